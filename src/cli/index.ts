@@ -1,0 +1,36 @@
+// The schedlab command line: a thin layer over the library. Each command lives in its
+// own file and registers itself on the program; errors are printed once, here.
+
+import { Command } from "commander";
+import { SchedlabError } from "../errors.js";
+import { registerCommands } from "./commands.js";
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = new Command()
+    .name("schedlab")
+    .description("Model the nondeterminism of the Go scheduler from repeated execution traces.")
+    .showHelpAfterError()
+    .exitOverride();
+  registerCommands(program);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return process.exitCode === undefined ? 0 : Number(process.exitCode);
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+function reportError(error: unknown): number {
+  if (error instanceof SchedlabError) {
+    process.stderr.write(`schedlab: ${error.message}\n  ${error.hint}\n`);
+    return error.exitCode;
+  }
+  // commander signals --help, --version and its own usage errors by throwing.
+  if (typeof error === "object" && error !== null && "code" in error && "exitCode" in error) {
+    const code = String((error as { code: unknown }).code);
+    if (code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help") return 0;
+    return Number((error as { exitCode: unknown }).exitCode) || 2;
+  }
+  process.stderr.write(`schedlab: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return 70;
+}

@@ -1,0 +1,73 @@
+// The program manifest (`schedlab.json` in a program directory): ground-truth labels
+// for leak detection and corpus statistics. Documented in docs/manifest.md.
+// Programs without a manifest work everywhere in schedlab; only scoring needs labels.
+
+export const OUTCOMES = ["clean", "leak", "deadlock", "race", "panic"] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export const BLOCK_REASONS = [
+  "chan send",
+  "chan receive",
+  "select",
+  "sync",
+  "sync.(*Cond).Wait",
+  "sleep",
+  "forever",
+] as const;
+export type ExpectedBlockReason = (typeof BLOCK_REASONS)[number];
+
+/** A goroutine the program is expected to leave blocked (leak) or hang on (deadlock). */
+export interface ExpectedBlockedGoroutine {
+  /** Function containing the `go` statement, e.g. "main.main" or "corpus/kernels/abba.TestABBA". For the root goroutine itself (main or the test), the root function and site null. */
+  readonly creator: string;
+  /** The `go` statement, "file.go:LINE" relative to the program directory; null for the root goroutine. */
+  readonly site: string | null;
+  /** The block reason the trace is expected to show. */
+  readonly reason: ExpectedBlockReason;
+}
+
+export interface Manifest {
+  readonly kind: "main" | "test";
+  /** The concurrency pattern, e.g. "worker-pool", "pipeline", "select-timeout". */
+  readonly pattern: string;
+  readonly outcome: Outcome;
+  /** The real-world bug class modelled, e.g. "double-lock", "abba"; null for clean programs. */
+  readonly bugClass: string | null;
+  readonly expected: readonly ExpectedBlockedGoroutine[];
+  /** Whether the bug shows on every schedule or only on some; "never" for clean programs. */
+  readonly showsOn: "every" | "some" | "never";
+  readonly tags: readonly string[];
+  readonly description: string;
+  /** For generated programs: the generator template and seed that reproduce it. */
+  readonly generated?: { readonly template: string; readonly seed: number };
+}
+
+export const MANIFEST_FILE = "schedlab.json";
+
+/** Returns the problems with `value` as a manifest; an empty list means valid. */
+export function manifestProblems(value: unknown): string[] {
+  const problems: string[] = [];
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return ["manifest is not a JSON object"];
+  const m = value as Record<string, unknown>;
+  if (m.kind !== "main" && m.kind !== "test") problems.push(`kind must be "main" or "test", got ${JSON.stringify(m.kind)}`);
+  if (typeof m.pattern !== "string" || m.pattern === "") problems.push("pattern must be a non-empty string");
+  if (!OUTCOMES.includes(m.outcome as Outcome)) problems.push(`outcome must be one of ${OUTCOMES.join(", ")}, got ${JSON.stringify(m.outcome)}`);
+  if (m.bugClass !== null && typeof m.bugClass !== "string") problems.push("bugClass must be a string or null");
+  if (!["every", "some", "never"].includes(m.showsOn as string)) problems.push(`showsOn must be "every", "some" or "never"`);
+  if (!Array.isArray(m.tags) || !m.tags.every((t) => typeof t === "string")) problems.push("tags must be an array of strings");
+  if (typeof m.description !== "string" || m.description === "") problems.push("description must be a non-empty string");
+  if (!Array.isArray(m.expected)) {
+    problems.push("expected must be an array");
+  } else {
+    m.expected.forEach((e: unknown, i: number) => {
+      const g = e as Record<string, unknown>;
+      if (typeof g !== "object" || g === null) return problems.push(`expected[${i}] is not an object`);
+      if (typeof g.creator !== "string") problems.push(`expected[${i}].creator must be a string`);
+      if (g.site !== null && (typeof g.site !== "string" || !/^[^:]+\.go:\d+$/.test(g.site))) problems.push(`expected[${i}].site must be "file.go:LINE" or null`);
+      if (!BLOCK_REASONS.includes(g.reason as ExpectedBlockReason)) problems.push(`expected[${i}].reason must be one of ${BLOCK_REASONS.join(", ")}`);
+    });
+    if ((m.outcome === "leak" || m.outcome === "deadlock") && m.expected.length === 0) problems.push(`outcome ${String(m.outcome)} needs at least one expected goroutine`);
+    if (m.outcome === "clean" && m.expected.length > 0) problems.push("a clean program expects no blocked goroutines");
+  }
+  return problems;
+}

@@ -1,0 +1,96 @@
+// Opening the schedlab database: creation, schema version checks, pragmas.
+
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { DatabaseUnavailableError, SchemaVersionError } from "../errors.js";
+import { SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
+
+export type SchedlabDatabase = Database.Database;
+
+export interface OpenDatabaseOptions {
+  /** Open without creating or migrating; fails if the file does not exist. */
+  readonly readonly?: boolean;
+}
+
+/**
+ * Opens (creating if needed) the database at `path` and checks its schema version.
+ * WAL mode lets readers proceed while a collect is writing; a busy timeout waits
+ * for another schedlab process instead of failing at once.
+ */
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): SchedlabDatabase {
+  const file = resolve(path);
+  let db: SchedlabDatabase;
+  try {
+    if (!options.readonly) mkdirSync(dirname(file), { recursive: true });
+    db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  } catch (error) {
+    throw new DatabaseUnavailableError(
+      `cannot open database ${file}: ${(error as Error).message}`,
+      options.readonly
+        ? "Run `schedlab collect` first to create it, or pass --db with the right path."
+        : "Check that the directory is writable and the file is a schedlab database, or pass --db with another path.",
+    );
+  }
+  try {
+    db.pragma("busy_timeout = 10000");
+    if (!options.readonly) {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+    }
+    db.pragma("foreign_keys = ON");
+    checkAndMigrate(db, file, options.readonly ?? false);
+  } catch (error) {
+    db.close();
+    if (error instanceof SchemaVersionError) throw error;
+    const message = (error as Error).message;
+    if (/not a database|file is encrypted/i.test(message)) {
+      throw new DatabaseUnavailableError(
+        `${file} is not an SQLite database`,
+        "Pass --db with the path of a schedlab database, or move this file away.",
+      );
+    }
+    if (/locked|busy/i.test(message)) {
+      throw new DatabaseUnavailableError(
+        `database ${file} is locked by another process`,
+        "Wait for the other schedlab command to finish, or pass --db with another file.",
+      );
+    }
+    throw error;
+  }
+  return db;
+}
+
+function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean): void {
+  const hasMeta = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+    .get() !== undefined;
+  const tableCount = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+  if (!hasMeta && tableCount > 0) {
+    throw new SchemaVersionError(
+      `${file} is an SQLite database but not a schedlab one (no meta table)`,
+      "Pass --db with a schedlab database, or a new file name to start afresh.",
+    );
+  }
+  if (hasMeta) {
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+    const found = row === undefined ? NaN : Number(row.value);
+    if (found !== SCHEMA_VERSION) {
+      const older = found < SCHEMA_VERSION;
+      throw new SchemaVersionError(
+        `${file} has schema version ${row?.value ?? "unknown"}; this schedlab uses version ${SCHEMA_VERSION}`,
+        older
+          ? "The database was made by an older schedlab: re-run `schedlab collect --force` into a new --db file (traces on disk are reused by `schedlab ingest`)."
+          : "The database was made by a newer schedlab: upgrade schedlab, or pass --db with another file.",
+      );
+    }
+  }
+  if (readonly) return;
+  db.exec(SCHEMA_SQL);
+  db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+}
+
+/** Runs `work` inside one transaction; an exception rolls everything back. */
+export function inTransaction<T>(db: SchedlabDatabase, work: () => T): T {
+  return db.transaction(work)();
+}

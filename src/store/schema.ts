@@ -1,0 +1,101 @@
+// The SQLite schema, versioned. docs/schema.md documents every table; keep both in step.
+// Invariant: SCHEMA_VERSION changes whenever SCHEMA_SQL changes in a way an older
+// schedlab could not read; openDatabase refuses databases of any other version.
+
+export const SCHEMA_VERSION = 1;
+
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+-- A program: one main package, one test package, or one test function of a test
+-- package (with --split-tests). name is the directory relative to the root given
+-- to collect, plus "#TestName" for a split test.
+CREATE TABLE IF NOT EXISTS programs (
+  id          INTEGER PRIMARY KEY,
+  name        TEXT NOT NULL UNIQUE,
+  root        TEXT NOT NULL,
+  dir         TEXT NOT NULL,
+  kind        TEXT NOT NULL CHECK (kind IN ('main', 'test')),
+  test_name   TEXT,
+  source_hash TEXT NOT NULL,
+  manifest    TEXT
+);
+
+-- One build of a program for one configuration (e.g. "procs-2").
+CREATE TABLE IF NOT EXISTS builds (
+  id          INTEGER PRIMARY KEY,
+  program_id  INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,
+  config      TEXT NOT NULL,
+  status      TEXT NOT NULL CHECK (status IN ('ok', 'error')),
+  output      TEXT,
+  source_hash TEXT NOT NULL,
+  go_version  TEXT,
+  built_at    TEXT NOT NULL,
+  UNIQUE (program_id, config)
+);
+
+-- One traced execution. ingest_status is NULL until the trace is decoded.
+CREATE TABLE IF NOT EXISTS runs (
+  id            INTEGER PRIMARY KEY,
+  program_id    INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,
+  config        TEXT NOT NULL,
+  procs         INTEGER NOT NULL,
+  run_index     INTEGER NOT NULL,
+  outcome       TEXT NOT NULL CHECK (outcome IN ('ok', 'exit-error', 'panic', 'timeout', 'build-error', 'killed')),
+  exit_code     INTEGER,
+  wall_ms       REAL,
+  trace_path    TEXT,
+  trace_sha256  TEXT,
+  trace_bytes   INTEGER,
+  dump_path     TEXT,
+  stderr_tail   TEXT,
+  go_version    TEXT,
+  env           TEXT,
+  truncated     INTEGER NOT NULL DEFAULT 0,
+  ingest_status TEXT CHECK (ingest_status IS NULL OR ingest_status IN ('ok', 'truncated', 'error')),
+  ingest_error  TEXT,
+  created_at    TEXT NOT NULL,
+  UNIQUE (program_id, config, run_index)
+);
+
+-- A user goroutine of one run, with its canonical identity across runs.
+CREATE TABLE IF NOT EXISTS goroutines (
+  run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  gid           INTEGER NOT NULL,
+  canonical_id  TEXT NOT NULL,
+  parent_gid    INTEGER,
+  entry         TEXT,
+  creation_site TEXT,
+  is_root       INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, gid)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS goroutines_canonical ON goroutines (canonical_id);
+
+-- Decoded records of user goroutines, in trace order. kind is one of the six event
+-- types (GoCreate GoStart GoBlock GoUnblock GoSched GoEnd) or a non-event record
+-- (SyscallEnter SyscallExit SyscallUnblock Initial). seq numbers all records of a run.
+CREATE TABLE IF NOT EXISTS events (
+  run_id    INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq       INTEGER NOT NULL,
+  time_ns   INTEGER NOT NULL,
+  kind      TEXT NOT NULL,
+  gid       INTEGER NOT NULL,
+  actor_gid INTEGER,
+  reason    TEXT NOT NULL DEFAULT '',
+  site      TEXT,
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+
+-- @section dataset (samples, states, distributions, splits)
+
+-- @section predict (prediction cache)
+
+-- @section eval (evaluation results)
+
+-- @section leaks (leak findings)
+
+-- @section train (trained students)
+`;

@@ -1,0 +1,58 @@
+// Decoded goroutine records: the six scheduler event types and the non-event records
+// kept beside them. Invariant: `goroutine` is always the subject of the transition
+// (the resource of the Go trace's StateTransition); `actor` is the goroutine whose
+// execution caused it (the creator for GoCreate, the waker for GoUnblock), or null
+// when the runtime itself acted (e.g. a timer firing with no goroutine on the P).
+
+/** The six event types every predictor is scored on, in a fixed order used for probability vectors. */
+export const EVENT_TYPES = ["GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Records decoded from a trace that are not one of the six events:
+ * - SyscallEnter: Running → Syscall
+ * - SyscallExit: Syscall → Running
+ * - SyscallUnblock: Syscall → Runnable (the P was taken while in the syscall)
+ * - Initial: the goroutine's status when first seen (Undetermined → X), not a transition
+ */
+export const NON_EVENT_KINDS = ["SyscallEnter", "SyscallExit", "SyscallUnblock", "Initial"] as const;
+export type NonEventKind = (typeof NON_EVENT_KINDS)[number];
+
+export type RecordKind = EventType | NonEventKind;
+
+export function isEventType(kind: string): kind is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(kind);
+}
+
+/** One decoded record of a user goroutine, as stored in the `events` table. */
+export interface GoroutineRecord {
+  /** Index of the record within its run (all kinds), starting at 0. */
+  readonly seq: number;
+  /** Trace timestamp in nanoseconds since the start of the trace. */
+  readonly timeNs: number;
+  readonly kind: RecordKind;
+  /** Runtime goroutine id of the subject, unique within the run. */
+  readonly goroutine: number;
+  /** Runtime goroutine id of the actor, or null. */
+  readonly actor: number | null;
+  /**
+   * GoBlock: the block reason verbatim ("chan receive", "select", "sync", "preempted", "" …).
+   * GoSched: "runtime.Gosched" (yield) or "preempted". Initial: the state name. Else "".
+   */
+  readonly reason: string;
+  /** GoCreate: the `go` statement (function file:line); GoBlock: the top user frame; else null. */
+  readonly site: string | null;
+}
+
+/** A user goroutine of one run. */
+export interface GoroutineInfo {
+  readonly goroutine: number;
+  /** Canonical identity, stable across runs: see docs/identity.md. */
+  readonly canonicalId: string;
+  readonly parent: number | null;
+  /** Entry function, e.g. "main.worker" or "main.main.func1". */
+  readonly entry: string | null;
+  /** The `go` statement that created it, "function file:line". */
+  readonly creationSite: string | null;
+  readonly isRoot: boolean;
+}
