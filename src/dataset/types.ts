@@ -1,0 +1,46 @@
+// Samples, states and empirical next-event distributions (DESIGN §5).
+// Invariant: a state's distribution keeps raw counts per event type; p̂ is derived.
+
+import type { EventType, GoroutineRecord } from "../trace/types.js";
+
+export const ABSTRACTIONS = ["split", "depth", "goroutine", "context"] as const;
+export type Abstraction = (typeof ABSTRACTIONS)[number];
+
+/** Counts of observed next events, one per event type (zeros included). */
+export type EventCounts = Readonly<Record<EventType, number>>;
+
+/**
+ * A prefix of one run's record stream without copying it: records[0 .. end) is the prefix,
+ * records[end] (if any) is what happened next in that run. `records` holds every decoded
+ * record of the run (non-event kinds included) in trace order.
+ */
+export interface Prefix {
+  readonly program: string;
+  readonly runId: number;
+  readonly procs: number;
+  readonly records: readonly GoroutineRecord[];
+  readonly end: number;
+}
+
+/** One observation: in this run, after this prefix, this event happened next. */
+export interface Sample {
+  readonly stateId: string;
+  readonly prefix: Prefix;
+  readonly next: EventType;
+}
+
+/** A state of an abstraction with the empirical distribution of the next event. */
+export interface State {
+  /** Stable id, the same in SQLite, exports and replay files: sha256 of abstraction + program + key, hex, 16 chars. */
+  readonly id: string;
+  readonly abstraction: Abstraction;
+  /** Program name; for pooled abstractions (context) the program of the representative prefix. */
+  readonly program: string;
+  /** Human-readable key within the abstraction, e.g. "split=50" or "depth=12". */
+  readonly key: string;
+  readonly counts: EventCounts;
+  /** Number of distinct runs contributing samples. */
+  readonly runs: number;
+  /** The prefix a predictor is shown (one run's prefix, per the published protocol). */
+  readonly representative: Prefix;
+}

@@ -1,0 +1,3 @@
+module schedlab.dev/gohelper
+
+go 1.22

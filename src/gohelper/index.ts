@@ -1,0 +1,84 @@
+// Builds and caches the Go helper binary (src/gohelper/*.go). The binary is cached
+// outside the repository tree, keyed by a hash of the helper's sources and the Go
+// version, so it is rebuilt exactly when either changes. Concurrent builders are safe:
+// each builds to a temporary name and renames into place.
+
+import { execa } from "execa";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { SchedlabError, ToolchainMissingError } from "../errors.js";
+
+/** The helper's Go sources; the same relative path from src/gohelper and dist/gohelper. */
+export const GOHELPER_SOURCE_DIR = fileURLToPath(new URL("../../src/gohelper/", import.meta.url));
+
+export class GoHelperBuildError extends SchedlabError {}
+
+/** Where built helpers are cached: $SCHEDLAB_CACHE, else $XDG_CACHE_HOME/schedlab, else ~/.cache/schedlab. */
+export function schedlabCacheDir(): string {
+  const explicit = process.env.SCHEDLAB_CACHE;
+  if (explicit) return explicit;
+  const xdg = process.env.XDG_CACHE_HOME;
+  return join(xdg && xdg !== "" ? xdg : join(homedir(), ".cache"), "schedlab");
+}
+
+let building: Promise<string> | undefined;
+
+/** Returns the path of an up-to-date helper binary, building it if needed. */
+export function goHelperPath(): Promise<string> {
+  building ??= buildGoHelper().catch((error: unknown) => {
+    building = undefined;
+    throw error;
+  });
+  return building;
+}
+
+async function buildGoHelper(): Promise<string> {
+  const goVersion = await goVersionString();
+  const hash = sourceHash(goVersion);
+  const dir = join(schedlabCacheDir(), "gohelper");
+  const binary = join(dir, `gohelper-${hash}`);
+  if (existsSync(binary)) return binary;
+  mkdirSync(dir, { recursive: true });
+  const temporary = `${binary}.tmp-${process.pid}-${Date.now()}`;
+  const result = await execa("go", ["build", "-trimpath", "-o", temporary, "."], {
+    cwd: GOHELPER_SOURCE_DIR,
+    reject: false,
+    all: true,
+  });
+  if (result.exitCode !== 0) {
+    rmSync(temporary, { force: true });
+    throw new GoHelperBuildError(
+      `the Go helper in ${GOHELPER_SOURCE_DIR} did not build:\n${result.all ?? ""}`,
+      "Check that Go ≥ 1.22 is on PATH and the Go module proxy is reachable (the helper needs golang.org/x/exp); `schedlab doctor` shows what is missing.",
+    );
+  }
+  renameSync(temporary, binary);
+  return binary;
+}
+
+function sourceHash(goVersion: string): string {
+  const hash = createHash("sha256").update(goVersion);
+  const files = readdirSync(GOHELPER_SOURCE_DIR)
+    .filter((name) => name.endsWith(".go") || name === "go.mod" || name === "go.sum")
+    .sort();
+  for (const name of files) {
+    hash.update(name).update("\0").update(readFileSync(join(GOHELPER_SOURCE_DIR, name))).update("\0");
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** `go version` output, e.g. "go version go1.26.8 linux/amd64"; throws ToolchainMissingError without Go. */
+export async function goVersionString(): Promise<string> {
+  try {
+    const { stdout } = await execa("go", ["version"]);
+    return stdout.trim();
+  } catch {
+    throw new ToolchainMissingError(
+      "the Go toolchain was not found on PATH",
+      "Install Go 1.22 or newer (https://go.dev/dl/) and make sure `go version` works in this shell.",
+    );
+  }
+}
