@@ -78,7 +78,7 @@ export async function goVersionString(): Promise<string> {
   } catch {
     throw new ToolchainMissingError(
       "the Go toolchain was not found on PATH",
-      "Install Go 1.22 or newer (https://go.dev/dl/) and make sure `go version` works in this shell.",
+      "Install Go 1.22 or newer and make sure `go version` works in this shell.",
     );
   }
 }
