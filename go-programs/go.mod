@@ -1,0 +1,3 @@
+module schedlab.dev/corpus
+
+go 1.22
