@@ -1,7 +1,7 @@
 // Samples, states and empirical next-event distributions (DESIGN §5).
 // Invariant: a state's distribution keeps raw counts per event type; p̂ is derived.
 
-import type { EventType, GoroutineRecord } from "../trace/types.js";
+import type { EventType, GoroutineInfo, GoroutineRecord } from "../trace/types.js";
 
 export const ABSTRACTIONS = ["split", "depth", "goroutine", "context"] as const;
 export type Abstraction = (typeof ABSTRACTIONS)[number];
@@ -20,6 +20,8 @@ export interface Prefix {
   readonly procs: number;
   readonly records: readonly GoroutineRecord[];
   readonly end: number;
+  /** The run's user goroutines (canonical ids, entry functions), when known; used for rendering. */
+  readonly goroutines?: readonly GoroutineInfo[];
 }
 
 /** One observation: in this run, after this prefix, this event happened next. */
