@@ -1,0 +1,26 @@
+// The pure metric functions: arrays in, numbers out, no I/O. One function per file.
+export { topLabel, modeLabels } from "./topLabel.js";
+export { accuracy } from "./accuracy.js";
+export { modeAccuracy } from "./modeAccuracy.js";
+export { ceilingAccuracy } from "./ceilingAccuracy.js";
+export { majorityAccuracy, majorityLabel } from "./majorityAccuracy.js";
+export { confusionMatrix } from "./confusionMatrix.js";
+export { classScores, type ClassScores } from "./classScores.js";
+export { macroF1 } from "./macroF1.js";
+export { reliabilityBins, DEFAULT_CALIBRATION_BINS, type ReliabilityBin } from "./reliabilityBins.js";
+export { expectedCalibrationError } from "./expectedCalibrationError.js";
+export { brierScore } from "./brierScore.js";
+export { PROBABILITY_FLOOR } from "./probabilityFloor.js";
+export { negativeLogLikelihood } from "./negativeLogLikelihood.js";
+export { klDivergence } from "./klDivergence.js";
+export { l1Distance } from "./l1Distance.js";
+export { entropy } from "./entropy.js";
+export { empiricalDistribution } from "./empiricalDistribution.js";
+export { regularizedIncompleteBeta } from "./regularizedIncompleteBeta.js";
+export { studentTTwoSidedPValue } from "./studentTTwoSidedPValue.js";
+export { correlationPValue } from "./correlationPValue.js";
+export { pearson, spearman, type CorrelationResult } from "./correlation.js";
+export { complementaryErrorFunction } from "./complementaryErrorFunction.js";
+export { mcnemar, MCNEMAR_EXACT_BELOW, type McNemarResult } from "./mcnemar.js";
+export { seededRandom } from "./seededRandom.js";
+export { clusterBootstrapMeanDifference, type BootstrapOptions, type BootstrapInterval } from "./clusterBootstrap.js";

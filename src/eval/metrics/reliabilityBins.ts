@@ -1,0 +1,57 @@
+// Reliability-diagram data: top-label confidence against accuracy, in equal-width bins.
+
+import { topLabel } from "./topLabel.js";
+
+/** One equal-width confidence bin [lower, upper); the last bin includes 1. */
+export interface ReliabilityBin {
+  readonly lower: number;
+  readonly upper: number;
+  /** Samples whose top-label confidence falls in the bin. */
+  readonly count: number;
+  /** Mean top-label probability of those samples; NaN when count is 0. */
+  readonly confidence: number;
+  /** Fraction of those samples whose observed label is the top label; NaN when count is 0. */
+  readonly accuracy: number;
+}
+
+/** The number of bins DESIGN §8 fixes for ECE and the reliability diagram. */
+export const DEFAULT_CALIBRATION_BINS = 15;
+
+/**
+ * Bins samples by the probability of their top label. Bin i covers
+ * [i/bins, (i+1)/bins); a confidence of exactly 1 goes in the last bin.
+ * Ties for the top label go to the lowest index (see topLabel).
+ *
+ * @param probabilities predicted distribution per sample
+ * @param observed observed class index per sample
+ * @param bins number of equal-width bins (default 15)
+ * @example reliabilityBins([[0.9, 0.1], [0.6, 0.4]], [0, 1], 2)
+ * // => [{lower: 0, upper: 0.5, count: 0, …}, {lower: 0.5, upper: 1, count: 2, confidence: 0.75, accuracy: 0.5}]
+ */
+export function reliabilityBins(
+  probabilities: readonly (readonly number[])[],
+  observed: readonly number[],
+  bins = DEFAULT_CALIBRATION_BINS,
+): ReliabilityBin[] {
+  if (probabilities.length !== observed.length) throw new RangeError("reliabilityBins: arrays differ in length");
+  if (!(Number.isInteger(bins) && bins > 0)) throw new RangeError("reliabilityBins: bins must be a positive integer");
+  const count = new Array<number>(bins).fill(0);
+  const confidenceSum = new Array<number>(bins).fill(0);
+  const hits = new Array<number>(bins).fill(0);
+  for (let i = 0; i < probabilities.length; i++) {
+    const q = probabilities[i]!;
+    const label = topLabel(q);
+    const confidence = q[label]!;
+    const bin = Math.min(bins - 1, Math.max(0, Math.floor(confidence * bins)));
+    count[bin]! += 1;
+    confidenceSum[bin]! += confidence;
+    if (label === observed[i]) hits[bin]! += 1;
+  }
+  return count.map((n, b) => ({
+    lower: b / bins,
+    upper: (b + 1) / bins,
+    count: n,
+    confidence: n === 0 ? NaN : confidenceSum[b]! / n,
+    accuracy: n === 0 ? NaN : hits[b]! / n,
+  }));
+}

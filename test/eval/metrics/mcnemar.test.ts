@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { mcnemar } from "../../../src/eval/metrics/mcnemar.js";
+
+function pairs(onlyA: number, onlyB: number, both: number, neither: number): [boolean[], boolean[]] {
+  const a: boolean[] = [];
+  const b: boolean[] = [];
+  const push = (n: number, x: boolean, y: boolean): void => {
+    for (let i = 0; i < n; i++) {
+      a.push(x);
+      b.push(y);
+    }
+  };
+  push(onlyA, true, false);
+  push(onlyB, false, true);
+  push(both, true, true);
+  push(neither, false, false);
+  return [a, b];
+}
+
+describe("mcnemar", () => {
+  it("uses the exact binomial test for few discordant pairs", () => {
+    expect(mcnemar(...pairs(3, 0, 5, 5))).toEqual({ onlyA: 3, onlyB: 0, method: "exact", statistic: 0, pValue: expect.closeTo(0.25, 12) });
+    // n = 6, P(X ≤ 1) = 7/64 → p = 14/64
+    const result = mcnemar(...pairs(5, 1, 0, 0));
+    expect(result.pValue).toBeCloseTo(14 / 64, 12);
+    // symmetric in A and B
+    expect(mcnemar(...pairs(1, 5, 0, 0)).pValue).toBeCloseTo(14 / 64, 12);
+  });
+  it("gives p = 1 without discordant pairs or when they balance", () => {
+    expect(mcnemar(...pairs(0, 0, 4, 4)).pValue).toBe(1);
+    expect(mcnemar(...pairs(4, 4, 0, 0)).pValue).toBe(1);
+  });
+  it("uses χ² with continuity correction from 25 discordant pairs", () => {
+    const result = mcnemar(...pairs(20, 10, 3, 3));
+    expect(result.method).toBe("chi-square");
+    expect(result.statistic).toBeCloseTo(81 / 30, 12);
+    // P(χ²₁ > 2.7) = 0.100348
+    expect(result.pValue).toBeCloseTo(0.100348, 5);
+  });
+});

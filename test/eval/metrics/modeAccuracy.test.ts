@@ -1,0 +1,12 @@
+import { describe, expect, it } from "vitest";
+import { modeAccuracy } from "../../../src/eval/metrics/modeAccuracy.js";
+
+describe("modeAccuracy", () => {
+  it("counts a state correct when the predicted label is a mode of its counts", () => {
+    // state 1: mode 1 (hit); state 2: modes 0 and 1 (hit on 0); state 3: mode 2, predicted 0 (miss)
+    expect(modeAccuracy([1, 0, 0], [[1, 3, 0], [2, 2, 0], [0, 1, 5]])).toBeCloseTo(2 / 3, 12);
+  });
+  it("weights states equally regardless of how many samples they hold", () => {
+    expect(modeAccuracy([0, 0], [[100, 0], [0, 1]])).toBe(0.5);
+  });
+});
