@@ -46,3 +46,24 @@ export interface State {
   /** The prefix a predictor is shown (one run's prefix, per the published protocol). */
   readonly representative: Prefix;
 }
+
+/** Every decoded record of one run, the input of the dataset stage. Records are in trace order. */
+export interface RunRecords {
+  readonly program: string;
+  readonly runId: number;
+  readonly procs: number;
+  readonly records: readonly GoroutineRecord[];
+  readonly goroutines?: readonly GoroutineInfo[];
+}
+
+/**
+ * A sample without its prefix object: records[end] of run `runId` is `next`, and the state is
+ * `stateId`. Cheap to hold by the million; rebuild a Prefix from the run's records when needed.
+ */
+export interface SampleRow {
+  readonly stateId: string;
+  readonly program: string;
+  readonly runId: number;
+  readonly end: number;
+  readonly next: EventType;
+}

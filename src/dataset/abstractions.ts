@@ -1,0 +1,183 @@
+// The four state abstractions of DESIGN §5 and the pure core that turns runs into
+// states (with counts) and samples: statesFromRuns(runs, abstraction).
+// Invariant: every six-type event of a run is the `next` of exactly one sample under
+// depth, goroutine and context; split takes three samples per non-empty run.
+
+import { EVENT_TYPES, isEventType } from "../trace/types.js";
+import type { EventType, GoroutineRecord } from "../trace/types.js";
+import { addCounts, emptyCounts } from "./distribution.js";
+import { applyRecord, newSchedulerTracker, snapshotCounts } from "./scheduler-state.js";
+import type { SchedulerCounts } from "./scheduler-state.js";
+import { isPooled, stateId } from "./state-id.js";
+import type { Abstraction, EventCounts, Prefix, RunRecords, SampleRow, State } from "./types.js";
+
+/** Percent positions of the `split` abstraction. */
+export const SPLIT_POINTS = [25, 50, 75] as const;
+
+/** Calls visit(key, end, next) for each sample of one run under `abstraction`, in record order. */
+export type SampleVisitor = (key: string, end: number, next: EventType) => void;
+
+export function forEachSample(run: RunRecords, abstraction: Abstraction, visit: SampleVisitor): void {
+  switch (abstraction) {
+    case "split":
+      return splitSamples(run.records, visit);
+    case "depth":
+      return depthSamples(run.records, visit);
+    case "goroutine":
+      return goroutineSamples(run, visit);
+    case "context":
+      return contextSamples(run.records, visit);
+  }
+}
+
+/** The record indices of a run's six-type events: its event sequence. */
+export function eventSequence(records: readonly GoroutineRecord[]): number[] {
+  const indices: number[] = [];
+  for (let i = 0; i < records.length; i++) if (isEventType(records[i].kind)) indices.push(i);
+  return indices;
+}
+
+/** Index into the event sequence of the split point: floor(n · percent / 100), always < n. */
+export function splitIndex(eventCount: number, percent: number): number {
+  return Math.min(eventCount - 1, Math.floor((eventCount * percent) / 100));
+}
+
+function splitSamples(records: readonly GoroutineRecord[], visit: SampleVisitor): void {
+  const events = eventSequence(records);
+  if (events.length === 0) return;
+  for (const percent of SPLIT_POINTS) {
+    const end = events[splitIndex(events.length, percent)];
+    visit(`split=${percent}`, end, records[end].kind as EventType);
+  }
+}
+
+function depthSamples(records: readonly GoroutineRecord[], visit: SampleVisitor): void {
+  let depth = 0;
+  for (let i = 0; i < records.length; i++) {
+    const kind = records[i].kind;
+    if (isEventType(kind)) visit(`depth=${depth++}`, i, kind);
+  }
+}
+
+/**
+ * Key: the subject's canonical goroutine id and its own step index; the next event is the
+ * goroutine's own next event. Without goroutine info, goroutines are numbered by first appearance.
+ */
+function goroutineSamples(run: RunRecords, visit: SampleVisitor): void {
+  const canonical = new Map<number, string>();
+  for (const info of run.goroutines ?? []) canonical.set(info.goroutine, info.canonicalId);
+  const steps = new Map<number, number>();
+  const records = run.records;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    if (!canonical.has(r.goroutine)) canonical.set(r.goroutine, `#${canonical.size + 1}`);
+    if (!isEventType(r.kind)) continue;
+    const step = steps.get(r.goroutine) ?? 0;
+    steps.set(r.goroutine, step + 1);
+    visit(`goroutine=${canonical.get(r.goroutine)} step=${step}`, i, r.kind);
+  }
+}
+
+function contextSamples(records: readonly GoroutineRecord[], visit: SampleVisitor): void {
+  const tracker = newSchedulerTracker();
+  let last1 = "-";
+  let last2 = "-";
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    if (isEventType(r.kind)) {
+      visit(contextKey(snapshotCounts(tracker), [last2, last1]), i, r.kind);
+      last2 = last1;
+      last1 = eventLabel(r);
+    }
+    applyRecord(tracker, r);
+  }
+}
+
+/** Bucket a goroutine count: 0, 1, 2, 3-4, 5-8, 9+. */
+export function bucket(n: number): string {
+  if (n <= 2) return String(n);
+  if (n <= 4) return "3-4";
+  if (n <= 8) return "5-8";
+  return "9+";
+}
+
+/** An event with the reason that distinguishes it: GoBlock(chan receive), GoSched(preempted), GoStart. */
+export function eventLabel(record: GoroutineRecord): string {
+  return (record.kind === "GoBlock" || record.kind === "GoSched") && record.reason !== "" ? `${record.kind}(${record.reason})` : record.kind;
+}
+
+/** The context key: bucketed counts per state and block reason, then the last two events (oldest first). */
+export function contextKey(counts: SchedulerCounts, lastEvents: readonly string[]): string {
+  const waits = Object.entries(counts.waitingByReason).map(([reason, n]) => `${reason === "" ? "unspecified" : reason}:${bucket(n)}`);
+  return `running=${bucket(counts.running)} runnable=${bucket(counts.runnable)} syscall=${bucket(counts.syscall)} waiting={${waits.join(",")}} last=${lastEvents.join(",")}`;
+}
+
+export interface StatesAndSamples {
+  readonly states: State[];
+  readonly samples: SampleRow[];
+}
+
+interface Accumulator {
+  readonly id: string;
+  readonly key: string;
+  readonly counts: number[];
+  runs: number;
+  lastRun: number;
+  readonly representative: Prefix;
+}
+
+/**
+ * The pure core: groups every sample of `runs` by state and counts next events. Runs are
+ * visited in (program, runId) order, so a state's representative prefix is its first sample
+ * there — the lowest run id of the (first) program, earliest position. States come back in
+ * first-seen order, samples in visit order.
+ */
+export function statesFromRuns(runs: readonly RunRecords[], abstraction: Abstraction): StatesAndSamples {
+  const ordered = [...runs].sort((a, b) => (a.program < b.program ? -1 : a.program > b.program ? 1 : a.runId - b.runId));
+  const accumulators = new Map<string, Accumulator>();
+  const samples: SampleRow[] = [];
+  const pooled = isPooled(abstraction);
+  for (const run of ordered) {
+    forEachSample(run, abstraction, (key, end, next) => {
+      const groupKey = pooled ? key : `${run.program}\0${key}`;
+      let acc = accumulators.get(groupKey);
+      if (acc === undefined) {
+        const representative: Prefix = { program: run.program, runId: run.runId, procs: run.procs, records: run.records, end, goroutines: run.goroutines };
+        acc = { id: stateId(abstraction, run.program, key), key, counts: [0, 0, 0, 0, 0, 0], runs: 0, lastRun: -1, representative };
+        accumulators.set(groupKey, acc);
+      }
+      acc.counts[EVENT_INDEX[next]]++;
+      if (acc.lastRun !== run.runId) {
+        acc.runs++;
+        acc.lastRun = run.runId;
+      }
+      samples.push({ stateId: acc.id, program: run.program, runId: run.runId, end, next });
+    });
+  }
+  const states: State[] = [];
+  for (const acc of accumulators.values()) {
+    const counts = emptyCounts();
+    EVENT_TYPES.forEach((event, i) => (counts[event] = acc.counts[i]));
+    states.push({ id: acc.id, abstraction, program: acc.representative.program, key: acc.key, counts, runs: acc.runs, representative: acc.representative });
+  }
+  return { states, samples };
+}
+
+const EVENT_INDEX: Readonly<Record<EventType, number>> = { GoCreate: 0, GoStart: 1, GoBlock: 2, GoUnblock: 3, GoSched: 4, GoEnd: 5 };
+
+/**
+ * Merges per-program state lists (each from statesFromRuns over one program's runs) into
+ * what statesFromRuns over all those runs returns: identical for per-program abstractions,
+ * summed counts and runs for pooled ones, with the representative of the first program by name.
+ */
+export function poolStates(perProgram: readonly (readonly State[])[]): State[] {
+  const byId = new Map<string, State>();
+  const lists = [...perProgram].filter((l) => l.length > 0).sort((a, b) => (a[0].program < b[0].program ? -1 : a[0].program > b[0].program ? 1 : 0));
+  for (const list of lists) {
+    for (const state of list) {
+      const seen = byId.get(state.id);
+      byId.set(state.id, seen === undefined ? state : { ...seen, counts: addCounts(seen.counts, state.counts) as EventCounts, runs: seen.runs + state.runs });
+    }
+  }
+  return [...byId.values()];
+}
