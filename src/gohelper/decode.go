@@ -1,0 +1,578 @@
+// Subcommand decode: reads a Go 1.22–1.26 execution trace with golang.org/x/exp/trace and
+// streams the user goroutines' scheduling records to stdout (format: docs/events.md).
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+
+	"golang.org/x/exp/trace"
+)
+
+func init() { register("decode", runDecode) }
+
+// Record kinds, in the order of NON_EVENT_KINDS after EVENT_TYPES in src/trace/types.ts.
+const (
+	kindGoCreate = iota
+	kindGoStart
+	kindGoBlock
+	kindGoUnblock
+	kindGoSched
+	kindGoEnd
+	kindSyscallEnter
+	kindSyscallExit
+	kindSyscallUnblock
+	kindInitial
+)
+
+// goroutineClass is what the filter decided about a goroutine. Undecided goroutines have
+// their records held back until they are decided, at the latest at the end of the
+// generation (then they count as system goroutines).
+type goroutineClass uint8
+
+const (
+	classUndecided goroutineClass = iota
+	classUser
+	classSystem
+)
+
+type goroutineInfo struct {
+	id       trace.GoID
+	class    goroutineClass
+	parent   trace.GoID // trace.NoGoroutine when unknown or not a user goroutine
+	entry    string     // as created (top frame of the creation stack) or learned from a stack
+	refined  string     // the first user frame above a standard-library entry (tRunner, WaitGroup.Go), once seen
+	site     string     // "function file:line" of the go statement (top user frame of the creator's stack)
+	siteKey  string     // "file:line" with the file's base name
+	ordinal  int        // among same-site siblings of the same parent
+	isRoot   bool
+	isTest   bool // a top-level TestXxx goroutine (entry testing.tRunner)
+	preTrace bool // existed before tracing started (first seen as an initial status)
+	order    int  // position in creation order, for the final goroutine table
+}
+
+// pendingRecord is a record held back while its goroutine (or actor) is undecided.
+type pendingRecord struct {
+	kind   int
+	time   int64
+	g      trace.GoID
+	actor  trace.GoID
+	reason string
+	site   string
+}
+
+type decoder struct {
+	out        *bufio.Writer
+	mode       string // "main", "test" or "auto" (decided by the first stack of goroutine 1)
+	filter     entryFilter
+	goroot     string
+	goroutines map[trace.GoID]*goroutineInfo
+	ordinals   map[string]int // parent gid + site + entry → next ordinal
+	userOrder  []*goroutineInfo
+	strings    map[string]int
+	pending    []pendingRecord
+	undecided  int
+	startTime  trace.Time
+	started    bool
+	seq        int
+	frameCache map[trace.Stack]stackSummary
+}
+
+// stackSummary is what decoding needs from a stack, computed once per stack per generation.
+type stackSummary struct {
+	topUser    string // "function file:line" of the top user frame (or the top frame)
+	topUserKey string // "base-file:line" of the same frame
+	bottom     string // the outermost frame's function
+	aboveStd   string // lowest user frame above a standard-library bottom frame
+	isTest     bool   // contains testing.(*M).Run or _testmain.go
+}
+
+func runDecode(args []string) int {
+	fs := flag.NewFlagSet("decode", flag.ContinueOnError)
+	mode := fs.String("mode", "auto", "main, test or auto: which goroutine is the root")
+	drop := fs.String("drop", strings.Join(defaultDrop, ","), "comma-separated entry-function patterns of non-user goroutines (prefix*)")
+	keep := fs.String("keep", strings.Join(defaultKeep, ","), "comma-separated entry-function patterns kept even if they match -drop")
+	goroot := fs.String("goroot", "", "GOROOT of the toolchain that built the traced program (frames under it are standard library)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || (*mode != "main" && *mode != "test" && *mode != "auto") {
+		fmt.Fprintln(os.Stderr, "usage: gohelper decode [-mode main|test|auto] [-drop P,…] [-keep P,…] [-goroot DIR] TRACE")
+		return 2
+	}
+	file, err := os.Open(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gohelper decode: %v\n", err)
+		return 1
+	}
+	defer file.Close()
+	d := &decoder{
+		out:        bufio.NewWriterSize(os.Stdout, 1<<16),
+		mode:       *mode,
+		filter:     entryFilter{drop: splitPatterns(*drop), keep: splitPatterns(*keep)},
+		goroot:     strings.TrimSuffix(*goroot, "/"),
+		goroutines: map[trace.GoID]*goroutineInfo{},
+		ordinals:   map[string]int{},
+		strings:    map[string]int{"": 0},
+		frameCache: map[trace.Stack]stackSummary{},
+	}
+	status, message, generations := d.decode(file)
+	d.flushPending(true)
+	d.writeGoroutines()
+	fmt.Fprintf(d.out, "Z\t%s\t%d\t%d\t%s\n", status, generations, d.seq, oneLine(message))
+	if err := d.out.Flush(); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// decode reads every event; it returns "ok", "truncated" (some generation could not be
+// read, every complete one was decoded) or "error" (not a readable trace).
+func (d *decoder) decode(r io.Reader) (status, message string, generations int) {
+	reader, err := trace.NewReader(bufio.NewReaderSize(r, 1<<20))
+	if err != nil {
+		return "error", "not a Go execution trace: " + err.Error(), 0
+	}
+	for {
+		ev, err := reader.ReadEvent()
+		if err == io.EOF {
+			return "ok", "", generations
+		}
+		if err != nil {
+			if generations > 0 || errors.Is(err, io.ErrUnexpectedEOF) {
+				return "truncated", err.Error(), generations
+			}
+			return "error", "cannot parse trace: " + err.Error(), generations
+		}
+		if !d.started {
+			d.started = true
+			d.startTime = ev.Time()
+		}
+		switch ev.Kind() {
+		case trace.EventSync:
+			if ev.Sync().N > 1 {
+				generations++
+			}
+			d.endOfGeneration()
+		case trace.EventStateTransition:
+			if st := ev.StateTransition(); st.Resource.Kind == trace.ResourceGoroutine {
+				d.transition(ev, st)
+			}
+		}
+		if ev.Kind() != trace.EventSync && ev.Goroutine() != trace.NoGoroutine {
+			d.learnFromStack(ev.Goroutine(), ev.Stack())
+		}
+	}
+}
+
+// endOfGeneration decides every goroutine still undecided (as system goroutines: nothing
+// showed they run user code) and emits the records held back, so at most one generation
+// of records is ever buffered. Stack summaries are per generation.
+func (d *decoder) endOfGeneration() {
+	if d.undecided > 0 {
+		if d.mode == "auto" {
+			d.setMode("main")
+		}
+		for _, g := range d.goroutines {
+			if g.class == classUndecided {
+				d.decide(g, classSystem)
+			}
+		}
+	}
+	d.flushPending(true)
+	clear(d.frameCache)
+}
+
+func (d *decoder) transition(ev trace.Event, st trace.StateTransition) {
+	id := st.Resource.Goroutine()
+	from, to := st.Goroutine()
+	t := int64(ev.Time() - d.startTime)
+	actor := ev.Goroutine()
+	switch {
+	case from == trace.GoUndetermined:
+		if to == trace.GoNotExist {
+			return
+		}
+		g := d.initial(id, st.Stack)
+		d.record(kindInitial, t, g, trace.NoGoroutine, to.String(), "")
+	case from == to:
+		return // a later generation restating a known status
+	case from == trace.GoNotExist:
+		g := d.created(id, actor, ev.Stack(), st.Stack)
+		d.record(kindGoCreate, t, g, actor, "", g.site)
+	case to == trace.GoNotExist:
+		d.record(kindGoEnd, t, d.lookup(id), actor, "", "")
+	case from == trace.GoRunnable && to == trace.GoRunning:
+		d.record(kindGoStart, t, d.lookup(id), actor, "", "")
+	case from == trace.GoRunning && to == trace.GoWaiting:
+		g := d.lookup(id)
+		d.learnFromStack(id, st.Stack)
+		d.record(kindGoBlock, t, g, actor, st.Reason, d.summary(st.Stack).topUser)
+	case from == trace.GoWaiting && to == trace.GoRunnable:
+		d.record(kindGoUnblock, t, d.lookup(id), actor, "", "")
+	case from == trace.GoRunning && to == trace.GoRunnable:
+		d.learnFromStack(id, st.Stack)
+		d.record(kindGoSched, t, d.lookup(id), actor, st.Reason, d.summary(st.Stack).topUser)
+	case from == trace.GoRunning && to == trace.GoSyscall:
+		d.learnFromStack(id, st.Stack)
+		d.record(kindSyscallEnter, t, d.lookup(id), actor, "", "")
+	case from == trace.GoSyscall && to == trace.GoRunning:
+		d.record(kindSyscallExit, t, d.lookup(id), actor, "", "")
+	case from == trace.GoSyscall && to == trace.GoRunnable:
+		d.record(kindSyscallUnblock, t, d.lookup(id), actor, "", "")
+	}
+}
+
+// lookup returns the goroutine, creating an undecided pre-trace entry for one never seen
+// (the parser emits an initial status first, so this is a safety net).
+func (d *decoder) lookup(id trace.GoID) *goroutineInfo {
+	if g, ok := d.goroutines[id]; ok {
+		return g
+	}
+	return d.initial(id, trace.NoStack)
+}
+
+// initial registers a goroutine that existed before tracing started.
+func (d *decoder) initial(id trace.GoID, stack trace.Stack) *goroutineInfo {
+	if g, ok := d.goroutines[id]; ok {
+		return g
+	}
+	g := &goroutineInfo{id: id, parent: trace.NoGoroutine, preTrace: true}
+	d.goroutines[id] = g
+	d.undecided++
+	if id == 1 {
+		// Goroutine 1 runs runtime.main: the root of a program, the testing driver of a test binary.
+		switch d.mode {
+		case "main":
+			g.entry = "main.main"
+			g.isRoot = true
+			d.decide(g, classUser)
+		case "test":
+			d.decide(g, classSystem)
+		}
+		return g
+	}
+	if stack != trace.NoStack {
+		d.learnFromStack(id, stack)
+	}
+	return g
+}
+
+// created registers a goroutine made by a go statement during the trace.
+func (d *decoder) created(id, creator trace.GoID, creatorStack, newStack trace.Stack) *goroutineInfo {
+	g := &goroutineInfo{id: id, parent: trace.NoGoroutine}
+	for f := range newStack.Frames() {
+		g.entry = mapFunc(f.Func)
+		break
+	}
+	cs := d.summary(creatorStack)
+	g.site, g.siteKey = cs.topUser, cs.topUserKey
+	d.goroutines[id] = g
+	d.undecided++
+	if g.entry == "testing.tRunner" && d.mode == "auto" && creator == 1 {
+		d.setMode("test") // only a test binary's driver starts tRunner goroutines
+	}
+	parent := d.goroutines[creator]
+	switch {
+	case g.entry == "testing.tRunner" && (parent == nil || parent.class == classSystem) && d.mode == "test":
+		g.isRoot, g.isTest = true, true // a top-level TestXxx goroutine: no creation site of its own
+		g.site, g.siteKey = "", ""
+		d.decide(g, classUser)
+	case d.filter.dropped(g.entry) && g.entry != "testing.tRunner":
+		d.decide(g, classSystem)
+	case parent == nil || parent.class == classSystem:
+		d.decide(g, classSystem)
+	case parent.class == classUser:
+		g.parent = creator
+		d.assignOrdinal(g)
+		d.decide(g, classUser)
+	default:
+		g.parent = creator // undecided parent: decided with it (see decide)
+	}
+	return g
+}
+
+func (d *decoder) assignOrdinal(g *goroutineInfo) {
+	key := strconv.FormatInt(int64(g.parent), 10) + "\x00" + g.siteKey + "\x00" + g.entry
+	g.ordinal = d.ordinals[key]
+	d.ordinals[key]++
+}
+
+// decide fixes a goroutine's class, then decides the undecided children it created.
+func (d *decoder) decide(g *goroutineInfo, class goroutineClass) {
+	if g.class != classUndecided {
+		return
+	}
+	g.class = class
+	d.undecided--
+	if class == classUser {
+		g.order = len(d.userOrder)
+		d.userOrder = append(d.userOrder, g)
+	}
+	for _, child := range d.goroutines {
+		if child.class != classUndecided || child.parent != g.id || child.preTrace {
+			continue
+		}
+		if class == classUser {
+			d.assignOrdinal(child)
+			d.decide(child, classUser)
+		} else {
+			child.parent = trace.NoGoroutine
+			d.decide(child, classSystem)
+		}
+	}
+	if d.undecided == 0 {
+		d.flushPending(false)
+	}
+}
+
+// setMode fixes auto mode once the trace shows whether it comes from a test binary.
+func (d *decoder) setMode(mode string) {
+	if d.mode != "auto" {
+		return
+	}
+	d.mode = mode
+	if g, ok := d.goroutines[1]; ok && g.class == classUndecided {
+		if mode == "main" {
+			g.entry, g.isRoot = "main.main", true
+			d.decide(g, classUser)
+		} else {
+			d.decide(g, classSystem)
+		}
+	}
+}
+
+// learnFromStack uses a stack of goroutine id to settle auto mode, the entry of a
+// pre-trace goroutine, and the function a standard-library entry runs (a test's name).
+func (d *decoder) learnFromStack(id trace.GoID, stack trace.Stack) {
+	if stack == trace.NoStack {
+		return
+	}
+	g, ok := d.goroutines[id]
+	if !ok {
+		return
+	}
+	needMode := id == 1 && d.mode == "auto"
+	needEntry := g.class == classUndecided && g.preTrace && id != 1
+	needRefine := g.class == classUser && g.refined == "" && wrapperEntries[g.entry]
+	if !needMode && !needEntry && !needRefine {
+		return
+	}
+	s := d.summary(stack)
+	if needMode {
+		if s.isTest {
+			d.setMode("test")
+		} else {
+			d.setMode("main")
+		}
+	}
+	if needEntry && s.bottom != "" {
+		g.entry = s.bottom
+		if d.filter.dropped(g.entry) || strings.HasPrefix(g.entry, "testing.") {
+			d.decide(g, classSystem)
+		} else {
+			d.decide(g, classUser)
+		}
+	}
+	if needRefine && s.bottom == g.entry && s.aboveStd != "" {
+		g.refined = s.aboveStd
+	}
+}
+
+func (d *decoder) summary(stack trace.Stack) stackSummary {
+	if stack == trace.NoStack {
+		return stackSummary{}
+	}
+	if s, ok := d.frameCache[stack]; ok {
+		return s
+	}
+	var s stackSummary
+	var top trace.StackFrame
+	haveTop, haveUser := false, false
+	var frames []trace.StackFrame
+	for f := range stack.Frames() {
+		f.Func = mapFunc(f.Func)
+		frames = append(frames, f)
+		if !haveTop {
+			top, haveTop = f, true
+		}
+		if !haveUser && !d.isStdFrame(f) {
+			s.topUser, s.topUserKey = frameSite(f), frameKey(f)
+			haveUser = true
+		}
+		if f.Func == "testing.(*M).Run" || strings.HasSuffix(f.File, "_testmain.go") {
+			s.isTest = true
+		}
+	}
+	if !haveUser && haveTop {
+		s.topUser, s.topUserKey = frameSite(top), frameKey(top)
+	}
+	if n := len(frames); n > 0 {
+		s.bottom = frames[n-1].Func
+		if wrapperEntries[s.bottom] {
+			for i := n - 2; i >= 0; i-- {
+				if !d.isStdFrame(frames[i]) {
+					s.aboveStd = frames[i].Func
+					break
+				}
+			}
+		}
+	}
+	d.frameCache[stack] = s
+	return s
+}
+
+// record emits a record of a user goroutine, holds it while the goroutine or actor is
+// undecided, and drops it for a system goroutine.
+func (d *decoder) record(kind int, t int64, g *goroutineInfo, actor trace.GoID, reason, site string) {
+	if g.class == classSystem {
+		return
+	}
+	p := pendingRecord{kind: kind, time: t, g: g.id, actor: actor, reason: reason, site: site}
+	if len(d.pending) > 0 || d.undecided > 0 && (g.class == classUndecided || d.isUndecided(actor)) {
+		d.pending = append(d.pending, p)
+		return
+	}
+	d.write(p)
+}
+
+func (d *decoder) isUndecided(id trace.GoID) bool {
+	g, ok := d.goroutines[id]
+	return ok && g.class == classUndecided
+}
+
+// flushPending writes held records in order, up to the first one whose goroutine or
+// actor is still undecided (all of them when final).
+func (d *decoder) flushPending(final bool) {
+	i := 0
+	for ; i < len(d.pending); i++ {
+		p := d.pending[i]
+		if !final && (d.isUndecided(p.g) || d.isUndecided(p.actor)) {
+			break
+		}
+		if g := d.goroutines[p.g]; g.class == classUser {
+			d.write(p)
+		}
+	}
+	d.pending = append(d.pending[:0], d.pending[i:]...)
+}
+
+var lineBuf []byte
+
+// write prints one record line: kind, time, gid, actor (user goroutine or -1), reason id, site id.
+func (d *decoder) write(p pendingRecord) {
+	actor := int64(-1)
+	if a, ok := d.goroutines[p.actor]; ok && a.class == classUser {
+		actor = int64(p.actor)
+	}
+	reason := d.intern(p.reason)
+	site := d.intern(p.site)
+	b := lineBuf[:0]
+	b = strconv.AppendInt(b, int64(p.kind), 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, p.time, 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, int64(p.g), 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, actor, 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, int64(reason), 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, int64(site), 10)
+	b = append(b, '\n')
+	d.out.Write(b)
+	lineBuf = b
+	d.seq++
+}
+
+// intern returns the id of s, first printing an "S id text" line for a new string.
+func (d *decoder) intern(s string) int {
+	if id, ok := d.strings[s]; ok {
+		return id
+	}
+	id := len(d.strings)
+	d.strings[s] = id
+	fmt.Fprintf(d.out, "S\t%d\t%s\n", id, oneLine(s))
+	return id
+}
+
+// writeGoroutines prints one "G" line per user goroutine, in the order they were decided:
+// gid, parent (-1), root flag (0 none, 1 program root, 2 test root), ordinal, entry,
+// refined entry, creation site, site key.
+func (d *decoder) writeGoroutines() {
+	for _, g := range d.userOrder {
+		root := 0
+		if g.isRoot {
+			root = 1
+			if g.isTest {
+				root = 2
+			}
+		}
+		parent := int64(-1)
+		if g.parent != trace.NoGoroutine {
+			parent = int64(g.parent)
+		}
+		pre := 0
+		if g.preTrace {
+			pre = 1
+		}
+		fmt.Fprintf(d.out, "G\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", g.id, parent, root, pre, g.ordinal,
+			oneLine(g.entry), oneLine(g.refined), oneLine(g.site), oneLine(g.siteKey))
+	}
+}
+
+// mapFunc maps the collect harness's renamed user main back to main.main (see docs/identity.md).
+func mapFunc(name string) string {
+	if rest, ok := strings.CutPrefix(name, "main.schedlabUserMain"); ok {
+		return "main.main" + rest
+	}
+	return name
+}
+
+func frameSite(f trace.StackFrame) string {
+	return f.Func + " " + frameKey(f)
+}
+
+func frameKey(f trace.StackFrame) string {
+	return path.Base(f.File) + ":" + strconv.FormatUint(f.Line, 10)
+}
+
+// isStdFrame reports whether a frame is Go standard library code: its file is under the
+// given GOROOT, or (without a GOROOT match) its function's package path looks standard.
+func (d *decoder) isStdFrame(f trace.StackFrame) bool {
+	if d.goroot != "" && strings.HasPrefix(f.File, d.goroot+"/src/") {
+		return true
+	}
+	if strings.HasPrefix(f.File, "/") && d.goroot != "" {
+		return false
+	}
+	return d.isStdFunc(f.Func)
+}
+
+// isStdFunc: the package path's first element has no dot and the package is not main.
+func (d *decoder) isStdFunc(fn string) bool {
+	pkg := fn
+	slash := strings.LastIndexByte(pkg, '/')
+	if dot := strings.IndexByte(pkg[slash+1:], '.'); dot >= 0 {
+		pkg = pkg[:slash+1+dot]
+	}
+	if pkg == "main" || strings.HasPrefix(fn, "main.") {
+		return false
+	}
+	first, _, _ := strings.Cut(pkg, "/")
+	return !strings.Contains(first, ".")
+}
+
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\t\n\r") {
+		return s
+	}
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+}
