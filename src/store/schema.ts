@@ -90,6 +90,54 @@ CREATE TABLE IF NOT EXISTS events (
 ) WITHOUT ROWID;
 
 -- @section dataset (samples, states, distributions, splits)
+-- States of each abstraction per program, with next-event counts. For the pooled
+-- abstraction (context) one state id has a row per program; loaders sum them.
+-- rep_run_id/rep_end locate the representative prefix (records[0 .. rep_end) of that run).
+CREATE TABLE IF NOT EXISTS states (
+  abstraction TEXT NOT NULL,
+  program_id  INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,
+  key         TEXT NOT NULL,
+  state_id    TEXT NOT NULL,
+  n_gocreate  INTEGER NOT NULL,
+  n_gostart   INTEGER NOT NULL,
+  n_goblock   INTEGER NOT NULL,
+  n_gounblock INTEGER NOT NULL,
+  n_gosched   INTEGER NOT NULL,
+  n_goend     INTEGER NOT NULL,
+  runs        INTEGER NOT NULL,
+  rep_run_id  INTEGER NOT NULL,
+  rep_end     INTEGER NOT NULL,
+  PRIMARY KEY (abstraction, program_id, key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS states_by_id ON states (state_id);
+
+-- One row per sample: in run run_id, after records[0 .. position), the next event was next.
+CREATE TABLE IF NOT EXISTS samples (
+  abstraction TEXT NOT NULL,
+  run_id      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  position    INTEGER NOT NULL,
+  state_id    TEXT NOT NULL,
+  next        TEXT NOT NULL,
+  PRIMARY KEY (abstraction, run_id, position, state_id)
+) WITHOUT ROWID;
+
+-- What each (abstraction, program) was last built from; a build is skipped when the
+-- hash of its inputs (ingested runs and their records) is unchanged.
+CREATE TABLE IF NOT EXISTS dataset_inputs (
+  abstraction TEXT NOT NULL,
+  program_id  INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,
+  input_hash  TEXT NOT NULL,
+  built_at    TEXT NOT NULL,
+  PRIMARY KEY (abstraction, program_id)
+) WITHOUT ROWID;
+
+-- Named held-out program sets (schedlab --holdout NAME); programs is a JSON array of names.
+CREATE TABLE IF NOT EXISTS holdouts (
+  name       TEXT PRIMARY KEY,
+  spec       TEXT NOT NULL,
+  programs   TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
 
 -- @section predict (prediction cache)
 

@@ -1,0 +1,336 @@
+// The dataset stage's SQLite edge: reads ingested runs (runs, events, goroutines tables),
+// stores states and samples per (abstraction, program), and skips a program whose inputs
+// hash is unchanged since its last build. The core it calls (statesFromRuns) is pure.
+
+import { createHash } from "node:crypto";
+import { UsageError } from "../errors.js";
+import { inTransaction } from "../store/index.js";
+import type { SchedlabDatabase } from "../store/index.js";
+import { EVENT_TYPES } from "../trace/types.js";
+import type { EventType, GoroutineInfo, GoroutineRecord, RecordKind } from "../trace/types.js";
+import { poolStates, statesFromRuns } from "./abstractions.js";
+import { countsFromVector } from "./distribution.js";
+import type { Abstraction, Prefix, RunRecords, SampleRow, State } from "./types.js";
+
+/** Bump when keys, ids or sampling change, so every stored build is redone. */
+export const DATASET_FORMAT_VERSION = 1;
+
+/** Ingest statuses whose records are used. A truncated trace keeps what parsed. */
+const USABLE = "('ok', 'truncated')";
+
+/** A program that has at least one usable ingested run. */
+export interface DatasetProgram {
+  readonly id: number;
+  readonly name: string;
+  readonly root: string;
+  readonly dir: string;
+  /** The manifest JSON as stored, or null. */
+  readonly manifest: string | null;
+}
+
+/** Programs with usable ingested runs, by name. */
+export function ingestedPrograms(db: SchedlabDatabase): DatasetProgram[] {
+  return db
+    .prepare(
+      `SELECT p.id, p.name, p.root, p.dir, p.manifest FROM programs p
+       WHERE EXISTS (SELECT 1 FROM runs r WHERE r.program_id = p.id AND r.ingest_status IN ${USABLE})
+       ORDER BY p.name`,
+    )
+    .all() as DatasetProgram[];
+}
+
+/**
+ * The programs named by `names` (all ingested programs when undefined), in name order.
+ * Unknown names are a UsageError that lists a few known ones.
+ */
+export function selectPrograms(db: SchedlabDatabase, names?: readonly string[]): DatasetProgram[] {
+  const all = ingestedPrograms(db);
+  if (names === undefined) return all;
+  const byName = new Map(all.map((p) => [p.name, p]));
+  const missing = names.filter((n) => !byName.has(n));
+  if (missing.length > 0) {
+    const known = all.slice(0, 8).map((p) => p.name).join(", ");
+    throw new UsageError(
+      `no ingested runs for program${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`,
+      all.length === 0
+        ? "Run `schedlab collect` (and ingest) first; the database has no ingested runs."
+        : `Use a program name as stored by collect (e.g. ${known}); \`schedlab dist --abstraction split --json\` lists them.`,
+    );
+  }
+  return [...new Set(names)].map((n) => byName.get(n)!).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+interface RunRow {
+  readonly id: number;
+  readonly procs: number;
+  readonly ingest_status: string;
+  readonly trace_sha256: string | null;
+}
+
+function usableRuns(db: SchedlabDatabase, programId: number): RunRow[] {
+  return db
+    .prepare(`SELECT id, procs, ingest_status, trace_sha256 FROM runs WHERE program_id = ? AND ingest_status IN ${USABLE} ORDER BY id`)
+    .all(programId) as RunRow[];
+}
+
+/** Hash of everything a program's states depend on: its usable runs, their records and goroutine ids. */
+export function programInputHash(db: SchedlabDatabase, programId: number, abstraction: Abstraction): string {
+  const hash = createHash("sha256").update(`dataset v${DATASET_FORMAT_VERSION} ${abstraction}\n`);
+  const stats = db.prepare("SELECT count(*) AS n, coalesce(max(seq), -1) AS last, coalesce(max(time_ns), -1) AS t FROM events WHERE run_id = ?");
+  const ids = db.prepare("SELECT gid, canonical_id FROM goroutines WHERE run_id = ? ORDER BY gid").raw();
+  for (const run of usableRuns(db, programId)) {
+    const s = stats.get(run.id) as { n: number; last: number; t: number };
+    hash.update(`${run.id} ${run.procs} ${run.ingest_status} ${run.trace_sha256 ?? ""} ${s.n} ${s.last} ${s.t}\n`);
+    for (const row of ids.all(run.id) as [number, string][]) hash.update(`${row[0]}=${row[1]};`);
+    hash.update("\n");
+  }
+  return hash.digest("hex");
+}
+
+/** Every usable run of the program with all its records and goroutines. */
+export function loadProgramRuns(db: SchedlabDatabase, program: DatasetProgram): RunRecords[] {
+  return usableRuns(db, program.id).map((run) => loadRun(db, program.name, run.id, run.procs));
+}
+
+function loadRun(db: SchedlabDatabase, programName: string, runId: number, procs: number): RunRecords {
+  const rows = db.prepare("SELECT seq, time_ns, kind, gid, actor_gid, reason, site FROM events WHERE run_id = ? ORDER BY seq").raw().all(runId) as [
+    number,
+    number,
+    string,
+    number,
+    number | null,
+    string,
+    string | null,
+  ][];
+  const records: GoroutineRecord[] = rows.map(([seq, timeNs, kind, goroutine, actor, reason, site]) => ({
+    seq,
+    timeNs,
+    kind: kind as RecordKind,
+    goroutine,
+    actor,
+    reason,
+    site,
+  }));
+  const goroutines = (
+    db.prepare("SELECT gid, canonical_id, parent_gid, entry, creation_site, is_root FROM goroutines WHERE run_id = ? ORDER BY gid").raw().all(runId) as [
+      number,
+      string,
+      number | null,
+      string | null,
+      string | null,
+      number,
+    ][]
+  ).map(([goroutine, canonicalId, parent, entry, creationSite, isRoot]): GoroutineInfo => ({ goroutine, canonicalId, parent, entry, creationSite, isRoot: isRoot !== 0 }));
+  return { program: programName, runId, procs, records, goroutines };
+}
+
+/** Replaces the stored states and samples of one (abstraction, program) in one transaction. */
+function storeProgram(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  program: DatasetProgram,
+  states: readonly State[],
+  samples: readonly SampleRow[],
+  inputHash: string,
+): void {
+  inTransaction(db, () => {
+    db.prepare("DELETE FROM states WHERE abstraction = ? AND program_id = ?").run(abstraction, program.id);
+    db.prepare("DELETE FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)").run(abstraction, program.id);
+    const insertState = db.prepare(
+      `INSERT INTO states (abstraction, program_id, key, state_id, n_gocreate, n_gostart, n_goblock, n_gounblock, n_gosched, n_goend, runs, rep_run_id, rep_end)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const s of states) {
+      const c = s.counts;
+      insertState.run(abstraction, program.id, s.key, s.id, c.GoCreate, c.GoStart, c.GoBlock, c.GoUnblock, c.GoSched, c.GoEnd, s.runs, s.representative.runId, s.representative.end);
+    }
+    const insertSample = db.prepare("INSERT INTO samples (abstraction, run_id, position, state_id, next) VALUES (?, ?, ?, ?, ?)");
+    for (const s of samples) insertSample.run(abstraction, s.runId, s.end, s.stateId, s.next);
+    db.prepare(
+      `INSERT INTO dataset_inputs (abstraction, program_id, input_hash, built_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (abstraction, program_id) DO UPDATE SET input_hash = excluded.input_hash, built_at = excluded.built_at`,
+    ).run(abstraction, program.id, inputHash, new Date().toISOString());
+  });
+}
+
+function storedHash(db: SchedlabDatabase, abstraction: Abstraction, programId: number): string | undefined {
+  const row = db.prepare("SELECT input_hash FROM dataset_inputs WHERE abstraction = ? AND program_id = ?").get(abstraction, programId) as
+    | { input_hash: string }
+    | undefined;
+  return row?.input_hash;
+}
+
+export interface DatasetOptions {
+  readonly abstraction: Abstraction;
+  /** Program names; all programs with ingested runs when omitted. */
+  readonly programs?: readonly string[];
+}
+
+/** States pooled over the selected programs, and their samples (without prefixes). */
+export interface Dataset {
+  readonly abstraction: Abstraction;
+  readonly programs: readonly string[];
+  readonly states: State[];
+  readonly samples: SampleRow[];
+}
+
+/** What a refresh did, for progress output and tests. */
+export interface RefreshReport {
+  readonly rebuilt: readonly string[];
+  readonly unchanged: readonly string[];
+}
+
+/**
+ * Recomputes and stores the states and samples of every selected program whose inputs
+ * changed since its last build (idempotent: a second call rebuilds nothing).
+ */
+export function refreshDataset(db: SchedlabDatabase, options: DatasetOptions): RefreshReport {
+  const rebuilt: string[] = [];
+  const unchanged: string[] = [];
+  for (const program of selectPrograms(db, options.programs)) {
+    const hash = programInputHash(db, program.id, options.abstraction);
+    if (storedHash(db, options.abstraction, program.id) === hash) {
+      unchanged.push(program.name);
+      continue;
+    }
+    const { states, samples } = statesFromRuns(loadProgramRuns(db, program), options.abstraction);
+    storeProgram(db, options.abstraction, program, states, samples, hash);
+    rebuilt.push(program.name);
+  }
+  return { rebuilt, unchanged };
+}
+
+/**
+ * Builds the dataset in memory from the selected programs' records (every run loaded),
+ * storing the per-program results of programs whose inputs changed. Samples come back
+ * with their run records reachable through `runs`.
+ */
+export function buildDataset(db: SchedlabDatabase, options: DatasetOptions): Dataset & { readonly runs: ReadonlyMap<number, RunRecords> } {
+  const perProgram: State[][] = [];
+  const samples: SampleRow[] = [];
+  const runs = new Map<number, RunRecords>();
+  const programs = selectPrograms(db, options.programs);
+  for (const program of programs) {
+    const programRuns = loadProgramRuns(db, program);
+    for (const run of programRuns) runs.set(run.runId, run);
+    const result = statesFromRuns(programRuns, options.abstraction);
+    const hash = programInputHash(db, program.id, options.abstraction);
+    if (storedHash(db, options.abstraction, program.id) !== hash) storeProgram(db, options.abstraction, program, result.states, result.samples, hash);
+    perProgram.push(result.states);
+    samples.push(...result.samples);
+  }
+  return { abstraction: options.abstraction, programs: programs.map((p) => p.name), states: poolStates(perProgram), samples, runs };
+}
+
+export interface LoadDatasetOptions extends DatasetOptions {
+  /** Also read the samples table (one row per sample). Default false. */
+  readonly samples?: boolean;
+  /** Never rebuild: read what is stored, even if stale (for read-only databases). Default false. */
+  readonly readonly?: boolean;
+}
+
+interface StoredStateRow {
+  readonly program: string;
+  readonly procs: number;
+  readonly key: string;
+  readonly state_id: string;
+  readonly n_gocreate: number;
+  readonly n_gostart: number;
+  readonly n_goblock: number;
+  readonly n_gounblock: number;
+  readonly n_gosched: number;
+  readonly n_goend: number;
+  readonly runs: number;
+  readonly rep_run_id: number;
+  readonly rep_end: number;
+}
+
+/**
+ * Reads the stored dataset of the selected programs (refreshing stale programs first),
+ * pooling pooled abstractions, and loads only the representative runs' records.
+ */
+export function loadDataset(db: SchedlabDatabase, options: LoadDatasetOptions): Dataset {
+  const programs = selectPrograms(db, options.programs);
+  if (!options.readonly) refreshDataset(db, { abstraction: options.abstraction, programs: programs.map((p) => p.name) });
+  const select = db.prepare(
+    `SELECT p.name AS program, r.procs AS procs, s.key, s.state_id, s.n_gocreate, s.n_gostart, s.n_goblock, s.n_gounblock, s.n_gosched, s.n_goend,
+            s.runs, s.rep_run_id, s.rep_end
+     FROM states s JOIN programs p ON p.id = s.program_id JOIN runs r ON r.id = s.rep_run_id
+     WHERE s.abstraction = ? AND s.program_id = ?`,
+  );
+  const runCache = new Map<number, RunRecords>();
+  const representative = (row: StoredStateRow): Prefix => {
+    let run = runCache.get(row.rep_run_id);
+    if (run === undefined) {
+      run = loadRun(db, row.program, row.rep_run_id, row.procs);
+      runCache.set(row.rep_run_id, run);
+    }
+    return { program: row.program, runId: run.runId, procs: run.procs, records: run.records, end: row.rep_end, goroutines: run.goroutines };
+  };
+  const perProgram: State[][] = [];
+  for (const program of programs) {
+    const rows = select.all(options.abstraction, program.id) as StoredStateRow[];
+    // Stored rows come back in key order; statesFromRuns order is first-seen. Order by the
+    // representative position so both agree for non-pooled abstractions.
+    rows.sort((a, b) => a.rep_run_id - b.rep_run_id || a.rep_end - b.rep_end || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    perProgram.push(
+      rows.map((row) => ({
+        id: row.state_id,
+        abstraction: options.abstraction,
+        program: row.program,
+        key: row.key,
+        counts: countsFromVector([row.n_gocreate, row.n_gostart, row.n_goblock, row.n_gounblock, row.n_gosched, row.n_goend]),
+        runs: row.runs,
+        representative: lazyPrefix(() => representative(row)),
+      })),
+    );
+  }
+  const states = poolStates(perProgram);
+  const samples = options.samples ? loadSamples(db, options.abstraction, programs) : [];
+  return { abstraction: options.abstraction, programs: programs.map((p) => p.name), states, samples };
+}
+
+/**
+ * A Prefix whose records are loaded on first access, so loading many states does not read
+ * every representative run unless a caller renders them.
+ */
+function lazyPrefix(load: () => Prefix): Prefix {
+  let loaded: Prefix | undefined;
+  const get = (): Prefix => (loaded ??= load());
+  return {
+    get program() {
+      return get().program;
+    },
+    get runId() {
+      return get().runId;
+    },
+    get procs() {
+      return get().procs;
+    },
+    get records() {
+      return get().records;
+    },
+    get end() {
+      return get().end;
+    },
+    get goroutines() {
+      return get().goroutines;
+    },
+  };
+}
+
+function loadSamples(db: SchedlabDatabase, abstraction: Abstraction, programs: readonly DatasetProgram[]): SampleRow[] {
+  const select = db
+    .prepare(
+      `SELECT s.state_id, s.run_id, s.position, s.next FROM samples s JOIN runs r ON r.id = s.run_id
+       WHERE s.abstraction = ? AND r.program_id = ? ORDER BY s.run_id, s.position`,
+    )
+    .raw();
+  const samples: SampleRow[] = [];
+  for (const program of programs) {
+    for (const [stateId, runId, end, next] of select.all(abstraction, program.id) as [string, number, number, string][]) {
+      if ((EVENT_TYPES as readonly string[]).includes(next)) samples.push({ stateId, program: program.name, runId, end, next: next as EventType });
+    }
+  }
+  return samples;
+}
