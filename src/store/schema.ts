@@ -140,8 +140,69 @@ CREATE TABLE IF NOT EXISTS holdouts (
 );
 
 -- @section predict (prediction cache)
+-- Cached predictions: one row per (predictor spec, configuration hash, state id).
+-- probabilities is a JSON array in EVENT_TYPES order; tags is JSON or NULL.
+CREATE TABLE IF NOT EXISTS predictions (
+  predictor     TEXT NOT NULL,
+  config_hash   TEXT NOT NULL,
+  state_id      TEXT NOT NULL,
+  probabilities TEXT NOT NULL,
+  tags          TEXT,
+  created_at    TEXT NOT NULL,
+  PRIMARY KEY (predictor, config_hash, state_id)
+) WITHOUT ROWID;
 
 -- @section eval (evaluation results)
+-- One \`schedlab eval\` invocation: the states it scored (abstraction, holdout) and its
+-- options as JSON. Results and comparisons hang off it; the report reads the latest.
+CREATE TABLE IF NOT EXISTS eval_runs (
+  id          INTEGER PRIMARY KEY,
+  created_at  TEXT NOT NULL,
+  abstraction TEXT NOT NULL,
+  holdout     TEXT NOT NULL,
+  states      INTEGER NOT NULL,
+  samples     INTEGER NOT NULL,
+  programs    INTEGER NOT NULL,
+  options     TEXT NOT NULL
+);
+
+-- One predictor's metrics in one eval run. The headline numbers are columns (NULL when
+-- undefined, e.g. a correlation over constant predictions); metrics holds the full
+-- PredictorEvaluation as JSON (per-event scores, confusion, reliability bins, entropy points).
+CREATE TABLE IF NOT EXISTS eval_results (
+  eval_run_id      INTEGER NOT NULL REFERENCES eval_runs(id) ON DELETE CASCADE,
+  position         INTEGER NOT NULL,
+  predictor        TEXT NOT NULL,
+  config_hash      TEXT NOT NULL,
+  accuracy         REAL,
+  mode_accuracy    REAL,
+  ceiling          REAL,
+  majority         REAL,
+  macro_f1         REAL,
+  ece              REAL,
+  brier            REAL,
+  nll              REAL,
+  kl               REAL,
+  l1               REAL,
+  entropy_spearman REAL,
+  entropy_pearson  REAL,
+  metrics          TEXT NOT NULL,
+  PRIMARY KEY (eval_run_id, predictor)
+);
+
+-- Paired comparison of two predictors of one eval run: accuracy difference (A − B) with
+-- its program-bootstrap interval, and McNemar's p-value; details is the full JSON.
+CREATE TABLE IF NOT EXISTS eval_comparisons (
+  eval_run_id INTEGER NOT NULL REFERENCES eval_runs(id) ON DELETE CASCADE,
+  predictor_a TEXT NOT NULL,
+  predictor_b TEXT NOT NULL,
+  difference  REAL,
+  ci_lower    REAL,
+  ci_upper    REAL,
+  mcnemar_p   REAL,
+  details     TEXT NOT NULL,
+  PRIMARY KEY (eval_run_id, predictor_a, predictor_b)
+);
 
 -- @section leaks (leak findings)
 

@@ -1,0 +1,153 @@
+// The fitted-free and fitted baselines: uniform, majority (the training marginal) and
+// ngram:K (a Markov model over event/reason tokens with back-off and add-k smoothing).
+// All pure apart from hashing; predict() never does I/O.
+
+import { createHash } from "node:crypto";
+import type { Prefix, Sample, State } from "../dataset/types.js";
+import { EVENT_TYPES, isEventType, type EventType } from "../trace/types.js";
+import { normalizeWeights, uniformProbabilities } from "./probabilities.js";
+import type { Prediction, Predictor } from "./types.js";
+
+/** Training data for fitted baselines: samples when available, else states (weighted by their counts). */
+export interface TrainingData {
+  readonly samples?: readonly Sample[];
+  readonly states?: readonly State[];
+}
+
+const eventIndex = (event: EventType): number => EVENT_TYPES.indexOf(event);
+
+function sha16(value: unknown): string {
+  return createHash("sha256").update(JSON.stringify(value)).digest("hex").slice(0, 16);
+}
+
+/** Predicts 1/6 for every event; the configHash is constant. */
+export function uniformPredictor(): Predictor {
+  return {
+    id: "uniform",
+    configHash: sha16({ kind: "uniform" }),
+    predict: async (states) => states.map(() => ({ probabilities: uniformProbabilities() })),
+  };
+}
+
+/**
+ * Event counts in the training data: each sample counts once, each state (used only when
+ * no samples are given) counts its observed next events.
+ */
+export function marginalCounts(training: TrainingData): number[] {
+  const counts = EVENT_TYPES.map(() => 0);
+  if (training.samples !== undefined && training.samples.length > 0) {
+    for (const s of training.samples) counts[eventIndex(s.next)] += 1;
+  } else {
+    for (const state of training.states ?? []) {
+      for (const [i, e] of EVENT_TYPES.entries()) counts[i] += state.counts[e];
+    }
+  }
+  return counts;
+}
+
+/**
+ * The majority baseline as a distribution: the training split's marginal frequencies,
+ * so its top-1 answer is always the majority class (accuracy = the majority baseline)
+ * while its NLL stays finite. No training data gives the uniform distribution.
+ * Example: training next events [GoStart, GoStart, GoBlock, GoEnd] → [0, .5, .25, 0, 0, .25].
+ */
+export function majorityPredictor(training: TrainingData): Predictor {
+  const probabilities = normalizeWeights(marginalCounts(training));
+  return {
+    id: "majority",
+    configHash: sha16({ kind: "majority", probabilities }),
+    predict: async (states) => states.map(() => ({ probabilities: [...probabilities] })),
+  };
+}
+
+/**
+ * The token of one six-type record: its kind, plus the reason for GoBlock and GoSched
+ * (the reason is what distinguishes a channel wait from a mutex wait or a preemption).
+ * Example: GoBlock with reason "chan receive" → "GoBlock:chan receive"; GoStart → "GoStart".
+ */
+export function eventToken(kind: EventType, reason: string): string {
+  return (kind === "GoBlock" || kind === "GoSched") && reason !== "" ? `${kind}:${reason}` : kind;
+}
+
+/** The last `n` event tokens of a prefix, oldest first (non-event records skipped). */
+export function recentTokens(prefix: Prefix, n: number): string[] {
+  const tokens: string[] = [];
+  for (let i = prefix.end - 1; i >= 0 && tokens.length < n; i--) {
+    const r = prefix.records[i];
+    if (isEventType(r.kind)) tokens.push(eventToken(r.kind, r.reason));
+  }
+  return tokens.reverse();
+}
+
+/** Next-event counts per context (a context is the tokens joined by "|"; "" is the empty context). */
+export type NgramTable = ReadonlyMap<string, readonly number[]>;
+
+export interface NgramModel {
+  /** Order K: the next event is conditioned on the K−1 previous tokens. */
+  readonly order: number;
+  /** Pseudo-count added to each of the six events in the context used. */
+  readonly addK: number;
+  readonly table: NgramTable;
+}
+
+function contextKey(tokens: readonly string[]): string {
+  return tokens.join("|");
+}
+
+/**
+ * Counts, for every context length 0..K−1, which event followed each context in the
+ * training data. A sample contributes weight 1; a state contributes its counts.
+ */
+export function fitNgram(order: number, addK: number, training: TrainingData): NgramModel {
+  const table = new Map<string, number[]>();
+  const add = (history: readonly string[], counts: readonly number[]): void => {
+    for (let len = 0; len <= Math.min(order - 1, history.length); len++) {
+      const key = contextKey(history.slice(history.length - len));
+      const row = table.get(key) ?? EVENT_TYPES.map(() => 0);
+      for (let i = 0; i < row.length; i++) row[i] += counts[i];
+      table.set(key, row);
+    }
+  };
+  if (training.samples !== undefined && training.samples.length > 0) {
+    for (const s of training.samples) {
+      const oneHot = EVENT_TYPES.map((e) => (e === s.next ? 1 : 0));
+      add(recentTokens(s.prefix, order - 1), oneHot);
+    }
+  } else {
+    for (const state of training.states ?? []) {
+      add(recentTokens(state.representative, order - 1), EVENT_TYPES.map((e) => state.counts[e]));
+    }
+  }
+  return { order, addK, table };
+}
+
+/**
+ * P(next | the longest seen suffix of the history, up to K−1 tokens): back off to shorter
+ * contexts until one has training counts, then add-k smoothing over the six events:
+ * p_e = (n_e + k) / (n + 6k). No counts at all (empty training) gives the uniform distribution.
+ * Example: K=2, k=1, context "GoStart" seen followed by GoBlock ×2, GoEnd ×1 →
+ * GoBlock (2+1)/(3+6) = 1/3, GoEnd 2/9, every other event 1/9.
+ */
+export function ngramProbabilities(model: NgramModel, history: readonly string[]): number[] {
+  const longest = Math.min(model.order - 1, history.length);
+  for (let len = longest; len >= 0; len--) {
+    const row = model.table.get(contextKey(history.slice(history.length - len)));
+    const total = row?.reduce((a, b) => a + b, 0) ?? 0;
+    if (row !== undefined && total > 0) return normalizeWeights(row.map((n) => n + model.addK));
+  }
+  return uniformProbabilities();
+}
+
+/** ngram:K fitted on the training data; the configHash covers K, k and the fitted table. */
+export function ngramPredictor(order: number, addK: number, training: TrainingData): Predictor {
+  const model = fitNgram(order, addK, training);
+  const tableDigest = [...model.table.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    id: `ngram:${order}`,
+    configHash: sha16({ kind: "ngram", order, addK, table: tableDigest }),
+    predict: async (states: readonly State[]): Promise<Prediction[]> =>
+      states.map((state) => ({
+        probabilities: ngramProbabilities(model, recentTokens(state.representative, order - 1)),
+      })),
+  };
+}

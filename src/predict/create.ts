@@ -1,0 +1,135 @@
+// The predictor factory: a spec string ("ngram:3", "openai:qwen2.5-7b", "hf:./models/tiny",
+// "replay:preds.jsonl", "student:adapters/kl", …) plus a context → a Predictor.
+// Options are normalised here once; the backends never re-validate them.
+//
+// Extension point for trained students (DESIGN §7): the train stage exports
+//   loadStudentPredictor(path: string): Promise<Predictor>
+// from src/train/index.ts. `student:PATH` imports that module on demand and calls it with
+// PATH as given; the returned Predictor's id should be `student:PATH` and its configHash
+// should cover the adapter's weights, so retrained adapters never reuse stale cache entries.
+
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL, fileURLToPath } from "node:url";
+import { majorityPredictor, ngramPredictor, uniformPredictor, type TrainingData } from "./baselines.js";
+import { PredictorSpecError } from "./errors.js";
+import { hfPredictor, type HfOptions } from "./hf.js";
+import { openAiPredictor, type OpenAiOptions } from "./openai.js";
+import type { PromptOptions } from "./prompt.js";
+import { replayPredictor } from "./replay.js";
+import type { Predictor } from "./types.js";
+
+/** Everything a predictor may need beside its spec. Every field is optional. */
+export interface PredictorContext {
+  /** Training-split samples and/or states, for the fitted baselines (majority, ngram). */
+  readonly training?: TrainingData;
+  /** ngram: pseudo-count added to each event (default 1, Laplace). */
+  readonly ngramAddK?: number;
+  /** openai: base URL ending in /v1 (default $OPENAI_BASE_URL, else http://127.0.0.1:8000/v1). */
+  readonly baseUrl?: string;
+  /** openai: requests in flight (default 4). */
+  readonly concurrency?: number;
+  /** openai: per-request timeout in ms (default 60000). */
+  readonly timeoutMs?: number;
+  /** openai: retries on 429/5xx/timeouts (default 4). */
+  readonly maxRetries?: number;
+  /** openai: "auto" | "logprobs" | "json" (default "auto"). */
+  readonly openaiMode?: OpenAiOptions["mode"];
+  /** hf: fetch from the hub when the model is not a local directory (default false). */
+  readonly allowDownload?: boolean;
+  /** hf: ONNX weights variant (default "fp32"). */
+  readonly dtype?: HfOptions["dtype"];
+  /** openai and hf: how much of the prefix the prompt shows. */
+  readonly prompt?: PromptOptions;
+}
+
+/** The backends a spec can name, for --help texts and error hints. */
+export const PREDICTOR_SPECS = [
+  "uniform",
+  "majority",
+  "ngram:K",
+  "openai:MODEL",
+  "hf:MODEL_OR_PATH",
+  "replay:FILE.jsonl",
+  "student:PATH",
+] as const;
+
+const SPEC_HINT = `Use one of: ${PREDICTOR_SPECS.join(", ")} (see docs/predictors.md).`;
+
+/** Splits "kind:argument" at the first colon; a spec without a colon has an empty argument. */
+export function parsePredictorSpec(spec: string): { kind: string; argument: string } {
+  const colon = spec.indexOf(":");
+  return colon < 0 ? { kind: spec.trim(), argument: "" } : { kind: spec.slice(0, colon).trim(), argument: spec.slice(colon + 1).trim() };
+}
+
+function requireArgument(kind: string, argument: string, what: string): string {
+  if (argument === "") throw new PredictorSpecError(`predictor spec "${kind}:" needs ${what}`, SPEC_HINT);
+  return argument;
+}
+
+/** The shape src/train must export for student:PATH. */
+type LoadStudentPredictor = (path: string) => Promise<Predictor>;
+
+/** Imports the train stage's loadStudentPredictor, or explains why it is unavailable. */
+async function importStudentLoader(): Promise<LoadStudentPredictor> {
+  // Resolved at run time so the predict stage builds and runs without the train stage.
+  // From TypeScript sources (tests, tsx) the sibling is index.ts; from the build, index.js.
+  const here = fileURLToPath(import.meta.url);
+  const trainIndex = resolve(here, "..", "..", "train", here.endsWith(".ts") ? "index.ts" : "index.js");
+  let module: unknown = null;
+  if (existsSync(trainIndex)) module = await import(pathToFileURL(trainIndex).href);
+  const loader = (module as { loadStudentPredictor?: unknown } | null)?.loadStudentPredictor;
+  if (typeof loader === "function") return loader as LoadStudentPredictor;
+  throw new PredictorSpecError(
+    "student predictors need the train stage, which this schedlab build does not include (no loadStudentPredictor in src/train)",
+    "Train a student with `schedlab train` in a schedlab that has it, or score its exported predictions with replay:FILE.jsonl.",
+  );
+}
+
+/**
+ * Builds the predictor a spec names. Fitted baselines are fitted here, on
+ * context.training; network and model backends connect lazily, on first predict().
+ */
+export async function createPredictor(spec: string, context: PredictorContext = {}): Promise<Predictor> {
+  const { kind, argument } = parsePredictorSpec(spec);
+  const training = context.training ?? {};
+  switch (kind) {
+    case "uniform":
+      return uniformPredictor();
+    case "majority":
+      return majorityPredictor(training);
+    case "ngram": {
+      const order = Number(requireArgument(kind, argument, "an order K ≥ 1, e.g. ngram:3"));
+      if (!Number.isInteger(order) || order < 1 || order > 32) {
+        throw new PredictorSpecError(`ngram order must be an integer from 1 to 32, got "${argument}"`, "Use e.g. ngram:3 (the next event given the two previous events).");
+      }
+      const addK = context.ngramAddK ?? 1;
+      if (!(addK > 0)) throw new PredictorSpecError(`ngram add-k must be positive, got ${addK}`, "Pass a pseudo-count such as 1 or 0.5.");
+      return ngramPredictor(order, addK, training);
+    }
+    case "openai":
+      return openAiPredictor(requireArgument(kind, argument, "a model name, e.g. openai:qwen2.5-7b-instruct"), {
+        baseUrl: context.baseUrl,
+        concurrency: context.concurrency,
+        timeoutMs: context.timeoutMs,
+        maxRetries: context.maxRetries,
+        mode: context.openaiMode,
+        prompt: context.prompt,
+      });
+    case "hf":
+      return hfPredictor(requireArgument(kind, argument, "a model directory or hub id, e.g. hf:./models/qwen2.5-0.5b"), {
+        allowDownload: context.allowDownload,
+        dtype: context.dtype,
+        prompt: context.prompt,
+      });
+    case "replay":
+      return replayPredictor(requireArgument(kind, argument, "a JSONL file, e.g. replay:predictions.jsonl"));
+    case "student": {
+      const path = requireArgument(kind, argument, "an adapter directory, e.g. student:adapters/kl");
+      const load = await importStudentLoader();
+      return load(path);
+    }
+    default:
+      throw new PredictorSpecError(`unknown predictor "${spec}"`, SPEC_HINT);
+  }
+}

@@ -1,0 +1,13 @@
+// The predict stage: predictor backends behind one interface, the factory that builds
+// them from a spec, and the SQLite prediction cache.
+export type { EventProbabilities, Prediction, Predictor, ReasoningTags } from "./types.js";
+export { createPredictor, parsePredictorSpec, PREDICTOR_SPECS } from "./create.js";
+export type { PredictorContext } from "./create.js";
+export type { TrainingData } from "./baselines.js";
+export { predictWithCache, readCachedPredictions, writeCachedPredictions } from "./cache.js";
+export type { CachedPredictions, PredictWithCacheOptions } from "./cache.js";
+export { writeReplayFile, parseReplayText } from "./replay.js";
+export type { ReplayLine } from "./replay.js";
+export { renderStatePrompt, PROMPT_VERSION } from "./prompt.js";
+export { probabilityVectorProblem, normalizeWeights, softmax, uniformProbabilities, argmax } from "./probabilities.js";
+export * from "./errors.js";
