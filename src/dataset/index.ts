@@ -1,0 +1,37 @@
+// The dataset stage: samples, states and empirical next-event distributions (DESIGN §5),
+// the scheduler-state tracker, prompt rendering, program splits, ceilings and baselines.
+
+export type { Abstraction, EventCounts, Prefix, RunRecords, Sample, SampleRow, State } from "./types.js";
+export { ABSTRACTIONS } from "./types.js";
+export {
+  applyRecord,
+  goroutineState,
+  GOROUTINE_STATUSES,
+  initialState,
+  knownGoroutines,
+  newSchedulerTracker,
+  snapshotCounts,
+  trackerAt,
+} from "./scheduler-state.js";
+export type { GoroutineState, GoroutineStatus, SchedulerCounts, SchedulerTracker } from "./scheduler-state.js";
+export { approximateTokens, DEFAULT_MAX_TOKENS, NEXT_EVENT_QUESTION, renderPrefix, shortSite } from "./render.js";
+export type { RenderOptions } from "./render.js";
+export { addCounts, countsFromVector, distinctOutcomes, emptyCounts, entropyBits, modeEvent, probabilities, totalCount } from "./distribution.js";
+export { bucket, contextKey, eventLabel, eventSequence, forEachSample, poolStates, SPLIT_POINTS, splitIndex, statesFromRuns } from "./abstractions.js";
+export type { StatesAndSamples } from "./abstractions.js";
+export { isPooled, POOLED_PROGRAM, stateId } from "./state-id.js";
+export {
+  classFrequencies,
+  majorityAccuracy,
+  majorityClass,
+  meanEntropy,
+  modeAccuracy,
+  multiOutcomeShare,
+  pooledCounts,
+  summarizeStates,
+} from "./baselines.js";
+export type { DistributionSummary, HasCounts } from "./baselines.js";
+export { buildDataset, DATASET_FORMAT_VERSION, ingestedPrograms, loadDataset, loadProgramRuns, programInputHash, refreshDataset, selectPrograms } from "./store.js";
+export type { Dataset, DatasetOptions, DatasetProgram, LoadDatasetOptions, RefreshReport } from "./store.js";
+export { DEFAULT_HOLDOUT_FRACTION, hashedPick, holdoutPrograms, resolveHoldout, saveHoldout, splitCandidates, splitProgram, splitPrograms } from "./split.js";
+export type { HoldoutSplit, SplitProgram } from "./split.js";
