@@ -1,0 +1,18 @@
+// The evaluation stage (DESIGN §8): pure metrics, evaluate/compare over states and
+// samples, and storage of results for reports.
+export * from "./metrics/index.js";
+export { evaluate, MIN_SAMPLES_FOR_ENTROPY } from "./evaluate.js";
+export { compare } from "./compare.js";
+export { saveEvaluation, loadEvaluation, type StoredEvaluation } from "./store.js";
+export { EvaluationInputError, NoEvaluationError } from "./errors.js";
+export type {
+  EvaluationContext,
+  EvaluationResult,
+  EvaluationSample,
+  EntropyPoint,
+  EventScores,
+  PredictorComparison,
+  PredictorEvaluation,
+  PredictorOutput,
+  SampleScores,
+} from "./types.js";

@@ -1,0 +1,136 @@
+// Result types of the evaluation stage: what `evaluate` and `compare` return, what is
+// stored in SQLite and what reports read. Numbers that are undefined for the data
+// (e.g. a correlation over constant predictions) are NaN here and null in JSON.
+
+import type { Abstraction, Sample, SampleRow } from "../dataset/types.js";
+import type { Prediction } from "../predict/types.js";
+import type { EventType } from "../trace/types.js";
+import type { BootstrapInterval } from "./metrics/clusterBootstrap.js";
+import type { McNemarResult } from "./metrics/mcnemar.js";
+import type { ReliabilityBin } from "./metrics/reliabilityBins.js";
+
+/** A sample as evaluation needs it: full Samples and compact SampleRows both fit. */
+export type EvaluationSample = Sample | SampleRow;
+
+/** One predictor's answers, aligned with the states given to `evaluate` (same order, same length). */
+export interface PredictorOutput {
+  /** The predictor spec, e.g. "ngram:3". */
+  readonly name: string;
+  readonly configHash: string;
+  readonly predictions: readonly Prediction[];
+}
+
+/** Where the evaluated states come from; every result carries it. */
+export interface EvaluationContext {
+  readonly abstraction: Abstraction;
+  /** The holdout used, in words, e.g. "programs hash-split 20 % test (seed 1)". */
+  readonly holdout: string;
+  /**
+   * The majority class of the *training* split, for the majority baseline. When absent,
+   * the most frequent event of the evaluated samples is used and `majoritySource`
+   * says "test" (an optimistic baseline).
+   */
+  readonly majorityClass?: EventType;
+  /** Bootstrap settings for accuracy intervals and comparisons. */
+  readonly bootstrapResamples?: number;
+  readonly bootstrapSeed?: number;
+}
+
+export interface EventScores {
+  /** NaN (null in JSON) when the event was never predicted. */
+  readonly precision: number;
+  /** NaN when the event never occurred in the evaluated samples. */
+  readonly recall: number;
+  /** NaN when the event neither occurred nor was predicted; 0 when only one of the two. */
+  readonly f1: number;
+  readonly support: number;
+  /** How many samples the predictor labelled with this event. */
+  readonly predicted: number;
+}
+
+/** A point of the entropy scatter: one state, entropies in bits. */
+export interface EntropyPoint {
+  readonly predicted: number;
+  readonly empirical: number;
+}
+
+/** All DESIGN §8 single-step metrics of one predictor on one set of states. */
+export interface PredictorEvaluation {
+  readonly name: string;
+  readonly configHash: string;
+  readonly abstraction: Abstraction;
+  readonly holdout: string;
+  readonly states: number;
+  readonly samples: number;
+  readonly programs: number;
+  /** Sample level: top label against each run's observed next event. */
+  readonly accuracy: number;
+  /** Program-cluster bootstrap 95 % interval of `accuracy`. */
+  readonly accuracyInterval: BootstrapInterval;
+  /** State level: top label against argmax p̂ (any tied mode counts). */
+  readonly modeAccuracy: number;
+  /** Sample-level accuracy of always predicting each state's mode of p̂. */
+  readonly ceiling: number;
+  /** Sample-level accuracy of always predicting `majorityClass`. */
+  readonly majority: number;
+  readonly majorityClass: EventType;
+  readonly majoritySource: "train" | "test";
+  readonly macroF1: number;
+  readonly perEvent: Readonly<Record<EventType, EventScores>>;
+  /** confusion[observed][predicted], EVENT_TYPES order, sample counts. */
+  readonly confusion: readonly (readonly number[])[];
+  /** Top-label ECE over 15 equal-width bins, sample-weighted. */
+  readonly ece: number;
+  readonly reliability: readonly ReliabilityBin[];
+  /** Multi-class Brier score over samples, in [0, 2]. */
+  readonly brier: number;
+  /** Mean −ln q(observed) over samples, nats, probabilities floored at 1e-12. */
+  readonly nll: number;
+  /** Mean over states of KL(p̂ ‖ q), nats, q floored at 1e-12. */
+  readonly kl: number;
+  /** Mean over states of Σ|q − p̂| / 6. */
+  readonly l1: number;
+  /** Spearman ρ between H(q) and H(p̂) over states with ≥ 2 samples. */
+  readonly entropySpearman: number;
+  readonly entropySpearmanP: number;
+  readonly entropyPearson: number;
+  readonly entropyPearsonP: number;
+  /** States used for the entropy correlation. */
+  readonly entropyStates: number;
+  /** Mean entropies (bits) over the same states. */
+  readonly meanPredictedEntropy: number;
+  readonly meanEmpiricalEntropy: number;
+  readonly entropyPoints: readonly EntropyPoint[];
+}
+
+/** Paired comparison of two predictors on the same samples. */
+export interface PredictorComparison {
+  readonly a: string;
+  readonly b: string;
+  readonly abstraction: Abstraction;
+  readonly holdout: string;
+  readonly accuracyA: number;
+  readonly accuracyB: number;
+  /** accuracy(A) − accuracy(B), with a program-cluster bootstrap interval. */
+  readonly difference: BootstrapInterval;
+  readonly mcnemar: McNemarResult;
+}
+
+export interface EvaluationResult {
+  readonly abstraction: Abstraction;
+  readonly holdout: string;
+  readonly predictors: readonly PredictorEvaluation[];
+  /** Every pair (i < j) in the order the predictors were given. */
+  readonly comparisons: readonly PredictorComparison[];
+}
+
+/** Per-sample scoring of one predictor, the input of `compare`. */
+export interface SampleScores {
+  readonly name: string;
+  readonly abstraction: Abstraction;
+  readonly holdout: string;
+  /** Program of each sample (the bootstrap cluster). */
+  readonly programs: readonly string[];
+  /** Whether the top label equalled the observed event, per sample. */
+  readonly correct: readonly boolean[];
+}
