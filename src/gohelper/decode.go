@@ -146,7 +146,7 @@ func (d *decoder) decode(r io.Reader) (status, message string, generations int) 
 			return "ok", "", generations
 		}
 		if err != nil {
-			if generations > 0 || errors.Is(err, io.ErrUnexpectedEOF) {
+			if generations > 0 || isShortRead(err) {
 				return "truncated", err.Error(), generations
 			}
 			return "error", "cannot parse trace: " + err.Error(), generations
@@ -170,6 +170,12 @@ func (d *decoder) decode(r io.Reader) (status, message string, generations int) 
 			d.learnFromStack(ev.Goroutine(), ev.Stack())
 		}
 	}
+}
+
+// isShortRead tells a trace cut short (the file ends inside a batch) from garbage.
+func isShortRead(err error) bool {
+	return errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "failed to read full batch") ||
+		strings.Contains(err.Error(), "unexpected EOF")
 }
 
 // endOfGeneration decides every goroutine still undecided (as system goroutines: nothing

@@ -56,3 +56,54 @@ export interface GoroutineInfo {
   readonly creationSite: string | null;
   readonly isRoot: boolean;
 }
+
+/** Record kinds in the order the Go helper numbers them (docs/events.md). */
+export const RECORD_KINDS: readonly RecordKind[] = [...EVENT_TYPES, ...NON_EVENT_KINDS];
+
+/**
+ * Which goroutine is the root: `main` (goroutine 1, running main.main), `test` (each
+ * top-level TestXxx goroutine), or `auto` (decided from goroutine 1's first stack).
+ */
+export type RootMode = "main" | "test" | "auto";
+
+/**
+ * The rule that separates user goroutines from the runtime's (docs/identity.md). A
+ * pattern is an exact entry function or a prefix ending in `*`; `keep` wins over `drop`.
+ */
+export interface GoroutineFilter {
+  readonly drop: readonly string[];
+  readonly keep: readonly string[];
+}
+
+/** How a decode ended: every generation read, some lost at the end, or not a trace. */
+export type DecodeStatus = "ok" | "truncated" | "error";
+
+/** A user goroutine as the decoder reports it, before canonical ids are assigned. */
+export interface DecodedGoroutine {
+  readonly goroutine: number;
+  readonly parent: number | null;
+  readonly root: "none" | "program" | "test";
+  /** Existed before tracing started (first seen as an Initial record). */
+  readonly preTrace: boolean;
+  /** Among siblings created by the same parent at the same site with the same entry. */
+  readonly ordinal: number;
+  /** Entry function as created, with the harness's renamed main mapped back to main.main. */
+  readonly entry: string;
+  /** For a standard-library wrapper entry (testing.tRunner, WaitGroup.Go): the user function it runs, if seen. */
+  readonly runs: string | null;
+  /** "function file:line" of the go statement (top user frame of the creator's stack). */
+  readonly creationSite: string | null;
+  /** "file:line" of the go statement, file as its base name. */
+  readonly siteKey: string | null;
+}
+
+/** The end of a decode: its status and the run's user goroutines with canonical ids. */
+export interface DecodeSummary {
+  readonly status: DecodeStatus;
+  /** Why the trace is truncated or unreadable; "" when ok. */
+  readonly message: string;
+  /** Complete generations decoded. */
+  readonly generations: number;
+  readonly recordCount: number;
+  readonly goroutines: readonly GoroutineInfo[];
+}

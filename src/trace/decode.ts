@@ -1,0 +1,95 @@
+// Decoding one trace file: runs the Go helper's `decode` subcommand and parses its
+// stream incrementally, so neither Go nor Node ever holds the whole trace.
+
+import { execa } from "execa";
+import { existsSync } from "node:fs";
+import { goHelperPath, goVersionString } from "../gohelper/index.js";
+import { TraceCorruptError, TraceDecodeError } from "./errors.js";
+import { DEFAULT_GOROUTINE_FILTER } from "./filter.js";
+import { canonicalGoroutineIds } from "./identity.js";
+import { DecodeStreamParser } from "./stream.js";
+import type { DecodeSummary, GoroutineFilter, GoroutineRecord, RootMode } from "./types.js";
+
+export interface DecodeOptions {
+  /** Which goroutine is the root (default "auto"). */
+  readonly mode?: RootMode;
+  readonly filter?: GoroutineFilter;
+  /** GOROOT of the toolchain that built the traced binary; default: `go env GOROOT`. */
+  readonly goroot?: string;
+  /**
+   * The tests a test binary ran, in order: names a TestXxx root whose own stacks never
+   * showed its function (a test that neither blocks nor starts goroutines).
+   */
+  readonly testNames?: readonly string[];
+  /** Records per onRecords call (default 4096). */
+  readonly batchSize?: number;
+}
+
+/**
+ * Decodes the trace at `path`, handing the user goroutines' records to `onRecords` in
+ * trace order, in batches (seq counts from 0). Resolves with the status and the run's
+ * goroutines with canonical ids once the stream ends. A truncated trace resolves with
+ * status "truncated" after every complete generation's records; a file that is not a
+ * readable trace rejects with TraceCorruptError.
+ */
+export async function decodeTrace(
+  path: string,
+  options: DecodeOptions,
+  onRecords: (records: GoroutineRecord[]) => void,
+): Promise<DecodeSummary> {
+  if (!existsSync(path)) {
+    throw new TraceCorruptError(`trace file ${path} does not exist`, "Re-run `schedlab collect` for this program, or fix the path.");
+  }
+  const helper = await goHelperPath();
+  const filter = options.filter ?? DEFAULT_GOROUTINE_FILTER;
+  const goroot = options.goroot ?? (await defaultGoroot());
+  const args = [
+    "decode",
+    `-mode=${options.mode ?? "auto"}`,
+    `-drop=${filter.drop.join(",")}`,
+    `-keep=${filter.keep.join(",")}`,
+    `-goroot=${goroot}`,
+    path,
+  ];
+  const child = execa(helper, args, { reject: false, stdout: "pipe", stderr: "pipe", buffer: { stdout: false, stderr: true } });
+  const parser = new DecodeStreamParser(onRecords, options.batchSize);
+  child.stdout.setEncoding("utf8");
+  try {
+    for await (const chunk of child.stdout) parser.push(chunk as string);
+    parser.finish();
+  } catch (error) {
+    child.kill();
+    await child;
+    throw error;
+  }
+  const result = await child;
+  const end = parser.end;
+  if (result.exitCode !== 0 || end === undefined) {
+    throw new TraceDecodeError(
+      `the Go helper failed on ${path} (exit ${String(result.exitCode ?? result.signal)}): ${String(result.stderr).trim().slice(-500)}`,
+      "This is a schedlab bug if the trace opens with `go tool trace`; report it with the trace file.",
+    );
+  }
+  if (end.status === "error") {
+    throw new TraceCorruptError(`${path}: ${end.message}`, "The file is not a readable Go 1.22+ execution trace: re-collect this run (`schedlab collect --force`).");
+  }
+  return {
+    status: end.status,
+    message: end.message,
+    generations: end.generations,
+    recordCount: end.recordCount,
+    goroutines: canonicalGoroutineIds(parser.goroutines, { testNames: options.testNames }),
+  };
+}
+
+let gorootPromise: Promise<string> | undefined;
+
+/** `go env GOROOT`, asked once per process. */
+function defaultGoroot(): Promise<string> {
+  gorootPromise ??= (async () => {
+    await goVersionString(); // a clear ToolchainMissingError when Go is absent
+    const { stdout } = await execa("go", ["env", "GOROOT"]);
+    return stdout.trim();
+  })();
+  return gorootPromise;
+}

@@ -1,0 +1,146 @@
+// Ingest: decodes the traces of recorded runs into the goroutines and events tables.
+// Decoding runs in parallel (a small pool of helper processes); every database write
+// happens on this thread in short transactions, so writes never interleave mid-batch.
+
+import { availableParallelism } from "node:os";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { inTransaction, type SchedlabDatabase } from "../store/index.js";
+import { decodeTrace } from "./decode.js";
+import type { GoroutineFilter, GoroutineRecord, RootMode } from "./types.js";
+
+export interface IngestOptions {
+  /** Re-ingest runs that were already ingested. */
+  readonly force?: boolean;
+  /** Only these run ids (default: every run with a trace). */
+  readonly runIds?: readonly number[];
+  /** Traces decoded at once (default: min(2, cores)). */
+  readonly concurrency?: number;
+  readonly filter?: GoroutineFilter;
+  /** Called after each run is ingested. */
+  readonly onProgress?: (done: number, total: number, run: RunIngestResult) => void;
+}
+
+export interface RunIngestResult {
+  readonly runId: number;
+  readonly status: "ok" | "truncated" | "error";
+  readonly events: number;
+  readonly goroutines: number;
+  /** Why the run is truncated or failed; "" when ok. */
+  readonly message: string;
+}
+
+export interface IngestSummary {
+  readonly runs: readonly RunIngestResult[];
+  readonly events: number;
+  readonly ok: number;
+  readonly truncated: number;
+  readonly errors: number;
+}
+
+interface RunToIngest {
+  readonly id: number;
+  readonly trace_path: string;
+  readonly kind: "main" | "test";
+}
+
+/**
+ * Decodes and stores the runs that have a trace and no ingest_status (all of them with
+ * `force`). Per run: its old rows are deleted and ingest_status cleared in one
+ * transaction, events are inserted in batch transactions, and a last transaction writes
+ * the goroutines and sets ingest_status ('ok' | 'truncated' | 'error'). ingest_status
+ * is therefore the commit mark: a run whose status is NULL is incomplete and is
+ * ingested again next time. A bad trace marks its run 'error' and the batch goes on.
+ * Relative trace paths are resolved against the database file's directory.
+ */
+export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = {}): Promise<IngestSummary> {
+  const runs = selectRuns(db, options);
+  const base = dirname(db.name);
+  const statements = prepare(db);
+  const results: RunIngestResult[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < runs.length) {
+      const run = runs[next++];
+      const result = await ingestRun(statements, run, isAbsolute(run.trace_path) ? run.trace_path : resolve(base, run.trace_path), options);
+      results.push(result);
+      options.onProgress?.(results.length, runs.length, result);
+    }
+  };
+  const size = Math.max(1, Math.min(options.concurrency ?? Math.min(2, availableParallelism()), runs.length));
+  await Promise.all(Array.from({ length: size }, worker));
+  results.sort((a, b) => a.runId - b.runId);
+  return {
+    runs: results,
+    events: results.reduce((n, r) => n + r.events, 0),
+    ok: results.filter((r) => r.status === "ok").length,
+    truncated: results.filter((r) => r.status === "truncated").length,
+    errors: results.filter((r) => r.status === "error").length,
+  };
+}
+
+function selectRuns(db: SchedlabDatabase, options: IngestOptions): RunToIngest[] {
+  const rows = db
+    .prepare(
+      `SELECT r.id, r.trace_path, p.kind FROM runs r JOIN programs p ON p.id = r.program_id
+       WHERE r.trace_path IS NOT NULL AND (? OR r.ingest_status IS NULL) ORDER BY r.id`,
+    )
+    .all(options.force ? 1 : 0) as RunToIngest[];
+  if (options.runIds === undefined) return rows;
+  const wanted = new Set(options.runIds);
+  return rows.filter((r) => wanted.has(r.id));
+}
+
+type Statements = ReturnType<typeof prepare>;
+
+function prepare(db: SchedlabDatabase) {
+  return {
+    db,
+    deleteEvents: db.prepare("DELETE FROM events WHERE run_id = ?"),
+    deleteGoroutines: db.prepare("DELETE FROM goroutines WHERE run_id = ?"),
+    clearStatus: db.prepare("UPDATE runs SET ingest_status = NULL, ingest_error = NULL WHERE id = ?"),
+    insertEvent: db.prepare(
+      "INSERT INTO events (run_id, seq, time_ns, kind, gid, actor_gid, reason, site) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
+    insertGoroutine: db.prepare(
+      `INSERT INTO goroutines (run_id, gid, canonical_id, parent_gid, entry, creation_site, is_root)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    setStatus: db.prepare(
+      "UPDATE runs SET ingest_status = ?, ingest_error = ?, truncated = CASE WHEN ? THEN 1 ELSE truncated END WHERE id = ?",
+    ),
+  };
+}
+
+async function ingestRun(s: Statements, run: RunToIngest, path: string, options: IngestOptions): Promise<RunIngestResult> {
+  inTransaction(s.db, () => {
+    s.deleteEvents.run(run.id);
+    s.deleteGoroutines.run(run.id);
+    s.clearStatus.run(run.id);
+  });
+  let events = 0;
+  const writeBatch = (records: GoroutineRecord[]): void => {
+    inTransaction(s.db, () => {
+      for (const r of records) s.insertEvent.run(run.id, r.seq, r.timeNs, r.kind, r.goroutine, r.actor, r.reason, r.site);
+    });
+    events += records.length;
+  };
+  const mode: RootMode = run.kind === "test" ? "test" : "main";
+  try {
+    const summary = await decodeTrace(path, { mode, filter: options.filter, batchSize: 8192 }, writeBatch);
+    inTransaction(s.db, () => {
+      for (const g of summary.goroutines) {
+        s.insertGoroutine.run(run.id, g.goroutine, g.canonicalId, g.parent, g.entry, g.creationSite, g.isRoot ? 1 : 0);
+      }
+      s.setStatus.run(summary.status, summary.status === "ok" ? null : summary.message, summary.status === "truncated" ? 1 : 0, run.id);
+    });
+    return { runId: run.id, status: summary.status, events, goroutines: summary.goroutines.length, message: summary.message };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    inTransaction(s.db, () => {
+      s.deleteEvents.run(run.id);
+      s.deleteGoroutines.run(run.id);
+      s.setStatus.run("error", message, 0, run.id);
+    });
+    return { runId: run.id, status: "error", events: 0, goroutines: 0, message };
+  }
+}

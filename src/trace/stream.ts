@@ -1,0 +1,130 @@
+// Incremental parser of the Go helper's decode stream (format: docs/events.md). Pure:
+// feed it text chunks, it hands out records in batches and collects the summary lines.
+
+import type { DecodedGoroutine, DecodeStatus, GoroutineRecord } from "./types.js";
+import { RECORD_KINDS } from "./types.js";
+
+export interface StreamEnd {
+  readonly status: DecodeStatus;
+  readonly generations: number;
+  readonly recordCount: number;
+  readonly message: string;
+}
+
+/** Parses the helper's lines; records go to `onRecords` in batches of up to `batchSize`. */
+export class DecodeStreamParser {
+  private rest = "";
+  private strings: string[] = [""];
+  private batch: GoroutineRecord[] = [];
+  private seq = 0;
+  readonly goroutines: DecodedGoroutine[] = [];
+  end: StreamEnd | undefined;
+
+  constructor(
+    private readonly onRecords: (records: GoroutineRecord[]) => void,
+    private readonly batchSize = 4096,
+  ) {}
+
+  /** Consumes a chunk; complete lines are parsed, a partial last line waits for the next chunk. */
+  push(chunk: string): void {
+    const text = this.rest + chunk;
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf("\n", start);
+      if (nl < 0) break;
+      this.line(text, start, nl);
+      start = nl + 1;
+    }
+    this.rest = text.slice(start);
+  }
+
+  /** Flushes the last batch; call once after the stream ended. */
+  finish(): void {
+    if (this.rest !== "") {
+      this.line(this.rest, 0, this.rest.length);
+      this.rest = "";
+    }
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.batch.length === 0) return;
+    const batch = this.batch;
+    this.batch = [];
+    this.onRecords(batch);
+  }
+
+  private line(text: string, start: number, end: number): void {
+    const first = text.charCodeAt(start);
+    if (first >= 48 && first <= 57) {
+      this.record(text, start, end);
+      return;
+    }
+    const fields = text.slice(start, end).split("\t");
+    switch (fields[0]) {
+      case "S":
+        this.strings[Number(fields[1])] = fields[2] ?? "";
+        break;
+      case "G":
+        this.goroutines.push(goroutineLine(fields));
+        break;
+      case "Z":
+        this.end = {
+          status: fields[1] as DecodeStatus,
+          generations: Number(fields[2]),
+          recordCount: Number(fields[3]),
+          message: fields[4] ?? "",
+        };
+        break;
+      default:
+        throw new Error(`unexpected line from the Go helper: ${text.slice(start, Math.min(end, start + 80))}`);
+    }
+  }
+
+  /** "kind time gid actor reasonId siteId", parsed without allocating substrings. */
+  private record(text: string, start: number, end: number): void {
+    const values = [0, 0, 0, 0, 0, 0];
+    let field = 0;
+    let value = 0;
+    let negative = false;
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 9) {
+        values[field++] = negative ? -value : value;
+        value = 0;
+        negative = false;
+      } else if (c === 45) {
+        negative = true;
+      } else {
+        value = value * 10 + (c - 48);
+      }
+    }
+    values[field] = negative ? -value : value;
+    const siteId = values[5];
+    this.batch.push({
+      seq: this.seq++,
+      timeNs: values[1],
+      kind: RECORD_KINDS[values[0]],
+      goroutine: values[2],
+      actor: values[3] < 0 ? null : values[3],
+      reason: this.strings[values[4]] ?? "",
+      site: siteId === 0 ? null : (this.strings[siteId] ?? null),
+    });
+    if (this.batch.length >= this.batchSize) this.flush();
+  }
+}
+
+function goroutineLine(f: readonly string[]): DecodedGoroutine {
+  const parent = Number(f[2]);
+  return {
+    goroutine: Number(f[1]),
+    parent: parent < 0 ? null : parent,
+    root: f[3] === "1" ? "program" : f[3] === "2" ? "test" : "none",
+    preTrace: f[4] === "1",
+    ordinal: Number(f[5]),
+    entry: f[6] ?? "",
+    runs: f[7] ? f[7] : null,
+    creationSite: f[8] ? f[8] : null,
+    siteKey: f[9] ? f[9] : null,
+  };
+}
