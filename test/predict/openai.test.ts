@@ -8,7 +8,9 @@ import { prefixOf, records, stateOf } from "./states.js";
 
 const MODEL = "tiny-chat";
 const KEY = "sk-test-do-not-print-1234";
-const states = [1, 2, 3, 4, 5, 6].map((i) => stateOf(`state${i}`, prefixOf(records(["GoCreate", i], ["GoStart", i], ["GoBlock", i, "chan receive"]))));
+const states = [1, 2, 3, 4, 5, 6].map((i) =>
+  stateOf(`state${i}`, prefixOf(records(["GoCreate", i], ["GoStart", i], ["GoBlock", i, "chan receive"]), 3, `demo/p${i}`)),
+);
 
 const close = (actual: readonly number[], expected: readonly number[]): void => {
   actual.forEach((v, i) => expect(v).toBeCloseTo(expected[i], 9));
@@ -59,7 +61,11 @@ describe("openai: label probabilities from top_logprobs", () => {
     const messages = request.body.messages as Array<{ role: string; content: string }>;
     expect(messages[0].role).toBe("system");
     for (const label of ["GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd"]) expect(messages[0].content).toContain(label);
-    expect(messages[1].content).toContain("GoBlock g1 chan receive");
+    expect(messages[1].content).toContain('GoBlock g1 "chan receive"');
+    expect(messages[1].content).toContain("program demo/p1");
+    // The rendering's own "answer with a label" line is replaced by the letter question.
+    expect(messages[1].content).not.toContain("Answer with one of");
+    expect(messages[1].content).toMatch(/Answer with one letter, A to F\.$/);
     expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(predictor.id).toBe(`openai:${MODEL}`);
     expect(predictor.configHash).not.toContain(KEY);
@@ -78,7 +84,7 @@ describe("openai: label probabilities from top_logprobs", () => {
   it("keeps at most `concurrency` requests in flight and answers in order", async () => {
     server = await startChatServer((request) => {
       const user = (request.body.messages as Array<{ content: string }>)[1].content;
-      const letter = /GoBlock g(\d)/.exec(user)?.[1] === "3" ? "F" : "C";
+      const letter = user.includes("program demo/p3,") ? "F" : "C";
       return { ...logprobsReply(MODEL, [{ token: letter, p: 0.9 }]), delayMs: 40 };
     });
     const predictor = openAiPredictor(MODEL, { baseUrl: server.baseUrl, concurrency: 2 });
