@@ -133,7 +133,7 @@ export function holdoutPrograms(
     default:
       throw new UsageError(`unknown holdout form ${JSON.stringify(form)}`, `Use one of: ${SPEC_FORMS}.`);
   }
-  if (test.length === 0 && programs.length > 0) {
+  if (test.length === 0 && programs.length > 0 && kind !== "default") {
     throw new UsageError(`--holdout ${text} selects no program`, `Check the spec against the program names (e.g. ${names.slice(0, 3).join(", ")}); forms: ${SPEC_FORMS}.`);
   }
   return { test, description };

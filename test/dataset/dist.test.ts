@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { cleanManifest, insertProgram, insertRun, leakManifest, scratchDatabase } from "./db-fixture.js";
+import { records } from "./records.js";
+import type { RecordSpec } from "./records.js";
+
+// Program a (clean) has 3 runs, program b (leak) 2: hand-countable split distributions.
+const blockFirst: RecordSpec[] = [["Initial", 1, "Running"], ["GoCreate", 2], ["GoBlock", 1, "chan receive"], ["GoStart", 2], ["GoEnd", 2]];
+const startFirst: RecordSpec[] = [["Initial", 1, "Running"], ["GoCreate", 2], ["GoStart", 2], ["GoBlock", 1, "chan receive"], ["GoEnd", 2]];
+
+function fixture(): string {
+  const { db, file } = scratchDatabase();
+  const a = insertProgram(db, "patterns/a", cleanManifest);
+  const b = insertProgram(db, "kernels/b", leakManifest);
+  insertRun(db, a, 0, records(blockFirst));
+  insertRun(db, a, 1, records(blockFirst));
+  insertRun(db, a, 2, records(startFirst));
+  insertRun(db, b, 0, records(startFirst));
+  insertRun(db, b, 1, records(startFirst));
+  db.close();
+  return file;
+}
+
+interface DistJson {
+  states: { program: string; key: string; counts: Record<string, number>; entropy: number; runs: number }[];
+  summary: { ceiling: number; majority: number; classFrequencies: Record<string, number>; meanEntropy: number; multiOutcomeShare: number };
+}
+
+describe("schedlab dist", () => {
+  it("prints per-state counts, entropy and runs with hand-checked summary numbers", async () => {
+    const db = fixture();
+    const result = await runCli(["dist", "--abstraction", "split", "--db", db, "--json", "--holdout", "dir:patterns"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const json = JSON.parse(result.stdout) as DistJson;
+    expect(Object.keys(json)).toEqual(["states", "summary"]);
+    expect(Object.keys(json.summary).sort()).toEqual(["ceiling", "classFrequencies", "majority", "meanEntropy", "multiOutcomeShare"]);
+    // 4 events per run: split points at event indices 1, 2, 3.
+    const byKey = new Map(json.states.map((s) => [s.key, s]));
+    expect(json.states.every((s) => s.program === "patterns/a")).toBe(true);
+    expect(Object.keys(json.states[0])).toEqual(["program", "key", "counts", "entropy", "runs"]);
+    expect(byKey.get("split=25")!.counts).toEqual({ GoCreate: 0, GoStart: 1, GoBlock: 2, GoUnblock: 0, GoSched: 0, GoEnd: 0 });
+    expect(byKey.get("split=25")!.entropy).toBeCloseTo(0.918296, 5); // H(1/3, 2/3)
+    expect(byKey.get("split=25")!.runs).toBe(3);
+    expect(byKey.get("split=75")!.counts.GoEnd).toBe(3);
+    // Ceiling: (2 + 2 + 3) / 9. Majority learned on kernels/b (train): its split samples are
+    // GoStart, GoBlock, GoEnd twice each → tie → GoStart (EVENT_TYPES order), which is
+    // the next event in 1 + 2 of the 9 test samples (split=25 and split=50).
+    expect(json.summary.ceiling).toBeCloseTo(7 / 9, 12);
+    expect(json.summary.majority).toBeCloseTo(3 / 9, 12);
+    expect(json.summary.multiOutcomeShare).toBeCloseTo(2 / 3, 12);
+    expect(json.summary.meanEntropy).toBeCloseTo((2 * 0.918296) / 3, 5);
+    expect(json.summary.classFrequencies.GoEnd).toBeCloseTo(1 / 3, 12);
+  });
+
+  it("renders a table on a terminal and filters by program", async () => {
+    const db = fixture();
+    const result = await runCli(["dist", "--abstraction", "depth", "--db", db, "--program", "kernels/b"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("abstraction depth: 4 states over 1 programs");
+    expect(result.stdout).toMatch(/kernels\/b\s+depth=1\s+·\s+2 \(1\.00\)/);
+    expect(result.stdout).toContain("ceiling (mode of p̂): 100.0%");
+  });
+
+  it("explains bad options and a missing database", async () => {
+    const db = fixture();
+    const bad = await runCli(["dist", "--abstraction", "nope", "--db", db]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--abstraction split | depth | goroutine | context");
+    const missing = await runCli(["dist", "--abstraction", "split", "--db", "/nonexistent/x.db"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("schedlab collect");
+    const program = await runCli(["dist", "--abstraction", "split", "--db", db, "--program", "ghost"]);
+    expect(program.stderr).toContain("no ingested runs for program ghost");
+  });
+});
