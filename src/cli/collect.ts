@@ -1,0 +1,96 @@
+// `schedlab collect <path...>`: parses options and calls the collect library.
+
+import type { Command } from "commander";
+import { collect, parseDuration, parseProcsList, terminalProgress, type CollectResult } from "../collect/index.js";
+import { UsageError } from "../errors.js";
+
+interface CollectFlags {
+  runs: string;
+  timeout: string;
+  procs?: string;
+  jobs?: string;
+  db: string;
+  traces: string;
+  force?: boolean;
+  splitTests?: boolean;
+  testCount?: string;
+  json?: boolean;
+}
+
+function integer(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+function humanSummary(result: CollectResult): string {
+  const lines = result.programs.map((program) => {
+    if (program.build === "error") return `${program.name} (${program.kind}): build error\n${indent(program.buildOutput ?? "")}`;
+    const counts = new Map<string, number>();
+    for (const run of program.runs) counts.set(run.outcome, (counts.get(run.outcome) ?? 0) + 1);
+    const truncated = program.runs.filter((run) => run.truncated === true).length;
+    const outcomes = [...counts].map(([outcome, n]) => `${outcome} ${n}`).join(", ");
+    return `${program.name} (${program.kind}): ${outcomes}${truncated > 0 ? ` (${truncated} truncated trace${truncated > 1 ? "s" : ""})` : ""}`;
+  });
+  lines.push(`${result.programs.length} program(s); ${result.executed} run(s) executed, ${result.skipped} already recorded.`);
+  return lines.join("\n") + "\n";
+}
+
+function indent(text: string): string {
+  return text.trimEnd().split("\n").slice(-20).map((line) => `    ${line}`).join("\n");
+}
+
+export function registerCollect(program: Command): void {
+  program
+    .command("collect")
+    .description("Build Go programs and run each one many times under the execution tracer, recording every run.")
+    .argument("<path...>", "program directories, trees of programs, or Go module roots")
+    .option("--runs <n>", "traced runs per program and configuration", "5")
+    .option("--timeout <duration>", "deadline per run (e.g. 500ms, 10s, 2m)", "10s")
+    .option("--procs <list>", "GOMAXPROCS values, comma-separated, one configuration each (default: the number of CPUs)")
+    .option("--jobs <n>", "concurrent builds and runs (default: the number of CPUs)")
+    .option("--db <file>", "SQLite database", "schedlab.db")
+    .option("--traces <dir>", "directory for traces and goroutine dumps", "traces")
+    .option("--force", "redo runs already recorded (default: resume)")
+    .option("--split-tests", "one program per TestXxx function instead of one per test package")
+    .option("--test-count <n>", "repeat the tests inside one traced run (-test.count)")
+    .option("--json", "print the result as JSON on stdout, no progress")
+    .action(async (paths: string[], flags: CollectFlags) => {
+      const controller = new AbortController();
+      const interrupt = () => controller.abort();
+      process.once("SIGINT", interrupt);
+      process.once("SIGTERM", interrupt);
+      const tty = process.stderr.isTTY === true && flags.json !== true;
+      const progress = tty ? terminalProgress(process.stderr) : null;
+      try {
+        const result = await collect({
+          paths,
+          runs: integer("--runs", flags.runs),
+          timeoutMs: parseDuration(flags.timeout),
+          procs: flags.procs === undefined ? undefined : parseProcsList(flags.procs),
+          jobs: integer("--jobs", flags.jobs),
+          db: flags.db,
+          traces: flags.traces,
+          force: flags.force === true,
+          splitTests: flags.splitTests === true,
+          testCount: integer("--test-count", flags.testCount),
+          signal: controller.signal,
+          onProgress: progress?.update,
+        });
+        progress?.done();
+        for (const warning of result.warnings) process.stderr.write(`schedlab: warning: ${warning}\n`);
+        if (flags.json === true) {
+          process.stdout.write(`${JSON.stringify({ programs: result.programs })}\n`);
+        } else {
+          process.stdout.write(humanSummary(result));
+        }
+      } catch (error) {
+        progress?.done();
+        throw error;
+      } finally {
+        process.removeListener("SIGINT", interrupt);
+        process.removeListener("SIGTERM", interrupt);
+      }
+    });
+}

@@ -1,0 +1,186 @@
+// The collect entry point: discover programs, plan the runs still missing, build each
+// package once, run every (program, config, index) through the worker pool, record
+// each run as it finishes, and summarise what the database now holds.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase, type SchedlabDatabase } from "../store/index.js";
+import { buildProgram } from "./build.js";
+import { discoverPrograms } from "./discover.js";
+import { CollectInterruptedError } from "./errors.js";
+import { normalizeCollectOptions, runConfigs } from "./options.js";
+import { runFiles } from "./paths.js";
+import { workQueue, type Task } from "./pool.js";
+import { completedRunIndexes, deleteRuns, recordBuild, recordedBuild, recordedRuns, recordRun, upsertProgram } from "./record.js";
+import { goToolchain, type GoToolchain } from "./toolchain.js";
+import { tracedRun } from "./traced-run.js";
+import type { BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramSpec, ProgramSummary, RunConfig } from "./types.js";
+
+interface PendingRun {
+  readonly config: RunConfig;
+  readonly index: number;
+}
+
+/** One program's share of the work of this collect. */
+interface ProgramPlan {
+  readonly program: ProgramSpec;
+  readonly id: number;
+  readonly configs: readonly RunConfig[];
+  readonly pending: readonly PendingRun[];
+  build: BuildResult | null;
+  runsLeft: number;
+}
+
+/** Programs built from the same package directory and kind share one binary (split tests). */
+function buildKey(program: ProgramSpec): string {
+  return `${program.kind}\0${program.dir}`;
+}
+
+function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], options: NormalizedCollectOptions): ProgramPlan[] {
+  return programs.map((program) => {
+    const { id } = upsertProgram(db, program);
+    const configs = runConfigs(options, program.kind);
+    const pending: PendingRun[] = [];
+    for (const config of configs) {
+      if (options.force) deleteRuns(db, id, config.key);
+      const done = options.force ? new Set<number>() : completedRunIndexes(db, id, config.key);
+      for (let index = 0; index < options.runs; index++) if (!done.has(index)) pending.push({ config, index });
+    }
+    return { program, id, configs, pending, build: null, runsLeft: pending.length };
+  });
+}
+
+/**
+ * Collects traces for every program under `options.paths`. Resumes by default: runs
+ * already recorded (with their trace on disk) are skipped. Rejects with
+ * CollectInterruptedError when `options.signal` aborts; finished runs stay recorded.
+ */
+export async function collect(options: CollectOptions): Promise<CollectResult> {
+  const opts = normalizeCollectOptions(options);
+  const go = await goToolchain();
+  const discovery = await discoverPrograms(opts.paths, { splitTests: opts.splitTests });
+  const db = openDatabase(opts.db);
+  const scratch = mkdtempSync(join(tmpdir(), "schedlab-build-"));
+  try {
+    const plans = planPrograms(db, discovery.programs, opts);
+    const executed = await execute(db, plans, opts, go, scratch);
+    if (opts.signal?.aborted) throw new CollectInterruptedError(executed);
+    const totalWanted = plans.reduce((sum, plan) => sum + plan.configs.length * opts.runs, 0);
+    const pendingCount = plans.reduce((sum, plan) => sum + plan.pending.length, 0);
+    return {
+      programs: plans.map((plan) => summarise(db, plan)),
+      executed,
+      skipped: totalWanted - pendingCount,
+      warnings: discovery.warnings,
+    };
+  } finally {
+    db.close();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Runs the plans through the worker pool; returns the number of runs executed. */
+async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: NormalizedCollectOptions, go: GoToolchain, scratch: string): Promise<number> {
+  const started = performance.now();
+  const runsTotal = plans.reduce((sum, plan) => sum + plan.pending.length, 0);
+  let runsDone = 0;
+  let failures = 0;
+  let executed = 0;
+  let programsDone = plans.filter((plan) => plan.runsLeft === 0).length;
+  const report = () => {
+    if (opts.onProgress === undefined) return;
+    const elapsedMs = performance.now() - started;
+    const progress: CollectProgress = {
+      programsDone,
+      programsTotal: plans.length,
+      runsDone,
+      runsTotal,
+      failures,
+      elapsedMs,
+      etaMs: runsDone === 0 ? null : (elapsedMs / runsDone) * (runsTotal - runsDone),
+    };
+    opts.onProgress(progress);
+  };
+  const finishRun = (plan: ProgramPlan, failed: boolean) => {
+    runsDone++;
+    if (failed) failures++;
+    plan.runsLeft--;
+    if (plan.runsLeft === 0) programsDone++;
+    report();
+  };
+
+  const queue = workQueue(opts.jobs, opts.signal);
+  const groups = new Map<string, ProgramPlan[]>();
+  for (const plan of plans.filter((p) => p.pending.length > 0)) {
+    const key = buildKey(plan.program);
+    groups.set(key, [...(groups.get(key) ?? []), plan]);
+  }
+  let buildCount = 0;
+  for (const group of groups.values()) {
+    const buildDir = join(scratch, `build-${buildCount++}`);
+    queue.push(async () => {
+      const first = group[0].program;
+      const build = await buildProgram({ dir: first.dir, kind: first.kind, goFiles: first.goFiles }, go, buildDir, opts.signal);
+      if (opts.signal?.aborted) return;
+      const runTasks: Task[] = [];
+      for (const plan of group) {
+        plan.build = build;
+        for (const config of plan.configs) {
+          recordBuild(db, { programId: plan.id, config: config.key, status: build.status, output: build.output, sourceHash: plan.program.sourceHash, goVersion: go.version });
+        }
+        if (build.status === "error") {
+          for (const run of plan.pending) {
+            recordRun(db, {
+              programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, outcome: "build-error",
+              exitCode: null, wallMs: 0, tracePath: null, traceSha256: null, traceBytes: null, dumpPath: null,
+              stderrTail: build.output.slice(-16 * 1024), goVersion: go.version, env: {}, truncated: false,
+            });
+            finishRun(plan, true);
+          }
+          continue;
+        }
+        for (const run of plan.pending) {
+          runTasks.push(async () => {
+            const result = await tracedRun({
+              kind: plan.program.kind,
+              dir: plan.program.dir,
+              binary: build.binary!,
+              testName: plan.program.testName,
+              config: run.config,
+              files: runFiles(opts.traces, plan.program.name, run.config.key, run.index),
+              timeoutMs: opts.timeoutMs,
+              graceMs: opts.graceMs,
+              go,
+              signal: opts.signal,
+            });
+            if (result === null) return; // aborted: nothing recorded, the next collect redoes it
+            recordRun(db, {
+              programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, outcome: result.outcome,
+              exitCode: result.exitCode, wallMs: result.wallMs, tracePath: result.tracePath, traceSha256: result.traceSha256,
+              traceBytes: result.traceBytes, dumpPath: result.dumpPath, stderrTail: result.stderrTail, goVersion: go.version,
+              env: result.env, truncated: result.truncated,
+            });
+            executed++;
+            finishRun(plan, result.outcome !== "ok");
+          });
+        }
+      }
+      queue.pushFront(...runTasks);
+    });
+  }
+  report();
+  await queue.drain();
+  return executed;
+}
+
+function summarise(db: SchedlabDatabase, plan: ProgramPlan): ProgramSummary {
+  const build = plan.build ?? recordedBuild(db, plan.id) ?? { status: "ok" as const, output: "" };
+  return {
+    name: plan.program.name,
+    kind: plan.program.kind,
+    build: build.status,
+    ...(build.status === "error" ? { buildOutput: build.output } : {}),
+    runs: build.status === "error" ? [] : recordedRuns(db, plan.id, plan.configs.map((config) => config.key)),
+  };
+}

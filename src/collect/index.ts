@@ -1,0 +1,33 @@
+// The collect stage: build Go programs once, run each many times under the execution
+// tracer with the tracing harness, and record every run. See docs/collect.md.
+
+export { collect } from "./collect.js";
+export { discoverPrograms, programName, readManifest, scanPackages } from "./discover.js";
+export type { Discovery, DiscoverOptions, ScannedPackage } from "./discover.js";
+export { normalizeCollectOptions, parseDuration, parseProcsList, runConfigs } from "./options.js";
+export { buildProgram, insideModule } from "./build.js";
+export type { BuildTarget } from "./build.js";
+export { tracedRun, testArguments } from "./traced-run.js";
+export type { TracedRunRequest, TracedRunResult } from "./traced-run.js";
+export { spawnWithDeadline, killGroup } from "./run.js";
+export type { SpawnRequest, SpawnResult, Enforcement } from "./run.js";
+export { classifyOutcome } from "./outcome.js";
+export type { RunEvidence } from "./outcome.js";
+export { checkTraceFile } from "./trace-file.js";
+export type { TraceFileCheck } from "./trace-file.js";
+export { runFiles, programPath } from "./paths.js";
+export type { RunFiles } from "./paths.js";
+export { HARNESS_ENV, HARNESS_FILE, HARNESS_SOURCE, HARNESS_TIMEOUT_EXIT_CODE, harnessStopOf, writeHarnessOverlay } from "./harness.js";
+export type { HarnessStop } from "./harness.js";
+export { goToolchain, MIN_GO_MINOR } from "./toolchain.js";
+export type { GoToolchain } from "./toolchain.js";
+export { buildEnvironment, runEnvironment } from "./env.js";
+export { progressLine, terminalProgress } from "./progress.js";
+export { diagnose } from "./doctor.js";
+export type { Diagnosis, DoctorCheck } from "./doctor.js";
+export { CollectInterruptedError, NoGoCodeError, ProgramNameClashError } from "./errors.js";
+export { RUN_OUTCOMES } from "./types.js";
+export type {
+  BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramKind, ProgramSpec,
+  ProgramSummary, RunConfig, RunOutcome, RunSummary,
+} from "./types.js";

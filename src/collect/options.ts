@@ -1,0 +1,77 @@
+// Normalises collect options once, at the entry point: defaults, validation and
+// duration parsing. Inner modules take NormalizedCollectOptions and never re-check.
+
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { UsageError } from "../errors.js";
+import type { CollectOptions, NormalizedCollectOptions, ProgramKind, RunConfig } from "./types.js";
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses "500ms", "10s", "1.5m", "1h" or a bare number of seconds into milliseconds. */
+export function parseDuration(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
+  if (match === null) {
+    throw new UsageError(`invalid duration ${JSON.stringify(text)}`, 'Write a duration such as "500ms", "10s" or "2m".');
+  }
+  const ms = Number(match[1]) * UNITS[match[2] ?? "s"];
+  if (ms <= 0) throw new UsageError(`duration ${JSON.stringify(text)} must be positive`, 'Write a duration such as "10s".');
+  return Math.round(ms);
+}
+
+/** Parses a GOMAXPROCS list such as "1,2,4". */
+export function parseProcsList(text: string): number[] {
+  const values = text.split(",").map((part) => part.trim()).filter((part) => part !== "");
+  const procs = values.map(Number);
+  if (procs.length === 0 || procs.some((p) => !Number.isInteger(p) || p < 1)) {
+    throw new UsageError(`invalid --procs ${JSON.stringify(text)}`, 'Give GOMAXPROCS values as positive integers separated by commas, e.g. "1,2,4".');
+  }
+  return [...new Set(procs)];
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new UsageError(`${name} must be a positive integer, got ${String(value)}`, `Pass ${name} as a whole number ≥ 1.`);
+  }
+  return value;
+}
+
+/** Validates `options` and fills in defaults; paths become absolute. */
+export function normalizeCollectOptions(options: CollectOptions): NormalizedCollectOptions {
+  if (options.paths.length === 0) {
+    throw new UsageError("collect needs at least one path", "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.");
+  }
+  const cores = availableParallelism();
+  const timeoutMs = positiveInteger("--timeout (ms)", options.timeoutMs, 10_000);
+  const procs = options.procs === undefined || options.procs.length === 0 ? [cores] : [...new Set(options.procs)];
+  for (const p of procs) positiveInteger("--procs", p, 1);
+  return {
+    paths: options.paths.map((path) => resolve(path)),
+    runs: positiveInteger("--runs", options.runs, 5),
+    timeoutMs,
+    graceMs: Math.min(5_000, Math.max(500, Math.round(timeoutMs / 2))),
+    procs,
+    jobs: positiveInteger("--jobs", options.jobs, cores),
+    db: resolve(options.db ?? "schedlab.db"),
+    traces: resolve(options.traces ?? "traces"),
+    force: options.force ?? false,
+    splitTests: options.splitTests ?? false,
+    testCount: options.testCount === undefined ? null : positiveInteger("--test-count", options.testCount, 1),
+    signal: options.signal,
+    onProgress: options.onProgress,
+  };
+}
+
+/**
+ * The configurations a program runs under, e.g. "procs-2", or "procs-2-count-3" for
+ * a test program with --test-count 3 (the count means nothing to a main package).
+ */
+export function runConfigs(options: NormalizedCollectOptions, kind: ProgramKind): RunConfig[] {
+  const testCount = kind === "test" ? options.testCount : null;
+  return options.procs.map((procs) => ({
+    key: testCount === null ? `procs-${procs}` : `procs-${procs}-count-${testCount}`,
+    procs,
+    testCount,
+  }));
+}

@@ -1,0 +1,70 @@
+// A work queue drained by a fixed number of workers. Tasks may enqueue more tasks
+// (a build enqueues its runs, at the front, so a built binary is used promptly).
+// Aborting stops workers from taking new tasks; running tasks see the signal.
+
+export type Task = () => Promise<void>;
+
+export interface WorkQueue {
+  /** Adds tasks at the back of the queue. */
+  push(...tasks: Task[]): void;
+  /** Adds tasks at the front of the queue, in the given order. */
+  pushFront(...tasks: Task[]): void;
+  /** Runs until the queue is empty and no task is running (or the signal aborts). */
+  drain(): Promise<void>;
+}
+
+export function workQueue(workers: number, signal?: AbortSignal): WorkQueue {
+  const queue: Task[] = [];
+  let running = 0;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  signal?.addEventListener("abort", notify);
+
+  async function worker(): Promise<void> {
+    for (;;) {
+      if (signal?.aborted) return;
+      const task = queue.shift();
+      if (task === undefined) {
+        if (running === 0) {
+          notify();
+          return;
+        }
+        // Another worker's task may still enqueue work: wait for a change.
+        await new Promise<void>((resolve) => {
+          const previous = wake;
+          wake = () => {
+            previous?.();
+            resolve();
+          };
+        });
+        continue;
+      }
+      running++;
+      try {
+        await task();
+      } finally {
+        running--;
+        notify();
+      }
+    }
+  }
+
+  return {
+    push: (...tasks) => {
+      queue.push(...tasks);
+      notify();
+    },
+    pushFront: (...tasks) => {
+      queue.unshift(...tasks);
+      notify();
+    },
+    drain: async () => {
+      await Promise.all(Array.from({ length: workers }, () => worker()));
+      signal?.removeEventListener("abort", notify);
+    },
+  };
+}

@@ -1,0 +1,129 @@
+// The collect stage's SQLite access: programs, builds and runs. Every write is one
+// short transaction, so an interrupted collect leaves only whole runs behind.
+
+import { existsSync } from "node:fs";
+import { inTransaction, type SchedlabDatabase } from "../store/index.js";
+import type { ProgramSpec, RunOutcome, RunSummary } from "./types.js";
+
+export interface RunRow {
+  readonly programId: number;
+  readonly config: string;
+  readonly procs: number;
+  readonly index: number;
+  readonly outcome: RunOutcome;
+  readonly exitCode: number | null;
+  readonly wallMs: number;
+  readonly tracePath: string | null;
+  readonly traceSha256: string | null;
+  readonly traceBytes: number | null;
+  readonly dumpPath: string | null;
+  readonly stderrTail: string;
+  readonly goVersion: string;
+  readonly env: Record<string, string>;
+  readonly truncated: boolean;
+}
+
+/**
+ * Inserts or updates the program row and returns its id. When the sources changed
+ * since the last collect, its builds and runs (and their decoded events) are dropped:
+ * they describe another program.
+ */
+export function upsertProgram(db: SchedlabDatabase, program: ProgramSpec): { id: number; sourceChanged: boolean } {
+  return inTransaction(db, () => {
+    const existing = db.prepare("SELECT id, source_hash AS sourceHash FROM programs WHERE name = ?").get(program.name) as
+      | { id: number; sourceHash: string }
+      | undefined;
+    const manifest = program.manifest === null ? null : JSON.stringify(program.manifest);
+    if (existing === undefined) {
+      const info = db
+        .prepare("INSERT INTO programs (name, root, dir, kind, test_name, source_hash, manifest) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        .run(program.name, program.root, program.dir, program.kind, program.testName, program.sourceHash, manifest);
+      return { id: Number(info.lastInsertRowid), sourceChanged: false };
+    }
+    const sourceChanged = existing.sourceHash !== program.sourceHash;
+    if (sourceChanged) {
+      db.prepare("DELETE FROM runs WHERE program_id = ?").run(existing.id);
+      db.prepare("DELETE FROM builds WHERE program_id = ?").run(existing.id);
+    }
+    db.prepare("UPDATE programs SET root = ?, dir = ?, kind = ?, test_name = ?, source_hash = ?, manifest = ? WHERE id = ?")
+      .run(program.root, program.dir, program.kind, program.testName, program.sourceHash, manifest, existing.id);
+    return { id: existing.id, sourceChanged };
+  });
+}
+
+/** Run indexes of `programId`/`config` that are finished: recorded, not a build error, trace still on disk. */
+export function completedRunIndexes(db: SchedlabDatabase, programId: number, config: string): Set<number> {
+  const rows = db
+    .prepare("SELECT run_index AS idx, outcome, trace_path AS tracePath FROM runs WHERE program_id = ? AND config = ?")
+    .all(programId, config) as { idx: number; outcome: RunOutcome; tracePath: string | null }[];
+  return new Set(rows.filter((row) => row.outcome !== "build-error" && row.tracePath !== null && existsSync(row.tracePath)).map((row) => row.idx));
+}
+
+/** Deletes every run of `programId`/`config` (for --force). */
+export function deleteRuns(db: SchedlabDatabase, programId: number, config: string): void {
+  inTransaction(db, () => db.prepare("DELETE FROM runs WHERE program_id = ? AND config = ?").run(programId, config));
+}
+
+export function recordBuild(
+  db: SchedlabDatabase,
+  build: { programId: number; config: string; status: "ok" | "error"; output: string; sourceHash: string; goVersion: string },
+): void {
+  inTransaction(db, () =>
+    db
+      .prepare(
+        `INSERT INTO builds (program_id, config, status, output, source_hash, go_version, built_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (program_id, config) DO UPDATE SET status = excluded.status, output = excluded.output,
+           source_hash = excluded.source_hash, go_version = excluded.go_version, built_at = excluded.built_at`,
+      )
+      .run(build.programId, build.config, build.status, build.output, build.sourceHash, build.goVersion, new Date().toISOString()),
+  );
+}
+
+/** Records one run, replacing an earlier record of the same (program, config, index) and its decoded events. */
+export function recordRun(db: SchedlabDatabase, run: RunRow): void {
+  inTransaction(db, () => {
+    db.prepare("DELETE FROM runs WHERE program_id = ? AND config = ? AND run_index = ?").run(run.programId, run.config, run.index);
+    db.prepare(
+      `INSERT INTO runs (program_id, config, procs, run_index, outcome, exit_code, wall_ms, trace_path, trace_sha256,
+         trace_bytes, dump_path, stderr_tail, go_version, env, truncated, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      run.programId, run.config, run.procs, run.index, run.outcome, run.exitCode, run.wallMs, run.tracePath, run.traceSha256,
+      run.traceBytes, run.dumpPath, run.stderrTail, run.goVersion, JSON.stringify(run.env), run.truncated ? 1 : 0,
+      new Date().toISOString(),
+    );
+  });
+}
+
+/** The recorded build of a program (any config), for the summary of a fully resumed program. */
+export function recordedBuild(db: SchedlabDatabase, programId: number): { status: "ok" | "error"; output: string } | null {
+  const row = db.prepare("SELECT status, output FROM builds WHERE program_id = ? ORDER BY built_at DESC LIMIT 1").get(programId) as
+    | { status: "ok" | "error"; output: string | null }
+    | undefined;
+  return row === undefined ? null : { status: row.status, output: row.output ?? "" };
+}
+
+/** The recorded runs of a program in the given configs, as the --json contract reports them. */
+export function recordedRuns(db: SchedlabDatabase, programId: number, configs: readonly string[]): RunSummary[] {
+  const rows = db
+    .prepare(
+      `SELECT run_index AS idx, config, outcome, exit_code AS exitCode, wall_ms AS wallMs, trace_path AS tracePath,
+         dump_path AS dumpPath, truncated FROM runs WHERE program_id = ? ORDER BY config, run_index`,
+    )
+    .all(programId) as {
+    idx: number; config: string; outcome: RunOutcome; exitCode: number | null; wallMs: number | null;
+    tracePath: string | null; dumpPath: string | null; truncated: number;
+  }[];
+  return rows
+    .filter((row) => configs.includes(row.config) && row.outcome !== "build-error")
+    .map((row) => ({
+      index: row.idx,
+      config: row.config,
+      outcome: row.outcome,
+      exitCode: row.exitCode,
+      wallMs: Math.round(row.wallMs ?? 0),
+      trace: row.tracePath,
+      ...(row.dumpPath === null ? {} : { dump: row.dumpPath }),
+      ...(row.truncated === 1 ? { truncated: true } : {}),
+    }));
+}

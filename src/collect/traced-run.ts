@@ -1,0 +1,153 @@
+// One traced execution of a built program: a temporary working directory, the scrubbed
+// environment, the deadline, then the trace and dump moved into place and checked.
+// Files are written under ".partial" names and renamed at the end, so an interrupted
+// run leaves nothing that looks finished.
+
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runEnvironment } from "./env.js";
+import { HARNESS_ENV, harnessStopOf } from "./harness.js";
+import { classifyOutcome } from "./outcome.js";
+import type { RunFiles } from "./paths.js";
+import { spawnWithDeadline } from "./run.js";
+import type { GoToolchain } from "./toolchain.js";
+import { checkTraceFile } from "./trace-file.js";
+import type { ProgramKind, RunConfig, RunOutcome } from "./types.js";
+
+const STDOUT_CAP = 64 * 1024;
+/** Enough for the all-goroutine traceback of a large program. */
+const STDERR_CAP = 1024 * 1024;
+/** The stderr tail kept in the database. */
+const STDERR_TAIL_IN_DB = 16 * 1024;
+
+export interface TracedRunRequest {
+  readonly kind: ProgramKind;
+  readonly dir: string;
+  readonly binary: string;
+  readonly testName: string | null;
+  readonly config: RunConfig;
+  readonly files: RunFiles;
+  readonly timeoutMs: number;
+  readonly graceMs: number;
+  readonly go: GoToolchain;
+  readonly signal?: AbortSignal;
+}
+
+export interface TracedRunResult {
+  readonly outcome: RunOutcome;
+  readonly exitCode: number | null;
+  readonly wallMs: number;
+  readonly tracePath: string | null;
+  readonly traceSha256: string | null;
+  readonly traceBytes: number | null;
+  readonly dumpPath: string | null;
+  readonly truncated: boolean;
+  /** Why the trace is incomplete, when it is. */
+  readonly traceProblem: string | null;
+  readonly stderrTail: string;
+  readonly env: Record<string, string>;
+}
+
+/** Go test flags for one traced run of a test binary. */
+export function testArguments(request: Pick<TracedRunRequest, "testName" | "config" | "timeoutMs">, tracePath: string): string[] {
+  const args = [`-test.trace=${tracePath}`, `-test.timeout=${request.timeoutMs}ms`, "-test.v=true"];
+  if (request.testName !== null) args.push(`-test.run=^${request.testName}$`);
+  if (request.config.testCount !== null) args.push(`-test.count=${request.config.testCount}`);
+  return args;
+}
+
+/** Runs the program once; resolves null when aborted (nothing is left on disk then). */
+export async function tracedRun(request: TracedRunRequest): Promise<TracedRunResult | null> {
+  const { files } = request;
+  mkdirSync(files.dir, { recursive: true });
+  const partialTrace = `${files.trace}.partial`;
+  const partialDump = `${files.dump}.partial`;
+  for (const file of [files.trace, files.dump, partialTrace, partialDump]) rmSync(file, { force: true });
+  const workdir = mkdtempSync(join(tmpdir(), "schedlab-run-"));
+  try {
+    // Tests read testdata/ relative to their working directory.
+    if (existsSync(join(request.dir, "testdata"))) symlinkSync(join(request.dir, "testdata"), join(workdir, "testdata"));
+    const extra: Record<string, string> =
+      request.kind === "main"
+        ? { [HARNESS_ENV.trace]: partialTrace, [HARNESS_ENV.dump]: partialDump, [HARNESS_ENV.deadlineMs]: String(request.timeoutMs) }
+        : {};
+    const env = runEnvironment(request.go, { procs: request.config.procs, workdir, extra });
+    const result = await spawnWithDeadline({
+      command: request.binary,
+      args: request.kind === "main" ? [] : testArguments(request, partialTrace),
+      cwd: workdir,
+      env,
+      deadlineMs: request.timeoutMs,
+      graceMs: request.graceMs,
+      stdoutCap: STDOUT_CAP,
+      stderrCap: STDERR_CAP,
+      signal: request.signal,
+    });
+    if (result.enforcement === "aborted" || request.signal?.aborted) {
+      rmSync(partialTrace, { force: true });
+      rmSync(partialDump, { force: true });
+      return null;
+    }
+    const stderr = result.stderr.toString("utf8");
+    const output = request.kind === "test" ? `${stderr}\n${result.stdout.toString("utf8")}` : stderr;
+    const harnessDump = existsSync(partialDump) ? readFileSync(partialDump, "utf8") : null;
+    const outcome = classifyOutcome({
+      kind: request.kind,
+      exitCode: result.exitCode,
+      exitSignal: result.exitSignal,
+      enforcement: result.enforcement,
+      harnessStop: harnessDump === null ? null : harnessStopOf(harnessDump),
+      output,
+    });
+
+    let trace: { path: string; sha256: string; bytes: number; complete: boolean; problem: string | null } | null = null;
+    if (existsSync(partialTrace)) {
+      renameSync(partialTrace, files.trace);
+      const check = checkTraceFile(files.trace);
+      trace = { path: files.trace, sha256: await sha256File(files.trace), bytes: check.bytes, complete: check.complete, problem: check.problem };
+    }
+
+    // The dump: the harness's own (main programs), else the crash traceback on stderr.
+    let dumpPath: string | null = null;
+    if (harnessDump !== null) {
+      renameSync(partialDump, files.dump);
+      dumpPath = files.dump;
+    } else if (outcome !== "ok" && result.stderr.length > 0) {
+      writeFileSync(files.dump, result.stderr);
+      dumpPath = files.dump;
+    }
+    const spawnNote = result.spawnError === null ? "" : `schedlab: cannot start ${request.binary}: ${result.spawnError}\n`;
+    const signalNote = result.exitSignal === null ? "" : `\nschedlab: the process was ended by ${result.exitSignal}${result.enforcement === "none" ? "" : ` (sent by schedlab after the deadline, ${result.enforcement})`}`;
+    return {
+      outcome,
+      exitCode: result.exitCode,
+      wallMs: result.wallMs,
+      tracePath: trace?.path ?? null,
+      traceSha256: trace?.sha256 ?? null,
+      traceBytes: trace?.bytes ?? null,
+      dumpPath,
+      truncated: trace === null || !trace.complete,
+      traceProblem: trace === null ? "the program wrote no trace" : trace.problem,
+      stderrTail: spawnNote + tailText(stderr, STDERR_TAIL_IN_DB) + signalNote,
+      env,
+    };
+  } finally {
+    rmSync(workdir, { recursive: true, force: true });
+  }
+}
+
+function tailText(text: string, cap: number): string {
+  return text.length <= cap ? text : text.slice(text.length - cap);
+}
+
+function sha256File(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash("sha256");
+    createReadStream(path)
+      .on("data", (chunk) => hash.update(chunk))
+      .on("error", reject)
+      .on("end", () => resolve(hash.digest("hex")));
+  });
+}
