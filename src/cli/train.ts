@@ -1,0 +1,111 @@
+// `schedlab train`: trains a student (logreg or MLP, CE or KL objective) and saves an adapter.
+
+import type { Command } from "commander";
+import { openExistingDatabase, parseAbstraction } from "../dataset/options.js";
+import { UsageError } from "../errors.js";
+import { trainFromDatabase } from "../train/from-database.js";
+import { ACTIVATIONS, MODEL_KINDS, type Activation, type ModelKind } from "../train/model.js";
+import { DEFAULT_TRAIN_OPTIONS, OBJECTIVES, type Objective } from "../train/types.js";
+
+interface TrainCliOptions {
+  objective: string;
+  model: string;
+  tags?: boolean;
+  balance?: boolean;
+  abstraction: string;
+  holdout?: string;
+  seed: string;
+  db: string;
+  out: string;
+  hidden: string;
+  activation: string;
+  epochs: string;
+  batchSize: string;
+  learningRate: string;
+  l2: string;
+  tagWeight: string;
+  json?: boolean;
+}
+
+function oneOf<T extends string>(what: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`unknown ${what} ${JSON.stringify(value)}`, `Use --${what} ${allowed.join(" | ")}.`);
+}
+
+function positive(what: string, value: string, integer: boolean): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
+    throw new UsageError(`--${what} must be a non-negative ${integer ? "integer" : "number"}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+const pct = (x: number): string => (Number.isNaN(x) ? "–" : `${(100 * x).toFixed(1)}%`);
+
+export function registerTrain(program: Command): void {
+  const d = DEFAULT_TRAIN_OPTIONS;
+  program
+    .command("train")
+    .description("Train a student model on the collected runs and save it as an adapter (weights, feature spec, card).")
+    .requiredOption("--objective <name>", "ce (cross-entropy on observed events) or kl (KL to p̂ per state)")
+    .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
+    .requiredOption("--out <dir>", "adapter directory to write, e.g. adapters/kl")
+    .option("--model <kind>", "logreg or mlp", d.model)
+    .option("--tags", "train the auxiliary reasoning-tag head (block reason / wake-up cause)")
+    .option("--balance", "reweight GoEnd, GoSched and GoUnblock by tempered inverse frequency")
+    .option("--holdout <spec>", "held-out programs: default | dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name")
+    .option("--seed <n>", "random seed (same seed and data give identical weights)", String(d.seed))
+    .option("--db <file>", "SQLite database", "schedlab.db")
+    .option("--hidden <n>", "hidden units of the MLP", String(d.hidden))
+    .option("--activation <name>", "tanh or relu", d.activation)
+    .option("--epochs <n>", "maximum epochs (early stopping on the validation programs)", String(d.epochs))
+    .option("--batch-size <n>", "mini-batch size", String(d.batchSize))
+    .option("--learning-rate <x>", "Adam learning rate", String(d.learningRate))
+    .option("--l2 <x>", "L2 penalty on weights", String(d.l2))
+    .option("--tag-weight <x>", "weight of the tag head's loss", String(d.tagWeight))
+    .option("--json", "print the card as JSON")
+    .action(async (opts: TrainCliOptions) => {
+      const objective = oneOf<Objective>("objective", opts.objective, OBJECTIVES);
+      const model = oneOf<ModelKind>("model", opts.model, MODEL_KINDS);
+      const activation = oneOf<Activation>("activation", opts.activation, ACTIVATIONS);
+      const abstraction = parseAbstraction(opts.abstraction);
+      const db = openExistingDatabase(opts.db);
+      try {
+        const student = await trainFromDatabase(db, {
+          objective,
+          model,
+          activation,
+          abstraction,
+          tags: opts.tags === true,
+          balance: opts.balance === true,
+          holdout: opts.holdout,
+          seed: positive("seed", opts.seed, true),
+          hidden: Math.max(1, positive("hidden", opts.hidden, true)),
+          epochs: positive("epochs", opts.epochs, true),
+          batchSize: Math.max(1, positive("batch-size", opts.batchSize, true)),
+          learningRate: positive("learning-rate", opts.learningRate, false),
+          l2: positive("l2", opts.l2, false),
+          tagWeight: positive("tag-weight", opts.tagWeight, false),
+          out: opts.out,
+          onProgress: opts.json ? undefined : (line) => process.stderr.write(`${line}\n`),
+        });
+        const card = student.card;
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify(card)}\n`);
+          return;
+        }
+        const h = card.holdout;
+        process.stdout.write(
+          `${card.name}: ${card.training.objective}/${card.training.model}${card.training.tags ? "+tags" : ""}${card.training.balance ? "+balance" : ""} ` +
+            `on ${card.data.trainSamples} samples of ${card.data.trainPrograms.length} programs; T=${card.training.temperature.toFixed(3)}\n` +
+            (h === null
+              ? "no holdout programs: nothing scored\n"
+              : `holdout (${h.samples} samples): accuracy ${pct(h.accuracy)}, majority ${pct(h.majority)}, ceiling ${pct(h.ceiling)}, macro-F1 ${h.macroF1.toFixed(3)}, ECE ${h.ece.toFixed(3)}, ` +
+                `recall GoEnd ${pct(h.recall.GoEnd ?? NaN)} GoSched ${pct(h.recall.GoSched ?? NaN)} GoUnblock ${pct(h.recall.GoUnblock ?? NaN)}\n`) +
+            `card: ${opts.out}/card.md\n`,
+        );
+      } finally {
+        db.close();
+      }
+    });
+}

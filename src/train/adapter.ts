@@ -1,0 +1,128 @@
+// Saving and loading adapters: adapters/NAME/ holds weights.json (parameters, standardiser,
+// temperature), features.json (the feature specification and per-program static features)
+// and card.json + card.md. A loaded adapter is checked against this build's feature spec.
+
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { SchedlabError } from "../errors.js";
+import { EVENT_TYPES } from "../trace/types.js";
+import type { CardMetrics } from "./card-metrics.js";
+import { FEATURE_SPEC, FEATURE_VERSION } from "./features.js";
+import { modelLayout } from "./model.js";
+import type { StudentCard, StudentFeatureFile, StudentWeights, TrainedStudent } from "./types.js";
+
+/** An adapter directory is missing, incomplete, corrupt or from another feature version. */
+export class AdapterError extends SchedlabError {}
+
+export const ADAPTER_FILES = { weights: "weights.json", features: "features.json", card: "card.json", cardMarkdown: "card.md" } as const;
+
+function writeAtomically(file: string, text: string): void {
+  const temporary = `${file}.tmp-${process.pid}`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+/** Writes the adapter's four files into `dir` (created if needed). */
+export function saveAdapter(dir: string, student: TrainedStudent): void {
+  mkdirSync(dir, { recursive: true });
+  writeAtomically(join(dir, ADAPTER_FILES.weights), JSON.stringify(student.weights));
+  writeAtomically(join(dir, ADAPTER_FILES.features), JSON.stringify(student.features, null, 1));
+  writeAtomically(join(dir, ADAPTER_FILES.card), JSON.stringify(student.card, null, 2) + "\n");
+  writeAtomically(join(dir, ADAPTER_FILES.cardMarkdown), cardMarkdown(student.card));
+}
+
+export interface LoadedAdapter {
+  readonly dir: string;
+  readonly weights: StudentWeights;
+  readonly features: StudentFeatureFile;
+  /** The raw bytes of weights.json and features.json, for the predictor's config hash. */
+  readonly raw: string;
+}
+
+function readJson(dir: string, name: string): { text: string; value: unknown } {
+  const file = join(dir, name);
+  if (!existsSync(file)) {
+    throw new AdapterError(`${dir} is not a schedlab adapter: ${name} is missing`, "Pass the directory `schedlab train --out` wrote, e.g. student:adapters/kl.");
+  }
+  const text = readFileSync(file, "utf8");
+  try {
+    return { text, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    throw new AdapterError(`${file} is not valid JSON: ${(error as Error).message}`, "Re-train the adapter with `schedlab train`, or restore the file.");
+  }
+}
+
+/** Reads and checks an adapter directory. */
+export function loadAdapter(path: string): LoadedAdapter {
+  const dir = resolve(path);
+  const w = readJson(dir, ADAPTER_FILES.weights);
+  const f = readJson(dir, ADAPTER_FILES.features);
+  const weights = w.value as StudentWeights;
+  const features = f.value as StudentFeatureFile;
+  const retrain = "Re-train it with this schedlab (`schedlab train ... --out " + path + "`).";
+  if (weights?.format !== "schedlab-student" || weights.formatVersion !== 1) {
+    throw new AdapterError(`${dir}/weights.json is not a schedlab student (format ${String(weights?.format)})`, retrain);
+  }
+  if (weights.featureVersion !== FEATURE_VERSION || features?.spec?.version !== FEATURE_VERSION) {
+    throw new AdapterError(`adapter ${dir} uses feature version ${String(weights.featureVersion)}; this schedlab computes version ${FEATURE_VERSION}`, retrain);
+  }
+  const names = features.spec.names;
+  if (!Array.isArray(names) || names.length !== FEATURE_SPEC.names.length || names.some((n, i) => n !== FEATURE_SPEC.names[i])) {
+    throw new AdapterError(`adapter ${dir} was trained on a different feature list`, retrain);
+  }
+  const size = modelLayout(weights.shape).size;
+  const finite = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === "number" && Number.isFinite(x));
+  if (weights.shape.inputs !== names.length || weights.shape.events !== EVENT_TYPES.length || !finite(weights.params) || weights.params.length !== size || !finite(weights.mean) || weights.mean.length !== names.length || !finite(weights.std) || weights.std.length !== names.length || !(weights.temperature > 0)) {
+    throw new AdapterError(`adapter ${dir} has malformed weights (expected ${size} finite parameters for its shape)`, retrain);
+  }
+  return { dir, weights, features, raw: w.text + "\0" + f.text };
+}
+
+const pct = (x: number | null | undefined): string => (x === null || x === undefined || Number.isNaN(x) ? "–" : `${(100 * x).toFixed(1)}%`);
+const num = (x: number | null | undefined, digits = 3): string => (x === null || x === undefined || Number.isNaN(x) ? "–" : x.toFixed(digits));
+
+function metricsTable(title: string, m: CardMetrics | null): string {
+  if (m === null) return `## ${title}\n\nNothing held out.\n`;
+  return [
+    `## ${title}`,
+    "",
+    `${m.states} states, ${m.samples} samples.`,
+    "",
+    "| accuracy | majority (" + m.majorityEvent + ") | ceiling | macro-F1 | ECE (15 bins) | NLL | recall GoEnd | recall GoSched | recall GoUnblock |",
+    "|---|---|---|---|---|---|---|---|---|",
+    `| ${pct(m.accuracy)} | ${pct(m.majority)} | ${pct(m.ceiling)} | ${num(m.macroF1)} | ${num(m.ece)} | ${num(m.nll)} | ${pct(m.recall.GoEnd)} | ${pct(m.recall.GoSched)} | ${pct(m.recall.GoUnblock)} |`,
+    "",
+  ].join("\n");
+}
+
+/** The human-readable card. */
+export function cardMarkdown(card: StudentCard): string {
+  const t = card.training;
+  const d = card.data;
+  const hyper = Object.entries(t.hyperParameters).map(([k, v]) => `${k}=${String(v)}`).join(", ");
+  return [
+    `# Student adapter: ${card.name}`,
+    "",
+    `Trained ${card.createdAt} by \`schedlab train\`. Predictor spec: \`student:<this directory>\`.`,
+    "",
+    "## Training",
+    "",
+    `- objective: **${t.objective}**${t.tags ? " + reasoning tags" : ""}${t.balance ? " + class rebalancing" : ""}; model: **${t.model}**; seed ${t.seed}`,
+    `- hyper-parameters: ${hyper}`,
+    `- ${t.features} features (spec version ${t.featureVersion}), ${t.parameters} parameters; ${t.epochsRun} epochs run, best epoch ${t.bestEpoch}`,
+    `- temperature ${num(t.temperature)} fitted on the validation programs (validation NLL ${num(t.validationNll)})`,
+    "",
+    "## Data",
+    "",
+    `- abstraction: **${d.abstraction}**; holdout: ${d.holdout}`,
+    `- train: ${d.trainPrograms.length} programs, ${d.trainSamples} samples, ${d.trainStates} states (${d.trainRows} training rows)`,
+    `- validation (split by ${d.validationSplit}): ${d.validationPrograms.length} programs, ${d.validationStates} states`,
+    `- holdout: ${d.holdoutPrograms.length} programs, ${d.holdoutStates} states, ${d.holdoutSamples} samples`,
+    `- training class totals: ${EVENT_TYPES.map((e) => `${e} ${d.classTotals[e]}`).join(", ")}`,
+    `- class weights: ${EVENT_TYPES.map((e) => `${e} ${num(d.classWeights[e], 2)}`).join(", ")}`,
+    d.programsWithoutStaticFeatures.length > 0 ? `- programs without static features: ${d.programsWithoutStaticFeatures.join(", ")}` : "- static features for every program",
+    "",
+    metricsTable("Holdout", card.holdout),
+    metricsTable("Validation (after calibration)", card.validation),
+  ].join("\n");
+}

@@ -1,0 +1,228 @@
+// Fitting a student: mini-batch Adam with L2 on a weighted soft-target cross-entropy,
+// early stopping on a validation split, then a temperature fitted on that split.
+// The CE objective is the special case of one-hot targets; the KL objective uses p̂ as
+// the target (KL(p̂‖q) and CE(p̂, q) differ by H(p̂), a constant, so gradients are equal).
+
+import {
+  adamStep,
+  backward,
+  forward,
+  initialParameters,
+  modelLayout,
+  newAdam,
+  newWorkspace,
+  softmaxInPlace,
+  weightMask,
+  type ModelShape,
+} from "./model.js";
+import { seededRandom, shuffleInPlace } from "./prng.js";
+
+/** Rows of features with soft targets. All arrays are row-major. */
+export interface TrainingMatrix {
+  readonly rows: number;
+  readonly inputs: number;
+  /** rows × inputs feature values. */
+  readonly x: Float32Array;
+  /** rows × 6 target distributions over EVENT_TYPES (each row sums to 1). */
+  readonly events: Float64Array;
+  /** Training weight per row (sample count, times the class weights with --balance). */
+  readonly weights: Float64Array;
+  /** Samples each row stands for (1 for CE rows, the state's count for KL rows); scores use these. */
+  readonly counts: Float64Array;
+  /** rows × tag classes soft tag targets, or null. */
+  readonly tags: Float64Array | null;
+}
+
+export interface FitOptions {
+  readonly seed: number;
+  readonly epochs: number;
+  readonly batchSize: number;
+  readonly learningRate: number;
+  readonly l2: number;
+  /** Epochs without validation improvement before stopping. */
+  readonly patience: number;
+  /** Weight of the tag head's loss beside the event head's. */
+  readonly tagWeight: number;
+}
+
+export const DEFAULT_FIT_OPTIONS: FitOptions = {
+  seed: 1,
+  epochs: 60,
+  batchSize: 64,
+  learningRate: 0.003,
+  l2: 1e-4,
+  patience: 6,
+  tagWeight: 0.3,
+};
+
+export interface FitResult {
+  readonly params: Float64Array;
+  /** Epochs run, and the one whose parameters were kept. */
+  readonly epochsRun: number;
+  readonly bestEpoch: number;
+  /** Validation NLL per sample after each epoch. */
+  readonly validationLoss: readonly number[];
+}
+
+/** Per-column mean and standard deviation (std 1 for constant columns). */
+export interface Standardiser {
+  readonly mean: Float64Array;
+  readonly std: Float64Array;
+}
+
+export function fitStandardiser(m: TrainingMatrix): Standardiser {
+  const mean = new Float64Array(m.inputs);
+  const std = new Float64Array(m.inputs);
+  for (let r = 0; r < m.rows; r++) for (let j = 0; j < m.inputs; j++) mean[j] += m.x[r * m.inputs + j];
+  for (let j = 0; j < m.inputs; j++) mean[j] /= Math.max(1, m.rows);
+  for (let r = 0; r < m.rows; r++) {
+    for (let j = 0; j < m.inputs; j++) {
+      const d = m.x[r * m.inputs + j] - mean[j];
+      std[j] += d * d;
+    }
+  }
+  for (let j = 0; j < m.inputs; j++) {
+    const s = Math.sqrt(std[j] / Math.max(1, m.rows));
+    std[j] = s > 1e-9 ? s : 1;
+  }
+  return { mean, std };
+}
+
+/** Standardises `x` (rows × mean.length) in place. */
+export function standardiseInPlace(x: Float32Array | Float64Array, s: Standardiser): void {
+  const d = s.mean.length;
+  for (let i = 0; i < x.length; i++) {
+    const j = i % d;
+    x[i] = (x[i] - s.mean[j]) / s.std[j];
+  }
+}
+
+/** Trains `shape` on `train`, keeping the parameters with the lowest validation NLL. */
+export function fitModel(shape: ModelShape, train: TrainingMatrix, validation: TrainingMatrix, options: FitOptions): FitResult {
+  const random = seededRandom(options.seed);
+  let params = initialParameters(shape, random);
+  const size = modelLayout(shape).size;
+  const mask = weightMask(shape);
+  const adam = newAdam(size);
+  const grad = new Float64Array(size);
+  const ws = newWorkspace(shape);
+  const dEvent = new Float64Array(shape.events);
+  const dTag = new Float64Array(Math.max(1, shape.tags));
+  const order = new Int32Array(train.rows);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  const meanWeight = sum(train.weights) / Math.max(1, train.rows);
+
+  let best = params.slice();
+  let bestLoss = validationNll(shape, params, validation, 1);
+  let bestEpoch = 0;
+  const history: number[] = [];
+  let epoch = 0;
+  for (epoch = 1; epoch <= options.epochs; epoch++) {
+    shuffleInPlace(order, random);
+    for (let start = 0; start < train.rows; start += options.batchSize) {
+      const stop = Math.min(train.rows, start + options.batchSize);
+      grad.fill(0);
+      // Normalise by the batch size times the mean row weight, so the step size does not
+      // depend on how many samples a KL row stands for.
+      const scale = 1 / ((stop - start) * meanWeight);
+      for (let b = start; b < stop; b++) {
+        const r = order[b];
+        const w = train.weights[r] * scale;
+        if (w === 0) continue;
+        forward(shape, params, train.x, r * train.inputs, ws);
+        softmaxInPlace(ws.eventLogits, shape.events);
+        for (let c = 0; c < shape.events; c++) dEvent[c] = w * (ws.eventLogits[c] - train.events[r * shape.events + c]);
+        let tagGrad: Float64Array | null = null;
+        if (shape.tags > 0 && train.tags !== null) {
+          softmaxInPlace(ws.tagLogits, shape.tags);
+          const tw = w * options.tagWeight;
+          for (let c = 0; c < shape.tags; c++) dTag[c] = tw * (ws.tagLogits[c] - train.tags[r * shape.tags + c]);
+          tagGrad = dTag;
+        }
+        backward(shape, params, train.x, r * train.inputs, ws, dEvent, tagGrad, grad);
+      }
+      adamStep(params, grad, adam, options.learningRate, options.l2, mask);
+    }
+    const loss = validationNll(shape, params, validation, 1);
+    history.push(loss);
+    if (loss < bestLoss - 1e-6) {
+      bestLoss = loss;
+      best = params.slice();
+      bestEpoch = epoch;
+    } else if (epoch - bestEpoch >= options.patience) {
+      break;
+    }
+  }
+  params = best;
+  return { params, epochsRun: Math.min(epoch, options.epochs), bestEpoch, validationLoss: history };
+}
+
+/** Event logits of every row of `m` (rows × events). */
+export function eventLogits(shape: ModelShape, params: Float64Array, m: TrainingMatrix): Float64Array {
+  const ws = newWorkspace(shape);
+  const out = new Float64Array(m.rows * shape.events);
+  for (let r = 0; r < m.rows; r++) {
+    forward(shape, params, m.x, r * m.inputs, ws);
+    out.set(ws.eventLogits.subarray(0, shape.events), r * shape.events);
+  }
+  return out;
+}
+
+/** Count-weighted NLL per sample of the event head at temperature `t`. */
+export function validationNll(shape: ModelShape, params: Float64Array, m: TrainingMatrix, t: number): number {
+  return nllOfLogits(eventLogits(shape, params, m), m, shape.events, t);
+}
+
+export function nllOfLogits(logits: Float64Array, m: TrainingMatrix, classes: number, t: number): number {
+  if (m.rows === 0) return 0;
+  const q = new Float64Array(classes);
+  let total = 0;
+  let weight = 0;
+  for (let r = 0; r < m.rows; r++) {
+    for (let c = 0; c < classes; c++) q[c] = logits[r * classes + c];
+    softmaxInPlace(q, classes, t);
+    let ce = 0;
+    for (let c = 0; c < classes; c++) {
+      const target = m.events[r * classes + c];
+      if (target > 0) ce -= target * Math.log(Math.max(q[c], 1e-12));
+    }
+    total += m.counts[r] * ce;
+    weight += m.counts[r];
+  }
+  return weight > 0 ? total / weight : 0;
+}
+
+/** The temperature in [0.05, 20] minimising validation NLL (golden-section search on log T). */
+export function fitTemperature(logits: Float64Array, m: TrainingMatrix, classes: number): number {
+  if (m.rows === 0) return 1;
+  let lo = Math.log(0.05);
+  let hi = Math.log(20);
+  const f = (u: number): number => nllOfLogits(logits, m, classes, Math.exp(u));
+  const g = (Math.sqrt(5) - 1) / 2;
+  let a = hi - g * (hi - lo);
+  let b = lo + g * (hi - lo);
+  let fa = f(a);
+  let fb = f(b);
+  for (let i = 0; i < 60; i++) {
+    if (fa < fb) {
+      hi = b;
+      b = a;
+      fb = fa;
+      a = hi - g * (hi - lo);
+      fa = f(a);
+    } else {
+      lo = a;
+      a = b;
+      fa = fb;
+      b = lo + g * (hi - lo);
+      fb = f(b);
+    }
+  }
+  return Math.exp((lo + hi) / 2);
+}
+
+function sum(v: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i];
+  return s;
+}

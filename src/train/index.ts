@@ -1,0 +1,12 @@
+// The train stage: student models trained in TypeScript on features of the prefix, saved
+// as adapters, and loaded back as the `student:` predictor.
+export { trainStudent, splitPrograms, classWeights, statesAndSamples, tagsOfSamples } from "./train.js";
+export { saveAdapter, loadAdapter, cardMarkdown, AdapterError, ADAPTER_FILES } from "./adapter.js";
+export { loadStudentPredictor, type StudentPredictorOptions } from "./predictor.js";
+export { FEATURE_SPEC, FEATURE_COUNT, FEATURE_VERSION, prefixFeatures, featurizePrefixes, newPrefixFeaturizer, type FeatureSpec } from "./features.js";
+export { staticFeaturesOf, STATIC_FEATURE_KEYS, StaticFeaturesError, type StaticFeatures } from "./static-features.js";
+export { TAG_CLASSES, tagTargetOfPrefix, type TagClass } from "./tags.js";
+export { cardMetrics, type CardMetrics } from "./card-metrics.js";
+export { MODEL_KINDS, type ModelKind } from "./model.js";
+export { seededRandom } from "./prng.js";
+export * from "./types.js";

@@ -1,0 +1,222 @@
+// The student networks (pure Float64Array math): multinomial logistic regression and a
+// one-hidden-layer MLP, each with an event head (6 classes) and an optional tag head.
+// Invariant: all parameters live in one flat Float64Array; `layout` gives each block's
+// offset, so Adam, L2 and serialisation treat the model as one vector.
+
+import type { Random } from "./prng.js";
+
+export const MODEL_KINDS = ["logreg", "mlp"] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
+export const ACTIVATIONS = ["tanh", "relu"] as const;
+export type Activation = (typeof ACTIVATIONS)[number];
+
+export interface ModelShape {
+  readonly kind: ModelKind;
+  readonly inputs: number;
+  /** Hidden units (MLP only; 0 for logreg). */
+  readonly hidden: number;
+  readonly activation: Activation;
+  readonly events: number;
+  /** Tag classes of the auxiliary head; 0 without one. */
+  readonly tags: number;
+}
+
+/** Offsets of each parameter block in the flat vector; -1 for absent blocks. */
+export interface ModelLayout {
+  readonly hiddenW: number;
+  readonly hiddenB: number;
+  readonly eventW: number;
+  readonly eventB: number;
+  readonly tagW: number;
+  readonly tagB: number;
+  readonly size: number;
+  /** Width of the representation the heads read: hidden units or inputs. */
+  readonly repr: number;
+}
+
+export function modelLayout(shape: ModelShape): ModelLayout {
+  let at = 0;
+  const take = (n: number): number => {
+    const start = at;
+    at += n;
+    return start;
+  };
+  const mlp = shape.kind === "mlp";
+  const hiddenW = mlp ? take(shape.hidden * shape.inputs) : -1;
+  const hiddenB = mlp ? take(shape.hidden) : -1;
+  const repr = mlp ? shape.hidden : shape.inputs;
+  const eventW = take(shape.events * repr);
+  const eventB = take(shape.events);
+  const tagW = shape.tags > 0 ? take(shape.tags * repr) : -1;
+  const tagB = shape.tags > 0 ? take(shape.tags) : -1;
+  return { hiddenW, hiddenB, eventW, eventB, tagW, tagB, size: at, repr };
+}
+
+/** Whether parameter i is a weight (L2-penalised) rather than a bias. */
+export function weightMask(shape: ModelShape): Uint8Array {
+  const l = modelLayout(shape);
+  const mask = new Uint8Array(l.size);
+  const mark = (start: number, n: number): void => {
+    if (start >= 0) mask.fill(1, start, start + n);
+  };
+  mark(l.hiddenW, shape.hidden * shape.inputs);
+  mark(l.eventW, shape.events * l.repr);
+  mark(l.tagW, shape.tags * l.repr);
+  return mask;
+}
+
+/** Glorot-uniform weights, zero biases, drawn from `random` in a fixed order. */
+export function initialParameters(shape: ModelShape, random: Random): Float64Array {
+  const l = modelLayout(shape);
+  const params = new Float64Array(l.size);
+  const fill = (start: number, fanIn: number, fanOut: number): void => {
+    if (start < 0) return;
+    const limit = Math.sqrt(6 / (fanIn + fanOut));
+    for (let i = 0; i < fanIn * fanOut; i++) params[start + i] = (random.next() * 2 - 1) * limit;
+  };
+  if (shape.kind === "mlp") fill(l.hiddenW, shape.inputs, shape.hidden);
+  fill(l.eventW, l.repr, shape.events);
+  fill(l.tagW, l.repr, shape.tags);
+  return params;
+}
+
+/** Scratch buffers for one forward/backward pass; reuse across rows. */
+export interface Workspace {
+  readonly pre: Float64Array;
+  readonly repr: Float64Array;
+  readonly eventLogits: Float64Array;
+  readonly tagLogits: Float64Array;
+  readonly dRepr: Float64Array;
+}
+
+export function newWorkspace(shape: ModelShape): Workspace {
+  const l = modelLayout(shape);
+  return {
+    pre: new Float64Array(Math.max(1, shape.hidden)),
+    repr: new Float64Array(l.repr),
+    eventLogits: new Float64Array(shape.events),
+    tagLogits: new Float64Array(Math.max(1, shape.tags)),
+    dRepr: new Float64Array(l.repr),
+  };
+}
+
+/** Forward pass of row `x[offset .. offset+inputs)`: fills ws.repr, ws.eventLogits, ws.tagLogits. */
+export function forward(shape: ModelShape, params: Float64Array, x: ArrayLike<number>, offset: number, ws: Workspace): void {
+  const l = modelLayout(shape);
+  const d = shape.inputs;
+  if (shape.kind === "mlp") {
+    for (let h = 0; h < shape.hidden; h++) {
+      let s = params[l.hiddenB + h];
+      const w = l.hiddenW + h * d;
+      for (let j = 0; j < d; j++) s += params[w + j] * x[offset + j];
+      ws.pre[h] = s;
+      ws.repr[h] = shape.activation === "tanh" ? Math.tanh(s) : s > 0 ? s : 0;
+    }
+  } else {
+    for (let j = 0; j < d; j++) ws.repr[j] = x[offset + j];
+  }
+  head(params, l.eventW, l.eventB, shape.events, ws.repr, l.repr, ws.eventLogits);
+  if (shape.tags > 0) head(params, l.tagW, l.tagB, shape.tags, ws.repr, l.repr, ws.tagLogits);
+}
+
+function head(params: Float64Array, wAt: number, bAt: number, classes: number, repr: Float64Array, width: number, out: Float64Array): void {
+  for (let c = 0; c < classes; c++) {
+    let s = params[bAt + c];
+    const w = wAt + c * width;
+    for (let j = 0; j < width; j++) s += params[w + j] * repr[j];
+    out[c] = s;
+  }
+}
+
+/** In-place softmax of `v[0 .. n)` at temperature `t`. */
+export function softmaxInPlace(v: Float64Array, n: number, t = 1): void {
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) if (v[i] / t > max) max = v[i] / t;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    v[i] = Math.exp(v[i] / t - max);
+    sum += v[i];
+  }
+  for (let i = 0; i < n; i++) v[i] /= sum;
+}
+
+/**
+ * Backward pass after `forward` on the same row. `dEvent`/`dTag` are the loss gradients
+ * with respect to the logits (already scaled by the row weight); accumulates into `grad`.
+ */
+export function backward(
+  shape: ModelShape,
+  params: Float64Array,
+  x: ArrayLike<number>,
+  offset: number,
+  ws: Workspace,
+  dEvent: Float64Array,
+  dTag: Float64Array | null,
+  grad: Float64Array,
+): void {
+  const l = modelLayout(shape);
+  const width = l.repr;
+  const dRepr = ws.dRepr;
+  dRepr.fill(0);
+  headBackward(params, l.eventW, l.eventB, shape.events, ws.repr, width, dEvent, grad, dRepr);
+  if (shape.tags > 0 && dTag !== null) headBackward(params, l.tagW, l.tagB, shape.tags, ws.repr, width, dTag, grad, dRepr);
+  if (shape.kind !== "mlp") return;
+  const d = shape.inputs;
+  for (let h = 0; h < shape.hidden; h++) {
+    const a = ws.repr[h];
+    const dPre = shape.activation === "tanh" ? dRepr[h] * (1 - a * a) : ws.pre[h] > 0 ? dRepr[h] : 0;
+    if (dPre === 0) continue;
+    grad[l.hiddenB + h] += dPre;
+    const w = l.hiddenW + h * d;
+    for (let j = 0; j < d; j++) grad[w + j] += dPre * x[offset + j];
+  }
+}
+
+function headBackward(
+  params: Float64Array,
+  wAt: number,
+  bAt: number,
+  classes: number,
+  repr: Float64Array,
+  width: number,
+  dLogits: Float64Array,
+  grad: Float64Array,
+  dRepr: Float64Array,
+): void {
+  for (let c = 0; c < classes; c++) {
+    const g = dLogits[c];
+    if (g === 0) continue;
+    grad[bAt + c] += g;
+    const w = wAt + c * width;
+    for (let j = 0; j < width; j++) {
+      grad[w + j] += g * repr[j];
+      dRepr[j] += g * params[w + j];
+    }
+  }
+}
+
+/** Adam optimiser state over a flat parameter vector. */
+export interface AdamState {
+  readonly m: Float64Array;
+  readonly v: Float64Array;
+  step: number;
+}
+
+export function newAdam(size: number): AdamState {
+  return { m: new Float64Array(size), v: new Float64Array(size), step: 0 };
+}
+
+/** One Adam step (β1 0.9, β2 0.999, ε 1e-8) with L2 `l2` added to the gradient of weights. */
+export function adamStep(params: Float64Array, grad: Float64Array, state: AdamState, rate: number, l2: number, mask: Uint8Array): void {
+  state.step++;
+  const b1 = 0.9;
+  const b2 = 0.999;
+  const c1 = 1 - Math.pow(b1, state.step);
+  const c2 = 1 - Math.pow(b2, state.step);
+  for (let i = 0; i < params.length; i++) {
+    const g = grad[i] + (mask[i] === 1 ? l2 * params[i] : 0);
+    state.m[i] = b1 * state.m[i] + (1 - b1) * g;
+    state.v[i] = b2 * state.v[i] + (1 - b2) * g * g;
+    params[i] -= (rate * (state.m[i] / c1)) / (Math.sqrt(state.v[i] / c2) + 1e-8);
+  }
+}

@@ -1,0 +1,73 @@
+// The `student:` predictor backend: a saved adapter as a Predictor. Predictions are made
+// from each state's representative prefix, with the adapter's standardiser and temperature.
+
+import { createHash } from "node:crypto";
+import type { State } from "../dataset/types.js";
+import type { Prediction, Predictor, ReasoningTags } from "../predict/types.js";
+import { loadAdapter } from "./adapter.js";
+import { FEATURE_COUNT, featurizePrefixes } from "./features.js";
+import { forward, newWorkspace, softmaxInPlace } from "./model.js";
+import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
+import { TAG_CLASSES } from "./tags.js";
+
+export interface StudentPredictorOptions {
+  /**
+   * Source directory of a program, for static features of programs the adapter has not
+   * seen. Programs it has seen use the static features stored in features.json.
+   */
+  readonly programDir?: (program: string) => string | undefined;
+}
+
+/** Loads adapters/NAME as a predictor; `path` is the directory (without the `student:` prefix). */
+export async function loadStudentPredictor(path: string, options: StudentPredictorOptions = {}): Promise<Predictor> {
+  const adapter = loadAdapter(path);
+  const { weights, features } = adapter;
+  const shape = weights.shape;
+  const params = Float64Array.from(weights.params);
+  const known = new Map<string, StaticFeatures | null>(Object.entries(features.staticFeatures));
+  const configHash = createHash("sha256").update(adapter.raw).digest("hex").slice(0, 16);
+
+  async function staticFor(program: string): Promise<void> {
+    if (known.has(program)) return;
+    const dir = options.programDir?.(program);
+    if (dir === undefined) {
+      known.set(program, null);
+      return;
+    }
+    try {
+      known.set(program, await staticFeaturesOf(dir));
+    } catch {
+      // An unreadable program still gets a prediction, from its trace features alone.
+      known.set(program, null);
+    }
+  }
+
+  return {
+    id: `student:${path}`,
+    configHash,
+    async predict(states: readonly State[]): Promise<Prediction[]> {
+      for (const program of new Set(states.map((s) => s.representative.program))) await staticFor(program);
+      const x = featurizePrefixes(states.map((s) => s.representative), (program) => known.get(program) ?? null);
+      const ws = newWorkspace(shape);
+      const row = new Float64Array(FEATURE_COUNT);
+      return states.map((_, i) => {
+        for (let j = 0; j < FEATURE_COUNT; j++) row[j] = (x[i * FEATURE_COUNT + j] - weights.mean[j]) / weights.std[j];
+        forward(shape, params, row, 0, ws);
+        const q = ws.eventLogits.slice(0, shape.events);
+        softmaxInPlace(q, shape.events, weights.temperature);
+        const probabilities = Array.from(q);
+        if (shape.tags === 0) return { probabilities };
+        return { probabilities, tags: reasoningTags(ws.tagLogits, shape.tags, q) };
+      });
+    },
+  };
+}
+
+/** The tag head's class, reported as the block reason if GoBlock is likelier than GoUnblock, else as the wake-up cause. */
+function reasoningTags(tagLogits: Float64Array, classes: number, q: Float64Array): ReasoningTags | undefined {
+  let best = 0;
+  for (let c = 1; c < classes; c++) if (tagLogits[c] > tagLogits[best]) best = c;
+  const tag = TAG_CLASSES[best];
+  if (tag === "none") return undefined;
+  return q[2] >= q[3] ? { blockReason: tag } : { wakeCause: tag };
+}

@@ -1,0 +1,347 @@
+// One training run end to end: split programs (holdout, validation, train), build feature
+// rows for the chosen objective, fit, calibrate a temperature, and score for the card.
+// Pure apart from reading program sources for static features.
+
+import { totalCount } from "../dataset/distribution.js";
+import { statesFromRuns } from "../dataset/abstractions.js";
+import type { Abstraction, Prefix, RunRecords, Sample, State } from "../dataset/types.js";
+import { UsageError } from "../errors.js";
+import { applyRecord, newSchedulerTracker } from "../dataset/scheduler-state.js";
+import { EVENT_TYPES, type EventType, type GoroutineRecord } from "../trace/types.js";
+import { cardMetrics, type CardMetrics } from "./card-metrics.js";
+import { FEATURE_COUNT, FEATURE_SPEC, FEATURE_VERSION, featurizePrefixes } from "./features.js";
+import { eventLogits, fitModel, fitStandardiser, fitTemperature, nllOfLogits, standardiseInPlace, type Standardiser, type TrainingMatrix } from "./fit.js";
+import { softmaxInPlace, modelLayout, type ModelShape } from "./model.js";
+import { seededRandom, shuffleInPlace } from "./prng.js";
+import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
+import { TAG_CLASSES, nextEventRecord, tagTarget } from "./tags.js";
+import { RARE_EVENTS, type StudentCard, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";
+
+const K = EVENT_TYPES.length;
+const T = TAG_CLASSES.length;
+
+/** Program split of one training run. Invariant: the three sets are disjoint. */
+export interface ProgramSplit {
+  readonly train: readonly string[];
+  readonly validation: readonly string[];
+  readonly holdout: readonly string[];
+}
+
+/**
+ * Splits programs by name: the holdout as given, then a seeded `fraction` (at least one)
+ * of the rest for validation. Throws UsageError when fewer than two programs remain to
+ * train on, since validation is split by program, never by sample.
+ */
+export function splitPrograms(
+  programs: readonly string[],
+  holdout: readonly string[],
+  fraction: number,
+  seed: number,
+  validationGiven?: readonly string[],
+): ProgramSplit {
+  const held = new Set(holdout);
+  const rest = [...new Set(programs)].filter((p) => !held.has(p)).sort();
+  if (rest.length < 2) {
+    throw new UsageError(
+      `only ${rest.length} program(s) left for training after the holdout; the validation split needs at least 2`,
+      "Collect traces of more programs, or hold out fewer (--holdout).",
+    );
+  }
+  const given = (validationGiven ?? []).filter((p) => rest.includes(p));
+  if (given.length > 0 && given.length < rest.length) {
+    const v = new Set(given);
+    return { train: rest.filter((p) => !v.has(p)), validation: [...v].sort(), holdout: [...held].filter((p) => programs.includes(p)).sort() };
+  }
+  const shuffled = [...rest];
+  shuffleInPlace(shuffled, seededRandom(seed ^ 0x5eed));
+  const count = Math.min(rest.length - 1, Math.max(1, Math.round(rest.length * fraction)));
+  const validation = shuffled.slice(0, count).sort();
+  const validationSet = new Set(validation);
+  return { train: rest.filter((p) => !validationSet.has(p)), validation, holdout: [...held].filter((p) => programs.includes(p)).sort() };
+}
+
+/** Class weights for --balance: (n_max / n_c)^τ for rare events, capped; 1 for the others and for unseen events. */
+export function classWeights(totals: Readonly<Record<EventType, number>>, temper: number, cap: number): Record<EventType, number> {
+  const max = Math.max(...EVENT_TYPES.map((e) => totals[e]));
+  const weights = {} as Record<EventType, number>;
+  for (const event of EVENT_TYPES) {
+    const n = totals[event];
+    weights[event] = RARE_EVENTS.includes(event) && n > 0 ? Math.min(cap, Math.pow(max / n, temper)) : 1;
+  }
+  return weights;
+}
+
+/** Loads static features of each program with a directory; failures give null and are listed. */
+export async function loadStaticFeatures(programs: readonly string[], dirs: ReadonlyMap<string, string>): Promise<{ features: Map<string, StaticFeatures>; missing: string[] }> {
+  const features = new Map<string, StaticFeatures>();
+  const missing: string[] = [];
+  for (const program of programs) {
+    const dir = dirs.get(program);
+    if (dir === undefined) {
+      missing.push(program);
+      continue;
+    }
+    try {
+      features.set(program, await staticFeaturesOf(dir));
+    } catch {
+      missing.push(program);
+    }
+  }
+  return { features, missing };
+}
+
+/** Trains a student on `data` and returns its weights, feature file and card. */
+export async function trainStudent(name: string, data: TrainingData, options: TrainStudentOptions): Promise<TrainedStudent> {
+  const programs = [...new Set(data.runs.map((r) => r.program))].sort();
+  for (const p of options.holdoutPrograms) {
+    if (!programs.includes(p)) throw new UsageError(`holdout program ${p} has no samples`, "List held-out programs by the names `schedlab` shows for them, or collect them first.");
+  }
+  const split = splitPrograms(programs, options.holdoutPrograms, options.validationFraction, options.seed, options.validationPrograms);
+  const { features: staticFeatures, missing } = await loadStaticFeatures(programs, data.programDirs);
+  const staticOf = (program: string): StaticFeatures | null => staticFeatures.get(program) ?? null;
+
+  const inSet = (set: readonly string[]): ((program: string) => boolean) => {
+    const s = new Set(set);
+    return (program) => s.has(program);
+  };
+  const part = (set: readonly string[]): { states: State[]; samples: Sample[] } => {
+    const member = inSet(set);
+    return statesAndSamples(data.runs.filter((r) => member(r.program)), options.abstraction);
+  };
+  const { states: trainStates, samples: trainSamples } = part(split.train);
+  const { states: validationStates } = part(split.validation);
+  const { states: holdoutStates } = part(split.holdout);
+  if (trainSamples.length === 0) throw new UsageError("no samples in the training programs", "Check the abstraction and that the training programs' runs were ingested.");
+
+  const totals = classTotals(trainSamples);
+  const weights = options.balance ? classWeights(totals, options.balanceTemper, options.balanceCap) : classWeights(totals, 0, 1);
+  const sampleTags = options.tags ? tagsOfSamples(trainSamples) : null;
+
+  const train =
+    options.objective === "ce"
+      ? sampleRows(trainSamples, staticOf, weights, sampleTags)
+      : stateRows(trainStates, staticOf, weights, options.tags ? stateTagTargets(trainSamples, sampleTags) : null);
+  const validation = stateRows(validationStates, staticOf, null, null);
+  const holdout = stateRows(holdoutStates, staticOf, null, null);
+
+  const standardiser = fitStandardiser(train);
+  for (const m of [train, validation, holdout]) standardiseInPlace(m.x, standardiser);
+
+  const shape: ModelShape = {
+    kind: options.model,
+    inputs: FEATURE_COUNT,
+    hidden: options.model === "mlp" ? options.hidden : 0,
+    activation: options.activation,
+    events: K,
+    tags: options.tags ? T : 0,
+  };
+  const fit = fitModel(shape, train, validation, {
+    seed: options.seed,
+    epochs: options.epochs,
+    batchSize: options.batchSize,
+    learningRate: options.learningRate,
+    l2: options.l2,
+    patience: options.patience,
+    tagWeight: options.tagWeight,
+  });
+  const validationLogits = eventLogits(shape, fit.params, validation);
+  const temperature = fitTemperature(validationLogits, validation, K);
+  const majorityEvent = EVENT_TYPES.reduce((a, b) => (totals[b] > totals[a] ? b : a));
+  const score = (states: readonly State[], m: TrainingMatrix): CardMetrics | null =>
+    states.length === 0 ? null : cardMetrics(scoredStates(states, eventLogits(shape, fit.params, m), temperature), majorityEvent);
+
+  const card: StudentCard = {
+    name,
+    createdAt: new Date().toISOString(),
+    data: {
+      abstraction: options.abstraction,
+      holdout: options.holdoutSpec,
+      trainPrograms: split.train,
+      validationPrograms: split.validation,
+      holdoutPrograms: split.holdout,
+      validationSplit: "program",
+      trainSamples: trainSamples.length,
+      trainStates: trainStates.length,
+      trainRows: train.rows,
+      validationStates: validationStates.length,
+      holdoutSamples: holdoutStates.reduce((n, s) => n + totalCount(s.counts), 0),
+      holdoutStates: holdoutStates.length,
+      classTotals: totals,
+      classWeights: weights,
+      programsWithoutStaticFeatures: missing,
+    },
+    training: {
+      objective: options.objective,
+      model: options.model,
+      tags: options.tags,
+      balance: options.balance,
+      seed: options.seed,
+      hyperParameters: {
+        hidden: shape.hidden,
+        activation: options.activation,
+        epochs: options.epochs,
+        batchSize: options.batchSize,
+        learningRate: options.learningRate,
+        l2: options.l2,
+        patience: options.patience,
+        tagWeight: options.tags ? options.tagWeight : 0,
+        balanceTemper: options.balance ? options.balanceTemper : 0,
+        balanceCap: options.balance ? options.balanceCap : 1,
+        validationFraction: options.validationFraction,
+      },
+      featureVersion: FEATURE_VERSION,
+      features: FEATURE_COUNT,
+      parameters: modelLayout(shape).size,
+      epochsRun: fit.epochsRun,
+      bestEpoch: fit.bestEpoch,
+      temperature,
+      validationNll: nllOfLogits(validationLogits, validation, K, temperature),
+    },
+    holdout: score(holdoutStates, holdout),
+    validation: score(validationStates, validation),
+  };
+  const staticTable: Record<string, StaticFeatures> = {};
+  for (const [program, f] of [...staticFeatures].sort(([a], [b]) => a.localeCompare(b))) staticTable[program] = f;
+  return {
+    weights: {
+      format: "schedlab-student",
+      formatVersion: 1,
+      featureVersion: FEATURE_VERSION,
+      shape,
+      params: Array.from(fit.params),
+      mean: Array.from(standardiser.mean),
+      std: Array.from(standardiser.std),
+      temperature,
+      eventTypes: [...EVENT_TYPES],
+      tagClasses: [...TAG_CLASSES],
+    },
+    features: { spec: FEATURE_SPEC, staticFeatures: staticTable },
+    card,
+  };
+}
+
+/** States and full samples (with prefixes) of `runs` under `abstraction`, via the dataset stage. */
+export function statesAndSamples(runs: readonly RunRecords[], abstraction: Abstraction): { states: State[]; samples: Sample[] } {
+  const { states, samples: rows } = statesFromRuns(runs, abstraction);
+  const byRun = new Map<string, RunRecords>();
+  for (const run of runs) byRun.set(`${run.program}\0${run.runId}`, run);
+  const samples = rows.map((row): Sample => {
+    const run = byRun.get(`${row.program}\0${row.runId}`);
+    if (run === undefined) throw new Error(`sample of unknown run ${row.program}#${row.runId}`);
+    const prefix: Prefix = { program: run.program, runId: run.runId, procs: run.procs, records: run.records, end: row.end, goroutines: run.goroutines };
+    return { stateId: row.stateId, prefix, next: row.next };
+  });
+  return { states, samples };
+}
+
+function classTotals(samples: readonly Sample[]): Record<EventType, number> {
+  const totals = { GoCreate: 0, GoStart: 0, GoBlock: 0, GoUnblock: 0, GoSched: 0, GoEnd: 0 } as Record<EventType, number>;
+  for (const s of samples) totals[s.next]++;
+  return totals;
+}
+
+/**
+ * Tag class index per sample (same order as `samples`), exact from the trace: samples of
+ * one run are visited in prefix order with one scheduler tracker.
+ */
+export function tagsOfSamples(samples: readonly Sample[]): Int32Array {
+  const tags = new Int32Array(samples.length);
+  const byRun = new Map<readonly GoroutineRecord[], number[]>();
+  samples.forEach((s, i) => {
+    const list = byRun.get(s.prefix.records);
+    if (list === undefined) byRun.set(s.prefix.records, [i]);
+    else list.push(i);
+  });
+  for (const [records, indices] of byRun) {
+    indices.sort((a, b) => samples[a].prefix.end - samples[b].prefix.end || a - b);
+    const tracker = newSchedulerTracker();
+    let applied = 0;
+    for (const i of indices) {
+      const s = samples[i];
+      for (; applied < s.prefix.end; applied++) applyRecord(tracker, records[applied]);
+      tags[i] = TAG_CLASSES.indexOf(tagTarget(s.next, nextEventRecord(s.prefix, s.next), tracker));
+    }
+  }
+  return tags;
+}
+
+function stateTagTargets(samples: readonly Sample[], tags: Int32Array | null): Map<string, Float64Array> {
+  const byState = new Map<string, Float64Array>();
+  if (tags === null) return byState;
+  samples.forEach((s, i) => {
+    let v = byState.get(s.stateId);
+    if (v === undefined) byState.set(s.stateId, (v = new Float64Array(T)));
+    v[tags[i]]++;
+  });
+  for (const v of byState.values()) {
+    const n = v.reduce((a, b) => a + b, 0);
+    for (let c = 0; c < T; c++) v[c] /= n;
+  }
+  return byState;
+}
+
+/** CE rows: one per sample, one-hot target, weight = class weight of its label. */
+function sampleRows(samples: readonly Sample[], staticOf: (p: string) => StaticFeatures | null, weights: Record<EventType, number>, tags: Int32Array | null): TrainingMatrix {
+  const n = samples.length;
+  const x = featurizePrefixes(samples.map((s) => s.prefix), staticOf);
+  const events = new Float64Array(n * K);
+  const w = new Float64Array(n);
+  const counts = new Float64Array(n).fill(1);
+  const tagTargets = tags === null ? null : new Float64Array(n * T);
+  samples.forEach((s, i) => {
+    events[i * K + EVENT_TYPES.indexOf(s.next)] = 1;
+    w[i] = weights[s.next];
+    if (tagTargets !== null && tags !== null) tagTargets[i * T + tags[i]] = 1;
+  });
+  return { rows: n, inputs: FEATURE_COUNT, x, events, weights: w, counts, tags: tagTargets };
+}
+
+/**
+ * KL rows: one per state, features of its representative prefix, target p̂. With class
+ * weights w, the target becomes p̂·w normalised and the row weight n·Σ p̂_c w_c, which is
+ * exactly the class-weighted CE summed over the state's samples.
+ */
+function stateRows(
+  states: readonly State[],
+  staticOf: (p: string) => StaticFeatures | null,
+  weights: Record<EventType, number> | null,
+  tags: Map<string, Float64Array> | null,
+): TrainingMatrix {
+  const kept = states.filter((s) => totalCount(s.counts) > 0);
+  const n = kept.length;
+  const x = featurizePrefixes(kept.map((s) => s.representative), staticOf);
+  const events = new Float64Array(n * K);
+  const w = new Float64Array(n);
+  const counts = new Float64Array(n);
+  const tagTargets = tags === null ? null : new Float64Array(n * T);
+  kept.forEach((s, i) => {
+    const total = totalCount(s.counts);
+    counts[i] = total;
+    let mass = 0;
+    EVENT_TYPES.forEach((e, c) => {
+      const v = (s.counts[e] / total) * (weights === null ? 1 : weights[e]);
+      events[i * K + c] = v;
+      mass += v;
+    });
+    for (let c = 0; c < K; c++) events[i * K + c] /= mass;
+    w[i] = total * mass;
+    if (tagTargets !== null) {
+      const t = tags?.get(s.id);
+      if (t !== undefined) tagTargets.set(t, i * T);
+      else tagTargets[i * T] = 1;
+    }
+  });
+  return { rows: n, inputs: FEATURE_COUNT, x, events, weights: w, counts, tags: tagTargets };
+}
+
+function scoredStates(states: readonly State[], logits: Float64Array, temperature: number): { counts: number[]; probabilities: number[] }[] {
+  const kept = states.filter((s) => totalCount(s.counts) > 0);
+  const q = new Float64Array(K);
+  return kept.map((s, i) => {
+    for (let c = 0; c < K; c++) q[c] = logits[i * K + c];
+    softmaxInPlace(q, K, temperature);
+    return { counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: Array.from(q) };
+  });
+}
+
+export type { Standardiser };

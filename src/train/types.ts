@@ -1,0 +1,147 @@
+// Types of the train stage: options of a training run, the saved adapter and its card.
+
+import type { Abstraction, RunRecords } from "../dataset/types.js";
+import type { EventType } from "../trace/types.js";
+import type { CardMetrics } from "./card-metrics.js";
+import type { FeatureSpec } from "./features.js";
+import type { Activation, ModelKind, ModelShape } from "./model.js";
+import type { StaticFeatures } from "./static-features.js";
+import type { TagClass } from "./tags.js";
+
+export const OBJECTIVES = ["ce", "kl"] as const;
+/** ce: cross-entropy on each observed next event; kl: KL(p̂‖q) per state, weighted by its samples. */
+export type Objective = (typeof OBJECTIVES)[number];
+
+/** Events --balance reweights (the rare ones); the others keep weight 1. */
+export const RARE_EVENTS: readonly EventType[] = ["GoEnd", "GoSched", "GoUnblock"];
+
+export interface TrainStudentOptions {
+  readonly objective: Objective;
+  readonly model: ModelKind;
+  /** Train the auxiliary reasoning-tag head. */
+  readonly tags: boolean;
+  /** Reweight rare events by tempered inverse frequency. */
+  readonly balance: boolean;
+  readonly abstraction: Abstraction;
+  /** Programs held out of training and scored for the card. */
+  readonly holdoutPrograms: readonly string[];
+  /** How the holdout was given (recorded on the card), e.g. "dir:kernels". */
+  readonly holdoutSpec: string;
+  /**
+   * Training programs set aside for early stopping and the temperature (e.g. the dataset
+   * stage's resolveHoldout validation). Default: a seeded `validationFraction` of them.
+   */
+  readonly validationPrograms?: readonly string[];
+  readonly seed: number;
+  readonly hidden: number;
+  readonly activation: Activation;
+  readonly epochs: number;
+  readonly batchSize: number;
+  readonly learningRate: number;
+  readonly l2: number;
+  readonly patience: number;
+  readonly tagWeight: number;
+  /** Exponent τ of the class weights (n_max / n_c)^τ, capped at `balanceCap`. */
+  readonly balanceTemper: number;
+  readonly balanceCap: number;
+  /** Fraction of the training programs used for early stopping and the temperature. */
+  readonly validationFraction: number;
+}
+
+export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abstraction" | "holdoutPrograms" | "holdoutSpec"> = {
+  model: "mlp",
+  tags: false,
+  balance: false,
+  seed: 1,
+  hidden: 64,
+  activation: "tanh",
+  epochs: 60,
+  batchSize: 64,
+  learningRate: 0.003,
+  l2: 1e-4,
+  patience: 6,
+  tagWeight: 0.3,
+  balanceTemper: 0.5,
+  balanceCap: 10,
+  validationFraction: 0.2,
+};
+
+/**
+ * What a training run reads: decoded runs (states and samples of the chosen abstraction are
+ * built from them, separately for the train, validation and holdout programs so pooled
+ * states never mix them), and where each program's source is.
+ */
+export interface TrainingData {
+  readonly runs: readonly RunRecords[];
+  /** Program name → source directory (for static features); missing programs get none. */
+  readonly programDirs: ReadonlyMap<string, string>;
+}
+
+/** weights.json of an adapter. */
+export interface StudentWeights {
+  readonly format: "schedlab-student";
+  readonly formatVersion: 1;
+  readonly featureVersion: number;
+  readonly shape: ModelShape;
+  readonly params: readonly number[];
+  readonly mean: readonly number[];
+  readonly std: readonly number[];
+  /** Softmax temperature fitted on the validation split. */
+  readonly temperature: number;
+  readonly eventTypes: readonly EventType[];
+  readonly tagClasses: readonly TagClass[];
+}
+
+/** features.json of an adapter: the spec plus static features of every program seen. */
+export interface StudentFeatureFile {
+  readonly spec: FeatureSpec;
+  readonly staticFeatures: Readonly<Record<string, StaticFeatures>>;
+}
+
+export interface StudentCard {
+  readonly name: string;
+  readonly createdAt: string;
+  readonly data: {
+    readonly abstraction: Abstraction;
+    readonly holdout: string;
+    readonly trainPrograms: readonly string[];
+    readonly validationPrograms: readonly string[];
+    readonly holdoutPrograms: readonly string[];
+    /** "program", or "run" when fewer than two training programs forced a split by run. */
+    readonly validationSplit: "program" | "run";
+    readonly trainSamples: number;
+    readonly trainStates: number;
+    readonly trainRows: number;
+    readonly validationStates: number;
+    readonly holdoutSamples: number;
+    readonly holdoutStates: number;
+    readonly classTotals: Readonly<Record<EventType, number>>;
+    readonly classWeights: Readonly<Record<EventType, number>>;
+    readonly programsWithoutStaticFeatures: readonly string[];
+  };
+  readonly training: {
+    readonly objective: Objective;
+    readonly model: ModelKind;
+    readonly tags: boolean;
+    readonly balance: boolean;
+    readonly seed: number;
+    readonly hyperParameters: Readonly<Record<string, number | string>>;
+    readonly featureVersion: number;
+    readonly features: number;
+    readonly parameters: number;
+    readonly epochsRun: number;
+    readonly bestEpoch: number;
+    readonly temperature: number;
+    readonly validationNll: number;
+  };
+  /** Holdout metrics; null when nothing was held out. */
+  readonly holdout: CardMetrics | null;
+  /** The same metrics on the validation programs (after calibration). */
+  readonly validation: CardMetrics | null;
+}
+
+export interface TrainedStudent {
+  readonly weights: StudentWeights;
+  readonly features: StudentFeatureFile;
+  readonly card: StudentCard;
+}

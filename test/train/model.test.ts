@@ -1,0 +1,110 @@
+// The student networks: exact gradients, determinism of the PRNG, Adam convergence and
+// temperature fitting.
+
+import { describe, expect, it } from "vitest";
+import { eventLogits, fitModel, fitTemperature, type TrainingMatrix } from "../../src/train/fit.js";
+import { backward, forward, initialParameters, modelLayout, newWorkspace, softmaxInPlace, type ModelShape } from "../../src/train/model.js";
+import { seededRandom } from "../../src/train/prng.js";
+
+/** Loss of one row: soft CE of the event head plus 0.5 × soft CE of the tag head. */
+function rowLoss(shape: ModelShape, params: Float64Array, x: Float64Array, target: Float64Array, tagTarget: Float64Array): number {
+  const ws = newWorkspace(shape);
+  forward(shape, params, x, 0, ws);
+  softmaxInPlace(ws.eventLogits, shape.events);
+  softmaxInPlace(ws.tagLogits, shape.tags);
+  let loss = 0;
+  for (let c = 0; c < shape.events; c++) loss -= target[c] * Math.log(ws.eventLogits[c]);
+  for (let c = 0; c < shape.tags; c++) loss -= 0.5 * tagTarget[c] * Math.log(ws.tagLogits[c]);
+  return loss;
+}
+
+describe("student networks", () => {
+  for (const kind of ["logreg", "mlp"] as const) {
+    for (const activation of ["tanh", "relu"] as const) {
+      it(`${kind}/${activation}: backward matches finite differences`, () => {
+        const shape: ModelShape = { kind, inputs: 5, hidden: kind === "mlp" ? 4 : 0, activation, events: 6, tags: 3 };
+        const random = seededRandom(7);
+        const params = initialParameters(shape, random);
+        const x = Float64Array.from({ length: 5 }, () => random.next() * 2 - 1);
+        const target = Float64Array.from([0.1, 0.5, 0, 0.2, 0.2, 0]);
+        const tagTarget = Float64Array.from([0, 1, 0]);
+        const ws = newWorkspace(shape);
+        forward(shape, params, x, 0, ws);
+        softmaxInPlace(ws.eventLogits, 6);
+        softmaxInPlace(ws.tagLogits, 3);
+        const dEvent = Float64Array.from(ws.eventLogits, (q, c) => q - target[c]);
+        const dTag = Float64Array.from(ws.tagLogits.subarray(0, 3), (q, c) => 0.5 * (q - tagTarget[c]));
+        const grad = new Float64Array(params.length);
+        backward(shape, params, x, 0, ws, dEvent, dTag, grad);
+        const h = 1e-6;
+        for (let i = 0; i < params.length; i++) {
+          const plus = params.slice();
+          plus[i] += h;
+          const minus = params.slice();
+          minus[i] -= h;
+          const numeric = (rowLoss(shape, plus, x, target, tagTarget) - rowLoss(shape, minus, x, target, tagTarget)) / (2 * h);
+          expect(grad[i]).toBeCloseTo(numeric, 5);
+        }
+      });
+    }
+  }
+
+  it("the seeded PRNG repeats for a seed and differs across seeds", () => {
+    const a = seededRandom(42);
+    const b = seededRandom(42);
+    const c = seededRandom(43);
+    const xs = Array.from({ length: 5 }, () => a.next());
+    expect(Array.from({ length: 5 }, () => b.next())).toEqual(xs);
+    expect(Array.from({ length: 5 }, () => c.next())).not.toEqual(xs);
+    expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+  });
+
+  it("fits a separable problem, and recovers the temperature of over-confident logits", () => {
+    // Two features; the event is GoStart when x0 > 0, else GoBlock.
+    const random = seededRandom(3);
+    const make = (rows: number): TrainingMatrix => {
+      const x = new Float32Array(rows * 2);
+      const events = new Float64Array(rows * 6);
+      for (let r = 0; r < rows; r++) {
+        x[r * 2] = random.next() * 2 - 1;
+        x[r * 2 + 1] = random.next() * 2 - 1;
+        events[r * 6 + (x[r * 2] > 0 ? 1 : 2)] = 1;
+      }
+      return { rows, inputs: 2, x, events, weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
+    };
+    const shape: ModelShape = { kind: "logreg", inputs: 2, hidden: 0, activation: "tanh", events: 6, tags: 0 };
+    const fit = fitModel(shape, make(400), make(200), { seed: 1, epochs: 40, batchSize: 32, learningRate: 0.05, l2: 0, patience: 40, tagWeight: 0 });
+    const test = make(200);
+    const logits = eventLogits(shape, fit.params, test);
+    let hits = 0;
+    for (let r = 0; r < test.rows; r++) {
+      const row = Array.from(logits.subarray(r * 6, r * 6 + 6));
+      if (test.events[r * 6 + row.indexOf(Math.max(...row))] === 1) hits++;
+    }
+    expect(hits / test.rows).toBeGreaterThan(0.95);
+    expect(fit.validationLoss.length).toBeGreaterThan(0);
+    expect(modelLayout(shape).size).toBe(fit.params.length);
+
+    // Labels drawn from softmax(z / 2): the fitted temperature should be close to 2.
+    const rows = 4000;
+    const z = new Float64Array(rows * 6);
+    const m: TrainingMatrix = { rows, inputs: 0, x: new Float32Array(0), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
+    const q = new Float64Array(6);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < 6; c++) z[r * 6 + c] = q[c] = (random.next() * 2 - 1) * 6;
+      softmaxInPlace(q, 6, 2);
+      let u = random.next();
+      let label = 5;
+      for (let c = 0; c < 6; c++) {
+        u -= q[c];
+        if (u < 0) {
+          label = c;
+          break;
+        }
+      }
+      m.events[r * 6 + label] = 1;
+    }
+    expect(fitTemperature(z, m, 6)).toBeGreaterThan(1.7);
+    expect(fitTemperature(z, m, 6)).toBeLessThan(2.3);
+  });
+});
