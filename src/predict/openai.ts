@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import type { State } from "../dataset/types.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import { mapWithConcurrency } from "./concurrency.js";
-import { EndpointError, EndpointUnreachableError, ModelResponseError } from "./errors.js";
+import { EndpointError, EndpointUnreachableError, ModelResponseError, PredictorSpecError } from "./errors.js";
 import { normalizeWeights } from "./probabilities.js";
 import { PROMPT_VERSION, renderStatePrompt, type PromptOptions } from "./prompt.js";
 import type { Prediction, Predictor } from "./types.js";
@@ -63,8 +63,25 @@ interface ResolvedOptions {
   readonly sleep: (ms: number) => Promise<void>;
 }
 
+/** Checks the base URL once, here, so a typo fails at once instead of being retried. */
+function checkedBaseUrl(raw: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) {
+    throw new PredictorSpecError(
+      `the model endpoint base URL ${JSON.stringify(raw)} is not an http(s) URL`,
+      "Pass --base-url with a full URL ending in /v1, e.g. http://127.0.0.1:8000/v1.",
+    );
+  }
+  return raw.replace(/\/+$/, "");
+}
+
 function resolveOptions(options: OpenAiOptions): ResolvedOptions {
-  const baseUrl = (options.baseUrl ?? process.env.OPENAI_BASE_URL ?? "http://127.0.0.1:8000/v1").replace(/\/+$/, "");
+  const baseUrl = checkedBaseUrl(options.baseUrl ?? process.env.OPENAI_BASE_URL ?? "http://127.0.0.1:8000/v1");
   return {
     baseUrl,
     apiKey: options.apiKey ?? process.env.OPENAI_API_KEY ?? process.env.SCHEDLAB_API_KEY,

@@ -40,6 +40,22 @@ describe("hf predictor (transformers.js, tiny ONNX LM built by the test)", () =>
     expect(p[5]).toBeCloseTo(Math.exp(5) / z, 5);
   }, 60_000);
 
+  it("pads labels of different token lengths in one batch without changing their scores", async () => {
+    // "GoEnd" is a whole word (1 token); the other labels are "Go" + "##X" (2 tokens).
+    const subwords = ["##Create", "##Start", "##Block", "##Unblock", "##Sched"];
+    const words = ["Next", "event", ":", "Go", "GoEnd", ...subwords];
+    const lm = buildTinyLm({ words, bigram: { ":": { Go: 2, GoEnd: 1 }, Go: { "##Block": 3 } } });
+    const [prediction] = await hfPredictor(lm.dir).predict([state]);
+    const v = words.length + 1; // + [UNK]
+    const lse1 = Math.log(Math.exp(2) + Math.exp(1) + (v - 2)); // row ":"
+    const lse2 = Math.log(Math.exp(3) + (v - 1)); // row "Go"
+    const plain = 2 - lse1 - lse2;
+    const scores = [plain, plain, 2 - lse1 + 3 - lse2, plain, plain, 1 - lse1];
+    const max = Math.max(...scores);
+    const total = scores.reduce((a, x) => a + Math.exp(x - max), 0);
+    prediction.probabilities.forEach((p, i) => expect(p).toBeCloseTo(Math.exp(scores[i] - max) / total, 5));
+  }, 60_000);
+
   it("gives the same answer for a batch as one state at a time, and a stable configHash", async () => {
     const lm = buildTinyLm({ words: ["Next", "event", ":", ...LABELS], bigram: { ":": { GoUnblock: 1.5 } } });
     const other = stateOf("b2", prefixOf(records(["GoCreate", 1], ["GoCreate", 2], ["GoStart", 2])));

@@ -191,6 +191,11 @@ describe("openai: errors, retries and timeouts", () => {
     expect((failure as EndpointUnreachableError).hint).toMatch(/Start the server .* --base-url/);
   });
 
+  it("refuses a base URL that is not an http(s) URL before sending anything", async () => {
+    await expect(createPredictor("openai:m", { baseUrl: "localhost:8000/v1" })).rejects.toThrow(/not an http\(s\) URL/);
+    await expect(createPredictor("openai:m", { baseUrl: "127.0.0.1:8000" })).rejects.toMatchObject({ hint: expect.stringContaining("--base-url") });
+  });
+
   it("reads Retry-After as seconds or an HTTP date", () => {
     expect(retryAfterMs("3")).toBe(3000);
     expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
