@@ -6,11 +6,9 @@ import { registerDoctor } from "./doctor.js";
 import { registerCorpus } from "./corpus.js";
 import { registerDist } from "./dist.js";
 import { registerTrain } from "./train.js";
-import { registerTrain } from "./train.js";
 
 export function registerCommands(program: Command): void {
   // @commands
-  registerTrain(program);
   registerTrain(program);
   registerCollect(program);
   registerDoctor(program);
