@@ -5,10 +5,16 @@ import { registerCollect } from "./collect.js";
 import { registerDoctor } from "./doctor.js";
 import { registerCorpus } from "./corpus.js";
 import { registerDist } from "./dist.js";
+import { registerIngest } from "./ingest.js";
+import { registerEvents } from "./events.js";
 import { registerTrain } from "./train.js";
+import { registerExport } from "./export.js";
 
 export function registerCommands(program: Command): void {
   // @commands
+  registerExport(program);
+  registerIngest(program);
+  registerEvents(program);
   registerTrain(program);
   registerCollect(program);
   registerDoctor(program);

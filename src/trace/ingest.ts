@@ -41,6 +41,8 @@ interface RunToIngest {
   readonly id: number;
   readonly trace_path: string;
   readonly kind: "main" | "test";
+  /** Set when the program is one test of a package (collect --split-tests). */
+  readonly test_name: string | null;
 }
 
 /**
@@ -81,7 +83,7 @@ export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = 
 function selectRuns(db: SchedlabDatabase, options: IngestOptions): RunToIngest[] {
   const rows = db
     .prepare(
-      `SELECT r.id, r.trace_path, p.kind FROM runs r JOIN programs p ON p.id = r.program_id
+      `SELECT r.id, r.trace_path, p.kind, p.test_name FROM runs r JOIN programs p ON p.id = r.program_id
        WHERE r.trace_path IS NOT NULL AND (? OR r.ingest_status IS NULL) ORDER BY r.id`,
     )
     .all(options.force ? 1 : 0) as RunToIngest[];
@@ -126,7 +128,7 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
   };
   const mode: RootMode = run.kind === "test" ? "test" : "main";
   try {
-    const summary = await decodeTrace(path, { mode, filter: options.filter, batchSize: 8192 }, writeBatch);
+    const summary = await decodeTrace(path, { mode, filter: options.filter, batchSize: 8192, testNames: run.test_name === null ? undefined : [run.test_name] }, writeBatch);
     inTransaction(s.db, () => {
       for (const g of summary.goroutines) {
         s.insertGoroutine.run(run.id, g.goroutine, g.canonicalId, g.parent, g.entry, g.creationSite, g.isRoot ? 1 : 0);
