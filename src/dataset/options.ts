@@ -22,3 +22,16 @@ export function openExistingDatabase(path: string): SchedlabDatabase {
   }
   return openDatabase(file);
 }
+
+/** `value` if it is one of `choices`, else a UsageError naming them. */
+export function parseChoice<T extends string>(option: string, value: string, choices: readonly T[]): T {
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${option} must be one of ${choices.join(", ")}, got ${JSON.stringify(value)}`, `Use ${option} ${choices.join(" | ")}.`);
+}
+
+/** A positive integer option, else a UsageError. */
+export function parsePositiveInteger(option: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${option} must be a positive integer, got ${JSON.stringify(value)}`, `Pass e.g. ${option} 1024.`);
+  return n;
+}

@@ -7,7 +7,8 @@ import { UsageError } from "../errors.js";
 import { inTransaction } from "../store/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
-import type { EventType, GoroutineInfo, GoroutineRecord, RecordKind } from "../trace/types.js";
+import { loadRunGoroutines, loadRunRecords } from "../trace/load.js";
+import type { EventType } from "../trace/types.js";
 import { poolStates, statesFromRuns } from "./abstractions.js";
 import { countsFromVector } from "./distribution.js";
 import type { Abstraction, Prefix, RunRecords, SampleRow, State } from "./types.js";
@@ -93,35 +94,7 @@ export function loadProgramRuns(db: SchedlabDatabase, program: DatasetProgram): 
 }
 
 function loadRun(db: SchedlabDatabase, programName: string, runId: number, procs: number): RunRecords {
-  const rows = db.prepare("SELECT seq, time_ns, kind, gid, actor_gid, reason, site FROM events WHERE run_id = ? ORDER BY seq").raw().all(runId) as [
-    number,
-    number,
-    string,
-    number,
-    number | null,
-    string,
-    string | null,
-  ][];
-  const records: GoroutineRecord[] = rows.map(([seq, timeNs, kind, goroutine, actor, reason, site]) => ({
-    seq,
-    timeNs,
-    kind: kind as RecordKind,
-    goroutine,
-    actor,
-    reason,
-    site,
-  }));
-  const goroutines = (
-    db.prepare("SELECT gid, canonical_id, parent_gid, entry, creation_site, is_root FROM goroutines WHERE run_id = ? ORDER BY gid").raw().all(runId) as [
-      number,
-      string,
-      number | null,
-      string | null,
-      string | null,
-      number,
-    ][]
-  ).map(([goroutine, canonicalId, parent, entry, creationSite, isRoot]): GoroutineInfo => ({ goroutine, canonicalId, parent, entry, creationSite, isRoot: isRoot !== 0 }));
-  return { program: programName, runId, procs, records, goroutines };
+  return { program: programName, runId, procs, records: loadRunRecords(db, runId), goroutines: loadRunGoroutines(db, runId) };
 }
 
 /** Replaces the stored states and samples of one (abstraction, program) in one transaction. */
