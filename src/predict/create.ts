@@ -2,15 +2,11 @@
 // "replay:preds.jsonl", "student:adapters/kl", …) plus a context → a Predictor.
 // Options are normalised here once; the backends never re-validate them.
 //
-// Extension point for trained students (DESIGN §7): the train stage exports
-//   loadStudentPredictor(path: string): Promise<Predictor>
-// from src/train/index.ts. `student:PATH` imports that module on demand and calls it with
-// PATH as given; the returned Predictor's id should be `student:PATH` and its configHash
-// should cover the adapter's weights, so retrained adapters never reuse stale cache entries.
+// Trained students (DESIGN §7): `student:PATH` calls the train stage's
+//   loadStudentPredictor(path: string, options): Promise<Predictor>
+// (src/train/index.ts) with PATH as given; its id is `student:PATH` and its configHash
+// covers the adapter's weights, so a retrained adapter never reuses stale cache entries.
 
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { pathToFileURL, fileURLToPath } from "node:url";
 import { majorityPredictor, ngramPredictor, uniformPredictor, type TrainingData } from "./baselines.js";
 import { PredictorSpecError } from "./errors.js";
 import { hfPredictor, type HfOptions } from "./hf.js";
@@ -41,6 +37,8 @@ export interface PredictorContext {
   readonly dtype?: HfOptions["dtype"];
   /** openai and hf: how much of the prefix the prompt shows. */
   readonly prompt?: PromptOptions;
+  /** student: a program's source directory, for static features of programs the adapter has not seen. */
+  readonly programDir?: (program: string) => string | undefined;
 }
 
 /** The backends a spec can name, for --help texts and error hints. */
@@ -65,25 +63,6 @@ export function parsePredictorSpec(spec: string): { kind: string; argument: stri
 function requireArgument(kind: string, argument: string, what: string): string {
   if (argument === "") throw new PredictorSpecError(`predictor spec "${kind}:" needs ${what}`, SPEC_HINT);
   return argument;
-}
-
-/** The shape src/train must export for student:PATH. */
-type LoadStudentPredictor = (path: string) => Promise<Predictor>;
-
-/** Imports the train stage's loadStudentPredictor, or explains why it is unavailable. */
-async function importStudentLoader(): Promise<LoadStudentPredictor> {
-  // Resolved at run time so the predict stage builds and runs without the train stage.
-  // From TypeScript sources (tests, tsx) the sibling is index.ts; from the build, index.js.
-  const here = fileURLToPath(import.meta.url);
-  const trainIndex = resolve(here, "..", "..", "train", here.endsWith(".ts") ? "index.ts" : "index.js");
-  let module: unknown = null;
-  if (existsSync(trainIndex)) module = await import(pathToFileURL(trainIndex).href);
-  const loader = (module as { loadStudentPredictor?: unknown } | null)?.loadStudentPredictor;
-  if (typeof loader === "function") return loader as LoadStudentPredictor;
-  throw new PredictorSpecError(
-    "student predictors need the train stage, which this schedlab build does not include (no loadStudentPredictor in src/train)",
-    "Train a student with `schedlab train` in a schedlab that has it, or score its exported predictions with replay:FILE.jsonl.",
-  );
 }
 
 /**
@@ -126,8 +105,9 @@ export async function createPredictor(spec: string, context: PredictorContext = 
       return replayPredictor(requireArgument(kind, argument, "a JSONL file, e.g. replay:predictions.jsonl"));
     case "student": {
       const path = requireArgument(kind, argument, "an adapter directory, e.g. student:adapters/kl");
-      const load = await importStudentLoader();
-      return load(path);
+      // Imported on demand: only student specs pay for loading the train stage.
+      const { loadStudentPredictor } = await import("../train/index.js");
+      return loadStudentPredictor(path, { programDir: context.programDir });
     }
     default:
       throw new PredictorSpecError(`unknown predictor "${spec}"`, SPEC_HINT);

@@ -116,3 +116,14 @@ describe("createPredictor specs", () => {
     await expect(createPredictor("ngram:2", { ngramAddK: 0 })).rejects.toThrow(/add-k must be positive/);
   });
 });
+
+describe("createPredictor student:PATH", () => {
+  it("hands the path to the train stage's loader, whose error names the missing adapter file", async () => {
+    const { mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "schedlab-noadapter-"));
+    await expect(createPredictor(`student:${dir}`)).rejects.toThrow(/is not a schedlab adapter: weights.json is missing/);
+    await expect(createPredictor("student:")).rejects.toThrow(/needs an adapter directory/);
+  });
+});

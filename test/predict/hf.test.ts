@@ -72,6 +72,10 @@ describe("hf predictor (transformers.js, tiny ONNX LM built by the test)", () =>
     expect(() => hfPredictor(empty)).toThrow(/lacks config.json, tokenizer.json, onnx/);
   });
 
+  it("treats a hub id as a missing local model unless downloads are allowed", () => {
+    expect(() => hfPredictor("Xenova/tiny-random-gpt2")).toThrow(/no local model at .*Xenova\/tiny-random-gpt2/);
+  });
+
   it("refuses a missing model path with advice, and downloads nothing", () => {
     const missing = join(mkdtempSync(join(tmpdir(), "schedlab-nomodel-")), "absent");
     expect(() => hfPredictor(missing)).toThrow(ModelNotFoundError);
