@@ -1,0 +1,74 @@
+// `schedlab eval`: score predictors on the test split of a holdout (DESIGN §8), store the
+// results and print them as a table or JSON.
+
+import type { Command } from "commander";
+import { openExistingDatabase, parseAbstraction, parsePositiveInteger } from "../dataset/options.js";
+import { runEvaluation } from "../eval/run.js";
+import { evaluationText } from "../report/terminal.js";
+
+interface EvalFlags {
+  readonly predictor: string[];
+  readonly abstraction: string;
+  readonly holdout?: string;
+  readonly db: string;
+  readonly baseUrl?: string;
+  readonly allowDownload?: boolean;
+  readonly concurrency?: string;
+  readonly resamples: string;
+  readonly seed: string;
+  readonly store: boolean;
+  readonly json?: boolean;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+export function registerEval(program: Command): void {
+  program
+    .command("eval")
+    .description(
+      "Score predictors on the held-out programs: accuracy with the ceiling and majority beside it, per-event P/R/F1, calibration (ECE, Brier, NLL, KL, L1), entropy correlation, and paired comparisons.",
+    )
+    .option("--predictor <spec>", "uniform | majority | ngram:K | openai:MODEL | hf:MODEL_OR_PATH | replay:FILE.jsonl | student:PATH (repeat for several)", collect, [])
+    .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
+    .option("--holdout <spec>", "test programs: dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name (default: stratified hash split)")
+    .option("--db <file>", "SQLite database", "schedlab.db")
+    .option("--base-url <url>", "OpenAI-compatible endpoint for openai:MODEL, ending in /v1 (default $OPENAI_BASE_URL)")
+    .option("--allow-download", "let hf:MODEL fetch weights from the hub")
+    .option("--concurrency <n>", "requests in flight for openai:MODEL")
+    .option("--resamples <n>", "bootstrap resamples for confidence intervals", "2000")
+    .option("--seed <n>", "bootstrap seed", "1")
+    .option("--no-store", "do not store the results in the database")
+    .option("--json", "machine-readable output")
+    .action(async (flags: EvalFlags) => {
+      const abstraction = parseAbstraction(flags.abstraction);
+      const db = openExistingDatabase(flags.db);
+      try {
+        const run = await runEvaluation(db, {
+          predictors: flags.predictor,
+          abstraction,
+          holdout: flags.holdout,
+          predictorContext: {
+            baseUrl: flags.baseUrl,
+            allowDownload: flags.allowDownload === true,
+            concurrency: flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency),
+          },
+          bootstrapResamples: parsePositiveInteger("--resamples", flags.resamples),
+          bootstrapSeed: Number.parseInt(flags.seed, 10) || 0,
+          store: flags.store,
+          onProgress: (message) => process.stderr.write(`${message}\n`),
+        });
+        for (const f of run.failures) process.stderr.write(`schedlab: predictor ${f.predictor} failed: ${f.message}\n  ${f.hint}\n`);
+        if (flags.json === true) {
+          const { predictors, comparisons, abstraction: a, holdout } = run.result;
+          const json = { evalRunId: run.id, abstraction: a, holdout, trainPrograms: run.trainPrograms, testPrograms: run.testPrograms, predictors, comparisons, failures: run.failures, cache: run.cache };
+          process.stdout.write(`${JSON.stringify(json)}\n`);
+        } else {
+          process.stdout.write(evaluationText(run.result));
+          if (run.id !== null) process.stdout.write(`\nstored as eval run ${run.id}; \`schedlab report --db ${flags.db}\` renders it\n`);
+        }
+        if (run.failures.length > 0) process.exitCode = 1;
+      } finally {
+        db.close();
+      }
+    });
+}

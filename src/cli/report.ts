@@ -1,0 +1,42 @@
+// `schedlab report`: write index.html (inline SVG), report.md and metrics.json from the stored results.
+
+import type { Command } from "commander";
+import { resolve } from "node:path";
+import { openExistingDatabase, parsePositiveInteger } from "../dataset/options.js";
+import { reportSections } from "../report/build.js";
+import { writeReport } from "../report/write.js";
+
+interface ReportFlags {
+  readonly db: string;
+  readonly out: string;
+  readonly evalRun?: string;
+  readonly title: string;
+  readonly json?: boolean;
+}
+
+export function registerReport(program: Command): void {
+  program
+    .command("report")
+    .description("Write a self-contained HTML report (inline SVG charts), a Markdown report and metrics.json from the latest stored evaluation.")
+    .option("--db <file>", "SQLite database", "schedlab.db")
+    .option("--out <dir>", "output directory", "report")
+    .option("--eval-run <id>", "report this eval run instead of the latest")
+    .option("--title <text>", "report title", "schedlab report")
+    .option("--json", "print the written paths as JSON")
+    .action((flags: ReportFlags) => {
+      const db = openExistingDatabase(flags.db);
+      try {
+        const evalRunId = flags.evalRun === undefined ? undefined : parsePositiveInteger("--eval-run", flags.evalRun);
+        const { sections, evalRunId: used } = reportSections(db, { evalRunId });
+        const written = writeReport(sections, flags.out, {
+          title: flags.title,
+          generatedAt: new Date().toISOString(),
+          source: `${resolve(flags.db)}, eval run ${used}`,
+        });
+        if (flags.json === true) process.stdout.write(`${JSON.stringify({ ...written, evalRunId: used, sections: sections.map((s) => s.id) })}\n`);
+        else process.stdout.write(`wrote ${written.html}\n      ${written.markdown}\n      ${written.json}\n`);
+      } finally {
+        db.close();
+      }
+    });
+}

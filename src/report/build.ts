@@ -1,0 +1,18 @@
+// Assembling the report from a database: the sections available there, in page order.
+// Later stages (leaks, rollouts, fidelity) add their section builders to this list.
+
+import { loadEvaluation } from "../eval/store.js";
+import type { SchedlabDatabase } from "../store/index.js";
+import { evaluationSections } from "./sections/evaluation.js";
+import type { ReportSection } from "./types.js";
+
+export interface ReportSourceOptions {
+  /** The eval run to report (default: the latest). */
+  readonly evalRunId?: number;
+}
+
+/** Sections for everything the database holds that a report covers. */
+export function reportSections(db: SchedlabDatabase, options: ReportSourceOptions = {}): { sections: ReportSection[]; evalRunId: number } {
+  const evaluation = loadEvaluation(db, options.evalRunId);
+  return { sections: evaluationSections(evaluation), evalRunId: evaluation.id };
+}

@@ -1,0 +1,12 @@
+// The report stage: sections that render as HTML (inline SVG), Markdown and JSON,
+// written together by writeReport.
+export type { ReportMeta, ReportSection } from "./types.js";
+export { writeReport, ReportWriteError, type WrittenReport } from "./write.js";
+export { htmlDocument, htmlTable, type HtmlTable } from "./html.js";
+export { markdownDocument, markdownTable } from "./markdown.js";
+export { escapeXml, escapeMarkdownCell } from "./escape.js";
+export { fixed, signed, pValue, interval, MISSING } from "./format.js";
+export { evaluationSections, evaluationSummarySection, comparisonsSection, predictorDetailSection, slug } from "./sections/evaluation.js";
+export { reportSections, type ReportSourceOptions } from "./build.js";
+export { evaluationText, textTable } from "./terminal.js";
+export * from "./svg/index.js";

@@ -1,0 +1,166 @@
+// Report sections for a stored evaluation: the headline table with charts across
+// predictors, the paired comparisons, and one detail section per predictor.
+
+import type { StoredEvaluation } from "../../eval/store.js";
+import type { PredictorEvaluation } from "../../eval/types.js";
+import { EVENT_TYPES } from "../../trace/types.js";
+import { escapeXml } from "../escape.js";
+import { htmlTable } from "../html.js";
+import { markdownTable } from "../markdown.js";
+import { barChart } from "../svg/barChart.js";
+import { heatmap } from "../svg/heatmap.js";
+import { reliabilityDiagram } from "../svg/reliabilityDiagram.js";
+import { scatterPlot } from "../svg/scatterPlot.js";
+import type { ReportSection } from "../types.js";
+import {
+  COMPARISON_HEADERS,
+  comparisonRow,
+  ENTROPY_HEADERS,
+  entropyRow,
+  HEADLINE_HEADERS,
+  HEADLINE_NUMERIC,
+  headlineRow,
+  PER_EVENT_HEADERS,
+  perEventRows,
+} from "./evaluationTables.js";
+
+const numericFrom = (count: number, first: number): number[] => Array.from({ length: count - first }, (_, i) => i + first);
+
+/** "ngram:3" → "ngram-3": an id fragment from a predictor name. */
+export function slug(name: string): string {
+  const s = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return s === "" ? "predictor" : s;
+}
+
+function contextLine(e: StoredEvaluation): string {
+  const first = e.predictors[0];
+  const majority = first === undefined ? "" : ` Majority class ${first.majorityClass} (from the ${first.majoritySource === "train" ? "training" : "test"} split).`;
+  return `Eval run ${e.id} (${e.createdAt}): abstraction ${e.abstraction}, holdout ${e.holdout}; ${e.states} test states, ${e.samples} samples, ${e.programs} programs.${majority}`;
+}
+
+const METRIC_NOTES = [
+  "accuracy: top label against each run's observed next event (per sample); 95% CI by resampling programs (2000 resamples, seeded).",
+  "mode acc: top label against argmax p̂ (per state, tied modes count). ceiling: always predicting the mode of p̂; majority: always predicting the training split's most frequent event.",
+  "ECE: top-label, 15 equal-width bins, sample-weighted. Brier: Σ over the six events, in [0, 2]. NLL and KL(p̂‖q) in nats, q floored at 1e-12. L1: Σ|q − p̂| / 6.",
+  "H ρ / H r: Spearman and Pearson correlation between the predictor's entropy and p̂'s entropy over states with ≥ 2 samples (– when a side is constant). R X: recall of event X.",
+];
+
+/** The headline section: one row per predictor, per-event F1 bars and the entropy table. */
+export function evaluationSummarySection(e: StoredEvaluation): ReportSection {
+  const rows = e.predictors.map(headlineRow);
+  const f1Bars = (metric: "f1" | "recall"): string =>
+    barChart({
+      title: `Per-event ${metric === "f1" ? "F1" : "recall"} by predictor`,
+      categories: [...EVENT_TYPES],
+      series: e.predictors.map((p) => ({ name: p.name, values: EVENT_TYPES.map((ev) => p.perEvent[ev][metric]) })),
+      max: 1,
+      yLabel: metric === "f1" ? "F1" : "recall",
+    });
+  const accuracyBars = barChart({
+    title: "Accuracy against the ceiling and the majority baseline",
+    categories: ["accuracy", "mode acc", "ceiling", "majority", "macro-F1"],
+    series: e.predictors.map((p) => ({ name: p.name, values: [p.accuracy, p.modeAccuracy, p.ceiling, p.majority, p.macroF1] })),
+    max: 1,
+  });
+  return {
+    id: "evaluation",
+    title: "Next-event prediction",
+    html: () =>
+      [
+        `<p>${escapeXml(contextLine(e))}</p>`,
+        `<div class="scroll">${htmlTable({ headers: HEADLINE_HEADERS, rows, numeric: HEADLINE_NUMERIC })}</div>`,
+        `<ul class="note">${METRIC_NOTES.map((n) => `<li>${escapeXml(n)}</li>`).join("")}</ul>`,
+        `<div class="charts"><figure>${accuracyBars}<figcaption>Ceiling and majority are properties of the test states; they are the same for every predictor.</figcaption></figure>`,
+        `<figure>${f1Bars("f1")}<figcaption>Missing bars: the event neither occurred nor was predicted.</figcaption></figure>`,
+        `<figure>${f1Bars("recall")}<figcaption>Recall per event; rare events (GoUnblock, GoSched, GoEnd) are where predictors fail first.</figcaption></figure></div>`,
+        `<h3>Entropy against real nondeterminism</h3>`,
+        htmlTable({ headers: ENTROPY_HEADERS, rows: e.predictors.map(entropyRow), numeric: numericFrom(ENTROPY_HEADERS.length, 1) }),
+      ].join("\n"),
+    markdown: () =>
+      [
+        contextLine(e),
+        markdownTable(HEADLINE_HEADERS, rows, HEADLINE_NUMERIC),
+        METRIC_NOTES.map((n) => `- ${n}`).join("\n"),
+        "### Entropy against real nondeterminism",
+        markdownTable(ENTROPY_HEADERS, e.predictors.map(entropyRow), numericFrom(ENTROPY_HEADERS.length, 1)),
+      ].join("\n\n"),
+    json: () => ({
+      evalRunId: e.id,
+      createdAt: e.createdAt,
+      abstraction: e.abstraction,
+      holdout: e.holdout,
+      states: e.states,
+      samples: e.samples,
+      programs: e.programs,
+      predictors: e.predictors,
+      comparisons: e.comparisons,
+    }),
+  };
+}
+
+/** Paired comparisons (McNemar, program-bootstrap CI on the accuracy difference). */
+export function comparisonsSection(e: StoredEvaluation): ReportSection {
+  const rows = e.comparisons.map(comparisonRow);
+  const note =
+    "McNemar: exact binomial test below 25 discordant samples, χ² with continuity correction otherwise. The interval resamples programs, since samples of one program are correlated.";
+  return {
+    id: "comparisons",
+    title: "Paired comparisons",
+    html: () =>
+      rows.length === 0
+        ? `<p class="note">Only one predictor was evaluated; nothing to compare.</p>`
+        : `${htmlTable({ headers: COMPARISON_HEADERS, rows, numeric: [2, 3, 4, 7, 8, 9] })}\n<p class="note">${escapeXml(note)}</p>`,
+    markdown: () => (rows.length === 0 ? "Only one predictor was evaluated; nothing to compare." : `${markdownTable(COMPARISON_HEADERS, rows, [2, 3, 4, 7, 8, 9])}\n\n${note}`),
+    json: () => e.comparisons,
+  };
+}
+
+/** Detail of one predictor: per-event table, confusion heatmap, reliability diagram, entropy scatter. */
+export function predictorDetailSection(p: PredictorEvaluation, index: number): ReportSection {
+  const confusion = heatmap({
+    title: `Confusion matrix of ${p.name} (rows observed, columns predicted)`,
+    rowLabels: [...EVENT_TYPES],
+    columnLabels: [...EVENT_TYPES],
+    values: p.confusion,
+    rowAxis: "observed ↓",
+    columnAxis: "predicted →",
+    normalize: "row",
+  });
+  const reliability = reliabilityDiagram({ title: `Reliability diagram of ${p.name}`, bins: p.reliability });
+  const scatter = scatterPlot({
+    title: `Entropy of ${p.name} against empirical entropy, per state`,
+    points: p.entropyPoints.map((pt) => ({ x: pt.empirical, y: pt.predicted })),
+    xLabel: "H(p̂) bits",
+    yLabel: "H(q) bits",
+    xMax: Math.log2(6),
+    yMax: Math.log2(6),
+  });
+  const summary = `accuracy ${p.accuracy.toFixed(3)} (ceiling ${p.ceiling.toFixed(3)}), ECE ${Number.isFinite(p.ece) ? p.ece.toFixed(3) : "–"}, config ${p.configHash}`;
+  return {
+    id: `predictor-${index + 1}-${slug(p.name)}`,
+    title: `Predictor ${p.name}`,
+    html: () =>
+      [
+        `<p>${escapeXml(summary)}</p>`,
+        htmlTable({ headers: PER_EVENT_HEADERS, rows: perEventRows(p), numeric: [1, 2, 3, 4, 5] }),
+        `<div class="charts">`,
+        `<figure>${confusion}<figcaption>Shade: share of the row (recall-like); numbers: samples.</figcaption></figure>`,
+        `<figure>${reliability}<figcaption>Bars: accuracy per confidence bin; orange outline: gap to the bin's mean confidence; dashed: perfect calibration.</figcaption></figure>`,
+        `<figure>${scatter}<figcaption>${escapeXml(`${p.entropyStates} states with ≥ 2 samples; dashed: y = x. Spearman ρ ${Number.isFinite(p.entropySpearman) ? p.entropySpearman.toFixed(3) : "–"}.`)}</figcaption></figure>`,
+        `</div>`,
+      ].join("\n"),
+    markdown: () =>
+      [
+        summary,
+        markdownTable(PER_EVENT_HEADERS, perEventRows(p), [1, 2, 3, 4, 5]),
+        "Confusion matrix (rows observed, columns predicted):",
+        markdownTable(["observed \\ predicted", ...EVENT_TYPES], p.confusion.map((row, i) => [EVENT_TYPES[i]!, ...row.map(String)]), numericFrom(7, 1)),
+      ].join("\n\n"),
+    json: () => ({ name: p.name, configHash: p.configHash }),
+  };
+}
+
+/** All sections of a stored evaluation, in page order. */
+export function evaluationSections(e: StoredEvaluation): ReportSection[] {
+  return [evaluationSummarySection(e), comparisonsSection(e), ...e.predictors.map((p, i) => predictorDetailSection(p, i))];
+}

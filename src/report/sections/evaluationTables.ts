@@ -1,0 +1,91 @@
+// The rows of the evaluation tables, shared by the HTML, Markdown and terminal renderings,
+// so every output shows the same numbers under the same headings.
+
+import type { PredictorComparison, PredictorEvaluation } from "../../eval/types.js";
+import { EVENT_TYPES, type EventType } from "../../trace/types.js";
+import { fixed, interval, pValue, signed } from "../format.js";
+
+/** Rare events whose recall the headline table shows (DESIGN §7 names them as rare). */
+export const RARE_EVENTS: readonly EventType[] = ["GoUnblock", "GoSched", "GoEnd"];
+
+export const HEADLINE_HEADERS = [
+  "predictor",
+  "accuracy",
+  "95% CI",
+  "mode acc",
+  "ceiling",
+  "majority",
+  "macro-F1",
+  "ECE",
+  "Brier",
+  "NLL",
+  "KL",
+  "L1",
+  "H ρ",
+  "H r",
+  ...RARE_EVENTS.map((e) => `R ${e}`),
+] as const;
+
+/** Column indices of HEADLINE_HEADERS that hold numbers. */
+export const HEADLINE_NUMERIC = HEADLINE_HEADERS.map((_, i) => i).filter((i) => i > 0);
+
+export function headlineRow(p: PredictorEvaluation): string[] {
+  return [
+    p.name,
+    fixed(p.accuracy),
+    interval(p.accuracyInterval.lower, p.accuracyInterval.upper),
+    fixed(p.modeAccuracy),
+    fixed(p.ceiling),
+    fixed(p.majority),
+    fixed(p.macroF1),
+    fixed(p.ece),
+    fixed(p.brier),
+    fixed(p.nll),
+    fixed(p.kl),
+    fixed(p.l1),
+    fixed(p.entropySpearman),
+    fixed(p.entropyPearson),
+    ...RARE_EVENTS.map((e) => fixed(p.perEvent[e].recall)),
+  ];
+}
+
+export const PER_EVENT_HEADERS = ["event", "precision", "recall", "F1", "support", "predicted"] as const;
+
+export function perEventRows(p: PredictorEvaluation): string[][] {
+  return EVENT_TYPES.map((e) => {
+    const s = p.perEvent[e];
+    return [e, fixed(s.precision), fixed(s.recall), fixed(s.f1), String(s.support), String(s.predicted)];
+  });
+}
+
+export const ENTROPY_HEADERS = ["predictor", "states", "mean H(q) bits", "mean H(p̂) bits", "Spearman ρ", "p", "Pearson r", "p"] as const;
+
+export function entropyRow(p: PredictorEvaluation): string[] {
+  return [
+    p.name,
+    String(p.entropyStates),
+    fixed(p.meanPredictedEntropy),
+    fixed(p.meanEmpiricalEntropy),
+    fixed(p.entropySpearman),
+    pValue(p.entropySpearmanP),
+    fixed(p.entropyPearson),
+    pValue(p.entropyPearsonP),
+  ];
+}
+
+export const COMPARISON_HEADERS = ["A", "B", "acc A", "acc B", "A − B", "95% CI (programs)", "McNemar", "A only", "B only", "p"] as const;
+
+export function comparisonRow(c: PredictorComparison): string[] {
+  return [
+    c.a,
+    c.b,
+    fixed(c.accuracyA),
+    fixed(c.accuracyB),
+    signed(c.difference.estimate),
+    interval(c.difference.lower, c.difference.upper),
+    c.mcnemar.method,
+    String(c.mcnemar.onlyA),
+    String(c.mcnemar.onlyB),
+    pValue(c.mcnemar.pValue),
+  ];
+}

@@ -1,0 +1,5 @@
+// Pure SVG chart functions: typed data in, an escaped <svg> string out.
+export { barChart, type BarChartInput, type BarSeries } from "./barChart.js";
+export { heatmap, heatColor, type HeatmapInput } from "./heatmap.js";
+export { scatterPlot, type ScatterInput, type ScatterPoint } from "./scatterPlot.js";
+export { reliabilityDiagram, type ReliabilityInput, type ReliabilityBinData } from "./reliabilityDiagram.js";

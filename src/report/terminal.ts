@@ -1,0 +1,28 @@
+// Plain-text tables for the terminal (`schedlab eval` without --json).
+
+import type { EvaluationResult } from "../eval/types.js";
+import { COMPARISON_HEADERS, comparisonRow, HEADLINE_HEADERS, headlineRow } from "./sections/evaluationTables.js";
+
+/** Left-aligns the first column, right-aligns the rest, two spaces between columns. */
+export function textTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = headers.map((h, i) => Math.max([...h].length, ...rows.map((r) => [...(r[i] ?? "")].length)));
+  const pad = (cell: string, i: number): string => {
+    const gap = " ".repeat(widths[i]! - [...cell].length);
+    return i === 0 ? cell + gap : gap + cell;
+  };
+  const render = (cells: readonly string[]): string => cells.map(pad).join("  ").trimEnd();
+  return [render(headers), render(widths.map((w) => "─".repeat(w))), ...rows.map(render)].join("\n");
+}
+
+/** The headline table and, with two or more predictors, the comparison table. */
+export function evaluationText(result: EvaluationResult): string {
+  const first = result.predictors[0];
+  const lines = [
+    `abstraction ${result.abstraction} · holdout ${result.holdout}` +
+      (first === undefined ? "" : ` · ${first.states} states, ${first.samples} samples, ${first.programs} programs`),
+    "",
+    textTable(HEADLINE_HEADERS, result.predictors.map(headlineRow)),
+  ];
+  if (result.comparisons.length > 0) lines.push("", textTable(COMPARISON_HEADERS, result.comparisons.map(comparisonRow)));
+  return `${lines.join("\n")}\n`;
+}
