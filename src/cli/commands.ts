@@ -1,6 +1,8 @@
 // The list of commands. Add one line per command file.
 
 import type { Command } from "commander";
+import { registerEval } from "./eval.js";
+import { registerReport } from "./report.js";
 import { registerCollect } from "./collect.js";
 import { registerDoctor } from "./doctor.js";
 import { registerCorpus } from "./corpus.js";
@@ -12,6 +14,8 @@ import { registerExport } from "./export.js";
 
 export function registerCommands(program: Command): void {
   // @commands
+  registerEval(program);
+  registerReport(program);
   registerExport(program);
   registerIngest(program);
   registerEvents(program);
