@@ -1,0 +1,91 @@
+// Features of a prefix: exact scheduler state, recent records, no look-ahead, and the
+// incremental featurizer agreeing with one-prefix replays.
+
+import { describe, expect, it } from "vitest";
+import type { Prefix } from "../../src/dataset/types.js";
+import { FEATURE_COUNT, FEATURE_SPEC, featurizePrefixes, prefixFeatures } from "../../src/train/features.js";
+import { normaliseStaticFeatures } from "../../src/train/static-features.js";
+import { tagTargetOfPrefix } from "../../src/train/tags.js";
+import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
+
+let seq = 0;
+function rec(kind: RecordKind, goroutine: number, actor: number | null, reason = "", timeNs = seq * 1000): GoroutineRecord {
+  return { seq: seq++, timeNs, kind, goroutine, actor, reason, site: null };
+}
+
+// g1 (root) creates g2 and g3, blocks on a channel; g2 runs and unblocks g1, g3 sleeps, g2 ends.
+const records: GoroutineRecord[] = [
+  rec("Initial", 1, null, "Running"),
+  rec("GoCreate", 2, 1),
+  rec("GoCreate", 3, 1),
+  rec("GoBlock", 1, 1, "chan receive"),
+  rec("GoStart", 2, null),
+  rec("GoUnblock", 1, 2),
+  rec("GoStart", 3, null),
+  rec("GoBlock", 3, 3, "sleep"),
+  rec("GoEnd", 2, 2),
+  rec("GoStart", 1, null),
+];
+
+const prefix = (end: number, recs = records): Prefix => ({ program: "p", runId: 1, procs: 2, records: recs, end });
+const column = (v: Float64Array, name: string): number => {
+  const i = FEATURE_SPEC.names.indexOf(name);
+  if (i < 0) throw new Error(`no feature ${name}`);
+  return v[i];
+};
+
+describe("prefix features", () => {
+  it("has one unique name per column", () => {
+    expect(new Set(FEATURE_SPEC.names).size).toBe(FEATURE_COUNT);
+    expect(FEATURE_COUNT).toBeGreaterThan(150);
+  });
+
+  it("reconstructs the scheduler state exactly", () => {
+    const v = prefixFeatures(prefix(8), null); // after g3 blocks in sleep
+    expect(column(v, "state.log1p.running")).toBeCloseTo(Math.log1p(1)); // g2
+    expect(column(v, "state.log1p.runnable")).toBeCloseTo(Math.log1p(1)); // g1
+    expect(column(v, "state.log1p.waiting")).toBeCloseTo(Math.log1p(1)); // g3
+    expect(column(v, "state.waiting.log1p.sleep")).toBeCloseTo(Math.log1p(1));
+    expect(column(v, "state.waiting.log1p.chan receive")).toBe(0);
+    expect(column(v, "state.log1p.created")).toBeCloseTo(Math.log1p(2));
+    expect(column(v, "state.frac.waiting")).toBeCloseTo(1 / 3);
+    expect(column(v, "recent1.kind.GoBlock")).toBe(1);
+    expect(column(v, "recent1.reason.sleep")).toBe(1);
+    expect(column(v, "recent1.subjectNow.waiting")).toBe(1);
+    expect(column(v, "recent2.kind.GoStart")).toBe(1);
+    expect(column(v, "recent2.sameSubjectAsPrevious")).toBe(0);
+    expect(column(v, "recent1.sameSubjectAsPrevious")).toBe(1);
+    expect(column(v, "recent3.kind.GoUnblock")).toBe(1);
+    expect(column(v, "recent3.subjectIsRoot")).toBe(1);
+    expect(column(v, "recent3.actorIsRoot")).toBe(0);
+    expect(column(v, "root.status.runnable")).toBe(1);
+    expect(column(v, "procs.log2")).toBe(1);
+    expect(column(v, "procs.runnableWithIdleP")).toBe(1);
+    expect(column(v, "static.present")).toBe(0);
+    expect(column(v, "depth.events.log1p")).toBeCloseTo(Math.log1p(7));
+  });
+
+  it("never looks past the end of the prefix", () => {
+    const altered = [...records.slice(0, 5), rec("GoEnd", 1, 1), rec("GoCreate", 9, 1), rec("GoSched", 2, 2, "runtime.Gosched")];
+    expect(Array.from(prefixFeatures(prefix(5, altered), null))).toEqual(Array.from(prefixFeatures(prefix(5), null)));
+    expect(Array.from(prefixFeatures(prefix(6, altered), null))).not.toEqual(Array.from(prefixFeatures(prefix(6), null)));
+  });
+
+  it("featurises many prefixes of one run in one walk, equal to replaying each", () => {
+    const staticFeatures = normaliseStaticFeatures({ goStmts: 2, sends: 1 });
+    const prefixes = [7, 2, 10, 0, 5].map((end) => prefix(end));
+    const rows = featurizePrefixes(prefixes, () => staticFeatures);
+    prefixes.forEach((p, i) => {
+      const one = Float32Array.from(prefixFeatures(p, staticFeatures));
+      expect(Array.from(rows.subarray(i * FEATURE_COUNT, (i + 1) * FEATURE_COUNT))).toEqual(Array.from(one));
+    });
+    expect(rows[FEATURE_SPEC.names.indexOf("static.log1p.goStmts")]).toBeCloseTo(Math.log1p(2), 5);
+  });
+
+  it("derives reasoning tags exactly from the trace", () => {
+    expect(tagTargetOfPrefix(prefix(3), "GoBlock")).toBe("chan receive");
+    expect(tagTargetOfPrefix(prefix(5), "GoUnblock")).toBe("chan receive"); // g1's wait ends
+    expect(tagTargetOfPrefix(prefix(7), "GoBlock")).toBe("sleep");
+    expect(tagTargetOfPrefix(prefix(4), "GoStart")).toBe("none");
+  });
+});

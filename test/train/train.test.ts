@@ -1,0 +1,119 @@
+// Training on real traces of the fixture programs: learning happens on held-out programs,
+// training is deterministic for a seed, adapters round-trip as the student: predictor, and
+// `schedlab train` works on a real database.
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createPredictor } from "../../src/predict/create.js";
+import {
+  AdapterError,
+  cardMetrics,
+  DEFAULT_TRAIN_OPTIONS,
+  loadStudentPredictor,
+  saveAdapter,
+  statesAndSamples,
+  trainStudent,
+  type TrainStudentOptions,
+} from "../../src/train/index.js";
+import { EVENT_TYPES } from "../../src/trace/types.js";
+import { runCli } from "../helpers/cli.js";
+import { FIXTURE_PROGRAMS, traceFixtures, type TracedCorpus } from "./traced-runs.js";
+
+let corpus: TracedCorpus;
+const HOLDOUT = ["pipeline", "mutexcounter"];
+
+const options = (overrides: Partial<TrainStudentOptions>): TrainStudentOptions => ({
+  ...DEFAULT_TRAIN_OPTIONS,
+  objective: "ce",
+  abstraction: "context",
+  holdoutPrograms: HOLDOUT,
+  holdoutSpec: `list:${HOLDOUT.join(",")}`,
+  epochs: 25,
+  ...overrides,
+});
+
+beforeAll(async () => {
+  corpus = await traceFixtures(FIXTURE_PROGRAMS, 3);
+}, 240_000);
+
+describe("training a student on real traces", () => {
+  it("beats the majority baseline on held-out programs with both objectives", async () => {
+    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
+    for (const objective of ["ce", "kl"] as const) {
+      const student = await trainStudent("t", data, options({ objective, model: "mlp" }));
+      const h = student.card.holdout!;
+      expect(student.card.data.holdoutPrograms).toEqual([...HOLDOUT].sort());
+      expect(student.card.data.trainPrograms.some((p) => HOLDOUT.includes(p))).toBe(false);
+      expect(h.samples).toBeGreaterThan(500);
+      expect(h.ceiling).toBeGreaterThanOrEqual(h.accuracy);
+      expect(h.accuracy).toBeGreaterThan(h.majority + 0.15);
+      expect(student.card.data.programsWithoutStaticFeatures).toEqual([]);
+      expect(student.card.training.temperature).toBeGreaterThan(0);
+    }
+  });
+
+  it("gives identical weights for the same seed and different ones for another seed", async () => {
+    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
+    const a = await trainStudent("a", data, options({ objective: "kl", model: "mlp", tags: true, balance: true, seed: 5 }));
+    const b = await trainStudent("b", data, options({ objective: "kl", model: "mlp", tags: true, balance: true, seed: 5 }));
+    const c = await trainStudent("c", data, options({ objective: "kl", model: "mlp", tags: true, balance: true, seed: 6 }));
+    expect(b.weights.params).toEqual(a.weights.params);
+    expect(b.weights.temperature).toBe(a.weights.temperature);
+    expect(c.weights.params).not.toEqual(a.weights.params);
+    expect(a.weights.shape.tags).toBeGreaterThan(0);
+    // --balance raises the weight of the rare events that occur, and only theirs.
+    expect(a.card.data.classWeights.GoEnd).toBeGreaterThan(1);
+    expect(a.card.data.classWeights.GoUnblock).toBeGreaterThanOrEqual(1);
+    expect(a.card.data.classWeights.GoStart).toBe(1);
+  });
+
+  it("round-trips an adapter as the student: predictor with the card's holdout metrics", async () => {
+    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
+    const student = await trainStudent("rt", data, options({ objective: "ce", model: "logreg", tags: true }));
+    const dir = join(corpus.scratch, "adapters", "rt");
+    saveAdapter(dir, student);
+    expect(readFileSync(join(dir, "card.md"), "utf8")).toContain("## Holdout");
+    const predictor = await loadStudentPredictor(dir);
+    expect(predictor.id).toBe(`student:${dir}`);
+    const { states } = statesAndSamples(corpus.runs.filter((r) => HOLDOUT.includes(r.program)), "context");
+    const predictions = await predictor.predict(states);
+    for (const p of predictions) expect(p.probabilities.reduce((x, y) => x + y, 0)).toBeCloseTo(1, 6);
+    const scored = states.map((s, i) => ({ counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: predictions[i].probabilities }));
+    const metrics = cardMetrics(scored, student.card.holdout!.majorityEvent);
+    expect(metrics.accuracy).toBeCloseTo(student.card.holdout!.accuracy, 6);
+    expect(metrics.ece).toBeCloseTo(student.card.holdout!.ece, 6);
+    expect(predictions.some((p) => p.tags?.blockReason !== undefined || p.tags?.wakeCause !== undefined)).toBe(true);
+
+    const viaFactory = await createPredictor(`student:${dir}`, {});
+    expect(viaFactory.configHash).toBe(predictor.configHash);
+    expect((await viaFactory.predict(states.slice(0, 3))).map((p) => p.probabilities)).toEqual(predictions.slice(0, 3).map((p) => p.probabilities));
+
+    writeFileSync(join(dir, "weights.json"), "{ not json");
+    await expect(loadStudentPredictor(dir)).rejects.toBeInstanceOf(AdapterError);
+    await expect(loadStudentPredictor(join(corpus.scratch, "nowhere"))).rejects.toThrow(/weights.json is missing/);
+  });
+
+  it("schedlab train writes an adapter and a card from a database", async () => {
+    const out = join(corpus.scratch, "adapters", "cli-kl");
+    const result = await runCli([
+      "train", "--objective", "kl", "--model", "logreg", "--tags", "--abstraction", "goroutine",
+      "--holdout", `list:${HOLDOUT.join(",")}`, "--db", corpus.dbPath, "--out", out, "--epochs", "10", "--json",
+    ]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const card = JSON.parse(result.stdout) as { data: { abstraction: string; holdoutPrograms: string[] }; holdout: { accuracy: number; majority: number } };
+    expect(card.data.abstraction).toBe("goroutine");
+    expect(card.data.holdoutPrograms).toEqual([...HOLDOUT].sort());
+    expect(card.holdout.accuracy).toBeGreaterThan(card.holdout.majority);
+    expect(JSON.parse(readFileSync(join(out, "card.json"), "utf8"))).toEqual(card);
+    expect(JSON.parse(readFileSync(join(out, "features.json"), "utf8")).spec.names.length).toBeGreaterThan(150);
+
+    const bad = await runCli(["train", "--objective", "mse", "--abstraction", "context", "--db", corpus.dbPath, "--out", out]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown objective "mse"/);
+    const tooMuch = await runCli(["train", "--objective", "ce", "--abstraction", "context", "--holdout", "list:condqueue,mutexcounter,pingpong,pipeline", "--db", corpus.dbPath, "--out", out]);
+    expect(tooMuch.code).toBe(2);
+    expect(tooMuch.stderr).toMatch(/needs at least 2/);
+  });
+});
