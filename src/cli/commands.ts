@@ -11,9 +11,11 @@ import { registerIngest } from "./ingest.js";
 import { registerEvents } from "./events.js";
 import { registerTrain } from "./train.js";
 import { registerExport } from "./export.js";
+import { registerPredict } from "./predict.js";
 
 export function registerCommands(program: Command): void {
   // @commands
+  registerPredict(program);
   registerEval(program);
   registerReport(program);
   registerExport(program);

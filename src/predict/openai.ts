@@ -208,6 +208,11 @@ function networkErrorCode(error: unknown): string | null {
   return typeof first === "string" ? first : null;
 }
 
+function causeMessage(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error ? cause.message : (error as Error).message;
+}
+
 function errorBodyMessage(text: string): string {
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
@@ -267,14 +272,17 @@ async function postChat(options: ResolvedOptions, body: object): Promise<ChatRes
     } catch (error) {
       if (error instanceof EndpointError || error instanceof ModelResponseError) throw error;
       const code = networkErrorCode(error);
-      if (code !== null && UNREACHABLE_CODES.has(code)) {
+      const aborted = controller.signal.aborted;
+      // A refused connection, an unknown host, or a request fetch will not even send (a
+      // blocked port) cannot get better by retrying; a reset or a timeout can.
+      if (!aborted && (code === null || UNREACHABLE_CODES.has(code))) {
         throw new EndpointUnreachableError(
-          `cannot reach the model endpoint ${options.baseUrl} (${code})`,
+          `cannot reach the model endpoint ${options.baseUrl} (${code ?? causeMessage(error)})`,
           "Start the server (vLLM, llama.cpp server, Ollama, ...) or pass --base-url with its address, e.g. http://127.0.0.1:8000/v1.",
         );
       }
       lastStatus = null;
-      lastProblem = controller.signal.aborted ? `no reply within ${options.timeoutMs} ms` : `connection failed (${code ?? (error as Error).message})`;
+      lastProblem = aborted ? `no reply within ${options.timeoutMs} ms` : `connection failed (${code})`;
     } finally {
       clearTimeout(timer);
     }
@@ -282,7 +290,7 @@ async function postChat(options: ResolvedOptions, body: object): Promise<ChatRes
       throw new EndpointError(
         `${url} failed after ${attempt + 1} attempts: ${lastProblem}`,
         lastStatus === null
-          ? "The server is too slow or dropped the connection: raise --timeout, lower --concurrency, or check the server."
+          ? "The server is too slow or dropped the connection: raise the per-request timeout (--timeout, in ms; default 60000), lower --concurrency, or check the server."
           : hintForStatus(lastStatus),
         lastStatus,
       );

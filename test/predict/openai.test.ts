@@ -191,6 +191,14 @@ describe("openai: errors, retries and timeouts", () => {
     expect((failure as EndpointUnreachableError).hint).toMatch(/Start the server .* --base-url/);
   });
 
+  it("does not retry a request fetch refuses to send (a blocked port)", async () => {
+    const { delays, sleep } = recordedSleep();
+    const failure = await openAiPredictor(MODEL, { baseUrl: "http://127.0.0.1:9/v1", sleep }).predict([states[0]]).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(EndpointUnreachableError);
+    expect((failure as Error).message).toMatch(/\(bad port\)/);
+    expect(delays).toEqual([]);
+  });
+
   it("refuses a base URL that is not an http(s) URL before sending anything", async () => {
     await expect(createPredictor("openai:m", { baseUrl: "localhost:8000/v1" })).rejects.toThrow(/not an http\(s\) URL/);
     await expect(createPredictor("openai:m", { baseUrl: "127.0.0.1:8000" })).rejects.toMatchObject({ hint: expect.stringContaining("--base-url") });
