@@ -1,0 +1,53 @@
+// Discovery with the real Go helper: naming, skipped directories, build constraints,
+// split tests and the errors for paths without Go code.
+
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { discoverPrograms, NoGoCodeError } from "../../src/collect/index.js";
+import { PROGRAMS, SPECIAL } from "./helpers.js";
+
+describe("discoverPrograms", () => {
+  it("names a single program directory after its base name", async () => {
+    const { programs } = await discoverPrograms([join(PROGRAMS, "clean")]);
+    expect(programs.map((p) => [p.name, p.kind, p.testName])).toEqual([["clean", "main", null]]);
+    expect(programs[0].goFiles).toEqual([join(PROGRAMS, "clean", "main.go")]);
+    expect(programs[0].sourceHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("applies build constraints: a //go:build ignore main file does not make a second package", async () => {
+    const { programs, warnings } = await discoverPrograms([join(PROGRAMS, "modtree")]);
+    expect(programs.map((p) => `${p.name}:${p.kind}`)).toEqual(["cmd/hello:main", "work:test"]);
+    expect(programs[1].goFiles).toEqual([join(PROGRAMS, "modtree", "work", "work.go")]);
+    expect(warnings).toEqual([]);
+  });
+
+  it("makes one program per TestXxx function with splitTests, and only real tests", async () => {
+    const { programs } = await discoverPrograms([join(PROGRAMS, "modtree")], { splitTests: true });
+    expect(programs.map((p) => [p.name, p.testName])).toEqual([
+      ["cmd/hello", null],
+      ["work#TestSum", "TestSum"],
+      ["work#TestSumZero", "TestSumZero"],
+    ]);
+  });
+
+  it("reads a valid manifest and leaves programs without one unlabelled", async () => {
+    const { programs } = await discoverPrograms([PROGRAMS]);
+    const byName = new Map(programs.map((p) => [p.name, p]));
+    expect(byName.get("leak-select")!.manifest).toMatchObject({ outcome: "leak", showsOn: "every" });
+    expect(byName.get("clean")!.manifest).toBeNull();
+    expect(programs.some((p) => /(^|\/)(\.hidden|vendor|testdata|node_modules)(\/|$)/.test(p.name))).toBe(false);
+  });
+
+  it("refuses a directory without Go code with a hint saying what to do", async () => {
+    const error = await discoverPrograms([join(SPECIAL, "nogo")]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoGoCodeError);
+    expect((error as NoGoCodeError).message).toContain("no Go program under");
+    expect((error as NoGoCodeError).hint).toMatch(/directory that contains \.go files/);
+  });
+
+  it("refuses a path that does not exist", async () => {
+    const error = await discoverPrograms([join(SPECIAL, "missing")]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NoGoCodeError);
+    expect((error as NoGoCodeError).message).toContain("is not a directory");
+  });
+});

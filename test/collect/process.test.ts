@@ -1,0 +1,93 @@
+// The process runner with real binaries: process-group kill leaves no process behind,
+// a flood of output is drained and capped, and an aborted run records nothing.
+
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildProgram, goToolchain, HARNESS_ENV, spawnWithDeadline, type GoToolchain } from "../../src/collect/index.js";
+import { PROGRAMS, scratch, SPECIAL } from "./helpers.js";
+
+let go: GoToolchain;
+beforeAll(async () => {
+  go = await goToolchain();
+});
+
+/** Pids of live (not zombie) processes whose process group is `pgid`, from /proc. */
+function processesInGroup(pgid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after the parenthesised command: state ppid pgrp …
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === pgid && fields[0] !== "Z") pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+function alive(pid: number): boolean {
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return state.slice(state.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+describe("spawnWithDeadline", () => {
+  it("kills a program that ignores SIGTERM, and its child, leaving no process in the group", async () => {
+    const dir = scratch("stubborn");
+    const build = await buildProgram({ dir: join(SPECIAL, "stubborn"), kind: "main", goFiles: [join(SPECIAL, "stubborn", "main.go")] }, go, dir);
+    expect(build.status).toBe("ok");
+    // No SCHEDLAB_DEADLINE_MS: the harness never stops it on its own.
+    const result = await spawnWithDeadline({
+      command: build.binary!, args: [], cwd: dir, env: { PATH: process.env.PATH ?? "", [HARNESS_ENV.trace]: join(dir, "t.trace") },
+      deadlineMs: 300, graceMs: 300, stdoutCap: 4096, stderrCap: 4096,
+    });
+    expect(result.enforcement).toBe("sigkill");
+    expect(result.exitSignal).toBe("SIGKILL");
+    const child = Number(/child (\d+)/.exec(result.stdout.toString())![1]);
+    expect(child).toBeGreaterThan(0);
+    expect(alive(child)).toBe(false);
+    expect(processesInGroup(result.pid!)).toEqual([]);
+  });
+
+  it("drains 20 MB of stdout, counting every byte and keeping only the capped tail", async () => {
+    const dir = scratch("flood");
+    const build = await buildProgram({ dir: join(PROGRAMS, "flood"), kind: "main", goFiles: [join(PROGRAMS, "flood", "main.go")] }, go, dir);
+    const result = await spawnWithDeadline({
+      command: build.binary!, args: [], cwd: dir, env: { PATH: process.env.PATH ?? "" },
+      deadlineMs: 60_000, graceMs: 1_000, stdoutCap: 64 * 1024, stderrCap: 4096,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdoutBytes).toBe(20 * 1024 * 1024 + "THE END\n".length);
+    expect(result.stdout.length).toBe(64 * 1024);
+    expect(result.stdout.toString().endsWith("x\nTHE END\n")).toBe(true);
+  });
+
+  it("kills the group at once when aborted", async () => {
+    const dir = scratch("abort");
+    const build = await buildProgram({ dir: join(SPECIAL, "stubborn"), kind: "main", goFiles: [join(SPECIAL, "stubborn", "main.go")] }, go, dir);
+    const controller = new AbortController();
+    const running = spawnWithDeadline({
+      command: build.binary!, args: [], cwd: dir, env: { PATH: process.env.PATH ?? "" },
+      deadlineMs: 600_000, graceMs: 1_000, stdoutCap: 4096, stderrCap: 4096, signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 200);
+    const result = await running;
+    expect(result.enforcement).toBe("aborted");
+    expect(processesInGroup(result.pid!)).toEqual([]);
+  });
+
+  it("reports a binary that cannot be started instead of throwing", async () => {
+    const result = await spawnWithDeadline({
+      command: join(scratch("missing"), "no-such-binary"), args: [], cwd: scratch("cwd"), env: {},
+      deadlineMs: 1000, graceMs: 100, stdoutCap: 10, stderrCap: 10,
+    });
+    expect(result.spawnError).toMatch(/ENOENT/);
+  });
+});

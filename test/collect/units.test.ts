@@ -1,0 +1,131 @@
+// The pure parts of collect: outcome classification, the output tail, option parsing,
+// trace paths, the progress line, and the structural trace check on real traces.
+
+import { execa } from "execa";
+import { copyFileSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  checkTraceFile, classifyOutcome, harnessStopOf, normalizeCollectOptions, parseDuration, parseProcsList, programPath,
+  progressLine, runConfigs, runFiles, type RunEvidence,
+} from "../../src/collect/index.js";
+import { outputTail } from "../../src/collect/tail.js";
+import { UsageError } from "../../src/errors.js";
+import { scratch } from "./helpers.js";
+
+const evidence = (over: Partial<RunEvidence>): RunEvidence => ({
+  kind: "main", exitCode: 0, exitSignal: null, enforcement: "none", harnessStop: "return", output: "", ...over,
+});
+
+describe("classifyOutcome", () => {
+  it("maps exit codes, crashes, deadlines and kills to outcomes", () => {
+    expect(classifyOutcome(evidence({}))).toBe("ok");
+    expect(classifyOutcome(evidence({ exitCode: 3, harnessStop: "exit" }))).toBe("exit-error");
+    expect(classifyOutcome(evidence({ exitCode: 2, harnessStop: null, output: "goroutine 1\npanic: boom\n" }))).toBe("panic");
+    expect(classifyOutcome(evidence({ exitCode: 2, harnessStop: null, output: "fatal error: concurrent map writes" }))).toBe("panic");
+    expect(classifyOutcome(evidence({ exitCode: 2, harnessStop: "panic", output: "" }))).toBe("panic");
+    expect(classifyOutcome(evidence({ exitCode: 124, harnessStop: "deadline" }))).toBe("timeout");
+    expect(classifyOutcome(evidence({ exitCode: 124, harnessStop: "sigterm", enforcement: "sigterm" }))).toBe("timeout");
+    expect(classifyOutcome(evidence({ exitCode: null, exitSignal: "SIGKILL", harnessStop: null, enforcement: "sigkill" }))).toBe("killed");
+    expect(classifyOutcome(evidence({ exitCode: null, exitSignal: "SIGSEGV", harnessStop: null }))).toBe("killed");
+  });
+
+  it("recognises the testing package's timeout and failures for test programs", () => {
+    const test = (over: Partial<RunEvidence>) => evidence({ kind: "test", harnessStop: null, ...over });
+    expect(classifyOutcome(test({ exitCode: 2, output: "panic: test timed out after 1s\n\trunning tests:" }))).toBe("timeout");
+    expect(classifyOutcome(test({ exitCode: 1, output: "--- FAIL: TestX\nFAIL" }))).toBe("exit-error");
+    expect(classifyOutcome(test({ exitCode: 2, output: "panic: runtime error: index out of range" }))).toBe("panic");
+    expect(classifyOutcome(test({ exitCode: null, exitSignal: "SIGTERM", enforcement: "sigterm" }))).toBe("killed");
+  });
+});
+
+describe("outputTail", () => {
+  it("keeps exactly the last bytes written and counts all of them", () => {
+    const tail = outputTail(10);
+    for (const piece of ["abc", "defgh", "ijklmnop", "qrstuvwxyz"]) tail.write(Buffer.from(piece));
+    expect(tail.bytes().toString()).toBe("qrstuvwxyz");
+    expect(tail.total).toBe(26);
+    const small = outputTail(100);
+    small.write(Buffer.from("hello"));
+    expect(small.bytes().toString()).toBe("hello");
+  });
+});
+
+describe("options", () => {
+  it("parses durations and GOMAXPROCS lists, rejecting nonsense with a hint", () => {
+    expect(parseDuration("500ms")).toBe(500);
+    expect(parseDuration("10s")).toBe(10_000);
+    expect(parseDuration("1.5m")).toBe(90_000);
+    expect(parseDuration("3")).toBe(3000);
+    expect(() => parseDuration("soon")).toThrow(UsageError);
+    expect(parseProcsList("1,2, 4,2")).toEqual([1, 2, 4]);
+    expect(() => parseProcsList("0")).toThrow(/invalid --procs "0"/);
+    try {
+      parseProcsList("two");
+    } catch (error) {
+      expect((error as UsageError).hint).toMatch(/positive integers separated by commas/);
+    }
+  });
+
+  it("fills defaults and names configurations, adding the test count for tests only", () => {
+    const options = normalizeCollectOptions({ paths: ["x"], procs: [1, 4], testCount: 3 });
+    expect(options.runs).toBe(5);
+    expect(options.timeoutMs).toBe(10_000);
+    expect(runConfigs(options, "main").map((c) => c.key)).toEqual(["procs-1", "procs-4"]);
+    expect(runConfigs(options, "test").map((c) => c.key)).toEqual(["procs-1-count-3", "procs-4-count-3"]);
+    expect(() => normalizeCollectOptions({ paths: [] })).toThrow(UsageError);
+    expect(() => normalizeCollectOptions({ paths: ["x"], runs: 0 })).toThrow(/--runs/);
+  });
+});
+
+describe("trace paths", () => {
+  it("keeps program directories, replaces # and never escapes the traces directory", () => {
+    expect(programPath("patterns/chan#TestLeak")).toBe("patterns/chan@TestLeak");
+    expect(programPath("../x/a b")).toBe("_/x/a_b");
+    expect(runFiles("/t", "a/b#TestX", "procs-2", 3)).toEqual({
+      dir: "/t/a/b@TestX/procs-2", trace: "/t/a/b@TestX/procs-2/run-3.trace", dump: "/t/a/b@TestX/procs-2/run-3.dump",
+    });
+  });
+});
+
+describe("progressLine", () => {
+  it("shows programs, runs, failures and the ETA", () => {
+    const line = progressLine({ programsDone: 3, programsTotal: 10, runsDone: 14, runsTotal: 50, failures: 2, elapsedMs: 1000, etaMs: 42_000 }, 10);
+    expect(line).toBe("[###-------] programs 3/10  runs 14/50  failures 2  ETA 0:42");
+    expect(progressLine({ programsDone: 0, programsTotal: 1, runsDone: 0, runsTotal: 5, failures: 0, elapsedMs: 0, etaMs: null }, 4)).toContain("ETA --:--");
+  });
+});
+
+describe("harnessStopOf", () => {
+  it("reads the stop reason from a dump header", () => {
+    expect(harnessStopOf("# schedlab-harness stop=deadline code=124\ngoroutine 1")).toBe("deadline");
+    expect(harnessStopOf("goroutine 1 [running]:")).toBeNull();
+  });
+});
+
+describe("checkTraceFile", () => {
+  it("accepts a complete trace and flags it truncated when cut, empty or not a trace", async () => {
+    const dir = scratch("tracefile");
+    const prog = join(dir, "prog");
+    await execa("mkdir", ["-p", prog]);
+    writeFileSync(join(prog, "main.go"), 'package main\n\nimport (\n\t"os"\n\t"runtime/trace"\n)\n\nfunc main() {\n\tf, _ := os.Create(os.Args[1])\n\ttrace.Start(f)\n\tdone := make(chan bool)\n\tgo func() { done <- true }()\n\t<-done\n\ttrace.Stop()\n\tf.Close()\n}\n');
+    await execa("go", ["build", "-o", join(dir, "bin"), "main.go"], { cwd: prog, env: { GO111MODULE: "off" } });
+    const full = join(dir, "full.trace");
+    await execa(join(dir, "bin"), [full]);
+    const complete = checkTraceFile(full);
+    expect(complete).toMatchObject({ complete: true, problem: null });
+    expect(complete.generations).toBeGreaterThanOrEqual(1);
+    expect(complete.bytes).toBe(readFileSync(full).length);
+
+    const cut = join(dir, "cut.trace");
+    copyFileSync(full, cut);
+    truncateSync(cut, Math.floor(complete.bytes / 2));
+    expect(checkTraceFile(cut).complete).toBe(false);
+    expect(checkTraceFile(cut).problem).toMatch(/ends inside a batch|no end marker/);
+
+    writeFileSync(join(dir, "empty.trace"), "");
+    expect(checkTraceFile(join(dir, "empty.trace"))).toMatchObject({ complete: false, problem: "the trace is empty" });
+    writeFileSync(join(dir, "junk.trace"), "this is not a trace file at all");
+    expect(checkTraceFile(join(dir, "junk.trace"))).toMatchObject({ complete: false, problem: "no Go trace header" });
+  });
+});
