@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { State } from "../dataset/types.js";
 import { EVENT_TYPES } from "../trace/types.js";
-import { ModelNotFoundError } from "./errors.js";
+import { ModelNotFoundError, ModelResponseError } from "./errors.js";
 import { logSoftmax, softmax } from "./probabilities.js";
 import { PROMPT_VERSION, renderStatePrompt, type PromptOptions } from "./prompt.js";
 import type { Predictor } from "./types.js";
@@ -68,7 +68,8 @@ interface LoadedModel {
   encode(text: string, addSpecialTokens: boolean): number[];
   /** Logits [batch, seq, vocab] for right-padded sequences. */
   logits(sequences: readonly number[][]): Promise<{ data: Float32Array; seq: number; vocab: number }>;
-  readonly padId: number;
+  /** The longest sequence the model accepts (config max_position_embeddings / n_positions), or null if unstated. */
+  readonly maxPositions: number | null;
 }
 
 async function loadModel(source: ModelSource, options: HfOptions): Promise<LoadedModel> {
@@ -92,8 +93,11 @@ async function loadModel(source: ModelSource, options: HfOptions): Promise<Loade
     );
   }
   const padToken = (tokenizer as unknown as { pad_token_id?: number | null }).pad_token_id;
+  const padId = typeof padToken === "number" ? padToken : 0;
+  const config = model.config as unknown as { max_position_embeddings?: unknown; n_positions?: unknown };
+  const positions = [config.max_position_embeddings, config.n_positions].find((n): n is number => typeof n === "number" && n > 0);
   return {
-    padId: typeof padToken === "number" ? padToken : 0,
+    maxPositions: positions ?? null,
     encode: (text, addSpecialTokens) => tokenizer.encode(text, { add_special_tokens: addSpecialTokens }),
     logits: async (sequences) => {
       const seq = Math.max(...sequences.map((s) => s.length));
@@ -101,7 +105,7 @@ async function loadModel(source: ModelSource, options: HfOptions): Promise<Loade
       const mask = new BigInt64Array(sequences.length * seq);
       sequences.forEach((s, row) => {
         for (let j = 0; j < seq; j++) {
-          ids[row * seq + j] = BigInt(j < s.length ? s[j] : 0);
+          ids[row * seq + j] = BigInt(j < s.length ? s[j] : padId);
           mask[row * seq + j] = j < s.length ? 1n : 0n;
         }
       });
@@ -132,7 +136,8 @@ async function labelScores(model: LoadedModel, state: State, options: HfOptions)
   const encodedPrompt = model.encode(promptText, true);
   const labels = labelContinuations(model, promptText, encodedPrompt);
   const longestLabel = Math.max(...labels.map((l) => l.length));
-  const budget = Math.max(1, (options.maxPromptTokens ?? 1024) - longestLabel);
+  const limit = Math.min(options.maxPromptTokens ?? 1024, model.maxPositions ?? Infinity);
+  const budget = Math.max(1, limit - longestLabel);
   const promptIds = encodedPrompt.length > budget ? encodedPrompt.slice(encodedPrompt.length - budget) : encodedPrompt;
   const last = promptIds.length - 1;
   if (labels.every((l) => l.length === 1)) {
@@ -170,7 +175,18 @@ export function hfPredictor(modelOrPath: string, options: HfOptions = {}): Predi
       loaded ??= loadModel(source, options);
       const model = await loaded;
       const predictions = [];
-      for (const state of states) predictions.push({ probabilities: softmax(await labelScores(model, state, options)) });
+      for (const state of states) {
+        let scores: number[];
+        try {
+          scores = await labelScores(model, state, options);
+        } catch (error) {
+          throw new ModelResponseError(
+            `model ${modelOrPath} failed on state ${state.id}: ${(error as Error).message}`,
+            "Check that the model is a causal LM whose ONNX graph takes input_ids and attention_mask and returns logits; a smaller prompt budget can help.",
+          );
+        }
+        predictions.push({ probabilities: softmax(scores) });
+      }
       return predictions;
     },
   };

@@ -56,6 +56,14 @@ describe("hf predictor (transformers.js, tiny ONNX LM built by the test)", () =>
     prediction.probabilities.forEach((p, i) => expect(p).toBeCloseTo(Math.exp(scores[i] - max) / total, 5));
   }, 60_000);
 
+  it("cuts the prompt from the left to the model's position limit", async () => {
+    // 16 positions: the rendered prompt is far longer, so without the cut the position lookup would fail.
+    const lm = buildTinyLm({ words: ["Next", "event", ":", ...LABELS], bigram: { ":": { GoSched: 2 } }, maxPositions: 16 });
+    const [prediction] = await hfPredictor(lm.dir).predict([state]);
+    const z = 5 + Math.exp(2);
+    prediction.probabilities.forEach((p, i) => expect(p).toBeCloseTo(i === 4 ? Math.exp(2) / z : 1 / z, 5));
+  }, 60_000);
+
   it("gives the same answer for a batch as one state at a time, and a stable configHash", async () => {
     const lm = buildTinyLm({ words: ["Next", "event", ":", ...LABELS], bigram: { ":": { GoUnblock: 1.5 } } });
     const other = stateOf("b2", prefixOf(records(["GoCreate", 1], ["GoCreate", 2], ["GoStart", 2])));
