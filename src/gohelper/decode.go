@@ -79,6 +79,7 @@ type decoder struct {
 	strings    map[string]int
 	pending    []pendingRecord
 	undecided  int
+	waiting    map[trace.GoID][]*goroutineInfo // undecided children by undecided parent
 	startTime  trace.Time
 	started    bool
 	seq        int
@@ -122,6 +123,7 @@ func runDecode(args []string) int {
 		ordinals:   map[string]int{},
 		strings:    map[string]int{"": 0},
 		frameCache: map[trace.Stack]stackSummary{},
+		waiting:    map[trace.GoID][]*goroutineInfo{},
 	}
 	status, message, generations := d.decode(file)
 	d.flushPending(true)
@@ -301,6 +303,7 @@ func (d *decoder) created(id, creator trace.GoID, creatorStack, newStack trace.S
 		d.decide(g, classUser)
 	default:
 		g.parent = creator // undecided parent: decided with it (see decide)
+		d.waiting[creator] = append(d.waiting[creator], g)
 	}
 	return g
 }
@@ -322,8 +325,10 @@ func (d *decoder) decide(g *goroutineInfo, class goroutineClass) {
 		g.order = len(d.userOrder)
 		d.userOrder = append(d.userOrder, g)
 	}
-	for _, child := range d.goroutines {
-		if child.class != classUndecided || child.parent != g.id || child.preTrace {
+	children := d.waiting[g.id]
+	delete(d.waiting, g.id)
+	for _, child := range children {
+		if child.class != classUndecided {
 			continue
 		}
 		if class == classUser {
