@@ -265,7 +265,7 @@ async function postChat(options: ResolvedOptions, body: object): Promise<ChatRes
       }
       lastStatus = response.status;
       lastProblem = `HTTP ${response.status}: ${errorBodyMessage(text)}`;
-      if (response.status !== 429 && response.status < 500) {
+      if (response.status !== 408 && response.status !== 429 && response.status < 500) {
         throw new EndpointError(`${url} refused the request: ${lastProblem}`, hintForStatus(response.status), response.status);
       }
       wait = retryAfterMs(response.headers.get("retry-after"));
@@ -336,8 +336,9 @@ export function openAiPredictor(model: string, options: OpenAiOptions = {}): Pre
     return top === null ? null : { probabilities: probabilitiesFromTopLogprobs(top, o.floor) };
   };
 
+  let serverRejectsResponseFormat = false;
   const askJson = async (prompt: string, state: State): Promise<number[]> => {
-    const response = await postChat(o, {
+    const body = {
       model,
       messages: [
         { role: "system", content: jsonSystemPrompt() },
@@ -345,8 +346,16 @@ export function openAiPredictor(model: string, options: OpenAiOptions = {}): Pre
       ],
       max_tokens: 200,
       temperature: 0,
-      response_format: { type: "json_object" },
-    });
+    };
+    let response: ChatResponse;
+    try {
+      response = await postChat(o, serverRejectsResponseFormat ? body : { ...body, response_format: { type: "json_object" } });
+    } catch (error) {
+      // Some servers refuse response_format with a 400; the system prompt alone still asks for JSON.
+      if (!(error instanceof EndpointError && error.status === 400) || serverRejectsResponseFormat) throw error;
+      serverRejectsResponseFormat = true;
+      response = await postChat(o, body);
+    }
     const content = response.choices?.[0]?.message?.content ?? "";
     const probabilities = probabilitiesFromJsonAnswer(content, o.floor);
     if (probabilities === null) {

@@ -110,6 +110,21 @@ describe("openai: JSON fallback", () => {
     expect(server.requests[1].body.response_format).toEqual({ type: "json_object" });
   });
 
+  it("drops response_format when the server refuses it with a 400", async () => {
+    server = await startChatServer((request) => {
+      if (request.body.logprobs === true) return textReply(MODEL, "B");
+      if (request.body.response_format !== undefined) return errorReply(400, "response_format is not supported");
+      return textReply(MODEL, '{"GoStart": 1}');
+    });
+    const [p] = await openAiPredictor(MODEL, { baseUrl: server.baseUrl, floor: 0 }).predict([states[0]]);
+    expect(p.probabilities).toEqual([0, 1, 0, 0, 0, 0]);
+    expect(server.requests.map((r) => [r.body.logprobs === true, r.body.response_format !== undefined])).toEqual([
+      [true, false],
+      [false, true],
+      [false, false],
+    ]);
+  });
+
   it("parses JSON answers leniently but refuses ones without labels", () => {
     close(probabilitiesFromJsonAnswer('Sure: {"A": 1, "B": "1"}', 0) ?? [], [0.5, 0.5, 0, 0, 0, 0]);
     expect(probabilitiesFromJsonAnswer('{"foo": 1}', 1e-4)).toBeNull();
