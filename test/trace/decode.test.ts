@@ -2,12 +2,13 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { isGcPreemption } from "../../src/trace/load.js";
 import { decodeAll, fixture, renderDecoded } from "./helpers.js";
 
 const ids = (d: Awaited<ReturnType<typeof decodeAll>>) => d.summary.goroutines.map((g) => g.canonicalId).sort();
 
 describe("decodeTrace on committed fixtures", () => {
-  for (const [name, mode] of [["tree", "main"], ["harness", "main"], ["testpkg", "test"], ["generations", "main"]] as const) {
+  for (const [name, mode] of [["tree", "main"], ["harness", "main"], ["testpkg", "test"], ["generations", "main"], ["gcpreempt", "main"]] as const) {
     it(`matches the golden decode of ${name}.trace`, async () => {
       const text = renderDecoded(await decodeAll(fixture(`${name}.trace`), { mode, goroot: "/usr/local/go" }));
       const golden = fixture(`${name}.golden.txt`);
@@ -56,6 +57,19 @@ describe("decodeTrace on committed fixtures", () => {
     const wake = d.records.slice(sleep).find((r) => r.goroutine === root && r.kind === "GoUnblock");
     expect(wake?.actor).toBeNull();
     expect(d.records[0]).toMatchObject({ kind: "Initial", goroutine: root, reason: "Running" });
+  });
+
+  it("tells a GC stack-scan suspension (GoBlock preempted) from a real block", async () => {
+    const d = await decodeAll(fixture("gcpreempt.trace"), { mode: "main" });
+    const suspensions = d.records.filter(isGcPreemption);
+    expect(suspensions.length).toBeGreaterThanOrEqual(1);
+    for (const block of suspensions) {
+      expect(block.site).toMatch(/^main\.(spin|main) main\.go:\d+$/);
+      // woken by the GC, not by a user goroutine
+      const wake = d.records.find((r) => r.seq > block.seq && r.goroutine === block.goroutine && r.kind === "GoUnblock");
+      expect(wake?.actor).toBeNull();
+    }
+    expect(d.records.filter((r) => r.kind === "GoBlock" && !isGcPreemption(r)).every((r) => r.reason !== "preempted")).toBe(true);
   });
 
   it("maps the harness's renamed main back to main.main and drops harness goroutines", async () => {

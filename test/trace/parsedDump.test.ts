@@ -52,7 +52,7 @@ function countKinds(kinds: Iterable<RecordKind | null>): Record<string, number> 
 }
 
 describe("cross-check against go tool trace -d=parsed", () => {
-  for (const [name, mode] of [["tree", "main"], ["harness", "main"], ["testpkg", "test"], ["generations", "main"]] as const) {
+  for (const [name, mode] of [["tree", "main"], ["harness", "main"], ["testpkg", "test"], ["generations", "main"], ["gcpreempt", "main"]] as const) {
     it(`${name}.trace: same per-kind counts of user-goroutine transitions`, async () => {
       const decoded = await decodeAll(fixture(`${name}.trace`), { mode });
       const users = new Set(decoded.summary.goroutines.map((g) => g.goroutine));
