@@ -149,8 +149,9 @@ export function newPrefixFeaturizer(
       for (; applied < stop; applied++) {
         const record = records[applied];
         applyRecord(tracker, record);
-        prefixKindCounts[RECORD_KINDS.indexOf(record.kind)]++;
-        if (RECORD_KINDS.indexOf(record.kind) < 6) events++;
+        const kind = KIND_INDEX.get(record.kind) ?? 0;
+        prefixKindCounts[kind]++;
+        if (kind < 6) events++;
       }
       writeFeatures(records, applied, procs, tracker, root, prefixKindCounts, events, staticColumns, out, offset);
     },
@@ -205,6 +206,21 @@ function staticVector(features: StaticFeatures | null): Float64Array {
 
 const log1pUs = (ns: number): number => Math.log1p(Math.max(0, ns) / 1000);
 
+const KIND_INDEX: ReadonlyMap<RecordKind, number> = new Map(RECORD_KINDS.map((kind, i) => [kind, i]));
+const WAIT_CLASS_INDEX: ReadonlyMap<ReasonClass, number> = new Map(WAIT_CLASSES.map((cls, i) => [cls, i]));
+const REASON_INDEX: ReadonlyMap<ReasonClass, number> = new Map(REASON_CLASSES.map((cls, i) => [cls, i]));
+const STATUS_INDEX: ReadonlyMap<GoroutineStatus, number> = new Map(STATUSES.map((s, i) => [s, i]));
+
+/** Writes `values` one-hot style: n zeros with a 1 at `hot` (no 1 when hot < 0). */
+function oneHot(out: Float64Array | Float32Array, at: number, n: number, hot: number): number {
+  for (let j = 0; j < n; j++) out[at + j] = j === hot ? 1 : 0;
+  return at + n;
+}
+
+// Scratch buffers reused across calls (features are computed synchronously, one at a time).
+const waitingScratch = new Float64Array(WAIT_CLASSES.length);
+const windowScratch = new Float64Array(RECORD_KINDS.length);
+
 function writeFeatures(
   records: readonly GoroutineRecord[],
   end: number,
@@ -218,68 +234,67 @@ function writeFeatures(
   offset: number,
 ): void {
   let i = offset;
-  const put = (v: number): void => {
-    out[i++] = v;
-  };
   const c = tracker.statusCounts;
   const live = c.running + c.runnable + c.waiting + c.syscall;
-  for (const v of [c.running, c.runnable, c.waiting, c.syscall, live, tracker.created, tracker.ended]) put(Math.log1p(v));
-  for (const v of [c.running, c.runnable, c.waiting, c.syscall]) put(live > 0 ? v / live : 0);
-  const waitingByClass = new Map<ReasonClass, number>();
-  for (const [reason, n] of tracker.waitingByReason) {
-    const cls = blockReasonClass(reason);
-    waitingByClass.set(cls, (waitingByClass.get(cls) ?? 0) + n);
-  }
-  for (const cls of WAIT_CLASSES) {
-    const n = waitingByClass.get(cls) ?? 0;
-    put(Math.log1p(n));
-    put(live > 0 ? n / live : 0);
+  out[i++] = Math.log1p(c.running);
+  out[i++] = Math.log1p(c.runnable);
+  out[i++] = Math.log1p(c.waiting);
+  out[i++] = Math.log1p(c.syscall);
+  out[i++] = Math.log1p(live);
+  out[i++] = Math.log1p(tracker.created);
+  out[i++] = Math.log1p(tracker.ended);
+  out[i++] = live > 0 ? c.running / live : 0;
+  out[i++] = live > 0 ? c.runnable / live : 0;
+  out[i++] = live > 0 ? c.waiting / live : 0;
+  out[i++] = live > 0 ? c.syscall / live : 0;
+  waitingScratch.fill(0);
+  for (const [reason, n] of tracker.waitingByReason) waitingScratch[WAIT_CLASS_INDEX.get(blockReasonClass(reason)) ?? WAIT_CLASSES.length - 1] += n;
+  for (let j = 0; j < WAIT_CLASSES.length; j++) {
+    out[i++] = Math.log1p(waitingScratch[j]);
+    out[i++] = live > 0 ? waitingScratch[j] / live : 0;
   }
   const p = Math.max(1, procs);
-  put(Math.log2(p));
-  put(p === 1 ? 1 : 0);
-  put(Math.min(2, c.running / p));
-  put(c.running < p ? 1 : 0);
-  put(c.runnable > 0 && c.running < p ? 1 : 0);
-  put(live === 0 ? 1 : 0);
-  put(c.runnable > 0 ? 1 : 0);
-  put(tracker.ended / (tracker.created + 1));
-  put(tracker.goroutines.size > 0 ? c.ended / tracker.goroutines.size : 0);
+  out[i++] = Math.log2(p);
+  out[i++] = p === 1 ? 1 : 0;
+  out[i++] = Math.min(2, c.running / p);
+  out[i++] = c.running < p ? 1 : 0;
+  out[i++] = c.runnable > 0 && c.running < p ? 1 : 0;
+  out[i++] = live === 0 ? 1 : 0;
+  out[i++] = c.runnable > 0 ? 1 : 0;
+  out[i++] = tracker.ended / (tracker.created + 1);
+  out[i++] = tracker.goroutines.size > 0 ? c.ended / tracker.goroutines.size : 0;
   const rootState = goroutineState(tracker, root);
-  for (const s of STATUSES) put(rootState?.status === s ? 1 : 0);
-  put(rootState === undefined ? 1 : 0);
+  i = oneHot(out, i, STATUSES.length + 1, rootState === undefined ? STATUSES.length : (STATUS_INDEX.get(rootState.status) ?? -1));
 
   for (let k = 1; k <= RECENT_RECORDS; k++) {
     const index = end - k;
     const record = index >= 0 ? records[index] : undefined;
-    for (const kind of RECORD_KINDS) put(record?.kind === kind ? 1 : 0);
-    put(record === undefined ? 1 : 0);
-    const reason = record === undefined ? undefined : recordReasonClass(record);
-    for (const cls of REASON_CLASSES) put(reason === cls ? 1 : 0);
+    i = oneHot(out, i, RECORD_KINDS.length + 1, record === undefined ? RECORD_KINDS.length : (KIND_INDEX.get(record.kind) ?? -1));
+    i = oneHot(out, i, REASON_CLASSES.length, record === undefined ? -1 : (REASON_INDEX.get(recordReasonClass(record)) ?? -1));
     const previous = index - 1 >= 0 ? records[index - 1] : undefined;
-    put(record !== undefined && record.actor === record.goroutine ? 1 : 0);
-    put(record !== undefined && record.actor === null ? 1 : 0);
-    put(record !== undefined && record.goroutine === root ? 1 : 0);
-    put(record !== undefined && record.actor === root ? 1 : 0);
-    put(record !== undefined && previous !== undefined && previous.goroutine === record.goroutine ? 1 : 0);
+    out[i++] = record !== undefined && record.actor === record.goroutine ? 1 : 0;
+    out[i++] = record !== undefined && record.actor === null ? 1 : 0;
+    out[i++] = record !== undefined && record.goroutine === root ? 1 : 0;
+    out[i++] = record !== undefined && record.actor === root ? 1 : 0;
+    out[i++] = record !== undefined && previous !== undefined && previous.goroutine === record.goroutine ? 1 : 0;
     const now = record === undefined ? undefined : goroutineState(tracker, record.goroutine)?.status;
-    for (const s of STATUSES) put(now === s ? 1 : 0);
+    i = oneHot(out, i, STATUSES.length, now === undefined ? -1 : (STATUS_INDEX.get(now) ?? -1));
   }
 
-  const windowCounts = new Float64Array(RECORD_KINDS.length);
+  windowScratch.fill(0);
   const from = Math.max(0, end - HISTOGRAM_WINDOW);
-  for (let j = from; j < end; j++) windowCounts[RECORD_KINDS.indexOf(records[j].kind)]++;
-  for (let j = 0; j < RECORD_KINDS.length; j++) put(end > from ? windowCounts[j] / (end - from) : 0);
-  for (let j = 0; j < RECORD_KINDS.length; j++) put(end > 0 ? prefixKindCounts[j] / end : 0);
+  for (let j = from; j < end; j++) windowScratch[KIND_INDEX.get(records[j].kind) ?? 0]++;
+  for (let j = 0; j < RECORD_KINDS.length; j++) out[i++] = end > from ? windowScratch[j] / (end - from) : 0;
+  for (let j = 0; j < RECORD_KINDS.length; j++) out[i++] = end > 0 ? prefixKindCounts[j] / end : 0;
 
   const last = end > 0 ? records[end - 1] : undefined;
-  put(last === undefined ? 0 : Math.log1p(goroutineState(tracker, last.goroutine)?.steps ?? 0));
-  put(Math.log1p(end));
-  put(Math.log1p(events));
+  out[i++] = last === undefined ? 0 : Math.log1p(goroutineState(tracker, last.goroutine)?.steps ?? 0);
+  out[i++] = Math.log1p(end);
+  out[i++] = Math.log1p(events);
   const t0 = records.length > 0 ? records[0].timeNs : 0;
-  put(end >= 2 ? log1pUs(records[end - 1].timeNs - records[end - 2].timeNs) : 0);
-  put(end >= 1 ? log1pUs(records[end - 1].timeNs - t0) : 0);
-  put(end >= 3 ? log1pUs(records[end - 2].timeNs - records[end - 3].timeNs) : 0);
-  for (let j = 0; j < staticColumns.length; j++) put(staticColumns[j]);
+  out[i++] = end >= 2 ? log1pUs(records[end - 1].timeNs - records[end - 2].timeNs) : 0;
+  out[i++] = end >= 1 ? log1pUs(records[end - 1].timeNs - t0) : 0;
+  out[i++] = end >= 3 ? log1pUs(records[end - 2].timeNs - records[end - 3].timeNs) : 0;
+  for (let j = 0; j < staticColumns.length; j++) out[i++] = staticColumns[j];
   if (i - offset !== FEATURE_COUNT) throw new Error(`feature writer wrote ${i - offset} columns, spec has ${FEATURE_COUNT}`);
 }

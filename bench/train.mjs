@@ -1,0 +1,129 @@
+// Benchmark: training a student on 100k samples and predicting with it, reported as ratios
+// to a reference measured in the same run: extracting the features of those 100k prefixes.
+// The samples are SYNTHETIC (state-machine-valid random record streams, no Go programs):
+// this measures speed, not accuracy. Usage (from the repository root):
+//   npm run build && node bench/train.mjs
+// or: npx tsc -p . --outDir /tmp/schedlab-dist && SCHEDLAB_DIST=/tmp/schedlab-dist node bench/train.mjs
+// BENCH_SAMPLES (default 100000) and BENCH_EPOCHS (default 3) change the size.
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const distRoot = process.env.SCHEDLAB_DIST ? pathToFileURL(`${process.env.SCHEDLAB_DIST}/`) : new URL("../dist/", import.meta.url);
+const train = await import(new URL("train/index.js", distRoot).href);
+
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100_000);
+const EPOCHS = Number(process.env.BENCH_EPOCHS ?? 3);
+const EVENTS_PER_RUN = 1000;
+const RUNS_PER_PROGRAM = 5;
+
+/** A random but state-machine-valid record stream: the root creates workers that block, wake and end. */
+function simulate(program, run) {
+  const random = train.seededRandom(program * 7919 + run * 104729 + 1);
+  const rand = () => random.next();
+  const workers = 2 + (program % 9);
+  const reasons = ["chan receive", "chan send", "select", "sync", "sleep"];
+  const state = new Map([[1, "running"]]);
+  const records = [{ seq: 0, timeNs: 0, kind: "Initial", goroutine: 1, actor: null, reason: "Running", site: null }];
+  let next = 2;
+  let events = 0;
+  let t = 0;
+  const pick = (status) => [...state].filter(([, s]) => s === status).map(([g]) => g);
+  const push = (kind, goroutine, actor, reason = "") => {
+    t += 100 + Math.floor(rand() * 5000);
+    records.push({ seq: records.length, timeNs: t, kind, goroutine, actor, reason, site: null });
+    events++;
+  };
+  while (events < EVENTS_PER_RUN) {
+    const running = pick("running");
+    const runnable = pick("runnable");
+    const waiting = pick("waiting");
+    const r = rand();
+    if (running.includes(1) && next <= workers + 1 && r < 0.3) {
+      state.set(next, "runnable");
+      push("GoCreate", next++, 1);
+    } else if (runnable.length > 0 && running.length < 2 && r < 0.6) {
+      const g = runnable[Math.floor(rand() * runnable.length)];
+      state.set(g, "running");
+      push("GoStart", g, null);
+    } else if (running.length > 0 && r < 0.8) {
+      const g = running[Math.floor(rand() * running.length)];
+      const u = rand();
+      if (g !== 1 && u < 0.04) {
+        state.set(g, "ended");
+        push("GoEnd", g, g);
+      } else if (u < 0.12) {
+        state.set(g, "runnable");
+        push("GoSched", g, g, "runtime.Gosched");
+      } else {
+        state.set(g, "waiting");
+        push("GoBlock", g, g, reasons[Math.floor(rand() * reasons.length)]);
+      }
+    } else if (waiting.length > 0) {
+      const g = waiting[Math.floor(rand() * waiting.length)];
+      state.set(g, "runnable");
+      push("GoUnblock", g, running[0] ?? null);
+    } else if (runnable.length > 0) {
+      const g = runnable[0];
+      state.set(g, "running");
+      push("GoStart", g, null);
+    } else {
+      state.set(next, "runnable");
+      push("GoCreate", next++, running[0] ?? 1);
+    }
+  }
+  return records;
+}
+
+const programs = Math.max(4, Math.ceil(SAMPLES / (EVENTS_PER_RUN * RUNS_PER_PROGRAM)) + 1);
+const runs = [];
+for (let p = 0; p < programs; p++) {
+  for (let r = 0; r < RUNS_PER_PROGRAM; r++) runs.push({ program: `synthetic/p${String(p).padStart(3, "0")}`, runId: p * 100 + r, procs: 2, records: simulate(p, r) });
+}
+const holdout = ["synthetic/p000"]; // one program held out, so about SAMPLES remain for training
+
+function time(work) {
+  const start = process.hrtime.bigint();
+  const result = work();
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, result };
+}
+async function timeAsync(work) {
+  const start = process.hrtime.bigint();
+  const result = await work();
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, result };
+}
+
+const { states, samples } = train.statesAndSamples(runs, "depth");
+const prefixes = samples.slice(0, SAMPLES).map((s) => s.prefix);
+// Reference: features of every sample's prefix (one forward walk per run).
+const reference = time(() => train.featurizePrefixes(prefixes, () => null));
+const perPrefixUs = (reference.ms * 1000) / prefixes.length;
+
+const rows = [];
+const scratch = mkdtempSync(join(tmpdir(), "schedlab-bench-train-"));
+let adapterDir;
+for (const [objective, model] of [["ce", "logreg"], ["ce", "mlp"], ["kl", "mlp"]]) {
+  const options = { ...train.DEFAULT_TRAIN_OPTIONS, objective, model, abstraction: "depth", holdoutPrograms: holdout, holdoutSpec: "synthetic", epochs: EPOCHS, patience: EPOCHS };
+  const fit = await timeAsync(() => train.trainStudent("bench", { runs, programDirs: new Map() }, options));
+  const card = fit.result.card;
+  rows.push({ what: `train ${objective}/${model}, ${EPOCHS} epochs, ${card.data.trainRows} rows`, ms: fit.ms });
+  if (model === "mlp" && objective === "ce") {
+    adapterDir = join(scratch, "mlp");
+    train.saveAdapter(adapterDir, fit.result);
+  }
+}
+const predictor = await train.loadStudentPredictor(adapterDir);
+const batch = states.slice(0, 20_000);
+const predicted = await timeAsync(() => predictor.predict(batch));
+rmSync(scratch, { recursive: true, force: true });
+
+console.log(`samples: ${prefixes.length} (synthetic), ${runs.length} runs of ${programs} programs, ${train.FEATURE_COUNT} features`);
+console.log(`reference: feature extraction of ${prefixes.length} prefixes ${reference.ms.toFixed(0)} ms (${perPrefixUs.toFixed(2)} µs/prefix)`);
+for (const row of rows) console.log(`${row.what}: ${row.ms.toFixed(0)} ms = ${(row.ms / reference.ms).toFixed(1)}× feature extraction`);
+const statesPerSecond = (batch.length / predicted.ms) * 1000;
+console.log(
+  `predict (student mlp, features included): ${batch.length} states in ${predicted.ms.toFixed(0)} ms = ${statesPerSecond.toFixed(0)} states/s; ` +
+    `${((predicted.ms * 1000) / batch.length / perPrefixUs).toFixed(2)}× the per-prefix feature time`,
+);
