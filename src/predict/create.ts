@@ -74,9 +74,9 @@ export async function createPredictor(spec: string, context: PredictorContext = 
   const training = context.training ?? {};
   switch (kind) {
     case "uniform":
-      return uniformPredictor();
     case "majority":
-      return majorityPredictor(training);
+      if (argument !== "") throw new PredictorSpecError(`predictor "${kind}" takes no argument, got "${spec}"`, `Write just ${kind}.`);
+      return kind === "uniform" ? uniformPredictor() : majorityPredictor(training);
     case "ngram": {
       const order = Number(requireArgument(kind, argument, "an order K ≥ 1, e.g. ngram:3"));
       if (!Number.isInteger(order) || order < 1 || order > 32) {

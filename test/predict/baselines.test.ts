@@ -114,6 +114,7 @@ describe("createPredictor specs", () => {
     await expect(createPredictor("ngram")).rejects.toThrow(/needs an order/);
     await expect(createPredictor("openai:")).rejects.toThrow(/needs a model name/);
     await expect(createPredictor("ngram:2", { ngramAddK: 0 })).rejects.toThrow(/add-k must be positive/);
+    await expect(createPredictor("uniform:3")).rejects.toThrow(/takes no argument/);
   });
 });
 
