@@ -23,6 +23,9 @@ describe("replay", () => {
     const replay = await createPredictor(`replay:${file}`);
     expect(await replay.predict(states)).toEqual(original);
     expect(replay.id).toBe(`replay:${file}`);
+    // Editing the file changes the configHash, so cached answers of the old file are not reused.
+    writeReplayFile(file, states.map((s) => [s.id, { probabilities: [0, 0, 0, 0, 0, 1] }] as const));
+    expect((await createPredictor(`replay:${file}`)).configHash).not.toBe(replay.configHash);
   });
 
   it("accepts arrays in EVENT_TYPES order and objects with omitted zero labels", async () => {
