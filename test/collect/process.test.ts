@@ -1,6 +1,7 @@
 // The process runner with real binaries: process-group kill leaves no process behind,
 // a flood of output is drained and capped, and an aborted run records nothing.
 
+import { execa } from "execa";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -89,5 +90,24 @@ describe("spawnWithDeadline", () => {
       deadlineMs: 1000, graceMs: 100, stdoutCap: 10, stderrCap: 10,
     });
     expect(result.spawnError).toMatch(/ENOENT/);
+  });
+});
+
+describe("a deadlocked program under the execution tracer", () => {
+  it("hangs instead of dying with 'all goroutines are asleep', which is why deadlines are essential", async () => {
+    const dir = scratch("traced-deadlock");
+    const program = join(SPECIAL, "traced-deadlock");
+    await execa("go", ["build", "-o", join(dir, "bin"), "."], { cwd: program, env: { GO111MODULE: "off" } });
+    const base = { command: join(dir, "bin"), cwd: dir, env: { PATH: process.env.PATH ?? "" }, graceMs: 300, stdoutCap: 4096, stderrCap: 65536 };
+
+    const untraced = await spawnWithDeadline({ ...base, args: [], deadlineMs: 60_000 });
+    expect(untraced.exitCode).toBe(2);
+    expect(untraced.stderr.toString()).toContain("fatal error: all goroutines are asleep - deadlock!");
+    expect(untraced.enforcement).toBe("none");
+
+    const traced = await spawnWithDeadline({ ...base, args: [join(dir, "t.trace")], deadlineMs: 1_000 });
+    expect(traced.enforcement).toBe("sigterm");
+    expect(traced.exitSignal).toBe("SIGTERM");
+    expect(traced.stderr.toString()).not.toContain("all goroutines are asleep");
   });
 });

@@ -60,11 +60,15 @@ describe("options", () => {
     expect(() => parseDuration("soon")).toThrow(UsageError);
     expect(parseProcsList("1,2, 4,2")).toEqual([1, 2, 4]);
     expect(() => parseProcsList("0")).toThrow(/invalid --procs "0"/);
-    try {
-      parseProcsList("two");
-    } catch (error) {
-      expect((error as UsageError).hint).toMatch(/positive integers separated by commas/);
-    }
+    const error = (() => {
+      try {
+        parseProcsList("two");
+      } catch (caught) {
+        return caught as UsageError;
+      }
+      return null;
+    })();
+    expect(error?.hint).toMatch(/positive integers separated by commas/);
   });
 
   it("fills defaults and names configurations, adding the test count for tests only", () => {
