@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { openDatabase, type SchedlabDatabase } from "../store/index.js";
-import { iterateRunRecords, loadRunGoroutines } from "../trace/index.js";
+import { iterateRunRecords, loadRunGoroutines, shortFunctionName } from "../trace/index.js";
 
 interface EventsFlags {
   db: string;
@@ -112,11 +112,28 @@ function eventRows(db: SchedlabDatabase, runId: number, goroutine: string | unde
   return rows;
 }
 
-/** A fixed-width table; times in milliseconds since the trace started. */
+/**
+ * A fixed-width table with goroutines as G<gid> (canonical ids would make rows hundreds
+ * of characters wide) and a legend from G<gid> to canonical id above it; times in ms
+ * since the trace started, sites with package directories dropped.
+ */
 export function renderTable(rows: readonly EventRow[]): string {
+  const legend = new Map<number, string>();
+  for (const r of rows) {
+    legend.set(r.gid, r.goroutine);
+    if (r.actorGid !== null && r.actor !== null) legend.set(r.actorGid, r.actor);
+  }
+  const legendLines = [...legend].sort((a, b) => a[0] - b[0]).map(([gid, id]) => `  G${gid}  ${id}`);
   const header = ["time(ms)", "actor", "subject", "event", "reason", "site"];
-  const cells = rows.map((r) => [(r.time / 1e6).toFixed(6), r.actor ?? "-", r.goroutine, r.event, r.reason, r.site ?? ""]);
-  const widths = header.map((h, i) => Math.min(60, Math.max(h.length, ...cells.map((c) => c[i].length))));
+  const cells = rows.map((r) => [
+    (r.time / 1e6).toFixed(6),
+    r.actorGid === null ? "-" : `G${r.actorGid}`,
+    `G${r.gid}`,
+    r.event,
+    r.reason,
+    r.site === null ? "" : shortFunctionName(r.site),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: readonly string[]) => c.map((v, i) => (i === c.length - 1 ? v : v.padEnd(widths[i]))).join("  ").trimEnd();
-  return `${[line(header), ...cells.map(line)].join("\n")}\n${rows.length} event(s)\n`;
+  return `goroutines:\n${legendLines.join("\n")}\n\n${[line(header), ...cells.map(line)].join("\n")}\n${rows.length} event(s)\n`;
 }

@@ -116,7 +116,11 @@ describe("schedlab ingest / events", () => {
   it("events shows a table, filters by goroutine, and explains bad arguments", async () => {
     const table = await runCli(["events", "--db", dbPath, "--program", "patterns/tree", "--run", "0", "--goroutine", "main.main/main.main.func2@main.go:59#0"]);
     expect(table.code).toBe(0);
-    expect(table.stdout.split("\n")[0]).toMatch(/^time\(ms\)\s+actor\s+subject\s+event\s+reason\s+site$/);
+    const lines = table.stdout.split("\n");
+    expect(lines[0]).toBe("goroutines:");
+    expect(lines).toContain(`  G${14}  main.main/main.main.func2@main.go:59#0`);
+    expect(lines.find((l) => l.startsWith("time"))).toMatch(/^time\(ms\)\s+actor\s+subject\s+event\s+reason\s+site$/);
+    expect(lines.find((l) => l.includes("GoBlock"))).toMatch(/^\d+\.\d{6}\s+G14\s+G14\s+GoBlock\s+chan receive\s+main\.main\.func2 main\.go:61$/);
     expect(table.stdout).toContain("chan receive");
     expect(table.stdout).toContain("3 event(s)");
     const missing = await runCli(["events", "--db", dbPath, "--program", "nope", "--run", "0"]);
