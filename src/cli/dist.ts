@@ -3,6 +3,8 @@
 import type { Command } from "commander";
 import { distributionJson, distributionReport, formatDistributionTable } from "../dataset/dist.js";
 import { parseAbstraction, openExistingDatabase } from "../dataset/options.js";
+import { saveHoldout } from "../dataset/split.js";
+import { UsageError } from "../errors.js";
 
 export function registerDist(program: Command): void {
   program
@@ -11,12 +13,18 @@ export function registerDist(program: Command): void {
     .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
     .option("--program <name>", "only this program's states")
     .option("--holdout <spec>", "dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name; shows the held-out programs")
+    .option("--save-holdout <name>", "save the --holdout's test programs under this name (frozen; reuse with --holdout NAME)")
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--limit <n>", "rows shown on a terminal (0 = all)", "40")
     .option("--json", "machine-readable output")
-    .action((opts: { abstraction: string; program?: string; holdout?: string; db: string; limit: string; json?: boolean }) => {
+    .action((opts: { abstraction: string; program?: string; holdout?: string; saveHoldout?: string; db: string; limit: string; json?: boolean }) => {
       const db = openExistingDatabase(opts.db);
       try {
+        if (opts.saveHoldout !== undefined) {
+          if (opts.holdout === undefined) throw new UsageError("--save-holdout needs --holdout SPEC", "Pass e.g. --holdout dir:kernels --save-holdout kernels.");
+          const saved = saveHoldout(db, opts.saveHoldout, opts.holdout);
+          process.stderr.write(`saved holdout ${opts.saveHoldout}: ${saved.test.length} test programs (${saved.description})\n`);
+        }
         const report = distributionReport(db, { abstraction: parseAbstraction(opts.abstraction), program: opts.program, holdout: opts.holdout });
         if (opts.json) {
           process.stdout.write(`${JSON.stringify(distributionJson(report))}\n`);

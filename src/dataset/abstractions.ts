@@ -9,7 +9,7 @@ import { addCounts, emptyCounts } from "./distribution.js";
 import { applyRecord, newSchedulerTracker, snapshotCounts } from "./scheduler-state.js";
 import type { SchedulerCounts } from "./scheduler-state.js";
 import { isPooled, stateId } from "./state-id.js";
-import type { Abstraction, EventCounts, Prefix, RunRecords, SampleRow, State } from "./types.js";
+import type { Abstraction, EventCounts, Prefix, RunRecords, Sample, SampleRow, State } from "./types.js";
 
 /** Percent positions of the `split` abstraction. */
 export const SPLIT_POINTS = [25, 50, 75] as const;
@@ -180,4 +180,9 @@ export function poolStates(perProgram: readonly (readonly State[])[]): State[] {
     }
   }
   return [...byId.values()];
+}
+
+/** The full Sample of a SampleRow, its prefix sharing the run's records (no copy). */
+export function sampleOf(row: SampleRow, run: RunRecords): Sample {
+  return { stateId: row.stateId, next: row.next, prefix: { program: run.program, runId: run.runId, procs: run.procs, records: run.records, end: row.end, goroutines: run.goroutines } };
 }

@@ -17,7 +17,7 @@ export type { GoroutineState, GoroutineStatus, SchedulerCounts, SchedulerTracker
 export { approximateTokens, DEFAULT_MAX_TOKENS, NEXT_EVENT_QUESTION, renderPrefix, shortSite } from "./render.js";
 export type { RenderOptions } from "./render.js";
 export { addCounts, countsFromVector, distinctOutcomes, emptyCounts, entropyBits, modeEvent, probabilities, totalCount } from "./distribution.js";
-export { bucket, contextKey, eventLabel, eventSequence, forEachSample, poolStates, SPLIT_POINTS, splitIndex, statesFromRuns } from "./abstractions.js";
+export { bucket, contextKey, eventLabel, eventSequence, forEachSample, poolStates, sampleOf, SPLIT_POINTS, splitIndex, statesFromRuns } from "./abstractions.js";
 export type { StatesAndSamples } from "./abstractions.js";
 export { isPooled, POOLED_PROGRAM, stateId } from "./state-id.js";
 export {

@@ -74,3 +74,16 @@ describe("schedlab dist", () => {
     expect(program.stderr).toContain("no ingested runs for program ghost");
   });
 });
+
+describe("schedlab dist --save-holdout", () => {
+  it("saves a holdout by name and reuses it", async () => {
+    const db = fixture();
+    const save = await runCli(["dist", "--abstraction", "split", "--db", db, "--holdout", "tag:select", "--save-holdout", "leaks", "--json"]);
+    expect(save.code).toBe(0);
+    expect(save.stderr).toContain("saved holdout leaks: 1 test programs");
+    const reuse = await runCli(["dist", "--abstraction", "split", "--db", db, "--holdout", "leaks", "--json"]);
+    const json = JSON.parse(reuse.stdout) as DistJson;
+    expect(new Set(json.states.map((s) => s.program))).toEqual(new Set(["kernels/b"]));
+    expect((await runCli(["dist", "--abstraction", "split", "--db", db, "--save-holdout", "x"])).code).toBe(2);
+  });
+});
