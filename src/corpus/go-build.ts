@@ -1,7 +1,7 @@
 // Checks that programs compile, at `go build` / `go vet` (type-check) level, without
-// writing binaries. One pass per module covers every package at once; only the
-// packages that pass names as broken (or, when its output cannot be attributed, all)
-// are rebuilt one by one in a small pool so each error lands on its own program.
+// linking or writing binaries. One pass per module covers every package at once; only
+// packages whose error cannot be attributed from that pass are rebuilt one by one in a
+// small pool so each error lands on its own program.
 
 import { execa } from "execa";
 import { existsSync } from "node:fs";
@@ -54,24 +54,48 @@ export async function buildProblems(targets: readonly BuildTarget[], concurrency
 }
 
 /**
- * Runs `go build ./...` and `go vet -buildtag ./...` (the latter type-checks test files;
- * -buildtag is a near-silent analyzer, so vet's style checks do not count as failures)
- * over a module. Errors whose file lies in a target are recorded directly; returns the
- * targets that must be rebuilt alone to learn their error.
+ * Checks a whole module in two passes: `go list -e -export ./...` compiles every
+ * package without linking and reports each package's error against its directory;
+ * `go vet -buildtag ./...` type-checks test files too (-buildtag is a near-silent
+ * analyzer, so vet's style findings do not count as failures). Vet errors whose file
+ * lies in a target are recorded directly; returns the targets that must be rebuilt
+ * alone to learn their error.
  */
 async function modulePass(root: string, members: readonly BuildTarget[], problems: BuildProblems): Promise<BuildTarget[]> {
-  const outputs: string[] = [];
-  for (const args of [["build", "./..."], ["vet", "-buildtag", "./..."]]) {
-    const result = await execa("go", args, { cwd: root, reject: false, all: true, env: GO_ENV });
-    if (result.exitCode !== 0) outputs.push(result.all ?? "");
+  const byDir = new Set(members.map((m) => m.dir));
+  const list = await execa("go", ["list", "-e", "-export", "-json=Dir,Error", "./..."], { cwd: root, reject: false, all: true, env: GO_ENV });
+  if (list.exitCode !== 0) return [...members]; // the module itself is broken: go.mod, GOFLAGS, …
+  for (const { dir, error } of listedPackages(list.stdout)) {
+    if (error === null || !byDir.has(dir)) continue;
+    const prefix = `${relative(root, dir).split(sep).join("/")}/`;
+    const message = error
+      .split("\n")
+      .filter((l) => l !== "" && !l.startsWith("# "))
+      .map((l) => l.replace(/^\.\//, "").replace(prefix, ""))
+      .join("; ");
+    problems.set(dir, `does not build: ${truncate(message)}`);
   }
-  if (outputs.length === 0) return [];
-  const attributed = attributeErrors(root, members, outputs.join("\n"));
+  const tests = members.filter((m) => m.kind === "test" && !problems.has(m.dir));
+  if (tests.length === 0) return [];
+  const vet = await execa("go", ["vet", "-buildtag", "./..."], { cwd: root, reject: false, all: true, env: GO_ENV });
+  if (vet.exitCode === 0) return [];
+  const output = vet.all ?? "";
+  const attributed = attributeErrors(root, tests, output);
   for (const [dir, message] of attributed) problems.set(dir, message);
-  const unexplained = members.filter((m) => !attributed.has(m.dir));
-  // A failing pass whose errors name no file (a bad go.mod, a missing import) leaves
-  // every package in doubt.
-  return attributed.size === 0 ? unexplained : unexplained.filter((m) => mentionsPackage(root, m.dir, outputs.join("\n")));
+  const unexplained = tests.filter((m) => !attributed.has(m.dir));
+  // A failing vet whose errors name no target file leaves the remaining test packages in doubt.
+  return attributed.size === 0 ? unexplained : unexplained.filter((m) => mentionsPackage(root, m.dir, output));
+}
+
+/** Parses `go list -json` output: a stream of top-level objects, each starting with "{" at the start of a line. */
+export function listedPackages(stdout: string): { dir: string; error: string | null }[] {
+  return stdout
+    .split(/\n(?=\{)/)
+    .filter((chunk) => chunk.trim() !== "")
+    .map((chunk) => {
+      const value = JSON.parse(chunk) as { Dir?: string; Error?: { Err?: string } };
+      return { dir: value.Dir ?? "", error: value.Error?.Err ?? null };
+    });
 }
 
 /** Maps compiler lines "path/file.go:L:C: msg" (relative to the module root) to the target owning the file. */

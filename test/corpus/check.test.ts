@@ -1,0 +1,211 @@
+// corpus check on the project's real corpus and on small broken corpora made in temp dirs:
+// bad manifests, compile errors (main and test packages), wrong go-statement sites,
+// unlabelled programs, and a tree outside any Go module.
+
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkCorpus, hasGoStatement, siteProblem, type CorpusCheckReport } from "../../src/corpus/index.js";
+import { runCli } from "../helpers/cli.js";
+
+const CORPUS = fileURLToPath(new URL("../../go-programs/", import.meta.url));
+
+const LEAKY_MAIN = `package main
+
+import "fmt"
+
+func main() {
+	ch := make(chan int)
+	go func() {
+		ch <- 1
+	}()
+	fmt.Println("bye")
+}
+`;
+
+function manifest(overrides: Record<string, unknown>): string {
+  return JSON.stringify({
+    kind: "main",
+    pattern: "fixture",
+    outcome: "leak",
+    bugClass: "send-without-receiver",
+    expected: [{ creator: "main.main", site: "main.go:7", reason: "chan send" }],
+    showsOn: "every",
+    tags: [],
+    description: "a fixture",
+    ...overrides,
+  });
+}
+
+function writeProgram(root: string, name: string, files: Record<string, string>): void {
+  mkdirSync(join(root, name), { recursive: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(root, name, file), text);
+}
+
+function problemsOf(report: CorpusCheckReport, program: string): string[] {
+  return report.failures.filter((f) => f.program === program).map((f) => f.problem);
+}
+
+describe("go statement sites", () => {
+  it("recognises go statements and rejects other lines", () => {
+    expect(hasGoStatement("\tgo func() {")).toBe(true);
+    expect(hasGoStatement("\tgo p.work(w)")).toBe(true);
+    expect(hasGoStatement("\tif ok { go (*Pool).Start(p) }")).toBe(true);
+    expect(hasGoStatement("\tch <- 1")).toBe(false);
+    expect(hasGoStatement('\tfmt.Println("go away")')).toBe(false);
+    expect(hasGoStatement("\t// go func() is started below")).toBe(false);
+    expect(hasGoStatement("\tgoroutines := 3")).toBe(false);
+  });
+
+  it("explains what is wrong with a site", () => {
+    const read = (file: string): string | null => (file === "main.go" ? LEAKY_MAIN : null);
+    expect(siteProblem("main.go:7", read)).toBeNull();
+    expect(siteProblem("main.go:8", read)).toBe('site main.go:8 is not a go statement: "ch <- 1"');
+    expect(siteProblem("main.go:99", read)).toBe("site main.go:99: main.go has only 12 lines");
+    expect(siteProblem("other.go:3", read)).toBe("site other.go:3: other.go does not exist in the program directory");
+  });
+});
+
+describe("corpus check on a broken fixture corpus", () => {
+  let root: string;
+  let report: CorpusCheckReport;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "schedlab-corpus-"));
+    writeFileSync(join(root, "go.mod"), "module fixture.example/corpus\n\ngo 1.22\n");
+    writeProgram(root, "ok/leaky", { "main.go": LEAKY_MAIN, "schedlab.json": manifest({}) });
+    writeProgram(root, "bad/manifest", {
+      "main.go": LEAKY_MAIN,
+      "schedlab.json": manifest({ outcome: "flaky", description: "" }),
+    });
+    writeProgram(root, "bad/json", { "main.go": LEAKY_MAIN, "schedlab.json": "{ kind: main" });
+    writeProgram(root, "bad/compile", {
+      "main.go": LEAKY_MAIN.replace("ch <- 1", 'ch <- "one"'),
+      "schedlab.json": manifest({}),
+    });
+    writeProgram(root, "bad/site", {
+      "main.go": LEAKY_MAIN,
+      "schedlab.json": manifest({ expected: [{ creator: "main.main", site: "main.go:8", reason: "chan send" }] }),
+    });
+    writeProgram(root, "bad/kind", { "main.go": LEAKY_MAIN, "schedlab.json": manifest({ kind: "test" }) });
+    writeProgram(root, "bad/testcompile", {
+      "queue.go": "package queue\n\nfunc Push(q []int, v int) []int { return append(q, v) }\n",
+      "queue_test.go": 'package queue\n\nimport "testing"\n\nfunc TestPush(t *testing.T) {\n\tvar n int = Push(nil, 1)\n\t_ = n\n}\n',
+      "schedlab.json": manifest({ kind: "test", outcome: "clean", bugClass: null, expected: [], showsOn: "never" }),
+    });
+    writeProgram(root, "plain/unlabelled", { "main.go": LEAKY_MAIN });
+    report = await checkCorpus({ dir: root });
+  });
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("counts every program, labelled or not", () => {
+    expect(report.programs).toBe(8);
+    expect(report.byKind).toEqual({ main: 7, test: 1 });
+    expect(report.unlabelled).toBe(1);
+    expect(report.unlabelledPrograms).toEqual(["plain/unlabelled"]);
+  });
+
+  it("passes a correct program and does not fail an unlabelled one", () => {
+    expect(problemsOf(report, "ok/leaky")).toEqual([]);
+    expect(problemsOf(report, "plain/unlabelled")).toEqual([]);
+  });
+
+  it("reports manifest problems", () => {
+    expect(problemsOf(report, "bad/manifest")).toEqual([
+      "manifest: outcome must be one of clean, leak, deadlock, race, panic, got \"flaky\"",
+      "manifest: description must be a non-empty string",
+    ]);
+    expect(problemsOf(report, "bad/json")).toHaveLength(1);
+    expect(problemsOf(report, "bad/json")[0]).toMatch(/^manifest is not valid JSON: /);
+    expect(problemsOf(report, "bad/kind")).toEqual(['manifest says kind "test" but the directory holds a main package']);
+  });
+
+  it("reports compile errors of main and test packages against their own program", () => {
+    const [main] = problemsOf(report, "bad/compile");
+    expect(main).toMatch(/^does not build: main\.go:8:\d+: cannot use "one"/);
+    const [test] = problemsOf(report, "bad/testcompile");
+    expect(test).toMatch(/^does not build: queue_test\.go:6:\d+: cannot use Push\(nil, 1\)/);
+  });
+
+  it("reports an expected site that is not a go statement", () => {
+    expect(problemsOf(report, "bad/site")).toEqual(['expected[0]: site main.go:8 is not a go statement: "ch <- 1"']);
+  });
+
+  it("counts outcomes of valid manifests only", () => {
+    // ok/leaky, bad/compile, bad/site, bad/kind are valid leak manifests; bad/testcompile is clean.
+    expect(report.byOutcome).toEqual({ leak: 4, clean: 1 });
+    expect(report.balance.leakOrDeadlock).toBe(0.5);
+  });
+
+  it("exits non-zero from the CLI and prints the failures as JSON", async () => {
+    const result = await runCli(["corpus", "check", root, "--json"]);
+    expect(result.code).toBe(1);
+    const json = JSON.parse(result.stdout) as CorpusCheckReport;
+    expect(json.programs).toBe(8);
+    expect(json.byKind).toEqual({ main: 7, test: 1 });
+    expect(json.failures.map((f) => f.program).sort()).toEqual([
+      "bad/compile",
+      "bad/json",
+      "bad/kind",
+      "bad/manifest",
+      "bad/manifest",
+      "bad/site",
+      "bad/testcompile",
+    ]);
+  });
+});
+
+describe("corpus check outside a Go module", () => {
+  it("builds each program by file list and attributes the error", async () => {
+    const root = mkdtempSync(join(tmpdir(), "schedlab-nomod-"));
+    try {
+      writeProgram(root, "fine", { "main.go": LEAKY_MAIN });
+      writeProgram(root, "broken", { "main.go": LEAKY_MAIN.replace("fmt.Println", "fmt.Printn") });
+      const report = await checkCorpus({ dir: root });
+      expect(report.programs).toBe(2);
+      expect(report.failures).toHaveLength(1);
+      expect(report.failures[0].program).toBe("broken");
+      expect(report.failures[0].problem).toMatch(/^does not build: .*main\.go:10:\d+: undefined: fmt\.Printn/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a directory without Go programs with a usage error", async () => {
+    const root = mkdtempSync(join(tmpdir(), "schedlab-empty-"));
+    try {
+      const result = await runCli(["corpus", "check", root]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("no Go programs found under");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("corpus check on the project's corpus", () => {
+  it("finds every hand-written pattern labelled, building, and balanced", async () => {
+    const report = await checkCorpus({ dir: join(CORPUS, "patterns") });
+    expect(report.failures).toEqual([]);
+    expect(report.unlabelled).toBe(0);
+    expect(report.programs).toBeGreaterThanOrEqual(40);
+    expect(report.byKind.test).toBe(0);
+    expect(report.balance.leakOrDeadlock).toBeGreaterThanOrEqual(0.25);
+    expect(report.balance.cleanHighNondeterminism).toBeGreaterThanOrEqual(0.15);
+    for (const outcome of ["clean", "leak", "deadlock"]) expect(report.byOutcome[outcome]).toBeGreaterThan(0);
+  });
+
+  it("checks the whole go-programs tree from the CLI with the documented JSON shape", async () => {
+    const result = await runCli(["corpus", "check", CORPUS, "--json"]);
+    const json = JSON.parse(result.stdout) as CorpusCheckReport;
+    expect(json.failures).toEqual([]);
+    expect(result.code).toBe(0);
+    expect(json.programs).toBe(json.byKind.main + json.byKind.test);
+    expect(json.byKind.main).toBeGreaterThanOrEqual(40);
+    const labelled = Object.values(json.byOutcome).reduce((a, b) => a + b, 0);
+    expect(labelled + json.unlabelled).toBe(json.programs);
+  });
+});
