@@ -8,10 +8,10 @@ export function fixed(x: number, digits = 3): string {
   return Number.isFinite(x) ? x.toFixed(digits) : MISSING;
 }
 
-/** A signed fixed number, e.g. "+0.062"; NaN → "–". */
+/** A signed fixed number, e.g. "+0.062" or "-0.010"; NaN → "–". */
 export function signed(x: number, digits = 3): string {
   if (!Number.isFinite(x)) return MISSING;
-  return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(digits)}`;
+  return `${x >= 0 ? "+" : "-"}${Math.abs(x).toFixed(digits)}`;
 }
 
 /** A p-value: 3 significant digits, "< 1e-16" below double precision; NaN → "–". */
@@ -25,4 +25,9 @@ export function pValue(p: number): string {
 /** "[lower, upper]" with fixed decimals. */
 export function interval(lower: number, upper: number, digits = 3): string {
   return `[${fixed(lower, digits)}, ${fixed(upper, digits)}]`;
+}
+
+/** "1 program", "3 programs": a count with its noun, pluralised with "s". */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }

@@ -1,6 +1,7 @@
 // Plain-text tables for the terminal (`schedlab eval` without --json).
 
 import type { EvaluationResult } from "../eval/types.js";
+import { plural } from "./format.js";
 import { COMPARISON_HEADERS, comparisonRow, HEADLINE_HEADERS, headlineRow } from "./sections/evaluationTables.js";
 
 /** Left-aligns the first column, right-aligns the rest, two spaces between columns. */
@@ -19,7 +20,7 @@ export function evaluationText(result: EvaluationResult): string {
   const first = result.predictors[0];
   const lines = [
     `abstraction ${result.abstraction} · holdout ${result.holdout}` +
-      (first === undefined ? "" : ` · ${first.states} states, ${first.samples} samples, ${first.programs} programs`),
+      (first === undefined ? "" : ` · ${plural(first.states, "state")}, ${plural(first.samples, "sample")}, ${plural(first.programs, "program")}`),
     "",
     textTable(HEADLINE_HEADERS, result.predictors.map(headlineRow)),
   ];

@@ -5,6 +5,7 @@ import type { StoredEvaluation } from "../../eval/store.js";
 import type { PredictorEvaluation } from "../../eval/types.js";
 import { EVENT_TYPES } from "../../trace/types.js";
 import { escapeXml } from "../escape.js";
+import { plural } from "../format.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import { barChart } from "../svg/barChart.js";
@@ -35,7 +36,7 @@ export function slug(name: string): string {
 function contextLine(e: StoredEvaluation): string {
   const first = e.predictors[0];
   const majority = first === undefined ? "" : ` Majority class ${first.majorityClass} (from the ${first.majoritySource === "train" ? "training" : "test"} split).`;
-  return `Eval run ${e.id} (${e.createdAt}): abstraction ${e.abstraction}, holdout ${e.holdout}; ${e.states} test states, ${e.samples} samples, ${e.programs} programs.${majority}`;
+  return `Eval run ${e.id} (${e.createdAt}): abstraction ${e.abstraction}, holdout ${e.holdout}; ${plural(e.states, "test state")}, ${plural(e.samples, "sample")}, ${plural(e.programs, "program")}.${majority}`;
 }
 
 const METRIC_NOTES = [

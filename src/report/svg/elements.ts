@@ -58,3 +58,18 @@ export function valueAxis(left: number, top: number, width: number, height: numb
   }
   return parts.join("");
 }
+
+/**
+ * Tick values from 0 to at most `max` at the "nice" step (1, 2, 2.5 or 5 × 10^k) nearest
+ * to max / target. Example: niceTicks(2.585) → [0, 0.5, 1, 1.5, 2, 2.5].
+ */
+export function niceTicks(max: number, target = 5): number[] {
+  if (!(max > 0)) return [0];
+  const raw = max / target;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const candidates = [1, 2, 2.5, 5, 10].map((m) => m * magnitude);
+  const step = candidates.reduce((best, s) => (Math.abs(Math.log(s / raw)) < Math.abs(Math.log(best / raw)) ? s : best));
+  const ticks: number[] = [];
+  for (let i = 0; i * step <= max + 1e-9; i++) ticks.push(Math.round(i * step * 1e9) / 1e9);
+  return ticks;
+}

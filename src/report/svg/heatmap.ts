@@ -29,7 +29,8 @@ export function heatmap(input: HeatmapInput): string {
   const top = 64;
   const rows = input.rowLabels.length;
   const columns = input.columnLabels.length;
-  const width = left + cell * columns + 12;
+  // Room on the right for the last rotated column label.
+  const width = left + cell * columns + 48;
   const height = top + cell * rows + 12;
   const max = Math.max(0, ...input.values.flat());
   const parts: string[] = [];

@@ -1,7 +1,7 @@
 // Scatter plot with an optional y = x diagonal (e.g. predicted against empirical entropy).
 
 import { circle } from "./circle.js";
-import { line, svgRoot, text } from "./elements.js";
+import { line, niceTicks, svgRoot, text } from "./elements.js";
 
 export interface ScatterPoint {
   readonly x: number;
@@ -38,12 +38,13 @@ export function scatterPlot(input: ScatterInput): string {
   const sx = (x: number): number => left + (plot * x) / xMax;
   const sy = (y: number): number => top + plot - (plot * y) / yMax;
   const parts: string[] = [];
-  for (let i = 0; i <= 4; i++) {
-    const gx = left + (plot * i) / 4;
-    const gy = top + plot - (plot * i) / 4;
-    parts.push(line(gx, top, gx, top + plot, "#eaeef2"), line(left, gy, left + plot, gy, "#eaeef2"));
-    parts.push(text(gx, top + plot + 14, ((xMax * i) / 4).toFixed(1), { anchor: "middle", size: 10, fill: "#59636e" }));
-    parts.push(text(left - 6, gy + 4, ((yMax * i) / 4).toFixed(1), { anchor: "end", size: 10, fill: "#59636e" }));
+  for (const v of niceTicks(xMax)) {
+    parts.push(line(sx(v), top, sx(v), top + plot, "#eaeef2"));
+    parts.push(text(sx(v), top + plot + 14, String(v), { anchor: "middle", size: 10, fill: "#59636e" }));
+  }
+  for (const v of niceTicks(yMax)) {
+    parts.push(line(left, sy(v), left + plot, sy(v), "#eaeef2"));
+    parts.push(text(left - 6, sy(v) + 4, String(v), { anchor: "end", size: 10, fill: "#59636e" }));
   }
   if (input.diagonal ?? true) {
     const end = Math.min(xMax, yMax);

@@ -75,3 +75,13 @@ describe("reliabilityDiagram", () => {
     expect(svg).toContain("n = 4, mean confidence 0.750, accuracy 0.500");
   });
 });
+
+describe("niceTicks", () => {
+  it("picks round steps", async () => {
+    const { niceTicks } = await import("../../../src/report/svg/elements.js");
+    expect(niceTicks(Math.log2(6))).toEqual([0, 0.5, 1, 1.5, 2, 2.5]);
+    expect(niceTicks(1)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    expect(niceTicks(120)).toEqual([0, 25, 50, 75, 100]);
+    expect(niceTicks(0)).toEqual([0]);
+  });
+});

@@ -1,0 +1,251 @@
+// End to end on real data: four small Go programs written by the test are collected and
+// ingested into a temporary SQLite file, then `schedlab eval` scores baselines on a
+// held-out program and `schedlab report` renders the stored result.
+
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../src/store/index.js";
+import { EVENT_TYPES } from "../../src/trace/types.js";
+import { runCli } from "../helpers/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "schedlab-eval-e2e-"));
+const dbPath = join(dir, "schedlab.db");
+const corpus = join(dir, "programs");
+
+/** Small programs with real scheduling nondeterminism (several goroutines racing on channels and locks). */
+const PROGRAMS: Record<string, string> = {
+  pingpong: `package main
+
+func main() {
+	ping, pong := make(chan int), make(chan int)
+	done := make(chan struct{})
+	go func() {
+		for v := range ping {
+			pong <- v + 1
+		}
+		close(done)
+	}()
+	for i := 0; i < 20; i++ {
+		ping <- i
+		<-pong
+	}
+	close(ping)
+	<-done
+}
+`,
+  fanout: `package main
+
+import "sync"
+
+func main() {
+	var wg sync.WaitGroup
+	results := make(chan int, 4)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(id int) {
+			defer wg.Done()
+			for i := 0; i < 5; i++ {
+				results <- id * i
+			}
+		}(w)
+	}
+	go func() { wg.Wait(); close(results) }()
+	sum := 0
+	for r := range results {
+		sum += r
+	}
+	_ = sum
+}
+`,
+  mutex: `package main
+
+import "sync"
+
+func main() {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	count := 0
+	for w := 0; w < 3; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				mu.Lock()
+				count++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
+`,
+  selectloop: `package main
+
+func main() {
+	a, b := make(chan int), make(chan int)
+	quit := make(chan struct{})
+	go func() {
+		for i := 0; i < 10; i++ {
+			a <- i
+		}
+	}()
+	go func() {
+		for i := 0; i < 10; i++ {
+			b <- i
+		}
+	}()
+	go func() {
+		got := 0
+		for got < 20 {
+			select {
+			case <-a:
+				got++
+			case <-b:
+				got++
+			}
+		}
+		close(quit)
+	}()
+	<-quit
+}
+`,
+};
+
+interface EvalJson {
+  evalRunId: number;
+  abstraction: string;
+  holdout: string;
+  testPrograms: string[];
+  predictors: {
+    name: string;
+    accuracy: number;
+    modeAccuracy: number;
+    ceiling: number;
+    majority: number;
+    ece: number;
+    l1: number;
+    brier: number;
+    nll: number;
+    kl: number;
+    macroF1: number;
+    perEvent: Record<string, { precision: number | null; recall: number | null; f1: number | null; support: number }>;
+    entropySpearman: number | null;
+    entropyPearson: number | null;
+    samples: number;
+  }[];
+  comparisons: { a: string; b: string; mcnemar: { pValue: number }; difference: { estimate: number; lower: number; upper: number } }[];
+  cache: { predictor: string; hits: number; computed: number }[];
+}
+
+beforeAll(async () => {
+  writeFileSync(join(dir, "go.mod"), "module example.com/evale2e\n\ngo 1.22\n");
+  mkdirSync(corpus);
+  writeFileSync(join(corpus, "go.mod"), "module example.com/evale2e\n\ngo 1.22\n");
+  for (const [name, source] of Object.entries(PROGRAMS)) {
+    mkdirSync(join(corpus, name));
+    writeFileSync(join(corpus, name, "main.go"), source);
+  }
+  const collected = await runCli(["collect", corpus, "--runs", "4", "--timeout", "20s", "--db", dbPath, "--traces", join(dir, "traces"), "--json"]);
+  if (collected.code !== 0) throw new Error(`collect failed: ${collected.stderr}`);
+  const ingested = await runCli(["ingest", "--db", dbPath]);
+  if (ingested.code !== 0) throw new Error(`ingest failed: ${ingested.stderr}`);
+}, 600_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("schedlab eval and report on collected traces", () => {
+  let first: EvalJson;
+
+  it("scores baselines on the held-out program with the ceiling and majority beside them", async () => {
+    const result = await runCli([
+      "eval", "--predictor", "uniform", "--predictor", "majority", "--predictor", "ngram:3",
+      "--abstraction", "depth", "--holdout", "list:fanout", "--db", dbPath, "--json", "--resamples", "200",
+    ]);
+    expect(result.stderr).not.toContain("failed");
+    expect(result.code).toBe(0);
+    first = JSON.parse(result.stdout) as EvalJson;
+    expect(first.abstraction).toBe("depth");
+    expect(first.testPrograms).toEqual(["fanout"]);
+    expect(first.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3"]);
+    for (const p of first.predictors) {
+      for (const key of ["accuracy", "modeAccuracy", "ceiling", "majority", "ece", "l1", "brier", "nll", "kl", "macroF1"] as const) {
+        expect(Number.isFinite(p[key]), `${p.name}.${key}`).toBe(true);
+      }
+      expect(Object.keys(p.perEvent)).toEqual([...EVENT_TYPES]);
+      // one label per state can never beat always predicting the state's mode
+      expect(p.accuracy).toBeLessThanOrEqual(p.ceiling + 1e-12);
+      expect(p.samples).toBeGreaterThan(20);
+      expect(Object.values(p.perEvent).reduce((n, s) => n + s.support, 0)).toBe(p.samples);
+    }
+    const [uniform, majority] = first.predictors;
+    // the uniform vector has NLL ln 6 and Brier 5/6 on every sample, whatever happened
+    expect(uniform!.nll).toBeCloseTo(Math.log(6), 9);
+    expect(uniform!.brier).toBeCloseTo(5 / 6, 9);
+    // the majority predictor's top label is the training majority class
+    expect(majority!.accuracy).toBeCloseTo(majority!.majority, 12);
+    expect(first.comparisons).toHaveLength(3);
+    expect(first.comparisons[0]!.difference.lower).toBeLessThanOrEqual(first.comparisons[0]!.difference.upper);
+  }, 300_000);
+
+  it("stores the run and answers again from the prediction cache with the same numbers", async () => {
+    const again = await runCli([
+      "eval", "--predictor", "uniform", "--predictor", "majority", "--predictor", "ngram:3",
+      "--abstraction", "depth", "--holdout", "list:fanout", "--db", dbPath, "--json", "--resamples", "200",
+    ]);
+    expect(again.code).toBe(0);
+    const second = JSON.parse(again.stdout) as EvalJson;
+    expect(second.evalRunId).toBe(first.evalRunId + 1);
+    for (const c of second.cache) expect(c.computed).toBe(0);
+    expect(second.predictors.map((p) => p.accuracy)).toEqual(first.predictors.map((p) => p.accuracy));
+    const db = openDatabase(dbPath, { readonly: true });
+    const rows = db.prepare("SELECT predictor, accuracy FROM eval_results WHERE eval_run_id = ? ORDER BY position").all(second.evalRunId);
+    db.close();
+    expect(rows).toEqual(second.predictors.map((p) => ({ predictor: p.name, accuracy: p.accuracy })));
+  }, 300_000);
+
+  it("prints a table on the terminal", async () => {
+    const result = await runCli(["eval", "--predictor", "majority", "--abstraction", "split", "--holdout", "list:fanout", "--db", dbPath, "--no-store"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/abstraction split · holdout list:fanout/);
+    expect(result.stdout).toMatch(/predictor\s+accuracy\s+95% CI\s+mode acc\s+ceiling\s+majority/);
+    expect(result.stdout).toMatch(/^majority\s+\d\.\d{3}/m);
+  }, 300_000);
+
+  it("reports a bad predictor without losing the others, and rejects bad options", async () => {
+    const mixed = await runCli(["eval", "--predictor", "nosuch:1", "--predictor", "uniform", "--abstraction", "depth", "--holdout", "list:fanout", "--db", dbPath, "--json"]);
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toMatch(/predictor nosuch:1 failed: unknown predictor/);
+    expect((JSON.parse(mixed.stdout) as EvalJson).predictors.map((p) => p.name)).toEqual(["uniform"]);
+    const noPredictor = await runCli(["eval", "--abstraction", "depth", "--db", dbPath]);
+    expect(noPredictor.code).toBe(2);
+    expect(noPredictor.stderr).toMatch(/no predictor given/);
+    const badAbstraction = await runCli(["eval", "--predictor", "uniform", "--abstraction", "nope", "--db", dbPath]);
+    expect(badAbstraction.code).toBe(2);
+    expect(badAbstraction.stderr).toMatch(/unknown abstraction/);
+    const noDb = await runCli(["eval", "--predictor", "uniform", "--abstraction", "depth", "--db", join(dir, "missing.db")]);
+    expect(noDb.code).toBe(1);
+    expect(noDb.stderr).toMatch(/no database at/);
+  }, 300_000);
+
+  it("writes the report of the latest evaluation", async () => {
+    const out = join(dir, "report");
+    const result = await runCli(["report", "--db", dbPath, "--out", out, "--json"]);
+    expect(result.code).toBe(0);
+    const written = JSON.parse(result.stdout) as { evalRunId: number; sections: string[] };
+    expect(written.sections.slice(0, 2)).toEqual(["evaluation", "comparisons"]);
+    const html = readFileSync(join(out, "index.html"), "utf8");
+    // latest run: the mixed run with the uniform predictor only
+    expect((html.match(/<svg /g) ?? []).length).toBe(3 + 3);
+    // headline and entropy tables, no comparison table for one predictor, its per-event table
+    expect((html.match(/<table>/g) ?? []).length).toBe(2 + 0 + 1);
+    expect(html).toContain("Only one predictor was evaluated");
+    const metrics = JSON.parse(readFileSync(join(out, "metrics.json"), "utf8")) as { sections: { evaluation: { predictors: { name: string }[] } } };
+    expect(metrics.sections.evaluation.predictors.map((p) => p.name)).toEqual(["uniform"]);
+    expect(readFileSync(join(out, "report.md"), "utf8")).toContain("| uniform |");
+    const earlier = await runCli(["report", "--db", dbPath, "--out", join(dir, "report1"), "--eval-run", String(first.evalRunId), "--json"]);
+    expect(earlier.code).toBe(0);
+    expect(readFileSync(join(dir, "report1", "index.html"), "utf8")).toContain("Predictor ngram:3");
+  }, 300_000);
+});
