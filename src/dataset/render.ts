@@ -2,7 +2,7 @@
 // (goroutine states from the scheduler tracker plus the most recent records) for language
 // models. Tokens are approximated as characters / 4.
 
-import { EVENT_TYPES } from "../trace/types.js";
+import { EVENT_TYPES, isEventType } from "../trace/types.js";
 import type { GoroutineRecord } from "../trace/types.js";
 import { newSchedulerTracker, applyRecord, goroutineState, knownGoroutines, snapshotCounts } from "./scheduler-state.js";
 import type { Prefix } from "./types.js";
@@ -103,10 +103,7 @@ export function renderPrefix(prefix: Prefix, options: RenderOptions = {}): strin
 
 function countEvents(records: readonly GoroutineRecord[], end: number): number {
   let n = 0;
-  for (let i = 0; i < end; i++) {
-    const kind = records[i].kind;
-    if (kind !== "Initial" && kind !== "SyscallEnter" && kind !== "SyscallExit" && kind !== "SyscallUnblock") n++;
-  }
+  for (let i = 0; i < end; i++) if (isEventType(records[i].kind)) n++;
   return n;
 }
 

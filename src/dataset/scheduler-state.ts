@@ -2,6 +2,7 @@
 // prefix, what each goroutine is doing and how many goroutines are in each state.
 // Pure and incremental: applyRecord is O(1); snapshots copy only the per-reason map.
 
+import { isEventType } from "../trace/types.js";
 import type { GoroutineRecord } from "../trace/types.js";
 
 /** What a goroutine is doing, from the records seen so far. */
@@ -63,8 +64,7 @@ export function newSchedulerTracker(): SchedulerTracker {
 export function applyRecord(tracker: SchedulerTracker, record: GoroutineRecord): void {
   tracker.applied++;
   const previous = tracker.goroutines.get(record.goroutine);
-  const isEvent = record.kind !== "SyscallEnter" && record.kind !== "SyscallExit" && record.kind !== "SyscallUnblock" && record.kind !== "Initial";
-  const steps = (previous?.steps ?? 0) + (isEvent ? 1 : 0);
+  const steps = (previous?.steps ?? 0) + (isEventType(record.kind) ? 1 : 0);
   const target = targetState(record, previous);
   if (record.kind === "GoCreate") tracker.created++;
   if (record.kind === "GoEnd") tracker.ended++;
