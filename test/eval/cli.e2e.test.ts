@@ -6,6 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildDataset } from "../../src/dataset/index.js";
+import { writeReplayFile } from "../../src/predict/index.js";
 import { openDatabase } from "../../src/store/index.js";
 import { EVENT_TYPES } from "../../src/trace/types.js";
 import { runCli } from "../helpers/cli.js";
@@ -203,6 +205,28 @@ describe("schedlab eval and report on collected traces", () => {
     const rows = db.prepare("SELECT predictor, accuracy FROM eval_results WHERE eval_run_id = ? ORDER BY position").all(second.evalRunId);
     db.close();
     expect(rows).toEqual(second.predictors.map((p) => ({ predictor: p.name, accuracy: p.accuracy })));
+  }, 300_000);
+
+  it("scores replayed predictions of p̂ itself at the ceiling with zero divergence", async () => {
+    const db = openDatabase(dbPath);
+    const { states } = buildDataset(db, { abstraction: "depth", programs: ["fanout"] });
+    db.close();
+    const file = join(dir, "oracle.jsonl");
+    writeReplayFile(
+      file,
+      states.map((s) => {
+        const total = EVENT_TYPES.reduce((n, e) => n + s.counts[e], 0);
+        return [s.id, { probabilities: EVENT_TYPES.map((e) => s.counts[e] / total) }] as const;
+      }),
+    );
+    const result = await runCli(["eval", "--predictor", `replay:${file}`, "--abstraction", "depth", "--holdout", "list:fanout", "--db", dbPath, "--json", "--no-store"]);
+    expect(result.code).toBe(0);
+    const oracle = (JSON.parse(result.stdout) as EvalJson).predictors[0]!;
+    expect(oracle.accuracy).toBeCloseTo(oracle.ceiling, 12);
+    expect(oracle.modeAccuracy).toBe(1);
+    expect(oracle.kl).toBeCloseTo(0, 9);
+    expect(oracle.l1).toBeCloseTo(0, 9);
+    if (oracle.entropySpearman !== null) expect(oracle.entropySpearman).toBeCloseTo(1, 9);
   }, 300_000);
 
   it("prints a table on the terminal", async () => {
