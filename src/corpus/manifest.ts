@@ -40,6 +40,11 @@ export interface Manifest {
   readonly description: string;
   /** For generated programs: the generator template and seed that reproduce it. */
   readonly generated?: { readonly template: string; readonly seed: number };
+  /**
+   * Optional per-run deadline in milliseconds that collection may use instead of its
+   * default, e.g. to cut short a program known to deadlock. A positive integer.
+   */
+  readonly timeoutMs?: number;
 }
 
 export const MANIFEST_FILE = "schedlab.json";
@@ -56,6 +61,9 @@ export function manifestProblems(value: unknown): string[] {
   if (!["every", "some", "never"].includes(m.showsOn as string)) problems.push(`showsOn must be "every", "some" or "never"`);
   if (!Array.isArray(m.tags) || !m.tags.every((t) => typeof t === "string")) problems.push("tags must be an array of strings");
   if (typeof m.description !== "string" || m.description === "") problems.push("description must be a non-empty string");
+  if (m.timeoutMs !== undefined && (typeof m.timeoutMs !== "number" || !Number.isInteger(m.timeoutMs) || m.timeoutMs <= 0)) {
+    problems.push("timeoutMs must be a positive integer (milliseconds) when present");
+  }
   if (!Array.isArray(m.expected)) {
     problems.push("expected must be an array");
   } else {

@@ -78,7 +78,7 @@ describe("corpus check on a broken fixture corpus", () => {
     writeProgram(root, "ok/leaky", { "main.go": LEAKY_MAIN, "schedlab.json": manifest({}) });
     writeProgram(root, "bad/manifest", {
       "main.go": LEAKY_MAIN,
-      "schedlab.json": manifest({ outcome: "flaky", description: "" }),
+      "schedlab.json": manifest({ outcome: "flaky", description: "", timeoutMs: -5 }),
     });
     writeProgram(root, "bad/json", { "main.go": LEAKY_MAIN, "schedlab.json": "{ kind: main" });
     writeProgram(root, "bad/compile", {
@@ -117,6 +117,7 @@ describe("corpus check on a broken fixture corpus", () => {
     expect(problemsOf(report, "bad/manifest")).toEqual([
       "manifest: outcome must be one of clean, leak, deadlock, race, panic, got \"flaky\"",
       "manifest: description must be a non-empty string",
+      "manifest: timeoutMs must be a positive integer (milliseconds) when present",
     ]);
     expect(problemsOf(report, "bad/json")).toHaveLength(1);
     expect(problemsOf(report, "bad/json")[0]).toMatch(/^manifest is not valid JSON: /);
@@ -150,6 +151,7 @@ describe("corpus check on a broken fixture corpus", () => {
       "bad/compile",
       "bad/json",
       "bad/kind",
+      "bad/manifest",
       "bad/manifest",
       "bad/manifest",
       "bad/site",
