@@ -22,6 +22,14 @@ interface EvalFlags {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
+/** On a terminal, batch counters overwrite one line; in a log, only the step lines appear. */
+function progressWriter(stream: NodeJS.WriteStream): (message: string, transient: boolean) => void {
+  return (message, transient) => {
+    if (stream.isTTY) stream.write(transient ? `\r\x1b[K${message}` : `\r\x1b[K${message}\n`);
+    else if (!transient) stream.write(`${message}\n`);
+  };
+}
+
 export function registerEval(program: Command): void {
   program
     .command("eval")
@@ -55,7 +63,7 @@ export function registerEval(program: Command): void {
           bootstrapResamples: parsePositiveInteger("--resamples", flags.resamples),
           bootstrapSeed: Number.parseInt(flags.seed, 10) || 0,
           store: flags.store,
-          onProgress: (message) => process.stderr.write(`${message}\n`),
+          onProgress: progressWriter(process.stderr),
         });
         for (const f of run.failures) process.stderr.write(`schedlab: predictor ${f.predictor} failed: ${f.message}\n  ${f.hint}\n`);
         if (flags.json === true) {

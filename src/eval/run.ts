@@ -25,8 +25,11 @@ export interface EvaluationRunOptions {
   readonly bootstrapSeed?: number;
   /** Store the result in eval_runs/eval_results (default true). */
   readonly store?: boolean;
-  /** Progress messages, one line each (e.g. for stderr). */
-  readonly onProgress?: (message: string) => void;
+  /**
+   * Progress messages, one line each (e.g. for stderr). `transient` marks per-batch
+   * counters that a terminal may overwrite in place and a log may skip.
+   */
+  readonly onProgress?: (message: string, transient: boolean) => void;
 }
 
 /** A predictor that could not be built or queried; the others are still evaluated. */
@@ -83,7 +86,7 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
   }
   const duplicate = options.predictors.find((p, i) => options.predictors.indexOf(p) !== i);
   if (duplicate !== undefined) throw new UsageError(`predictor ${duplicate} is given twice`, "Give each --predictor once.");
-  const progress = options.onProgress ?? (() => {});
+  const progress = (message: string, transient = false): void => options.onProgress?.(message, transient);
 
   const split = resolveHoldout(db, options.holdout);
   if (split.test.length === 0) {
@@ -112,7 +115,7 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
     try {
       const predictor = await createPredictor(spec, { ...options.predictorContext, training: { samples: trainingSamples, states: train.states } });
       const answered = await predictWithCache(db, predictor, test.states, {
-        onProgress: (done, missing) => progress(`${spec}: ${done}/${missing} states predicted`),
+        onProgress: (done, missing) => progress(`${spec}: ${done}/${missing} states predicted`, true),
       });
       outputs.push({ name: spec, configHash: predictor.configHash, predictions: answered.predictions });
       cache.push({ predictor: spec, hits: answered.hits, computed: answered.computed });
