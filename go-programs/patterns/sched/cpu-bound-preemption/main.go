@@ -31,7 +31,7 @@ func main() {
 	users := map[string]string{"root": "hunter2", "ci": "ci-token-2024", "ana": "correct horse", "bo": "letmein"}
 	out := make(chan audit)
 	for user, pw := range users {
-		go check(user, pw, 250000, out)
+		go check(user, pw, 200000, out)
 	}
 	weak := 0
 	for range users {
