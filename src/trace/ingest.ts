@@ -5,7 +5,9 @@
 import { availableParallelism } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
+import { goHelperPath } from "../gohelper/index.js";
 import { decodeTrace } from "./decode.js";
+import { TraceCorruptError, TraceDecodeError } from "./errors.js";
 import type { GoroutineFilter, GoroutineRecord, RootMode } from "./types.js";
 
 export interface IngestOptions {
@@ -37,6 +39,9 @@ export interface IngestSummary {
   readonly errors: number;
 }
 
+/** WAL pages (4 KiB) between automatic checkpoints during ingest: at most ~80 MB of WAL. */
+const BULK_CHECKPOINT_PAGES = 20_000;
+
 interface RunToIngest {
   readonly id: number;
   readonly trace_path: string;
@@ -56,6 +61,10 @@ interface RunToIngest {
  */
 export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = {}): Promise<IngestSummary> {
   const runs = selectRuns(db, options);
+  if (runs.length === 0) return { runs: [], events: 0, ok: 0, truncated: 0, errors: 0 };
+  // A missing toolchain or a helper that does not build is not any trace's fault: fail
+  // once, before touching a run, instead of marking every run as an error.
+  await goHelperPath();
   const base = dirname(db.name);
   const statements = prepare(db);
   const results: RunIngestResult[] = [];
@@ -69,7 +78,14 @@ export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = 
     }
   };
   const size = Math.max(1, Math.min(options.concurrency ?? Math.min(2, availableParallelism()), runs.length));
-  await Promise.all(Array.from({ length: size }, worker));
+  // Fewer, larger WAL checkpoints while bulk-inserting (each one syncs); restored after.
+  const checkpointPages = db.pragma("wal_autocheckpoint", { simple: true }) as number;
+  db.pragma(`wal_autocheckpoint = ${Math.max(checkpointPages, BULK_CHECKPOINT_PAGES)}`);
+  try {
+    await Promise.all(Array.from({ length: size }, worker));
+  } finally {
+    db.pragma(`wal_autocheckpoint = ${checkpointPages}`);
+  }
   results.sort((a, b) => a.runId - b.runId);
   return {
     runs: results,
@@ -169,7 +185,8 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
     });
     return { runId: run.id, status: summary.status, events, goroutines: summary.goroutines.length, message: summary.message };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof TraceCorruptError || error instanceof TraceDecodeError)) throw error;
+    const message = error.message;
     inTransaction(s.db, () => {
       s.deleteEvents.run(run.id);
       s.deleteGoroutines.run(run.id);
