@@ -1,6 +1,7 @@
 // Incremental parser of the Go helper's decode stream (format: docs/events.md). Pure:
 // feed it text chunks, it hands out records in batches and collects the summary lines.
 
+import { TraceDecodeError } from "./errors.js";
 import type { DecodedGoroutine, DecodeStatus, GoroutineRecord } from "./types.js";
 import { RECORD_KINDS } from "./types.js";
 
@@ -77,7 +78,10 @@ export class DecodeStreamParser {
         };
         break;
       default:
-        throw new Error(`unexpected line from the Go helper: ${text.slice(start, Math.min(end, start + 80))}`);
+        throw new TraceDecodeError(
+          `unexpected line from the Go helper: ${text.slice(start, Math.min(end, start + 80))}`,
+          "The cached helper and this schedlab disagree on the stream format: delete ~/.cache/schedlab/gohelper and retry.",
+        );
     }
   }
 
