@@ -3,7 +3,7 @@
 export * from "./metrics/index.js";
 export { evaluate, MIN_SAMPLES_FOR_ENTROPY } from "./evaluate.js";
 export { compare } from "./compare.js";
-export { saveEvaluation, loadEvaluation, type StoredEvaluation } from "./store.js";
+export { saveEvaluation, loadEvaluation, listEvaluations, type StoredEvaluation, type EvaluationSummary } from "./store.js";
 export { EvaluationInputError, NoEvaluationError } from "./errors.js";
 export type {
   EvaluationContext,

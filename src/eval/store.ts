@@ -107,3 +107,38 @@ export function loadEvaluation(db: SchedlabDatabase, id?: number): StoredEvaluat
     comparisons,
   };
 }
+
+/** One line per stored eval run, for listings. */
+export interface EvaluationSummary {
+  readonly id: number;
+  readonly createdAt: string;
+  readonly abstraction: Abstraction;
+  readonly holdout: string;
+  readonly states: number;
+  readonly samples: number;
+  readonly programs: number;
+  /** Predictor names with their accuracy, in command-line order. */
+  readonly predictors: readonly { readonly name: string; readonly accuracy: number }[];
+  /** The ceiling of the run's test states (the same for every predictor); NaN without results. */
+  readonly ceiling: number;
+}
+
+/** The most recent eval runs, newest first. */
+export function listEvaluations(db: SchedlabDatabase, limit = 20): EvaluationSummary[] {
+  const runs = db.prepare("SELECT * FROM eval_runs ORDER BY id DESC LIMIT ?").all(limit) as EvalRunRow[];
+  const results = db.prepare("SELECT predictor, accuracy, ceiling FROM eval_results WHERE eval_run_id = ? ORDER BY position");
+  return runs.map((run) => {
+    const rows = results.all(run.id) as { predictor: string; accuracy: number | null; ceiling: number | null }[];
+    return {
+      id: run.id,
+      createdAt: run.created_at,
+      abstraction: run.abstraction as Abstraction,
+      holdout: run.holdout,
+      states: run.states,
+      samples: run.samples,
+      programs: run.programs,
+      predictors: rows.map((r) => ({ name: r.predictor, accuracy: r.accuracy ?? NaN })),
+      ceiling: rows[0]?.ceiling ?? NaN,
+    };
+  });
+}

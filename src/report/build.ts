@@ -1,9 +1,10 @@
 // Assembling the report from a database: the sections available there, in page order.
 // Later stages (leaks, rollouts, fidelity) add their section builders to this list.
 
-import { loadEvaluation } from "../eval/store.js";
+import { listEvaluations, loadEvaluation } from "../eval/store.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { evaluationSections } from "./sections/evaluation.js";
+import { evaluationHistorySection } from "./sections/history.js";
 import type { ReportSection } from "./types.js";
 
 export interface ReportSourceOptions {
@@ -14,5 +15,6 @@ export interface ReportSourceOptions {
 /** Sections for everything the database holds that a report covers. */
 export function reportSections(db: SchedlabDatabase, options: ReportSourceOptions = {}): { sections: ReportSection[]; evalRunId: number } {
   const evaluation = loadEvaluation(db, options.evalRunId);
-  return { sections: evaluationSections(evaluation), evalRunId: evaluation.id };
+  const sections = [...evaluationSections(evaluation), evaluationHistorySection(listEvaluations(db), evaluation.id)];
+  return { sections, evalRunId: evaluation.id };
 }

@@ -262,8 +262,12 @@ describe("schedlab eval and report on collected traces", () => {
     const html = readFileSync(join(out, "index.html"), "utf8");
     // latest run: the mixed run with the uniform predictor only
     expect((html.match(/<svg /g) ?? []).length).toBe(3 + 3);
-    // headline and entropy tables, no comparison table for one predictor, its per-event table
-    expect((html.match(/<table>/g) ?? []).length).toBe(2 + 0 + 1);
+    // headline and entropy tables, no comparison table for one predictor, its per-event table, the run history
+    expect((html.match(/<table>/g) ?? []).length).toBe(2 + 0 + 1 + 1);
+    expect(written.sections.at(-1)).toBe("eval-history");
+    // the history lists every stored run, newest first
+    const history = JSON.parse(readFileSync(join(out, "metrics.json"), "utf8")).sections["eval-history"] as { id: number }[];
+    expect(history.map((h) => h.id)).toEqual([first.evalRunId + 2, first.evalRunId + 1, first.evalRunId]);
     expect(html).toContain("Only one predictor was evaluated");
     const metrics = JSON.parse(readFileSync(join(out, "metrics.json"), "utf8")) as { sections: { evaluation: { predictors: { name: string }[] } } };
     expect(metrics.sections.evaluation.predictors.map((p) => p.name)).toEqual(["uniform"]);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { NoEvaluationError } from "../../src/eval/errors.js";
-import { loadEvaluation, saveEvaluation } from "../../src/eval/store.js";
+import { listEvaluations, loadEvaluation, saveEvaluation } from "../../src/eval/store.js";
 import { openDatabase } from "../../src/store/index.js";
 import { ORACLE, STATES, UNIFORM, samplesOf } from "./fixtures/states.js";
 
@@ -41,6 +41,14 @@ describe("eval store", () => {
     expect(loadEvaluation(db).id).toBe(second);
     expect(loadEvaluation(db).predictors[0]!.name).toBe("uniform");
     expect(loadEvaluation(db, first).holdout).toBe("h1");
+    const listed = listEvaluations(db);
+    expect(listed.map((r) => [r.id, r.abstraction, r.predictors.map((p) => p.name)])).toEqual([
+      [second, "depth", ["uniform"]],
+      [first, "split", ["oracle"]],
+    ]);
+    expect(listed[1]!.predictors[0]!.accuracy).toBe(0.75);
+    expect(listed[1]!.ceiling).toBe(0.75);
+    expect(listEvaluations(db, 1)).toHaveLength(1);
     db.close();
   });
 
