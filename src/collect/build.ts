@@ -2,8 +2,8 @@
 // `go test -c` for test packages. A build failure is a result, never an exception.
 
 import { execa } from "execa";
-import { existsSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { buildEnvironment } from "./env.js";
 import { writeHarnessOverlay, type Overlay } from "./harness.js";
 import type { GoToolchain } from "./toolchain.js";
@@ -21,12 +21,17 @@ export interface BuildTarget {
   readonly goFiles: readonly string[];
 }
 
+/** The root of the Go module `dir` belongs to (nearest go.mod), or null outside any module. */
+export function moduleRoot(dir: string): string | null {
+  for (let current = dir; ; current = dirname(current)) {
+    if (existsSync(join(current, "go.mod"))) return current;
+    if (dirname(current) === current) return null;
+  }
+}
+
 /** Whether `dir` is inside a Go module (a go.mod in it or an ancestor). */
 export function insideModule(dir: string): boolean {
-  for (let current = dir; ; current = dirname(current)) {
-    if (existsSync(join(current, "go.mod"))) return true;
-    if (dirname(current) === current) return false;
-  }
+  return moduleRoot(dir) !== null;
 }
 
 /**
@@ -74,6 +79,92 @@ export function originalPaths(output: string, overlay: Overlay): string {
   let text = output;
   for (const [original, copy] of Object.entries(overlay.Replace)) text = text.split(copy).join(original);
   return text;
+}
+
+/** The name `go build -o DIR/` or `go test -c -o DIR/` gives the binary of `target` (last import path element). */
+function batchBinaryName(target: BuildTarget): string {
+  return target.kind === "main" ? basename(target.dir) : `${basename(target.dir)}.test`;
+}
+
+/**
+ * Splits targets into groups that one `go` command can build together: same module,
+ * same kind, distinct binary names, at most `size` each. Targets outside a module
+ * are built one by one.
+ */
+export function buildBatches(targets: readonly BuildTarget[], size: number): BuildTarget[][] {
+  const batches: BuildTarget[][] = [];
+  const open = new Map<string, { names: Set<string>; batch: BuildTarget[] }[]>();
+  for (const target of targets) {
+    const root = moduleRoot(target.dir);
+    if (root === null || root === target.dir) {
+      // Outside a module (GOPATH mode) or the module root itself (binary named after the module path).
+      batches.push([target]);
+      continue;
+    }
+    const key = `${target.kind}\0${root}`;
+    const candidates = open.get(key) ?? [];
+    open.set(key, candidates);
+    const name = batchBinaryName(target);
+    let slot = candidates.find((c) => !c.names.has(name) && c.batch.length < size);
+    if (slot === undefined) {
+      slot = { names: new Set(), batch: [] };
+      candidates.push(slot);
+      batches.push(slot.batch);
+    }
+    slot.names.add(name);
+    slot.batch.push(target);
+  }
+  return batches;
+}
+
+/**
+ * Builds a batch from buildBatches with one `go build` / `go test -c` command, which
+ * loads the module once and links in parallel. A target whose binary is missing
+ * afterwards (it failed, or Go named it differently) is rebuilt alone, so its result
+ * and compiler output are its own. Results are in the order of `targets`.
+ */
+export async function buildBatch(targets: readonly BuildTarget[], go: GoToolchain, scratch: string, signal?: AbortSignal): Promise<BuildResult[]> {
+  if (targets.length === 1) return [await buildProgram(targets[0], go, scratch, signal)];
+  const root = moduleRoot(targets[0].dir)!;
+  const out = join(scratch, "out");
+  mkdirSync(out, { recursive: true });
+  const args = targets[0].kind === "main" ? ["build"] : ["test", "-c"];
+  const overlay: Overlay = { Replace: {} };
+  const usable: BuildTarget[] = [];
+  for (const [i, target] of targets.entries()) {
+    if (target.kind !== "main") {
+      usable.push(target);
+      continue;
+    }
+    try {
+      const written = await writeHarnessOverlay(target.dir, target.goFiles, join(scratch, `overlay-${i}`, ""));
+      Object.assign(overlay.Replace, written.overlay.Replace);
+      usable.push(target);
+    } catch {
+      // Built alone below, where the problem is reported for this target only.
+    }
+  }
+  if (targets[0].kind === "main") {
+    writeFileSync(join(scratch, "overlay.json"), JSON.stringify(overlay));
+    args.push("-overlay", join(scratch, "overlay.json"));
+  }
+  args.push("-ldflags=-s -w", "-o", `${out}/`, ...usable.map((t) => `./${relative(root, t.dir).split(sep).join("/")}`));
+  await execa("go", args, {
+    cwd: root,
+    env: buildEnvironment(go, { inModule: true, tmpdir: scratch }),
+    extendEnv: false,
+    reject: false,
+    timeout: BUILD_TIMEOUT_MS,
+    cancelSignal: signal,
+    stdin: "ignore",
+  });
+  const results: BuildResult[] = [];
+  for (const [i, target] of targets.entries()) {
+    if (signal?.aborted) return results;
+    const binary = join(out, batchBinaryName(target));
+    results.push(usable.includes(target) && existsSync(binary) ? { status: "ok", binary, output: "" } : await buildProgram(target, go, join(scratch, `alone-${i}`), signal));
+  }
+  return results;
 }
 
 function tail(text: string, cap: number): string {

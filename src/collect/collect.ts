@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type SchedlabDatabase } from "../store/index.js";
-import { buildProgram } from "./build.js";
+import { buildBatch, buildBatches, type BuildTarget } from "./build.js";
 import { discoverPrograms } from "./discover.js";
 import { CollectInterruptedError } from "./errors.js";
 import { normalizeCollectOptions, runConfigs } from "./options.js";
@@ -110,61 +110,65 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
     report();
   };
 
+  /** Records the build for `plan`, and returns its run tasks (none after a build error). */
+  const planRuns = (plan: ProgramPlan, build: BuildResult): Task[] => {
+    plan.build = build;
+    for (const config of plan.configs) {
+      recordBuild(db, { programId: plan.id, config: config.key, status: build.status, output: build.output, sourceHash: plan.program.sourceHash, goVersion: go.version });
+    }
+    if (build.status === "error") {
+      for (const run of plan.pending) {
+        recordRun(db, {
+          programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, outcome: "build-error",
+          exitCode: null, wallMs: 0, tracePath: null, traceSha256: null, traceBytes: null, dumpPath: null,
+          stderrTail: build.output.slice(-16 * 1024), goVersion: go.version, env: {}, truncated: false,
+        });
+        finishRun(plan, true);
+      }
+      return [];
+    }
+    return plan.pending.map((run) => async () => {
+      const result = await tracedRun({
+        kind: plan.program.kind,
+        dir: plan.program.dir,
+        binary: build.binary!,
+        testName: plan.program.testName,
+        config: run.config,
+        files: runFiles(opts.traces, plan.program.name, run.config.key, run.index),
+        timeoutMs: opts.timeoutMs,
+        graceMs: opts.graceMs,
+        go,
+        signal: opts.signal,
+      });
+      if (result === null) return; // aborted: nothing recorded, the next collect redoes it
+      recordRun(db, {
+        programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, outcome: result.outcome,
+        exitCode: result.exitCode, wallMs: result.wallMs, tracePath: result.tracePath, traceSha256: result.traceSha256,
+        traceBytes: result.traceBytes, dumpPath: result.dumpPath, stderrTail: result.stderrTail, goVersion: go.version,
+        env: result.env, truncated: result.truncated,
+      });
+      executed++;
+      finishRun(plan, result.outcome !== "ok");
+    });
+  };
+
   const queue = workQueue(opts.jobs, opts.signal);
   const groups = new Map<string, ProgramPlan[]>();
   for (const plan of plans.filter((p) => p.pending.length > 0)) {
     const key = buildKey(plan.program);
     groups.set(key, [...(groups.get(key) ?? []), plan]);
   }
-  let buildCount = 0;
-  for (const group of groups.values()) {
-    const buildDir = join(scratch, `build-${buildCount++}`);
+  // Packages of one module are built together, in batches small enough that runs start early.
+  const groupList = [...groups.values()];
+  const targetOf = new Map(groupList.map((group) => [{ dir: group[0].program.dir, kind: group[0].program.kind, goFiles: group[0].program.goFiles } as BuildTarget, group]));
+  const batchSize = Math.max(1, Math.min(16, Math.ceil(groupList.length / (2 * opts.jobs))));
+  for (const [b, batch] of buildBatches([...targetOf.keys()], batchSize).entries()) {
     queue.push(async () => {
-      const first = group[0].program;
-      const build = await buildProgram({ dir: first.dir, kind: first.kind, goFiles: first.goFiles }, go, buildDir, opts.signal);
+      const builds = await buildBatch(batch, go, join(scratch, `batch-${b}`), opts.signal);
       if (opts.signal?.aborted) return;
       const runTasks: Task[] = [];
-      for (const plan of group) {
-        plan.build = build;
-        for (const config of plan.configs) {
-          recordBuild(db, { programId: plan.id, config: config.key, status: build.status, output: build.output, sourceHash: plan.program.sourceHash, goVersion: go.version });
-        }
-        if (build.status === "error") {
-          for (const run of plan.pending) {
-            recordRun(db, {
-              programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, outcome: "build-error",
-              exitCode: null, wallMs: 0, tracePath: null, traceSha256: null, traceBytes: null, dumpPath: null,
-              stderrTail: build.output.slice(-16 * 1024), goVersion: go.version, env: {}, truncated: false,
-            });
-            finishRun(plan, true);
-          }
-          continue;
-        }
-        for (const run of plan.pending) {
-          runTasks.push(async () => {
-            const result = await tracedRun({
-              kind: plan.program.kind,
-              dir: plan.program.dir,
-              binary: build.binary!,
-              testName: plan.program.testName,
-              config: run.config,
-              files: runFiles(opts.traces, plan.program.name, run.config.key, run.index),
-              timeoutMs: opts.timeoutMs,
-              graceMs: opts.graceMs,
-              go,
-              signal: opts.signal,
-            });
-            if (result === null) return; // aborted: nothing recorded, the next collect redoes it
-            recordRun(db, {
-              programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, outcome: result.outcome,
-              exitCode: result.exitCode, wallMs: result.wallMs, tracePath: result.tracePath, traceSha256: result.traceSha256,
-              traceBytes: result.traceBytes, dumpPath: result.dumpPath, stderrTail: result.stderrTail, goVersion: go.version,
-              env: result.env, truncated: result.truncated,
-            });
-            executed++;
-            finishRun(plan, result.outcome !== "ok");
-          });
-        }
+      for (const [t, target] of batch.entries()) {
+        for (const plan of targetOf.get(target)!) runTasks.push(...planRuns(plan, builds[t]));
       }
       queue.pushFront(...runTasks);
     });

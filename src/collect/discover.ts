@@ -13,6 +13,8 @@ import type { ProgramSpec } from "./types.js";
 
 /** A package directory as reported by `gohelper collect-scan`. */
 export interface ScannedPackage {
+  /** The root argument under which the package was found, as given. */
+  readonly root: string;
   readonly dir: string;
   readonly name: string;
   readonly goFiles: readonly string[];
@@ -34,10 +36,10 @@ export interface Discovery {
   readonly warnings: string[];
 }
 
-/** Runs the Go helper's scanner over one root directory. */
-export async function scanPackages(root: string): Promise<ScannedPackage[]> {
+/** Runs the Go helper's scanner over root directories, in one process. */
+export async function scanPackages(roots: readonly string[]): Promise<ScannedPackage[]> {
   const helper = await goHelperPath();
-  const { stdout } = await execa(helper, ["collect-scan", root], { maxBuffer: 256 * 1024 * 1024 });
+  const { stdout } = await execa(helper, ["collect-scan", ...roots], { maxBuffer: 256 * 1024 * 1024 });
   return (JSON.parse(stdout) as { packages: ScannedPackage[] }).packages;
 }
 
@@ -50,14 +52,18 @@ export async function discoverPrograms(paths: readonly string[], options: Discov
   const programs: ProgramSpec[] = [];
   const warnings: string[] = [];
   const byName = new Map<string, string>();
-  for (const path of paths.map((p) => resolve(p))) {
+  const roots = paths.map((p) => resolve(p));
+  for (const path of roots) {
     if (!existsSync(path) || !statSync(path).isDirectory()) {
       throw new NoGoCodeError(
         `${path} is not a directory`,
         "Give collect a program directory, a tree of programs or a Go module root.",
       );
     }
-    const packages = await scanPackages(path);
+  }
+  const scanned = await scanPackages(roots);
+  for (const path of roots) {
+    const packages = scanned.filter((pkg) => pkg.root === path);
     const found = packages.flatMap((pkg) => programsOf(path, pkg, options.splitTests ?? false, warnings));
     if (found.length === 0) {
       throw new NoGoCodeError(

@@ -4,7 +4,7 @@
 // writes the all-goroutine dump. docs/collect.md documents the contract.
 
 import { execa } from "execa";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { goHelperPath } from "../gohelper/index.js";
 
@@ -156,6 +156,7 @@ export interface Overlay {
  */
 export async function writeHarnessOverlay(packageDir: string, goFiles: readonly string[], scratch: string): Promise<{ overlayFile: string; overlay: Overlay }> {
   const helper = await goHelperPath();
+  mkdirSync(scratch, { recursive: true });
   const { stdout } = await execa(helper, ["collect-overlay", "-out", scratch, ...goFiles]);
   const rewritten = JSON.parse(stdout) as { replace: Record<string, string>; mainFile: string };
   const harness = join(scratch, HARNESS_FILE);

@@ -29,6 +29,7 @@ func init() {
 
 // scannedPackage is one directory with buildable Go files. Paths are absolute.
 type scannedPackage struct {
+	Root         string   `json:"root"`
 	Dir          string   `json:"dir"`
 	Name         string   `json:"name"`
 	GoFiles      []string `json:"goFiles"`
@@ -62,6 +63,7 @@ func collectScan(args []string) int {
 				return filepath.SkipDir
 			}
 			if pkg, ok := scanDir(path); ok {
+				pkg.Root = root
 				result.Packages = append(result.Packages, pkg)
 			}
 			return nil

@@ -1,0 +1,145 @@
+// Benchmark of `schedlab collect` (run after `npm run build`):
+//   node bench/collect.mjs [corpusDir] [--limit N] [--runs N] [--timeout 2s]
+// 1. collect --runs N over the corpus against a naive sequential loop (go build, then
+//    N traced runs per program, one after the other, same trace count), both measured
+//    in this run with a warm Go build cache; prints the speed-up (target ≥ 1.8× on 2 cores).
+// 2. The harness overhead per run: the same main programs built bare (no harness, no
+//    trace) and with the harness (tracing on), run alternately; prints the extra wall
+//    time per run (target ≤ 15 %).
+
+import { execa } from "execa";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  buildProgram, collect, discoverPrograms, goToolchain, HARNESS_ENV, parseDuration, spawnWithDeadline, testArguments, writeHarnessOverlay,
+} from "../dist/collect/index.js";
+
+const repo = fileURLToPath(new URL("..", import.meta.url));
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const at = args.indexOf(name);
+  if (at < 0) return fallback;
+  const value = args[at + 1];
+  args.splice(at, 2);
+  return value;
+};
+const limit = Number(flag("--limit", "20"));
+const runs = Number(flag("--runs", "5"));
+const timeoutMs = parseDuration(flag("--timeout", "2s"));
+const overheadPrograms = Number(flag("--overhead-programs", "8"));
+const overheadRuns = Number(flag("--overhead-runs", "10"));
+
+/** Picks `n` programs spread evenly over the sorted list, so every category is represented. */
+function spread(list, n) {
+  if (list.length <= n) return list;
+  return Array.from({ length: n }, (_, i) => list[Math.floor((i * list.length) / n)]);
+}
+
+async function corpus() {
+  const given = args[0] === undefined ? join(repo, "go-programs") : resolve(args[0]);
+  let root = given;
+  let { programs } = await discoverPrograms([root]).catch(() => ({ programs: [] }));
+  if (programs.length < 5 && args[0] === undefined) {
+    root = join(repo, "test", "fixtures", "collect", "programs");
+    ({ programs } = await discoverPrograms([root]));
+  }
+  return { root, programs: spread(programs, limit) };
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The naive reference: what a user would script by hand, strictly sequential. */
+async function naive(programs, go, work, timed) {
+  for (const [p, program] of programs.entries()) {
+    const dir = join(work, `naive-${p}`);
+    mkdirSync(dir, { recursive: true });
+    const bin = join(dir, "bin");
+    const inModule = existsSync(join(program.root, "go.mod")) || existsSync(join(program.dir, "go.mod"));
+    const env = inModule ? {} : { GO111MODULE: "off" };
+    const build = program.kind === "main"
+      ? ["build", "-overlay", (await writeHarnessOverlay(program.dir, program.goFiles, dir)).overlayFile, "-o", bin, "."]
+      : ["test", "-c", "-o", bin, "."];
+    const built = await execa("go", build, { cwd: program.dir, env, reject: false });
+    if (built.exitCode !== 0 || !timed) continue;
+    for (let i = 0; i < runs; i++) {
+      const trace = join(dir, `run-${i}.trace`);
+      const runArgs = program.kind === "main" ? [] : testArguments({ testName: program.testName, config: { testCount: null }, timeoutMs }, trace);
+      const runEnv = program.kind === "main"
+        ? { [HARNESS_ENV.trace]: trace, [HARNESS_ENV.dump]: join(dir, `run-${i}.dump`), [HARNESS_ENV.deadlineMs]: String(timeoutMs) }
+        : {};
+      await execa(bin, runArgs, { cwd: dir, env: { ...runEnv, GOMAXPROCS: String(availableParallelism()) }, reject: false, timeout: timeoutMs * 3, forceKillAfterDelay: 1000 });
+    }
+  }
+}
+
+async function speedup(root, programs, go, work) {
+  console.log(`corpus: ${root} — ${programs.length} programs (${programs.filter((p) => p.kind === "main").length} main, ${programs.filter((p) => p.kind === "test").length} test), --runs ${runs}, --timeout ${timeoutMs} ms, ${availableParallelism()} cores`);
+  process.stdout.write("warming the Go build cache … ");
+  await naive(programs, go, join(work, "warm"), false);
+  console.log("done");
+
+  let started = performance.now();
+  await naive(programs, go, join(work, "naive"), true);
+  const naiveMs = performance.now() - started;
+  console.log(`naive sequential loop:  ${seconds(naiveMs)}`);
+
+  started = performance.now();
+  const result = await collect({ paths: programs.map((p) => p.dir), runs, timeoutMs, db: join(work, "bench.db"), traces: join(work, "traces") });
+  const collectMs = performance.now() - started;
+  const traces = result.programs.reduce((n, p) => n + p.runs.length, 0);
+  console.log(`schedlab collect:       ${seconds(collectMs)} (${traces} traces)`);
+  console.log(`speed-up: ${(naiveMs / collectMs).toFixed(2)}x (target >= 1.8x)`);
+  return result;
+}
+
+async function overhead(programs, go, work, result) {
+  const finishedOk = new Set(result.programs.filter((r) => r.runs.length > 0 && r.runs.every((run) => run.outcome === "ok")).map((r) => r.name));
+  const okMains = programs.filter((p) => p.kind === "main" && finishedOk.has(p.name.split("/").pop()));
+  const chosen = spread(okMains, overheadPrograms);
+  const totals = { bare: 0, harness: 0, traced: 0 };
+  const ratios = [];
+  for (const [p, program] of chosen.entries()) {
+    const dir = join(work, `overhead-${p}`);
+    mkdirSync(dir, { recursive: true });
+    const bare = join(dir, "bare");
+    const inModule = existsSync(join(program.root, "go.mod")) || existsSync(join(program.dir, "go.mod"));
+    await execa("go", ["build", "-ldflags=-s -w", "-o", bare, "."], { cwd: program.dir, env: inModule ? {} : { GO111MODULE: "off" } });
+    const harnessed = await buildProgram({ dir: program.dir, kind: "main", goFiles: program.goFiles }, go, join(dir, "h"));
+    const ms = { bare: 0, harness: 0, traced: 0 };
+    const base = { args: [], cwd: dir, deadlineMs: 60_000, graceMs: 1000, stdoutCap: 65536, stderrCap: 65536 };
+    // Alternating the three variants spreads the machine's background load evenly over them.
+    for (let i = 0; i < overheadRuns; i++) {
+      ms.bare += (await spawnWithDeadline({ ...base, command: bare, env: { GOMAXPROCS: "2" } })).wallMs;
+      ms.harness += (await spawnWithDeadline({ ...base, command: harnessed.binary, env: { GOMAXPROCS: "2", [HARNESS_ENV.deadlineMs]: "60000" } })).wallMs;
+      ms.traced += (await spawnWithDeadline({
+        ...base, command: harnessed.binary,
+        env: { GOMAXPROCS: "2", [HARNESS_ENV.trace]: join(dir, `t${i}.trace`), [HARNESS_ENV.dump]: join(dir, `d${i}.dump`), [HARNESS_ENV.deadlineMs]: "60000" },
+      })).wallMs;
+    }
+    for (const key of Object.keys(ms)) totals[key] += ms[key];
+    ratios.push(ms.traced / ms.bare - 1);
+    const per = (v) => (v / overheadRuns).toFixed(1);
+    console.log(`  ${program.name}: bare ${per(ms.bare)} ms, harness untraced ${per(ms.harness)} ms, harness traced ${per(ms.traced)} ms per run (${((ms.traced / ms.bare - 1) * 100).toFixed(1)} %)`);
+  }
+  if (chosen.length === 0) {
+    console.log("harness overhead: no main program finished ok; nothing to measure");
+    return;
+  }
+  ratios.sort((a, b) => a - b);
+  const runsMeasured = chosen.length * overheadRuns;
+  const pct = (a, b) => `${((a / b - 1) * 100).toFixed(1)} %`;
+  console.log(`harness overhead per run (traced, over the bare binary): ${pct(totals.traced, totals.bare)} of wall time, +${((totals.traced - totals.bare) / runsMeasured).toFixed(1)} ms per run, median ${(ratios[Math.floor(ratios.length / 2)] * 100).toFixed(1)} % per program (target <= 15 %)`);
+  console.log(`  of which the harness itself (untraced): ${pct(totals.harness, totals.bare)}; tracing (runtime/trace start+stop, dump): ${pct(totals.traced, totals.harness)} (${chosen.length} programs x ${overheadRuns} runs)`);
+}
+
+const work = mkdtempSync(join(tmpdir(), "schedlab-bench-"));
+try {
+  const go = await goToolchain();
+  const { root, programs } = await corpus();
+  const result = await speedup(root, programs, go, work);
+  await overhead(programs, go, work, result);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
