@@ -3,6 +3,7 @@
 
 import type { Command } from "commander";
 import { openExistingDatabase, parseAbstraction, parsePositiveInteger } from "../dataset/options.js";
+import { UsageError } from "../errors.js";
 import { runEvaluation } from "../eval/run.js";
 import { evaluationText } from "../report/terminal.js";
 
@@ -21,6 +22,12 @@ interface EvalFlags {
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function parseSeed(text: string): number {
+  const seed = Number(text);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${JSON.stringify(text)}`, "Pass e.g. --seed 1.");
+  return seed;
+}
 
 /** On a terminal, batch counters overwrite one line; in a log, only the step lines appear. */
 function progressWriter(stream: NodeJS.WriteStream): (message: string, transient: boolean) => void {
@@ -49,6 +56,9 @@ export function registerEval(program: Command): void {
     .option("--json", "machine-readable output")
     .action(async (flags: EvalFlags) => {
       const abstraction = parseAbstraction(flags.abstraction);
+      const concurrency = flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency);
+      const bootstrapResamples = parsePositiveInteger("--resamples", flags.resamples);
+      const bootstrapSeed = parseSeed(flags.seed);
       const db = openExistingDatabase(flags.db);
       try {
         const run = await runEvaluation(db, {
@@ -58,10 +68,10 @@ export function registerEval(program: Command): void {
           predictorContext: {
             baseUrl: flags.baseUrl,
             allowDownload: flags.allowDownload === true,
-            concurrency: flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency),
+            concurrency,
           },
-          bootstrapResamples: parsePositiveInteger("--resamples", flags.resamples),
-          bootstrapSeed: Number.parseInt(flags.seed, 10) || 0,
+          bootstrapResamples,
+          bootstrapSeed,
           store: flags.store,
           onProgress: progressWriter(process.stderr),
         });

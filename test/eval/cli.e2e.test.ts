@@ -248,6 +248,9 @@ describe("schedlab eval and report on collected traces", () => {
     const badAbstraction = await runCli(["eval", "--predictor", "uniform", "--abstraction", "nope", "--db", dbPath]);
     expect(badAbstraction.code).toBe(2);
     expect(badAbstraction.stderr).toMatch(/unknown abstraction/);
+    const badSeed = await runCli(["eval", "--predictor", "uniform", "--abstraction", "depth", "--db", dbPath, "--seed", "x"]);
+    expect(badSeed.code).toBe(2);
+    expect(badSeed.stderr).toMatch(/--seed must be an integer/);
     const noDb = await runCli(["eval", "--predictor", "uniform", "--abstraction", "depth", "--db", join(dir, "missing.db")]);
     expect(noDb.code).toBe(1);
     expect(noDb.stderr).toMatch(/no database at/);
