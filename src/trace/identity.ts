@@ -20,8 +20,9 @@ export function testName(fn: string): string {
  * Assigns canonical ids:
  * - program root: `main.main`;
  * - test root: the test function (`TestFoo`), or `(test)` when no stack of it named it;
- *   with `testNames` (the tests the binary ran, in order) a root no stack named takes
- *   its name by position, only if the roots' count and every known name agree;
+ *   with `testNames` (the tests the binary ran, in order; repeated for -test.count) a root
+ *   no stack named takes its name by position, only if the roots' count and every known
+ *   name agree;
  *   a repeated root name (e.g. -count=2) gets `#1`, `#2`, … after the first;
  * - child: `<parent id>/<entry>@<file>:<line>#<ordinal>`, entry shortened by
  *   shortFunctionName (the user function for wrapper entries), file a base name;
@@ -76,8 +77,10 @@ function testRootNames(goroutines: readonly DecodedGoroutine[], expected: readon
   const roots = goroutines.filter((g) => g.root === "test").sort((a, b) => a.goroutine - b.goroutine);
   const names = new Map<number, string>();
   for (const g of roots) if (g.runs) names.set(g.goroutine, testName(g.runs));
-  if (expected === undefined || expected.length !== roots.length) return names;
-  const consistent = roots.every((g, i) => !names.has(g.goroutine) || names.get(g.goroutine) === expected[i]);
-  if (consistent) roots.forEach((g, i) => names.set(g.goroutine, expected[i]));
+  if (expected === undefined || expected.length === 0 || roots.length % expected.length !== 0) return names;
+  // -test.count=N runs the whole list N times
+  const order = roots.map((_, i) => expected[i % expected.length]);
+  const consistent = roots.every((g, i) => !names.has(g.goroutine) || names.get(g.goroutine) === order[i]);
+  if (consistent) roots.forEach((g, i) => names.set(g.goroutine, order[i]));
   return names;
 }

@@ -7,3 +7,4 @@ export { canonicalGoroutineIds, shortFunctionName, testName } from "./identity.j
 export { DEFAULT_GOROUTINE_FILTER, isDroppedEntry } from "./filter.js";
 export { TraceCorruptError, TraceDecodeError } from "./errors.js";
 export { parseParsedDump, parseGo126DumpLine, parseGo122DumpLine, recordKindOfTransition, type DumpTransition } from "./parsedDump.js";
+export { testFunctionsInOrder } from "./testOrder.js";

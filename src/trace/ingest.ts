@@ -8,6 +8,7 @@ import { inTransaction, type SchedlabDatabase } from "../store/index.js";
 import { goHelperPath } from "../gohelper/index.js";
 import { decodeTrace } from "./decode.js";
 import { TraceCorruptError, TraceDecodeError } from "./errors.js";
+import { testFunctionsInOrder } from "./testOrder.js";
 import type { GoroutineFilter, GoroutineRecord, RootMode } from "./types.js";
 
 export interface IngestOptions {
@@ -48,6 +49,7 @@ interface RunToIngest {
   readonly kind: "main" | "test";
   /** Set when the program is one test of a package (collect --split-tests). */
   readonly test_name: string | null;
+  readonly dir: string;
 }
 
 /**
@@ -99,7 +101,7 @@ export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = 
 function selectRuns(db: SchedlabDatabase, options: IngestOptions): RunToIngest[] {
   const rows = db
     .prepare(
-      `SELECT r.id, r.trace_path, p.kind, p.test_name FROM runs r JOIN programs p ON p.id = r.program_id
+      `SELECT r.id, r.trace_path, p.kind, p.test_name, p.dir FROM runs r JOIN programs p ON p.id = r.program_id
        WHERE r.trace_path IS NOT NULL AND (? OR r.ingest_status IS NULL) ORDER BY r.id`,
     )
     .all(options.force ? 1 : 0) as RunToIngest[];
@@ -161,6 +163,12 @@ function prepare(db: SchedlabDatabase) {
   };
 }
 
+/** The tests a test run executed, in order: the split test, or the package's tests. */
+function expectedTests(run: RunToIngest): string[] | undefined {
+  if (run.kind !== "test") return undefined;
+  return run.test_name !== null ? [run.test_name] : testFunctionsInOrder(run.dir);
+}
+
 async function ingestRun(s: Statements, run: RunToIngest, path: string, options: IngestOptions): Promise<RunIngestResult> {
   inTransaction(s.db, () => {
     s.deleteEvents.run(run.id);
@@ -176,7 +184,7 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
   };
   const mode: RootMode = run.kind === "test" ? "test" : "main";
   try {
-    const summary = await decodeTrace(path, { mode, filter: options.filter, batchSize: 8192, testNames: run.test_name === null ? undefined : [run.test_name] }, writeBatch);
+    const summary = await decodeTrace(path, { mode, filter: options.filter, batchSize: 8192, testNames: expectedTests(run) }, writeBatch);
     inTransaction(s.db, () => {
       for (const g of summary.goroutines) {
         s.insertGoroutine.run(run.id, g.goroutine, g.canonicalId, g.parent, g.entry, g.creationSite, g.isRoot ? 1 : 0);

@@ -48,6 +48,8 @@ describe("canonicalGoroutineIds", () => {
     ];
     expect(canonicalGoroutineIds(roots).map((i) => i.canonicalId)).toEqual(["TestA", "(test)", "TestA#1"]);
     expect(canonicalGoroutineIds(roots, { testNames: ["TestA", "TestB", "TestA"] }).map((i) => i.canonicalId)).toEqual(["TestA", "TestB", "TestA#1"]);
+    // -test.count=3 of a one-test list
+    expect(canonicalGoroutineIds(roots, { testNames: ["TestA"] }).map((i) => i.canonicalId)).toEqual(["TestA", "TestA#1", "TestA#2"]);
     // inconsistent with what the stacks say: ignored
     expect(canonicalGoroutineIds(roots, { testNames: ["TestB", "TestC", "TestA"] }).map((i) => i.canonicalId)).toEqual(["TestA", "(test)", "TestA#1"]);
   });

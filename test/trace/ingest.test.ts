@@ -13,11 +13,11 @@ import { decodeAll, fixture } from "./helpers.js";
 const dir = mkdtempSync(join(tmpdir(), "schedlab-ingest-"));
 const dbPath = join(dir, "schedlab.db");
 
-function addProgram(db: SchedlabDatabase, name: string, kind: "main" | "test"): number {
+function addProgram(db: SchedlabDatabase, name: string, kind: "main" | "test", programDir = join(dir, name)): number {
   return Number(
     db
       .prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES (?, ?, ?, ?, 'x')")
-      .run(name, dir, join(dir, name), kind).lastInsertRowid,
+      .run(name, dir, programDir, kind).lastInsertRowid,
   );
 }
 
@@ -42,7 +42,7 @@ beforeAll(() => {
   const db = openDatabase(dbPath);
   const tree = addProgram(db, "patterns/tree", "main");
   const gens = addProgram(db, "patterns/generations", "main");
-  const tests = addProgram(db, "patterns/testpkg", "test");
+  const tests = addProgram(db, "patterns/testpkg", "test", fixture("testpkg")); // its _test.go files name the quiet test
   runIds.tree0 = addRun(db, tree, 0, "tree.trace"); // relative: resolved against the database's directory
   runIds.tree1 = addRun(db, tree, 1, join(dir, "random.trace"));
   runIds.tree2 = addRun(db, tree, 2, null); // no trace: not ingested
@@ -72,7 +72,7 @@ describe("ingestRuns", () => {
       expect(loadRunGoroutines(db, runIds.tree0)).toEqual([...expected.summary.goroutines].sort((a, b) => a.goroutine - b.goroutine));
       expect(loadRunRecords(db, runIds.cut).length).toBeGreaterThan(0);
       expect(loadRunRecords(db, runIds.tree1)).toEqual([]);
-      expect(loadRunGoroutines(db, runIds.tests).filter((g) => g.isRoot).map((g) => g.canonicalId)).toEqual(["(test)", "TestWorkers"]);
+      expect(loadRunGoroutines(db, runIds.tests).filter((g) => g.isRoot).map((g) => g.canonicalId)).toEqual(["TestQuiet", "TestWorkers"]);
     } finally {
       db.close();
     }
