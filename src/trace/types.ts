@@ -40,7 +40,7 @@ export interface GoroutineRecord {
    * GoSched: "runtime.Gosched" (yield) or "preempted". Initial: the state name. Else "".
    */
   readonly reason: string;
-  /** GoCreate: the `go` statement (function file:line); GoBlock: the top user frame; else null. */
+  /** GoCreate: the `go` statement (function file:line); GoBlock and GoSched: the top user frame; else null. */
   readonly site: string | null;
 }
 
