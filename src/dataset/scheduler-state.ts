@@ -123,6 +123,9 @@ function targetState(record: GoroutineRecord, previous: GoroutineState | undefin
       return { status: "runnable", reason: "" };
     case "Initial":
       return initialState(record.reason, previous);
+    default:
+      // A kind this version does not know (a newer decoder): the goroutine keeps its state.
+      return previous === undefined ? { status: "runnable", reason: "" } : { status: previous.status, reason: previous.reason };
   }
 }
 

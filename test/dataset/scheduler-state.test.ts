@@ -70,3 +70,13 @@ describe("scheduler-state tracker", () => {
     expect(initialState("???")).toEqual({ status: "runnable", reason: "" });
   });
 });
+
+describe("scheduler-state tracker robustness", () => {
+  it("keeps a goroutine's state on a record kind it does not know", () => {
+    const t = trackerAt(stream, 6);
+    const odd = { ...stream[0], kind: "GoFrobnicate" as never, goroutine: 2 };
+    applyRecord(t, odd);
+    expect(goroutineState(t, 2)).toEqual({ status: "waiting", reason: "chan receive", steps: 3 });
+    expect(snapshotCounts(t).waiting).toBe(1);
+  });
+});
