@@ -116,12 +116,15 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
   const totals = classTotals(trainSamples);
   const weights = options.balance ? classWeights(totals, options.balanceTemper, options.balanceCap) : classWeights(totals, 0, 1);
   const sampleTags = options.tags ? tagsOfSamples(trainSamples) : null;
-
+  const ceSamples = options.objective === "ce" ? capSamplesPerProgram(trainSamples, options.maxSamplesPerProgram, options.seed) : null;
   const train =
-    options.objective === "ce"
-      ? sampleRows(trainSamples, staticOf, weights, sampleTags)
+    ceSamples !== null
+      ? sampleRows(ceSamples.samples, staticOf, weights, sampleTags === null ? null : pick(sampleTags, ceSamples.indices))
       : stateRows(trainStates, staticOf, weights, options.tags ? stateTagTargets(trainSamples, sampleTags) : null);
+  const rowPrograms = ceSamples !== null ? ceSamples.samples.map((s) => s.prefix.program) : keptStates(trainStates).map((s) => s.program);
+  scaleByProgram(train, rowPrograms, trainingProgramFactors(trainSamples));
   const validation = stateRows(validationStates, staticOf, null, null);
+  capProgramCounts(validation, keptStates(validationStates).map((s) => s.program));
   const holdout = stateRows(holdoutStates, staticOf, null, null);
 
   const standardiser = fitStandardiser(train);
@@ -188,6 +191,8 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
         balanceTemper: options.balance ? options.balanceTemper : 0,
         balanceCap: options.balance ? options.balanceCap : 1,
         validationFraction: options.validationFraction,
+        maxSamplesPerProgram: options.objective === "ce" ? options.maxSamplesPerProgram : "n/a",
+        programWeighting: "min(1, 4·median/n_p) on training rows and validation counts",
       },
       featureVersion: FEATURE_VERSION,
       features: FEATURE_COUNT,
@@ -232,6 +237,73 @@ export function statesAndSamples(runs: readonly RunRecords[], abstraction: Abstr
     return { stateId: row.stateId, prefix, next: row.next };
   });
   return { states, samples };
+}
+
+/** States with at least one sample: the rows stateRows keeps, in the same order. */
+function keptStates(states: readonly State[]): State[] {
+  return states.filter((s) => totalCount(s.counts) > 0);
+}
+
+function pick(values: Int32Array, indices: readonly number[]): Int32Array {
+  return Int32Array.from(indices, (i) => values[i]);
+}
+
+/**
+ * At most `cap` samples per program (a seeded uniform choice, kept in original order), so
+ * a program with a huge event stream neither dominates nor slows CE training.
+ */
+export function capSamplesPerProgram(samples: readonly Sample[], cap: number, seed: number): { samples: Sample[]; indices: number[] } {
+  const byProgram = new Map<string, number[]>();
+  samples.forEach((s, i) => {
+    const list = byProgram.get(s.prefix.program);
+    if (list === undefined) byProgram.set(s.prefix.program, [i]);
+    else list.push(i);
+  });
+  const keep: number[] = [];
+  const random = seededRandom(seed ^ 0xca9);
+  for (const program of [...byProgram.keys()].sort()) {
+    const indices = byProgram.get(program) ?? [];
+    if (indices.length <= cap) {
+      keep.push(...indices);
+      continue;
+    }
+    shuffleInPlace(indices, random);
+    keep.push(...indices.slice(0, cap));
+  }
+  keep.sort((a, b) => a - b);
+  return { samples: keep.map((i) => samples[i]), indices: keep };
+}
+
+/**
+ * Per-program factors min(1, 4·median / n_p) on training weights: programs up to four times
+ * the median size count fully; bigger ones are scaled down to that size.
+ */
+export function trainingProgramFactors(samples: readonly Sample[]): Map<string, number> {
+  const sizes = new Map<string, number>();
+  for (const s of samples) sizes.set(s.prefix.program, (sizes.get(s.prefix.program) ?? 0) + 1);
+  const sorted = [...sizes.values()].sort((a, b) => a - b);
+  const median = sorted.length === 0 ? 1 : sorted[Math.floor((sorted.length - 1) / 2)];
+  const factors = new Map<string, number>();
+  for (const [program, n] of sizes) factors.set(program, Math.min(1, (4 * median) / n));
+  return factors;
+}
+
+function scaleByProgram(m: TrainingMatrix, programs: readonly string[], factors: ReadonlyMap<string, number>): void {
+  for (let r = 0; r < m.rows; r++) m.weights[r] *= factors.get(programs[r]) ?? 1;
+}
+
+/**
+ * Caps each program's total count at 4 × the median program total (the rule training weights
+ * use), so one program with a huge, easy event stream cannot decide early stopping and the
+ * temperature alone, while small programs do not weigh more than their samples.
+ */
+function capProgramCounts(m: TrainingMatrix, programs: readonly string[]): void {
+  const totals = new Map<string, number>();
+  for (let r = 0; r < m.rows; r++) totals.set(programs[r], (totals.get(programs[r]) ?? 0) + m.counts[r]);
+  if (totals.size === 0) return;
+  const sorted = [...totals.values()].sort((a, b) => a - b);
+  const cap = 4 * sorted[Math.floor((sorted.length - 1) / 2)];
+  for (let r = 0; r < m.rows; r++) m.counts[r] *= Math.min(1, cap / (totals.get(programs[r]) ?? cap));
 }
 
 function classTotals(samples: readonly Sample[]): Record<EventType, number> {

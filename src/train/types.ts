@@ -46,6 +46,8 @@ export interface TrainStudentOptions {
   readonly balanceCap: number;
   /** Fraction of the training programs used for early stopping and the temperature. */
   readonly validationFraction: number;
+  /** CE objective: at most this many samples per program (seeded choice). */
+  readonly maxSamplesPerProgram: number;
 }
 
 export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abstraction" | "holdoutPrograms" | "holdoutSpec"> = {
@@ -64,6 +66,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   balanceTemper: 0.5,
   balanceCap: 10,
   validationFraction: 0.2,
+  maxSamplesPerProgram: 20_000,
 };
 
 /**
