@@ -4,12 +4,27 @@ import { sampleCorrelation, sampleRankCorrelation } from "simple-statistics";
 import { correlationPValue } from "./correlationPValue.js";
 
 export interface CorrelationResult {
-  /** The coefficient; NaN when fewer than 3 pairs or either side has no variance. */
+  /** The coefficient; NaN when fewer than 3 pairs or either side is constant (up to 1e-12 relative). */
   readonly r: number;
   /** Two-sided p-value (see correlationPValue); NaN when r is. */
   readonly pValue: number;
   /** Number of pairs. */
   readonly n: number;
+}
+
+/**
+ * True when every value equals the first up to rounding: a constant side has no variance,
+ * but float rounding in the mean can leave a ~1e-17 "variance" that yields a meaningless r.
+ */
+function isConstant(xs: readonly number[]): boolean {
+  if (xs.length === 0) return true;
+  let min = xs[0]!;
+  let max = xs[0]!;
+  for (const x of xs) {
+    if (x < min) min = x;
+    if (x > max) max = x;
+  }
+  return max - min <= 1e-12 * Math.max(1, Math.abs(max), Math.abs(min));
 }
 
 function withPValue(r: number, n: number): CorrelationResult {
@@ -25,7 +40,7 @@ function withPValue(r: number, n: number): CorrelationResult {
  */
 export function pearson(x: readonly number[], y: readonly number[]): CorrelationResult {
   if (x.length !== y.length) throw new RangeError("pearson: arrays differ in length");
-  return withPValue(x.length < 3 ? NaN : sampleCorrelation(x, y), x.length);
+  return withPValue(x.length < 3 || isConstant(x) || isConstant(y) ? NaN : sampleCorrelation(x, y), x.length);
 }
 
 /**
@@ -36,5 +51,5 @@ export function pearson(x: readonly number[], y: readonly number[]): Correlation
  */
 export function spearman(x: readonly number[], y: readonly number[]): CorrelationResult {
   if (x.length !== y.length) throw new RangeError("spearman: arrays differ in length");
-  return withPValue(x.length < 3 ? NaN : sampleRankCorrelation(x, y), x.length);
+  return withPValue(x.length < 3 || isConstant(x) || isConstant(y) ? NaN : sampleRankCorrelation(x, y), x.length);
 }

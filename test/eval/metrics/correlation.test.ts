@@ -14,6 +14,9 @@ describe("pearson", () => {
     expect(pearson([1, 2, 3], [2, 2, 2]).r).toBeNaN();
     expect(pearson([1, 2, 3], [2, 2, 2]).pValue).toBeNaN();
     expect(pearson([1, 2], [1, 2]).r).toBeNaN();
+    // the mean of [0.1, 0.1, 0.1] is 0.10000000000000002: rounding must not make a correlation
+    expect(pearson([0.1, 0.1, 0.1], [1, 2, 3]).r).toBeNaN();
+    expect(spearman([0.1, 0.1, 0.1], [1, 2, 3]).r).toBeNaN();
   });
 });
 
