@@ -23,7 +23,7 @@ export interface ScatterInput {
   readonly maxPoints?: number;
 }
 
-/** An SVG scatter plot; non-finite points are skipped. */
+/** An SVG scatter plot; non-finite points are skipped, coincident points merged into one marker. */
 export function scatterPlot(input: ScatterInput): string {
   const size = input.size ?? 260;
   const left = 44;
@@ -50,8 +50,22 @@ export function scatterPlot(input: ScatterInput): string {
     const end = Math.min(xMax, yMax);
     parts.push(line(sx(0), sy(0), sx(end), sy(end), "#8c959f", ' stroke-dasharray="4 3"'));
   }
-  for (const p of shown) parts.push(circle(sx(Math.min(p.x, xMax)), sy(Math.min(p.y, yMax)), 3, `(${p.x.toFixed(3)}, ${p.y.toFixed(3)})`));
+  // Points that land on the same pixel are drawn once, larger, with their count: state
+  // entropies repeat a lot, and one marker per state would bloat the page.
+  const merged = new Map<string, { x: number; y: number; n: number }>();
+  for (const p of shown) {
+    const cx = Math.round(sx(Math.min(p.x, xMax)));
+    const cy = Math.round(sy(Math.min(p.y, yMax)));
+    const key = `${cx},${cy}`;
+    const hit = merged.get(key);
+    if (hit === undefined) merged.set(key, { x: p.x, y: p.y, n: 1 });
+    else hit.n += 1;
+  }
+  for (const m of merged.values()) {
+    const label = `(${m.x.toFixed(3)}, ${m.y.toFixed(3)})${m.n > 1 ? ` × ${m.n}` : ""}`;
+    parts.push(circle(sx(Math.min(m.x, xMax)), sy(Math.min(m.y, yMax)), Math.min(8, 2.5 + Math.log2(m.n)), label));
+  }
   parts.push(text(left + plot / 2, size - 2, input.xLabel, { anchor: "middle", size: 10.5, fill: "#59636e" }));
   parts.push(text(11, top + plot / 2, input.yLabel, { anchor: "middle", size: 10.5, rotate: -90, fill: "#59636e" }));
-  return svgRoot(size, size + 6, input.title, parts.join(""), { points: shown.length });
+  return svgRoot(size, size + 6, input.title, parts.join(""), { points: shown.length, markers: merged.size });
 }
