@@ -5,7 +5,7 @@ export { collect } from "./collect.js";
 export { discoverPrograms, programName, readManifest, scanPackages } from "./discover.js";
 export type { Discovery, DiscoverOptions, ScannedPackage } from "./discover.js";
 export { normalizeCollectOptions, parseDuration, parseProcsList, runConfigs } from "./options.js";
-export { buildProgram, insideModule } from "./build.js";
+export { buildBatch, buildBatches, buildProgram, insideModule, moduleRoot } from "./build.js";
 export type { BuildTarget } from "./build.js";
 export { tracedRun, testArguments } from "./traced-run.js";
 export type { TracedRunRequest, TracedRunResult } from "./traced-run.js";

@@ -23,7 +23,7 @@ function onlyRun(name: string): RunSummary {
 beforeAll(async () => {
   dir = scratch("e2e");
   const result = await runCli([
-    "collect", PROGRAMS, "--runs", "1", "--timeout", "1500ms", "--procs", "2",
+    "collect", PROGRAMS, "--runs", "1", "--timeout", "3s", "--procs", "2",
     "--db", join(dir, "s.db"), "--traces", join(dir, "traces"), "--json",
   ]);
   expect(result.stderr).toBe("");
@@ -36,7 +36,8 @@ beforeAll(async () => {
 describe("schedlab collect over the fixture tree", () => {
   it("finds every main and test package, and nothing in hidden, vendor or testdata dirs", () => {
     expect([...programs.keys()]).toEqual([
-      "clean", "compile-error", "flood", "goroutine-panic", "leak-select", "modtree/cmd/hello", "modtree/work",
+      "clean", "compile-error", "flood", "goroutine-panic", "leak-select", "modtree/cmd/broken", "modtree/cmd/hello",
+      "modtree/tools/hello", "modtree/work",
       "mutex-deadlock", "os-exit", "test-leak", "waitgroup",
     ]);
     expect(programs.get("test-leak")!.kind).toBe("test");
@@ -144,8 +145,11 @@ describe("schedlab collect over the fixture tree", () => {
     expect(parsed.output).toContain("TestLeaksReceiver");
   });
 
-  it("builds packages of a Go module (main and tests) in module mode", () => {
+  it("builds packages of a Go module (main and tests) in module mode, a broken one not stopping the rest", () => {
     expect(onlyRun("modtree/cmd/hello").outcome).toBe("ok");
+    expect(onlyRun("modtree/tools/hello").outcome).toBe("ok");
+    expect(programs.get("modtree/cmd/broken")!.build).toBe("error");
+    expect(programs.get("modtree/cmd/broken")!.buildOutput).toContain("undefined: notDeclared");
     expect(onlyRun("modtree/work").outcome).toBe("ok");
   });
 
@@ -172,7 +176,7 @@ describe("schedlab collect over the fixture tree", () => {
     walk(join(dir, "traces"));
     expect(files.filter((f) => f.endsWith(".partial"))).toEqual([]);
     const traces = files.filter((f) => f.endsWith(".trace"));
-    expect(traces).toHaveLength(10);
+    expect(traces).toHaveLength(11);
     const codes = await Promise.all(traces.map(async (trace) => [trace, (await parsedTrace(trace)).exitCode] as const));
     expect(codes.filter(([, code]) => code !== 0)).toEqual([]);
   });

@@ -16,15 +16,17 @@ describe("discoverPrograms", () => {
 
   it("applies build constraints: a //go:build ignore main file does not make a second package", async () => {
     const { programs, warnings } = await discoverPrograms([join(PROGRAMS, "modtree")]);
-    expect(programs.map((p) => `${p.name}:${p.kind}`)).toEqual(["cmd/hello:main", "work:test"]);
-    expect(programs[1].goFiles).toEqual([join(PROGRAMS, "modtree", "work", "work.go")]);
+    expect(programs.map((p) => `${p.name}:${p.kind}`)).toEqual(["cmd/broken:main", "cmd/hello:main", "tools/hello:main", "work:test"]);
+    expect(programs[3].goFiles).toEqual([join(PROGRAMS, "modtree", "work", "work.go")]);
     expect(warnings).toEqual([]);
   });
 
   it("makes one program per TestXxx function with splitTests, and only real tests", async () => {
     const { programs } = await discoverPrograms([join(PROGRAMS, "modtree")], { splitTests: true });
     expect(programs.map((p) => [p.name, p.testName])).toEqual([
+      ["cmd/broken", null],
       ["cmd/hello", null],
+      ["tools/hello", null],
       ["work#TestSum", "TestSum"],
       ["work#TestSumZero", "TestSumZero"],
     ]);
