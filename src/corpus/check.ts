@@ -9,7 +9,7 @@ import { goVersionString } from "../gohelper/index.js";
 import { discoverPrograms, type DiscoveredProgram, type ProgramKind } from "./discover.js";
 import { buildProblems } from "./go-build.js";
 import { manifestProblems, type Manifest } from "./manifest.js";
-import { siteProblem } from "./sites.js";
+import { creatorMatches, enclosingFunction, siteProblem } from "./sites.js";
 
 export interface CorpusCheckOptions {
   /** The directory to scan; every program below it is checked. */
@@ -120,7 +120,12 @@ export function labelProblems(program: DiscoveredProgram, manifest: Manifest): s
       return;
     }
     const problem = siteProblem(g.site, readSource);
-    if (problem !== null) problems.push(`expected[${i}]: ${problem}`);
+    if (problem !== null) return problems.push(`expected[${i}]: ${problem}`);
+    const [file, line] = g.site.split(":");
+    const declared = enclosingFunction(readSource(file) ?? "", Number(line));
+    if (declared !== null && !creatorMatches(g.creator, declared)) {
+      problems.push(`expected[${i}]: creator "${g.creator}" is not ${declared} (or a closure in it), the function around ${g.site}`);
+    }
   });
   return problems;
 }

@@ -2,5 +2,5 @@
 
 export * from "./manifest.js";
 export { discoverPrograms, programKind, type DiscoveredProgram, type ProgramKind } from "./discover.js";
-export { hasGoStatement, siteProblem } from "./sites.js";
+export { creatorMatches, enclosingFunction, hasGoStatement, siteProblem } from "./sites.js";
 export { checkCorpus, labelProblems, HIGH_NONDETERMINISM_TAG, type CorpusCheckOptions, type CorpusCheckReport, type CorpusFailure } from "./check.js";

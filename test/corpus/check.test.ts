@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkCorpus, hasGoStatement, siteProblem, type CorpusCheckReport } from "../../src/corpus/index.js";
+import { checkCorpus, creatorMatches, enclosingFunction, hasGoStatement, siteProblem, type CorpusCheckReport } from "../../src/corpus/index.js";
 import { runCli } from "../helpers/cli.js";
 
 const CORPUS = fileURLToPath(new URL("../../go-programs/", import.meta.url));
@@ -68,6 +68,38 @@ describe("go statement sites", () => {
   });
 });
 
+describe("creators of go statements", () => {
+  const source = [
+    "package main", // 1
+    "", // 2
+    "func (p *Pool) Start(n int) {", // 3
+    "\tgo p.work()", // 4
+    "}", // 5
+    "", // 6
+    "func (s Set[T]) Each(f func(T)) {", // 7
+    "\tgo func() {}()", // 8
+    "}", // 9
+    "var x = 1", // 10
+  ].join("\n");
+
+  it("names the declaration around a line the way the runtime does", () => {
+    expect(enclosingFunction(source, 4)).toBe("(*Pool).Start");
+    expect(enclosingFunction(source, 8)).toBe("Set[...].Each");
+    expect(enclosingFunction(source, 10)).toBeNull();
+    expect(enclosingFunction(LEAKY_MAIN, 7)).toBe("main");
+  });
+
+  it("accepts the function itself and closures inside it, nothing else", () => {
+    expect(creatorMatches("main.(*Pool).Start", "(*Pool).Start")).toBe(true);
+    expect(creatorMatches("main.main.func2", "main")).toBe(true);
+    expect(creatorMatches("schedlab.dev/corpus/kernels/abba/transfer.TestTransfer.func1.1", "TestTransfer")).toBe(true);
+    expect(creatorMatches("main.Set[...].Each.func1", "Set[...].Each")).toBe(true);
+    expect(creatorMatches("main.Map[...]", "Map")).toBe(true);
+    expect(creatorMatches("main.(*Pool).work", "(*Pool).Start")).toBe(false);
+    expect(creatorMatches("main.domain", "main")).toBe(false);
+  });
+});
+
 describe("corpus check on a broken fixture corpus", () => {
   let root: string;
   let report: CorpusCheckReport;
@@ -89,6 +121,10 @@ describe("corpus check on a broken fixture corpus", () => {
       "main.go": LEAKY_MAIN,
       "schedlab.json": manifest({ expected: [{ creator: "main.main", site: "main.go:8", reason: "chan send" }] }),
     });
+    writeProgram(root, "bad/creator", {
+      "main.go": LEAKY_MAIN,
+      "schedlab.json": manifest({ expected: [{ creator: "main.worker", site: "main.go:7", reason: "chan send" }] }),
+    });
     writeProgram(root, "bad/kind", { "main.go": LEAKY_MAIN, "schedlab.json": manifest({ kind: "test" }) });
     writeProgram(root, "bad/testcompile", {
       "queue.go": "package queue\n\nfunc Push(q []int, v int) []int { return append(q, v) }\n",
@@ -102,8 +138,8 @@ describe("corpus check on a broken fixture corpus", () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it("counts every program, labelled or not", () => {
-    expect(report.programs).toBe(8);
-    expect(report.byKind).toEqual({ main: 7, test: 1 });
+    expect(report.programs).toBe(9);
+    expect(report.byKind).toEqual({ main: 8, test: 1 });
     expect(report.unlabelled).toBe(1);
     expect(report.unlabelledPrograms).toEqual(["plain/unlabelled"]);
   });
@@ -135,20 +171,27 @@ describe("corpus check on a broken fixture corpus", () => {
     expect(problemsOf(report, "bad/site")).toEqual(['expected[0]: site main.go:8 is not a go statement: "ch <- 1"']);
   });
 
+  it("reports a creator that is not the function around the go statement", () => {
+    expect(problemsOf(report, "bad/creator")).toEqual([
+      'expected[0]: creator "main.worker" is not main (or a closure in it), the function around main.go:7',
+    ]);
+  });
+
   it("counts outcomes of valid manifests only", () => {
-    // ok/leaky, bad/compile, bad/site, bad/kind are valid leak manifests; bad/testcompile is clean.
-    expect(report.byOutcome).toEqual({ leak: 4, clean: 1 });
-    expect(report.balance.leakOrDeadlock).toBe(0.5);
+    // ok/leaky, bad/compile, bad/site, bad/creator, bad/kind are valid leak manifests; bad/testcompile is clean.
+    expect(report.byOutcome).toEqual({ leak: 5, clean: 1 });
+    expect(report.balance.leakOrDeadlock).toBe(0.556);
   });
 
   it("exits non-zero from the CLI and prints the failures as JSON", async () => {
     const result = await runCli(["corpus", "check", root, "--json"]);
     expect(result.code).toBe(1);
     const json = JSON.parse(result.stdout) as CorpusCheckReport;
-    expect(json.programs).toBe(8);
-    expect(json.byKind).toEqual({ main: 7, test: 1 });
+    expect(json.programs).toBe(9);
+    expect(json.byKind).toEqual({ main: 8, test: 1 });
     expect(json.failures.map((f) => f.program).sort()).toEqual([
       "bad/compile",
+      "bad/creator",
       "bad/json",
       "bad/kind",
       "bad/manifest",
