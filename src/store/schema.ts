@@ -205,6 +205,61 @@ CREATE TABLE IF NOT EXISTS eval_comparisons (
 );
 
 -- @section leaks (leak findings)
+-- One row per (program, canonical goroutine) the leak detector reports; rewritten for a
+-- program each time \`schedlab leaks\` analyses it. details is the finding as JSON
+-- (sites, early-detection curve); the columns are the fields queries filter on.
+CREATE TABLE IF NOT EXISTS leak_findings (
+  program_id      INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,
+  goroutine       TEXT NOT NULL,
+  reason          TEXT NOT NULL,
+  kind            TEXT NOT NULL CHECK (kind IN ('leak', 'deadlock')),
+  formal          INTEGER NOT NULL,
+  creation_site   TEXT,
+  blocking_site   TEXT,
+  runs_seen       INTEGER NOT NULL,
+  runs_blocked    INTEGER NOT NULL,
+  p_unblock_upper REAL NOT NULL,
+  details         TEXT NOT NULL,
+  analysed_at     TEXT NOT NULL,
+  PRIMARY KEY (program_id, goroutine)
+) WITHOUT ROWID;
 
 -- @section train (trained students)
+
+-- @section rollout (multi-step rollouts)
+-- One row per \`schedlab rollout\` invocation: the predictor, the options and the overall
+-- metrics (docs/rollout.md); details is the full report as JSON. rollout_prefixes holds
+-- the metrics of each prefix rolled out from.
+CREATE TABLE IF NOT EXISTS rollout_runs (
+  id                INTEGER PRIMARY KEY,
+  predictor         TEXT NOT NULL,
+  config_hash       TEXT NOT NULL,
+  abstraction       TEXT NOT NULL,
+  holdout           TEXT NOT NULL,
+  steps             INTEGER NOT NULL,
+  samples           INTEGER NOT NULL,
+  temperature       REAL NOT NULL,
+  constrained       INTEGER NOT NULL,
+  seed              INTEGER NOT NULL,
+  prefixes          INTEGER NOT NULL,
+  mean_survival     REAL,
+  reached_k         REAL,
+  k_step_accuracy   REAL,
+  per_step_accuracy REAL,
+  l1                REAL,
+  kl                REAL,
+  details           TEXT NOT NULL,
+  created_at        TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rollout_prefixes (
+  rollout_run_id  INTEGER NOT NULL REFERENCES rollout_runs(id) ON DELETE CASCADE,
+  state_id        TEXT NOT NULL,
+  program         TEXT NOT NULL,
+  key             TEXT NOT NULL,
+  continuations   INTEGER NOT NULL,
+  mean_survival   REAL,
+  reached_k       REAL,
+  k_step_accuracy REAL,
+  PRIMARY KEY (rollout_run_id, state_id)
+) WITHOUT ROWID;
 `;

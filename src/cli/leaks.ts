@@ -1,0 +1,49 @@
+// `schedlab leaks`: goroutines that block forever, from the ingested runs; --score rates
+// them and the peer detectors against manifest labels.
+
+import type { Command } from "commander";
+import { openExistingDatabase } from "../dataset/options.js";
+import { UsageError } from "../errors.js";
+import { analyseLeaks, analysisJson, formatFindings, formatScore, scoreLeaks } from "../leaks/index.js";
+
+/** Exit code of `--fail-on-leak` when there are findings (distinct from errors 1 and usage 2). */
+export const LEAK_FOUND_EXIT_CODE = 3;
+
+interface LeaksFlags {
+  program?: string;
+  db: string;
+  failOnLeak?: boolean;
+  json?: boolean;
+  score?: boolean;
+  timerMargin: string;
+}
+
+export function registerLeaks(program: Command): void {
+  program
+    .command("leaks")
+    .description("Find goroutines that block forever across runs (P(GoUnblock) = 0 after their last block); store and print them.")
+    .option("--program <name>", "only this program")
+    .option("--db <file>", "SQLite database", "schedlab.db")
+    .option("--fail-on-leak", `exit with code ${LEAK_FOUND_EXIT_CODE} when there are findings (for CI)`)
+    .option("--score", "score findings and peer detectors (dump, goleak, leakprofile) against manifest labels")
+    .option("--timer-margin <x>", "in a hung run, a block a timer woke before must have lasted x times its longest earlier one", "4")
+    .option("--json", "machine-readable output")
+    .action((flags: LeaksFlags) => {
+      const timerMargin = Number(flags.timerMargin);
+      if (!Number.isFinite(timerMargin) || timerMargin < 1) throw new UsageError(`--timer-margin must be a number ≥ 1, got ${JSON.stringify(flags.timerMargin)}`, "Pass e.g. --timer-margin 4.");
+      const db = openExistingDatabase(flags.db);
+      try {
+        const options = { program: flags.program, timerMargin };
+        if (flags.score === true) {
+          const report = scoreLeaks(db, options);
+          process.stdout.write(flags.json === true ? `${JSON.stringify(report)}\n` : `${formatScore(report)}\n`);
+          return;
+        }
+        const analysis = analyseLeaks(db, options);
+        process.stdout.write(flags.json === true ? `${JSON.stringify(analysisJson(analysis))}\n` : `${formatFindings(analysis)}\n`);
+        if (flags.failOnLeak === true && analysis.findings.length > 0) process.exitCode = LEAK_FOUND_EXIT_CODE;
+      } finally {
+        db.close();
+      }
+    });
+}

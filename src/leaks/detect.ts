@@ -1,0 +1,100 @@
+// The leak detector: across the runs of a program, each canonical goroutine whose last
+// block is never followed by GoUnblock, with its sites, run counts, the upper bound on
+// P(GoUnblock) and the early-detection curve. Pure: runs in, findings out.
+
+import { clopperPearsonUpper } from "./bound.js";
+import { blockKey, runGoroutineStates } from "./final-state.js";
+import type { DetectOptions, EarlyDetection, EarlyStep, FinalBlock, LeakFinding, LeakReason, ProgramRuns, RunGoroutineStates } from "./types.js";
+import type { GoroutineInfo } from "../trace/types.js";
+
+/** The `go` statement "file.go:LINE" of a canonical id's last segment (entry@file:line#n); null for a root. */
+export function creationSiteKey(canonicalId: string): string | null {
+  const last = canonicalId.split("/").pop() ?? "";
+  const match = /@([^@#]+:\d+)#\d+$/.exec(last);
+  return match === null ? null : match[1];
+}
+
+/** The most frequent value, ties broken by first appearance. */
+function mode<T>(values: readonly T[]): T {
+  const counts = new Map<T, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best = values[0];
+  for (const [v, n] of counts) if (n > (counts.get(best) ?? 0)) best = v;
+  return best;
+}
+
+/**
+ * Early detection for one finding. In run r the goroutine's final block is event b_r; the
+ * signature (blocked there, no GoUnblock of it in the prefix) holds in every prefix of
+ * depth d ≥ b_r + 1. The curve counts, for each depth, the runs where it already holds.
+ */
+export function earlyDetection(blocks: readonly FinalBlock[], runsSeen: number, runsFalseAlarm: number): EarlyDetection {
+  const starts = blocks.map((b) => b.depth + 1).sort((a, b) => a - b);
+  const curve: EarlyStep[] = [];
+  starts.forEach((depth, i) => {
+    if (curve.length > 0 && curve[curve.length - 1].depth === depth) curve[curve.length - 1] = { depth, runsHolding: i + 1 };
+    else curve.push({ depth, runsHolding: i + 1 });
+  });
+  const first = starts[starts.length - 1];
+  return {
+    firstDepthAllBlockedRuns: first,
+    firstDepthFraction: Math.max(...blocks.map((b) => (b.depth + 1) / Math.max(1, b.runEvents))),
+    firstDepthAllRuns: blocks.length === runsSeen ? first : null,
+    runsFalseAlarm,
+    curve,
+  };
+}
+
+/** Runtime goroutine info by canonical id, from the first run that has it. */
+function infosByCanonicalId(program: ProgramRuns): Map<string, GoroutineInfo> {
+  const infos = new Map<string, GoroutineInfo>();
+  for (const run of program.runs) for (const g of run.goroutines) if (!infos.has(g.canonicalId)) infos.set(g.canonicalId, g);
+  return infos;
+}
+
+/**
+ * Findings of one program, sorted by goroutine id. A goroutine is reported when, in at
+ * least one run, it ends in a leak-reason block it is never woken from; runsBlocked <
+ * runsSeen marks a schedule-dependent leak. The finding's reason and blocking site are
+ * the most frequent among the runs where it ends blocked, and `runsWoken` counts the
+ * runs where it blocked at that same place but was woken from its last block there.
+ */
+export function detectLeaks(program: ProgramRuns, options: DetectOptions = {}): LeakFinding[] {
+  const confidence = options.confidence ?? 0.95;
+  const timerMargin = options.timerMargin ?? 4;
+  const states: RunGoroutineStates[] = program.runs.map((run) => runGoroutineStates(run, { timerMargin }));
+  const infos = infosByCanonicalId(program);
+  const candidates = new Set<string>();
+  for (const s of states) for (const id of s.finalBlocks.keys()) candidates.add(id);
+  const findings: LeakFinding[] = [];
+  for (const goroutine of [...candidates].sort()) {
+    const blocked = states.filter((s) => s.finalBlocks.has(goroutine));
+    const blocks = blocked.map((s) => s.finalBlocks.get(goroutine) as FinalBlock);
+    const reason: LeakReason = mode(blocks.map((b) => b.reason));
+    const blockingSite = mode(blocks.filter((b) => b.reason === reason).map((b) => b.blockingSite));
+    const key = blockKey(reason, blockingSite);
+    const runsSeen = states.filter((s) => s.seen.has(goroutine)).length;
+    const runsWoken = states.filter((s) => !s.finalBlocks.has(goroutine) && s.wokenAt.get(goroutine)?.has(key) === true).length;
+    const runsFalseAlarm = states.filter((s) => s.wokenAt.get(goroutine)?.has(key) === true).length;
+    const info = infos.get(goroutine);
+    findings.push({
+      program: program.program,
+      goroutine,
+      entry: info?.entry ?? null,
+      isRoot: info?.isRoot ?? !goroutine.includes("/"),
+      reason,
+      kind: blocked.some((s) => s.allBlocked) ? "deadlock" : "leak",
+      formal: reason === "select",
+      creationSite: info?.creationSite ?? null,
+      creationSiteKey: creationSiteKey(goroutine),
+      blockingSite,
+      runsSeen,
+      runsBlocked: blocked.length,
+      blockedFraction: blocked.length / Math.max(1, runsSeen),
+      runsWoken,
+      pUnblockUpper: clopperPearsonUpper(runsWoken, blocked.length + runsWoken, confidence),
+      early: earlyDetection(blocks, runsSeen, runsFalseAlarm),
+    });
+  }
+  return findings;
+}

@@ -1,0 +1,43 @@
+// A detector-neutral description of "this goroutine blocks forever", so the schedlab
+// detector and its peers (goroutine dumps, goleak, the goroutineleak profile) are scored
+// by one matcher against manifest labels.
+
+import type { LeakFinding } from "./types.js";
+
+export interface BlockedSignature {
+  readonly program: string;
+  /** "file.go:LINE" (base name) of the `go` statement; null for a root goroutine. */
+  readonly siteKey: string | null;
+  /** For a root goroutine: its function ("main.main", "pkg.TestX" or just "TestX"); else null. */
+  readonly root: string | null;
+  /** Block reason in trace terms ("chan receive", "select", "sync", …); null when the detector does not say. */
+  readonly reason: string | null;
+}
+
+/** The signature of a detector finding. */
+export function signatureOfFinding(finding: LeakFinding): BlockedSignature {
+  return {
+    program: finding.program,
+    siteKey: finding.isRoot ? null : finding.creationSiteKey,
+    root: finding.isRoot ? finding.goroutine : null,
+    reason: finding.reason,
+  };
+}
+
+/** One key per distinct (site or root, reason): goroutines created in a loop collapse into one. */
+export function signatureKey(s: BlockedSignature): string {
+  return `${s.program}|${s.siteKey ?? `root:${s.root ?? ""}`}|${s.reason ?? "?"}`;
+}
+
+/** Distinct signatures, first occurrence kept. */
+export function distinctSignatures(signatures: readonly BlockedSignature[]): BlockedSignature[] {
+  const seen = new Map<string, BlockedSignature>();
+  for (const s of signatures) if (!seen.has(signatureKey(s))) seen.set(signatureKey(s), s);
+  return [...seen.values()];
+}
+
+/** The last dotted component of a function name: "schedlab.dev/x/pkg.TestFoo" → "TestFoo". */
+export function functionBaseName(name: string): string {
+  const slash = name.slice(name.lastIndexOf("/") + 1);
+  return slash.slice(slash.lastIndexOf(".") + 1);
+}

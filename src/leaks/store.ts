@@ -1,0 +1,28 @@
+// Findings in SQLite (table leak_findings, docs/schema.md): each analysis replaces the
+// program's rows in one transaction, so a reader sees the old or the new findings.
+
+import { inTransaction, type SchedlabDatabase } from "../store/index.js";
+import type { LeakFinding } from "./types.js";
+
+/** Replaces the stored findings of program `programId` with `findings`. */
+export function saveFindings(db: SchedlabDatabase, programId: number, findings: readonly LeakFinding[]): void {
+  const remove = db.prepare("DELETE FROM leak_findings WHERE program_id = ?");
+  const insert = db.prepare(
+    `INSERT INTO leak_findings (program_id, goroutine, reason, kind, formal, creation_site, blocking_site,
+       runs_seen, runs_blocked, p_unblock_upper, details, analysed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const now = new Date().toISOString();
+  inTransaction(db, () => {
+    remove.run(programId);
+    for (const f of findings) {
+      insert.run(programId, f.goroutine, f.reason, f.kind, f.formal ? 1 : 0, f.creationSite, f.blockingSite, f.runsSeen, f.runsBlocked, f.pUnblockUpper, JSON.stringify(f), now);
+    }
+  });
+}
+
+/** The stored findings of a program, by goroutine id. */
+export function loadFindings(db: SchedlabDatabase, programId: number): LeakFinding[] {
+  const rows = db.prepare("SELECT details FROM leak_findings WHERE program_id = ? ORDER BY goroutine").all(programId) as { details: string }[];
+  return rows.map((r) => JSON.parse(r.details) as LeakFinding);
+}

@@ -1,0 +1,132 @@
+// End to end on real runs: the leak fixtures (every block reason, a deadlock, schedule-
+// dependent leaks, a ticker loop stopped by the deadline, a clean pool, a leaking test)
+// are collected 3 times each, ingested, analysed, stored, printed and scored.
+
+import { rmSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { analyseLeaks, loadFindings, scoreLeaks, storedPrograms, type LeakAnalysis, type LeakFinding } from "../../src/leaks/index.js";
+import { runCli } from "../helpers/cli.js";
+import { collectFixtures, type Collected } from "./collected.js";
+
+let collected: Collected;
+let analysis: LeakAnalysis;
+
+beforeAll(async () => {
+  collected = await collectFixtures();
+  analysis = analyseLeaks(collected.db);
+}, 600_000);
+
+afterAll(() => {
+  collected?.db.close();
+  if (collected !== undefined) rmSync(collected.dir, { recursive: true, force: true });
+});
+
+function findingsOf(program: string): LeakFinding[] {
+  return analysis.findings.filter((f) => f.program === program);
+}
+
+describe("leak detection on collected runs", () => {
+  test.each([
+    ["select-leak", "main.go:23", "select", true],
+    ["chan-recv-leak", "main.go:13", "chan receive", false],
+    ["mutex-leak", "main.go:13", "sync", false],
+    ["cond-leak", "main.go:14", "sync.(*Cond).Wait", false],
+    ["forever-leak", "main.go:11", "forever", false],
+    ["leaky-test", "lookup.go:10", "chan send", false],
+  ])("%s: the goroutine created at %s leaks in every run, blocked in %s", (program, site, reason, formal) => {
+    const [finding, ...rest] = findingsOf(program);
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({ creationSiteKey: site, reason, formal, kind: "leak", runsSeen: 3, runsBlocked: 3, runsWoken: 0 });
+    expect(finding.pUnblockUpper).toBeCloseTo(1 - Math.pow(0.05, 1 / 3), 12);
+    expect(finding.blockingSite).toMatch(/\.go:\d+$/);
+    expect(finding.early.firstDepthAllRuns).toBe(finding.early.firstDepthAllBlockedRuns);
+    expect(finding.early.curve[finding.early.curve.length - 1].runsHolding).toBe(3);
+  });
+
+  test("the worker woken for every job before it leaks still counts: its last block is never followed by GoUnblock", () => {
+    const [finding] = findingsOf("chan-recv-leak");
+    expect(finding.early.runsFalseAlarm).toBe(3);
+  });
+
+  test("a WaitGroup hang is a deadlock of the root goroutine", () => {
+    expect(findingsOf("wg-deadlock").map((f) => [f.goroutine, f.reason, f.kind, f.isRoot, f.runsBlocked])).toEqual([["main.main", "sync", "deadlock", true, 3]]);
+  });
+
+  test("schedule-dependent leaks: every run leaves exactly the losers blocked, whichever they are", () => {
+    const send = findingsOf("chan-send-leak");
+    expect(send.every((f) => f.creationSiteKey === "main.go:9" && f.reason === "chan send" && f.runsSeen === 3)).toBe(true);
+    // Three senders, one result read: two senders are left in each of the 3 runs.
+    expect(send.reduce((n, f) => n + f.runsBlocked, 0)).toBe(6);
+    for (const f of send) expect(f.blockedFraction).toBeCloseTo(f.runsBlocked / 3, 12);
+    const race = findingsOf("race-leak");
+    expect(race.reduce((n, f) => n + f.runsBlocked, 0)).toBe(3);
+    expect(race.map((f) => f.creationSiteKey).every((s) => s === "main.go:21" || s === "main.go:22")).toBe(true);
+  });
+
+  test("no findings on clean programs, including a ticker loop the deadline stopped mid-wait", () => {
+    expect(findingsOf("pool-clean")).toEqual([]);
+    expect(findingsOf("ticker-clean")).toEqual([]);
+    const ticker = collected.db.prepare("SELECT DISTINCT r.outcome FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'ticker-clean'").all();
+    expect(ticker).toEqual([{ outcome: "timeout" }]);
+  });
+
+  test("findings are stored per program", () => {
+    const [program] = storedPrograms(collected.db, "cond-leak");
+    expect(loadFindings(collected.db, program.id)).toEqual(findingsOf("cond-leak"));
+  });
+});
+
+describe("schedlab leaks", () => {
+  test("--json lists the findings with the contract fields", async () => {
+    const result = await runCli(["leaks", "--db", collected.dbFile, "--program", "select-leak", "--json"]);
+    expect(result.code).toBe(0);
+    const { findings } = JSON.parse(result.stdout) as { findings: Record<string, unknown>[] };
+    expect(findings).toHaveLength(1);
+    expect(Object.keys(findings[0]).slice(0, 10)).toEqual(["program", "goroutine", "reason", "kind", "formal", "creationSite", "blockingSite", "runsSeen", "runsBlocked", "pUnblockUpper"]);
+    expect(findings[0]).toMatchObject({ program: "select-leak", reason: "select", kind: "leak", formal: true, runsSeen: 3, runsBlocked: 3 });
+    expect(findings[0].creationSite).toMatch(/^main\.main .*main\.go:23$/);
+  });
+
+  test("--fail-on-leak exits 3 on findings and 0 on a clean program; the table names the bound", async () => {
+    const leaking = await runCli(["leaks", "--db", collected.dbFile, "--program", "mutex-leak", "--fail-on-leak"]);
+    expect(leaking.code).toBe(3);
+    expect(leaking.stdout).toContain("main.main.func1@main.go:13#0");
+    expect(leaking.stdout).toContain("Clopper-Pearson");
+    const clean = await runCli(["leaks", "--db", collected.dbFile, "--program", "pool-clean", "--fail-on-leak"]);
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain("No leaked or deadlocked goroutines in 1 program(s).");
+  });
+
+  test("an unknown program or a missing database is a clear error", async () => {
+    const unknown = await runCli(["leaks", "--db", collected.dbFile, "--program", "nope"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no program named "nope"');
+    const missing = await runCli(["leaks", "--db", `${collected.dir}/absent.db`]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain("schedlab collect");
+  });
+});
+
+describe("scoring against manifests", () => {
+  test("schedlab finds every labelled goroutine but the race's other loser, with no false positive; the dump flags the ticker", () => {
+    const report = scoreLeaks(collected.db);
+    expect(report).toMatchObject({ labelledPrograms: 11, unlabelledPrograms: 0 });
+    const own = report.detectors.find((d) => d.detector === "schedlab");
+    expect(own?.programsCovered).toBe(11);
+    expect(own?.score.overall.falsePositives).toBe(0);
+    expect(own?.score).toMatchObject({ cleanPrograms: 2, cleanProgramsFlagged: 0 });
+    const missed = own?.score.programs.flatMap((p) => p.missed.map((e) => `${p.program} ${e.site}`)) ?? [];
+    expect(missed.length).toBeLessThanOrEqual(1);
+    expect(missed.every((m) => m.startsWith("race-leak "))).toBe(true);
+    expect(own?.score.byReason["select"]).toMatchObject({ truePositives: 1, falsePositives: 0, missed: 0 });
+    const dump = report.detectors.find((d) => d.detector === "dump");
+    expect(dump?.score.programs.find((p) => p.program === "ticker-clean")?.falsePositives).toEqual([{ program: "ticker-clean", siteKey: null, root: "main.main", reason: "select" }]);
+  });
+
+  test("--score prints the detector table", async () => {
+    const result = await runCli(["leaks", "--db", collected.dbFile, "--score"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^schedlab\s+\d+\s+0\s+[01]\s+1\.000/m);
+    expect(result.stdout).toMatch(/^dump\s+/m);
+  });
+});
