@@ -13,11 +13,9 @@ import { registerTrain } from "./train.js";
 import { registerExport } from "./export.js";
 import { registerPredict } from "./predict.js";
 import { registerLeaks } from "./leaks.js";
-import { registerRollout } from "./rollout.js";
 
 export function registerCommands(program: Command): void {
   // @commands
-  registerRollout(program);
   registerLeaks(program);
   registerPredict(program);
   registerEval(program);
