@@ -200,7 +200,8 @@ export function buildDataset(db: SchedlabDatabase, options: DatasetOptions): Dat
     const hash = programInputHash(db, program.id, options.abstraction);
     if (storedHash(db, options.abstraction, program.id) !== hash) storeProgram(db, options.abstraction, program, result.states, result.samples, hash);
     perProgram.push(result.states);
-    samples.push(...result.samples);
+    // A loop, not push(...spread): one program can have more samples than the call stack has slots.
+    for (const sample of result.samples) samples.push(sample);
   }
   return { abstraction: options.abstraction, programs: programs.map((p) => p.name), states: poolStates(perProgram), samples, runs };
 }
