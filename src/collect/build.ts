@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { buildEnvironment } from "./env.js";
 import { writeHarnessOverlay, type Overlay } from "./harness.js";
+import { preparePeerBuild, type Peer } from "./peers.js";
 import type { GoToolchain } from "./toolchain.js";
 import type { BuildResult, ProgramKind } from "./types.js";
 
@@ -19,6 +20,10 @@ export interface BuildTarget {
   readonly dir: string;
   readonly kind: ProgramKind;
   readonly goFiles: readonly string[];
+  /** Needed with peers (a test package's TestMain check). */
+  readonly testFiles?: readonly string[];
+  /** Peer leak detectors to build in (collect --peers); such targets are built alone. */
+  readonly peers?: readonly Peer[];
 }
 
 /** The root of the Go module `dir` belongs to (nearest go.mod), or null outside any module. */
@@ -54,10 +59,21 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
   }
   // -s -w drop the symbol table and DWARF, which makes linking faster; stack traces and
   // the trace's stacks come from the runtime's own tables and keep names and lines.
+  const peers = (target.peers ?? []).length === 0 ? null : await preparePeerBuild(target, target.peers ?? [], go, scratch);
+  if (peers !== null) {
+    Object.assign(overlay.Replace, peers.overlay);
+    const overlayAt = args.indexOf("-overlay");
+    const overlayFile = overlayAt >= 0 ? args[overlayAt + 1] : join(scratch, "overlay.json");
+    if (Object.keys(overlay.Replace).length > 0) {
+      writeFileSync(overlayFile, JSON.stringify(overlay));
+      if (overlayAt < 0) args.push("-overlay", overlayFile);
+    }
+    args.push(...peers.args);
+  }
   args.push("-ldflags=-s -w", "-o", binary, ".");
   const result = await execa("go", args, {
     cwd: target.dir,
-    env: buildEnvironment(go, { inModule: insideModule(target.dir), tmpdir: scratch }),
+    env: { ...buildEnvironment(go, { inModule: insideModule(target.dir), tmpdir: scratch }), ...peers?.env },
     extendEnv: false,
     reject: false,
     all: true,
@@ -65,7 +81,8 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
     cancelSignal: signal,
     stdin: "ignore",
   });
-  const output = tail(originalPaths(result.all ?? "", overlay), BUILD_OUTPUT_CAP);
+  const peerNotes = peers === null || peers.skipped.length === 0 ? "" : peers.skipped.map((s) => `schedlab --peers: ${s}\n`).join("");
+  const output = peerNotes + tail(originalPaths(result.all ?? "", overlay), BUILD_OUTPUT_CAP);
   if (result.exitCode === 0 && existsSync(binary)) return { status: "ok", binary, output };
   const why = result.timedOut ? `go ${args[0]} did not finish within ${BUILD_TIMEOUT_MS / 60_000} minutes\n` : "";
   return { status: "error", binary: null, output: why + (output === "" ? (result.message ?? "build failed") : output) };

@@ -138,7 +138,8 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
         timeoutMs: opts.timeoutMs,
         graceMs: opts.graceMs,
         go,
-        signal: opts.signal,
+        peers: opts.peers,
+        signal,
       });
       if (result === null) return; // aborted: nothing recorded, the next collect redoes it
       recordRun(db, {
@@ -152,7 +153,14 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
     });
   };
 
-  const queue = workQueue(opts.jobs, opts.signal);
+  // An internal signal: the caller's abort, or a task failing (e.g. the disk is full),
+  // stops the queue and kills the running programs.
+  const stop = new AbortController();
+  const forward = () => stop.abort();
+  opts.signal?.addEventListener("abort", forward, { once: true });
+  if (opts.signal?.aborted) stop.abort();
+  const signal = stop.signal;
+  const queue = workQueue(opts.jobs, signal, () => stop.abort());
   const groups = new Map<string, ProgramPlan[]>();
   for (const plan of plans.filter((p) => p.pending.length > 0)) {
     const key = buildKey(plan.program);
@@ -160,12 +168,16 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
   }
   // Packages of one module are built together, in batches small enough that runs start early.
   const groupList = [...groups.values()];
-  const targetOf = new Map(groupList.map((group) => [{ dir: group[0].program.dir, kind: group[0].program.kind, goFiles: group[0].program.goFiles } as BuildTarget, group]));
-  const batchSize = Math.max(1, Math.min(16, Math.ceil(groupList.length / (2 * opts.jobs))));
+  const targetOf = new Map(groupList.map((group) => {
+    const { dir, kind, goFiles, testFiles } = group[0].program;
+    return [{ dir, kind, goFiles, testFiles, peers: opts.peers } as BuildTarget, group];
+  }));
+  // Peer builds carry per-package overlays and go.mod copies: one package per build.
+  const batchSize = opts.peers.length > 0 ? 1 : Math.max(1, Math.min(16, Math.ceil(groupList.length / (2 * opts.jobs))));
   for (const [b, batch] of buildBatches([...targetOf.keys()], batchSize).entries()) {
     queue.push(async () => {
-      const builds = await buildBatch(batch, go, join(scratch, `batch-${b}`), opts.signal);
-      if (opts.signal?.aborted) return;
+      const builds = await buildBatch(batch, go, join(scratch, `batch-${b}`), signal);
+      if (signal.aborted) return;
       const runTasks: Task[] = [];
       for (const [t, target] of batch.entries()) {
         for (const plan of targetOf.get(target)!) runTasks.push(...planRuns(plan, builds[t]));
@@ -174,7 +186,11 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
     });
   }
   report();
-  await queue.drain();
+  try {
+    await queue.drain();
+  } finally {
+    opts.signal?.removeEventListener("abort", forward);
+  }
   return executed;
 }
 

@@ -49,6 +49,8 @@ import (
 var (
 	schedlabHarnessTraceFile *schedlabHarnessOS.File
 	schedlabHarnessOnce      schedlabHarnessSync.Once
+	// schedlabHarnessAtFinish: end-of-run checks (collect --peers), run after the trace stops.
+	schedlabHarnessAtFinish []func()
 )
 
 func main() {
@@ -83,6 +85,9 @@ func schedlabHarnessFinish(reason string, code int) {
 		if schedlabHarnessTraceFile != nil {
 			schedlabHarnessTrace.Stop()
 			schedlabHarnessTraceFile.Close()
+		}
+		for _, check := range schedlabHarnessAtFinish {
+			check()
 		}
 		path := schedlabHarnessOS.Getenv("${HARNESS_ENV.dump}")
 		if path == "" {

@@ -58,6 +58,7 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     force: options.force ?? false,
     splitTests: options.splitTests ?? false,
     testCount: options.testCount === undefined ? null : positiveInteger("--test-count", options.testCount, 1),
+    peers: [...new Set(options.peers ?? [])],
     signal: options.signal,
     onProgress: options.onProgress,
   };

@@ -1,6 +1,8 @@
 // A work queue drained by a fixed number of workers. Tasks may enqueue more tasks
 // (a build enqueues its runs, at the front, so a built binary is used promptly).
-// Aborting stops workers from taking new tasks; running tasks see the signal.
+// Aborting stops workers from taking new tasks; running tasks see the signal. A task
+// that throws stops the queue too (via `onFailure`), and drain() rethrows its error
+// once every running task has returned.
 
 export type Task = () => Promise<void>;
 
@@ -13,8 +15,9 @@ export interface WorkQueue {
   drain(): Promise<void>;
 }
 
-export function workQueue(workers: number, signal?: AbortSignal): WorkQueue {
+export function workQueue(workers: number, signal?: AbortSignal, onFailure?: (error: unknown) => void): WorkQueue {
   const queue: Task[] = [];
+  let failure: { error: unknown } | null = null;
   let running = 0;
   let wake: (() => void) | null = null;
   const notify = () => {
@@ -26,7 +29,7 @@ export function workQueue(workers: number, signal?: AbortSignal): WorkQueue {
 
   async function worker(): Promise<void> {
     for (;;) {
-      if (signal?.aborted) return;
+      if (signal?.aborted || failure !== null) return;
       const task = queue.shift();
       if (task === undefined) {
         if (running === 0) {
@@ -46,6 +49,11 @@ export function workQueue(workers: number, signal?: AbortSignal): WorkQueue {
       running++;
       try {
         await task();
+      } catch (error) {
+        if (failure === null) {
+          failure = { error };
+          onFailure?.(error);
+        }
       } finally {
         running--;
         notify();
@@ -65,6 +73,7 @@ export function workQueue(workers: number, signal?: AbortSignal): WorkQueue {
     drain: async () => {
       await Promise.all(Array.from({ length: workers }, () => worker()));
       signal?.removeEventListener("abort", notify);
+      if (failure !== null) throw failure.error;
     },
   };
 }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { runEnvironment } from "./env.js";
 import { HARNESS_ENV, harnessStopOf } from "./harness.js";
 import { classifyOutcome } from "./outcome.js";
+import { keepPeerReports, peerRunEnv, type Peer } from "./peers.js";
 import type { RunFiles } from "./paths.js";
 import { spawnWithDeadline } from "./run.js";
 import type { GoToolchain } from "./toolchain.js";
@@ -32,6 +33,8 @@ export interface TracedRunRequest {
   readonly timeoutMs: number;
   readonly graceMs: number;
   readonly go: GoToolchain;
+  /** Peer leak detectors built into the binary; their reports land beside the trace. */
+  readonly peers?: readonly Peer[];
   readonly signal?: AbortSignal;
 }
 
@@ -69,10 +72,11 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
   try {
     // Tests read testdata/ relative to their working directory.
     if (existsSync(join(request.dir, "testdata"))) symlinkSync(join(request.dir, "testdata"), join(workdir, "testdata"));
-    const extra: Record<string, string> =
-      request.kind === "main"
-        ? { [HARNESS_ENV.trace]: partialTrace, [HARNESS_ENV.dump]: partialDump, [HARNESS_ENV.deadlineMs]: String(request.timeoutMs) }
-        : {};
+    const peers = request.peers ?? [];
+    const extra: Record<string, string> = {
+      ...(request.kind === "main" ? { [HARNESS_ENV.trace]: partialTrace, [HARNESS_ENV.dump]: partialDump, [HARNESS_ENV.deadlineMs]: String(request.timeoutMs) } : {}),
+      ...peerRunEnv(files.trace, peers),
+    };
     const env = runEnvironment(request.go, { procs: request.config.procs, workdir, extra });
     const result = await spawnWithDeadline({
       command: request.binary,
@@ -88,8 +92,10 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
     if (result.enforcement === "aborted" || request.signal?.aborted) {
       rmSync(partialTrace, { force: true });
       rmSync(partialDump, { force: true });
+      keepPeerReports(files.trace, []);
       return null;
     }
+    keepPeerReports(files.trace, peers);
     const stderr = result.stderr.toString("utf8");
     const output = request.kind === "test" ? `${stderr}\n${result.stdout.toString("utf8")}` : stderr;
     const harnessDump = existsSync(partialDump) ? readFileSync(partialDump, "utf8") : null;

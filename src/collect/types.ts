@@ -2,6 +2,7 @@
 // inner modules use, discovered programs, and the results of builds and runs.
 
 import type { Manifest } from "../corpus/manifest.js";
+import type { Peer } from "./peers.js";
 
 /** How a run ended. `build-error` runs have no trace; every other outcome has one. */
 export const RUN_OUTCOMES = ["ok", "exit-error", "panic", "timeout", "build-error", "killed"] as const;
@@ -31,6 +32,8 @@ export interface CollectOptions {
   readonly splitTests?: boolean;
   /** Passed to test binaries as -test.count. */
   readonly testCount?: number;
+  /** Peer leak detectors to run at the end of each run (docs/leaks.md); builds each program alone. */
+  readonly peers?: readonly Peer[];
   /** Aborting stops the workers, kills child process groups and rejects with CollectInterruptedError. */
   readonly signal?: AbortSignal;
   /** Receives progress after every build and run. */
@@ -51,6 +54,7 @@ export interface NormalizedCollectOptions {
   readonly force: boolean;
   readonly splitTests: boolean;
   readonly testCount: number | null;
+  readonly peers: readonly Peer[];
   readonly signal: AbortSignal | undefined;
   readonly onProgress: ((progress: CollectProgress) => void) | undefined;
 }

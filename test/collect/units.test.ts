@@ -9,6 +9,7 @@ import {
   checkTraceFile, classifyOutcome, harnessStopOf, normalizeCollectOptions, parseDuration, parseProcsList, programPath,
   progressLine, runConfigs, runFiles, type RunEvidence,
 } from "../../src/collect/index.js";
+import { workQueue } from "../../src/collect/pool.js";
 import { outputTail } from "../../src/collect/tail.js";
 import { UsageError } from "../../src/errors.js";
 import { scratch } from "./helpers.js";
@@ -131,5 +132,46 @@ describe("checkTraceFile", () => {
     expect(checkTraceFile(join(dir, "empty.trace"))).toMatchObject({ complete: false, problem: "the trace is empty" });
     writeFileSync(join(dir, "junk.trace"), "this is not a trace file at all");
     expect(checkTraceFile(join(dir, "junk.trace"))).toMatchObject({ complete: false, problem: "no Go trace header" });
+  });
+});
+
+describe("workQueue", () => {
+  it("runs tasks on a fixed number of workers, including tasks enqueued by tasks", async () => {
+    const order: string[] = [];
+    let running = 0;
+    let peak = 0;
+    const task = (name: string, then?: () => void) => async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      order.push(name);
+      then?.();
+      running--;
+    };
+    const queue = workQueue(2);
+    queue.push(task("a", () => queue.pushFront(task("a1"), task("a2"))), task("b"), task("c"), task("d"));
+    await queue.drain();
+    expect(peak).toBe(2);
+    expect(order.sort()).toEqual(["a", "a1", "a2", "b", "c", "d"]);
+  });
+
+  it("stops at the first failing task and rethrows its error after the running ones finish", async () => {
+    const ran: string[] = [];
+    const failures: unknown[] = [];
+    const queue = workQueue(1, undefined, (error) => failures.push(error));
+    queue.push(
+      async () => {
+        ran.push("first");
+      },
+      async () => {
+        throw new Error("disk full");
+      },
+      async () => {
+        ran.push("never");
+      },
+    );
+    await expect(queue.drain()).rejects.toThrow("disk full");
+    expect(ran).toEqual(["first"]);
+    expect(failures).toHaveLength(1);
   });
 });
