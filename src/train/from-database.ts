@@ -33,7 +33,7 @@ export async function trainFromDatabase(db: SchedlabDatabase, options: TrainFrom
   const programDirs = new Map<string, string>();
   for (const program of programs) {
     programDirs.set(program.name, resolve(program.root, program.dir));
-    runs.push(...loadProgramRuns(db, program));
+    for (const run of loadProgramRuns(db, program)) runs.push(run);
   }
   progress(`loaded ${runs.length} runs of ${programs.length} programs`);
   const { holdout: _holdout, out, onProgress: _onProgress, ...rest } = options;

@@ -149,7 +149,10 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
   });
   const validationLogits = eventLogits(shape, fit.params, validation);
   const temperature = fitTemperature(validationLogits, validation, K);
-  const majorityEvent = EVENT_TYPES.reduce((a, b) => (totals[b] > totals[a] ? b : a));
+  // The majority baseline is fitted on every non-held-out program, as the eval stage does.
+  const seen = classTotals(trainSamples);
+  for (const state of validationStates) for (const e of EVENT_TYPES) seen[e] += state.counts[e];
+  const majorityEvent = EVENT_TYPES.reduce((a, b) => (seen[b] > seen[a] ? b : a));
   const score = (states: readonly State[], m: TrainingMatrix): CardMetrics | null =>
     states.length === 0 ? null : cardMetrics(scoredStates(states, eventLogits(shape, fit.params, m), temperature), majorityEvent);
 
@@ -263,12 +266,9 @@ export function capSamplesPerProgram(samples: readonly Sample[], cap: number, se
   const random = seededRandom(seed ^ 0xca9);
   for (const program of [...byProgram.keys()].sort()) {
     const indices = byProgram.get(program) ?? [];
-    if (indices.length <= cap) {
-      keep.push(...indices);
-      continue;
-    }
-    shuffleInPlace(indices, random);
-    keep.push(...indices.slice(0, cap));
+    if (indices.length > cap) shuffleInPlace(indices, random);
+    // A loop, not push(...spread): a program can have more samples than the call stack has slots.
+    for (let j = 0; j < Math.min(cap, indices.length); j++) keep.push(indices[j]);
   }
   keep.sort((a, b) => a - b);
   return { samples: keep.map((i) => samples[i]), indices: keep };

@@ -1,0 +1,50 @@
+// Program splits, class rebalancing and per-program capping: pure helpers of train.ts.
+
+import { describe, expect, it } from "vitest";
+import type { Sample } from "../../src/dataset/types.js";
+import { capSamplesPerProgram, classWeights, splitPrograms, trainingProgramFactors } from "../../src/train/train.js";
+import type { EventType } from "../../src/trace/types.js";
+
+const sample = (program: string, end: number, next: EventType = "GoStart"): Sample => ({
+  stateId: `${program}:${end}`,
+  prefix: { program, runId: 1, procs: 2, records: [], end },
+  next,
+});
+
+describe("training splits and weights", () => {
+  it("splits by program: holdout as given, a seeded validation share of the rest", () => {
+    const programs = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+    const split = splitPrograms(programs, ["j"], 0.2, 1);
+    expect(split.holdout).toEqual(["j"]);
+    expect(split.validation).toHaveLength(2);
+    expect([...split.train, ...split.validation].sort()).toEqual(programs.slice(0, 9));
+    expect(splitPrograms(programs, ["j"], 0.2, 1)).toEqual(split);
+    expect(splitPrograms(programs, ["j"], 0.2, 1, ["a"]).validation).toEqual(["a"]);
+    expect(() => splitPrograms(["a", "b"], ["b"], 0.2, 1)).toThrow(/needs at least 2/);
+  });
+
+  it("rebalances only the rare events, tempered and capped", () => {
+    const totals = { GoCreate: 100, GoStart: 1000, GoBlock: 800, GoUnblock: 250, GoSched: 10, GoEnd: 0 };
+    const w = classWeights(totals, 0.5, 5);
+    expect(w.GoStart).toBe(1);
+    expect(w.GoCreate).toBe(1);
+    expect(w.GoUnblock).toBeCloseTo(2, 9); // (1000/250)^0.5
+    expect(w.GoSched).toBe(5); // (1000/10)^0.5 = 10, capped
+    expect(w.GoEnd).toBe(1); // never seen: nothing to reweight
+    expect(classWeights(totals, 0, 1).GoSched).toBe(1);
+  });
+
+  it("caps samples per program deterministically and scales huge programs down", () => {
+    const samples = [...Array.from({ length: 10 }, (_, i) => sample("big", i)), sample("small", 0), sample("small", 1)];
+    const a = capSamplesPerProgram(samples, 4, 7);
+    expect(a.samples.filter((s) => s.prefix.program === "big")).toHaveLength(4);
+    expect(a.samples.filter((s) => s.prefix.program === "small")).toHaveLength(2);
+    expect(a.indices).toEqual([...a.indices].sort((x, y) => x - y));
+    expect(capSamplesPerProgram(samples, 4, 7).indices).toEqual(a.indices);
+
+    const sizes = [...Array.from({ length: 100 }, (_, i) => sample("huge", i)), ...Array.from({ length: 5 }, (_, i) => sample("p", i)), ...Array.from({ length: 5 }, (_, i) => sample("q", i))];
+    const factors = trainingProgramFactors(sizes);
+    expect(factors.get("p")).toBe(1);
+    expect(factors.get("huge")).toBeCloseTo(20 / 100, 9); // 4 × median (5) / 100
+  });
+});
