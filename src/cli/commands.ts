@@ -12,10 +12,12 @@ import { registerEvents } from "./events.js";
 import { registerTrain } from "./train.js";
 import { registerExport } from "./export.js";
 import { registerPredict } from "./predict.js";
+import { registerRollout } from "./rollout.js";
 import { registerLeaks } from "./leaks.js";
 
 export function registerCommands(program: Command): void {
   // @commands
+  registerRollout(program);
   registerLeaks(program);
   registerPredict(program);
   registerEval(program);

@@ -225,4 +225,53 @@ CREATE TABLE IF NOT EXISTS leak_findings (
 ) WITHOUT ROWID;
 
 -- @section train (trained students)
+
+-- @section rollout (multi-step rollouts)
+-- One row per \`schedlab rollout\` invocation: the predictor, the options and the overall
+-- metrics (docs/rollout.md); details is the full report as JSON. rollout_prefixes holds
+-- the metrics of each prefix rolled out from.
+CREATE TABLE IF NOT EXISTS rollout_runs (
+  id                INTEGER PRIMARY KEY,
+  predictor         TEXT NOT NULL,
+  config_hash       TEXT NOT NULL,
+  abstraction       TEXT NOT NULL,
+  holdout           TEXT NOT NULL,
+  steps             INTEGER NOT NULL,
+  samples           INTEGER NOT NULL,
+  temperature       REAL NOT NULL,
+  constrained       INTEGER NOT NULL,
+  seed              INTEGER NOT NULL,
+  prefixes          INTEGER NOT NULL,
+  mean_survival     REAL,
+  reached_k         REAL,
+  k_step_accuracy   REAL,
+  per_step_accuracy REAL,
+  l1                REAL,
+  kl                REAL,
+  details           TEXT NOT NULL,
+  created_at        TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rollout_prefixes (
+  rollout_run_id  INTEGER NOT NULL REFERENCES rollout_runs(id) ON DELETE CASCADE,
+  state_id        TEXT NOT NULL,
+  program         TEXT NOT NULL,
+  key             TEXT NOT NULL,
+  continuations   INTEGER NOT NULL,
+  mean_survival   REAL,
+  reached_k       REAL,
+  k_step_accuracy REAL,
+  PRIMARY KEY (rollout_run_id, state_id)
+) WITHOUT ROWID;
+
+-- @section run (pipeline stages of \`schedlab run\`)
+-- One row per pipeline stage: the content hash of its inputs when it last completed and
+-- what it produced (JSON: eval run id, adapter paths, …). A stage whose inputs hash the
+-- same is skipped (docs/run.md).
+CREATE TABLE IF NOT EXISTS pipeline_stages (
+  stage        TEXT PRIMARY KEY,
+  input_hash   TEXT NOT NULL,
+  output       TEXT NOT NULL,
+  elapsed_ms   INTEGER NOT NULL,
+  completed_at TEXT NOT NULL
+) WITHOUT ROWID;
 `;

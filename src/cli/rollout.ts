@@ -1,0 +1,96 @@
+// `schedlab rollout`: roll one predictor out k steps from held-out prefixes, check each
+// step with the goroutine state machine, print survival and k-step accuracy, and store them.
+
+import type { Command } from "commander";
+import { openExistingDatabase, parseAbstraction, parsePositiveInteger } from "../dataset/options.js";
+import { UsageError } from "../errors.js";
+import { runRollouts, saveRolloutReport, type RolloutReport } from "../rollout/index.js";
+import { EVENT_TYPES } from "../trace/types.js";
+
+interface RolloutFlags {
+  readonly predictor: string;
+  readonly steps: string;
+  readonly samples: string;
+  readonly temperature: string;
+  readonly constrained?: boolean;
+  readonly abstraction: string;
+  readonly holdout?: string;
+  readonly prefixes: string;
+  readonly seed: string;
+  readonly db: string;
+  readonly json?: boolean;
+}
+
+function parseTemperature(value: string): number {
+  const t = Number(value);
+  if (value.trim() === "" || !Number.isFinite(t) || t < 0) throw new UsageError(`--temperature must be a number ≥ 0, got ${JSON.stringify(value)}`, "Use 1 for the predictor's own distribution, 0 for its most probable event.");
+  return t;
+}
+
+function parseSeed(value: string): number {
+  const s = Number(value);
+  if (!Number.isInteger(s)) throw new UsageError(`--seed must be an integer, got ${JSON.stringify(value)}`, "Pass e.g. --seed 1.");
+  return s;
+}
+
+const f3 = (v: number): string => (Number.isNaN(v) ? "–" : v.toFixed(3));
+
+/** The terminal summary: one headline line, the distributions, the ends and the worst prefixes. */
+export function rolloutText(report: RolloutReport, runId: number): string {
+  const o = report.overall;
+  const lines = [
+    `${report.predictor.id} (config ${report.predictor.configHash}), ${report.constrained ? "constrained" : "unconstrained"}, k=${report.steps}, n=${report.samples}, T=${report.temperature}, seed ${report.seed}: ${report.prefixes.length} ${report.abstraction} prefixes of ${report.programs.length} test programs (holdout ${report.holdout}); stored as rollout run ${runId}`,
+    `mean survival ${o.meanSurvival.toFixed(2)} / ${report.steps} steps, reached k ${f3(o.reachedK)}, k-step accuracy ${f3(o.kStepAccuracy)}, per-step accuracy ${f3(o.perStepAccuracy)}, L1 ${f3(o.l1)}, KL ${f3(o.kl)}`,
+    `event types   ${EVENT_TYPES.join("  ")}`,
+    `  rolled out  ${o.rolledDistribution.map((v, i) => v.toFixed(3).padStart(EVENT_TYPES[i].length)).join("  ")}`,
+    `  empirical   ${o.empiricalDistribution.map((v, i) => v.toFixed(3).padStart(EVENT_TYPES[i].length)).join("  ")}`,
+    `ends: ${Object.entries(o.ends).map(([k, v]) => `${k} ${v}`).join(", ")}`,
+  ];
+  const rules = Object.entries(o.brokenRules);
+  if (rules.length > 0) lines.push(`broken rules: ${rules.sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function registerRollout(program: Command): void {
+  program
+    .command("rollout")
+    .description("Roll a predictor out k steps from held-out prefixes; check each step with the goroutine state machine (survival, k-step accuracy).")
+    .requiredOption("--predictor <spec>", "uniform | majority | ngram:K | openai:MODEL | hf:MODEL_OR_PATH | student:PATH")
+    .option("--steps <k>", "events per rollout", "10")
+    .option("--samples <n>", "rollouts per prefix", "10")
+    .option("--temperature <t>", "sampling temperature (0 = most probable event)", "1")
+    .option("--constrained", "mask event types the state machine rejects and renormalise the rest")
+    .option("--abstraction <name>", "state abstraction the prefixes come from: split, depth, goroutine or context", "split")
+    .option("--holdout <spec>", "test programs: dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name (default: stratified hash split)")
+    .option("--prefixes <m>", "prefixes (test states) to roll out from, spread evenly", "20")
+    .option("--seed <s>", "random seed", "1")
+    .option("--db <file>", "SQLite database", "schedlab.db")
+    .option("--json", "machine-readable output")
+    .action(async (flags: RolloutFlags) => {
+      const options = {
+        predictor: flags.predictor,
+        abstraction: parseAbstraction(flags.abstraction),
+        steps: parsePositiveInteger("--steps", flags.steps),
+        samples: parsePositiveInteger("--samples", flags.samples),
+        temperature: parseTemperature(flags.temperature),
+        constrained: flags.constrained === true,
+        holdout: flags.holdout,
+        prefixes: parsePositiveInteger("--prefixes", flags.prefixes),
+        seed: parseSeed(flags.seed),
+      };
+      const db = openExistingDatabase(flags.db);
+      try {
+        const report = await runRollouts(db, { ...options, onProgress: flags.json === true || !process.stderr.isTTY ? undefined : (m) => process.stderr.write(`\r${m}\x1b[K`) });
+        if (flags.json !== true && process.stderr.isTTY) process.stderr.write("\r\x1b[K");
+        const runId = saveRolloutReport(db, report);
+        if (flags.json === true) {
+          const o = report.overall;
+          process.stdout.write(`${JSON.stringify({ rolloutRunId: runId, ...report, meanSurvival: o.meanSurvival, reachedK: o.reachedK, kStepAccuracy: o.kStepAccuracy, perStepAccuracy: o.perStepAccuracy, l1: o.l1, kl: o.kl })}\n`);
+          return;
+        }
+        process.stdout.write(rolloutText(report, runId));
+      } finally {
+        db.close();
+      }
+    });
+}
