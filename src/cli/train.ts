@@ -12,6 +12,7 @@ interface TrainCliOptions {
   model: string;
   tags?: boolean;
   balance?: boolean;
+  staticFeatures?: boolean;
   abstraction: string;
   holdout?: string;
   seed: string;
@@ -53,6 +54,7 @@ export function registerTrain(program: Command): void {
     .option("--model <kind>", "logreg or mlp", d.model)
     .option("--tags", "train the auxiliary reasoning-tag head (block reason / wake-up cause)")
     .option("--balance", "reweight GoEnd, GoSched and GoUnblock by tempered inverse frequency")
+    .option("--static-features", "also feed go/ast counts of each program's source (can overfit with few programs)")
     .option("--holdout <spec>", "held-out programs: default | dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name")
     .option("--seed <n>", "random seed (same seed and data give identical weights)", String(d.seed))
     .option("--db <file>", "SQLite database", "schedlab.db")
@@ -78,6 +80,7 @@ export function registerTrain(program: Command): void {
           abstraction,
           tags: opts.tags === true,
           balance: opts.balance === true,
+          staticFeatures: opts.staticFeatures === true,
           holdout: opts.holdout,
           seed: positive("seed", opts.seed, true),
           hidden: Math.max(1, positive("hidden", opts.hidden, true)),

@@ -72,7 +72,7 @@ export function loadAdapter(path: string): LoadedAdapter {
   }
   const size = modelLayout(weights.shape).size;
   const finite = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === "number" && Number.isFinite(x));
-  if (weights.shape.inputs !== names.length || weights.shape.events !== EVENT_TYPES.length || !finite(weights.params) || weights.params.length !== size || !finite(weights.mean) || weights.mean.length !== names.length || !finite(weights.std) || weights.std.length !== names.length || !(weights.temperature > 0)) {
+  if (weights.shape.inputs !== names.length || weights.shape.events !== EVENT_TYPES.length || !finite(weights.params) || weights.params.length !== size || !finite(weights.mean) || weights.mean.length !== names.length || !finite(weights.std) || weights.std.length !== names.length || !(weights.temperature > 0) || typeof weights.usesStaticFeatures !== "boolean") {
     throw new AdapterError(`adapter ${dir} has malformed weights (expected ${size} finite parameters for its shape)`, retrain);
   }
   return { dir, weights, features, raw: w.text + "\0" + f.text };
@@ -107,7 +107,7 @@ export function cardMarkdown(card: StudentCard): string {
     "",
     "## Training",
     "",
-    `- objective: **${t.objective}**${t.tags ? " + reasoning tags" : ""}${t.balance ? " + class rebalancing" : ""}; model: **${t.model}**; seed ${t.seed}`,
+    `- objective: **${t.objective}**${t.tags ? " + reasoning tags" : ""}${t.balance ? " + class rebalancing" : ""}${t.staticFeatures ? " + static source features" : ""}; model: **${t.model}**; seed ${t.seed}`,
     `- hyper-parameters: ${hyper}`,
     `- ${t.features} features (spec version ${t.featureVersion}), ${t.parameters} parameters; ${t.epochsRun} epochs run, best epoch ${t.bestEpoch}`,
     `- temperature ${num(t.temperature)} fitted on the validation programs (validation NLL ${num(t.validationNll)})`,
@@ -120,7 +120,11 @@ export function cardMarkdown(card: StudentCard): string {
     `- holdout: ${d.holdoutPrograms.length} programs, ${d.holdoutStates} states, ${d.holdoutSamples} samples`,
     `- training class totals: ${EVENT_TYPES.map((e) => `${e} ${d.classTotals[e]}`).join(", ")}`,
     `- class weights: ${EVENT_TYPES.map((e) => `${e} ${num(d.classWeights[e], 2)}`).join(", ")}`,
-    d.programsWithoutStaticFeatures.length > 0 ? `- programs without static features: ${d.programsWithoutStaticFeatures.join(", ")}` : "- static features for every program",
+    !t.staticFeatures
+      ? "- static source features not used (columns zero)"
+      : d.programsWithoutStaticFeatures.length > 0
+        ? `- programs without static features: ${d.programsWithoutStaticFeatures.join(", ")}`
+        : "- static features for every program",
     "",
     metricsTable("Holdout", card.holdout),
     metricsTable("Validation (after calibration)", card.validation),

@@ -28,7 +28,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
   const configHash = createHash("sha256").update(adapter.raw).digest("hex").slice(0, 16);
 
   async function staticFor(program: string): Promise<void> {
-    if (known.has(program)) return;
+    if (known.has(program) || !weights.usesStaticFeatures) return;
     const dir = options.programDir?.(program);
     if (dir === undefined) {
       known.set(program, null);
@@ -47,7 +47,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
     configHash,
     async predict(states: readonly State[]): Promise<Prediction[]> {
       for (const program of new Set(states.map((s) => s.representative.program))) await staticFor(program);
-      const x = featurizePrefixes(states.map((s) => s.representative), (program) => known.get(program) ?? null);
+      const x = featurizePrefixes(states.map((s) => s.representative), (program) => (weights.usesStaticFeatures ? (known.get(program) ?? null) : null));
       const ws = newWorkspace(shape);
       const row = new Float64Array(FEATURE_COUNT);
       return states.map((_, i) => {

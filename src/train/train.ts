@@ -97,7 +97,7 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
     if (!programs.includes(p)) throw new UsageError(`holdout program ${p} has no samples`, "List held-out programs by the names `schedlab` shows for them, or collect them first.");
   }
   const split = splitPrograms(programs, options.holdoutPrograms, options.validationFraction, options.seed, options.validationPrograms);
-  const { features: staticFeatures, missing } = await loadStaticFeatures(programs, data.programDirs);
+  const { features: staticFeatures, missing } = options.staticFeatures ? await loadStaticFeatures(programs, data.programDirs) : { features: new Map<string, StaticFeatures>(), missing: [] };
   const staticOf = (program: string): StaticFeatures | null => staticFeatures.get(program) ?? null;
 
   const inSet = (set: readonly string[]): ((program: string) => boolean) => {
@@ -181,6 +181,7 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
       model: options.model,
       tags: options.tags,
       balance: options.balance,
+      staticFeatures: options.staticFeatures,
       seed: options.seed,
       hyperParameters: {
         hidden: shape.hidden,
@@ -222,6 +223,7 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
       temperature,
       eventTypes: [...EVENT_TYPES],
       tagClasses: [...TAG_CLASSES],
+      usesStaticFeatures: options.staticFeatures,
     },
     features: { spec: FEATURE_SPEC, staticFeatures: staticTable },
     card,

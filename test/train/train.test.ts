@@ -48,20 +48,23 @@ describe("training a student on real traces", () => {
       expect(h.samples).toBeGreaterThan(500);
       expect(h.ceiling).toBeGreaterThanOrEqual(h.accuracy);
       expect(h.accuracy).toBeGreaterThan(h.majority + 0.15);
-      expect(student.card.data.programsWithoutStaticFeatures).toEqual([]);
+      expect(student.card.training.staticFeatures).toBe(false);
       expect(student.card.training.temperature).toBeGreaterThan(0);
     }
   });
 
   it("gives identical weights for the same seed and different ones for another seed", async () => {
     const data = { runs: corpus.runs, programDirs: corpus.programDirs };
-    const a = await trainStudent("a", data, options({ objective: "kl", model: "mlp", tags: true, balance: true, seed: 5 }));
-    const b = await trainStudent("b", data, options({ objective: "kl", model: "mlp", tags: true, balance: true, seed: 5 }));
-    const c = await trainStudent("c", data, options({ objective: "kl", model: "mlp", tags: true, balance: true, seed: 6 }));
+    const a = await trainStudent("a", data, options({ objective: "kl", model: "mlp", tags: true, balance: true, staticFeatures: true, seed: 5 }));
+    const b = await trainStudent("b", data, options({ objective: "kl", model: "mlp", tags: true, balance: true, staticFeatures: true, seed: 5 }));
+    const c = await trainStudent("c", data, options({ objective: "kl", model: "mlp", tags: true, balance: true, staticFeatures: true, seed: 6 }));
     expect(b.weights.params).toEqual(a.weights.params);
     expect(b.weights.temperature).toBe(a.weights.temperature);
     expect(c.weights.params).not.toEqual(a.weights.params);
     expect(a.weights.shape.tags).toBeGreaterThan(0);
+    expect(a.weights.usesStaticFeatures).toBe(true);
+    expect(a.card.data.programsWithoutStaticFeatures).toEqual([]);
+    expect(Object.keys(a.features.staticFeatures).sort()).toEqual([...FIXTURE_PROGRAMS].sort());
     // --balance raises the weight of the rare events that occur, and only theirs.
     expect(a.card.data.classWeights.GoEnd).toBeGreaterThan(1);
     expect(a.card.data.classWeights.GoUnblock).toBeGreaterThanOrEqual(1);
