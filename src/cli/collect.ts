@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import { collect, parseDuration, parseProcsList, terminalProgress, type CollectResult } from "../collect/index.js";
 import { UsageError } from "../errors.js";
+import { parsePeers } from "../collect/peers.js";
 
 interface CollectFlags {
   runs: string;
@@ -14,6 +15,7 @@ interface CollectFlags {
   force?: boolean;
   splitTests?: boolean;
   testCount?: string;
+  peers?: string;
   json?: boolean;
 }
 
@@ -55,6 +57,7 @@ export function registerCollect(program: Command): void {
     .option("--force", "redo runs already recorded (default: resume)")
     .option("--split-tests", "one program per TestXxx function instead of one per test package")
     .option("--test-count <n>", "repeat the tests inside one traced run (-test.count)")
+    .option("--peers <list>", "peer leak detectors run at the end of each run, for `schedlab leaks --score`: goleak, leakprofile (the goroutine dump is always kept)")
     .option("--json", "print the result as JSON on stdout, no progress")
     .action(async (paths: string[], flags: CollectFlags) => {
       const controller = new AbortController();
@@ -75,6 +78,7 @@ export function registerCollect(program: Command): void {
           force: flags.force === true,
           splitTests: flags.splitTests === true,
           testCount: integer("--test-count", flags.testCount),
+          peers: flags.peers === undefined ? undefined : parsePeers(flags.peers),
           signal: controller.signal,
           onProgress: progress?.update,
         });

@@ -31,3 +31,5 @@ export type {
   BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramKind, ProgramSpec,
   ProgramSummary, RunConfig, RunOutcome, RunSummary,
 } from "./types.js";
+export { PEERS, PEER_FILES, GOLEAK_MODULE, parsePeers, peerSource, preparePeerBuild, peerRunEnv, keepPeerReports } from "./peers.js";
+export type { Peer, PeerBuild } from "./peers.js";

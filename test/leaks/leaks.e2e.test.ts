@@ -110,9 +110,9 @@ describe("schedlab leaks", () => {
 describe("scoring against manifests", () => {
   test("schedlab finds every labelled goroutine but the race's other loser, with no false positive; the dump flags the ticker", () => {
     const report = scoreLeaks(collected.db);
-    expect(report).toMatchObject({ labelledPrograms: 11, unlabelledPrograms: 0 });
+    expect(report).toMatchObject({ labelledPrograms: 12, unlabelledPrograms: 0 });
     const own = report.detectors.find((d) => d.detector === "schedlab");
-    expect(own?.programsCovered).toBe(11);
+    expect(own?.programsCovered).toBe(12);
     expect(own?.score.overall.falsePositives).toBe(0);
     expect(own?.score).toMatchObject({ cleanPrograms: 2, cleanProgramsFlagged: 0 });
     const missed = own?.score.programs.flatMap((p) => p.missed.map((e) => `${p.program} ${e.site}`)) ?? [];
