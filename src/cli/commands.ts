@@ -14,9 +14,11 @@ import { registerExport } from "./export.js";
 import { registerPredict } from "./predict.js";
 import { registerRollout } from "./rollout.js";
 import { registerLeaks } from "./leaks.js";
+import { registerRun } from "./run.js";
 
 export function registerCommands(program: Command): void {
   // @commands
+  registerRun(program);
   registerRollout(program);
   registerLeaks(program);
   registerPredict(program);

@@ -263,4 +263,15 @@ CREATE TABLE IF NOT EXISTS rollout_prefixes (
   PRIMARY KEY (rollout_run_id, state_id)
 ) WITHOUT ROWID;
 
+-- @section run (pipeline stages of \`schedlab run\`)
+-- One row per pipeline stage: the content hash of its inputs when it last completed and
+-- what it produced (JSON: eval run id, adapter paths, …). A stage whose inputs hash the
+-- same is skipped (docs/run.md).
+CREATE TABLE IF NOT EXISTS pipeline_stages (
+  stage        TEXT PRIMARY KEY,
+  input_hash   TEXT NOT NULL,
+  output       TEXT NOT NULL,
+  elapsed_ms   INTEGER NOT NULL,
+  completed_at TEXT NOT NULL
+) WITHOUT ROWID;
 `;

@@ -1,0 +1,114 @@
+// `schedlab run`: the whole pipeline on a corpus (collect → … → report), then the report's
+// path and a five-line summary (or JSON with --json).
+
+import type { Command } from "commander";
+import { parseDuration } from "../collect/index.js";
+import { parseAbstraction, parsePositiveInteger } from "../dataset/options.js";
+import { runPipeline, summaryLines, type PipelineProgress, type PipelineSummary } from "../run/index.js";
+
+interface RunFlags {
+  readonly corpus: string;
+  readonly runs?: string;
+  readonly quick?: boolean;
+  readonly db: string;
+  readonly out: string;
+  readonly adapters: string;
+  readonly traces: string;
+  readonly jobs?: string;
+  readonly timeout?: string;
+  readonly abstraction: string;
+  readonly force?: boolean;
+  readonly json?: boolean;
+}
+
+/** Stage lines on stderr: "[collect] …" with elapsed seconds; counters overwrite one line on a terminal. */
+function progressWriter(stream: NodeJS.WriteStream, started: number): (event: PipelineProgress) => void {
+  const clock = (): string => `${((performance.now() - started) / 1000).toFixed(1)}s`;
+  return (event) => {
+    const clear = stream.isTTY ? "\r\x1b[K" : "";
+    switch (event.kind) {
+      case "start":
+        stream.write(`${clear}[${event.stage}] started at ${clock()}\n`);
+        return;
+      case "done":
+        stream.write(`${clear}[${event.stage}] done in ${(event.elapsedMs / 1000).toFixed(1)}s: ${event.note}\n`);
+        return;
+      case "skipped":
+        stream.write(`${clear}[${event.stage}] skipped: ${event.note}\n`);
+        return;
+      case "message":
+        if (event.transient) {
+          if (stream.isTTY) stream.write(`${clear}[${event.stage}] ${event.message}`);
+        } else stream.write(`${clear}[${event.stage}] ${event.message}\n`);
+        return;
+    }
+  };
+}
+
+/** The --json shape promised to scripts (docs/run.md). */
+export function summaryJson(summary: PipelineSummary): unknown {
+  return {
+    reportPath: summary.reportPath,
+    db: summary.db,
+    abstraction: summary.abstraction,
+    evalRunId: summary.evalRunId,
+    programs: summary.programs,
+    testPrograms: summary.testPrograms,
+    bestStudent: summary.bestStudent,
+    predictors: summary.predictors.map(({ name, accuracy, ceiling, majority, ece, macroF1, recall }) => ({ name, accuracy, ceiling, majority, ece, macroF1, recall })),
+    leaks: summary.leaks,
+    rollout: summary.rollout,
+    stages: summary.stages,
+    warnings: summary.warnings,
+  };
+}
+
+export function registerRun(program: Command): void {
+  program
+    .command("run")
+    .description("Run the whole pipeline on a corpus: collect, ingest, distributions, train students, evaluate on held-out programs, leaks, rollouts, and write report/index.html.")
+    .option("--corpus <dir>", "directory of Go programs", "go-programs")
+    .option("--runs <n>", "traced runs per program (default 5; 3 with --quick)")
+    .option("--quick", "a quick look: a category-stratified subset, 3 runs, 2 s deadline, logistic-regression students")
+    .option("--db <file>", "SQLite database", "schedlab.db")
+    .option("--out <dir>", "report directory", "report")
+    .option("--adapters <dir>", "where the trained students are saved", "adapters")
+    .option("--traces <dir>", "directory for traces and goroutine dumps", "traces")
+    .option("--jobs <n>", "concurrent builds, runs and trace decodes (default: the number of CPUs)")
+    .option("--timeout <duration>", "deadline per traced run (default 5s; 2s with --quick)")
+    .option("--abstraction <name>", "state abstraction: split, depth, goroutine or context", "depth")
+    .option("--force", "redo every stage even when its inputs are unchanged (recorded runs are still reused)")
+    .option("--json", "print the summary as JSON on stdout")
+    .action(async (flags: RunFlags) => {
+      const controller = new AbortController();
+      const interrupt = (): void => controller.abort();
+      process.once("SIGINT", interrupt);
+      process.once("SIGTERM", interrupt);
+      try {
+        const summary = await runPipeline({
+          corpus: flags.corpus,
+          runs: flags.runs === undefined ? undefined : parsePositiveInteger("--runs", flags.runs),
+          quick: flags.quick === true,
+          db: flags.db,
+          out: flags.out,
+          adapters: flags.adapters,
+          traces: flags.traces,
+          jobs: flags.jobs === undefined ? undefined : parsePositiveInteger("--jobs", flags.jobs),
+          timeoutMs: flags.timeout === undefined ? undefined : parseDuration(flags.timeout),
+          abstraction: parseAbstraction(flags.abstraction),
+          force: flags.force === true,
+          signal: controller.signal,
+          onProgress: progressWriter(process.stderr, performance.now()),
+        });
+        for (const warning of summary.warnings) process.stderr.write(`schedlab: warning: ${warning}\n`);
+        if (flags.json === true) {
+          process.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);
+          return;
+        }
+        process.stdout.write(`${summaryLines(summary).join("\n")}\nreport: ${summary.reportPath}\n`);
+      } finally {
+        process.removeListener("SIGINT", interrupt);
+        process.removeListener("SIGTERM", interrupt);
+      }
+    });
+}

@@ -1,0 +1,181 @@
+// Report sections of `schedlab run`: the overview (headline numbers, stage timings,
+// settings, warnings), the leak table with sites, and rollout survival.
+
+import type { LeakAnalysis } from "../../leaks/index.js";
+import type { RolloutReport, StoredRolloutRun } from "../../rollout/index.js";
+import { EVENT_TYPES } from "../../trace/types.js";
+import { escapeXml } from "../escape.js";
+import { fixed, MISSING, plural } from "../format.js";
+import { htmlTable } from "../html.js";
+import { markdownTable } from "../markdown.js";
+import { barChart } from "../svg/index.js";
+import type { ReportSection } from "../types.js";
+
+/** What the overview shows; the pipeline fills it in (the report stage does not depend on it). */
+export interface OverviewInput {
+  readonly programs: number;
+  readonly testPrograms: readonly string[];
+  readonly abstraction: string;
+  readonly evalRunId: number;
+  readonly bestStudent: string | null;
+  readonly predictors: readonly {
+    readonly name: string;
+    readonly accuracy: number;
+    readonly ceiling: number;
+    readonly majority: number;
+    readonly ece: number;
+    readonly macroF1: number;
+  }[];
+  readonly leaks: { readonly findings: number; readonly programsWithFindings: number; readonly programsAnalysed: number; readonly precision: number | null; readonly recall: number | null; readonly falsePositivesOnClean: number } | null;
+  readonly rollout: { readonly predictor: string; readonly steps: number; readonly meanSurvival: number; readonly kStepAccuracy: number; readonly reachedK: number } | null;
+  readonly settings: { readonly corpus: string; readonly quick: boolean; readonly runs: number; readonly timeoutMs: number; readonly studentModel: string };
+  readonly collected: { readonly programs: number; readonly executed: number; readonly skipped: number; readonly buildErrors: number };
+  readonly stages: readonly { readonly stage: string; readonly status: string; readonly elapsedMs: number; readonly note: string }[];
+  readonly warnings: readonly string[];
+}
+
+const pct = (x: number | null): string => (x === null || !Number.isFinite(x) ? MISSING : `${(100 * x).toFixed(1)}%`);
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+function headline(input: OverviewInput): string[] {
+  const best = input.predictors.find((p) => p.name === input.bestStudent);
+  const lines = [
+    best === undefined
+      ? "No student could be trained; the baselines are below."
+      : `The best student, ${best.name}, predicts the next scheduling event with accuracy ${pct(best.accuracy)}, against ${pct(best.majority)} for always guessing the majority event and a ceiling of ${pct(best.ceiling)} (always the most frequent next event of each state, which no predictor can beat).`,
+    `Scored on ${plural(input.testPrograms.length, "held-out program")} of ${input.programs} (${input.abstraction} states, eval run ${input.evalRunId}).`,
+  ];
+  if (input.leaks !== null) {
+    lines.push(
+      `Leak detection found ${plural(input.leaks.findings, "goroutine")} blocked forever in ${input.leaks.programsWithFindings} of ${plural(input.leaks.programsAnalysed, "program")}; against the manifests' labels precision ${pct(input.leaks.precision)}, recall ${pct(input.leaks.recall)}, ${plural(input.leaks.falsePositivesOnClean, "false positive")} on clean programs.`,
+    );
+  }
+  if (input.rollout !== null) {
+    lines.push(
+      `Rolled out ${input.rollout.steps} steps, ${input.rollout.predictor} stays valid for ${input.rollout.meanSurvival.toFixed(2)} steps on average; ${pct(input.rollout.reachedK)} of rollouts reach step ${input.rollout.steps}.`,
+    );
+  }
+  return lines;
+}
+
+const PREDICTOR_HEADERS = ["predictor", "accuracy", "majority", "ceiling", "gap to ceiling", "macro-F1", "ECE"] as const;
+const STAGE_HEADERS = ["stage", "status", "time", "what happened"] as const;
+
+/** First section: the answer in a few sentences, the predictors at a glance, how the run went. */
+export function overviewSection(input: OverviewInput): ReportSection {
+  const rows = input.predictors.map((p) => [p.name, pct(p.accuracy), pct(p.majority), pct(p.ceiling), pct(p.ceiling - p.accuracy), fixed(p.macroF1), fixed(p.ece)]);
+  const stageRows = input.stages.map((s) => [s.stage, s.status, s.status === "skipped" ? MISSING : seconds(s.elapsedMs), s.note]);
+  const chart = barChart({
+    title: "Accuracy of each predictor, with the ceiling and the majority baseline",
+    categories: input.predictors.map((p) => p.name),
+    series: [
+      { name: "accuracy", values: input.predictors.map((p) => p.accuracy) },
+      { name: "ceiling", values: input.predictors.map((p) => p.ceiling) },
+      { name: "majority", values: input.predictors.map((p) => p.majority) },
+    ],
+    max: 1,
+    yLabel: "accuracy",
+    width: Math.max(560, 110 * input.predictors.length + 120),
+  });
+  const settings = `Corpus ${input.settings.corpus}${input.settings.quick ? " (--quick: a subset stratified by category)" : ""}; ${input.settings.runs} runs per program, deadline ${seconds(input.settings.timeoutMs)}; ${input.collected.programs} programs collected (${input.collected.executed} runs executed now, ${input.collected.skipped} resumed${input.collected.buildErrors > 0 ? `, ${input.collected.buildErrors} build errors` : ""}); students: ${input.settings.studentModel}.`;
+  const warnings = input.warnings.length === 0 ? "" : `<h3>Warnings</h3><ul>${input.warnings.map((w) => `<li>${escapeXml(w)}</li>`).join("")}</ul>`;
+  return {
+    id: "overview",
+    title: "Overview",
+    html: () =>
+      [
+        ...headline(input).map((line) => `<p>${escapeXml(line)}</p>`),
+        `<div class="scroll">${htmlTable({ headers: PREDICTOR_HEADERS, rows, numeric: [1, 2, 3, 4, 5, 6] })}</div>`,
+        `<div class="charts"><figure>${chart}<figcaption>Accuracy against each run's observed next event on the held-out programs.</figcaption></figure></div>`,
+        `<h3>How this run went</h3><p class="note">${escapeXml(settings)}</p>`,
+        htmlTable({ headers: STAGE_HEADERS, rows: stageRows, numeric: [2] }),
+        warnings,
+      ].join("\n"),
+    markdown: () =>
+      [
+        ...headline(input),
+        markdownTable(PREDICTOR_HEADERS, rows, [1, 2, 3, 4, 5, 6]),
+        settings,
+        markdownTable(STAGE_HEADERS, stageRows, [2]),
+        ...(input.warnings.length === 0 ? [] : ["Warnings:", input.warnings.map((w) => `- ${w}`).join("\n")]),
+      ].join("\n\n"),
+    json: () => input,
+  };
+}
+
+const LEAK_HEADERS = ["program", "goroutine", "kind", "reason", "created at", "blocked at", "runs blocked / seen", "P(GoUnblock) ≤"] as const;
+
+/** The leak table: every goroutine blocked forever, with its creation and blocking sites. */
+export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput["leaks"]): ReportSection {
+  const findings = analysis?.findings ?? [];
+  const rows = findings.map((f) => [
+    f.program,
+    f.goroutine,
+    f.kind,
+    f.reason,
+    f.creationSite ?? "(root goroutine)",
+    f.blockingSite ?? MISSING,
+    `${f.runsBlocked} / ${f.runsSeen}`,
+    fixed(f.pUnblockUpper),
+  ]);
+  const intro =
+    analysis === null
+      ? "The leak stage did not run; see the warnings in the overview."
+      : `${plural(findings.length, "goroutine")} whose last block is never followed by GoUnblock, in ${analysis.programs.filter((p) => p.findings.length > 0).length} of ${plural(analysis.programs.length, "program")}. The last column is a one-sided 95 % Clopper–Pearson upper bound on the probability that such a goroutine is ever woken, from the number of runs.` +
+        (score === null ? "" : ` Against the manifests' labels: precision ${pct(score.precision)}, recall ${pct(score.recall)}, ${plural(score.falsePositivesOnClean, "false positive")} on clean programs.`);
+  return {
+    id: "leaks",
+    title: "Goroutine leaks",
+    html: () => `<p>${escapeXml(intro)}</p>\n${rows.length === 0 ? "" : `<div class="scroll">${htmlTable({ headers: LEAK_HEADERS, rows, numeric: [6, 7] })}</div>`}`,
+    markdown: () => `${intro}\n\n${rows.length === 0 ? "" : markdownTable(LEAK_HEADERS, rows, [6, 7])}`,
+    json: () => ({ score, findings: rows.length }),
+  };
+}
+
+const ROLLOUT_HEADERS = ["predictor", "steps", "rollouts per prefix", "prefixes", "mean survival", "reach k", "k-step accuracy", "per-step accuracy", "L1", "KL"] as const;
+
+/** Rollout survival: how long rolled-out events stay valid under the goroutine state machine. */
+export function rolloutSection(run: StoredRolloutRun | null, report: RolloutReport | null): ReportSection {
+  if (run === null || report === null) {
+    const text = "No rollout was run; see the warnings in the overview.";
+    return { id: "rollout", title: "Rollout survival", html: () => `<p>${escapeXml(text)}</p>`, markdown: () => text, json: () => null };
+  }
+  const row = [run.predictor, String(run.steps), String(run.samples), String(run.prefixes), fixed(run.meanSurvival, 2), pct(run.reachedK), pct(run.kStepAccuracy), pct(run.perStepAccuracy), fixed(run.l1), fixed(run.kl)];
+  const histogram = Array.from({ length: run.steps + 1 }, () => 0);
+  for (const prefix of report.prefixes) {
+    const s = prefix.metrics.meanSurvival;
+    if (Number.isFinite(s)) histogram[Math.min(run.steps, Math.max(0, Math.floor(s)))]! += 1;
+  }
+  const survival = barChart({
+    title: "Prefixes by mean survival (steps before the first invalid event)",
+    categories: histogram.map((_, i) => (i === run.steps ? `${i}` : `${i}–${i + 1}`)),
+    series: [{ name: "prefixes", values: histogram }],
+    yLabel: "prefixes",
+    width: 560,
+  });
+  const events = barChart({
+    title: "Event types: rolled out against the real continuations",
+    categories: [...EVENT_TYPES],
+    series: [
+      { name: "rolled out", values: report.overall.rolledDistribution },
+      { name: "real", values: report.overall.empiricalDistribution },
+    ],
+    max: 1,
+    yLabel: "share",
+    width: 560,
+  });
+  const intro = `${run.predictor} rolled out ${run.steps} steps, ${run.samples} times from each of ${run.prefixes} held-out prefixes; each step is checked by the goroutine state machine (no start of a goroutine that is not runnable, no unblock of one that is not waiting, …).`;
+  return {
+    id: "rollout",
+    title: "Rollout survival",
+    html: () =>
+      [
+        `<p>${escapeXml(intro)}</p>`,
+        htmlTable({ headers: ROLLOUT_HEADERS, rows: [row], numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9] }),
+        `<div class="charts"><figure>${survival}<figcaption>A prefix counts in the bin of its rollouts' mean survival; the last bin survived all ${run.steps} steps.</figcaption></figure>`,
+        `<figure>${events}<figcaption>L1 ${fixed(run.l1)} between the two distributions.</figcaption></figure></div>`,
+      ].join("\n"),
+    markdown: () => `${intro}\n\n${markdownTable(ROLLOUT_HEADERS, [row], [1, 2, 3, 4, 5, 6, 7, 8, 9])}`,
+    json: () => ({ run, survivalHistogram: histogram }),
+  };
+}
