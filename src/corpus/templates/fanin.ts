@@ -9,14 +9,14 @@ import { importBlock } from "./types.js";
 export const fanIn: ProgramTemplate = {
   name: "fanin",
   generate(rng: Prng, injectBug: boolean): TemplateProgram {
-    const producers = rng.int(2, 6);
-    const perProducer = rng.int(15, 60);
+    const producers = rng.int(3, 6);
+    const perProducer = rng.int(60, 120);
     const buffer = rng.int(0, 4);
     const work = rng.pick([30, 150, 600]);
     const pauseEvery = rng.pick([0, 5, 8]);
     const pauseMicros = rng.pick([20, 50, 100]);
     // Each producer can have sent at most K + buffer values, fewer than its quota, so all stay blocked.
-    const keep = rng.int(Math.max(3, Math.floor(perProducer / 3)), perProducer - buffer - 1);
+    const keep = rng.int(Math.floor((perProducer * 2) / 3), perProducer - buffer - 1);
     const timeoutMs = 200;
     const imports = ["fmt", "sync", "time"];
     const pause = pauseEvery > 0 ? `\t\tif i%${pauseEvery} == ${pauseEvery - 1} {\n\t\t\ttime.Sleep(${pauseMicros} * time.Microsecond)\n\t\t}\n` : "";

@@ -53,7 +53,7 @@ export const pipeline: ProgramTemplate = {
     const yieldEvery = rng.pick([0, 0, 4, 9]);
     const capacity = sourceBuffer + stages.reduce((a, s) => a + s.buffer, 0);
     const stageWorkers = stages.reduce((a, s) => a + s.workers, 0);
-    const keep = rng.int(10, 40);
+    const keep = rng.int(30, 90);
     // With more values left than the pipeline can hold (buffers, one per stage goroutine,
     // one in the source), every goroutine ends blocked on a send.
     const items = keep + capacity + stageWorkers + 1 + rng.int(5, 60);

@@ -9,10 +9,10 @@ import { importBlock } from "./types.js";
 export const producerConsumer: ProgramTemplate = {
   name: "prodcons",
   generate(rng: Prng, injectBug: boolean): TemplateProgram {
-    const producers = rng.int(1, 4);
-    const consumers = rng.int(1, 4);
-    const perProducer = rng.int(20, 90);
-    const buffer = rng.int(1, 16);
+    const producers = rng.int(2, 4);
+    const consumers = rng.int(2, 4);
+    const perProducer = rng.int(60, 150);
+    const buffer = rng.int(0, 6);
     const work = rng.pick([40, 200, 1000]);
     const yieldEvery = rng.pick([0, 6, 11]);
     const timeoutMs = injectBug ? 20 : 250;
@@ -70,7 +70,7 @@ ${injectBug ? "" : "\tclose(items)\n"}	total := 0
       source,
       pattern: "producer-consumer",
       description: `Producer/consumer: ${producers} producer(s) × ${perProducer} items, ${consumers} consumer(s), channel capacity ${buffer}, ${work} work iterations per item${yieldEvery > 0 ? `, runtime.Gosched every ${yieldEvery} items` : ""}.`,
-      tags: ["generated", "producer-consumer", "buffered", "waitgroup", "select", "timeout", ...(yieldEvery > 0 ? ["gosched"] : [])],
+      tags: ["generated", "producer-consumer", buffer > 0 ? "buffered" : "unbuffered", "waitgroup", "select", "timeout", ...(yieldEvery > 0 ? ["gosched"] : [])],
       bug: injectBug
         ? {
             bugClass: "missing-close",

@@ -10,12 +10,13 @@ export const sharedState: ProgramTemplate = {
   name: "sharedstate",
   generate(rng: Prng, injectBug: boolean): TemplateProgram {
     const workers = rng.int(2, 6);
-    const iterations = rng.int(20, 120);
+    const iterations = rng.int(150, 300);
+    const held = rng.pick([200, 1000, 2500]);
     const keys = rng.int(2, 16);
-    const yieldEvery = rng.pick([1, 2, 3, 5]);
+    const yieldEvery = rng.pick([1, 2, 3]);
     const work = rng.pick([0, 50, 300]);
     // At the checkpoint every other worker has done fewer than `iterations` updates, so all block on Lock.
-    const checkpoint = rng.int(Math.max(2, Math.floor(iterations / 4)), iterations - 1);
+    const checkpoint = rng.int(Math.floor(iterations / 2), iterations - 1);
     const timeoutMs = injectBug ? 30 : 250;
     const imports = ["fmt", "runtime", "sync", "time"];
     const outside =
@@ -51,7 +52,11 @@ func main() {
 			defer wg.Done()
 			for i := 0; i < ${iterations}; i++ {
 				mu.Lock()
-				counts[(id*7+i)%${keys}]++
+				h := total
+				for k := 0; k < ${held}; k++ {
+					h = (h*13 + k) % 4093
+				}
+				counts[(id*7+i+h)%${keys}]++
 				total++
 ${checkpointCode}				mu.Unlock()
 				if i%${yieldEvery} == 0 {
@@ -76,7 +81,7 @@ ${outside.replace(/^\t\t\t/gm, "\t\t\t\t")}			}
     return {
       source,
       pattern: "shared-state",
-      description: `Mutex-protected shared state: ${workers} workers × ${iterations} updates over ${keys} keys, runtime.Gosched every ${yieldEvery} update(s), ${work} work iterations outside the lock.`,
+      description: `Mutex-protected shared state: ${workers} workers × ${iterations} updates over ${keys} keys, runtime.Gosched every ${yieldEvery} update(s), ${held} work iterations inside and ${work} outside the lock.`,
       tags: ["generated", "shared-state", "mutex", "gosched", "waitgroup", "select", "timeout"],
       bug: injectBug
         ? {

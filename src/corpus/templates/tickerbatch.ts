@@ -14,9 +14,9 @@ export const tickerBatcher: ProgramTemplate = {
     const tickMicros = rng.pick([100, 250, 500]);
     const pauseEvery = rng.int(3, 9);
     const pauseMicros = rng.pick([30, 80, 150]);
-    const quota = rng.int(3, 8);
+    const quota = rng.int(8, 16);
     // The batcher consumes at most quota × batchSize items; the rest overflow the buffer.
-    const items = quota * batchSize + buffer + rng.int(2, 40);
+    const items = quota * batchSize + buffer + rng.int(10, 80);
     const imports = ["fmt", "time"];
     const quotaCode = injectBug
       ? `\t\t\t\tif batches == ${quota} {
