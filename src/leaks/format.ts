@@ -30,7 +30,7 @@ function shortSite(site: string | null): string {
 export function formatFindings(analysis: LeakAnalysis): string {
   if (analysis.findings.length === 0) {
     const analysed = analysis.programs.length;
-    return `No leaked or deadlocked goroutines in ${analysed} program(s).` + (analysis.withoutRuns.length > 0 ? `\nNot analysed (no ingested runs; run `schedlab ingest` first): ${analysis.withoutRuns.join(", ")}` : "");
+    return `No leaked or deadlocked goroutines in ${analysed} program(s).` + (analysis.withoutRuns.length > 0 ? `\nNot analysed (no ingested runs; run schedlab ingest first): ${analysis.withoutRuns.join(", ")}` : "");
   }
   const rows = analysis.findings.map((f) => [
     f.program,
@@ -49,7 +49,7 @@ export function formatFindings(analysis: LeakAnalysis): string {
     "depth: first event index from which the signature holds in every run (†: only in the runs where it ends blocked).",
     BOUND_FORMULA,
   ];
-  if (analysis.withoutRuns.length > 0) notes.push(`Not analysed (no ingested runs; run `schedlab ingest` first): ${analysis.withoutRuns.join(", ")}`);
+  if (analysis.withoutRuns.length > 0) notes.push(`Not analysed (no ingested runs; run schedlab ingest first): ${analysis.withoutRuns.join(", ")}`);
   return `${table(["program", "goroutine", "reason", "kind", "created at", "blocked at", "blocked", "P(unblock)≤", "depth"], rows)}\n\n${notes.join("\n")}`;
 }
 
