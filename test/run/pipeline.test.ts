@@ -1,0 +1,122 @@
+// End to end: `schedlab run --quick` on four real programs of the corpus, then again to
+// see every stage skipped, then --json; and the pure parts (categories, subset, hashes).
+
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { ProgramSpec } from "../../src/collect/index.js";
+import { contentHash, programCategory, stratifiedSubset } from "../../src/run/index.js";
+import { runCli } from "../helpers/cli.js";
+import { smallCorpus } from "./corpus.js";
+
+const PROGRAMS = ["patterns/channels/orphan-receiver-leak", "patterns/fan/fan-in-merge", "generated/pipeline-1007", "patterns/workerpool/pool-with-results"];
+const { root, corpus } = smallCorpus(PROGRAMS);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const paths = ["--corpus", corpus, "--db", join(root, "s.db"), "--out", join(root, "report"), "--adapters", join(root, "adapters"), "--traces", join(root, "traces")];
+
+interface JsonSummary {
+  reportPath: string;
+  evalRunId: number;
+  bestStudent: string | null;
+  predictors: { name: string; accuracy: number; ceiling: number; majority: number; ece: number; macroF1: number; recall: Record<string, number | null> }[];
+  leaks: { findings: number; programsWithFindings: number; programsAnalysed: number; recall: number | null };
+  rollout: { steps: number; meanSurvival: number } | null;
+  stages: { stage: string; status: string }[];
+}
+
+describe("schedlab run --quick on a four-program corpus", () => {
+  let first: Awaited<ReturnType<typeof runCli>>;
+
+  it("runs every stage and prints the report path and five summary lines", async () => {
+    first = await runCli(["run", "--quick", ...paths]);
+    expect(first.stderr).not.toMatch(/schedlab: error/);
+    expect(first.code).toBe(0);
+    const lines = first.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(6);
+    expect(lines[0]).toMatch(/^best student student:(ce|kl|kl-tags): accuracy \d+\.\d% vs majority \d+\.\d% vs ceiling \d+\.\d% on \d+ held-out programs \(depth states\)$/);
+    expect(lines[2]).toMatch(/^calibration \(ECE, lower is better\): uniform /);
+    expect(lines[3]).toMatch(/^leaks found: [1-9]\d* blocked-forever goroutines in [1-9] of 4 programs/);
+    expect(lines[4]).toMatch(/^rollout of student:/);
+    expect(lines[5]).toBe(`report: ${join(root, "report", "index.html")}`);
+    for (const stage of ["collect", "ingest", "distributions", "train", "eval", "leaks", "rollout", "report"]) {
+      expect(first.stderr).toMatch(new RegExp(`\\[${stage}\\] done in \\d+\\.\\d+s`));
+    }
+    const html = readFileSync(join(root, "report", "index.html"), "utf8");
+    for (const id of ["overview", "leaks", "rollout"]) expect(html).toContain(`<section id="${id}">`);
+    expect(html).toContain("orphan-receiver-leak");
+    expect(existsSync(join(root, "adapters", "quick-kl-tags", "card.json"))).toBe(true);
+  });
+
+  it("skips every stage on a second run and reports the same results as JSON", async () => {
+    const second = await runCli(["run", "--quick", "--json", ...paths]);
+    expect(second.code).toBe(0);
+    const summary = JSON.parse(second.stdout) as JsonSummary;
+    expect(summary.stages.map((s) => `${s.stage}:${s.status}`)).toEqual(
+      ["collect", "ingest", "distributions", "train", "eval", "leaks", "rollout", "report"].map((s) => `${s}:skipped`),
+    );
+    expect(summary.reportPath).toBe(join(root, "report", "index.html"));
+    expect(summary.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3", "student:ce", "student:kl", "student:kl-tags"]);
+    for (const p of summary.predictors) {
+      expect(p.accuracy).toBeGreaterThanOrEqual(0);
+      expect(p.accuracy).toBeLessThanOrEqual(p.ceiling + 1e-9);
+      expect(Object.keys(p.recall)).toEqual(["GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd"]);
+    }
+    const uniform = summary.predictors[0]!;
+    expect(uniform.ece).toBeGreaterThan(0);
+    expect(summary.leaks.programsAnalysed).toBe(4);
+    expect(summary.leaks.findings).toBeGreaterThanOrEqual(1);
+    expect(summary.rollout?.steps).toBe(10);
+    expect(first.stdout).toContain(summary.bestStudent ?? "none");
+  });
+
+  it("redoes the analysis stages with --force but resumes the recorded runs", async () => {
+    const forced = await runCli(["run", "--quick", "--force", "--json", ...paths]);
+    expect(forced.code).toBe(0);
+    const summary = JSON.parse(forced.stdout) as JsonSummary;
+    expect(summary.stages.every((s) => s.status === "done")).toBe(true);
+    expect(forced.stderr).toMatch(/\[collect\] done in [\d.]+s: 4 programs, 0 runs executed, 12 resumed/);
+  });
+});
+
+describe("schedlab run input errors", () => {
+  it("names a missing corpus and what to pass instead", async () => {
+    const result = await runCli(["run", "--corpus", join(root, "nowhere"), "--db", join(root, "x.db")]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/corpus directory .*nowhere does not exist/);
+    expect(result.stderr).toMatch(/--corpus DIR/);
+  });
+});
+
+describe("the --quick subset", () => {
+  const spec = (name: string, dir = `/c/${name}`): ProgramSpec =>
+    ({ name, dir, root: "/c", kind: "main", testName: null, goFiles: [], testFiles: [], sourceHash: "", manifest: null, manifestProblems: [] }) as ProgramSpec;
+
+  it("groups programs by kernel class, pattern family or generator template", () => {
+    expect(programCategory("kernels/abba/transfer")).toBe("kernels/abba");
+    expect(programCategory("patterns/sync/once-init#test")).toBe("patterns/sync");
+    expect(programCategory("generated/fanin-1002")).toBe("generated/fanin");
+    expect(programCategory("solo")).toBe("solo");
+  });
+
+  it("takes one program per category, skips clashing base names, and is stable", () => {
+    const programs = [
+      spec("kernels/abba/a"), spec("kernels/abba/b"), spec("kernels/chanwg/c"),
+      spec("generated/fanin-1"), spec("generated/fanin-2"), spec("generated/pipeline-3"),
+      spec("patterns/x/c"),
+    ];
+    const picked = stratifiedSubset(programs).map((p) => p.name);
+    expect(picked.filter((n) => n.startsWith("kernels/abba/"))).toHaveLength(1);
+    expect(picked.filter((n) => n.startsWith("generated/fanin-"))).toHaveLength(1);
+    expect(picked).toContain("generated/pipeline-3");
+    // kernels/chanwg/c and patterns/x/c share the base name "c": only one is collected.
+    expect(picked.filter((n) => n.endsWith("/c"))).toHaveLength(1);
+    expect(picked).toHaveLength(4);
+    expect(stratifiedSubset([...programs].reverse()).map((p) => p.name)).toEqual(picked);
+  });
+
+  it("hashes equal inputs equally and different inputs differently", () => {
+    expect(contentHash({ a: 1, b: [2] })).toBe(contentHash({ a: 1, b: [2] }));
+    expect(contentHash({ a: 1, b: [2] })).not.toBe(contentHash({ a: 1, b: [3] }));
+  });
+});
