@@ -54,8 +54,13 @@ export function registerCorpusGenerate(corpus: Command): void {
       });
       const leaks = result.programs.filter((p) => p.manifest.outcome === "leak").length;
       if (flags.json === true) {
-        process.stdout.write(`${JSON.stringify({ outDir: result.outDir, ...result.seeds }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ outDir: result.outDir, ...result.seeds, stale: result.stale }, null, 2)}\n`);
         return;
+      }
+      if (result.stale.length > 0) {
+        process.stderr.write(
+          `note: ${result.stale.length} older generated program(s) in ${result.outDir} are not in the new SEEDS.json (${result.stale.slice(0, 5).join(", ")}${result.stale.length > 5 ? ", …" : ""}); delete them if they should not stay in the corpus\n`,
+        );
       }
       process.stdout.write(
         `wrote ${result.programs.length} programs to ${result.outDir} (${leaks} with an injected leak, ${result.programs.length - leaks} clean)\n` +

@@ -2,7 +2,7 @@
 // templates with a seeded PRNG, so a (template, seed) pair always yields the same bytes.
 // Writes one directory per program (main.go + schedlab.json) and a SEEDS.json index.
 
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
 import { MANIFEST_FILE, type ExpectedBlockedGoroutine, type Manifest } from "./manifest.js";
@@ -51,6 +51,11 @@ export interface GeneratedCorpus {
   readonly outDir: string;
   readonly programs: readonly GeneratedProgram[];
   readonly seeds: SeedsIndex;
+  /**
+   * Directories in `outDir` holding an earlier generated program that this run did not
+   * write (e.g. after a smaller --count). They are left alone but are not in SEEDS.json.
+   */
+  readonly stale: readonly string[];
 }
 
 export const TEMPLATE_NAMES: readonly string[] = TEMPLATES.map((t) => t.name);
@@ -146,7 +151,23 @@ export function generateCorpus(options: GenerateCorpusOptions): GeneratedCorpus 
     programs: programs.map((p) => ({ dir: p.dir, template: p.template, seed: p.seed, outcome: p.manifest.outcome })),
   };
   writeFileSync(join(options.outDir, SEEDS_FILE), `${JSON.stringify(seeds, null, 2)}\n`);
-  return { outDir: options.outDir, programs, seeds };
+  const written = new Set(programs.map((p) => p.dir));
+  const stale = readdirSync(options.outDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !written.has(d.name) && isGeneratedProgram(join(options.outDir, d.name)))
+    .map((d) => d.name)
+    .sort();
+  return { outDir: options.outDir, programs, seeds, stale };
+}
+
+function isGeneratedProgram(dir: string): boolean {
+  const file = join(dir, MANIFEST_FILE);
+  if (!existsSync(file)) return false;
+  try {
+    const manifest = JSON.parse(readFileSync(file, "utf8")) as Partial<Manifest>;
+    return typeof manifest.generated === "object" && manifest.generated !== null;
+  } catch {
+    return false;
+  }
 }
 
 /** Reads a SEEDS.json written by `generateCorpus`. */

@@ -201,6 +201,9 @@ describe("schedlab corpus generate", () => {
     expect(only.code).toBe(0);
     expect(programDirs(out)).toEqual(["fanin-1", "fanin-2", "fanin-3"]);
 
+    const fewer = await runCli(["corpus", "generate", "--seed", "1", "--count", "1", "--out", out, "--template", "fanin", "--json"]);
+    expect(JSON.parse(fewer.stdout)).toMatchObject({ count: 1, stale: ["fanin-2", "fanin-3"] });
+
     const badCount = await runCli(["corpus", "generate", "--count", "0", "--out", out]);
     expect(badCount.code).toBe(2);
     expect(badCount.stderr).toContain("--count must be an integer ≥ 1");
