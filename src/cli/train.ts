@@ -25,6 +25,8 @@ interface TrainCliOptions {
   learningRate: string;
   l2: string;
   tagWeight: string;
+  trajectorySteps: string;
+  trajectoryDiscount: string;
   json?: boolean;
 }
 
@@ -48,7 +50,7 @@ export function registerTrain(program: Command): void {
   program
     .command("train")
     .description("Train a student model on the collected runs and save it as an adapter (weights, feature spec, card).")
-    .requiredOption("--objective <name>", "ce (cross-entropy on observed events) or kl (KL to p̂ per state)")
+    .requiredOption("--objective <name>", "ce (cross-entropy on observed events), kl (KL to p̂ per state) or trajectory (discounted CE on the next k events)")
     .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
     .requiredOption("--out <dir>", "adapter directory to write, e.g. adapters/kl")
     .option("--model <kind>", "logreg or mlp", d.model)
@@ -65,6 +67,8 @@ export function registerTrain(program: Command): void {
     .option("--learning-rate <x>", "Adam learning rate", String(d.learningRate))
     .option("--l2 <x>", "L2 penalty on weights", String(d.l2))
     .option("--tag-weight <x>", "weight of the tag head's loss", String(d.tagWeight))
+    .option("--trajectory-steps <k>", "trajectory objective: next events per sample", String(d.trajectorySteps))
+    .option("--trajectory-discount <g>", "trajectory objective: weight γ^j of step j, γ in (0, 1]", String(d.trajectoryDiscount))
     .option("--json", "print the card as JSON")
     .action(async (opts: TrainCliOptions) => {
       const objective = oneOf<Objective>("objective", opts.objective, OBJECTIVES);
@@ -89,6 +93,8 @@ export function registerTrain(program: Command): void {
           learningRate: positive("learning-rate", opts.learningRate, false),
           l2: positive("l2", opts.l2, false),
           tagWeight: positive("tag-weight", opts.tagWeight, false),
+          trajectorySteps: positive("trajectory-steps", opts.trajectorySteps, true),
+          trajectoryDiscount: positive("trajectory-discount", opts.trajectoryDiscount, false),
           out: opts.out,
           onProgress: opts.json ? undefined : (line) => process.stderr.write(`${line}\n`),
         });

@@ -43,6 +43,8 @@ export interface FitOptions {
   readonly patience: number;
   /** Weight of the tag head's loss beside the event head's. */
   readonly tagWeight: number;
+  /** Called after each epoch with its validation NLL (progress on a terminal). */
+  readonly onEpoch?: (epoch: number, validationLoss: number) => void;
 }
 
 export const DEFAULT_FIT_OPTIONS: FitOptions = {
@@ -145,6 +147,7 @@ export function fitModel(shape: ModelShape, train: TrainingMatrix, validation: T
     }
     const loss = validationNll(shape, params, validation, 1);
     history.push(loss);
+    options.onEpoch?.(epoch, loss);
     if (loss < bestLoss - 1e-6) {
       bestLoss = loss;
       best = params.slice();

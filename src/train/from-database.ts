@@ -16,8 +16,6 @@ export type TrainFromDatabaseOptions = Partial<Omit<TrainStudentOptions, "holdou
     readonly holdout?: string;
     /** Where to write the adapter; its last path component names it. */
     readonly out?: string;
-    /** Called with one line per stage, for progress on a terminal. */
-    readonly onProgress?: (line: string) => void;
   };
 
 /** Trains a student on every ingested program of `db` (minus the holdout) and saves it to `out`. */
@@ -36,7 +34,7 @@ export async function trainFromDatabase(db: SchedlabDatabase, options: TrainFrom
     for (const run of loadProgramRuns(db, program)) runs.push(run);
   }
   progress(`loaded ${runs.length} runs of ${programs.length} programs`);
-  const { holdout: _holdout, out, onProgress: _onProgress, ...rest } = options;
+  const { holdout: _holdout, out, ...rest } = options;
   const trainOptions: TrainStudentOptions = {
     ...DEFAULT_TRAIN_OPTIONS,
     ...rest,

@@ -7,10 +7,10 @@ import { statesFromRuns } from "../dataset/abstractions.js";
 import type { Abstraction, Prefix, RunRecords, Sample, State } from "../dataset/types.js";
 import { UsageError } from "../errors.js";
 import { applyRecord, newSchedulerTracker } from "../dataset/scheduler-state.js";
-import { EVENT_TYPES, type EventType, type GoroutineRecord } from "../trace/types.js";
+import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../trace/types.js";
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
 import { FEATURE_COUNT, FEATURE_SPEC, FEATURE_VERSION, featurizePrefixes } from "./features.js";
-import { eventLogits, fitModel, fitStandardiser, fitTemperature, nllOfLogits, standardiseInPlace, type Standardiser, type TrainingMatrix } from "./fit.js";
+import { eventLogits, fitModel, fitStandardiser, fitTemperature, nllOfLogits, standardiseInPlace, type TrainingMatrix } from "./fit.js";
 import { softmaxInPlace, modelLayout, type ModelShape } from "./model.js";
 import { seededRandom, shuffleInPlace } from "./prng.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
@@ -116,17 +116,19 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
   const totals = classTotals(trainSamples);
   const weights = options.balance ? classWeights(totals, options.balanceTemper, options.balanceCap) : classWeights(totals, 0, 1);
   const sampleTags = options.tags ? tagsOfSamples(trainSamples) : null;
-  const ceSamples = options.objective === "ce" ? capSamplesPerProgram(trainSamples, options.maxSamplesPerProgram, options.seed) : null;
+  const ceSamples = options.objective !== "kl" ? capSamplesPerProgram(trainSamples, options.maxSamplesPerProgram, options.seed) : null;
   const train =
     ceSamples !== null
       ? sampleRows(ceSamples.samples, staticOf, weights, sampleTags === null ? null : pick(sampleTags, ceSamples.indices))
       : stateRows(trainStates, staticOf, weights, options.tags ? stateTagTargets(trainSamples, sampleTags) : null);
+  if (options.objective === "trajectory" && ceSamples !== null) setTrajectoryTargets(train, ceSamples.samples, options.trajectorySteps, options.trajectoryDiscount);
   const rowPrograms = ceSamples !== null ? ceSamples.samples.map((s) => s.prefix.program) : keptStates(trainStates).map((s) => s.program);
   scaleByProgram(train, rowPrograms, trainingProgramFactors(trainSamples));
   const validation = stateRows(validationStates, staticOf, null, null);
   capProgramCounts(validation, keptStates(validationStates).map((s) => s.program));
   const holdout = stateRows(holdoutStates, staticOf, null, null);
 
+  options.onProgress?.(`${train.rows} training rows (${options.objective}), ${validation.rows} validation and ${holdout.rows} holdout states, ${FEATURE_COUNT} features`);
   const standardiser = fitStandardiser(train);
   for (const m of [train, validation, holdout]) standardiseInPlace(m.x, standardiser);
 
@@ -146,6 +148,7 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
     l2: options.l2,
     patience: options.patience,
     tagWeight: options.tagWeight,
+    onEpoch: (epoch, loss) => options.onProgress?.(`epoch ${epoch}: validation NLL ${loss.toFixed(4)}`),
   });
   const validationLogits = eventLogits(shape, fit.params, validation);
   const temperature = fitTemperature(validationLogits, validation, K);
@@ -195,7 +198,8 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
         balanceTemper: options.balance ? options.balanceTemper : 0,
         balanceCap: options.balance ? options.balanceCap : 1,
         validationFraction: options.validationFraction,
-        maxSamplesPerProgram: options.objective === "ce" ? options.maxSamplesPerProgram : "n/a",
+        maxSamplesPerProgram: options.objective !== "kl" ? options.maxSamplesPerProgram : "n/a",
+        ...(options.objective === "trajectory" ? { trajectorySteps: options.trajectorySteps, trajectoryDiscount: options.trajectoryDiscount } : {}),
         programWeighting: "min(1, 4·median/n_p) on training rows and validation counts",
       },
       featureVersion: FEATURE_VERSION,
@@ -354,6 +358,44 @@ function stateTagTargets(samples: readonly Sample[], tags: Int32Array | null): M
   return byState;
 }
 
+/**
+ * Trajectory targets (objective "trajectory"): row i's one-hot target becomes the γ-weighted
+ * mixture of the run's next `steps` event types from sample i's position (its own next event
+ * first, weight γ^j for step j, normalised over the steps the run still has). The row weight
+ * stays the class weight of the next event. Σ_j γ^j·CE(e_{t+j}, q) = (Σ_j γ^j)·CE(mixture, q),
+ * so fitting the mixture is the discounted multi-step loss up to a per-row constant.
+ */
+export function setTrajectoryTargets(m: TrainingMatrix, samples: readonly Sample[], steps: number, discount: number): void {
+  if (!Number.isInteger(steps) || steps < 1) throw new UsageError(`trajectory steps must be a positive integer, got ${steps}`, "Pass e.g. --trajectory-steps 4.");
+  if (!(discount > 0 && discount <= 1)) throw new UsageError(`trajectory discount must be in (0, 1], got ${discount}`, "Pass e.g. --trajectory-discount 0.5.");
+  const sequences = new Map<readonly GoroutineRecord[], number[]>();
+  samples.forEach((s, i) => {
+    const records = s.prefix.records;
+    let events = sequences.get(records);
+    if (events === undefined) {
+      events = [];
+      for (let r = 0; r < records.length; r++) if (isEventType(records[r].kind)) events.push(r);
+      sequences.set(records, events);
+    }
+    let lo = 0;
+    let hi = events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (events[mid] < s.prefix.end) lo = mid + 1;
+      else hi = mid;
+    }
+    const row = m.events.subarray(i * K, (i + 1) * K);
+    row.fill(0);
+    let total = 0;
+    for (let j = 0, w = 1; j < steps && lo + j < events.length; j++, w *= discount) {
+      row[EVENT_TYPES.indexOf(records[events[lo + j]].kind as EventType)] += w;
+      total += w;
+    }
+    if (total === 0) row[EVENT_TYPES.indexOf(s.next)] = 1;
+    else for (let c = 0; c < K; c++) row[c] /= total;
+  });
+}
+
 /** CE rows: one per sample, one-hot target, weight = class weight of its label. */
 function sampleRows(samples: readonly Sample[], staticOf: (p: string) => StaticFeatures | null, weights: Record<EventType, number>, tags: Int32Array | null): TrainingMatrix {
   const n = samples.length;
@@ -418,4 +460,3 @@ function scoredStates(states: readonly State[], logits: Float64Array, temperatur
   });
 }
 
-export type { Standardiser };

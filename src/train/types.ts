@@ -8,8 +8,12 @@ import type { Activation, ModelKind, ModelShape } from "./model.js";
 import type { StaticFeatures } from "./static-features.js";
 import type { TagClass } from "./tags.js";
 
-export const OBJECTIVES = ["ce", "kl"] as const;
-/** ce: cross-entropy on each observed next event; kl: KL(p̂‖q) per state, weighted by its samples. */
+export const OBJECTIVES = ["ce", "kl", "trajectory"] as const;
+/**
+ * ce: cross-entropy on each observed next event; kl: KL(p̂‖q) per state, weighted by its samples;
+ * trajectory: per sample, the discounted cross-entropy Σ_{j<k} γ^j·CE(e_{t+j}, q) over the run's
+ * next k event types (docs/rollout.md), i.e. CE against their γ-weighted mixture.
+ */
 export type Objective = (typeof OBJECTIVES)[number];
 
 /** Events --balance reweights (the rare ones); the others keep weight 1. */
@@ -52,8 +56,14 @@ export interface TrainStudentOptions {
   readonly balanceCap: number;
   /** Fraction of the training programs used for early stopping and the temperature. */
   readonly validationFraction: number;
-  /** CE objective: at most this many samples per program (seeded choice). */
+  /** CE and trajectory objectives: at most this many samples per program (seeded choice). */
   readonly maxSamplesPerProgram: number;
+  /** Trajectory objective: k, the run's next event types each sample is trained on. */
+  readonly trajectorySteps: number;
+  /** Trajectory objective: γ, the weight of step j is γ^j (normalised over the steps that exist). */
+  readonly trajectoryDiscount: number;
+  /** Called with one line per stage and epoch, for progress on a terminal. */
+  readonly onProgress?: (line: string) => void;
 }
 
 export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abstraction" | "holdoutPrograms" | "holdoutSpec"> = {
@@ -74,6 +84,8 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   balanceCap: 10,
   validationFraction: 0.2,
   maxSamplesPerProgram: 20_000,
+  trajectorySteps: 4,
+  trajectoryDiscount: 0.5,
 };
 
 /**
