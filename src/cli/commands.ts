@@ -14,10 +14,14 @@ import { registerExport } from "./export.js";
 import { registerPredict } from "./predict.js";
 import { registerRollout } from "./rollout.js";
 import { registerLeaks } from "./leaks.js";
+import { registerFidelity } from "./fidelity.js";
+import { registerMutate } from "./mutate.js";
 import { registerRun } from "./run.js";
 
 export function registerCommands(program: Command): void {
   // @commands
+  registerFidelity(program);
+  registerMutate(program);
   registerRun(program);
   registerRollout(program);
   registerLeaks(program);

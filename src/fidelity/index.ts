@@ -4,3 +4,11 @@ export { checkFidelity, mr1Violated, mr2Violated, mr3Violated, topLabels, stateD
 export { FidelityInputError, MutationError } from "./errors.js";
 export { DEFAULT_THRESHOLDS, RELATIONS } from "./types.js";
 export type { AlignmentBin, FidelityOptions, FidelityResult, FidelityThresholds, Mr4Result, PredictorSummary, Relation, RelationResult } from "./types.js";
+export { runFidelity } from "./run.js";
+export type { FidelityRun, FidelityRunOptions } from "./run.js";
+export { fidelityText } from "./format.js";
+export { mutateProgram, MUTATION_KINDS, originalOfVariant, renameCreator, rewriteManifest, variantName, VARIANT_FILE } from "./mutate.js";
+export type { MutateOptions, MutationFailure, MutationKind, Variant } from "./mutate.js";
+export { compareVariants, findVariantPairs } from "./variants.js";
+export type { VariantComparison, VariantComparisonOptions, VariantFlips, VariantPair } from "./variants.js";
+export { variantsText } from "./format.js";

@@ -1,0 +1,92 @@
+// `schedlab fidelity`: check a student against a teacher on the same held-out states
+// (DESIGN §10) and print the four relations with their thresholds, or JSON.
+
+import type { Command } from "commander";
+import { openExistingDatabase, parseAbstraction, parsePositiveInteger } from "../dataset/options.js";
+import { UsageError } from "../errors.js";
+import { compareVariants, fidelityText, runFidelity, variantsText } from "../fidelity/index.js";
+
+interface FidelityFlags {
+  readonly teacher: string;
+  readonly student: string;
+  readonly abstraction: string;
+  readonly holdout?: string;
+  readonly tau: string;
+  readonly delta: string;
+  readonly confidence: string;
+  readonly mr4Threshold: string;
+  readonly bootstrap: string;
+  readonly seed: string;
+  readonly db: string;
+  readonly baseUrl?: string;
+  readonly allowDownload?: boolean;
+  readonly variants?: boolean;
+  readonly json?: boolean;
+}
+
+function parseNumber(option: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
+    throw new UsageError(`${option} must be a number in [${min}, ${max}], got ${JSON.stringify(text)}`, `Pass e.g. ${option} ${Math.min(max, 0.1)}.`);
+  }
+  return value;
+}
+
+export function registerFidelity(program: Command): void {
+  program
+    .command("fidelity")
+    .description("Check a student predictor against a teacher on the same held-out states: MR1 top-1 agreement, MR2 KL(teacher||student) <= tau, MR3 agreement where the teacher is confident, MR4 per-bin calibration alignment; violation rates with program-bootstrap CIs beside plain accuracy.")
+    .requiredOption("--teacher <spec>", "teacher predictor spec (uniform | majority | ngram:K | openai:MODEL | hf:MODEL | replay:FILE.jsonl | student:PATH)")
+    .requiredOption("--student <spec>", "student predictor spec")
+    .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
+    .option("--holdout <spec>", "test programs: dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name (default: stratified hash split)")
+    .option("--tau <nats>", "MR2: KL(teacher||student) threshold in nats", "0.1")
+    .option("--confidence <p>", "MR3: teacher confidence from which the student must agree", "0.8")
+    .option("--delta <p>", "MR3: the student may be this much less confident", "0.1")
+    .option("--mr4-threshold <x>", "MR4: largest allowed |acc_T(b) - acc_S(b)| per calibration bin", "0.1")
+    .option("--bootstrap <n>", "program bootstrap resamples for the intervals", "2000")
+    .option("--seed <n>", "bootstrap seed", "1")
+    .option("--db <file>", "SQLite database", "schedlab.db")
+    .option("--base-url <url>", "OpenAI-compatible endpoint for openai:MODEL, ending in /v1")
+    .option("--allow-download", "let hf:MODEL fetch weights from the hub")
+    .option("--variants", "instead of the holdout: compare both predictors on original programs against their `schedlab mutate` variants (flips, accuracy, relations on each side)")
+    .option("--json", "machine-readable output")
+    .action(async (flags: FidelityFlags) => {
+      const abstraction = parseAbstraction(flags.abstraction);
+      const thresholds = {
+        tau: parseNumber("--tau", flags.tau, 0, Number.MAX_VALUE),
+        confidence: parseNumber("--confidence", flags.confidence, 0, 1),
+        delta: parseNumber("--delta", flags.delta, 0, 1),
+        mr4Threshold: parseNumber("--mr4-threshold", flags.mr4Threshold, 0, 1),
+      };
+      const resamples = parsePositiveInteger("--bootstrap", flags.bootstrap);
+      const seed = Number(flags.seed);
+      if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${JSON.stringify(flags.seed)}`, "Pass e.g. --seed 1.");
+      const db = openExistingDatabase(flags.db);
+      try {
+        const common = {
+          abstraction,
+          thresholds,
+          resamples,
+          seed,
+          predictorContext: { baseUrl: flags.baseUrl, allowDownload: flags.allowDownload === true },
+          onProgress: (message: string) => process.stderr.write(`${message}\n`),
+        };
+        if (flags.variants === true) {
+          if (flags.holdout !== undefined) throw new UsageError("--variants and --holdout do not go together", "The variant comparison uses every original/variant pair in the database; drop --holdout.");
+          const comparison = await compareVariants(db, { ...common, predictors: [flags.teacher, flags.student], teacherStudent: true });
+          process.stdout.write(flags.json === true ? `${JSON.stringify(comparison)}\n` : variantsText(comparison));
+          return;
+        }
+        const run = await runFidelity(db, { ...common, teacher: flags.teacher, student: flags.student, holdout: flags.holdout });
+        if (flags.json === true) {
+          const { relations, teacher, student, thresholds: t, states, samples, programs } = run.result;
+          process.stdout.write(`${JSON.stringify({ abstraction: run.abstraction, holdout: run.holdout, testPrograms: run.testPrograms, thresholds: t, states, samples, programs, relations, teacher, student })}\n`);
+        } else {
+          process.stdout.write(fidelityText(run.result, run));
+        }
+      } finally {
+        db.close();
+      }
+    });
+}
