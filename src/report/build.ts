@@ -5,6 +5,8 @@ import { listEvaluations, loadEvaluation } from "../eval/store.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { evaluationSections } from "./sections/evaluation.js";
 import { evaluationHistorySection } from "./sections/history.js";
+import { listRolloutRuns } from "../rollout/store.js";
+import { rolloutSurvivalSection } from "./sections/rollout.js";
 import type { ReportSection } from "./types.js";
 
 export interface ReportSourceOptions {
@@ -16,5 +18,7 @@ export interface ReportSourceOptions {
 export function reportSections(db: SchedlabDatabase, options: ReportSourceOptions = {}): { sections: ReportSection[]; evalRunId: number } {
   const evaluation = loadEvaluation(db, options.evalRunId);
   const sections = [...evaluationSections(evaluation), evaluationHistorySection(listEvaluations(db), evaluation.id)];
+  const rollouts = listRolloutRuns(db);
+  if (rollouts.length > 0) sections.push(rolloutSurvivalSection(rollouts));
   return { sections, evalRunId: evaluation.id };
 }

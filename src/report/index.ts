@@ -8,6 +8,7 @@ export { escapeXml, escapeMarkdownCell } from "./escape.js";
 export { fixed, signed, pValue, interval, plural, MISSING } from "./format.js";
 export { evaluationSections, evaluationSummarySection, comparisonsSection, predictorDetailSection, slug } from "./sections/evaluation.js";
 export { evaluationHistorySection } from "./sections/history.js";
+export { rolloutSurvivalSection, survivalByPredictor } from "./sections/rollout.js";
 export { reportSections, type ReportSourceOptions } from "./build.js";
 export { evaluationText, textTable } from "./terminal.js";
 export * from "./svg/index.js";
