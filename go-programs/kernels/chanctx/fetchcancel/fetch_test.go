@@ -20,7 +20,7 @@ func TestFetchWithDeadline(t *testing.T) {
 		wg.Add(1)
 		go func(path string) {
 			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Millisecond)
+			ctx, cancel := context.WithTimeout(context.Background(), 3300*time.Microsecond)
 			defer cancel()
 			if _, err := Fetch(ctx, o, path); err != nil {
 				t.Log(path, err)

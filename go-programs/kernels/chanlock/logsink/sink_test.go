@@ -33,7 +33,7 @@ func (s *Sink) flush() {
 	for line := range s.lines {
 		_ = line
 		s.written++
-		if s.written%16 == 0 {
+		if s.written%32 == 0 {
 			s.mu.Lock() // rotate: no sequence numbers may be issued meanwhile
 			s.rotation++
 			s.mu.Unlock()
@@ -41,8 +41,17 @@ func (s *Sink) flush() {
 	}
 }
 
+// checksum stands in for the formatting work a writer does before taking the lock.
+func checksum(w, i int) uint32 {
+	h := uint32(2166136261)
+	for k := 0; k < 3000; k++ {
+		h = (h ^ uint32(w*131+i+k)) * 16777619
+	}
+	return h
+}
+
 func TestRotateUnderLoad(t *testing.T) {
-	s := &Sink{lines: make(chan string, 4)}
+	s := &Sink{lines: make(chan string, 8)}
 	go s.flush()
 	var wg sync.WaitGroup
 	for w := 0; w < 2; w++ {
@@ -50,7 +59,10 @@ func TestRotateUnderLoad(t *testing.T) {
 		go func(w int) {
 			defer wg.Done()
 			for i := 0; i < 60; i++ {
-				s.Write(fmt.Sprintf("writer %d line %d", w, i))
+				s.Write(fmt.Sprintf("writer %d line %d checksum %x", w, i, checksum(w, i)))
+				if i%6 == 5 {
+					time.Sleep(20 * time.Microsecond) // wait for the next batch of requests
+				}
 			}
 		}(w)
 	}

@@ -53,7 +53,7 @@ func Crawl(seeds []string, deadline time.Duration) []Page {
 
 func TestCrawlDeadline(t *testing.T) {
 	seeds := []string{"a.example/", "bb.example/", "ccc.example/", "dd.example/x", "e.example/yy"}
-	pages := Crawl(seeds, 4*time.Millisecond)
+	pages := Crawl(seeds, 4500*time.Microsecond)
 	t.Log("crawled", len(pages), "of", len(seeds))
 	time.Sleep(10 * time.Millisecond)
 }
