@@ -173,7 +173,7 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
     return [{ dir, kind, goFiles, testFiles, peers: opts.peers } as BuildTarget, group];
   }));
   // Peer builds carry per-package overlays and go.mod copies: one package per build.
-  const batchSize = opts.peers.length > 0 ? 1 : Math.max(1, Math.min(16, Math.ceil(groupList.length / (2 * opts.jobs))));
+  const batchSize = opts.peers.length > 0 ? 1 : Math.max(1, Math.min(32, Math.ceil(groupList.length / opts.jobs)));
   for (const [b, batch] of buildBatches([...targetOf.keys()], batchSize).entries()) {
     queue.push(async () => {
       const builds = await buildBatch(batch, go, join(scratch, `batch-${b}`), signal);
