@@ -1,0 +1,37 @@
+// The collect command's edges: bad options and paths without Go code give one clear
+// error with a hint and the right exit code; the human summary names each outcome.
+
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { PROGRAMS, scratch, SPECIAL } from "./helpers.js";
+
+describe("schedlab collect (CLI)", () => {
+  it("rejects a bad duration with exit code 2 and a hint", async () => {
+    const result = await runCli(["collect", join(PROGRAMS, "clean"), "--timeout", "soon"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('schedlab: invalid duration "soon"\n  Write a duration such as "500ms", "10s" or "2m".\n');
+  });
+
+  it("rejects a directory without Go code, saying what to do", async () => {
+    const dir = scratch("cli-nogo");
+    const result = await runCli(["collect", join(SPECIAL, "nogo"), "--db", join(dir, "s.db"), "--traces", join(dir, "t")]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`schedlab: no Go program under ${join(SPECIAL, "nogo")}`);
+    expect(result.stderr).toContain("Point collect at a directory that contains .go files");
+  });
+
+  it("prints one line per program with its outcomes, then resumes without running anything", async () => {
+    const dir = scratch("cli-human");
+    const args = ["collect", join(PROGRAMS, "os-exit"), join(PROGRAMS, "compile-error"), "--runs", "2", "--timeout", "3s", "--db", join(dir, "s.db"), "--traces", join(dir, "t")];
+    const first = await runCli(args);
+    expect(first.code).toBe(0);
+    const lines = first.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("compile-error (main): build error");
+    expect(lines).toContain("os-exit (main): exit-error 2");
+    expect(lines.at(-1)).toBe("2 program(s); 2 run(s) executed, 0 already recorded.");
+    const second = await runCli(args);
+    // The failed build is retried; the two recorded runs are skipped.
+    expect(second.stdout.trimEnd().split("\n").at(-1)).toBe("2 program(s); 0 run(s) executed, 2 already recorded.");
+  });
+});
