@@ -45,7 +45,9 @@ export function parseGoroutineDump(dump: string, program: string, options: { onl
     const lines = block.slice(header.index).split("\n");
     const createdAt = lines.findIndex((l) => l.startsWith("created by "));
     if (createdAt < 0) {
-      if (header[1] === "1" && lines.some((l) => /^main\.(main|schedlabUserMain)\(/.test(l))) found.push({ program, siteKey: null, root: "main.main", reason });
+      // Goroutine 1 is the program's root, unless it is a test binary's driver (its main.main runs testing.(*M).Run).
+      const isTestDriver = lines.some((l) => l.startsWith("testing."));
+      if (header[1] === "1" && !isTestDriver && lines.some((l) => /^main\.(main|schedlabUserMain)\(/.test(l))) found.push({ program, siteKey: null, root: "main.main", reason });
       continue;
     }
     const creator = lines[createdAt].slice("created by ".length).replace(/ in goroutine \d+$/, "");

@@ -55,6 +55,16 @@ created by testing.(*T).Run in goroutine 1
 	/usr/local/go/src/testing/testing.go:1997 +0x465
 `;
 
+// A test binary's driver: goroutine 1 runs the generated main.main, waiting for the test.
+const TEST_DRIVER = `goroutine 1 [chan receive]:
+testing.(*T).Run(0xc000102000, {0x5a1c38, 0x8}, 0x5b2d40)
+	/usr/local/go/src/testing/testing.go:2005 +0x485
+testing.(*M).Run(0xc000120000)
+	/usr/local/go/src/testing/testing.go:2477 +0x6b3
+main.main()
+	_testmain.go:45 +0x9b
+`;
+
 const LEAK_PROFILE = `goroutine 1 [running]:
 runtime/pprof.writeGoroutineStacks({0x514978, 0x2fdf75fd8040})
 	/usr/local/go/src/runtime/pprof/pprof.go:819 +0x6b
@@ -111,6 +121,7 @@ describe("peer outputs as signatures", () => {
 
   test("a test-timeout traceback names the blocked test as a root", () => {
     expect(parseGoroutineDump(TEST_TIMEOUT, "m/pkg")).toEqual([{ program: "m/pkg", siteKey: null, root: "example.com/m/pkg.TestHang", reason: "chan send" }]);
+    expect(parseGoroutineDump(`${TEST_TIMEOUT}\n${TEST_DRIVER}`, "m/pkg")).toHaveLength(1);
   });
 
   test("the goroutineleak profile counts only the goroutines it marks leaked", () => {
