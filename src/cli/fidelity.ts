@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { openExistingDatabase, parseAbstraction, parsePositiveInteger } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
-import { compareVariants, fidelityText, runFidelity, variantsText } from "../fidelity/index.js";
+import { compareVariants, fidelityText, runFidelity, saveFidelityRun, variantsText } from "../fidelity/index.js";
 
 interface FidelityFlags {
   readonly teacher: string;
@@ -21,6 +21,7 @@ interface FidelityFlags {
   readonly baseUrl?: string;
   readonly allowDownload?: boolean;
   readonly variants?: boolean;
+  readonly store: boolean;
   readonly json?: boolean;
 }
 
@@ -31,6 +32,8 @@ function parseNumber(option: string, text: string, min: number, max: number): nu
   }
   return value;
 }
+
+const stored = (id: number | null, db: string): string => (id === null ? "" : `\nstored as fidelity run ${id}; \`schedlab report --db ${db}\` shows it\n`);
 
 export function registerFidelity(program: Command): void {
   program
@@ -50,6 +53,7 @@ export function registerFidelity(program: Command): void {
     .option("--base-url <url>", "OpenAI-compatible endpoint for openai:MODEL, ending in /v1")
     .option("--allow-download", "let hf:MODEL fetch weights from the hub")
     .option("--variants", "instead of the holdout: compare both predictors on original programs against their `schedlab mutate` variants (flips, accuracy, relations on each side)")
+    .option("--no-store", "do not store the result in the database (the report shows stored runs)")
     .option("--json", "machine-readable output")
     .action(async (flags: FidelityFlags) => {
       const abstraction = parseAbstraction(flags.abstraction);
@@ -75,15 +79,17 @@ export function registerFidelity(program: Command): void {
         if (flags.variants === true) {
           if (flags.holdout !== undefined) throw new UsageError("--variants and --holdout do not go together", "The variant comparison uses every original/variant pair in the database; drop --holdout.");
           const comparison = await compareVariants(db, { ...common, predictors: [flags.teacher, flags.student], teacherStudent: true });
-          process.stdout.write(flags.json === true ? `${JSON.stringify(comparison)}\n` : variantsText(comparison));
+          const id = flags.store ? saveFidelityRun(db, { mode: "variants", comparison }) : null;
+          process.stdout.write(flags.json === true ? `${JSON.stringify({ fidelityRunId: id, ...comparison })}\n` : `${variantsText(comparison)}${stored(id, flags.db)}`);
           return;
         }
         const run = await runFidelity(db, { ...common, teacher: flags.teacher, student: flags.student, holdout: flags.holdout });
+        const id = flags.store ? saveFidelityRun(db, { mode: "holdout", holdout: run.holdout, abstraction: run.abstraction, result: run.result }) : null;
         if (flags.json === true) {
           const { relations, teacher, student, thresholds: t, states, samples, programs } = run.result;
-          process.stdout.write(`${JSON.stringify({ abstraction: run.abstraction, holdout: run.holdout, testPrograms: run.testPrograms, thresholds: t, states, samples, programs, relations, teacher, student })}\n`);
+          process.stdout.write(`${JSON.stringify({ fidelityRunId: id, abstraction: run.abstraction, holdout: run.holdout, testPrograms: run.testPrograms, thresholds: t, states, samples, programs, relations, teacher, student })}\n`);
         } else {
-          process.stdout.write(fidelityText(run.result, run));
+          process.stdout.write(`${fidelityText(run.result, run)}${stored(id, flags.db)}`);
         }
       } finally {
         db.close();

@@ -12,3 +12,5 @@ export type { MutateOptions, MutationFailure, MutationKind, Variant } from "./mu
 export { compareVariants, findVariantPairs } from "./variants.js";
 export type { VariantComparison, VariantComparisonOptions, VariantFlips, VariantPair } from "./variants.js";
 export { variantsText } from "./format.js";
+export { listFidelityRuns, saveFidelityRun } from "./store.js";
+export type { StoredFidelityRun } from "./store.js";

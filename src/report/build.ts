@@ -7,6 +7,8 @@ import { evaluationSections } from "./sections/evaluation.js";
 import { evaluationHistorySection } from "./sections/history.js";
 import { listRolloutRuns } from "../rollout/store.js";
 import { rolloutSurvivalSection } from "./sections/rollout.js";
+import { listFidelityRuns } from "../fidelity/store.js";
+import { fidelitySection } from "./sections/fidelity.js";
 import type { ReportSection } from "./types.js";
 
 export interface ReportSourceOptions {
@@ -20,5 +22,7 @@ export function reportSections(db: SchedlabDatabase, options: ReportSourceOption
   const sections = [...evaluationSections(evaluation), evaluationHistorySection(listEvaluations(db), evaluation.id)];
   const rollouts = listRolloutRuns(db);
   if (rollouts.length > 0) sections.push(rolloutSurvivalSection(rollouts));
+  const fidelityRuns = listFidelityRuns(db);
+  if (fidelityRuns.length > 0) sections.push(fidelitySection(fidelityRuns));
   return { sections, evalRunId: evaluation.id };
 }

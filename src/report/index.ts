@@ -9,6 +9,7 @@ export { fixed, signed, pValue, interval, plural, MISSING } from "./format.js";
 export { evaluationSections, evaluationSummarySection, comparisonsSection, predictorDetailSection, slug } from "./sections/evaluation.js";
 export { evaluationHistorySection } from "./sections/history.js";
 export { rolloutSurvivalSection, survivalByPredictor } from "./sections/rollout.js";
+export { fidelitySection } from "./sections/fidelity.js";
 export { reportSections, type ReportSourceOptions } from "./build.js";
 export { evaluationText, textTable } from "./terminal.js";
 export * from "./svg/index.js";

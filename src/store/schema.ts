@@ -274,4 +274,27 @@ CREATE TABLE IF NOT EXISTS pipeline_stages (
   elapsed_ms   INTEGER NOT NULL,
   completed_at TEXT NOT NULL
 ) WITHOUT ROWID;
+
+-- @section fidelity (teacher/student fidelity)
+-- One row per \`schedlab fidelity\` invocation (docs/fidelity.md): mode 'holdout' checks the
+-- relations on held-out states, 'variants' on originals against their metamorphic
+-- variants. mr1..mr4 are violation rates (NULL when the relation applies to nothing);
+-- thresholds and details are JSON (details: the whole result, NaN as null).
+CREATE TABLE IF NOT EXISTS fidelity_runs (
+  id               INTEGER PRIMARY KEY,
+  mode             TEXT NOT NULL CHECK (mode IN ('holdout', 'variants')),
+  teacher          TEXT NOT NULL,
+  student          TEXT NOT NULL,
+  abstraction      TEXT NOT NULL,
+  holdout          TEXT NOT NULL,
+  thresholds       TEXT NOT NULL,
+  mr1              REAL,
+  mr2              REAL,
+  mr3              REAL,
+  mr4              REAL,
+  teacher_accuracy REAL,
+  student_accuracy REAL,
+  details          TEXT NOT NULL,
+  created_at       TEXT NOT NULL
+);
 `;

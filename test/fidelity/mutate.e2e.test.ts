@@ -237,4 +237,18 @@ describe("schedlab fidelity", () => {
     // the majority predictor says the same thing on every state: it cannot flip
     for (const f of json.flips.filter((x) => x.predictor === "majority")) expect(f.flipRate).toBe(0);
   }, 300_000);
+
+  it("shows the stored runs in the report", async () => {
+    const evaluated = await runCli(["eval", "--predictor", "majority", "--abstraction", "depth", "--holdout", "list:workers", "--db", dbPath, "--resamples", "50"]);
+    expect(evaluated.code, evaluated.stderr).toBe(0);
+    const out = join(dir, "report");
+    const report = await runCli(["report", "--db", dbPath, "--out", out]);
+    expect(report.code, report.stderr).toBe(0);
+    const markdown = readFileSync(join(out, "report.md"), "utf8");
+    expect(markdown).toContain("Teacher/student fidelity");
+    // three stored runs (identical, ngram vs majority, variants) and the flips of the variants run
+    expect(markdown).toMatch(/\| 3 \| variants \| ngram:3 \| majority \| split \| variants \(3 pairs\)/);
+    expect(markdown).toMatch(/\| 1 \| holdout \| ngram:2 \| ngram:2 \| depth \| list:workers .*\| 0\.000 \| 0\.000 \| 0\.000 \| 0\.000 \|/);
+    expect(markdown).toContain("| majority | rename | 1 | 3 | 0.000 |");
+  }, 300_000);
 });
