@@ -136,7 +136,13 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
       dumpPath,
       truncated: trace === null || !trace.complete,
       traceProblem: trace === null ? "the program wrote no trace" : trace.problem,
-      stderrTail: spawnNote + tailText(stderr, STDERR_TAIL_IN_DB) + signalNote,
+      // A failing test reports on stdout ("--- FAIL"), so tests keep the tail of both.
+      stderrTail:
+        spawnNote +
+        (request.kind === "test"
+          ? `${tailText(stderr, STDERR_TAIL_IN_DB / 2)}\n--- stdout (tail) ---\n${tailText(result.stdout.toString("utf8"), STDERR_TAIL_IN_DB / 2)}`
+          : tailText(stderr, STDERR_TAIL_IN_DB)) +
+        signalNote,
       env,
     };
   } finally {

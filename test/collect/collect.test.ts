@@ -143,6 +143,8 @@ describe("schedlab collect over the fixture tree", () => {
     const parsed = await parsedTrace(run.trace!);
     expect(parsed.exitCode).toBe(0);
     expect(parsed.output).toContain("TestLeaksReceiver");
+    const row = db.prepare("SELECT stderr_tail AS tail FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'test-leak'").get() as { tail: string };
+    expect(row.tail).toContain("--- PASS: TestLeaksReceiver");
   });
 
   it("builds packages of a Go module (main and tests) in module mode, a broken one not stopping the rest", () => {
