@@ -66,6 +66,9 @@ export function registerFidelity(program: Command): void {
       const resamples = parsePositiveInteger("--bootstrap", flags.bootstrap);
       const seed = Number(flags.seed);
       if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${JSON.stringify(flags.seed)}`, "Pass e.g. --seed 1.");
+      if (flags.variants === true && flags.holdout !== undefined) {
+        throw new UsageError("--variants and --holdout do not go together", "The variant comparison uses every original/variant pair in the database; drop --holdout.");
+      }
       const db = openExistingDatabase(flags.db);
       try {
         const common = {
@@ -77,7 +80,6 @@ export function registerFidelity(program: Command): void {
           onProgress: (message: string) => process.stderr.write(`${message}\n`),
         };
         if (flags.variants === true) {
-          if (flags.holdout !== undefined) throw new UsageError("--variants and --holdout do not go together", "The variant comparison uses every original/variant pair in the database; drop --holdout.");
           const comparison = await compareVariants(db, { ...common, predictors: [flags.teacher, flags.student], teacherStudent: true });
           const id = flags.store ? saveFidelityRun(db, { mode: "variants", comparison }) : null;
           process.stdout.write(flags.json === true ? `${JSON.stringify({ fidelityRunId: id, ...comparison })}\n` : `${variantsText(comparison)}${stored(id, flags.db)}`);
