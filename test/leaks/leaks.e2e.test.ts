@@ -54,7 +54,7 @@ describe("leak detection on collected runs", () => {
 
   test("schedule-dependent leaks: every run leaves exactly the losers blocked, whichever they are", () => {
     const send = findingsOf("chan-send-leak");
-    expect(send.every((f) => f.creationSiteKey === "main.go:9" && f.reason === "chan send" && f.runsSeen === 3)).toBe(true);
+    expect(send.every((f) => f.creationSiteKey === "main.go:12" && f.reason === "chan send" && f.runsSeen === 3)).toBe(true);
     // Three senders, one result read: two senders are left in each of the 3 runs.
     expect(send.reduce((n, f) => n + f.runsBlocked, 0)).toBe(6);
     for (const f of send) expect(f.blockedFraction).toBeCloseTo(f.runsBlocked / 3, 12);
