@@ -13,7 +13,7 @@ export { spawnWithDeadline, killGroup } from "./run.js";
 export type { SpawnRequest, SpawnResult, Enforcement } from "./run.js";
 export { classifyOutcome } from "./outcome.js";
 export type { RunEvidence } from "./outcome.js";
-export { checkTraceFile } from "./trace-file.js";
+export { checkTraceFile, trimIncompleteBatch } from "./trace-file.js";
 export type { TraceFileCheck } from "./trace-file.js";
 export { runFiles, programPath } from "./paths.js";
 export type { RunFiles } from "./paths.js";

@@ -3,7 +3,7 @@
 // whose writer was stopped cleanly ends with a complete generation; one cut short by
 // a fatal error or a kill does not, and the run is marked truncated.
 
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, statSync, truncateSync } from "node:fs";
 
 /** Event type bytes of the Go 1.26 trace format (internal/trace/tracev2). */
 const EV_EVENT_BATCH = 1;
@@ -62,11 +62,23 @@ export function checkTraceFile(path: string): TraceFileCheck {
   }
 }
 
-function walkBatches(fd: number, bytes: number, withMarkers: boolean): { generations: number; endsWithMarker: boolean; problem: string | null } {
+interface Framing {
+  readonly generations: number;
+  readonly endsWithMarker: boolean;
+  readonly problem: string | null;
+  /** Offset just past the last end-of-generation marker (HEADER_BYTES when none). */
+  readonly lastGenerationEnd: number;
+  /** Offset just past the last complete batch or marker. */
+  readonly lastBatchEnd: number;
+}
+
+function walkBatches(fd: number, bytes: number, withMarkers: boolean): Framing {
   const header = Buffer.alloc(48);
   let at = HEADER_BYTES;
   let generations = 0;
   let endsWithMarker = false;
+  let lastGenerationEnd = HEADER_BYTES;
+  const result = (problem: string | null): Framing => ({ generations, endsWithMarker, problem, lastGenerationEnd, lastBatchEnd: Math.min(at, bytes) });
   while (at < bytes) {
     const got = readSync(fd, header, 0, header.length, at);
     const type = header[0];
@@ -74,22 +86,48 @@ function walkBatches(fd: number, bytes: number, withMarkers: boolean): { generat
       generations++;
       endsWithMarker = true;
       at += 1;
+      lastGenerationEnd = at;
       continue;
     }
     endsWithMarker = false;
     let cursor = 1;
     if (type === EV_EXPERIMENTAL_BATCH && withMarkers) cursor = 2;
-    else if (type !== EV_EVENT_BATCH) return { generations, endsWithMarker, problem: `unexpected byte ${type} at offset ${at} where a batch should start` };
+    else if (type !== EV_EVENT_BATCH) return result(`unexpected byte ${type} at offset ${at} where a batch should start`);
     const view = header.subarray(0, got);
     let size = 0;
     for (let field = 0; field < 4; field++) {
       const value = readUvarint(view, cursor);
-      if (value === null) return { generations, endsWithMarker, problem: `the trace ends inside a batch header at offset ${at}` };
+      if (value === null) return result(`the trace ends inside a batch header at offset ${at}`);
       cursor = value.next;
       size = value.value;
     }
+    if (at + cursor + size > bytes) return result(`the trace ends inside a batch (${at + cursor + size - bytes} bytes missing)`);
     at += cursor + size;
-    if (at > bytes) return { generations, endsWithMarker, problem: `the trace ends inside a batch (${at - bytes} bytes missing)` };
   }
-  return { generations, endsWithMarker, problem: null };
+  return result(null);
+}
+
+/**
+ * Cuts a trace whose last batch is incomplete (the writer was killed mid-write) back to
+ * the end of its last complete generation, which the parser reads. Returns the bytes
+ * removed: 0 when nothing needed cutting, or when no generation is complete (nothing
+ * would parse either way, so the raw bytes are kept). The run stays marked truncated.
+ */
+export function trimIncompleteBatch(path: string): number {
+  const bytes = statSync(path).size;
+  const fd = openSync(path, "r");
+  let keep: number;
+  try {
+    const head = Buffer.alloc(HEADER_BYTES);
+    const match = /^go 1\.(\d+) trace\0*$/.exec(head.subarray(0, readSync(fd, head, 0, HEADER_BYTES, 0)).toString("latin1"));
+    if (match === null) return 0;
+    const framing = walkBatches(fd, bytes, Number(match[1]) >= 26);
+    if (framing.problem === null || !framing.problem.startsWith("the trace ends inside")) return 0;
+    if (framing.lastGenerationEnd <= HEADER_BYTES) return 0;
+    keep = framing.lastGenerationEnd;
+  } finally {
+    closeSync(fd);
+  }
+  truncateSync(path, keep);
+  return bytes - keep;
 }

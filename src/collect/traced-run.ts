@@ -14,7 +14,7 @@ import { keepPeerReports, peerRunEnv, type Peer } from "./peers.js";
 import type { RunFiles } from "./paths.js";
 import { spawnWithDeadline } from "./run.js";
 import type { GoToolchain } from "./toolchain.js";
-import { checkTraceFile } from "./trace-file.js";
+import { checkTraceFile, trimIncompleteBatch } from "./trace-file.js";
 import type { ProgramKind, RunConfig, RunOutcome } from "./types.js";
 
 const STDOUT_CAP = 64 * 1024;
@@ -111,6 +111,8 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
     let trace: { path: string; sha256: string; bytes: number; complete: boolean; problem: string | null } | null = null;
     if (existsSync(partialTrace)) {
       renameSync(partialTrace, files.trace);
+      // A writer killed mid-batch leaves a tail no parser reads; keep what parses.
+      trimIncompleteBatch(files.trace);
       const check = checkTraceFile(files.trace);
       trace = { path: files.trace, sha256: await sha256File(files.trace), bytes: check.bytes, complete: check.complete, problem: check.problem };
     }

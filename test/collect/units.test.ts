@@ -7,12 +7,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   checkTraceFile, classifyOutcome, harnessStopOf, normalizeCollectOptions, parseDuration, parseProcsList, programPath,
-  progressLine, runConfigs, runFiles, type RunEvidence,
+  progressLine, runConfigs, runFiles, trimIncompleteBatch, type RunEvidence,
 } from "../../src/collect/index.js";
 import { workQueue } from "../../src/collect/pool.js";
 import { outputTail } from "../../src/collect/tail.js";
 import { UsageError } from "../../src/errors.js";
-import { scratch } from "./helpers.js";
+import { parsedTrace, scratch } from "./helpers.js";
 
 const evidence = (over: Partial<RunEvidence>): RunEvidence => ({
   kind: "main", exitCode: 0, exitSignal: null, enforcement: "none", harnessStop: "return", output: "", ...over,
@@ -128,10 +128,39 @@ describe("checkTraceFile", () => {
     expect(checkTraceFile(cut).complete).toBe(false);
     expect(checkTraceFile(cut).problem).toMatch(/ends inside a batch|no end marker/);
 
+    // Cut mid-batch: nothing parses, and with no complete generation there is nothing to keep.
+    expect(trimIncompleteBatch(cut)).toBe(0);
+
     writeFileSync(join(dir, "empty.trace"), "");
     expect(checkTraceFile(join(dir, "empty.trace"))).toMatchObject({ complete: false, problem: "the trace is empty" });
     writeFileSync(join(dir, "junk.trace"), "this is not a trace file at all");
     expect(checkTraceFile(join(dir, "junk.trace"))).toMatchObject({ complete: false, problem: "no Go trace header" });
+  });
+});
+
+describe("trimIncompleteBatch", () => {
+  it("cuts a trace killed mid-batch back to its last complete generation, which parses", async () => {
+    const dir = scratch("trim");
+    const prog = join(dir, "prog");
+    await execa("mkdir", ["-p", prog]);
+    // Runs 1.3 s under the tracer, so the runtime completes at least one generation (about one a second).
+    writeFileSync(join(prog, "main.go"), 'package main\n\nimport (\n\t"os"\n\t"runtime/trace"\n\t"time"\n)\n\nfunc main() {\n\tf, _ := os.Create(os.Args[1])\n\ttrace.Start(f)\n\tfor i := 0; i < 13; i++ {\n\t\tdone := make(chan bool)\n\t\tgo func() { time.Sleep(100 * time.Millisecond); done <- true }()\n\t\t<-done\n\t}\n\ttrace.Stop()\n\tf.Close()\n}\n');
+    await execa("go", ["build", "-o", join(dir, "bin"), "main.go"], { cwd: prog, env: { GO111MODULE: "off" } });
+    const full = join(dir, "full.trace");
+    await execa(join(dir, "bin"), [full]);
+    const complete = checkTraceFile(full);
+    expect(complete.generations).toBeGreaterThanOrEqual(2);
+    const cut = join(dir, "cut.trace");
+    copyFileSync(full, cut);
+    truncateSync(cut, complete.bytes - 3); // inside the last batch, before the final marker
+    expect((await parsedTrace(cut)).exitCode).not.toBe(0);
+    const removed = trimIncompleteBatch(cut);
+    expect(removed).toBeGreaterThan(0);
+    const trimmed = checkTraceFile(cut);
+    expect(trimmed.complete).toBe(true);
+    expect(trimmed.generations).toBe(complete.generations! - 1);
+    expect((await parsedTrace(cut)).exitCode).toBe(0);
+    expect(trimIncompleteBatch(full)).toBe(0);
   });
 });
 
