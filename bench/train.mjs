@@ -77,7 +77,8 @@ function simulate(program, run) {
   return records;
 }
 
-const programs = Math.max(4, Math.ceil(SAMPLES / (EVENTS_PER_RUN * RUNS_PER_PROGRAM)) + 1);
+// One program is held out and a fifth of the rest validates, so scale up to keep SAMPLES training samples.
+const programs = Math.max(4, Math.ceil(SAMPLES / (EVENTS_PER_RUN * RUNS_PER_PROGRAM) / 0.8) + 1);
 const runs = [];
 for (let p = 0; p < programs; p++) {
   for (let r = 0; r < RUNS_PER_PROGRAM; r++) runs.push({ program: `synthetic/p${String(p).padStart(3, "0")}`, runId: p * 100 + r, procs: 2, records: simulate(p, r) });
