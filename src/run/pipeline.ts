@@ -7,9 +7,9 @@ import { collect, discoverPrograms } from "../collect/index.js";
 import { refreshDataset, resolveHoldout, selectPrograms } from "../dataset/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import { runEvaluation } from "../eval/run.js";
-import { loadEvaluation } from "../eval/store.js";
+import { listEvaluations, loadEvaluation, type StoredEvaluation } from "../eval/store.js";
 import { analyseLeaks, scoreLeaks } from "../leaks/index.js";
-import { reportSections, writeReport } from "../report/index.js";
+import { evaluationHistorySection, evaluationSections, writeReport } from "../report/index.js";
 import { leakSection, overviewSection, rolloutSection } from "../report/sections/pipeline.js";
 import { listRolloutRuns, runRollouts, saveRolloutReport, type RolloutReport } from "../rollout/index.js";
 import { openDatabase, type SchedlabDatabase } from "../store/index.js";
@@ -309,14 +309,24 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
       "report",
       { evalRunId: evaluated.evalRunId, leaks: leaks?.summary ?? null, rolloutRunId: rollout?.rolloutRunId ?? null, out: settings.out, collected, warnings },
       async () => {
-        const { sections } = reportSections(db, { evalRunId: evaluated.evalRunId });
+        // Students are evaluated under their `student:/abs/path` spec; the report shows "student:NAME".
+        const short = new Map(predictors.map((p) => [p.spec, p.name]));
+        const rename = (name: string): string => short.get(name) ?? name;
+        const stored = loadEvaluation(db, evaluated.evalRunId);
+        const shown: StoredEvaluation = {
+          ...stored,
+          predictors: stored.predictors.map((p) => ({ ...p, name: rename(p.name) })),
+          comparisons: stored.comparisons.map((c) => ({ ...c, a: rename(c.a), b: rename(c.b) })),
+        };
+        const history = listEvaluations(db).map((e) => ({ ...e, predictors: e.predictors.map((p) => ({ ...p, name: rename(p.name) })) }));
+        const sections = [...evaluationSections(shown), evaluationHistorySection(history, evaluated.evalRunId)];
         const leakAnalysis = leaks === null ? null : analyseLeaks(db, { save: false });
         const rolloutRuns = listRolloutRuns(db).filter((r) => rollout !== null && r.id === rollout.rolloutRunId);
         const all = [
           overviewSection({ ...summaryBase, settings, collected, stages: timings, warnings }),
           ...sections,
           leakSection(leakAnalysis, leaks?.summary ?? null),
-          rolloutSection(rolloutRuns[0] ?? null, rollout === null ? null : storedRolloutReport(db, rollout.rolloutRunId)),
+          rolloutSection(rolloutRuns[0] ?? null, rollout === null ? null : storedRolloutReport(db, rollout.rolloutRunId), rollout?.summary.predictor),
         ];
         const written = writeReport(all, settings.out, {
           title: "schedlab run",

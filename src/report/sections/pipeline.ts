@@ -103,44 +103,79 @@ export function overviewSection(input: OverviewInput): ReportSection {
   };
 }
 
-const LEAK_HEADERS = ["program", "goroutine", "kind", "reason", "created at", "blocked at", "runs blocked / seen", "P(GoUnblock) ≤"] as const;
+const LEAK_HEADERS = ["program", "goroutine", "count", "kind", "reason", "created at", "blocked at", "runs blocked / seen", "P(GoUnblock) ≤"] as const;
+
+type Finding = LeakAnalysis["findings"][number];
+
+/** The last path component of a function or site, so the table stays readable: "pkg/x.(*T).run" → "x.(*T).run". */
+function short(text: string | null): string {
+  if (text === null) return MISSING;
+  return text.split(" ").map((part) => part.slice(part.lastIndexOf("/") + 1)).join(" ");
+}
+
+/** "pkg.f /x/y/file.go:12" → "file.go:12": the goroutine column already names the function. */
+function lastToken(site: string | null): string {
+  if (site === null) return MISSING;
+  const token = site.split(" ").pop()!;
+  return token.slice(token.lastIndexOf("/") + 1);
+}
+
+/**
+ * Findings grouped by (program, entry, kind, reason, sites): sibling goroutines from one `go`
+ * statement in a loop are one row with a count. Pure; rows in program order.
+ */
+export function leakRows(findings: readonly Finding[]): string[][] {
+  const groups = new Map<string, Finding[]>();
+  for (const f of findings) {
+    const key = JSON.stringify([f.program, f.entry, f.kind, f.reason, f.creationSite, f.blockingSite]);
+    groups.set(key, [...(groups.get(key) ?? []), f]);
+  }
+  return [...groups.values()].map((group) => {
+    const f = group[0]!;
+    const blocked = Math.min(...group.map((g) => g.runsBlocked));
+    const seen = Math.max(...group.map((g) => g.runsSeen));
+    return [
+      f.program,
+      short(f.entry ?? f.goroutine),
+      String(group.length),
+      f.kind,
+      f.reason,
+      f.isRoot ? "(root goroutine)" : (f.creationSiteKey ?? short(f.creationSite)),
+      lastToken(f.blockingSite),
+      `${blocked} / ${seen}`,
+      fixed(Math.max(...group.map((g) => g.pUnblockUpper))),
+    ];
+  });
+}
 
 /** The leak table: every goroutine blocked forever, with its creation and blocking sites. */
 export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput["leaks"]): ReportSection {
   const findings = analysis?.findings ?? [];
-  const rows = findings.map((f) => [
-    f.program,
-    f.goroutine,
-    f.kind,
-    f.reason,
-    f.creationSite ?? "(root goroutine)",
-    f.blockingSite ?? MISSING,
-    `${f.runsBlocked} / ${f.runsSeen}`,
-    fixed(f.pUnblockUpper),
-  ]);
+  const rows = leakRows(findings);
   const intro =
     analysis === null
       ? "The leak stage did not run; see the warnings in the overview."
-      : `${plural(findings.length, "goroutine")} whose last block is never followed by GoUnblock, in ${analysis.programs.filter((p) => p.findings.length > 0).length} of ${plural(analysis.programs.length, "program")}. The last column is a one-sided 95 % Clopper–Pearson upper bound on the probability that such a goroutine is ever woken, from the number of runs.` +
+      : `${plural(findings.length, "goroutine")} whose last block is never followed by GoUnblock, in ${analysis.programs.filter((p) => p.findings.length > 0).length} of ${plural(analysis.programs.length, "program")}; siblings started by the same go statement share a row (count). The last column is a one-sided 95 % Clopper–Pearson upper bound on the probability that such a goroutine is ever woken, from the number of runs; \`schedlab leaks\` lists every goroutine with its canonical id.` +
         (score === null ? "" : ` Against the manifests' labels: precision ${pct(score.precision)}, recall ${pct(score.recall)}, ${plural(score.falsePositivesOnClean, "false positive")} on clean programs.`);
   return {
     id: "leaks",
     title: "Goroutine leaks",
-    html: () => `<p>${escapeXml(intro)}</p>\n${rows.length === 0 ? "" : `<div class="scroll">${htmlTable({ headers: LEAK_HEADERS, rows, numeric: [6, 7] })}</div>`}`,
-    markdown: () => `${intro}\n\n${rows.length === 0 ? "" : markdownTable(LEAK_HEADERS, rows, [6, 7])}`,
-    json: () => ({ score, findings: rows.length }),
+    html: () => `<p>${escapeXml(intro)}</p>\n${rows.length === 0 ? "" : `<div class="scroll">${htmlTable({ headers: LEAK_HEADERS, rows, numeric: [2, 7, 8] })}</div>`}`,
+    markdown: () => `${intro}\n\n${rows.length === 0 ? "" : markdownTable(LEAK_HEADERS, rows, [2, 7, 8])}`,
+    json: () => ({ score, findings: findings.length, rows: rows.length }),
   };
 }
 
 const ROLLOUT_HEADERS = ["predictor", "steps", "rollouts per prefix", "prefixes", "mean survival", "reach k", "k-step accuracy", "per-step accuracy", "L1", "KL"] as const;
 
 /** Rollout survival: how long rolled-out events stay valid under the goroutine state machine. */
-export function rolloutSection(run: StoredRolloutRun | null, report: RolloutReport | null): ReportSection {
+/** `predictor` is the name shown (e.g. "student:kl" for a `student:/abs/path` spec). */
+export function rolloutSection(run: StoredRolloutRun | null, report: RolloutReport | null, predictor = run?.predictor ?? ""): ReportSection {
   if (run === null || report === null) {
     const text = "No rollout was run; see the warnings in the overview.";
     return { id: "rollout", title: "Rollout survival", html: () => `<p>${escapeXml(text)}</p>`, markdown: () => text, json: () => null };
   }
-  const row = [run.predictor, String(run.steps), String(run.samples), String(run.prefixes), fixed(run.meanSurvival, 2), pct(run.reachedK), pct(run.kStepAccuracy), pct(run.perStepAccuracy), fixed(run.l1), fixed(run.kl)];
+  const row = [predictor, String(run.steps), String(run.samples), String(run.prefixes), fixed(run.meanSurvival, 2), pct(run.reachedK), pct(run.kStepAccuracy), pct(run.perStepAccuracy), fixed(run.l1), fixed(run.kl)];
   const histogram = Array.from({ length: run.steps + 1 }, () => 0);
   for (const prefix of report.prefixes) {
     const s = prefix.metrics.meanSurvival;
@@ -151,7 +186,7 @@ export function rolloutSection(run: StoredRolloutRun | null, report: RolloutRepo
     categories: histogram.map((_, i) => (i === run.steps ? `${i}` : `${i}–${i + 1}`)),
     series: [{ name: "prefixes", values: histogram }],
     yLabel: "prefixes",
-    width: 560,
+    width: 520,
   });
   const events = barChart({
     title: "Event types: rolled out against the real continuations",
@@ -162,9 +197,9 @@ export function rolloutSection(run: StoredRolloutRun | null, report: RolloutRepo
     ],
     max: 1,
     yLabel: "share",
-    width: 560,
+    width: 520,
   });
-  const intro = `${run.predictor} rolled out ${run.steps} steps, ${run.samples} times from each of ${run.prefixes} held-out prefixes; each step is checked by the goroutine state machine (no start of a goroutine that is not runnable, no unblock of one that is not waiting, …).`;
+  const intro = `${predictor} rolled out ${run.steps} steps, ${run.samples} times from each of ${run.prefixes} held-out prefixes; each step is checked by the goroutine state machine (no start of a goroutine that is not runnable, no unblock of one that is not waiting, …).`;
   return {
     id: "rollout",
     title: "Rollout survival",
