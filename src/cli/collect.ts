@@ -4,6 +4,8 @@ import type { Command } from "commander";
 import { collect, parseDuration, parseProcsList, terminalProgress, type CollectResult } from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import { parsePeers } from "../collect/peers.js";
+import { openDatabase } from "../store/index.js";
+import { ingestRuns, type IngestSummary } from "../trace/index.js";
 
 interface CollectFlags {
   runs: string;
@@ -16,7 +18,21 @@ interface CollectFlags {
   splitTests?: boolean;
   testCount?: string;
   peers?: string;
+  ingest: boolean;
   json?: boolean;
+}
+
+/** Decodes every recorded run not yet ingested (collect runs this unless --no-ingest). */
+async function ingestPending(dbFile: string, tty: boolean): Promise<IngestSummary> {
+  const db = openDatabase(dbFile);
+  try {
+    return await ingestRuns(db, {
+      onProgress: tty ? (done, total) => process.stderr.write(`\ringest ${done}/${total}`) : undefined,
+    });
+  } finally {
+    if (tty) process.stderr.write("\n");
+    db.close();
+  }
 }
 
 function integer(flag: string, text: string | undefined): number | undefined {
@@ -58,6 +74,7 @@ export function registerCollect(program: Command): void {
     .option("--split-tests", "one program per TestXxx function instead of one per test package")
     .option("--test-count <n>", "repeat the tests inside one traced run (-test.count)")
     .option("--peers <list>", "peer leak detectors run at the end of each run, for `schedlab leaks --score`: goleak, leakprofile (the goroutine dump is always kept)")
+    .option("--no-ingest", "do not decode the traces into the database afterwards (run `schedlab ingest` later)")
     .option("--json", "print the result as JSON on stdout, no progress")
     .action(async (paths: string[], flags: CollectFlags) => {
       const controller = new AbortController();
@@ -84,10 +101,19 @@ export function registerCollect(program: Command): void {
         });
         progress?.done();
         for (const warning of result.warnings) process.stderr.write(`schedlab: warning: ${warning}\n`);
+        const ingest = flags.ingest ? await ingestPending(flags.db, tty) : null;
         if (flags.json === true) {
-          process.stdout.write(`${JSON.stringify({ programs: result.programs })}\n`);
+          const ingestJson = ingest && { runs: ingest.runs.length, ok: ingest.ok, truncated: ingest.truncated, errors: ingest.errors, events: ingest.events };
+          process.stdout.write(`${JSON.stringify({ programs: result.programs, ...(ingestJson ? { ingest: ingestJson } : {}) })}\n`);
         } else {
           process.stdout.write(humanSummary(result));
+          if (ingest !== null && ingest.runs.length > 0) {
+            process.stdout.write(`ingested ${ingest.runs.length} run(s): ${ingest.ok} ok, ${ingest.truncated} truncated, ${ingest.errors} error(s); ${ingest.events} events.\n`);
+          }
+        }
+        if (ingest !== null && ingest.errors > 0) {
+          for (const run of ingest.runs.filter((r) => r.status === "error")) process.stderr.write(`schedlab: run ${run.runId}: ${run.message}\n`);
+          process.exitCode = 1;
         }
       } catch (error) {
         progress?.done();

@@ -29,9 +29,11 @@ describe("schedlab collect (CLI)", () => {
     const lines = first.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe("compile-error (main): build error");
     expect(lines).toContain("os-exit (main): exit-error 2");
-    expect(lines.at(-1)).toBe("2 program(s); 2 run(s) executed, 0 already recorded.");
+    expect(lines.at(-2)).toBe("2 program(s); 2 run(s) executed, 0 already recorded.");
+    // collect decodes the new traces into the database unless --no-ingest.
+    expect(lines.at(-1)).toMatch(/^ingested 2 run\(s\): 2 ok, 0 truncated, 0 error\(s\); \d+ events\.$/);
     const second = await runCli(args);
-    // The failed build is retried; the two recorded runs are skipped.
+    // The failed build is retried; the two recorded runs are skipped, and nothing is left to ingest.
     expect(second.stdout.trimEnd().split("\n").at(-1)).toBe("2 program(s); 0 run(s) executed, 2 already recorded.");
   });
 });
