@@ -135,7 +135,7 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
         testName: plan.program.testName,
         config: run.config,
         files: runFiles(opts.traces, plan.program.name, run.config.key, run.index),
-        timeoutMs: opts.timeoutMs,
+        timeoutMs: runTimeoutMs(opts.timeoutMs, plan.program.manifest?.timeoutMs),
         graceMs: opts.graceMs,
         go,
         peers: opts.peers,
@@ -203,4 +203,12 @@ function summarise(db: SchedlabDatabase, plan: ProgramPlan): ProgramSummary {
     ...(build.status === "error" ? { buildOutput: build.output } : {}),
     runs: build.status === "error" ? [] : recordedRuns(db, plan.id, plan.configs.map((config) => config.key)),
   };
+}
+
+/**
+ * A manifest's timeoutMs may only shorten the deadline: it cuts short a program known to
+ * deadlock, and never makes a run outlive the --timeout the user asked for.
+ */
+export function runTimeoutMs(optionMs: number, manifestMs: number | undefined): number {
+  return manifestMs === undefined ? optionMs : Math.min(optionMs, manifestMs);
 }

@@ -9,6 +9,7 @@ import {
   checkTraceFile, classifyOutcome, harnessStopOf, normalizeCollectOptions, parseDuration, parseProcsList, programPath,
   progressLine, runConfigs, runFiles, trimIncompleteBatch, type RunEvidence,
 } from "../../src/collect/index.js";
+import { runTimeoutMs } from "../../src/collect/collect.js";
 import { workQueue } from "../../src/collect/pool.js";
 import { outputTail } from "../../src/collect/tail.js";
 import { UsageError } from "../../src/errors.js";
@@ -202,5 +203,13 @@ describe("workQueue", () => {
     await expect(queue.drain()).rejects.toThrow("disk full");
     expect(ran).toEqual(["first"]);
     expect(failures).toHaveLength(1);
+  });
+});
+
+describe("runTimeoutMs", () => {
+  it("lets a manifest shorten the deadline but never lengthen it", () => {
+    expect(runTimeoutMs(10_000, undefined)).toBe(10_000);
+    expect(runTimeoutMs(10_000, 2_000)).toBe(2_000);
+    expect(runTimeoutMs(1_000, 2_000)).toBe(1_000);
   });
 });
