@@ -24,9 +24,10 @@ export function fidelityText(result: FidelityResult, context: { readonly abstrac
   out += line("MR3", `teacher >= ${t.confidence}, student not >= ${+(t.confidence - t.delta).toFixed(6)} same label`, MR3, "states");
   out += line("MR4", `calibration bins with |acc_T - acc_S| > ${t.mr4Threshold}`, MR4, "binned samples");
   out += `       (${MR4.binsCompared} bins populated by both, ${pct(MR4.binViolationShare)} of them violated; |ECE_T - ECE_S| = ${num(MR4.eceGap)} ${MR4.eceGapCi.lower !== undefined && Number.isFinite(MR4.eceGapCi.lower) ? `[${num(MR4.eceGapCi.lower)}, ${num(MR4.eceGapCi.upper)}]` : ""})\n\n`;
-  out += `  ${"predictor".padEnd(28)} accuracy (CI)               mode acc  ECE    mean conf  confident states\n`;
+  const width = Math.max(9, result.teacher.name.length, result.student.name.length);
+  out += `  ${"predictor".padEnd(width)} accuracy (CI)               mode acc  ECE    mean conf  confident states\n`;
   for (const p of [result.teacher, result.student]) {
-    out += `  ${p.name.padEnd(28)} ${pct(p.accuracy).padStart(6)} ${ci(p.accuracyCi).padEnd(20)} ${pct(p.modeAccuracy).padStart(8)}  ${num(p.ece)}  ${num(p.meanConfidence).padStart(9)}  ${p.confidentStates}\n`;
+    out += `  ${p.name.padEnd(width)} ${pct(p.accuracy).padStart(6)} ${ci(p.accuracyCi).padEnd(20)} ${pct(p.modeAccuracy).padStart(8)}  ${num(p.ece)}  ${num(p.meanConfidence).padStart(9)}  ${p.confidentStates}\n`;
   }
   return out;
 }
@@ -34,9 +35,10 @@ export function fidelityText(result: FidelityResult, context: { readonly abstrac
 /** The text `schedlab fidelity --variants` prints: flips per predictor and kind, then relations on both sides. */
 export function variantsText(comparison: VariantComparison): string {
   let out = `metamorphic variants (${comparison.abstraction} states matched by key): ${comparison.pairs.length} original/variant pairs\n\n`;
-  out += `  ${"predictor".padEnd(24)} ${"kind".padEnd(9)} pairs  matched  unmatched  flips   ${"CI".padEnd(18)} acc original  acc variant\n`;
+  const width = Math.max(9, ...comparison.flips.map((f) => f.predictor.length));
+  out += `  ${"predictor".padEnd(width)} ${"kind".padEnd(9)} pairs  matched  unmatched  flips   ${"CI".padEnd(18)} acc original  acc variant\n`;
   for (const f of comparison.flips) {
-    out += `  ${f.predictor.padEnd(24)} ${f.kind.padEnd(9)} ${String(f.pairs).padStart(5)}  ${String(f.matchedStates).padStart(7)}  ${String(f.unmatchedStates).padStart(9)}  ${pct(f.flipRate).padStart(6)}  ${ci(f.flipCi).padEnd(18)} ${pct(f.accuracyOriginal).padStart(12)}  ${pct(f.accuracyVariant).padStart(11)}\n`;
+    out += `  ${f.predictor.padEnd(width)} ${f.kind.padEnd(9)} ${String(f.pairs).padStart(5)}  ${String(f.matchedStates).padStart(7)}  ${String(f.unmatchedStates).padStart(9)}  ${pct(f.flipRate).padStart(6)}  ${ci(f.flipCi).padEnd(18)} ${pct(f.accuracyOriginal).padStart(12)}  ${pct(f.accuracyVariant).padStart(11)}\n`;
   }
   if (comparison.relations !== undefined) {
     const { originals, variants } = comparison.relations;
