@@ -28,7 +28,7 @@ function findingsOf(program: string): LeakFinding[] {
 describe("leak detection on collected runs", () => {
   test.each([
     ["select-leak", "main.go:23", "select", true],
-    ["chan-recv-leak", "main.go:13", "chan receive", false],
+    ["chan-recv-leak", "main.go:14", "chan receive", false],
     ["mutex-leak", "main.go:13", "sync", false],
     ["cond-leak", "main.go:14", "sync.(*Cond).Wait", false],
     ["forever-leak", "main.go:11", "forever", false],
