@@ -9,7 +9,8 @@ import { MANIFEST_FILE, type Manifest } from "../corpus/manifest.js";
 import { goHelperPath } from "../gohelper/index.js";
 import { MutationError } from "./errors.js";
 
-export const MUTATION_KINDS = ["rename", "reorder", "deadcode"] as const;
+/** The rewrites; "copy" is the control: identical sources, so its flips are schedule noise. */
+export const MUTATION_KINDS = ["rename", "reorder", "deadcode", "copy"] as const;
 export type MutationKind = (typeof MUTATION_KINDS)[number];
 
 /** Written beside each variant's sources: where it comes from and what changed. */
@@ -56,7 +57,7 @@ export function variantName(originalBase: string, kind: MutationKind, seed: numb
   return `${originalBase}__${kind}-s${seed}`;
 }
 
-const VARIANT_PATTERN = /^(?:.*\/)?([^/]+)__(rename|reorder|deadcode)-s(\d+)(#test)?$/;
+const VARIANT_PATTERN = /^(?:.*\/)?([^/]+)__(rename|reorder|deadcode|copy)-s(\d+)(#test)?$/;
 
 /** For a variant's program name, the original's base name (with "#test" kept), the kind and the seed. */
 export function originalOfVariant(program: string): { readonly base: string; readonly kind: MutationKind; readonly seed: number } | undefined {

@@ -1,5 +1,6 @@
 // Subcommand mutate: semantics-preserving rewrites of one Go program directory
-// (consistent renaming, reordering of independent top-level declarations, dead code),
+// (consistent renaming, reordering of independent top-level declarations, dead code,
+// and an unchanged copy as the control),
 // written to a new directory, with a JSON report of renamed names and moved go statements.
 package main
 
@@ -49,14 +50,14 @@ type sourceFile struct {
 
 func runMutate(args []string) int {
 	flags := flag.NewFlagSet("mutate", flag.ContinueOnError)
-	kind := flags.String("kind", "", "rename | reorder | deadcode")
+	kind := flags.String("kind", "", "rename | reorder | deadcode | copy")
 	seed := flags.Uint64("seed", 1, "seed of the pseudo-random choices")
 	out := flags.String("out", "", "directory to write the variant into (created; must not exist or be empty)")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
-	if flags.NArg() != 1 || *out == "" || (*kind != "rename" && *kind != "reorder" && *kind != "deadcode") {
-		fmt.Fprintln(os.Stderr, "usage: gohelper mutate --kind rename|reorder|deadcode --seed S --out DIR SRCDIR")
+	if flags.NArg() != 1 || *out == "" || (*kind != "rename" && *kind != "reorder" && *kind != "deadcode" && *kind != "copy") {
+		fmt.Fprintln(os.Stderr, "usage: gohelper mutate --kind rename|reorder|deadcode|copy --seed S --out DIR SRCDIR")
 		return 2
 	}
 	result, err := mutateDir(flags.Arg(0), *out, *kind, *seed)
@@ -104,6 +105,13 @@ func mutateDir(srcDir, outDir, kind string, seed uint64) (*mutation, error) {
 		rewritten, err = reorderDecls(fset, files, random, result)
 	case "deadcode":
 		rewritten, err = insertDeadCode(fset, files, random, result)
+	case "copy":
+		// the control: byte-identical sources, collected as a separate program, so its
+		// flips measure schedule noise and nothing else
+		rewritten = map[string][]byte{}
+		for _, f := range files {
+			rewritten[f.name] = f.src
+		}
 	}
 	if err != nil {
 		return nil, err

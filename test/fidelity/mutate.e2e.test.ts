@@ -139,8 +139,9 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("schedlab mutate", () => {
-  it("writes one building variant per kind with the manifest's go statement moved and its creator renamed", () => {
-    expect(variants.map((v) => v.kind)).toEqual(["rename", "reorder", "deadcode"]);
+  it("writes one building variant per kind (and the unchanged control copy) with the manifest's go statement moved and its creator renamed", () => {
+    expect(variants.map((v) => v.kind)).toEqual(["rename", "reorder", "deadcode", "copy"]);
+    expect(readFileSync(join(variants[3]!.dir, "main.go"), "utf8")).toBe(WORKERS);
     for (const v of variants) {
       const source = readFileSync(join(v.dir, "main.go"), "utf8").split("\n");
       const manifest = JSON.parse(readFileSync(join(v.dir, "schedlab.json"), "utf8")) as typeof MANIFEST;
@@ -227,8 +228,8 @@ describe("schedlab fidelity", () => {
     const result = await runCli(["fidelity", "--teacher", "ngram:3", "--student", "majority", "--abstraction", "split", "--variants", "--db", dbPath, "--bootstrap", "100", "--json"]);
     expect(result.code, result.stderr).toBe(0);
     const json = JSON.parse(result.stdout) as { pairs: { original: string; kind: string }[]; flips: { predictor: string; kind: string; matchedStates: number; flipRate: number }[] };
-    expect(json.pairs.map((p) => `${p.original}/${p.kind}`).sort()).toEqual(["workers/deadcode", "workers/rename", "workers/reorder"]);
-    expect(json.flips).toHaveLength(6);
+    expect(json.pairs.map((p) => `${p.original}/${p.kind}`).sort()).toEqual(["workers/copy", "workers/deadcode", "workers/rename", "workers/reorder"]);
+    expect(json.flips).toHaveLength(8);
     for (const f of json.flips) {
       // split keys are 25/50/75: every one is in both the original and the variant
       expect(f.matchedStates).toBe(3);
@@ -247,7 +248,7 @@ describe("schedlab fidelity", () => {
     const markdown = readFileSync(join(out, "report.md"), "utf8");
     expect(markdown).toContain("Teacher/student fidelity");
     // three stored runs (identical, ngram vs majority, variants) and the flips of the variants run
-    expect(markdown).toMatch(/\| 3 \| variants \| ngram:3 \| majority \| split \| variants \(3 pairs\)/);
+    expect(markdown).toMatch(/\| 3 \| variants \| ngram:3 \| majority \| split \| variants \(4 pairs\)/);
     expect(markdown).toMatch(/\| 1 \| holdout \| ngram:2 \| ngram:2 \| depth \| list:workers .*\| 0\.000 \| 0\.000 \| 0\.000 \| 0\.000 \|/);
     expect(markdown).toContain("| majority | rename | 1 | 3 | 0.000 |");
   }, 300_000);
