@@ -8,6 +8,7 @@ import { openDatabase } from "../store/index.js";
 import { ingestRuns, type IngestSummary } from "../trace/index.js";
 
 interface CollectFlags {
+  program?: string[];
   runs: string;
   timeout: string;
   procs?: string;
@@ -42,6 +43,11 @@ function integer(flag: string, text: string | undefined): number | undefined {
   return value;
 }
 
+/** Commander accumulator of the repeatable --program flag. */
+function collectNames(name: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), name];
+}
+
 function humanSummary(result: CollectResult): string {
   const lines = result.programs.map((program) => {
     if (program.build === "error") return `${program.name} (${program.kind}): build error\n${indent(program.buildOutput ?? "")}`;
@@ -64,6 +70,7 @@ export function registerCollect(program: Command): void {
     .command("collect")
     .description("Build Go programs and run each one many times under the execution tracer, recording every run.")
     .argument("<path...>", "program directories, trees of programs, or Go module roots")
+    .option("--program <name>", "collect only this program, named as collect names it (path relative to the path given); repeatable", collectNames)
     .option("--runs <n>", "traced runs per program and configuration", "5")
     .option("--timeout <duration>", "deadline per run (e.g. 500ms, 10s, 2m)", "10s")
     .option("--procs <list>", "GOMAXPROCS values, comma-separated, one configuration each (default: the number of CPUs)")
@@ -86,6 +93,7 @@ export function registerCollect(program: Command): void {
       try {
         const result = await collect({
           paths,
+          programs: flags.program,
           runs: integer("--runs", flags.runs),
           timeoutMs: parseDuration(flags.timeout),
           procs: flags.procs === undefined ? undefined : parseProcsList(flags.procs),

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { buildBatch, buildBatches, type BuildTarget } from "./build.js";
-import { discoverPrograms } from "./discover.js";
+import { discoverPrograms, selectProgramsByName } from "./discover.js";
 import { CollectInterruptedError } from "./errors.js";
 import { normalizeCollectOptions, runConfigs } from "./options.js";
 import { runFiles } from "./paths.js";
@@ -52,7 +52,8 @@ function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], op
 }
 
 /**
- * Collects traces for every program under `options.paths`. Resumes by default: runs
+ * Collects traces for every program under `options.paths` (or the ones `options.programs`
+ * names, under the same names a collect of the whole tree gives them). Resumes by default: runs
  * already recorded (with their trace on disk) are skipped. Rejects with
  * CollectInterruptedError when `options.signal` aborts; finished runs stay recorded.
  */
@@ -60,10 +61,11 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
   const opts = normalizeCollectOptions(options);
   const go = await goToolchain();
   const discovery = await discoverPrograms(opts.paths, { splitTests: opts.splitTests });
+  const programs = opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
   const db = openDatabase(opts.db);
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-build-"));
   try {
-    const plans = planPrograms(db, discovery.programs, opts);
+    const plans = planPrograms(db, programs, opts);
     const executed = await execute(db, plans, opts, go, scratch);
     if (opts.signal?.aborted) throw new CollectInterruptedError(executed);
     const totalWanted = plans.reduce((sum, plan) => sum + plan.configs.length * opts.runs, 0);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, relative, resolve, sep } from "node:path";
 import { MANIFEST_FILE, manifestProblems, type Manifest } from "../corpus/manifest.js";
 import { goHelperPath } from "../gohelper/index.js";
-import { NoGoCodeError, ProgramNameClashError } from "./errors.js";
+import { NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
 import type { ProgramSpec } from "./types.js";
 
 /** A package directory as reported by `gohelper collect-scan`. */
@@ -87,6 +87,44 @@ export async function discoverPrograms(paths: readonly string[], options: Discov
   }
   programs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { programs, warnings };
+}
+
+/**
+ * Keeps the programs whose name is one of `names`, exactly as discovery names them (the
+ * path relative to the root given, e.g. "kernels/abba/transfer", "pkg#TestX"), so a
+ * selection collects under the same names as the whole tree. Every name must match a
+ * program: unknown names throw ProgramNotFoundError listing them with the names they may
+ * have meant. Pure; keeps the order of `programs`.
+ */
+export function selectProgramsByName(programs: readonly ProgramSpec[], names: readonly string[]): ProgramSpec[] {
+  const wanted = new Set(names);
+  const known = new Set(programs.map((program) => program.name));
+  const unknown = [...wanted].filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    const meant = unknown.flatMap((name) => closeNames(programs, name));
+    const roots = [...new Set(programs.map((program) => program.root))].join(", ");
+    throw new ProgramNotFoundError(
+      `no program named ${unknown.join(", ")} under ${roots || "the paths given"}`,
+      meant.length > 0
+        ? `Name programs by their path relative to the root given, e.g. ${[...new Set(meant)].slice(0, 5).join(", ")}.`
+        : "Name programs by their path relative to the root given, as `schedlab collect` without --program prints them.",
+    );
+  }
+  return programs.filter((program) => wanted.has(program.name));
+}
+
+/**
+ * Discovered names a selection may have meant: its directory under a longer path
+ * ("addcount" → "kernels/wgmisuse/addcount"), with another "#" suffix, or below it.
+ */
+function closeNames(programs: readonly ProgramSpec[], name: string): string[] {
+  const dir = name.split("#")[0]!;
+  return programs
+    .map((program) => program.name)
+    .filter((candidate) => {
+      const candidateDir = candidate.split("#")[0]!;
+      return candidateDir === dir || candidateDir.endsWith(`/${dir}`) || candidateDir.startsWith(`${dir}/`);
+    });
 }
 
 /** The program name of `dir` under `root`: the relative path with "/" separators, or the root's base name. */

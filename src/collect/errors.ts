@@ -8,6 +8,13 @@ export class NoGoCodeError extends SchedlabError {}
 /** Two roots produce the same program name. */
 export class ProgramNameClashError extends SchedlabError {}
 
+/** A program selected by name (`--program`) is not among the programs discovered under the paths. */
+export class ProgramNotFoundError extends SchedlabError {
+  constructor(message: string, hint: string) {
+    super(message, hint, 2);
+  }
+}
+
 /** The collect was aborted (Ctrl-C or an AbortSignal); finished runs are recorded. */
 export class CollectInterruptedError extends SchedlabError {
   constructor(done: number) {

@@ -2,7 +2,7 @@
 // tracer with the tracing harness, and record every run. See docs/collect.md.
 
 export { collect } from "./collect.js";
-export { discoverPrograms, programName, readManifest, scanPackages } from "./discover.js";
+export { discoverPrograms, programName, readManifest, scanPackages, selectProgramsByName } from "./discover.js";
 export type { Discovery, DiscoverOptions, ScannedPackage } from "./discover.js";
 export { normalizeCollectOptions, parseDuration, parseProcsList, runConfigs } from "./options.js";
 export { buildBatch, buildBatches, buildProgram, insideModule, moduleRoot } from "./build.js";
@@ -25,7 +25,7 @@ export { buildEnvironment, runEnvironment } from "./env.js";
 export { progressLine, terminalProgress } from "./progress.js";
 export { diagnose } from "./doctor.js";
 export type { Diagnosis, DoctorCheck } from "./doctor.js";
-export { CollectInterruptedError, NoGoCodeError, ProgramNameClashError } from "./errors.js";
+export { CollectInterruptedError, NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
 export { RUN_OUTCOMES } from "./types.js";
 export type {
   BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramKind, ProgramSpec,

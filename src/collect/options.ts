@@ -48,6 +48,7 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
   for (const p of procs) positiveInteger("--procs", p, 1);
   return {
     paths: options.paths.map((path) => resolve(path)),
+    programs: programSelection(options.programs),
     runs: positiveInteger("--runs", options.runs, 5),
     timeoutMs,
     graceMs: Math.min(5_000, Math.max(500, Math.round(timeoutMs / 2))),
@@ -62,6 +63,15 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     signal: options.signal,
     onProgress: options.onProgress,
   };
+}
+
+/** A program selection without blanks or repeats; undefined means every program. */
+function programSelection(names: readonly string[] | undefined): readonly string[] | null {
+  if (names === undefined) return null;
+  if (names.length === 0 || names.some((name) => name.trim() === "")) {
+    throw new UsageError("--program needs a program name", 'Name a program by its path relative to the collect path, e.g. --program kernels/abba/transfer.');
+  }
+  return [...new Set(names)];
 }
 
 /**

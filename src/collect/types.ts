@@ -14,6 +14,11 @@ export type ProgramKind = "main" | "test";
 export interface CollectOptions {
   /** Program directories, trees or Go module roots. */
   readonly paths: readonly string[];
+  /**
+   * Collect only these programs, named as discovery names them under `paths` (e.g.
+   * "kernels/abba/transfer"); every name must exist. Default: every program found.
+   */
+  readonly programs?: readonly string[];
   /** Traced runs per program and configuration (default 5). */
   readonly runs?: number;
   /** Deadline per run in milliseconds (default 10 000). */
@@ -43,6 +48,8 @@ export interface CollectOptions {
 /** Options after validation and defaulting; inner modules never re-validate. */
 export interface NormalizedCollectOptions {
   readonly paths: readonly string[];
+  /** The program names selected, or null for every program found. */
+  readonly programs: readonly string[] | null;
   readonly runs: number;
   readonly timeoutMs: number;
   /** Time between the deadline and SIGTERM, and between SIGTERM and SIGKILL. */

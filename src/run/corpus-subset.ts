@@ -1,7 +1,6 @@
 // The --quick corpus: a subset of the discovered programs stratified by category, so a
 // short run still sees every kind of program (each kernel class, pattern family, template).
 
-import { basename } from "node:path";
 import type { ProgramSpec } from "../collect/index.js";
 import { contentHash } from "./stages.js";
 
@@ -19,9 +18,7 @@ export function programCategory(name: string): string {
 
 /**
  * Picks `perCategory` programs from every category (by a stable hash of the name, so the
- * same corpus always gives the same subset). Programs whose directory base names clash
- * are skipped after the first, because collecting single directories names programs
- * by their base name. Pure; the result is sorted by name.
+ * same corpus always gives the same subset). Pure; the result is sorted by name.
  */
 export function stratifiedSubset(programs: readonly ProgramSpec[], perCategory = 1): ProgramSpec[] {
   const byCategory = new Map<string, ProgramSpec[]>();
@@ -30,21 +27,9 @@ export function stratifiedSubset(programs: readonly ProgramSpec[], perCategory =
     byCategory.set(key, [...(byCategory.get(key) ?? []), program]);
   }
   const picked: ProgramSpec[] = [];
-  const baseNames = new Set<string>();
-  const directories = new Set<string>();
   for (const key of [...byCategory.keys()].sort()) {
     const ranked = [...byCategory.get(key)!].sort((a, b) => (contentHash(a.name) < contentHash(b.name) ? -1 : 1));
-    let taken = 0;
-    for (const program of ranked) {
-      if (taken >= perCategory) break;
-      if (directories.has(program.dir)) continue;
-      const base = basename(program.dir);
-      if (baseNames.has(base)) continue;
-      baseNames.add(base);
-      directories.add(program.dir);
-      picked.push(program);
-      taken += 1;
-    }
+    picked.push(...ranked.slice(0, perCategory));
   }
   return picked.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

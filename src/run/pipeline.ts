@@ -128,10 +128,12 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
   const progress = options.onProgress ?? (() => undefined);
   const warnings: string[] = [];
 
-  // Discovery decides the collect paths; it is cheap next to collection and needs no database.
+  // Discovery decides what to collect; it is cheap next to collection and needs no database.
+  // --quick collects the corpus root with a selection, so its programs keep the names a
+  // full run gives them (e.g. "kernels/wgmisuse/addcount") and the two can share a database.
   const discovery = await discoverPrograms([settings.corpus]);
   const chosen = settings.quick ? stratifiedSubset(discovery.programs) : discovery.programs;
-  const collectPaths = settings.quick ? [...new Set(chosen.map((p) => p.dir))] : [settings.corpus];
+  const selection = settings.quick ? chosen.map((p) => p.name) : undefined;
 
   const db = openDatabase(settings.db);
   const timings: StageTiming[] = [];
@@ -140,11 +142,12 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
     const collected = await stage<CollectOutput>(
       context,
       "collect",
-      { paths: collectPaths, programs: chosen.map((p) => [p.name, p.sourceHash]), runs: settings.runs, timeoutMs: settings.timeoutMs, traces: settings.traces },
+      { paths: [settings.corpus], programs: chosen.map((p) => [p.name, p.sourceHash]), runs: settings.runs, timeoutMs: settings.timeoutMs, traces: settings.traces },
       async (say) => {
         let last = -1;
         const result = await collect({
-          paths: collectPaths,
+          paths: [settings.corpus],
+          programs: selection,
           runs: settings.runs,
           timeoutMs: settings.timeoutMs,
           jobs: settings.jobs,

@@ -3,7 +3,7 @@
 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverPrograms, NoGoCodeError } from "../../src/collect/index.js";
+import { discoverPrograms, NoGoCodeError, ProgramNotFoundError, selectProgramsByName } from "../../src/collect/index.js";
 import { PROGRAMS, SPECIAL } from "./helpers.js";
 
 describe("discoverPrograms", () => {
@@ -51,5 +51,35 @@ describe("discoverPrograms", () => {
     const error = await discoverPrograms([join(SPECIAL, "missing")]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoGoCodeError);
     expect((error as NoGoCodeError).message).toContain("is not a directory");
+  });
+});
+
+describe("selectProgramsByName", () => {
+  it("keeps exactly the named programs, under their names relative to the root", async () => {
+    const { programs } = await discoverPrograms([PROGRAMS]);
+    const picked = selectProgramsByName(programs, ["modtree/tools/hello", "clean", "modtree/cmd/hello"]);
+    expect(picked.map((p) => [p.name, p.dir])).toEqual([
+      ["clean", join(PROGRAMS, "clean")],
+      ["modtree/cmd/hello", join(PROGRAMS, "modtree", "cmd", "hello")],
+      ["modtree/tools/hello", join(PROGRAMS, "modtree", "tools", "hello")],
+    ]);
+    expect(picked.every((p) => p.root === PROGRAMS)).toBe(true);
+  });
+
+  it("refuses a name that is not a program under the root, suggesting the full names it may mean", async () => {
+    const { programs } = await discoverPrograms([PROGRAMS]);
+    const error = (() => {
+      try {
+        return selectProgramsByName(programs, ["clean", "hello", "nowhere"]);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ProgramNotFoundError);
+    expect((error as ProgramNotFoundError).message).toBe(`no program named hello, nowhere under ${PROGRAMS}`);
+    expect((error as ProgramNotFoundError).hint).toBe(
+      "Name programs by their path relative to the root given, e.g. modtree/cmd/hello, modtree/tools/hello.",
+    );
+    expect((error as ProgramNotFoundError).exitCode).toBe(2);
   });
 });

@@ -1,6 +1,7 @@
 // End to end: `schedlab run --quick` on four real programs of the corpus, then again to
 // see every stage skipped, then --json; and the pure parts (categories, subset, hashes).
 
+import Database from "better-sqlite3";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -46,6 +47,14 @@ describe("schedlab run --quick on a four-program corpus", () => {
     for (const id of ["overview", "leaks", "rollout"]) expect(html).toContain(`<section id="${id}">`);
     expect(html).toContain("orphan-receiver-leak");
     expect(existsSync(join(root, "adapters", "quick-kl-tags", "card.json"))).toBe(true);
+    // The subset is collected from the corpus root, so programs keep the names a full run gives them.
+    const db = new Database(join(root, "s.db"), { readonly: true });
+    try {
+      expect(db.prepare("SELECT name FROM programs ORDER BY name").pluck().all()).toEqual([...PROGRAMS].sort());
+      expect(db.prepare("SELECT DISTINCT root FROM programs").pluck().all()).toEqual([corpus]);
+    } finally {
+      db.close();
+    }
   });
 
   it("skips every stage on a second run and reports the same results as JSON", async () => {
@@ -99,7 +108,7 @@ describe("the --quick subset", () => {
     expect(programCategory("solo")).toBe("solo");
   });
 
-  it("takes one program per category, skips clashing base names, and is stable", () => {
+  it("takes one program per category by name hash, whatever the base names, and is stable", () => {
     const programs = [
       spec("kernels/abba/a"), spec("kernels/abba/b"), spec("kernels/chanwg/c"),
       spec("generated/fanin-1"), spec("generated/fanin-2"), spec("generated/pipeline-3"),
@@ -109,9 +118,9 @@ describe("the --quick subset", () => {
     expect(picked.filter((n) => n.startsWith("kernels/abba/"))).toHaveLength(1);
     expect(picked.filter((n) => n.startsWith("generated/fanin-"))).toHaveLength(1);
     expect(picked).toContain("generated/pipeline-3");
-    // kernels/chanwg/c and patterns/x/c share the base name "c": only one is collected.
-    expect(picked.filter((n) => n.endsWith("/c"))).toHaveLength(1);
-    expect(picked).toHaveLength(4);
+    // kernels/chanwg/c and patterns/x/c share the base name "c" but keep their full names.
+    expect(picked.filter((n) => n.endsWith("/c"))).toEqual(["kernels/chanwg/c", "patterns/x/c"]);
+    expect(picked).toHaveLength(5);
     expect(stratifiedSubset([...programs].reverse()).map((p) => p.name)).toEqual(picked);
   });
 
