@@ -16,6 +16,8 @@ import {
   trainStudent,
   type TrainStudentOptions,
 } from "../../src/train/index.js";
+import { eventSequence } from "../../src/dataset/index.js";
+import type { RunRecords } from "../../src/dataset/types.js";
 import { EVENT_TYPES } from "../../src/trace/types.js";
 import { runCli } from "../helpers/cli.js";
 import { FIXTURE_PROGRAMS, traceFixtures, type TracedCorpus } from "./traced-runs.js";
@@ -51,6 +53,37 @@ describe("training a student on real traces", () => {
       expect(student.card.training.staticFeatures).toBe(false);
       expect(student.card.training.temperature).toBeGreaterThan(0);
     }
+  });
+
+  it("trains CE on the depth abstraction instead of keeping the untrained initialisation", async () => {
+    // A depth state (program, event index) pools runs that diverged, so its p̂ is a mixture
+    // that the representative prefix does not determine, while each run's own prefix nearly
+    // determines its next event. CE fits the latter; early stopping on the pooled states then
+    // kept epoch 0 (random weights) and a temperature of 20: holdout accuracy far below
+    // majority. Pooling real runs of two different fixtures under one name makes the
+    // divergence certain.
+    const mixed = (name: string, programs: readonly string[], offset: number): RunRecords[] => {
+      const runs = corpus.runs.filter((r) => programs.includes(r.program));
+      // Cut every run to the same number of events so that every depth pools both programs.
+      const events = Math.min(...runs.map((r) => eventSequence(r.records).length));
+      return runs.map((r, i) => ({ ...r, program: name, runId: offset + i, records: r.records.slice(0, eventSequence(r.records)[events - 1] + 1) }));
+    };
+    const runs = [
+      ...mixed("mix-a", ["condqueue", "pingpong"], 1000),
+      ...mixed("mix-b", ["workerpool", "condqueue"], 2000),
+      ...mixed("mix-c", ["pingpong", "workerpool"], 3000),
+      ...mixed("mix-h", ["pipeline", "mutexcounter"], 4000),
+    ];
+    const data = { runs, programDirs: new Map<string, string>() };
+    const depth = { model: "mlp", abstraction: "depth", holdoutPrograms: ["mix-h"], holdoutSpec: "list:mix-h" } as const;
+    const ce = await trainStudent("ce-depth", data, options({ ...depth, objective: "ce" }));
+    const kl = await trainStudent("kl-depth", data, options({ ...depth, objective: "kl" }));
+    const h = ce.card.holdout!;
+    expect(ce.card.training.bestEpoch).toBeGreaterThan(0);
+    expect(ce.card.training.temperature).toBeLessThan(20);
+    expect(h.samples).toBeGreaterThan(300);
+    expect(h.accuracy).toBeGreaterThan(h.majority + 0.05);
+    expect(h.accuracy).toBeGreaterThan(kl.card.holdout!.accuracy - 0.1);
   });
 
   it("gives identical weights for the same seed and different ones for another seed", async () => {
