@@ -64,7 +64,11 @@ export function summaryLines(summary: PipelineSummary): string[] {
     `calibration (ECE, lower is better): ${summary.predictors.map((p) => `${p.name} ${f3(p.ece)}`).join(", ")}${reference === undefined ? "" : `; macro-F1 of ${reference.name} ${f3(reference.macroF1)}`}`,
     leaks === null
       ? "leaks: not analysed (see the warnings above)"
-      : `leaks found: ${leaks.findings} blocked-forever goroutines in ${leaks.programsWithFindings} of ${leaks.programsAnalysed} programs; vs labels precision ${pct(leaks.precision)}, recall ${pct(leaks.recall)}, ${leaks.falsePositivesOnClean} false positives on clean programs`,
+      : `leaks found: ${leaks.findings} blocked-forever goroutines in ${leaks.programsWithFindings} of ${leaks.programsAnalysed} programs; ${
+          leaks.labelledPrograms === 0
+            ? "no program has a schedlab.json manifest, so nothing is scored against labels"
+            : `vs labels precision ${pct(leaks.precision)}, recall ${pct(leaks.recall)}, ${leaks.falsePositivesOnClean} false positives on clean programs`
+        }`,
     summary.rollout === null
       ? "rollout: not run (see the warnings above)"
       : `rollout of ${summary.rollout.predictor}: mean survival ${summary.rollout.meanSurvival.toFixed(2)} of ${summary.rollout.steps} steps, ${pct(summary.rollout.reachedK)} reach k, k-step accuracy ${pct(summary.rollout.kStepAccuracy)}`,
