@@ -2,6 +2,7 @@
 // then every outcome, dump, database row and trace checked against what the programs do.
 
 import Database from "better-sqlite3";
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -164,6 +165,7 @@ describe("schedlab collect over the fixture tree", () => {
     expect(env.GOMAXPROCS).toBe("2");
     expect(row.goVersion).toMatch(/^go1\.\d+/);
     expect(row.sha).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.sha).toBe(createHash("sha256").update(readFileSync(row.path)).digest("hex"));
     expect(row.bytes).toBe(readFileSync(row.path).length);
   });
 
