@@ -75,6 +75,19 @@ interface EvalRunRow {
   readonly options: string;
 }
 
+/** The fields of an eval run's row that every reader shows, in domain names. */
+function runHeader(run: EvalRunRow) {
+  return {
+    id: run.id,
+    createdAt: run.created_at,
+    abstraction: run.abstraction as Abstraction,
+    holdout: run.holdout,
+    states: run.states,
+    samples: run.samples,
+    programs: run.programs,
+  };
+}
+
 /** Reads one stored evaluation by id, or the latest when id is omitted. */
 export function loadEvaluation(db: SchedlabDatabase, id?: number): StoredEvaluation {
   const run = (
@@ -95,13 +108,7 @@ export function loadEvaluation(db: SchedlabDatabase, id?: number): StoredEvaluat
     db.prepare("SELECT details FROM eval_comparisons WHERE eval_run_id = ? ORDER BY rowid").all(run.id) as { details: string }[]
   ).map((row) => JSON.parse(row.details, reviveNaN) as PredictorComparison);
   return {
-    id: run.id,
-    createdAt: run.created_at,
-    abstraction: run.abstraction as Abstraction,
-    holdout: run.holdout,
-    states: run.states,
-    samples: run.samples,
-    programs: run.programs,
+    ...runHeader(run),
     options: JSON.parse(run.options) as Record<string, unknown>,
     predictors,
     comparisons,
@@ -130,13 +137,7 @@ export function listEvaluations(db: SchedlabDatabase, limit = 20): EvaluationSum
   return runs.map((run) => {
     const rows = results.all(run.id) as { predictor: string; accuracy: number | null; ceiling: number | null }[];
     return {
-      id: run.id,
-      createdAt: run.created_at,
-      abstraction: run.abstraction as Abstraction,
-      holdout: run.holdout,
-      states: run.states,
-      samples: run.samples,
-      programs: run.programs,
+      ...runHeader(run),
       predictors: rows.map((r) => ({ name: r.predictor, accuracy: r.accuracy ?? NaN })),
       ceiling: rows[0]?.ceiling ?? NaN,
     };
