@@ -144,12 +144,7 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
         signal,
       });
       if (result === null) return; // aborted: nothing recorded, the next collect redoes it
-      recordRun(db, {
-        programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, outcome: result.outcome,
-        exitCode: result.exitCode, wallMs: result.wallMs, tracePath: result.tracePath, traceSha256: result.traceSha256,
-        traceBytes: result.traceBytes, dumpPath: result.dumpPath, stderrTail: result.stderrTail, goVersion: go.version,
-        env: result.env, truncated: result.truncated,
-      });
+      recordRun(db, { ...result, programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, goVersion: go.version });
       executed++;
       finishRun(plan, result.outcome !== "ok");
     });

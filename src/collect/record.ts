@@ -3,24 +3,20 @@
 
 import { existsSync } from "node:fs";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
+import type { TracedRunResult } from "./traced-run.js";
 import type { ProgramSpec, RunOutcome, RunSummary } from "./types.js";
 
-export interface RunRow {
+/** One run as recorded: what the traced run produced, plus where it belongs. */
+export interface RunRow
+  extends Pick<
+    TracedRunResult,
+    "outcome" | "exitCode" | "wallMs" | "tracePath" | "traceSha256" | "traceBytes" | "dumpPath" | "stderrTail" | "env" | "truncated"
+  > {
   readonly programId: number;
   readonly config: string;
   readonly procs: number;
   readonly index: number;
-  readonly outcome: RunOutcome;
-  readonly exitCode: number | null;
-  readonly wallMs: number;
-  readonly tracePath: string | null;
-  readonly traceSha256: string | null;
-  readonly traceBytes: number | null;
-  readonly dumpPath: string | null;
-  readonly stderrTail: string;
   readonly goVersion: string;
-  readonly env: Record<string, string>;
-  readonly truncated: boolean;
 }
 
 /**
