@@ -76,9 +76,12 @@ describe("bug kernels", () => {
 
     it.each(kernels)("%s: blocked goroutines match the manifest", async (dir) => {
       const m = manifestOf(dir);
+      const matches = (seen: string[]): boolean =>
+        m.showsOn === "every" ? seen.join() === expectedKeys(m).join() : seen.every((g) => expectedKeys(m).includes(g));
       let seen = observed.get(dir)?.blocked.map(key) ?? [];
-      if (m.showsOn === "every" && seen.join() !== expectedKeys(m).join()) {
-        // One retry: on a heavily loaded machine a millisecond sleep can oversleep.
+      if (!matches(seen)) {
+        // One retry: on a heavily loaded machine a millisecond sleep can oversleep, and a
+        // kernel's own deadline can expire while its goroutines are still sleeping.
         seen = (await observeKernels(moduleDir, modulePath, [dir])).get(dir)?.blocked.map(key) ?? [];
       }
       if (m.showsOn === "every") expect(seen).toEqual(expectedKeys(m));

@@ -69,6 +69,7 @@ func TestRotateUnderLoad(t *testing.T) {
 	finished := make(chan struct{})
 	go func() {
 		wg.Wait()
+		close(s.lines)
 		close(finished)
 	}()
 	select {
