@@ -75,7 +75,8 @@ describe("spawnWithDeadline", () => {
     const build = await buildProgram({ dir: join(SPECIAL, "stubborn"), kind: "main", goFiles: [join(SPECIAL, "stubborn", "main.go")] }, go, dir);
     const controller = new AbortController();
     const running = spawnWithDeadline({
-      command: build.binary!, args: [], cwd: dir, env: { PATH: process.env.PATH ?? "" },
+      // The harness's deadline timer (as collect sets it) keeps the runtime from calling `select {}` a deadlock.
+      command: build.binary!, args: [], cwd: dir, env: { PATH: process.env.PATH ?? "", [HARNESS_ENV.deadlineMs]: "600000" },
       deadlineMs: 600_000, graceMs: 1_000, stdoutCap: 4096, stderrCap: 4096, signal: controller.signal,
     });
     setTimeout(() => controller.abort(), 200);
