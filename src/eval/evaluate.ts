@@ -14,6 +14,7 @@ import { pearson, spearman } from "./metrics/correlation.js";
 import { empiricalDistribution } from "./metrics/empiricalDistribution.js";
 import { entropy } from "./metrics/entropy.js";
 import { expectedCalibrationError } from "./metrics/expectedCalibrationError.js";
+import { expectedCalibrationErrorInterval } from "./metrics/expectedCalibrationErrorInterval.js";
 import { klDivergence } from "./metrics/klDivergence.js";
 import { l1Distance } from "./metrics/l1Distance.js";
 import { macroF1 } from "./metrics/macroF1.js";
@@ -158,6 +159,8 @@ function scorePredictor(
   const confusion = confusionMatrix(predicted, table.observed, EVENT_TYPES.length);
   const perEvent = perEventScores(confusion);
   const dist = distributionMetrics(states, output);
+  // Both intervals use the same seed and clusters, hence the same program resamples.
+  const bootstrap = { resamples: context.bootstrapResamples, seed: context.bootstrapSeed };
   const evaluation: PredictorEvaluation = {
     name: output.name,
     configHash: output.configHash,
@@ -171,7 +174,7 @@ function scorePredictor(
       table.programs,
       correct.map((c) => (c ? 1 : 0)),
       correct.map(() => 0),
-      { resamples: context.bootstrapResamples, seed: context.bootstrapSeed },
+      bootstrap,
     ),
     modeAccuracy: dist.modeAccuracy,
     ceiling: accuracy(
@@ -185,6 +188,7 @@ function scorePredictor(
     perEvent,
     confusion,
     ece: expectedCalibrationError(probabilities, table.observed),
+    eceInterval: expectedCalibrationErrorInterval(table.programs, probabilities, table.observed, bootstrap),
     reliability: reliabilityBins(probabilities, table.observed),
     brier: brierScore(probabilities, table.observed),
     nll: negativeLogLikelihood(probabilities, table.observed),

@@ -23,7 +23,20 @@ const real = (x: number): number | null => (Number.isFinite(x) ? x : null);
 /** JSON has no NaN either: JSON.stringify writes null; reading maps null back to NaN (every nullable field is a number). */
 const reviveNaN = (_key: string, value: unknown): unknown => (value === null ? NaN : value);
 
-/** Stores one evaluation; returns its eval run id. */
+/**
+ * A predictor result as stored in eval_results.metrics. Rows written before the ECE
+ * interval existed lack `eceInterval`; they read back with an explicit "not computed"
+ * interval (NaN bounds, 0 resamples) rather than a made-up one.
+ */
+type StoredPredictorEvaluation = Omit<PredictorEvaluation, "eceInterval"> & { readonly eceInterval?: PredictorEvaluation["eceInterval"] };
+
+function revivePredictor(stored: StoredPredictorEvaluation): PredictorEvaluation {
+  if (stored.eceInterval !== undefined) return { ...stored, eceInterval: stored.eceInterval };
+  const notComputed = { estimate: stored.ece, lower: NaN, upper: NaN, confidence: stored.accuracyInterval.confidence, resamples: 0, clusters: stored.programs };
+  return { ...stored, eceInterval: notComputed };
+}
+
+/** Stores one evaluation; returns its eval run id. The full result of each predictor (intervals included) goes in eval_results.metrics as JSON. */
 export function saveEvaluation(
   db: SchedlabDatabase,
   result: EvaluationResult,
@@ -103,7 +116,7 @@ export function loadEvaluation(db: SchedlabDatabase, id?: number): StoredEvaluat
   }
   const predictors = (
     db.prepare("SELECT metrics FROM eval_results WHERE eval_run_id = ? ORDER BY position").all(run.id) as { metrics: string }[]
-  ).map((row) => JSON.parse(row.metrics, reviveNaN) as PredictorEvaluation);
+  ).map((row) => revivePredictor(JSON.parse(row.metrics, reviveNaN) as StoredPredictorEvaluation));
   const comparisons = (
     db.prepare("SELECT details FROM eval_comparisons WHERE eval_run_id = ? ORDER BY rowid").all(run.id) as { details: string }[]
   ).map((row) => JSON.parse(row.details, reviveNaN) as PredictorComparison);

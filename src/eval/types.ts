@@ -31,7 +31,7 @@ export interface EvaluationContext {
    * says "test" (an optimistic baseline).
    */
   readonly majorityClass?: EventType;
-  /** Bootstrap settings for accuracy intervals and comparisons. */
+  /** Bootstrap settings for the accuracy and ECE intervals and the comparisons. */
   readonly bootstrapResamples?: number;
   readonly bootstrapSeed?: number;
 }
@@ -81,6 +81,12 @@ export interface PredictorEvaluation {
   readonly confusion: readonly (readonly number[])[];
   /** Top-label ECE over 15 equal-width bins, sample-weighted. */
   readonly ece: number;
+  /**
+   * Program-cluster bootstrap 95 % interval of `ece`, on the same resamples as
+   * `accuracyInterval`; its estimate equals `ece` up to rounding. Evaluations stored
+   * before it existed read back with `resamples: 0` and NaN bounds.
+   */
+  readonly eceInterval: BootstrapInterval;
   readonly reliability: readonly ReliabilityBin[];
   /** Multi-class Brier score over samples, in [0, 2]. */
   readonly brier: number;

@@ -3,6 +3,7 @@
 
 import type { PredictorEvaluation } from "../eval/index.js";
 import type { LeakAnalysis, LeakScoreReport } from "../leaks/index.js";
+import { estimateWithInterval } from "../report/sections/evaluationTables.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import type { LeakSummary, PipelineSummary, PredictorSummary } from "./types.js";
 
@@ -20,6 +21,7 @@ export function predictorSummaries(predictors: readonly PredictorEvaluation[], s
       ceiling: p.ceiling,
       majority: p.majority,
       ece: p.ece,
+      eceInterval: p.eceInterval,
       macroF1: p.macroF1,
       recall,
     };
@@ -61,7 +63,7 @@ export function summaryLines(summary: PipelineSummary): string[] {
       ? `best student: none trained; ${summary.testPrograms.length} held-out programs (${summary.abstraction} states)`
       : `best student ${best.name}: accuracy ${pct(best.accuracy)} vs majority ${pct(best.majority)} vs ceiling ${pct(best.ceiling)} on ${summary.testPrograms.length} held-out programs (${summary.abstraction} states)`,
     `students: ${students.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ") || "–"}; baselines: ${baselines.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ")}`,
-    `calibration (ECE, lower is better): ${summary.predictors.map((p) => `${p.name} ${f3(p.ece)}`).join(", ")}${reference === undefined ? "" : `; macro-F1 of ${reference.name} ${f3(reference.macroF1)}`}`,
+    `calibration (ECE, lower is better): ${summary.predictors.map((p) => `${p.name} ${estimateWithInterval(p.ece, p.eceInterval)}`).join(", ")}${reference === undefined ? "" : `; macro-F1 of ${reference.name} ${f3(reference.macroF1)}`}`,
     leaks === null
       ? "leaks: not analysed (see the warnings above)"
       : `leaks found: ${leaks.findings} blocked-forever goroutines in ${leaks.programsWithFindings} of ${leaks.programsAnalysed} programs; ${

@@ -2,6 +2,7 @@
 // to, per-stage progress, and the summary it returns.
 
 import type { Abstraction } from "../dataset/index.js";
+import type { BootstrapInterval } from "../eval/index.js";
 import type { EventType } from "../trace/types.js";
 
 /** Pipeline stages in execution order. */
@@ -70,6 +71,8 @@ export interface PredictorSummary {
   readonly ceiling: number;
   readonly majority: number;
   readonly ece: number;
+  /** Program-cluster bootstrap 95 % interval of `ece` (see PredictorEvaluation.eceInterval). */
+  readonly eceInterval: BootstrapInterval;
   readonly macroF1: number;
   readonly recall: Readonly<Record<EventType, number | null>>;
 }

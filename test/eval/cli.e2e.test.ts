@@ -127,6 +127,8 @@ interface EvalJson {
     ceiling: number;
     majority: number;
     ece: number;
+    eceInterval: { estimate: number; lower: number; upper: number; resamples: number; clusters: number };
+    accuracyInterval: { resamples: number; clusters: number };
     l1: number;
     brier: number;
     nll: number;
@@ -180,6 +182,11 @@ describe("schedlab eval and report on collected traces", () => {
       expect(p.accuracy).toBeLessThanOrEqual(p.ceiling + 1e-12);
       expect(p.samples).toBeGreaterThan(20);
       expect(Object.values(p.perEvent).reduce((n, s) => n + s.support, 0)).toBe(p.samples);
+      // one held-out program: the ECE interval collapses to the ECE, on the accuracy interval's resamples
+      expect(p.eceInterval.estimate).toBeCloseTo(p.ece, 12);
+      expect([p.eceInterval.lower, p.eceInterval.upper]).toEqual([p.eceInterval.estimate, p.eceInterval.estimate]);
+      expect([p.eceInterval.resamples, p.eceInterval.clusters]).toEqual([200, 1]);
+      expect([p.accuracyInterval.resamples, p.accuracyInterval.clusters]).toEqual([200, 1]);
     }
     const [uniform, majority] = first.predictors;
     // the uniform vector has NLL ln 6 and Brier 5/6 on every sample, whatever happened
@@ -234,6 +241,9 @@ describe("schedlab eval and report on collected traces", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/abstraction split · holdout list:fanout/);
     expect(result.stdout).toMatch(/predictor\s+accuracy\s+95% CI\s+mode acc\s+ceiling\s+majority/);
+    expect(result.stdout).toMatch(/ECE\s+ECE 95% CI\s+Brier/);
+    // majority, accuracy, its CI (two tokens), mode acc, ceiling, majority, macro-F1, then ECE and its collapsed CI, then Brier
+    expect(result.stdout).toMatch(/^majority\s+(?:\S+\s+){7}(\d\.\d{3})\s+\[\1, \1\]\s+\d\.\d{3}/m);
     expect(result.stdout).toMatch(/^majority\s+\d\.\d{3}/m);
   }, 300_000);
 

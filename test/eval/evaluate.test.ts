@@ -69,6 +69,24 @@ describe("evaluate", () => {
     expect(uniform!.ceiling).toBe(0.75);
   });
 
+  it("gives every predictor an ECE interval from the same program resamples as its accuracy interval", () => {
+    // uniform: top label GoCreate at confidence 1/6 for every sample, so one bin and ECE = |accuracy − 1/6|.
+    // Resamples: {A, B} → 1/8 right, ECE 1/24 (half of them); {A, A} → 0 right, ECE 1/6; {B, B} → 1/2 right, ECE 1/3.
+    const i = uniform!.eceInterval;
+    expect(i.estimate).toBeCloseTo(uniform!.ece, 12);
+    expect(i.estimate).toBeCloseTo(1 / 24, 12);
+    expect(i.lower).toBeCloseTo(1 / 24, 12);
+    expect(i.upper).toBeCloseTo(1 / 3, 12);
+    expect([i.clusters, i.resamples, i.confidence]).toEqual([2, 2000, 0.95]);
+    expect([uniform!.accuracyInterval.lower, uniform!.accuracyInterval.upper]).toEqual([0, 0.5]);
+    // p̂ itself: every resample repeats whole states, whose hits equal their confidence sums
+    expect(oracle!.eceInterval.lower).toBeCloseTo(0, 12);
+    expect(oracle!.eceInterval.upper).toBeCloseTo(0, 12);
+    const seeded = evaluate(STATES, samplesOf(STATES), [UNIFORM], { ...context, bootstrapResamples: 50, bootstrapSeed: 3 }).predictors[0]!;
+    expect(seeded.eceInterval.resamples).toBe(50);
+    expect(seeded.accuracyInterval.resamples).toBe(50);
+  });
+
   it("compares every pair with McNemar and a program bootstrap", () => {
     expect(result.comparisons).toHaveLength(1);
     const c = result.comparisons[0]!;

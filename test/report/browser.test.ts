@@ -65,6 +65,8 @@ describe("report/index.html in a browser", () => {
       leakText: document.querySelector("#leaks tbody")?.textContent ?? "",
       rolloutCharts: document.querySelectorAll("#rollout svg").length,
       overviewRows: document.querySelectorAll("#overview .scroll > table tbody tr").length,
+      overviewHeaders: [...document.querySelectorAll("#overview .scroll > table thead th")].map((th) => th.textContent ?? ""),
+      overviewEceIntervals: [...document.querySelectorAll("#overview .scroll > table tbody tr")].map((tr) => tr.lastElementChild?.textContent ?? ""),
     }));
     expect(kinds.reliabilityBars).toBeGreaterThan(0);
     expect(kinds.scatterPoints).toBeGreaterThan(0);
@@ -72,6 +74,9 @@ describe("report/index.html in a browser", () => {
     expect(kinds.leakText).toContain("orphan-receiver-leak");
     expect(kinds.rolloutCharts).toBe(2);
     expect(kinds.overviewRows).toBe(6);
+    // each predictor's ECE carries its program-bootstrap interval
+    expect(kinds.overviewHeaders.slice(-2)).toEqual(["ECE", "ECE 95% CI"]);
+    for (const cell of kinds.overviewEceIntervals) expect(cell).toMatch(/^\[\d\.\d{3}, \d\.\d{3}\]$/);
 
     const screenshot = join(root, "report.png");
     await page.screenshot({ path: screenshot, fullPage: true });

@@ -67,6 +67,17 @@ describe("writeReport with the evaluation sections", () => {
     expect(md).toContain("| oracle | uni<form> | 0.750 | 0.125 | +0.625 |");
   });
 
+  it("shows each predictor's ECE with its program-bootstrap interval", () => {
+    // uniform: ECE 1/24, resamples of programs {A,A} → 1/6, {B,B} → 1/3 (see test/eval/evaluate.test.ts)
+    expect(html).toContain('<th class="num">ECE 95% CI</th>');
+    expect(html).toContain('<td class="num">[0.042, 0.333]</td>');
+    expect(html).toContain("ECE 0.042 [0.042, 0.333], config h-uniform");
+    expect(md).toMatch(/\| uni<form> \| 0\.125 \| \[0\.000, 0\.500\] \|.*\| 0\.042 \| \[0\.042, 0\.333\] \|/);
+    const evaluation = json.sections.evaluation as unknown as { predictors: { eceInterval: { lower: number; upper: number; resamples: number } }[] };
+    expect(evaluation.predictors[1]!.eceInterval.upper).toBeCloseTo(1 / 3, 12);
+    expect(evaluation.predictors[1]!.eceInterval.resamples).toBe(2000);
+  });
+
   it("writes metrics.json in the eval --json shape with undefined values as null", () => {
     const evaluation = json.sections.evaluation;
     expect(evaluation.predictors.map((p) => p.name)).toEqual(["oracle", "uni<form>"]);
@@ -93,5 +104,17 @@ describe("evaluationText", () => {
     expect(text).toMatch(/oracle\s+0\.750\s+\[/);
     expect(text).toMatch(/R GoEnd/);
     expect(text).toMatch(/exact\s+5\s+0\s+0\.063/);
+    expect(text).toMatch(/ECE\s+ECE 95% CI\s+Brier/);
+    expect(text).toMatch(/^uni<form>\s.*\s0\.042\s+\[0\.042, 0\.333\]\s/m);
+  });
+
+  it("shows a dash, not a made-up interval, for results stored before the ECE interval existed", () => {
+    const e = stored();
+    const older = { ...e, predictors: e.predictors.map((p) => ({ ...p, eceInterval: { ...p.eceInterval, lower: NaN, upper: NaN, resamples: 0 } })) };
+    expect(evaluationText(older)).toMatch(/^uni<form>\s.*\s0\.042\s+–\s+0\.833/m);
+    const md = evaluationSections(older)
+      .map((s) => s.markdown())
+      .join("\n");
+    expect(md).toContain("ECE 0.042, config h-uniform");
   });
 });

@@ -1,4 +1,5 @@
-// Percentile bootstrap confidence intervals that resample whole clusters (programs).
+// Percentile bootstrap confidence intervals that resample whole clusters (programs):
+// one resampling loop (clusterBootstrapDraws) and the statistics built on it.
 
 import { quantile } from "simple-statistics";
 import { seededRandom } from "./seededRandom.js";
@@ -24,15 +25,98 @@ export interface BootstrapInterval {
 }
 
 /**
- * Cluster bootstrap of a mean difference: mean(a) − mean(b) over items, where items
- * come in clusters (in schedlab: samples grouped by program). Each resample draws
- * as many clusters as there are, with replacement, and keeps all their items; the
- * interval is the percentile interval of the resampled differences. Resampling
- * programs rather than samples is the honest choice: samples of one program share
- * its code and its runs, so they are not independent, and resampling them one by
+ * A statistic of one resample given as the clusters drawn: `drawn` holds cluster
+ * indices in [0, clusters), as many as there are clusters, repeats allowed. The full
+ * data is the draw [0, 1, …, clusters − 1].
+ */
+export type ClusterStatistic = (drawn: readonly number[]) => number;
+
+/** Items grouped by cluster key, clusters numbered in order of first appearance. */
+export interface ClusterIndex {
+  /** Cluster number of each item. */
+  readonly clusterOf: readonly number[];
+  /** Item indices of each cluster, ascending. */
+  readonly items: readonly (readonly number[])[];
+}
+
+/** Numbers the clusters of `groups` in order of first appearance. */
+export function clusterIndex(groups: readonly string[]): ClusterIndex {
+  const number = new Map<string, number>();
+  const clusterOf: number[] = [];
+  const items: number[][] = [];
+  groups.forEach((key, i) => {
+    let g = number.get(key);
+    if (g === undefined) {
+      g = items.length;
+      number.set(key, g);
+      items.push([]);
+    }
+    clusterOf.push(g);
+    items[g]!.push(i);
+  });
+  return { clusterOf, items };
+}
+
+/**
+ * The one resampling loop behind every cluster bootstrap here. Each resample draws
+ * `clusters` cluster indices uniformly with replacement from a seeded PRNG (mulberry32)
+ * and evaluates `statistic` on the draw; the interval is the percentile interval of the
+ * resampled values, the estimate the statistic of the full data. Invariants: the same
+ * seed and cluster count give the same draws whatever the statistic (so intervals of
+ * different statistics share their resamples); with one cluster every draw is the full
+ * data and the interval collapses to the estimate; zero clusters give NaN.
+ *
+ * Resampling programs rather than samples is the honest choice: samples of one program
+ * share its code and its runs, so they are not independent, and resampling them one by
  * one would give intervals that are too narrow.
  *
- * Pass b = all zeros to bootstrap a plain mean (e.g. one predictor's accuracy).
+ * @param clusters number of clusters
+ * @param statistic the statistic of a draw (see ClusterStatistic); should be finite for every draw
+ * @example clusterBootstrapDraws(2, (d) => d.filter((g) => g === 0).length / d.length).estimate // => 0.5
+ */
+export function clusterBootstrapDraws(clusters: number, statistic: ClusterStatistic, options: BootstrapOptions = {}): BootstrapInterval {
+  const resamples = options.resamples ?? 2000;
+  const confidence = options.confidence ?? 0.95;
+  if (clusters === 0) return { estimate: NaN, lower: NaN, upper: NaN, confidence, resamples: 0, clusters };
+  const estimate = statistic(Array.from({ length: clusters }, (_, g) => g));
+  const random = seededRandom(options.seed ?? 1);
+  const values = new Array<number>(resamples);
+  const drawn = new Array<number>(clusters);
+  for (let r = 0; r < resamples; r++) {
+    for (let j = 0; j < clusters; j++) drawn[j] = Math.floor(random() * clusters);
+    values[r] = statistic(drawn);
+  }
+  const alpha = (1 - confidence) / 2;
+  const [lower, upper] = resamples === 0 ? [NaN, NaN] : quantile(values, [alpha, 1 - alpha]);
+  return { estimate, lower: lower!, upper: upper!, confidence, resamples, clusters };
+}
+
+/**
+ * Cluster bootstrap of any statistic of the items, e.g. a ratio that is not a mean.
+ * Each resample passes the item indices of the drawn clusters (a cluster drawn twice
+ * appears twice) to `statistic`; the estimate passes every item once, grouped by
+ * cluster. This costs O(items) per resample: for a statistic that decomposes into
+ * per-cluster sums, precompute the sums and use clusterBootstrapDraws instead (as
+ * clusterBootstrapMeanDifference and eceBootstrapInterval do).
+ *
+ * @param groups cluster key per item (in schedlab: the program of each sample)
+ * @param statistic the statistic of a multiset of item indices
+ * @example clusterBootstrapStatistic(["p", "p", "q"], (ix) => ix.length).estimate // => 3
+ */
+export function clusterBootstrapStatistic(
+  groups: readonly string[],
+  statistic: (indices: readonly number[]) => number,
+  options: BootstrapOptions = {},
+): BootstrapInterval {
+  const { items } = clusterIndex(groups);
+  return clusterBootstrapDraws(items.length, (drawn) => statistic(drawn.flatMap((g) => items[g]!)), options);
+}
+
+/**
+ * Cluster bootstrap of a mean difference: mean(a) − mean(b) over items, where items
+ * come in clusters (in schedlab: samples grouped by program). Per-cluster sums are
+ * precomputed, so a resample costs O(clusters). Pass b = all zeros to bootstrap a
+ * plain mean (e.g. one predictor's accuracy).
  *
  * @param groups cluster key per item
  * @param a value per item (e.g. 1 if predictor A was right)
@@ -46,44 +130,24 @@ export function clusterBootstrapMeanDifference(
   options: BootstrapOptions = {},
 ): BootstrapInterval {
   if (groups.length !== a.length || a.length !== b.length) throw new RangeError("clusterBootstrap: arrays differ in length");
-  const resamples = options.resamples ?? 2000;
-  const confidence = options.confidence ?? 0.95;
-  const index = new Map<string, number>();
-  const sumA: number[] = [];
-  const sumB: number[] = [];
-  const size: number[] = [];
-  for (let i = 0; i < groups.length; i++) {
-    let g = index.get(groups[i]!);
-    if (g === undefined) {
-      g = index.size;
-      index.set(groups[i]!, g);
-      sumA.push(0);
-      sumB.push(0);
-      size.push(0);
-    }
+  const { clusterOf, items } = clusterIndex(groups);
+  const sumA = new Array<number>(items.length).fill(0);
+  const sumB = new Array<number>(items.length).fill(0);
+  clusterOf.forEach((g, i) => {
     sumA[g]! += a[i]!;
     sumB[g]! += b[i]!;
-    size[g]! += 1;
-  }
-  const clusters = size.length;
-  if (clusters === 0) return { estimate: NaN, lower: NaN, upper: NaN, confidence, resamples: 0, clusters };
-  const total = (xs: number[]): number => xs.reduce((s, x) => s + x, 0);
-  const estimate = (total(sumA) - total(sumB)) / total(size);
-  const random = seededRandom(options.seed ?? 1);
-  const differences = new Array<number>(resamples);
-  for (let r = 0; r < resamples; r++) {
+  });
+  // Sums in draw order, so results are bit-identical to the former dedicated loop.
+  const meanDifference: ClusterStatistic = (drawn) => {
     let da = 0;
     let db = 0;
     let n = 0;
-    for (let j = 0; j < clusters; j++) {
-      const g = Math.floor(random() * clusters);
+    for (const g of drawn) {
       da += sumA[g]!;
       db += sumB[g]!;
-      n += size[g]!;
+      n += items[g]!.length;
     }
-    differences[r] = (da - db) / n;
-  }
-  const alpha = (1 - confidence) / 2;
-  const [lower, upper] = resamples === 0 ? [NaN, NaN] : quantile(differences, [alpha, 1 - alpha]);
-  return { estimate, lower: lower!, upper: upper!, confidence, resamples, clusters };
+    return (da - db) / n;
+  };
+  return clusterBootstrapDraws(items.length, meanDifference, options);
 }

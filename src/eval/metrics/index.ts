@@ -7,7 +7,7 @@ export { majorityAccuracy, majorityLabel } from "./majorityAccuracy.js";
 export { confusionMatrix } from "./confusionMatrix.js";
 export { classScores, type ClassScores } from "./classScores.js";
 export { macroF1 } from "./macroF1.js";
-export { reliabilityBins, DEFAULT_CALIBRATION_BINS, type ReliabilityBin } from "./reliabilityBins.js";
+export { reliabilityBins, calibrationBin, DEFAULT_CALIBRATION_BINS, type ReliabilityBin } from "./reliabilityBins.js";
 export { expectedCalibrationError } from "./expectedCalibrationError.js";
 export { brierScore } from "./brierScore.js";
 export { PROBABILITY_FLOOR } from "./probabilityFloor.js";
@@ -23,4 +23,14 @@ export { pearson, spearman, type CorrelationResult } from "./correlation.js";
 export { complementaryErrorFunction } from "./complementaryErrorFunction.js";
 export { mcnemar, MCNEMAR_EXACT_BELOW, type McNemarResult } from "./mcnemar.js";
 export { seededRandom } from "./seededRandom.js";
-export { clusterBootstrapMeanDifference, type BootstrapOptions, type BootstrapInterval } from "./clusterBootstrap.js";
+export {
+  clusterBootstrapDraws,
+  clusterBootstrapMeanDifference,
+  clusterBootstrapStatistic,
+  clusterIndex,
+  type BootstrapOptions,
+  type BootstrapInterval,
+  type ClusterIndex,
+  type ClusterStatistic,
+} from "./clusterBootstrap.js";
+export { expectedCalibrationErrorInterval, type CalibrationIntervalOptions } from "./expectedCalibrationErrorInterval.js";

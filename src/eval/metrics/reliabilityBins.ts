@@ -18,6 +18,17 @@ export interface ReliabilityBin {
 export const DEFAULT_CALIBRATION_BINS = 15;
 
 /**
+ * The bin of a top-label confidence: floor(confidence · bins), with 1 (and anything
+ * above, from rounding) in the last bin and anything below 0 in the first.
+ *
+ * @example calibrationBin(0.5, 15) // => 7
+ * @example calibrationBin(1, 15) // => 14
+ */
+export function calibrationBin(confidence: number, bins: number): number {
+  return Math.min(bins - 1, Math.max(0, Math.floor(confidence * bins)));
+}
+
+/**
  * Bins samples by the probability of their top label. Bin i covers
  * [i/bins, (i+1)/bins); a confidence of exactly 1 goes in the last bin.
  * Ties for the top label go to the lowest index (see topLabel).
@@ -42,7 +53,7 @@ export function reliabilityBins(
     const q = probabilities[i]!;
     const label = topLabel(q);
     const confidence = q[label]!;
-    const bin = Math.min(bins - 1, Math.max(0, Math.floor(confidence * bins)));
+    const bin = calibrationBin(confidence, bins);
     count[bin]! += 1;
     confidenceSum[bin]! += confidence;
     if (label === observed[i]) hits[bin]! += 1;

@@ -18,6 +18,7 @@ import {
   comparisonRow,
   ENTROPY_HEADERS,
   entropyRow,
+  estimateWithInterval,
   HEADLINE_HEADERS,
   HEADLINE_NUMERIC,
   headlineRow,
@@ -42,7 +43,7 @@ function contextLine(e: StoredEvaluation): string {
 const METRIC_NOTES = [
   "accuracy: top label against each run's observed next event (per sample); 95% CI by resampling programs (2000 resamples, seeded).",
   "mode acc: top label against argmax p̂ (per state, tied modes count). ceiling: always predicting the mode of p̂; majority: always predicting the training split's most frequent event.",
-  "ECE: top-label, 15 equal-width bins, sample-weighted. Brier: Σ over the six events, in [0, 2]. NLL and KL(p̂‖q) in nats, q floored at 1e-12. L1: Σ|q − p̂| / 6.",
+  "ECE: top-label, 15 equal-width bins, sample-weighted; its 95% CI resamples the same programs as the accuracy's, recomputing the bins of each resample. Brier: Σ over the six events, in [0, 2]. NLL and KL(p̂‖q) in nats, q floored at 1e-12. L1: Σ|q − p̂| / 6.",
   "H ρ / H r: Spearman and Pearson correlation between the predictor's entropy and p̂'s entropy over states with ≥ 2 samples (– when a side is constant). R X: recall of event X.",
 ];
 
@@ -136,7 +137,7 @@ export function predictorDetailSection(p: PredictorEvaluation, index: number): R
     xMax: Math.log2(6),
     yMax: Math.log2(6),
   });
-  const summary = `accuracy ${p.accuracy.toFixed(3)} (ceiling ${p.ceiling.toFixed(3)}), ECE ${Number.isFinite(p.ece) ? p.ece.toFixed(3) : "–"}, config ${p.configHash}`;
+  const summary = `accuracy ${p.accuracy.toFixed(3)} (ceiling ${p.ceiling.toFixed(3)}), ECE ${estimateWithInterval(p.ece, p.eceInterval)}, config ${p.configHash}`;
   return {
     id: `predictor-${index + 1}-${slug(p.name)}`,
     title: `Predictor ${p.name}`,

@@ -1,9 +1,10 @@
 // The rows of the evaluation tables, shared by the HTML, Markdown and terminal renderings,
 // so every output shows the same numbers under the same headings.
 
+import type { BootstrapInterval } from "../../eval/metrics/clusterBootstrap.js";
 import type { PredictorComparison, PredictorEvaluation } from "../../eval/types.js";
 import { EVENT_TYPES, type EventType } from "../../trace/types.js";
-import { fixed, interval, pValue, signed } from "../format.js";
+import { fixed, interval, MISSING, pValue, signed } from "../format.js";
 
 /** Rare events whose recall the headline table shows (DESIGN §7 names them as rare). */
 export const RARE_EVENTS: readonly EventType[] = ["GoUnblock", "GoSched", "GoEnd"];
@@ -17,6 +18,7 @@ export const HEADLINE_HEADERS = [
   "majority",
   "macro-F1",
   "ECE",
+  "ECE 95% CI",
   "Brier",
   "NLL",
   "KL",
@@ -25,6 +27,17 @@ export const HEADLINE_HEADERS = [
   "H r",
   ...RARE_EVENTS.map((e) => `R ${e}`),
 ] as const;
+
+/** "[lower, upper]" of a bootstrap interval; "–" when none was computed (results stored before it existed). */
+export function bootstrapIntervalCell(i: BootstrapInterval): string {
+  return i.resamples === 0 || !(Number.isFinite(i.lower) && Number.isFinite(i.upper)) ? MISSING : interval(i.lower, i.upper);
+}
+
+/** An estimate with its bootstrap interval, e.g. "0.069 [0.031, 0.121]"; the estimate alone when there is no interval. */
+export function estimateWithInterval(x: number, i: BootstrapInterval): string {
+  const bounds = bootstrapIntervalCell(i);
+  return bounds === MISSING ? fixed(x) : `${fixed(x)} ${bounds}`;
+}
 
 /** Column indices of HEADLINE_HEADERS that hold numbers. */
 export const HEADLINE_NUMERIC = HEADLINE_HEADERS.map((_, i) => i).filter((i) => i > 0);
@@ -39,6 +52,7 @@ export function headlineRow(p: PredictorEvaluation): string[] {
     fixed(p.majority),
     fixed(p.macroF1),
     fixed(p.ece),
+    bootstrapIntervalCell(p.eceInterval),
     fixed(p.brier),
     fixed(p.nll),
     fixed(p.kl),

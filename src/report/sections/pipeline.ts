@@ -1,6 +1,7 @@
 // Report sections of `schedlab run`: the overview (headline numbers, stage timings,
 // settings, warnings), the leak table with sites, and rollout survival.
 
+import type { BootstrapInterval } from "../../eval/metrics/clusterBootstrap.js";
 import type { LeakAnalysis } from "../../leaks/index.js";
 import type { RolloutReport, StoredRolloutRun } from "../../rollout/index.js";
 import { EVENT_TYPES } from "../../trace/types.js";
@@ -9,6 +10,7 @@ import { fixed, MISSING, plural } from "../format.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import { barChart } from "../svg/index.js";
+import { bootstrapIntervalCell } from "./evaluationTables.js";
 import type { ReportSection } from "../types.js";
 
 /** What the overview shows; the pipeline fills it in (the report stage does not depend on it). */
@@ -24,6 +26,7 @@ export interface OverviewInput {
     readonly ceiling: number;
     readonly majority: number;
     readonly ece: number;
+    readonly eceInterval: BootstrapInterval;
     readonly macroF1: number;
   }[];
   readonly leaks: { readonly findings: number; readonly programsWithFindings: number; readonly programsAnalysed: number; readonly precision: number | null; readonly recall: number | null; readonly falsePositivesOnClean: number } | null;
@@ -58,12 +61,12 @@ function headline(input: OverviewInput): string[] {
   return lines;
 }
 
-const PREDICTOR_HEADERS = ["predictor", "accuracy", "majority", "ceiling", "gap to ceiling", "macro-F1", "ECE"] as const;
+const PREDICTOR_HEADERS = ["predictor", "accuracy", "majority", "ceiling", "gap to ceiling", "macro-F1", "ECE", "ECE 95% CI"] as const;
 const STAGE_HEADERS = ["stage", "status", "time", "what happened"] as const;
 
 /** First section: the answer in a few sentences, the predictors at a glance, how the run went. */
 export function overviewSection(input: OverviewInput): ReportSection {
-  const rows = input.predictors.map((p) => [p.name, pct(p.accuracy), pct(p.majority), pct(p.ceiling), pct(p.ceiling - p.accuracy), fixed(p.macroF1), fixed(p.ece)]);
+  const rows = input.predictors.map((p) => [p.name, pct(p.accuracy), pct(p.majority), pct(p.ceiling), pct(p.ceiling - p.accuracy), fixed(p.macroF1), fixed(p.ece), bootstrapIntervalCell(p.eceInterval)]);
   const stageRows = input.stages.map((s) => [s.stage, s.status, s.status === "skipped" ? MISSING : seconds(s.elapsedMs), s.note]);
   const chart = barChart({
     title: "Accuracy of each predictor, with the ceiling and the majority baseline",
@@ -85,7 +88,7 @@ export function overviewSection(input: OverviewInput): ReportSection {
     html: () =>
       [
         ...headline(input).map((line) => `<p>${escapeXml(line)}</p>`),
-        `<div class="scroll">${htmlTable({ headers: PREDICTOR_HEADERS, rows, numeric: [1, 2, 3, 4, 5, 6] })}</div>`,
+        `<div class="scroll">${htmlTable({ headers: PREDICTOR_HEADERS, rows, numeric: [1, 2, 3, 4, 5, 6, 7] })}</div>`,
         `<div class="charts"><figure>${chart}<figcaption>Accuracy against each run's observed next event on the held-out programs.</figcaption></figure></div>`,
         `<h3>How this run went</h3><p class="note">${escapeXml(settings)}</p>`,
         htmlTable({ headers: STAGE_HEADERS, rows: stageRows, numeric: [2] }),
@@ -94,7 +97,7 @@ export function overviewSection(input: OverviewInput): ReportSection {
     markdown: () =>
       [
         ...headline(input),
-        markdownTable(PREDICTOR_HEADERS, rows, [1, 2, 3, 4, 5, 6]),
+        markdownTable(PREDICTOR_HEADERS, rows, [1, 2, 3, 4, 5, 6, 7]),
         settings,
         markdownTable(STAGE_HEADERS, stageRows, [2]),
         ...(input.warnings.length === 0 ? [] : ["Warnings:", input.warnings.map((w) => `- ${w}`).join("\n")]),
