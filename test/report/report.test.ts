@@ -108,6 +108,15 @@ describe("evaluationText", () => {
     expect(text).toMatch(/^uni<form>\s.*\s0\.042\s+\[0\.042, 0\.333\]\s/m);
   });
 
+  it("states the number of resamples the intervals were computed with", () => {
+    const e = stored();
+    expect(evaluationSections(e)[0]!.markdown()).toContain("(2000 resamples, seeded)");
+    const fewer = evaluate(STATES, samplesOf(STATES), [UNIFORM], { abstraction: "split", holdout: "list:A,B", bootstrapResamples: 300 });
+    const md = evaluationSections({ ...e, ...fewer })[0]!.markdown();
+    expect(md).toContain("(300 resamples, seeded)");
+    expect(md).not.toContain("2000");
+  });
+
   it("shows a dash, not a made-up interval, for results stored before the ECE interval existed", () => {
     const e = stored();
     const older = { ...e, predictors: e.predictors.map((p) => ({ ...p, eceInterval: { ...p.eceInterval, lower: NaN, upper: NaN, resamples: 0 } })) };

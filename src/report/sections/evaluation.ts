@@ -40,8 +40,9 @@ function contextLine(e: StoredEvaluation): string {
   return `Eval run ${e.id} (${e.createdAt}): abstraction ${e.abstraction}, holdout ${e.holdout}; ${plural(e.states, "test state")}, ${plural(e.samples, "sample")}, ${plural(e.programs, "program")}.${majority}`;
 }
 
-const METRIC_NOTES = [
-  "accuracy: top label against each run's observed next event (per sample); 95% CI by resampling programs (2000 resamples, seeded).",
+/** How the metrics of the headline table are defined; `resamples` is the bootstrap size the intervals were computed with. */
+const metricNotes = (resamples: number): string[] => [
+  `accuracy: top label against each run's observed next event (per sample); 95% CI by resampling programs (${resamples} resamples, seeded).`,
   "mode acc: top label against argmax p̂ (per state, tied modes count). ceiling: always predicting the mode of p̂; majority: always predicting the training split's most frequent event.",
   "ECE: top-label, 15 equal-width bins, sample-weighted; its 95% CI resamples the same programs as the accuracy's, recomputing the bins of each resample. Brier: Σ over the six events, in [0, 2]. NLL and KL(p̂‖q) in nats, q floored at 1e-12. L1: Σ|q − p̂| / 6.",
   "H ρ / H r: Spearman and Pearson correlation between the predictor's entropy and p̂'s entropy over states with ≥ 2 samples (– when a side is constant). R X: recall of event X.",
@@ -50,6 +51,7 @@ const METRIC_NOTES = [
 /** The headline section: one row per predictor, per-event F1 bars and the entropy table. */
 export function evaluationSummarySection(e: StoredEvaluation): ReportSection {
   const rows = e.predictors.map(headlineRow);
+  const notes = metricNotes(e.predictors[0]?.accuracyInterval.resamples ?? 2000);
   const f1Bars = (metric: "f1" | "recall"): string =>
     barChart({
       title: `Per-event ${metric === "f1" ? "F1" : "recall"} by predictor`,
@@ -71,7 +73,7 @@ export function evaluationSummarySection(e: StoredEvaluation): ReportSection {
       [
         `<p>${escapeXml(contextLine(e))}</p>`,
         `<div class="scroll">${htmlTable({ headers: HEADLINE_HEADERS, rows, numeric: HEADLINE_NUMERIC })}</div>`,
-        `<ul class="note">${METRIC_NOTES.map((n) => `<li>${escapeXml(n)}</li>`).join("")}</ul>`,
+        `<ul class="note">${notes.map((n) => `<li>${escapeXml(n)}</li>`).join("")}</ul>`,
         `<div class="charts"><figure>${accuracyBars}<figcaption>Ceiling and majority are properties of the test states; they are the same for every predictor.</figcaption></figure>`,
         `<figure>${f1Bars("f1")}<figcaption>Missing bars: the event neither occurred nor was predicted.</figcaption></figure>`,
         `<figure>${f1Bars("recall")}<figcaption>Recall per event; rare events (GoUnblock, GoSched, GoEnd) are where predictors fail first.</figcaption></figure></div>`,
@@ -82,7 +84,7 @@ export function evaluationSummarySection(e: StoredEvaluation): ReportSection {
       [
         contextLine(e),
         markdownTable(HEADLINE_HEADERS, rows, HEADLINE_NUMERIC),
-        METRIC_NOTES.map((n) => `- ${n}`).join("\n"),
+        notes.map((n) => `- ${n}`).join("\n"),
         "### Entropy against real nondeterminism",
         markdownTable(ENTROPY_HEADERS, e.predictors.map(entropyRow), numericFrom(ENTROPY_HEADERS.length, 1)),
       ].join("\n\n"),
