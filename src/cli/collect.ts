@@ -2,10 +2,10 @@
 
 import type { Command } from "commander";
 import { collect, parseDuration, parseProcsList, terminalProgress, type CollectResult } from "../collect/index.js";
-import { UsageError } from "../errors.js";
 import { parsePeers } from "../collect/peers.js";
 import { openDatabase } from "../store/index.js";
 import { ingestRuns, type IngestSummary } from "../trace/index.js";
+import { parsePositiveInteger } from "./numbers.js";
 
 interface CollectFlags {
   program?: string[];
@@ -37,10 +37,7 @@ async function ingestPending(dbFile: string, tty: boolean): Promise<IngestSummar
 }
 
 function integer(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
-  return value;
+  return text === undefined ? undefined : parsePositiveInteger(flag, text);
 }
 
 /** Commander accumulator of the repeatable --program flag. */

@@ -2,7 +2,7 @@
 
 import type { Command } from "commander";
 import { checkCorpus, type CorpusCheckReport } from "../corpus/index.js";
-import { UsageError } from "../errors.js";
+import { parsePositiveInteger } from "./numbers.js";
 
 interface CorpusCheckFlags {
   readonly json?: boolean;
@@ -19,10 +19,7 @@ export function registerCorpusCheck(corpus: Command): void {
     .option("--no-build", "skip compiling; check manifests and sites only")
     .option("-j, --jobs <n>", "parallel per-package builds")
     .action(async (dir: string, flags: CorpusCheckFlags) => {
-      const concurrency = flags.jobs === undefined ? undefined : Number(flags.jobs);
-      if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
-        throw new UsageError(`--jobs must be a positive integer, got ${JSON.stringify(flags.jobs)}`);
-      }
+      const concurrency = flags.jobs === undefined ? undefined : parsePositiveInteger("--jobs", flags.jobs);
       const report = await checkCorpus({ dir, concurrency, skipBuild: !flags.build });
       process.stdout.write(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
       if (report.failures.length > 0) process.exitCode = 1;

@@ -3,7 +3,7 @@
 
 import type { Command } from "commander";
 import { generateCorpus, TEMPLATE_NAMES, verifyGenerated } from "../corpus/generate.js";
-import { UsageError } from "../errors.js";
+import { parseIntegerOption } from "./numbers.js";
 
 interface CorpusGenerateFlags {
   readonly seed: string;
@@ -12,14 +12,6 @@ interface CorpusGenerateFlags {
   readonly template?: string;
   readonly verify?: boolean;
   readonly json?: boolean;
-}
-
-function integer(flag: string, text: string, min: number): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min) {
-    throw new UsageError(`${flag} must be an integer ≥ ${min}, got ${JSON.stringify(text)}`);
-  }
-  return value;
 }
 
 export function registerCorpusGenerate(corpus: Command): void {
@@ -47,8 +39,8 @@ export function registerCorpusGenerate(corpus: Command): void {
       }
       const templates = flags.template?.split(",").map((t) => t.trim()).filter((t) => t !== "");
       const result = generateCorpus({
-        seed: integer("--seed", flags.seed, 0),
-        count: integer("--count", flags.count, 1),
+        seed: parseIntegerOption("--seed", flags.seed, 0),
+        count: parseIntegerOption("--count", flags.count, 1),
         outDir: flags.out,
         templates,
       });

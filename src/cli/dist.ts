@@ -5,6 +5,7 @@ import { distributionJson, distributionReport, formatDistributionTable } from ".
 import { parseAbstraction, openExistingDatabase } from "../dataset/options.js";
 import { saveHoldout } from "../dataset/split.js";
 import { UsageError } from "../errors.js";
+import { parseRowLimit } from "./numbers.js";
 
 export function registerDist(program: Command): void {
   program
@@ -18,6 +19,8 @@ export function registerDist(program: Command): void {
     .option("--limit <n>", "rows shown on a terminal (0 = all)", "40")
     .option("--json", "machine-readable output")
     .action((opts: { abstraction: string; program?: string; holdout?: string; saveHoldout?: string; db: string; limit: string; json?: boolean }) => {
+      const abstraction = parseAbstraction(opts.abstraction);
+      const maxRows = parseRowLimit("--limit", opts.limit);
       const db = openExistingDatabase(opts.db);
       try {
         if (opts.saveHoldout !== undefined) {
@@ -25,13 +28,11 @@ export function registerDist(program: Command): void {
           const saved = saveHoldout(db, opts.saveHoldout, opts.holdout);
           process.stderr.write(`saved holdout ${opts.saveHoldout}: ${saved.test.length} test programs (${saved.description})\n`);
         }
-        const report = distributionReport(db, { abstraction: parseAbstraction(opts.abstraction), program: opts.program, holdout: opts.holdout });
+        const report = distributionReport(db, { abstraction, program: opts.program, holdout: opts.holdout });
         if (opts.json) {
           process.stdout.write(`${JSON.stringify(distributionJson(report))}\n`);
           return;
         }
-        const limit = Number(opts.limit);
-        const maxRows = !Number.isFinite(limit) || limit <= 0 ? Infinity : limit;
         process.stdout.write(`${formatDistributionTable(report, { maxRows })}\n`);
       } finally {
         db.close();

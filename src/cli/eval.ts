@@ -2,8 +2,8 @@
 // results and print them as a table or JSON.
 
 import type { Command } from "commander";
-import { openExistingDatabase, parseAbstraction, parsePositiveInteger } from "../dataset/options.js";
-import { UsageError } from "../errors.js";
+import { openExistingDatabase, parseAbstraction } from "../dataset/options.js";
+import { parseIntegerOption, parsePositiveInteger } from "./numbers.js";
 import { runEvaluation } from "../eval/run.js";
 import { evaluationText } from "../report/terminal.js";
 
@@ -23,11 +23,6 @@ interface EvalFlags {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-function parseSeed(text: string): number {
-  const seed = Number(text);
-  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${JSON.stringify(text)}`, "Pass e.g. --seed 1.");
-  return seed;
-}
 
 /** On a terminal, batch counters overwrite one line; in a log, only the step lines appear. */
 function progressWriter(stream: NodeJS.WriteStream): (message: string, transient: boolean) => void {
@@ -58,7 +53,7 @@ export function registerEval(program: Command): void {
       const abstraction = parseAbstraction(flags.abstraction);
       const concurrency = flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency);
       const bootstrapResamples = parsePositiveInteger("--resamples", flags.resamples);
-      const bootstrapSeed = parseSeed(flags.seed);
+      const bootstrapSeed = parseIntegerOption("--seed", flags.seed);
       const db = openExistingDatabase(flags.db);
       try {
         const run = await runEvaluation(db, {

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { iterateRunRecords, loadRunGoroutines, shortFunctionName } from "../trace/index.js";
+import { parseIntegerOption } from "./numbers.js";
 
 interface EventsFlags {
   db: string;
@@ -41,9 +42,10 @@ export function registerEvents(program: Command): void {
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--json", "print a JSON array of {seq, time, event, reason, goroutine, gid, actor, actorGid, site}")
     .action((flags: EventsFlags) => {
+      const index = parseIntegerOption("--run", flags.run, 0);
       const db = openDatabase(flags.db, { readonly: true });
       try {
-        const runId = findRun(db, flags);
+        const runId = findRun(db, flags.program, index, flags.config);
         const rows = eventRows(db, runId, flags.goroutine);
         process.stdout.write(flags.json ? `${JSON.stringify(rows, null, 1)}\n` : renderTable(rows));
       } finally {
@@ -59,20 +61,18 @@ interface RunRow {
   ingest_error: string | null;
 }
 
-function findRun(db: SchedlabDatabase, flags: EventsFlags): number {
-  const program = db.prepare("SELECT id, name FROM programs WHERE name = ? OR CAST(id AS TEXT) = ?").get(flags.program, flags.program) as
+function findRun(db: SchedlabDatabase, name: string, index: number, config: string | undefined): number {
+  const program = db.prepare("SELECT id, name FROM programs WHERE name = ? OR CAST(id AS TEXT) = ?").get(name, name) as
     | { id: number; name: string }
     | undefined;
   if (program === undefined) {
     const names = (db.prepare("SELECT name FROM programs ORDER BY name LIMIT 20").all() as { name: string }[]).map((p) => p.name);
-    throw new UsageError(`no program named ${JSON.stringify(flags.program)}`, `Known programs: ${names.join(", ") || "(none: run `schedlab collect`)"}.`);
+    throw new UsageError(`no program named ${JSON.stringify(name)}`, `Known programs: ${names.join(", ") || "(none: run `schedlab collect`)"}.`);
   }
-  const index = Number(flags.run);
-  if (!Number.isInteger(index) || index < 0) throw new UsageError(`--run must be a run index (0, 1, …), got ${JSON.stringify(flags.run)}`);
   const runs = db
     .prepare("SELECT id, config, ingest_status, ingest_error FROM runs WHERE program_id = ? AND run_index = ? AND (? IS NULL OR config = ?) ORDER BY config")
-    .all(program.id, index, flags.config ?? null, flags.config ?? null) as RunRow[];
-  if (runs.length === 0) throw new UsageError(`${program.name} has no run ${index}${flags.config ? ` in configuration ${flags.config}` : ""}`, "`schedlab collect --runs N` records runs 0…N-1.");
+    .all(program.id, index, config ?? null, config ?? null) as RunRow[];
+  if (runs.length === 0) throw new UsageError(`${program.name} has no run ${index}${config ? ` in configuration ${config}` : ""}`, "`schedlab collect --runs N` records runs 0…N-1.");
   if (runs.length > 1) {
     throw new UsageError(`${program.name} run ${index} exists in several configurations`, `Pass --config with one of: ${runs.map((r) => r.config).join(", ")}.`);
   }

@@ -5,7 +5,8 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXPORT_OBJECTIVES, EXPORT_SPLITS, exportDataset } from "../dataset/export.js";
 import type { ExportObjective, ExportSplit } from "../dataset/export.js";
-import { openExistingDatabase, parseAbstraction, parseChoice, parsePositiveInteger } from "../dataset/options.js";
+import { openExistingDatabase, parseAbstraction, parseChoice } from "../dataset/options.js";
+import { parsePositiveInteger } from "./numbers.js";
 
 interface ExportCliOptions {
   format: string;

@@ -2,9 +2,10 @@
 // (DESIGN §10) and print the four relations with their thresholds, or JSON.
 
 import type { Command } from "commander";
-import { openExistingDatabase, parseAbstraction, parsePositiveInteger } from "../dataset/options.js";
+import { openExistingDatabase, parseAbstraction } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { compareVariants, fidelityText, runFidelity, saveFidelityRun, variantsText } from "../fidelity/index.js";
+import { parseIntegerOption, parseNumberOption, parsePositiveInteger } from "./numbers.js";
 
 interface FidelityFlags {
   readonly teacher: string;
@@ -23,14 +24,6 @@ interface FidelityFlags {
   readonly variants?: boolean;
   readonly store: boolean;
   readonly json?: boolean;
-}
-
-function parseNumber(option: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (text.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
-    throw new UsageError(`${option} must be a number in [${min}, ${max}], got ${JSON.stringify(text)}`, `Pass e.g. ${option} ${Math.min(max, 0.1)}.`);
-  }
-  return value;
 }
 
 const stored = (id: number | null, db: string): string => (id === null ? "" : `\nstored as fidelity run ${id}; \`schedlab report --db ${db}\` shows it\n`);
@@ -58,14 +51,13 @@ export function registerFidelity(program: Command): void {
     .action(async (flags: FidelityFlags) => {
       const abstraction = parseAbstraction(flags.abstraction);
       const thresholds = {
-        tau: parseNumber("--tau", flags.tau, 0, Number.MAX_VALUE),
-        confidence: parseNumber("--confidence", flags.confidence, 0, 1),
-        delta: parseNumber("--delta", flags.delta, 0, 1),
-        mr4Threshold: parseNumber("--mr4-threshold", flags.mr4Threshold, 0, 1),
+        tau: parseNumberOption("--tau", flags.tau, 0),
+        confidence: parseNumberOption("--confidence", flags.confidence, 0, 1),
+        delta: parseNumberOption("--delta", flags.delta, 0, 1),
+        mr4Threshold: parseNumberOption("--mr4-threshold", flags.mr4Threshold, 0, 1),
       };
       const resamples = parsePositiveInteger("--bootstrap", flags.bootstrap);
-      const seed = Number(flags.seed);
-      if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got ${JSON.stringify(flags.seed)}`, "Pass e.g. --seed 1.");
+      const seed = parseIntegerOption("--seed", flags.seed);
       if (flags.variants === true && flags.holdout !== undefined) {
         throw new UsageError("--variants and --holdout do not go together", "The variant comparison uses every original/variant pair in the database; drop --holdout.");
       }

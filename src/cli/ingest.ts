@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import { openDatabase } from "../store/index.js";
 import { ingestRuns, type IngestSummary } from "../trace/index.js";
+import { parsePositiveInteger } from "./numbers.js";
 
 interface IngestFlags {
   db: string;
@@ -20,9 +21,9 @@ export function registerIngest(program: Command): void {
     .option("--jobs <n>", "traces decoded at once (default: min(2, CPUs))")
     .option("--json", "print the per-run results as JSON")
     .action(async (flags: IngestFlags) => {
+      const jobs = flags.jobs === undefined ? undefined : parsePositiveInteger("--jobs", flags.jobs);
       const db = openDatabase(flags.db);
       try {
-        const jobs = flags.jobs === undefined ? undefined : Math.max(1, Number.parseInt(flags.jobs, 10) || 1);
         const progress = !flags.json && process.stderr.isTTY;
         const summary = await ingestRuns(db, {
           force: flags.force ?? false,

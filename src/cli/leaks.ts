@@ -3,8 +3,8 @@
 
 import type { Command } from "commander";
 import { openExistingDatabase } from "../dataset/options.js";
-import { UsageError } from "../errors.js";
 import { analyseLeaks, analysisJson, formatFindings, formatScore, scoreLeaks } from "../leaks/index.js";
+import { parseNumberOption } from "./numbers.js";
 
 /** Exit code of `--fail-on-leak` when there are findings (distinct from errors 1 and usage 2). */
 export const LEAK_FOUND_EXIT_CODE = 3;
@@ -29,8 +29,7 @@ export function registerLeaks(program: Command): void {
     .option("--timer-margin <x>", "in a hung run, a block a timer woke before must have lasted x times its longest earlier one", "4")
     .option("--json", "machine-readable output")
     .action((flags: LeaksFlags) => {
-      const timerMargin = Number(flags.timerMargin);
-      if (!Number.isFinite(timerMargin) || timerMargin < 1) throw new UsageError(`--timer-margin must be a number ≥ 1, got ${JSON.stringify(flags.timerMargin)}`, "Pass e.g. --timer-margin 4.");
+      const timerMargin = parseNumberOption("--timer-margin", flags.timerMargin, 1);
       const db = openExistingDatabase(flags.db);
       try {
         const options = { program: flags.program, timerMargin };

@@ -4,6 +4,7 @@
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { MUTATION_KINDS, mutateProgram, type MutationKind } from "../fidelity/index.js";
+import { parseIntegerOption } from "./numbers.js";
 
 interface MutateFlags {
   readonly kind: string[];
@@ -31,8 +32,7 @@ export function registerMutate(program: Command): void {
     .requiredOption("--out <dir>", "directory receiving one subdirectory per variant, named <program>__<kind>-s<seed>")
     .option("--json", "machine-readable output")
     .action(async (programDir: string, flags: MutateFlags) => {
-      const seed = Number(flags.seed);
-      if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${JSON.stringify(flags.seed)}`, "Pass e.g. --seed 1.");
+      const seed = parseIntegerOption("--seed", flags.seed, 0);
       const { variants, failures } = await mutateProgram(programDir, { kinds: parseKinds(flags.kind), seed, outDir: flags.out });
       if (flags.json === true) {
         process.stdout.write(`${JSON.stringify({ variants, failures })}\n`);

@@ -2,10 +2,11 @@
 // cache), print them, and optionally write them as a replay file to score elsewhere.
 
 import type { Command } from "commander";
-import { openExistingDatabase, parseAbstraction, parsePositiveInteger } from "../dataset/options.js";
+import { openExistingDatabase, parseAbstraction } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { argmax, predictDataset, PREDICT_SPLITS, writeReplayFile, type PredictedDataset, type PredictSplit } from "../predict/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
+import { parsePositiveInteger, parseRowLimit } from "./numbers.js";
 
 interface PredictFlags {
   readonly predictor: string;
@@ -86,8 +87,7 @@ export function registerPredict(program: Command): void {
           process.stdout.write(`${JSON.stringify({ ...summary, out: flags.out ?? null, predictions })}\n`);
           return;
         }
-        const limit = Number(flags.limit);
-        const maxRows = !Number.isFinite(limit) || limit <= 0 ? Infinity : limit;
+        const maxRows = parseRowLimit("--limit", flags.limit);
         process.stdout.write(
           `${result.predictor.id} (config ${result.predictor.configHash}) on ${result.states.length} ${result.abstraction} states of ${result.programs.length} ${result.split} programs (holdout ${result.holdout}): ${result.hits} cached, ${result.computed} computed\n`,
         );

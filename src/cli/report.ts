@@ -2,7 +2,8 @@
 
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import { openExistingDatabase, parsePositiveInteger } from "../dataset/options.js";
+import { openExistingDatabase } from "../dataset/options.js";
+import { parsePositiveInteger } from "./numbers.js";
 import { reportSections } from "../report/build.js";
 import { writeReport } from "../report/write.js";
 

@@ -2,10 +2,11 @@
 // step with the goroutine state machine, print survival and k-step accuracy, and store them.
 
 import type { Command } from "commander";
-import { openExistingDatabase, parseAbstraction, parsePositiveInteger } from "../dataset/options.js";
+import { openExistingDatabase, parseAbstraction } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { runRollouts, saveRolloutReport, type RolloutReport } from "../rollout/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
+import { parseIntegerOption, parseNumberOption, parsePositiveInteger } from "./numbers.js";
 
 interface RolloutFlags {
   readonly predictor: string;
@@ -27,11 +28,6 @@ function parseTemperature(value: string): number {
   return t;
 }
 
-function parseSeed(value: string): number {
-  const s = Number(value);
-  if (!Number.isInteger(s)) throw new UsageError(`--seed must be an integer, got ${JSON.stringify(value)}`, "Pass e.g. --seed 1.");
-  return s;
-}
 
 const f3 = (v: number): string => (Number.isNaN(v) ? "–" : v.toFixed(3));
 
@@ -76,7 +72,7 @@ export function registerRollout(program: Command): void {
         constrained: flags.constrained === true,
         holdout: flags.holdout,
         prefixes: parsePositiveInteger("--prefixes", flags.prefixes),
-        seed: parseSeed(flags.seed),
+        seed: parseIntegerOption("--seed", flags.seed),
       };
       const db = openExistingDatabase(flags.db);
       try {

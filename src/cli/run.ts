@@ -3,8 +3,9 @@
 
 import type { Command } from "commander";
 import { parseDuration } from "../collect/index.js";
-import { parseAbstraction, parsePositiveInteger } from "../dataset/options.js";
+import { parseAbstraction } from "../dataset/options.js";
 import { runPipeline, summaryLines, type PipelineProgress, type PipelineSummary } from "../run/index.js";
+import { parsePositiveInteger } from "./numbers.js";
 
 interface RunFlags {
   readonly corpus: string;

@@ -28,10 +28,3 @@ export function parseChoice<T extends string>(option: string, value: string, cho
   if ((choices as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${option} must be one of ${choices.join(", ")}, got ${JSON.stringify(value)}`, `Use ${option} ${choices.join(" | ")}.`);
 }
-
-/** A positive integer option, else a UsageError. */
-export function parsePositiveInteger(option: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${option} must be a positive integer, got ${JSON.stringify(value)}`, `Pass e.g. ${option} 1024.`);
-  return n;
-}

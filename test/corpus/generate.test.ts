@@ -206,7 +206,7 @@ describe("schedlab corpus generate", () => {
 
     const badCount = await runCli(["corpus", "generate", "--count", "0", "--out", out]);
     expect(badCount.code).toBe(2);
-    expect(badCount.stderr).toContain("--count must be an integer ≥ 1");
+    expect(badCount.stderr).toContain("--count must be a positive integer");
     const badTemplate = await runCli(["corpus", "generate", "--template", "spaghetti", "--out", out]);
     expect(badTemplate.code).toBe(2);
     expect(badTemplate.stderr).toMatch(/unknown generator template "spaghetti"[\s\S]*workerpool/);
