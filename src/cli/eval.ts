@@ -23,7 +23,6 @@ interface EvalFlags {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-
 /** On a terminal, batch counters overwrite one line; in a log, only the step lines appear. */
 function progressWriter(stream: NodeJS.WriteStream): (message: string, transient: boolean) => void {
   return (message, transient) => {

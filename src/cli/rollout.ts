@@ -28,7 +28,6 @@ function parseTemperature(value: string): number {
   return t;
 }
 
-
 const f3 = (v: number): string => (Number.isNaN(v) ? "–" : v.toFixed(3));
 
 /** The terminal summary: one headline line, the distributions, the ends and the worst prefixes. */
