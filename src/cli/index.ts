@@ -25,11 +25,12 @@ function reportError(error: unknown): number {
     process.stderr.write(`schedlab: ${error.message}\n  ${error.hint}\n`);
     return error.exitCode;
   }
-  // commander signals --help, --version and its own usage errors by throwing.
+  // commander signals --help, --version and its own usage errors (unknown option, missing
+  // argument; already printed with the help) by throwing. Usage errors exit 2, like UsageError.
   if (typeof error === "object" && error !== null && "code" in error && "exitCode" in error) {
     const code = String((error as { code: unknown }).code);
     if (code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help") return 0;
-    return Number((error as { exitCode: unknown }).exitCode) || 2;
+    return 2;
   }
   process.stderr.write(`schedlab: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   return 70;

@@ -42,4 +42,11 @@ describe("numeric options", () => {
     if (message !== null) expect(result.stderr).toContain(message);
     expect(existsSync(db)).toBe(false);
   });
+
+  it("exits 2 on commander's own usage errors too (unknown option, missing required option)", async () => {
+    expect((await runCli(["dist", "--abstraction", "depth", "--limt", "3"])).code).toBe(2);
+    const missing = await runCli(["dist"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("required option '--abstraction <name>' not specified");
+  });
 });
