@@ -34,27 +34,27 @@ export type ClusterStatistic = (drawn: readonly number[]) => number;
 /** Items grouped by cluster key, clusters numbered in order of first appearance. */
 export interface ClusterIndex {
   /** Cluster number of each item. */
-  readonly clusterOf: readonly number[];
-  /** Item indices of each cluster, ascending. */
-  readonly items: readonly (readonly number[])[];
+  readonly clusterOf: Int32Array;
+  /** Number of items in each cluster. */
+  readonly sizes: readonly number[];
 }
 
-/** Numbers the clusters of `groups` in order of first appearance. */
+/** Numbers the clusters of `groups` in order of first appearance (one pass, no per-cluster lists: this runs on every sample). */
 export function clusterIndex(groups: readonly string[]): ClusterIndex {
   const number = new Map<string, number>();
-  const clusterOf: number[] = [];
-  const items: number[][] = [];
-  groups.forEach((key, i) => {
-    let g = number.get(key);
+  const clusterOf = new Int32Array(groups.length);
+  const sizes: number[] = [];
+  for (let i = 0; i < groups.length; i++) {
+    let g = number.get(groups[i]!);
     if (g === undefined) {
-      g = items.length;
-      number.set(key, g);
-      items.push([]);
+      g = sizes.length;
+      number.set(groups[i]!, g);
+      sizes.push(0);
     }
-    clusterOf.push(g);
-    items[g]!.push(i);
-  });
-  return { clusterOf, items };
+    clusterOf[i] = g;
+    sizes[g]! += 1;
+  }
+  return { clusterOf, sizes };
 }
 
 /**
@@ -81,7 +81,7 @@ export function clusterBootstrapDraws(clusters: number, statistic: ClusterStatis
   const estimate = statistic(Array.from({ length: clusters }, (_, g) => g));
   const random = seededRandom(options.seed ?? 1);
   const values = new Array<number>(resamples);
-  const drawn = new Array<number>(clusters);
+  const drawn = new Array<number>(clusters).fill(0);
   for (let r = 0; r < resamples; r++) {
     for (let j = 0; j < clusters; j++) drawn[j] = Math.floor(random() * clusters);
     values[r] = statistic(drawn);
@@ -97,7 +97,7 @@ export function clusterBootstrapDraws(clusters: number, statistic: ClusterStatis
  * appears twice) to `statistic`; the estimate passes every item once, grouped by
  * cluster. This costs O(items) per resample: for a statistic that decomposes into
  * per-cluster sums, precompute the sums and use clusterBootstrapDraws instead (as
- * clusterBootstrapMeanDifference and eceBootstrapInterval do).
+ * clusterBootstrapMeanDifference and expectedCalibrationErrorInterval do).
  *
  * @param groups cluster key per item (in schedlab: the program of each sample)
  * @param statistic the statistic of a multiset of item indices
@@ -108,7 +108,9 @@ export function clusterBootstrapStatistic(
   statistic: (indices: readonly number[]) => number,
   options: BootstrapOptions = {},
 ): BootstrapInterval {
-  const { items } = clusterIndex(groups);
+  const { clusterOf, sizes } = clusterIndex(groups);
+  const items: number[][] = sizes.map(() => []);
+  clusterOf.forEach((g, i) => items[g]!.push(i));
   return clusterBootstrapDraws(items.length, (drawn) => statistic(drawn.flatMap((g) => items[g]!)), options);
 }
 
@@ -130,13 +132,13 @@ export function clusterBootstrapMeanDifference(
   options: BootstrapOptions = {},
 ): BootstrapInterval {
   if (groups.length !== a.length || a.length !== b.length) throw new RangeError("clusterBootstrap: arrays differ in length");
-  const { clusterOf, items } = clusterIndex(groups);
-  const sumA = new Array<number>(items.length).fill(0);
-  const sumB = new Array<number>(items.length).fill(0);
-  clusterOf.forEach((g, i) => {
-    sumA[g]! += a[i]!;
-    sumB[g]! += b[i]!;
-  });
+  const { clusterOf, sizes } = clusterIndex(groups);
+  const sumA = new Array<number>(sizes.length).fill(0);
+  const sumB = new Array<number>(sizes.length).fill(0);
+  for (let i = 0; i < clusterOf.length; i++) {
+    sumA[clusterOf[i]!]! += a[i]!;
+    sumB[clusterOf[i]!]! += b[i]!;
+  }
   // Sums in draw order, so results are bit-identical to the former dedicated loop.
   const meanDifference: ClusterStatistic = (drawn) => {
     let da = 0;
@@ -145,9 +147,9 @@ export function clusterBootstrapMeanDifference(
     for (const g of drawn) {
       da += sumA[g]!;
       db += sumB[g]!;
-      n += items[g]!.length;
+      n += sizes[g]!;
     }
     return (da - db) / n;
   };
-  return clusterBootstrapDraws(items.length, meanDifference, options);
+  return clusterBootstrapDraws(sizes.length, meanDifference, options);
 }

@@ -36,19 +36,19 @@ export function expectedCalibrationErrorInterval(
   }
   const bins = options.bins ?? DEFAULT_CALIBRATION_BINS;
   if (!(Number.isInteger(bins) && bins > 0)) throw new RangeError("expectedCalibrationErrorInterval: bins must be a positive integer");
-  const { clusterOf, items } = clusterIndex(groups);
+  const { clusterOf, sizes } = clusterIndex(groups);
   // Row g·bins + b: cluster g's samples in bin b.
-  const count = new Float64Array(items.length * bins);
-  const confidenceSum = new Float64Array(items.length * bins);
-  const hits = new Float64Array(items.length * bins);
-  clusterOf.forEach((g, i) => {
+  const count = new Float64Array(sizes.length * bins);
+  const confidenceSum = new Float64Array(sizes.length * bins);
+  const hits = new Float64Array(sizes.length * bins);
+  for (let i = 0; i < clusterOf.length; i++) {
     const q = probabilities[i]!;
     const label = topLabel(q);
-    const cell = g * bins + calibrationBin(q[label]!, bins);
+    const cell = clusterOf[i]! * bins + calibrationBin(q[label]!, bins);
     count[cell]! += 1;
     confidenceSum[cell]! += q[label]!;
     if (label === observed[i]) hits[cell]! += 1;
-  });
+  }
   const binCount = new Float64Array(bins);
   const binConfidence = new Float64Array(bins);
   const binHits = new Float64Array(bins);
@@ -58,7 +58,7 @@ export function expectedCalibrationErrorInterval(
     binHits.fill(0);
     let samples = 0;
     for (const g of drawn) {
-      samples += items[g]!.length;
+      samples += sizes[g]!;
       for (let b = 0, cell = g * bins; b < bins; b++, cell++) {
         binCount[b]! += count[cell]!;
         binConfidence[b]! += confidenceSum[cell]!;
@@ -73,5 +73,5 @@ export function expectedCalibrationErrorInterval(
     }
     return total / samples;
   };
-  return clusterBootstrapDraws(items.length, ece, options);
+  return clusterBootstrapDraws(sizes.length, ece, options);
 }

@@ -84,8 +84,10 @@ describe("clusterBootstrapMeanDifference on the shared resampling loop", () => {
 });
 
 describe("clusterIndex", () => {
-  it("numbers clusters in order of first appearance and lists their items", () => {
-    expect(clusterIndex(["q", "p", "q", "r"])).toEqual({ clusterOf: [0, 1, 0, 2], items: [[0, 2], [1], [3]] });
+  it("numbers clusters in order of first appearance and counts their items", () => {
+    const index = clusterIndex(["q", "p", "q", "r"]);
+    expect([...index.clusterOf]).toEqual([0, 1, 0, 2]);
+    expect(index.sizes).toEqual([2, 1, 1]);
   });
 });
 
