@@ -101,8 +101,8 @@ async function speedup(root, programs, go, work) {
 /**
  * The hand-traced reference: the user's main renamed by the harness overlay, but the
  * harness file swapped for this wrapper, which only starts runtime/trace on the file
- * SCHEDLAB_TRACE names and stops it when main returns or exits (no deadline timer, no
- * dump). It defines the functions the overlay's rewrite of os.Exit and
+ * SCHEDLAB_TRACE names and stops it when main returns or exits (no watchdog, no signal
+ * handling, no dump). It defines the functions the overlay's rewrite of os.Exit and
  * log.Fatal* calls, so every program that builds with the harness builds with it.
  */
 const HAND_TRACED_MAIN = `package main

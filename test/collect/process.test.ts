@@ -75,8 +75,7 @@ describe("spawnWithDeadline", () => {
     const build = await buildProgram({ dir: join(SPECIAL, "stubborn"), kind: "main", goFiles: [join(SPECIAL, "stubborn", "main.go")] }, go, dir);
     const controller = new AbortController();
     const running = spawnWithDeadline({
-      // The harness's deadline timer (as collect sets it) keeps the runtime from calling `select {}` a deadlock.
-      command: build.binary!, args: [], cwd: dir, env: { PATH: process.env.PATH ?? "", [HARNESS_ENV.deadlineMs]: "600000" },
+      command: build.binary!, args: [], cwd: dir, env: { PATH: process.env.PATH ?? "" },
       deadlineMs: 600_000, graceMs: 1_000, stdoutCap: 4096, stderrCap: 4096, signal: controller.signal,
     });
     setTimeout(() => controller.abort(), 200);

@@ -27,8 +27,7 @@ describe("classifyOutcome", () => {
     expect(classifyOutcome(evidence({ exitCode: 2, harnessStop: null, output: "fatal error: concurrent map writes" }))).toBe("panic");
     expect(classifyOutcome(evidence({ exitCode: 2, harnessStop: "panic", output: "" }))).toBe("panic");
     expect(classifyOutcome(evidence({ exitCode: 124, harnessStop: "deadline" }))).toBe("timeout");
-    // The harness has no SIGTERM handler: schedlab's SIGTERM after the grace period ends the run.
-    expect(classifyOutcome(evidence({ exitCode: null, exitSignal: "SIGTERM", harnessStop: null, enforcement: "sigterm" }))).toBe("killed");
+    expect(classifyOutcome(evidence({ exitCode: 124, harnessStop: "sigterm", enforcement: "sigterm" }))).toBe("timeout");
     expect(classifyOutcome(evidence({ exitCode: null, exitSignal: "SIGKILL", harnessStop: null, enforcement: "sigkill" }))).toBe("killed");
     expect(classifyOutcome(evidence({ exitCode: null, exitSignal: "SIGSEGV", harnessStop: null }))).toBe("killed");
   });
