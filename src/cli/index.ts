@@ -4,11 +4,13 @@
 import { Command } from "commander";
 import { SchedlabError } from "../errors.js";
 import { registerCommands } from "./commands.js";
+import { SCHEDLAB_VERSION } from "../version.js";
 
 export async function main(argv: readonly string[]): Promise<number> {
   const program = new Command()
     .name("schedlab")
     .description("Model the nondeterminism of the Go scheduler from repeated execution traces.")
+    .version(SCHEDLAB_VERSION)
     .showHelpAfterError()
     .exitOverride();
   registerCommands(program);

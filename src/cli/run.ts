@@ -56,7 +56,7 @@ export function summaryJson(summary: PipelineSummary): unknown {
     programs: summary.programs,
     testPrograms: summary.testPrograms,
     bestStudent: summary.bestStudent,
-    predictors: summary.predictors.map(({ name, accuracy, ceiling, majority, ece, macroF1, recall }) => ({ name, accuracy, ceiling, majority, ece, macroF1, recall })),
+    predictors: summary.predictors.map(({ name, accuracy, ceiling, majority, ece, eceInterval, macroF1, recall }) => ({ name, accuracy, ceiling, majority, ece, eceInterval, macroF1, recall })),
     leaks: summary.leaks,
     rollout: summary.rollout,
     stages: summary.stages,

@@ -21,6 +21,7 @@ import { leakSummaryOf, predictorSummaries, bestStudentOf } from "./summary.js";
 import type {
   LeakSummary, PipelineProgress, PipelineSettings, PipelineStage, PipelineSummary, RolloutSummary, RunPipelineOptions, StageTiming,
 } from "./types.js";
+import { SCHEDLAB_VERSION } from "../version.js";
 
 /** The students trained by every pipeline run: name, objective and the tag head. */
 export const PIPELINE_STUDENTS = [
@@ -77,7 +78,8 @@ async function stage<T>(
   work: (say: (message: string, transient?: boolean) => void) => Promise<{ output: T; note: string }>,
   stillValid: (output: T) => boolean = () => true,
 ): Promise<T> {
-  const inputHash = contentHash({ name, inputs });
+  // The version is an input too: a newer schedlab recomputes what an older one stored.
+  const inputHash = contentHash({ name, version: SCHEDLAB_VERSION, inputs });
   const previous = readStage(context.db, name);
   if (!context.settings.force && previous !== null && previous.inputHash === inputHash && stillValid(previous.output as T)) {
     const note = "inputs unchanged";

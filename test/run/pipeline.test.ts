@@ -20,7 +20,7 @@ interface JsonSummary {
   reportPath: string;
   evalRunId: number;
   bestStudent: string | null;
-  predictors: { name: string; accuracy: number; ceiling: number; majority: number; ece: number; macroF1: number; recall: Record<string, number | null> }[];
+  predictors: { name: string; accuracy: number; ceiling: number; majority: number; ece: number; eceInterval: { estimate: number; lower: number; upper: number }; macroF1: number; recall: Record<string, number | null> }[];
   leaks: { findings: number; programsWithFindings: number; programsAnalysed: number; recall: number | null };
   rollout: { steps: number; meanSurvival: number } | null;
   stages: { stage: string; status: string }[];
@@ -73,6 +73,8 @@ describe("schedlab run --quick on a four-program corpus", () => {
     }
     const uniform = summary.predictors[0]!;
     expect(uniform.ece).toBeGreaterThan(0);
+    expect(uniform.eceInterval.estimate).toBeCloseTo(uniform.ece, 12);
+    expect(uniform.eceInterval.lower).toBeLessThanOrEqual(uniform.eceInterval.upper);
     expect(summary.leaks.programsAnalysed).toBe(4);
     expect(summary.leaks.findings).toBeGreaterThanOrEqual(1);
     expect(summary.rollout?.steps).toBe(10);
