@@ -45,10 +45,10 @@ export interface PeerBuild {
 const CHECKS: Record<Peer, { imports: string[]; body: string }> = {
   goleak: {
     imports: ['schedlabPeerGoleak "go.uber.org/goleak"'],
-    // The harness watchdog is the toolkit's, not the program's; goleak skips the caller itself.
+    // The harness's SIGTERM goroutine is the toolkit's, not the program's; goleak skips the caller itself.
     body: `	if path := schedlabPeerOS.Getenv("${PEER_FILES.goleak.env}"); path != "" {
 		report := ""
-		if err := schedlabPeerGoleak.Find(schedlabPeerGoleak.IgnoreTopFunction("main.schedlabHarnessWatchdog")); err != nil {
+		if err := schedlabPeerGoleak.Find(schedlabPeerGoleak.IgnoreTopFunction("main.schedlabHarnessOnSigterm")); err != nil {
 			report = err.Error()
 		}
 		schedlabPeerOS.WriteFile(path, []byte(report), 0o644)

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildProgram, goToolchain, HARNESS_ENV, spawnWithDeadline, type GoToolchain } from "../../src/collect/index.js";
-import { PROGRAMS, scratch, SPECIAL } from "./helpers.js";
+import { parsedTrace, PROGRAMS, scratch, SPECIAL } from "./helpers.js";
 
 let go: GoToolchain;
 beforeAll(async () => {
@@ -109,5 +109,36 @@ describe("a deadlocked program under the execution tracer", () => {
     expect(traced.enforcement).toBe("sigterm");
     expect(traced.exitSignal).toBe("SIGTERM");
     expect(traced.stderr.toString()).not.toContain("all goroutines are asleep");
+  });
+});
+
+describe("SIGTERM to a harnessed program", () => {
+  it("stops the trace and writes the dump once the handler is armed (half the deadline)", async () => {
+    const dir = scratch("sigterm");
+    const program = join(PROGRAMS, "mutex-deadlock");
+    const build = await buildProgram({ dir: program, kind: "main", goFiles: [join(program, "main.go")] }, go, dir);
+    const trace = join(dir, "t.trace");
+    const dump = join(dir, "d.dump");
+    const running = spawnWithDeadline({
+      command: build.binary!, args: [], cwd: dir,
+      env: { PATH: process.env.PATH ?? "", [HARNESS_ENV.trace]: trace, [HARNESS_ENV.dump]: dump, [HARNESS_ENV.deadlineMs]: "6000" },
+      deadlineMs: 60_000, graceMs: 1_000, stdoutCap: 4096, stderrCap: 65536,
+    });
+    // The deadlocked program hangs; at 3 s the handler is armed, at 4.5 s SIGTERM arrives, 1.5 s before the deadline.
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    const pid = readdirSync("/proc").map(Number).find((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith(build.binary!);
+      } catch {
+        return false;
+      }
+    });
+    expect(pid).toBeDefined();
+    process.kill(pid!, "SIGTERM");
+    const result = await running;
+    expect(result.exitCode).toBe(124);
+    expect(result.enforcement).toBe("none");
+    expect(readFileSync(dump, "utf8").split("\n")[0]).toBe("# schedlab-harness stop=sigterm code=124");
+    expect((await parsedTrace(trace)).exitCode).toBe(0);
   });
 });
