@@ -1,5 +1,5 @@
 // Saving and loading adapters: adapters/NAME/ holds weights.json (parameters, standardiser,
-// temperature), features.json (the feature specification and per-program static features)
+// calibration), features.json (the feature specification and per-program static features)
 // and card.json + card.md. A loaded adapter is checked against this build's feature spec.
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
@@ -52,16 +52,37 @@ function readJson(dir: string, name: string): { text: string; value: unknown } {
   }
 }
 
+/**
+ * weights.json as format version 2, or null when it is not a student's. Version 1 (before the
+ * prior) becomes priorWeight 0 with a uniform prior, which predicts exactly what it did.
+ */
+function upgradeWeights(value: unknown): StudentWeights | null {
+  const v = value as { format?: unknown; formatVersion?: unknown } | null;
+  if (v === null || typeof v !== "object" || v.format !== "schedlab-student") return null;
+  if (v.formatVersion === 2) return value as StudentWeights;
+  if (v.formatVersion !== 1) return null;
+  const k = EVENT_TYPES.length;
+  return { ...(value as Omit<StudentWeights, "formatVersion" | "priorWeight" | "prior">), formatVersion: 2, priorWeight: 0, prior: new Array<number>(k).fill(1 / k) };
+}
+
+/** The prior is a distribution over the events and its weight is in [0, 1). */
+function validPrior(weights: StudentWeights): boolean {
+  const { prior, priorWeight } = weights;
+  if (typeof priorWeight !== "number" || !(priorWeight >= 0 && priorWeight < 1)) return false;
+  if (!Array.isArray(prior) || prior.length !== EVENT_TYPES.length || prior.some((p) => typeof p !== "number" || !(p >= 0))) return false;
+  return Math.abs(prior.reduce((a, b) => a + b, 0) - 1) < 1e-6;
+}
+
 /** Reads and checks an adapter directory. */
 export function loadAdapter(path: string): LoadedAdapter {
   const dir = resolve(path);
   const w = readJson(dir, ADAPTER_FILES.weights);
   const f = readJson(dir, ADAPTER_FILES.features);
-  const weights = w.value as StudentWeights;
   const features = f.value as StudentFeatureFile;
   const retrain = "Re-train it with this schedlab (`schedlab train ... --out " + path + "`).";
-  if (weights?.format !== "schedlab-student" || weights.formatVersion !== 1) {
-    throw new AdapterError(`${dir}/weights.json is not a schedlab student (format ${String(weights?.format)})`, retrain);
+  const weights = upgradeWeights(w.value);
+  if (weights === null) {
+    throw new AdapterError(`${dir}/weights.json is not a schedlab student (format ${String((w.value as { format?: unknown } | null)?.format)})`, retrain);
   }
   if (weights.featureVersion !== FEATURE_VERSION || features?.spec?.version !== FEATURE_VERSION) {
     throw new AdapterError(`adapter ${dir} uses feature version ${String(weights.featureVersion)}; this schedlab computes version ${FEATURE_VERSION}`, retrain);
@@ -72,8 +93,8 @@ export function loadAdapter(path: string): LoadedAdapter {
   }
   const size = modelLayout(weights.shape).size;
   const finite = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === "number" && Number.isFinite(x));
-  if (weights.shape.inputs !== names.length || weights.shape.events !== EVENT_TYPES.length || !finite(weights.params) || weights.params.length !== size || !finite(weights.mean) || weights.mean.length !== names.length || !finite(weights.std) || weights.std.length !== names.length || !(weights.temperature > 0) || typeof weights.usesStaticFeatures !== "boolean") {
-    throw new AdapterError(`adapter ${dir} has malformed weights (expected ${size} finite parameters for its shape)`, retrain);
+  if (weights.shape.inputs !== names.length || weights.shape.events !== EVENT_TYPES.length || !finite(weights.params) || weights.params.length !== size || !finite(weights.mean) || weights.mean.length !== names.length || !finite(weights.std) || weights.std.length !== names.length || !(weights.temperature > 0) || !validPrior(weights) || typeof weights.usesStaticFeatures !== "boolean") {
+    throw new AdapterError(`adapter ${dir} has malformed weights (expected ${size} finite parameters for its shape, a temperature > 0, a prior weight in [0, 1) and a prior distribution over the ${EVENT_TYPES.length} events)`, retrain);
   }
   return { dir, weights, features, raw: w.text + "\0" + f.text };
 }
@@ -110,7 +131,7 @@ export function cardMarkdown(card: StudentCard): string {
     `- objective: **${t.objective}**${t.tags ? " + reasoning tags" : ""}${t.balance ? " + class rebalancing" : ""}${t.staticFeatures ? " + static source features" : ""}; model: **${t.model}**; seed ${t.seed}`,
     `- hyper-parameters: ${hyper}`,
     `- ${t.features} features (spec version ${t.featureVersion}), ${t.parameters} parameters; ${t.epochsRun} epochs run, best epoch ${t.bestEpoch}`,
-    `- temperature ${num(t.temperature)} fitted on the validation programs (validation NLL ${num(t.validationNll)})`,
+    `- calibration fitted on the validation programs: temperature ${num(t.temperature)}, weight ${num(t.priorWeight, 2)} of the training class marginal (q = (1 − α)·softmax(z/T) + α·marginal; validation NLL ${num(t.validationNll)})`,
     "",
     "## Data",
     "",

@@ -1,12 +1,13 @@
 // The `student:` predictor backend: a saved adapter as a Predictor. Predictions are made
-// from each state's representative prefix, with the adapter's standardiser and temperature.
+// from each state's representative prefix, with the adapter's standardiser and calibration.
 
 import { createHash } from "node:crypto";
 import type { State } from "../dataset/types.js";
 import type { Prediction, Predictor, ReasoningTags } from "../predict/types.js";
 import { loadAdapter } from "./adapter.js";
 import { FEATURE_COUNT, featurizePrefixes } from "./features.js";
-import { forward, newWorkspace, softmaxInPlace } from "./model.js";
+import { calibrateInPlace, type Calibration } from "./fit.js";
+import { forward, newWorkspace } from "./model.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES } from "./tags.js";
 
@@ -24,6 +25,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
   const { weights, features } = adapter;
   const shape = weights.shape;
   const params = Float64Array.from(weights.params);
+  const calibration: Calibration = { temperature: weights.temperature, priorWeight: weights.priorWeight, prior: weights.prior };
   const known = new Map<string, StaticFeatures | null>(Object.entries(features.staticFeatures));
   const configHash = createHash("sha256").update(adapter.raw).digest("hex").slice(0, 16);
 
@@ -54,7 +56,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
         for (let j = 0; j < FEATURE_COUNT; j++) row[j] = (x[i * FEATURE_COUNT + j] - weights.mean[j]) / weights.std[j];
         forward(shape, params, row, 0, ws);
         const q = ws.eventLogits.slice(0, shape.events);
-        softmaxInPlace(q, shape.events, weights.temperature);
+        calibrateInPlace(q, shape.events, calibration);
         const probabilities = Array.from(q);
         if (shape.tags === 0) return { probabilities };
         return { probabilities, tags: reasoningTags(ws.tagLogits, shape.tags, q) };

@@ -1,5 +1,5 @@
 // One training run end to end: split programs (holdout, validation, train), build feature
-// rows for the chosen objective, fit, calibrate a temperature, and score for the card.
+// rows for the chosen objective, fit, calibrate (temperature and prior weight), and score for the card.
 // Pure apart from reading program sources for static features.
 
 import { totalCount } from "../dataset/distribution.js";
@@ -10,8 +10,8 @@ import { applyRecord, newSchedulerTracker } from "../dataset/scheduler-state.js"
 import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../trace/types.js";
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
 import { FEATURE_COUNT, FEATURE_SPEC, FEATURE_VERSION, featurizePrefixes } from "./features.js";
-import { eventLogits, fitModel, fitStandardiser, fitTemperature, nllOfLogits, standardiseInPlace, type TrainingMatrix } from "./fit.js";
-import { softmaxInPlace, modelLayout, type ModelShape } from "./model.js";
+import { calibrateInPlace, eventLogits, fitCalibration, fitModel, fitStandardiser, nllOfLogits, standardiseInPlace, type Calibration, type TrainingMatrix } from "./fit.js";
+import { modelLayout, type ModelShape } from "./model.js";
 import { seededRandom, shuffleInPlace } from "./prng.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES, nextEventRecord, tagTarget } from "./tags.js";
@@ -157,13 +157,17 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
     onEpoch: (epoch, loss) => options.onProgress?.(`epoch ${epoch}: validation NLL ${loss.toFixed(4)}`),
   });
   const validationLogits = eventLogits(shape, fit.params, validation);
-  const temperature = fitTemperature(validationLogits, validation, K);
+  // Calibration toward the training class marginal: a model confidently wrong on programs it
+  // has not seen keeps a floor α·prior on every event that can occur, which temperature alone
+  // only buys by flattening every prediction (CE on depth: T 4.4; docs/training.md).
+  const calibration = fitCalibration(validationLogits, validation, K, classMarginal(totals));
+  const temperature = calibration.temperature;
   // The majority baseline is fitted on every non-held-out program, as the eval stage does.
   const seen = classTotals(trainSamples);
   for (const state of validationStates) for (const e of EVENT_TYPES) seen[e] += state.counts[e];
   const majorityEvent = EVENT_TYPES.reduce((a, b) => (seen[b] > seen[a] ? b : a));
   const score = (states: readonly State[], m: TrainingMatrix): CardMetrics | null =>
-    states.length === 0 ? null : cardMetrics(scoredStates(states, eventLogits(shape, fit.params, m), temperature), majorityEvent);
+    states.length === 0 ? null : cardMetrics(scoredStates(states, eventLogits(shape, fit.params, m), calibration), majorityEvent);
 
   const card: StudentCard = {
     name,
@@ -214,7 +218,8 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
       epochsRun: fit.epochsRun,
       bestEpoch: fit.bestEpoch,
       temperature,
-      validationNll: nllOfLogits(validationLogits, validation, K, temperature),
+      priorWeight: calibration.priorWeight,
+      validationNll: nllOfLogits(validationLogits, validation, K, calibration),
     },
     holdout: score(holdoutStates, holdout),
     validation: score(validationStates, validation),
@@ -224,13 +229,15 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
   return {
     weights: {
       format: "schedlab-student",
-      formatVersion: 1,
+      formatVersion: 2,
       featureVersion: FEATURE_VERSION,
       shape,
       params: Array.from(fit.params),
       mean: Array.from(standardiser.mean),
       std: Array.from(standardiser.std),
       temperature,
+      priorWeight: calibration.priorWeight,
+      prior: Array.from(calibration.prior),
       eventTypes: [...EVENT_TYPES],
       tagClasses: [...TAG_CLASSES],
       usesStaticFeatures: options.staticFeatures,
@@ -470,12 +477,18 @@ function stateRows(
   return { rows: n, inputs: FEATURE_COUNT, x, events, weights: w, counts, tags: tagTargets };
 }
 
-function scoredStates(states: readonly State[], logits: Float64Array, temperature: number): { counts: number[]; probabilities: number[] }[] {
+/** The training samples' class frequencies (EVENT_TYPES order), the prior of the calibration. */
+function classMarginal(totals: Readonly<Record<EventType, number>>): Float64Array {
+  const n = EVENT_TYPES.reduce((a, e) => a + totals[e], 0);
+  return Float64Array.from(EVENT_TYPES, (e) => (n > 0 ? totals[e] / n : 1 / K));
+}
+
+function scoredStates(states: readonly State[], logits: Float64Array, calibration: Calibration): { counts: number[]; probabilities: number[] }[] {
   const kept = states.filter((s) => totalCount(s.counts) > 0);
   const q = new Float64Array(K);
   return kept.map((s, i) => {
     for (let c = 0; c < K; c++) q[c] = logits[i * K + c];
-    softmaxInPlace(q, K, temperature);
+    calibrateInPlace(q, K, calibration);
     return { counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: Array.from(q) };
   });
 }

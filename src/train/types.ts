@@ -99,10 +99,13 @@ export interface TrainingData {
   readonly programDirs: ReadonlyMap<string, string>;
 }
 
-/** weights.json of an adapter. */
+/**
+ * weights.json of an adapter (format version 2). Version 1 had no prior; the loader reads it
+ * with priorWeight 0, which predicts exactly what it did.
+ */
 export interface StudentWeights {
   readonly format: "schedlab-student";
-  readonly formatVersion: 1;
+  readonly formatVersion: 2;
   readonly featureVersion: number;
   readonly shape: ModelShape;
   readonly params: readonly number[];
@@ -110,6 +113,10 @@ export interface StudentWeights {
   readonly std: readonly number[];
   /** Softmax temperature fitted on the validation split. */
   readonly temperature: number;
+  /** α in q = (1 − α)·softmax(z / T) + α·prior, fitted with T on the validation split; in [0, 1). */
+  readonly priorWeight: number;
+  /** The training samples' event frequencies, EVENT_TYPES order. */
+  readonly prior: readonly number[];
   readonly eventTypes: readonly EventType[];
   readonly tagClasses: readonly TagClass[];
   /** Whether the static-feature columns were filled in training (else they stay zero). */
@@ -157,6 +164,8 @@ export interface StudentCard {
     readonly epochsRun: number;
     readonly bestEpoch: number;
     readonly temperature: number;
+    /** Weight α of the training class marginal mixed into every prediction (0: temperature scaling alone). */
+    readonly priorWeight: number;
     readonly validationNll: number;
   };
   /** Holdout metrics; null when nothing was held out. */

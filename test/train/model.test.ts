@@ -2,7 +2,7 @@
 // temperature fitting.
 
 import { describe, expect, it } from "vitest";
-import { eventLogits, fitModel, fitTemperature, type TrainingMatrix } from "../../src/train/fit.js";
+import { calibrateInPlace, eventLogits, fitCalibration, fitModel, fitTemperature, nllOfLogits, type TrainingMatrix } from "../../src/train/fit.js";
 import { backward, forward, initialParameters, modelLayout, newWorkspace, softmaxInPlace, type ModelShape } from "../../src/train/model.js";
 import { seededRandom } from "../../src/train/prng.js";
 
@@ -106,5 +106,47 @@ describe("student networks", () => {
     }
     expect(fitTemperature(z, m, 6)).toBeGreaterThan(1.7);
     expect(fitTemperature(z, m, 6)).toBeLessThan(2.3);
+  });
+
+  it("fits the calibration's prior weight only when mixing in the prior lowers the NLL", () => {
+    const random = seededRandom(17);
+    const prior = Float64Array.from([0.1, 0.4, 0.3, 0.1, 0.05, 0.05]);
+    // Labels drawn from (1 − α)·softmax(z / T) + α·prior, for z the logits given to the fit.
+    const draw = (temperature: number, priorWeight: number): { z: Float64Array; m: TrainingMatrix } => {
+      const rows = 6000;
+      const z = new Float64Array(rows * 6);
+      const m: TrainingMatrix = { rows, inputs: 0, x: new Float32Array(0), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
+      const q = new Float64Array(6);
+      for (let r = 0; r < rows; r++) {
+        for (let c = 0; c < 6; c++) z[r * 6 + c] = q[c] = (random.next() * 2 - 1) * 6;
+        calibrateInPlace(q, 6, { temperature, priorWeight, prior });
+        let u = random.next();
+        let label = 5;
+        for (let c = 0; c < 6; c++) {
+          u -= q[c];
+          if (u < 0) {
+            label = c;
+            break;
+          }
+        }
+        m.events[r * 6 + label] = 1;
+      }
+      return { z, m };
+    };
+    const mixed = draw(1, 0.3);
+    const fitted = fitCalibration(mixed.z, mixed.m, 6, prior);
+    expect(fitted.priorWeight).toBeGreaterThan(0.2);
+    expect(fitted.priorWeight).toBeLessThan(0.4);
+    expect(fitted.temperature).toBeGreaterThan(0.75);
+    expect(fitted.temperature).toBeLessThan(1.33);
+    expect(Array.from(fitted.prior)).toEqual(Array.from(prior));
+    // Temperature scaling alone must flatten everything to cover the prior's mass: worse NLL.
+    expect(nllOfLogits(mixed.z, mixed.m, 6, fitted)).toBeLessThan(nllOfLogits(mixed.z, mixed.m, 6, fitTemperature(mixed.z, mixed.m, 6)) - 0.01);
+
+    const plain = draw(2, 0);
+    const scaled = fitCalibration(plain.z, plain.m, 6, prior);
+    expect(scaled.priorWeight).toBeLessThanOrEqual(0.04);
+    expect(scaled.temperature).toBeGreaterThan(1.7);
+    expect(scaled.temperature).toBeLessThan(2.3);
   });
 });

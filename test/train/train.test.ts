@@ -81,6 +81,9 @@ describe("training a student on real traces", () => {
     const h = ce.card.holdout!;
     expect(ce.card.training.bestEpoch).toBeGreaterThan(0);
     expect(ce.card.training.temperature).toBeLessThan(20);
+    // Confidently wrong on pooled states: the calibration mixes in the training marginal
+    // rather than only flattening by temperature (α was 0.54–0.70 over six trace collections).
+    expect(ce.card.training.priorWeight).toBeGreaterThan(0);
     expect(h.samples).toBeGreaterThan(300);
     expect(h.accuracy).toBeGreaterThan(h.majority + 0.05);
     expect(h.accuracy).toBeGreaterThan(kl.card.holdout!.accuracy - 0.1);
@@ -128,6 +131,39 @@ describe("training a student on real traces", () => {
     writeFileSync(join(dir, "weights.json"), "{ not json");
     await expect(loadStudentPredictor(dir)).rejects.toBeInstanceOf(AdapterError);
     await expect(loadStudentPredictor(join(corpus.scratch, "nowhere"))).rejects.toThrow(/weights.json is missing/);
+  });
+
+  it("calibrates toward the training class marginal, and reads version-1 adapters as temperature scaling", async () => {
+    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
+    const student = await trainStudent("prior", data, options({ objective: "kl", model: "mlp", tags: true }));
+    const w = student.weights;
+    expect(w.formatVersion).toBe(2);
+    expect(w.priorWeight).toBeGreaterThanOrEqual(0);
+    expect(w.priorWeight).toBeLessThan(1);
+    expect(student.card.training.priorWeight).toBe(w.priorWeight);
+    // The prior is the training samples' event frequencies.
+    const totals = student.card.data.classTotals;
+    const n = EVENT_TYPES.reduce((a, e) => a + totals[e], 0);
+    expect(w.prior).toEqual(EVENT_TYPES.map((e) => totals[e] / n));
+
+    const dir = join(corpus.scratch, "adapters", "prior");
+    saveAdapter(dir, student);
+    const { states } = statesAndSamples(corpus.runs.filter((r) => HOLDOUT.includes(r.program)), "context");
+    // A version-1 weights.json (no prior) predicts softmax(z / T): the same as priorWeight 0.
+    const { priorWeight: _weight, prior: _prior, ...v1 } = w;
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 0 }));
+    const scaled = await (await loadStudentPredictor(dir)).predict(states);
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...v1, formatVersion: 1 }));
+    expect(await (await loadStudentPredictor(dir)).predict(states)).toEqual(scaled);
+    // With a prior weight α, every probability is at least α times the prior's.
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 0.5 }));
+    for (const p of await (await loadStudentPredictor(dir)).predict(states)) p.probabilities.forEach((q, c) => expect(q).toBeGreaterThanOrEqual(0.5 * w.prior[c] - 1e-12));
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 1 }));
+    await expect(loadStudentPredictor(dir)).rejects.toThrow(/malformed weights/);
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, prior: [1, 0, 0, 0, 0] }));
+    await expect(loadStudentPredictor(dir)).rejects.toThrow(/malformed weights/);
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, formatVersion: 3 }));
+    await expect(loadStudentPredictor(dir)).rejects.toThrow(/not a schedlab student/);
   });
 
   it("schedlab train writes an adapter and a card from a database", async () => {
