@@ -6,6 +6,7 @@ import { UsageError } from "../errors.js";
 import { trainFromDatabase } from "../train/from-database.js";
 import { ACTIVATIONS, MODEL_KINDS, type Activation, type ModelKind } from "../train/model.js";
 import { DEFAULT_TRAIN_OPTIONS, OBJECTIVES, type Objective } from "../train/types.js";
+import { parseIntegerOption, parseNumberOption, parsePositiveInteger } from "./numbers.js";
 
 interface TrainCliOptions {
   objective: string;
@@ -35,13 +36,6 @@ function oneOf<T extends string>(what: string, value: string, allowed: readonly 
   throw new UsageError(`unknown ${what} ${JSON.stringify(value)}`, `Use --${what} ${allowed.join(" | ")}.`);
 }
 
-function positive(what: string, value: string, integer: boolean): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
-    throw new UsageError(`--${what} must be a non-negative ${integer ? "integer" : "number"}, got ${JSON.stringify(value)}`);
-  }
-  return n;
-}
 
 const pct = (x: number): string => (Number.isNaN(x) ? "–" : `${(100 * x).toFixed(1)}%`);
 
@@ -75,6 +69,17 @@ export function registerTrain(program: Command): void {
       const model = oneOf<ModelKind>("model", opts.model, MODEL_KINDS);
       const activation = oneOf<Activation>("activation", opts.activation, ACTIVATIONS);
       const abstraction = parseAbstraction(opts.abstraction);
+      const numbers = {
+        seed: parseIntegerOption("--seed", opts.seed, 0),
+        hidden: parsePositiveInteger("--hidden", opts.hidden),
+        epochs: parsePositiveInteger("--epochs", opts.epochs),
+        batchSize: parsePositiveInteger("--batch-size", opts.batchSize),
+        learningRate: parseNumberOption("--learning-rate", opts.learningRate, 0),
+        l2: parseNumberOption("--l2", opts.l2, 0),
+        tagWeight: parseNumberOption("--tag-weight", opts.tagWeight, 0),
+        trajectorySteps: parsePositiveInteger("--trajectory-steps", opts.trajectorySteps),
+        trajectoryDiscount: parseNumberOption("--trajectory-discount", opts.trajectoryDiscount, 0, 1),
+      };
       const db = openExistingDatabase(opts.db);
       try {
         const student = await trainFromDatabase(db, {
@@ -86,15 +91,7 @@ export function registerTrain(program: Command): void {
           balance: opts.balance === true,
           staticFeatures: opts.staticFeatures === true,
           holdout: opts.holdout,
-          seed: positive("seed", opts.seed, true),
-          hidden: Math.max(1, positive("hidden", opts.hidden, true)),
-          epochs: positive("epochs", opts.epochs, true),
-          batchSize: Math.max(1, positive("batch-size", opts.batchSize, true)),
-          learningRate: positive("learning-rate", opts.learningRate, false),
-          l2: positive("l2", opts.l2, false),
-          tagWeight: positive("tag-weight", opts.tagWeight, false),
-          trajectorySteps: positive("trajectory-steps", opts.trajectorySteps, true),
-          trajectoryDiscount: positive("trajectory-discount", opts.trajectoryDiscount, false),
+          ...numbers,
           out: opts.out,
           onProgress: opts.json ? undefined : (line) => process.stderr.write(`${line}\n`),
         });
