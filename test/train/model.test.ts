@@ -6,6 +6,31 @@ import { calibrateInPlace, eventLogits, fitCalibration, fitModel, fitTemperature
 import { backward, forward, initialParameters, modelLayout, newWorkspace, softmaxInPlace, type ModelShape } from "../../src/train/model.js";
 import { seededRandom } from "../../src/train/prng.js";
 
+/**
+ * `rows` rows of six logits uniform in [−6, 6], each labelled with one event drawn from
+ * the distribution `calibrate` makes of its logits (in place).
+ */
+function drawLabelled(random: { next(): number }, rows: number, calibrate: (q: Float64Array) => void): { z: Float64Array; m: TrainingMatrix } {
+  const z = new Float64Array(rows * 6);
+  const m: TrainingMatrix = { rows, inputs: 0, x: new Float32Array(0), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
+  const q = new Float64Array(6);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < 6; c++) z[r * 6 + c] = q[c] = (random.next() * 2 - 1) * 6;
+    calibrate(q);
+    let u = random.next();
+    let label = 5;
+    for (let c = 0; c < 6; c++) {
+      u -= q[c];
+      if (u < 0) {
+        label = c;
+        break;
+      }
+    }
+    m.events[r * 6 + label] = 1;
+  }
+  return { z, m };
+}
+
 /** Loss of one row: soft CE of the event head plus 0.5 × soft CE of the tag head. */
 function rowLoss(shape: ModelShape, params: Float64Array, x: Float64Array, target: Float64Array, tagTarget: Float64Array): number {
   const ws = newWorkspace(shape);
@@ -86,24 +111,7 @@ describe("student networks", () => {
     expect(modelLayout(shape).size).toBe(fit.params.length);
 
     // Labels drawn from softmax(z / 2): the fitted temperature should be close to 2.
-    const rows = 4000;
-    const z = new Float64Array(rows * 6);
-    const m: TrainingMatrix = { rows, inputs: 0, x: new Float32Array(0), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
-    const q = new Float64Array(6);
-    for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < 6; c++) z[r * 6 + c] = q[c] = (random.next() * 2 - 1) * 6;
-      softmaxInPlace(q, 6, 2);
-      let u = random.next();
-      let label = 5;
-      for (let c = 0; c < 6; c++) {
-        u -= q[c];
-        if (u < 0) {
-          label = c;
-          break;
-        }
-      }
-      m.events[r * 6 + label] = 1;
-    }
+    const { z, m } = drawLabelled(random, 4000, (q) => softmaxInPlace(q, 6, 2));
     expect(fitTemperature(z, m, 6)).toBeGreaterThan(1.7);
     expect(fitTemperature(z, m, 6)).toBeLessThan(2.3);
   });
@@ -112,27 +120,8 @@ describe("student networks", () => {
     const random = seededRandom(17);
     const prior = Float64Array.from([0.1, 0.4, 0.3, 0.1, 0.05, 0.05]);
     // Labels drawn from (1 − α)·softmax(z / T) + α·prior, for z the logits given to the fit.
-    const draw = (temperature: number, priorWeight: number): { z: Float64Array; m: TrainingMatrix } => {
-      const rows = 6000;
-      const z = new Float64Array(rows * 6);
-      const m: TrainingMatrix = { rows, inputs: 0, x: new Float32Array(0), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
-      const q = new Float64Array(6);
-      for (let r = 0; r < rows; r++) {
-        for (let c = 0; c < 6; c++) z[r * 6 + c] = q[c] = (random.next() * 2 - 1) * 6;
-        calibrateInPlace(q, 6, { temperature, priorWeight, prior });
-        let u = random.next();
-        let label = 5;
-        for (let c = 0; c < 6; c++) {
-          u -= q[c];
-          if (u < 0) {
-            label = c;
-            break;
-          }
-        }
-        m.events[r * 6 + label] = 1;
-      }
-      return { z, m };
-    };
+    const draw = (temperature: number, priorWeight: number): { z: Float64Array; m: TrainingMatrix } =>
+      drawLabelled(random, 6000, (q) => calibrateInPlace(q, 6, { temperature, priorWeight, prior }));
     const mixed = draw(1, 0.3);
     const fitted = fitCalibration(mixed.z, mixed.m, 6, prior);
     expect(fitted.priorWeight).toBeGreaterThan(0.2);
