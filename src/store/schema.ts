@@ -2,7 +2,7 @@
 // Invariant: SCHEMA_VERSION changes whenever SCHEMA_SQL changes in a way an older
 // schedlab could not read; openDatabase refuses databases of any other version.
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -54,6 +54,12 @@ CREATE TABLE IF NOT EXISTS runs (
   stderr_tail   TEXT,
   go_version    TEXT,
   env           TEXT,
+  -- How the schedule was explored: 'plain' (an unperturbed build), 'race' (a -race build)
+  -- or 'perturb' (seeded yields and sleeps injected through the overlay; seed says which).
+  -- Distributions and training read plain runs unless asked (the others change the
+  -- scheduler's distribution).
+  strategy      TEXT NOT NULL DEFAULT 'plain' CHECK (strategy IN ('plain', 'race', 'perturb')),
+  seed          INTEGER,
   truncated     INTEGER NOT NULL DEFAULT 0,
   ingest_status TEXT CHECK (ingest_status IS NULL OR ingest_status IN ('ok', 'truncated', 'error')),
   ingest_error  TEXT,
