@@ -19,6 +19,7 @@ interface CollectFlags {
   splitTests?: boolean;
   testCount?: string;
   peers?: string;
+  testCorpus?: boolean;
   ingest: boolean;
   json?: boolean;
 }
@@ -78,6 +79,7 @@ export function registerCollect(program: Command): void {
     .option("--split-tests", "one program per TestXxx function instead of one per test package")
     .option("--test-count <n>", "repeat the tests inside one traced run (-test.count)")
     .option("--peers <list>", "peer leak detectors run at the end of each run, for `schedlab leaks --score`: goleak, leakprofile (the goroutine dump is always kept)")
+    .option("--test-corpus", "collect the paths as test corpora: programs named \"<label>/<path>\", never trained on, selected by --holdout corpus:DIR")
     .option("--no-ingest", "do not decode the traces into the database afterwards (run `schedlab ingest` later)")
     .option("--json", "print the result as JSON on stdout, no progress")
     .action(async (paths: string[], flags: CollectFlags) => {
@@ -101,6 +103,7 @@ export function registerCollect(program: Command): void {
           splitTests: flags.splitTests === true,
           testCount: integer("--test-count", flags.testCount),
           peers: flags.peers === undefined ? undefined : parsePeers(flags.peers),
+          testCorpus: flags.testCorpus === true,
           signal: controller.signal,
           onProgress: progress?.update,
         });

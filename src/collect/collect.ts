@@ -5,8 +5,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, type SchedlabDatabase } from "../store/index.js";
+import { inTransaction, openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { buildBatch, buildBatches, type BuildTarget } from "./build.js";
+import { resolveCorpora, saveCorpora } from "./corpora.js";
 import { discoverPrograms, selectProgramsByName } from "./discover.js";
 import { CollectInterruptedError } from "./errors.js";
 import { normalizeCollectOptions, runConfigs } from "./options.js";
@@ -60,12 +61,20 @@ function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], op
 export async function collect(options: CollectOptions): Promise<CollectResult> {
   const opts = normalizeCollectOptions(options);
   const go = await goToolchain();
-  const discovery = await discoverPrograms(opts.paths, { splitTests: opts.splitTests });
-  const programs = opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
   const db = openDatabase(opts.db);
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-build-"));
   try {
-    const plans = planPrograms(db, programs, opts);
+    const corpora = resolveCorpora(db, opts.paths, opts.testCorpus ? "test" : "train");
+    const discovery = await discoverPrograms(opts.paths, {
+      splitTests: opts.splitTests,
+      namePrefix: (root) => (opts.testCorpus ? corpora.get(root)?.label : undefined),
+    });
+    const programs = opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
+    // One transaction: a name clash found while planning records neither corpus nor program.
+    const plans = inTransaction(db, () => {
+      saveCorpora(db, corpora.values());
+      return planPrograms(db, programs, opts);
+    });
     const executed = await execute(db, plans, opts, go, scratch);
     if (opts.signal?.aborted) throw new CollectInterruptedError(executed);
     const totalWanted = plans.reduce((sum, plan) => sum + plan.configs.length * opts.runs, 0);

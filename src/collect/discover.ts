@@ -28,6 +28,8 @@ export interface ScannedPackage {
 export interface DiscoverOptions {
   /** One program per TestXxx function ("dir#TestXxx") instead of one per test package. */
   readonly splitTests?: boolean;
+  /** A label to put before the names of a root's programs ("label/path"), e.g. for a test corpus. */
+  readonly namePrefix?: (root: string) => string | undefined;
 }
 
 export interface Discovery {
@@ -64,7 +66,8 @@ export async function discoverPrograms(paths: readonly string[], options: Discov
   const scanned = await scanPackages(roots);
   for (const path of roots) {
     const packages = scanned.filter((pkg) => pkg.root === path);
-    const found = packages.flatMap((pkg) => programsOf(path, pkg, options.splitTests ?? false, warnings));
+    const prefix = options.namePrefix?.(path);
+    const found = packages.flatMap((pkg) => programsOf(path, pkg, options.splitTests ?? false, warnings, prefix));
     if (found.length === 0) {
       throw new NoGoCodeError(
         `no Go program under ${path}: no main package and no package with TestXxx functions`,
@@ -133,8 +136,9 @@ export function programName(root: string, dir: string): string {
   return rel === "" ? basename(root) : rel;
 }
 
-function programsOf(root: string, pkg: ScannedPackage, splitTests: boolean, warnings: string[]): ProgramSpec[] {
-  const base = programName(root, pkg.dir);
+function programsOf(root: string, pkg: ScannedPackage, splitTests: boolean, warnings: string[], prefix: string | undefined): ProgramSpec[] {
+  const relativeName = programName(root, pkg.dir);
+  const base = prefix === undefined ? relativeName : relative(root, pkg.dir) === "" ? prefix : `${prefix}/${relativeName}`;
   if (pkg.error !== undefined && pkg.goFiles.length === 0 && pkg.testGoFiles.length === 0 && pkg.xTestGoFiles.length === 0) {
     warnings.push(`${base}: skipped, the package cannot be read: ${pkg.error}`);
     return [];

@@ -60,6 +60,7 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     splitTests: options.splitTests ?? false,
     testCount: options.testCount === undefined ? null : positiveInteger("--test-count", options.testCount, 1),
     peers: [...new Set(options.peers ?? [])],
+    testCorpus: options.testCorpus ?? false,
     signal: options.signal,
     onProgress: options.onProgress,
   };

@@ -3,6 +3,7 @@
 
 import { existsSync } from "node:fs";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
+import { ProgramNameClashError } from "./errors.js";
 import type { TracedRunResult } from "./traced-run.js";
 import type { ProgramSpec, RunOutcome, RunSummary } from "./types.js";
 
@@ -26,9 +27,17 @@ export interface RunRow
  */
 export function upsertProgram(db: SchedlabDatabase, program: ProgramSpec): { id: number; sourceChanged: boolean } {
   return inTransaction(db, () => {
-    const existing = db.prepare("SELECT id, source_hash AS sourceHash FROM programs WHERE name = ?").get(program.name) as
-      | { id: number; sourceHash: string }
+    const existing = db.prepare("SELECT id, root, dir, source_hash AS sourceHash FROM programs WHERE name = ?").get(program.name) as
+      | { id: number; root: string; dir: string; sourceHash: string }
       | undefined;
+    // Two roots may never silently share a name. The same sources under another root are the
+    // same tree moved (a fresh clone, a renamed checkout), and keep their runs.
+    if (existing !== undefined && existing.root !== program.root && existing.sourceHash !== program.sourceHash) {
+      throw new ProgramNameClashError(
+        `program name ${program.name} is already taken by ${existing.dir} (collected from ${existing.root}), so ${program.dir} cannot use it`,
+        "Collect the other tree as a test corpus (`schedlab collect DIR --test-corpus` names its programs \"<label>/<path>\"; `schedlab run --test-corpus DIR` does this), or into another --db file.",
+      );
+    }
     const manifest = program.manifest === null ? null : JSON.stringify(program.manifest);
     if (existing === undefined) {
       const info = db

@@ -39,6 +39,11 @@ export interface CollectOptions {
   readonly testCount?: number;
   /** Peer leak detectors to run at the end of each run (docs/leaks.md); builds each program alone. */
   readonly peers?: readonly Peer[];
+  /**
+   * Collect the paths as test corpora: their programs are named "<label>/<path>" (the label is
+   * the root's base name unless another root has it) and are never trained on (docs/dataset.md).
+   */
+  readonly testCorpus?: boolean;
   /** Aborting stops the workers, kills child process groups and rejects with CollectInterruptedError. */
   readonly signal?: AbortSignal;
   /** Receives progress after every build and run. */
@@ -62,13 +67,14 @@ export interface NormalizedCollectOptions {
   readonly splitTests: boolean;
   readonly testCount: number | null;
   readonly peers: readonly Peer[];
+  readonly testCorpus: boolean;
   readonly signal: AbortSignal | undefined;
   readonly onProgress: ((progress: CollectProgress) => void) | undefined;
 }
 
 /** A program found by discovery: one main package, test package, or test function. */
 export interface ProgramSpec {
-  /** Directory relative to the root given, "." replaced by the root's base name; "#TestXxx" for a split test. */
+  /** Directory relative to the root given ("." → the root's base name), after "<label>/" for a test corpus; "#TestXxx" for a split test. */
   readonly name: string;
   readonly root: string;
   /** Absolute package directory. */

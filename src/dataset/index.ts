@@ -33,5 +33,6 @@ export {
 export type { DistributionSummary, HasCounts } from "./baselines.js";
 export { buildDataset, DATASET_FORMAT_VERSION, ingestedPrograms, loadDataset, loadProgramRuns, programInputHash, refreshDataset, selectPrograms } from "./store.js";
 export type { Dataset, DatasetOptions, DatasetProgram, LoadDatasetOptions, RefreshReport } from "./store.js";
-export { DEFAULT_HOLDOUT_FRACTION, hashedPick, holdoutPrograms, resolveHoldout, saveHoldout, splitCandidates, splitProgram, splitPrograms } from "./split.js";
-export type { HoldoutSplit, SplitProgram } from "./split.js";
+export { DEFAULT_HOLDOUT_FRACTION, hashedFamilyPick, holdoutPrograms, resolveHoldout, saveHoldout, splitCandidates, splitProgram, splitPrograms } from "./split.js";
+export type { HoldoutSplit, SplitFamilies, SplitProgram } from "./split.js";
+export { familyGroup, programFamily } from "./family.js";

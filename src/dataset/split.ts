@@ -1,25 +1,47 @@
-// Train/test/validation splits by program, never by sample (a program's runs share
-// states, so splitting samples would leak the test set into training). resolveHoldout is
-// the one place training, evaluation, dist and export turn a --holdout spec into programs.
+// Train/validation/test splits by program family, never by sample or by sibling program:
+// a program's runs share states, and programs of one family share a template or a
+// category, so splitting any finer would leak the test set into training. resolveHoldout
+// is the one place a --holdout spec becomes programs; every command resolves it once.
 
 import { createHash } from "node:crypto";
+import { resolve } from "node:path";
 import { UsageError } from "../errors.js";
 import { OUTCOMES } from "../corpus/manifest.js";
 import type { Outcome } from "../corpus/manifest.js";
 import type { SchedlabDatabase } from "../store/index.js";
+import { familyGroup, programFamily, type FamilyLabels } from "./family.js";
 import { ingestedPrograms } from "./store.js";
 
-/** Share of programs the default holdout (and the validation split) takes from each stratum. */
+/** Share of families the default holdout (and the validation split) takes from each group. */
 export const DEFAULT_HOLDOUT_FRACTION = 0.2;
 
-/** A program as the splitter sees it: its name and the manifest labels that matter here. */
+/** A program as the splitter sees it: its name, family, corpus and the manifest labels that matter here. */
 export interface SplitProgram {
   readonly name: string;
+  /** See programFamily: the template, category or directory it shares with its siblings. */
+  readonly family: string;
+  /** Label of the corpus (collect root) it came from. */
+  readonly corpus: string;
+  /** Absolute root directory it was collected from. */
+  readonly root: string;
+  /** Collected as a test corpus: never trained on, evaluated only when a spec selects it. */
+  readonly testOnly: boolean;
   readonly outcome: Outcome | null;
   readonly tags: readonly string[];
 }
 
-/** A resolved split. Invariant: train ∪ test = all programs, disjoint; validation ⊂ train. */
+/** Family counts of a resolved split. */
+export interface SplitFamilies {
+  readonly train: number;
+  readonly validation: number;
+  readonly test: number;
+}
+
+/**
+ * A resolved split. Invariants: train and test are disjoint and share no family;
+ * validation ⊂ train and shares no family with the rest of train; excluded holds the
+ * test-corpus programs the spec did not select (in neither train nor test).
+ */
 export interface HoldoutSplit {
   /** The spec as given ("default" when none). */
   readonly spec: string;
@@ -27,56 +49,129 @@ export interface HoldoutSplit {
   readonly description: string;
   readonly train: readonly string[];
   readonly test: readonly string[];
-  /** Training programs set aside for early stopping (chosen by hashing, like the default holdout). */
+  /** Training programs of whole families set aside for early stopping and calibration. */
   readonly validation: readonly string[];
+  readonly excluded: readonly string[];
+  /** Family of every program of the split (train, test, excluded). */
+  readonly familyOf: Readonly<Record<string, string>>;
+  readonly families: SplitFamilies;
 }
 
-const SPEC_FORMS = "dir:PREFIX, tag:TAG, list:a,b,c, outcome:OUTCOME, default, or the name of a saved holdout";
+const SPEC_FORMS =
+  "default, family:NAME, corpus:DIR, dir:PREFIX, tag:TAG, outcome:OUTCOME, list:a,b,c, the name of a saved holdout, or several joined by + (their union)";
+
+interface ManifestLabels extends FamilyLabels {
+  readonly outcome?: unknown;
+  readonly tags?: unknown;
+}
 
 /** Parses a stored manifest's labels; an unreadable manifest counts as unlabelled. */
-export function splitProgram(name: string, manifest: string | null): SplitProgram {
-  if (manifest === null) return { name, outcome: null, tags: [] };
-  try {
-    const m = JSON.parse(manifest) as { outcome?: unknown; tags?: unknown };
-    const outcome = OUTCOMES.includes(m.outcome as Outcome) ? (m.outcome as Outcome) : null;
-    const tags = Array.isArray(m.tags) ? m.tags.filter((t): t is string => typeof t === "string") : [];
-    return { name, outcome, tags };
-  } catch {
-    return { name, outcome: null, tags: [] };
+export function splitProgram(name: string, manifest: string | null, corpus: { label: string; root: string; testOnly: boolean } = defaultCorpus): SplitProgram {
+  let m: ManifestLabels | null = null;
+  if (manifest !== null) {
+    try {
+      const parsed = JSON.parse(manifest) as unknown;
+      if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) m = parsed as ManifestLabels;
+    } catch {
+      m = null;
+    }
   }
+  const outcome = m !== null && OUTCOMES.includes(m.outcome as Outcome) ? (m.outcome as Outcome) : null;
+  const tags = m !== null && Array.isArray(m.tags) ? m.tags.filter((t): t is string => typeof t === "string") : [];
+  return { name, family: programFamily(name, m), corpus: corpus.label, root: corpus.root, testOnly: corpus.testOnly, outcome, tags };
 }
+
+const defaultCorpus = { label: "", root: "", testOnly: false };
 
 function hashRank(salt: string, name: string): string {
   return createHash("sha256").update(`${salt}\0${name}`).digest("hex");
 }
 
-/** Stratum for the default split: buggy and clean programs are both represented in test. */
-function stratum(program: SplitProgram): string {
-  if (program.outcome === null) return "unlabelled";
-  return program.outcome === "clean" ? "clean" : "buggy";
-}
-
 /**
- * Picks about `fraction` of the programs deterministically: within each stratum (buggy,
- * clean, unlabelled), the programs with the smallest sha256(salt, name), at least one from
- * every stratum of two or more programs. Pure; the same names give the same pick.
+ * Picks about `fraction` of the families of `programs` deterministically and returns their
+ * programs: within each group of families (familyGroup: "generated", "patterns", "kernels", …)
+ * the families with the smallest sha256(salt, family), round(n · fraction) of them and at
+ * least one from every group of two or more families. Pure; the same families give the same pick.
+ *
+ * @example hashedFamilyPick(programs, "holdout") // => every program of the picked families, sorted
  */
-export function hashedPick(programs: readonly SplitProgram[], salt: string, fraction = DEFAULT_HOLDOUT_FRACTION): string[] {
-  const strata = new Map<string, SplitProgram[]>();
-  for (const p of programs) strata.set(stratum(p), [...(strata.get(stratum(p)) ?? []), p]);
-  const picked: string[] = [];
-  for (const members of strata.values()) {
-    if (members.length < 2) continue;
-    const k = Math.max(1, Math.round(members.length * fraction));
-    const ranked = [...members].sort((a, b) => (hashRank(salt, a.name) < hashRank(salt, b.name) ? -1 : 1));
-    picked.push(...ranked.slice(0, k).map((p) => p.name));
+export function hashedFamilyPick(programs: readonly SplitProgram[], salt: string, fraction = DEFAULT_HOLDOUT_FRACTION): string[] {
+  const groups = new Map<string, Set<string>>();
+  for (const p of programs) {
+    const group = familyGroup(p.family);
+    const families = groups.get(group) ?? new Set<string>();
+    families.add(p.family);
+    groups.set(group, families);
   }
-  return picked.sort();
+  const picked = new Set<string>();
+  for (const families of groups.values()) {
+    if (families.size < 2) continue;
+    const k = Math.max(1, Math.round(families.size * fraction));
+    const ranked = [...families].sort((a, b) => (hashRank(salt, a) < hashRank(salt, b) ? -1 : 1));
+    for (const family of ranked.slice(0, k)) picked.add(family);
+  }
+  return programs.filter((p) => picked.has(p.family)).map((p) => p.name).sort();
+}
+
+/** The programs one spec term selects (pure). */
+function selectTerm(
+  programs: readonly SplitProgram[],
+  term: string,
+  saved: (name: string) => readonly string[] | undefined,
+): { test: string[]; description: string } {
+  const colon = term.indexOf(":");
+  const form = colon < 0 ? term : term.slice(0, colon);
+  const value = colon < 0 ? "" : term.slice(colon + 1).trim();
+  const names = programs.map((p) => p.name);
+  const matching = (predicate: (p: SplitProgram) => boolean) => programs.filter(predicate).map((p) => p.name);
+  if (colon >= 0 && value === "") throw new UsageError(`--holdout ${term} has nothing after the colon`, `Use one of: ${SPEC_FORMS}.`);
+  switch (colon < 0 ? "saved" : form) {
+    case "family": {
+      const known = [...new Set(programs.map((p) => p.family))].sort();
+      if (!known.includes(value)) throw new UsageError(`no program is in family ${JSON.stringify(value)}`, `Families here: ${known.slice(0, 12).join(", ")}${known.length > 12 ? ", …" : ""}.`);
+      return { test: matching((p) => p.family === value), description: `family ${value}` };
+    }
+    case "corpus": {
+      const root = resolve(value);
+      const selected = matching((p) => p.root === root || p.corpus === value);
+      if (selected.length === 0) {
+        const corpora = [...new Set(programs.map((p) => `${p.corpus} (${p.root})`))].join(", ");
+        throw new UsageError(`no collected program comes from corpus ${JSON.stringify(value)}`, `Collect it first (\`schedlab collect DIR --test-corpus\` or \`schedlab run --test-corpus DIR\`), or name one of: ${corpora}.`);
+      }
+      return { test: selected, description: `corpus ${value}` };
+    }
+    case "dir": {
+      const prefix = value.replace(/\/+$/, "");
+      return { test: matching((p) => p.name === prefix || p.name.startsWith(`${prefix}/`)), description: `programs under ${prefix}/` };
+    }
+    case "tag":
+      return { test: matching((p) => p.tags.includes(value)), description: `programs tagged ${value}` };
+    case "outcome":
+      if (!OUTCOMES.includes(value as Outcome)) throw new UsageError(`unknown outcome ${JSON.stringify(value)} in --holdout`, `Use outcome:${OUTCOMES.join(" | outcome:")}.`);
+      return { test: matching((p) => p.outcome === value), description: `programs whose manifest outcome is ${value}` };
+    case "list": {
+      const wanted = value.split(",").map((n) => n.trim()).filter((n) => n !== "");
+      const unknown = wanted.filter((n) => !names.includes(n));
+      if (unknown.length > 0) {
+        throw new UsageError(`--holdout list names programs without ingested runs: ${unknown.join(", ")}`, `Use program names as collected, e.g. ${names.slice(0, 3).join(", ")}.`);
+      }
+      return { test: [...new Set(wanted)], description: "listed programs" };
+    }
+    case "saved": {
+      const list = saved(term);
+      if (list === undefined) throw new UsageError(`unknown holdout ${JSON.stringify(term)}`, `Use one of: ${SPEC_FORMS}.`);
+      return { test: list.filter((n) => names.includes(n)), description: `saved holdout ${term}` };
+    }
+    default:
+      throw new UsageError(`unknown holdout form ${JSON.stringify(form)}`, `Use one of: ${SPEC_FORMS}.`);
+  }
 }
 
 /**
- * The test programs a spec names, from `programs` (pure). `saved` resolves a bare name to
- * the program list of a saved holdout. Throws UsageError for malformed or empty specs.
+ * The test programs a spec names, from `programs` (pure). "default" picks whole families by
+ * hash among the programs that are not from a test corpus; the other forms select programs,
+ * and the union of "+"-joined terms is taken. `saved` resolves a bare name to the program list
+ * of a saved holdout. Throws UsageError for malformed or empty specs.
  */
 export function holdoutPrograms(
   programs: readonly SplitProgram[],
@@ -84,62 +179,33 @@ export function holdoutPrograms(
   saved: (name: string) => readonly string[] | undefined = () => undefined,
 ): { test: string[]; description: string } {
   const text = (spec ?? "default").trim();
-  const colon = text.indexOf(":");
-  const form = colon < 0 ? text : text.slice(0, colon);
-  const value = colon < 0 ? "" : text.slice(colon + 1).trim();
-  const names = programs.map((p) => p.name);
-  const matching = (predicate: (p: SplitProgram) => boolean) => programs.filter(predicate).map((p) => p.name);
-  let test: string[];
-  let description: string;
-  if (colon >= 0 && value === "") throw new UsageError(`--holdout ${text} has nothing after the colon`, `Use one of: ${SPEC_FORMS}.`);
-  const kind = colon < 0 ? (text === "default" || text === "" ? "default" : "saved") : form === "default" || form === "saved" ? `${form}:` : form;
-  switch (kind) {
-    case "default":
-      test = hashedPick(programs, "holdout");
-      description = `default: ~${Math.round(DEFAULT_HOLDOUT_FRACTION * 100)}% of programs by name hash, stratified by outcome`;
-      break;
-    case "dir": {
-      const prefix = value.replace(/\/+$/, "");
-      test = matching((p) => p.name === prefix || p.name.startsWith(`${prefix}/`));
-      description = `programs under ${prefix}/`;
-      break;
-    }
-    case "tag":
-      test = matching((p) => p.tags.includes(value));
-      description = `programs tagged ${value}`;
-      break;
-    case "outcome":
-      if (!OUTCOMES.includes(value as Outcome)) throw new UsageError(`unknown outcome ${JSON.stringify(value)} in --holdout`, `Use outcome:${OUTCOMES.join(" | outcome:")}.`);
-      test = matching((p) => p.outcome === value);
-      description = `programs whose manifest outcome is ${value}`;
-      break;
-    case "list": {
-      const wanted = value.split(",").map((n) => n.trim()).filter((n) => n !== "");
-      const unknown = wanted.filter((n) => !names.includes(n));
-      if (unknown.length > 0) {
-        throw new UsageError(`--holdout list names programs without ingested runs: ${unknown.join(", ")}`, `Use program names as collected, e.g. ${names.slice(0, 3).join(", ")}.`);
-      }
-      test = [...new Set(wanted)].sort();
-      description = `listed programs`;
-      break;
-    }
-    case "saved": {
-      const list = saved(text);
-      if (list === undefined) throw new UsageError(`unknown holdout ${JSON.stringify(text)}`, `Use one of: ${SPEC_FORMS}.`);
-      test = list.filter((n) => names.includes(n)).sort();
-      description = `saved holdout ${text}`;
-      break;
-    }
-    default:
-      throw new UsageError(`unknown holdout form ${JSON.stringify(form)}`, `Use one of: ${SPEC_FORMS}.`);
+  if (text === "default" || text === "") {
+    const test = hashedFamilyPick(programs.filter((p) => !p.testOnly), "holdout");
+    return { test, description: `default: ~${Math.round(DEFAULT_HOLDOUT_FRACTION * 100)}% of the families of each group (generated, patterns, kernels, …) by hash` };
   }
-  if (test.length === 0 && programs.length > 0 && kind !== "default") {
-    throw new UsageError(`--holdout ${text} selects no program`, `Check the spec against the program names (e.g. ${names.slice(0, 3).join(", ")}); forms: ${SPEC_FORMS}.`);
+  const terms = text.split("+").map((t) => t.trim());
+  if (terms.some((t) => t === "" || t === "default")) {
+    throw new UsageError(`--holdout ${text} is not a valid union`, `Join non-empty terms with +, e.g. dir:kernels+family:generated/pipeline ("default" stands alone); forms: ${SPEC_FORMS}.`);
   }
-  return { test, description };
+  const test = new Set<string>();
+  const descriptions: string[] = [];
+  for (const term of terms) {
+    const selected = selectTerm(programs, term, saved);
+    if (selected.test.length === 0 && programs.length > 0) {
+      throw new UsageError(`--holdout ${term} selects no program`, `Check the spec against the program names (e.g. ${programs.slice(0, 3).map((p) => p.name).join(", ")}); forms: ${SPEC_FORMS}.`);
+    }
+    for (const name of selected.test) test.add(name);
+    descriptions.push(selected.description);
+  }
+  return { test: [...test].sort(), description: descriptions.join(" + ") };
 }
 
-/** Splits `programs` by `spec` into train, test and validation (pure). */
+/**
+ * Splits `programs` by `spec` into train, validation and test (pure). Every family with a
+ * program in test is held out whole: its other programs are excluded from training, so no
+ * test program has a sibling there. Validation takes whole families of the training programs
+ * by hash. Programs of test corpora train nothing: the ones not selected are `excluded`.
+ */
 export function splitPrograms(
   programs: readonly SplitProgram[],
   spec: string | undefined,
@@ -147,16 +213,29 @@ export function splitPrograms(
 ): HoldoutSplit {
   const { test, description } = holdoutPrograms(programs, spec, saved);
   const held = new Set(test);
-  const trainPrograms = programs.filter((p) => !held.has(p.name));
+  const testFamilies = new Set(programs.filter((p) => held.has(p.name)).map((p) => p.family));
+  const trainPrograms = programs.filter((p) => !held.has(p.name) && !p.testOnly && !testFamilies.has(p.family));
+  const excluded = programs.filter((p) => !held.has(p.name) && (p.testOnly || testFamilies.has(p.family))).map((p) => p.name);
   if (trainPrograms.length === 0 && programs.length > 0) {
-    throw new UsageError(`--holdout ${spec ?? "default"} holds out every program, leaving nothing to train on`, "Hold out a smaller set, e.g. dir:PREFIX of one category folder.");
+    throw new UsageError(
+      `--holdout ${spec ?? "default"} holds out every program (or every family), leaving nothing to train on`,
+      "Hold out a smaller set, e.g. family:NAME or dir:PREFIX of one category folder.",
+    );
   }
+  const validation = hashedFamilyPick(trainPrograms, "validation");
+  const familyOf: Record<string, string> = {};
+  for (const p of programs) familyOf[p.name] = p.family;
+  const familiesOf = (names: readonly string[]): number => new Set(names.map((n) => familyOf[n])).size;
+  const train = trainPrograms.map((p) => p.name).sort();
   return {
     spec: spec ?? "default",
     description,
-    train: trainPrograms.map((p) => p.name).sort(),
-    test: [...test].sort(),
-    validation: hashedPick(trainPrograms, "validation"),
+    train,
+    test,
+    validation,
+    excluded: excluded.sort(),
+    familyOf,
+    families: { train: familiesOf(train), validation: familiesOf(validation), test: familiesOf(test) },
   };
 }
 
@@ -165,9 +244,9 @@ function savedHoldout(db: SchedlabDatabase, name: string): string[] | undefined 
   return row === undefined ? undefined : (JSON.parse(row.programs) as string[]);
 }
 
-/** The programs with ingested runs, with their labels. */
+/** The programs with ingested runs, with their labels, families and corpora. */
 export function splitCandidates(db: SchedlabDatabase): SplitProgram[] {
-  return ingestedPrograms(db).map((p) => splitProgram(p.name, p.manifest));
+  return ingestedPrograms(db).map((p) => splitProgram(p.name, p.manifest, { label: p.corpus, root: p.root, testOnly: p.testOnly }));
 }
 
 /** Resolves a --holdout spec against the database's ingested programs. */

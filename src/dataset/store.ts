@@ -3,6 +3,7 @@
 // hash is unchanged since its last build. The core it calls (statesFromRuns) is pure.
 
 import { createHash } from "node:crypto";
+import { basename } from "node:path";
 import { UsageError } from "../errors.js";
 import { inTransaction } from "../store/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
@@ -27,17 +28,22 @@ export interface DatasetProgram {
   readonly dir: string;
   /** The manifest JSON as stored, or null. */
   readonly manifest: string | null;
+  /** Label of the corpus (collect root) it came from: the corpora row, else the root's base name. */
+  readonly corpus: string;
+  /** From a test corpus (corpora.role = 'test'): never trained on. */
+  readonly testOnly: boolean;
 }
 
 /** Programs with usable ingested runs, by name. */
 export function ingestedPrograms(db: SchedlabDatabase): DatasetProgram[] {
-  return db
+  const rows = db
     .prepare(
-      `SELECT p.id, p.name, p.root, p.dir, p.manifest FROM programs p
+      `SELECT p.id, p.name, p.root, p.dir, p.manifest, c.label, c.role FROM programs p LEFT JOIN corpora c ON c.root = p.root
        WHERE EXISTS (SELECT 1 FROM runs r WHERE r.program_id = p.id AND r.ingest_status IN ${USABLE})
        ORDER BY p.name`,
     )
-    .all() as DatasetProgram[];
+    .all() as { id: number; name: string; root: string; dir: string; manifest: string | null; label: string | null; role: string | null }[];
+  return rows.map((r) => ({ id: r.id, name: r.name, root: r.root, dir: r.dir, manifest: r.manifest, corpus: r.label ?? basename(r.root), testOnly: r.role === "test" }));
 }
 
 /**

@@ -12,7 +12,8 @@ CREATE TABLE IF NOT EXISTS meta (
 
 -- A program: one main package, one test package, or one test function of a test
 -- package (with --split-tests). name is the directory relative to the root given
--- to collect, plus "#TestName" for a split test.
+-- to collect (prefixed with the corpus label for a test corpus), plus "#TestName" for a
+-- split test. Two roots never share a name: collect refuses a clash.
 CREATE TABLE IF NOT EXISTS programs (
   id          INTEGER PRIMARY KEY,
   name        TEXT NOT NULL UNIQUE,
@@ -22,6 +23,17 @@ CREATE TABLE IF NOT EXISTS programs (
   test_name   TEXT,
   source_hash TEXT NOT NULL,
   manifest    TEXT
+);
+
+-- A root directory given to collect, with the label its programs are known by. role
+-- 'test' marks a test corpus (collect --test-corpus, run --test-corpus): its programs are
+-- named "<label>/<path>", never trained on, and evaluated when a holdout selects them
+-- (--holdout corpus:DIR). Programs whose root has no row belong to a training corpus
+-- labelled by the root's base name.
+CREATE TABLE IF NOT EXISTS corpora (
+  root  TEXT PRIMARY KEY,
+  label TEXT NOT NULL UNIQUE,
+  role  TEXT NOT NULL CHECK (role IN ('train', 'test'))
 );
 
 -- One build of a program for one configuration (e.g. "procs-2").

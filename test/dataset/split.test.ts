@@ -1,50 +1,88 @@
 import { describe, expect, it } from "vitest";
-import { hashedPick, resolveHoldout, saveHoldout, splitProgram, splitPrograms } from "../../src/dataset/split.js";
+import { hashedFamilyPick, resolveHoldout, saveHoldout, splitProgram, splitPrograms } from "../../src/dataset/split.js";
 import type { SplitProgram } from "../../src/dataset/split.js";
 import { UsageError } from "../../src/errors.js";
 import { cleanManifest, insertProgram, insertRun, leakManifest, scratchDatabase } from "./db-fixture.js";
 import { records } from "./records.js";
 
+const program = (name: string, outcome: SplitProgram["outcome"], tags: string[], extra: Partial<SplitProgram> = {}): SplitProgram => {
+  const dir = name.slice(0, name.lastIndexOf("/"));
+  return { name, family: dir, corpus: "corpus", root: "/corpus", testOnly: false, outcome, tags, ...extra };
+};
+
+// Five families of patterns (two programs each), three of kernels, and one generated template.
 const corpus: SplitProgram[] = [
-  ...Array.from({ length: 10 }, (_, i) => ({ name: `patterns/clean${i}`, outcome: "clean" as const, tags: ["chan"] })),
-  ...Array.from({ length: 5 }, (_, i) => ({ name: `kernels/leak${i}`, outcome: "leak" as const, tags: ["select"] })),
-  { name: "kernels/dead", outcome: "deadlock" as const, tags: ["sync"] },
+  ...Array.from({ length: 10 }, (_, i) => program(`patterns/p${i % 5}/clean${i}`, "clean", ["chan"])),
+  ...Array.from({ length: 5 }, (_, i) => program(`kernels/k${i % 3}/leak${i}`, "leak", ["select"])),
+  program("kernels/k2/dead", "deadlock", ["sync"]),
+  ...Array.from({ length: 4 }, (_, i) => program(`generated/pipeline-${i}`, i % 2 === 0 ? "leak" : "clean", ["generated"], { family: "generated/pipeline" })),
 ];
 
+const familiesOf = (names: readonly string[]): Set<string> => new Set(names.map((n) => corpus.find((p) => p.name === n)!.family));
+
 describe("program splits", () => {
-  it("default holdout: ~20% per stratum, deterministic, buggy and clean both present", () => {
+  it("default holdout: whole families, ~20% per group, deterministic, no family shared with training or validation", () => {
     const a = splitPrograms(corpus, undefined);
     expect(a.test).toEqual(splitPrograms([...corpus].reverse(), undefined).test);
-    expect(a.test.filter((n) => n.startsWith("patterns/"))).toHaveLength(2); // round(10 · 0.2)
-    expect(a.test.filter((n) => n.startsWith("kernels/"))).toHaveLength(1); // round(6 · 0.2)
+    // round(5 · 0.2) = 1 patterns family and max(1, round(3 · 0.2)) = 1 kernels family; the
+    // generated group has one family only and is never held out whole.
+    expect([...familiesOf(a.test)].map((f) => f.split("/")[0]).sort()).toEqual(["kernels", "patterns"]);
+    expect(a.families.test).toBe(2);
+    for (const name of a.test) {
+      const family = corpus.find((p) => p.name === name)!.family;
+      expect(corpus.filter((p) => p.family === family).every((p) => a.test.includes(p.name))).toBe(true);
+    }
+    expect([...familiesOf(a.train)].filter((f) => familiesOf(a.test).has(f))).toEqual([]);
     expect(new Set([...a.train, ...a.test]).size).toBe(corpus.length);
-    expect(a.train.filter((n) => a.test.includes(n))).toEqual([]);
     expect(a.validation.every((n) => a.train.includes(n))).toBe(true);
+    const rest = a.train.filter((n) => !a.validation.includes(n));
+    expect([...familiesOf(rest)].filter((f) => familiesOf(a.validation).has(f))).toEqual([]);
     expect(a.validation.length).toBeGreaterThanOrEqual(2);
+    expect(a.familyOf["kernels/k2/dead"]).toBe("kernels/k2");
   });
 
-  it("selects by folder, tag, outcome and list", () => {
+  it("holds out the siblings of a selected program too, and test corpora only when selected", () => {
+    const split = splitPrograms(corpus, "list:patterns/p1/clean1");
+    expect(split.test).toEqual(["patterns/p1/clean1"]);
+    expect(split.excluded).toEqual(["patterns/p1/clean6"]);
+    expect(split.train).not.toContain("patterns/p1/clean6");
+    const external = [...corpus, program("ext/a/t1", null, [], { corpus: "ext", root: "/ext", testOnly: true }), program("ext/b/t2", null, [], { corpus: "ext", root: "/ext", testOnly: true })];
+    const byDefault = splitPrograms(external, undefined);
+    expect(byDefault.test.filter((n) => n.startsWith("ext/"))).toEqual([]);
+    expect(byDefault.excluded).toEqual(["ext/a/t1", "ext/b/t2"]);
+    expect(byDefault.train.filter((n) => n.startsWith("ext/"))).toEqual([]);
+    const held = splitPrograms(external, "corpus:/ext");
+    expect(held.test).toEqual(["ext/a/t1", "ext/b/t2"]);
+    expect(held.train).toHaveLength(corpus.length);
+    expect(splitPrograms(external, "corpus:ext").test).toEqual(held.test);
+  });
+
+  it("selects by family, folder, tag, outcome, list and unions", () => {
+    expect(splitPrograms(corpus, "family:generated/pipeline").test).toHaveLength(4);
     expect(splitPrograms(corpus, "dir:kernels").test).toHaveLength(6);
-    expect(splitPrograms(corpus, "dir:kernels/").train).toHaveLength(10);
-    expect(splitPrograms(corpus, "tag:sync").test).toEqual(["kernels/dead"]);
-    expect(splitPrograms(corpus, "outcome:leak").test).toHaveLength(5);
-    expect(splitPrograms(corpus, "list:patterns/clean3, kernels/dead").test).toEqual(["kernels/dead", "patterns/clean3"]);
+    expect(splitPrograms(corpus, "dir:kernels/").train).toHaveLength(14);
+    expect(splitPrograms(corpus, "tag:sync").test).toEqual(["kernels/k2/dead"]);
+    expect(splitPrograms(corpus, "outcome:deadlock").test).toHaveLength(1);
+    expect(splitPrograms(corpus, "list:patterns/p3/clean3, kernels/k2/dead").test).toEqual(["kernels/k2/dead", "patterns/p3/clean3"]);
+    expect(splitPrograms(corpus, "dir:kernels+family:generated/pipeline").test).toHaveLength(10);
   });
 
   it("rejects empty, total, malformed and unknown specs with a hint", () => {
-    for (const spec of ["dir:nothing", "tag:", "outcome:flaky", "list:ghost", "split:x", "nosuchname", "dir:kernels,patterns"]) {
+    for (const spec of ["dir:nothing", "tag:", "outcome:flaky", "list:ghost", "split:x", "nosuchname", "dir:kernels,patterns", "family:nope", "corpus:/nowhere", "dir:kernels+", "default+dir:kernels"]) {
       expect(() => splitPrograms(corpus, spec), spec).toThrow(UsageError);
     }
     expect(() => splitPrograms(corpus.slice(0, 2), "dir:patterns")).toThrow(/nothing to train on/);
   });
 
-  it("hashedPick skips singleton strata", () => {
-    expect(hashedPick([{ name: "a", outcome: "clean", tags: [] }], "s")).toEqual([]);
+  it("hashedFamilyPick skips groups of a single family", () => {
+    expect(hashedFamilyPick([program("a/b/c", "clean", [])], "s")).toEqual([]);
   });
 
   it("reads labels from stored manifests and tolerates bad ones", () => {
-    expect(splitProgram("x", JSON.stringify(leakManifest))).toEqual({ name: "x", outcome: "leak", tags: ["select"] });
-    expect(splitProgram("x", "{not json")).toEqual({ name: "x", outcome: null, tags: [] });
+    expect(splitProgram("d/x", JSON.stringify(leakManifest))).toMatchObject({ name: "d/x", family: "d", outcome: "leak", tags: ["select"] });
+    expect(splitProgram("d/x", "{not json")).toMatchObject({ name: "d/x", family: "d", outcome: null, tags: [] });
+    expect(splitProgram("g/pipeline-7", JSON.stringify({ ...leakManifest, generated: { template: "pipeline", seed: 7 } })).family).toBe("generated/pipeline");
+    expect(splitProgram("g/x", JSON.stringify({ ...leakManifest, family: "mine" })).family).toBe("mine");
   });
 
   it("resolves against a database and saves named holdouts", () => {
@@ -57,6 +95,7 @@ describe("program splits", () => {
     const split = resolveHoldout(db, "dir:a");
     expect(split.test).toEqual(["a/one", "a/two"]);
     expect(split.train).toEqual(["b/four", "b/three"]);
+    expect(split.families).toEqual({ train: 1, validation: 0, test: 1 });
     saveHoldout(db, "frozen", "tag:select");
     expect(resolveHoldout(db, "frozen").test).toEqual(["a/two"]);
     expect(() => saveHoldout(db, "bad name", "dir:a")).toThrow(UsageError);
