@@ -29,7 +29,7 @@ export function registerExport(program: Command): void {
     .requiredOption("--objective <ce|kl>", "ce: one record per observed run; kl: one record per state with p̂")
     .option("--abstraction <name>", "state abstraction: split, depth, goroutine or context", "split")
     .option("--holdout <spec>", "dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name (default: hashed 20%)")
-    .option("--split <side>", "train, test or all", "all")
+    .option("--split <side>", "train (default: a model fine-tuned on it can be scored on test), test or all", "train")
     .option("--chat", "system/user/assistant messages instead of source/prompt fields")
     .option("--max-tokens <n>", "token budget of each trace rendering", "1024")
     .option("--max-source-tokens <n>", "token budget of each program source", "2048")

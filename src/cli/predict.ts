@@ -75,7 +75,7 @@ export function registerPredict(program: Command): void {
           },
           onProgress: (message) => process.stderr.write(`${message}\n`),
         });
-        if (flags.out !== undefined) writeReplayFile(flags.out, result.states.map((s, i) => [s.id, result.predictions[i]] as const));
+        if (flags.out !== undefined) writeReplayFile(flags.out, result.states.map((s, i) => [s, result.predictions[i]] as const));
         if (flags.json === true) {
           const predictions = result.states.map((s, i) => ({
             stateId: s.id,

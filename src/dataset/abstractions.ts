@@ -6,6 +6,7 @@
 import { EVENT_TYPES, isEventType } from "../trace/types.js";
 import type { EventType, GoroutineRecord } from "../trace/types.js";
 import { addCounts, emptyCounts } from "./distribution.js";
+import { prefixHasher } from "./prefix-hash.js";
 import { applyRecord, newSchedulerTracker, snapshotCounts } from "./scheduler-state.js";
 import type { SchedulerCounts } from "./scheduler-state.js";
 import { isPooled, stateId } from "./state-id.js";
@@ -124,6 +125,7 @@ interface Accumulator {
   runs: number;
   lastRun: number;
   readonly representative: Prefix;
+  readonly prefixHash: string;
 }
 
 /**
@@ -138,12 +140,14 @@ export function statesFromRuns(runs: readonly RunRecords[], abstraction: Abstrac
   const samples: SampleRow[] = [];
   const pooled = isPooled(abstraction);
   for (const run of ordered) {
+    // Samples of a run come in record order, so one incremental hasher serves all its new states.
+    const hasher = prefixHasher(run);
     forEachSample(run, abstraction, (key, end, next) => {
       const groupKey = pooled ? key : `${run.program}\0${key}`;
       let acc = accumulators.get(groupKey);
       if (acc === undefined) {
         const representative: Prefix = { program: run.program, runId: run.runId, procs: run.procs, records: run.records, end, goroutines: run.goroutines };
-        acc = { id: stateId(abstraction, run.program, key), key, counts: [0, 0, 0, 0, 0, 0], runs: 0, lastRun: -1, representative };
+        acc = { id: stateId(abstraction, run.program, key), key, counts: [0, 0, 0, 0, 0, 0], runs: 0, lastRun: -1, representative, prefixHash: hasher.at(end) };
         accumulators.set(groupKey, acc);
       }
       acc.counts[EVENT_INDEX[next]]++;
@@ -158,7 +162,7 @@ export function statesFromRuns(runs: readonly RunRecords[], abstraction: Abstrac
   for (const acc of accumulators.values()) {
     const counts = emptyCounts();
     EVENT_TYPES.forEach((event, i) => (counts[event] = acc.counts[i]));
-    states.push({ id: acc.id, abstraction, program: acc.representative.program, key: acc.key, counts, runs: acc.runs, representative: acc.representative });
+    states.push({ id: acc.id, abstraction, program: acc.representative.program, key: acc.key, counts, runs: acc.runs, representative: acc.representative, prefixHash: acc.prefixHash });
   }
   return { states, samples };
 }

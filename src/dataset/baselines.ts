@@ -3,6 +3,7 @@
 
 import { EVENT_TYPES } from "../trace/types.js";
 import type { EventType } from "../trace/types.js";
+import { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare, type SeenOnce } from "./ceiling.js";
 import { addCounts, distinctOutcomes, emptyCounts, entropyBits, modeEvent, totalCount } from "./distribution.js";
 import type { EventCounts } from "./types.js";
 
@@ -17,19 +18,12 @@ export function pooledCounts(states: readonly HasCounts[]): EventCounts {
 }
 
 /**
- * The ceiling: accuracy, over every sample, of always predicting the mode of the sample's
- * state. No predictor that sees only the state can beat it. Example: states {GoStart:3,
- * GoEnd:1} and {GoBlock:2} → (3 + 2) / 6 = 0.8333.
+ * The in-sample ceiling of states (see ceilingAccuracy): the accuracy, over every sample, of
+ * always predicting the mode of the sample's state. Example: states {GoStart:3, GoEnd:1} and
+ * {GoBlock:2} → (3 + 2) / 6 = 0.8333.
  */
-export function modeAccuracy(states: readonly HasCounts[]): number {
-  let hits = 0;
-  let total = 0;
-  for (const s of states) {
-    const mode = modeEvent(s.counts);
-    if (mode !== undefined) hits += s.counts[mode];
-    total += totalCount(s.counts);
-  }
-  return total === 0 ? NaN : hits / total;
+export function stateCeiling(states: readonly HasCounts[]): number {
+  return ceilingAccuracy(states.map((s) => EVENT_TYPES.map((e) => s.counts[e])));
 }
 
 /** The most frequent next event over all samples; ties go to the earliest in EVENT_TYPES. */
@@ -73,17 +67,48 @@ export function multiOutcomeShare(states: readonly HasCounts[]): number {
 
 /** The summary `schedlab dist` prints; names match its --json output. */
 export interface DistributionSummary {
+  /** In-sample ceiling (always predicting each state's mode of p̂). */
   readonly ceiling: number;
+  /** Leave-one-run-out ceiling (see leaveOneRunOutCeiling); NaN when the samples were not given. */
+  readonly ceilingLoo: number;
+  /** States seen exactly once, and the samples in them, as shares. */
+  readonly seenOnce: SeenOnce;
   readonly majority: number;
   readonly classFrequencies: Record<EventType, number>;
   readonly meanEntropy: number;
   readonly multiOutcomeShare: number;
 }
 
-/** Summary of `test` states, with the majority class learned on `train` states. */
-export function summarizeStates(train: readonly HasCounts[], test: readonly HasCounts[]): DistributionSummary {
+/** A test sample as the summary needs it: its state id, run and next event. */
+export interface SummarySample {
+  readonly stateId: string;
+  readonly runId: number;
+  readonly next: EventType;
+}
+
+/**
+ * Summary of `test` states, with the majority class learned on `train` states (also the
+ * leave-one-run-out ceiling's fallback). `samples` (the test states' samples) give the LOO
+ * ceiling; without them it is NaN.
+ */
+export function summarizeStates(train: readonly HasCounts[], test: readonly (HasCounts & { readonly id?: string })[], samples?: readonly SummarySample[]): DistributionSummary {
+  const index = new Map(test.map((s, i) => [s.id, i] as const));
+  const fallback = EVENT_TYPES.indexOf(majorityClass(train) ?? "GoStart");
+  const loo =
+    samples === undefined
+      ? NaN
+      : leaveOneRunOutCeiling(
+          samples.flatMap((s) => {
+            const state = index.get(s.stateId);
+            return state === undefined ? [] : [{ state, run: s.runId, observed: EVENT_TYPES.indexOf(s.next) }];
+          }),
+          EVENT_TYPES.length,
+          fallback,
+        );
   return {
-    ceiling: modeAccuracy(test),
+    ceiling: stateCeiling(test),
+    ceilingLoo: loo,
+    seenOnce: seenOnceShare(test.map((s) => EVENT_TYPES.map((e) => s.counts[e]))),
     majority: majorityAccuracy(train, test),
     classFrequencies: classFrequencies(test),
     meanEntropy: meanEntropy(test),

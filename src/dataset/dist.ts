@@ -48,9 +48,9 @@ export interface DistributionReport {
 export function distributionReport(db: SchedlabDatabase, options: DistributionReportOptions): DistributionReport {
   const split = resolveHoldout(db, options.holdout);
   const shownPrograms = options.program !== undefined ? [options.program] : options.holdout !== undefined ? [...split.test] : undefined;
-  const shown = loadDataset(db, { abstraction: options.abstraction, programs: shownPrograms });
+  const shown = loadDataset(db, { abstraction: options.abstraction, programs: shownPrograms, samples: true });
   const train = split.train.length === 0 ? [] : loadDataset(db, { abstraction: options.abstraction, programs: split.train }).states;
-  const summary = summarizeStates(train, shown.states);
+  const summary = summarizeStates(train, shown.states, shown.samples);
   const pooledTrain = train.length === 0 ? undefined : majorityOf(train.map((s) => s.counts));
   return {
     abstraction: options.abstraction,
@@ -78,6 +78,8 @@ export function distributionJson(report: DistributionReport): object {
     states: report.states.map((s) => ({ program: s.program, key: s.key, counts: s.counts, entropy: s.entropy, runs: s.runs })),
     summary: {
       ceiling: finiteOrNull(report.summary.ceiling),
+      ceilingLoo: finiteOrNull(report.summary.ceilingLoo),
+      seenOnce: { states: finiteOrNull(report.summary.seenOnce.states), samples: finiteOrNull(report.summary.seenOnce.samples) },
       majority: finiteOrNull(report.summary.majority),
       classFrequencies: report.summary.classFrequencies,
       meanEntropy: finiteOrNull(report.summary.meanEntropy),
@@ -116,7 +118,8 @@ export function formatDistributionTable(report: DistributionReport, options: { m
     "",
     `samples ${samples}; class frequencies: ${EVENT_TYPES.map((e) => `${e} ${pct(sm.classFrequencies[e])}`).join(", ")}`,
     `mean entropy ${Number.isFinite(sm.meanEntropy) ? sm.meanEntropy.toFixed(3) : "n/a"} bits; states with more than one observed next event: ${pct(sm.multiOutcomeShare)}`,
-    `ceiling (mode of p̂): ${pct(sm.ceiling)}; majority baseline (${report.majorityClass ?? "none"}, learned on ${report.trainPrograms.length} training programs, holdout ${report.holdout}): ${pct(sm.majority)}`,
+    `ceiling (mode of p̂): ${pct(sm.ceiling)} in-sample, ${pct(sm.ceilingLoo)} leave-one-run-out; states seen once: ${pct(sm.seenOnce.states)} (${pct(sm.seenOnce.samples)} of samples)`,
+    `majority baseline (${report.majorityClass ?? "none"}, learned on ${report.trainPrograms.length} training programs, holdout ${report.holdout}): ${pct(sm.majority)}`,
   );
   return lines.join("\n");
 }

@@ -27,7 +27,10 @@ export interface ExportOptions {
   readonly objective: ExportObjective;
   /** Holdout spec (default: the default holdout); decides each program's train/test side. */
   readonly holdout?: string;
-  /** Which side to export. Default "all" (train records first, then test). */
+  /**
+   * Which side to export. Default "train": a model fine-tuned on the export can then be
+   * scored on the test side without having seen it. "all" gives train records first, then test.
+   */
   readonly split?: ExportSplit;
   /** Emit system/user/assistant messages instead of source/prompt fields. */
   readonly chat?: boolean;
@@ -53,6 +56,8 @@ export const EXPORT_SYSTEM_PROMPT =
 /** Fields every record carries. */
 interface RecordBase {
   readonly id: string;
+  /** Content hash of the prefix shown (State.prefixHash); replay files carry it back. */
+  readonly prefixHash: string;
   readonly abstraction: Abstraction;
   readonly program: string;
   readonly key: string;
@@ -65,7 +70,7 @@ interface RecordBase {
  */
 export function exportDataset(db: SchedlabDatabase, options: ExportOptions, write: (line: string) => void): ExportSummary {
   const holdout = resolveHoldout(db, options.holdout);
-  const sides: ("train" | "test")[] = options.split === "train" ? ["train"] : options.split === "test" ? ["test"] : ["train", "test"];
+  const sides: ("train" | "test")[] = options.split === "all" ? ["train", "test"] : options.split === "test" ? ["test"] : ["train"];
   const programInfo = new Map(ingestedPrograms(db).map((p) => [p.name, p]));
   const sources = new Map<string, string>();
   const missingSources = new Set<string>();
@@ -93,7 +98,7 @@ export function exportDataset(db: SchedlabDatabase, options: ExportOptions, writ
     for (const state of dataset.states) {
       states++;
       programs.add(state.program);
-      const base: RecordBase = { id: state.id, abstraction: state.abstraction, program: state.program, key: state.key, split: side };
+      const base: RecordBase = { id: state.id, prefixHash: state.prefixHash, abstraction: state.abstraction, program: state.program, key: state.key, split: side };
       const prompt = renderPrefix(state.representative, { maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS });
       const source = sourceOf(state.program);
       if (options.objective === "kl") {

@@ -1,8 +1,8 @@
 // The dataset stage: samples, states and empirical next-event distributions (DESIGN §5),
 // the scheduler-state tracker, prompt rendering, program splits, ceilings and baselines.
 
-export type { Abstraction, EventCounts, Prefix, RunRecords, Sample, SampleRow, State } from "./types.js";
-export { ABSTRACTIONS } from "./types.js";
+export type { Abstraction, EventCounts, Prefix, RunRecords, RunSelection, RunStrategy, Sample, SampleRow, State } from "./types.js";
+export { ABSTRACTIONS, RUN_STRATEGIES } from "./types.js";
 export {
   applyRecord,
   goroutineState,
@@ -20,18 +20,24 @@ export { addCounts, countsFromVector, distinctOutcomes, emptyCounts, entropyBits
 export { bucket, contextKey, eventLabel, eventSequence, forEachSample, poolStates, sampleOf, SPLIT_POINTS, splitIndex, statesFromRuns } from "./abstractions.js";
 export type { StatesAndSamples } from "./abstractions.js";
 export { isPooled, POOLED_PROGRAM, stateId } from "./state-id.js";
+export { prefixHash, prefixHasher } from "./prefix-hash.js";
+export type { PrefixHasher } from "./prefix-hash.js";
 export {
   classFrequencies,
   majorityAccuracy,
   majorityClass,
   meanEntropy,
-  modeAccuracy,
+  stateCeiling,
   multiOutcomeShare,
   pooledCounts,
   summarizeStates,
 } from "./baselines.js";
 export type { DistributionSummary, HasCounts } from "./baselines.js";
-export { buildDataset, DATASET_FORMAT_VERSION, ingestedPrograms, loadDataset, loadProgramRuns, programInputHash, refreshDataset, selectPrograms } from "./store.js";
+export { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare } from "./ceiling.js";
+export type { CeilingSample, SeenOnce } from "./ceiling.js";
+export { DATASET_FORMAT_VERSION, ingestedPrograms, loadDataset, loadProgramRuns, programInputHash, refreshDataset, runSelectionName, selectPrograms } from "./store.js";
+export { loadSide, loadSplitData, samplesWithPrefixes, trainingSide } from "./split-data.js";
+export type { LoadSplitOptions, SplitData, SplitSide } from "./split-data.js";
 export type { Dataset, DatasetOptions, DatasetProgram, LoadDatasetOptions, RefreshReport } from "./store.js";
 export { DEFAULT_HOLDOUT_FRACTION, hashedFamilyPick, holdoutPrograms, resolveHoldout, saveHoldout, splitCandidates, splitProgram, splitPrograms } from "./split.js";
 export type { HoldoutSplit, SplitFamilies, SplitProgram } from "./split.js";

@@ -11,6 +11,7 @@ import type { Outcome } from "../corpus/manifest.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { familyGroup, programFamily, type FamilyLabels } from "./family.js";
 import { ingestedPrograms } from "./store.js";
+import type { RunSelection } from "./types.js";
 
 /** Share of families the default holdout (and the validation split) takes from each group. */
 export const DEFAULT_HOLDOUT_FRACTION = 0.2;
@@ -91,7 +92,8 @@ function hashRank(salt: string, name: string): string {
  * Picks about `fraction` of the families of `programs` deterministically and returns their
  * programs: within each group of families (familyGroup: "generated", "patterns", "kernels", …)
  * the families with the smallest sha256(salt, family), round(n · fraction) of them and at
- * least one from every group of two or more families. Pure; the same families give the same pick.
+ * least one from every group of two or more families; when no group has two, as many among
+ * all families. Pure; the same families give the same pick.
  *
  * @example hashedFamilyPick(programs, "holdout") // => every program of the picked families, sorted
  */
@@ -104,13 +106,29 @@ export function hashedFamilyPick(programs: readonly SplitProgram[], salt: string
     groups.set(group, families);
   }
   const picked = new Set<string>();
-  for (const families of groups.values()) {
-    if (families.size < 2) continue;
-    const k = Math.max(1, Math.round(families.size * fraction));
+  const rankedPick = (families: Iterable<string>, k: number): void => {
     const ranked = [...families].sort((a, b) => (hashRank(salt, a) < hashRank(salt, b) ? -1 : 1));
     for (const family of ranked.slice(0, k)) picked.add(family);
+  };
+  for (const families of groups.values()) {
+    if (families.size >= 2) rankedPick(families, Math.max(1, Math.round(families.size * fraction)));
   }
+  // Every group has a single family (e.g. a small corpus): pick among all families instead.
+  const all = new Set(programs.map((p) => p.family));
+  if (picked.size === 0 && all.size >= 2) rankedPick(all, Math.max(1, Math.round(all.size * fraction)));
   return programs.filter((p) => picked.has(p.family)).map((p) => p.name).sort();
+}
+
+/**
+ * Validation programs of a training set: whole families by hash (hashedFamilyPick); when the
+ * training programs form a single family, programs by hash instead (the only way to stop
+ * early and calibrate at all), and the split says so.
+ */
+function validationPick(train: readonly SplitProgram[]): { validation: string[]; byProgram: boolean } {
+  const byFamily = hashedFamilyPick(train, "validation");
+  if (byFamily.length > 0 || train.length < 2) return { validation: byFamily, byProgram: false };
+  const asFamilies = train.map((p) => ({ ...p, family: p.name }));
+  return { validation: hashedFamilyPick(asFamilies, "validation"), byProgram: true };
 }
 
 /** The programs one spec term selects (pure). */
@@ -222,14 +240,14 @@ export function splitPrograms(
       "Hold out a smaller set, e.g. family:NAME or dir:PREFIX of one category folder.",
     );
   }
-  const validation = hashedFamilyPick(trainPrograms, "validation");
+  const { validation, byProgram } = validationPick(trainPrograms);
   const familyOf: Record<string, string> = {};
   for (const p of programs) familyOf[p.name] = p.family;
   const familiesOf = (names: readonly string[]): number => new Set(names.map((n) => familyOf[n])).size;
   const train = trainPrograms.map((p) => p.name).sort();
   return {
     spec: spec ?? "default",
-    description,
+    description: byProgram ? `${description}; validation by program (the training programs form one family)` : description,
     train,
     test,
     validation,
@@ -244,14 +262,14 @@ function savedHoldout(db: SchedlabDatabase, name: string): string[] | undefined 
   return row === undefined ? undefined : (JSON.parse(row.programs) as string[]);
 }
 
-/** The programs with ingested runs, with their labels, families and corpora. */
-export function splitCandidates(db: SchedlabDatabase): SplitProgram[] {
-  return ingestedPrograms(db).map((p) => splitProgram(p.name, p.manifest, { label: p.corpus, root: p.root, testOnly: p.testOnly }));
+/** The programs with ingested runs (of the selected strategies), with their labels, families and corpora. */
+export function splitCandidates(db: SchedlabDatabase, runs: RunSelection = "plain"): SplitProgram[] {
+  return ingestedPrograms(db, runs).map((p) => splitProgram(p.name, p.manifest, { label: p.corpus, root: p.root, testOnly: p.testOnly }));
 }
 
 /** Resolves a --holdout spec against the database's ingested programs. */
-export function resolveHoldout(db: SchedlabDatabase, spec?: string): HoldoutSplit {
-  return splitPrograms(splitCandidates(db), spec, (name) => savedHoldout(db, name));
+export function resolveHoldout(db: SchedlabDatabase, spec?: string, runs: RunSelection = "plain"): HoldoutSplit {
+  return splitPrograms(splitCandidates(db, runs), spec, (name) => savedHoldout(db, name));
 }
 
 /**

@@ -12,13 +12,25 @@ import { loadRunGoroutines, loadRunRecords } from "../trace/load.js";
 import type { EventType } from "../trace/types.js";
 import { poolStates, statesFromRuns } from "./abstractions.js";
 import { countsFromVector } from "./distribution.js";
-import type { Abstraction, Prefix, RunRecords, SampleRow, State } from "./types.js";
+import { RUN_STRATEGIES, type Abstraction, type Prefix, type RunRecords, type RunSelection, type SampleRow, type State } from "./types.js";
 
 /** Bump when keys, ids or sampling change, so every stored build is redone. */
-export const DATASET_FORMAT_VERSION = 1;
+export const DATASET_FORMAT_VERSION = 2;
 
 /** Ingest statuses whose records are used. A truncated trace keeps what parsed. */
 const USABLE = "('ok', 'truncated')";
+
+/** The SQL condition on runs (alias r) that a run selection stands for; the strategies are literals of RUN_STRATEGIES. */
+function strategyCondition(selection: RunSelection): string {
+  if (selection === "all") return "1";
+  const strategies = selection === "plain" ? ["plain"] : selection.filter((s) => (RUN_STRATEGIES as readonly string[]).includes(s));
+  return `r.strategy IN (${strategies.map((s) => `'${s}'`).join(", ") || "''"})`;
+}
+
+/** Selection text for hashes and messages: "plain", "all" or "plain,race". */
+export function runSelectionName(selection: RunSelection): string {
+  return typeof selection === "string" ? selection : [...selection].sort().join(",");
+}
 
 /** A program that has at least one usable ingested run. */
 export interface DatasetProgram {
@@ -34,12 +46,12 @@ export interface DatasetProgram {
   readonly testOnly: boolean;
 }
 
-/** Programs with usable ingested runs, by name. */
-export function ingestedPrograms(db: SchedlabDatabase): DatasetProgram[] {
+/** Programs with usable ingested runs (of the selected strategies), by name. */
+export function ingestedPrograms(db: SchedlabDatabase, runs: RunSelection = "plain"): DatasetProgram[] {
   const rows = db
     .prepare(
       `SELECT p.id, p.name, p.root, p.dir, p.manifest, c.label, c.role FROM programs p LEFT JOIN corpora c ON c.root = p.root
-       WHERE EXISTS (SELECT 1 FROM runs r WHERE r.program_id = p.id AND r.ingest_status IN ${USABLE})
+       WHERE EXISTS (SELECT 1 FROM runs r WHERE r.program_id = p.id AND r.ingest_status IN ${USABLE} AND ${strategyCondition(runs)})
        ORDER BY p.name`,
     )
     .all() as { id: number; name: string; root: string; dir: string; manifest: string | null; label: string | null; role: string | null }[];
@@ -50,8 +62,8 @@ export function ingestedPrograms(db: SchedlabDatabase): DatasetProgram[] {
  * The programs named by `names` (all ingested programs when undefined), in name order.
  * Unknown names are a UsageError that lists a few known ones.
  */
-export function selectPrograms(db: SchedlabDatabase, names?: readonly string[]): DatasetProgram[] {
-  const all = ingestedPrograms(db);
+export function selectPrograms(db: SchedlabDatabase, names?: readonly string[], runs: RunSelection = "plain"): DatasetProgram[] {
+  const all = ingestedPrograms(db, runs);
   if (names === undefined) return all;
   const byName = new Map(all.map((p) => [p.name, p]));
   const missing = names.filter((n) => !byName.has(n));
@@ -74,20 +86,20 @@ interface RunRow {
   readonly trace_sha256: string | null;
 }
 
-function usableRuns(db: SchedlabDatabase, programId: number): RunRow[] {
+function usableRuns(db: SchedlabDatabase, programId: number, runs: RunSelection): RunRow[] {
   return db
-    .prepare(`SELECT id, procs, ingest_status, trace_sha256 FROM runs WHERE program_id = ? AND ingest_status IN ${USABLE} ORDER BY id`)
+    .prepare(`SELECT r.id, r.procs, r.ingest_status, r.trace_sha256 FROM runs r WHERE r.program_id = ? AND r.ingest_status IN ${USABLE} AND ${strategyCondition(runs)} ORDER BY r.id`)
     .all(programId) as RunRow[];
 }
 
 /** Hash of everything a program's states depend on: its usable runs, their records and goroutine ids. */
-export function programInputHash(db: SchedlabDatabase, programId: number, abstraction: Abstraction): string {
-  const hash = createHash("sha256").update(`dataset v${DATASET_FORMAT_VERSION} ${abstraction}\n`);
+export function programInputHash(db: SchedlabDatabase, programId: number, abstraction: Abstraction, runs: RunSelection = "plain"): string {
+  const hash = createHash("sha256").update(`dataset v${DATASET_FORMAT_VERSION} ${abstraction} ${runSelectionName(runs)}\n`);
   // Index seeks only (no scan of a run's events): the last record's seq and time change
   // whenever a run is re-ingested into different records; the trace hash covers the rest.
   const last = db.prepare("SELECT seq AS last, time_ns AS t FROM events WHERE run_id = ? ORDER BY seq DESC LIMIT 1");
   const ids = db.prepare("SELECT gid, canonical_id FROM goroutines WHERE run_id = ? ORDER BY gid").raw();
-  for (const run of usableRuns(db, programId)) {
+  for (const run of usableRuns(db, programId, runs)) {
     const s = (last.get(run.id) as { last: number; t: number } | undefined) ?? { last: -1, t: -1 };
     hash.update(`${run.id} ${run.procs} ${run.ingest_status} ${run.trace_sha256 ?? ""} ${s.last} ${s.t}\n`);
     for (const row of ids.all(run.id) as [number, string][]) hash.update(`${row[0]}=${row[1]};`);
@@ -96,9 +108,9 @@ export function programInputHash(db: SchedlabDatabase, programId: number, abstra
   return hash.digest("hex");
 }
 
-/** Every usable run of the program with all its records and goroutines. */
-export function loadProgramRuns(db: SchedlabDatabase, program: DatasetProgram): RunRecords[] {
-  return usableRuns(db, program.id).map((run) => loadRun(db, program.name, run.id, run.procs));
+/** Every usable run (of the selected strategies) of the program with all its records and goroutines. */
+export function loadProgramRuns(db: SchedlabDatabase, program: Pick<DatasetProgram, "id" | "name">, runs: RunSelection = "plain"): RunRecords[] {
+  return usableRuns(db, program.id, runs).map((run) => loadRun(db, program.name, run.id, run.procs));
 }
 
 function loadRun(db: SchedlabDatabase, programName: string, runId: number, procs: number): RunRecords {
@@ -118,7 +130,7 @@ function insertMany<T>(db: SchedlabDatabase, table: string, width: number, items
 }
 
 /** Replaces the stored states and samples of one (abstraction, program) in one transaction. */
-function storeProgram(
+export function storeProgramStates(
   db: SchedlabDatabase,
   abstraction: Abstraction,
   program: DatasetProgram,
@@ -131,9 +143,9 @@ function storeProgram(
     db.prepare("DELETE FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)").run(abstraction, program.id);
     const stateRow = (st: State): unknown[] => {
       const c = st.counts;
-      return [abstraction, program.id, st.key, st.id, c.GoCreate, c.GoStart, c.GoBlock, c.GoUnblock, c.GoSched, c.GoEnd, st.runs, st.representative.runId, st.representative.end];
+      return [abstraction, program.id, st.key, st.id, c.GoCreate, c.GoStart, c.GoBlock, c.GoUnblock, c.GoSched, c.GoEnd, st.runs, st.representative.runId, st.representative.end, st.prefixHash];
     };
-    insertMany(db, "states (abstraction, program_id, key, state_id, n_gocreate, n_gostart, n_goblock, n_gounblock, n_gosched, n_goend, runs, rep_run_id, rep_end)", 13, states, stateRow);
+    insertMany(db, "states (abstraction, program_id, key, state_id, n_gocreate, n_gostart, n_goblock, n_gounblock, n_gosched, n_goend, runs, rep_run_id, rep_end, prefix_hash)", 14, states, stateRow);
     insertMany(db, "samples (abstraction, run_id, position, state_id, next)", 5, samples, (sm) => [abstraction, sm.runId, sm.end, sm.stateId, sm.next]);
     db.prepare(
       `INSERT INTO dataset_inputs (abstraction, program_id, input_hash, built_at) VALUES (?, ?, ?, ?)
@@ -142,7 +154,8 @@ function storeProgram(
   });
 }
 
-function storedHash(db: SchedlabDatabase, abstraction: Abstraction, programId: number): string | undefined {
+/** The input hash the program's stored states of `abstraction` were built from, if any. */
+export function storedInputHash(db: SchedlabDatabase, abstraction: Abstraction, programId: number): string | undefined {
   const row = db.prepare("SELECT input_hash FROM dataset_inputs WHERE abstraction = ? AND program_id = ?").get(abstraction, programId) as
     | { input_hash: string }
     | undefined;
@@ -153,6 +166,8 @@ export interface DatasetOptions {
   readonly abstraction: Abstraction;
   /** Program names; all programs with ingested runs when omitted. */
   readonly programs?: readonly string[];
+  /** Which runs feed the states (default: plain runs only). */
+  readonly runs?: RunSelection;
 }
 
 /** States pooled over the selected programs, and their samples (without prefixes). */
@@ -176,40 +191,18 @@ export interface RefreshReport {
 export function refreshDataset(db: SchedlabDatabase, options: DatasetOptions): RefreshReport {
   const rebuilt: string[] = [];
   const unchanged: string[] = [];
-  for (const program of selectPrograms(db, options.programs)) {
-    const hash = programInputHash(db, program.id, options.abstraction);
-    if (storedHash(db, options.abstraction, program.id) === hash) {
+  const runs = options.runs ?? "plain";
+  for (const program of selectPrograms(db, options.programs, runs)) {
+    const hash = programInputHash(db, program.id, options.abstraction, runs);
+    if (storedInputHash(db, options.abstraction, program.id) === hash) {
       unchanged.push(program.name);
       continue;
     }
-    const { states, samples } = statesFromRuns(loadProgramRuns(db, program), options.abstraction);
-    storeProgram(db, options.abstraction, program, states, samples, hash);
+    const { states, samples } = statesFromRuns(loadProgramRuns(db, program, runs), options.abstraction);
+    storeProgramStates(db, options.abstraction, program, states, samples, hash);
     rebuilt.push(program.name);
   }
   return { rebuilt, unchanged };
-}
-
-/**
- * Builds the dataset in memory from the selected programs' records (every run loaded),
- * storing the per-program results of programs whose inputs changed. Samples come back
- * with their run records reachable through `runs`.
- */
-export function buildDataset(db: SchedlabDatabase, options: DatasetOptions): Dataset & { readonly runs: ReadonlyMap<number, RunRecords> } {
-  const perProgram: State[][] = [];
-  const samples: SampleRow[] = [];
-  const runs = new Map<number, RunRecords>();
-  const programs = selectPrograms(db, options.programs);
-  for (const program of programs) {
-    const programRuns = loadProgramRuns(db, program);
-    for (const run of programRuns) runs.set(run.runId, run);
-    const result = statesFromRuns(programRuns, options.abstraction);
-    const hash = programInputHash(db, program.id, options.abstraction);
-    if (storedHash(db, options.abstraction, program.id) !== hash) storeProgram(db, options.abstraction, program, result.states, result.samples, hash);
-    perProgram.push(result.states);
-    // A loop, not push(...spread): one program can have more samples than the call stack has slots.
-    for (const sample of result.samples) samples.push(sample);
-  }
-  return { abstraction: options.abstraction, programs: programs.map((p) => p.name), states: poolStates(perProgram), samples, runs };
 }
 
 export interface LoadDatasetOptions extends DatasetOptions {
@@ -233,6 +226,7 @@ interface StoredStateRow {
   readonly runs: number;
   readonly rep_run_id: number;
   readonly rep_end: number;
+  readonly prefix_hash: string;
 }
 
 /**
@@ -240,11 +234,11 @@ interface StoredStateRow {
  * pooling pooled abstractions, and loads only the representative runs' records.
  */
 export function loadDataset(db: SchedlabDatabase, options: LoadDatasetOptions): Dataset {
-  const programs = selectPrograms(db, options.programs);
-  if (!options.readonly) refreshDataset(db, { abstraction: options.abstraction, programs: programs.map((p) => p.name) });
+  const programs = selectPrograms(db, options.programs, options.runs);
+  if (!options.readonly) refreshDataset(db, { abstraction: options.abstraction, programs: programs.map((p) => p.name), runs: options.runs });
   const select = db.prepare(
     `SELECT p.name AS program, r.procs AS procs, s.key, s.state_id, s.n_gocreate, s.n_gostart, s.n_goblock, s.n_gounblock, s.n_gosched, s.n_goend,
-            s.runs, s.rep_run_id, s.rep_end
+            s.runs, s.rep_run_id, s.rep_end, s.prefix_hash
      FROM states s JOIN programs p ON p.id = s.program_id JOIN runs r ON r.id = s.rep_run_id
      WHERE s.abstraction = ? AND s.program_id = ?`,
   );
@@ -272,6 +266,7 @@ export function loadDataset(db: SchedlabDatabase, options: LoadDatasetOptions): 
         counts: countsFromVector([row.n_gocreate, row.n_gostart, row.n_goblock, row.n_gounblock, row.n_gosched, row.n_goend]),
         runs: row.runs,
         representative: lazyPrefix(() => representative(row)),
+        prefixHash: row.prefix_hash,
       })),
     );
   }

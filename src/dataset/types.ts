@@ -6,6 +6,16 @@ import type { EventType, GoroutineInfo, GoroutineRecord } from "../trace/types.j
 export const ABSTRACTIONS = ["split", "depth", "goroutine", "context"] as const;
 export type Abstraction = (typeof ABSTRACTIONS)[number];
 
+/** How a run explored schedules (runs.strategy): an unperturbed build, a -race build, seeded perturbation. */
+export const RUN_STRATEGIES = ["plain", "race", "perturb"] as const;
+export type RunStrategy = (typeof RUN_STRATEGIES)[number];
+
+/**
+ * Which runs feed distributions, training and evaluation. Perturbed and race runs change the
+ * scheduler's distribution being modelled, so the default is plain runs only.
+ */
+export type RunSelection = "plain" | "all" | readonly RunStrategy[];
+
 /** Counts of observed next events, one per event type (zeros included). */
 export type EventCounts = Readonly<Record<EventType, number>>;
 
@@ -45,6 +55,8 @@ export interface State {
   readonly runs: number;
   /** The prefix a predictor is shown (one run's prefix, per the published protocol). */
   readonly representative: Prefix;
+  /** Content hash of `representative` (see prefixHash): what prediction caches key on. */
+  readonly prefixHash: string;
 }
 
 /** Every decoded record of one run, the input of the dataset stage. Records are in trace order. */

@@ -1,6 +1,9 @@
 // evaluate(): every single-step metric of DESIGN §8 for each predictor on one set of
 // states and samples, plus paired comparisons. Pure: arrays in, typed results out.
+// Every label metric gives a tie of m top labels the credit 1/m (tieCredit), and every
+// interval and test resamples clusters (families, or programs when there are few families).
 
+import { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare } from "../dataset/ceiling.js";
 import type { State } from "../dataset/types.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import { compare } from "./compare.js";
@@ -9,6 +12,7 @@ import { accuracy } from "./metrics/accuracy.js";
 import { brierScore } from "./metrics/brierScore.js";
 import { classScores } from "./metrics/classScores.js";
 import { clusterBootstrapMeanDifference } from "./metrics/clusterBootstrap.js";
+import { clusterSpearman } from "./metrics/clusterCorrelation.js";
 import { confusionMatrix } from "./metrics/confusionMatrix.js";
 import { pearson, spearman } from "./metrics/correlation.js";
 import { empiricalDistribution } from "./metrics/empiricalDistribution.js";
@@ -22,8 +26,9 @@ import { majorityAccuracy, majorityLabel } from "./metrics/majorityAccuracy.js";
 import { modeAccuracy } from "./metrics/modeAccuracy.js";
 import { negativeLogLikelihood } from "./metrics/negativeLogLikelihood.js";
 import { reliabilityBins } from "./metrics/reliabilityBins.js";
-import { topLabel } from "./metrics/topLabel.js";
+import { tieCredit } from "./metrics/tieCredit.js";
 import type {
+  ClusterUnit,
   EntropyPoint,
   EvaluationContext,
   EvaluationResult,
@@ -37,28 +42,52 @@ import type {
 /** States need at least this many samples to enter the entropy correlation: one run always has entropy 0. */
 export const MIN_SAMPLES_FOR_ENTROPY = 2;
 
+/** Intervals and tests resample families when the test samples span at least this many, else programs. */
+export const MIN_FAMILY_CLUSTERS = 5;
+
 const PROBABILITY_SUM_TOLERANCE = 1e-6;
 
-/** Samples resolved against the states: which state, which observed class, which program. */
+/** Samples resolved against the states: which state, which observed class, which run, which cluster. */
 interface SampleTable {
   readonly stateIndex: readonly number[];
   readonly observed: readonly number[];
+  readonly runs: readonly number[];
   readonly programs: readonly string[];
+  readonly clusters: readonly string[];
+  readonly clusterUnit: ClusterUnit;
+  /** Cluster of each state (of its representative's program), for the entropy correlation. */
+  readonly stateClusters: readonly string[];
 }
 
 const eventIndex = (event: EventType): number => EVENT_TYPES.indexOf(event);
 const sampleProgram = (s: EvaluationSample): string => ("program" in s ? s.program : s.prefix.program);
+const sampleRun = (s: EvaluationSample): number => ("runId" in s ? s.runId : s.prefix.runId);
 const countsVector = (state: State): number[] => EVENT_TYPES.map((e) => state.counts[e]);
 const total = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
 const mean = (xs: readonly number[]): number => (xs.length === 0 ? NaN : total(xs) / xs.length);
 
-function resolveSamples(states: readonly State[], samples: readonly EvaluationSample[]): SampleTable {
+/**
+ * Families when the samples span at least MIN_FAMILY_CLUSTERS of them (samples of one family
+ * share a template or category, so they are not independent), else programs: with two or
+ * three families a bootstrap interval or permutation test is meaningless.
+ */
+export function chooseClusters(programs: readonly string[], familyOf: ((program: string) => string) | undefined): { of: (program: string) => string; unit: ClusterUnit } {
+  const distinct = [...new Set(programs)];
+  if (familyOf !== undefined) {
+    const families = new Set(distinct.map(familyOf)).size;
+    if (families >= MIN_FAMILY_CLUSTERS) return { of: familyOf, unit: { unit: "family", clusters: families } };
+  }
+  return { of: (program) => program, unit: { unit: "program", clusters: distinct.length } };
+}
+
+function resolveSamples(states: readonly State[], samples: readonly EvaluationSample[], familyOf: EvaluationContext["familyOf"]): SampleTable {
   const index = new Map<string, number>();
   states.forEach((s, i) => {
     if (!index.has(s.id)) index.set(s.id, i);
   });
   const stateIndex: number[] = [];
   const observed: number[] = [];
+  const runs: number[] = [];
   const programs: string[] = [];
   for (const sample of samples) {
     const i = index.get(sample.stateId);
@@ -74,9 +103,19 @@ function resolveSamples(states: readonly State[], samples: readonly EvaluationSa
     }
     stateIndex.push(i);
     observed.push(k);
+    runs.push(sampleRun(sample));
     programs.push(sampleProgram(sample));
   }
-  return { stateIndex, observed, programs };
+  const clusters = chooseClusters(programs, familyOf);
+  return {
+    stateIndex,
+    observed,
+    runs,
+    programs,
+    clusters: programs.map(clusters.of),
+    clusterUnit: clusters.unit,
+    stateClusters: states.map((s) => clusters.of(s.program)),
+  };
 }
 
 function checkOutput(states: readonly State[], output: PredictorOutput): void {
@@ -111,11 +150,32 @@ function perEventScores(confusion: readonly (readonly number[])[]): Record<Event
   ) as Record<EventType, EventScores>;
 }
 
-function distributionMetrics(states: readonly State[], output: PredictorOutput) {
+interface Ceilings {
+  readonly ceiling: number;
+  readonly ceilingLoo: number;
+  readonly seenOnce: PredictorEvaluation["seenOnce"];
+}
+
+/** The ceilings of the evaluated states: the same for every predictor. */
+function ceilings(states: readonly State[], table: SampleTable, fallback: number): Ceilings {
+  const counts = states.map(countsVector);
+  return {
+    ceiling: ceilingAccuracy(counts),
+    ceilingLoo: leaveOneRunOutCeiling(
+      table.stateIndex.map((state, i) => ({ state, run: table.runs[i]!, observed: table.observed[i]! })),
+      EVENT_TYPES.length,
+      fallback,
+    ),
+    seenOnce: seenOnceShare(counts),
+  };
+}
+
+function distributionMetrics(states: readonly State[], output: PredictorOutput, table: SampleTable, resamples: number | undefined, seed: number | undefined) {
   const kl: number[] = [];
   const l1: number[] = [];
   const points: EntropyPoint[] = [];
-  const modePredicted: number[] = [];
+  const pointClusters: string[] = [];
+  const modePredicted: (readonly number[])[] = [];
   const modeCounts: number[][] = [];
   states.forEach((state, i) => {
     const counts = countsVector(state);
@@ -125,9 +185,12 @@ function distributionMetrics(states: readonly State[], output: PredictorOutput) 
     const p = empiricalDistribution(counts);
     kl.push(klDivergence(p, q));
     l1.push(l1Distance(p, q));
-    modePredicted.push(topLabel(q));
+    modePredicted.push(q);
     modeCounts.push(counts);
-    if (n >= MIN_SAMPLES_FOR_ENTROPY) points.push({ predicted: entropy(q), empirical: entropy(p) });
+    if (n >= MIN_SAMPLES_FOR_ENTROPY) {
+      points.push({ predicted: entropy(q), empirical: entropy(p) });
+      pointClusters.push(table.stateClusters[i]!);
+    }
   });
   const predictedH = points.map((pt) => pt.predicted);
   const empiricalH = points.map((pt) => pt.empirical);
@@ -136,7 +199,8 @@ function distributionMetrics(states: readonly State[], output: PredictorOutput) 
     kl: mean(kl),
     l1: mean(l1),
     points,
-    rho: spearman(predictedH, empiricalH),
+    rho: clusterSpearman(pointClusters, predictedH, empiricalH, { resamples, seed }),
+    rhoIndependent: spearman(predictedH, empiricalH),
     r: pearson(predictedH, empiricalH),
     meanPredictedEntropy: mean(predictedH),
     meanEmpiricalEntropy: mean(empiricalH),
@@ -149,17 +213,15 @@ function scorePredictor(
   output: PredictorOutput,
   context: EvaluationContext,
   majority: { readonly label: number; readonly source: "train" | "test" },
+  bounds: Ceilings,
 ): { evaluation: PredictorEvaluation; scores: SampleScores } {
   checkOutput(states, output);
-  const labels = output.predictions.map((p) => topLabel(p.probabilities));
-  const modes = states.map((s) => topLabel(countsVector(s)));
-  const predicted = table.stateIndex.map((i) => labels[i]!);
   const probabilities = table.stateIndex.map((i) => output.predictions[i]!.probabilities);
-  const correct = predicted.map((p, i) => p === table.observed[i]);
-  const confusion = confusionMatrix(predicted, table.observed, EVENT_TYPES.length);
+  const credit = probabilities.map((q, i) => tieCredit(q, table.observed[i]!));
+  const confusion = confusionMatrix(probabilities, table.observed, EVENT_TYPES.length);
   const perEvent = perEventScores(confusion);
-  const dist = distributionMetrics(states, output);
-  // Both intervals use the same seed and clusters, hence the same program resamples.
+  const dist = distributionMetrics(states, output, table, context.bootstrapResamples, context.bootstrapSeed);
+  // Both intervals use the same seed and clusters, hence the same resamples.
   const bootstrap = { resamples: context.bootstrapResamples, seed: context.bootstrapSeed };
   const evaluation: PredictorEvaluation = {
     name: output.name,
@@ -169,18 +231,13 @@ function scorePredictor(
     states: states.length,
     samples: table.observed.length,
     programs: new Set(table.programs).size,
-    accuracy: accuracy(predicted, table.observed),
-    accuracyInterval: clusterBootstrapMeanDifference(
-      table.programs,
-      correct.map((c) => (c ? 1 : 0)),
-      correct.map(() => 0),
-      bootstrap,
-    ),
+    clusterUnit: table.clusterUnit,
+    accuracy: accuracy(probabilities, table.observed),
+    accuracyInterval: clusterBootstrapMeanDifference(table.clusters, credit, credit.map(() => 0), bootstrap),
     modeAccuracy: dist.modeAccuracy,
-    ceiling: accuracy(
-      table.stateIndex.map((i) => modes[i]!),
-      table.observed,
-    ),
+    ceiling: bounds.ceiling,
+    ceilingLoo: bounds.ceilingLoo,
+    seenOnce: bounds.seenOnce,
     majority: majorityAccuracy(table.observed, majority.label),
     majorityClass: EVENT_TYPES[majority.label]!,
     majoritySource: majority.source,
@@ -188,16 +245,18 @@ function scorePredictor(
     perEvent,
     confusion,
     ece: expectedCalibrationError(probabilities, table.observed),
-    eceInterval: expectedCalibrationErrorInterval(table.programs, probabilities, table.observed, bootstrap),
+    eceInterval: expectedCalibrationErrorInterval(table.clusters, probabilities, table.observed, bootstrap),
     reliability: reliabilityBins(probabilities, table.observed),
     brier: brierScore(probabilities, table.observed),
     nll: negativeLogLikelihood(probabilities, table.observed),
     kl: dist.kl,
     l1: dist.l1,
-    entropySpearman: dist.rho.r,
+    entropySpearman: dist.rho.rho,
     entropySpearmanP: dist.rho.pValue,
+    entropySpearmanInterval: dist.rho.interval,
+    entropySpearmanPIndependent: dist.rhoIndependent.pValue,
     entropyPearson: dist.r.r,
-    entropyPearsonP: dist.r.pValue,
+    entropyPearsonPIndependent: dist.r.pValue,
     entropyStates: dist.points.length,
     meanPredictedEntropy: dist.meanPredictedEntropy,
     meanEmpiricalEntropy: dist.meanEmpiricalEntropy,
@@ -207,8 +266,9 @@ function scorePredictor(
     name: output.name,
     abstraction: context.abstraction,
     holdout: context.holdout,
-    programs: table.programs,
-    correct,
+    clusters: table.clusters,
+    clusterUnit: table.clusterUnit,
+    credit,
   };
   return { evaluation, scores };
 }
@@ -229,18 +289,17 @@ export function evaluate(
   outputs: readonly PredictorOutput[],
   context: EvaluationContext,
 ): EvaluationResult {
-  const table = resolveSamples(states, samples);
+  const table = resolveSamples(states, samples, context.familyOf);
   const majority =
     context.majorityClass !== undefined
       ? { label: eventIndex(context.majorityClass), source: "train" as const }
       : { label: majorityLabel(table.observed, EVENT_TYPES.length), source: "test" as const };
-  const scored = outputs.map((o) => scorePredictor(states, table, o, context, majority));
+  const bounds = ceilings(states, table, majority.label);
+  const scored = outputs.map((o) => scorePredictor(states, table, o, context, majority, bounds));
   const comparisons = [];
   for (let i = 0; i < scored.length; i++) {
     for (let j = i + 1; j < scored.length; j++) {
-      comparisons.push(
-        compare(scored[i]!.scores, scored[j]!.scores, { resamples: context.bootstrapResamples, seed: context.bootstrapSeed }),
-      );
+      comparisons.push(compare(scored[i]!.scores, scored[j]!.scores, { resamples: context.bootstrapResamples, seed: context.bootstrapSeed }));
     }
   }
   return {

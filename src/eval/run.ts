@@ -1,9 +1,10 @@
-// runEvaluation(): the whole `schedlab eval` pipeline over a database — split programs,
-// build train and test datasets, fit and query predictors (through the prediction
-// cache), evaluate, store. The CLI is a thin layer over this.
+// runEvaluation(): the whole `schedlab eval` pipeline over a database — load the split
+// (or take it loaded), fit predictors on its fit side and calibrate cal:SPEC on its
+// validation side, query them on its test side through the prediction cache, evaluate,
+// store. The CLI is a thin layer over this.
 
-import { buildDataset, resolveHoldout, type Abstraction, type RunRecords, type Sample, type SampleRow } from "../dataset/index.js";
-import { createPredictor, predictWithCache, type PredictorContext } from "../predict/index.js";
+import { loadSplitData, samplesWithPrefixes, type Abstraction, type HoldoutSplit, type RunSelection, type SplitData } from "../dataset/index.js";
+import { cachedStatePredictions, createPredictor, predictWithCache, type PredictorContext } from "../predict/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
@@ -17,10 +18,14 @@ export interface EvaluationRunOptions {
   /** Predictor specs, e.g. ["majority", "ngram:3", "openai:qwen-7b"]; at least one. */
   readonly predictors: readonly string[];
   readonly abstraction: Abstraction;
-  /** A --holdout spec (see resolveHoldout); the default stratified hash split when absent. */
-  readonly holdout?: string;
+  /** A --holdout spec (see resolveHoldout) or a resolved split; the default family holdout when absent. Ignored with `data`. */
+  readonly holdout?: string | HoldoutSplit;
+  /** The split already loaded (schedlab run loads it once for every stage). */
+  readonly data?: SplitData;
+  /** Which runs feed the states (default plain). Ignored with `data`. */
+  readonly runs?: RunSelection;
   /** Passed to every predictor (base URL, concurrency, download permission …). */
-  readonly predictorContext?: Omit<PredictorContext, "training">;
+  readonly predictorContext?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
   readonly bootstrapResamples?: number;
   readonly bootstrapSeed?: number;
   /** Store the result in eval_runs/eval_results (default true). */
@@ -50,21 +55,6 @@ export interface EvaluationRun {
   readonly cache: readonly { readonly predictor: string; readonly hits: number; readonly computed: number }[];
 }
 
-/** Samples with their prefixes, as fitted predictors train on them. */
-function withPrefixes(rows: readonly SampleRow[], runs: ReadonlyMap<number, RunRecords>): Sample[] {
-  const samples: Sample[] = [];
-  for (const row of rows) {
-    const run = runs.get(row.runId);
-    if (run === undefined) continue;
-    samples.push({
-      stateId: row.stateId,
-      next: row.next,
-      prefix: { program: run.program, runId: run.runId, procs: run.procs, records: run.records, end: row.end, goroutines: run.goroutines },
-    });
-  }
-  return samples;
-}
-
 function failureOf(predictor: string, error: unknown): PredictorFailure {
   if (error instanceof SchedlabError) return { predictor, message: error.message, hint: error.hint };
   return {
@@ -88,32 +78,41 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
   if (duplicate !== undefined) throw new UsageError(`predictor ${duplicate} is given twice`, "Give each --predictor once.");
   const progress = (message: string, transient = false): void => options.onProgress?.(message, transient);
 
-  const split = resolveHoldout(db, options.holdout);
+  const data = options.data ?? loadSplitData(db, { abstraction: options.abstraction, holdout: options.holdout, runs: options.runs });
+  const split = data.split;
   if (split.test.length === 0) {
     throw new EvaluationInputError(
       `holdout ${split.spec} selects no test programs (${split.description})`,
       "Collect more programs, or pass --holdout with a spec that matches some, e.g. dir:PREFIX or list:a,b.",
     );
   }
-  progress(`holdout ${split.spec}: ${split.train.length} training and ${split.test.length} test programs`);
-  const train = buildDataset(db, { abstraction: options.abstraction, programs: split.train });
-  const test = buildDataset(db, { abstraction: options.abstraction, programs: split.test });
+  progress(
+    `holdout ${split.spec}: ${data.fit.programs.length} training programs (${split.families.train - split.families.validation} families), ` +
+      `${data.validation.programs.length} validation (${split.families.validation} families), ${split.test.length} test (${split.families.test} families)`,
+  );
+  const test = data.test;
   if (test.samples.length === 0) {
     throw new EvaluationInputError(
-      `the ${split.test.length} test programs have no ${options.abstraction} samples (no ingested events)`,
+      `the ${split.test.length} test programs have no ${data.abstraction} samples (no ingested events)`,
       "Run `schedlab collect` (and ingest) on them first, or choose another --holdout.",
     );
   }
-  progress(`${options.abstraction}: ${train.states.length} training states, ${test.states.length} test states, ${test.samples.length} test samples`);
+  progress(`${data.abstraction}: ${data.fit.states.length} training states, ${data.validation.states.length} validation states, ${test.states.length} test states, ${test.samples.length} test samples`);
 
-  const trainingSamples = withPrefixes(train.samples, train.runs);
+  const trainingSamples = samplesWithPrefixes(data.fit);
   const majority = trainingSamples.length === 0 ? undefined : EVENT_TYPES[majorityLabel(trainingSamples.map((s) => EVENT_TYPES.indexOf(s.next)), EVENT_TYPES.length)];
+  const context: PredictorContext = {
+    ...options.predictorContext,
+    training: { samples: trainingSamples, states: data.fit.states },
+    validation: data.validation.states,
+    predictStates: cachedStatePredictions(db),
+  };
   const outputs: PredictorOutput[] = [];
   const failures: PredictorFailure[] = [];
   const cache: { predictor: string; hits: number; computed: number }[] = [];
   for (const spec of options.predictors) {
     try {
-      const predictor = await createPredictor(spec, { ...options.predictorContext, training: { samples: trainingSamples, states: train.states } });
+      const predictor = await createPredictor(spec, context);
       const answered = await predictWithCache(db, predictor, test.states, {
         onProgress: (done, missing) => progress(`${spec}: ${done}/${missing} states predicted`, true),
       });
@@ -131,9 +130,10 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
   }
 
   const result = evaluate(test.states, test.samples, outputs, {
-    abstraction: options.abstraction,
+    abstraction: data.abstraction,
     holdout: `${split.spec} (${split.description})`,
     majorityClass: majority,
+    familyOf: (program) => split.familyOf[program] ?? program,
     bootstrapResamples: options.bootstrapResamples,
     bootstrapSeed: options.bootstrapSeed,
   });
@@ -142,9 +142,11 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
       ? null
       : saveEvaluation(db, result, {
           predictors: options.predictors,
-          abstraction: options.abstraction,
+          abstraction: data.abstraction,
           holdout: split.spec,
+          families: split.families,
           trainPrograms: split.train,
+          validationPrograms: split.validation,
           testPrograms: split.test,
           failures,
           bootstrapResamples: options.bootstrapResamples ?? 2000,

@@ -23,19 +23,6 @@ const real = (x: number): number | null => (Number.isFinite(x) ? x : null);
 /** JSON has no NaN either: JSON.stringify writes null; reading maps null back to NaN (every nullable field is a number). */
 const reviveNaN = (_key: string, value: unknown): unknown => (value === null ? NaN : value);
 
-/**
- * A predictor result as stored in eval_results.metrics. Rows written before the ECE
- * interval existed lack `eceInterval`; they read back with an explicit "not computed"
- * interval (NaN bounds, 0 resamples) rather than a made-up one.
- */
-type StoredPredictorEvaluation = Omit<PredictorEvaluation, "eceInterval"> & { readonly eceInterval?: PredictorEvaluation["eceInterval"] };
-
-function revivePredictor(stored: StoredPredictorEvaluation): PredictorEvaluation {
-  if (stored.eceInterval !== undefined) return { ...stored, eceInterval: stored.eceInterval };
-  const notComputed = { estimate: stored.ece, lower: NaN, upper: NaN, confidence: stored.accuracyInterval.confidence, resamples: 0, clusters: stored.programs };
-  return { ...stored, eceInterval: notComputed };
-}
-
 /** Stores one evaluation; returns its eval run id. The full result of each predictor (intervals included) goes in eval_results.metrics as JSON. */
 export function saveEvaluation(
   db: SchedlabDatabase,
@@ -53,24 +40,24 @@ export function saveEvaluation(
       .run(now.toISOString(), result.abstraction, result.holdout, first?.states ?? 0, first?.samples ?? 0, first?.programs ?? 0, JSON.stringify(options));
     const id = Number(run.lastInsertRowid);
     const insertResult = db.prepare(
-      `INSERT INTO eval_results (eval_run_id, position, predictor, config_hash, accuracy, mode_accuracy, ceiling, majority,
+      `INSERT INTO eval_results (eval_run_id, position, predictor, config_hash, accuracy, mode_accuracy, ceiling, ceiling_loo, majority,
          macro_f1, ece, brier, nll, kl, l1, entropy_spearman, entropy_pearson, metrics)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     result.predictors.forEach((p, position) => {
       insertResult.run(
-        id, position, p.name, p.configHash, real(p.accuracy), real(p.modeAccuracy), real(p.ceiling), real(p.majority),
+        id, position, p.name, p.configHash, real(p.accuracy), real(p.modeAccuracy), real(p.ceiling), real(p.ceilingLoo), real(p.majority),
         real(p.macroF1), real(p.ece), real(p.brier), real(p.nll), real(p.kl), real(p.l1),
         real(p.entropySpearman), real(p.entropyPearson), JSON.stringify(p),
       );
     });
     const insertComparison = db.prepare(
-      `INSERT INTO eval_comparisons (eval_run_id, predictor_a, predictor_b, difference, ci_lower, ci_upper, mcnemar_p, details)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO eval_comparisons (eval_run_id, predictor_a, predictor_b, difference, ci_lower, ci_upper, cluster_p, mcnemar_p, details)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     for (const c of result.comparisons) {
       insertComparison.run(
-        id, c.a, c.b, real(c.difference.estimate), real(c.difference.lower), real(c.difference.upper), real(c.mcnemar.pValue), JSON.stringify(c),
+        id, c.a, c.b, real(c.difference.estimate), real(c.difference.lower), real(c.difference.upper), real(c.clusterTest.pValue), real(c.mcnemarIndependent.pValue), JSON.stringify(c),
       );
     }
     return id;
@@ -116,7 +103,7 @@ export function loadEvaluation(db: SchedlabDatabase, id?: number): StoredEvaluat
   }
   const predictors = (
     db.prepare("SELECT metrics FROM eval_results WHERE eval_run_id = ? ORDER BY position").all(run.id) as { metrics: string }[]
-  ).map((row) => revivePredictor(JSON.parse(row.metrics, reviveNaN) as StoredPredictorEvaluation));
+  ).map((row) => JSON.parse(row.metrics, reviveNaN) as PredictorEvaluation);
   const comparisons = (
     db.prepare("SELECT details FROM eval_comparisons WHERE eval_run_id = ? ORDER BY rowid").all(run.id) as { details: string }[]
   ).map((row) => JSON.parse(row.details, reviveNaN) as PredictorComparison);

@@ -6,6 +6,8 @@ import type { Abstraction, Sample, SampleRow } from "../dataset/types.js";
 import type { Prediction } from "../predict/types.js";
 import type { EventType } from "../trace/types.js";
 import type { BootstrapInterval } from "./metrics/clusterBootstrap.js";
+import type { SeenOnce } from "../dataset/ceiling.js";
+import type { SignFlipResult } from "./metrics/clusterSignFlipTest.js";
 import type { McNemarResult } from "./metrics/mcnemar.js";
 import type { ReliabilityBin } from "./metrics/reliabilityBins.js";
 
@@ -23,17 +25,30 @@ export interface PredictorOutput {
 /** Where the evaluated states come from; every result carries it. */
 export interface EvaluationContext {
   readonly abstraction: Abstraction;
-  /** The holdout used, in words, e.g. "programs hash-split 20 % test (seed 1)". */
+  /** The holdout used, in words, e.g. "default: ~20% of the families …". */
   readonly holdout: string;
   /**
-   * The majority class of the *training* split, for the majority baseline. When absent,
-   * the most frequent event of the evaluated samples is used and `majoritySource`
-   * says "test" (an optimistic baseline).
+   * The majority class of the *training* split, for the majority baseline and the fallback
+   * of the leave-one-run-out ceiling. When absent, the most frequent event of the evaluated
+   * samples is used and `majoritySource` says "test" (an optimistic baseline).
    */
   readonly majorityClass?: EventType;
-  /** Bootstrap settings for the accuracy and ECE intervals and the comparisons. */
+  /**
+   * The family of a program: bootstraps and paired tests resample families when the test
+   * programs span at least MIN_FAMILY_CLUSTERS of them, else programs (each program its own
+   * cluster when absent).
+   */
+  readonly familyOf?: (program: string) => string;
+  /** Bootstrap and permutation settings for the intervals, comparisons and correlation tests. */
   readonly bootstrapResamples?: number;
   readonly bootstrapSeed?: number;
+}
+
+/** What the intervals and tests resample: families, or programs when there are too few families. */
+export interface ClusterUnit {
+  readonly unit: "family" | "program";
+  /** Number of clusters in the evaluated samples. */
+  readonly clusters: number;
 }
 
 export interface EventScores {
@@ -63,29 +78,31 @@ export interface PredictorEvaluation {
   readonly states: number;
   readonly samples: number;
   readonly programs: number;
-  /** Sample level: top label against each run's observed next event. */
+  /** What intervals and tests resample (see EvaluationContext.familyOf). */
+  readonly clusterUnit: ClusterUnit;
+  /** Sample level: top label against each run's observed next event; a tie of m top labels earns 1/m. */
   readonly accuracy: number;
-  /** Program-cluster bootstrap 95 % interval of `accuracy`. */
+  /** Cluster bootstrap 95 % interval of `accuracy`. */
   readonly accuracyInterval: BootstrapInterval;
-  /** State level: top label against argmax p̂ (any tied mode counts). */
+  /** State level: share of the tied top labels that are a mode of p̂ (any tied mode counts). */
   readonly modeAccuracy: number;
-  /** Sample-level accuracy of always predicting each state's mode of p̂. */
+  /** In-sample ceiling: sample-level accuracy of always predicting each state's mode of p̂. */
   readonly ceiling: number;
+  /** Leave-one-run-out ceiling: each sample scored against the mode of its state in the other runs. */
+  readonly ceilingLoo: number;
+  /** States seen once (in-sample ceiling 1), and the samples in them, as shares. */
+  readonly seenOnce: SeenOnce;
   /** Sample-level accuracy of always predicting `majorityClass`. */
   readonly majority: number;
   readonly majorityClass: EventType;
   readonly majoritySource: "train" | "test";
   readonly macroF1: number;
   readonly perEvent: Readonly<Record<EventType, EventScores>>;
-  /** confusion[observed][predicted], EVENT_TYPES order, sample counts. */
+  /** confusion[observed][predicted], EVENT_TYPES order, samples (a tie of m labels adds 1/m to each column). */
   readonly confusion: readonly (readonly number[])[];
-  /** Top-label ECE over 15 equal-width bins, sample-weighted. */
+  /** Top-label ECE over 15 equal-width bins, sample-weighted, with tie credit. */
   readonly ece: number;
-  /**
-   * Program-cluster bootstrap 95 % interval of `ece`, on the same resamples as
-   * `accuracyInterval`; its estimate equals `ece` up to rounding. Evaluations stored
-   * before it existed read back with `resamples: 0` and NaN bounds.
-   */
+  /** Cluster bootstrap 95 % interval of `ece`, on the same resamples as `accuracyInterval`. */
   readonly eceInterval: BootstrapInterval;
   readonly reliability: readonly ReliabilityBin[];
   /** Multi-class Brier score over samples, in [0, 2]. */
@@ -98,9 +115,15 @@ export interface PredictorEvaluation {
   readonly l1: number;
   /** Spearman ρ between H(q) and H(p̂) over states with ≥ 2 samples. */
   readonly entropySpearman: number;
+  /** Within-cluster permutation p-value of ρ (clusters as in clusterUnit). */
   readonly entropySpearmanP: number;
+  /** Cluster bootstrap 95 % interval of ρ. */
+  readonly entropySpearmanInterval: BootstrapInterval;
+  /** The textbook t-test p-value of ρ, which assumes independent states (it does not hold: states of a family are clustered). */
+  readonly entropySpearmanPIndependent: number;
   readonly entropyPearson: number;
-  readonly entropyPearsonP: number;
+  /** The t-test p-value of Pearson's r, assuming independent states. */
+  readonly entropyPearsonPIndependent: number;
   /** States used for the entropy correlation. */
   readonly entropyStates: number;
   /** Mean entropies (bits) over the same states. */
@@ -117,9 +140,13 @@ export interface PredictorComparison {
   readonly holdout: string;
   readonly accuracyA: number;
   readonly accuracyB: number;
-  /** accuracy(A) − accuracy(B), with a program-cluster bootstrap interval. */
+  /** accuracy(A) − accuracy(B), with a cluster bootstrap interval. */
   readonly difference: BootstrapInterval;
-  readonly mcnemar: McNemarResult;
+  /** The reported test: cluster sign-flip permutation test of the accuracy difference. */
+  readonly clusterTest: SignFlipResult;
+  readonly clusterUnit: ClusterUnit;
+  /** McNemar's test, which assumes independent samples (they are not): shown labelled, never as the headline p-value. */
+  readonly mcnemarIndependent: McNemarResult;
 }
 
 export interface EvaluationResult {
@@ -135,8 +162,9 @@ export interface SampleScores {
   readonly name: string;
   readonly abstraction: Abstraction;
   readonly holdout: string;
-  /** Program of each sample (the bootstrap cluster). */
-  readonly programs: readonly string[];
-  /** Whether the top label equalled the observed event, per sample. */
-  readonly correct: readonly boolean[];
+  /** Cluster (family, or program) of each sample. */
+  readonly clusters: readonly string[];
+  readonly clusterUnit: ClusterUnit;
+  /** Tie credit of the prediction per sample, in [0, 1]. */
+  readonly credit: readonly number[];
 }

@@ -1,6 +1,6 @@
 // The fidelity stage (DESIGN §10): teacher/student output relations on the same states,
 // and metamorphic rewrites of Go programs to re-check them on.
-export { checkFidelity, mr1Violated, mr2Violated, mr3Violated, topLabels, stateDistribution, TIE_TOLERANCE } from "./relations.js";
+export { checkFidelity, mr1Violated, mr2Violated, mr3Violated, stateDistribution } from "./relations.js";
 export { FidelityInputError, MutationError } from "./errors.js";
 export { DEFAULT_THRESHOLDS, RELATIONS } from "./types.js";
 export type { AlignmentBin, FidelityOptions, FidelityResult, FidelityThresholds, Mr4Result, PredictorSummary, Relation, RelationResult } from "./types.js";

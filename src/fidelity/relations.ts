@@ -7,21 +7,13 @@ import { empiricalDistribution } from "../eval/metrics/empiricalDistribution.js"
 import { expectedCalibrationError } from "../eval/metrics/expectedCalibrationError.js";
 import { klDivergence } from "../eval/metrics/klDivergence.js";
 import { modeAccuracy } from "../eval/metrics/modeAccuracy.js";
-import { topLabel } from "../eval/metrics/topLabel.js";
+import { tieCredit } from "../eval/metrics/tieCredit.js";
+import { TIE_TOLERANCE, topLabel, topLabels } from "../eval/metrics/topLabel.js";
 import type { EvaluationSample, PredictorOutput } from "../eval/types.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import { calibrationTallies, mr4FromTallies } from "./calibration-alignment.js";
 import { FidelityInputError } from "./errors.js";
 import { DEFAULT_THRESHOLDS, type FidelityOptions, type FidelityResult, type FidelityThresholds, type PredictorSummary, type RelationResult } from "./types.js";
-
-/** Probabilities closer than this count as tied for the top label. */
-export const TIE_TOLERANCE = 1e-12;
-
-/** Every index whose probability is within TIE_TOLERANCE of the maximum. */
-export function topLabels(q: readonly number[]): number[] {
-  const max = Math.max(...q);
-  return q.flatMap((x, k) => (max - x <= TIE_TOLERANCE ? [k] : []));
-}
 
 /**
  * MR1 on one state: undefined when the teacher's top label is tied (no single answer to
@@ -86,7 +78,7 @@ function checkAligned(states: readonly State[], output: PredictorOutput): void {
 function summary(states: readonly State[], rows: readonly { state: number; observed: number; program: string }[], output: PredictorOutput, thresholds: FidelityThresholds, options: FidelityOptions): PredictorSummary {
   const q = output.predictions.map((p) => p.probabilities);
   const labels = q.map((v) => topLabel(v));
-  const correct = rows.map((r) => (labels[r.state] === r.observed ? 1 : 0));
+  const correct = rows.map((r) => tieCredit(q[r.state]!, r.observed));
   const b = clusterBootstrapMeanDifference(rows.map((r) => r.program), correct, correct.map(() => 0), { resamples: options.resamples, seed: options.seed, confidence: options.ciLevel });
   const observedStates = states.flatMap((s, i) => (EVENT_TYPES.some((e) => s.counts[e] > 0) ? [i] : []));
   const confidences = q.map((v, i) => v[labels[i]!]!);
@@ -95,7 +87,7 @@ function summary(states: readonly State[], rows: readonly { state: number; obser
     configHash: output.configHash,
     accuracy: b.estimate,
     accuracyCi: interval(b),
-    modeAccuracy: modeAccuracy(observedStates.map((i) => labels[i]!), observedStates.map((i) => EVENT_TYPES.map((e) => states[i]!.counts[e]))),
+    modeAccuracy: modeAccuracy(observedStates.map((i) => q[i]!), observedStates.map((i) => EVENT_TYPES.map((e) => states[i]!.counts[e]))),
     ece: expectedCalibrationError(rows.map((r) => q[r.state]!), rows.map((r) => r.observed), thresholds.bins),
     meanConfidence: confidences.length === 0 ? NaN : confidences.reduce((s, x) => s + x, 0) / confidences.length,
     confidentStates: confidences.filter((c) => c >= thresholds.confidence).length,

@@ -4,7 +4,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildDataset, ingestedPrograms, type Abstraction, type DatasetProgram, type RunRecords, type Sample, type SampleRow, type State } from "../dataset/index.js";
+import { ingestedPrograms, loadSide, samplesWithPrefixes, type Abstraction, type DatasetProgram, type SampleRow, type State } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import { clusterBootstrapMeanDifference } from "../eval/metrics/clusterBootstrap.js";
 import { topLabel } from "../eval/metrics/topLabel.js";
@@ -56,7 +56,7 @@ export interface VariantComparisonOptions extends FidelityOptions {
   readonly predictors: readonly string[];
   readonly teacherStudent: boolean;
   readonly abstraction: Abstraction;
-  readonly predictorContext?: Omit<PredictorContext, "training">;
+  readonly predictorContext?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
   readonly onProgress?: (message: string) => void;
 }
 
@@ -89,13 +89,6 @@ export function findVariantPairs(programs: readonly DatasetProgram[]): { pairs: 
     pairs.push({ original: candidates[0]!.name, variant: p.name, kind: parsed.kind, seed: parsed.seed });
   }
   return { pairs, warnings };
-}
-
-function withPrefixes(rows: readonly SampleRow[], runs: ReadonlyMap<number, RunRecords>): Sample[] {
-  return rows.flatMap((row) => {
-    const run = runs.get(row.runId);
-    return run === undefined ? [] : [{ stateId: row.stateId, next: row.next, prefix: { program: run.program, runId: run.runId, procs: run.procs, records: run.records, end: row.end, goroutines: run.goroutines } }];
-  });
 }
 
 interface Matched {
@@ -199,8 +192,8 @@ export async function compareVariants(db: SchedlabDatabase, options: VariantComp
   }
   const involved = [...new Set(pairs.flatMap((p) => [p.original, p.variant]))].sort();
   const others = programs.map((p) => p.name).filter((n) => !involved.includes(n) && originalOfVariant(n) === undefined);
-  const data = buildDataset(db, { abstraction: options.abstraction, programs: involved });
-  const train = buildDataset(db, { abstraction: options.abstraction, programs: others });
+  const data = loadSide(db, options.abstraction, involved);
+  const train = loadSide(db, options.abstraction, others);
   options.onProgress?.(`${pairs.length} original/variant pairs, ${data.states.length} states; fitted predictors train on ${others.length} other programs`);
   const index = new Map(data.states.map((s, i) => [s.id, i] as const));
   const samplesByState = new Map<number, number[]>();
@@ -211,7 +204,7 @@ export async function compareVariants(db: SchedlabDatabase, options: VariantComp
     list.push(EVENT_TYPES.indexOf(s.next));
     samplesByState.set(i, list);
   }
-  const training = { samples: withPrefixes(train.samples, train.runs), states: train.states };
+  const training = { samples: samplesWithPrefixes(train), states: train.states };
   const outputs: PredictorOutput[] = [];
   for (const spec of options.predictors) {
     const predictor = await createPredictor(spec, { ...options.predictorContext, training });

@@ -1,6 +1,9 @@
 // The prediction cache: predictions stored in SQLite keyed by (predictor id, configHash,
-// state id), so a backend is only asked about states it has not answered for this
-// configuration. Invariant: only validated probability vectors are ever stored.
+// prefix hash), so a backend is only asked about prefixes it has not answered for this
+// configuration. A predictor sees a state only through its representative prefix, so the
+// prefix's content, not the state id, decides whether an answer applies: a state id of
+// another collection (or of new runs) with another prefix never reuses it.
+// Invariant: only validated probability vectors are ever stored.
 
 import type { State } from "../dataset/types.js";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
@@ -24,7 +27,7 @@ export interface CachedPredictions {
 }
 
 interface PredictionRow {
-  readonly state_id: string;
+  readonly prefix_hash: string;
   readonly probabilities: string;
   readonly tags: string | null;
 }
@@ -40,51 +43,51 @@ export function assertValidPrediction(predictor: Predictor, stateId: string, pre
   }
 }
 
-/** Reads the cached predictions of `predictor` for the given state ids (absent ids are omitted). */
+/** Reads the cached predictions of `predictor` for the given prefix hashes (absent ones are omitted). */
 export function readCachedPredictions(
   db: SchedlabDatabase,
   predictor: Pick<Predictor, "id" | "configHash">,
-  stateIds: readonly string[],
+  prefixHashes: readonly string[],
 ): Map<string, Prediction> {
   const found = new Map<string, Prediction>();
   const chunk = 500;
-  for (let start = 0; start < stateIds.length; start += chunk) {
-    const ids = stateIds.slice(start, start + chunk);
+  for (let start = 0; start < prefixHashes.length; start += chunk) {
+    const keys = prefixHashes.slice(start, start + chunk);
     const rows = db
       .prepare(
-        `SELECT state_id, probabilities, tags FROM predictions
-         WHERE predictor = ? AND config_hash = ? AND state_id IN (${ids.map(() => "?").join(",")})`,
+        `SELECT prefix_hash, probabilities, tags FROM predictions
+         WHERE predictor = ? AND config_hash = ? AND prefix_hash IN (${keys.map(() => "?").join(",")})`,
       )
-      .all(predictor.id, predictor.configHash, ...ids) as PredictionRow[];
+      .all(predictor.id, predictor.configHash, ...keys) as PredictionRow[];
     for (const row of rows) {
       const tags = row.tags === null ? undefined : (JSON.parse(row.tags) as ReasoningTags);
       const probabilities = JSON.parse(row.probabilities) as number[];
-      found.set(row.state_id, tags === undefined ? { probabilities } : { probabilities, tags });
+      found.set(row.prefix_hash, tags === undefined ? { probabilities } : { probabilities, tags });
     }
   }
   return found;
 }
 
-/** Stores predictions (replacing any for the same key) in one transaction. */
+/** Stores predictions of states (replacing any for the same prefix) in one transaction. */
 export function writeCachedPredictions(
   db: SchedlabDatabase,
   predictor: Pick<Predictor, "id" | "configHash">,
-  entries: ReadonlyArray<readonly [stateId: string, prediction: Prediction]>,
+  entries: ReadonlyArray<readonly [state: Pick<State, "id" | "prefixHash">, prediction: Prediction]>,
 ): void {
   const insert = db.prepare(
-    `INSERT OR REPLACE INTO predictions (predictor, config_hash, state_id, probabilities, tags, created_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
+    `INSERT OR REPLACE INTO predictions (predictor, config_hash, prefix_hash, state_id, probabilities, tags, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const now = new Date().toISOString();
   inTransaction(db, () => {
-    for (const [stateId, p] of entries) {
-      insert.run(predictor.id, predictor.configHash, stateId, JSON.stringify(p.probabilities), p.tags === undefined ? null : JSON.stringify(p.tags), now);
+    for (const [state, p] of entries) {
+      insert.run(predictor.id, predictor.configHash, state.prefixHash, state.id, JSON.stringify(p.probabilities), p.tags === undefined ? null : JSON.stringify(p.tags), now);
     }
   });
 }
 
 /**
- * Predictions for `states`, calling the backend only for distinct states not yet cached
+ * Predictions for `states`, calling the backend only for distinct prefixes not yet cached
  * for (predictor.id, predictor.configHash), in batches. Each batch is validated and
  * committed as it completes, so an interrupted run keeps the work already paid for.
  */
@@ -96,10 +99,10 @@ export async function predictWithCache(
 ): Promise<CachedPredictions> {
   const batchSize = Math.max(1, options.batchSize ?? 64);
   const distinct = new Map<string, State>();
-  for (const s of states) if (!distinct.has(s.id)) distinct.set(s.id, s);
+  for (const s of states) if (!distinct.has(s.prefixHash)) distinct.set(s.prefixHash, s);
   const known = readCachedPredictions(db, predictor, [...distinct.keys()]);
   const hits = known.size;
-  const missing = [...distinct.values()].filter((s) => !known.has(s.id));
+  const missing = [...distinct.values()].filter((s) => !known.has(s.prefixHash));
   for (let start = 0; start < missing.length; start += batchSize) {
     const batch = missing.slice(start, start + batchSize);
     const answers = await predictor.predict(batch);
@@ -111,15 +114,20 @@ export async function predictWithCache(
     }
     const entries = batch.map((s, i) => {
       assertValidPrediction(predictor, s.id, answers[i]);
-      return [s.id, answers[i]] as const;
+      return [s, answers[i]] as const;
     });
     writeCachedPredictions(db, predictor, entries);
-    for (const [id, p] of entries) known.set(id, p);
+    for (const [s, p] of entries) known.set(s.prefixHash, p);
     options.onProgress?.(Math.min(start + batch.length, missing.length), missing.length);
   }
   return {
-    predictions: states.map((s) => known.get(s.id) as Prediction),
+    predictions: states.map((s) => known.get(s.prefixHash) as Prediction),
     hits,
     computed: missing.length,
   };
+}
+
+/** A StatePredictions that goes through the cache of `db` (what cal:SPEC asks its inner predictor with). */
+export function cachedStatePredictions(db: SchedlabDatabase): (predictor: Predictor, states: readonly State[]) => Promise<Prediction[]> {
+  return async (predictor, states) => (await predictWithCache(db, predictor, states)).predictions;
 }

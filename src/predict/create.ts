@@ -7,18 +7,25 @@
 // (src/train/index.ts) with PATH as given; its id is `student:PATH` and its configHash
 // covers the adapter's weights, so a retrained adapter never reuses stale cache entries.
 
-import { majorityPredictor, ngramPredictor, uniformPredictor, type TrainingData } from "./baselines.js";
+import type { State } from "../dataset/types.js";
+import { marginalCounts, majorityPredictor, ngramPredictor, uniformPredictor, type TrainingData } from "./baselines.js";
+import { calibratedPredictor, type StatePredictions } from "./calibrated.js";
 import { PredictorSpecError } from "./errors.js";
 import { hfPredictor, type HfOptions } from "./hf.js";
 import { openAiPredictor, type OpenAiOptions } from "./openai.js";
+import { normalizeWeights } from "./probabilities.js";
 import type { PromptOptions } from "./prompt.js";
 import { replayPredictor } from "./replay.js";
 import type { Predictor } from "./types.js";
 
 /** Everything a predictor may need beside its spec. Every field is optional. */
 export interface PredictorContext {
-  /** Training-split samples and/or states, for the fitted baselines (majority, ngram). */
+  /** Training-split samples and/or states, for the fitted baselines (majority, ngram); its class marginal is cal:'s prior. */
   readonly training?: TrainingData;
+  /** Validation states (whole families trained on by nobody), which cal:SPEC is calibrated on. */
+  readonly validation?: readonly State[];
+  /** How predictions of states are obtained (default: the predictor itself); pass the cache when there is a database. */
+  readonly predictStates?: StatePredictions;
   /** ngram: pseudo-count added to each event (default 1, Laplace). */
   readonly ngramAddK?: number;
   /** openai: base URL ending in /v1 (default $OPENAI_BASE_URL, else http://127.0.0.1:8000/v1). */
@@ -43,6 +50,7 @@ export interface PredictorContext {
 
 /** The backends a spec can name, for --help texts and error hints. */
 export const PREDICTOR_SPECS = [
+  "cal:SPEC",
   "uniform",
   "majority",
   "ngram:K",
@@ -73,6 +81,10 @@ export async function createPredictor(spec: string, context: PredictorContext = 
   const { kind, argument } = parsePredictorSpec(spec);
   const training = context.training ?? {};
   switch (kind) {
+    case "cal": {
+      const inner = await createPredictor(requireArgument(kind, argument, "the predictor to calibrate, e.g. cal:ngram:3"), context);
+      return calibratedPredictor(inner, context.validation ?? [], normalizeWeights(marginalCounts(training)), context.predictStates ?? ((p, states) => p.predict(states)));
+    }
     case "uniform":
     case "majority":
       if (argument !== "") throw new PredictorSpecError(`predictor "${kind}" takes no argument, got "${spec}"`, `Write just ${kind}.`);

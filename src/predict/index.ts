@@ -4,10 +4,14 @@ export type { EventProbabilities, Prediction, Predictor, ReasoningTags } from ".
 export { createPredictor, parsePredictorSpec, PREDICTOR_SPECS } from "./create.js";
 export type { PredictorContext } from "./create.js";
 export type { TrainingData } from "./baselines.js";
-export { predictWithCache, readCachedPredictions, writeCachedPredictions } from "./cache.js";
+export { cachedStatePredictions, predictWithCache, readCachedPredictions, writeCachedPredictions } from "./cache.js";
+export { calibratedPredictor, calibrateProbabilities, fitPredictorCalibration, stateTargets } from "./calibrated.js";
+export type { StatePredictions } from "./calibrated.js";
+export { calibrateInPlace, fitCalibration, fitTemperature, logitsOfProbabilities, nllOfLogits, softmaxInPlace, temperatureOnly } from "./calibration.js";
+export type { Calibration, CalibrationTargets } from "./calibration.js";
 export type { CachedPredictions, PredictWithCacheOptions } from "./cache.js";
 export { writeReplayFile, parseReplayText } from "./replay.js";
-export type { ReplayLine } from "./replay.js";
+export type { ReplayEntry, ReplayLine } from "./replay.js";
 export { renderStatePrompt, PROMPT_VERSION } from "./prompt.js";
 export { probabilityVectorProblem, normalizeWeights, softmax, uniformProbabilities, argmax } from "./probabilities.js";
 export * from "./errors.js";

@@ -1,6 +1,8 @@
 // replay:FILE.jsonl — predictions made elsewhere (another machine, another toolkit),
 // keyed by State.id. Format (docs/predictors.md): one JSON object per line,
-// {"stateId": "...", "probabilities": {"GoCreate": p, ...}} or an array in EVENT_TYPES order.
+// {"stateId": "...", "probabilities": {"GoCreate": p, ...}} or an array in EVENT_TYPES order,
+// optionally with the "prefixHash" of the prefix it was made for (export writes it): a line
+// whose prefix hash differs from the state's was made for another prefix and is not used.
 
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -14,8 +16,16 @@ import type { Prediction, Predictor, ReasoningTags } from "./types.js";
 /** One line of a replay file, as written by writeReplayFile. */
 export interface ReplayLine {
   readonly stateId: string;
+  /** The content hash of the prefix the prediction was made for (State.prefixHash), when known. */
+  readonly prefixHash?: string;
   readonly probabilities: Readonly<Record<string, number>> | readonly number[];
   readonly tags?: ReasoningTags;
+}
+
+/** A parsed line: the prediction and the prefix it was made for, if the file says. */
+export interface ReplayEntry {
+  readonly prediction: Prediction;
+  readonly prefixHash: string | undefined;
 }
 
 /** Sums further from 1 than this are rejected rather than silently renormalised. */
@@ -50,9 +60,9 @@ export function parseReplayProbabilities(field: unknown): number[] | string {
   return scaled as number[];
 }
 
-/** Parses a whole replay file's text into predictions by state id; a malformed line is an error naming it. */
-export function parseReplayText(text: string, file: string): Map<string, Prediction> {
-  const byState = new Map<string, Prediction>();
+/** Parses a whole replay file's text into entries by state id; a malformed line is an error naming it. */
+export function parseReplayText(text: string, file: string): Map<string, ReplayEntry> {
+  const byState = new Map<string, ReplayEntry>();
   const lines = text.split("\n");
   for (const [index, raw] of lines.entries()) {
     const line = raw.trim();
@@ -70,17 +80,19 @@ export function parseReplayText(text: string, file: string): Map<string, Predict
     }
     const probabilities = parseReplayProbabilities(parsed.probabilities);
     if (typeof probabilities === "string") throw new ReplayFormatError(`${where}: ${probabilities}`, hint);
+    if (parsed.prefixHash !== undefined && typeof parsed.prefixHash !== "string") throw new ReplayFormatError(`${where}: "prefixHash" must be a string`, hint);
     const tags = isRecord(parsed.tags) ? (parsed.tags as ReasoningTags) : undefined;
-    byState.set(parsed.stateId, tags === undefined ? { probabilities } : { probabilities, tags });
+    byState.set(parsed.stateId, { prediction: tags === undefined ? { probabilities } : { probabilities, tags }, prefixHash: parsed.prefixHash as string | undefined });
   }
   return byState;
 }
 
-/** Writes predictions as a replay file (object form), one line per state, in the given order. */
-export function writeReplayFile(file: string, entries: ReadonlyArray<readonly [stateId: string, prediction: Prediction]>): void {
-  const lines = entries.map(([stateId, p]) => {
+/** Writes predictions as a replay file (object form), one line per state with its prefix hash, in the given order. */
+export function writeReplayFile(file: string, entries: ReadonlyArray<readonly [state: Pick<State, "id" | "prefixHash">, prediction: Prediction]>): void {
+  const lines = entries.map(([state, p]) => {
     const probabilities = Object.fromEntries(EVENT_TYPES.map((e, i) => [e, p.probabilities[i]]));
-    const line: ReplayLine = p.tags === undefined ? { stateId, probabilities } : { stateId, probabilities, tags: p.tags };
+    const base = { stateId: state.id, prefixHash: state.prefixHash, probabilities };
+    const line: ReplayLine = p.tags === undefined ? base : { ...base, tags: p.tags };
     return JSON.stringify(line);
   });
   writeFileSync(file, lines.join("\n") + (lines.length > 0 ? "\n" : ""));
@@ -107,15 +119,21 @@ export function replayPredictor(file: string): Predictor {
     id: `replay:${file}`,
     configHash: createHash("sha256").update(text).digest("hex").slice(0, 16),
     predict: async (states: readonly State[]) => {
-      const missing = states.filter((s) => !byState.has(s.id));
+      const usable = (s: State): boolean => {
+        const entry = byState.get(s.id);
+        return entry !== undefined && (entry.prefixHash === undefined || entry.prefixHash === s.prefixHash);
+      };
+      const missing = states.filter((s) => !usable(s));
       if (missing.length > 0) {
+        const stale = missing.filter((s) => byState.has(s.id)).length;
         throw new ReplayMissingStatesError(
-          `replay file ${path} has no prediction for ${missing.length} of ${states.length} states (e.g. state ${missing[0].id}, ${missing[0].program} ${missing[0].key})`,
-          "Regenerate the file from the same export (same abstraction and holdout), or score only the states it covers.",
+          `replay file ${path} has no prediction for ${missing.length} of ${states.length} states (e.g. state ${missing[0].id}, ${missing[0].program} ${missing[0].key})` +
+            (stale > 0 ? `; ${stale} of them have a line made for another prefix (another collection or other runs)` : ""),
+          "Regenerate the file from an export of this database (same abstraction and holdout), or score only the states it covers.",
           missing.length,
         );
       }
-      return states.map((s) => byState.get(s.id) as Prediction);
+      return states.map((s) => byState.get(s.id)!.prediction);
     },
   };
 }

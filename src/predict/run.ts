@@ -2,10 +2,10 @@
 // split of a holdout by default), through the prediction cache, so the predictions can
 // be inspected or exported as a replay file. Fitted baselines train on the training split.
 
-import { buildDataset, resolveHoldout, type Abstraction, type RunRecords, type Sample, type SampleRow, type State } from "../dataset/index.js";
+import { loadSplitData, samplesWithPrefixes, trainingSide, type Abstraction, type HoldoutSplit, type RunSelection, type State } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import { predictWithCache } from "./cache.js";
+import { cachedStatePredictions, predictWithCache } from "./cache.js";
 import { createPredictor, type PredictorContext } from "./create.js";
 import type { Prediction } from "./types.js";
 
@@ -15,12 +15,14 @@ export type PredictSplit = (typeof PREDICT_SPLITS)[number];
 export interface PredictDatasetOptions {
   readonly predictor: string;
   readonly abstraction: Abstraction;
-  /** A --holdout spec (see resolveHoldout); the default stratified hash split when absent. */
-  readonly holdout?: string;
+  /** A --holdout spec (see resolveHoldout) or a resolved split; the default family holdout when absent. */
+  readonly holdout?: string | HoldoutSplit;
+  /** Which runs feed the states (default plain). */
+  readonly runs?: RunSelection;
   /** Whose states to predict: the held-out programs (default), the training programs, or all. */
   readonly split?: PredictSplit;
   /** Passed to the predictor (base URL, concurrency, timeout, download permission …). */
-  readonly context?: Omit<PredictorContext, "training">;
+  readonly context?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
   readonly batchSize?: number;
   /** Progress messages, one line each (e.g. for stderr). */
   readonly onProgress?: (message: string) => void;
@@ -40,24 +42,17 @@ export interface PredictedDataset {
   readonly computed: number;
 }
 
-/** Samples with their prefixes (no copying: a prefix is the run's records and an end index). */
-function withPrefixes(rows: readonly SampleRow[], runs: ReadonlyMap<number, RunRecords>): Sample[] {
-  const samples: Sample[] = [];
-  for (const row of rows) {
-    const run = runs.get(row.runId);
-    if (run === undefined) continue;
-    samples.push({ stateId: row.stateId, next: row.next, prefix: { program: run.program, runId: run.runId, procs: run.procs, records: run.records, end: row.end, goroutines: run.goroutines } });
-  }
-  return samples;
-}
-
 export async function predictDataset(db: SchedlabDatabase, options: PredictDatasetOptions): Promise<PredictedDataset> {
   const split = options.split ?? "test";
   if (!(PREDICT_SPLITS as readonly string[]).includes(split)) {
     throw new UsageError(`unknown split ${JSON.stringify(split)}`, `Use --split ${PREDICT_SPLITS.join(" | ")}.`);
   }
   const progress = options.onProgress ?? (() => {});
-  const holdout = resolveHoldout(db, options.holdout);
+  const data = loadSplitData(db, { abstraction: options.abstraction, holdout: options.holdout, runs: options.runs });
+  const holdout = data.split;
+  // Train and test states are pooled separately (as export does), so a pooled state can appear on both sides.
+  const sides = split === "test" ? [data.test] : split === "train" ? [trainingSide(data)] : [trainingSide(data), data.test];
+  const states = sides.flatMap((side) => side.states);
   const programs = split === "test" ? holdout.test : split === "train" ? holdout.train : [...holdout.train, ...holdout.test];
   if (programs.length === 0) {
     throw new UsageError(
@@ -65,12 +60,14 @@ export async function predictDataset(db: SchedlabDatabase, options: PredictDatas
       "Collect and ingest programs first, or pass another --holdout or --split.",
     );
   }
-  const train = holdout.train.length === 0 ? null : buildDataset(db, { abstraction: options.abstraction, programs: holdout.train });
-  const target = buildDataset(db, { abstraction: options.abstraction, programs });
-  progress(`${options.abstraction}: ${target.states.length} states of ${programs.length} ${split} programs; fitted predictors train on ${holdout.train.length} programs`);
-  const training = train === null ? {} : { samples: withPrefixes(train.samples, train.runs), states: train.states };
-  const predictor = await createPredictor(options.predictor, { ...options.context, training });
-  const answered = await predictWithCache(db, predictor, target.states, {
+  progress(`${options.abstraction}: ${states.length} states of ${programs.length} ${split} programs; fitted predictors train on ${data.fit.programs.length} programs, cal: calibrates on ${data.validation.programs.length}`);
+  const predictor = await createPredictor(options.predictor, {
+    ...options.context,
+    training: { samples: samplesWithPrefixes(data.fit), states: data.fit.states },
+    validation: data.validation.states,
+    predictStates: cachedStatePredictions(db),
+  });
+  const answered = await predictWithCache(db, predictor, states, {
     batchSize: options.batchSize,
     onProgress: (done, missing) => progress(`${options.predictor}: ${done}/${missing} states predicted`),
   });
@@ -81,7 +78,7 @@ export async function predictDataset(db: SchedlabDatabase, options: PredictDatas
     split,
     programs,
     trainPrograms: holdout.train,
-    states: target.states,
+    states,
     predictions: answered.predictions,
     hits: answered.hits,
     computed: answered.computed,

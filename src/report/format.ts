@@ -8,6 +8,12 @@ export function fixed(x: number, digits = 3): string {
   return Number.isFinite(x) ? x.toFixed(digits) : MISSING;
 }
 
+/** A sample count: whole numbers as they are, fractional ones (tie credit) with one decimal. */
+export function count(x: number): string {
+  if (!Number.isFinite(x)) return MISSING;
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+
 /** A signed fixed number, e.g. "+0.062" or "-0.010"; NaN → "–". */
 export function signed(x: number, digits = 3): string {
   if (!Number.isFinite(x)) return MISSING;

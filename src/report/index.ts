@@ -7,6 +7,7 @@ export { markdownDocument, markdownTable } from "./markdown.js";
 export { escapeXml, escapeMarkdownCell } from "./escape.js";
 export { fixed, signed, pValue, interval, plural, MISSING } from "./format.js";
 export { evaluationSections, evaluationSummarySection, comparisonsSection, predictorDetailSection, slug } from "./sections/evaluation.js";
+export type { SectionScope } from "./sections/evaluation.js";
 export { evaluationHistorySection } from "./sections/history.js";
 export { rolloutSurvivalSection, survivalByPredictor } from "./sections/rollout.js";
 export { fidelitySection } from "./sections/fidelity.js";

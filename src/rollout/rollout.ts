@@ -3,6 +3,7 @@
 // seed), lets the state machine pick the goroutine, and appends the synthesised record.
 
 import { contextKey, eventLabel } from "../dataset/abstractions.js";
+import { prefixHash } from "../dataset/prefix-hash.js";
 import { stateId } from "../dataset/state-id.js";
 import type { Abstraction, Prefix, State } from "../dataset/types.js";
 import { emptyCounts } from "../dataset/distribution.js";
@@ -86,7 +87,7 @@ export function rolloutState(base: State, walker: { machine: GoroutineMachine; r
     default:
       key = `${base.key} +${step}`;
   }
-  return { id: stateId(base.abstraction, base.program, key), abstraction: base.abstraction, program: base.program, key, counts: emptyCounts(), runs: 0, representative };
+  return { id: stateId(base.abstraction, base.program, key), abstraction: base.abstraction, program: base.program, key, counts: emptyCounts(), runs: 0, representative, prefixHash: prefixHash(representative) };
 }
 
 /** q^(1/T) normalised; T = 0 puts all mass on the first maximum. A zero vector stays zero. */

@@ -2,10 +2,11 @@
 // score the rollouts against the runs that share each prefix. Fitted baselines train on the
 // training split, as in `schedlab predict` and `schedlab eval`.
 
-import { buildDataset, resolveHoldout, type Abstraction, type RunRecords, type SampleRow, type State } from "../dataset/index.js";
+import { loadSplitData, samplesWithPrefixes, type Abstraction, type HoldoutSplit, type RunRecords, type RunSelection, type SampleRow, type SplitData, type State } from "../dataset/index.js";
 import { eventSequence } from "../dataset/abstractions.js";
 import { seededRandom } from "../eval/metrics/seededRandom.js";
 import { UsageError } from "../errors.js";
+import { cachedStatePredictions } from "../predict/cache.js";
 import { createPredictor, type PredictorContext } from "../predict/create.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import type { EventType } from "../trace/types.js";
@@ -29,12 +30,17 @@ export interface RolloutRunOptions {
   /** Default 1. */
   readonly temperature?: number;
   readonly constrained?: boolean;
-  readonly holdout?: string;
+  /** A --holdout spec or a resolved split (default: the default family holdout). Ignored with `data`. */
+  readonly holdout?: string | HoldoutSplit;
+  /** The split already loaded (schedlab run loads it once for every stage). */
+  readonly data?: SplitData;
+  /** Which runs feed the states (default plain). Ignored with `data`. */
+  readonly runs?: RunSelection;
   /** Prefixes (test states) rolled out from, chosen evenly over the states in their stored order; default 20. */
   readonly prefixes?: number;
   /** Default 1. */
   readonly seed?: number;
-  readonly context?: Omit<PredictorContext, "training">;
+  readonly context?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
   readonly onProgress?: (message: string) => void;
 }
 
@@ -156,23 +162,18 @@ export async function runRollouts(db: SchedlabDatabase, options: RolloutRunOptio
   const temperature = options.temperature ?? 1;
   const seed = options.seed ?? 1;
   const constrained = options.constrained === true;
-  const holdout = resolveHoldout(db, options.holdout);
+  const data = options.data ?? loadSplitData(db, { abstraction: options.abstraction, holdout: options.holdout, runs: options.runs });
+  const holdout = data.split;
   if (holdout.test.length === 0) {
     throw new UsageError(`holdout ${holdout.spec} has no test programs (${holdout.description})`, "Collect and ingest programs first, or pass another --holdout.");
   }
-  const train = holdout.train.length === 0 ? null : buildDataset(db, { abstraction: options.abstraction, programs: holdout.train });
-  const target = buildDataset(db, { abstraction: options.abstraction, programs: holdout.test });
-  const training =
-    train === null
-      ? {}
-      : {
-          states: train.states,
-          samples: train.samples.flatMap((row) => {
-            const run = train.runs.get(row.runId);
-            return run === undefined ? [] : [{ stateId: row.stateId, next: row.next, prefix: { program: run.program, runId: run.runId, procs: run.procs, records: run.records, end: row.end, goroutines: run.goroutines } }];
-          }),
-        };
-  const predictor = await createPredictor(options.predictor, { ...options.context, training });
+  const target = data.test;
+  const predictor = await createPredictor(options.predictor, {
+    ...options.context,
+    training: { samples: samplesWithPrefixes(data.fit), states: data.fit.states },
+    validation: data.validation.states,
+    predictStates: cachedStatePredictions(db),
+  });
   const chosen = spreadStates(target.states, options.prefixes ?? 20);
   const samplesByState = new Map<string, SampleRow[]>();
   for (const row of target.samples) {
@@ -194,7 +195,7 @@ export async function runRollouts(db: SchedlabDatabase, options: RolloutRunOptio
   }
   return {
     predictor: { id: predictor.id, configHash: predictor.configHash },
-    abstraction: options.abstraction,
+    abstraction: data.abstraction,
     holdout: holdout.spec,
     steps: options.steps,
     samples: options.samples,

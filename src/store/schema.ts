@@ -110,7 +110,8 @@ CREATE TABLE IF NOT EXISTS events (
 -- @section dataset (samples, states, distributions, splits)
 -- States of each abstraction per program, with next-event counts. For the pooled
 -- abstraction (context) one state id has a row per program; loaders sum them.
--- rep_run_id/rep_end locate the representative prefix (records[0 .. rep_end) of that run).
+-- rep_run_id/rep_end locate the representative prefix (records[0 .. rep_end) of that run);
+-- prefix_hash is its content hash (program, procs, goroutine ids, records), the cache key.
 CREATE TABLE IF NOT EXISTS states (
   abstraction TEXT NOT NULL,
   program_id  INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,
@@ -125,6 +126,7 @@ CREATE TABLE IF NOT EXISTS states (
   runs        INTEGER NOT NULL,
   rep_run_id  INTEGER NOT NULL,
   rep_end     INTEGER NOT NULL,
+  prefix_hash TEXT NOT NULL,
   PRIMARY KEY (abstraction, program_id, key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS states_by_id ON states (state_id);
@@ -158,16 +160,20 @@ CREATE TABLE IF NOT EXISTS holdouts (
 );
 
 -- @section predict (prediction cache)
--- Cached predictions: one row per (predictor spec, configuration hash, state id).
--- probabilities is a JSON array in EVENT_TYPES order; tags is JSON or NULL.
+-- Cached predictions: one row per (predictor spec, configuration hash, prefix hash): a
+-- predictor sees a state only through its representative prefix, so the content of the
+-- prefix, not the state id, decides whether a cached answer applies. state_id is the state
+-- first answered, for reading the table. probabilities is a JSON array in EVENT_TYPES
+-- order; tags is JSON or NULL.
 CREATE TABLE IF NOT EXISTS predictions (
   predictor     TEXT NOT NULL,
   config_hash   TEXT NOT NULL,
+  prefix_hash   TEXT NOT NULL,
   state_id      TEXT NOT NULL,
   probabilities TEXT NOT NULL,
   tags          TEXT,
   created_at    TEXT NOT NULL,
-  PRIMARY KEY (predictor, config_hash, state_id)
+  PRIMARY KEY (predictor, config_hash, prefix_hash)
 ) WITHOUT ROWID;
 
 -- @section eval (evaluation results)
@@ -195,6 +201,7 @@ CREATE TABLE IF NOT EXISTS eval_results (
   accuracy         REAL,
   mode_accuracy    REAL,
   ceiling          REAL,
+  ceiling_loo      REAL,
   majority         REAL,
   macro_f1         REAL,
   ece              REAL,
@@ -209,7 +216,9 @@ CREATE TABLE IF NOT EXISTS eval_results (
 );
 
 -- Paired comparison of two predictors of one eval run: accuracy difference (A − B) with
--- its program-bootstrap interval, and McNemar's p-value; details is the full JSON.
+-- its cluster-bootstrap interval, the cluster sign-flip test's p-value (cluster_p, the
+-- reported one) and McNemar's p-value, which assumes independent samples (mcnemar_p);
+-- details is the full JSON.
 CREATE TABLE IF NOT EXISTS eval_comparisons (
   eval_run_id INTEGER NOT NULL REFERENCES eval_runs(id) ON DELETE CASCADE,
   predictor_a TEXT NOT NULL,
@@ -217,6 +226,7 @@ CREATE TABLE IF NOT EXISTS eval_comparisons (
   difference  REAL,
   ci_lower    REAL,
   ci_upper    REAL,
+  cluster_p   REAL,
   mcnemar_p   REAL,
   details     TEXT NOT NULL,
   PRIMARY KEY (eval_run_id, predictor_a, predictor_b)

@@ -1,49 +1,56 @@
-// The train stage's SQLite edge: loads the ingested runs of a database, resolves the
-// holdout with the dataset stage, trains, and (optionally) saves the adapter.
+// The train stage's SQLite edge: loads the split with the dataset stage (or takes it
+// loaded), trains on its fit side with its validation families, scores the test side for the
+// card, and (optionally) saves the adapter.
 
 import { basename, resolve } from "node:path";
-import { loadProgramRuns, resolveHoldout, selectPrograms } from "../dataset/index.js";
-import type { RunRecords } from "../dataset/types.js";
+import { ingestedPrograms, loadSplitData, samplesWithPrefixes, type HoldoutSplit, type RunSelection, type SplitData, type SplitSide } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { saveAdapter } from "./adapter.js";
-import { trainStudent } from "./train.js";
-import { DEFAULT_TRAIN_OPTIONS, type TrainedStudent, type TrainStudentOptions } from "./types.js";
+import { trainOnSplit } from "./train.js";
+import { DEFAULT_TRAIN_OPTIONS, type StudentSide, type TrainedStudent, type TrainStudentOptions } from "./types.js";
 
 export type TrainFromDatabaseOptions = Partial<Omit<TrainStudentOptions, "holdoutPrograms" | "holdoutSpec" | "validationPrograms">> &
   Pick<TrainStudentOptions, "objective" | "abstraction"> & {
-    /** A --holdout spec for resolveHoldout (dir:, tag:, list:, outcome:, saved name, default). */
-    readonly holdout?: string;
+    /** A --holdout spec for resolveHoldout (default, family:, corpus:, dir:, tag:, list:, outcome:, saved name) or a resolved split. Ignored with `data`. */
+    readonly holdout?: string | HoldoutSplit;
+    /** The split already loaded (schedlab run loads it once and trains every student on it). */
+    readonly data?: SplitData;
+    /** Which runs feed the states (default plain). Ignored with `data`. */
+    readonly runs?: RunSelection;
     /** Where to write the adapter; its last path component names it. */
     readonly out?: string;
   };
 
-/** Trains a student on every ingested program of `db` (minus the holdout) and saves it to `out`. */
+function studentSide(side: SplitSide): StudentSide {
+  return { programs: side.programs, states: side.states, samples: samplesWithPrefixes(side) };
+}
+
+/** Trains a student on the split's training programs of `db` and saves it to `out`. */
 export async function trainFromDatabase(db: SchedlabDatabase, options: TrainFromDatabaseOptions): Promise<TrainedStudent> {
   const progress = options.onProgress ?? (() => undefined);
-  const programs = selectPrograms(db);
+  const programs = ingestedPrograms(db, options.runs);
   if (programs.length === 0) {
     throw new UsageError("the database has no ingested runs to train on", "Run `schedlab collect` on a corpus (e.g. go-programs/) first, or pass --db with the right file.");
   }
-  const split = resolveHoldout(db, options.holdout);
-  progress(`holdout ${split.spec}: ${split.description} (${split.test.length} test, ${split.train.length} train programs)`);
-  const runs: RunRecords[] = [];
-  const programDirs = new Map<string, string>();
-  for (const program of programs) {
-    programDirs.set(program.name, resolve(program.root, program.dir));
-    for (const run of loadProgramRuns(db, program)) runs.push(run);
-  }
-  progress(`loaded ${runs.length} runs of ${programs.length} programs`);
-  const { holdout: _holdout, out, ...rest } = options;
+  const data = options.data ?? loadSplitData(db, { abstraction: options.abstraction, holdout: options.holdout, runs: options.runs });
+  const split = data.split;
+  progress(
+    `holdout ${split.spec}: ${split.description} (${split.test.length} test programs in ${split.families.test} families; ` +
+      `${data.fit.programs.length} train, ${data.validation.programs.length} validation programs in ${split.families.validation} families)`,
+  );
+  const programDirs = new Map(programs.map((p) => [p.name, resolve(p.root, p.dir)] as const));
+  const { holdout: _holdout, data: _data, runs: _runs, out, ...rest } = options;
   const trainOptions: TrainStudentOptions = {
     ...DEFAULT_TRAIN_OPTIONS,
     ...rest,
+    abstraction: data.abstraction,
     holdoutPrograms: split.test,
     holdoutSpec: `${split.spec} (${split.description})`,
     validationPrograms: split.validation,
   };
   const name = out === undefined ? "student" : basename(resolve(out));
-  const student = await trainStudent(name, { runs, programDirs }, trainOptions);
+  const student = await trainOnSplit(name, { fit: studentSide(data.fit), validation: studentSide(data.validation), holdout: studentSide(data.test), programDirs }, trainOptions);
   if (out !== undefined) {
     saveAdapter(out, student);
     progress(`saved adapter to ${out}`);

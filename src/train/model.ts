@@ -4,6 +4,9 @@
 // offset, so Adam, L2 and serialisation treat the model as one vector.
 
 import type { Random } from "./prng.js";
+import { softmaxInPlace } from "../predict/calibration.js";
+
+export { softmaxInPlace };
 
 export const MODEL_KINDS = ["logreg", "mlp"] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
@@ -126,18 +129,6 @@ function head(params: Float64Array, wAt: number, bAt: number, classes: number, r
     for (let j = 0; j < width; j++) s += params[w + j] * repr[j];
     out[c] = s;
   }
-}
-
-/** In-place softmax of `v[0 .. n)` at temperature `t`. */
-export function softmaxInPlace(v: Float64Array, n: number, t = 1): void {
-  let max = -Infinity;
-  for (let i = 0; i < n; i++) if (v[i] / t > max) max = v[i] / t;
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    v[i] = Math.exp(v[i] / t - max);
-    sum += v[i];
-  }
-  for (let i = 0; i < n; i++) v[i] /= sum;
 }
 
 /**

@@ -15,7 +15,7 @@ import { modelLayout, type ModelShape } from "./model.js";
 import { seededRandom, shuffleInPlace } from "./prng.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES, nextEventRecord, tagTarget } from "./tags.js";
-import { RARE_EVENTS, type StudentCard, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";
+import { RARE_EVENTS, type StudentCard, type StudentData, type StudentSide, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";
 
 const K = EVENT_TYPES.length;
 const T = TAG_CLASSES.length;
@@ -90,27 +90,35 @@ export async function loadStaticFeatures(programs: readonly string[], dirs: Read
   return { features, missing };
 }
 
-/** Trains a student on `data` and returns its weights, feature file and card. */
+/**
+ * Trains a student on decoded runs: splits them by program (the holdout as given, validation
+ * as given or a seeded share) and builds each side's states, then trains as trainOnSplit.
+ */
 export async function trainStudent(name: string, data: TrainingData, options: TrainStudentOptions): Promise<TrainedStudent> {
   const programs = [...new Set(data.runs.map((r) => r.program))].sort();
   for (const p of options.holdoutPrograms) {
     if (!programs.includes(p)) throw new UsageError(`holdout program ${p} has no samples`, "List held-out programs by the names `schedlab` shows for them, or collect them first.");
   }
   const split = splitPrograms(programs, options.holdoutPrograms, options.validationFraction, options.seed, options.validationPrograms);
+  const side = (set: readonly string[]): StudentSide => {
+    const member = new Set(set);
+    return { programs: set, ...statesAndSamples(data.runs.filter((r) => member.has(r.program)), options.abstraction) };
+  };
+  return trainOnSplit(name, { fit: side(split.train), validation: side(split.validation), holdout: side(split.holdout), programDirs: data.programDirs }, options);
+}
+
+/** Trains a student on split data and returns its weights, feature file and card. */
+export async function trainOnSplit(name: string, data: StudentData, options: TrainStudentOptions): Promise<TrainedStudent> {
+  if (data.validation.programs.length === 0) {
+    throw new UsageError("no validation programs to stop training and calibrate on", "Collect more programs (families), or hold out fewer: validation takes whole families of the training programs.");
+  }
+  const split = { train: data.fit.programs, validation: data.validation.programs, holdout: data.holdout.programs };
+  const programs = [...split.train, ...split.validation, ...split.holdout];
   const { features: staticFeatures, missing } = options.staticFeatures ? await loadStaticFeatures(programs, data.programDirs) : { features: new Map<string, StaticFeatures>(), missing: [] };
   const staticOf = (program: string): StaticFeatures | null => staticFeatures.get(program) ?? null;
-
-  const inSet = (set: readonly string[]): ((program: string) => boolean) => {
-    const s = new Set(set);
-    return (program) => s.has(program);
-  };
-  const part = (set: readonly string[]): { states: State[]; samples: Sample[] } => {
-    const member = inSet(set);
-    return statesAndSamples(data.runs.filter((r) => member(r.program)), options.abstraction);
-  };
-  const { states: trainStates, samples: trainSamples } = part(split.train);
-  const { states: validationStates, samples: validationSamples } = part(split.validation);
-  const { states: holdoutStates } = part(split.holdout);
+  const { states: trainStates, samples: trainSamples } = data.fit;
+  const { states: validationStates, samples: validationSamples } = data.validation;
+  const holdoutStates = data.holdout.states;
   if (trainSamples.length === 0) throw new UsageError("no samples in the training programs", "Check the abstraction and that the training programs' runs were ingested.");
 
   const totals = classTotals(trainSamples);

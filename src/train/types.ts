@@ -1,6 +1,6 @@
 // Types of the train stage: options of a training run, the saved adapter and its card.
 
-import type { Abstraction, RunRecords } from "../dataset/types.js";
+import type { Abstraction, RunRecords, Sample, State } from "../dataset/types.js";
 import type { EventType } from "../trace/types.js";
 import type { CardMetrics } from "./card-metrics.js";
 import type { FeatureSpec } from "./features.js";
@@ -96,6 +96,25 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
 export interface TrainingData {
   readonly runs: readonly RunRecords[];
   /** Program name → source directory (for static features); missing programs get none. */
+  readonly programDirs: ReadonlyMap<string, string>;
+}
+
+/** The states and samples (with prefixes) of one side of a training split. */
+export interface StudentSide {
+  readonly programs: readonly string[];
+  readonly states: readonly State[];
+  readonly samples: readonly Sample[];
+}
+
+/**
+ * A training run's data already split (the dataset stage's loadSplitData gives it): the
+ * programs fitted on, the validation families (early stopping, calibration), and the held-out
+ * programs scored for the card. Pooled states are pooled within each side only.
+ */
+export interface StudentData {
+  readonly fit: StudentSide;
+  readonly validation: StudentSide;
+  readonly holdout: StudentSide;
   readonly programDirs: ReadonlyMap<string, string>;
 }
 

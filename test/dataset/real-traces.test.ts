@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { eventSequence, statesFromRuns } from "../../src/dataset/abstractions.js";
 import { totalCount } from "../../src/dataset/distribution.js";
-import { modeAccuracy } from "../../src/dataset/baselines.js";
+import { stateCeiling } from "../../src/dataset/baselines.js";
 import { buildDataset, loadDataset, refreshDataset } from "../../src/dataset/store.js";
 import { renderPrefix } from "../../src/dataset/render.js";
 import { isEventType } from "../../src/trace/types.js";
@@ -99,7 +99,7 @@ describe("datasets from real traces", () => {
           expect(isEventType(next.kind)).toBe(true);
           expect(s.counts[next.kind as keyof typeof s.counts]).toBeGreaterThan(0);
         }
-        const ceiling = modeAccuracy(d.states);
+        const ceiling = stateCeiling(d.states);
         expect(ceiling).toBeGreaterThan(0);
         expect(ceiling).toBeLessThanOrEqual(1);
       }

@@ -95,7 +95,10 @@ describe("program splits", () => {
     const split = resolveHoldout(db, "dir:a");
     expect(split.test).toEqual(["a/one", "a/two"]);
     expect(split.train).toEqual(["b/four", "b/three"]);
-    expect(split.families).toEqual({ train: 1, validation: 0, test: 1 });
+    // The two training programs form one family, so validation falls back to a program.
+    expect(split.families).toEqual({ train: 1, validation: 1, test: 1 });
+    expect(split.validation).toHaveLength(1);
+    expect(split.description).toMatch(/validation by program/);
     saveHoldout(db, "frozen", "tag:select");
     expect(resolveHoldout(db, "frozen").test).toEqual(["a/two"]);
     expect(() => saveHoldout(db, "bad name", "dir:a")).toThrow(UsageError);

@@ -1,20 +1,23 @@
-// Sample-level accuracy: the fraction of predicted labels equal to the observed ones.
+// Sample-level accuracy with tie credit: the mean credit of each sample's prediction.
+
+import { tieCredit } from "./tieCredit.js";
 
 /**
- * Fraction of positions where `predicted[i] === observed[i]`.
+ * Mean over samples of tieCredit(probabilities[i], observed[i]): a prediction with one top
+ * label scores 1 or 0, a tie of m labels 1/m or 0.
  *
  * In schedlab, `observed` holds each run's actual next event (one entry per sample)
- * and `predicted` the top label of the predictor's distribution for that sample's state.
+ * and `probabilities` the predictor's distribution for that sample's state.
  *
- * @param predicted class indices, one per sample
- * @param observed class indices, same length
+ * @param probabilities predicted distribution per sample
+ * @param observed observed class index per sample, same length
  * @returns accuracy in [0, 1]; NaN for empty input
- * @example accuracy([0, 1, 1, 2], [0, 1, 2, 2]) // => 0.75
+ * @example accuracy([[1, 0], [0, 1], [0.5, 0.5]], [0, 0, 1]) // => (1 + 0 + 0.5) / 3 = 0.5
  */
-export function accuracy(predicted: readonly number[], observed: readonly number[]): number {
-  if (predicted.length !== observed.length) throw new RangeError("accuracy: arrays differ in length");
-  if (predicted.length === 0) return NaN;
-  let hits = 0;
-  for (let i = 0; i < predicted.length; i++) if (predicted[i] === observed[i]) hits++;
-  return hits / predicted.length;
+export function accuracy(probabilities: readonly (readonly number[])[], observed: readonly number[]): number {
+  if (probabilities.length !== observed.length) throw new RangeError("accuracy: arrays differ in length");
+  if (probabilities.length === 0) return NaN;
+  let credit = 0;
+  for (let i = 0; i < probabilities.length; i++) credit += tieCredit(probabilities[i]!, observed[i]!);
+  return credit / probabilities.length;
 }

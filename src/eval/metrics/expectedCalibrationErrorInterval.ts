@@ -2,7 +2,7 @@
 
 import { clusterBootstrapDraws, clusterIndex, type BootstrapInterval, type BootstrapOptions, type ClusterStatistic } from "./clusterBootstrap.js";
 import { calibrationBin, DEFAULT_CALIBRATION_BINS } from "./reliabilityBins.js";
-import { topLabel } from "./topLabel.js";
+import { tieCredit } from "./tieCredit.js";
 
 export interface CalibrationIntervalOptions extends BootstrapOptions {
   /** Number of equal-width confidence bins (default 15, as for the ECE). */
@@ -43,11 +43,11 @@ export function expectedCalibrationErrorInterval(
   const hits = new Float64Array(sizes.length * bins);
   for (let i = 0; i < clusterOf.length; i++) {
     const q = probabilities[i]!;
-    const label = topLabel(q);
-    const cell = clusterOf[i]! * bins + calibrationBin(q[label]!, bins);
+    const confidence = Math.max(...q);
+    const cell = clusterOf[i]! * bins + calibrationBin(confidence, bins);
     count[cell]! += 1;
-    confidenceSum[cell]! += q[label]!;
-    if (label === observed[i]) hits[cell]! += 1;
+    confidenceSum[cell]! += confidence;
+    hits[cell]! += tieCredit(q, observed[i]!);
   }
   const binCount = new Float64Array(bins);
   const binConfidence = new Float64Array(bins);

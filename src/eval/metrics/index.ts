@@ -2,7 +2,6 @@
 export { topLabel, modeLabels } from "./topLabel.js";
 export { accuracy } from "./accuracy.js";
 export { modeAccuracy } from "./modeAccuracy.js";
-export { ceilingAccuracy } from "./ceilingAccuracy.js";
 export { majorityAccuracy, majorityLabel } from "./majorityAccuracy.js";
 export { confusionMatrix } from "./confusionMatrix.js";
 export { classScores, type ClassScores } from "./classScores.js";
@@ -34,3 +33,7 @@ export {
   type ClusterStatistic,
 } from "./clusterBootstrap.js";
 export { expectedCalibrationErrorInterval, type CalibrationIntervalOptions } from "./expectedCalibrationErrorInterval.js";
+export { topLabels, TIE_TOLERANCE } from "./topLabel.js";
+export { tieCredit } from "./tieCredit.js";
+export { clusterSignFlipTest, SIGN_FLIP_EXACT_UP_TO, type SignFlipResult } from "./clusterSignFlipTest.js";
+export { clusterSpearman, midranks, type ClusterCorrelation } from "./clusterCorrelation.js";

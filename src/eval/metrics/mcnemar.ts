@@ -7,9 +7,9 @@ import { complementaryErrorFunction } from "./complementaryErrorFunction.js";
 export const MCNEMAR_EXACT_BELOW = 25;
 
 export interface McNemarResult {
-  /** Samples A got right and B got wrong. */
+  /** Samples A got right and B got wrong (credit differences, rounded). */
   readonly onlyA: number;
-  /** Samples B got right and A got wrong. */
+  /** Samples B got right and A got wrong (credit differences, rounded). */
   readonly onlyB: number;
   /** "exact": two-sided binomial test on the discordant pairs; "chi-square": with continuity correction. */
   readonly method: "exact" | "chi-square";
@@ -19,24 +19,31 @@ export interface McNemarResult {
 }
 
 /**
- * McNemar's test on paired correctness. With n = b + c discordant pairs:
+ * McNemar's test on paired correctness. It treats every sample as independent, which samples
+ * of one program (and family) are not: report it only labelled as such, beside the cluster
+ * sign-flip test (clusterSignFlipTest). Scores are tie credits in [0, 1]; the discordant
+ * counts are b = Σ max(0, a_i − b_i) and c = Σ max(0, b_i − a_i), rounded to whole samples
+ * (with 0/1 scores: the samples only A, or only B, got right). With n = b + c:
  * n < 25 → exact two-sided binomial p = min(1, 2·P(X ≤ min(b, c))), X ~ Bin(n, ½);
  * otherwise χ² with Yates' continuity correction, 1 degree of freedom.
  * n = 0 gives p = 1.
  *
- * @param correctA whether A was right, per sample
- * @param correctB whether B was right, per sample (same samples, same order)
- * @example mcnemar([true, true, true, false], [false, false, false, false])
+ * @param scoreA A's credit per sample
+ * @param scoreB B's credit per sample (same samples, same order)
+ * @example mcnemar([1, 1, 1, 0], [0, 0, 0, 0])
  * // => {onlyA: 3, onlyB: 0, method: "exact", statistic: 0, pValue: 0.25}
  */
-export function mcnemar(correctA: readonly boolean[], correctB: readonly boolean[]): McNemarResult {
-  if (correctA.length !== correctB.length) throw new RangeError("mcnemar: arrays differ in length");
-  let b = 0;
-  let c = 0;
-  for (let i = 0; i < correctA.length; i++) {
-    if (correctA[i] && !correctB[i]) b++;
-    else if (!correctA[i] && correctB[i]) c++;
+export function mcnemar(scoreA: readonly number[], scoreB: readonly number[]): McNemarResult {
+  if (scoreA.length !== scoreB.length) throw new RangeError("mcnemar: arrays differ in length");
+  let onlyA = 0;
+  let onlyB = 0;
+  for (let i = 0; i < scoreA.length; i++) {
+    const d = scoreA[i]! - scoreB[i]!;
+    if (d > 0) onlyA += d;
+    else onlyB -= d;
   }
+  const b = Math.round(onlyA);
+  const c = Math.round(onlyB);
   const n = b + c;
   if (n < MCNEMAR_EXACT_BELOW) {
     const low = Math.min(b, c);

@@ -1,6 +1,6 @@
 // Reliability-diagram data: top-label confidence against accuracy, in equal-width bins.
 
-import { topLabel } from "./topLabel.js";
+import { tieCredit } from "./tieCredit.js";
 
 /** One equal-width confidence bin [lower, upper); the last bin includes 1. */
 export interface ReliabilityBin {
@@ -10,7 +10,7 @@ export interface ReliabilityBin {
   readonly count: number;
   /** Mean top-label probability of those samples; NaN when count is 0. */
   readonly confidence: number;
-  /** Fraction of those samples whose observed label is the top label; NaN when count is 0. */
+  /** Mean tie credit of those samples (the share whose observed label is the top label); NaN when count is 0. */
   readonly accuracy: number;
 }
 
@@ -31,7 +31,8 @@ export function calibrationBin(confidence: number, bins: number): number {
 /**
  * Bins samples by the probability of their top label. Bin i covers
  * [i/bins, (i+1)/bins); a confidence of exactly 1 goes in the last bin.
- * Ties for the top label go to the lowest index (see topLabel).
+ * A sample whose top is a tie of m labels is right by 1/m when the observed label is one of
+ * them (tieCredit), so the uniform predictor has confidence 1/6 and accuracy 1/6.
  *
  * @param probabilities predicted distribution per sample
  * @param observed observed class index per sample
@@ -51,12 +52,11 @@ export function reliabilityBins(
   const hits = new Array<number>(bins).fill(0);
   for (let i = 0; i < probabilities.length; i++) {
     const q = probabilities[i]!;
-    const label = topLabel(q);
-    const confidence = q[label]!;
+    const confidence = Math.max(...q);
     const bin = calibrationBin(confidence, bins);
     count[bin]! += 1;
     confidenceSum[bin]! += confidence;
-    if (label === observed[i]) hits[bin]! += 1;
+    hits[bin]! += tieCredit(q, observed[i]!);
   }
   return count.map((n, b) => ({
     lower: b / bins,

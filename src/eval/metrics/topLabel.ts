@@ -30,3 +30,24 @@ export function modeLabels(vector: readonly number[]): number[] {
   });
   return modes;
 }
+
+/** Entries within this of the maximum tie with it (float rounding of equal weights). */
+export const TIE_TOLERANCE = 1e-12;
+
+/**
+ * Every index whose entry ties with the maximum (within TIE_TOLERANCE): the labels a
+ * prediction does not decide between. Scores give each a share 1/m of a tie of m labels.
+ *
+ * @example topLabels([0.4, 0.2, 0.4]) // => [0, 2]
+ * @example topLabels([1 / 6, 1 / 6, 1 / 6, 1 / 6, 1 / 6, 1 / 6]).length // => 6
+ */
+export function topLabels(vector: readonly number[]): number[] {
+  if (vector.length === 0) throw new RangeError("topLabels needs at least one entry");
+  let max = vector[0]!;
+  for (const v of vector) if (v > max) max = v;
+  const labels: number[] = [];
+  vector.forEach((v, k) => {
+    if (v >= max - TIE_TOLERANCE) labels.push(k);
+  });
+  return labels;
+}

@@ -5,7 +5,7 @@ import type { StoredEvaluation } from "../../eval/store.js";
 import type { PredictorEvaluation } from "../../eval/types.js";
 import { EVENT_TYPES } from "../../trace/types.js";
 import { escapeXml } from "../escape.js";
-import { plural } from "../format.js";
+import { count, fixed, plural } from "../format.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import { barChart } from "../svg/barChart.js";
@@ -41,17 +41,32 @@ function contextLine(e: StoredEvaluation): string {
 }
 
 /** How the metrics of the headline table are defined; `resamples` is the bootstrap size the intervals were computed with. */
-const metricNotes = (resamples: number): string[] => [
-  `accuracy: top label against each run's observed next event (per sample); 95% CI by resampling programs (${resamples} resamples, seeded).`,
-  "mode acc: top label against argmax p̂ (per state, tied modes count). ceiling: always predicting the mode of p̂; majority: always predicting the training split's most frequent event.",
-  "ECE: top-label, 15 equal-width bins, sample-weighted; its 95% CI resamples the same programs as the accuracy's, recomputing the bins of each resample. Brier: Σ over the six events, in [0, 2]. NLL and KL(p̂‖q) in nats, q floored at 1e-12. L1: Σ|q − p̂| / 6.",
-  "H ρ / H r: Spearman and Pearson correlation between the predictor's entropy and p̂'s entropy over states with ≥ 2 samples (– when a side is constant). R X: recall of event X.",
+const metricNotes = (resamples: number, clusters: string): string[] => [
+  `accuracy: top label against each run's observed next event (per sample); a tie of m top labels earns 1/m, so uniform scores 1/6. 95% CI by resampling ${clusters} (${resamples} resamples, seeded).`,
+  "mode acc: top label against argmax p̂ (per state, tied modes count, ties credited as above). ceiling: always predicting the mode of p̂, in-sample (a state seen once scores 1); LOO ceiling: each sample against the mode of its state in the other runs (the training majority where no other run reached it). majority: always predicting the training split's most frequent event.",
+  "ECE: top-label, 15 equal-width bins, sample-weighted, with tie credit; its 95% CI resamples the same clusters as the accuracy's, recomputing the bins of each resample. Brier: Σ over the six events, in [0, 2]. NLL and KL(p̂‖q) in nats, q floored at 1e-12. L1: Σ|q − p̂| / 6.",
+  "H ρ / H r: Spearman and Pearson correlation between the predictor's entropy and p̂'s entropy over states with ≥ 2 samples (– when a side is constant); the entropy table gives ρ's cluster interval and a within-cluster permutation p-value. R X: recall of event X.",
 ];
 
+/** "6 families" / "12 programs": what an evaluation's intervals resample. */
+function clusterWords(e: StoredEvaluation): string {
+  const unit = e.predictors[0]?.clusterUnit;
+  return unit === undefined ? "programs" : plural(unit.clusters, unit.unit);
+}
+
+/** Where a set of evaluation sections sits on the page: an id prefix and a title suffix, empty for the main one. */
+export interface SectionScope {
+  readonly id: string;
+  readonly title: string;
+}
+
+const MAIN_SCOPE: SectionScope = { id: "", title: "" };
+const scoped = (scope: SectionScope, id: string): string => (scope.id === "" ? id : `${scope.id}-${id}`);
+
 /** The headline section: one row per predictor, per-event F1 bars and the entropy table. */
-export function evaluationSummarySection(e: StoredEvaluation): ReportSection {
+export function evaluationSummarySection(e: StoredEvaluation, scope: SectionScope = MAIN_SCOPE): ReportSection {
   const rows = e.predictors.map(headlineRow);
-  const notes = metricNotes(e.predictors[0]?.accuracyInterval.resamples ?? 2000);
+  const notes = metricNotes(e.predictors[0]?.accuracyInterval.resamples ?? 2000, clusterWords(e));
   const f1Bars = (metric: "f1" | "recall"): string =>
     barChart({
       title: `Per-event ${metric === "f1" ? "F1" : "recall"} by predictor`,
@@ -62,13 +77,13 @@ export function evaluationSummarySection(e: StoredEvaluation): ReportSection {
     });
   const accuracyBars = barChart({
     title: "Accuracy against the ceiling and the majority baseline",
-    categories: ["accuracy", "mode acc", "ceiling", "majority", "macro-F1"],
-    series: e.predictors.map((p) => ({ name: p.name, values: [p.accuracy, p.modeAccuracy, p.ceiling, p.majority, p.macroF1] })),
+    categories: ["accuracy", "mode acc", "ceiling", "LOO ceiling", "majority", "macro-F1"],
+    series: e.predictors.map((p) => ({ name: p.name, values: [p.accuracy, p.modeAccuracy, p.ceiling, p.ceilingLoo, p.majority, p.macroF1] })),
     max: 1,
   });
   return {
-    id: "evaluation",
-    title: "Next-event prediction",
+    id: scoped(scope, "evaluation"),
+    title: `Next-event prediction${scope.title}`,
     html: () =>
       [
         `<p>${escapeXml(contextLine(e))}</p>`,
@@ -102,25 +117,28 @@ export function evaluationSummarySection(e: StoredEvaluation): ReportSection {
   };
 }
 
-/** Paired comparisons (McNemar, program-bootstrap CI on the accuracy difference). */
-export function comparisonsSection(e: StoredEvaluation): ReportSection {
+/** Paired comparisons: cluster-bootstrap CI and cluster sign-flip p-value of the accuracy difference, McNemar labelled. */
+export function comparisonsSection(e: StoredEvaluation, scope: SectionScope = MAIN_SCOPE): ReportSection {
   const rows = e.comparisons.map(comparisonRow);
   const note =
-    "McNemar: exact binomial test below 25 discordant samples, χ² with continuity correction otherwise. The interval resamples programs, since samples of one program are correlated.";
+    `The interval and the sign-flip test resample ${clusterWords(e)}: samples of one program, and programs of one family, are correlated. ` +
+    "The sign-flip test flips the sign of each cluster's summed accuracy difference (exact up to 16 clusters, else 2000 seeded patterns). " +
+    "McNemar's p (exact binomial below 25 discordant samples, χ² with continuity correction otherwise) treats every sample as independent and is shown for comparison with tools that report it, not as evidence.";
+  const numeric = [2, 3, 4, 6, 8];
   return {
-    id: "comparisons",
-    title: "Paired comparisons",
+    id: scoped(scope, "comparisons"),
+    title: `Paired comparisons${scope.title}`,
     html: () =>
       rows.length === 0
         ? `<p class="note">Only one predictor was evaluated; nothing to compare.</p>`
-        : `${htmlTable({ headers: COMPARISON_HEADERS, rows, numeric: [2, 3, 4, 7, 8, 9] })}\n<p class="note">${escapeXml(note)}</p>`,
-    markdown: () => (rows.length === 0 ? "Only one predictor was evaluated; nothing to compare." : `${markdownTable(COMPARISON_HEADERS, rows, [2, 3, 4, 7, 8, 9])}\n\n${note}`),
+        : `${htmlTable({ headers: COMPARISON_HEADERS, rows, numeric })}\n<p class="note">${escapeXml(note)}</p>`,
+    markdown: () => (rows.length === 0 ? "Only one predictor was evaluated; nothing to compare." : `${markdownTable(COMPARISON_HEADERS, rows, numeric)}\n\n${note}`),
     json: () => e.comparisons,
   };
 }
 
 /** Detail of one predictor: per-event table, confusion heatmap, reliability diagram, entropy scatter. */
-export function predictorDetailSection(p: PredictorEvaluation, index: number): ReportSection {
+export function predictorDetailSection(p: PredictorEvaluation, index: number, scope: SectionScope = MAIN_SCOPE): ReportSection {
   const confusion = heatmap({
     title: `Confusion matrix of ${p.name} (rows observed, columns predicted)`,
     rowLabels: [...EVENT_TYPES],
@@ -139,10 +157,10 @@ export function predictorDetailSection(p: PredictorEvaluation, index: number): R
     xMax: Math.log2(6),
     yMax: Math.log2(6),
   });
-  const summary = `accuracy ${p.accuracy.toFixed(3)} (ceiling ${p.ceiling.toFixed(3)}), ECE ${estimateWithInterval(p.ece, p.eceInterval)}, config ${p.configHash}`;
+  const summary = `accuracy ${p.accuracy.toFixed(3)} (ceiling ${p.ceiling.toFixed(3)}, leave-one-run-out ${fixed(p.ceilingLoo)}), ECE ${estimateWithInterval(p.ece, p.eceInterval)}, config ${p.configHash}`;
   return {
-    id: `predictor-${index + 1}-${slug(p.name)}`,
-    title: `Predictor ${p.name}`,
+    id: scoped(scope, `predictor-${index + 1}-${slug(p.name)}`),
+    title: `Predictor ${p.name}${scope.title}`,
     html: () =>
       [
         `<p>${escapeXml(summary)}</p>`,
@@ -158,13 +176,13 @@ export function predictorDetailSection(p: PredictorEvaluation, index: number): R
         summary,
         markdownTable(PER_EVENT_HEADERS, perEventRows(p), [1, 2, 3, 4, 5]),
         "Confusion matrix (rows observed, columns predicted):",
-        markdownTable(["observed \\ predicted", ...EVENT_TYPES], p.confusion.map((row, i) => [EVENT_TYPES[i]!, ...row.map(String)]), numericFrom(7, 1)),
+        markdownTable(["observed \\ predicted", ...EVENT_TYPES], p.confusion.map((row, i) => [EVENT_TYPES[i]!, ...row.map(count)]), numericFrom(7, 1)),
       ].join("\n\n"),
     json: () => ({ name: p.name, configHash: p.configHash }),
   };
 }
 
-/** All sections of a stored evaluation, in page order. */
-export function evaluationSections(e: StoredEvaluation): ReportSection[] {
-  return [evaluationSummarySection(e), comparisonsSection(e), ...e.predictors.map((p, i) => predictorDetailSection(p, i))];
+/** All sections of a stored evaluation, in page order; `scope` tells apart the sections of several evaluations on one page. */
+export function evaluationSections(e: StoredEvaluation, scope: SectionScope = MAIN_SCOPE): ReportSection[] {
+  return [evaluationSummarySection(e, scope), comparisonsSection(e, scope), ...e.predictors.map((p, i) => predictorDetailSection(p, i, scope))];
 }

@@ -4,7 +4,7 @@
 import type { BootstrapInterval } from "../../eval/metrics/clusterBootstrap.js";
 import type { PredictorComparison, PredictorEvaluation } from "../../eval/types.js";
 import { EVENT_TYPES, type EventType } from "../../trace/types.js";
-import { fixed, interval, MISSING, pValue, signed } from "../format.js";
+import { count, fixed, interval, MISSING, pValue, signed } from "../format.js";
 
 /** Rare events whose recall the headline table shows (DESIGN §7 names them as rare). */
 export const RARE_EVENTS: readonly EventType[] = ["GoUnblock", "GoSched", "GoEnd"];
@@ -15,6 +15,7 @@ export const HEADLINE_HEADERS = [
   "95% CI",
   "mode acc",
   "ceiling",
+  "LOO ceiling",
   "majority",
   "macro-F1",
   "ECE",
@@ -49,6 +50,7 @@ export function headlineRow(p: PredictorEvaluation): string[] {
     interval(p.accuracyInterval.lower, p.accuracyInterval.upper),
     fixed(p.modeAccuracy),
     fixed(p.ceiling),
+    fixed(p.ceilingLoo),
     fixed(p.majority),
     fixed(p.macroF1),
     fixed(p.ece),
@@ -68,11 +70,21 @@ export const PER_EVENT_HEADERS = ["event", "precision", "recall", "F1", "support
 export function perEventRows(p: PredictorEvaluation): string[][] {
   return EVENT_TYPES.map((e) => {
     const s = p.perEvent[e];
-    return [e, fixed(s.precision), fixed(s.recall), fixed(s.f1), String(s.support), String(s.predicted)];
+    return [e, fixed(s.precision), fixed(s.recall), fixed(s.f1), count(s.support), count(s.predicted)];
   });
 }
 
-export const ENTROPY_HEADERS = ["predictor", "states", "mean H(q) bits", "mean H(p̂) bits", "Spearman ρ", "p", "Pearson r", "p"] as const;
+export const ENTROPY_HEADERS = [
+  "predictor",
+  "states",
+  "mean H(q) bits",
+  "mean H(p̂) bits",
+  "Spearman ρ",
+  "ρ 95% CI (clusters)",
+  "p (cluster permutation)",
+  "p (assumes independent states)",
+  "Pearson r",
+] as const;
 
 export function entropyRow(p: PredictorEvaluation): string[] {
   return [
@@ -81,13 +93,14 @@ export function entropyRow(p: PredictorEvaluation): string[] {
     fixed(p.meanPredictedEntropy),
     fixed(p.meanEmpiricalEntropy),
     fixed(p.entropySpearman),
+    bootstrapIntervalCell(p.entropySpearmanInterval),
     pValue(p.entropySpearmanP),
+    pValue(p.entropySpearmanPIndependent),
     fixed(p.entropyPearson),
-    pValue(p.entropyPearsonP),
   ];
 }
 
-export const COMPARISON_HEADERS = ["A", "B", "acc A", "acc B", "A − B", "95% CI (programs)", "McNemar", "A only", "B only", "p"] as const;
+export const COMPARISON_HEADERS = ["A", "B", "acc A", "acc B", "A − B", "95% CI (clusters)", "p (cluster sign-flip)", "clusters", "p (McNemar, assumes independent samples)"] as const;
 
 export function comparisonRow(c: PredictorComparison): string[] {
   return [
@@ -97,9 +110,8 @@ export function comparisonRow(c: PredictorComparison): string[] {
     fixed(c.accuracyB),
     signed(c.difference.estimate),
     interval(c.difference.lower, c.difference.upper),
-    c.mcnemar.method,
-    String(c.mcnemar.onlyA),
-    String(c.mcnemar.onlyB),
-    pValue(c.mcnemar.pValue),
+    pValue(c.clusterTest.pValue),
+    `${c.clusterUnit.clusters} ${c.clusterUnit.unit === "family" ? "families" : "programs"}`,
+    pValue(c.mcnemarIndependent.pValue),
   ];
 }

@@ -1,5 +1,6 @@
 // Heatmap of a matrix (e.g. a confusion matrix): cell shade from a per-row share, cell text the raw value.
 
+import { count } from "../format.js";
 import { line, rect, svgRoot, text } from "./elements.js";
 
 export interface HeatmapInput {
@@ -50,7 +51,7 @@ export function heatmap(input: HeatmapInput): string {
       const x = left + cell * j;
       const y = top + cell * i;
       parts.push(rect(x, y, cell - 1, cell - 1, heatColor(intensity), `${r} → ${c}: ${v} (${(share * 100).toFixed(1)} % of row)`));
-      parts.push(text(x + cell / 2, y + cell / 2 + 4, String(v), { anchor: "middle", size: 10.5, fill: intensity > 0.55 ? "#ffffff" : "#1f2328" }));
+      parts.push(text(x + cell / 2, y + cell / 2 + 4, count(v), { anchor: "middle", size: 10.5, fill: intensity > 0.55 ? "#ffffff" : "#1f2328" }));
     });
   });
   parts.push(line(left, top + cell * rows, left + cell * columns, top + cell * rows, "#8c959f"));

@@ -1,0 +1,92 @@
+// The one split loader: ingested runs → a resolved holdout → the states, samples and
+// prefixes of each side (fit, validation, test). Train, eval, predict, rollout, fidelity and
+// `schedlab run` all read their data through loadSplitData, once per command, and pass the
+// result around in memory instead of rebuilding it stage by stage.
+
+import type { SchedlabDatabase } from "../store/index.js";
+import { sampleOf, statesFromRuns } from "./abstractions.js";
+import { resolveHoldout, type HoldoutSplit } from "./split.js";
+import { loadProgramRuns, programInputHash, selectPrograms, storeProgramStates, storedInputHash } from "./store.js";
+import type { Abstraction, RunRecords, RunSelection, Sample, SampleRow, State } from "./types.js";
+
+/** The states and samples of one side of a split, with the runs their prefixes live in. */
+export interface SplitSide {
+  readonly programs: readonly string[];
+  readonly states: readonly State[];
+  readonly samples: readonly SampleRow[];
+  /** Every run of the side's programs, by run id. */
+  readonly runs: ReadonlyMap<number, RunRecords>;
+}
+
+/**
+ * A split and its data. Invariants: `fit` holds the training programs that are not in
+ * validation (what fitted predictors and students learn from), `validation` the whole
+ * families set aside for early stopping, calibration and model selection, `test` the
+ * held-out programs; no family spans two sides.
+ */
+export interface SplitData {
+  readonly abstraction: Abstraction;
+  readonly split: HoldoutSplit;
+  readonly fit: SplitSide;
+  readonly validation: SplitSide;
+  readonly test: SplitSide;
+}
+
+export interface LoadSplitOptions {
+  readonly abstraction: Abstraction;
+  /** A --holdout spec, or a split already resolved (so a command resolves it once). */
+  readonly holdout?: string | HoldoutSplit;
+  /** Which runs feed the distributions (default: plain runs only). */
+  readonly runs?: RunSelection;
+}
+
+/** The side's samples with their prefixes (no copying: a prefix is its run's records and an end). */
+export function samplesWithPrefixes(side: SplitSide): Sample[] {
+  const samples: Sample[] = [];
+  for (const row of side.samples) {
+    const run = side.runs.get(row.runId);
+    if (run !== undefined) samples.push(sampleOf(row, run));
+  }
+  return samples;
+}
+
+/**
+ * The data of one set of programs: every run loaded once, states and samples computed from
+ * them (pooled over the programs for pooled abstractions), and each program's stored states
+ * refreshed when its inputs changed, so `dist` and `export` read what this computed.
+ */
+export function loadSide(db: SchedlabDatabase, abstraction: Abstraction, names: readonly string[], runs: RunSelection = "plain"): SplitSide {
+  const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
+  const allRuns: RunRecords[] = [];
+  for (const program of programs) {
+    const programRuns = loadProgramRuns(db, program, runs);
+    const hash = programInputHash(db, program.id, abstraction, runs);
+    if (storedInputHash(db, abstraction, program.id) !== hash) {
+      const { states, samples } = statesFromRuns(programRuns, abstraction);
+      storeProgramStates(db, abstraction, program, states, samples, hash);
+    }
+    for (const run of programRuns) allRuns.push(run);
+  }
+  const { states, samples } = statesFromRuns(allRuns, abstraction);
+  return { programs: programs.map((p) => p.name), states, samples, runs: new Map(allRuns.map((r) => [r.runId, r])) };
+}
+
+/** Resolves the holdout (unless given resolved) and loads fit, validation and test. */
+export function loadSplitData(db: SchedlabDatabase, options: LoadSplitOptions): SplitData {
+  const split = typeof options.holdout === "object" ? options.holdout : resolveHoldout(db, options.holdout, options.runs);
+  const validation = new Set(split.validation);
+  return {
+    abstraction: options.abstraction,
+    split,
+    fit: loadSide(db, options.abstraction, split.train.filter((p) => !validation.has(p)), options.runs),
+    validation: loadSide(db, options.abstraction, split.validation, options.runs),
+    test: loadSide(db, options.abstraction, split.test, options.runs),
+  };
+}
+
+/** The training side as one: fit and validation together (all of the split's training programs). */
+export function trainingSide(data: SplitData): SplitSide {
+  const runs = new Map([...data.fit.runs, ...data.validation.runs]);
+  const { states, samples } = statesFromRuns([...runs.values()], data.abstraction);
+  return { programs: [...data.fit.programs, ...data.validation.programs].sort(), states, samples, runs };
+}
