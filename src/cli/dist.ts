@@ -2,7 +2,7 @@
 
 import type { Command } from "commander";
 import { distributionJson, distributionReport, formatDistributionTable } from "../dataset/dist.js";
-import { parseAbstraction, openExistingDatabase } from "../dataset/options.js";
+import { parseAbstraction, openExistingDatabase, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { saveHoldout } from "../dataset/split.js";
 import { UsageError } from "../errors.js";
 import { parseRowLimit } from "./numbers.js";
@@ -13,12 +13,13 @@ export function registerDist(program: Command): void {
     .description("Show per-state next-event counts, p̂, entropy and runs, with the ceiling and majority baseline.")
     .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
     .option("--program <name>", "only this program's states")
-    .option("--holdout <spec>", "dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name; shows the held-out programs")
+    .option("--holdout <spec>", HOLDOUT_HELP)
+    .option("--configs <list>", CONFIGS_HELP, "plain")
     .option("--save-holdout <name>", "save the --holdout's test programs under this name (frozen; reuse with --holdout NAME)")
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--limit <n>", "rows shown on a terminal (0 = all)", "40")
     .option("--json", "machine-readable output")
-    .action((opts: { abstraction: string; program?: string; holdout?: string; saveHoldout?: string; db: string; limit: string; json?: boolean }) => {
+    .action((opts: { abstraction: string; program?: string; holdout?: string; configs: string; saveHoldout?: string; db: string; limit: string; json?: boolean }) => {
       const abstraction = parseAbstraction(opts.abstraction);
       const maxRows = parseRowLimit("--limit", opts.limit);
       const db = openExistingDatabase(opts.db);
@@ -28,7 +29,7 @@ export function registerDist(program: Command): void {
           const saved = saveHoldout(db, opts.saveHoldout, opts.holdout);
           process.stderr.write(`saved holdout ${opts.saveHoldout}: ${saved.test.length} test programs (${saved.description})\n`);
         }
-        const report = distributionReport(db, { abstraction, program: opts.program, holdout: opts.holdout });
+        const report = distributionReport(db, { abstraction, program: opts.program, holdout: opts.holdout, runs: parseRunSelection(opts.configs) });
         if (opts.json) {
           process.stdout.write(`${JSON.stringify(distributionJson(report))}\n`);
           return;

@@ -2,12 +2,13 @@
 // results and print them as a table or JSON.
 
 import type { Command } from "commander";
-import { openExistingDatabase, parseAbstraction } from "../dataset/options.js";
+import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { parseIntegerOption, parsePositiveInteger } from "./numbers.js";
 import { runEvaluation } from "../eval/run.js";
 import { evaluationText } from "../report/terminal.js";
 
 interface EvalFlags {
+  readonly configs: string;
   readonly predictor: string[];
   readonly abstraction: string;
   readonly holdout?: string;
@@ -39,7 +40,8 @@ export function registerEval(program: Command): void {
     )
     .option("--predictor <spec>", "uniform | majority | ngram:K | openai:MODEL | hf:MODEL_OR_PATH | replay:FILE.jsonl | student:PATH (repeat for several)", collect, [])
     .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
-    .option("--holdout <spec>", "test programs: dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name (default: stratified hash split)")
+    .option("--holdout <spec>", HOLDOUT_HELP)
+    .option("--configs <list>", CONFIGS_HELP, "plain")
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--base-url <url>", "OpenAI-compatible endpoint for openai:MODEL, ending in /v1 (default $OPENAI_BASE_URL)")
     .option("--allow-download", "let hf:MODEL fetch weights from the hub")
@@ -59,6 +61,7 @@ export function registerEval(program: Command): void {
           predictors: flags.predictor,
           abstraction,
           holdout: flags.holdout,
+          runs: parseRunSelection(flags.configs),
           predictorContext: {
             baseUrl: flags.baseUrl,
             allowDownload: flags.allowDownload === true,

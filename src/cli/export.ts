@@ -5,10 +5,11 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXPORT_OBJECTIVES, EXPORT_SPLITS, exportDataset } from "../dataset/export.js";
 import type { ExportObjective, ExportSplit } from "../dataset/export.js";
-import { openExistingDatabase, parseAbstraction, parseChoice } from "../dataset/options.js";
+import { openExistingDatabase, parseAbstraction, parseChoice, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { parsePositiveInteger } from "./numbers.js";
 
 interface ExportCliOptions {
+  configs: string;
   format: string;
   objective: string;
   abstraction: string;
@@ -28,7 +29,8 @@ export function registerExport(program: Command): void {
     .option("--format <format>", "output format (jsonl)", "jsonl")
     .requiredOption("--objective <ce|kl>", "ce: one record per observed run; kl: one record per state with p̂")
     .option("--abstraction <name>", "state abstraction: split, depth, goroutine or context", "split")
-    .option("--holdout <spec>", "dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name (default: hashed 20%)")
+    .option("--holdout <spec>", HOLDOUT_HELP)
+    .option("--configs <list>", CONFIGS_HELP, "plain")
     .option("--split <side>", "train (default: a model fine-tuned on it can be scored on test), test or all", "train")
     .option("--chat", "system/user/assistant messages instead of source/prompt fields")
     .option("--max-tokens <n>", "token budget of each trace rendering", "1024")
@@ -41,6 +43,7 @@ export function registerExport(program: Command): void {
         abstraction: parseAbstraction(opts.abstraction),
         objective: parseChoice("--objective", opts.objective, EXPORT_OBJECTIVES) as ExportObjective,
         holdout: opts.holdout,
+        runs: parseRunSelection(opts.configs),
         split: parseChoice("--split", opts.split, EXPORT_SPLITS) as ExportSplit,
         chat: opts.chat ?? false,
         maxTokens: parsePositiveInteger("--max-tokens", opts.maxTokens),

@@ -2,12 +2,13 @@
 // (DESIGN §10) and print the four relations with their thresholds, or JSON.
 
 import type { Command } from "commander";
-import { openExistingDatabase, parseAbstraction } from "../dataset/options.js";
+import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { compareVariants, fidelityText, runFidelity, saveFidelityRun, variantsText } from "../fidelity/index.js";
 import { parseIntegerOption, parseNumberOption, parsePositiveInteger } from "./numbers.js";
 
 interface FidelityFlags {
+  readonly configs: string;
   readonly teacher: string;
   readonly student: string;
   readonly abstraction: string;
@@ -35,7 +36,8 @@ export function registerFidelity(program: Command): void {
     .requiredOption("--teacher <spec>", "teacher predictor spec (uniform | majority | ngram:K | openai:MODEL | hf:MODEL | replay:FILE.jsonl | student:PATH)")
     .requiredOption("--student <spec>", "student predictor spec")
     .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
-    .option("--holdout <spec>", "test programs: dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name (default: stratified hash split)")
+    .option("--holdout <spec>", HOLDOUT_HELP)
+    .option("--configs <list>", CONFIGS_HELP, "plain")
     .option("--tau <nats>", "MR2: KL(teacher||student) threshold in nats", "0.1")
     .option("--confidence <p>", "MR3: teacher confidence from which the student must agree", "0.8")
     .option("--delta <p>", "MR3: the student may be this much less confident", "0.1")
@@ -77,7 +79,7 @@ export function registerFidelity(program: Command): void {
           process.stdout.write(flags.json === true ? `${JSON.stringify({ fidelityRunId: id, ...comparison })}\n` : `${variantsText(comparison)}${stored(id, flags.db)}`);
           return;
         }
-        const run = await runFidelity(db, { ...common, teacher: flags.teacher, student: flags.student, holdout: flags.holdout });
+        const run = await runFidelity(db, { ...common, teacher: flags.teacher, student: flags.student, holdout: flags.holdout, runs: parseRunSelection(flags.configs) });
         const id = flags.store ? saveFidelityRun(db, { mode: "holdout", holdout: run.holdout, abstraction: run.abstraction, result: run.result }) : null;
         if (flags.json === true) {
           const { relations, teacher, student, thresholds: t, states, samples, programs } = run.result;

@@ -2,13 +2,14 @@
 // cache), print them, and optionally write them as a replay file to score elsewhere.
 
 import type { Command } from "commander";
-import { openExistingDatabase, parseAbstraction } from "../dataset/options.js";
+import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { argmax, predictDataset, PREDICT_SPLITS, writeReplayFile, type PredictedDataset, type PredictSplit } from "../predict/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import { parsePositiveInteger, parseRowLimit } from "./numbers.js";
 
 interface PredictFlags {
+  readonly configs: string;
   readonly predictor: string;
   readonly abstraction: string;
   readonly holdout?: string;
@@ -47,7 +48,8 @@ export function registerPredict(program: Command): void {
     .description("Run one predictor over the states of a split (cached in the database); print them or write a replay JSONL file.")
     .requiredOption("--predictor <spec>", "uniform | majority | ngram:K | openai:MODEL | hf:MODEL_OR_PATH | replay:FILE.jsonl | student:PATH")
     .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
-    .option("--holdout <spec>", "test programs: dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name (default: stratified hash split)")
+    .option("--holdout <spec>", HOLDOUT_HELP)
+    .option("--configs <list>", CONFIGS_HELP, "plain")
     .option("--split <which>", "whose states to predict: test, train or all", "test")
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--out <file>", "write the predictions as a replay file (JSONL, see docs/predictors.md)")
@@ -66,6 +68,7 @@ export function registerPredict(program: Command): void {
           predictor: flags.predictor,
           abstraction,
           holdout: flags.holdout,
+          runs: parseRunSelection(flags.configs),
           split,
           context: {
             baseUrl: flags.baseUrl,

@@ -2,13 +2,14 @@
 // step with the goroutine state machine, print survival and k-step accuracy, and store them.
 
 import type { Command } from "commander";
-import { openExistingDatabase, parseAbstraction } from "../dataset/options.js";
+import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { runRollouts, saveRolloutReport, type RolloutReport } from "../rollout/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import { parseIntegerOption, parseNumberOption, parsePositiveInteger } from "./numbers.js";
 
 interface RolloutFlags {
+  readonly configs: string;
   readonly predictor: string;
   readonly steps: string;
   readonly samples: string;
@@ -56,7 +57,8 @@ export function registerRollout(program: Command): void {
     .option("--temperature <t>", "sampling temperature (0 = most probable event)", "1")
     .option("--constrained", "mask event types the state machine rejects and renormalise the rest")
     .option("--abstraction <name>", "state abstraction the prefixes come from: split, depth, goroutine or context", "split")
-    .option("--holdout <spec>", "test programs: dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name (default: stratified hash split)")
+    .option("--holdout <spec>", HOLDOUT_HELP)
+    .option("--configs <list>", CONFIGS_HELP, "plain")
     .option("--prefixes <m>", "prefixes (test states) to roll out from, spread evenly", "20")
     .option("--seed <s>", "random seed", "1")
     .option("--db <file>", "SQLite database", "schedlab.db")
@@ -70,6 +72,7 @@ export function registerRollout(program: Command): void {
         temperature: parseTemperature(flags.temperature),
         constrained: flags.constrained === true,
         holdout: flags.holdout,
+        runs: parseRunSelection(flags.configs),
         prefixes: parsePositiveInteger("--prefixes", flags.prefixes),
         seed: parseIntegerOption("--seed", flags.seed),
       };

@@ -4,11 +4,12 @@
 import type { Command } from "commander";
 import { parseDuration } from "../collect/index.js";
 import { parseAbstraction } from "../dataset/options.js";
-import { runPipeline, summaryLines, type PipelineProgress, type PipelineSummary } from "../run/index.js";
+import { runPipeline, summaryLines, type PipelineProgress, type PipelineSummary, type SectionSummary } from "../run/index.js";
 import { parsePositiveInteger } from "./numbers.js";
 
 interface RunFlags {
   readonly corpus: string;
+  readonly testCorpus?: string[];
   readonly runs?: string;
   readonly quick?: boolean;
   readonly db: string;
@@ -46,22 +47,40 @@ function progressWriter(stream: NodeJS.WriteStream, started: number): (event: Pi
   };
 }
 
-/** The --json shape promised to scripts (docs/run.md). */
+const predictorJson = (p: PipelineSummary["predictors"][number]) => {
+  const { name, accuracy, accuracyInterval, ceiling, ceilingLoo, majority, ece, eceInterval, macroF1, recall } = p;
+  return { name, accuracy, accuracyInterval, ceiling, ceilingLoo, majority, ece, eceInterval, macroF1, recall };
+};
+
+const sectionJson = (s: SectionSummary) => ({
+  holdout: s.holdout,
+  description: s.description,
+  evalRunId: s.evalRunId,
+  testPrograms: s.testPrograms,
+  families: s.families,
+  best: s.best,
+  predictors: s.predictors.map(predictorJson),
+  rollout: s.rollout,
+});
+
+/** The --json shape promised to scripts (docs/run.md): the in-distribution section's fields at the top, each test corpus in external[]. */
 export function summaryJson(summary: PipelineSummary): unknown {
   return {
     reportPath: summary.reportPath,
     db: summary.db,
     abstraction: summary.abstraction,
-    evalRunId: summary.evalRunId,
     programs: summary.programs,
-    testPrograms: summary.testPrograms,
-    bestStudent: summary.bestStudent,
-    predictors: summary.predictors.map(({ name, accuracy, ceiling, majority, ece, eceInterval, macroF1, recall }) => ({ name, accuracy, ceiling, majority, ece, eceInterval, macroF1, recall })),
+    ...sectionJson(summary),
+    external: summary.external.map((e) => ({ corpus: e.corpus, ...sectionJson(e) })),
     leaks: summary.leaks,
-    rollout: summary.rollout,
     stages: summary.stages,
     warnings: summary.warnings,
   };
+}
+
+/** Commander accumulator of the repeatable --test-corpus flag. */
+function collectDirs(dir: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), dir];
 }
 
 export function registerRun(program: Command): void {
@@ -69,6 +88,7 @@ export function registerRun(program: Command): void {
     .command("run")
     .description("Run the whole pipeline on a corpus: collect, ingest, distributions, train students, evaluate on held-out programs, leaks, rollouts, and write report/index.html.")
     .option("--corpus <dir>", "directory of Go programs", "go-programs")
+    .option("--test-corpus <dir>", "also collect DIR as a test corpus, never trained on, and evaluate, roll out and report on it beside the in-distribution holdout; repeatable", collectDirs)
     .option("--runs <n>", "traced runs per program (default 5; 3 with --quick)")
     .option("--quick", "a quick look: a category-stratified subset, 3 runs, 2 s deadline, logistic-regression students")
     .option("--db <file>", "SQLite database", "schedlab.db")
@@ -88,6 +108,7 @@ export function registerRun(program: Command): void {
       try {
         const summary = await runPipeline({
           corpus: flags.corpus,
+          testCorpora: flags.testCorpus,
           runs: flags.runs === undefined ? undefined : parsePositiveInteger("--runs", flags.runs),
           quick: flags.quick === true,
           db: flags.db,

@@ -1,7 +1,7 @@
 // `schedlab train`: trains a student (logreg or MLP, CE or KL objective) and saves an adapter.
 
 import type { Command } from "commander";
-import { openExistingDatabase, parseAbstraction } from "../dataset/options.js";
+import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { trainFromDatabase } from "../train/from-database.js";
 import { ACTIVATIONS, MODEL_KINDS, type Activation, type ModelKind } from "../train/model.js";
@@ -9,6 +9,7 @@ import { DEFAULT_TRAIN_OPTIONS, OBJECTIVES, type Objective } from "../train/type
 import { parseIntegerOption, parseNumberOption, parsePositiveInteger } from "./numbers.js";
 
 interface TrainCliOptions {
+  configs: string;
   objective: string;
   model: string;
   tags?: boolean;
@@ -51,7 +52,8 @@ export function registerTrain(program: Command): void {
     .option("--tags", "train the auxiliary reasoning-tag head (block reason / wake-up cause)")
     .option("--balance", "reweight GoEnd, GoSched and GoUnblock by tempered inverse frequency")
     .option("--static-features", "also feed go/ast counts of each program's source (can overfit with few programs)")
-    .option("--holdout <spec>", "held-out programs: default | dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name")
+    .option("--holdout <spec>", HOLDOUT_HELP)
+    .option("--configs <list>", CONFIGS_HELP, "plain")
     .option("--seed <n>", "random seed (same seed and data give identical weights)", String(d.seed))
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--hidden <n>", "hidden units of the MLP", String(d.hidden))
@@ -91,6 +93,7 @@ export function registerTrain(program: Command): void {
           balance: opts.balance === true,
           staticFeatures: opts.staticFeatures === true,
           holdout: opts.holdout,
+          runs: parseRunSelection(opts.configs),
           ...numbers,
           out: opts.out,
           onProgress: opts.json ? undefined : (line) => process.stderr.write(`${line}\n`),

@@ -29,15 +29,22 @@ export function labelCandidates(root: string): string[] {
 
 /**
  * The corpus of each absolute root if collected with `role`: its recorded label, or a new
- * free label. Reads only (saveCorpora records them), so a collect that fails before its
+ * free label (for a test corpus, also not the first component of a program name in the
+ * database or in `reserved`). Reads only (saveCorpora records them), so a collect that fails before its
  * programs are recorded leaves no corpus behind. A root keeps the role it was first
  * recorded with; asking for the other role is a UsageError, because the role decides the
  * program names.
  */
-export function resolveCorpora(db: SchedlabDatabase, roots: readonly string[], role: CorpusRole): Map<string, Corpus> {
+export function resolveCorpora(db: SchedlabDatabase, roots: readonly string[], role: CorpusRole, reserved: Iterable<string> = []): Map<string, Corpus> {
   const result = new Map<string, Corpus>();
   const find = db.prepare("SELECT root, label, role FROM corpora WHERE root = ?");
   const taken = new Set((db.prepare("SELECT label FROM corpora").all() as { label: string }[]).map((r) => r.label));
+  // A test corpus's label starts its program names, so it must not be the first component of
+  // another program's name (its names, and its families, would mix with that program's).
+  if (role === "test") {
+    for (const name of db.prepare("SELECT name FROM programs").pluck().all() as string[]) taken.add(name.split(/[/#]/)[0]!);
+    for (const name of reserved) taken.add(name.split(/[/#]/)[0]!);
+  }
   for (const root of roots) {
     const existing = find.get(root) as Corpus | undefined;
     if (existing !== undefined) {

@@ -9,7 +9,7 @@ import type { DistributionSummary } from "./baselines.js";
 import { entropyBits, probabilities, totalCount } from "./distribution.js";
 import { resolveHoldout } from "./split.js";
 import { loadDataset } from "./store.js";
-import type { Abstraction, EventCounts } from "./types.js";
+import type { Abstraction, EventCounts, RunSelection } from "./types.js";
 
 export interface DistributionReportOptions {
   readonly abstraction: Abstraction;
@@ -17,6 +17,8 @@ export interface DistributionReportOptions {
   readonly program?: string;
   /** Holdout spec (see resolveHoldout); without --program, the test programs are shown. */
   readonly holdout?: string;
+  /** Which runs feed the states (default plain). */
+  readonly runs?: RunSelection;
 }
 
 export interface StateDistributionRow {
@@ -46,10 +48,10 @@ export interface DistributionReport {
  * mode accuracy of the shown states.
  */
 export function distributionReport(db: SchedlabDatabase, options: DistributionReportOptions): DistributionReport {
-  const split = resolveHoldout(db, options.holdout);
+  const split = resolveHoldout(db, options.holdout, options.runs);
   const shownPrograms = options.program !== undefined ? [options.program] : options.holdout !== undefined ? [...split.test] : undefined;
-  const shown = loadDataset(db, { abstraction: options.abstraction, programs: shownPrograms, samples: true });
-  const train = split.train.length === 0 ? [] : loadDataset(db, { abstraction: options.abstraction, programs: split.train }).states;
+  const shown = loadDataset(db, { abstraction: options.abstraction, programs: shownPrograms, samples: true, runs: options.runs });
+  const train = split.train.length === 0 ? [] : loadDataset(db, { abstraction: options.abstraction, programs: split.train, runs: options.runs }).states;
   const summary = summarizeStates(train, shown.states, shown.samples);
   const pooledTrain = train.length === 0 ? undefined : majorityOf(train.map((s) => s.counts));
   return {

@@ -12,7 +12,7 @@ import { DEFAULT_MAX_TOKENS, renderPrefix } from "./render.js";
 import { resolveHoldout } from "./split.js";
 import { ingestedPrograms, loadDataset } from "./store.js";
 import type { DatasetProgram } from "./store.js";
-import type { Abstraction, EventCounts, SampleRow, State } from "./types.js";
+import type { Abstraction, EventCounts, RunSelection, SampleRow, State } from "./types.js";
 
 export const EXPORT_OBJECTIVES = ["ce", "kl"] as const;
 export type ExportObjective = (typeof EXPORT_OBJECTIVES)[number];
@@ -27,6 +27,8 @@ export interface ExportOptions {
   readonly objective: ExportObjective;
   /** Holdout spec (default: the default holdout); decides each program's train/test side. */
   readonly holdout?: string;
+  /** Which runs feed the states (default plain). */
+  readonly runs?: RunSelection;
   /**
    * Which side to export. Default "train": a model fine-tuned on the export can then be
    * scored on the test side without having seen it. "all" gives train records first, then test.
@@ -69,9 +71,9 @@ interface RecordBase {
  * order, a state's CE records in (run id, position) order. Deterministic.
  */
 export function exportDataset(db: SchedlabDatabase, options: ExportOptions, write: (line: string) => void): ExportSummary {
-  const holdout = resolveHoldout(db, options.holdout);
+  const holdout = resolveHoldout(db, options.holdout, options.runs);
   const sides: ("train" | "test")[] = options.split === "all" ? ["train", "test"] : options.split === "test" ? ["test"] : ["train"];
-  const programInfo = new Map(ingestedPrograms(db).map((p) => [p.name, p]));
+  const programInfo = new Map(ingestedPrograms(db, options.runs).map((p) => [p.name, p]));
   const sources = new Map<string, string>();
   const missingSources = new Set<string>();
   const sourceOf = (name: string): string => {
@@ -93,7 +95,7 @@ export function exportDataset(db: SchedlabDatabase, options: ExportOptions, writ
   for (const side of sides) {
     const names = side === "train" ? holdout.train : holdout.test;
     if (names.length === 0) continue;
-    const dataset = loadDataset(db, { abstraction: options.abstraction, programs: names, samples: options.objective === "ce" });
+    const dataset = loadDataset(db, { abstraction: options.abstraction, programs: names, samples: options.objective === "ce", runs: options.runs });
     const samplesByState = groupSamples(dataset.samples);
     for (const state of dataset.states) {
       states++;

@@ -36,7 +36,7 @@ export type { DistributionSummary, HasCounts } from "./baselines.js";
 export { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare } from "./ceiling.js";
 export type { CeilingSample, SeenOnce } from "./ceiling.js";
 export { DATASET_FORMAT_VERSION, ingestedPrograms, loadDataset, loadProgramRuns, programInputHash, refreshDataset, runSelectionName, selectPrograms } from "./store.js";
-export { loadSide, loadSplitData, samplesWithPrefixes, trainingSide } from "./split-data.js";
+export { loadSide, loadSplitData, samplesWithPrefixes, splitData, trainingSide } from "./split-data.js";
 export type { LoadSplitOptions, SplitData, SplitSide } from "./split-data.js";
 export type { Dataset, DatasetOptions, DatasetProgram, LoadDatasetOptions, RefreshReport } from "./store.js";
 export { DEFAULT_HOLDOUT_FRACTION, hashedFamilyPick, holdoutPrograms, resolveHoldout, saveHoldout, splitCandidates, splitProgram, splitPrograms } from "./split.js";

@@ -3,14 +3,17 @@
 // `schedlab run` all read their data through loadSplitData, once per command, and pass the
 // result around in memory instead of rebuilding it stage by stage.
 
+import { createHash } from "node:crypto";
 import type { SchedlabDatabase } from "../store/index.js";
 import { sampleOf, statesFromRuns } from "./abstractions.js";
 import { resolveHoldout, type HoldoutSplit } from "./split.js";
-import { loadProgramRuns, programInputHash, selectPrograms, storeProgramStates, storedInputHash } from "./store.js";
+import { loadProgramRuns, programInputHash, runSelectionName, selectPrograms, storeProgramStates, storedInputHash } from "./store.js";
 import type { Abstraction, RunRecords, RunSelection, Sample, SampleRow, State } from "./types.js";
 
 /** The states and samples of one side of a split, with the runs their prefixes live in. */
 export interface SplitSide {
+  /** Hash of what the side was built from (abstraction, run selection, each program's input hash). */
+  readonly fingerprint: string;
   readonly programs: readonly string[];
   readonly states: readonly State[];
   readonly samples: readonly SampleRow[];
@@ -25,6 +28,8 @@ export interface SplitSide {
  * held-out programs; no family spans two sides.
  */
 export interface SplitData {
+  /** Hash of the split and of every side's inputs: equal fingerprints mean equal data, so stages hash it instead of the data. */
+  readonly fingerprint: string;
   readonly abstraction: Abstraction;
   readonly split: HoldoutSplit;
   readonly fit: SplitSide;
@@ -58,9 +63,11 @@ export function samplesWithPrefixes(side: SplitSide): Sample[] {
 export function loadSide(db: SchedlabDatabase, abstraction: Abstraction, names: readonly string[], runs: RunSelection = "plain"): SplitSide {
   const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
   const allRuns: RunRecords[] = [];
+  const fingerprint = createHash("sha256").update(`${abstraction}\0${runSelectionName(runs)}\0`);
   for (const program of programs) {
     const programRuns = loadProgramRuns(db, program, runs);
     const hash = programInputHash(db, program.id, abstraction, runs);
+    fingerprint.update(`${program.name}=${hash};`);
     if (storedInputHash(db, abstraction, program.id) !== hash) {
       const { states, samples } = statesFromRuns(programRuns, abstraction);
       storeProgramStates(db, abstraction, program, states, samples, hash);
@@ -68,25 +75,35 @@ export function loadSide(db: SchedlabDatabase, abstraction: Abstraction, names: 
     for (const run of programRuns) allRuns.push(run);
   }
   const { states, samples } = statesFromRuns(allRuns, abstraction);
-  return { programs: programs.map((p) => p.name), states, samples, runs: new Map(allRuns.map((r) => [r.runId, r])) };
+  return { fingerprint: fingerprint.digest("hex"), programs: programs.map((p) => p.name), states, samples, runs: new Map(allRuns.map((r) => [r.runId, r])) };
 }
 
 /** Resolves the holdout (unless given resolved) and loads fit, validation and test. */
 export function loadSplitData(db: SchedlabDatabase, options: LoadSplitOptions): SplitData {
   const split = typeof options.holdout === "object" ? options.holdout : resolveHoldout(db, options.holdout, options.runs);
   const validation = new Set(split.validation);
-  return {
-    abstraction: options.abstraction,
+  return splitData(
+    options.abstraction,
     split,
-    fit: loadSide(db, options.abstraction, split.train.filter((p) => !validation.has(p)), options.runs),
-    validation: loadSide(db, options.abstraction, split.validation, options.runs),
-    test: loadSide(db, options.abstraction, split.test, options.runs),
-  };
+    loadSide(db, options.abstraction, split.train.filter((p) => !validation.has(p)), options.runs),
+    loadSide(db, options.abstraction, split.validation, options.runs),
+    loadSide(db, options.abstraction, split.test, options.runs),
+  );
+}
+
+/** Assembles a SplitData from its sides (so several test sides can share one training side). */
+export function splitData(abstraction: Abstraction, split: HoldoutSplit, fit: SplitSide, validation: SplitSide, test: SplitSide): SplitData {
+  const fingerprint = createHash("sha256")
+    .update(JSON.stringify({ spec: split.spec, train: split.train, validation: split.validation, test: split.test }))
+    .update(`${fit.fingerprint}${validation.fingerprint}${test.fingerprint}`)
+    .digest("hex");
+  return { fingerprint, abstraction, split, fit, validation, test };
 }
 
 /** The training side as one: fit and validation together (all of the split's training programs). */
 export function trainingSide(data: SplitData): SplitSide {
   const runs = new Map([...data.fit.runs, ...data.validation.runs]);
   const { states, samples } = statesFromRuns([...runs.values()], data.abstraction);
-  return { programs: [...data.fit.programs, ...data.validation.programs].sort(), states, samples, runs };
+  const fingerprint = createHash("sha256").update(`${data.fit.fingerprint}${data.validation.fingerprint}`).digest("hex");
+  return { fingerprint, programs: [...data.fit.programs, ...data.validation.programs].sort(), states, samples, runs };
 }

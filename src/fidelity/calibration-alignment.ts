@@ -3,7 +3,8 @@
 
 import { quantile } from "simple-statistics";
 import { seededRandom } from "../eval/metrics/seededRandom.js";
-import { topLabel } from "../eval/metrics/topLabel.js";
+import { calibrationBin } from "../eval/metrics/reliabilityBins.js";
+import { tieCredit } from "../eval/metrics/tieCredit.js";
 import type { AlignmentBin, FidelityOptions, FidelityThresholds, Mr4Result, RelationResult } from "./types.js";
 
 /** Per bin: samples placed there, how many of them were right, and the sum of their confidences. */
@@ -30,14 +31,13 @@ export interface CalibrationRow {
 
 const emptyTally = (bins: number): BinTally => ({ count: new Array<number>(bins).fill(0), hits: new Array<number>(bins).fill(0), confidence: new Array<number>(bins).fill(0) });
 
-/** Same binning as eval's reliabilityBins: bin i is [i/bins, (i+1)/bins), 1 goes in the last. */
+/** Same binning and tie credit as eval's reliabilityBins: bin i is [i/bins, (i+1)/bins), 1 goes in the last. */
 function place(tally: BinTally, q: readonly number[], observed: number, bins: number): void {
-  const label = topLabel(q);
-  const c = q[label]!;
-  const b = Math.min(bins - 1, Math.max(0, Math.floor(c * bins)));
+  const c = Math.max(...q);
+  const b = calibrationBin(c, bins);
   tally.count[b]! += 1;
   tally.confidence[b]! += c;
-  if (label === observed) tally.hits[b]! += 1;
+  tally.hits[b]! += tieCredit(q, observed);
 }
 
 /** Groups samples by program and bins both predictors' top-label confidences. */

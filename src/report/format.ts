@@ -33,7 +33,7 @@ export function interval(lower: number, upper: number, digits = 3): string {
   return `[${fixed(lower, digits)}, ${fixed(upper, digits)}]`;
 }
 
-/** "1 program", "3 programs": a count with its noun, pluralised with "s". */
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+/** "1 program", "3 programs", "2 families": a count with its noun, pluralised with "s" unless `pluralNoun` is given. */
+export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : pluralNoun}`;
 }

@@ -1,37 +1,41 @@
-// runPipeline(): the whole of `schedlab run` — collect → ingest → distributions → train →
-// eval → leaks → rollout → report — with each stage skipped when its input hash is unchanged.
+// runPipeline(): the whole of `schedlab run` as a list of named stages — collect → ingest →
+// distributions → train → eval → rollout (per test set) → leaks → report — each skipped when
+// the input it is given hashes as at its last completion. The split is loaded once and passed
+// to every stage in memory.
 
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { collect, discoverPrograms } from "../collect/index.js";
-import { refreshDataset, resolveHoldout, selectPrograms } from "../dataset/index.js";
+import { discoverPrograms, type ProgramSpec } from "../collect/index.js";
+import { loadSide, loadSplitData, resolveHoldout, selectPrograms, splitData, type HoldoutSplit, type SplitData } from "../dataset/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
-import { runEvaluation } from "../eval/run.js";
-import { listEvaluations, loadEvaluation, type StoredEvaluation } from "../eval/store.js";
-import { analyseLeaks, scoreLeaks } from "../leaks/index.js";
-import { evaluationHistorySection, evaluationSections, writeReport } from "../report/index.js";
-import { leakSection, overviewSection, rolloutSection } from "../report/sections/pipeline.js";
-import { listRolloutRuns, runRollouts, saveRolloutReport, type RolloutReport } from "../rollout/index.js";
+import { loadEvaluation } from "../eval/store.js";
 import { openDatabase, type SchedlabDatabase } from "../store/index.js";
-import { ingestRuns } from "../trace/index.js";
-import { trainFromDatabase } from "../train/from-database.js";
-import { contentHash, ingestedDataHash, readStage, writeStage } from "./stages.js";
+import { runStage, type StageContext } from "./stage.js";
+import { collectStage } from "./stages/collect.js";
+import { distributionsStage } from "./stages/distributions.js";
+import { adapterHash, evalStage } from "./stages/eval.js";
+import { ingestStage } from "./stages/ingest.js";
+import { leaksStage } from "./stages/leaks.js";
+import { reportStage, type ReportedEvaluation } from "./stages/report.js";
+import { rolloutStage } from "./stages/rollout.js";
+import { trainStage, type StudentRecipe, type TrainOutput } from "./stages/train.js";
+import { contentHash, ingestedDataHash } from "./store.js";
 import { stratifiedSubset } from "./corpus-subset.js";
-import { leakSummaryOf, predictorSummaries, bestStudentOf } from "./summary.js";
-import type {
-  LeakSummary, PipelineProgress, PipelineSettings, PipelineStage, PipelineSummary, RolloutSummary, RunPipelineOptions, StageTiming,
-} from "./types.js";
-import { SCHEDLAB_VERSION } from "../version.js";
+import { bestStudentOf, predictorSummaries } from "./summary.js";
+import type { ExternalSummary, PipelineSettings, PipelineSummary, RunPipelineOptions, SectionSummary } from "./types.js";
 
 /** The students trained by every pipeline run: name, objective and the tag head. */
-export const PIPELINE_STUDENTS = [
+export const PIPELINE_STUDENTS: readonly StudentRecipe[] = [
   { name: "ce", objective: "ce", tags: false },
   { name: "kl", objective: "kl", tags: false },
   { name: "kl-tags", objective: "kl", tags: true },
-] as const;
+];
 
-/** Baselines evaluated beside the students. */
-export const PIPELINE_BASELINES = ["uniform", "majority", "ngram:3"] as const;
+/**
+ * Baselines evaluated beside the students: ngram:3 both as fitted and calibrated on the
+ * validation families the way the students are (cal:), so neither is compared unfairly.
+ */
+export const PIPELINE_BASELINES = ["uniform", "majority", "ngram:3", "cal:ngram:3"] as const;
 
 /** Resolves defaults; `quick` trades coverage for time (see docs/run.md for measured times). */
 export function pipelineSettings(options: RunPipelineOptions): PipelineSettings {
@@ -41,8 +45,12 @@ export function pipelineSettings(options: RunPipelineOptions): PipelineSettings 
   if (options.jobs !== undefined && (!Number.isInteger(options.jobs) || options.jobs < 1)) {
     throw new UsageError(`--jobs must be a positive integer, got ${options.jobs}`, "Pass e.g. --jobs 2.");
   }
+  const corpus = resolve(options.corpus ?? "go-programs");
+  const testCorpora = [...new Set((options.testCorpora ?? []).map((dir) => resolve(dir)))];
+  if (testCorpora.includes(corpus)) throw new UsageError(`--test-corpus ${corpus} is the --corpus itself`, "Pass a different directory as the test corpus: its programs are never trained on.");
   return {
-    corpus: resolve(options.corpus ?? "go-programs"),
+    corpus,
+    testCorpora,
     db: resolve(options.db ?? "schedlab.db"),
     out: resolve(options.out ?? "report"),
     adapters: resolve(options.adapters ?? "adapters"),
@@ -55,139 +63,56 @@ export function pipelineSettings(options: RunPipelineOptions): PipelineSettings 
     studentModel: quick ? "logreg" : "mlp",
     studentEpochs: quick ? 20 : 40,
     bootstrapResamples: quick ? 200 : 1000,
-    rollout: quick ? { steps: 10, samples: 5, prefixes: 10 } : { steps: 10, samples: 10, prefixes: 30 },
+    rollout: quick ? { steps: 10, samples: 5, prefixes: 10 } : { steps: 20, samples: 10, prefixes: 30 },
     force: options.force === true,
   };
 }
 
-interface StageContext {
-  readonly db: SchedlabDatabase;
-  readonly settings: PipelineSettings;
-  readonly progress: (event: PipelineProgress) => void;
-  readonly timings: StageTiming[];
+/** Program names and source hashes: what collect's input hash covers. */
+const programList = (programs: readonly ProgramSpec[]): (readonly [string, string])[] => programs.map((p) => [p.name, p.sourceHash] as const);
+
+/** A test corpus's label: the corpora row collect recorded for its root. */
+function corpusLabel(db: SchedlabDatabase, root: string): string {
+  const row = db.prepare("SELECT label FROM corpora WHERE root = ?").get(root) as { label: string } | undefined;
+  return row?.label ?? basename(root);
 }
 
 /**
- * Runs `work` unless the stage last completed with the same input hash (and `stillValid`
- * accepts its stored output); records the hash and output on success.
- */
-async function stage<T>(
-  context: StageContext,
-  name: PipelineStage,
-  inputs: unknown,
-  work: (say: (message: string, transient?: boolean) => void) => Promise<{ output: T; note: string }>,
-  stillValid: (output: T) => boolean = () => true,
-): Promise<T> {
-  // The version is an input too: a newer schedlab recomputes what an older one stored.
-  const inputHash = contentHash({ name, version: SCHEDLAB_VERSION, inputs });
-  const previous = readStage(context.db, name);
-  if (!context.settings.force && previous !== null && previous.inputHash === inputHash && stillValid(previous.output as T)) {
-    const note = "inputs unchanged";
-    context.progress({ kind: "skipped", stage: name, note });
-    context.timings.push({ stage: name, status: "skipped", elapsedMs: 0, note });
-    return previous.output as T;
-  }
-  context.progress({ kind: "start", stage: name });
-  const started = performance.now();
-  try {
-    const { output, note } = await work((message, transient = false) => context.progress({ kind: "message", stage: name, message, transient }));
-    const elapsedMs = performance.now() - started;
-    writeStage(context.db, name, { inputHash, output, elapsedMs });
-    context.progress({ kind: "done", stage: name, elapsedMs, note });
-    context.timings.push({ stage: name, status: "done", elapsedMs, note });
-    return output;
-  } catch (error) {
-    context.timings.push({ stage: name, status: "failed", elapsedMs: performance.now() - started, note: error instanceof Error ? error.message : String(error) });
-    throw error;
-  }
-}
-
-/** Hash of an adapter's saved files, so a retrained student invalidates eval and rollout. */
-function adapterHash(dir: string): string {
-  const card = join(dir, "card.json");
-  return existsSync(card) ? contentHash(readFileSync(card, "utf8")) : "missing";
-}
-
-interface CollectOutput { readonly programs: number; readonly executed: number; readonly skipped: number; readonly buildErrors: number }
-interface StudentOutput { readonly name: string; readonly path: string }
-interface TrainOutput { readonly students: readonly StudentOutput[]; readonly failures: readonly string[] }
-interface EvalOutput { readonly evalRunId: number; readonly failures: readonly string[] }
-interface LeaksOutput { readonly summary: LeakSummary }
-interface RolloutOutput { readonly rolloutRunId: number; readonly summary: RolloutSummary }
-interface ReportOutput { readonly reportPath: string }
-
-/**
- * Runs the pipeline on `options.corpus` and returns its summary. Resumable: collect skips
- * recorded runs, ingest skips decoded traces, and every later stage is skipped when the
- * hash of its inputs matches its last completion in pipeline_stages. One bad program or
- * one failing student never stops the pipeline; the report says what is missing.
+ * Runs the pipeline on `options.corpus` (and its test corpora) and returns its summary.
+ * Resumable: collect skips recorded runs, ingest skips decoded traces, and every later stage
+ * is skipped when the hash of its input matches its last completion in pipeline_stages. One
+ * bad program or one failing student never stops the pipeline; the report says what is missing.
  */
 export async function runPipeline(options: RunPipelineOptions = {}): Promise<PipelineSummary> {
   const settings = pipelineSettings(options);
-  if (!existsSync(settings.corpus)) {
-    throw new UsageError(`corpus directory ${settings.corpus} does not exist`, "Pass --corpus DIR with Go programs (default go-programs, run from the schedlab checkout).");
+  for (const dir of [settings.corpus, ...settings.testCorpora]) {
+    if (!existsSync(dir)) {
+      throw new UsageError(
+        `${dir === settings.corpus ? "corpus" : "test corpus"} directory ${dir} does not exist`,
+        dir === settings.corpus ? "Pass --corpus DIR with Go programs (default go-programs, run from the schedlab checkout)." : "Pass --test-corpus DIR with a directory of Go programs (test packages or main packages).",
+      );
+    }
   }
-  const progress = options.onProgress ?? (() => undefined);
-  const warnings: string[] = [];
-
-  // Discovery decides what to collect; it is cheap next to collection and needs no database.
-  // --quick collects the corpus root with a selection, so its programs keep the names a
-  // full run gives them (e.g. "kernels/wgmisuse/addcount") and the two can share a database.
+  // Discovery decides what to collect; it is cheap next to collection. --quick collects the
+  // corpus root with a selection, so its programs keep the names a full run gives them.
   const discovery = await discoverPrograms([settings.corpus]);
   const chosen = settings.quick ? stratifiedSubset(discovery.programs) : discovery.programs;
-  const selection = settings.quick ? chosen.map((p) => p.name) : undefined;
+  const testDiscoveries = await Promise.all(settings.testCorpora.map(async (root) => ({ root, programs: programList((await discoverPrograms([root])).programs) })));
 
   const db = openDatabase(settings.db);
-  const timings: StageTiming[] = [];
-  const context: StageContext = { db, settings, progress, timings };
+  const context: StageContext = { db, settings, progress: options.onProgress ?? (() => undefined), timings: [], warnings: [] };
   try {
-    const collected = await stage<CollectOutput>(
-      context,
-      "collect",
-      { paths: [settings.corpus], programs: chosen.map((p) => [p.name, p.sourceHash]), runs: settings.runs, timeoutMs: settings.timeoutMs, traces: settings.traces },
-      async (say) => {
-        let last = -1;
-        const result = await collect({
-          paths: [settings.corpus],
-          programs: selection,
-          runs: settings.runs,
-          timeoutMs: settings.timeoutMs,
-          jobs: settings.jobs,
-          db: settings.db,
-          traces: settings.traces,
-          signal: options.signal,
-          onProgress: (p) => {
-            if (p.runsDone === last) return;
-            last = p.runsDone;
-            say(`${p.programsDone}/${p.programsTotal} programs, ${p.runsDone}/${p.runsTotal} runs, ${p.failures} failed`, true);
-          },
-        });
-        for (const warning of result.warnings) warnings.push(`collect: ${warning}`);
-        const buildErrors = result.programs.filter((p) => p.build === "error").length;
-        if (buildErrors > 0) warnings.push(`collect: ${buildErrors} program(s) did not build; they are left out (see \`schedlab collect\` output)`);
-        return {
-          output: { programs: result.programs.length, executed: result.executed, skipped: result.skipped, buildErrors },
-          note: `${result.programs.length} programs, ${result.executed} runs executed, ${result.skipped} resumed${buildErrors > 0 ? `, ${buildErrors} build errors` : ""}`,
-        };
-      },
-    );
-
-    const pendingIngest = (): number =>
-      (db.prepare("SELECT COUNT(*) AS n FROM runs WHERE ingest_status IS NULL AND trace_path IS NOT NULL").get() as { n: number }).n;
-    await stage(
-      context,
-      "ingest",
-      { runs: db.prepare("SELECT id, trace_sha256 FROM runs ORDER BY id").all() },
-      async (say) => {
-        const summary = await ingestRuns(db, { concurrency: settings.jobs, onProgress: (done, total) => say(`${done}/${total} traces`, true) });
-        if (summary.errors > 0) warnings.push(`ingest: ${summary.errors} trace(s) could not be decoded; \`schedlab ingest --json\` lists them`);
-        return {
-          output: { runs: summary.runs.length, errors: summary.errors, events: summary.events },
-          note: `${summary.runs.length} traces decoded (${summary.truncated} truncated, ${summary.errors} errors), ${summary.events} events`,
-        };
-      },
-      () => pendingIngest() === 0,
-    );
+    const collected = (await runStage(context, collectStage({ jobs: settings.jobs, signal: options.signal }), {
+      corpus: settings.corpus,
+      selection: settings.quick ? chosen.map((p) => p.name) : null,
+      programs: programList(chosen),
+      testCorpora: testDiscoveries,
+      runs: settings.runs,
+      timeoutMs: settings.timeoutMs,
+      traces: settings.traces,
+      db: settings.db,
+    }))!;
+    await runStage(context, ingestStage, { runs: db.prepare("SELECT id, trace_sha256 FROM runs ORDER BY id").all(), jobs: settings.jobs });
 
     const data = ingestedDataHash(db);
     const programs = selectPrograms(db).map((p) => p.name);
@@ -197,183 +122,149 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
         "Point --corpus at a directory with more Go programs, or check `schedlab collect` output for build errors.",
       );
     }
+    await runStage(context, distributionsStage, { data, abstraction: settings.abstraction });
 
-    await stage(context, "distributions", { data, abstraction: settings.abstraction }, async () => {
-      const refreshed = refreshDataset(db, { abstraction: settings.abstraction });
-      return { output: { rebuilt: refreshed.rebuilt.length }, note: `${settings.abstraction} states of ${refreshed.rebuilt.length} programs rebuilt, ${refreshed.unchanged.length} unchanged` };
+    const inDistribution = loadSplitData(db, { abstraction: settings.abstraction, holdout: pipelineHoldout(db) });
+    const main = await evaluatedSection(context, "", inDistribution, adapterDirs(settings, ""));
+    const externals: { summary: ExternalSummary; reported: ReportedEvaluation }[] = [];
+    const externalData = externalSplits(db, settings);
+    if (externalData.length > 0) {
+      const trained = await trainedStudents(context, "train:external", externalData[0]!.data, adapterDirs(settings, "external-"));
+      for (const { label, root, data: split } of externalData) {
+        const section = await evaluatedSection(context, label, split, null, trained);
+        externals.push({ summary: { ...section.summary, corpus: { label, root } }, reported: section.reported });
+      }
+    }
+
+    const leaks = (await runStage(context, leaksStage, { data }))?.summary ?? null;
+    const shownNames = Object.fromEntries([main, ...externals].flatMap((s) => s.summary.predictors.map((p) => [p.spec, p.name])));
+    const overviewOf = (section: SectionSummary, title: string) => ({
+      title,
+      holdout: section.holdout,
+      testPrograms: section.testPrograms,
+      families: section.families,
+      evalRunId: section.evalRunId,
+      best: section.best?.name ?? null,
+      predictors: section.predictors,
     });
-
-    const holdout = pipelineHoldout(db);
-    const split = resolveHoldout(db, holdout);
-
-    const adapterDir = (name: string): string => join(settings.adapters, settings.quick ? `quick-${name}` : name);
-    const trained = await stage<TrainOutput>(
-      context,
-      "train",
-      { data, holdout, abstraction: settings.abstraction, model: settings.studentModel, epochs: settings.studentEpochs, students: PIPELINE_STUDENTS, adapters: settings.adapters },
-      async (say) => {
-        const students: StudentOutput[] = [];
-        const failures: string[] = [];
-        for (const student of PIPELINE_STUDENTS) {
-          const out = adapterDir(student.name);
-          try {
-            const result = await trainFromDatabase(db, {
-              objective: student.objective,
-              abstraction: settings.abstraction,
-              tags: student.tags,
-              model: settings.studentModel,
-              epochs: settings.studentEpochs,
-              holdout,
-              out,
-              onProgress: (line) => say(`${student.name}: ${line}`, true),
-            });
-            students.push({ name: student.name, path: out });
-            const h = result.card.holdout;
-            say(`${student.name}: ${h === null ? "trained" : `holdout accuracy ${(100 * h.accuracy).toFixed(1)}%`}`);
-          } catch (error) {
-            failures.push(`train ${student.name}: ${error instanceof Error ? error.message : String(error)}`);
-          }
-        }
-        if (students.length === 0 && failures.length > 0) warnings.push(...failures);
-        return { output: { students, failures }, note: `${students.map((s) => s.name).join(", ") || "no students"} (${settings.studentModel})` };
+    const reported = (await runStage(context, reportStage, {
+      overview: {
+        programs: programs.length,
+        abstraction: settings.abstraction,
+        evaluations: [overviewOf(main.summary, "in-distribution holdout"), ...externals.map((e) => overviewOf(e.summary, `test corpus ${e.summary.corpus.label}`))],
+        leaks,
+        rollout: main.summary.rollout,
+        settings,
+        collected,
+        warnings: context.warnings,
       },
-      (output) => output.students.every((s) => existsSync(join(s.path, "card.json"))),
-    );
-    warnings.push(...trained.failures);
-
-    const studentSpecs = trained.students.map((s) => `student:${s.path}`);
-    const specs = [...PIPELINE_BASELINES, ...studentSpecs];
-    const evaluated = await stage<EvalOutput>(
-      context,
-      "eval",
-      { data, holdout, abstraction: settings.abstraction, specs, adapters: trained.students.map((s) => adapterHash(s.path)), resamples: settings.bootstrapResamples },
-      async (say) => {
-        const run = await runEvaluation(db, {
-          predictors: specs,
-          abstraction: settings.abstraction,
-          holdout,
-          bootstrapResamples: settings.bootstrapResamples,
-          onProgress: (message, transient) => say(message, transient),
-        });
-        const failures = run.failures.map((f) => `eval: predictor ${f.predictor} failed: ${f.message}`);
-        return { output: { evalRunId: run.id ?? 0, failures }, note: `eval run ${run.id}: ${run.result.predictors.length} predictors on ${run.testPrograms.length} test programs` };
-      },
-      (output) => (db.prepare("SELECT 1 FROM eval_runs WHERE id = ?").get(output.evalRunId) ?? null) !== null,
-    );
-    warnings.push(...evaluated.failures);
-    const evaluation = loadEvaluation(db, evaluated.evalRunId);
-    const predictors = predictorSummaries(evaluation.predictors, trained.students);
-    const bestStudent = bestStudentOf(predictors);
-
-    const leaks = await runOptionalStage(context, warnings, "leaks", { data }, async () => {
-      const analysis = analyseLeaks(db);
-      const score = scoreLeaks(db, { save: false });
-      const summary = leakSummaryOf(analysis, score);
-      return { output: { summary } as LeaksOutput, note: `${summary.findings} findings in ${summary.programsWithFindings} of ${summary.programsAnalysed} programs` };
-    });
-
-    const best = bestStudent === null ? null : predictors.find((p) => p.name === bestStudent)!;
-    const rolloutSpec = best?.spec ?? "ngram:3";
-    const rollout = await runOptionalStage(
-      context,
-      warnings,
-      "rollout",
-      { data, holdout, abstraction: settings.abstraction, spec: rolloutSpec, adapter: best === null ? null : adapterHash(best.spec.slice("student:".length)), settings: settings.rollout },
-      async (say) => {
-        const report = await runRollouts(db, {
-          predictor: rolloutSpec,
-          abstraction: settings.abstraction,
-          holdout,
-          steps: settings.rollout.steps,
-          samples: settings.rollout.samples,
-          prefixes: settings.rollout.prefixes,
-          seed: 1,
-          onProgress: (message) => say(message, true),
-        });
-        const rolloutRunId = saveRolloutReport(db, report);
-        const o = report.overall;
-        const summary: RolloutSummary = { predictor: best?.name ?? rolloutSpec, steps: report.steps, meanSurvival: o.meanSurvival, kStepAccuracy: o.kStepAccuracy, reachedK: o.reachedK };
-        return { output: { rolloutRunId, summary } as RolloutOutput, note: `${summary.predictor}: mean survival ${o.meanSurvival.toFixed(2)}/${report.steps} steps over ${report.prefixes.length} prefixes` };
-      },
-      (output) => (db.prepare("SELECT 1 FROM rollout_runs WHERE id = ?").get(output.rolloutRunId) ?? null) !== null,
-    );
-
-    const summaryBase = {
+      evaluations: [main.reported, ...externals.map((e) => e.reported)],
+      shownNames,
+      leaks,
+      out: settings.out,
+      title: "schedlab run",
+      source: `${settings.db}, eval run ${main.summary.evalRunId}, corpus ${settings.corpus}${settings.quick ? " (--quick subset)" : ""}${settings.testCorpora.length > 0 ? `, test corpora ${settings.testCorpora.join(", ")}` : ""}`,
+    }))!;
+    return {
+      ...main.summary,
+      reportPath: reported.reportPath,
       db: settings.db,
       abstraction: settings.abstraction,
       programs: programs.length,
-      testPrograms: split.test,
-      evalRunId: evaluated.evalRunId,
-      predictors,
-      bestStudent,
-      leaks: leaks?.summary ?? null,
-      rollout: rollout?.summary ?? null,
+      external: externals.map((e) => e.summary),
+      leaks,
+      stages: context.timings,
+      warnings: context.warnings,
     };
-    const reported = await stage<ReportOutput>(
-      context,
-      "report",
-      { evalRunId: evaluated.evalRunId, leaks: leaks?.summary ?? null, rolloutRunId: rollout?.rolloutRunId ?? null, out: settings.out, collected, warnings },
-      async () => {
-        // Students are evaluated under their `student:/abs/path` spec; the report shows "student:NAME".
-        const short = new Map(predictors.map((p) => [p.spec, p.name]));
-        const rename = (name: string): string => short.get(name) ?? name;
-        const stored = loadEvaluation(db, evaluated.evalRunId);
-        const shown: StoredEvaluation = {
-          ...stored,
-          predictors: stored.predictors.map((p) => ({ ...p, name: rename(p.name) })),
-          comparisons: stored.comparisons.map((c) => ({ ...c, a: rename(c.a), b: rename(c.b) })),
-        };
-        const history = listEvaluations(db).map((e) => ({ ...e, predictors: e.predictors.map((p) => ({ ...p, name: rename(p.name) })) }));
-        const sections = [...evaluationSections(shown), evaluationHistorySection(history, evaluated.evalRunId)];
-        const leakAnalysis = leaks === null ? null : analyseLeaks(db, { save: false });
-        const rolloutRuns = listRolloutRuns(db).filter((r) => rollout !== null && r.id === rollout.rolloutRunId);
-        const all = [
-          overviewSection({ ...summaryBase, settings, collected, stages: timings, warnings }),
-          ...sections,
-          leakSection(leakAnalysis, leaks?.summary ?? null),
-          rolloutSection(rolloutRuns[0] ?? null, rollout === null ? null : storedRolloutReport(db, rollout.rolloutRunId), rollout?.summary.predictor),
-        ];
-        const written = writeReport(all, settings.out, {
-          title: "schedlab run",
-          generatedAt: new Date().toISOString(),
-          source: `${settings.db}, eval run ${evaluated.evalRunId}, corpus ${settings.corpus}${settings.quick ? " (--quick subset)" : ""}`,
-        });
-        return { output: { reportPath: written.html }, note: written.html };
-      },
-      (output) => existsSync(output.reportPath),
-    );
-    return { ...summaryBase, reportPath: reported.reportPath, stages: timings, warnings };
   } finally {
     db.close();
   }
 }
 
-/** Leaks and rollout add to the report but are not essential: a failure becomes a warning. */
-async function runOptionalStage<T>(
-  context: StageContext,
-  warnings: string[],
-  name: PipelineStage,
-  inputs: unknown,
-  work: (say: (message: string, transient?: boolean) => void) => Promise<{ output: T; note: string }>,
-  stillValid?: (output: T) => boolean,
-): Promise<T | null> {
-  try {
-    return await stage(context, name, inputs, work, stillValid);
-  } catch (error) {
-    const hint = error instanceof SchedlabError ? ` (${error.hint})` : "";
-    warnings.push(`${name}: ${error instanceof Error ? error.message : String(error)}${hint}`);
-    context.progress({ kind: "message", stage: name, message: `failed, going on without it: ${error instanceof Error ? error.message : String(error)}`, transient: false });
-    return null;
-  }
+/** Adapter directories of the pipeline's students, `prefix` telling apart the external students. */
+function adapterDirs(settings: PipelineSettings, prefix: string): string[] {
+  return PIPELINE_STUDENTS.map((s) => join(settings.adapters, `${settings.quick ? "quick-" : ""}${prefix}${s.name}`));
+}
+
+async function trainedStudents(context: StageContext, name: string, data: SplitData, dirs: readonly string[]): Promise<TrainOutput> {
+  const input = { data, students: PIPELINE_STUDENTS, model: context.settings.studentModel, epochs: context.settings.studentEpochs, adapterDirs: dirs };
+  return (await runStage(context, trainStage(name), input))!;
 }
 
 /**
- * The holdout spec of the pipeline: the default stratified hash split, or — when the
- * corpus is too small for it to hold anything out — the first program by name hash.
+ * Train (unless `trained` is given), evaluate and roll out on one split: the in-distribution
+ * holdout (label "") or one test corpus (its label). The headline and rollout use the student
+ * chosen on the validation families.
  */
-export function pipelineHoldout(db: SchedlabDatabase): string | undefined {
+async function evaluatedSection(
+  context: StageContext,
+  label: string,
+  data: SplitData,
+  dirs: readonly string[] | null,
+  trained?: TrainOutput,
+): Promise<{ summary: SectionSummary; reported: ReportedEvaluation }> {
+  const suffix = label === "" ? "" : `:${label}`;
+  const students = trained ?? (await trainedStudents(context, "train", data, dirs ?? []));
+  const studentSpecs = students.students.map((s) => `student:${s.path}`);
+  const evaluated = (await runStage(context, evalStage(`eval${suffix}`), {
+    data,
+    specs: [...PIPELINE_BASELINES, ...studentSpecs],
+    adapters: students.students.map((s) => adapterHash(s.path)),
+    resamples: context.settings.bootstrapResamples,
+  }))!;
+  const predictors = predictorSummaries(loadEvaluation(context.db, evaluated.evalRunId).predictors, students.students);
+  const best = bestStudentOf(students.students);
+  const rolloutSpec = best?.spec ?? "ngram:3";
+  const rolled = await runStage(context, rolloutStage(`rollout${suffix}`), {
+    data,
+    spec: rolloutSpec,
+    shownAs: best?.name ?? rolloutSpec,
+    adapter: best === null ? null : adapterHash(best.spec.slice("student:".length)),
+    ...context.settings.rollout,
+  });
+  const split = data.split;
+  return {
+    summary: {
+      holdout: split.spec,
+      description: split.description,
+      testPrograms: split.test,
+      families: split.families,
+      evalRunId: evaluated.evalRunId,
+      predictors,
+      best,
+      rollout: rolled?.summary ?? null,
+    },
+    reported: {
+      scope: label === "" ? { id: "", title: "" } : { id: `corpus-${label.replace(/[^A-Za-z0-9-]+/g, "-")}`, title: ` — test corpus ${label}` },
+      evalRunId: evaluated.evalRunId,
+      rolloutRunId: rolled?.rolloutRunId ?? null,
+      rollout: rolled?.summary ?? null,
+    },
+  };
+}
+
+/**
+ * The split of each test corpus: `corpus:ROOT`, i.e. trained on every program that is not from
+ * a test corpus (the same for every corpus, so its fit and validation sides are loaded once)
+ * and tested on the corpus. `schedlab eval --holdout corpus:ROOT` resolves to the same split.
+ */
+function externalSplits(db: SchedlabDatabase, settings: PipelineSettings): { label: string; root: string; data: SplitData }[] {
+  if (settings.testCorpora.length === 0) return [];
+  const splits = settings.testCorpora.map((root) => ({ root, label: corpusLabel(db, root), split: resolveHoldout(db, `corpus:${root}`) }));
+  const first = splits[0]!.split;
+  const validation = new Set(first.validation);
+  const fit = loadSide(db, settings.abstraction, first.train.filter((p) => !validation.has(p)));
+  const validationSide = loadSide(db, settings.abstraction, first.validation);
+  return splits.map(({ root, label, split }) => ({ root, label, data: splitData(settings.abstraction, split, fit, validationSide, loadSide(db, settings.abstraction, split.test)) }));
+}
+
+/**
+ * The holdout spec of the pipeline: the default family split, or — when the corpus is too
+ * small for it to hold anything out — the family of the first program by name hash.
+ */
+export function pipelineHoldout(db: SchedlabDatabase): string | HoldoutSplit {
   const split = resolveHoldout(db, undefined);
-  if (split.test.length > 0) return undefined;
+  if (split.test.length > 0) return split;
   const names = [...split.train].sort((a, b) => (contentHash(a) < contentHash(b) ? -1 : 1));
   return `list:${names[0]}`;
 }
@@ -381,10 +272,4 @@ export function pipelineHoldout(db: SchedlabDatabase): string | undefined {
 /** The adapter name of a `student:PATH` spec. */
 export function studentName(spec: string): string {
   return basename(spec.slice("student:".length));
-}
-
-/** The full report of a stored rollout run (its details column), or null when gone. */
-function storedRolloutReport(db: SchedlabDatabase, id: number): RolloutReport | null {
-  const row = db.prepare("SELECT details FROM rollout_runs WHERE id = ?").get(id) as { details: string } | undefined;
-  return row === undefined ? null : (JSON.parse(row.details) as RolloutReport);
 }

@@ -1,11 +1,11 @@
-// The pipeline's headline numbers: per-predictor summaries, the best student, the leak
-// summary, and the five lines `schedlab run` prints. Pure.
+// The pipeline's headline numbers: per-predictor summaries, the best student (chosen on
+// validation), the leak summary, and the lines `schedlab run` prints. Pure.
 
 import type { PredictorEvaluation } from "../eval/index.js";
 import type { LeakAnalysis, LeakScoreReport } from "../leaks/index.js";
 import { estimateWithInterval } from "../report/sections/evaluationTables.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
-import type { LeakSummary, PipelineSummary, PredictorSummary } from "./types.js";
+import type { BestStudent, LeakSummary, PipelineSummary, PredictorSummary, SectionSummary } from "./types.js";
 
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
@@ -18,7 +18,9 @@ export function predictorSummaries(predictors: readonly PredictorEvaluation[], s
       name: student === undefined ? p.name : `student:${student.name}`,
       spec: p.name,
       accuracy: p.accuracy,
+      accuracyInterval: p.accuracyInterval,
       ceiling: p.ceiling,
+      ceilingLoo: p.ceilingLoo,
       majority: p.majority,
       ece: p.ece,
       eceInterval: p.eceInterval,
@@ -28,11 +30,17 @@ export function predictorSummaries(predictors: readonly PredictorEvaluation[], s
   });
 }
 
-/** The most accurate student (ties: the first), or null when none was evaluated. */
-export function bestStudentOf(predictors: readonly PredictorSummary[]): string | null {
-  let best: PredictorSummary | null = null;
-  for (const p of predictors) if (p.spec.startsWith("student:") && (best === null || p.accuracy > best.accuracy)) best = p;
-  return best?.name ?? null;
+/**
+ * The student with the highest accuracy on the validation families (ties: the first trained),
+ * or null when none was trained. Test figures never enter the choice, so the headline and the
+ * rollout are not selected on the data they report.
+ */
+export function bestStudentOf(students: readonly { readonly name: string; readonly path: string; readonly validationAccuracy: number | null }[]): BestStudent | null {
+  let best: (typeof students)[number] | null = null;
+  for (const s of students) {
+    if (best === null || (s.validationAccuracy ?? -1) > (best.validationAccuracy ?? -1)) best = s;
+  }
+  return best === null ? null : { name: `student:${best.name}`, spec: `student:${best.path}`, selectedBy: "validation accuracy", validationAccuracy: best.validationAccuracy };
 }
 
 export function leakSummaryOf(analysis: LeakAnalysis, score: LeakScoreReport): LeakSummary {
@@ -51,19 +59,33 @@ export function leakSummaryOf(analysis: LeakAnalysis, score: LeakScoreReport): L
 const pct = (x: number | null): string => (x === null || !Number.isFinite(x) ? "–" : `${(100 * x).toFixed(1)}%`);
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : "–");
 
-/** The five summary lines printed at the end of `schedlab run`, then where the report is. */
+function headlineLine(section: SectionSummary, where: string, abstraction: string): string {
+  const best = section.best === null ? undefined : section.predictors.find((p) => p.name === section.best!.name);
+  const families = `${section.families.test} ${section.families.test === 1 ? "family" : "families"}`;
+  return best === undefined
+    ? `best student: none trained; ${section.testPrograms.length} ${where} programs (${families}, ${abstraction} states)`
+    : `best student ${best.name} (chosen on validation): accuracy ${pct(best.accuracy)} vs majority ${pct(best.majority)} vs ceiling ${pct(best.ceiling)} (leave-one-run-out ${pct(best.ceilingLoo)}) on ${section.testPrograms.length} ${where} programs (${families}, ${abstraction} states)`;
+}
+
+/** One line per test corpus: its best student and the baselines beside it. */
+function externalLine(section: PipelineSummary["external"][number]): string {
+  const best = section.best === null ? undefined : section.predictors.find((p) => p.name === section.best!.name);
+  const others = section.predictors.filter((p) => p !== best).map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ");
+  return `test corpus ${section.corpus.label} (${section.testPrograms.length} programs): ${best === undefined ? "no student" : `${best.name} ${pct(best.accuracy)} (ECE ${estimateWithInterval(best.ece, best.eceInterval)})`}; ${others}; ceiling ${pct(section.predictors[0]?.ceiling ?? NaN)}, leave-one-run-out ${pct(section.predictors[0]?.ceilingLoo ?? NaN)}`;
+}
+
+/** The summary lines printed at the end of `schedlab run` (five, plus one per test corpus), before where the report is. */
 export function summaryLines(summary: PipelineSummary): string[] {
-  const best = summary.predictors.find((p) => p.name === summary.bestStudent) ?? null;
+  const best = summary.best === null ? null : (summary.predictors.find((p) => p.name === summary.best!.name) ?? null);
   const reference = best ?? summary.predictors[0];
   const baselines = summary.predictors.filter((p) => !p.spec.startsWith("student:"));
   const students = summary.predictors.filter((p) => p.spec.startsWith("student:"));
   const leaks = summary.leaks;
   const lines = [
-    best === null
-      ? `best student: none trained; ${summary.testPrograms.length} held-out programs (${summary.abstraction} states)`
-      : `best student ${best.name}: accuracy ${pct(best.accuracy)} vs majority ${pct(best.majority)} vs ceiling ${pct(best.ceiling)} on ${summary.testPrograms.length} held-out programs (${summary.abstraction} states)`,
+    headlineLine(summary, "held-out", summary.abstraction),
     `students: ${students.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ") || "–"}; baselines: ${baselines.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ")}`,
     `calibration (ECE, lower is better): ${summary.predictors.map((p) => `${p.name} ${estimateWithInterval(p.ece, p.eceInterval)}`).join(", ")}${reference === undefined ? "" : `; macro-F1 of ${reference.name} ${f3(reference.macroF1)}`}`,
+    ...summary.external.map(externalLine),
     leaks === null
       ? "leaks: not analysed (see the warnings above)"
       : `leaks found: ${leaks.findings} blocked-forever goroutines in ${leaks.programsWithFindings} of ${leaks.programsAnalysed} programs; ${

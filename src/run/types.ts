@@ -1,18 +1,26 @@
 // Types of the pipeline run by `schedlab run`: its options, the settings a mode resolves
 // to, per-stage progress, and the summary it returns.
 
-import type { Abstraction } from "../dataset/index.js";
+import type { Abstraction, SplitFamilies } from "../dataset/index.js";
 import type { BootstrapInterval } from "../eval/index.js";
 import type { EventType } from "../trace/types.js";
 
-/** Pipeline stages in execution order. */
-export const PIPELINE_STAGES = ["collect", "ingest", "distributions", "train", "eval", "leaks", "rollout", "report"] as const;
-export type PipelineStage = (typeof PIPELINE_STAGES)[number];
+/**
+ * Pipeline stages in execution order. With test corpora, train, eval and rollout also run as
+ * "train:external", "eval:LABEL" and "rollout:LABEL" (one eval and rollout per test corpus).
+ */
+export const PIPELINE_STAGES = ["collect", "ingest", "distributions", "train", "eval", "rollout", "leaks", "report"] as const;
 
 /** Options of `runPipeline`, as the CLI gives them. Everything has a default. */
 export interface RunPipelineOptions {
   /** Corpus directory (default "go-programs"). */
   readonly corpus?: string;
+  /**
+   * Test corpora: each is collected as a test corpus (programs named "<label>/<path>"), never
+   * trained on, and evaluated, rolled out and reported beside the in-distribution holdout by
+   * students trained on the whole corpus (the split `--holdout corpus:DIR` gives).
+   */
+  readonly testCorpora?: readonly string[];
   /** Traced runs per program (default 5; 3 with `quick`). */
   readonly runs?: number;
   /** Fewer runs, a stratified subset of the corpus, a shorter deadline, logistic-regression students. */
@@ -39,14 +47,15 @@ export interface RunPipelineOptions {
 }
 
 export type PipelineProgress =
-  | { readonly kind: "start"; readonly stage: PipelineStage }
-  | { readonly kind: "done"; readonly stage: PipelineStage; readonly elapsedMs: number; readonly note: string }
-  | { readonly kind: "skipped"; readonly stage: PipelineStage; readonly note: string }
-  | { readonly kind: "message"; readonly stage: PipelineStage; readonly message: string; readonly transient: boolean };
+  | { readonly kind: "start"; readonly stage: string }
+  | { readonly kind: "done"; readonly stage: string; readonly elapsedMs: number; readonly note: string }
+  | { readonly kind: "skipped"; readonly stage: string; readonly note: string }
+  | { readonly kind: "message"; readonly stage: string; readonly message: string; readonly transient: boolean };
 
 /** Settings the options resolve to; part of every stage's input hash. */
 export interface PipelineSettings {
   readonly corpus: string;
+  readonly testCorpora: readonly string[];
   readonly db: string;
   readonly out: string;
   readonly adapters: string;
@@ -68,13 +77,25 @@ export interface PredictorSummary {
   readonly name: string;
   readonly spec: string;
   readonly accuracy: number;
+  /** Cluster (family, or program) bootstrap 95 % interval of `accuracy`. */
+  readonly accuracyInterval: BootstrapInterval;
   readonly ceiling: number;
+  /** Leave-one-run-out ceiling. */
+  readonly ceilingLoo: number;
   readonly majority: number;
   readonly ece: number;
-  /** Program-cluster bootstrap 95 % interval of `ece` (see PredictorEvaluation.eceInterval). */
+  /** Cluster bootstrap 95 % interval of `ece` (see PredictorEvaluation.eceInterval). */
   readonly eceInterval: BootstrapInterval;
   readonly macroF1: number;
   readonly recall: Readonly<Record<EventType, number | null>>;
+}
+
+/** The student a section's headline and rollout use: the most accurate on the validation families, never chosen on test. */
+export interface BestStudent {
+  readonly name: string;
+  readonly spec: string;
+  readonly selectedBy: "validation accuracy";
+  readonly validationAccuracy: number | null;
 }
 
 export interface LeakSummary {
@@ -97,25 +118,39 @@ export interface RolloutSummary {
 }
 
 export interface StageTiming {
-  readonly stage: PipelineStage;
+  readonly stage: string;
   readonly status: "done" | "skipped" | "failed";
   readonly elapsedMs: number;
   readonly note: string;
 }
 
-/** What `runPipeline` returns and `schedlab run --json` prints. */
-export interface PipelineSummary {
+/** One evaluated test set of a run: the in-distribution holdout, or one test corpus. */
+export interface SectionSummary {
+  /** The holdout spec that gives this split with `schedlab eval --holdout` (e.g. "default", "corpus:/abs/dir"). */
+  readonly holdout: string;
+  readonly description: string;
+  readonly testPrograms: readonly string[];
+  /** Families of the training, validation and test programs. */
+  readonly families: SplitFamilies;
+  readonly evalRunId: number;
+  readonly predictors: readonly PredictorSummary[];
+  readonly best: BestStudent | null;
+  readonly rollout: RolloutSummary | null;
+}
+
+/** A test corpus's section. */
+export interface ExternalSummary extends SectionSummary {
+  readonly corpus: { readonly label: string; readonly root: string };
+}
+
+/** What `runPipeline` returns and `schedlab run --json` prints: the in-distribution section's fields, the test corpora beside it. */
+export interface PipelineSummary extends SectionSummary {
   readonly reportPath: string;
   readonly db: string;
   readonly abstraction: Abstraction;
   readonly programs: number;
-  readonly testPrograms: readonly string[];
-  readonly evalRunId: number;
-  readonly predictors: readonly PredictorSummary[];
-  /** Name of the most accurate student, or null when no student could be trained. */
-  readonly bestStudent: string | null;
+  readonly external: readonly ExternalSummary[];
   readonly leaks: LeakSummary | null;
-  readonly rollout: RolloutSummary | null;
   readonly stages: readonly StageTiming[];
   /** Problems that did not stop the pipeline (a predictor that failed, an optional stage that could not run). */
   readonly warnings: readonly string[];

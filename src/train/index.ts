@@ -1,6 +1,7 @@
 // The train stage: student models trained in TypeScript on features of the prefix, saved
 // as adapters, and loaded back as the `student:` predictor.
-export { trainStudent, splitPrograms, classWeights, statesAndSamples, tagsOfSamples } from "./train.js";
+export { trainStudent, trainOnSplit, splitPrograms, classWeights, statesAndSamples, tagsOfSamples } from "./train.js";
+export { trainFromDatabase, type TrainFromDatabaseOptions } from "./from-database.js";
 export { saveAdapter, loadAdapter, cardMarkdown, AdapterError, ADAPTER_FILES } from "./adapter.js";
 export { loadStudentPredictor, type StudentPredictorOptions } from "./predictor.js";
 export { FEATURE_SPEC, FEATURE_COUNT, FEATURE_VERSION, prefixFeatures, featurizePrefixes, newPrefixFeaturizer, type FeatureSpec } from "./features.js";

@@ -110,7 +110,10 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
 /** Trains a student on split data and returns its weights, feature file and card. */
 export async function trainOnSplit(name: string, data: StudentData, options: TrainStudentOptions): Promise<TrainedStudent> {
   if (data.validation.programs.length === 0) {
-    throw new UsageError("no validation programs to stop training and calibrate on", "Collect more programs (families), or hold out fewer: validation takes whole families of the training programs.");
+    throw new UsageError(
+      `only ${data.fit.programs.length} training program(s) left after the holdout and none for validation: a validation split for early stopping and calibration needs at least 2 (whole families where there are several)`,
+      "Collect traces of more programs, or hold out fewer (--holdout).",
+    );
   }
   const split = { train: data.fit.programs, validation: data.validation.programs, holdout: data.holdout.programs };
   const programs = [...split.train, ...split.validation, ...split.holdout];

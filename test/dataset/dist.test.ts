@@ -23,7 +23,7 @@ function fixture(): string {
 
 interface DistJson {
   states: { program: string; key: string; counts: Record<string, number>; entropy: number; runs: number }[];
-  summary: { ceiling: number; majority: number; classFrequencies: Record<string, number>; meanEntropy: number; multiOutcomeShare: number };
+  summary: { ceiling: number; ceilingLoo: number; seenOnce: { states: number; samples: number }; majority: number; classFrequencies: Record<string, number>; meanEntropy: number; multiOutcomeShare: number };
 }
 
 describe("schedlab dist", () => {
@@ -34,7 +34,7 @@ describe("schedlab dist", () => {
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout) as DistJson;
     expect(Object.keys(json)).toEqual(["states", "summary"]);
-    expect(Object.keys(json.summary).sort()).toEqual(["ceiling", "classFrequencies", "majority", "meanEntropy", "multiOutcomeShare"]);
+    expect(Object.keys(json.summary).sort()).toEqual(["ceiling", "ceilingLoo", "classFrequencies", "majority", "meanEntropy", "multiOutcomeShare", "seenOnce"]);
     // 4 events per run: split points at event indices 1, 2, 3.
     const byKey = new Map(json.states.map((s) => [s.key, s]));
     expect(json.states.every((s) => s.program === "patterns/a")).toBe(true);
@@ -47,6 +47,10 @@ describe("schedlab dist", () => {
     // GoStart, GoBlock, GoEnd twice each → tie → GoStart (EVENT_TYPES order), which is
     // the next event in 1 + 2 of the 9 test samples (split=25 and split=50).
     expect(json.summary.ceiling).toBeCloseTo(7 / 9, 12);
+    // Leave one run out: in a 2:1 state the minority run sees the majority (0) and each majority
+    // run sees a 1:1 tie (½), so split=25 and split=50 give 1 each; split=75 (GoEnd ×3) gives 3.
+    expect(json.summary.ceilingLoo).toBeCloseTo(5 / 9, 12);
+    expect(json.summary.seenOnce).toEqual({ states: 0, samples: 0 });
     expect(json.summary.majority).toBeCloseTo(3 / 9, 12);
     expect(json.summary.multiOutcomeShare).toBeCloseTo(2 / 3, 12);
     expect(json.summary.meanEntropy).toBeCloseTo((2 * 0.918296) / 3, 5);

@@ -36,7 +36,8 @@ describe("schedlab export", () => {
     const recs = lines(r.stdout);
     expect(recs).toHaveLength(3);
     const s25 = recs.find((x) => x.key === "split=25")!;
-    expect(Object.keys(s25)).toEqual(["id", "abstraction", "program", "key", "split", "source", "prompt", "target", "counts", "runs"]);
+    expect(Object.keys(s25)).toEqual(["id", "prefixHash", "abstraction", "program", "key", "split", "source", "prompt", "target", "counts", "runs"]);
+    expect(s25.prefixHash).toMatch(/^[0-9a-f]{16}$/);
     expect(s25.program).toBe("patterns/a");
     expect(s25.split).toBe("test");
     expect(s25.target).toEqual({ GoCreate: 0, GoStart: 1 / 3, GoBlock: 2 / 3, GoUnblock: 0, GoSched: 0, GoEnd: 0 });
@@ -50,9 +51,12 @@ describe("schedlab export", () => {
 
   it("ce: one record per observed run, ids shared with kl; chat variant; missing source reported", async () => {
     const { db, dir } = fixture();
-    const kl = lines((await runCli(["export", "--objective", "kl", "--holdout", "dir:patterns", "--db", db])).stdout);
+    const kl = lines((await runCli(["export", "--objective", "kl", "--holdout", "dir:patterns", "--split", "all", "--db", db])).stdout);
+    // The default is the training side only: a model fine-tuned on it can be scored on the test side.
+    const trainOnly = lines((await runCli(["export", "--objective", "kl", "--holdout", "dir:patterns", "--db", db])).stdout);
+    expect(new Set(trainOnly.map((x) => x.split))).toEqual(new Set(["train"]));
     const out = join(dir, "ce.jsonl");
-    const r = await runCli(["export", "--objective", "ce", "--holdout", "dir:patterns", "--chat", "--out", out, "--db", db]);
+    const r = await runCli(["export", "--objective", "ce", "--holdout", "dir:patterns", "--split", "all", "--chat", "--out", out, "--db", db]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("exported 12 ce records (6 states, 2 programs, abstraction split)");
     expect(r.stderr).toContain("no readable source for kernels/b");

@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { eventSequence, statesFromRuns } from "../../src/dataset/abstractions.js";
 import { totalCount } from "../../src/dataset/distribution.js";
 import { stateCeiling } from "../../src/dataset/baselines.js";
-import { buildDataset, loadDataset, refreshDataset } from "../../src/dataset/store.js";
+import { ingestedPrograms, loadDataset, refreshDataset } from "../../src/dataset/store.js";
+import { loadSide } from "../../src/dataset/split-data.js";
 import { renderPrefix } from "../../src/dataset/render.js";
 import { isEventType } from "../../src/trace/types.js";
 import { ingestRuns } from "../../src/trace/index.js";
@@ -83,13 +84,13 @@ describe("datasets from real traces", () => {
     const { openDatabase } = await import("../../src/store/index.js");
     const db = openDatabase(dbFile);
     try {
-      const depth = buildDataset(db, { abstraction: "depth" });
+      const depth = loadSide(db, "depth", ingestedPrograms(db).map((p) => p.name));
       const runs = [...depth.runs.values()];
       expect(runs).toHaveLength(RUNS);
       const events = runs.reduce((n, r) => n + eventSequence(r.records).length, 0);
       expect(events).toBeGreaterThan(RUNS * 20); // 1 + 3 workers, 8 jobs: dozens of events per run
       for (const abstraction of ["depth", "goroutine", "context"] as const) {
-        const d = abstraction === "depth" ? depth : buildDataset(db, { abstraction });
+        const d = abstraction === "depth" ? depth : loadSide(db, abstraction, ingestedPrograms(db).map((p) => p.name));
         expect(d.samples).toHaveLength(events);
         expect(d.states.reduce((n, s) => n + totalCount(s.counts), 0)).toBe(events);
         for (const s of d.states) {
@@ -103,12 +104,12 @@ describe("datasets from real traces", () => {
         expect(ceiling).toBeGreaterThan(0);
         expect(ceiling).toBeLessThanOrEqual(1);
       }
-      const split = buildDataset(db, { abstraction: "split" });
+      const split = loadSide(db, "split", ingestedPrograms(db).map((p) => p.name));
       expect(split.samples).toHaveLength(3 * RUNS);
       expect(split.states.map((s) => s.key)).toEqual(["split=25", "split=50", "split=75"]);
       expect(split.states.every((s) => s.runs === RUNS)).toBe(true);
       // The goroutine abstraction keys on canonical ids from the trace stage.
-      const goroutine = buildDataset(db, { abstraction: "goroutine" });
+      const goroutine = loadSide(db, "goroutine", ingestedPrograms(db).map((p) => p.name));
       expect(goroutine.states.some((s) => /TestFanOut\/.*fanout_test\.go:\d+#\d/.test(s.key))).toBe(true);
       // Depth 0 is the same first event in every run: the test goroutine being created or started.
       expect(depth.states[0].runs).toBe(RUNS);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { statesFromRuns } from "../../src/dataset/abstractions.js";
-import { buildDataset, loadDataset, refreshDataset } from "../../src/dataset/store.js";
+import { ingestedPrograms, loadDataset, refreshDataset } from "../../src/dataset/store.js";
+import { loadSide } from "../../src/dataset/split-data.js";
 import { UsageError } from "../../src/errors.js";
 import { insertProgram, insertRun, scratchDatabase } from "./db-fixture.js";
 import { records } from "./records.js";
@@ -38,7 +39,7 @@ describe("dataset store", () => {
   it("loads exactly what the pure core computes, representatives included", () => {
     const { db, r1 } = fixture();
     for (const abstraction of ["split", "depth", "goroutine", "context"] as const) {
-      const built = buildDataset(db, { abstraction });
+      const built = loadSide(db, abstraction, ingestedPrograms(db).map((p) => p.name));
       const loaded = loadDataset(db, { abstraction, samples: true });
       const view = (states: typeof built.states) => states.map((s) => [s.id, s.program, s.key, s.counts, s.runs, s.representative.runId, s.representative.end]);
       expect(view(loaded.states)).toEqual(view(built.states));

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDataset } from "../../src/dataset/index.js";
+import { loadSide } from "../../src/dataset/index.js";
 import { writeReplayFile } from "../../src/predict/index.js";
 import { openDatabase } from "../../src/store/index.js";
 import { EVENT_TYPES } from "../../src/trace/types.js";
@@ -139,7 +139,7 @@ interface EvalJson {
     entropyPearson: number | null;
     samples: number;
   }[];
-  comparisons: { a: string; b: string; mcnemar: { pValue: number }; difference: { estimate: number; lower: number; upper: number } }[];
+  comparisons: { a: string; b: string; clusterTest: { pValue: number }; mcnemarIndependent: { pValue: number }; difference: { estimate: number; lower: number; upper: number } }[];
   cache: { predictor: string; hits: number; computed: number }[];
 }
 
@@ -189,7 +189,10 @@ describe("schedlab eval and report on collected traces", () => {
       expect([p.accuracyInterval.resamples, p.accuracyInterval.clusters]).toEqual([200, 1]);
     }
     const [uniform, majority] = first.predictors;
-    // the uniform vector has NLL ln 6 and Brier 5/6 on every sample, whatever happened
+    // the uniform vector has NLL ln 6 and Brier 5/6 on every sample, whatever happened, and its tie
+    // of six labels earns 1/6 of every sample, at confidence 1/6: accuracy 1/6, ECE 0
+    expect(uniform!.accuracy).toBeCloseTo(1 / 6, 12);
+    expect(uniform!.ece).toBeCloseTo(0, 12);
     expect(uniform!.nll).toBeCloseTo(Math.log(6), 9);
     expect(uniform!.brier).toBeCloseTo(5 / 6, 9);
     // the majority predictor's top label is the training majority class
@@ -216,14 +219,14 @@ describe("schedlab eval and report on collected traces", () => {
 
   it("scores replayed predictions of p̂ itself at the ceiling with zero divergence", async () => {
     const db = openDatabase(dbPath);
-    const { states } = buildDataset(db, { abstraction: "depth", programs: ["fanout"] });
+    const { states } = loadSide(db, "depth", ["fanout"]);
     db.close();
     const file = join(dir, "oracle.jsonl");
     writeReplayFile(
       file,
       states.map((s) => {
         const total = EVENT_TYPES.reduce((n, e) => n + s.counts[e], 0);
-        return [s.id, { probabilities: EVENT_TYPES.map((e) => s.counts[e] / total) }] as const;
+        return [s, { probabilities: EVENT_TYPES.map((e) => s.counts[e] / total) }] as const;
       }),
     );
     const result = await runCli(["eval", "--predictor", `replay:${file}`, "--abstraction", "depth", "--holdout", "list:fanout", "--db", dbPath, "--json", "--no-store"]);
@@ -240,10 +243,10 @@ describe("schedlab eval and report on collected traces", () => {
     const result = await runCli(["eval", "--predictor", "majority", "--abstraction", "split", "--holdout", "list:fanout", "--db", dbPath, "--no-store"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/abstraction split · holdout list:fanout/);
-    expect(result.stdout).toMatch(/predictor\s+accuracy\s+95% CI\s+mode acc\s+ceiling\s+majority/);
+    expect(result.stdout).toMatch(/predictor\s+accuracy\s+95% CI\s+mode acc\s+ceiling\s+LOO ceiling\s+majority/);
     expect(result.stdout).toMatch(/ECE\s+ECE 95% CI\s+Brier/);
-    // majority, accuracy, its CI (two tokens), mode acc, ceiling, majority, macro-F1, then ECE and its collapsed CI, then Brier
-    expect(result.stdout).toMatch(/^majority\s+(?:\S+\s+){7}(\d\.\d{3})\s+\[\1, \1\]\s+\d\.\d{3}/m);
+    // majority, accuracy, its CI (two tokens), mode acc, ceiling, LOO ceiling, majority, macro-F1, then ECE and its collapsed CI, then Brier
+    expect(result.stdout).toMatch(/^majority\s+(?:\S+\s+){8}(\d\.\d{3})\s+\[\1, \1\]\s+\d\.\d{3}/m);
     expect(result.stdout).toMatch(/^majority\s+\d\.\d{3}/m);
   }, 300_000);
 

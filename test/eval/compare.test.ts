@@ -3,29 +3,31 @@ import { compare } from "../../src/eval/compare.js";
 import { EvaluationInputError } from "../../src/eval/errors.js";
 import type { SampleScores } from "../../src/eval/types.js";
 
-function scores(name: string, correct: boolean[], programs: string[]): SampleScores {
-  return { name, abstraction: "depth", holdout: "h", correct, programs };
+function scores(name: string, credit: number[], clusters: string[]): SampleScores {
+  return { name, abstraction: "depth", holdout: "h", credit, clusters, clusterUnit: { unit: "program", clusters: new Set(clusters).size } };
 }
 
 describe("compare", () => {
-  it("reports both accuracies, McNemar and the bootstrap difference", () => {
+  it("reports both accuracies, the cluster sign-flip test, McNemar and the bootstrap difference", () => {
     const programs = ["p", "p", "q", "q", "r", "r"];
-    const a = scores("a", [true, true, true, false, true, true], programs);
-    const b = scores("b", [false, true, false, false, true, false], programs);
+    const a = scores("a", [1, 1, 1, 0, 1, 1], programs);
+    const b = scores("b", [0, 1, 0, 0, 1, 0], programs);
     const c = compare(a, b, { seed: 3 });
     expect(c.accuracyA).toBeCloseTo(5 / 6, 12);
     expect(c.accuracyB).toBeCloseTo(2 / 6, 12);
     expect(c.difference.estimate).toBeCloseTo(0.5, 12);
     expect(c.difference.clusters).toBe(3);
     // three discordant pairs, all for A: p = 2 · (1/2)³
-    expect(c.mcnemar).toEqual({ onlyA: 3, onlyB: 0, method: "exact", statistic: 0, pValue: expect.closeTo(0.25, 12) });
+    expect(c.mcnemarIndependent).toEqual({ onlyA: 3, onlyB: 0, method: "exact", statistic: 0, pValue: expect.closeTo(0.25, 12) });
+    // one +1 in each cluster: only the all-plus and all-minus patterns reach |T| → 2/8
+    expect(c.clusterTest.pValue).toBeCloseTo(0.25, 12);
     expect(compare(b, a, { seed: 3 }).difference.estimate).toBeCloseTo(-0.5, 12);
   });
 
   it("refuses to compare predictors scored on different samples", () => {
-    const a = scores("a", [true, false], ["p", "q"]);
-    expect(() => compare(a, scores("b", [true], ["p"]))).toThrow(EvaluationInputError);
-    expect(() => compare(a, scores("b", [true, true], ["p", "r"]))).toThrow(/different samples/);
-    expect(() => compare(a, { ...scores("b", [true, true], ["p", "q"]), abstraction: "split" })).toThrow(/different samples/);
+    const a = scores("a", [1, 0], ["p", "q"]);
+    expect(() => compare(a, scores("b", [1], ["p"]))).toThrow(EvaluationInputError);
+    expect(() => compare(a, scores("b", [1, 1], ["p", "r"]))).toThrow(/different samples/);
+    expect(() => compare(a, { ...scores("b", [1, 1], ["p", "q"]), abstraction: "split" })).toThrow(/different samples/);
   });
 });

@@ -25,14 +25,21 @@ describe("eval store", () => {
     expect(loaded.predictors[1]!.entropySpearman).toBeNaN();
     expect(loaded.predictors[0]!.perEvent.GoSched.precision).toBeNaN();
     expect(loaded.predictors[0]!.accuracy).toBe(0.75);
-    expect(loaded.comparisons[0]!.mcnemar.pValue).toBeCloseTo(2 / 32, 12);
+    expect(loaded.comparisons[0]!.mcnemarIndependent.pValue).toBeCloseTo(2 / 32, 12);
+    expect(loaded.comparisons[0]!.clusterTest.pValue).toBe(0.5);
     expect(loaded.predictors[1]!.eceInterval).toEqual(result.predictors[1]!.eceInterval);
-    expect(loaded.predictors[1]!.eceInterval.upper).toBeCloseTo(1 / 3, 12);
-    const row = db.prepare("SELECT entropy_spearman, accuracy FROM eval_results WHERE predictor = 'uniform'").get() as {
+    expect(loaded.predictors[0]!.ceilingLoo).toBeCloseTo(5 / 8, 12);
+    const row = db.prepare("SELECT entropy_spearman, accuracy, ceiling_loo FROM eval_results WHERE predictor = 'uniform'").get() as {
       entropy_spearman: number | null;
       accuracy: number;
+      ceiling_loo: number;
     };
-    expect(row).toEqual({ entropy_spearman: null, accuracy: 0.125 });
+    expect(row.entropy_spearman).toBeNull();
+    expect(row.accuracy).toBeCloseTo(1 / 6, 15);
+    expect(row.ceiling_loo).toBeCloseTo(5 / 8, 12);
+    const comparison = db.prepare("SELECT cluster_p, mcnemar_p FROM eval_comparisons").get() as { cluster_p: number; mcnemar_p: number };
+    expect(comparison.cluster_p).toBe(0.5);
+    expect(comparison.mcnemar_p).toBeCloseTo(2 / 32, 12);
     db.close();
   });
 
@@ -51,22 +58,6 @@ describe("eval store", () => {
     expect(listed[1]!.predictors[0]!.accuracy).toBe(0.75);
     expect(listed[1]!.ceiling).toBe(0.75);
     expect(listEvaluations(db, 1)).toHaveLength(1);
-    db.close();
-  });
-
-  it("reads results stored before the ECE interval existed with an explicit not-computed interval", () => {
-    const db = openDatabase(join(dir, "d.db"));
-    const id = saveEvaluation(db, evaluate(STATES, samplesOf(STATES), [UNIFORM], { abstraction: "split", holdout: "h1" }));
-    // what an older schedlab wrote: the same metrics JSON without eceInterval
-    const row = db.prepare("SELECT metrics FROM eval_results WHERE eval_run_id = ?").get(id) as { metrics: string };
-    const { eceInterval: _dropped, ...older } = JSON.parse(row.metrics) as Record<string, unknown>;
-    db.prepare("UPDATE eval_results SET metrics = ? WHERE eval_run_id = ?").run(JSON.stringify(older), id);
-    const loaded = loadEvaluation(db, id).predictors[0]!;
-    expect(loaded.eceInterval.resamples).toBe(0);
-    expect(loaded.eceInterval.lower).toBeNaN();
-    expect(loaded.eceInterval.upper).toBeNaN();
-    expect(loaded.eceInterval.estimate).toBeCloseTo(1 / 24, 12);
-    expect(loaded.eceInterval.clusters).toBe(2);
     db.close();
   });
 

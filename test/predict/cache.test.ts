@@ -84,9 +84,9 @@ describe("predictWithCache", () => {
       },
     };
     await expect(predictWithCache(db, flaky, states, { batchSize: 2 })).rejects.toThrow(PredictorOutputError);
-    const stored = readCachedPredictions(db, flaky, states.map((s) => s.id));
-    expect([...stored.keys()].sort()).toEqual(["s1", "s2"]);
-    expect(stored.get("s1")?.probabilities).toEqual([1, 0, 0, 0, 0, 0]);
+    const stored = readCachedPredictions(db, flaky, states.map((s) => s.prefixHash));
+    expect([...stored.keys()].sort()).toEqual([states[0].prefixHash, states[1].prefixHash].sort());
+    expect(stored.get(states[0].prefixHash)?.probabilities).toEqual([1, 0, 0, 0, 0, 0]);
     db.close();
   });
 
@@ -100,6 +100,22 @@ describe("predictWithCache", () => {
     await predictWithCache(db, tagged, states.slice(0, 1));
     const again = await predictWithCache(db, { ...tagged, predict: async () => [] }, states.slice(0, 1));
     expect(again.predictions[0]).toEqual({ probabilities: [0, 0, 1, 0, 0, 0], tags: { blockReason: "chan receive" } });
+    db.close();
+  });
+});
+
+describe("the cache key", () => {
+  it("is the prefix's content: the same state id with another prefix (another collection) is asked again", async () => {
+    const db = freshDb();
+    const p = recording(trained());
+    const here = stateOf("same-id", prefixOf(records(["GoCreate", 2], ["GoStart", 2])));
+    const elsewhere = stateOf("same-id", prefixOf(records(["GoCreate", 2], ["GoStart", 2], ["GoBlock", 2, "chan send"])));
+    await predictWithCache(db, p, [here]);
+    const again = await predictWithCache(db, p, [elsewhere]);
+    expect(again).toMatchObject({ hits: 0, computed: 1 });
+    // Another state whose representative prefix is the same content reuses the answer.
+    const twin = stateOf("other-id", prefixOf(records(["GoCreate", 2], ["GoStart", 2])));
+    expect(await predictWithCache(db, p, [twin])).toMatchObject({ hits: 1, computed: 0 });
     db.close();
   });
 });

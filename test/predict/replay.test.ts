@@ -19,12 +19,12 @@ describe("replay", () => {
     const source = ngramPredictor(2, 0.5, { samples: [sampleOf(states[0].representative, "GoBlock"), sampleOf(states[0].representative, "GoEnd")] });
     const original = await source.predict(states);
     const file = join(scratch(), "preds.jsonl");
-    writeReplayFile(file, states.map((s, i) => [s.id, original[i]] as const));
+    writeReplayFile(file, states.map((s, i) => [s, original[i]] as const));
     const replay = await createPredictor(`replay:${file}`);
     expect(await replay.predict(states)).toEqual(original);
     expect(replay.id).toBe(`replay:${file}`);
     // Editing the file changes the configHash, so cached answers of the old file are not reused.
-    writeReplayFile(file, states.map((s) => [s.id, { probabilities: [0, 0, 0, 0, 0, 1] }] as const));
+    writeReplayFile(file, states.map((s) => [s, { probabilities: [0, 0, 0, 0, 0, 1] }] as const));
     expect((await createPredictor(`replay:${file}`)).configHash).not.toBe(replay.configHash);
   });
 
@@ -76,5 +76,18 @@ describe("replay", () => {
     const [p] = await (await createPredictor(`replay:${file}`)).predict([states[0]]);
     p.probabilities.slice(0, 3).forEach((v) => expect(v).toBeCloseTo(1 / 3, 12));
     await expect(createPredictor(`replay:${join(scratch(), "absent.jsonl")}`)).rejects.toThrow(/cannot read replay file .*ENOENT/);
+  });
+  it("does not use a line made for another prefix of the same state id", async () => {
+    const file = join(scratch(), "stale.jsonl");
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ stateId: states[0].id, prefixHash: states[0].prefixHash, probabilities: [0, 1, 0, 0, 0, 0] }),
+        JSON.stringify({ stateId: states[1].id, prefixHash: "0000000000000000", probabilities: [0, 1, 0, 0, 0, 0] }),
+      ].join("\n"),
+    );
+    const replay = await createPredictor(`replay:${file}`);
+    expect((await replay.predict([states[0]]))[0]!.probabilities).toEqual([0, 1, 0, 0, 0, 0]);
+    await expect(replay.predict(states)).rejects.toThrow(/1 of them have a line made for another prefix/);
   });
 });

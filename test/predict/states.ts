@@ -1,5 +1,6 @@
 // Small hand-made states and samples for predictor tests (no trace needed: a prefix is records).
 
+import { prefixHash } from "../../src/dataset/prefix-hash.js";
 import type { EventCounts, Prefix, Sample, State } from "../../src/dataset/types.js";
 import { EVENT_TYPES, type EventType, type GoroutineRecord, type RecordKind } from "../../src/trace/types.js";
 
@@ -17,7 +18,7 @@ export function countsOf(partial: Partial<Record<EventType, number>>): EventCoun
 }
 
 export function stateOf(id: string, prefix: Prefix, counts: Partial<Record<EventType, number>> = {}): State {
-  return { id, abstraction: "depth", program: prefix.program, key: `depth=${prefix.end}`, counts: countsOf(counts), runs: 1, representative: prefix };
+  return { id, abstraction: "depth", program: prefix.program, key: `depth=${prefix.end}`, counts: countsOf(counts), runs: 1, representative: prefix, prefixHash: prefixHash(prefix) };
 }
 
 export function sampleOf(prefix: Prefix, next: EventType, stateId = "s"): Sample {

@@ -64,17 +64,20 @@ describe("writeReport with the evaluation sections", () => {
     expect(md).toContain("| predictor | accuracy | 95% CI |");
     expect(md).toMatch(/\| oracle \| 0\.750 \|/);
     expect(md).toContain("## Paired comparisons");
-    expect(md).toContain("| oracle | uni<form> | 0.750 | 0.125 | +0.625 |");
+    expect(md).toContain("| oracle | uni<form> | 0.750 | 0.167 | +0.583 |");
+    expect(md).toContain("McNemar's p");
+    expect(md).toContain("p (McNemar, assumes independent samples)");
   });
 
-  it("shows each predictor's ECE with its program-bootstrap interval", () => {
-    // uniform: ECE 1/24, resamples of programs {A,A} → 1/6, {B,B} → 1/3 (see test/eval/evaluate.test.ts)
+  it("shows each predictor's ECE with its cluster-bootstrap interval", () => {
+    // uniform: a tie of six labels scores 1/6 at confidence 1/6 on every resample: ECE 0 (see test/eval/evaluate.test.ts)
     expect(html).toContain('<th class="num">ECE 95% CI</th>');
-    expect(html).toContain('<td class="num">[0.042, 0.333]</td>');
-    expect(html).toContain("ECE 0.042 [0.042, 0.333], config h-uniform");
-    expect(md).toMatch(/\| uni<form> \| 0\.125 \| \[0\.000, 0\.500\] \|.*\| 0\.042 \| \[0\.042, 0\.333\] \|/);
+    expect(html).toContain('<td class="num">[0.000, 0.000]</td>');
+    expect(html).toContain("ECE 0.000 [0.000, 0.000], config h-uniform");
+    expect(html).toContain('<th class="num">LOO ceiling</th>');
+    expect(md).toMatch(/\| uni<form> \| 0\.167 \| \[0\.167, 0\.167\] \|.*\| 0\.000 \| \[0\.000, 0\.000\] \|/);
     const evaluation = json.sections.evaluation as unknown as { predictors: { eceInterval: { lower: number; upper: number; resamples: number } }[] };
-    expect(evaluation.predictors[1]!.eceInterval.upper).toBeCloseTo(1 / 3, 12);
+    expect(evaluation.predictors[1]!.eceInterval.upper).toBeCloseTo(0, 12);
     expect(evaluation.predictors[1]!.eceInterval.resamples).toBe(2000);
   });
 
@@ -103,9 +106,9 @@ describe("evaluationText", () => {
     expect(text).toContain("abstraction split · holdout list:A,B · 3 states, 8 samples, 2 programs");
     expect(text).toMatch(/oracle\s+0\.750\s+\[/);
     expect(text).toMatch(/R GoEnd/);
-    expect(text).toMatch(/exact\s+5\s+0\s+0\.063/);
+    expect(text).toMatch(/0\.500\s+2 programs\s+0\.063/);
     expect(text).toMatch(/ECE\s+ECE 95% CI\s+Brier/);
-    expect(text).toMatch(/^uni<form>\s.*\s0\.042\s+\[0\.042, 0\.333\]\s/m);
+    expect(text).toMatch(/^uni<form>\s.*\s0\.000\s+\[0\.000, 0\.000\]\s/m);
   });
 
   it("states the number of resamples the intervals were computed with", () => {
@@ -117,13 +120,13 @@ describe("evaluationText", () => {
     expect(md).not.toContain("2000");
   });
 
-  it("shows a dash, not a made-up interval, for results stored before the ECE interval existed", () => {
+  it("shows a dash, not a made-up interval, where no interval was computed", () => {
     const e = stored();
     const older = { ...e, predictors: e.predictors.map((p) => ({ ...p, eceInterval: { ...p.eceInterval, lower: NaN, upper: NaN, resamples: 0 } })) };
-    expect(evaluationText(older)).toMatch(/^uni<form>\s.*\s0\.042\s+–\s+0\.833/m);
+    expect(evaluationText(older)).toMatch(/^uni<form>\s.*\s0\.000\s+–\s+0\.833/m);
     const md = evaluationSections(older)
       .map((s) => s.markdown())
       .join("\n");
-    expect(md).toContain("ECE 0.042, config h-uniform");
+    expect(md).toContain("ECE 0.000, config h-uniform");
   });
 });

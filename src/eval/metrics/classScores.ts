@@ -36,6 +36,9 @@ export function classScores(matrix: readonly (readonly number[])[]): ClassScores
       support += matrix[c]![j]!;
       predicted += matrix[j]![c]!;
     }
+    // Tie credit makes the matrix fractional; its row and column sums are whole up to rounding.
+    support = Math.round(support * 1e9) / 1e9;
+    predicted = Math.round(predicted * 1e9) / 1e9;
     const precision = predicted === 0 ? NaN : tp / predicted;
     const recall = support === 0 ? NaN : tp / support;
     let f1: number;

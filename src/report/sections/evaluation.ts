@@ -51,7 +51,7 @@ const metricNotes = (resamples: number, clusters: string): string[] => [
 /** "6 families" / "12 programs": what an evaluation's intervals resample. */
 function clusterWords(e: StoredEvaluation): string {
   const unit = e.predictors[0]?.clusterUnit;
-  return unit === undefined ? "programs" : plural(unit.clusters, unit.unit);
+  return unit === undefined ? "programs" : plural(unit.clusters, unit.unit, unit.unit === "family" ? "families" : "programs");
 }
 
 /** Where a set of evaluation sections sits on the page: an id prefix and a title suffix, empty for the main one. */

@@ -13,25 +13,38 @@ import { barChart } from "../svg/index.js";
 import { bootstrapIntervalCell } from "./evaluationTables.js";
 import type { ReportSection } from "../types.js";
 
-/** What the overview shows; the pipeline fills it in (the report stage does not depend on it). */
-export interface OverviewInput {
-  readonly programs: number;
+/** One evaluated test set as the overview shows it: the in-distribution holdout or a test corpus. */
+export interface OverviewEvaluation {
+  /** "in-distribution holdout" or "test corpus NAME". */
+  readonly title: string;
+  readonly holdout: string;
   readonly testPrograms: readonly string[];
-  readonly abstraction: string;
+  readonly families: { readonly train: number; readonly validation: number; readonly test: number };
   readonly evalRunId: number;
-  readonly bestStudent: string | null;
+  /** The student chosen on validation, by its shown name, or null. */
+  readonly best: string | null;
   readonly predictors: readonly {
     readonly name: string;
     readonly accuracy: number;
+    readonly accuracyInterval: BootstrapInterval;
     readonly ceiling: number;
+    readonly ceilingLoo: number;
     readonly majority: number;
     readonly ece: number;
     readonly eceInterval: BootstrapInterval;
     readonly macroF1: number;
   }[];
+}
+
+/** What the overview shows; the pipeline fills it in (the report stage does not depend on it). */
+export interface OverviewInput {
+  readonly programs: number;
+  readonly abstraction: string;
+  /** The in-distribution holdout first, then each test corpus. */
+  readonly evaluations: readonly OverviewEvaluation[];
   readonly leaks: { readonly findings: number; readonly programsWithFindings: number; readonly programsAnalysed: number; readonly precision: number | null; readonly recall: number | null; readonly falsePositivesOnClean: number } | null;
   readonly rollout: { readonly predictor: string; readonly steps: number; readonly meanSurvival: number; readonly kStepAccuracy: number; readonly reachedK: number } | null;
-  readonly settings: { readonly corpus: string; readonly quick: boolean; readonly runs: number; readonly timeoutMs: number; readonly studentModel: string };
+  readonly settings: { readonly corpus: string; readonly testCorpora: readonly string[]; readonly quick: boolean; readonly runs: number; readonly timeoutMs: number; readonly studentModel: string };
   readonly collected: { readonly programs: number; readonly executed: number; readonly skipped: number; readonly buildErrors: number };
   readonly stages: readonly { readonly stage: string; readonly status: string; readonly elapsedMs: number; readonly note: string }[];
   readonly warnings: readonly string[];
@@ -41,13 +54,17 @@ const pct = (x: number | null): string => (x === null || !Number.isFinite(x) ? M
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 function headline(input: OverviewInput): string[] {
-  const best = input.predictors.find((p) => p.name === input.bestStudent);
-  const lines = [
-    best === undefined
-      ? "No student could be trained; the baselines are below."
-      : `The best student, ${best.name}, predicts the next scheduling event with accuracy ${pct(best.accuracy)}, against ${pct(best.majority)} for always guessing the majority event and a ceiling of ${pct(best.ceiling)} (always the most frequent next event of each state, which no predictor can beat).`,
-    `Scored on ${plural(input.testPrograms.length, "held-out program")} of ${input.programs} (${input.abstraction} states, eval run ${input.evalRunId}).`,
-  ];
+  const lines: string[] = [];
+  for (const e of input.evaluations) {
+    const best = e.predictors.find((p) => p.name === e.best);
+    const where = `${plural(e.testPrograms.length, "program")} in ${plural(e.families.test, "family", "families")} (${e.title}, eval run ${e.evalRunId})`;
+    lines.push(
+      best === undefined
+        ? `No student could be trained; the baselines on ${where} are below.`
+        : `On ${where}, the student chosen on validation, ${best.name}, predicts the next scheduling event with accuracy ${pct(best.accuracy)}, against ${pct(best.majority)} for always guessing the majority event and a ceiling of ${pct(best.ceiling)} (${pct(best.ceilingLoo)} leave-one-run-out: the most frequent next event of each state, which no predictor can beat).`,
+    );
+  }
+  lines.push(`${input.programs} programs in all; ${input.abstraction} states; training and test never share a family.`);
   if (input.leaks !== null) {
     lines.push(
       `Leak detection found ${plural(input.leaks.findings, "goroutine")} blocked forever in ${input.leaks.programsWithFindings} of ${plural(input.leaks.programsAnalysed, "program")}; against the manifests' labels precision ${pct(input.leaks.precision)}, recall ${pct(input.leaks.recall)}, ${plural(input.leaks.falsePositivesOnClean, "false positive")} on clean programs.`,
@@ -61,35 +78,55 @@ function headline(input: OverviewInput): string[] {
   return lines;
 }
 
-const PREDICTOR_HEADERS = ["predictor", "accuracy", "majority", "ceiling", "gap to ceiling", "macro-F1", "ECE", "ECE 95% CI"] as const;
+const PREDICTOR_HEADERS = ["test set", "predictor", "accuracy", "95% CI", "majority", "ceiling", "LOO ceiling", "gap to LOO ceiling", "macro-F1", "ECE", "ECE 95% CI"] as const;
 const STAGE_HEADERS = ["stage", "status", "time", "what happened"] as const;
 
-/** First section: the answer in a few sentences, the predictors at a glance, how the run went. */
+/** First section: the answer in a few sentences, every test set's predictors side by side, how the run went. */
 export function overviewSection(input: OverviewInput): ReportSection {
-  const rows = input.predictors.map((p) => [p.name, pct(p.accuracy), pct(p.majority), pct(p.ceiling), pct(p.ceiling - p.accuracy), fixed(p.macroF1), fixed(p.ece), bootstrapIntervalCell(p.eceInterval)]);
+  const rows = input.evaluations.flatMap((e) =>
+    e.predictors.map((p) => [
+      e.title,
+      p.name === e.best ? `${p.name} (chosen)` : p.name,
+      pct(p.accuracy),
+      bootstrapIntervalCell(p.accuracyInterval),
+      pct(p.majority),
+      pct(p.ceiling),
+      pct(p.ceilingLoo),
+      pct(p.ceilingLoo - p.accuracy),
+      fixed(p.macroF1),
+      fixed(p.ece),
+      bootstrapIntervalCell(p.eceInterval),
+    ]),
+  );
   const stageRows = input.stages.map((s) => [s.stage, s.status, s.status === "skipped" ? MISSING : seconds(s.elapsedMs), s.note]);
-  const chart = barChart({
-    title: "Accuracy of each predictor, with the ceiling and the majority baseline",
-    categories: input.predictors.map((p) => p.name),
-    series: [
-      { name: "accuracy", values: input.predictors.map((p) => p.accuracy) },
-      { name: "ceiling", values: input.predictors.map((p) => p.ceiling) },
-      { name: "majority", values: input.predictors.map((p) => p.majority) },
-    ],
-    max: 1,
-    yLabel: "accuracy",
-    width: Math.max(560, 110 * input.predictors.length + 120),
-  });
-  const settings = `Corpus ${input.settings.corpus}${input.settings.quick ? " (--quick: a subset stratified by category)" : ""}; ${input.settings.runs} runs per program, deadline ${seconds(input.settings.timeoutMs)}; ${input.collected.programs} programs collected (${input.collected.executed} runs executed now, ${input.collected.skipped} resumed${input.collected.buildErrors > 0 ? `, ${input.collected.buildErrors} build errors` : ""}); students: ${input.settings.studentModel}.`;
+  const first = input.evaluations[0];
+  const chart =
+    first === undefined
+      ? ""
+      : barChart({
+          title: `Accuracy of each predictor (${first.title}), with the ceilings and the majority baseline`,
+          categories: first.predictors.map((p) => p.name),
+          series: [
+            { name: "accuracy", values: first.predictors.map((p) => p.accuracy) },
+            { name: "LOO ceiling", values: first.predictors.map((p) => p.ceilingLoo) },
+            { name: "majority", values: first.predictors.map((p) => p.majority) },
+          ],
+          max: 1,
+          yLabel: "accuracy",
+          width: Math.max(560, 110 * first.predictors.length + 120),
+        });
+  const testCorpora = input.settings.testCorpora.length === 0 ? "" : `; test corpora ${input.settings.testCorpora.join(", ")} (never trained on)`;
+  const settings = `Corpus ${input.settings.corpus}${input.settings.quick ? " (--quick: one program per family)" : ""}${testCorpora}; ${input.settings.runs} runs per program, deadline ${seconds(input.settings.timeoutMs)}; ${input.collected.programs} programs collected (${input.collected.executed} runs executed now, ${input.collected.skipped} resumed${input.collected.buildErrors > 0 ? `, ${input.collected.buildErrors} build errors` : ""}); students: ${input.settings.studentModel}. Families (train / validation / test): ${input.evaluations.map((e) => `${e.title} ${e.families.train - e.families.validation} / ${e.families.validation} / ${e.families.test}`).join("; ")}.`;
   const warnings = input.warnings.length === 0 ? "" : `<h3>Warnings</h3><ul>${input.warnings.map((w) => `<li>${escapeXml(w)}</li>`).join("")}</ul>`;
+  const numeric = [2, 3, 4, 5, 6, 7, 8, 9, 10];
   return {
     id: "overview",
     title: "Overview",
     html: () =>
       [
         ...headline(input).map((line) => `<p>${escapeXml(line)}</p>`),
-        `<div class="scroll">${htmlTable({ headers: PREDICTOR_HEADERS, rows, numeric: [1, 2, 3, 4, 5, 6, 7] })}</div>`,
-        `<div class="charts"><figure>${chart}<figcaption>Accuracy against each run's observed next event on the held-out programs.</figcaption></figure></div>`,
+        `<div class="scroll">${htmlTable({ headers: PREDICTOR_HEADERS, rows, numeric })}</div>`,
+        chart === "" ? "" : `<div class="charts"><figure>${chart}<figcaption>Accuracy against each run's observed next event on the held-out programs.</figcaption></figure></div>`,
         `<h3>How this run went</h3><p class="note">${escapeXml(settings)}</p>`,
         htmlTable({ headers: STAGE_HEADERS, rows: stageRows, numeric: [2] }),
         warnings,
@@ -97,7 +134,7 @@ export function overviewSection(input: OverviewInput): ReportSection {
     markdown: () =>
       [
         ...headline(input),
-        markdownTable(PREDICTOR_HEADERS, rows, [1, 2, 3, 4, 5, 6, 7]),
+        markdownTable(PREDICTOR_HEADERS, rows, numeric),
         settings,
         markdownTable(STAGE_HEADERS, stageRows, [2]),
         ...(input.warnings.length === 0 ? [] : ["Warnings:", input.warnings.map((w) => `- ${w}`).join("\n")]),
@@ -171,12 +208,17 @@ export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput[
 
 const ROLLOUT_HEADERS = ["predictor", "steps", "rollouts per prefix", "prefixes", "mean survival", "reach k", "k-step accuracy", "per-step accuracy", "L1", "KL"] as const;
 
-/** Rollout survival: how long rolled-out events stay valid under the goroutine state machine. */
-/** `predictor` is the name shown (e.g. "student:kl" for a `student:/abs/path` spec). */
-export function rolloutSection(run: StoredRolloutRun | null, report: RolloutReport | null, predictor = run?.predictor ?? ""): ReportSection {
+/**
+ * Rollout survival: how long rolled-out events stay valid under the goroutine state machine.
+ * `predictor` is the name shown (e.g. "student:kl" for a `student:/abs/path` spec); `scope`
+ * tells apart the rollouts of several test sets on one page.
+ */
+export function rolloutSection(run: StoredRolloutRun | null, report: RolloutReport | null, predictor = run?.predictor ?? "", scope: { readonly id: string; readonly title: string } = { id: "", title: "" }): ReportSection {
+  const id = scope.id === "" ? "rollout" : `${scope.id}-rollout`;
+  const title = `Rollout survival${scope.title}`;
   if (run === null || report === null) {
     const text = "No rollout was run; see the warnings in the overview.";
-    return { id: "rollout", title: "Rollout survival", html: () => `<p>${escapeXml(text)}</p>`, markdown: () => text, json: () => null };
+    return { id, title, html: () => `<p>${escapeXml(text)}</p>`, markdown: () => text, json: () => null };
   }
   const row = [predictor, String(run.steps), String(run.samples), String(run.prefixes), fixed(run.meanSurvival, 2), pct(run.reachedK), pct(run.kStepAccuracy), pct(run.perStepAccuracy), fixed(run.l1), fixed(run.kl)];
   const histogram = Array.from({ length: run.steps + 1 }, () => 0);
@@ -204,8 +246,8 @@ export function rolloutSection(run: StoredRolloutRun | null, report: RolloutRepo
   });
   const intro = `${predictor} rolled out ${run.steps} steps, ${run.samples} times from each of ${run.prefixes} held-out prefixes; each step is checked by the goroutine state machine (no start of a goroutine that is not runnable, no unblock of one that is not waiting, …).`;
   return {
-    id: "rollout",
-    title: "Rollout survival",
+    id,
+    title,
     html: () =>
       [
         `<p>${escapeXml(intro)}</p>`,

@@ -1,19 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { mcnemar } from "../../../src/eval/metrics/mcnemar.js";
 
-function pairs(onlyA: number, onlyB: number, both: number, neither: number): [boolean[], boolean[]] {
-  const a: boolean[] = [];
-  const b: boolean[] = [];
-  const push = (n: number, x: boolean, y: boolean): void => {
+function pairs(onlyA: number, onlyB: number, both: number, neither: number): [number[], number[]] {
+  const a: number[] = [];
+  const b: number[] = [];
+  const push = (n: number, x: number, y: number): void => {
     for (let i = 0; i < n; i++) {
       a.push(x);
       b.push(y);
     }
   };
-  push(onlyA, true, false);
-  push(onlyB, false, true);
-  push(both, true, true);
-  push(neither, false, false);
+  push(onlyA, 1, 0);
+  push(onlyB, 0, 1);
+  push(both, 1, 1);
+  push(neither, 0, 0);
   return [a, b];
 }
 
@@ -36,5 +36,9 @@ describe("mcnemar", () => {
     expect(result.statistic).toBeCloseTo(81 / 30, 12);
     // P(χ²₁ > 2.7) = 0.100348
     expect(result.pValue).toBeCloseTo(0.100348, 5);
+  });
+  it("counts tie credit differences as fractional discordance, rounded to whole samples", () => {
+    // A earns 1 where B earns ½ (twice) and ½ where B earns 0 (twice): onlyA = 2, onlyB = 0.
+    expect(mcnemar([1, 1, 0.5, 0.5], [0.5, 0.5, 0, 0])).toMatchObject({ onlyA: 2, onlyB: 0, method: "exact" });
   });
 });

@@ -11,9 +11,9 @@ export interface StageRecord {
   readonly elapsedMs: number;
 }
 
-/** sha256 (hex) of a JSON value; object keys are hashed in insertion order, so build inputs deterministically. */
-export function contentHash(value: unknown): string {
-  return createHash("sha256").update(JSON.stringify(value)).digest("hex");
+/** sha256 (hex) of a JSON value (through `replacer`, if given); object keys are hashed in insertion order, so build inputs deterministically. */
+export function contentHash(value: unknown, replacer?: (key: string, value: unknown) => unknown): string {
+  return createHash("sha256").update(JSON.stringify(value, replacer) ?? "undefined").digest("hex");
 }
 
 export function readStage(db: SchedlabDatabase, stage: string): StageRecord | null {

@@ -1,0 +1,69 @@
+// Stage report: the HTML, Markdown and JSON report of the run — the overview with every test
+// set side by side, each evaluation's sections, the leak table and the rollouts.
+
+import { existsSync } from "node:fs";
+import { analyseLeaks } from "../../leaks/index.js";
+import { listEvaluations, loadEvaluation, type StoredEvaluation } from "../../eval/store.js";
+import { evaluationHistorySection, evaluationSections, writeReport, type SectionScope } from "../../report/index.js";
+import { leakSection, overviewSection, rolloutSection, type OverviewInput } from "../../report/sections/pipeline.js";
+import { listRolloutRuns, type RolloutReport } from "../../rollout/index.js";
+import type { SchedlabDatabase } from "../../store/index.js";
+import type { StageDescriptor } from "../stage.js";
+import type { LeakSummary, RolloutSummary } from "../types.js";
+
+/** One evaluated test set of the run, as the report stage gets it. */
+export interface ReportedEvaluation {
+  readonly scope: SectionScope;
+  readonly evalRunId: number;
+  readonly rolloutRunId: number | null;
+  readonly rollout: RolloutSummary | null;
+}
+
+export interface ReportInput {
+  readonly overview: Omit<OverviewInput, "stages">;
+  readonly evaluations: readonly ReportedEvaluation[];
+  /** Full spec → shown name, e.g. "student:/abs/adapters/ce" → "student:ce". */
+  readonly shownNames: Readonly<Record<string, string>>;
+  readonly leaks: LeakSummary | null;
+  readonly out: string;
+  readonly title: string;
+  readonly source: string;
+}
+
+/** The full report of a stored rollout run (its details column), or null when gone. */
+function storedRolloutReport(db: SchedlabDatabase, id: number): RolloutReport | null {
+  const row = db.prepare("SELECT details FROM rollout_runs WHERE id = ?").get(id) as { details: string } | undefined;
+  return row === undefined ? null : (JSON.parse(row.details) as RolloutReport);
+}
+
+export const reportStage: StageDescriptor<ReportInput, { readonly reportPath: string }> = {
+  name: "report",
+  work: async (input, _say, context) => {
+    const rename = (name: string): string => input.shownNames[name] ?? name;
+    const shown = (stored: StoredEvaluation): StoredEvaluation => ({
+      ...stored,
+      predictors: stored.predictors.map((p) => ({ ...p, name: rename(p.name) })),
+      comparisons: stored.comparisons.map((c) => ({ ...c, a: rename(c.a), b: rename(c.b) })),
+    });
+    const rolloutRuns = listRolloutRuns(context.db);
+    const sections = input.evaluations.flatMap((e) => {
+      const run = e.rolloutRunId === null ? undefined : rolloutRuns.find((r) => r.id === e.rolloutRunId);
+      return [
+        ...evaluationSections(shown(loadEvaluation(context.db, e.evalRunId)), e.scope),
+        rolloutSection(run ?? null, e.rolloutRunId === null ? null : storedRolloutReport(context.db, e.rolloutRunId), e.rollout?.predictor, e.scope),
+      ];
+    });
+    const history = listEvaluations(context.db).map((e) => ({ ...e, predictors: e.predictors.map((p) => ({ ...p, name: rename(p.name) })) }));
+    const main = input.evaluations[0]?.evalRunId ?? 0;
+    const leakAnalysis = input.leaks === null ? null : analyseLeaks(context.db, { save: false });
+    const all = [
+      overviewSection({ ...input.overview, stages: context.timings }),
+      ...sections,
+      evaluationHistorySection(history, main),
+      leakSection(leakAnalysis, input.leaks),
+    ];
+    const written = writeReport(all, input.out, { title: input.title, generatedAt: new Date().toISOString(), source: input.source });
+    return { output: { reportPath: written.html }, note: written.html };
+  },
+  stillValid: (output) => existsSync(output.reportPath),
+};

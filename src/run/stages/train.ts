@@ -1,0 +1,70 @@
+// Stage train: the pipeline's students (CE, KL, KL + tags) trained on one split's fit side,
+// stopped early and calibrated on its validation families, each saved under the adapters dir.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { SplitData } from "../../dataset/index.js";
+import type { Objective } from "../../train/index.js";
+import { trainFromDatabase } from "../../train/from-database.js";
+import type { StageDescriptor } from "../stage.js";
+
+export interface StudentRecipe {
+  readonly name: string;
+  readonly objective: Objective;
+  readonly tags: boolean;
+}
+
+export interface TrainInput {
+  readonly data: SplitData;
+  readonly students: readonly StudentRecipe[];
+  readonly model: "logreg" | "mlp";
+  readonly epochs: number;
+  /** Adapter directory of each student, in the order of `students`. */
+  readonly adapterDirs: readonly string[];
+}
+
+export interface TrainedStudentOutput {
+  readonly name: string;
+  readonly path: string;
+  /** Accuracy on the validation families after calibration (what `run` selects its best student by). */
+  readonly validationAccuracy: number | null;
+}
+
+export interface TrainOutput {
+  readonly students: readonly TrainedStudentOutput[];
+  readonly failures: readonly string[];
+}
+
+export function trainStage(name: string): StageDescriptor<TrainInput, TrainOutput> {
+  return {
+    name,
+    work: async (input, say, context) => {
+      const students: TrainedStudentOutput[] = [];
+      const failures: string[] = [];
+      for (const [i, recipe] of input.students.entries()) {
+        const out = input.adapterDirs[i]!;
+        try {
+          const result = await trainFromDatabase(context.db, {
+            objective: recipe.objective,
+            abstraction: input.data.abstraction,
+            tags: recipe.tags,
+            model: input.model,
+            epochs: input.epochs,
+            data: input.data,
+            out,
+            onProgress: (line) => say(`${recipe.name}: ${line}`, true),
+          });
+          const validation = result.card.validation?.accuracy ?? null;
+          students.push({ name: recipe.name, path: out, validationAccuracy: validation });
+          const h = result.card.holdout;
+          say(`${recipe.name}: validation accuracy ${validation === null ? "–" : `${(100 * validation).toFixed(1)}%`}${h === null ? "" : `, test ${(100 * h.accuracy).toFixed(1)}%`}`);
+        } catch (error) {
+          failures.push(`${name} ${recipe.name}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      context.warnings.push(...failures);
+      return { output: { students, failures }, note: `${students.map((s) => s.name).join(", ") || "no students"} (${input.model})` };
+    },
+    stillValid: (output) => output.students.every((s) => existsSync(join(s.path, "card.json"))),
+  };
+}
