@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inTransaction, openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { buildBatch, buildBatches, type BuildTarget } from "./build.js";
-import { resolveCorpora, saveCorpora } from "./corpora.js";
+import { recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
 import { discoverPrograms, selectProgramsByName } from "./discover.js";
 import { CollectInterruptedError } from "./errors.js";
 import { normalizeCollectOptions, runConfigs } from "./options.js";
@@ -61,15 +61,17 @@ function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], op
 export async function collect(options: CollectOptions): Promise<CollectResult> {
   const opts = normalizeCollectOptions(options);
   const go = await goToolchain();
+  // Labels come from what the database already records; it is only created once the
+  // programs are known, so a bad --program or path leaves no database behind.
+  const corpora = resolveCorpora(recordedCorporaAt(opts.db), opts.paths, opts.testCorpus ? "test" : "train");
+  const discovery = await discoverPrograms(opts.paths, {
+    splitTests: opts.splitTests,
+    namePrefix: (root) => (opts.testCorpus ? corpora.get(root)?.label : undefined),
+  });
+  const programs = opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
   const db = openDatabase(opts.db);
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-build-"));
   try {
-    const corpora = resolveCorpora(db, opts.paths, opts.testCorpus ? "test" : "train");
-    const discovery = await discoverPrograms(opts.paths, {
-      splitTests: opts.splitTests,
-      namePrefix: (root) => (opts.testCorpus ? corpora.get(root)?.label : undefined),
-    });
-    const programs = opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
     // One transaction: a name clash found while planning records neither corpus nor program.
     const plans = inTransaction(db, () => {
       saveCorpora(db, corpora.values());

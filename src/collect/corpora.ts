@@ -2,9 +2,10 @@
 // by and a role. A test corpus (collect --test-corpus) is never trained on; its programs are
 // named "<label>/<path>" so they cannot collide with a training corpus's names.
 
+import { existsSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { UsageError } from "../errors.js";
-import { inTransaction, type SchedlabDatabase } from "../store/index.js";
+import { inTransaction, openDatabase, type SchedlabDatabase } from "../store/index.js";
 
 export type CorpusRole = "train" | "test";
 
@@ -27,26 +28,46 @@ export function labelCandidates(root: string): string[] {
   return candidates;
 }
 
+/** What a database already records that labels depend on: its corpora and program names. */
+export interface RecordedCorpora {
+  readonly corpora: readonly Corpus[];
+  readonly programNames: readonly string[];
+}
+
+/** The corpora and program names of a database (read only). */
+export function recordedCorpora(db: SchedlabDatabase): RecordedCorpora {
+  return {
+    corpora: db.prepare("SELECT root, label, role FROM corpora").all() as Corpus[],
+    programNames: db.prepare("SELECT name FROM programs").pluck().all() as string[],
+  };
+}
+
+/** The corpora and program names of the database file at `path`, or none when it does not exist yet. */
+export function recordedCorporaAt(path: string): RecordedCorpora {
+  if (!existsSync(path)) return { corpora: [], programNames: [] };
+  const db = openDatabase(path, { readonly: true });
+  try {
+    return recordedCorpora(db);
+  } finally {
+    db.close();
+  }
+}
+
 /**
- * The corpus of each absolute root if collected with `role`: its recorded label, or a new
- * free label (for a test corpus, also not the first component of a program name in the
- * database or in `reserved`). Reads only (saveCorpora records them), so a collect that fails before its
- * programs are recorded leaves no corpus behind. A root keeps the role it was first
- * recorded with; asking for the other role is a UsageError, because the role decides the
- * program names.
+ * The corpus of each absolute root if collected with `role` (pure): its recorded label, or a
+ * new free label — for a test corpus also not the first component of a recorded program name
+ * or of `reserved`, since the label starts its programs' names. A root keeps the role it was
+ * first recorded with; asking for the other role is a UsageError, because the role decides
+ * the program names.
  */
-export function resolveCorpora(db: SchedlabDatabase, roots: readonly string[], role: CorpusRole, reserved: Iterable<string> = []): Map<string, Corpus> {
+export function resolveCorpora(recorded: RecordedCorpora, roots: readonly string[], role: CorpusRole, reserved: Iterable<string> = []): Map<string, Corpus> {
   const result = new Map<string, Corpus>();
-  const find = db.prepare("SELECT root, label, role FROM corpora WHERE root = ?");
-  const taken = new Set((db.prepare("SELECT label FROM corpora").all() as { label: string }[]).map((r) => r.label));
-  // A test corpus's label starts its program names, so it must not be the first component of
-  // another program's name (its names, and its families, would mix with that program's).
+  const taken = new Set(recorded.corpora.map((c) => c.label));
   if (role === "test") {
-    for (const name of db.prepare("SELECT name FROM programs").pluck().all() as string[]) taken.add(name.split(/[/#]/)[0]!);
-    for (const name of reserved) taken.add(name.split(/[/#]/)[0]!);
+    for (const name of [...recorded.programNames, ...reserved]) taken.add(name.split(/[/#]/)[0]!);
   }
   for (const root of roots) {
-    const existing = find.get(root) as Corpus | undefined;
+    const existing = recorded.corpora.find((c) => c.root === root);
     if (existing !== undefined) {
       if (existing.role !== role) {
         throw new UsageError(
