@@ -7,11 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { buildBatch, buildBatches, type BuildTarget } from "./build.js";
+import { exploreWithBudget } from "./budget.js";
 import { discoverPrograms, selectProgramsByName } from "./discover.js";
 import { CollectInterruptedError } from "./errors.js";
 import { normalizeCollectOptions, runConfigs } from "./options.js";
 import { runFiles } from "./paths.js";
 import { workQueue, type Task } from "./pool.js";
+import { selectShard } from "./shard.js";
+import { runTimeoutMs } from "./timeout.js";
 import { completedRunIndexes, deleteRuns, recordBuild, recordedBuild, recordedRuns, recordRun, upsertProgram } from "./record.js";
 import { goToolchain, type GoToolchain } from "./toolchain.js";
 import { tracedRun } from "./traced-run.js";
@@ -61,10 +64,26 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
   const opts = normalizeCollectOptions(options);
   const go = await goToolchain();
   const discovery = await discoverPrograms(opts.paths, { splitTests: opts.splitTests });
-  const programs = opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
+  const selected = opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
+  const programs = opts.shard === null ? selected : selectShard(selected, opts.shard);
   const db = openDatabase(opts.db);
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-build-"));
   try {
+    if (opts.budgetMs !== null) {
+      const budget = await exploreWithBudget(db, programs, { ...opts, budgetMs: opts.budgetMs }, go, scratch);
+      if (opts.signal?.aborted) throw new CollectInterruptedError(budget.executed);
+      return {
+        programs: programs.map((program) => {
+          const { id, configs } = budget.programs.get(program.name)!;
+          const exploration = budget.explorations.get(program.name);
+          const summary = summarise(db, { program, id, configs: configs.map((key) => ({ key })), build: null });
+          return exploration === undefined ? summary : { ...summary, exploration };
+        }),
+        executed: budget.executed,
+        skipped: 0,
+        warnings: discovery.warnings,
+      };
+    }
     const plans = planPrograms(db, programs, opts);
     const executed = await execute(db, plans, opts, go, scratch);
     if (opts.signal?.aborted) throw new CollectInterruptedError(executed);
@@ -191,21 +210,16 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
   return executed;
 }
 
-function summarise(db: SchedlabDatabase, plan: ProgramPlan): ProgramSummary {
-  const build = plan.build ?? recordedBuild(db, plan.id) ?? { status: "ok" as const, output: "" };
+function summarise(db: SchedlabDatabase, plan: Pick<ProgramPlan, "program" | "id" | "build"> & { readonly configs: readonly { readonly key: string }[] }): ProgramSummary {
+  const keys = plan.configs.map((config) => config.key);
+  const build = plan.build ?? recordedBuild(db, plan.id, keys.filter((key) => !/-(race|perturb)(-|$)/.test(key))) ?? { status: "ok" as const, output: "" };
   return {
     name: plan.program.name,
     kind: plan.program.kind,
     build: build.status,
     ...(build.status === "error" ? { buildOutput: build.output } : {}),
-    runs: build.status === "error" ? [] : recordedRuns(db, plan.id, plan.configs.map((config) => config.key)),
+    runs: build.status === "error" ? [] : recordedRuns(db, plan.id, keys),
   };
 }
 
-/**
- * A manifest's timeoutMs may only shorten the deadline: it cuts short a program known to
- * deadlock, and never makes a run outlive the --timeout the user asked for.
- */
-export function runTimeoutMs(optionMs: number, manifestMs: number | undefined): number {
-  return manifestMs === undefined ? optionMs : Math.min(optionMs, manifestMs);
-}
+export { runTimeoutMs };
