@@ -21,7 +21,7 @@ import { deleteRuns, recordBuild, recordRun, upsertProgram } from "./record.js";
 import type { Strategy } from "./strategy.js";
 import type { GoToolchain } from "./toolchain.js";
 import { tracedRun } from "./traced-run.js";
-import type { BuildResult, ExplorationFinding, ExplorationSummary, NormalizedCollectOptions, ProgramSpec, RunConfig } from "./types.js";
+import type { BuildResult, ExplorationFinding, ExplorationSummary, NormalizedCollectOptions, ProgramSpec, RunCheck, RunConfig } from "./types.js";
 
 /** One program's exploration while it is under way. */
 interface Exploring {
@@ -32,7 +32,9 @@ interface Exploring {
   /** Strategies that cannot be built for this program → why. */
   readonly unavailable: Map<Strategy, string>;
   budgetMs: number;
+  /** Wall time of the program's runs and their checks; builds are counted apart (buildMs). */
   spentMs: number;
+  buildMs: number;
   runs: number;
   status: ExplorationRow["status"];
   finding: ExplorationFinding | null;
@@ -78,6 +80,7 @@ export async function exploreWithBudget(
       unavailable: new Map(),
       budgetMs: opts.budgetMs,
       spentMs: row?.spentMs ?? 0,
+      buildMs: 0,
       runs: row?.runs ?? 0,
       status: row?.status ?? "exploring",
       finding: null,
@@ -173,7 +176,8 @@ export async function exploreWithBudget(
     s.runs++;
     const { build, wallMs, paid } = await buildOf(s, config.strategy);
     if (signal.aborted) return;
-    if (paid) s.spentMs += wallMs;
+    // Builds are not exploration: a cold -race build alone can take longer than a budget.
+    if (paid) s.buildMs += wallMs;
     recordBuild(db, { programId: s.id, config: config.key, status: build.status, output: build.output, sourceHash: s.program.sourceHash, goVersion: go.version });
     if (build.status === "error") {
       s.runs--;
@@ -195,7 +199,7 @@ export async function exploreWithBudget(
     }
     const index = s.nextIndex.get(config.key) ?? 0;
     s.nextIndex.set(config.key, index + 1);
-    const seed = config.strategy === "perturb" ? perturbSeed(index) : null;
+    const seed = config.strategy === "perturb" ? perturbSeed(config.key, index) : null;
     const timeoutMs = runTimeoutMs(opts.timeoutMs, s.program.manifest?.timeoutMs);
     const t0 = performance.now();
     const result = await tracedRun({
@@ -215,7 +219,7 @@ export async function exploreWithBudget(
     s.spentMs += performance.now() - t0;
     if (check.finding !== null && s.finding === null) {
       s.findingRunId = runId;
-      s.finding = { runId, config: config.key, strategy: config.strategy, seed, atMs: Math.round(s.spentMs), check, replay: replayCommand(runId, opts.db) };
+      s.finding = { runId, config: config.key, strategy: config.strategy, seed, atMs: Math.round(s.spentMs), atRun: s.runs, check, replay: replayCommand(runId, opts.db) };
     }
     save(s);
     report(s, config.key);
@@ -256,6 +260,7 @@ function explorationSummary(s: Exploring): ExplorationSummary {
     program: s.program.name,
     budgetMs: s.budgetMs,
     spentMs: Math.round(s.spentMs),
+    buildMs: Math.round(s.buildMs),
     runs: s.runs,
     status: s.status === "exploring" ? "exhausted" : s.status,
     finding: s.finding,
@@ -269,7 +274,7 @@ function recordedFinding(db: SchedlabDatabase, runId: number, dbPath: string): E
     .prepare("SELECT r.config, r.strategy, r.seed, c.detail FROM runs r JOIN run_checks c ON c.run_id = r.id WHERE r.id = ?")
     .get(runId) as { config: string; strategy: Strategy; seed: number | null; detail: string } | undefined;
   if (row === undefined) return null;
-  return { runId, config: row.config, strategy: row.strategy, seed: row.seed, atMs: 0, check: JSON.parse(row.detail), replay: replayCommand(runId, dbPath) };
+  return { runId, config: row.config, strategy: row.strategy, seed: row.seed, atMs: null, atRun: null, check: JSON.parse(row.detail) as RunCheck, replay: replayCommand(runId, dbPath) };
 }
 
 function firstLines(text: string, n: number): string {

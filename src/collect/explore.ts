@@ -24,31 +24,23 @@ export function exploredProcs(cores: number): number[] {
 }
 
 /**
- * One cycle of configurations; run k of a program uses entry k mod length. The cycle opens
- * with the plain configuration at the CPU count (the runs an ordinary collect makes, so
- * they also serve distributions), then interleaves perturbation, -race and the other
- * GOMAXPROCS values so that every strategy gets runs early whatever the budget. A test
- * program's runs after the first repeat the tests (-test.count) for more chances per
- * process start.
+ * One cycle of configurations; run k of a program uses entry k mod length. Measured with
+ * bench/explore.mjs (docs/collect.md): single runs are cheaper per finding than
+ * -test.count repetition (a repeated run of a stuck test pays its internal timeout every
+ * iteration), perturbation is the only strategy that exposes tight lock-order bugs and
+ * -race the only one that sees data races, and under perturbation the seed matters far
+ * more than GOMAXPROCS. So the cycle opens with the plain configuration at the CPU count
+ * (an ordinary collect's, whose runs also serve distributions), then alternates
+ * perturbation (a fresh seed each time) with -race and the other GOMAXPROCS values, and
+ * ends with the repeated (-test.count) forms of perturbation, -race and plain runs.
  */
 export function explorationCycle(options: ExploreOptions): RunConfig[] {
   const procs = options.procs !== null && options.procs.length > 0 ? [...options.procs] : exploredProcs(options.cores);
   const count = options.kind === "test" ? (options.testCount ?? EXPLORE_TEST_COUNT) : null;
   const config = (strategy: Strategy, p: number, testCount: number | null): RunConfig => ({ key: configKey(strategy, p, testCount), strategy, procs: p, testCount });
-  const first = procs[0]!;
-  const cycle: RunConfig[] = [config("plain", first, null)];
-  // Per GOMAXPROCS value: perturbation, then -race, then plain repetition.
-  for (const p of procs) {
-    cycle.push(config("perturb", p, count));
-    cycle.push(config("race", p, count));
-    if (p !== first || count !== null) cycle.push(config("plain", p, count));
-  }
-  // Perturbation is the strategy that finds lock-order bugs; it gets a second turn per cycle.
-  for (const p of procs) cycle.push(config("perturb", p, count));
-  return uniqueInOrder(cycle);
-}
-
-function uniqueInOrder(configs: RunConfig[]): RunConfig[] {
-  // A key may repeat on purpose (a second perturb turn); only consecutive repeats collapse.
-  return configs.filter((c, i) => i === 0 || configs[i - 1]!.key !== c.key);
+  const [first, ...others] = procs as [number, ...number[]];
+  const cycle: RunConfig[] = [config("plain", first, null), config("perturb", first, null), config("race", first, null)];
+  for (const p of others) cycle.push(config("perturb", p, null), config("plain", p, null), config("race", p, null));
+  if (count !== null) cycle.push(config("perturb", first, count), config("race", first, count), config("plain", first, count));
+  return cycle;
 }

@@ -5,6 +5,7 @@
 // perturbed binary serves every seed; the user's tree is never written to.
 
 import { execa } from "execa";
+import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { goHelperPath } from "../gohelper/index.js";
@@ -38,9 +39,11 @@ export async function writePerturbOverlay(files: readonly string[], overlay: Ove
 }
 
 /**
- * The seed of run `index` of a perturb configuration: index + 1, so a budgeted collect
- * explores the same seeds every time it is run (0 is left out: it reads as "no seed").
+ * The seed of run `index` of the perturb configuration `config`: the first 48 bits of
+ * sha256("config#index"). Deterministic, so a budgeted collect explores the same seeds
+ * every time it runs, and distinct across configurations, so GOMAXPROCS variants do not
+ * repeat each other's perturbation decisions (which matter more than GOMAXPROCS).
  */
-export function perturbSeed(index: number): number {
-  return index + 1;
+export function perturbSeed(config: string, index: number): number {
+  return createHash("sha256").update(`${config}#${index}`).digest().readUIntBE(0, 6);
 }

@@ -41,16 +41,17 @@ function seconds(ms: number): string {
  * — replay: schedlab collect --replay 57 --db schedlab.db".
  */
 export function explorationLine(e: ExplorationSummary): string {
-  const spent = `${seconds(e.spentMs)}, ${e.runs} run${e.runs === 1 ? "" : "s"}`;
+  const runs = (n: number) => `${n} run${n === 1 ? "" : "s"}`;
   const unavailable = e.unavailable.length === 0 ? "" : ` (not built: ${e.unavailable.map((u) => u.split(":")[0]).join(", ")})`;
   if (e.status === "build-error") return `${e.program}: build error`;
-  if (e.finding === null) return `${e.program}: no finding in ${spent} of a ${seconds(e.budgetMs)} budget${unavailable}`;
+  if (e.finding === null) return `${e.program}: no finding in ${seconds(e.spentMs)}, ${runs(e.runs)}, of a ${seconds(e.budgetMs)} budget${unavailable}`;
   const f = e.finding;
   const what = f.check.finding === "race"
     ? `${f.check.races} data race report(s)`
     : `${f.check.blocked.length} goroutine(s) blocked in ${[...new Set(f.check.blocked.map((b) => b.reason))].join(", ")} at ${[...new Set(f.check.blocked.map((b) => shortSite(b.site)))].slice(0, 3).join(", ")}`;
-  const run = `${f.config}${f.seed === null ? "" : ` seed ${f.seed}`}`;
-  return `${e.program}: finding after ${seconds(f.atMs)}, ${spent} (${run}): ${what} — replay: ${f.replay}${unavailable}`;
+  const when = f.atMs === null || f.atRun === null ? "finding (recorded earlier)" : `finding after ${seconds(f.atMs)}, ${runs(f.atRun)}`;
+  const rest = f.atRun !== null && e.runs > f.atRun ? `; ${seconds(e.spentMs)}, ${runs(e.runs)} in all` : "";
+  return `${e.program}: ${when} (${f.config}${f.seed === null ? "" : ` seed ${f.seed}`})${rest}: ${what} — replay: ${f.replay}${unavailable}`;
 }
 
 /** "pkg.Func file.go:12" → "file.go:12". */

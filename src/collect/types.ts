@@ -165,8 +165,10 @@ export interface ProgramSummary {
 export interface ExplorationSummary {
   readonly program: string;
   readonly budgetMs: number;
-  /** Wall time of this program's builds and runs, summed (runs of resumed collects included). */
+  /** Wall time of this program's runs and their checks, summed (runs of resumed collects included). */
   readonly spentMs: number;
+  /** Wall time of the builds this collect made for it (not part of the budget). */
+  readonly buildMs: number;
   readonly runs: number;
   /** confirmed: a run showed a finding; exhausted: the budget is spent; build-error: nothing could run. */
   readonly status: "confirmed" | "exhausted" | "build-error";
@@ -181,8 +183,10 @@ export interface ExplorationFinding {
   readonly config: string;
   readonly strategy: Strategy;
   readonly seed: number | null;
-  /** Milliseconds of budget spent when the run ended. */
-  readonly atMs: number;
+  /** Milliseconds of budget spent when the run ended (null for a finding of an earlier collect). */
+  readonly atMs: number | null;
+  /** How many runs of the program had started by then (null likewise). */
+  readonly atRun: number | null;
   readonly check: RunCheck;
   /** The command that reruns this configuration and seed. */
   readonly replay: string;

@@ -109,9 +109,10 @@ CREATE TABLE IF NOT EXISTS run_checks (
   replay_of  INTEGER
 );
 
--- One program's budgeted exploration: its budget, the wall time its builds and runs took
--- (summed over every collect --budget of it), and how it ended. finding_run_id is the
--- first run whose check confirmed a finding.
+-- One program's budgeted exploration: its budget, the wall time its runs and their checks
+-- took (summed over every collect --budget of it; builds are not counted), and how it
+-- ended. finding_run_id is the first run whose check confirmed a finding; unavailable is a
+-- JSON array of the strategies that could not be built, with the compiler's first words.
 CREATE TABLE IF NOT EXISTS explorations (
   program_id     INTEGER PRIMARY KEY REFERENCES programs(id) ON DELETE CASCADE,
   budget_ms      INTEGER NOT NULL,
