@@ -100,14 +100,12 @@ try {
 if (json) {
   process.stdout.write(`${JSON.stringify({ maxRuns, capMs, timeoutMs, rows })}\n`);
 } else {
-  const configs = [...new Set(rows.map((r) => r.config.replace(/^procs-\d+/, (m) => m)))];
   const programs = [...new Set(rows.map((r) => r.program))];
   const cell = (r) => (r === undefined ? "-" : r.foundAt === null ? `none/${r.runs}` : `${r.foundAt} (${(r.ms / 1000).toFixed(1)}s)`);
-  const generic = (key) => key;
   console.log(`runs to the first confirmed finding (seconds of run time), at most ${maxRuns} runs or ${capMs / 1000}s per cell, --timeout ${timeoutMs / 1000}s`);
   console.log(["program", ...CONFIGS.map((c) => c.key)].join(" | "));
   for (const program of programs) {
-    const cells = CONFIGS.map((c) => cell(rows.find((r) => r.program === program && (r.config === c.key || r.config === configKey(c.strategy, c.procs, null) && c.testCount === null))));
+    const cells = CONFIGS.map((c) => cell(rows.find((r) => r.program === program && r.config === c.key)));
     console.log([program, ...cells].join(" | "));
   }
   // Per config: programs found, and total seconds until found (cap counted for misses).
@@ -116,7 +114,6 @@ if (json) {
     const mine = rows.filter((r) => r.config === c.key);
     if (mine.length === 0) continue;
     const found = mine.filter((r) => r.foundAt !== null);
-    console.log(`${generic(c.key)}: found ${found.length}/${mine.length}, run seconds spent ${(mine.reduce((s, r) => s + r.ms, 0) / 1000).toFixed(1)}`);
+    console.log(`${c.key}: found ${found.length}/${mine.length}, run seconds spent ${(mine.reduce((s, r) => s + r.ms, 0) / 1000).toFixed(1)}`);
   }
-  void configs;
 }
