@@ -8,8 +8,12 @@ import Database from "better-sqlite3";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { collect, replayRun, type CollectResult, type ExplorationSummary } from "../../src/collect/index.js";
-import { FIXTURES, scratch } from "./helpers.js";
+import {
+  buildProgram, collect, discoverPrograms, goToolchain, replayRun, runFiles, tracedRun, writePerturbOverlay,
+  type CollectResult, type ExplorationSummary, type RunConfig,
+} from "../../src/collect/index.js";
+import { decodeTrace, type GoroutineRecord } from "../../src/trace/index.js";
+import { FIXTURES, PROGRAMS, parsedTrace, scratch } from "./helpers.js";
 
 const EXPLORE = join(FIXTURES, "explore");
 let dir: string;
@@ -110,5 +114,37 @@ describe("collect --budget", () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe("seeded perturbation of a main program", () => {
+  it("composes with the tracing harness, keeps the user's lines as sites, and does nothing without a seed", async () => {
+    const go = await goToolchain();
+    const [program] = (await discoverPrograms([join(PROGRAMS, "leak-select")])).programs;
+    const work = scratch("perturb-main");
+    const { points } = await writePerturbOverlay(program!.goFiles, { Replace: {} }, join(work, "points"));
+    // waiter's select (before it and at each case), and the go statement in main's loop.
+    expect(points.map((p) => `${p.kind} ${p.file}:${p.line}`)).toEqual(["select main.go:7", "select-case main.go:8", "select-case main.go:9", "go main.go:16"]);
+    const build = await buildProgram({ ...program!, strategy: "perturb" }, go, join(work, "build"));
+    expect(build.status, build.output).toBe("ok");
+    const config: RunConfig = { key: "procs-1-perturb", strategy: "perturb", procs: 1, testCount: null };
+    const run = async (index: number, seed: number | null) => {
+      const result = (await tracedRun({
+        kind: "main", dir: program!.dir, binary: build.binary!, testName: null, config, files: runFiles(join(work, "traces"), "leak-select", config.key, index),
+        timeoutMs: 5_000, graceMs: 500, go, seed,
+      }))!;
+      expect(result.outcome).toBe("ok");
+      expect((await parsedTrace(result.tracePath!)).exitCode).toBe(0);
+      const records: GoroutineRecord[] = [];
+      await decodeTrace(result.tracePath!, { mode: "main", goroot: go.goroot }, (batch) => records.push(...batch));
+      return records;
+    };
+    const yields = (records: GoroutineRecord[]) => records.filter((r) => (r.kind === "GoSched" && r.reason === "runtime.Gosched") || (r.kind === "GoBlock" && r.reason === "sleep"));
+    expect(yields(await run(0, null))).toEqual([]);
+    // Some seed among the first few acts at one of the four points (each is quiet with probability 1/4).
+    let acted: GoroutineRecord[] = [];
+    for (let seed = 1; seed <= 5 && acted.length === 0; seed++) acted = yields(await run(seed, seed));
+    expect(acted.length).toBeGreaterThan(0);
+    for (const r of acted) expect(r.site).toMatch(/^main\.(main|waiter) main\.go:(7|8|9|16)$/);
   });
 });
