@@ -1,7 +1,8 @@
 // `schedlab collect <path...>`: parses options and calls the collect library.
 
 import type { Command } from "commander";
-import { collect, parseDuration, parseProcsList, terminalProgress, type CollectResult } from "../collect/index.js";
+import { collect, explorationLine, parseDuration, parseProcsList, parseShard, replayRun, terminalProgress, type CollectResult, type ReplayResult } from "../collect/index.js";
+import { UsageError } from "../errors.js";
 import { parsePeers } from "../collect/peers.js";
 import { openDatabase } from "../store/index.js";
 import { ingestRuns, type IngestSummary } from "../trace/index.js";
@@ -20,6 +21,12 @@ interface CollectFlags {
   testCount?: string;
   peers?: string;
   testCorpus?: boolean;
+  budget?: string;
+  exhaustBudget?: boolean;
+  shard?: string;
+  replay?: string;
+  /** Set by the action: whether --timeout was given (a replay otherwise uses the original deadline). */
+  timeoutGiven?: boolean;
   ingest: boolean;
   json?: boolean;
 }
@@ -49,6 +56,7 @@ function collectNames(name: string, previous: string[] | undefined): string[] {
 function humanSummary(result: CollectResult): string {
   const lines = result.programs.map((program) => {
     if (program.build === "error") return `${program.name} (${program.kind}): build error\n${indent(program.buildOutput ?? "")}`;
+    if (program.exploration !== undefined) return explorationLine(program.exploration);
     const counts = new Map<string, number>();
     for (const run of program.runs) counts.set(run.outcome, (counts.get(run.outcome) ?? 0) + 1);
     const truncated = program.runs.filter((run) => run.truncated === true).length;
@@ -59,15 +67,39 @@ function humanSummary(result: CollectResult): string {
   return lines.join("\n") + "\n";
 }
 
+/** The compiler's first lines: they hold the first error (a batch's tail holds other packages). */
 function indent(text: string): string {
-  return text.trimEnd().split("\n").slice(-20).map((line) => `    ${line}`).join("\n");
+  return text.trimEnd().split("\n").slice(0, 20).map((line) => `    ${line}`).join("\n");
+}
+
+function replaySummary(r: ReplayResult): string {
+  const what = (check: ReplayResult["replay"]["check"]) => {
+    if (check.finding === null) return "no finding";
+    if (check.finding === "race") return `${check.races} race report(s)`;
+    const counts = new Map<string, number>();
+    for (const b of check.blocked) counts.set(`${b.reason} at ${b.site ?? "?"}`, (counts.get(`${b.reason} at ${b.site ?? "?"}`) ?? 0) + 1);
+    return [...counts].map(([signature, n]) => `${n} blocked in ${signature}`).join("; ");
+  };
+  return [
+    `replayed run ${r.original.runId} of ${r.program} (${r.config}${r.seed === null ? "" : `, seed ${r.seed}`}) as run ${r.replay.runId}: ${r.replay.outcome}`,
+    `  original: ${r.original.outcome}, ${what(r.original.check)}`,
+    `  replay:   ${r.replay.outcome}, ${what(r.replay.check)}`,
+    `  ${r.reproduced ? "the finding was reproduced" : r.original.check.finding === null ? "the original run had no finding" : "the finding did not show this time (the scheduler is not deterministic: replay again)"}`,
+  ].join("\n") + "\n";
+}
+
+async function replay(flags: CollectFlags, paths: string[]): Promise<void> {
+  if (paths.length > 0) throw new UsageError("--replay takes a run id, not paths", "Run `schedlab collect --replay RUN_ID [--db FILE]`.");
+  const result = await replayRun({ runId: parsePositiveInteger("--replay", flags.replay!), db: flags.db, timeoutMs: flags.timeoutGiven ? parseDuration(flags.timeout) : undefined, traces: flags.traces });
+  if (flags.ingest) await ingestPending(flags.db, false);
+  process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : replaySummary(result));
 }
 
 export function registerCollect(program: Command): void {
   program
     .command("collect")
     .description("Build Go programs and run each one many times under the execution tracer, recording every run.")
-    .argument("<path...>", "program directories, trees of programs, or Go module roots")
+    .argument("[path...]", "program directories, trees of programs, or Go module roots")
     .option("--program <name>", "collect only this program, named as collect names it (path relative to the path given); repeatable", collectNames)
     .option("--runs <n>", "traced runs per program and configuration", "5")
     .option("--timeout <duration>", "deadline per run (e.g. 500ms, 10s, 2m)", "10s")
@@ -80,9 +112,16 @@ export function registerCollect(program: Command): void {
     .option("--test-count <n>", "repeat the tests inside one traced run (-test.count)")
     .option("--peers <list>", "peer leak detectors run at the end of each run, for `schedlab leaks --score`: goleak, leakprofile (the goroutine dump is always kept)")
     .option("--test-corpus", "collect the paths as test corpora: programs named \"<label>/<path>\", never trained on, selected by --holdout corpus:DIR")
+    .option("--budget <duration>", "hunt leaks: per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded perturbation); stops at the first confirmed finding (--runs is ignored)")
+    .option("--exhaust-budget", "with --budget: spend the whole budget even after a finding is confirmed")
+    .option("--shard <I/N>", "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`")
+    .option("--replay <run-id>", "rerun one recorded run with its configuration and seed, and say whether its finding shows again")
     .option("--no-ingest", "do not decode the traces into the database afterwards (run `schedlab ingest` later)")
     .option("--json", "print the result as JSON on stdout, no progress")
-    .action(async (paths: string[], flags: CollectFlags) => {
+    .action(async (paths: string[], flags: CollectFlags, command: Command) => {
+      flags.timeoutGiven = command.getOptionValueSource("timeout") === "cli";
+      if (flags.replay !== undefined) return replay(flags, paths);
+      if (paths.length === 0) throw new UsageError("collect needs at least one path", "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.");
       const controller = new AbortController();
       const interrupt = () => controller.abort();
       process.once("SIGINT", interrupt);
@@ -104,8 +143,12 @@ export function registerCollect(program: Command): void {
           testCount: integer("--test-count", flags.testCount),
           peers: flags.peers === undefined ? undefined : parsePeers(flags.peers),
           testCorpus: flags.testCorpus === true,
+          budgetMs: flags.budget === undefined ? undefined : parseDuration(flags.budget),
+          exhaustBudget: flags.exhaustBudget === true,
+          shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
           signal: controller.signal,
           onProgress: progress?.update,
+          onExplored: progress === null ? undefined : (exploration) => progress.note(explorationLine(exploration)),
         });
         progress?.done();
         for (const warning of result.warnings) process.stderr.write(`schedlab: warning: ${warning}\n`);

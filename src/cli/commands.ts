@@ -11,6 +11,7 @@ import { registerExport } from "./export.js";
 import { registerFidelity } from "./fidelity.js";
 import { registerIngest } from "./ingest.js";
 import { registerLeaks } from "./leaks.js";
+import { registerMerge } from "./merge.js";
 import { registerMutate } from "./mutate.js";
 import { registerPredict } from "./predict.js";
 import { registerReport } from "./report.js";
@@ -22,6 +23,7 @@ export function registerCommands(program: Command): void {
   registerRun(program);
   registerDoctor(program);
   registerCollect(program);
+  registerMerge(program);
   registerIngest(program);
   registerEvents(program);
   registerDist(program);

@@ -7,6 +7,8 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import { buildEnvironment } from "./env.js";
 import { writeHarnessOverlay, type Overlay } from "./harness.js";
 import { preparePeerBuild, type Peer } from "./peers.js";
+import { writePerturbOverlay } from "./perturb.js";
+import type { Strategy } from "./strategy.js";
 import type { GoToolchain } from "./toolchain.js";
 import type { BuildResult, ProgramKind } from "./types.js";
 
@@ -24,6 +26,8 @@ export interface BuildTarget {
   readonly testFiles?: readonly string[];
   /** Peer leak detectors to build in (collect --peers); such targets are built alone. */
   readonly peers?: readonly Peer[];
+  /** "race" builds with -race, "perturb" with seeded perturbation (default "plain"); such targets are built alone. */
+  readonly strategy?: Strategy;
 }
 
 /** The root of the Go module `dir` belongs to (nearest go.mod), or null outside any module. */
@@ -46,15 +50,14 @@ export function insideModule(dir: string): boolean {
 export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch: string, signal?: AbortSignal): Promise<BuildResult> {
   mkdirSync(scratch, { recursive: true });
   const binary = join(scratch, "bin");
+  const strategy = target.strategy ?? "plain";
   const args = target.kind === "main" ? ["build"] : ["test", "-c"];
   let overlay: Overlay = { Replace: {} };
   if (target.kind === "main") {
     try {
-      const written = await writeHarnessOverlay(target.dir, target.goFiles, scratch);
-      overlay = written.overlay;
-      args.push("-overlay", written.overlayFile);
+      overlay = (await writeHarnessOverlay(target.dir, target.goFiles, scratch)).overlay;
     } catch (error) {
-      return { status: "error", binary: null, output: `cannot prepare the tracing harness: ${(error as Error).message}` };
+      return await unpreparedBuild(target, go, scratch, signal, `cannot prepare the tracing harness: ${(error as Error).message}`);
     }
   }
   // -s -w drop the symbol table and DWARF, which makes linking faster; stack traces and
@@ -62,18 +65,26 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
   const peers = (target.peers ?? []).length === 0 ? null : await preparePeerBuild(target, target.peers ?? [], go, scratch);
   if (peers !== null) {
     Object.assign(overlay.Replace, peers.overlay);
-    const overlayAt = args.indexOf("-overlay");
-    const overlayFile = overlayAt >= 0 ? args[overlayAt + 1] : join(scratch, "overlay.json");
-    if (Object.keys(overlay.Replace).length > 0) {
-      writeFileSync(overlayFile, JSON.stringify(overlay));
-      if (overlayAt < 0) args.push("-overlay", overlayFile);
-    }
     args.push(...peers.args);
+  }
+  if (strategy === "perturb") {
+    const files = target.kind === "main" ? target.goFiles : [...target.goFiles, ...(target.testFiles ?? [])];
+    try {
+      overlay = (await writePerturbOverlay(files, overlay, scratch)).overlay;
+    } catch (error) {
+      return await unpreparedBuild(target, go, scratch, signal, `cannot prepare the perturbed copies: ${(error as Error).message}`);
+    }
+  }
+  if (strategy === "race") args.push("-race");
+  if (Object.keys(overlay.Replace).length > 0) {
+    const overlayFile = join(scratch, "overlay.json");
+    writeFileSync(overlayFile, JSON.stringify(overlay));
+    args.push("-overlay", overlayFile);
   }
   args.push("-ldflags=-s -w", "-o", binary, ".");
   const result = await execa("go", args, {
     cwd: target.dir,
-    env: { ...buildEnvironment(go, { inModule: insideModule(target.dir), tmpdir: scratch }), ...peers?.env },
+    env: { ...buildEnvironment(go, { inModule: peers?.inModule ?? insideModule(target.dir), tmpdir: scratch }), ...peers?.env },
     extendEnv: false,
     reject: false,
     all: true,
@@ -86,6 +97,27 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
   if (result.exitCode === 0 && existsSync(binary)) return { status: "ok", binary, output };
   const why = result.timedOut ? `go ${args[0]} did not finish within ${BUILD_TIMEOUT_MS / 60_000} minutes\n` : "";
   return { status: "error", binary: null, output: why + (output === "" ? (result.message ?? "build failed") : output) };
+}
+
+/**
+ * A package whose overlay copies cannot be made (a file that does not parse) is built as
+ * it is, without overlay, so the error recorded is the compiler's own (`syntax error: …`
+ * with the user's file:line), not the helper's. `why` is kept when that build succeeds.
+ */
+async function unpreparedBuild(target: BuildTarget, go: GoToolchain, scratch: string, signal: AbortSignal | undefined, why: string): Promise<BuildResult> {
+  const args = target.kind === "main" ? ["build"] : ["test", "-c"];
+  const result = await execa("go", [...args, "-o", join(scratch, "unprepared"), "."], {
+    cwd: target.dir,
+    env: buildEnvironment(go, { inModule: insideModule(target.dir), tmpdir: scratch }),
+    extendEnv: false,
+    reject: false,
+    all: true,
+    timeout: BUILD_TIMEOUT_MS,
+    cancelSignal: signal,
+    stdin: "ignore",
+  });
+  const output = tail(result.all ?? "", BUILD_OUTPUT_CAP);
+  return { status: "error", binary: null, output: result.exitCode !== 0 && output !== "" ? output : why };
 }
 
 /**

@@ -8,11 +8,14 @@ import { join } from "node:path";
 import { inTransaction, openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { buildBatch, buildBatches, type BuildTarget } from "./build.js";
 import { recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
+import { exploreWithBudget } from "./budget.js";
 import { discoverPrograms, selectProgramsByName } from "./discover.js";
 import { CollectInterruptedError } from "./errors.js";
 import { normalizeCollectOptions, runConfigs } from "./options.js";
 import { runFiles } from "./paths.js";
 import { workQueue, type Task } from "./pool.js";
+import { selectShard } from "./shard.js";
+import { runTimeoutMs } from "./timeout.js";
 import { completedRunIndexes, deleteRuns, recordBuild, recordedBuild, recordedRuns, recordRun, upsertProgram } from "./record.js";
 import { goToolchain, type GoToolchain } from "./toolchain.js";
 import { tracedRun } from "./traced-run.js";
@@ -68,10 +71,27 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
     splitTests: opts.splitTests,
     namePrefix: (root) => (opts.testCorpus ? corpora.get(root)?.label : undefined),
   });
-  const programs = opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
+  const selected = opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
+  const programs = opts.shard === null ? selected : selectShard(selected, opts.shard);
   const db = openDatabase(opts.db);
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-build-"));
   try {
+    if (opts.budgetMs !== null) {
+      saveCorpora(db, corpora.values());
+      const budget = await exploreWithBudget(db, programs, { ...opts, budgetMs: opts.budgetMs }, go, scratch);
+      if (opts.signal?.aborted) throw new CollectInterruptedError(budget.executed);
+      return {
+        programs: programs.map((program) => {
+          const { id, configs } = budget.programs.get(program.name)!;
+          const exploration = budget.explorations.get(program.name);
+          const summary = summarise(db, { program, id, configs: configs.map((key) => ({ key })), build: null });
+          return exploration === undefined ? summary : { ...summary, exploration };
+        }),
+        executed: budget.executed,
+        skipped: 0,
+        warnings: discovery.warnings,
+      };
+    }
     // One transaction: a name clash found while planning records neither corpus nor program.
     const plans = inTransaction(db, () => {
       saveCorpora(db, corpora.values());
@@ -202,21 +222,16 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
   return executed;
 }
 
-function summarise(db: SchedlabDatabase, plan: ProgramPlan): ProgramSummary {
-  const build = plan.build ?? recordedBuild(db, plan.id) ?? { status: "ok" as const, output: "" };
+function summarise(db: SchedlabDatabase, plan: Pick<ProgramPlan, "program" | "id" | "build"> & { readonly configs: readonly { readonly key: string }[] }): ProgramSummary {
+  const keys = plan.configs.map((config) => config.key);
+  const build = plan.build ?? recordedBuild(db, plan.id, keys.filter((key) => !/-(race|perturb)(-|$)/.test(key))) ?? { status: "ok" as const, output: "" };
   return {
     name: plan.program.name,
     kind: plan.program.kind,
     build: build.status,
     ...(build.status === "error" ? { buildOutput: build.output } : {}),
-    runs: build.status === "error" ? [] : recordedRuns(db, plan.id, plan.configs.map((config) => config.key)),
+    runs: build.status === "error" ? [] : recordedRuns(db, plan.id, keys),
   };
 }
 
-/**
- * A manifest's timeoutMs may only shorten the deadline: it cuts short a program known to
- * deadlock, and never makes a run outlive the --timeout the user asked for.
- */
-export function runTimeoutMs(optionMs: number, manifestMs: number | undefined): number {
-  return manifestMs === undefined ? optionMs : Math.min(optionMs, manifestMs);
-}
+export { runTimeoutMs };

@@ -149,6 +149,8 @@ function programsOf(root: string, pkg: ScannedPackage, splitTests: boolean, warn
   if (problems.length > 0) warnings.push(`${base}: ${MANIFEST_FILE} ignored: ${problems.join("; ")}`);
   const common = { root, dir: pkg.dir, goFiles: pkg.goFiles, testFiles, sourceHash, manifest, manifestProblems: problems };
   const programs: ProgramSpec[] = [];
+  // A package with pkg.error that still has programs (the scanner found func main or TestXxx in
+  // the text of a file that does not parse) is collected: its build records the compiler's message.
   if (pkg.hasMain) programs.push({ ...common, name: base, kind: "main", testName: null });
   if (pkg.tests.length > 0) {
     if (splitTests) {

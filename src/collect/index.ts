@@ -6,10 +6,23 @@ export { labelCandidates, recordedCorpora, recordedCorporaAt, resolveCorpora, sa
 export type { Corpus, CorpusRole, RecordedCorpora } from "./corpora.js";
 export { discoverPrograms, programName, readManifest, scanPackages, selectProgramsByName } from "./discover.js";
 export type { Discovery, DiscoverOptions, ScannedPackage } from "./discover.js";
-export { normalizeCollectOptions, parseDuration, parseProcsList, runConfigs } from "./options.js";
+export { normalizeCollectOptions, parseDuration, parseProcsList, parseShard, runConfigs } from "./options.js";
+export { STRATEGIES, configKey, parseConfigKey } from "./strategy.js";
+export type { Strategy } from "./strategy.js";
+export { explorationCycle, exploredProcs, EXPLORE_TEST_COUNT } from "./explore.js";
+export type { ExploreOptions } from "./explore.js";
+export { exploreWithBudget, replayCommand } from "./budget.js";
+export { checkRun, finalBlocks, runCheckOf, LEAK_REASONS } from "./check.js";
+export { replayRun, sameFinding, ReplayError } from "./replay.js";
+export type { ReplayOptions, ReplayResult } from "./replay.js";
+export { PERTURB_SEED_ENV, perturbSeed, writePerturbOverlay } from "./perturb.js";
+export type { PerturbPoint } from "./perturb.js";
+export { raceReports } from "./races.js";
+export { selectShard, shardOf } from "./shard.js";
+export { runTimeoutMs } from "./timeout.js";
 export { buildBatch, buildBatches, buildProgram, insideModule, moduleRoot } from "./build.js";
 export type { BuildTarget } from "./build.js";
-export { tracedRun, testArguments } from "./traced-run.js";
+export { tracedRun, testArguments, RACE_RUN_ENV } from "./traced-run.js";
 export type { TracedRunRequest, TracedRunResult } from "./traced-run.js";
 export { spawnWithDeadline, killGroup } from "./run.js";
 export type { SpawnRequest, SpawnResult, Enforcement } from "./run.js";
@@ -24,14 +37,14 @@ export type { HarnessStop } from "./harness.js";
 export { goToolchain, MIN_GO_MINOR } from "./toolchain.js";
 export type { GoToolchain } from "./toolchain.js";
 export { buildEnvironment, runEnvironment } from "./env.js";
-export { progressLine, terminalProgress } from "./progress.js";
+export { explorationLine, progressLine, terminalProgress } from "./progress.js";
 export { diagnose } from "./doctor.js";
 export type { Diagnosis, DoctorCheck } from "./doctor.js";
 export { CollectInterruptedError, NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
 export { RUN_OUTCOMES } from "./types.js";
 export type {
-  BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramKind, ProgramSpec,
-  ProgramSummary, RunConfig, RunOutcome, RunSummary,
+  BlockedAtEnd, BudgetProgress, BuildResult, CollectOptions, CollectProgress, CollectResult, ExplorationFinding, ExplorationSummary,
+  NormalizedCollectOptions, ProgramKind, ProgramSpec, ProgramSummary, RunCheck, RunConfig, RunOutcome, RunSummary, Shard,
 } from "./types.js";
 export { PEERS, PEER_FILES, GOLEAK_MODULE, parsePeers, peerSource, preparePeerBuild, peerRunEnv, keepPeerReports } from "./peers.js";
 export type { Peer, PeerBuild } from "./peers.js";

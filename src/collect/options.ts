@@ -4,7 +4,8 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.js";
-import type { CollectOptions, NormalizedCollectOptions, ProgramKind, RunConfig } from "./types.js";
+import { configKey } from "./strategy.js";
+import type { CollectOptions, NormalizedCollectOptions, ProgramKind, RunConfig, Shard } from "./types.js";
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -37,6 +38,27 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
   return value;
 }
 
+/** Parses "I/N" (0 ≤ I < N), the shard of `collect --shard`. */
+export function parseShard(text: string): Shard {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const shard = match === null ? null : { index: Number(match[1]), count: Number(match[2]) };
+  if (shard === null || shard.count < 1 || shard.index >= shard.count) {
+    throw new UsageError(
+      `invalid --shard ${JSON.stringify(text)}`,
+      'Give the shard as I/N with 0 ≤ I < N, e.g. "0/4" … "3/4" for four shards (a Kubernetes Indexed Job passes $JOB_COMPLETION_INDEX as I).',
+    );
+  }
+  return shard;
+}
+
+function checkShard(shard: Shard | undefined): Shard | null {
+  if (shard === undefined) return null;
+  if (!Number.isInteger(shard.count) || !Number.isInteger(shard.index) || shard.count < 1 || shard.index < 0 || shard.index >= shard.count) {
+    throw new UsageError(`invalid shard ${shard.index}/${shard.count}`, "A shard is I/N with whole numbers 0 ≤ I < N.");
+  }
+  return shard;
+}
+
 /** Validates `options` and fills in defaults; paths become absolute. */
 export function normalizeCollectOptions(options: CollectOptions): NormalizedCollectOptions {
   if (options.paths.length === 0) {
@@ -61,8 +83,13 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     testCount: options.testCount === undefined ? null : positiveInteger("--test-count", options.testCount, 1),
     peers: [...new Set(options.peers ?? [])],
     testCorpus: options.testCorpus ?? false,
+    budgetMs: options.budgetMs === undefined ? null : positiveInteger("--budget (ms)", options.budgetMs, 1),
+    exhaustBudget: options.exhaustBudget ?? false,
+    procsGiven: options.procs !== undefined && options.procs.length > 0,
+    shard: checkShard(options.shard),
     signal: options.signal,
     onProgress: options.onProgress,
+    onExplored: options.onExplored,
   };
 }
 
@@ -81,9 +108,5 @@ function programSelection(names: readonly string[] | undefined): readonly string
  */
 export function runConfigs(options: NormalizedCollectOptions, kind: ProgramKind): RunConfig[] {
   const testCount = kind === "test" ? options.testCount : null;
-  return options.procs.map((procs) => ({
-    key: testCount === null ? `procs-${procs}` : `procs-${procs}-count-${testCount}`,
-    procs,
-    testCount,
-  }));
+  return options.procs.map((procs) => ({ key: configKey("plain", procs, testCount), strategy: "plain", procs, testCount }));
 }

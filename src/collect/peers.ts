@@ -3,10 +3,13 @@
 // writes beside its trace (read by src/leaks/peers.ts). The user's tree is never
 // touched: a main package gets a file that hooks the harness's finish, a test package a
 // TestMain file, both through -overlay; goleak's module requirement goes into a copy of
-// go.mod passed with -modfile. docs/leaks.md describes what each peer can and cannot see.
+// go.mod passed with -modfile, or, for a package outside any module, into a temporary
+// go.mod (and go.sum) that the overlay places in the package directory, with the module
+// path GOPATH mode would give the package ("_/abs/dir"), so function names do not change.
+// docs/leaks.md describes what each peer can and cannot see.
 
 import { execa } from "execa";
-import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
 import { moduleRoot } from "./build.js";
@@ -40,6 +43,8 @@ export interface PeerBuild {
   readonly args: string[];
   readonly env: Record<string, string>;
   readonly skipped: string[];
+  /** The build must run in module mode: the overlay gives a package outside any module a temporary go.mod. */
+  readonly inModule?: boolean;
 }
 
 const CHECKS: Record<Peer, { imports: string[]; body: string }> = {
@@ -107,31 +112,41 @@ export async function preparePeerBuild(
     return { overlay: {}, args: [], env, skipped: active.map((p) => `${p}: the package defines its own TestMain`) };
   }
   const root = moduleRoot(target.dir);
+  const overlay: Record<string, string> = {};
+  let inModule = root !== null;
   if (active.includes("goleak")) {
+    // Outside a module: a temporary module made in scratch, overlaid as the package's go.mod.
+    const moduleDir = root ?? join(scratch, "peers-module");
     if (root === null) {
-      skipped.push("goleak: the package is not in a Go module, so it cannot require go.uber.org/goleak");
+      mkdirSync(moduleDir, { recursive: true });
+      const minor = /^go1\.(\d+)/.exec(go.version)?.[1] ?? "22";
+      writeFileSync(join(moduleDir, "go.mod"), `module _${target.dir}\n\ngo 1.${minor}\n`);
+    }
+    const modfile = join(scratch, "peers.mod");
+    copyFileSync(join(moduleDir, "go.mod"), modfile);
+    if (existsSync(join(moduleDir, "go.sum"))) copyFileSync(join(moduleDir, "go.sum"), join(scratch, "peers.sum"));
+    const got = await execa("go", ["get", `-modfile=${modfile}`, GOLEAK_MODULE], {
+      cwd: moduleDir, env: buildEnvironment(go, { inModule: true, tmpdir: scratch }), extendEnv: false, reject: false, all: true, stdin: "ignore", timeout: 5 * 60_000,
+    });
+    if (got.exitCode !== 0) {
+      skipped.push(`goleak: cannot add ${GOLEAK_MODULE} to a copy of go.mod: ${(got.all ?? "").trim().split("\n").slice(-2).join(" ")}`);
       active = active.filter((p) => p !== "goleak");
+    } else if (root !== null) {
+      args.push(`-modfile=${modfile}`);
     } else {
-      const modfile = join(scratch, "peers.mod");
-      copyFileSync(join(root, "go.mod"), modfile);
-      if (existsSync(join(root, "go.sum"))) copyFileSync(join(root, "go.sum"), join(scratch, "peers.sum"));
-      const got = await execa("go", ["get", `-modfile=${modfile}`, GOLEAK_MODULE], {
-        cwd: root, env: buildEnvironment(go, { inModule: true, tmpdir: scratch }), extendEnv: false, reject: false, all: true, stdin: "ignore", timeout: 5 * 60_000,
-      });
-      if (got.exitCode === 0) args.push(`-modfile=${modfile}`);
-      else {
-        skipped.push(`goleak: cannot add ${GOLEAK_MODULE} to a copy of go.mod: ${(got.all ?? "").trim().split("\n").slice(-2).join(" ")}`);
-        active = active.filter((p) => p !== "goleak");
-      }
+      overlay[join(target.dir, "go.mod")] = modfile;
+      if (existsSync(join(scratch, "peers.sum"))) overlay[join(target.dir, "go.sum")] = join(scratch, "peers.sum");
+      inModule = true;
     }
   }
-  if (active.length === 0) return { overlay: {}, args, env, skipped };
+  if (active.length === 0) return { overlay: {}, args, env, skipped, inModule: root !== null };
   const sample = target.kind === "main" ? target.goFiles[0] : testFiles[0];
   const packageName = sample === undefined ? null : packageClause(sample);
-  if (packageName === null) return { overlay: {}, args, env, skipped: [...skipped, ...active.map((p) => `${p}: no package clause found`)] };
+  if (packageName === null) return { overlay: {}, args, env, skipped: [...skipped, ...active.map((p) => `${p}: no package clause found`)], inModule: root !== null };
   const file = join(scratch, target.kind === "main" ? "zz_schedlab_peers.go" : "zz_schedlab_peers_test.go");
   writeFileSync(file, peerSource(target.kind, packageName, active));
-  return { overlay: { [join(target.dir, target.kind === "main" ? "zz_schedlab_peers.go" : "zz_schedlab_peers_test.go")]: file }, args, env, skipped };
+  overlay[join(target.dir, target.kind === "main" ? "zz_schedlab_peers.go" : "zz_schedlab_peers_test.go")] = file;
+  return { overlay, args, env, skipped, inModule };
 }
 
 /** Environment for a run: each peer's report path (the partial name, renamed by `keepPeerReports`). */

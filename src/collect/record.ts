@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
 import { ProgramNameClashError } from "./errors.js";
 import type { TracedRunResult } from "./traced-run.js";
+import type { Strategy } from "./strategy.js";
 import type { ProgramSpec, RunOutcome, RunSummary } from "./types.js";
 
 /** One run as recorded: what the traced run produced, plus where it belongs. */
@@ -18,6 +19,10 @@ export interface RunRow
   readonly procs: number;
   readonly index: number;
   readonly goVersion: string;
+  /** Default "plain". */
+  readonly strategy?: Strategy;
+  /** The perturbation seed (perturb runs), else null. */
+  readonly seed?: number | null;
 }
 
 /**
@@ -84,27 +89,35 @@ export function recordBuild(
   );
 }
 
-/** Records one run, replacing an earlier record of the same (program, config, index) and its decoded events. */
-export function recordRun(db: SchedlabDatabase, run: RunRow): void {
-  inTransaction(db, () => {
+/** Records one run, replacing an earlier record of the same (program, config, index) and its decoded events; returns its id. */
+export function recordRun(db: SchedlabDatabase, run: RunRow): number {
+  return inTransaction(db, () => {
     db.prepare("DELETE FROM runs WHERE program_id = ? AND config = ? AND run_index = ?").run(run.programId, run.config, run.index);
-    db.prepare(
+    const info = db.prepare(
       `INSERT INTO runs (program_id, config, procs, run_index, outcome, exit_code, wall_ms, trace_path, trace_sha256,
-         trace_bytes, dump_path, stderr_tail, go_version, env, truncated, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         trace_bytes, dump_path, stderr_tail, go_version, env, strategy, seed, truncated, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       run.programId, run.config, run.procs, run.index, run.outcome, run.exitCode, run.wallMs, run.tracePath, run.traceSha256,
-      run.traceBytes, run.dumpPath, run.stderrTail, run.goVersion, JSON.stringify(run.env), run.truncated ? 1 : 0,
-      new Date().toISOString(),
+      run.traceBytes, run.dumpPath, run.stderrTail, run.goVersion, JSON.stringify(run.env), run.strategy ?? "plain", run.seed ?? null,
+      run.truncated ? 1 : 0, new Date().toISOString(),
     );
+    return Number(info.lastInsertRowid);
   });
 }
 
-/** The recorded build of a program (any config), for the summary of a fully resumed program. */
-export function recordedBuild(db: SchedlabDatabase, programId: number): { status: "ok" | "error"; output: string } | null {
-  const row = db.prepare("SELECT status, output FROM builds WHERE program_id = ? ORDER BY built_at DESC LIMIT 1").get(programId) as
-    | { status: "ok" | "error"; output: string | null }
-    | undefined;
+/**
+ * The recorded build of a program, for the summary of a fully resumed program: of the
+ * given configs when any is recorded (a failed -race build says nothing of the plain one),
+ * else of any config.
+ */
+export function recordedBuild(db: SchedlabDatabase, programId: number, configs: readonly string[] = []): { status: "ok" | "error"; output: string } | null {
+  type Row = { status: "ok" | "error"; output: string | null };
+  const marks = configs.map(() => "?").join(", ");
+  const ofConfigs = configs.length === 0
+    ? undefined
+    : (db.prepare(`SELECT status, output FROM builds WHERE program_id = ? AND config IN (${marks}) ORDER BY built_at DESC LIMIT 1`).get(programId, ...configs) as Row | undefined);
+  const row = ofConfigs ?? (db.prepare("SELECT status, output FROM builds WHERE program_id = ? ORDER BY built_at DESC LIMIT 1").get(programId) as Row | undefined);
   return row === undefined ? null : { status: row.status, output: row.output ?? "" };
 }
 
@@ -112,16 +125,17 @@ export function recordedBuild(db: SchedlabDatabase, programId: number): { status
 export function recordedRuns(db: SchedlabDatabase, programId: number, configs: readonly string[]): RunSummary[] {
   const rows = db
     .prepare(
-      `SELECT run_index AS idx, config, outcome, exit_code AS exitCode, wall_ms AS wallMs, trace_path AS tracePath,
-         dump_path AS dumpPath, truncated FROM runs WHERE program_id = ? ORDER BY config, run_index`,
+      `SELECT id, run_index AS idx, config, outcome, exit_code AS exitCode, wall_ms AS wallMs, trace_path AS tracePath,
+         dump_path AS dumpPath, truncated, strategy, seed FROM runs WHERE program_id = ? ORDER BY config, run_index`,
     )
     .all(programId) as {
-    idx: number; config: string; outcome: RunOutcome; exitCode: number | null; wallMs: number | null;
-    tracePath: string | null; dumpPath: string | null; truncated: number;
+    id: number; idx: number; config: string; outcome: RunOutcome; exitCode: number | null; wallMs: number | null;
+    tracePath: string | null; dumpPath: string | null; truncated: number; strategy: Strategy; seed: number | null;
   }[];
   return rows
     .filter((row) => configs.includes(row.config) && row.outcome !== "build-error")
     .map((row) => ({
+      id: row.id,
       index: row.idx,
       config: row.config,
       outcome: row.outcome,
@@ -130,5 +144,7 @@ export function recordedRuns(db: SchedlabDatabase, programId: number, configs: r
       trace: row.tracePath,
       ...(row.dumpPath === null ? {} : { dump: row.dumpPath }),
       ...(row.truncated === 1 ? { truncated: true } : {}),
+      ...(row.strategy === "plain" ? {} : { strategy: row.strategy }),
+      ...(row.seed === null ? {} : { seed: row.seed }),
     }));
 }

@@ -11,6 +11,8 @@ import { runEnvironment } from "./env.js";
 import { HARNESS_ENV, harnessStopOf } from "./harness.js";
 import { classifyOutcome } from "./outcome.js";
 import { keepPeerReports, peerRunEnv, type Peer } from "./peers.js";
+import { PERTURB_SEED_ENV } from "./perturb.js";
+import { raceReports } from "./races.js";
 import type { RunFiles } from "./paths.js";
 import { spawnWithDeadline } from "./run.js";
 import type { GoToolchain } from "./toolchain.js";
@@ -39,6 +41,8 @@ export interface TracedRunRequest {
   readonly go: GoToolchain;
   /** Peer leak detectors built into the binary; their reports land beside the trace. */
   readonly peers?: readonly Peer[];
+  /** The perturbation seed, for a binary built with strategy "perturb" (else null or absent). */
+  readonly seed?: number | null;
   readonly signal?: AbortSignal;
 }
 
@@ -55,7 +59,14 @@ export interface TracedRunResult {
   readonly traceProblem: string | null;
   readonly stderrTail: string;
   readonly env: Record<string, string>;
+  /** "WARNING: DATA RACE" reports on stderr (race builds); they are kept in `racesPath`. */
+  readonly races: number;
+  /** `<trace>.races.txt`: the race reports, when there were any. */
+  readonly racesPath: string | null;
 }
+
+/** The race detector's settings for a run: report every race, and no 1 s sleep at exit. */
+export const RACE_RUN_ENV = "halt_on_error=0 atexit_sleep_ms=0";
 
 /** Go test flags for one traced run of a test binary. */
 export function testArguments(request: Pick<TracedRunRequest, "testName" | "config" | "timeoutMs">, tracePath: string): string[] {
@@ -71,7 +82,8 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
   mkdirSync(files.dir, { recursive: true });
   const partialTrace = `${files.trace}.partial`;
   const partialDump = `${files.dump}.partial`;
-  for (const file of [files.trace, files.dump, partialTrace, partialDump]) rmSync(file, { force: true });
+  const racesFile = `${files.trace}.races.txt`;
+  for (const file of [files.trace, files.dump, partialTrace, partialDump, racesFile]) rmSync(file, { force: true });
   const workdir = mkdtempSync(join(tmpdir(), "schedlab-run-"));
   try {
     // Tests read testdata/ relative to their working directory.
@@ -80,6 +92,8 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
     const extra: Record<string, string> = {
       ...(request.kind === "main" ? { [HARNESS_ENV.trace]: partialTrace, [HARNESS_ENV.dump]: partialDump, [HARNESS_ENV.deadlineMs]: String(request.timeoutMs) } : {}),
       ...peerRunEnv(files.trace, peers),
+      ...(request.config.strategy === "perturb" && request.seed != null ? { [PERTURB_SEED_ENV]: String(request.seed) } : {}),
+      ...(request.config.strategy === "race" ? { GORACE: RACE_RUN_ENV } : {}),
     };
     const env = runEnvironment(request.go, { procs: request.config.procs, workdir, extra });
     const result = await spawnWithDeadline({
@@ -131,6 +145,8 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
       writeFileSync(files.dump, result.stderr);
       dumpPath = files.dump;
     }
+    const races = raceReports(stderr);
+    if (races.length > 0) writeFileSync(racesFile, races.map((report) => `==================\n${report}\n==================\n`).join(""));
     const spawnNote = result.spawnError === null ? "" : `schedlab: cannot start ${request.binary}: ${result.spawnError}\n`;
     const signalNote = result.exitSignal === null ? "" : `\nschedlab: the process was ended by ${result.exitSignal}${result.enforcement === "none" ? "" : ` (sent by schedlab after the deadline, ${result.enforcement})`}`;
     return {
@@ -151,6 +167,8 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
           : tailText(stderr, STDERR_TAIL_IN_DB)) +
         signalNote,
       env,
+      races: races.length,
+      racesPath: races.length > 0 ? racesFile : null,
     };
   } finally {
     rmSync(workdir, { recursive: true, force: true });

@@ -3,6 +3,7 @@
 
 import type { Manifest } from "../corpus/manifest.js";
 import type { Peer } from "./peers.js";
+import type { Strategy } from "./strategy.js";
 
 /** How a run ended. `build-error` runs have no trace; every other outcome has one. */
 export const RUN_OUTCOMES = ["ok", "exit-error", "panic", "timeout", "build-error", "killed"] as const;
@@ -44,10 +45,29 @@ export interface CollectOptions {
    * the root's base name unless another root has it) and are never trained on (docs/dataset.md).
    */
   readonly testCorpus?: boolean;
+  /**
+   * Per-program budget in milliseconds for exploring schedules (docs/collect.md, "Hunting
+   * leaks"): runs go through the exploration order (GOMAXPROCS values, -test.count, -race,
+   * seeded perturbation) until a finding is confirmed or the budget is spent. `runs` is
+   * then ignored; `procs` and `testCount`, when given, narrow the values explored.
+   */
+  readonly budgetMs?: number;
+  /** With `budgetMs`: spend the whole budget even after a finding is confirmed (default false). */
+  readonly exhaustBudget?: boolean;
+  /** Collect only the programs of this shard: index in [0, count), by a stable hash of the name. */
+  readonly shard?: Shard;
   /** Aborting stops the workers, kills child process groups and rejects with CollectInterruptedError. */
   readonly signal?: AbortSignal;
   /** Receives progress after every build and run. */
   readonly onProgress?: (progress: CollectProgress) => void;
+  /** With `budgetMs`: called once per program when its exploration ends. */
+  readonly onExplored?: (exploration: ExplorationSummary) => void;
+}
+
+/** One part of a partition of the programs (collect --shard I/N). */
+export interface Shard {
+  readonly index: number;
+  readonly count: number;
 }
 
 /** Options after validation and defaulting; inner modules never re-validate. */
@@ -68,8 +88,15 @@ export interface NormalizedCollectOptions {
   readonly testCount: number | null;
   readonly peers: readonly Peer[];
   readonly testCorpus: boolean;
+  /** Null without --budget. */
+  readonly budgetMs: number | null;
+  readonly exhaustBudget: boolean;
+  /** Whether `procs` / `testCount` were given (a budget explores its own values otherwise). */
+  readonly procsGiven: boolean;
+  readonly shard: Shard | null;
   readonly signal: AbortSignal | undefined;
   readonly onProgress: ((progress: CollectProgress) => void) | undefined;
+  readonly onExplored: ((exploration: ExplorationSummary) => void) | undefined;
 }
 
 /** A program found by discovery: one main package, test package, or test function. */
@@ -95,8 +122,9 @@ export interface ProgramSpec {
 
 /** One configuration a program is run under. */
 export interface RunConfig {
-  /** e.g. "procs-2" or "procs-2-count-3". */
+  /** e.g. "procs-2", "procs-2-count-3", "procs-1-race-count-20", "procs-2-perturb" (see configKey). */
   readonly key: string;
+  readonly strategy: Strategy;
   readonly procs: number;
   readonly testCount: number | null;
 }
@@ -111,6 +139,8 @@ export interface BuildResult {
 
 /** A recorded run as reported by `collect()` and the --json output. */
 export interface RunSummary {
+  /** The run's id in the database (runs.id): `collect --replay ID` reruns it. */
+  readonly id: number;
   readonly index: number;
   readonly config: string;
   readonly outcome: RunOutcome;
@@ -121,6 +151,10 @@ export interface RunSummary {
   readonly dump?: string;
   /** The trace lost its last generation (a fatal error or kill made it unavoidable). */
   readonly truncated?: boolean;
+  /** Present for race and perturb runs only (plain runs are the default). */
+  readonly strategy?: Strategy;
+  /** The perturbation seed (perturb runs). */
+  readonly seed?: number;
 }
 
 export interface ProgramSummary {
@@ -129,6 +163,58 @@ export interface ProgramSummary {
   readonly build: "ok" | "error";
   readonly buildOutput?: string;
   readonly runs: RunSummary[];
+  /** With a budget: how the exploration went. */
+  readonly exploration?: ExplorationSummary;
+}
+
+/** How a program's budgeted exploration ended (collect --budget). */
+export interface ExplorationSummary {
+  readonly program: string;
+  readonly budgetMs: number;
+  /** Wall time of this program's runs and their checks, summed (runs of resumed collects included). */
+  readonly spentMs: number;
+  /** Wall time of the builds this collect made for it (not part of the budget). */
+  readonly buildMs: number;
+  readonly runs: number;
+  /** confirmed: a run showed a finding; exhausted: the budget is spent; build-error: nothing could run. */
+  readonly status: "confirmed" | "exhausted" | "build-error";
+  /** The first run whose check confirmed a finding, with what it showed. */
+  readonly finding: ExplorationFinding | null;
+  /** Strategies that could not be built for this program, with the reason (e.g. -race without cgo). */
+  readonly unavailable: readonly string[];
+}
+
+export interface ExplorationFinding {
+  readonly runId: number;
+  readonly config: string;
+  readonly strategy: Strategy;
+  readonly seed: number | null;
+  /** Milliseconds of budget spent when the run ended (null for a finding of an earlier collect). */
+  readonly atMs: number | null;
+  /** How many runs of the program had started by then (null likewise). */
+  readonly atRun: number | null;
+  readonly check: RunCheck;
+  /** The command that reruns this configuration and seed. */
+  readonly replay: string;
+}
+
+/**
+ * The cheap check made after each budgeted run (src/collect/check.ts): goroutines the trace
+ * shows blocked for good at the end, and data-race reports on stderr.
+ */
+export interface RunCheck {
+  readonly finding: "blocked" | "race" | null;
+  readonly blocked: readonly BlockedAtEnd[];
+  readonly races: number;
+  /** Why the trace could not be checked, when it could not. */
+  readonly problem?: string;
+}
+
+/** A user goroutine whose last record in the trace is a block with a leak reason. */
+export interface BlockedAtEnd {
+  readonly goroutine: string;
+  readonly reason: string;
+  readonly site: string | null;
 }
 
 export interface CollectResult {
@@ -149,4 +235,14 @@ export interface CollectProgress {
   readonly elapsedMs: number;
   /** Estimated milliseconds left, or null before the first executed run. */
   readonly etaMs: number | null;
+  /** With a budget: the budget of all programs, what is spent, and findings so far. */
+  readonly budget?: BudgetProgress;
+}
+
+export interface BudgetProgress {
+  readonly totalMs: number;
+  readonly spentMs: number;
+  readonly findings: number;
+  /** The program the last run belonged to. */
+  readonly current: { readonly program: string; readonly spentMs: number; readonly budgetMs: number; readonly config: string } | null;
 }

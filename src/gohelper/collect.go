@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -83,6 +84,10 @@ func collectScan(args []string) int {
 	return 0
 }
 
+// scanDir reads one directory. A file that does not parse does not hide its program: the
+// package still counts as a main package or a test package when its text shows a
+// `func main()` or `func TestXxx(` (textualMain, textualTests), with Error set, so
+// collect records the compiler's message as a build error instead of skipping it.
 func scanDir(dir string) (scannedPackage, bool) {
 	abs, _ := filepath.Abs(dir)
 	pkg := scannedPackage{Dir: abs, GoFiles: []string{}, TestGoFiles: []string{}, XTestGoFiles: []string{}, Tests: []string{}}
@@ -94,7 +99,8 @@ func scanDir(dir string) (scannedPackage, bool) {
 		}
 		pkg.Error = err.Error()
 		if bp == nil || (len(bp.GoFiles) == 0 && len(bp.TestGoFiles) == 0 && len(bp.XTestGoFiles) == 0) {
-			return pkg, true
+			// Not even the package clauses could be read: go by file names.
+			bp = filesByName(abs)
 		}
 	}
 	pkg.Name = bp.Name
@@ -102,23 +108,38 @@ func scanDir(dir string) (scannedPackage, bool) {
 	pkg.TestGoFiles = joinAll(abs, bp.TestGoFiles)
 	pkg.XTestGoFiles = joinAll(abs, bp.XTestGoFiles)
 	fset := token.NewFileSet()
-	if bp.Name == "main" {
+	noteError := func(err error) {
+		if pkg.Error == "" {
+			pkg.Error = err.Error()
+		}
+	}
+	if bp.Name == "main" || bp.Name == "" {
 		for _, file := range pkg.GoFiles {
-			if f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution); err == nil && findMain(f) != nil {
+			f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+			switch {
+			case err == nil:
+				if bp.Name == "main" && findMain(f) != nil {
+					pkg.HasMain = true
+				}
+			case textualMain(file):
+				noteError(err)
 				pkg.HasMain = true
+			default:
+				noteError(err)
 			}
 		}
 	}
 	seen := map[string]bool{}
 	for _, file := range append(append([]string{}, pkg.TestGoFiles...), pkg.XTestGoFiles...) {
+		names := []string{}
 		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
 		if err != nil {
-			if pkg.Error == "" {
-				pkg.Error = err.Error()
-			}
-			continue
+			noteError(err)
+			names = textualTests(file)
+		} else {
+			names = testFunctions(f)
 		}
-		for _, name := range testFunctions(f) {
+		for _, name := range names {
 			if !seen[name] {
 				seen[name] = true
 				pkg.Tests = append(pkg.Tests, name)
@@ -127,6 +148,51 @@ func scanDir(dir string) (scannedPackage, bool) {
 	}
 	sort.Strings(pkg.Tests)
 	return pkg, true
+}
+
+// filesByName lists a directory's .go files when go/build could not read them: _test.go
+// files as tests, the others as the package's files (no build constraints applied).
+func filesByName(dir string) *build.Package {
+	bp := &build.Package{}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+			continue
+		}
+		if strings.HasSuffix(name, "_test.go") {
+			bp.TestGoFiles = append(bp.TestGoFiles, name)
+		} else {
+			bp.GoFiles = append(bp.GoFiles, name)
+		}
+	}
+	return bp
+}
+
+var (
+	textualMainPattern = regexp.MustCompile(`(?m)^func\s+main\s*\(\s*\)`)
+	textualTestPattern = regexp.MustCompile(`(?m)^func\s+(Test[^a-z(\s][\w]*|Test)\s*\(`)
+)
+
+// textualMain reports whether the text of a file that does not parse declares func main.
+func textualMain(file string) bool {
+	src, err := os.ReadFile(file)
+	return err == nil && textualMainPattern.Match(src)
+}
+
+// textualTests returns the TestXxx names the text of a file that does not parse declares.
+func textualTests(file string) []string {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, m := range textualTestPattern.FindAllSubmatch(src, -1) {
+		if name := string(m[1]); name != "TestMain" {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 func joinAll(dir string, names []string) []string {

@@ -414,7 +414,8 @@ func (d *decoder) summary(stack trace.Stack) stackSummary {
 		if !haveTop {
 			top, haveTop = f, true
 		}
-		if !haveUser && !d.isStdFrame(f) {
+		// collect --budget's perturbation function is not the user's: the site is its caller's line.
+		if !haveUser && !d.isStdFrame(f) && !strings.HasSuffix(f.Func, ".schedlabPerturb") {
 			s.topUser, s.topUserKey = frameSite(f), frameKey(f)
 			haveUser = true
 		}

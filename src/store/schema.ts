@@ -107,6 +107,35 @@ CREATE TABLE IF NOT EXISTS events (
   PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
 
+-- @section collect (budgeted schedule exploration: collect --budget, --replay)
+-- The cheap check collect --budget makes right after each run it executes (and each
+-- replay): finding 'blocked' (a user goroutine's last record is a block with a leak
+-- reason), 'race' (the race detector reported), or NULL; detail is the RunCheck as JSON.
+-- timeout_ms is the run's deadline, so a replay can use the same one; replay_of is the
+-- run a replay reran (no foreign key: that run may be gone).
+CREATE TABLE IF NOT EXISTS run_checks (
+  run_id     INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  timeout_ms INTEGER NOT NULL,
+  finding    TEXT CHECK (finding IS NULL OR finding IN ('blocked', 'race')),
+  detail     TEXT NOT NULL,
+  replay_of  INTEGER
+);
+
+-- One program's budgeted exploration: its budget, the wall time its runs and their checks
+-- took (summed over every collect --budget of it; builds are not counted), and how it
+-- ended. finding_run_id is the first run whose check confirmed a finding; unavailable is a
+-- JSON array of the strategies that could not be built, with the compiler's first words.
+CREATE TABLE IF NOT EXISTS explorations (
+  program_id     INTEGER PRIMARY KEY REFERENCES programs(id) ON DELETE CASCADE,
+  budget_ms      INTEGER NOT NULL,
+  spent_ms       REAL NOT NULL,
+  runs           INTEGER NOT NULL,
+  status         TEXT NOT NULL CHECK (status IN ('exploring', 'confirmed', 'exhausted', 'build-error')),
+  finding_run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+  unavailable    TEXT NOT NULL DEFAULT '[]',
+  updated_at     TEXT NOT NULL
+);
+
 -- @section dataset (samples, states, distributions, splits)
 -- States of each abstraction per program, with next-event counts. For the pooled
 -- abstraction (context) one state id has a row per program; loaders sum them.

@@ -24,6 +24,15 @@ describe("schedlab collect (CLI)", () => {
     expect(result.stderr).toContain("Point collect at a directory that contains .go files");
   });
 
+  it("records a directory whose only file has no valid package clause as a build error with the compiler's message", async () => {
+    const dir = scratch("cli-unparsable");
+    const result = await runCli(["collect", join(SPECIAL, "unparsable"), "--db", join(dir, "s.db"), "--traces", join(dir, "t")]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("unparsable (main): build error");
+    expect(lines[1]).toMatch(/main\.go:2:1: expected 'package', found packge/);
+  });
+
   it("prints one line per program with its outcomes, then resumes without running anything", async () => {
     const dir = scratch("cli-human");
     const args = ["collect", join(PROGRAMS, "os-exit"), join(PROGRAMS, "compile-error"), "--runs", "2", "--timeout", "3s", "--db", join(dir, "s.db"), "--traces", join(dir, "t")];

@@ -39,7 +39,7 @@ describe("schedlab collect over the fixture tree", () => {
     expect([...programs.keys()]).toEqual([
       "clean", "compile-error", "flood", "goroutine-panic", "leak-select", "modtree/cmd/broken", "modtree/cmd/hello",
       "modtree/tools/hello", "modtree/work",
-      "mutex-deadlock", "os-exit", "test-leak", "waitgroup",
+      "mutex-deadlock", "os-exit", "syntax-error", "syntax-error-test", "test-leak", "waitgroup",
     ]);
     expect(programs.get("test-leak")!.kind).toBe("test");
     expect(programs.get("modtree/work")!.kind).toBe("test");
@@ -50,7 +50,8 @@ describe("schedlab collect over the fixture tree", () => {
     for (const program of programs.values()) {
       for (const key of Object.keys(program)) expect(["name", "kind", "build", "buildOutput", "runs"]).toContain(key);
       for (const run of program.runs) {
-        for (const key of Object.keys(run)) expect(["index", "config", "outcome", "exitCode", "wallMs", "trace", "dump", "truncated"]).toContain(key);
+        for (const key of Object.keys(run)) expect(["id", "index", "config", "outcome", "exitCode", "wallMs", "trace", "dump", "truncated"]).toContain(key);
+        expect(db.prepare("SELECT config, run_index AS idx, strategy, seed FROM runs WHERE id = ?").get(run.id)).toEqual({ config: run.config, idx: run.index, strategy: "plain", seed: null });
         expect(run.config).toBe("procs-2");
         expect(run.trace).not.toBeNull();
         expect(existsSync(run.trace!)).toBe(true);
@@ -121,6 +122,17 @@ describe("schedlab collect over the fixture tree", () => {
     expect(program.buildOutput).toContain(join(PROGRAMS, "compile-error", "main.go") + ":5:2: undefined: undefinedFunction");
     const outcomes = db.prepare("SELECT outcome FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'compile-error'").all();
     expect(outcomes).toEqual([{ outcome: "build-error" }]);
+  });
+
+  it("records a package that does not parse as a build error with the compiler's first lines, main and test alike", () => {
+    const main = programs.get("syntax-error")!;
+    expect(main).toMatchObject({ kind: "main", build: "error", runs: [] });
+    expect(main.buildOutput).toMatch(/^# .*syntax-error\n\.\/main\.go:7:\d+: syntax error: unexpected newline in argument list/);
+    const test = programs.get("syntax-error-test")!;
+    expect(test).toMatchObject({ kind: "test", build: "error", runs: [] });
+    expect(test.buildOutput).toMatch(/broken_test\.go:7:\d+: missing condition in if statement/);
+    const outcomes = db.prepare("SELECT p.name, r.outcome FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name LIKE 'syntax-error%' ORDER BY p.name").all();
+    expect(outcomes).toEqual([{ name: "syntax-error", outcome: "build-error" }, { name: "syntax-error-test", outcome: "build-error" }]);
   });
 
   it("lets a program write 20 MB to stdout and still finish cleanly", async () => {

@@ -47,6 +47,12 @@ describe("discoverPrograms", () => {
     expect((error as NoGoCodeError).hint).toMatch(/directory that contains \.go files/);
   });
 
+  it("keeps a package whose files do not parse, not even the package clause, as a program (its build will say why)", async () => {
+    const { programs, warnings } = await discoverPrograms([join(SPECIAL, "unparsable")]);
+    expect(programs.map((p) => [p.name, p.kind, p.goFiles])).toEqual([["unparsable", "main", [join(SPECIAL, "unparsable", "main.go")]]]);
+    expect(warnings).toEqual([]);
+  });
+
   it("refuses a path that does not exist", async () => {
     const error = await discoverPrograms([join(SPECIAL, "missing")]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoGoCodeError);

@@ -1,0 +1,282 @@
+// collect --budget: spends a per-program wall-clock budget on exploring schedules. Each
+// program walks its exploration cycle (src/collect/explore.ts) one run at a time, builds
+// each strategy's binary when first needed, checks every run cheaply (src/collect/check.ts)
+// and stops once a finding is confirmed (unless exhaustBudget) or the budget is spent.
+// Programs share the worker pool; a program runs several runs at once only when there are
+// fewer programs left than workers. Every run and check is recorded as it ends, and the
+// exploration row after each, so an interrupted budgeted collect resumes where it stopped.
+
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import type { SchedlabDatabase } from "../store/index.js";
+import { buildProgram } from "./build.js";
+import { checkRun } from "./check.js";
+import { runTimeoutMs } from "./timeout.js";
+import { explorationCycle } from "./explore.js";
+import { deleteExploration, loadExploration, nextRunIndexes, recordCheck, saveExploration, type ExplorationRow } from "./exploration-store.js";
+import { runFiles } from "./paths.js";
+import { perturbSeed } from "./perturb.js";
+import { workQueue } from "./pool.js";
+import { deleteRuns, recordBuild, recordRun, upsertProgram } from "./record.js";
+import type { Strategy } from "./strategy.js";
+import type { GoToolchain } from "./toolchain.js";
+import { tracedRun } from "./traced-run.js";
+import type { BuildResult, ExplorationFinding, ExplorationSummary, NormalizedCollectOptions, ProgramSpec, RunCheck, RunConfig } from "./types.js";
+
+/** One program's exploration while it is under way. */
+interface Exploring {
+  readonly program: ProgramSpec;
+  readonly id: number;
+  readonly cycle: readonly RunConfig[];
+  readonly nextIndex: Map<string, number>;
+  /** Strategies that cannot be built for this program → why. */
+  readonly unavailable: Map<Strategy, string>;
+  budgetMs: number;
+  /** Wall time of the program's runs and their checks; builds are counted apart (buildMs). */
+  spentMs: number;
+  buildMs: number;
+  runs: number;
+  status: ExplorationRow["status"];
+  finding: ExplorationFinding | null;
+  findingRunId: number | null;
+  inFlight: number;
+  finished: boolean;
+}
+
+export interface BudgetResult {
+  readonly executed: number;
+  readonly explorations: Map<string, ExplorationSummary>;
+  /** Each program's id and the config keys it may have runs in (for the summary). */
+  readonly programs: Map<string, { readonly id: number; readonly configs: readonly string[] }>;
+}
+
+/** The command that reruns run `runId` with its configuration and seed. */
+export function replayCommand(runId: number, db: string): string {
+  return `schedlab collect --replay ${runId} --db ${db}`;
+}
+
+/** Runs the budgeted exploration of `programs`; the caller owns `db` and `scratch`. */
+export async function exploreWithBudget(
+  db: SchedlabDatabase,
+  programs: readonly ProgramSpec[],
+  opts: NormalizedCollectOptions & { readonly budgetMs: number },
+  go: GoToolchain,
+  scratch: string,
+): Promise<BudgetResult> {
+  const cores = availableParallelism();
+  const explorations = new Map<string, ExplorationSummary>();
+  const ids = new Map<string, { id: number; configs: readonly string[] }>();
+  const states: Exploring[] = [];
+  for (const program of programs) {
+    const { id, sourceChanged } = upsertProgram(db, program);
+    const cycle = explorationCycle({ kind: program.kind, cores, procs: opts.procsGiven ? opts.procs : null, testCount: opts.testCount });
+    ids.set(program.name, { id, configs: [...new Set(cycle.map((c) => c.key))] });
+    if (sourceChanged || opts.force) deleteExploration(db, id);
+    if (opts.force) for (const key of new Set(cycle.map((c) => c.key))) deleteRuns(db, id, key);
+    const row = loadExploration(db, id);
+    const state: Exploring = {
+      program, id, cycle,
+      nextIndex: nextRunIndexes(db, id),
+      unavailable: new Map(),
+      budgetMs: opts.budgetMs,
+      spentMs: row?.spentMs ?? 0,
+      buildMs: 0,
+      runs: row?.runs ?? 0,
+      status: row?.status ?? "exploring",
+      finding: null,
+      findingRunId: row?.findingRunId ?? null,
+      inFlight: 0,
+      finished: false,
+    };
+    if (state.status !== "build-error") state.status = state.findingRunId !== null ? "confirmed" : "exploring";
+    if (state.findingRunId !== null) state.finding = recordedFinding(db, state.findingRunId, opts.db);
+    states.push(state);
+  }
+
+  const started = performance.now();
+  let executed = 0;
+  let failures = 0;
+  const builds = new Map<string, Promise<{ build: BuildResult; wallMs: number }>>();
+  const stop = new AbortController();
+  const forward = () => stop.abort();
+  opts.signal?.addEventListener("abort", forward, { once: true });
+  if (opts.signal?.aborted) stop.abort();
+  const signal = stop.signal;
+  const queue = workQueue(opts.jobs, signal, () => stop.abort());
+
+  const wantsMore = (s: Exploring) =>
+    !signal.aborted && s.status !== "build-error" && s.spentMs < s.budgetMs && (s.finding === null || opts.exhaustBudget) && nextConfig(s) !== null;
+  const active = () => states.filter((s) => !s.finished).length;
+
+  const report = (s: Exploring | null, config: string) => {
+    if (opts.onProgress === undefined) return;
+    const elapsedMs = performance.now() - started;
+    opts.onProgress({
+      programsDone: states.filter((x) => x.finished).length,
+      programsTotal: states.length,
+      runsDone: executed,
+      runsTotal: executed,
+      failures,
+      elapsedMs,
+      etaMs: null,
+      budget: {
+        totalMs: states.length * opts.budgetMs,
+        spentMs: states.reduce((sum, x) => sum + (x.finished ? x.budgetMs : Math.min(x.spentMs, x.budgetMs)), 0),
+        findings: states.filter((x) => x.finding !== null).length,
+        current: s === null ? null : { program: s.program.name, spentMs: s.spentMs, budgetMs: s.budgetMs, config },
+      },
+    });
+  };
+
+  const save = (s: Exploring) =>
+    saveExploration(db, s.id, {
+      budgetMs: s.budgetMs, spentMs: s.spentMs, runs: s.runs, status: s.status, findingRunId: s.findingRunId,
+      unavailable: [...s.unavailable].map(([strategy, why]) => `${strategy}: ${why}`),
+    });
+
+  const finish = (s: Exploring) => {
+    if (s.finished) return;
+    s.finished = true;
+    if (s.status === "exploring") s.status = s.finding !== null ? "confirmed" : "exhausted";
+    if (s.status === "confirmed" && s.finding === null) s.status = "exhausted";
+    save(s);
+    const summary = explorationSummary(s);
+    explorations.set(s.program.name, summary);
+    opts.onExplored?.(summary);
+    report(null, "");
+  };
+
+  /** The next configuration of the cycle whose strategy can be built, advancing the position. */
+  function nextConfig(s: Exploring): RunConfig | null {
+    for (let tried = 0; tried < s.cycle.length; tried++) {
+      const config = s.cycle[(s.runs + tried) % s.cycle.length]!;
+      if (!s.unavailable.has(config.strategy)) return config;
+    }
+    return null;
+  }
+
+  const buildOf = (s: Exploring, strategy: Strategy) => {
+    const key = `${s.program.kind}\0${s.program.dir}\0${strategy}`;
+    let pending = builds.get(key);
+    if (pending === undefined) {
+      const t0 = performance.now();
+      const { dir, kind, goFiles, testFiles } = s.program;
+      pending = buildProgram({ dir, kind, goFiles, testFiles, peers: opts.peers, strategy }, go, join(scratch, `build-${builds.size}`), signal)
+        .then((build) => ({ build, wallMs: performance.now() - t0 }));
+      builds.set(key, pending);
+      // The program that starts a build pays for it.
+      return pending.then((b) => ({ ...b, paid: true }));
+    }
+    return pending.then((b) => ({ ...b, paid: false }));
+  };
+
+  const step = async (s: Exploring): Promise<void> => {
+    const config = nextConfig(s);
+    if (config === null) return;
+    s.runs++;
+    const { build, wallMs, paid } = await buildOf(s, config.strategy);
+    if (signal.aborted) return;
+    // Builds are not exploration: a cold -race build alone can take longer than a budget.
+    if (paid) s.buildMs += wallMs;
+    recordBuild(db, { programId: s.id, config: config.key, status: build.status, output: build.output, sourceHash: s.program.sourceHash, goVersion: go.version });
+    if (build.status === "error") {
+      s.runs--;
+      if (config.strategy === "plain") {
+        if (s.status !== "build-error") {
+          s.status = "build-error";
+          recordRun(db, {
+            programId: s.id, config: config.key, procs: config.procs, index: 0, outcome: "build-error",
+            exitCode: null, wallMs: 0, tracePath: null, traceSha256: null, traceBytes: null, dumpPath: null,
+            stderrTail: build.output.slice(-16 * 1024), goVersion: go.version, env: {}, truncated: false,
+          });
+          failures++;
+        }
+      } else if (!s.unavailable.has(config.strategy)) {
+        s.unavailable.set(config.strategy, firstLines(build.output, 3));
+      }
+      save(s);
+      return;
+    }
+    const index = s.nextIndex.get(config.key) ?? 0;
+    s.nextIndex.set(config.key, index + 1);
+    const seed = config.strategy === "perturb" ? perturbSeed(config.key, index) : null;
+    const timeoutMs = runTimeoutMs(opts.timeoutMs, s.program.manifest?.timeoutMs);
+    const t0 = performance.now();
+    const result = await tracedRun({
+      kind: s.program.kind, dir: s.program.dir, binary: build.binary!, testName: s.program.testName, config,
+      files: runFiles(opts.traces, s.program.name, config.key, index), timeoutMs, graceMs: opts.graceMs, go,
+      peers: opts.peers, seed, signal,
+    });
+    if (result === null) return; // aborted: nothing recorded
+    const runId = recordRun(db, {
+      ...result, programId: s.id, config: config.key, procs: config.procs, index, goVersion: go.version, strategy: config.strategy, seed,
+    });
+    executed++;
+    if (result.outcome !== "ok") failures++;
+    const check = await checkRun(result, s.program.kind, go);
+    recordCheck(db, runId, timeoutMs, check);
+    // The run and its check are this program's time (the bookkeeping too).
+    s.spentMs += performance.now() - t0;
+    if (check.finding !== null && s.finding === null) {
+      s.findingRunId = runId;
+      s.finding = { runId, config: config.key, strategy: config.strategy, seed, atMs: Math.round(s.spentMs), atRun: s.runs, check, replay: replayCommand(runId, opts.db) };
+    }
+    save(s);
+    report(s, config.key);
+  };
+
+  const pump = (s: Exploring) => {
+    if (s.finished) return;
+    const limit = Math.max(1, Math.floor(opts.jobs / Math.max(1, active())));
+    while (s.inFlight < limit && wantsMore(s)) {
+      s.inFlight++;
+      queue.push(async () => {
+        try {
+          await step(s);
+        } finally {
+          s.inFlight--;
+          if (!signal.aborted) {
+            pump(s);
+            if (s.inFlight === 0 && !wantsMore(s)) finish(s);
+          }
+        }
+      });
+    }
+    if (s.inFlight === 0 && !wantsMore(s) && !signal.aborted) finish(s);
+  };
+
+  for (const s of states) pump(s);
+  report(null, "");
+  try {
+    await queue.drain();
+  } finally {
+    opts.signal?.removeEventListener("abort", forward);
+  }
+  return { executed, explorations, programs: ids };
+}
+
+function explorationSummary(s: Exploring): ExplorationSummary {
+  return {
+    program: s.program.name,
+    budgetMs: s.budgetMs,
+    spentMs: Math.round(s.spentMs),
+    buildMs: Math.round(s.buildMs),
+    runs: s.runs,
+    status: s.status === "exploring" ? "exhausted" : s.status,
+    finding: s.finding,
+    unavailable: [...s.unavailable].map(([strategy, why]) => `${strategy}: ${why}`),
+  };
+}
+
+/** The finding of an earlier budgeted collect, rebuilt from its run and check rows. */
+function recordedFinding(db: SchedlabDatabase, runId: number, dbPath: string): ExplorationFinding | null {
+  const row = db
+    .prepare("SELECT r.config, r.strategy, r.seed, c.detail FROM runs r JOIN run_checks c ON c.run_id = r.id WHERE r.id = ?")
+    .get(runId) as { config: string; strategy: Strategy; seed: number | null; detail: string } | undefined;
+  if (row === undefined) return null;
+  return { runId, config: row.config, strategy: row.strategy, seed: row.seed, atMs: null, atRun: null, check: JSON.parse(row.detail) as RunCheck, replay: replayCommand(runId, dbPath) };
+}
+
+function firstLines(text: string, n: number): string {
+  return text.trim().split("\n").slice(0, n).join(" ").slice(0, 300);
+}

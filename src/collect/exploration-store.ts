@@ -1,0 +1,87 @@
+// SQLite access of budgeted exploration (collect --budget, --replay): the per-run checks
+// and the per-program exploration rows (docs/schema.md, section collect). Each write is
+// one short transaction.
+
+import { inTransaction, type SchedlabDatabase } from "../store/index.js";
+import type { Strategy } from "./strategy.js";
+import type { ExplorationSummary, RunCheck, RunOutcome } from "./types.js";
+
+export interface ExplorationRow {
+  readonly budgetMs: number;
+  readonly spentMs: number;
+  readonly runs: number;
+  readonly status: "exploring" | ExplorationSummary["status"];
+  readonly findingRunId: number | null;
+  readonly unavailable: readonly string[];
+}
+
+export function recordCheck(db: SchedlabDatabase, runId: number, timeoutMs: number, check: RunCheck, replayOf: number | null = null): void {
+  inTransaction(db, () =>
+    db.prepare("INSERT OR REPLACE INTO run_checks (run_id, timeout_ms, finding, detail, replay_of) VALUES (?, ?, ?, ?, ?)")
+      .run(runId, timeoutMs, check.finding, JSON.stringify(check), replayOf),
+  );
+}
+
+export function recordedCheck(db: SchedlabDatabase, runId: number): { timeoutMs: number; check: RunCheck } | null {
+  const row = db.prepare("SELECT timeout_ms AS timeoutMs, detail FROM run_checks WHERE run_id = ?").get(runId) as { timeoutMs: number; detail: string } | undefined;
+  return row === undefined ? null : { timeoutMs: row.timeoutMs, check: JSON.parse(row.detail) as RunCheck };
+}
+
+export function loadExploration(db: SchedlabDatabase, programId: number): ExplorationRow | null {
+  const row = db
+    .prepare("SELECT budget_ms AS budgetMs, spent_ms AS spentMs, runs, status, finding_run_id AS findingRunId, unavailable FROM explorations WHERE program_id = ?")
+    .get(programId) as (Omit<ExplorationRow, "unavailable"> & { unavailable: string }) | undefined;
+  return row === undefined ? null : { ...row, unavailable: JSON.parse(row.unavailable) as string[] };
+}
+
+export function saveExploration(db: SchedlabDatabase, programId: number, row: ExplorationRow): void {
+  inTransaction(db, () =>
+    db.prepare(
+      `INSERT INTO explorations (program_id, budget_ms, spent_ms, runs, status, finding_run_id, unavailable, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (program_id) DO UPDATE SET budget_ms = excluded.budget_ms, spent_ms = excluded.spent_ms, runs = excluded.runs,
+         status = excluded.status, finding_run_id = excluded.finding_run_id, unavailable = excluded.unavailable, updated_at = excluded.updated_at`,
+    ).run(programId, row.budgetMs, row.spentMs, row.runs, row.status, row.findingRunId, JSON.stringify(row.unavailable), new Date().toISOString()),
+  );
+}
+
+export function deleteExploration(db: SchedlabDatabase, programId: number): void {
+  inTransaction(db, () => db.prepare("DELETE FROM explorations WHERE program_id = ?").run(programId));
+}
+
+/** The next run index of each configuration of a program (one past the largest recorded). */
+export function nextRunIndexes(db: SchedlabDatabase, programId: number): Map<string, number> {
+  const rows = db.prepare("SELECT config, MAX(run_index) AS last FROM runs WHERE program_id = ? GROUP BY config").all(programId) as { config: string; last: number }[];
+  return new Map(rows.map((row) => [row.config, row.last + 1]));
+}
+
+/** A recorded run with what a replay needs. */
+export interface ReplayableRun {
+  readonly id: number;
+  readonly programId: number;
+  readonly program: string;
+  readonly kind: "main" | "test";
+  readonly dir: string;
+  readonly root: string;
+  readonly testName: string | null;
+  readonly sourceHash: string;
+  readonly manifest: string | null;
+  readonly config: string;
+  readonly procs: number;
+  readonly index: number;
+  readonly strategy: Strategy;
+  readonly seed: number | null;
+  readonly outcome: RunOutcome;
+  readonly tracePath: string | null;
+}
+
+export function replayableRun(db: SchedlabDatabase, runId: number): ReplayableRun | null {
+  const row = db
+    .prepare(
+      `SELECT r.id, r.program_id AS programId, p.name AS program, p.kind, p.dir, p.root, p.test_name AS testName,
+         p.source_hash AS sourceHash, p.manifest, r.config, r.procs, r.run_index AS "index", r.strategy, r.seed, r.outcome,
+         r.trace_path AS tracePath
+       FROM runs r JOIN programs p ON p.id = r.program_id WHERE r.id = ?`,
+    )
+    .get(runId) as ReplayableRun | undefined;
+  return row ?? null;
+}

@@ -1,0 +1,388 @@
+// Subcommand collect-perturb: seeded schedule perturbation for `schedlab collect --budget`.
+// It inserts a call `schedlabPerturb(K)` at every synchronisation point of a package's
+// files (channel send and receive, select, Lock/Unlock/RLock/RUnlock, Wait, Signal,
+// Broadcast, Done, close, go statements) into overlay copies, and adds the function that
+// decides, from a seed read at run time, whether point K yields, sleeps a few µs or does
+// nothing. The user's tree is never written to.
+//
+// Invariants:
+//   - line numbers never move: a call goes on the same line as its point, before the
+//     statement ("schedlabPerturb(3); ch <- v") or after it ("mu.Lock(); schedlabPerturb(4)"),
+//     and the copies contain no new newline, so sites and manifests still match;
+//   - points are numbered 0..N-1 in the order of the files given, then of their position;
+//   - the decision at a point is a pure function of (seed, point, visit ordinal at that
+//     point), so a run is replayable from (strategy, seed) as far as the Go scheduler allows.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+func init() {
+	register("collect-perturb", collectPerturb)
+}
+
+// PerturbSeedEnv is the environment variable a perturbed binary reads its seed from;
+// unset or unparsable, the binary runs unperturbed. src/collect/perturb.ts mirrors it.
+const perturbSeedEnv = "SCHEDLAB_PERTURB_SEED"
+
+// perturbPoint is one inserted call, for the report.
+type perturbPoint struct {
+	ID   int    `json:"id"`
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Kind string `json:"kind"`
+}
+
+type perturbResult struct {
+	// Replace maps each original file (and each added file's path in the package
+	// directory) to the file to build instead, in go build -overlay form.
+	Replace map[string]string `json:"replace"`
+	Points  []perturbPoint    `json:"points"`
+}
+
+// collectPerturb rewrites the files given for schedule perturbation.
+//
+// Usage: collect-perturb -out DIR [-overlay FILE] file.go...
+//
+// With -overlay (a go build -overlay JSON file, e.g. the tracing harness's), a file that
+// the overlay already replaces is read from its replacement, and the result keeps every
+// entry of that overlay, so the two rewrites compose. Files importing "C" are left alone.
+func collectPerturb(args []string) int {
+	flags := flag.NewFlagSet("collect-perturb", flag.ContinueOnError)
+	out := flags.String("out", "", "directory for the rewritten copies")
+	overlayFile := flags.String("overlay", "", "existing overlay JSON whose replacements are the sources to rewrite")
+	if err := flags.Parse(args); err != nil {
+		return 2
+	}
+	if *out == "" || flags.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: gohelper collect-perturb -out DIR [-overlay FILE] file.go...")
+		return 2
+	}
+	result, err := perturbFiles(*out, *overlayFile, flags.Args())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "collect-perturb: %v\n", err)
+		return 1
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(result); err != nil {
+		return 1
+	}
+	return 0
+}
+
+func perturbFiles(out, overlayFile string, files []string) (*perturbResult, error) {
+	result := &perturbResult{Replace: map[string]string{}, Points: []perturbPoint{}}
+	if overlayFile != "" {
+		data, err := os.ReadFile(overlayFile)
+		if err != nil {
+			return nil, err
+		}
+		var existing struct{ Replace map[string]string }
+		if err := json.Unmarshal(data, &existing); err != nil {
+			return nil, fmt.Errorf("%s: %v", overlayFile, err)
+		}
+		for k, v := range existing.Replace {
+			result.Replace[k] = v
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	// The package clause of each package the files belong to, and whether it has
+	// non-test files: the decision function goes into a file of each package.
+	type pkgInfo struct {
+		dir     string
+		hasMain bool // a non-_test.go file declares the package
+	}
+	packages := map[string]*pkgInfo{}
+	var order []string
+	next := 0
+	for i, file := range files {
+		source := file
+		if replaced, ok := result.Replace[file]; ok {
+			source = replaced
+		}
+		src, err := os.ReadFile(source)
+		if err != nil {
+			return nil, err
+		}
+		rewritten, name, points, err := perturbSource(file, src, next)
+		if err != nil {
+			return nil, err
+		}
+		if rewritten == nil {
+			continue // cgo
+		}
+		p, ok := packages[name]
+		if !ok {
+			p = &pkgInfo{dir: filepath.Dir(file)}
+			packages[name] = p
+			order = append(order, name)
+		}
+		if !strings.HasSuffix(file, "_test.go") {
+			p.hasMain = true
+		}
+		next += len(points)
+		result.Points = append(result.Points, points...)
+		if len(points) == 0 {
+			continue
+		}
+		target := filepath.Join(out, fmt.Sprintf("p%03d_%s", i, filepath.Base(file)))
+		if err := os.WriteFile(target, rewritten, 0o644); err != nil {
+			return nil, err
+		}
+		result.Replace[file] = target
+	}
+	for _, name := range order {
+		p := packages[name]
+		// A package of test files only gets the function in a _test.go file, so a plain
+		// build of the package never sees it; an external test package (x_test) likewise.
+		base := "zz_schedlab_perturb.go"
+		if !p.hasMain {
+			base = "zz_schedlab_perturb_" + name + "_test.go"
+		}
+		target := filepath.Join(out, "rt_"+name+"_"+base)
+		if err := os.WriteFile(target, []byte(perturbRuntime(name, next)), 0o644); err != nil {
+			return nil, err
+		}
+		result.Replace[filepath.Join(p.dir, base)] = target
+	}
+	return result, nil
+}
+
+// insertion is text put at a byte offset of the source.
+type insertion struct {
+	offset int
+	text   string
+}
+
+// perturbSource returns the rewritten source, the package name and the points, numbered
+// from first. A file importing "C" is returned as nil (cgo copies cannot move directories).
+func perturbSource(name string, src []byte, first int) ([]byte, string, []perturbPoint, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	for _, spec := range f.Imports {
+		if strings.Trim(spec.Path.Value, "\"`") == "C" {
+			return nil, f.Name.Name, nil, nil
+		}
+	}
+	type found struct {
+		pos   token.Pos
+		after bool
+		kind  string
+	}
+	var sites []found
+	add := func(pos token.Pos, after bool, kind string) { sites = append(sites, found{pos, after, kind}) }
+	visitList := func(list []ast.Stmt) {
+		for _, stmt := range list {
+			inner := stmt
+			for {
+				labeled, ok := inner.(*ast.LabeledStmt)
+				if !ok {
+					break
+				}
+				inner = labeled.Stmt
+			}
+			kind, after := syncPoint(inner)
+			if kind == "" {
+				continue
+			}
+			if after {
+				add(stmt.End(), true, kind)
+			} else {
+				add(stmt.Pos(), false, kind)
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			visitList(n.List)
+		case *ast.CaseClause:
+			visitList(n.Body)
+		case *ast.CommClause:
+			// The case that a select chose: a point at the start of its body.
+			add(n.Colon+1, false, "select-case")
+			visitList(n.Body)
+		}
+		return true
+	})
+	if len(sites) == 0 {
+		return src, f.Name.Name, []perturbPoint{}, nil
+	}
+	sort.SliceStable(sites, func(i, j int) bool { return sites[i].pos < sites[j].pos })
+	inserts := make([]insertion, 0, len(sites))
+	points := make([]perturbPoint, 0, len(sites))
+	for i, site := range sites {
+		id := first + i
+		p := fset.Position(site.pos)
+		points = append(points, perturbPoint{ID: id, File: filepath.Base(name), Line: p.Line, Kind: site.kind})
+		if site.after {
+			inserts = append(inserts, insertion{p.Offset, fmt.Sprintf("; schedlabPerturb(%d)", id)})
+		} else {
+			inserts = append(inserts, insertion{p.Offset, fmt.Sprintf("schedlabPerturb(%d); ", id)})
+		}
+	}
+	// Apply from the end so earlier offsets stay valid; at one offset, "after" text of
+	// the statement before goes first, then "before" text of the statement after.
+	sort.SliceStable(inserts, func(i, j int) bool { return inserts[i].offset > inserts[j].offset })
+	out := append([]byte{}, src...)
+	for _, ins := range inserts {
+		out = append(out[:ins.offset], append([]byte(ins.text), out[ins.offset:]...)...)
+	}
+	return out, f.Name.Name, points, nil
+}
+
+// syncPoint classifies a statement of a statement list: the kind of synchronisation
+// point it is ("" for none) and whether the call goes after it (else before it).
+func syncPoint(stmt ast.Stmt) (string, bool) {
+	switch s := stmt.(type) {
+	case *ast.SendStmt:
+		return "send", false
+	case *ast.SelectStmt:
+		return "select", false
+	case *ast.GoStmt:
+		return "go", true
+	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok && len(call.Args) == 0 {
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+				switch sel.Sel.Name {
+				case "Lock", "RLock":
+					return "lock", true
+				case "Unlock", "RUnlock":
+					return "unlock", true
+				case "Wait":
+					return "wait", false
+				case "Signal", "Broadcast":
+					return "signal", true
+				case "Done":
+					return "done", true
+				}
+			}
+		}
+		if call, ok := s.X.(*ast.CallExpr); ok && len(call.Args) == 1 {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "close" {
+				return "close", true
+			}
+		}
+	}
+	if receives(stmt) {
+		return "recv", false
+	}
+	return "", false
+}
+
+// receives reports whether a simple statement, or the header (init, condition, tag,
+// post) of a compound one, receives from a channel outside a function literal.
+func receives(stmt ast.Stmt) bool {
+	var nodes []ast.Node
+	switch s := stmt.(type) {
+	case *ast.ExprStmt, *ast.AssignStmt, *ast.DeclStmt, *ast.ReturnStmt, *ast.IncDecStmt:
+		nodes = append(nodes, s)
+	case *ast.IfStmt:
+		nodes = append(nodes, s.Init, s.Cond)
+	case *ast.SwitchStmt:
+		nodes = append(nodes, s.Init, s.Tag)
+	case *ast.TypeSwitchStmt:
+		nodes = append(nodes, s.Init, s.Assign)
+	case *ast.ForStmt:
+		nodes = append(nodes, s.Init, s.Cond)
+	}
+	found := false
+	for _, node := range nodes {
+		if node == nil { // an absent Init or Cond: a nil interface stays nil as an ast.Node
+			continue
+		}
+		ast.Inspect(node, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.UnaryExpr:
+				if n.Op == token.ARROW {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// perturbRuntime is the decision function added to each package. Per run, each point
+// gets a mode from (seed, point): quiet, always yield, always sleep, or a coin per
+// visit; a visit's sleep length and coin come from (seed, point, visit ordinal). After
+// 1000 visits a point acts on 1 visit in 16, so hot loops are not slowed without end.
+func perturbRuntime(pkg string, points int) string {
+	if points == 0 {
+		points = 1
+	}
+	return fmt.Sprintf(`// Code generated by schedlab collect (schedule perturbation). DO NOT EDIT.
+
+package %s
+
+import (
+	schedlabPerturbOS "os"
+	schedlabPerturbRuntime "runtime"
+	schedlabPerturbStrconv "strconv"
+	schedlabPerturbAtomic "sync/atomic"
+	schedlabPerturbTime "time"
+)
+
+var schedlabPerturbSeed, schedlabPerturbOn = schedlabPerturbSeedOf(schedlabPerturbOS.Getenv(%q))
+
+// schedlabPerturbVisits counts the visits of each point.
+var schedlabPerturbVisits [%d]uint32
+
+func schedlabPerturbSeedOf(text string) (uint64, bool) {
+	seed, err := schedlabPerturbStrconv.ParseUint(text, 10, 64)
+	return seed, err == nil
+}
+
+// schedlabPerturbMix is splitmix64's finaliser.
+func schedlabPerturbMix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+func schedlabPerturb(point int) {
+	if !schedlabPerturbOn {
+		return
+	}
+	visit := schedlabPerturbAtomic.AddUint32(&schedlabPerturbVisits[point], 1)
+	mode := schedlabPerturbMix(schedlabPerturbSeed ^ (uint64(point)+1)*0x9e3779b97f4a7c15)
+	coin := schedlabPerturbMix(mode ^ uint64(visit)*0xd1b54a32d192ed03)
+	if visit > 1000 && coin%%16 != 0 {
+		return
+	}
+	sleep := schedlabPerturbTime.Duration(1+(coin>>8)%%20) * schedlabPerturbTime.Microsecond
+	switch mode %% 4 {
+	case 1:
+		schedlabPerturbRuntime.Gosched()
+	case 2:
+		schedlabPerturbTime.Sleep(sleep)
+	case 3:
+		switch coin %% 4 {
+		case 0:
+			schedlabPerturbRuntime.Gosched()
+		case 1:
+			schedlabPerturbTime.Sleep(sleep)
+		}
+	}
+}
+`, pkg, perturbSeedEnv, points)
+}

@@ -1,0 +1,150 @@
+// collect --budget end to end on the exploration probes (test/fixtures/collect/explore):
+// a tight AB-BA that only perturbation exposes, a data race only -race sees, a clean pool
+// that must stay clean, and a replay of the perturbed finding from its recorded seed.
+// GOMAXPROCS 1 keeps the Go scheduler close to deterministic, so a seed that manifested
+// once manifests again: the replay assertion rests on that, not on luck.
+
+import Database from "better-sqlite3";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  buildProgram, collect, discoverPrograms, goToolchain, replayRun, runFiles, tracedRun, writePerturbOverlay,
+  type CollectResult, type ExplorationSummary, type RunConfig,
+} from "../../src/collect/index.js";
+import { decodeTrace, type GoroutineRecord } from "../../src/trace/index.js";
+import { FIXTURES, PROGRAMS, parsedTrace, scratch } from "./helpers.js";
+
+const EXPLORE = join(FIXTURES, "explore");
+let dir: string;
+let result: CollectResult;
+const explored: ExplorationSummary[] = [];
+
+function exploration(name: string): ExplorationSummary {
+  const program = result.programs.find((p) => p.name === name);
+  expect(program?.exploration, name).toBeDefined();
+  return program!.exploration!;
+}
+
+beforeAll(async () => {
+  dir = scratch("explore");
+  result = await collect({
+    paths: [EXPLORE], budgetMs: 8_000, procs: [1], timeoutMs: 2_000, jobs: 2,
+    db: join(dir, "s.db"), traces: join(dir, "traces"), onExplored: (e) => explored.push(e),
+  });
+});
+
+describe("collect --budget", () => {
+  it("finds the tight AB-BA by a seeded perturbation and stops there", () => {
+    const e = exploration("abba-tight");
+    expect(e.status).toBe("confirmed");
+    expect(e.finding!.strategy).toBe("perturb");
+    expect(e.finding!.seed).toEqual(expect.any(Number));
+    expect(e.finding!.config).toMatch(/^procs-1-perturb(-count-20)?$/);
+    expect(e.finding!.check.finding).toBe("blocked");
+    expect(new Set(e.finding!.check.blocked.map((b) => `${b.reason} ${b.site?.split(" ")[1]}`))).toEqual(new Set(["sync abba_test.go:19", "sync abba_test.go:28"]));
+    // Stopped at the finding: the run that confirmed it is the last one.
+    expect(e.runs).toBe(e.finding!.atRun);
+    expect(e.finding!.replay).toBe(`schedlab collect --replay ${e.finding!.runId} --db ${join(dir, "s.db")}`);
+  });
+
+  it("finds the data race with a -race build and keeps the report beside the trace", () => {
+    const e = exploration("racy-counter");
+    expect(e.status).toBe("confirmed");
+    expect(e.finding!).toMatchObject({ strategy: "race", seed: null, config: "procs-1-race" });
+    expect(e.finding!.check).toMatchObject({ finding: "race", races: 1 });
+    const run = result.programs.find((p) => p.name === "racy-counter")!.runs.find((r) => r.id === e.finding!.runId)!;
+    const races = readFileSync(`${run.trace!}.races.txt`, "utf8");
+    expect(races).toContain("WARNING: DATA RACE");
+    expect(races).toContain("counter_test.go:18"); // visits++
+  });
+
+  it("spends the whole budget on a clean program and reports nothing", () => {
+    const e = exploration("clean-pool");
+    expect(e).toMatchObject({ status: "exhausted", finding: null, unavailable: [] });
+    expect(e.spentMs).toBeGreaterThanOrEqual(8_000);
+    const strategies = new Set(result.programs.find((p) => p.name === "clean-pool")!.runs.map((r) => r.strategy ?? "plain"));
+    expect(strategies).toEqual(new Set(["plain", "perturb", "race"]));
+  });
+
+  it("records every run's strategy, seed and GOMAXPROCS, a check per run, and one exploration row per program", () => {
+    const db = new Database(join(dir, "s.db"), { readonly: true });
+    try {
+      const runs = db.prepare("SELECT config, procs, strategy, seed, env FROM runs").all() as { config: string; procs: number; strategy: string; seed: number | null; env: string }[];
+      expect(runs.length).toBeGreaterThan(10);
+      for (const run of runs) {
+        expect(run.procs).toBe(1);
+        expect(run.config.includes(`-${run.strategy}`) || run.strategy === "plain").toBe(true);
+        const env = JSON.parse(run.env) as Record<string, string>;
+        if (run.strategy === "perturb") expect(env.SCHEDLAB_PERTURB_SEED).toBe(String(run.seed));
+        else expect(run.seed).toBeNull();
+        if (run.strategy === "race") expect(env.GORACE).toContain("atexit_sleep_ms=0");
+      }
+      const unchecked = db.prepare("SELECT count(*) AS n FROM runs r LEFT JOIN run_checks c ON c.run_id = r.id WHERE c.run_id IS NULL").get() as { n: number };
+      expect(unchecked.n).toBe(0);
+      const rows = db.prepare("SELECT p.name, e.status FROM explorations e JOIN programs p ON p.id = e.program_id ORDER BY p.name").all();
+      expect(rows).toEqual([
+        { name: "abba-tight", status: "confirmed" }, { name: "clean-pool", status: "exhausted" },
+        { name: "racy-counter", status: "confirmed" }, { name: "rwrecursive-tight", status: exploration("rwrecursive-tight").status },
+      ]);
+    } finally {
+      db.close();
+    }
+    expect(explored.map((e) => e.program).sort()).toEqual(["abba-tight", "clean-pool", "racy-counter", "rwrecursive-tight"]);
+  });
+
+  it("resumes: a second budgeted collect runs nothing for confirmed programs", async () => {
+    const again = await collect({ paths: [join(EXPLORE, "racy-counter")], budgetMs: 8_000, procs: [1], timeoutMs: 2_000, db: join(dir, "s2.db"), traces: join(dir, "traces2") });
+    const id = again.programs[0]!.exploration!.finding!.runId;
+    const resumed = await collect({ paths: [join(EXPLORE, "racy-counter")], budgetMs: 8_000, procs: [1], timeoutMs: 2_000, db: join(dir, "s2.db"), traces: join(dir, "traces2") });
+    expect(resumed.executed).toBe(0);
+    expect(resumed.programs[0]!.exploration!.finding!.runId).toBe(id);
+  });
+
+  it("replays the perturbed finding from its seed and reproduces it", async () => {
+    const finding = exploration("abba-tight").finding!;
+    const replay = await replayRun({ runId: finding.runId, db: join(dir, "s.db") });
+    expect(replay).toMatchObject({ program: "abba-tight", config: finding.config, seed: finding.seed, reproduced: true });
+    expect(replay.replay.runId).not.toBe(finding.runId);
+    expect(existsSync(replay.replay.trace!)).toBe(true);
+    const db = new Database(join(dir, "s.db"), { readonly: true });
+    try {
+      expect(db.prepare("SELECT strategy, seed, config FROM runs WHERE id = ?").get(replay.replay.runId)).toEqual({ strategy: "perturb", seed: finding.seed, config: finding.config });
+      expect(db.prepare("SELECT replay_of AS of FROM run_checks WHERE run_id = ?").get(replay.replay.runId)).toEqual({ of: finding.runId });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe("seeded perturbation of a main program", () => {
+  it("composes with the tracing harness, keeps the user's lines as sites, and does nothing without a seed", async () => {
+    const go = await goToolchain();
+    const [program] = (await discoverPrograms([join(PROGRAMS, "leak-select")])).programs;
+    const work = scratch("perturb-main");
+    const { points } = await writePerturbOverlay(program!.goFiles, { Replace: {} }, join(work, "points"));
+    // waiter's select (before it and at each case), and the go statement in main's loop.
+    expect(points.map((p) => `${p.kind} ${p.file}:${p.line}`)).toEqual(["select main.go:7", "select-case main.go:8", "select-case main.go:9", "go main.go:16"]);
+    const build = await buildProgram({ ...program!, strategy: "perturb" }, go, join(work, "build"));
+    expect(build.status, build.output).toBe("ok");
+    const config: RunConfig = { key: "procs-1-perturb", strategy: "perturb", procs: 1, testCount: null };
+    const run = async (index: number, seed: number | null) => {
+      const result = (await tracedRun({
+        kind: "main", dir: program!.dir, binary: build.binary!, testName: null, config, files: runFiles(join(work, "traces"), "leak-select", config.key, index),
+        timeoutMs: 5_000, graceMs: 500, go, seed,
+      }))!;
+      expect(result.outcome).toBe("ok");
+      expect((await parsedTrace(result.tracePath!)).exitCode).toBe(0);
+      const records: GoroutineRecord[] = [];
+      await decodeTrace(result.tracePath!, { mode: "main", goroot: go.goroot }, (batch) => records.push(...batch));
+      return records;
+    };
+    const yields = (records: GoroutineRecord[]) => records.filter((r) => (r.kind === "GoSched" && r.reason === "runtime.Gosched") || (r.kind === "GoBlock" && r.reason === "sleep"));
+    expect(yields(await run(0, null))).toEqual([]);
+    // Some seed among the first few acts at one of the four points (each is quiet with probability 1/4).
+    let acted: GoroutineRecord[] = [];
+    for (let seed = 1; seed <= 5 && acted.length === 0; seed++) acted = yields(await run(seed, seed));
+    expect(acted.length).toBeGreaterThan(0);
+    for (const r of acted) expect(r.site).toMatch(/^main\.(main|waiter) main\.go:(7|8|9|16)$/);
+  });
+});
