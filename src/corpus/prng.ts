@@ -1,6 +1,7 @@
-// A small seeded pseudo-random generator (mulberry32) for the corpus generator: the same
-// seed gives the same sequence on every platform and Node version, so generated
-// programs reproduce byte for byte.
+// The corpus generator's random draws (integers, coin flips, picks) on the one seeded source,
+// so a seed gives the same sequence on every platform and generated programs reproduce byte for byte.
+
+import { seededRandom } from "../random.js";
 
 /** A deterministic random source. Every draw advances the one 32-bit state. */
 export interface Prng {
@@ -14,16 +15,9 @@ export interface Prng {
   pick<T>(items: readonly T[]): T;
 }
 
-/** mulberry32 seeded with the low 32 bits of `seed`. */
+/** The corpus generator's draws on the project's one seeded source (src/random.ts, mulberry32). */
 export function mulberry32(seed: number): Prng {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),

@@ -2,7 +2,7 @@
 // tallies so the program bootstrap re-bins nothing: a resample just sums tallies.
 
 import { quantile } from "simple-statistics";
-import { seededRandom } from "../eval/metrics/seededRandom.js";
+import { seededRandom } from "../random.js";
 import { calibrationBin } from "../eval/metrics/reliabilityBins.js";
 import { tieCredit } from "../eval/metrics/tieCredit.js";
 import type { AlignmentBin, FidelityOptions, FidelityThresholds, Mr4Result, RelationResult } from "./types.js";

@@ -4,7 +4,7 @@
 
 import { loadSplitData, samplesWithPrefixes, type Abstraction, type HoldoutSplit, type RunRecords, type RunSelection, type SampleRow, type SplitData, type State } from "../dataset/index.js";
 import { eventSequence } from "../dataset/abstractions.js";
-import { seededRandom } from "../eval/metrics/seededRandom.js";
+import { seededRandom } from "../random.js";
 import { UsageError } from "../errors.js";
 import { cachedStatePredictions } from "../predict/cache.js";
 import { createPredictor, type PredictorContext } from "../predict/create.js";

@@ -15,7 +15,7 @@ import {
   weightMask,
   type ModelShape,
 } from "./model.js";
-import { seededRandom, shuffleInPlace } from "./prng.js";
+import { seededRandom, shuffleInPlace } from "../random.js";
 import { softmaxInPlace } from "../predict/calibration.js";
 
 export { calibrateInPlace, fitCalibration, fitTemperature, nllOfLogits, temperatureOnly, type Calibration };
@@ -113,8 +113,7 @@ export function fitModel(shape: ModelShape, train: TrainingMatrix, validation: T
   const ws = newWorkspace(shape);
   const dEvent = new Float64Array(shape.events);
   const dTag = new Float64Array(Math.max(1, shape.tags));
-  const order = new Int32Array(train.rows);
-  for (let i = 0; i < order.length; i++) order[i] = i;
+  const order = Array.from({ length: train.rows }, (_, i) => i);
   const meanWeight = sum(train.weights) / Math.max(1, train.rows);
 
   let best = params.slice();

@@ -9,5 +9,4 @@ export { staticFeaturesOf, STATIC_FEATURE_KEYS, StaticFeaturesError, type Static
 export { TAG_CLASSES, tagTargetOfPrefix, type TagClass } from "./tags.js";
 export { cardMetrics, type CardMetrics } from "./card-metrics.js";
 export { MODEL_KINDS, type ModelKind } from "./model.js";
-export { seededRandom } from "./prng.js";
 export * from "./types.js";

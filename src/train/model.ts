@@ -3,7 +3,7 @@
 // Invariant: all parameters live in one flat Float64Array; `layout` gives each block's
 // offset, so Adam, L2 and serialisation treat the model as one vector.
 
-import type { Random } from "./prng.js";
+import type { RandomSource } from "../random.js";
 import { softmaxInPlace } from "../predict/calibration.js";
 
 export { softmaxInPlace };
@@ -69,13 +69,13 @@ export function weightMask(shape: ModelShape): Uint8Array {
 }
 
 /** Glorot-uniform weights, zero biases, drawn from `random` in a fixed order. */
-export function initialParameters(shape: ModelShape, random: Random): Float64Array {
+export function initialParameters(shape: ModelShape, random: RandomSource): Float64Array {
   const l = modelLayout(shape);
   const params = new Float64Array(l.size);
   const fill = (start: number, fanIn: number, fanOut: number): void => {
     if (start < 0) return;
     const limit = Math.sqrt(6 / (fanIn + fanOut));
-    for (let i = 0; i < fanIn * fanOut; i++) params[start + i] = (random.next() * 2 - 1) * limit;
+    for (let i = 0; i < fanIn * fanOut; i++) params[start + i] = (random() * 2 - 1) * limit;
   };
   if (shape.kind === "mlp") fill(l.hiddenW, shape.inputs, shape.hidden);
   fill(l.eventW, l.repr, shape.events);

@@ -12,7 +12,7 @@ import { cardMetrics, type CardMetrics } from "./card-metrics.js";
 import { FEATURE_COUNT, FEATURE_SPEC, FEATURE_VERSION, featurizePrefixes } from "./features.js";
 import { calibrateInPlace, eventLogits, fitCalibration, fitModel, fitStandardiser, nllOfLogits, standardiseInPlace, type Calibration, type TrainingMatrix } from "./fit.js";
 import { modelLayout, type ModelShape } from "./model.js";
-import { seededRandom, shuffleInPlace } from "./prng.js";
+import { seededRandom, shuffleInPlace } from "../random.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES, nextEventRecord, tagTarget } from "./tags.js";
 import { RARE_EVENTS, type StudentCard, type StudentData, type StudentSide, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";

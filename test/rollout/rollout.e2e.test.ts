@@ -10,7 +10,7 @@ import { judgeEvent, listRolloutRuns, replayRecords, rollOut, rolloutState, runR
 import type { Rollout } from "../../src/rollout/index.js";
 import { openDatabase } from "../../src/store/index.js";
 import { EVENT_TYPES, type GoroutineRecord } from "../../src/trace/types.js";
-import { seededRandom } from "../../src/eval/metrics/seededRandom.js";
+import { seededRandom } from "../../src/random.js";
 import { runCli } from "../helpers/cli.js";
 import { FIXTURE_PROGRAMS, traceFixtures, type TracedCorpus } from "../train/traced-runs.js";
 

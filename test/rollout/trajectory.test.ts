@@ -9,7 +9,7 @@ import { statesFromRuns } from "../../src/dataset/abstractions.js";
 import type { Prefix, Sample } from "../../src/dataset/types.js";
 import { rollOut, summarizeRollouts } from "../../src/rollout/index.js";
 import type { Rollout } from "../../src/rollout/index.js";
-import { seededRandom } from "../../src/eval/metrics/seededRandom.js";
+import { seededRandom } from "../../src/random.js";
 import { DEFAULT_TRAIN_OPTIONS, loadStudentPredictor, saveAdapter, trainStudent } from "../../src/train/index.js";
 import { setTrajectoryTargets } from "../../src/train/train.js";
 import type { TrainingMatrix } from "../../src/train/fit.js";

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { calibrateInPlace, eventLogits, fitCalibration, fitModel, fitTemperature, nllOfLogits, type TrainingMatrix } from "../../src/train/fit.js";
 import { backward, forward, initialParameters, modelLayout, newWorkspace, softmaxInPlace, type ModelShape } from "../../src/train/model.js";
-import { seededRandom } from "../../src/train/prng.js";
+import { seededRandom } from "../../src/random.js";
 
 /**
  * `rows` rows of six logits uniform in [−6, 6], each labelled with one event drawn from
@@ -15,9 +15,9 @@ function drawLabelled(random: { next(): number }, rows: number, calibrate: (q: F
   const m: TrainingMatrix = { rows, inputs: 0, x: new Float32Array(0), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
   const q = new Float64Array(6);
   for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < 6; c++) z[r * 6 + c] = q[c] = (random.next() * 2 - 1) * 6;
+    for (let c = 0; c < 6; c++) z[r * 6 + c] = q[c] = (random() * 2 - 1) * 6;
     calibrate(q);
-    let u = random.next();
+    let u = random();
     let label = 5;
     for (let c = 0; c < 6; c++) {
       u -= q[c];
@@ -50,7 +50,7 @@ describe("student networks", () => {
         const shape: ModelShape = { kind, inputs: 5, hidden: kind === "mlp" ? 4 : 0, activation, events: 6, tags: 3 };
         const random = seededRandom(7);
         const params = initialParameters(shape, random);
-        const x = Float64Array.from({ length: 5 }, () => random.next() * 2 - 1);
+        const x = Float64Array.from({ length: 5 }, () => random() * 2 - 1);
         const target = Float64Array.from([0.1, 0.5, 0, 0.2, 0.2, 0]);
         const tagTarget = Float64Array.from([0, 1, 0]);
         const ws = newWorkspace(shape);
@@ -78,9 +78,9 @@ describe("student networks", () => {
     const a = seededRandom(42);
     const b = seededRandom(42);
     const c = seededRandom(43);
-    const xs = Array.from({ length: 5 }, () => a.next());
-    expect(Array.from({ length: 5 }, () => b.next())).toEqual(xs);
-    expect(Array.from({ length: 5 }, () => c.next())).not.toEqual(xs);
+    const xs = Array.from({ length: 5 }, () => a());
+    expect(Array.from({ length: 5 }, () => b())).toEqual(xs);
+    expect(Array.from({ length: 5 }, () => c())).not.toEqual(xs);
     expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
   });
 
@@ -91,8 +91,8 @@ describe("student networks", () => {
       const x = new Float32Array(rows * 2);
       const events = new Float64Array(rows * 6);
       for (let r = 0; r < rows; r++) {
-        x[r * 2] = random.next() * 2 - 1;
-        x[r * 2 + 1] = random.next() * 2 - 1;
+        x[r * 2] = random() * 2 - 1;
+        x[r * 2 + 1] = random() * 2 - 1;
         events[r * 6 + (x[r * 2] > 0 ? 1 : 2)] = 1;
       }
       return { rows, inputs: 2, x, events, weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };

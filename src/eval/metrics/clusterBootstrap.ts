@@ -2,7 +2,7 @@
 // one resampling loop (clusterBootstrapDraws) and the statistics built on it.
 
 import { quantile } from "simple-statistics";
-import { seededRandom } from "./seededRandom.js";
+import { seededRandom } from "../../random.js";
 
 export interface BootstrapOptions {
   /** Number of resamples (default 2000). */

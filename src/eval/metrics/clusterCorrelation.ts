@@ -5,7 +5,7 @@
 import { sampleCorrelation } from "simple-statistics";
 import { clusterBootstrapStatistic, clusterIndex, type BootstrapInterval } from "./clusterBootstrap.js";
 import { spearman } from "./correlation.js";
-import { seededRandom } from "./seededRandom.js";
+import { seededRandom } from "../../random.js";
 
 export interface ClusterCorrelation {
   /** Spearman's ρ over all items (NaN when undefined, see spearman). */

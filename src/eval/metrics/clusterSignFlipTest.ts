@@ -3,7 +3,7 @@
 // the evidence by the number of samples per cluster.
 
 import { clusterIndex } from "./clusterBootstrap.js";
-import { seededRandom } from "./seededRandom.js";
+import { seededRandom } from "../../random.js";
 
 /** Up to this many clusters every sign pattern is enumerated (2^16 = 65 536). */
 export const SIGN_FLIP_EXACT_UP_TO = 16;

@@ -21,7 +21,6 @@ export { correlationPValue } from "./correlationPValue.js";
 export { pearson, spearman, type CorrelationResult } from "./correlation.js";
 export { complementaryErrorFunction } from "./complementaryErrorFunction.js";
 export { mcnemar, MCNEMAR_EXACT_BELOW, type McNemarResult } from "./mcnemar.js";
-export { seededRandom } from "./seededRandom.js";
 export {
   clusterBootstrapDraws,
   clusterBootstrapMeanDifference,

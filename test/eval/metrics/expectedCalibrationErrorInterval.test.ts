@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { clusterBootstrapMeanDifference, clusterBootstrapStatistic } from "../../../src/eval/metrics/clusterBootstrap.js";
 import { expectedCalibrationError } from "../../../src/eval/metrics/expectedCalibrationError.js";
 import { expectedCalibrationErrorInterval } from "../../../src/eval/metrics/expectedCalibrationErrorInterval.js";
-import { seededRandom } from "../../../src/eval/metrics/seededRandom.js";
+import { seededRandom } from "../../../src/random.js";
 
 interface Corpus {
   groups: string[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../../src/eval/metrics/seededRandom.js";
+import { seededRandom } from "../src/random.js";
 
 describe("seededRandom", () => {
   it("repeats its sequence for the same seed and differs across seeds", () => {
