@@ -51,6 +51,8 @@ interface RunToIngest {
   /** Set when the program is one test of a package (collect --split-tests). */
   readonly test_name: string | null;
   readonly dir: string;
+  /** The root given to collect: sites of packages outside a module are made relative to it. */
+  readonly root: string;
 }
 
 /**
@@ -102,7 +104,7 @@ export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = 
 function selectRuns(db: SchedlabDatabase, options: IngestOptions): RunToIngest[] {
   const rows = db
     .prepare(
-      `SELECT r.id, r.trace_path, p.kind, p.test_name, p.dir FROM runs r JOIN programs p ON p.id = r.program_id
+      `SELECT r.id, r.trace_path, p.kind, p.test_name, p.dir, p.root FROM runs r JOIN programs p ON p.id = r.program_id
        WHERE r.trace_path IS NOT NULL AND (? OR r.ingest_status IS NULL) ORDER BY r.id`,
     )
     .all(options.force ? 1 : 0) as RunToIngest[];
@@ -223,7 +225,7 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
   };
   const mode: RootMode = run.kind === "test" ? "test" : "main";
   try {
-    const summary = await decodeTrace(path, { mode, filter: options.filter, batchSize: 8192, testNames: expectedTests(run) }, writeBatch);
+    const summary = await decodeTrace(path, { mode, filter: options.filter, batchSize: 8192, testNames: expectedTests(run), packageRoot: run.root }, writeBatch);
     inTransaction(s.db, () => {
       for (const g of summary.goroutines) {
         s.insertGoroutine.run(run.id, g.goroutine, g.canonicalId, g.parent, g.entry, g.creationSite, g.isRoot ? 1 : 0);
