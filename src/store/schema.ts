@@ -290,6 +290,20 @@ CREATE TABLE IF NOT EXISTS leak_findings (
   PRIMARY KEY (program_id, goroutine)
 ) WITHOUT ROWID;
 
+-- One row per data race a program's -race runs reported, by the two accesses' top user
+-- frames ("function file.go:LINE", sorted); rewritten with leak_findings. runs: runs that
+-- reported it; runs_checked: runs searched; details: the finding as JSON.
+CREATE TABLE IF NOT EXISTS race_findings (
+  program_id   INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,
+  first_frame  TEXT NOT NULL,
+  second_frame TEXT NOT NULL,
+  runs         INTEGER NOT NULL,
+  runs_checked INTEGER NOT NULL,
+  details      TEXT NOT NULL,
+  analysed_at  TEXT NOT NULL,
+  PRIMARY KEY (program_id, first_frame, second_frame)
+) WITHOUT ROWID;
+
 -- @section train (trained students)
 
 -- @section rollout (multi-step rollouts)
