@@ -4,10 +4,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { SchedlabDatabase } from "../store/index.js";
+import { relativePackagePaths } from "../trace/index.js";
 import { detectBlockedAtCrash, detectLeaks } from "./detect.js";
 import { parseGoroutineDump } from "./dump.js";
 import { loadProgramRuns, raceRunOutputs, storedPrograms, type StoredProgram } from "./load.js";
-import { relativePackagePaths } from "../trace/index.js";
 import { PEER_ARTIFACTS, parsePeerArtifact, type PeerName } from "./peers.js";
 import { scoreSignatures, type LabelledProgram, type LeakScore } from "./score.js";
 import { signatureOfFinding, type BlockedSignature } from "./signature.js";
@@ -20,7 +20,7 @@ import type { BlockedAtCrash, DetectOptions, LeakFinding } from "./types.js";
 export interface AnalyseOptions extends DetectOptions {
   /** Only this program (default: every program in the database). */
   readonly program?: string;
-  /** Store the findings in leak_findings (default true). */
+  /** Store the findings in leak_findings and race_findings (default true). */
   readonly save?: boolean;
 }
 

@@ -2,11 +2,11 @@
 // records are streamed through the final-state fold (never held), so memory follows the
 // number of goroutines and runs, not events. Uses the trace stage's loaders only.
 
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { UsageError } from "../errors.js";
 import type { Manifest } from "../corpus/manifest.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
 import { forEachRunRecord, loadRunGoroutines } from "../trace/index.js";
 import type { GoroutineInfo } from "../trace/types.js";
 import { RUNTIME_DEADLOCK, runEndedByCrash } from "./crash.js";
