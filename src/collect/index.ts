@@ -30,7 +30,7 @@ export { classifyOutcome } from "./outcome.js";
 export type { RunEvidence } from "./outcome.js";
 export { checkTraceFile, trimIncompleteBatch } from "./trace-file.js";
 export type { TraceFileCheck } from "./trace-file.js";
-export { runFiles, programPath } from "./paths.js";
+export { runFiles, programPath, raceLogPath } from "./paths.js";
 export type { RunFiles } from "./paths.js";
 export { HARNESS_ENV, HARNESS_FILE, HARNESS_SOURCE, HARNESS_TIMEOUT_EXIT_CODE, harnessStopOf, writeHarnessOverlay } from "./harness.js";
 export type { HarnessStop } from "./harness.js";

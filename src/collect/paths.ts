@@ -26,3 +26,8 @@ export function runFiles(traces: string, program: string, config: string, index:
   const dir = join(traces, programPath(program), config);
   return { dir, trace: join(dir, `run-${index}.trace`), dump: join(dir, `run-${index}.dump`) };
 }
+
+/** The race reports of a run (-race builds), kept beside its trace: stderr tails are capped, this file is not. */
+export function raceLogPath(tracePath: string): string {
+  return `${tracePath}.races.txt`;
+}

@@ -13,7 +13,7 @@ import { classifyOutcome } from "./outcome.js";
 import { keepPeerReports, peerRunEnv, type Peer } from "./peers.js";
 import { PERTURB_SEED_ENV } from "./perturb.js";
 import { raceReports } from "./races.js";
-import type { RunFiles } from "./paths.js";
+import { raceLogPath, type RunFiles } from "./paths.js";
 import { spawnWithDeadline } from "./run.js";
 import type { GoToolchain } from "./toolchain.js";
 import { checkTraceFile, trimIncompleteBatch } from "./trace-file.js";
@@ -82,7 +82,7 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
   mkdirSync(files.dir, { recursive: true });
   const partialTrace = `${files.trace}.partial`;
   const partialDump = `${files.dump}.partial`;
-  const racesFile = `${files.trace}.races.txt`;
+  const racesFile = raceLogPath(files.trace);
   for (const file of [files.trace, files.dump, partialTrace, partialDump, racesFile]) rmSync(file, { force: true });
   const workdir = mkdtempSync(join(tmpdir(), "schedlab-run-"));
   try {

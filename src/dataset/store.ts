@@ -8,7 +8,7 @@ import { UsageError } from "../errors.js";
 import { inTransaction } from "../store/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
-import { loadRunGoroutines, loadRunRecords } from "../trace/load.js";
+import { lastRunRecord, loadRunGoroutines, loadRunRecords } from "../trace/load.js";
 import type { EventType } from "../trace/types.js";
 import { poolStates, statesFromRuns } from "./abstractions.js";
 import { countsFromVector } from "./distribution.js";
@@ -97,11 +97,10 @@ export function programInputHash(db: SchedlabDatabase, programId: number, abstra
   const hash = createHash("sha256").update(`dataset v${DATASET_FORMAT_VERSION} ${abstraction} ${runSelectionName(runs)}\n`);
   // Index seeks only (no scan of a run's events): the last record's seq and time change
   // whenever a run is re-ingested into different records; the trace hash covers the rest.
-  const last = db.prepare("SELECT seq AS last, time_ns AS t FROM events WHERE run_id = ? ORDER BY seq DESC LIMIT 1");
   const ids = db.prepare("SELECT gid, canonical_id FROM goroutines WHERE run_id = ? ORDER BY gid").raw();
   for (const run of usableRuns(db, programId, runs)) {
-    const s = (last.get(run.id) as { last: number; t: number } | undefined) ?? { last: -1, t: -1 };
-    hash.update(`${run.id} ${run.procs} ${run.ingest_status} ${run.trace_sha256 ?? ""} ${s.last} ${s.t}\n`);
+    const last = lastRunRecord(db, run.id);
+    hash.update(`${run.id} ${run.procs} ${run.ingest_status} ${run.trace_sha256 ?? ""} ${last?.seq ?? -1} ${last?.timeNs ?? -1}\n`);
     for (const row of ids.all(run.id) as [number, string][]) hash.update(`${row[0]}=${row[1]};`);
     hash.update("\n");
   }

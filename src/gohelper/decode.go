@@ -415,7 +415,7 @@ func (d *decoder) summary(stack trace.Stack) stackSummary {
 			top, haveTop = f, true
 		}
 		// collect --budget's perturbation function is not the user's: the site is its caller's line.
-		if !haveUser && !d.isStdFrame(f) && !strings.HasSuffix(f.Func, ".schedlabPerturb") {
+		if !haveUser && !d.isStdFrame(f) && !isHarnessFrame(f) && !strings.HasSuffix(f.Func, ".schedlabPerturb") {
 			s.topUser, s.topUserKey = frameSite(f), frameKey(f)
 			haveUser = true
 		}
@@ -554,6 +554,14 @@ func frameSite(f trace.StackFrame) string {
 
 func frameKey(f trace.StackFrame) string {
 	return path.Base(f.File) + ":" + strconv.FormatUint(f.Line, 10)
+}
+
+// isHarnessFrame reports whether a frame is the collect harness's (docs/collect.md): its
+// functions are main.schedlabHarness…, and its own main.main lives in zz_schedlab_harness.go.
+// Never a user site: a goroutine that blocks inside the harness (e.g. main waiting for the
+// trace to stop while another goroutine crashes) gets no harness site, like one with no user frame.
+func isHarnessFrame(f trace.StackFrame) bool {
+	return strings.HasPrefix(f.Func, "main.schedlabHarness") || path.Base(f.File) == "zz_schedlab_harness.go"
 }
 
 // isStdFrame reports whether a frame is Go standard library code: its file is under the

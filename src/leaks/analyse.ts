@@ -4,19 +4,23 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { SchedlabDatabase } from "../store/index.js";
-import { detectLeaks } from "./detect.js";
+import { relativePackagePaths } from "../trace/index.js";
+import { detectBlockedAtCrash, detectLeaks } from "./detect.js";
 import { parseGoroutineDump } from "./dump.js";
-import { loadProgramRuns, storedPrograms, type StoredProgram } from "./load.js";
+import { loadProgramRuns, raceRunOutputs, storedPrograms, type StoredProgram } from "./load.js";
 import { PEER_ARTIFACTS, parsePeerArtifact, type PeerName } from "./peers.js";
 import { scoreSignatures, type LabelledProgram, type LeakScore } from "./score.js";
 import { signatureOfFinding, type BlockedSignature } from "./signature.js";
-import { saveFindings } from "./store.js";
-import type { DetectOptions, LeakFinding } from "./types.js";
+import { detectRaces, type RaceFinding } from "./race.js";
+import { saveFindings, saveRaceFindings } from "./store.js";
+import { placeInTest, type TestPlacement } from "./test-path.js";
+import { subtestLookup } from "./test-source.js";
+import type { BlockedAtCrash, DetectOptions, LeakFinding } from "./types.js";
 
 export interface AnalyseOptions extends DetectOptions {
   /** Only this program (default: every program in the database). */
   readonly program?: string;
-  /** Store the findings in leak_findings (default true). */
+  /** Store the findings in leak_findings and race_findings (default true). */
   readonly save?: boolean;
 }
 
@@ -24,31 +28,72 @@ export interface ProgramAnalysis {
   readonly program: string;
   /** Ingested runs the detector read. */
   readonly runs: number;
+  /** Of those, runs that ended by a panic or fatal error (left out of the findings). */
+  readonly crashedRuns: number;
   readonly findings: readonly LeakFinding[];
+  readonly blockedAtCrash: readonly BlockedAtCrash[];
+  /** Runs searched for race reports (-race runs, or runs that printed one). */
+  readonly raceRunsChecked: number;
+  readonly races: readonly RaceFinding[];
 }
 
 export interface LeakAnalysis {
   readonly programs: readonly ProgramAnalysis[];
   readonly findings: readonly LeakFinding[];
-  /** Programs with no ingested run: nothing could be said about them. */
+  /** Goroutines that were blocked when a run crashed: not leaks, listed apart. */
+  readonly blockedAtCrash: readonly BlockedAtCrash[];
+  /** Data races reported by -race runs. */
+  readonly races: readonly RaceFinding[];
+  /** Runs searched for race reports, over every program. */
+  readonly raceRunsChecked: number;
+  /** Programs with no ingested run: no leak could be looked for (races still are). */
   readonly withoutRuns: readonly string[];
 }
 
-/** Detects the leaks of each program from its ingested runs, and stores them unless `save` is false. */
+/**
+ * Detects the leaks of each program from its ingested runs, and the data races its -race
+ * runs reported, and stores both unless `save` is false. Programs are analysed one at a
+ * time and each run's records are streamed, so memory follows the goroutines of one
+ * program, never the number of events.
+ */
 export function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions = {}): LeakAnalysis {
   const programs: ProgramAnalysis[] = [];
   const withoutRuns: string[] = [];
+  const races: RaceFinding[] = [];
+  let raceRunsChecked = 0;
   for (const program of storedPrograms(db, options.program)) {
-    const runs = loadProgramRuns(db, program);
+    const raceRuns = raceRunOutputs(db, program);
+    raceRunsChecked += raceRuns.length;
+    const programRaces = detectRaces(program.name, raceRuns, (fn) => relativePackagePaths(fn, program.root));
+    if (options.save !== false) saveRaceFindings(db, program.id, programRaces);
+    races.push(...programRaces);
+    const runs = loadProgramRuns(db, program, { timerMargin: options.timerMargin ?? 4 });
     if (runs.runs.length === 0) {
       withoutRuns.push(program.name);
       continue;
     }
-    const findings = detectLeaks(runs, options);
+    const placement = program.kind === "test" ? testPlacement(program.dir) : undefined;
+    const detect = { ...options, testPathOf: placement === undefined ? undefined : (id: string) => placement(id)?.test ?? null };
+    const findings = detectLeaks(runs, detect);
+    const blockedAtCrash = detectBlockedAtCrash(runs, detect);
     if (options.save !== false) saveFindings(db, program.id, findings);
-    programs.push({ program: program.name, runs: runs.runs.length, findings });
+    programs.push({
+      program: program.name,
+      runs: runs.runs.length,
+      crashedRuns: runs.runs.filter((r) => r.run.crashed).length,
+      findings,
+      blockedAtCrash,
+      raceRunsChecked: raceRuns.length,
+      races: programRaces,
+    });
   }
-  return { programs, findings: programs.flatMap((p) => p.findings), withoutRuns };
+  return { programs, findings: programs.flatMap((p) => p.findings), blockedAtCrash: programs.flatMap((p) => p.blockedAtCrash), races, raceRunsChecked, withoutRuns };
+}
+
+/** Places canonical ids of a test package's goroutines in their tests and subtests, from its source. */
+export function testPlacement(dir: string): (canonicalId: string) => TestPlacement | null {
+  const lookup = subtestLookup(dir);
+  return (canonicalId) => placeInTest(canonicalId, lookup);
 }
 
 /** Detectors compared in one table: schedlab's own and its peers. */

@@ -3,8 +3,8 @@
 // P(GoUnblock) and the early-detection curve. Pure: runs in, findings out.
 
 import { clopperPearsonUpper } from "./bound.js";
-import { blockKey, runGoroutineStates } from "./final-state.js";
-import type { DetectOptions, EarlyDetection, EarlyStep, FinalBlock, LeakFinding, LeakReason, ProgramRuns, RunGoroutineStates } from "./types.js";
+import { blockKey } from "./final-state.js";
+import type { BlockedAtCrash, DetectOptions, EarlyDetection, EarlyStep, FinalBlock, LeakFinding, LeakReason, ProgramRuns, RunGoroutineStates } from "./types.js";
 import type { GoroutineInfo } from "../trace/types.js";
 
 /** The `go` statement "file.go:LINE" of a canonical id's last segment (entry@file:line#n); null for a root. */
@@ -48,21 +48,21 @@ export function earlyDetection(blocks: readonly FinalBlock[], runsSeen: number, 
 /** Runtime goroutine info by canonical id, from the first run that has it. */
 function infosByCanonicalId(program: ProgramRuns): Map<string, GoroutineInfo> {
   const infos = new Map<string, GoroutineInfo>();
-  for (const run of program.runs) for (const g of run.goroutines) if (!infos.has(g.canonicalId)) infos.set(g.canonicalId, g);
+  for (const { run } of program.runs) for (const g of run.goroutines) if (!infos.has(g.canonicalId)) infos.set(g.canonicalId, g);
   return infos;
 }
 
 /**
  * Findings of one program, sorted by goroutine id. A goroutine is reported when, in at
- * least one run, it ends in a leak-reason block it is never woken from; runsBlocked <
- * runsSeen marks a schedule-dependent leak. The finding's reason and blocking site are
- * the most frequent among the runs where it ends blocked, and `runsWoken` counts the
- * runs where it blocked at that same place but was woken from its last block there.
+ * least one run that did not crash, it ends in a leak-reason block it is never woken
+ * from; runsBlocked < runsSeen marks a schedule-dependent leak. The finding's reason and
+ * blocking site are the most frequent among the runs where it ends blocked, and
+ * `runsWoken` counts the runs where it blocked at that same place but was woken from its
+ * last block there. Crashed runs count for nothing here (see detectBlockedAtCrash).
  */
 export function detectLeaks(program: ProgramRuns, options: DetectOptions = {}): LeakFinding[] {
   const confidence = options.confidence ?? 0.95;
-  const timerMargin = options.timerMargin ?? 4;
-  const states: RunGoroutineStates[] = program.runs.map((run) => runGoroutineStates(run, { timerMargin }));
+  const states: RunGoroutineStates[] = program.runs.filter((r) => !r.run.crashed).map((r) => r.states);
   const infos = infosByCanonicalId(program);
   const candidates = new Set<string>();
   for (const s of states) for (const id of s.finalBlocks.keys()) candidates.add(id);
@@ -80,6 +80,7 @@ export function detectLeaks(program: ProgramRuns, options: DetectOptions = {}): 
     findings.push({
       program: program.program,
       goroutine,
+      test: options.testPathOf?.(goroutine) ?? null,
       entry: info?.entry ?? null,
       isRoot: info?.isRoot ?? !goroutine.includes("/"),
       reason,
@@ -97,4 +98,30 @@ export function detectLeaks(program: ProgramRuns, options: DetectOptions = {}): 
     });
   }
   return findings;
+}
+
+/**
+ * The goroutines blocked in a leak-reason wait when a run crashed, over the program's
+ * crashed runs, sorted by goroutine id: reported apart from leaks, never as one.
+ */
+export function detectBlockedAtCrash(program: ProgramRuns, options: Pick<DetectOptions, "testPathOf"> = {}): BlockedAtCrash[] {
+  const crashed = program.runs.filter((r) => r.run.crashed).map((r) => r.states);
+  const infos = infosByCanonicalId(program);
+  const goroutines = [...new Set(crashed.flatMap((s) => [...s.finalBlocks.keys()]))].sort();
+  return goroutines.map((goroutine) => {
+    const blocks = crashed.flatMap((s) => s.finalBlocks.get(goroutine) ?? []);
+    const reason = mode(blocks.map((b) => b.reason));
+    const info = infos.get(goroutine);
+    return {
+      program: program.program,
+      goroutine,
+      test: options.testPathOf?.(goroutine) ?? null,
+      entry: info?.entry ?? null,
+      isRoot: info?.isRoot ?? !goroutine.includes("/"),
+      reason,
+      creationSite: info?.creationSite ?? null,
+      blockingSite: mode(blocks.filter((b) => b.reason === reason).map((b) => b.blockingSite)),
+      runsCrashed: blocks.length,
+    };
+  });
 }

@@ -2,6 +2,7 @@
 
 import type { DetectorScore, LeakAnalysis, LeakScoreReport } from "./analyse.js";
 import type { Counts, LeakScore } from "./score.js";
+import { splitCanonicalId } from "./test-path.js";
 import type { LeakFinding } from "./types.js";
 
 /** The formula behind pUnblockUpper, printed with every result. */
@@ -27,30 +28,113 @@ function shortSite(site: string | null): string {
   return name === "" ? file : `${name} ${file}`;
 }
 
-export function formatFindings(analysis: LeakAnalysis): string {
-  if (analysis.findings.length === 0) {
-    const analysed = analysis.programs.length;
-    return `No leaked or deadlocked goroutines in ${analysed} program(s).` + (analysis.withoutRuns.length > 0 ? `\nNot analysed (no ingested runs; run schedlab ingest first): ${analysis.withoutRuns.join(", ")}` : "");
+/** Findings of one program and test (null: a main program, or a goroutine outside any test). */
+interface FindingGroup {
+  readonly program: string;
+  readonly test: string | null;
+  readonly findings: LeakFinding[];
+}
+
+function groupFindings(findings: readonly LeakFinding[]): FindingGroup[] {
+  const groups = new Map<string, FindingGroup>();
+  for (const f of findings) {
+    const key = JSON.stringify([f.program, f.test]);
+    const group = groups.get(key) ?? { program: f.program, test: f.test, findings: [] };
+    group.findings.push(f);
+    groups.set(key, group);
   }
-  const rows = analysis.findings.map((f) => [
-    f.program,
-    f.goroutine,
+  const order = (g: FindingGroup): string => `${g.program}\u0000${g.test ?? ""}`;
+  return [...groups.values()].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+}
+
+/**
+ * The goroutine as the grouped table shows it: the chain of entries below its test (or
+ * below main.main), "#n" for the n-th sibling of one `go` statement; the (sub)test's own
+ * goroutine or the root as such. The full canonical id is in --json.
+ */
+export function shortGoroutine(goroutine: string, test: string | null): string {
+  const { root, segments } = splitCanonicalId(goroutine);
+  const subtests = test === null ? 0 : test.split("/").length - 1;
+  const below = segments.slice(subtests);
+  if (below.length === 0) return test === null ? root : subtests === 0 ? "(test goroutine)" : "(subtest goroutine)";
+  return below.map((s) => (s.ordinal === 0 ? s.entry : `${s.entry}#${s.ordinal}`)).join(" > ");
+}
+
+/** A table whose rows come in titled groups, columns aligned across all of them. */
+function groupedTable(header: readonly string[], groups: readonly { title: string; rows: readonly (readonly string[])[] }[]): string {
+  const all = groups.flatMap((g) => g.rows);
+  const widths = header.map((h, i) => Math.max(h.length, ...all.map((r) => r[i].length)));
+  const line = (cells: readonly string[]): string => `  ${cells.map((c, i) => pad(c, widths[i])).join("  ")}`.trimEnd();
+  return groups.map((g) => [g.title, line(header), ...g.rows.map(line)].join("\n")).join("\n\n");
+}
+
+function findingRow(f: LeakFinding): string[] {
+  return [
+    shortGoroutine(f.goroutine, f.test),
     f.reason + (f.formal ? " *" : ""),
     f.kind,
-    f.isRoot ? "(root)" : shortSite(f.creationSite),
+    f.isRoot ? "(root)" : (f.creationSiteKey ?? shortSite(f.creationSite)),
     shortSite(f.blockingSite),
     `${f.runsBlocked}/${f.runsSeen}`,
     f.pUnblockUpper.toFixed(3),
     f.early.firstDepthAllRuns === null ? `${f.early.firstDepthAllBlockedRuns}†` : String(f.early.firstDepthAllRuns),
+  ];
+}
+
+function crashSection(analysis: LeakAnalysis): string {
+  if (analysis.blockedAtCrash.length === 0) return "";
+  const rows = analysis.blockedAtCrash.map((b) => [
+    b.program,
+    b.test ?? "-",
+    shortGoroutine(b.goroutine, b.test),
+    b.reason,
+    shortSite(b.blockingSite),
+    String(b.runsCrashed),
   ]);
+  return `Blocked when a run crashed (a panic or fatal error ended the wait; not leaks, runs that crashed are left out above):\n${table(["program", "test", "goroutine", "reason", "blocked at", "crashed runs"], rows)}`;
+}
+
+function raceSection(analysis: LeakAnalysis): string {
+  const checked = analysis.raceRunsChecked;
+  if (analysis.races.length === 0) return checked === 0 ? "" : `No data race in ${checked} -race run(s).`;
+  const rows = analysis.races.map((r) => [
+    r.program,
+    `${r.accesses[0]} ${shortSite(r.frames[0])}`,
+    `${r.accesses[1]} ${shortSite(r.frames[1])}`,
+    r.createdAt.map((c) => (c === null ? "?" : shortSite(c))).join(", "),
+    `${r.runs}/${r.runsChecked}`,
+  ]);
+  return `${plural(analysis.races.length, "data race")} reported by -race runs (both accesses' top user frames; runs: reporting / searched):\n${table(["program", "access", "racing with", "goroutines created at", "runs"], rows)}`;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * The terminal form: findings grouped by program and by test and subtest
+ * ("TestPool/go_without_wait/before_wait"), with short goroutine chains and sites; then
+ * goroutines blocked at a crash, and data races.
+ */
+export function formatFindings(analysis: LeakAnalysis): string {
+  const notAnalysed = analysis.withoutRuns.length > 0 ? `Not analysed for leaks (no ingested runs; run schedlab ingest first): ${analysis.withoutRuns.join(", ")}` : "";
+  const extra = [crashSection(analysis), raceSection(analysis)].filter((s) => s !== "");
+  if (analysis.findings.length === 0) {
+    return [`No leaked or deadlocked goroutines in ${analysis.programs.length} program(s).`, ...extra, notAnalysed].filter((s) => s !== "").join("\n\n");
+  }
+  const groups = groupFindings(analysis.findings).map((g) => ({
+    title: g.test === null ? g.program : `${g.program}  ${g.test}`,
+    rows: g.findings.map(findingRow),
+  }));
   const notes = [
-    `${analysis.findings.length} finding(s) in ${new Set(analysis.findings.map((f) => f.program)).size} of ${analysis.programs.length} program(s).`,
+    `${analysis.findings.length} finding(s) in ${new Set(analysis.findings.map((f) => f.program)).size} of ${analysis.programs.length} program(s), grouped by program and test; --json gives each goroutine's full canonical id.`,
     "* select: the formal signature. blocked: runs where it ends blocked / runs it appears in (below 1: schedule-dependent).",
     "depth: first event index from which the signature holds in every run (†: only in the runs where it ends blocked).",
     BOUND_FORMULA,
   ];
-  if (analysis.withoutRuns.length > 0) notes.push(`Not analysed (no ingested runs; run schedlab ingest first): ${analysis.withoutRuns.join(", ")}`);
-  return `${table(["program", "goroutine", "reason", "kind", "created at", "blocked at", "blocked", "P(unblock)≤", "depth"], rows)}\n\n${notes.join("\n")}`;
+  if (notAnalysed !== "") notes.push(notAnalysed);
+  const header = ["goroutine", "reason", "kind", "created at", "blocked at", "blocked", "P(unblock)≤", "depth"];
+  return [groupedTable(header, groups), ...extra, notes.join("\n")].join("\n\n");
 }
 
 /** The --json form: the contract fields first, then the rest of the finding. */
@@ -66,6 +150,7 @@ export function findingJson(f: LeakFinding): Record<string, unknown> {
     runsSeen: f.runsSeen,
     runsBlocked: f.runsBlocked,
     pUnblockUpper: f.pUnblockUpper,
+    test: f.test,
     blockedFraction: f.blockedFraction,
     runsWoken: f.runsWoken,
     entry: f.entry,
@@ -78,7 +163,10 @@ export function findingJson(f: LeakFinding): Record<string, unknown> {
 export function analysisJson(analysis: LeakAnalysis): Record<string, unknown> {
   return {
     findings: analysis.findings.map(findingJson),
-    programs: analysis.programs.map((p) => ({ program: p.program, runs: p.runs, findings: p.findings.length })),
+    blockedAtCrash: analysis.blockedAtCrash,
+    races: analysis.races,
+    raceRunsChecked: analysis.raceRunsChecked,
+    programs: analysis.programs.map((p) => ({ program: p.program, runs: p.runs, crashedRuns: p.crashedRuns, findings: p.findings.length, blockedAtCrash: p.blockedAtCrash.length, raceRunsChecked: p.raceRunsChecked, races: p.races.length })),
     withoutRuns: analysis.withoutRuns,
     bound: BOUND_FORMULA,
   };

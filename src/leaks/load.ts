@@ -1,31 +1,41 @@
-// Reading the runs the detector needs from the database: per program, every ingested run
-// with its records and goroutines. Uses the trace stage's loaders, never its tables' internals.
+// Reading the runs the detector needs from the database, per program and run: each run's
+// records are streamed through the final-state fold (never held), so memory follows the
+// number of goroutines and runs, not events. Uses the trace stage's loaders only.
 
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { raceLogPath } from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import type { Manifest } from "../corpus/manifest.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import { loadRunGoroutines, loadRunRecords } from "../trace/index.js";
-import type { LeakRun, ProgramRuns, RunEnd } from "./types.js";
+import { forEachRunRecord, loadRunGoroutines } from "../trace/index.js";
+import type { GoroutineInfo } from "../trace/types.js";
+import { RUNTIME_DEADLOCK, runEndedByCrash } from "./crash.js";
+import { runStateFold } from "./final-state.js";
+import type { RaceRunOutput } from "./race.js";
+import type { AnalysedRun, LeakRun, ProgramRuns, RunEnd } from "./types.js";
 
 export interface StoredProgram {
   readonly id: number;
   readonly name: string;
   readonly kind: "main" | "test";
+  /** The program's directory (absolute, as collect recorded it). */
+  readonly dir: string;
+  /** The root directory given to collect, under which the program was found. */
+  readonly root: string;
   /** The manifest recorded at collection, or null. */
   readonly manifest: Manifest | null;
 }
 
-const RUNTIME_DEADLOCK = /all goroutines are asleep - deadlock!/;
-
 /** Programs in the database (one name, or all), by name. Unknown names are a UsageError. */
 export function storedPrograms(db: SchedlabDatabase, name?: string): StoredProgram[] {
   const rows = db
-    .prepare(`SELECT id, name, kind, manifest FROM programs ${name === undefined ? "" : "WHERE name = ?"} ORDER BY name`)
-    .all(...(name === undefined ? [] : [name])) as { id: number; name: string; kind: "main" | "test"; manifest: string | null }[];
+    .prepare(`SELECT id, name, kind, dir, root, manifest FROM programs ${name === undefined ? "" : "WHERE name = ?"} ORDER BY name`)
+    .all(...(name === undefined ? [] : [name])) as { id: number; name: string; kind: "main" | "test"; dir: string; root: string; manifest: string | null }[];
   if (name !== undefined && rows.length === 0) {
     throw new UsageError(`no program named ${JSON.stringify(name)} in the database`, "Run `schedlab collect` on it first, or check the name with `schedlab dist --abstraction split`.");
   }
-  return rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind, manifest: parseManifest(r.manifest) }));
+  return rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind, dir: r.dir, root: r.root, manifest: parseManifest(r.manifest) }));
 }
 
 function parseManifest(text: string | null): Manifest | null {
@@ -39,9 +49,10 @@ function parseManifest(text: string | null): Manifest | null {
 
 /**
  * The ingested runs of a program (ingest_status 'ok' or 'truncated'; build errors and
- * undecodable traces have nothing to say), in run order.
+ * undecodable traces have nothing to say), in run order, without their records.
+ * Canonical ids are shared between runs (one string per id per program).
  */
-export function loadProgramRuns(db: SchedlabDatabase, program: StoredProgram): ProgramRuns {
+export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): LeakRun[] {
   const rows = db
     .prepare(
       `SELECT id, run_index, config, outcome, stderr_tail FROM runs
@@ -49,14 +60,55 @@ export function loadProgramRuns(db: SchedlabDatabase, program: StoredProgram): P
        ORDER BY config, run_index`,
     )
     .all(program.id) as { id: number; run_index: number; config: string; outcome: RunEnd; stderr_tail: string | null }[];
-  const runs: LeakRun[] = rows.map((row) => ({
+  const ids = new Map<string, string>();
+  const shared = (g: GoroutineInfo): GoroutineInfo => {
+    const id = ids.get(g.canonicalId);
+    if (id === undefined) ids.set(g.canonicalId, g.canonicalId);
+    return id === undefined ? g : { ...g, canonicalId: id };
+  };
+  return rows.map((row) => ({
     runId: row.id,
     runIndex: row.run_index,
     config: row.config,
     outcome: row.outcome,
     runtimeDeadlock: RUNTIME_DEADLOCK.test(row.stderr_tail ?? ""),
-    records: loadRunRecords(db, row.id),
-    goroutines: loadRunGoroutines(db, row.id),
+    crashed: runEndedByCrash(row.outcome, row.stderr_tail),
+    goroutines: loadRunGoroutines(db, row.id).map(shared),
   }));
-  return { program: program.name, runs };
+}
+
+/** Streams the records of one run through the final-state fold. */
+export function analyseRun(db: SchedlabDatabase, run: LeakRun, options: { timerMargin: number }): AnalysedRun {
+  const fold = runStateFold(run, options);
+  forEachRunRecord(db, run.runId, (record) => fold.add(record));
+  return { run, states: fold.finish() };
+}
+
+/** The ingested runs of a program with their end states, one run's records at a time. */
+export function loadProgramRuns(db: SchedlabDatabase, program: StoredProgram, options: { timerMargin: number }): ProgramRuns {
+  return { program: program.name, runs: programLeakRuns(db, program).map((run) => analyseRun(db, run, options)) };
+}
+
+/** What a race report starts with. */
+const RACE_WARNING = "WARNING: DATA RACE";
+
+
+/**
+ * The runs of a program whose output may hold race reports: every -race run (strategy
+ * 'race'), and any other run whose stderr tail or race log has one. Build errors have none.
+ */
+export function raceRunOutputs(db: SchedlabDatabase, program: StoredProgram): RaceRunOutput[] {
+  const rows = db
+    .prepare("SELECT id, strategy, stderr_tail, trace_path FROM runs WHERE program_id = ? AND outcome != 'build-error' ORDER BY config, run_index")
+    .all(program.id) as { id: number; strategy: string; stderr_tail: string | null; trace_path: string | null }[];
+  const outputs: RaceRunOutput[] = [];
+  for (const row of rows) {
+    const texts = row.stderr_tail === null ? [] : [row.stderr_tail];
+    if (row.trace_path !== null) {
+      const log = raceLogPath(isAbsolute(row.trace_path) ? row.trace_path : resolve(dirname(db.name), row.trace_path));
+      if (existsSync(log)) texts.push(readFileSync(log, "utf8"));
+    }
+    if (row.strategy === "race" || texts.some((t) => t.includes(RACE_WARNING))) outputs.push({ runId: row.id, texts });
+  }
+  return outputs;
 }

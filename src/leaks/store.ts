@@ -1,7 +1,9 @@
-// Findings in SQLite (table leak_findings, docs/schema.md): each analysis replaces the
-// program's rows in one transaction, so a reader sees the old or the new findings.
+// Findings in SQLite (tables leak_findings and race_findings, docs/schema.md): each
+// analysis replaces the program's rows in one transaction, so a reader sees the old or
+// the new findings.
 
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
+import type { RaceFinding } from "./race.js";
 import type { LeakFinding } from "./types.js";
 
 /** Replaces the stored findings of program `programId` with `findings`. */
@@ -25,4 +27,24 @@ export function saveFindings(db: SchedlabDatabase, programId: number, findings: 
 export function loadFindings(db: SchedlabDatabase, programId: number): LeakFinding[] {
   const rows = db.prepare("SELECT details FROM leak_findings WHERE program_id = ? ORDER BY goroutine").all(programId) as { details: string }[];
   return rows.map((r) => JSON.parse(r.details) as LeakFinding);
+}
+
+/** Replaces the stored race findings of program `programId` with `races`. */
+export function saveRaceFindings(db: SchedlabDatabase, programId: number, races: readonly RaceFinding[]): void {
+  const remove = db.prepare("DELETE FROM race_findings WHERE program_id = ?");
+  const insert = db.prepare(
+    `INSERT INTO race_findings (program_id, first_frame, second_frame, runs, runs_checked, details, analysed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const now = new Date().toISOString();
+  inTransaction(db, () => {
+    remove.run(programId);
+    for (const r of races) insert.run(programId, r.frames[0], r.frames[1], r.runs, r.runsChecked, JSON.stringify(r), now);
+  });
+}
+
+/** The stored race findings of a program, most frequent first. */
+export function loadRaceFindings(db: SchedlabDatabase, programId: number): RaceFinding[] {
+  const rows = db.prepare("SELECT details FROM race_findings WHERE program_id = ? ORDER BY runs DESC, first_frame, second_frame").all(programId) as { details: string }[];
+  return rows.map((r) => JSON.parse(r.details) as RaceFinding);
 }

@@ -1,7 +1,7 @@
 // Types of the leaks stage: the runs it reads, the per-run final states it derives, and
 // the findings, early-detection curves and scores it reports (docs/leaks.md).
 
-import type { GoroutineInfo, GoroutineRecord } from "../trace/types.js";
+import type { GoroutineInfo } from "../trace/types.js";
 
 /** Block reasons that can never end by themselves: only another goroutine can wake them. */
 export const LEAK_REASONS = ["chan send", "chan receive", "select", "sync", "sync.(*Cond).Wait", "forever"] as const;
@@ -14,7 +14,10 @@ export function isLeakReason(reason: string): reason is LeakReason {
 /** How a run ended, as collect recorded it (runs.outcome). */
 export type RunEnd = "ok" | "exit-error" | "panic" | "timeout" | "killed";
 
-/** One ingested run of a program: what the detector reads. */
+/**
+ * One ingested run of a program: how it ended and its user goroutines. Its records are
+ * not held here: they are streamed through runStateFold, which keeps per-goroutine state.
+ */
 export interface LeakRun {
   readonly runId: number;
   readonly runIndex: number;
@@ -22,14 +25,24 @@ export interface LeakRun {
   readonly outcome: RunEnd;
   /** The runtime reported "all goroutines are asleep - deadlock!" (stderr). */
   readonly runtimeDeadlock: boolean;
-  readonly records: readonly GoroutineRecord[];
+  /**
+   * The run ended by a panic or a fatal error other than the runtime's deadlock report
+   * (runEndedByCrash): whatever was blocked then was merely waiting, not leaked.
+   */
+  readonly crashed: boolean;
   readonly goroutines: readonly GoroutineInfo[];
 }
 
-/** The runs of one program. */
+/** A run with what its records say about each goroutine at its end: the detector's input. */
+export interface AnalysedRun {
+  readonly run: LeakRun;
+  readonly states: RunGoroutineStates;
+}
+
+/** The analysed runs of one program. */
 export interface ProgramRuns {
   readonly program: string;
-  readonly runs: readonly LeakRun[];
+  readonly runs: readonly AnalysedRun[];
 }
 
 /** A goroutine's last real block in one run, if it was never woken from it. */
@@ -89,6 +102,11 @@ export interface LeakFinding {
   readonly program: string;
   /** Canonical goroutine id. */
   readonly goroutine: string;
+  /**
+   * The test and subtests the goroutine belongs to, as `go test -run` names them
+   * ("TestPool/go_without_wait/before_wait"); null in a main program.
+   */
+  readonly test: string | null;
   readonly entry: string | null;
   readonly isRoot: boolean;
   readonly reason: LeakReason;
@@ -111,6 +129,25 @@ export interface LeakFinding {
   readonly early: EarlyDetection;
 }
 
+/**
+ * A goroutine that was blocked when its run crashed (panic, fatal error): not a leak or
+ * deadlock, since the crash, not the program's logic, ended its wait. Crashed runs are
+ * left out of the findings' statistics and reported here instead.
+ */
+export interface BlockedAtCrash {
+  readonly program: string;
+  readonly goroutine: string;
+  readonly test: string | null;
+  readonly entry: string | null;
+  readonly isRoot: boolean;
+  /** The most frequent among the crashed runs where it was blocked; likewise the site. */
+  readonly reason: LeakReason;
+  readonly creationSite: string | null;
+  readonly blockingSite: string | null;
+  /** Crashed runs in which it was blocked at the crash. */
+  readonly runsCrashed: number;
+}
+
 /** Options of the detector. */
 export interface DetectOptions {
   /** Confidence of the upper bound (default 0.95). */
@@ -121,4 +158,6 @@ export interface DetectOptions {
    * there before the run's last user record (default 4): a timer-driven loop wakes again soon.
    */
   readonly timerMargin?: number;
+  /** The test path of a canonical goroutine id (LeakFinding.test); default: none. */
+  readonly testPathOf?: (canonicalId: string) => string | null;
 }

@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { DatabaseUnavailableError, SchemaVersionError } from "../errors.js";
-import { SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
+import { COPY_LEGACY_EVENTS_SQL, LEGACY_EVENTS_TABLE, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
 
 export type SchedlabDatabase = Database.Database;
 
@@ -85,7 +85,21 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
       );
     }
   }
+  const legacyEvents = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get() !== undefined;
+  if (legacyEvents && readonly) {
+    throw new SchemaVersionError(
+      `${file} stores its events in the layout before event_records (docs/schema.md)`,
+      "Run any writing command on it once (e.g. `schedlab ingest --db FILE`), which converts it in place, then retry.",
+    );
+  }
   if (readonly) return;
+  if (legacyEvents) {
+    inTransaction(db, () => {
+      db.exec(`ALTER TABLE events RENAME TO ${LEGACY_EVENTS_TABLE}`);
+      db.exec(SCHEMA_SQL);
+      db.exec(COPY_LEGACY_EVENTS_SQL);
+    });
+  }
   db.exec(SCHEMA_SQL);
   db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
 }

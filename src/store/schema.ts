@@ -4,6 +4,29 @@
 
 export const SCHEMA_VERSION = 2;
 
+/**
+ * A version-2 database made before event_records existed keeps its records in a table
+ * named events (text columns). openDatabase converts it on a writable open, in one
+ * transaction: the table is renamed to LEGACY_EVENTS_TABLE, SCHEMA_SQL creates the compact
+ * tables and the events view, COPY_LEGACY_EVENTS_SQL interns the strings, copies the
+ * records with codes and drops the old table.
+ */
+export const LEGACY_EVENTS_TABLE = "events_before_compaction";
+
+export const COPY_LEGACY_EVENTS_SQL = `
+INSERT OR IGNORE INTO trace_strings (text) SELECT DISTINCT reason FROM ${LEGACY_EVENTS_TABLE};
+INSERT OR IGNORE INTO trace_strings (text) SELECT DISTINCT site FROM ${LEGACY_EVENTS_TABLE} WHERE site IS NOT NULL;
+INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site)
+  SELECT e.run_id, e.seq, e.time_ns,
+         CASE e.kind WHEN 'GoCreate' THEN 0 WHEN 'GoStart' THEN 1 WHEN 'GoBlock' THEN 2 WHEN 'GoUnblock' THEN 3
+                     WHEN 'GoSched' THEN 4 WHEN 'GoEnd' THEN 5 WHEN 'SyscallEnter' THEN 6 WHEN 'SyscallExit' THEN 7
+                     WHEN 'SyscallUnblock' THEN 8 WHEN 'Initial' THEN 9 END,
+         e.gid, e.actor_gid, r.id, s.id
+  FROM ${LEGACY_EVENTS_TABLE} e JOIN trace_strings r ON r.text = e.reason LEFT JOIN trace_strings s ON s.text = e.site
+  ORDER BY e.run_id, e.seq;
+DROP TABLE ${LEGACY_EVENTS_TABLE};
+`;
+
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
   key   TEXT PRIMARY KEY,
@@ -92,18 +115,28 @@ CREATE TABLE IF NOT EXISTS goroutines (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS goroutines_canonical ON goroutines (canonical_id);
 
--- Decoded records of user goroutines, in trace order. kind is one of the six event
--- types (GoCreate GoStart GoBlock GoUnblock GoSched GoEnd) or a non-event record
--- (SyscallEnter SyscallExit SyscallUnblock Initial). seq numbers all records of a run.
-CREATE TABLE IF NOT EXISTS events (
+-- Text of event records (block reasons, sites), interned once per database and shared by
+-- all runs; id 0 is "". Rows are only ever added (a re-ingested run may leave unused ones).
+CREATE TABLE IF NOT EXISTS trace_strings (
+  id   INTEGER PRIMARY KEY,
+  text TEXT NOT NULL UNIQUE
+);
+INSERT OR IGNORE INTO trace_strings (id, text) VALUES (0, '');
+
+-- Decoded records of user goroutines, in trace order, stored compactly (docs/schema.md):
+-- kind is a record-kind code (0-5 the six event types GoCreate GoStart GoBlock GoUnblock
+-- GoSched GoEnd, 6-9 the non-event records SyscallEnter SyscallExit SyscallUnblock
+-- Initial); reason and site are trace_strings ids (site NULL: none). seq numbers all
+-- records of a run. Readers in src/ go through src/trace/load.ts.
+CREATE TABLE IF NOT EXISTS event_records (
   run_id    INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
   seq       INTEGER NOT NULL,
   time_ns   INTEGER NOT NULL,
-  kind      TEXT NOT NULL,
+  kind      INTEGER NOT NULL CHECK (kind BETWEEN 0 AND 9),
   gid       INTEGER NOT NULL,
   actor_gid INTEGER,
-  reason    TEXT NOT NULL DEFAULT '',
-  site      TEXT,
+  reason    INTEGER NOT NULL DEFAULT 0,
+  site      INTEGER,
   PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
 
@@ -135,6 +168,33 @@ CREATE TABLE IF NOT EXISTS explorations (
   unavailable    TEXT NOT NULL DEFAULT '[]',
   updated_at     TEXT NOT NULL
 );
+
+-- The records with their text, for SQL by hand: the columns of the original events table.
+-- Inserting into it interns the strings; deleting from it deletes the records.
+CREATE VIEW IF NOT EXISTS events (run_id, seq, time_ns, kind, gid, actor_gid, reason, site) AS
+  SELECT e.run_id, e.seq, e.time_ns,
+         CASE e.kind WHEN 0 THEN 'GoCreate' WHEN 1 THEN 'GoStart' WHEN 2 THEN 'GoBlock' WHEN 3 THEN 'GoUnblock'
+                     WHEN 4 THEN 'GoSched' WHEN 5 THEN 'GoEnd' WHEN 6 THEN 'SyscallEnter' WHEN 7 THEN 'SyscallExit'
+                     WHEN 8 THEN 'SyscallUnblock' WHEN 9 THEN 'Initial' END,
+         e.gid, e.actor_gid, r.text, s.text
+  FROM event_records e JOIN trace_strings r ON r.id = e.reason LEFT JOIN trace_strings s ON s.id = e.site;
+CREATE TRIGGER IF NOT EXISTS events_insert INSTEAD OF INSERT ON events
+BEGIN
+  INSERT OR IGNORE INTO trace_strings (text) VALUES (coalesce(NEW.reason, ''));
+  INSERT OR IGNORE INTO trace_strings (text) SELECT NEW.site WHERE NEW.site IS NOT NULL;
+  INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site)
+  VALUES (NEW.run_id, NEW.seq, NEW.time_ns,
+          CASE NEW.kind WHEN 'GoCreate' THEN 0 WHEN 'GoStart' THEN 1 WHEN 'GoBlock' THEN 2 WHEN 'GoUnblock' THEN 3
+                        WHEN 'GoSched' THEN 4 WHEN 'GoEnd' THEN 5 WHEN 'SyscallEnter' THEN 6 WHEN 'SyscallExit' THEN 7
+                        WHEN 'SyscallUnblock' THEN 8 WHEN 'Initial' THEN 9 END,
+          NEW.gid, NEW.actor_gid,
+          (SELECT id FROM trace_strings WHERE text = coalesce(NEW.reason, '')),
+          (SELECT id FROM trace_strings WHERE text = NEW.site));
+END;
+CREATE TRIGGER IF NOT EXISTS events_delete INSTEAD OF DELETE ON events
+BEGIN
+  DELETE FROM event_records WHERE run_id = OLD.run_id AND seq = OLD.seq;
+END;
 
 -- @section dataset (samples, states, distributions, splits)
 -- States of each abstraction per program, with next-event counts. For the pooled
@@ -279,6 +339,20 @@ CREATE TABLE IF NOT EXISTS leak_findings (
   details         TEXT NOT NULL,
   analysed_at     TEXT NOT NULL,
   PRIMARY KEY (program_id, goroutine)
+) WITHOUT ROWID;
+
+-- One row per data race a program's -race runs reported, by the two accesses' top user
+-- frames ("function file.go:LINE", sorted); rewritten with leak_findings. runs: runs that
+-- reported it; runs_checked: runs searched; details: the finding as JSON.
+CREATE TABLE IF NOT EXISTS race_findings (
+  program_id   INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,
+  first_frame  TEXT NOT NULL,
+  second_frame TEXT NOT NULL,
+  runs         INTEGER NOT NULL,
+  runs_checked INTEGER NOT NULL,
+  details      TEXT NOT NULL,
+  analysed_at  TEXT NOT NULL,
+  PRIMARY KEY (program_id, first_frame, second_frame)
 ) WITHOUT ROWID;
 
 -- @section train (trained students)

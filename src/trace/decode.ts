@@ -7,6 +7,7 @@ import { goHelperPath, goVersionString } from "../gohelper/index.js";
 import { TraceCorruptError, TraceDecodeError } from "./errors.js";
 import { DEFAULT_GOROUTINE_FILTER } from "./filter.js";
 import { canonicalGoroutineIds } from "./identity.js";
+import { relativePackagePaths } from "./package-path.js";
 import { DecodeStreamParser } from "./stream.js";
 import type { DecodeSummary, GoroutineFilter, GoroutineRecord, RootMode } from "./types.js";
 
@@ -23,6 +24,11 @@ export interface DecodeOptions {
   readonly testNames?: readonly string[];
   /** Records per onRecords call (default 4096). */
   readonly batchSize?: number;
+  /**
+   * The root directory given to collect (programs.root): function names of packages
+   * outside any module ("_/abs/dir/pkg.F") are made relative to it (relativePackagePaths).
+   */
+  readonly packageRoot?: string;
 }
 
 /**
@@ -52,7 +58,8 @@ export async function decodeTrace(
     path,
   ];
   const child = execa(helper, args, { reject: false, stdout: "pipe", stderr: "pipe", buffer: { stdout: false, stderr: true } });
-  const parser = new DecodeStreamParser(onRecords, options.batchSize);
+  const root = options.packageRoot;
+  const parser = new DecodeStreamParser(onRecords, options.batchSize, root === undefined ? undefined : (text) => relativePackagePaths(text, root));
   child.stdout.setEncoding("utf8");
   try {
     for await (const chunk of child.stdout) parser.push(chunk as string);

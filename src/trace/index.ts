@@ -2,8 +2,9 @@
 export * from "./types.js";
 export { decodeTrace, type DecodeOptions } from "./decode.js";
 export { ingestRuns, type IngestOptions, type IngestSummary, type RunIngestResult } from "./ingest.js";
-export { loadRunRecords, iterateRunRecords, loadRunGoroutines, isGcPreemption } from "./load.js";
+export { forEachRunRecord, iterateRunRecords, loadRunRecords, lastRunRecord, loadRunGoroutines, recordKindCode, isGcPreemption } from "./load.js";
 export { canonicalGoroutineIds, shortFunctionName, testName } from "./identity.js";
+export { relativePackagePaths } from "./package-path.js";
 export { DEFAULT_GOROUTINE_FILTER, isDroppedEntry } from "./filter.js";
 export { TraceCorruptError, TraceDecodeError } from "./errors.js";
 export { parseParsedDump, parseGo126DumpLine, parseGo122DumpLine, recordKindOfTransition, type DumpTransition } from "./parsedDump.js";

@@ -9,7 +9,8 @@ import { goHelperPath } from "../gohelper/index.js";
 import { decodeTrace } from "./decode.js";
 import { TraceCorruptError, TraceDecodeError } from "./errors.js";
 import { testFunctionsInOrder } from "./testOrder.js";
-import type { GoroutineFilter, GoroutineRecord, RootMode } from "./types.js";
+import { recordKindCode } from "./load.js";
+import { RECORD_KINDS, type GoroutineFilter, type GoroutineRecord, type RootMode } from "./types.js";
 
 export interface IngestOptions {
   /** Re-ingest runs that were already ingested. */
@@ -50,6 +51,8 @@ interface RunToIngest {
   /** Set when the program is one test of a package (collect --split-tests). */
   readonly test_name: string | null;
   readonly dir: string;
+  /** The root given to collect: sites of packages outside a module are made relative to it. */
+  readonly root: string;
 }
 
 /**
@@ -101,7 +104,7 @@ export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = 
 function selectRuns(db: SchedlabDatabase, options: IngestOptions): RunToIngest[] {
   const rows = db
     .prepare(
-      `SELECT r.id, r.trace_path, p.kind, p.test_name, p.dir FROM runs r JOIN programs p ON p.id = r.program_id
+      `SELECT r.id, r.trace_path, p.kind, p.test_name, p.dir, p.root FROM runs r JOIN programs p ON p.id = r.program_id
        WHERE r.trace_path IS NOT NULL AND (? OR r.ingest_status IS NULL) ORDER BY r.id`,
     )
     .all(options.force ? 1 : 0) as RunToIngest[];
@@ -117,12 +120,12 @@ const ROWS_PER_INSERT = 128;
 
 function insertEventsSql(rows: number): string {
   const values = Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ");
-  return `INSERT INTO events (run_id, seq, time_ns, kind, gid, actor_gid, reason, site) VALUES ${values}`;
+  return `INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site) VALUES ${values}`;
 }
 
 /** Inserts records with as few statement calls as possible (SQLite's 32766-parameter limit allows 4095 rows). */
 function insertRecords(s: Statements, runId: number, records: readonly GoroutineRecord[]): void {
-  const params: (number | string | null)[] = new Array(ROWS_PER_INSERT * 8);
+  const params: (number | null)[] = new Array(ROWS_PER_INSERT * 8);
   let i = 0;
   for (; i + ROWS_PER_INSERT <= records.length; i += ROWS_PER_INSERT) {
     for (let j = 0; j < ROWS_PER_INSERT; j++) {
@@ -131,24 +134,57 @@ function insertRecords(s: Statements, runId: number, records: readonly Goroutine
       params[o] = runId;
       params[o + 1] = r.seq;
       params[o + 2] = r.timeNs;
-      params[o + 3] = r.kind;
+      params[o + 3] = KIND_CODES.get(r.kind)!;
       params[o + 4] = r.goroutine;
       params[o + 5] = r.actor;
-      params[o + 6] = r.reason;
-      params[o + 7] = r.site;
+      params[o + 6] = s.intern.id(r.reason);
+      params[o + 7] = r.site === null ? null : s.intern.id(r.site);
     }
     s.insertEvents.run(params);
   }
   for (; i < records.length; i++) {
     const r = records[i];
-    s.insertEvent.run(runId, r.seq, r.timeNs, r.kind, r.goroutine, r.actor, r.reason, r.site);
+    s.insertEvent.run(runId, r.seq, r.timeNs, KIND_CODES.get(r.kind)!, r.goroutine, r.actor, s.intern.id(r.reason), r.site === null ? null : s.intern.id(r.site));
   }
+}
+
+const KIND_CODES = new Map(RECORD_KINDS.map((kind) => [kind, recordKindCode(kind)]));
+
+interface StringInterner {
+  /** The trace_strings id of `text`, added if new. */
+  id(text: string): number;
+  /** Drops the cache: after a rolled-back transaction, ids it added may not exist. */
+  forget(): void;
+}
+
+/**
+ * Interns strings into trace_strings for one ingest, caching ids (a run's records repeat a
+ * few hundred distinct strings millions of times). Committed ids never change.
+ */
+function stringInterner(db: SchedlabDatabase): StringInterner {
+  const ids = new Map<string, number>();
+  const add = db.prepare("INSERT OR IGNORE INTO trace_strings (text) VALUES (?)");
+  const find = db.prepare("SELECT id FROM trace_strings WHERE text = ?").pluck();
+  return {
+    id(text) {
+      const known = ids.get(text);
+      if (known !== undefined) return known;
+      add.run(text);
+      const id = find.get(text) as number;
+      ids.set(text, id);
+      return id;
+    },
+    forget() {
+      ids.clear();
+    },
+  };
 }
 
 function prepare(db: SchedlabDatabase) {
   return {
     db,
-    deleteEvents: db.prepare("DELETE FROM events WHERE run_id = ?"),
+    intern: stringInterner(db),
+    deleteEvents: db.prepare("DELETE FROM event_records WHERE run_id = ?"),
     deleteGoroutines: db.prepare("DELETE FROM goroutines WHERE run_id = ?"),
     clearStatus: db.prepare("UPDATE runs SET ingest_status = NULL, ingest_error = NULL WHERE id = ?"),
     insertEvent: db.prepare(insertEventsSql(1)),
@@ -177,14 +213,19 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
   });
   let events = 0;
   const writeBatch = (records: GoroutineRecord[]): void => {
-    inTransaction(s.db, () => {
-      insertRecords(s, run.id, records);
-    });
+    try {
+      inTransaction(s.db, () => {
+        insertRecords(s, run.id, records);
+      });
+    } catch (error) {
+      s.intern.forget();
+      throw error;
+    }
     events += records.length;
   };
   const mode: RootMode = run.kind === "test" ? "test" : "main";
   try {
-    const summary = await decodeTrace(path, { mode, filter: options.filter, batchSize: 8192, testNames: expectedTests(run) }, writeBatch);
+    const summary = await decodeTrace(path, { mode, filter: options.filter, batchSize: 8192, testNames: expectedTests(run), packageRoot: run.root }, writeBatch);
     inTransaction(s.db, () => {
       for (const g of summary.goroutines) {
         s.insertGoroutine.run(run.id, g.goroutine, g.canonicalId, g.parent, g.entry, g.creationSite, g.isRoot ? 1 : 0);

@@ -1,33 +1,93 @@
-// Reading decoded runs back: the API later stages (dataset, leaks) use to get events.
+// Reading decoded runs back: the one API later stages (dataset, leaks, events) use to get
+// records. It owns the compact layout of event_records (kind codes, interned strings;
+// docs/schema.md), so no other module reads that table.
 
 import type { SchedlabDatabase } from "../store/index.js";
-import type { GoroutineInfo, GoroutineRecord, RecordKind } from "./types.js";
+import { RECORD_KINDS, type GoroutineInfo, type GoroutineRecord, type RecordKind } from "./types.js";
 
-type EventRow = [number, number, RecordKind, number, number | null, string, string | null];
+/** event_records.kind of a record kind: its index in RECORD_KINDS (the Go helper's numbering). */
+export function recordKindCode(kind: RecordKind): number {
+  return RECORD_KINDS.indexOf(kind);
+}
+
+/** Text by trace_strings id, one per connection. */
+const stringTables = new WeakMap<SchedlabDatabase, (id: number) => string>();
 
 /**
- * All records of a run in seq order (one indexed range scan of the events primary key).
- * Returns [] for a run that is not ingested; check runs.ingest_status ('ok' or
- * 'truncated') to tell "no user events" from "not ingested".
+ * The text of interned strings. The table is read once per connection and an id it does
+ * not know yet (an ingest added it since) is fetched on its own, so a reader holds no more
+ * than the distinct strings, and every record with the same site shares one JS string.
+ */
+function traceStrings(db: SchedlabDatabase): (id: number) => string {
+  const cached = stringTables.get(db);
+  if (cached !== undefined) return cached;
+  const texts: string[] = [];
+  for (const [i, text] of db.prepare("SELECT id, text FROM trace_strings").raw().iterate() as IterableIterator<[number, string]>) texts[i] = text;
+  const one = db.prepare("SELECT text FROM trace_strings WHERE id = ?").pluck();
+  const textOf = (id: number): string => {
+    const known = texts[id];
+    if (known !== undefined) return known;
+    const text = one.get(id) as string | undefined;
+    if (text === undefined) throw new Error(`an event record refers to trace string ${id}, which trace_strings does not have`);
+    texts[id] = text;
+    return text;
+  };
+  stringTables.set(db, textOf);
+  return textOf;
+}
+
+type EventRow = [seq: number, timeNs: number, kind: number, gid: number, actor: number | null, reason: number, site: number | null];
+
+const RUN_RECORDS_SQL = "SELECT seq, time_ns, kind, gid, actor_gid, reason, site FROM event_records WHERE run_id = ? ORDER BY seq";
+
+function rowToRecord(textOf: (id: number) => string, row: EventRow): GoroutineRecord {
+  return {
+    seq: row[0],
+    timeNs: row[1],
+    kind: RECORD_KINDS[row[2]],
+    goroutine: row[3],
+    actor: row[4],
+    reason: textOf(row[5]),
+    site: row[6] === null ? null : textOf(row[6]),
+  };
+}
+
+/**
+ * Streams the records of a run in seq order to `visit`, one at a time, from one indexed
+ * range scan; returns how many there were. Memory stays flat in the run's length: this
+ * is the reader for whole collections. 0 for a run that is not ingested (check
+ * runs.ingest_status, 'ok' or 'truncated', to tell "no user events" from "not ingested").
+ */
+export function forEachRunRecord(db: SchedlabDatabase, runId: number, visit: (record: GoroutineRecord) => void): number {
+  const textOf = traceStrings(db);
+  let n = 0;
+  for (const row of db.prepare(RUN_RECORDS_SQL).raw().iterate(runId) as IterableIterator<EventRow>) {
+    visit(rowToRecord(textOf, row));
+    n++;
+  }
+  return n;
+}
+
+/** The same stream as forEachRunRecord, as a generator (stop early by breaking out of the loop). */
+export function* iterateRunRecords(db: SchedlabDatabase, runId: number): Generator<GoroutineRecord> {
+  const textOf = traceStrings(db);
+  for (const row of db.prepare(RUN_RECORDS_SQL).raw().iterate(runId) as IterableIterator<EventRow>) yield rowToRecord(textOf, row);
+}
+
+/**
+ * All records of a run in seq order, in memory: for stages that need random access to a
+ * run's records (the dataset's prefixes). [] for a run that is not ingested.
  */
 export function loadRunRecords(db: SchedlabDatabase, runId: number): GoroutineRecord[] {
-  const rows = db
-    .prepare("SELECT seq, time_ns, kind, gid, actor_gid, reason, site FROM events WHERE run_id = ? ORDER BY seq")
-    .raw()
-    .all(runId) as EventRow[];
-  return rows.map(rowToRecord);
+  const records: GoroutineRecord[] = [];
+  forEachRunRecord(db, runId, (r) => records.push(r));
+  return records;
 }
 
-/** Streams a run's records in seq order without materialising them all (for large runs). */
-export function* iterateRunRecords(db: SchedlabDatabase, runId: number): Generator<GoroutineRecord> {
-  const statement = db
-    .prepare("SELECT seq, time_ns, kind, gid, actor_gid, reason, site FROM events WHERE run_id = ? ORDER BY seq")
-    .raw();
-  for (const row of statement.iterate(runId)) yield rowToRecord(row as EventRow);
-}
-
-function rowToRecord(row: EventRow): GoroutineRecord {
-  return { seq: row[0], timeNs: row[1], kind: row[2], goroutine: row[3], actor: row[4], reason: row[5], site: row[6] };
+/** The seq and time of a run's last record (an index seek, no scan), or null when it has none. */
+export function lastRunRecord(db: SchedlabDatabase, runId: number): { readonly seq: number; readonly timeNs: number } | null {
+  const row = db.prepare("SELECT seq, time_ns FROM event_records WHERE run_id = ? ORDER BY seq DESC LIMIT 1").raw().get(runId) as [number, number] | undefined;
+  return row === undefined ? null : { seq: row[0], timeNs: row[1] };
 }
 
 /** The user goroutines of a run, by goroutine id. */

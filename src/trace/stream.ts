@@ -12,7 +12,11 @@ export interface StreamEnd {
   readonly message: string;
 }
 
-/** Parses the helper's lines; records go to `onRecords` in batches of up to `batchSize`. */
+/**
+ * Parses the helper's lines; records go to `onRecords` in batches of up to `batchSize`.
+ * `rename` rewrites every function-bearing string once, as it arrives (interned strings,
+ * goroutine entries and creation sites): the place package paths are made relative.
+ */
 export class DecodeStreamParser {
   private rest = "";
   private strings: string[] = [""];
@@ -24,6 +28,7 @@ export class DecodeStreamParser {
   constructor(
     private readonly onRecords: (records: GoroutineRecord[]) => void,
     private readonly batchSize = 4096,
+    private readonly rename: (text: string) => string = (text) => text,
   ) {}
 
   /** Consumes a chunk; complete lines are parsed, a partial last line waits for the next chunk. */
@@ -64,10 +69,10 @@ export class DecodeStreamParser {
     const fields = text.slice(start, end).split("\t");
     switch (fields[0]) {
       case "S":
-        this.strings[Number(fields[1])] = fields[2] ?? "";
+        this.strings[Number(fields[1])] = this.rename(fields[2] ?? "");
         break;
       case "G":
-        this.goroutines.push(goroutineLine(fields));
+        this.goroutines.push(goroutineLine(fields, this.rename));
         break;
       case "Z":
         this.end = {
@@ -118,7 +123,7 @@ export class DecodeStreamParser {
   }
 }
 
-function goroutineLine(f: readonly string[]): DecodedGoroutine {
+function goroutineLine(f: readonly string[], rename: (text: string) => string): DecodedGoroutine {
   const parent = Number(f[2]);
   return {
     goroutine: Number(f[1]),
@@ -126,9 +131,9 @@ function goroutineLine(f: readonly string[]): DecodedGoroutine {
     root: f[3] === "1" ? "program" : f[3] === "2" ? "test" : "none",
     preTrace: f[4] === "1",
     ordinal: Number(f[5]),
-    entry: f[6] ?? "",
-    runs: f[7] ? f[7] : null,
-    creationSite: f[8] ? f[8] : null,
+    entry: rename(f[6] ?? ""),
+    runs: f[7] ? rename(f[7]) : null,
+    creationSite: f[8] ? rename(f[8]) : null,
     siteKey: f[9] ? f[9] : null,
   };
 }

@@ -3,7 +3,7 @@
 // timer margin in timed-out runs, leak vs deadlock, schedule dependence) are pinned down.
 
 import { describe, expect, test } from "vitest";
-import { creationSiteKey, detectLeaks, runGoroutineStates, type LeakRun, type RunEnd } from "../../src/leaks/index.js";
+import { creationSiteKey, detectBlockedAtCrash, detectLeaks, runGoroutineStates, runStateFold, type AnalysedRun, type LeakRun, type RunEnd } from "../../src/leaks/index.js";
 import type { GoroutineInfo, GoroutineRecord, RecordKind } from "../../src/trace/types.js";
 
 const MS = 1_000_000;
@@ -13,11 +13,24 @@ const ROOT: GoroutineInfo = { goroutine: 1, canonicalId: "main.main", parent: nu
 const WORKER: GoroutineInfo = { goroutine: 7, canonicalId: "main.main/main.worker@main.go:10#0", parent: 1, entry: "main.worker", creationSite: "main.main /src/main.go:10", isRoot: false };
 
 /** Steps become records; an unblock's actor is goroutine 1 unless given (-1: none, as when a timer fires). */
-function run(steps: readonly Step[], outcome: RunEnd = "ok", runIndex = 0): LeakRun {
-  const records: GoroutineRecord[] = steps.map(([kind, goroutine, timeMs, reason = "", site = null, actor], seq) => ({
+function records(steps: readonly Step[]): GoroutineRecord[] {
+  return steps.map(([kind, goroutine, timeMs, reason = "", site = null, actor], seq) => ({
     seq, timeNs: timeMs * MS, kind, goroutine, actor: kind === "GoUnblock" ? (actor === -1 ? null : actor ?? 1) : null, reason, site,
   }));
-  return { runId: runIndex + 1, runIndex, config: "procs-2", outcome, runtimeDeadlock: false, records, goroutines: [ROOT, WORKER] };
+}
+
+function header(outcome: RunEnd, runIndex: number, crashed: boolean): LeakRun {
+  return { runId: runIndex + 1, runIndex, config: "procs-2", outcome, runtimeDeadlock: false, crashed, goroutines: [ROOT, WORKER] };
+}
+
+/** The end states of one run of `steps`, as the detector reads it. */
+function states(steps: readonly Step[], outcome: RunEnd, options: { timerMargin: number }) {
+  return runGoroutineStates(header(outcome, 0, false), records(steps), options);
+}
+
+function run(steps: readonly Step[], outcome: RunEnd = "ok", runIndex = 0, crashed = false): AnalysedRun {
+  const run = header(outcome, runIndex, crashed);
+  return { run, states: runGoroutineStates(run, records(steps), { timerMargin: 4 }) };
 }
 
 const start: Step[] = [["GoStart", 1, 0], ["GoCreate", 7, 1, "", "main.main /src/main.go:10"], ["GoStart", 7, 2]];
@@ -81,18 +94,44 @@ describe("runGoroutineStates and detectLeaks", () => {
     };
     const options = { timerMargin: 4 };
     // The run's last user record comes 5 ms into the last wait: the loop was caught mid-wait.
-    const midWait = runGoroutineStates(run([...loop(-1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout"), options);
+    const midWait = states([...loop(-1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout", options);
     expect(midWait.ambiguous.has(WORKER.canonicalId)).toBe(true);
     expect(midWait.finalBlocks.size).toBe(0);
     // Main kept running for a second after the last wait began: the loop stopped waking.
-    const stuck = runGoroutineStates(run([...loop(-1), ["GoBlock", 1, 1103, "sleep", "main.main /src/main.go:20"]], "timeout"), options);
+    const stuck = states([...loop(-1), ["GoBlock", 1, 1103, "sleep", "main.main /src/main.go:20"]], "timeout", options);
     expect(stuck.finalBlocks.get(WORKER.canonicalId)).toMatchObject({ reason: "select", earlierWakes: 10, longestEarlierBlockNs: 10 * MS, blockedNs: 1000 * MS });
     // Woken by main each time (a channel, not a timer): mid-wait or not, it is a candidate.
-    const byMain = runGoroutineStates(run([...loop(1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout"), options);
+    const byMain = states([...loop(1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout", options);
     expect(byMain.finalBlocks.has(WORKER.canonicalId)).toBe(true);
     // A program that returned while the timer loop waited: the goroutine outlived main, a leak.
-    const returned = runGoroutineStates(run([...loop(-1), ["GoEnd", 1, 104]], "ok"), options);
+    const returned = states([...loop(-1), ["GoEnd", 1, 104]], "ok", options);
     expect(returned.finalBlocks.has(WORKER.canonicalId)).toBe(true);
+  });
+
+  test("the fold fed one record at a time ends in the same states as the whole run at once", () => {
+    const steps: Step[] = [...start, selectBlock, ["GoUnblock", 7, 4], ["GoStart", 7, 4], selectBlock, ["GoBlock", 1, 6, "sync", "main.main /src/main.go:20"]];
+    const fold = runStateFold(header("timeout", 0, false), { timerMargin: 4 });
+    for (const r of records(steps)) fold.add(r);
+    const folded = fold.finish();
+    expect(folded).toEqual(states(steps, "timeout", { timerMargin: 4 }));
+    expect([...folded.finalBlocks.keys()].sort()).toEqual([ROOT.canonicalId, WORKER.canonicalId]);
+    expect(folded.finalBlocks.get(WORKER.canonicalId)).toMatchObject({ depth: 6, runEvents: 8, earlierWakes: 1 });
+  });
+
+  test("goroutines blocked when a run crashed are reported apart, never as leaks, and the crashed run counts for nothing in the findings", () => {
+    // main waits on a WaitGroup (sync) while the worker panics: the crash ends the wait.
+    const crash: Step[] = [...start, ["GoBlock", 1, 3, "sync", "main.main /src/main.go:20"], ["GoSched", 7, 4, "preempted", "main.worker /src/main.go:12"]];
+    expect(detectLeaks({ program: "p", runs: [run(crash, "panic", 0, true), run(crash, "panic", 1, true)] })).toEqual([]);
+    expect(detectBlockedAtCrash({ program: "p", runs: [run(crash, "panic", 0, true), run(crash, "panic", 1, true)] })).toEqual([
+      { program: "p", goroutine: "main.main", test: null, entry: "main.main", isRoot: true, reason: "sync", creationSite: null, blockingSite: "main.main /src/main.go:20", runsCrashed: 2 },
+    ]);
+    // A leak in a run that finished is still a leak; the crashed run is not one of its trials.
+    const leaked = run([...start, selectBlock, mainEnds], "ok", 0);
+    const crashedWhileBlocked = run([...start, selectBlock, ["GoSched", 1, 4, "preempted", "main.main /src/main.go:21"]], "panic", 1, true);
+    const [finding, ...rest] = detectLeaks({ program: "p", runs: [leaked, crashedWhileBlocked] });
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({ goroutine: WORKER.canonicalId, runsSeen: 1, runsBlocked: 1, kind: "leak" });
+    expect(detectBlockedAtCrash({ program: "p", runs: [leaked, crashedWhileBlocked] }).map((b) => [b.goroutine, b.reason, b.runsCrashed])).toEqual([[WORKER.canonicalId, "select", 1]]);
   });
 
   test("creation site keys come from the canonical id's last segment", () => {

@@ -78,6 +78,9 @@ describe("leak detection on collected runs", () => {
 
 describe("schedlab leaks", () => {
   test("--json lists the findings with the contract fields", async () => {
+    const hang = JSON.parse((await runCli(["leaks", "--db", collected.dbFile, "--program", "hang-test", "--json"])).stdout) as { findings: { goroutine: string; test: string | null }[] };
+    expect(hang.findings.length).toBeGreaterThan(0);
+    expect(hang.findings.every((f) => f.test !== null && f.goroutine.startsWith(f.test.split("/")[0]))).toBe(true);
     const result = await runCli(["leaks", "--db", collected.dbFile, "--program", "select-leak", "--json"]);
     expect(result.code).toBe(0);
     const { findings } = JSON.parse(result.stdout) as { findings: Record<string, unknown>[] };
@@ -90,7 +93,9 @@ describe("schedlab leaks", () => {
   test("--fail-on-leak exits 3 on findings and 0 on a clean program; the table names the bound", async () => {
     const leaking = await runCli(["leaks", "--db", collected.dbFile, "--program", "mutex-leak", "--fail-on-leak"]);
     expect(leaking.code).toBe(3);
-    expect(leaking.stdout).toContain("main.main.func1@main.go:13#0");
+    // Grouped under the program, the goroutine as its entry chain; the full id is in --json.
+    expect(leaking.stdout).toMatch(/^mutex-leak\n {2}goroutine +reason +kind +created at/m);
+    expect(leaking.stdout).toMatch(/^ {2}main\.main\.func1 +sync +leak +main\.go:13 /m);
     expect(leaking.stdout).toContain("Clopper-Pearson");
     const clean = await runCli(["leaks", "--db", collected.dbFile, "--program", "pool-clean", "--fail-on-leak"]);
     expect(clean.code).toBe(0);

@@ -143,7 +143,9 @@ export function overviewSection(input: OverviewInput): ReportSection {
   };
 }
 
-const LEAK_HEADERS = ["program", "goroutine", "count", "kind", "reason", "created at", "blocked at", "runs blocked / seen", "P(GoUnblock) ≤"] as const;
+const LEAK_HEADERS = ["program", "test", "goroutine", "count", "kind", "reason", "created at", "blocked at", "runs blocked / seen", "P(GoUnblock) ≤"] as const;
+const RACE_HEADERS = ["program", "access", "racing with", "goroutines created at", "runs reporting / searched"] as const;
+const CRASH_HEADERS = ["program", "test", "goroutine", "reason", "blocked at", "crashed runs"] as const;
 
 type Finding = LeakAnalysis["findings"][number];
 
@@ -161,13 +163,13 @@ function lastToken(site: string | null): string {
 }
 
 /**
- * Findings grouped by (program, entry, kind, reason, sites): sibling goroutines from one `go`
- * statement in a loop are one row with a count. Pure; rows in program order.
+ * Findings grouped by (program, test, entry, kind, reason, sites): sibling goroutines from
+ * one `go` statement in a loop are one row with a count. Pure; rows in program order.
  */
 export function leakRows(findings: readonly Finding[]): string[][] {
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
-    const key = JSON.stringify([f.program, f.entry, f.kind, f.reason, f.creationSite, f.blockingSite]);
+    const key = JSON.stringify([f.program, f.test, f.entry, f.kind, f.reason, f.creationSite, f.blockingSite]);
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
   return [...groups.values()].map((group) => {
@@ -176,6 +178,7 @@ export function leakRows(findings: readonly Finding[]): string[][] {
     const seen = Math.max(...group.map((g) => g.runsSeen));
     return [
       f.program,
+      f.test ?? MISSING,
       short(f.entry ?? f.goroutine),
       String(group.length),
       f.kind,
@@ -188,21 +191,59 @@ export function leakRows(findings: readonly Finding[]): string[][] {
   });
 }
 
-/** The leak table: every goroutine blocked forever, with its creation and blocking sites. */
+/** One row per data race: both accesses (kind and top user frame), where the goroutines were created, runs. */
+export function raceRows(races: LeakAnalysis["races"]): string[][] {
+  return races.map((r) => [
+    r.program,
+    `${r.accesses[0]} ${short(r.frames[0])}`,
+    `${r.accesses[1]} ${short(r.frames[1])}`,
+    r.createdAt.map((c) => short(c)).join(", "),
+    `${r.runs} / ${r.runsChecked}`,
+  ]);
+}
+
+/** One row per goroutine that was blocked when a run crashed (not a leak). */
+export function crashRows(blocked: LeakAnalysis["blockedAtCrash"]): string[][] {
+  return blocked.map((b) => [b.program, b.test ?? MISSING, short(b.entry ?? b.goroutine), b.reason, short(b.blockingSite), String(b.runsCrashed)]);
+}
+
+/**
+ * The leak table: every goroutine blocked forever, with its test, creation and blocking
+ * sites; then the data races of -race runs and the goroutines that were only blocked
+ * when a run crashed.
+ */
 export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput["leaks"]): ReportSection {
   const findings = analysis?.findings ?? [];
   const rows = leakRows(findings);
+  const races = raceRows(analysis?.races ?? []);
+  const crashed = crashRows(analysis?.blockedAtCrash ?? []);
   const intro =
     analysis === null
       ? "The leak stage did not run; see the warnings in the overview."
-      : `${plural(findings.length, "goroutine")} whose last block is never followed by GoUnblock, in ${analysis.programs.filter((p) => p.findings.length > 0).length} of ${plural(analysis.programs.length, "program")}; siblings started by the same go statement share a row (count). The last column is a one-sided 95 % Clopper–Pearson upper bound on the probability that such a goroutine is ever woken, from the number of runs; \`schedlab leaks\` lists every goroutine with its canonical id.` +
+      : `${plural(findings.length, "goroutine")} whose last block is never followed by GoUnblock, in ${analysis.programs.filter((p) => p.findings.length > 0).length} of ${plural(analysis.programs.length, "program")}; siblings started by the same go statement share a row (count), and goroutines of tests are listed under their test and subtest. The last column is a one-sided 95 % Clopper–Pearson upper bound on the probability that such a goroutine is ever woken, from the number of runs; \`schedlab leaks\` lists every goroutine with its canonical id.` +
         (score === null ? "" : ` Against the manifests' labels: precision ${pct(score.precision)}, recall ${pct(score.recall)}, ${plural(score.falsePositivesOnClean, "false positive")} on clean programs.`);
+  const raceIntro =
+    analysis === null || analysis.raceRunsChecked === 0
+      ? ""
+      : `Data races: ${plural(analysis.races.length, "race")} reported by ${plural(analysis.raceRunsChecked, "-race run")} searched, each by the top user frames of its two accesses.`;
+  const crashIntro =
+    crashed.length === 0
+      ? ""
+      : `Blocked when a run crashed (a panic or fatal error ended the wait; not leaks, and crashed runs are left out of the table above): ${plural(crashed.length, "goroutine")}.`;
+  const htmlPart = (text: string, headers: readonly string[], body: string[][], numeric: number[]): string =>
+    text === "" ? "" : `\n<p>${escapeXml(text)}</p>${body.length === 0 ? "" : `\n<div class="scroll">${htmlTable({ headers, rows: body, numeric })}</div>`}`;
+  const markdownPart = (text: string, headers: readonly string[], body: string[][], numeric: number[]): string =>
+    text === "" ? "" : `\n\n${text}${body.length === 0 ? "" : `\n\n${markdownTable(headers, body, numeric)}`}`;
   return {
     id: "leaks",
     title: "Goroutine leaks",
-    html: () => `<p>${escapeXml(intro)}</p>\n${rows.length === 0 ? "" : `<div class="scroll">${htmlTable({ headers: LEAK_HEADERS, rows, numeric: [2, 7, 8] })}</div>`}`,
-    markdown: () => `${intro}\n\n${rows.length === 0 ? "" : markdownTable(LEAK_HEADERS, rows, [2, 7, 8])}`,
-    json: () => ({ score, findings: findings.length, rows: rows.length }),
+    html: () =>
+      `<p>${escapeXml(intro)}</p>\n${rows.length === 0 ? "" : `<div class="scroll">${htmlTable({ headers: LEAK_HEADERS, rows, numeric: [3, 8, 9] })}</div>`}` +
+      htmlPart(raceIntro, RACE_HEADERS, races, [4]) +
+      htmlPart(crashIntro, CRASH_HEADERS, crashed, [5]),
+    markdown: () =>
+      `${intro}\n\n${rows.length === 0 ? "" : markdownTable(LEAK_HEADERS, rows, [3, 8, 9])}` + markdownPart(raceIntro, RACE_HEADERS, races, [4]) + markdownPart(crashIntro, CRASH_HEADERS, crashed, [5]),
+    json: () => ({ score, findings: findings.length, rows: rows.length, races: races.length, blockedAtCrash: crashed.length }),
   };
 }
 

@@ -1,0 +1,74 @@
+// The report's leak section from an analysis: findings under their test, data races of
+// -race runs, and goroutines blocked at a crash in tables of their own.
+
+import { describe, expect, test } from "vitest";
+import type { LeakAnalysis, LeakFinding } from "../../../src/leaks/index.js";
+import { MISSING } from "../../../src/report/format.js";
+import { crashRows, leakRows, leakSection, raceRows } from "../../../src/report/sections/pipeline.js";
+
+const FINDING: LeakFinding = {
+  program: "pool",
+  goroutine: "TestPool/pool.TestPool.func2@pool_test.go:11#0/pool.(*Pool).Go.func1@pool.go:12#0",
+  test: "TestPool/go_without_wait",
+  entry: "pool.(*Pool).Go.func1",
+  isRoot: false,
+  reason: "chan receive",
+  kind: "leak",
+  formal: false,
+  creationSite: "pool.(*Pool).Go pool.go:12",
+  creationSiteKey: "pool.go:12",
+  blockingSite: "pool.(*Pool).Go.func1 pool.go:13",
+  runsSeen: 3,
+  runsBlocked: 3,
+  blockedFraction: 1,
+  runsWoken: 0,
+  pUnblockUpper: 0.632,
+  early: { firstDepthAllBlockedRuns: 10, firstDepthFraction: 0.5, firstDepthAllRuns: 10, runsFalseAlarm: 0, curve: [{ depth: 10, runsHolding: 3 }] },
+};
+
+const ANALYSIS: LeakAnalysis = {
+  programs: [
+    { program: "pool", runs: 3, crashedRuns: 0, findings: [FINDING], blockedAtCrash: [], raceRunsChecked: 0, races: [] },
+    {
+      program: "wgpanic",
+      runs: 3,
+      crashedRuns: 3,
+      findings: [],
+      blockedAtCrash: [{ program: "wgpanic", goroutine: "main.main", test: null, entry: "main.main", isRoot: true, reason: "sync", creationSite: null, blockingSite: "main.main main.go:20", runsCrashed: 3 }],
+      raceRunsChecked: 3,
+      races: [{ program: "racy", frames: ["main.record main.go:14", "main.record main.go:14"], accesses: ["read", "write"], createdAt: ["main.main main.go:20", "main.main main.go:21"], runs: 3, runsChecked: 3 }],
+    },
+  ],
+  findings: [FINDING],
+  blockedAtCrash: [{ program: "wgpanic", goroutine: "main.main", test: null, entry: "main.main", isRoot: true, reason: "sync", creationSite: null, blockingSite: "main.main main.go:20", runsCrashed: 3 }],
+  races: [{ program: "racy", frames: ["main.record main.go:14", "main.record main.go:14"], accesses: ["read", "write"], createdAt: ["main.main main.go:20", "main.main main.go:21"], runs: 3, runsChecked: 3 }],
+  raceRunsChecked: 3,
+  withoutRuns: [],
+};
+
+describe("leakSection", () => {
+  test("rows name the test of each finding, the races' two accesses, and the goroutines blocked at a crash", () => {
+    expect(leakRows(ANALYSIS.findings)).toEqual([["pool", "TestPool/go_without_wait", "pool.(*Pool).Go.func1", "1", "leak", "chan receive", "pool.go:12", "pool.go:13", "3 / 3", "0.632"]]);
+    expect(raceRows(ANALYSIS.races)).toEqual([["racy", "read main.record main.go:14", "write main.record main.go:14", "main.main main.go:20, main.main main.go:21", "3 / 3"]]);
+    expect(crashRows(ANALYSIS.blockedAtCrash)).toEqual([["wgpanic", MISSING, "main.main", "sync", "main.main main.go:20", "3"]]);
+  });
+
+  test("HTML and Markdown carry the three tables; the JSON counts them", () => {
+    const section = leakSection(ANALYSIS, null);
+    const html = section.html();
+    expect(html).toContain("<th>test</th>");
+    expect(html).toContain("TestPool/go_without_wait");
+    expect(html).toContain("Data races: 1 race reported by 3 -race runs searched");
+    expect(html).toContain("write main.record main.go:14");
+    expect(html).toContain("Blocked when a run crashed");
+    const markdown = section.markdown();
+    expect(markdown).toMatch(/\| racy \| read main\.record main\.go:14 \| write main\.record main\.go:14 \|/);
+    expect(markdown).toMatch(/\| wgpanic \| .+ \| main\.main \| sync \| main\.main main\.go:20 \| 3 \|/);
+    expect(section.json()).toEqual({ score: null, findings: 1, rows: 1, races: 1, blockedAtCrash: 1 });
+  });
+
+  test("without races searched or crashes, only the leak table is shown", () => {
+    const quiet: LeakAnalysis = { ...ANALYSIS, blockedAtCrash: [], races: [], raceRunsChecked: 0 };
+    expect(leakSection(quiet, null).markdown()).not.toMatch(/Data races|crashed/);
+  });
+});
