@@ -10,4 +10,11 @@ import { tickerBatcher } from "./tickerbatch.js";
 import type { ProgramTemplate } from "./types.js";
 import { workerPool } from "./workerpool.js";
 
-export const TEMPLATES: readonly ProgramTemplate[] = [workerPool, pipeline, fanIn, sharedState, producerConsumer, tickerBatcher];
+export const TEMPLATES: readonly ProgramTemplate[] = [
+  workerPool,
+  pipeline,
+  fanIn,
+  sharedState,
+  producerConsumer,
+  tickerBatcher,
+];
