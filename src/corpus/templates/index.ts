@@ -10,6 +10,7 @@ import { producerConsumer } from "./prodcons.js";
 import { sharedState } from "./sharedstate.js";
 import { tickerBatcher } from "./tickerbatch.js";
 import type { ProgramTemplate } from "./types.js";
+import { wgWait } from "./wgwait.js";
 import { workerPool } from "./workerpool.js";
 
 export const TEMPLATES: readonly ProgramTemplate[] = [
@@ -21,4 +22,5 @@ export const TEMPLATES: readonly ProgramTemplate[] = [
   tickerBatcher,
   ctxCancel,
   condSignal,
+  wgWait,
 ];
