@@ -8,6 +8,7 @@ import { ctxCancel } from "./ctxcancel.js";
 import { fanIn } from "./fanin.js";
 import { pipeline } from "./pipeline.js";
 import { producerConsumer } from "./prodcons.js";
+import { rwRecursive } from "./rwrecursive.js";
 import { sharedState } from "./sharedstate.js";
 import { tickerBatcher } from "./tickerbatch.js";
 import type { ProgramTemplate } from "./types.js";
@@ -25,4 +26,5 @@ export const TEMPLATES: readonly ProgramTemplate[] = [
   condSignal,
   wgWait,
   chanLock,
+  rwRecursive,
 ];
