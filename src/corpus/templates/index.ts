@@ -6,6 +6,7 @@ import { chanLock } from "./chanlock.js";
 import { condSignal } from "./condsignal.js";
 import { ctxCancel } from "./ctxcancel.js";
 import { fanIn } from "./fanin.js";
+import { orderViolation } from "./orderviolation.js";
 import { pipeline } from "./pipeline.js";
 import { producerConsumer } from "./prodcons.js";
 import { rwRecursive } from "./rwrecursive.js";
@@ -27,4 +28,5 @@ export const TEMPLATES: readonly ProgramTemplate[] = [
   wgWait,
   chanLock,
   rwRecursive,
+  orderViolation,
 ];
