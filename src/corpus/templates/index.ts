@@ -6,6 +6,7 @@ import { chanLock } from "./chanlock.js";
 import { condSignal } from "./condsignal.js";
 import { ctxCancel } from "./ctxcancel.js";
 import { fanIn } from "./fanin.js";
+import { loopVar } from "./loopvar.js";
 import { orderViolation } from "./orderviolation.js";
 import { pipeline } from "./pipeline.js";
 import { producerConsumer } from "./prodcons.js";
@@ -29,4 +30,5 @@ export const TEMPLATES: readonly ProgramTemplate[] = [
   chanLock,
   rwRecursive,
   orderViolation,
+  loopVar,
 ];
