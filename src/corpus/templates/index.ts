@@ -13,6 +13,7 @@ import { producerConsumer } from "./prodcons.js";
 import { rwRecursive } from "./rwrecursive.js";
 import { sharedState } from "./sharedstate.js";
 import { tickerBatcher } from "./tickerbatch.js";
+import { timers } from "./timers.js";
 import type { ProgramTemplate } from "./types.js";
 import { wgWait } from "./wgwait.js";
 import { workerPool } from "./workerpool.js";
@@ -31,4 +32,5 @@ export const TEMPLATES: readonly ProgramTemplate[] = [
   rwRecursive,
   orderViolation,
   loopVar,
+  timers,
 ];
