@@ -11,6 +11,7 @@ import { orderViolation } from "./orderviolation.js";
 import { pipeline } from "./pipeline.js";
 import { producerConsumer } from "./prodcons.js";
 import { rwRecursive } from "./rwrecursive.js";
+import { selectMany } from "./selectmany.js";
 import { sharedState } from "./sharedstate.js";
 import { tickerBatcher } from "./tickerbatch.js";
 import { timers } from "./timers.js";
@@ -33,4 +34,5 @@ export const TEMPLATES: readonly ProgramTemplate[] = [
   orderViolation,
   loopVar,
   timers,
+  selectMany,
 ];
