@@ -5,6 +5,7 @@
 import { chanLock } from "./chanlock.js";
 import { condSignal } from "./condsignal.js";
 import { ctxCancel } from "./ctxcancel.js";
+import { errGroup } from "./errgroup.js";
 import { fanIn } from "./fanin.js";
 import { loopVar } from "./loopvar.js";
 import { orderViolation } from "./orderviolation.js";
@@ -35,4 +36,5 @@ export const TEMPLATES: readonly ProgramTemplate[] = [
   loopVar,
   timers,
   selectMany,
+  errGroup,
 ];
