@@ -17,7 +17,7 @@ interface CorpusGenerateFlags {
 export function registerCorpusGenerate(corpus: Command): void {
   corpus
     .command("generate")
-    .description("Synthesise labelled main programs from parameterised templates; the same seed reproduces the same bytes.")
+    .description("Synthesise labelled programs (main packages and test-form packages) from parameterised templates; the same seed reproduces the same bytes.")
     .option("--seed <n>", "seed of the first program; program i uses seed + i", "1")
     .option("--count <n>", "number of programs", "12")
     .option("--out <dir>", "output directory (created if missing; gets one directory per program and SEEDS.json)", "generated")
@@ -45,6 +45,7 @@ export function registerCorpusGenerate(corpus: Command): void {
         templates,
       });
       const leaks = result.programs.filter((p) => p.manifest.outcome === "leak").length;
+      const deadlocks = result.programs.filter((p) => p.manifest.outcome === "deadlock").length;
       if (flags.json === true) {
         process.stdout.write(`${JSON.stringify({ outDir: result.outDir, ...result.seeds, stale: result.stale }, null, 2)}\n`);
         return;
@@ -55,7 +56,7 @@ export function registerCorpusGenerate(corpus: Command): void {
         );
       }
       process.stdout.write(
-        `wrote ${result.programs.length} programs to ${result.outDir} (${leaks} with an injected leak, ${result.programs.length - leaks} clean)\n` +
+        `wrote ${result.programs.length} programs to ${result.outDir} (${leaks} with an injected leak, ${deadlocks} with an injected deadlock, ${result.programs.length - leaks - deadlocks} clean)\n` +
           `regenerate with: schedlab corpus generate --seed ${result.seeds.seed} --count ${result.seeds.count} --out ${result.outDir}` +
           `${templates ? ` --template ${result.seeds.templates.join(",")}` : ""}\n`,
       );

@@ -23,7 +23,8 @@ export function traceReasonOfStatus(status: string): ExpectedBlockReason | null 
 /**
  * The blocked goroutines of `pkg` in `dump`: those created by a function of `pkg`,
  * plus the goroutine running one of `pkg`'s Test functions (creator = that function,
- * site null). Sorted and de-duplicated by (creator, site, reason).
+ * site null) and, for pkg "main", main's own goroutine (creator "main.main", site null).
+ * Sorted and de-duplicated by (creator, site, reason).
  */
 export function blockedUserGoroutines(dump: string, pkg: string): BlockedGoroutine[] {
   const found = new Map<string, BlockedGoroutine>();
@@ -43,6 +44,8 @@ export function blockedUserGoroutines(dump: string, pkg: string): BlockedGorouti
         const test = lines.map((l) => new RegExp(`^(${escape(pkg)}\\.Test\\w+)\\(`).exec(l)).find((m) => m !== null);
         if (test) entry = { creator: test[1], site: null, reason };
       }
+    } else if (pkg === "main" && lines.some((l) => l.startsWith("main.main()"))) {
+      entry = { creator: "main.main", site: null, reason };
     }
     if (entry) found.set(`${entry.creator}|${entry.site}|${entry.reason}`, entry);
   }

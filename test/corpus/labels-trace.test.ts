@@ -2,7 +2,8 @@
 // programs is collected with the tracer and ingested, and for every run of a program
 // whose bug shows on every schedule, the goroutines whose last event is GoBlock are
 // exactly the manifest's expected ones (creation site and block reason); clean
-// generated programs end with no goroutine blocked.
+// generated programs end with no goroutine blocked. The generated sample has main and
+// test-form programs, leaks and deadlocks.
 
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,16 +23,23 @@ const sample = [
   "kernels/condmiss/signalone",
   "kernels/chanwg/batchupload",
   "kernels/chanlock/statsreporter",
-  "generated/workerpool-1006",
-  "generated/pipeline-1001",
-  "generated/fanin-1002",
-  "generated/sharedstate-1003",
-  "generated/prodcons-1004",
-  "generated/tickerbatch-1005",
+  "generated/workerpool-1016",
+  "generated/pipeline-1017",
+  "generated/fanin-1018",
+  "generated/sharedstate-1019",
+  "generated/prodcons-1020",
+  "generated/tickerbatch-1021",
   "generated/workerpool-1000",
-  "generated/fanin-1008",
-  "generated/sharedstate-1009",
-  "generated/prodcons-1016",
+  "generated/ctxcancel-1022",
+  "generated/condsignal-1023",
+  "generated/chanlock-1009",
+  "generated/rwrecursive-1074",
+  "generated/wgwait-1024",
+  "generated/orderviolation-1043",
+  "generated/loopvar-1012",
+  "generated/timers-1077",
+  "generated/selectmany-1014",
+  "generated/errgroup-1031",
 ];
 
 interface EndState {

@@ -12,7 +12,7 @@ import { smallCorpus } from "../run/corpus.js";
 const CHROMIUM = "/usr/bin/chromium";
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-const { root, corpus } = smallCorpus(["patterns/channels/orphan-receiver-leak", "patterns/fan/fan-in-merge", "generated/pipeline-1007"], "schedlab-browser-");
+const { root, corpus } = smallCorpus(["patterns/channels/orphan-receiver-leak", "patterns/fan/fan-in-merge", "generated/pipeline-1001"], "schedlab-browser-");
 let browser: Browser | null = null;
 afterAll(async () => {
   await browser?.close();

@@ -10,7 +10,7 @@ import { contentHash, stratifiedSubset } from "../../src/run/index.js";
 import { runCli } from "../helpers/cli.js";
 import { smallCorpus } from "./corpus.js";
 
-const PROGRAMS = ["patterns/channels/orphan-receiver-leak", "patterns/fan/fan-in-merge", "generated/pipeline-1007", "patterns/workerpool/pool-with-results"];
+const PROGRAMS = ["patterns/channels/orphan-receiver-leak", "patterns/fan/fan-in-merge", "generated/pipeline-1001", "patterns/workerpool/pool-with-results"];
 const { root, corpus } = smallCorpus(PROGRAMS);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

@@ -4,10 +4,11 @@
 
 import type { Prng } from "../prng.js";
 import type { ProgramTemplate, TemplateProgram } from "./types.js";
-import { importBlock } from "./types.js";
+import { importBlock, mainFile } from "./types.js";
 
 export const fanIn: ProgramTemplate = {
   name: "fanin",
+  form: "main",
   generate(rng: Prng, injectBug: boolean): TemplateProgram {
     const producers = rng.int(3, 6);
     const perProducer = rng.int(60, 120);
@@ -71,15 +72,17 @@ ${injectBug ? "\ttime.Sleep(5 * time.Millisecond)\n" : "\tclose(quit)\n\twg.Wait
 }
 `;
     return {
-      source,
+      form: "main",
+      files: mainFile(source),
       pattern: "fan-in",
       description: `Fan-in with select and timeout: ${producers} producers × ${perProducer} values, merged buffer ${buffer}, ${work} work iterations per value${pauseEvery > 0 ? `, a ${pauseMicros}µs sleep every ${pauseEvery} values` : ""}.`,
       tags: ["generated", "fan-in", "select", "timeout", "quit-channel", ...(pauseEvery > 0 ? ["sleep"] : [])],
       bug: injectBug
         ? {
+            outcome: "leak",
             bugClass: "orphaned-send",
             description: `main stops after the first ${keep} values and returns without closing quit, so every producer blocks in its select.`,
-            blocked: [{ marker: "producer", creator: "main.main", reason: "select" }],
+            blocked: [{ marker: "producer", creator: "main", reason: "select" }],
           }
         : null,
     };

@@ -4,7 +4,7 @@
 
 import type { Prng } from "../prng.js";
 import type { MarkedBlockedGoroutine, ProgramTemplate, TemplateProgram } from "./types.js";
-import { importBlock } from "./types.js";
+import { importBlock, mainFile } from "./types.js";
 
 interface Stage {
   readonly workers: number;
@@ -42,6 +42,7 @@ function stageCode(s: Stage, index: number, input: string, work: number): string
 
 export const pipeline: ProgramTemplate = {
   name: "pipeline",
+  form: "main",
   generate(rng: Prng, injectBug: boolean): TemplateProgram {
     const stages: Stage[] = Array.from({ length: rng.int(1, 3) }, () => ({
       workers: rng.int(1, 3),
@@ -107,19 +108,21 @@ func main() {
 @@source@@\tgo source(${items}, s0)
 ${stages.map((s, i) => stageCode(s, i, `s${i}`, work)).join("")}${sink}}
 `;
-    const blocked: MarkedBlockedGoroutine[] = [{ marker: "source", creator: "main.main", reason: "chan send" }];
+    const blocked: MarkedBlockedGoroutine[] = [{ marker: "source", creator: "main", reason: "chan send" }];
     stages.forEach((s, i) => {
-      blocked.push({ marker: `stage${i + 1}`, creator: "main.main", reason: "chan send" });
-      if (s.workers > 1) blocked.push({ marker: `closer${i + 1}`, creator: "main.main", reason: "sync" });
+      blocked.push({ marker: `stage${i + 1}`, creator: "main", reason: "chan send" });
+      if (s.workers > 1) blocked.push({ marker: `closer${i + 1}`, creator: "main", reason: "sync" });
     });
     const shape = stages.map((s) => `${s.workers}x(buffer ${s.buffer})`).join(" → ");
     return {
-      source,
+      form: "main",
+      files: mainFile(source),
       pattern: "pipeline",
       description: `Pipeline: ${items} values, source buffer ${sourceBuffer}, stages ${shape}, ${work} work iterations per value${yieldEvery > 0 ? `, runtime.Gosched every ${yieldEvery} values` : ""}.`,
       tags: ["generated", "pipeline", "buffered", ...(usesSync ? ["waitgroup"] : []), ...(yieldEvery > 0 ? ["gosched"] : [])],
       bug: injectBug
         ? {
+            outcome: "leak",
             bugClass: "orphaned-send",
             description: `main takes the first ${keep} values and returns without cancelling the pipeline: the source and every stage goroutine block sending${usesSync ? ", and the stage closers block in WaitGroup.Wait" : ""}.`,
             blocked,

@@ -4,10 +4,11 @@
 
 import type { Prng } from "../prng.js";
 import type { ProgramTemplate, TemplateProgram } from "./types.js";
-import { importBlock } from "./types.js";
+import { importBlock, mainFile } from "./types.js";
 
 export const producerConsumer: ProgramTemplate = {
   name: "prodcons",
+  form: "main",
   generate(rng: Prng, injectBug: boolean): TemplateProgram {
     const producers = rng.int(2, 4);
     const consumers = rng.int(2, 4);
@@ -67,15 +68,17 @@ ${injectBug ? "" : "\tclose(items)\n"}	total := 0
 }
 `;
     return {
-      source,
+      form: "main",
+      files: mainFile(source),
       pattern: "producer-consumer",
       description: `Producer/consumer: ${producers} producer(s) × ${perProducer} items, ${consumers} consumer(s), channel capacity ${buffer}, ${work} work iterations per item${yieldEvery > 0 ? `, runtime.Gosched every ${yieldEvery} items` : ""}.`,
       tags: ["generated", "producer-consumer", buffer > 0 ? "buffered" : "unbuffered", "waitgroup", "select", "timeout", ...(yieldEvery > 0 ? ["gosched"] : [])],
       bug: injectBug
         ? {
+            outcome: "leak",
             bugClass: "missing-close",
             description: "main waits for the producers but never closes the item channel, so every consumer blocks receiving in its range loop; main times out waiting for their sums.",
-            blocked: [{ marker: "consumer", creator: "main.main", reason: "chan receive" }],
+            blocked: [{ marker: "consumer", creator: "main", reason: "chan receive" }],
           }
         : null,
     };

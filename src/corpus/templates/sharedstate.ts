@@ -4,10 +4,11 @@
 
 import type { Prng } from "../prng.js";
 import type { ProgramTemplate, TemplateProgram } from "./types.js";
-import { importBlock } from "./types.js";
+import { importBlock, mainFile } from "./types.js";
 
 export const sharedState: ProgramTemplate = {
   name: "sharedstate",
+  form: "main",
   generate(rng: Prng, injectBug: boolean): TemplateProgram {
     const workers = rng.int(2, 6);
     const iterations = rng.int(150, 300);
@@ -79,17 +80,19 @@ ${outside.replace(/^\t\t\t/gm, "\t\t\t\t")}			}
 }
 `;
     return {
-      source,
+      form: "main",
+      files: mainFile(source),
       pattern: "shared-state",
       description: `Mutex-protected shared state: ${workers} workers × ${iterations} updates over ${keys} keys, runtime.Gosched every ${yieldEvery} update(s), ${held} work iterations inside and ${work} outside the lock.`,
       tags: ["generated", "shared-state", "mutex", "gosched", "waitgroup", "select", "timeout"],
       bug: injectBug
         ? {
+            outcome: "leak",
             bugClass: "double-lock",
             description: `the worker that brings the total to ${checkpoint} returns without unlocking, so every other worker blocks in Lock and the WaitGroup closer blocks in Wait; main gives up after ${timeoutMs}ms.`,
             blocked: [
-              { marker: "worker", creator: "main.main", reason: "sync" },
-              { marker: "closer", creator: "main.main", reason: "sync" },
+              { marker: "worker", creator: "main", reason: "sync" },
+              { marker: "closer", creator: "main", reason: "sync" },
             ],
           }
         : null,

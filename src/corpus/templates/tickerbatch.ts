@@ -4,10 +4,11 @@
 
 import type { Prng } from "../prng.js";
 import type { ProgramTemplate, TemplateProgram } from "./types.js";
-import { importBlock } from "./types.js";
+import { importBlock, mainFile } from "./types.js";
 
 export const tickerBatcher: ProgramTemplate = {
   name: "tickerbatch",
+  form: "main",
   generate(rng: Prng, injectBug: boolean): TemplateProgram {
     const batchSize = rng.int(3, 12);
     const buffer = rng.int(0, 8);
@@ -78,15 +79,17 @@ ${injectBug ? "\ttime.Sleep(5 * time.Millisecond)\n" : ""}	fmt.Println(n, "batch
 }
 `;
     return {
-      source,
+      form: "main",
+      files: mainFile(source),
       pattern: "ticker-batcher",
       description: `Ticker-driven batcher: ${items} items, batch size ${batchSize}, input buffer ${buffer}, ${tickMicros}µs ticker, a ${pauseMicros}µs producer pause every ${pauseEvery} items.`,
       tags: ["generated", "ticker-batcher", "ticker", "select", "sleep"],
       bug: injectBug
         ? {
+            outcome: "leak",
             bugClass: "orphaned-send",
             description: `the batcher returns after ${quota} batches without draining its input, so the producer blocks sending the remaining items.`,
-            blocked: [{ marker: "producer", creator: "main.main", reason: "chan send" }],
+            blocked: [{ marker: "producer", creator: "main", reason: "chan send" }],
           }
         : null,
     };

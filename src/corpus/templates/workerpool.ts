@@ -3,11 +3,12 @@
 // returns without stopping the workers (orphaned senders).
 
 import type { ProgramTemplate, TemplateProgram } from "./types.js";
-import { importBlock } from "./types.js";
+import { importBlock, mainFile } from "./types.js";
 import type { Prng } from "../prng.js";
 
 export const workerPool: ProgramTemplate = {
   name: "workerpool",
+  form: "main",
   generate(rng: Prng, injectBug: boolean): TemplateProgram {
     const workers = rng.int(2, 6);
     const jobs = rng.int(4 * workers + 10, 120);
@@ -80,18 +81,20 @@ func main() {
 ${collect}}
 `;
     return {
-      source,
+      form: "main",
+      files: mainFile(source),
       pattern: "worker-pool",
       description: `Worker pool: ${workers} workers, ${jobs} jobs, queue buffer ${queue}, ${work} work iterations per job${yieldEvery > 0 ? `, runtime.Gosched every ${yieldEvery} jobs` : ""}.`,
       tags: ["generated", "worker-pool", "waitgroup", "unbuffered", ...(yieldEvery > 0 ? ["gosched"] : [])],
       bug: injectBug
         ? {
+            outcome: "leak",
             bugClass: "orphaned-send",
             description: `main reads only the first ${keep} results and returns without stopping the pool: every worker blocks sending a result, the closer blocks in WaitGroup.Wait${dispatcherBlocks ? ", and the dispatcher blocks on the full queue" : ""}.`,
             blocked: [
-              { marker: "worker", creator: "main.main", reason: "chan send" },
-              { marker: "closer", creator: "main.main", reason: "sync" },
-              ...(dispatcherBlocks ? [{ marker: "dispatcher", creator: "main.main", reason: "chan send" as const }] : []),
+              { marker: "worker", creator: "main", reason: "chan send" },
+              { marker: "closer", creator: "main", reason: "sync" },
+              ...(dispatcherBlocks ? [{ marker: "dispatcher", creator: "main", reason: "chan send" as const }] : []),
             ],
           }
         : null,
