@@ -10,7 +10,7 @@ import { runCli } from "../helpers/cli.js";
 import { smallCorpus } from "./corpus.js";
 
 const TEST_CORPUS = resolve(import.meta.dirname, "../fixtures/test-corpus");
-const PROGRAMS = ["patterns/channels/orphan-receiver-leak", "patterns/fan/fan-in-merge", "generated/pipeline-1007", "patterns/workerpool/pool-with-results"];
+const PROGRAMS = ["patterns/channels/orphan-receiver-leak", "patterns/fan/fan-in-merge", "generated/pipeline-1001", "patterns/workerpool/pool-with-results"];
 const { root, corpus } = smallCorpus(PROGRAMS, "schedlab-external-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
