@@ -1,6 +1,7 @@
 // Merging schedlab databases (`schedlab merge OUT IN...`): the databases of the shards of
 // one collection (collect --shard I/N) become one. Table-generic: every table whose
-// declared foreign keys point at programs(id) or runs(id) is copied with those columns
+// declared foreign keys point at programs(id), runs(id) or trace_strings(id) (interned strings,
+// merged by text) is copied with those columns
 // re-mapped, column lists read from PRAGMA table_info, rows streamed by SQLite itself
 // (INSERT … SELECT from the attached input), so a changed events layout still merges and
 // memory stays flat in the number of events.
@@ -59,12 +60,22 @@ function columnsOf(db: SchedlabDatabase, schema: string, table: string): Column[
   return rows.map((r) => ({ name: r.name, notnull: r.notnull === 1, rowid: pks.length === 1 && r.pk === 1 && r.type.toUpperCase() === "INTEGER" }));
 }
 
-/** Columns of `table` declared as references to programs(id) or runs(id). */
-function referencesOf(db: SchedlabDatabase, schema: string, table: string): { column: string; parent: "programs" | "runs" }[] {
+/** Tables whose ids other tables refer to, with the temp table mapping an input id to the merged one. */
+const ID_MAPS = { programs: "temp.program_map", runs: "temp.run_map", trace_strings: "temp.string_map" } as const;
+type Parent = keyof typeof ID_MAPS;
+
+/** Columns of `table` declared as references to programs(id), runs(id) or trace_strings(id). */
+function referencesOf(db: SchedlabDatabase, schema: string, table: string): { column: string; parent: Parent }[] {
   const rows = db.prepare(`PRAGMA ${schema}.foreign_key_list(${quote(table)})`).all() as { table: string; from: string; to: string | null }[];
   return rows
-    .filter((r) => (r.table === "programs" || r.table === "runs") && (r.to === null || r.to === "id"))
-    .map((r) => ({ column: r.from, parent: r.table as "programs" | "runs" }));
+    .filter((r) => r.table in ID_MAPS && (r.to === null || r.to === "id"))
+    .map((r) => ({ column: r.from, parent: r.table as Parent }));
+}
+
+/** Interned strings (trace_strings) are merged by text; string_map maps the input's ids to the merged ones. */
+function mergeStrings(db: SchedlabDatabase): void {
+  db.exec(`INSERT OR IGNORE INTO main.trace_strings (text) SELECT text FROM merge_input.trace_strings;
+    INSERT INTO temp.string_map (old, new, fresh) SELECT i.id, m.id, 1 FROM merge_input.trace_strings i JOIN main.trace_strings m ON m.text = i.text;`);
 }
 
 /**
@@ -96,7 +107,10 @@ function mergeOne(db: SchedlabDatabase, input: string, notCopied: Set<string>): 
     return inTransaction(db, () => {
       db.exec(`DROP TABLE IF EXISTS temp.program_map; DROP TABLE IF EXISTS temp.run_map;
         CREATE TEMP TABLE program_map (old INTEGER PRIMARY KEY, new INTEGER NOT NULL, fresh INTEGER NOT NULL);
-        CREATE TEMP TABLE run_map (old INTEGER PRIMARY KEY, new INTEGER NOT NULL, fresh INTEGER NOT NULL);`);
+        CREATE TEMP TABLE run_map (old INTEGER PRIMARY KEY, new INTEGER NOT NULL, fresh INTEGER NOT NULL);
+        DROP TABLE IF EXISTS temp.string_map;
+        CREATE TEMP TABLE string_map (old INTEGER PRIMARY KEY, new INTEGER NOT NULL, fresh INTEGER NOT NULL);`);
+      mergeStrings(db);
       const conflicts: string[] = [];
       mergeCorpora(db, conflicts);
       const programs = mergePrograms(db, conflicts);
@@ -111,7 +125,7 @@ function mergeOne(db: SchedlabDatabase, input: string, notCopied: Set<string>): 
       const tables = (db.prepare("SELECT name FROM merge_input.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((r) => r.name);
       const known = new Set((db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
       for (const table of tables) {
-        if (table === "meta" || table === "corpora" || table === "programs" || table === "runs") continue;
+        if (table === "meta" || table === "corpora" || table === "programs" || table === "runs" || table === "trace_strings") continue;
         if (DERIVED_TABLES.includes(table)) {
           notCopied.add(`${table} (derived: rebuilt from the merged runs by the dataset stage)`);
           continue;
@@ -123,7 +137,7 @@ function mergeOne(db: SchedlabDatabase, input: string, notCopied: Set<string>): 
         }
         rows[table] = copyTable(db, table, references);
       }
-      db.exec("DROP TABLE temp.program_map; DROP TABLE temp.run_map;");
+      db.exec("DROP TABLE temp.program_map; DROP TABLE temp.run_map; DROP TABLE temp.string_map;");
       return { path: input, programsAdded: programs.added, programsKnown: programs.known, runsAdded: runs.added, runsKnown: runs.known, rows };
     });
   } finally {
@@ -201,7 +215,7 @@ function mergeRuns(db: SchedlabDatabase, conflicts: string[]): { added: number; 
  * table that requires a run (a NOT NULL reference to runs) are copied for newly merged runs
  * only; other rows with INSERT OR IGNORE, so their keys make a second merge a no-op.
  */
-function copyTable(db: SchedlabDatabase, table: string, references: { column: string; parent: "programs" | "runs" }[]): number {
+function copyTable(db: SchedlabDatabase, table: string, references: { column: string; parent: Parent }[]): number {
   const target = new Map(columnsOf(db, "main", table).map((c) => [c.name, c]));
   const columns = columnsOf(db, "merge_input", table).filter((c) => target.has(c.name) && !c.rowid);
   const joins: string[] = [];
@@ -209,7 +223,7 @@ function copyTable(db: SchedlabDatabase, table: string, references: { column: st
     const reference = references.find((r) => r.column === c.name);
     if (reference === undefined) return `t.${quote(c.name)}`;
     const alias = `m${joins.length}`;
-    const map = reference.parent === "programs" ? "temp.program_map" : "temp.run_map";
+    const map = ID_MAPS[reference.parent];
     const required = target.get(c.name)!.notnull;
     // A required run reference copies the row only with a run merged just now.
     const fresh = required && reference.parent === "runs" ? ` AND ${alias}.fresh = 1` : "";

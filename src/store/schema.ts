@@ -135,8 +135,8 @@ CREATE TABLE IF NOT EXISTS event_records (
   kind      INTEGER NOT NULL CHECK (kind BETWEEN 0 AND 9),
   gid       INTEGER NOT NULL,
   actor_gid INTEGER,
-  reason    INTEGER NOT NULL DEFAULT 0,
-  site      INTEGER,
+  reason    INTEGER NOT NULL DEFAULT 0 REFERENCES trace_strings(id),
+  site      INTEGER REFERENCES trace_strings(id),
   PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
 
