@@ -2,6 +2,7 @@
 // cache), print them, and optionally write them as a replay file to score elsewhere.
 
 import type { Command } from "commander";
+import { loadStudentPredictor } from "../train/index.js";
 import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { argmax, predictDataset, PREDICT_SPLITS, writeReplayFile, type PredictedDataset, type PredictSplit } from "../predict/index.js";
@@ -71,6 +72,7 @@ export function registerPredict(program: Command): void {
           runs: parseRunSelection(flags.configs),
           split,
           context: {
+            loadStudent: loadStudentPredictor,
             baseUrl: flags.baseUrl,
             concurrency: flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency),
             timeoutMs: flags.timeout === undefined ? undefined : parsePositiveInteger("--timeout", flags.timeout),

@@ -95,3 +95,8 @@ export function saveCorpora(db: SchedlabDatabase, corpora: Iterable<Corpus>): vo
     for (const c of corpora) insert.run(c.root, c.label, c.role);
   });
 }
+
+/** The recorded corpus of an absolute root, or undefined. */
+export function corpusOf(db: SchedlabDatabase, root: string): Corpus | undefined {
+  return db.prepare("SELECT root, label, role FROM corpora WHERE root = ?").get(root) as Corpus | undefined;
+}

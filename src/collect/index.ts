@@ -2,7 +2,7 @@
 // tracer with the tracing harness, and record every run. See docs/collect.md.
 
 export { collect } from "./collect.js";
-export { labelCandidates, recordedCorpora, recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
+export { corpusOf, labelCandidates, recordedCorpora, recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
 export type { Corpus, CorpusRole, RecordedCorpora } from "./corpora.js";
 export { discoverPrograms, programName, readManifest, scanPackages, selectProgramsByName } from "./discover.js";
 export type { Discovery, DiscoverOptions, ScannedPackage } from "./discover.js";

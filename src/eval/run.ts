@@ -3,6 +3,7 @@
 // validation side, query them on its test side through the prediction cache, evaluate,
 // store. The CLI is a thin layer over this.
 
+import { loadStudentPredictor } from "../train/index.js";
 import { loadSplitData, samplesWithPrefixes, type Abstraction, type HoldoutSplit, type RunSelection, type SplitData } from "../dataset/index.js";
 import { cachedStatePredictions, createPredictor, predictWithCache, type PredictorContext } from "../predict/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
@@ -102,6 +103,7 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
   const trainingSamples = samplesWithPrefixes(data.fit);
   const majority = trainingSamples.length === 0 ? undefined : EVENT_TYPES[majorityLabel(trainingSamples.map((s) => EVENT_TYPES.indexOf(s.next)), EVENT_TYPES.length)];
   const context: PredictorContext = {
+    loadStudent: loadStudentPredictor,
     ...options.predictorContext,
     training: { samples: trainingSamples, states: data.fit.states },
     validation: data.validation.states,

@@ -143,3 +143,8 @@ export function listEvaluations(db: SchedlabDatabase, limit = 20): EvaluationSum
     };
   });
 }
+
+/** Whether eval run `id` is still stored. */
+export function evaluationExists(db: SchedlabDatabase, id: number): boolean {
+  return db.prepare("SELECT 1 FROM eval_runs WHERE id = ?").get(id) !== undefined;
+}

@@ -2,6 +2,7 @@
 // the test states, query teacher and student through the prediction cache, check the
 // four relations. The CLI is a thin layer over this.
 
+import { loadStudentPredictor } from "../train/index.js";
 import { loadSplitData, samplesWithPrefixes, type Abstraction, type HoldoutSplit, type RunSelection, type SplitData } from "../dataset/index.js";
 import { cachedStatePredictions, createPredictor, predictWithCache, type PredictorContext } from "../predict/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
@@ -51,6 +52,7 @@ export async function runFidelity(db: SchedlabDatabase, options: FidelityRunOpti
   }
   progress(`${data.abstraction}: ${test.states.length} test states from ${split.test.length} programs`);
   const context: PredictorContext = {
+    loadStudent: loadStudentPredictor,
     ...options.predictorContext,
     training: { samples: samplesWithPrefixes(data.fit), states: data.fit.states },
     validation: data.validation.states,

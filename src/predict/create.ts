@@ -2,9 +2,9 @@
 // "replay:preds.jsonl", "student:adapters/kl", …) plus a context → a Predictor.
 // Options are normalised here once; the backends never re-validate them.
 //
-// Trained students (DESIGN §7): `student:PATH` calls the train stage's
-//   loadStudentPredictor(path: string, options): Promise<Predictor>
-// (src/train/index.ts) with PATH as given; its id is `student:PATH` and its configHash
+// Trained students (DESIGN §7): `student:PATH` calls context.loadStudent (the train stage's
+// loadStudentPredictor, passed in by the stages after train and by the CLI, so this stage
+// never imports train) with PATH as given; its id is `student:PATH` and its configHash
 // covers the adapter's weights, so a retrained adapter never reuses stale cache entries.
 
 import type { State } from "../dataset/types.js";
@@ -16,7 +16,7 @@ import { openAiPredictor, type OpenAiOptions } from "./openai.js";
 import { normalizeWeights } from "./probabilities.js";
 import type { PromptOptions } from "./prompt.js";
 import { replayPredictor } from "./replay.js";
-import type { Predictor } from "./types.js";
+import type { Predictor, StudentLoader } from "./types.js";
 
 /** Everything a predictor may need beside its spec. Every field is optional. */
 export interface PredictorContext {
@@ -46,6 +46,8 @@ export interface PredictorContext {
   readonly prompt?: PromptOptions;
   /** student: a program's source directory, for static features of programs the adapter has not seen. */
   readonly programDir?: (program: string) => string | undefined;
+  /** student: how an adapter becomes a predictor (src/train's loadStudentPredictor). */
+  readonly loadStudent?: StudentLoader;
 }
 
 /** The backends a spec can name, for --help texts and error hints. */
@@ -117,9 +119,10 @@ export async function createPredictor(spec: string, context: PredictorContext = 
       return replayPredictor(requireArgument(kind, argument, "a JSONL file, e.g. replay:predictions.jsonl"));
     case "student": {
       const path = requireArgument(kind, argument, "an adapter directory, e.g. student:adapters/kl");
-      // Imported on demand: only student specs pay for loading the train stage.
-      const { loadStudentPredictor } = await import("../train/index.js");
-      return loadStudentPredictor(path, { programDir: context.programDir });
+      if (context.loadStudent === undefined) {
+        throw new PredictorSpecError(`predictor ${spec} needs a student loader, and none was given`, "Call createPredictor with { loadStudent: loadStudentPredictor } from src/train (the schedlab commands do).");
+      }
+      return context.loadStudent(path, { programDir: context.programDir });
     }
     default:
       throw new PredictorSpecError(`unknown predictor "${spec}"`, SPEC_HINT);

@@ -1,6 +1,6 @@
 // The predict stage: predictor backends behind one interface, the factory that builds
 // them from a spec, and the SQLite prediction cache.
-export type { EventProbabilities, Prediction, Predictor, ReasoningTags } from "./types.js";
+export type { EventProbabilities, Prediction, Predictor, ReasoningTags, StudentLoader } from "./types.js";
 export { createPredictor, parsePredictorSpec, PREDICTOR_SPECS } from "./create.js";
 export type { PredictorContext } from "./create.js";
 export type { TrainingData } from "./baselines.js";

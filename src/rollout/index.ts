@@ -16,5 +16,5 @@ export type { Rollout, RolloutEnd, RolloutOptions } from "./rollout.js";
 export { brokenRuleCounts, distributionGap, endCounts, eventTypeDistribution, kStepAccuracy, meanSurvival, perStepAccuracy, reachedKShare } from "./metrics.js";
 export { realContinuations, runRollouts, spreadStates, summarizeRollouts, validateRolloutOptions } from "./run.js";
 export type { PrefixRollouts, RolloutMetrics, RolloutReport, RolloutRunOptions } from "./run.js";
-export { listRolloutRuns, saveRolloutReport } from "./store.js";
+export { listRolloutRuns, loadRolloutReport, rolloutRunExists, saveRolloutReport } from "./store.js";
 export type { StoredRolloutRun } from "./store.js";

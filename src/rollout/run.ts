@@ -2,6 +2,7 @@
 // score the rollouts against the runs that share each prefix. Fitted baselines train on the
 // training split, as in `schedlab predict` and `schedlab eval`.
 
+import { loadStudentPredictor } from "../train/index.js";
 import { loadSplitData, samplesWithPrefixes, type Abstraction, type HoldoutSplit, type RunRecords, type RunSelection, type SampleRow, type SplitData, type State } from "../dataset/index.js";
 import { eventSequence } from "../dataset/abstractions.js";
 import { seededRandom } from "../random.js";
@@ -169,6 +170,7 @@ export async function runRollouts(db: SchedlabDatabase, options: RolloutRunOptio
   }
   const target = data.test;
   const predictor = await createPredictor(options.predictor, {
+    loadStudent: loadStudentPredictor,
     ...options.context,
     training: { samples: samplesWithPrefixes(data.fit), states: data.fit.states },
     validation: data.validation.states,

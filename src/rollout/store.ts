@@ -109,3 +109,14 @@ export function listRolloutRuns(db: SchedlabDatabase, limit = 50): StoredRollout
     createdAt: r.created_at,
   }));
 }
+
+/** The full report of a stored rollout run (its details column), or null when it is gone. */
+export function loadRolloutReport(db: SchedlabDatabase, id: number): RolloutReport | null {
+  const row = db.prepare("SELECT details FROM rollout_runs WHERE id = ?").get(id) as { details: string } | undefined;
+  return row === undefined ? null : (JSON.parse(row.details) as RolloutReport);
+}
+
+/** Whether rollout run `id` is still stored. */
+export function rolloutRunExists(db: SchedlabDatabase, id: number): boolean {
+  return db.prepare("SELECT 1 FROM rollout_runs WHERE id = ?").get(id) !== undefined;
+}

@@ -5,11 +5,12 @@
 
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { discoverPrograms, type ProgramSpec } from "../collect/index.js";
+import { corpusOf, discoverPrograms, type ProgramSpec } from "../collect/index.js";
 import { loadSide, loadSplitData, resolveHoldout, selectPrograms, splitData, type HoldoutSplit, type SplitData } from "../dataset/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import { loadEvaluation } from "../eval/store.js";
 import { openDatabase, type SchedlabDatabase } from "../store/index.js";
+import { recordedTraces } from "../trace/index.js";
 import { runStage, type StageContext } from "./stage.js";
 import { collectStage } from "./stages/collect.js";
 import { distributionsStage } from "./stages/distributions.js";
@@ -71,12 +72,6 @@ export function pipelineSettings(options: RunPipelineOptions): PipelineSettings 
 /** Program names and source hashes: what collect's input hash covers. */
 const programList = (programs: readonly ProgramSpec[]): (readonly [string, string])[] => programs.map((p) => [p.name, p.sourceHash] as const);
 
-/** A test corpus's label: the corpora row collect recorded for its root. */
-function corpusLabel(db: SchedlabDatabase, root: string): string {
-  const row = db.prepare("SELECT label FROM corpora WHERE root = ?").get(root) as { label: string } | undefined;
-  return row?.label ?? basename(root);
-}
-
 /**
  * Runs the pipeline on `options.corpus` (and its test corpora) and returns its summary.
  * Resumable: collect skips recorded runs, ingest skips decoded traces, and every later stage
@@ -112,7 +107,7 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
       traces: settings.traces,
       db: settings.db,
     }))!;
-    await runStage(context, ingestStage, { runs: db.prepare("SELECT id, trace_sha256 FROM runs ORDER BY id").all(), jobs: settings.jobs });
+    await runStage(context, ingestStage, { runs: recordedTraces(db), jobs: settings.jobs });
 
     const data = ingestedDataHash(db);
     const programs = selectPrograms(db).map((p) => p.name);
@@ -250,7 +245,7 @@ async function evaluatedSection(
  */
 function externalSplits(db: SchedlabDatabase, settings: PipelineSettings): { label: string; root: string; data: SplitData }[] {
   if (settings.testCorpora.length === 0) return [];
-  const splits = settings.testCorpora.map((root) => ({ root, label: corpusLabel(db, root), split: resolveHoldout(db, `corpus:${root}`) }));
+  const splits = settings.testCorpora.map((root) => ({ root, label: corpusOf(db, root)?.label ?? basename(root), split: resolveHoldout(db, `corpus:${root}`) }));
   const first = splits[0]!.split;
   const validation = new Set(first.validation);
   const fit = loadSide(db, settings.abstraction, first.train.filter((p) => !validation.has(p)));

@@ -244,3 +244,13 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
     return { runId: run.id, status: "error", events: 0, goroutines: 0, message };
   }
 }
+
+/** Runs with a trace that is not (completely) ingested yet: what the next ingestRuns will decode. */
+export function pendingIngestCount(db: SchedlabDatabase): number {
+  return (db.prepare("SELECT COUNT(*) AS n FROM runs WHERE ingest_status IS NULL AND trace_path IS NOT NULL").get() as { n: number }).n;
+}
+
+/** Every run's id and trace hash, in id order: a new or re-collected run changes it. */
+export function recordedTraces(db: SchedlabDatabase): { readonly id: number; readonly trace_sha256: string | null }[] {
+  return db.prepare("SELECT id, trace_sha256 FROM runs ORDER BY id").all() as { id: number; trace_sha256: string | null }[];
+}

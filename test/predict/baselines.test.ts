@@ -123,8 +123,11 @@ describe("createPredictor student:PATH", () => {
     const { mkdtempSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
+    const { loadStudentPredictor } = await import("../../src/train/index.js");
     const dir = mkdtempSync(join(tmpdir(), "schedlab-noadapter-"));
-    await expect(createPredictor(`student:${dir}`)).rejects.toThrow(/is not a schedlab adapter: weights.json is missing/);
+    await expect(createPredictor(`student:${dir}`, { loadStudent: loadStudentPredictor })).rejects.toThrow(/is not a schedlab adapter: weights.json is missing/);
+    // The predict stage does not import the train stage: without a loader it says what to pass.
+    await expect(createPredictor(`student:${dir}`)).rejects.toThrow(/needs a student loader/);
     await expect(createPredictor("student:")).rejects.toThrow(/needs an adapter directory/);
   });
 });

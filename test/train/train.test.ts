@@ -127,7 +127,7 @@ describe("training a student on real traces", () => {
     expect(metrics.ece).toBeCloseTo(student.card.holdout!.ece, 6);
     expect(predictions.some((p) => p.tags?.blockReason !== undefined || p.tags?.wakeCause !== undefined)).toBe(true);
 
-    const viaFactory = await createPredictor(`student:${dir}`, {});
+    const viaFactory = await createPredictor(`student:${dir}`, { loadStudent: loadStudentPredictor });
     expect(viaFactory.configHash).toBe(predictor.configHash);
     expect((await viaFactory.predict(states.slice(0, 3))).map((p) => p.probabilities)).toEqual(predictions.slice(0, 3).map((p) => p.probabilities));
 

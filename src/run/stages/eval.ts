@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SplitData } from "../../dataset/index.js";
 import { runEvaluation } from "../../eval/run.js";
+import { evaluationExists } from "../../eval/store.js";
 import { contentHash } from "../store.js";
 import type { StageDescriptor } from "../stage.js";
 
@@ -42,6 +43,6 @@ export function evalStage(name: string): StageDescriptor<EvalInput, EvalOutput> 
       context.warnings.push(...failures);
       return { output: { evalRunId: run.id ?? 0, failures }, note: `eval run ${run.id}: ${run.result.predictors.length} predictors on ${run.testPrograms.length} test programs` };
     },
-    stillValid: (output, context) => context.db.prepare("SELECT 1 FROM eval_runs WHERE id = ?").get(output.evalRunId) !== undefined,
+    stillValid: (output, context) => evaluationExists(context.db, output.evalRunId),
   };
 }

@@ -1,6 +1,6 @@
 // Stage ingest: decode every recorded trace not decoded yet.
 
-import { ingestRuns } from "../../trace/index.js";
+import { ingestRuns, pendingIngestCount } from "../../trace/index.js";
 import type { StageDescriptor } from "../stage.js";
 
 export interface IngestInput {
@@ -15,9 +15,6 @@ export interface IngestOutput {
   readonly events: number;
 }
 
-const pendingIngest = (context: Parameters<NonNullable<StageDescriptor<IngestInput, IngestOutput>["stillValid"]>>[1]): number =>
-  (context.db.prepare("SELECT COUNT(*) AS n FROM runs WHERE ingest_status IS NULL AND trace_path IS NOT NULL").get() as { n: number }).n;
-
 export const ingestStage: StageDescriptor<IngestInput, IngestOutput> = {
   name: "ingest",
   work: async (input, say, context) => {
@@ -28,5 +25,5 @@ export const ingestStage: StageDescriptor<IngestInput, IngestOutput> = {
       note: `${summary.runs.length} traces decoded (${summary.truncated} truncated, ${summary.errors} errors), ${summary.events} events`,
     };
   },
-  stillValid: (_output, context) => pendingIngest(context) === 0,
+  stillValid: (_output, context) => pendingIngestCount(context.db) === 0,
 };

@@ -6,8 +6,7 @@ import { analyseLeaks } from "../../leaks/index.js";
 import { listEvaluations, loadEvaluation, type StoredEvaluation } from "../../eval/store.js";
 import { evaluationHistorySection, evaluationSections, writeReport, type SectionScope } from "../../report/index.js";
 import { leakSection, overviewSection, rolloutSection, type OverviewInput } from "../../report/sections/pipeline.js";
-import { listRolloutRuns, type RolloutReport } from "../../rollout/index.js";
-import type { SchedlabDatabase } from "../../store/index.js";
+import { listRolloutRuns, loadRolloutReport } from "../../rollout/index.js";
 import type { StageDescriptor } from "../stage.js";
 import type { LeakSummary, RolloutSummary } from "../types.js";
 
@@ -30,12 +29,6 @@ export interface ReportInput {
   readonly source: string;
 }
 
-/** The full report of a stored rollout run (its details column), or null when gone. */
-function storedRolloutReport(db: SchedlabDatabase, id: number): RolloutReport | null {
-  const row = db.prepare("SELECT details FROM rollout_runs WHERE id = ?").get(id) as { details: string } | undefined;
-  return row === undefined ? null : (JSON.parse(row.details) as RolloutReport);
-}
-
 export const reportStage: StageDescriptor<ReportInput, { readonly reportPath: string }> = {
   name: "report",
   work: async (input, _say, context) => {
@@ -50,7 +43,7 @@ export const reportStage: StageDescriptor<ReportInput, { readonly reportPath: st
       const run = e.rolloutRunId === null ? undefined : rolloutRuns.find((r) => r.id === e.rolloutRunId);
       return [
         ...evaluationSections(shown(loadEvaluation(context.db, e.evalRunId)), e.scope),
-        rolloutSection(run ?? null, e.rolloutRunId === null ? null : storedRolloutReport(context.db, e.rolloutRunId), e.rollout?.predictor, e.scope),
+        rolloutSection(run ?? null, e.rolloutRunId === null ? null : loadRolloutReport(context.db, e.rolloutRunId), e.rollout?.predictor, e.scope),
       ];
     });
     const history = listEvaluations(context.db).map((e) => ({ ...e, predictors: e.predictors.map((p) => ({ ...p, name: rename(p.name) })) }));

@@ -2,7 +2,7 @@
 // one split's test side, checked by the goroutine state machine.
 
 import type { SplitData } from "../../dataset/index.js";
-import { runRollouts, saveRolloutReport } from "../../rollout/index.js";
+import { rolloutRunExists, runRollouts, saveRolloutReport } from "../../rollout/index.js";
 import type { StageDescriptor } from "../stage.js";
 import type { RolloutSummary } from "../types.js";
 
@@ -43,6 +43,6 @@ export function rolloutStage(name: string): StageDescriptor<RolloutInput, Rollou
       const summary: RolloutSummary = { predictor: input.shownAs, steps: report.steps, meanSurvival: o.meanSurvival, kStepAccuracy: o.kStepAccuracy, reachedK: o.reachedK };
       return { output: { rolloutRunId, summary }, note: `${input.shownAs}: mean survival ${o.meanSurvival.toFixed(2)}/${report.steps} steps over ${report.prefixes.length} prefixes` };
     },
-    stillValid: (output, context) => context.db.prepare("SELECT 1 FROM rollout_runs WHERE id = ?").get(output.rolloutRunId) !== undefined,
+    stillValid: (output, context) => rolloutRunExists(context.db, output.rolloutRunId),
   };
 }
