@@ -1,7 +1,8 @@
 // `schedlab collect <path...>`: parses options and calls the collect library.
 
 import type { Command } from "commander";
-import { collect, explorationLine, parseDuration, parseProcsList, parseShard, replayRun, terminalProgress, type CollectResult, type ReplayResult } from "../collect/index.js";
+import { progressWriter, type ProgressWriter } from "./progress.js";
+import { collect, explorationLine, parseDuration, parseProcsList, parseShard, progressLine, replayRun, type CollectResult, type ReplayResult } from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import { parsePeers } from "../collect/peers.js";
 import { openDatabase } from "../store/index.js";
@@ -32,14 +33,12 @@ interface CollectFlags {
 }
 
 /** Decodes every recorded run not yet ingested (collect runs this unless --no-ingest). */
-async function ingestPending(dbFile: string, tty: boolean): Promise<IngestSummary> {
+async function ingestPending(dbFile: string, progress: ProgressWriter): Promise<IngestSummary> {
   const db = openDatabase(dbFile);
   try {
-    return await ingestRuns(db, {
-      onProgress: tty ? (done, total) => process.stderr.write(`\ringest ${done}/${total}`) : undefined,
-    });
+    return await ingestRuns(db, { onProgress: (message, transient) => progress.write(`ingest ${message}`, transient) });
   } finally {
-    if (tty) process.stderr.write("\n");
+    progress.done();
     db.close();
   }
 }
@@ -91,7 +90,7 @@ function replaySummary(r: ReplayResult): string {
 async function replay(flags: CollectFlags, paths: string[]): Promise<void> {
   if (paths.length > 0) throw new UsageError("--replay takes a run id, not paths", "Run `schedlab collect --replay RUN_ID [--db FILE]`.");
   const result = await replayRun({ runId: parsePositiveInteger("--replay", flags.replay!), db: flags.db, timeoutMs: flags.timeoutGiven ? parseDuration(flags.timeout) : undefined, traces: flags.traces });
-  if (flags.ingest) await ingestPending(flags.db, false);
+  if (flags.ingest) await ingestPending(flags.db, progressWriter(process.stderr, { quiet: true }));
   process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : replaySummary(result));
 }
 
@@ -126,8 +125,7 @@ export function registerCollect(program: Command): void {
       const interrupt = () => controller.abort();
       process.once("SIGINT", interrupt);
       process.once("SIGTERM", interrupt);
-      const tty = process.stderr.isTTY === true && flags.json !== true;
-      const progress = tty ? terminalProgress(process.stderr) : null;
+      const progress = progressWriter(process.stderr, { quiet: flags.json === true });
       try {
         const result = await collect({
           paths,
@@ -147,12 +145,12 @@ export function registerCollect(program: Command): void {
           exhaustBudget: flags.exhaustBudget === true,
           shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
           signal: controller.signal,
-          onProgress: progress?.update,
-          onExplored: progress === null ? undefined : (exploration) => progress.note(explorationLine(exploration)),
+          onProgress: (p) => progress.write(progressLine(p), true),
+          onExplored: (exploration) => progress.write(explorationLine(exploration)),
         });
-        progress?.done();
+        progress.done();
         for (const warning of result.warnings) process.stderr.write(`schedlab: warning: ${warning}\n`);
-        const ingest = flags.ingest ? await ingestPending(flags.db, tty) : null;
+        const ingest = flags.ingest ? await ingestPending(flags.db, progress) : null;
         if (flags.json === true) {
           const ingestJson = ingest && { runs: ingest.runs.length, ok: ingest.ok, truncated: ingest.truncated, errors: ingest.errors, events: ingest.events };
           process.stdout.write(`${JSON.stringify({ programs: result.programs, ...(ingestJson ? { ingest: ingestJson } : {}) })}\n`);
@@ -167,7 +165,7 @@ export function registerCollect(program: Command): void {
           process.exitCode = 1;
         }
       } catch (error) {
-        progress?.done();
+        progress.done();
         throw error;
       } finally {
         process.removeListener("SIGINT", interrupt);

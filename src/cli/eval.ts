@@ -2,6 +2,7 @@
 // results and print them as a table or JSON.
 
 import type { Command } from "commander";
+import { progressWriter } from "./progress.js";
 import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { parseIntegerOption, parsePositiveInteger } from "./numbers.js";
 import { runEvaluation } from "../eval/run.js";
@@ -23,14 +24,6 @@ interface EvalFlags {
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
-/** On a terminal, batch counters overwrite one line; in a log, only the step lines appear. */
-function progressWriter(stream: NodeJS.WriteStream): (message: string, transient: boolean) => void {
-  return (message, transient) => {
-    if (stream.isTTY) stream.write(transient ? `\r\x1b[K${message}` : `\r\x1b[K${message}\n`);
-    else if (!transient) stream.write(`${message}\n`);
-  };
-}
 
 export function registerEval(program: Command): void {
   program
@@ -56,6 +49,7 @@ export function registerEval(program: Command): void {
       const bootstrapResamples = parsePositiveInteger("--resamples", flags.resamples);
       const bootstrapSeed = parseIntegerOption("--seed", flags.seed);
       const db = openExistingDatabase(flags.db);
+      const progress = progressWriter(process.stderr);
       try {
         const run = await runEvaluation(db, {
           predictors: flags.predictor,
@@ -70,8 +64,9 @@ export function registerEval(program: Command): void {
           bootstrapResamples,
           bootstrapSeed,
           store: flags.store,
-          onProgress: progressWriter(process.stderr),
+          onProgress: progress.write,
         });
+        progress.done();
         for (const f of run.failures) process.stderr.write(`schedlab: predictor ${f.predictor} failed: ${f.message}\n  ${f.hint}\n`);
         if (flags.json === true) {
           const { predictors, comparisons, abstraction: a, holdout } = run.result;

@@ -2,6 +2,7 @@
 // (DESIGN §10) and print the four relations with their thresholds, or JSON.
 
 import type { Command } from "commander";
+import { progressWriter } from "./progress.js";
 import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { compareVariants, fidelityText, runFidelity, saveFidelityRun, variantsText } from "../fidelity/index.js";
@@ -64,6 +65,7 @@ export function registerFidelity(program: Command): void {
         throw new UsageError("--variants and --holdout do not go together", "The variant comparison uses every original/variant pair in the database; drop --holdout.");
       }
       const db = openExistingDatabase(flags.db);
+      const progress = progressWriter(process.stderr, { quiet: flags.json === true });
       try {
         const common = {
           abstraction,
@@ -71,15 +73,17 @@ export function registerFidelity(program: Command): void {
           resamples,
           seed,
           predictorContext: { baseUrl: flags.baseUrl, allowDownload: flags.allowDownload === true },
-          onProgress: (message: string) => process.stderr.write(`${message}\n`),
+          onProgress: progress.write,
         };
         if (flags.variants === true) {
           const comparison = await compareVariants(db, { ...common, predictors: [flags.teacher, flags.student], teacherStudent: true });
+          progress.done();
           const id = flags.store ? saveFidelityRun(db, { mode: "variants", comparison }) : null;
           process.stdout.write(flags.json === true ? `${JSON.stringify({ fidelityRunId: id, ...comparison })}\n` : `${variantsText(comparison)}${stored(id, flags.db)}`);
           return;
         }
         const run = await runFidelity(db, { ...common, teacher: flags.teacher, student: flags.student, holdout: flags.holdout, runs: parseRunSelection(flags.configs) });
+        progress.done();
         const id = flags.store ? saveFidelityRun(db, { mode: "holdout", holdout: run.holdout, abstraction: run.abstraction, result: run.result }) : null;
         if (flags.json === true) {
           const { relations, teacher, student, thresholds: t, states, samples, programs } = run.result;

@@ -1,6 +1,7 @@
 // `schedlab ingest`: decodes recorded runs' traces into the database.
 
 import type { Command } from "commander";
+import { progressWriter } from "./progress.js";
 import { openDatabase } from "../store/index.js";
 import { ingestRuns, type IngestSummary } from "../trace/index.js";
 import { parsePositiveInteger } from "./numbers.js";
@@ -24,13 +25,13 @@ export function registerIngest(program: Command): void {
       const jobs = flags.jobs === undefined ? undefined : parsePositiveInteger("--jobs", flags.jobs);
       const db = openDatabase(flags.db);
       try {
-        const progress = !flags.json && process.stderr.isTTY;
+        const progress = progressWriter(process.stderr, { quiet: flags.json === true });
         const summary = await ingestRuns(db, {
           force: flags.force ?? false,
           concurrency: jobs,
-          onProgress: progress ? (done, total) => process.stderr.write(`\ringest ${done}/${total}`) : undefined,
+          onProgress: (message, transient) => progress.write(`ingest ${message}`, transient),
         });
-        if (progress && summary.runs.length > 0) process.stderr.write("\n");
+        progress.done();
         process.stdout.write(flags.json ? `${JSON.stringify(summary, null, 2)}\n` : humanSummary(summary));
         if (summary.errors > 0) process.exitCode = 1;
       } finally {

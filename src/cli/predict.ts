@@ -2,6 +2,7 @@
 // cache), print them, and optionally write them as a replay file to score elsewhere.
 
 import type { Command } from "commander";
+import { progressWriter } from "./progress.js";
 import { loadStudentPredictor } from "../train/index.js";
 import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
@@ -64,6 +65,7 @@ export function registerPredict(program: Command): void {
       const abstraction = parseAbstraction(flags.abstraction);
       const split = parseSplit(flags.split);
       const db = openExistingDatabase(flags.db);
+      const progress = progressWriter(process.stderr, { quiet: flags.json === true });
       try {
         const result = await predictDataset(db, {
           predictor: flags.predictor,
@@ -78,8 +80,9 @@ export function registerPredict(program: Command): void {
             timeoutMs: flags.timeout === undefined ? undefined : parsePositiveInteger("--timeout", flags.timeout),
             allowDownload: flags.allowDownload === true,
           },
-          onProgress: (message) => process.stderr.write(`${message}\n`),
+          onProgress: progress.write,
         });
+        progress.done();
         if (flags.out !== undefined) writeReplayFile(flags.out, result.states.map((s, i) => [s, result.predictions[i]] as const));
         if (flags.json === true) {
           const predictions = result.states.map((s, i) => ({

@@ -2,6 +2,7 @@
 // step with the goroutine state machine, print survival and k-step accuracy, and store them.
 
 import type { Command } from "commander";
+import { progressWriter } from "./progress.js";
 import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { runRollouts, saveRolloutReport, type RolloutReport } from "../rollout/index.js";
@@ -78,8 +79,9 @@ export function registerRollout(program: Command): void {
       };
       const db = openExistingDatabase(flags.db);
       try {
-        const report = await runRollouts(db, { ...options, onProgress: flags.json === true || !process.stderr.isTTY ? undefined : (m) => process.stderr.write(`\r${m}\x1b[K`) });
-        if (flags.json !== true && process.stderr.isTTY) process.stderr.write("\r\x1b[K");
+        const progress = progressWriter(process.stderr, { quiet: flags.json === true });
+        const report = await runRollouts(db, { ...options, onProgress: progress.write });
+        progress.done();
         const runId = saveRolloutReport(db, report);
         if (flags.json === true) {
           const o = report.overall;

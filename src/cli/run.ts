@@ -4,7 +4,8 @@
 import type { Command } from "commander";
 import { parseDuration } from "../collect/index.js";
 import { parseAbstraction } from "../dataset/options.js";
-import { runPipeline, summaryLines, type PipelineProgress, type PipelineSummary, type SectionSummary } from "../run/index.js";
+import { runPipeline, summaryLines, type PipelineSummary, type SectionSummary } from "../run/index.js";
+import { progressWriter } from "./progress.js";
 import { parsePositiveInteger } from "./numbers.js";
 
 interface RunFlags {
@@ -21,30 +22,6 @@ interface RunFlags {
   readonly abstraction: string;
   readonly force?: boolean;
   readonly json?: boolean;
-}
-
-/** Stage lines on stderr: "[collect] …" with elapsed seconds; counters overwrite one line on a terminal. */
-function progressWriter(stream: NodeJS.WriteStream, started: number): (event: PipelineProgress) => void {
-  const clock = (): string => `${((performance.now() - started) / 1000).toFixed(1)}s`;
-  return (event) => {
-    const clear = stream.isTTY ? "\r\x1b[K" : "";
-    switch (event.kind) {
-      case "start":
-        stream.write(`${clear}[${event.stage}] started at ${clock()}\n`);
-        return;
-      case "done":
-        stream.write(`${clear}[${event.stage}] done in ${(event.elapsedMs / 1000).toFixed(1)}s: ${event.note}\n`);
-        return;
-      case "skipped":
-        stream.write(`${clear}[${event.stage}] skipped: ${event.note}\n`);
-        return;
-      case "message":
-        if (event.transient) {
-          if (stream.isTTY) stream.write(`${clear}[${event.stage}] ${event.message}`);
-        } else stream.write(`${clear}[${event.stage}] ${event.message}\n`);
-        return;
-    }
-  };
 }
 
 const predictorJson = (p: PipelineSummary["predictors"][number]) => {
@@ -105,6 +82,7 @@ export function registerRun(program: Command): void {
       const interrupt = (): void => controller.abort();
       process.once("SIGINT", interrupt);
       process.once("SIGTERM", interrupt);
+      const progress = progressWriter(process.stderr);
       try {
         const summary = await runPipeline({
           corpus: flags.corpus,
@@ -120,8 +98,9 @@ export function registerRun(program: Command): void {
           abstraction: parseAbstraction(flags.abstraction),
           force: flags.force === true,
           signal: controller.signal,
-          onProgress: progressWriter(process.stderr, performance.now()),
+          onProgress: progress.write,
         });
+        progress.done();
         for (const warning of summary.warnings) process.stderr.write(`schedlab: warning: ${warning}\n`);
         if (flags.json === true) {
           process.stdout.write(`${JSON.stringify(summaryJson(summary))}\n`);

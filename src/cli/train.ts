@@ -1,6 +1,7 @@
 // `schedlab train`: trains a student (logreg or MLP, CE or KL objective) and saves an adapter.
 
 import type { Command } from "commander";
+import { progressWriter } from "./progress.js";
 import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { trainFromDatabase } from "../train/from-database.js";
@@ -83,6 +84,7 @@ export function registerTrain(program: Command): void {
         trajectoryDiscount: parseNumberOption("--trajectory-discount", opts.trajectoryDiscount, 0, 1),
       };
       const db = openExistingDatabase(opts.db);
+      const progress = progressWriter(process.stderr, { quiet: opts.json === true });
       try {
         const student = await trainFromDatabase(db, {
           objective,
@@ -96,8 +98,9 @@ export function registerTrain(program: Command): void {
           runs: parseRunSelection(opts.configs),
           ...numbers,
           out: opts.out,
-          onProgress: opts.json ? undefined : (line) => process.stderr.write(`${line}\n`),
+          onProgress: progress.write,
         });
+        progress.done();
         const card = student.card;
         if (opts.json) {
           process.stdout.write(`${JSON.stringify(card)}\n`);

@@ -37,7 +37,7 @@ export type { HarnessStop } from "./harness.js";
 export { goToolchain, MIN_GO_MINOR } from "./toolchain.js";
 export type { GoToolchain } from "./toolchain.js";
 export { buildEnvironment, runEnvironment } from "./env.js";
-export { explorationLine, progressLine, terminalProgress } from "./progress.js";
+export { explorationLine, progressLine } from "./progress.js";
 export { diagnose } from "./doctor.js";
 export type { Diagnosis, DoctorCheck } from "./doctor.js";
 export { CollectInterruptedError, NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";

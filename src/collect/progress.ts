@@ -1,5 +1,6 @@
-// The progress line on a terminal: programs, runs, failures and ETA (with a budget: the
-// budget spent, findings, and the program being explored), redrawn in place.
+// The text of collect's progress: the status line (programs, runs, failures and ETA; with a
+// budget: the budget spent, findings, and the program being explored) and one line per explored
+// program. The CLI's progress writer redraws the status line in place.
 
 import type { CollectProgress, ExplorationSummary } from "./types.js";
 
@@ -59,34 +60,4 @@ function shortSite(site: string | null): string {
   if (site === null) return "?";
   const space = site.lastIndexOf(" ");
   return space < 0 ? site : site.slice(space + 1);
-}
-
-/** A progress callback that redraws one line on `stream` (a TTY), a way to print a line above it, and a function to end it. */
-export function terminalProgress(stream: NodeJS.WriteStream): { update: (p: CollectProgress) => void; note: (line: string) => void; done: () => void } {
-  let drawn = false;
-  let last = 0;
-  let pending: CollectProgress | null = null;
-  const draw = (p: CollectProgress) => {
-    stream.write(`\r${progressLine(p)}\x1b[K`);
-    drawn = true;
-    last = Date.now();
-    pending = null;
-  };
-  let lastProgress: CollectProgress | null = null;
-  return {
-    note: (line) => {
-      stream.write(`\r\x1b[K${line}\n`);
-      if (lastProgress !== null) draw(lastProgress);
-    },
-    update: (p) => {
-      lastProgress = p;
-      // At most ~10 redraws a second; the final state is always drawn by done().
-      if (Date.now() - last >= 100 || (p.budget === undefined && p.runsDone === p.runsTotal)) draw(p);
-      else pending = p;
-    },
-    done: () => {
-      if (pending !== null) draw(pending);
-      if (drawn) stream.write("\n");
-    },
-  };
 }

@@ -14,6 +14,7 @@ import { evaluate } from "./evaluate.js";
 import { majorityLabel } from "./metrics/majorityAccuracy.js";
 import { saveEvaluation } from "./store.js";
 import type { EvaluationResult, PredictorOutput } from "./types.js";
+import type { Progress } from "../progress.js";
 
 export interface EvaluationRunOptions {
   /** Predictor specs, e.g. ["majority", "ngram:3", "openai:qwen-7b"]; at least one. */
@@ -35,7 +36,7 @@ export interface EvaluationRunOptions {
    * Progress messages, one line each (e.g. for stderr). `transient` marks per-batch
    * counters that a terminal may overwrite in place and a log may skip.
    */
-  readonly onProgress?: (message: string, transient: boolean) => void;
+  readonly onProgress?: Progress;
 }
 
 /** A predictor that could not be built or queried; the others are still evaluated. */
@@ -116,7 +117,7 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
     try {
       const predictor = await createPredictor(spec, context);
       const answered = await predictWithCache(db, predictor, test.states, {
-        onProgress: (done, missing) => progress(`${spec}: ${done}/${missing} states predicted`, true),
+        onProgress: (message, transient) => progress(`${spec}: ${message}`, transient),
       });
       outputs.push({ name: spec, configHash: predictor.configHash, predictions: answered.predictions });
       cache.push({ predictor: spec, hits: answered.hits, computed: answered.computed });

@@ -9,6 +9,7 @@ import type { SchedlabDatabase } from "../store/index.js";
 import { FidelityInputError } from "./errors.js";
 import { checkFidelity } from "./relations.js";
 import type { FidelityOptions, FidelityResult } from "./types.js";
+import type { Progress } from "../progress.js";
 
 export interface FidelityRunOptions extends FidelityOptions {
   /** Predictor spec of the teacher, e.g. "ngram:3" or "openai:qwen-7b". */
@@ -23,7 +24,7 @@ export interface FidelityRunOptions extends FidelityOptions {
   /** Which runs feed the states (default plain). Ignored with `data`. */
   readonly runs?: RunSelection;
   readonly predictorContext?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
-  readonly onProgress?: (message: string) => void;
+  readonly onProgress?: Progress;
 }
 
 export interface FidelityRun {
@@ -40,7 +41,7 @@ export interface FidelityRun {
  * failing predictor stops the run: there is nothing to compare without both.
  */
 export async function runFidelity(db: SchedlabDatabase, options: FidelityRunOptions): Promise<FidelityRun> {
-  const progress = (message: string): void => options.onProgress?.(message);
+  const progress: Progress = (message, transient) => options.onProgress?.(message, transient);
   const data = options.data ?? loadSplitData(db, { abstraction: options.abstraction, holdout: options.holdout, runs: options.runs });
   const split = data.split;
   if (split.test.length === 0) {

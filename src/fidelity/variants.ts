@@ -17,6 +17,7 @@ import { FidelityInputError } from "./errors.js";
 import { originalOfVariant, VARIANT_FILE, type MutationKind } from "./mutate.js";
 import { checkFidelity } from "./relations.js";
 import type { FidelityOptions, FidelityResult, RelationResult } from "./types.js";
+import type { Progress } from "../progress.js";
 
 /** An original program and one of its variants, both with ingested runs. */
 export interface VariantPair {
@@ -58,7 +59,7 @@ export interface VariantComparisonOptions extends FidelityOptions {
   readonly teacherStudent: boolean;
   readonly abstraction: Abstraction;
   readonly predictorContext?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
-  readonly onProgress?: (message: string) => void;
+  readonly onProgress?: Progress;
 }
 
 function originalDirOf(program: DatasetProgram): string | undefined {

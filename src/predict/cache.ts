@@ -10,12 +10,13 @@ import { inTransaction, type SchedlabDatabase } from "../store/index.js";
 import { PredictorOutputError } from "./errors.js";
 import { probabilityVectorProblem } from "./probabilities.js";
 import type { Prediction, Predictor, ReasoningTags } from "./types.js";
+import type { Progress } from "../progress.js";
 
 export interface PredictWithCacheOptions {
   /** States sent to the backend per predict() call (default 64); each batch is committed on its own. */
   readonly batchSize?: number;
-  /** Called after each committed batch with the number of states done so far and the total missing. */
-  readonly onProgress?: (done: number, missing: number) => void;
+  /** After each committed batch: "D/M states predicted" (transient), D done of the M missing. */
+  readonly onProgress?: Progress;
 }
 
 export interface CachedPredictions {
@@ -118,7 +119,7 @@ export async function predictWithCache(
     });
     writeCachedPredictions(db, predictor, entries);
     for (const [s, p] of entries) known.set(s.prefixHash, p);
-    options.onProgress?.(Math.min(start + batch.length, missing.length), missing.length);
+    options.onProgress?.(`${Math.min(start + batch.length, missing.length)}/${missing.length} states predicted`, true);
   }
   return {
     predictions: states.map((s) => known.get(s.prefixHash) as Prediction),

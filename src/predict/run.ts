@@ -8,6 +8,7 @@ import type { SchedlabDatabase } from "../store/index.js";
 import { cachedStatePredictions, predictWithCache } from "./cache.js";
 import { createPredictor, type PredictorContext } from "./create.js";
 import type { Prediction } from "./types.js";
+import type { Progress } from "../progress.js";
 
 export const PREDICT_SPLITS = ["test", "train", "all"] as const;
 export type PredictSplit = (typeof PREDICT_SPLITS)[number];
@@ -25,7 +26,7 @@ export interface PredictDatasetOptions {
   readonly context?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
   readonly batchSize?: number;
   /** Progress messages, one line each (e.g. for stderr). */
-  readonly onProgress?: (message: string) => void;
+  readonly onProgress?: Progress;
 }
 
 export interface PredictedDataset {
@@ -69,7 +70,7 @@ export async function predictDataset(db: SchedlabDatabase, options: PredictDatas
   });
   const answered = await predictWithCache(db, predictor, states, {
     batchSize: options.batchSize,
-    onProgress: (done, missing) => progress(`${options.predictor}: ${done}/${missing} states predicted`),
+    onProgress: (message, transient) => progress(`${options.predictor}: ${message}`, transient),
   });
   return {
     predictor: { id: predictor.id, configHash: predictor.configHash },

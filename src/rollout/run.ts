@@ -22,6 +22,7 @@ import {
   reachedKShare,
 } from "./metrics.js";
 import { rollOut, type Rollout } from "./rollout.js";
+import type { Progress } from "../progress.js";
 
 export interface RolloutRunOptions {
   readonly predictor: string;
@@ -42,7 +43,7 @@ export interface RolloutRunOptions {
   /** Default 1. */
   readonly seed?: number;
   readonly context?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
-  readonly onProgress?: (message: string) => void;
+  readonly onProgress?: Progress;
 }
 
 /** The summary metrics of a set of rollouts (see docs/rollout.md). */
@@ -193,7 +194,7 @@ export async function runRollouts(db: SchedlabDatabase, options: RolloutRunOptio
     prefixes.push({ stateId: state.id, program: state.program, key: state.key, continuations: continuations.length, metrics: summarizeRollouts(rollouts, continuations, options.steps) });
     all.push(...rollouts);
     allContinuations.push(...continuations);
-    progress(`${predictor.id}: ${i + 1}/${chosen.length} prefixes rolled out`);
+    progress(`${predictor.id}: ${i + 1}/${chosen.length} prefixes rolled out`, true);
   }
   return {
     predictor: { id: predictor.id, configHash: predictor.configHash },

@@ -11,6 +11,7 @@ import { SchedlabError, UsageError } from "../errors.js";
 import { loadEvaluation } from "../eval/store.js";
 import { openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { recordedTraces } from "../trace/index.js";
+import { silent } from "../progress.js";
 import { runStage, type StageContext } from "./stage.js";
 import { collectStage } from "./stages/collect.js";
 import { distributionsStage } from "./stages/distributions.js";
@@ -95,7 +96,7 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
   const testDiscoveries = await Promise.all(settings.testCorpora.map(async (root) => ({ root, programs: programList((await discoverPrograms([root])).programs) })));
 
   const db = openDatabase(settings.db);
-  const context: StageContext = { db, settings, progress: options.onProgress ?? (() => undefined), timings: [], warnings: [] };
+  const context: StageContext = { db, settings, progress: options.onProgress ?? silent, started: performance.now(), timings: [], warnings: [] };
   try {
     const collected = (await runStage(context, collectStage({ jobs: settings.jobs, signal: options.signal }), {
       corpus: settings.corpus,

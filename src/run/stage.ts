@@ -7,16 +7,20 @@ import { SchedlabError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { SCHEDLAB_VERSION } from "../version.js";
 import { contentHash, readStage, writeStage } from "./store.js";
-import type { PipelineProgress, PipelineSettings, StageTiming } from "./types.js";
+import type { Progress } from "../progress.js";
+import type { PipelineSettings, StageTiming } from "./types.js";
 
-/** Progress of one stage: a line, or a transient counter a terminal may overwrite. */
-export type Say = (message: string, transient?: boolean) => void;
+/** Progress of one stage: a line, or a transient counter a terminal may overwrite (printed as "[stage] …"). */
+export type Say = Progress;
 
 /** What every stage may use: the open database, the settings, and where progress, timings and warnings go. */
 export interface StageContext {
   readonly db: SchedlabDatabase;
   readonly settings: PipelineSettings;
-  readonly progress: (event: PipelineProgress) => void;
+  /** Stage lines ("[eval] done in 3.1s: …") and, transient, their counters. */
+  readonly progress: Progress;
+  /** performance.now() when the pipeline started, for "started at" lines. */
+  readonly started: number;
   readonly timings: StageTiming[];
   readonly warnings: string[];
 }
@@ -50,18 +54,18 @@ export async function runStage<I, O>(context: StageContext, stage: StageDescript
   const previous = readStage(context.db, stage.name);
   if (!context.settings.force && previous !== null && previous.inputHash === inputHash && (stage.stillValid?.(previous.output as O, context) ?? true)) {
     const note = "inputs unchanged";
-    context.progress({ kind: "skipped", stage: stage.name, note });
+    context.progress(`[${stage.name}] skipped: ${note}`);
     context.timings.push({ stage: stage.name, status: "skipped", elapsedMs: 0, note });
     return previous.output as O;
   }
-  context.progress({ kind: "start", stage: stage.name });
+  context.progress(`[${stage.name}] started at ${((performance.now() - context.started) / 1000).toFixed(1)}s`);
   const started = performance.now();
   try {
-    const say: Say = (message, transient = false) => context.progress({ kind: "message", stage: stage.name, message, transient });
+    const say: Say = (message, transient) => context.progress(`[${stage.name}] ${message}`, transient);
     const { output, note } = await stage.work(input, say, context);
     const elapsedMs = performance.now() - started;
     writeStage(context.db, stage.name, { inputHash, output, elapsedMs });
-    context.progress({ kind: "done", stage: stage.name, elapsedMs, note });
+    context.progress(`[${stage.name}] done in ${(elapsedMs / 1000).toFixed(1)}s: ${note}`);
     context.timings.push({ stage: stage.name, status: "done", elapsedMs, note });
     return output;
   } catch (error) {
@@ -70,7 +74,7 @@ export async function runStage<I, O>(context: StageContext, stage: StageDescript
     if (stage.optional !== true) throw error;
     const hint = error instanceof SchedlabError ? ` (${error.hint})` : "";
     context.warnings.push(`${stage.name}: ${message}${hint}`);
-    context.progress({ kind: "message", stage: stage.name, message: `failed, going on without it: ${message}`, transient: false });
+    context.progress(`[${stage.name}] failed, going on without it: ${message}`);
     return null;
   }
 }

@@ -4,6 +4,7 @@
 import type { Abstraction, SplitFamilies } from "../dataset/index.js";
 import type { BootstrapInterval } from "../eval/index.js";
 import type { EventType } from "../trace/types.js";
+import type { Progress } from "../progress.js";
 
 /**
  * Pipeline stages in execution order. With test corpora, train, eval and rollout also run as
@@ -42,15 +43,9 @@ export interface RunPipelineOptions {
   /** Redo every stage even when its inputs are unchanged (collect still resumes recorded runs). */
   readonly force?: boolean;
   readonly signal?: AbortSignal;
-  /** Stage start/finish/skip notices and in-stage progress lines. */
-  readonly onProgress?: (event: PipelineProgress) => void;
+  /** Stage start/finish/skip lines ("[train] done in 41.2s: …") and, transient, in-stage counters. */
+  readonly onProgress?: Progress;
 }
-
-export type PipelineProgress =
-  | { readonly kind: "start"; readonly stage: string }
-  | { readonly kind: "done"; readonly stage: string; readonly elapsedMs: number; readonly note: string }
-  | { readonly kind: "skipped"; readonly stage: string; readonly note: string }
-  | { readonly kind: "message"; readonly stage: string; readonly message: string; readonly transient: boolean };
 
 /** Settings the options resolve to; part of every stage's input hash. */
 export interface PipelineSettings {

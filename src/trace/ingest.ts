@@ -11,6 +11,7 @@ import { TraceCorruptError, TraceDecodeError } from "./errors.js";
 import { testFunctionsInOrder } from "./testOrder.js";
 import { recordKindCode } from "./load.js";
 import { RECORD_KINDS, type GoroutineFilter, type GoroutineRecord, type RootMode } from "./types.js";
+import type { Progress } from "../progress.js";
 
 export interface IngestOptions {
   /** Re-ingest runs that were already ingested. */
@@ -21,7 +22,8 @@ export interface IngestOptions {
   readonly concurrency?: number;
   readonly filter?: GoroutineFilter;
   /** Called after each run is ingested. */
-  readonly onProgress?: (done: number, total: number, run: RunIngestResult) => void;
+  /** After each run: "D/T traces" (transient). */
+  readonly onProgress?: Progress;
 }
 
 export interface RunIngestResult {
@@ -79,7 +81,7 @@ export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = 
       const run = runs[next++];
       const result = await ingestRun(statements, run, isAbsolute(run.trace_path) ? run.trace_path : resolve(base, run.trace_path), options);
       results.push(result);
-      options.onProgress?.(results.length, runs.length, result);
+      options.onProgress?.(`${results.length}/${runs.length} traces`, true);
     }
   };
   const size = Math.max(1, Math.min(options.concurrency ?? Math.min(2, availableParallelism()), runs.length));

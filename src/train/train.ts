@@ -165,7 +165,7 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
     l2: options.l2,
     patience: options.patience,
     tagWeight: options.tagWeight,
-    onEpoch: (epoch, loss) => options.onProgress?.(`epoch ${epoch}: validation NLL ${loss.toFixed(4)}`),
+    onEpoch: (epoch, loss) => options.onProgress?.(`epoch ${epoch}: validation NLL ${loss.toFixed(4)}`, true),
   });
   const validationLogits = eventLogits(shape, fit.params, validation);
   // Calibration toward the training class marginal: a model confidently wrong on programs it

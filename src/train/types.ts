@@ -7,6 +7,7 @@ import type { FeatureSpec } from "./features.js";
 import type { Activation, ModelKind, ModelShape } from "./model.js";
 import type { StaticFeatures } from "./static-features.js";
 import type { TagClass } from "./tags.js";
+import type { Progress } from "../progress.js";
 
 export const OBJECTIVES = ["ce", "kl", "trajectory"] as const;
 /**
@@ -62,8 +63,8 @@ export interface TrainStudentOptions {
   readonly trajectorySteps: number;
   /** Trajectory objective: γ, the weight of step j is γ^j (normalised over the steps that exist). */
   readonly trajectoryDiscount: number;
-  /** Called with one line per stage and epoch, for progress on a terminal. */
-  readonly onProgress?: (line: string) => void;
+  /** One line per stage (kept) and per epoch (transient), for progress on a terminal. */
+  readonly onProgress?: Progress;
 }
 
 export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abstraction" | "holdoutPrograms" | "holdoutSpec"> = {
