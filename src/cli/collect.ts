@@ -1,13 +1,13 @@
 // `schedlab collect <path...>`: parses options and calls the collect library.
 
 import type { Command } from "commander";
+import { parsePositiveInteger } from "./options.js";
 import { progressWriter, type ProgressWriter } from "./progress.js";
 import { collect, explorationLine, parseDuration, parseProcsList, parseShard, progressLine, replayRun, type CollectResult, type ReplayResult } from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import { parsePeers } from "../collect/peers.js";
 import { openDatabase } from "../store/index.js";
 import { ingestRuns, type IngestSummary } from "../trace/index.js";
-import { parsePositiveInteger } from "./numbers.js";
 
 interface CollectFlags {
   program?: string[];

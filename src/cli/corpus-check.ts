@@ -1,8 +1,8 @@
 // `schedlab corpus check [DIR] [--json]`: manifests, builds, go-statement sites and class balance.
 
 import type { Command } from "commander";
+import { parsePositiveInteger } from "./options.js";
 import { checkCorpus, type CorpusCheckReport } from "../corpus/index.js";
-import { parsePositiveInteger } from "./numbers.js";
 
 interface CorpusCheckFlags {
   readonly json?: boolean;

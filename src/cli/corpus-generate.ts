@@ -2,8 +2,8 @@
 // that a generated directory still reproduces from its SEEDS.json.
 
 import type { Command } from "commander";
+import { parseIntegerOption } from "./options.js";
 import { generateCorpus, TEMPLATE_NAMES, verifyGenerated } from "../corpus/generate.js";
-import { parseIntegerOption } from "./numbers.js";
 
 interface CorpusGenerateFlags {
   readonly seed: string;

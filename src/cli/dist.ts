@@ -1,11 +1,11 @@
 // `schedlab dist`: per-state empirical next-event distributions and their summary.
 
 import type { Command } from "commander";
+import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseRowLimit, parseRunSelection } from "./options.js";
+import { openExistingDatabase } from "../store/index.js";
 import { distributionJson, distributionReport, formatDistributionTable } from "../dataset/dist.js";
-import { parseAbstraction, openExistingDatabase, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { saveHoldout } from "../dataset/split.js";
 import { UsageError } from "../errors.js";
-import { parseRowLimit } from "./numbers.js";
 
 export function registerDist(program: Command): void {
   program

@@ -2,9 +2,10 @@
 // results and print them as a table or JSON.
 
 import type { Command } from "commander";
+import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseIntegerOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import { openExistingDatabase } from "../store/index.js";
+import { DEFAULT_RESAMPLES } from "../eval/metrics/clusterBootstrap.js";
 import { progressWriter } from "./progress.js";
-import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
-import { parseIntegerOption, parsePositiveInteger } from "./numbers.js";
 import { runEvaluation } from "../eval/run.js";
 import { evaluationText } from "../report/terminal.js";
 
@@ -39,7 +40,7 @@ export function registerEval(program: Command): void {
     .option("--base-url <url>", "OpenAI-compatible endpoint for openai:MODEL, ending in /v1 (default $OPENAI_BASE_URL)")
     .option("--allow-download", "let hf:MODEL fetch weights from the hub")
     .option("--concurrency <n>", "requests in flight for openai:MODEL")
-    .option("--resamples <n>", "bootstrap resamples for confidence intervals", "2000")
+    .option("--resamples <n>", "bootstrap resamples for confidence intervals", String(DEFAULT_RESAMPLES))
     .option("--seed <n>", "bootstrap seed", "1")
     .option("--no-store", "do not store the results in the database")
     .option("--json", "machine-readable output")

@@ -3,10 +3,10 @@
 // events prints in flat memory.
 
 import type { Command } from "commander";
+import { parseIntegerOption } from "./options.js";
 import { UsageError } from "../errors.js";
 import { openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { iterateRunRecords, loadRunGoroutines, shortFunctionName } from "../trace/index.js";
-import { parseIntegerOption } from "./numbers.js";
 
 interface EventsFlags {
   db: string;

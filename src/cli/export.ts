@@ -1,12 +1,12 @@
 // `schedlab export`: the dataset as JSONL for fine-tuning elsewhere (docs/export.md).
 
 import type { Command } from "commander";
+import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseChoice, parsePositiveInteger, parseRunSelection } from "./options.js";
+import { openExistingDatabase } from "../store/index.js";
 import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXPORT_OBJECTIVES, EXPORT_SPLITS, exportDataset } from "../dataset/export.js";
 import type { ExportObjective, ExportSplit } from "../dataset/export.js";
-import { openExistingDatabase, parseAbstraction, parseChoice, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
-import { parsePositiveInteger } from "./numbers.js";
 
 interface ExportCliOptions {
   configs: string;

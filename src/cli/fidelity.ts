@@ -2,11 +2,12 @@
 // (DESIGN §10) and print the four relations with their thresholds, or JSON.
 
 import type { Command } from "commander";
+import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import { openExistingDatabase } from "../store/index.js";
+import { DEFAULT_RESAMPLES } from "../eval/metrics/clusterBootstrap.js";
 import { progressWriter } from "./progress.js";
-import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { compareVariants, fidelityText, runFidelity, saveFidelityRun, variantsText } from "../fidelity/index.js";
-import { parseIntegerOption, parseNumberOption, parsePositiveInteger } from "./numbers.js";
 
 interface FidelityFlags {
   readonly configs: string;
@@ -43,7 +44,7 @@ export function registerFidelity(program: Command): void {
     .option("--confidence <p>", "MR3: teacher confidence from which the student must agree", "0.8")
     .option("--delta <p>", "MR3: the student may be this much less confident", "0.1")
     .option("--mr4-threshold <x>", "MR4: largest allowed |acc_T(b) - acc_S(b)| per calibration bin", "0.1")
-    .option("--bootstrap <n>", "program bootstrap resamples for the intervals", "2000")
+    .option("--bootstrap <n>", "bootstrap resamples for the intervals", String(DEFAULT_RESAMPLES))
     .option("--seed <n>", "bootstrap seed", "1")
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--base-url <url>", "OpenAI-compatible endpoint for openai:MODEL, ending in /v1")

@@ -1,10 +1,10 @@
 // `schedlab ingest`: decodes recorded runs' traces into the database.
 
 import type { Command } from "commander";
+import { parsePositiveInteger } from "./options.js";
 import { progressWriter } from "./progress.js";
 import { openDatabase } from "../store/index.js";
 import { ingestRuns, type IngestSummary } from "../trace/index.js";
-import { parsePositiveInteger } from "./numbers.js";
 
 interface IngestFlags {
   db: string;

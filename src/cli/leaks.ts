@@ -2,9 +2,9 @@
 // them and the peer detectors against manifest labels.
 
 import type { Command } from "commander";
-import { openExistingDatabase } from "../dataset/options.js";
+import { parseNumberOption } from "./options.js";
+import { openExistingDatabase } from "../store/index.js";
 import { analyseLeaks, analysisJson, formatFindings, formatScore, scoreLeaks } from "../leaks/index.js";
-import { parseNumberOption } from "./numbers.js";
 
 /** Exit code of `--fail-on-leak` when there are findings (distinct from errors 1 and usage 2). */
 export const LEAK_FOUND_EXIT_CODE = 3;

@@ -2,9 +2,9 @@
 // identifiers, reordered declarations, dead code), each checked to build.
 
 import type { Command } from "commander";
+import { parseIntegerOption } from "./options.js";
 import { UsageError } from "../errors.js";
 import { MUTATION_KINDS, mutateProgram, type MutationKind } from "../fidelity/index.js";
-import { parseIntegerOption } from "./numbers.js";
 
 interface MutateFlags {
   readonly kind: string[];

@@ -2,13 +2,13 @@
 // cache), print them, and optionally write them as a replay file to score elsewhere.
 
 import type { Command } from "commander";
+import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parsePositiveInteger, parseRowLimit, parseRunSelection } from "./options.js";
+import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
 import { loadStudentPredictor } from "../train/index.js";
-import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { argmax, predictDataset, PREDICT_SPLITS, writeReplayFile, type PredictedDataset, type PredictSplit } from "../predict/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
-import { parsePositiveInteger, parseRowLimit } from "./numbers.js";
 
 interface PredictFlags {
   readonly configs: string;

@@ -1,9 +1,9 @@
 // `schedlab report`: write index.html (inline SVG), report.md and metrics.json from the stored results.
 
 import type { Command } from "commander";
+import { parsePositiveInteger } from "./options.js";
+import { openExistingDatabase } from "../store/index.js";
 import { resolve } from "node:path";
-import { openExistingDatabase } from "../dataset/options.js";
-import { parsePositiveInteger } from "./numbers.js";
 import { reportSections } from "../report/build.js";
 import { writeReport } from "../report/write.js";
 

@@ -2,12 +2,12 @@
 // step with the goroutine state machine, print survival and k-step accuracy, and store them.
 
 import type { Command } from "commander";
+import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseIntegerOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
-import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { runRollouts, saveRolloutReport, type RolloutReport } from "../rollout/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
-import { parseIntegerOption, parseNumberOption, parsePositiveInteger } from "./numbers.js";
 
 interface RolloutFlags {
   readonly configs: string;

@@ -2,11 +2,10 @@
 // path and a five-line summary (or JSON with --json).
 
 import type { Command } from "commander";
+import { parseAbstraction, parsePositiveInteger } from "./options.js";
 import { parseDuration } from "../collect/index.js";
-import { parseAbstraction } from "../dataset/options.js";
 import { runPipeline, summaryLines, type PipelineSummary, type SectionSummary } from "../run/index.js";
 import { progressWriter } from "./progress.js";
-import { parsePositiveInteger } from "./numbers.js";
 
 interface RunFlags {
   readonly corpus: string;

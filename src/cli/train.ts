@@ -1,13 +1,12 @@
 // `schedlab train`: trains a student (logreg or MLP, CE or KL objective) and saves an adapter.
 
 import type { Command } from "commander";
+import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseChoice, parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
-import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
-import { UsageError } from "../errors.js";
 import { trainFromDatabase } from "../train/from-database.js";
-import { ACTIVATIONS, MODEL_KINDS, type Activation, type ModelKind } from "../train/model.js";
-import { DEFAULT_TRAIN_OPTIONS, OBJECTIVES, type Objective } from "../train/types.js";
-import { parseIntegerOption, parseNumberOption, parsePositiveInteger } from "./numbers.js";
+import { ACTIVATIONS, MODEL_KINDS } from "../train/model.js";
+import { DEFAULT_TRAIN_OPTIONS, OBJECTIVES } from "../train/types.js";
 
 interface TrainCliOptions {
   configs: string;
@@ -33,10 +32,6 @@ interface TrainCliOptions {
   json?: boolean;
 }
 
-function oneOf<T extends string>(what: string, value: string, allowed: readonly T[]): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`unknown ${what} ${JSON.stringify(value)}`, `Use --${what} ${allowed.join(" | ")}.`);
-}
 
 
 const pct = (x: number): string => (Number.isNaN(x) ? "–" : `${(100 * x).toFixed(1)}%`);
@@ -68,9 +63,9 @@ export function registerTrain(program: Command): void {
     .option("--trajectory-discount <g>", "trajectory objective: weight γ^j of step j, γ in (0, 1]", String(d.trajectoryDiscount))
     .option("--json", "print the card as JSON")
     .action(async (opts: TrainCliOptions) => {
-      const objective = oneOf<Objective>("objective", opts.objective, OBJECTIVES);
-      const model = oneOf<ModelKind>("model", opts.model, MODEL_KINDS);
-      const activation = oneOf<Activation>("activation", opts.activation, ACTIVATIONS);
+      const objective = parseChoice("--objective", opts.objective, OBJECTIVES);
+      const model = parseChoice("--model", opts.model, MODEL_KINDS);
+      const activation = parseChoice("--activation", opts.activation, ACTIVATIONS);
       const abstraction = parseAbstraction(opts.abstraction);
       const numbers = {
         seed: parseIntegerOption("--seed", opts.seed, 0),

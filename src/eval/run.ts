@@ -11,6 +11,7 @@ import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import { EvaluationInputError } from "./errors.js";
 import { evaluate } from "./evaluate.js";
+import { DEFAULT_RESAMPLES } from "./metrics/clusterBootstrap.js";
 import { majorityLabel } from "./metrics/majorityAccuracy.js";
 import { saveEvaluation } from "./store.js";
 import type { EvaluationResult, PredictorOutput } from "./types.js";
@@ -152,7 +153,7 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
           validationPrograms: split.validation,
           testPrograms: split.test,
           failures,
-          bootstrapResamples: options.bootstrapResamples ?? 2000,
+          bootstrapResamples: options.bootstrapResamples ?? DEFAULT_RESAMPLES,
           bootstrapSeed: options.bootstrapSeed ?? 1,
         });
   return { id, result, failures, trainPrograms: split.train, testPrograms: split.test, cache };

@@ -2,6 +2,7 @@
 // tallies so the program bootstrap re-bins nothing: a resample just sums tallies.
 
 import { quantile } from "simple-statistics";
+import { DEFAULT_RESAMPLES } from "../eval/metrics/clusterBootstrap.js";
 import { seededRandom } from "../random.js";
 import { calibrationBin } from "../eval/metrics/reliabilityBins.js";
 import { tieCredit } from "../eval/metrics/tieCredit.js";
@@ -138,7 +139,7 @@ function percentile(values: readonly number[], estimate: number, options: Fideli
 export function mr4FromTallies(tallies: readonly ProgramTally[], thresholds: FidelityThresholds, options: FidelityOptions): Mr4Result {
   const bins = thresholds.bins;
   const full = statistics(sumTallies(tallies.map((t) => t.teacher), bins), sumTallies(tallies.map((t) => t.student), bins), thresholds);
-  const resamples = tallies.length === 0 ? 0 : options.resamples ?? 2000;
+  const resamples = tallies.length === 0 ? 0 : options.resamples ?? DEFAULT_RESAMPLES;
   const random = seededRandom(options.seed ?? 1);
   const rates: number[] = [];
   const gaps: number[] = [];

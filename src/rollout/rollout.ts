@@ -5,7 +5,7 @@
 import { contextKey, eventLabel } from "../dataset/abstractions.js";
 import { prefixHash } from "../dataset/prefix-hash.js";
 import { stateId } from "../dataset/state-id.js";
-import type { Abstraction, Prefix, State } from "../dataset/types.js";
+import type { Prefix, State } from "../dataset/types.js";
 import { emptyCounts } from "../dataset/distribution.js";
 import type { Predictor } from "../predict/types.js";
 import { EVENT_TYPES, isEventType } from "../trace/types.js";

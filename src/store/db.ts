@@ -1,7 +1,7 @@
 // Opening the schedlab database: creation, schema version checks, pragmas.
 
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { DatabaseUnavailableError, SchemaVersionError } from "../errors.js";
 import { COPY_LEGACY_EVENTS_SQL, LEGACY_EVENTS_TABLE, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
@@ -102,6 +102,15 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
   }
   db.exec(SCHEMA_SQL);
   db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+}
+
+/** Opens a database that must already exist (commands that read a collection); writable, since they refresh derived tables. */
+export function openExistingDatabase(path: string): SchedlabDatabase {
+  const file = resolve(path);
+  if (!existsSync(file)) {
+    throw new DatabaseUnavailableError(`no database at ${file}`, "Run `schedlab collect` (which ingests traces) first, or pass --db with the right path.");
+  }
+  return openDatabase(file);
 }
 
 /** Runs `work` inside one transaction; an exception rolls everything back. */

@@ -1,5 +1,5 @@
 // The store stage: the SQLite database every other stage reads and writes.
-export { openDatabase, inTransaction } from "./db.js";
+export { openDatabase, openExistingDatabase, inTransaction } from "./db.js";
 export type { SchedlabDatabase, OpenDatabaseOptions } from "./db.js";
 export { SCHEMA_VERSION, SCHEMA_SQL } from "./schema.js";
 export { mergeDatabases, MergeConflictError, DERIVED_TABLES } from "./merge.js";

@@ -260,7 +260,7 @@ describe("schedlab eval and report on collected traces", () => {
     expect(noPredictor.stderr).toMatch(/no predictor given/);
     const badAbstraction = await runCli(["eval", "--predictor", "uniform", "--abstraction", "nope", "--db", dbPath]);
     expect(badAbstraction.code).toBe(2);
-    expect(badAbstraction.stderr).toMatch(/unknown abstraction/);
+    expect(badAbstraction.stderr).toMatch(/--abstraction must be one of split, depth, goroutine, context, got "nope"/);
     const badSeed = await runCli(["eval", "--predictor", "uniform", "--abstraction", "depth", "--db", dbPath, "--seed", "x"]);
     expect(badSeed.code).toBe(2);
     expect(badSeed.stderr).toMatch(/--seed must be an integer/);

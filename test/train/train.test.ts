@@ -186,7 +186,7 @@ describe("training a student on real traces", () => {
 
     const bad = await runCli(["train", "--objective", "mse", "--abstraction", "context", "--db", corpus.dbPath, "--out", out]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/unknown objective "mse"/);
+    expect(bad.stderr).toMatch(/--objective must be one of ce, kl, trajectory, got "mse"/);
     const tooMuch = await runCli(["train", "--objective", "ce", "--abstraction", "context", "--holdout", "list:condqueue,mutexcounter,pingpong,pipeline", "--db", corpus.dbPath, "--out", out]);
     expect(tooMuch.code).toBe(2);
     expect(tooMuch.stderr).toMatch(/needs at least 2/);

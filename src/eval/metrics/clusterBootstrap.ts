@@ -4,8 +4,11 @@
 import { quantile } from "simple-statistics";
 import { seededRandom } from "../../random.js";
 
+/** Resamples of every bootstrap, permutation and sign-flip test unless told otherwise. */
+export const DEFAULT_RESAMPLES = 2000;
+
 export interface BootstrapOptions {
-  /** Number of resamples (default 2000). */
+  /** Number of resamples (default DEFAULT_RESAMPLES). */
   readonly resamples?: number;
   /** PRNG seed (default 1); the same seed gives the same interval. */
   readonly seed?: number;
@@ -75,7 +78,7 @@ export function clusterIndex(groups: readonly string[]): ClusterIndex {
  * @example clusterBootstrapDraws(2, (d) => d.filter((g) => g === 0).length / d.length).estimate // => 0.5
  */
 export function clusterBootstrapDraws(clusters: number, statistic: ClusterStatistic, options: BootstrapOptions = {}): BootstrapInterval {
-  const resamples = options.resamples ?? 2000;
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const confidence = options.confidence ?? 0.95;
   if (clusters === 0) return { estimate: NaN, lower: NaN, upper: NaN, confidence, resamples: 0, clusters };
   const estimate = statistic(Array.from({ length: clusters }, (_, g) => g));

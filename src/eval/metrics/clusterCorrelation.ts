@@ -3,7 +3,7 @@
 // independent, so the textbook t-test p-value is far too small.
 
 import { sampleCorrelation } from "simple-statistics";
-import { clusterBootstrapStatistic, clusterIndex, type BootstrapInterval } from "./clusterBootstrap.js";
+import { DEFAULT_RESAMPLES, clusterBootstrapStatistic, clusterIndex, type BootstrapInterval } from "./clusterBootstrap.js";
 import { spearman } from "./correlation.js";
 import { seededRandom } from "../../random.js";
 
@@ -51,7 +51,7 @@ export function clusterSpearman(
   options: { readonly resamples?: number; readonly seed?: number } = {},
 ): ClusterCorrelation {
   if (groups.length !== x.length || x.length !== y.length) throw new RangeError("clusterSpearman: arrays differ in length");
-  const resamples = options.resamples ?? 2000;
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const seed = options.seed ?? 1;
   const rho = spearman(x, y).r;
   const { clusterOf, sizes } = clusterIndex(groups);

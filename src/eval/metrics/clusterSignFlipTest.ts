@@ -2,7 +2,7 @@
 // code and runs, so they are not independent, and a sample-level test (McNemar) overstates
 // the evidence by the number of samples per cluster.
 
-import { clusterIndex } from "./clusterBootstrap.js";
+import { DEFAULT_RESAMPLES, clusterIndex } from "./clusterBootstrap.js";
 import { seededRandom } from "../../random.js";
 
 /** Up to this many clusters every sign pattern is enumerated (2^16 = 65 536). */
@@ -58,7 +58,7 @@ export function clusterSignFlipTest(
     }
     return { difference: observed, pValue: hits / patterns, clusters, method: "exact", resamples: patterns };
   }
-  const resamples = options.resamples ?? 2000;
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const random = seededRandom(options.seed ?? 1);
   let hits = 0;
   for (let r = 0; r < resamples; r++) {

@@ -26,6 +26,7 @@ export {
   clusterBootstrapMeanDifference,
   clusterBootstrapStatistic,
   clusterIndex,
+  DEFAULT_RESAMPLES,
   type BootstrapOptions,
   type BootstrapInterval,
   type ClusterIndex,

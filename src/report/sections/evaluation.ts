@@ -1,6 +1,7 @@
 // Report sections for a stored evaluation: the headline table with charts across
 // predictors, the paired comparisons, and one detail section per predictor.
 
+import { DEFAULT_RESAMPLES } from "../../eval/metrics/clusterBootstrap.js";
 import type { StoredEvaluation } from "../../eval/store.js";
 import type { PredictorEvaluation } from "../../eval/types.js";
 import { EVENT_TYPES } from "../../trace/types.js";
@@ -66,7 +67,7 @@ const scoped = (scope: SectionScope, id: string): string => (scope.id === "" ? i
 /** The headline section: one row per predictor, per-event F1 bars and the entropy table. */
 export function evaluationSummarySection(e: StoredEvaluation, scope: SectionScope = MAIN_SCOPE): ReportSection {
   const rows = e.predictors.map(headlineRow);
-  const notes = metricNotes(e.predictors[0]?.accuracyInterval.resamples ?? 2000, clusterWords(e));
+  const notes = metricNotes(e.predictors[0]?.accuracyInterval.resamples ?? DEFAULT_RESAMPLES, clusterWords(e));
   const f1Bars = (metric: "f1" | "recall"): string =>
     barChart({
       title: `Per-event ${metric === "f1" ? "F1" : "recall"} by predictor`,

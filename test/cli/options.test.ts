@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRowLimit } from "../../src/cli/numbers.js";
+import { parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRowLimit } from "../../src/cli/options.js";
 import { UsageError } from "../../src/errors.js";
 import { runCli } from "../helpers/cli.js";
 
