@@ -12,7 +12,7 @@ import { join } from "node:path";
 const dist = new URL("../dist/", import.meta.url);
 const { openDatabase, inTransaction } = await import(new URL("store/index.js", dist).href);
 const { loadSplitData, refreshDataset } = await import(new URL("dataset/index.js", dist).href);
-const { runEvaluation } = await import(new URL("eval/run.js", dist).href);
+const { runEvaluation } = await import(new URL("eval/from-database.js", dist).href);
 const { runRollouts } = await import(new URL("rollout/index.js", dist).href);
 const { runFidelity } = await import(new URL("fidelity/index.js", dist).href);
 const { seed } = await import(new URL("./synthetic.mjs", import.meta.url).href);

@@ -6,7 +6,7 @@ import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseIntegerOption, parse
 import { openExistingDatabase } from "../store/index.js";
 import { DEFAULT_RESAMPLES } from "../eval/metrics/clusterBootstrap.js";
 import { progressWriter } from "./progress.js";
-import { runEvaluation } from "../eval/run.js";
+import { runEvaluation } from "../eval/from-database.js";
 import { evaluationText } from "../report/terminal.js";
 
 interface EvalFlags {

@@ -24,8 +24,8 @@ export { buildBatch, buildBatches, buildProgram, insideModule, moduleRoot } from
 export type { BuildTarget } from "./build.js";
 export { tracedRun, testArguments, RACE_RUN_ENV } from "./traced-run.js";
 export type { TracedRunRequest, TracedRunResult } from "./traced-run.js";
-export { spawnWithDeadline, killGroup } from "./run.js";
-export type { SpawnRequest, SpawnResult, Enforcement } from "./run.js";
+export { spawnWithDeadline, killGroup } from "./spawn.js";
+export type { SpawnRequest, SpawnResult, Enforcement } from "./spawn.js";
 export { classifyOutcome } from "./outcome.js";
 export type { RunEvidence } from "./outcome.js";
 export { checkTraceFile, trimIncompleteBatch } from "./trace-file.js";

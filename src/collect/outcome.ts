@@ -2,7 +2,7 @@
 // testing package reported. Pure: no I/O.
 
 import type { HarnessStop } from "./harness.js";
-import type { Enforcement } from "./run.js";
+import type { Enforcement } from "./spawn.js";
 import type { ProgramKind, RunOutcome } from "./types.js";
 
 export interface RunEvidence {

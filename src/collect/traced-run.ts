@@ -14,7 +14,7 @@ import { keepPeerReports, peerRunEnv, type Peer } from "./peers.js";
 import { PERTURB_SEED_ENV } from "./perturb.js";
 import { raceReports } from "./races.js";
 import { raceLogPath, type RunFiles } from "./paths.js";
-import { spawnWithDeadline } from "./run.js";
+import { spawnWithDeadline } from "./spawn.js";
 import type { GoToolchain } from "./toolchain.js";
 import { checkTraceFile, trimIncompleteBatch } from "./trace-file.js";
 import type { ProgramKind, RunConfig, RunOutcome } from "./types.js";

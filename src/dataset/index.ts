@@ -31,8 +31,8 @@ export {
   multiOutcomeShare,
   pooledCounts,
   summarizeStates,
-} from "./baselines.js";
-export type { DistributionSummary, HasCounts } from "./baselines.js";
+} from "./summary.js";
+export type { DistributionSummary, HasCounts } from "./summary.js";
 export { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare } from "./ceiling.js";
 export type { CeilingSample, SeenOnce } from "./ceiling.js";
 export { DATASET_FORMAT_VERSION, ingestedPrograms, loadDataset, loadProgramRuns, programInputHash, refreshDataset, runSelectionName, selectPrograms } from "./store.js";

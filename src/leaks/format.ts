@@ -1,6 +1,6 @@
 // Rendering findings and scores for a terminal (fixed-width tables) and as JSON.
 
-import type { DetectorScore, LeakAnalysis, LeakScoreReport } from "./analyse.js";
+import type { DetectorScore, LeakAnalysis, LeakScoreReport } from "./from-database.js";
 import type { Counts, LeakScore } from "./score.js";
 import { splitCanonicalId } from "./test-path.js";
 import type { LeakFinding } from "./types.js";

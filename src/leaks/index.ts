@@ -5,7 +5,7 @@ export { clopperPearsonUpper, binomialCdf } from "./bound.js";
 export { runStateFold, runGoroutineStates, blockKey, type RunStateFold } from "./final-state.js";
 export { runEndedByCrash, RUNTIME_DEADLOCK } from "./crash.js";
 export { detectLeaks, detectBlockedAtCrash, earlyDetection, creationSiteKey } from "./detect.js";
-export { storedPrograms, programLeakRuns, analyseRun, loadProgramRuns, raceRunOutputs, type StoredProgram } from "./load.js";
+export { storedPrograms, programLeakRuns, analyseRun, analyseProgramRuns, raceRunOutputs, type StoredProgram } from "./load.js";
 export { saveFindings, loadFindings, saveRaceFindings, loadRaceFindings } from "./store.js";
 export { parseRaceReports, detectRaces, isStandardFrame, topUserFrame, frameSite, type RaceReport, type RaceAccess, type RaceFrame, type RaceFinding, type RaceRunOutput } from "./race.js";
 export { splitCanonicalId, testOfRoot, subtestNameInSource, rewriteSubtestName, placeInTest, type IdSegment, type SplitId, type TestPlacement } from "./test-path.js";
@@ -14,5 +14,5 @@ export { signatureOfFinding, signatureKey, distinctSignatures, type BlockedSigna
 export { scoreSignatures, scoreProgram, matchesExpected, counts, type Counts, type LeakScore, type ProgramScore, type LabelledProgram } from "./score.js";
 export { parseGoroutineDump, traceReasonOfDumpStatus } from "./dump.js";
 export { PEER_ARTIFACTS, parseGoleakReport, parsePeerArtifact, type PeerName, type PeerArtifact } from "./peers.js";
-export { analyseLeaks, scoreLeaks, testPlacement, DETECTORS, type AnalyseOptions, type LeakAnalysis, type ProgramAnalysis, type LeakScoreReport, type DetectorScore, type DetectorName } from "./analyse.js";
+export { analyseLeaks, scoreLeaks, testPlacement, DETECTORS, type AnalyseOptions, type LeakAnalysis, type ProgramAnalysis, type LeakScoreReport, type DetectorScore, type DetectorName } from "./from-database.js";
 export { formatFindings, formatScore, analysisJson, findingJson, BOUND_FORMULA } from "./format.js";

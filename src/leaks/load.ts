@@ -85,7 +85,7 @@ export function analyseRun(db: SchedlabDatabase, run: LeakRun, options: { timerM
 }
 
 /** The ingested runs of a program with their end states, one run's records at a time. */
-export function loadProgramRuns(db: SchedlabDatabase, program: StoredProgram, options: { timerMargin: number }): ProgramRuns {
+export function analyseProgramRuns(db: SchedlabDatabase, program: StoredProgram, options: { timerMargin: number }): ProgramRuns {
   return { program: program.name, runs: programLeakRuns(db, program).map((run) => analyseRun(db, run, options)) };
 }
 

@@ -15,5 +15,5 @@ export type { ReplayEntry, ReplayLine } from "./replay.js";
 export { renderStatePrompt, PROMPT_VERSION } from "./prompt.js";
 export { probabilityVectorProblem, normalizeWeights, softmax, uniformProbabilities, argmax } from "./probabilities.js";
 export * from "./errors.js";
-export { predictDataset, PREDICT_SPLITS } from "./run.js";
-export type { PredictDatasetOptions, PredictedDataset, PredictSplit } from "./run.js";
+export { predictDataset, PREDICT_SPLITS } from "./from-database.js";
+export type { PredictDatasetOptions, PredictedDataset, PredictSplit } from "./from-database.js";

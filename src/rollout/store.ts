@@ -2,7 +2,7 @@
 // in one transaction and reads stored runs back for the report.
 
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
-import type { RolloutReport } from "./run.js";
+import type { RolloutReport } from "./from-database.js";
 
 /** NaN is stored as NULL (SQLite has no NaN) and read back as NaN. */
 const real = (v: number): number | null => (Number.isNaN(v) ? null : v);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countsFromVector, distinctOutcomes, entropyBits, modeEvent, probabilities, totalCount } from "../../src/dataset/distribution.js";
-import { classFrequencies, majorityAccuracy, majorityClass, meanEntropy, stateCeiling, multiOutcomeShare, summarizeStates } from "../../src/dataset/baselines.js";
+import { classFrequencies, majorityAccuracy, majorityClass, meanEntropy, stateCeiling, multiOutcomeShare, summarizeStates } from "../../src/dataset/summary.js";
 
 const c = (v: number[]) => ({ counts: countsFromVector(v) });
 

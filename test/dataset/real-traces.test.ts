@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { eventSequence, statesFromRuns } from "../../src/dataset/abstractions.js";
 import { totalCount } from "../../src/dataset/distribution.js";
-import { stateCeiling } from "../../src/dataset/baselines.js";
+import { stateCeiling } from "../../src/dataset/summary.js";
 import { ingestedPrograms, loadDataset, refreshDataset } from "../../src/dataset/store.js";
 import { loadSide } from "../../src/dataset/split-data.js";
 import { renderPrefix } from "../../src/dataset/render.js";

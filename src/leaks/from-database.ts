@@ -7,7 +7,7 @@ import type { SchedlabDatabase } from "../store/index.js";
 import { relativePackagePaths } from "../trace/index.js";
 import { detectBlockedAtCrash, detectLeaks } from "./detect.js";
 import { parseGoroutineDump } from "./dump.js";
-import { loadProgramRuns, raceRunOutputs, storedPrograms, type StoredProgram } from "./load.js";
+import { analyseProgramRuns, raceRunOutputs, storedPrograms, type StoredProgram } from "./load.js";
 import { PEER_ARTIFACTS, parsePeerArtifact, type PeerName } from "./peers.js";
 import { scoreSignatures, type LabelledProgram, type LeakScore } from "./score.js";
 import { signatureOfFinding, type BlockedSignature } from "./signature.js";
@@ -67,7 +67,7 @@ export function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions = {})
     const programRaces = detectRaces(program.name, raceRuns, (fn) => relativePackagePaths(fn, program.root));
     if (options.save !== false) saveRaceFindings(db, program.id, programRaces);
     races.push(...programRaces);
-    const runs = loadProgramRuns(db, program, { timerMargin: options.timerMargin ?? 4 });
+    const runs = analyseProgramRuns(db, program, { timerMargin: options.timerMargin ?? 4 });
     if (runs.runs.length === 0) {
       withoutRuns.push(program.name);
       continue;

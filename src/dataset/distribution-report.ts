@@ -4,8 +4,8 @@
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import type { EventType } from "../trace/types.js";
-import { summarizeStates } from "./baselines.js";
-import type { DistributionSummary } from "./baselines.js";
+import { summarizeStates } from "./summary.js";
+import type { DistributionSummary } from "./summary.js";
 import { entropyBits, probabilities, totalCount } from "./distribution.js";
 import { resolveHoldout } from "./split.js";
 import { loadDataset } from "./store.js";
