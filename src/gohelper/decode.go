@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,9 +19,13 @@ import (
 
 func init() { register("decode", runDecode) }
 
-// Record kinds, in the order of NON_EVENT_KINDS after EVENT_TYPES in src/trace/types.ts.
+// recordKind numbers the records the decoder streams to Node. The order is RECORD_KINDS of
+// src/trace/types.ts (EVENT_TYPES, then NON_EVENT_KINDS): recordKindNames spells it out, the
+// record-kinds subcommand prints it, and test/gohelper checks it against the TypeScript list.
+type recordKind int
+
 const (
-	kindGoCreate = iota
+	kindGoCreate recordKind = iota
 	kindGoStart
 	kindGoBlock
 	kindGoUnblock
@@ -30,7 +35,30 @@ const (
 	kindSyscallExit
 	kindSyscallUnblock
 	kindInitial
+	recordKindCount
 )
+
+var recordKindNames = [recordKindCount]string{
+	"GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd",
+	"SyscallEnter", "SyscallExit", "SyscallUnblock", "Initial",
+}
+
+func (k recordKind) String() string {
+	if k < 0 || k >= recordKindCount {
+		return fmt.Sprintf("recordKind(%d)", int(k))
+	}
+	return recordKindNames[k]
+}
+
+func init() {
+	register("record-kinds", func(args []string) int {
+		if err := json.NewEncoder(os.Stdout).Encode(recordKindNames[:]); err != nil {
+			fmt.Fprintln(os.Stderr, "gohelper record-kinds:", err)
+			return 1
+		}
+		return 0
+	})
+}
 
 // goroutineClass is what the filter decided about a goroutine. Undecided goroutines have
 // their records held back until they are decided, at the latest at the end of the
@@ -60,7 +88,7 @@ type goroutineInfo struct {
 
 // pendingRecord is a record held back while its goroutine (or actor) is undecided.
 type pendingRecord struct {
-	kind   int
+	kind   recordKind
 	time   int64
 	g      trace.GoID
 	actor  trace.GoID
@@ -443,7 +471,7 @@ func (d *decoder) summary(stack trace.Stack) stackSummary {
 
 // record emits a record of a user goroutine, holds it while the goroutine or actor is
 // undecided, and drops it for a system goroutine.
-func (d *decoder) record(kind int, t int64, g *goroutineInfo, actor trace.GoID, reason, site string) {
+func (d *decoder) record(kind recordKind, t int64, g *goroutineInfo, actor trace.GoID, reason, site string) {
 	if g.class == classSystem {
 		return
 	}

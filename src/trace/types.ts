@@ -57,7 +57,7 @@ export interface GoroutineInfo {
   readonly isRoot: boolean;
 }
 
-/** Record kinds in the order the Go helper numbers them (docs/events.md). */
+/** Record kinds in the order the Go helper numbers them (its recordKind; test/gohelper/record-kinds.test.ts checks both agree; docs/events.md). */
 export const RECORD_KINDS: readonly RecordKind[] = [...EVENT_TYPES, ...NON_EVENT_KINDS];
 
 /**
