@@ -3,8 +3,9 @@
 
 import { execa } from "execa";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import { buildEnvironment } from "./env.js";
+import { insideModule, moduleRoot } from "./module.js";
 import { writeHarnessOverlay, type Overlay } from "./harness.js";
 import { preparePeerBuild, type Peer } from "./peers.js";
 import { writePerturbOverlay } from "./perturb.js";
@@ -28,19 +29,6 @@ export interface BuildTarget {
   readonly peers?: readonly Peer[];
   /** "race" builds with -race, "perturb" with seeded perturbation (default "plain"); such targets are built alone. */
   readonly strategy?: Strategy;
-}
-
-/** The root of the Go module `dir` belongs to (nearest go.mod), or null outside any module. */
-export function moduleRoot(dir: string): string | null {
-  for (let current = dir; ; current = dirname(current)) {
-    if (existsSync(join(current, "go.mod"))) return current;
-    if (dirname(current) === current) return null;
-  }
-}
-
-/** Whether `dir` is inside a Go module (a go.mod in it or an ancestor). */
-export function insideModule(dir: string): boolean {
-  return moduleRoot(dir) !== null;
 }
 
 /**

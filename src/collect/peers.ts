@@ -12,7 +12,7 @@ import { execa } from "execa";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
-import { moduleRoot } from "./build.js";
+import { moduleRoot } from "./module.js";
 import { buildEnvironment } from "./env.js";
 import type { GoToolchain } from "./toolchain.js";
 import type { ProgramKind } from "./types.js";

@@ -4,8 +4,8 @@
 // small pool so each error lands on its own program.
 
 import { execa } from "execa";
-import { existsSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
+import { moduleRoot } from "../collect/module.js";
 import type { ProgramKind } from "./discover.js";
 
 /** A program to compile: its directory, kind and Go files. */
@@ -21,17 +21,6 @@ export type BuildProblems = Map<string, string>;
 // GOTOOLCHAIN=local: never download another toolchain to satisfy a go.mod line.
 const GO_ENV = { GOTOOLCHAIN: "local", GOFLAGS: "" };
 const MAX_OUTPUT = 2000;
-
-/** The nearest directory at or above `dir` holding a go.mod, or null (outside any module). */
-export function moduleRoot(dir: string): string | null {
-  let current = dir;
-  for (;;) {
-    if (existsSync(join(current, "go.mod"))) return current;
-    const parent = dirname(current);
-    if (parent === current) return null;
-    current = parent;
-  }
-}
 
 /** Compiles every target and returns the problems of those that do not build. */
 export async function buildProblems(targets: readonly BuildTarget[], concurrency: number): Promise<BuildProblems> {
