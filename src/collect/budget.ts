@@ -16,7 +16,7 @@ import { explorationCycle } from "./explore.js";
 import { deleteExploration, loadExploration, nextRunIndexes, recordCheck, saveExploration, type ExplorationRow } from "./exploration-store.js";
 import { runFiles } from "./paths.js";
 import { perturbSeed } from "./perturb.js";
-import { workQueue } from "./pool.js";
+import { linkedAbort, workQueue } from "./pool.js";
 import { deleteRuns, recordBuild, recordRun, upsertProgram } from "./record.js";
 import type { Strategy } from "./strategy.js";
 import type { GoToolchain } from "./toolchain.js";
@@ -97,12 +97,9 @@ export async function exploreWithBudget(
   let executed = 0;
   let failures = 0;
   const builds = new Map<string, Promise<{ build: BuildResult; wallMs: number }>>();
-  const stop = new AbortController();
-  const forward = () => stop.abort();
-  opts.signal?.addEventListener("abort", forward, { once: true });
-  if (opts.signal?.aborted) stop.abort();
+  const stop = linkedAbort(opts.signal);
   const signal = stop.signal;
-  const queue = workQueue(opts.jobs, signal, () => stop.abort());
+  const queue = workQueue(opts.jobs, signal, stop.abort);
 
   const wantsMore = (s: Exploring) =>
     !signal.aborted && s.status !== "build-error" && s.spentMs < s.budgetMs && (s.finding === null || opts.exhaustBudget) && nextConfig(s) !== null;
@@ -250,7 +247,7 @@ export async function exploreWithBudget(
   try {
     await queue.drain();
   } finally {
-    opts.signal?.removeEventListener("abort", forward);
+    stop.dispose();
   }
   return { executed, explorations, programs: ids };
 }

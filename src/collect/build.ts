@@ -70,16 +70,7 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
     args.push("-overlay", overlayFile);
   }
   args.push("-ldflags=-s -w", "-o", binary, ".");
-  const result = await execa("go", args, {
-    cwd: target.dir,
-    env: { ...buildEnvironment(go, { inModule: peers?.inModule ?? insideModule(target.dir), tmpdir: scratch }), ...peers?.env },
-    extendEnv: false,
-    reject: false,
-    all: true,
-    timeout: BUILD_TIMEOUT_MS,
-    cancelSignal: signal,
-    stdin: "ignore",
-  });
+  const result = await goCommand(args, target.dir, { ...buildEnvironment(go, { inModule: peers?.inModule ?? insideModule(target.dir), tmpdir: scratch }), ...peers?.env }, signal);
   const peerNotes = peers === null || peers.skipped.length === 0 ? "" : peers.skipped.map((s) => `schedlab --peers: ${s}\n`).join("");
   const output = peerNotes + tail(originalPaths(result.all ?? "", overlay), BUILD_OUTPUT_CAP);
   if (result.exitCode === 0 && existsSync(binary)) return { status: "ok", binary, output };
@@ -94,18 +85,14 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
  */
 async function unpreparedBuild(target: BuildTarget, go: GoToolchain, scratch: string, signal: AbortSignal | undefined, why: string): Promise<BuildResult> {
   const args = target.kind === "main" ? ["build"] : ["test", "-c"];
-  const result = await execa("go", [...args, "-o", join(scratch, "unprepared"), "."], {
-    cwd: target.dir,
-    env: buildEnvironment(go, { inModule: insideModule(target.dir), tmpdir: scratch }),
-    extendEnv: false,
-    reject: false,
-    all: true,
-    timeout: BUILD_TIMEOUT_MS,
-    cancelSignal: signal,
-    stdin: "ignore",
-  });
+  const result = await goCommand([...args, "-o", join(scratch, "unprepared"), "."], target.dir, buildEnvironment(go, { inModule: insideModule(target.dir), tmpdir: scratch }), signal);
   const output = tail(result.all ?? "", BUILD_OUTPUT_CAP);
   return { status: "error", binary: null, output: result.exitCode !== 0 && output !== "" ? output : why };
+}
+
+/** Runs `go ARGS` in `dir` with exactly `env`, output interleaved, killed at BUILD_TIMEOUT_MS or on `signal`. */
+function goCommand(args: readonly string[], dir: string, env: Record<string, string | undefined>, signal: AbortSignal | undefined) {
+  return execa("go", args, { cwd: dir, env, extendEnv: false, reject: false, all: true, timeout: BUILD_TIMEOUT_MS, cancelSignal: signal, stdin: "ignore" });
 }
 
 /**

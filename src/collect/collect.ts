@@ -13,7 +13,7 @@ import { discoverPrograms, selectProgramsByName } from "./discover.js";
 import { CollectInterruptedError } from "./errors.js";
 import { normalizeCollectOptions, runConfigs } from "./options.js";
 import { runFiles } from "./paths.js";
-import { workQueue, type Task } from "./pool.js";
+import { linkedAbort, workQueue, type Task } from "./pool.js";
 import { selectShard } from "./shard.js";
 import { runTimeoutMs } from "./timeout.js";
 import { completedRunIndexes, deleteRuns, recordBuild, recordedBuild, recordedRuns, recordRun, upsertProgram } from "./record.js";
@@ -183,12 +183,9 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
 
   // An internal signal: the caller's abort, or a task failing (e.g. the disk is full),
   // stops the queue and kills the running programs.
-  const stop = new AbortController();
-  const forward = () => stop.abort();
-  opts.signal?.addEventListener("abort", forward, { once: true });
-  if (opts.signal?.aborted) stop.abort();
+  const stop = linkedAbort(opts.signal);
   const signal = stop.signal;
-  const queue = workQueue(opts.jobs, signal, () => stop.abort());
+  const queue = workQueue(opts.jobs, signal, stop.abort);
   const groups = new Map<string, ProgramPlan[]>();
   for (const plan of plans.filter((p) => p.pending.length > 0)) {
     const key = buildKey(plan.program);
@@ -217,7 +214,7 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
   try {
     await queue.drain();
   } finally {
-    opts.signal?.removeEventListener("abort", forward);
+    stop.dispose();
   }
   return executed;
 }

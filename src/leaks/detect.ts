@@ -76,17 +76,11 @@ export function detectLeaks(program: ProgramRuns, options: DetectOptions = {}): 
     const runsSeen = states.filter((s) => s.seen.has(goroutine)).length;
     const runsWoken = states.filter((s) => !s.finalBlocks.has(goroutine) && s.wokenAt.get(goroutine)?.has(key) === true).length;
     const runsFalseAlarm = states.filter((s) => s.wokenAt.get(goroutine)?.has(key) === true).length;
-    const info = infos.get(goroutine);
     findings.push({
-      program: program.program,
-      goroutine,
-      test: options.testPathOf?.(goroutine) ?? null,
-      entry: info?.entry ?? null,
-      isRoot: info?.isRoot ?? !goroutine.includes("/"),
+      ...identityOf(program, goroutine, infos, options),
       reason,
       kind: blocked.some((s) => s.allBlocked) ? "deadlock" : "leak",
       formal: reason === "select",
-      creationSite: info?.creationSite ?? null,
       creationSiteKey: creationSiteKey(goroutine),
       blockingSite,
       runsSeen,
@@ -100,6 +94,19 @@ export function detectLeaks(program: ProgramRuns, options: DetectOptions = {}): 
   return findings;
 }
 
+/** What every report of a goroutine says about who it is: program, id, test, entry, root or not, creation site. */
+function identityOf(program: ProgramRuns, goroutine: string, infos: ReturnType<typeof infosByCanonicalId>, options: Pick<DetectOptions, "testPathOf">) {
+  const info = infos.get(goroutine);
+  return {
+    program: program.program,
+    goroutine,
+    test: options.testPathOf?.(goroutine) ?? null,
+    entry: info?.entry ?? null,
+    isRoot: info?.isRoot ?? !goroutine.includes("/"),
+    creationSite: info?.creationSite ?? null,
+  };
+}
+
 /**
  * The goroutines blocked in a leak-reason wait when a run crashed, over the program's
  * crashed runs, sorted by goroutine id: reported apart from leaks, never as one.
@@ -111,15 +118,9 @@ export function detectBlockedAtCrash(program: ProgramRuns, options: Pick<DetectO
   return goroutines.map((goroutine) => {
     const blocks = crashed.flatMap((s) => s.finalBlocks.get(goroutine) ?? []);
     const reason = mode(blocks.map((b) => b.reason));
-    const info = infos.get(goroutine);
     return {
-      program: program.program,
-      goroutine,
-      test: options.testPathOf?.(goroutine) ?? null,
-      entry: info?.entry ?? null,
-      isRoot: info?.isRoot ?? !goroutine.includes("/"),
+      ...identityOf(program, goroutine, infos, options),
       reason,
-      creationSite: info?.creationSite ?? null,
       blockingSite: mode(blocks.filter((b) => b.reason === reason).map((b) => b.blockingSite)),
       runsCrashed: blocks.length,
     };
