@@ -3,6 +3,7 @@
 // pooled over a program's runs into findings. Pure: text in, reports and findings out.
 
 import { basename } from "node:path";
+import { raceReports } from "../collect/index.js";
 
 /** One frame of a race report stack: "main.record()" over "/abs/main.go:14 +0x74". */
 export interface RaceFrame {
@@ -52,9 +53,9 @@ function frames(lines: readonly string[]): RaceFrame[] {
  */
 export function parseRaceReports(text: string): RaceReport[] {
   const reports: RaceReport[] = [];
-  for (const block of text.split(/^={10,}$/m)) {
+  // collect's splitter finds the blocks (it counts and keeps them); this parses each one.
+  for (const block of raceReports(text)) {
     const lines = block.split("\n");
-    if (!lines.some((l) => l.trim() === "WARNING: DATA RACE")) continue;
     // Sections are separated by blank lines; each starts with its header line.
     const sections: { header: string; body: string[] }[] = [];
     for (const line of lines) {
