@@ -7,28 +7,17 @@ import { EVENT_TYPES, isEventType } from "../trace/types.js";
 import type { EventType, GoroutineRecord } from "../trace/types.js";
 import { addCounts, emptyCounts } from "./distribution.js";
 import { prefixHasher } from "./prefix-hash.js";
-import { applyRecord, newSchedulerTracker, snapshotCounts } from "./scheduler-state.js";
-import type { SchedulerCounts } from "./scheduler-state.js";
+import { sampleStepper, type SampleVisitor } from "./sample-stepper.js";
 import { isPooled, stateId } from "./state-id.js";
 import type { Abstraction, EventCounts, Prefix, RunRecords, Sample, SampleRow, State } from "./types.js";
 
-/** Percent positions of the `split` abstraction. */
-export const SPLIT_POINTS = [25, 50, 75] as const;
+export type { SampleVisitor } from "./sample-stepper.js";
+export { bucket, contextKey, eventLabel, SPLIT_POINTS, splitIndex } from "./sample-stepper.js";
 
 /** Calls visit(key, end, next) for each sample of one run under `abstraction`, in record order. */
-export type SampleVisitor = (key: string, end: number, next: EventType) => void;
-
 export function forEachSample(run: RunRecords, abstraction: Abstraction, visit: SampleVisitor): void {
-  switch (abstraction) {
-    case "split":
-      return splitSamples(run.records, visit);
-    case "depth":
-      return depthSamples(run.records, visit);
-    case "goroutine":
-      return goroutineSamples(run, visit);
-    case "context":
-      return contextSamples(run.records, visit);
-  }
+  const step = sampleStepper(abstraction, { eventCount: abstraction === "split" ? eventSequence(run.records).length : 0, goroutines: run.goroutines }, visit);
+  run.records.forEach(step);
 }
 
 /** The record indices of a run's six-type events: its event sequence. */
@@ -36,81 +25,6 @@ export function eventSequence(records: readonly GoroutineRecord[]): number[] {
   const indices: number[] = [];
   for (let i = 0; i < records.length; i++) if (isEventType(records[i].kind)) indices.push(i);
   return indices;
-}
-
-/** Index into the event sequence of the split point: floor(n · percent / 100), always < n. */
-export function splitIndex(eventCount: number, percent: number): number {
-  return Math.min(eventCount - 1, Math.floor((eventCount * percent) / 100));
-}
-
-function splitSamples(records: readonly GoroutineRecord[], visit: SampleVisitor): void {
-  const events = eventSequence(records);
-  if (events.length === 0) return;
-  for (const percent of SPLIT_POINTS) {
-    const end = events[splitIndex(events.length, percent)];
-    visit(`split=${percent}`, end, records[end].kind as EventType);
-  }
-}
-
-function depthSamples(records: readonly GoroutineRecord[], visit: SampleVisitor): void {
-  let depth = 0;
-  for (let i = 0; i < records.length; i++) {
-    const kind = records[i].kind;
-    if (isEventType(kind)) visit(`depth=${depth++}`, i, kind);
-  }
-}
-
-/**
- * Key: the subject's canonical goroutine id and its own step index; the next event is the
- * goroutine's own next event. Without goroutine info, goroutines are numbered by first appearance.
- */
-function goroutineSamples(run: RunRecords, visit: SampleVisitor): void {
-  const canonical = new Map<number, string>();
-  for (const info of run.goroutines ?? []) canonical.set(info.goroutine, info.canonicalId);
-  const steps = new Map<number, number>();
-  const records = run.records;
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i];
-    if (!canonical.has(r.goroutine)) canonical.set(r.goroutine, `#${canonical.size + 1}`);
-    if (!isEventType(r.kind)) continue;
-    const step = steps.get(r.goroutine) ?? 0;
-    steps.set(r.goroutine, step + 1);
-    visit(`goroutine=${canonical.get(r.goroutine)} step=${step}`, i, r.kind);
-  }
-}
-
-function contextSamples(records: readonly GoroutineRecord[], visit: SampleVisitor): void {
-  const tracker = newSchedulerTracker();
-  let last1 = "-";
-  let last2 = "-";
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i];
-    if (isEventType(r.kind)) {
-      visit(contextKey(snapshotCounts(tracker), [last2, last1]), i, r.kind);
-      last2 = last1;
-      last1 = eventLabel(r);
-    }
-    applyRecord(tracker, r);
-  }
-}
-
-/** Bucket a goroutine count: 0, 1, 2, 3-4, 5-8, 9+. */
-export function bucket(n: number): string {
-  if (n <= 2) return String(n);
-  if (n <= 4) return "3-4";
-  if (n <= 8) return "5-8";
-  return "9+";
-}
-
-/** An event with the reason that distinguishes it: GoBlock(chan receive), GoSched(preempted), GoStart. */
-export function eventLabel(record: GoroutineRecord): string {
-  return (record.kind === "GoBlock" || record.kind === "GoSched") && record.reason !== "" ? `${record.kind}(${record.reason})` : record.kind;
-}
-
-/** The context key: bucketed counts per state and block reason, then the last two events (oldest first). */
-export function contextKey(counts: SchedulerCounts, lastEvents: readonly string[]): string {
-  const waits = Object.entries(counts.waitingByReason).map(([reason, n]) => `${reason === "" ? "unspecified" : reason}:${bucket(n)}`);
-  return `running=${bucket(counts.running)} runnable=${bucket(counts.runnable)} syscall=${bucket(counts.syscall)} waiting={${waits.join(",")}} last=${lastEvents.join(",")}`;
 }
 
 export interface StatesAndSamples {

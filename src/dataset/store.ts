@@ -10,7 +10,8 @@ import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import { lastRunRecord, loadRunGoroutines, loadRunRecords } from "../trace/load.js";
 import type { EventType } from "../trace/types.js";
-import { poolStates, statesFromRuns } from "./abstractions.js";
+import { poolStates } from "./abstractions.js";
+import { streamProgramStates } from "./stream-build.js";
 import { countsFromVector } from "./distribution.js";
 import { RUN_STRATEGIES, type Abstraction, type Prefix, type RunRecords, type RunSelection, type SampleRow, type State } from "./types.js";
 
@@ -185,7 +186,8 @@ export interface RefreshReport {
 
 /**
  * Recomputes and stores the states and samples of every selected program whose inputs
- * changed since its last build (idempotent: a second call rebuilds nothing).
+ * changed since its last build (idempotent: a second call rebuilds nothing), streaming each
+ * program's runs from SQLite (streamProgramStates), so memory stays flat in the number of events.
  */
 export function refreshDataset(db: SchedlabDatabase, options: DatasetOptions): RefreshReport {
   const rebuilt: string[] = [];
@@ -197,8 +199,7 @@ export function refreshDataset(db: SchedlabDatabase, options: DatasetOptions): R
       unchanged.push(program.name);
       continue;
     }
-    const { states, samples } = statesFromRuns(loadProgramRuns(db, program, runs), options.abstraction);
-    storeProgramStates(db, options.abstraction, program, states, samples, hash);
+    streamProgramStates(db, options.abstraction, program, usableRuns(db, program.id, runs), hash);
     rebuilt.push(program.name);
   }
   return { rebuilt, unchanged };
@@ -241,12 +242,16 @@ export function loadDataset(db: SchedlabDatabase, options: LoadDatasetOptions): 
      FROM states s JOIN programs p ON p.id = s.program_id JOIN runs r ON r.id = s.rep_run_id
      WHERE s.abstraction = ? AND s.program_id = ?`,
   );
+  // States come ordered by program and representative run, so a small cache of the runs
+  // last read serves consecutive states without holding every representative run at once.
   const runCache = new Map<number, RunRecords>();
+  const RUNS_CACHED = 4;
   const representative = (row: StoredStateRow): Prefix => {
     let run = runCache.get(row.rep_run_id);
     if (run === undefined) {
       run = loadRun(db, row.program, row.rep_run_id, row.procs);
       runCache.set(row.rep_run_id, run);
+      if (runCache.size > RUNS_CACHED) runCache.delete(runCache.keys().next().value as number);
     }
     return { program: row.program, runId: run.runId, procs: run.procs, records: run.records, end: row.rep_end, goroutines: run.goroutines };
   };
@@ -275,12 +280,13 @@ export function loadDataset(db: SchedlabDatabase, options: LoadDatasetOptions): 
 }
 
 /**
- * A Prefix whose records are loaded on first access, so loading many states does not read
- * every representative run unless a caller renders them.
+ * A Prefix whose records are loaded when accessed, so loading many states does not read
+ * every representative run unless a caller renders them. It keeps nothing itself (the
+ * loader's small run cache does), so rendering every state of a big collection, as export
+ * does, holds a few runs at a time, never all of them.
  */
 function lazyPrefix(load: () => Prefix): Prefix {
-  let loaded: Prefix | undefined;
-  const get = (): Prefix => (loaded ??= load());
+  const get = load;
   return {
     get program() {
       return get().program;

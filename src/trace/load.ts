@@ -68,6 +68,37 @@ export function forEachRunRecord(db: SchedlabDatabase, runId: number, visit: (re
   return n;
 }
 
+const RUN_CHUNK_SQL = "SELECT seq, time_ns, kind, gid, actor_gid, reason, site FROM event_records WHERE run_id = ? AND seq >= ? ORDER BY seq LIMIT ?";
+
+/**
+ * Streams a run's records like forEachRunRecord, but in chunks of `chunk` records (one indexed
+ * range scan each) and calls `between()` after every chunk, when no read is open on the
+ * connection: there the caller may write to the database (SQLite connections cannot write
+ * while a read is being stepped). Returns how many records there were.
+ */
+export function forEachRunRecordInChunks(db: SchedlabDatabase, runId: number, chunk: number, visit: (record: GoroutineRecord) => void, between: () => void): number {
+  const textOf = traceStrings(db);
+  const select = db.prepare(RUN_CHUNK_SQL).raw();
+  let from = 0;
+  let n = 0;
+  for (;;) {
+    let got = 0;
+    for (const row of select.iterate(runId, from, chunk) as IterableIterator<EventRow>) {
+      visit(rowToRecord(textOf, row));
+      from = row[0] + 1;
+      got++;
+    }
+    n += got;
+    between();
+    if (got < chunk) return n;
+  }
+}
+
+/** The number of six-type events of a run (kind codes 0–5; an index range scan, no records built). */
+export function countRunEvents(db: SchedlabDatabase, runId: number): number {
+  return db.prepare("SELECT COUNT(*) FROM event_records WHERE run_id = ? AND kind < 6").pluck().get(runId) as number;
+}
+
 /** The same stream as forEachRunRecord, as a generator (stop early by breaking out of the loop). */
 export function* iterateRunRecords(db: SchedlabDatabase, runId: number): Generator<GoroutineRecord> {
   const textOf = traceStrings(db);

@@ -1,0 +1,107 @@
+// The four abstractions as one-pass steppers: a run's records are pushed one at a time (from
+// an array, or streamed from SQLite) and each six-type event that is a sample's next event is
+// emitted with its state key. statesFromRuns and the streaming dataset build share them.
+
+import type { GoroutineInfo, GoroutineRecord } from "../trace/types.js";
+import { isEventType, type EventType } from "../trace/types.js";
+import { applyRecord, newSchedulerTracker, snapshotCounts, type SchedulerCounts } from "./scheduler-state.js";
+import type { Abstraction } from "./types.js";
+
+/** Percent positions of the `split` abstraction. */
+export const SPLIT_POINTS = [25, 50, 75] as const;
+
+/** Receives each sample of a run: its state key, the index of its next event among the run's records, and that event. */
+export type SampleVisitor = (key: string, end: number, next: EventType) => void;
+
+/** What a stepper needs to know of the run before its records: the number of events (split) and the goroutines (goroutine). */
+export interface RunShape {
+  readonly eventCount: number;
+  readonly goroutines?: readonly GoroutineInfo[];
+}
+
+/** Takes one run's records in order; `index` is the record's position in the run. */
+export type SampleStepper = (record: GoroutineRecord, index: number) => void;
+
+/** Index into the event sequence of the split point: floor(n · percent / 100), always < n. */
+export function splitIndex(eventCount: number, percent: number): number {
+  return Math.min(eventCount - 1, Math.floor((eventCount * percent) / 100));
+}
+
+/** Bucket a goroutine count: 0, 1, 2, 3-4, 5-8, 9+. */
+export function bucket(n: number): string {
+  if (n <= 2) return String(n);
+  if (n <= 4) return "3-4";
+  if (n <= 8) return "5-8";
+  return "9+";
+}
+
+/** An event with the reason that distinguishes it: GoBlock(chan receive), GoSched(preempted), GoStart. */
+export function eventLabel(record: GoroutineRecord): string {
+  return (record.kind === "GoBlock" || record.kind === "GoSched") && record.reason !== "" ? `${record.kind}(${record.reason})` : record.kind;
+}
+
+/** The context key: bucketed counts per state and block reason, then the last two events (oldest first). */
+export function contextKey(counts: SchedulerCounts, lastEvents: readonly string[]): string {
+  const waits = Object.entries(counts.waitingByReason).map(([reason, n]) => `${reason === "" ? "unspecified" : reason}:${bucket(n)}`);
+  return `running=${bucket(counts.running)} runnable=${bucket(counts.runnable)} syscall=${bucket(counts.syscall)} waiting={${waits.join(",")}} last=${lastEvents.join(",")}`;
+}
+
+/**
+ * A one-pass stepper for `abstraction`: pushed every record of one run in order, it calls
+ * `visit` for each sample, in record order, with the key DESIGN §5 gives it:
+ * - split: `split=P` at the event whose index in the event sequence is splitIndex(n, P);
+ * - depth: `depth=i` at the i-th event;
+ * - goroutine: `goroutine=<canonical id> step=<k>` at the subject's own k-th event (without
+ *   goroutine info, goroutines are numbered #1, #2, … by first appearance);
+ * - context: the scheduler state before the event and the last two event labels.
+ */
+export function sampleStepper(abstraction: Abstraction, run: RunShape, visit: SampleVisitor): SampleStepper {
+  switch (abstraction) {
+    case "split": {
+      const targets = new Map<number, number[]>();
+      if (run.eventCount > 0) {
+        for (const percent of SPLIT_POINTS) {
+          const at = splitIndex(run.eventCount, percent);
+          targets.set(at, [...(targets.get(at) ?? []), percent]);
+        }
+      }
+      let events = 0;
+      return (record, index) => {
+        if (!isEventType(record.kind)) return;
+        for (const percent of targets.get(events) ?? []) visit(`split=${percent}`, index, record.kind);
+        events++;
+      };
+    }
+    case "depth": {
+      let depth = 0;
+      return (record, index) => {
+        if (isEventType(record.kind)) visit(`depth=${depth++}`, index, record.kind);
+      };
+    }
+    case "goroutine": {
+      const canonical = new Map<number, string>();
+      for (const info of run.goroutines ?? []) canonical.set(info.goroutine, info.canonicalId);
+      const steps = new Map<number, number>();
+      return (record, index) => {
+        if (!canonical.has(record.goroutine)) canonical.set(record.goroutine, `#${canonical.size + 1}`);
+        if (!isEventType(record.kind)) return;
+        const step = steps.get(record.goroutine) ?? 0;
+        steps.set(record.goroutine, step + 1);
+        visit(`goroutine=${canonical.get(record.goroutine)} step=${step}`, index, record.kind);
+      };
+    }
+    case "context": {
+      const tracker = newSchedulerTracker();
+      let last1 = "-";
+      let last2 = "-";
+      return (record, index) => {
+        if (isEventType(record.kind)) {
+          visit(contextKey(snapshotCounts(tracker), [last2, last1]), index, record.kind);
+          last2 = last1;
+          last1 = eventLabel(record);
+        }
+        applyRecord(tracker, record);
+      };
+    }
+  }
+}

@@ -1,0 +1,102 @@
+// Building and storing one program's states and samples by streaming its runs from SQLite:
+// records are read in chunks, pushed through the abstraction's stepper, and each chunk's
+// samples are written before the next is read; states are then counted by SQL. Memory stays
+// flat in the number of events (one chunk, plus the stepper's per-goroutine state), so
+// `dist`, `export` and the pipeline's distributions stage work on collections of any size.
+
+import { inTransaction, type SchedlabDatabase } from "../store/index.js";
+import { countRunEvents, forEachRunRecordInChunks, loadRunGoroutines } from "../trace/index.js";
+import { EVENT_TYPES, type EventType } from "../trace/types.js";
+import { growingPrefixHash } from "./prefix-hash.js";
+import { sampleStepper } from "./sample-stepper.js";
+import { stateId } from "./state-id.js";
+import type { Abstraction } from "./types.js";
+
+/** Records read per chunk; each chunk's samples are written before the next is read. */
+export const STREAM_CHUNK = 50_000;
+
+/** Rows per multi-row INSERT. */
+const BATCH = 64;
+
+/** A usable run of the program, as the build needs it. */
+export interface StreamedRun {
+  readonly id: number;
+  readonly procs: number;
+}
+
+/** Multi-row INSERT of `width`-column rows into `table`, in batches; `rows` is flat. */
+function insertRows(db: SchedlabDatabase, sql: string, width: number, rows: unknown[]): void {
+  const tuple = `(${Array(width).fill("?").join(", ")})`;
+  const statement = (n: number) => db.prepare(`${sql} VALUES ${Array(n).fill(tuple).join(", ")}`);
+  const full = statement(BATCH);
+  const per = BATCH * width;
+  let i = 0;
+  for (; i + per <= rows.length; i += per) full.run(rows.slice(i, i + per));
+  if (i < rows.length) statement((rows.length - i) / width).run(rows.slice(i));
+}
+
+const COUNT_COLUMNS = EVENT_TYPES.map((e, i) => `SUM(s.next = '${e}') AS n${i}`).join(", ");
+
+/**
+ * Replaces the stored states and samples of one (abstraction, program) from its runs, in
+ * one transaction, streaming: the same states, counts and samples statesFromRuns gives over
+ * the program's runs in memory. A state's representative is its first sample in run-id
+ * order (the lowest run id, earliest position), its prefix hash that prefix's.
+ */
+export function streamProgramStates(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  program: { readonly id: number; readonly name: string },
+  runs: readonly StreamedRun[],
+  inputHash: string,
+  chunk = STREAM_CHUNK,
+): void {
+  inTransaction(db, () => {
+    db.prepare("DELETE FROM states WHERE abstraction = ? AND program_id = ?").run(abstraction, program.id);
+    db.prepare("DELETE FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)").run(abstraction, program.id);
+    db.exec(`CREATE TEMP TABLE IF NOT EXISTS stream_states (state_id TEXT PRIMARY KEY, key TEXT NOT NULL, rep_run_id INTEGER NOT NULL, rep_end INTEGER NOT NULL, prefix_hash TEXT NOT NULL) WITHOUT ROWID;
+      DELETE FROM temp.stream_states;`);
+    for (const run of [...runs].sort((a, b) => a.id - b.id)) {
+      const goroutines = loadRunGoroutines(db, run.id);
+      const hash = growingPrefixHash({ program: program.name, procs: run.procs, goroutines });
+      let samples: unknown[] = [];
+      let states: unknown[] = [];
+      const visit = (key: string, end: number, next: EventType): void => {
+        const id = stateId(abstraction, program.name, key);
+        samples.push(abstraction, run.id, end, id, next);
+        states.push(id, key, run.id, end, hash.digest());
+      };
+      const step = sampleStepper(abstraction, { eventCount: abstraction === "split" ? countRunEvents(db, run.id) : 0, goroutines }, visit);
+      let index = 0;
+      forEachRunRecordInChunks(
+        db,
+        run.id,
+        chunk,
+        (record) => {
+          step(record, index++);
+          hash.add(record);
+        },
+        () => {
+          // The first sample of a state (in run-id, then position order) is its representative.
+          insertRows(db, "INSERT OR IGNORE INTO temp.stream_states (state_id, key, rep_run_id, rep_end, prefix_hash)", 5, states);
+          insertRows(db, "INSERT INTO samples (abstraction, run_id, position, state_id, next)", 5, samples);
+          samples = [];
+          states = [];
+        },
+      );
+    }
+    // One pass over the program's samples counts every state; the representative comes from stream_states.
+    db.prepare(
+      `INSERT INTO states (abstraction, program_id, key, state_id, n_gocreate, n_gostart, n_goblock, n_gounblock, n_gosched, n_goend, runs, rep_run_id, rep_end, prefix_hash)
+       SELECT ?, ?, t.key, c.state_id, c.n0, c.n1, c.n2, c.n3, c.n4, c.n5, c.runs, t.rep_run_id, t.rep_end, t.prefix_hash
+       FROM (SELECT s.state_id, ${COUNT_COLUMNS}, COUNT(DISTINCT s.run_id) AS runs FROM samples s
+             WHERE s.abstraction = ? AND s.run_id IN (SELECT id FROM runs WHERE program_id = ?) GROUP BY s.state_id) c
+       JOIN temp.stream_states t ON t.state_id = c.state_id`,
+    ).run(abstraction, program.id, abstraction, program.id);
+    db.exec("DELETE FROM temp.stream_states;");
+    db.prepare(
+      `INSERT INTO dataset_inputs (abstraction, program_id, input_hash, built_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (abstraction, program_id) DO UPDATE SET input_hash = excluded.input_hash, built_at = excluded.built_at`,
+    ).run(abstraction, program.id, inputHash, new Date().toISOString());
+  });
+}
