@@ -10,7 +10,7 @@ import { seededRandom } from "../../src/random.js";
  * `rows` rows of six logits uniform in [−6, 6], each labelled with one event drawn from
  * the distribution `calibrate` makes of its logits (in place).
  */
-function drawLabelled(random: { next(): number }, rows: number, calibrate: (q: Float64Array) => void): { z: Float64Array; m: TrainingMatrix } {
+function drawLabelled(random: () => number, rows: number, calibrate: (q: Float64Array) => void): { z: Float64Array; m: TrainingMatrix } {
   const z = new Float64Array(rows * 6);
   const m: TrainingMatrix = { rows, inputs: 0, x: new Float32Array(0), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
   const q = new Float64Array(6);
