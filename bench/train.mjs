@@ -13,6 +13,7 @@ import { pathToFileURL } from "node:url";
 
 const distRoot = process.env.SCHEDLAB_DIST ? pathToFileURL(`${process.env.SCHEDLAB_DIST}/`) : new URL("../dist/", import.meta.url);
 const train = await import(new URL("train/index.js", distRoot).href);
+const { seededRandom } = await import(new URL("random.js", distRoot).href);
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100_000);
 const EPOCHS = Number(process.env.BENCH_EPOCHS ?? 3);
@@ -21,8 +22,7 @@ const RUNS_PER_PROGRAM = 5;
 
 /** A random but state-machine-valid record stream: the root creates workers that block, wake and end. */
 function simulate(program, run) {
-  const random = train.seededRandom(program * 7919 + run * 104729 + 1);
-  const rand = () => random.next();
+  const rand = seededRandom(program * 7919 + run * 104729 + 1);
   const workers = 2 + (program % 9);
   const reasons = ["chan receive", "chan send", "select", "sync", "sleep"];
   const state = new Map([[1, "running"]]);
@@ -99,7 +99,7 @@ async function timeAsync(work) {
 const { states, samples } = train.statesAndSamples(runs, "depth");
 const prefixes = samples.slice(0, SAMPLES).map((s) => s.prefix);
 // Reference: features of every sample's prefix (one forward walk per run).
-const reference = time(() => train.featurizePrefixes(prefixes, () => null));
+const reference = time(() => train.featurizePrefixes(prefixes));
 const perPrefixUs = (reference.ms * 1000) / prefixes.length;
 
 const rows = [];

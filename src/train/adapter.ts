@@ -9,7 +9,8 @@ import { EVENT_TYPES } from "../trace/types.js";
 import type { CardMetrics } from "./card-metrics.js";
 import { FEATURE_SPEC, FEATURE_VERSION } from "./features.js";
 import { modelLayout } from "./model.js";
-import type { StudentCard, StudentFeatureFile, StudentWeights, TrainedStudent } from "./types.js";
+import type { NgramModel } from "../predict/baselines.js";
+import type { SavedNgram, StudentCard, StudentFeatureFile, StudentWeights, TrainedStudent } from "./types.js";
 
 /** An adapter directory is missing, incomplete, corrupt or from another feature version. */
 export class AdapterError extends SchedlabError {}
@@ -91,6 +92,10 @@ export function loadAdapter(path: string): LoadedAdapter {
   if (!Array.isArray(names) || names.length !== FEATURE_SPEC.names.length || names.some((n, i) => n !== FEATURE_SPEC.names[i])) {
     throw new AdapterError(`adapter ${dir} was trained on a different feature list`, retrain);
   }
+  const ngram = features.ngram as SavedNgram | undefined;
+  if (ngram === undefined || !Number.isInteger(ngram.order) || ngram.order < 1 || !(ngram.addK > 0) || !Array.isArray(ngram.table) || ngram.table.some((row) => !Array.isArray(row) || typeof row[0] !== "string" || !Array.isArray(row[1]) || row[1].length !== EVENT_TYPES.length)) {
+    throw new AdapterError(`adapter ${dir} has no valid stacked n-gram in features.json`, retrain);
+  }
   const size = modelLayout(weights.shape).size;
   const finite = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === "number" && Number.isFinite(x));
   if (weights.shape.inputs !== names.length || weights.shape.events !== EVENT_TYPES.length || !finite(weights.params) || weights.params.length !== size || !finite(weights.mean) || weights.mean.length !== names.length || !finite(weights.std) || weights.std.length !== names.length || !(weights.temperature > 0) || !validPrior(weights) || typeof weights.usesStaticFeatures !== "boolean") {
@@ -150,4 +155,15 @@ export function cardMarkdown(card: StudentCard): string {
     metricsTable("Holdout", card.holdout),
     metricsTable("Validation (after calibration)", card.validation),
   ].join("\n");
+}
+
+/** The n-gram as features.json keeps it (contexts sorted, so equal models save equal bytes). */
+export function savedNgram(model: NgramModel): SavedNgram {
+  const table = [...model.table.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, counts]) => [key, [...counts]] as const);
+  return { order: model.order, addK: model.addK, table };
+}
+
+/** The saved n-gram back as a model. */
+export function loadedNgram(saved: SavedNgram): NgramModel {
+  return { order: saved.order, addK: saved.addK, table: new Map(saved.table.map(([key, counts]) => [key, [...counts]])) };
 }

@@ -4,9 +4,10 @@
 import { createHash } from "node:crypto";
 import type { State } from "../dataset/types.js";
 import type { Prediction, Predictor, ReasoningTags } from "../predict/types.js";
-import { loadAdapter } from "./adapter.js";
+import { loadAdapter, loadedNgram } from "./adapter.js";
+import { calibrateRow } from "./calibration.js";
 import { FEATURE_COUNT, featurizePrefixes } from "./features.js";
-import { calibrateInPlace, type Calibration } from "./fit.js";
+import type { Calibration } from "./fit.js";
 import { forward, newWorkspace } from "./model.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES } from "./tags.js";
@@ -27,6 +28,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
   const params = Float64Array.from(weights.params);
   const calibration: Calibration = { temperature: weights.temperature, priorWeight: weights.priorWeight, prior: weights.prior };
   const known = new Map<string, StaticFeatures | null>(Object.entries(features.staticFeatures));
+  const ngram = loadedNgram(features.ngram);
   const configHash = createHash("sha256").update(adapter.raw).digest("hex").slice(0, 16);
 
   async function staticFor(program: string): Promise<void> {
@@ -49,14 +51,17 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
     configHash,
     async predict(states: readonly State[]): Promise<Prediction[]> {
       for (const program of new Set(states.map((s) => s.representative.program))) await staticFor(program);
-      const x = featurizePrefixes(states.map((s) => s.representative), (program) => (weights.usesStaticFeatures ? (known.get(program) ?? null) : null));
+      const { x } = featurizePrefixes(states.map((s) => s.representative), {
+        staticOf: (program) => (weights.usesStaticFeatures ? (known.get(program) ?? null) : null),
+        ngram,
+      });
       const ws = newWorkspace(shape);
       const row = new Float64Array(FEATURE_COUNT);
       return states.map((_, i) => {
         for (let j = 0; j < FEATURE_COUNT; j++) row[j] = (x[i * FEATURE_COUNT + j] - weights.mean[j]) / weights.std[j];
         forward(shape, params, row, 0, ws);
         const q = ws.eventLogits.slice(0, shape.events);
-        calibrateInPlace(q, shape.events, calibration);
+        calibrateRow(q, shape.events, calibration, null, 0);
         const probabilities = Array.from(q);
         if (shape.tags === 0) return { probabilities };
         return { probabilities, tags: reasoningTags(ws.tagLogits, shape.tags, q) };

@@ -9,8 +9,11 @@ import { UsageError } from "../errors.js";
 import { applyRecord, newSchedulerTracker } from "../dataset/scheduler-state.js";
 import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../trace/types.js";
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
-import { FEATURE_COUNT, FEATURE_SPEC, FEATURE_VERSION, featurizePrefixes } from "./features.js";
-import { calibrateInPlace, eventLogits, fitCalibration, fitModel, fitStandardiser, nllOfLogits, standardiseInPlace, type Calibration, type TrainingMatrix } from "./fit.js";
+import { FEATURE_COUNT, FEATURE_SPEC, FEATURE_VERSION, featurizePrefixes, type FeatureInputs } from "./features.js";
+import { calibrateRow, calibratedNll, fitStudentCalibration } from "./calibration.js";
+import { fitNgram } from "../predict/baselines.js";
+import { savedNgram } from "./adapter.js";
+import { eventLogits, fitModel, fitStandardiser, type Calibration, type TrainingMatrix } from "./fit.js";
 import { modelLayout, type ModelShape } from "./model.js";
 import { seededRandom, shuffleInPlace } from "../random.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
@@ -19,6 +22,8 @@ import { RARE_EVENTS, type StudentCard, type StudentData, type StudentSide, type
 
 const K = EVENT_TYPES.length;
 const T = TAG_CLASSES.length;
+/** Order of the training n-gram stacked into the features (the ngram:3 baseline's). */
+export const STACKED_NGRAM_ORDER = 3;
 
 /** Program split of one training run. Invariant: the three sets are disjoint. */
 export interface ProgramSplit {
@@ -119,6 +124,10 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
   const programs = [...split.train, ...split.validation, ...split.holdout];
   const { features: staticFeatures, missing } = options.staticFeatures ? await loadStaticFeatures(programs, data.programDirs) : { features: new Map<string, StaticFeatures>(), missing: [] };
   const staticOf = (program: string): StaticFeatures | null => staticFeatures.get(program) ?? null;
+  // The training n-gram the features stack (ngram.*, and the base of ctx.mix): fitted on the
+  // fit side's samples only, like the ngram:3 baseline, and saved with the adapter.
+  const ngram = fitNgram(STACKED_NGRAM_ORDER, 1, { samples: data.fit.samples });
+  const inputs: FeatureInputs = { staticOf, ngram };
   const { states: trainStates, samples: trainSamples } = data.fit;
   const { states: validationStates, samples: validationSamples } = data.validation;
   const holdoutStates = data.holdout.states;
@@ -130,24 +139,23 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
   const ceSamples = options.objective !== "kl" ? capSamplesPerProgram(trainSamples, options.maxSamplesPerProgram, options.seed) : null;
   const train =
     ceSamples !== null
-      ? sampleRows(ceSamples.samples, staticOf, weights, sampleTags === null ? null : pick(sampleTags, ceSamples.indices))
-      : stateRows(trainStates, staticOf, weights, options.tags ? stateTagTargets(trainSamples, sampleTags) : null);
+      ? sampleRows(ceSamples.samples, inputs, weights, sampleTags === null ? null : pick(sampleTags, ceSamples.indices))
+      : stateRows(trainStates, inputs, weights, options.tags ? stateTagTargets(trainSamples, sampleTags) : null);
   if (options.objective === "trajectory" && ceSamples !== null) setTrajectoryTargets(train, ceSamples.samples, options.trajectorySteps, options.trajectoryDiscount);
   const rowPrograms = ceSamples !== null ? ceSamples.samples.map((s) => s.prefix.program) : keptStates(trainStates).map((s) => s.program);
   scaleByProgram(train, rowPrograms, trainingProgramFactors(trainSamples));
-  const validation = stateRows(validationStates, staticOf, null, null);
+  const validation = stateRows(validationStates, inputs, null, null);
   capProgramCounts(validation, keptStates(validationStates).map((s) => s.program));
   // Early stopping scores held-out rows of the kind the objective trains on. Per-sample rows
   // (ce, trajectory) are fitted to each run's own prefix, which under a pooled abstraction
   // (depth) nearly determines its next event while the state's representative prefix does
   // not determine its pooled p̂: scored on states, every trained epoch looked worse than the
   // random initialisation, and epoch 0 was kept (13.8 % on the corpus holdout, majority 38 %).
-  const stopping = ceSamples !== null ? validationSampleRows(validationSamples, staticOf, options) : validation;
-  const holdout = stateRows(holdoutStates, staticOf, null, null);
+  const stopping = ceSamples !== null ? validationSampleRows(validationSamples, inputs, options) : validation;
+  const holdout = stateRows(holdoutStates, inputs, null, null);
 
   options.onProgress?.(`${train.rows} training rows (${options.objective}), ${validation.rows} validation and ${holdout.rows} holdout states, ${FEATURE_COUNT} features`);
   const standardiser = fitStandardiser(train);
-  for (const m of new Set([train, validation, stopping, holdout])) standardiseInPlace(m.x, standardiser);
 
   const shape: ModelShape = {
     kind: options.model,
@@ -166,19 +174,19 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
     patience: options.patience,
     tagWeight: options.tagWeight,
     onEpoch: (epoch, loss) => options.onProgress?.(`epoch ${epoch}: validation NLL ${loss.toFixed(4)}`),
-  });
-  const validationLogits = eventLogits(shape, fit.params, validation);
+  }, standardiser);
+  const validationLogits = eventLogits(shape, fit.params, validation, standardiser);
   // Calibration toward the training class marginal: a model confidently wrong on programs it
   // has not seen keeps a floor α·prior on every event that can occur, which temperature alone
   // only buys by flattening every prediction (CE on depth: T 4.4; docs/training.md).
-  const calibration = fitCalibration(validationLogits, validation, K, classMarginal(totals));
+  const calibration = fitStudentCalibration(validationLogits, validation, K, classMarginal(totals), null);
   const temperature = calibration.temperature;
   // The majority baseline is fitted on every non-held-out program, as the eval stage does.
   const seen = classTotals(trainSamples);
   for (const state of validationStates) for (const e of EVENT_TYPES) seen[e] += state.counts[e];
   const majorityEvent = EVENT_TYPES.reduce((a, b) => (seen[b] > seen[a] ? b : a));
   const score = (states: readonly State[], m: TrainingMatrix): CardMetrics | null =>
-    states.length === 0 ? null : cardMetrics(scoredStates(states, eventLogits(shape, fit.params, m), calibration), majorityEvent);
+    states.length === 0 ? null : cardMetrics(scoredStates(states, eventLogits(shape, fit.params, m, standardiser), calibration), majorityEvent);
 
   const card: StudentCard = {
     name,
@@ -230,7 +238,7 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
       bestEpoch: fit.bestEpoch,
       temperature,
       priorWeight: calibration.priorWeight,
-      validationNll: nllOfLogits(validationLogits, validation, K, calibration),
+      validationNll: calibratedNll(validationLogits, validation, K, calibration, null),
     },
     holdout: score(holdoutStates, holdout),
     validation: score(validationStates, validation),
@@ -253,7 +261,7 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
       tagClasses: [...TAG_CLASSES],
       usesStaticFeatures: options.staticFeatures,
     },
-    features: { spec: FEATURE_SPEC, staticFeatures: staticTable },
+    features: { spec: FEATURE_SPEC, staticFeatures: staticTable, ngram: savedNgram(ngram) },
     card,
   };
 }
@@ -277,9 +285,9 @@ export function statesAndSamples(runs: readonly RunRecords[], abstraction: Abstr
  * observed next event (unweighted), capped per program like the training samples, and with
  * program counts capped like the validation states.
  */
-function validationSampleRows(samples: readonly Sample[], staticOf: (p: string) => StaticFeatures | null, options: TrainStudentOptions): TrainingMatrix {
+function validationSampleRows(samples: readonly Sample[], inputs: FeatureInputs, options: TrainStudentOptions): TrainingMatrix {
   const capped = capSamplesPerProgram(samples, options.maxSamplesPerProgram, options.seed).samples;
-  const rows = sampleRows(capped, staticOf, UNIT_WEIGHTS, null);
+  const rows = sampleRows(capped, inputs, UNIT_WEIGHTS, null);
   capProgramCounts(rows, capped.map((s) => s.prefix.program));
   return rows;
 }
@@ -435,9 +443,9 @@ export function setTrajectoryTargets(m: TrainingMatrix, samples: readonly Sample
 }
 
 /** CE rows: one per sample, one-hot target, weight = class weight of its label. */
-function sampleRows(samples: readonly Sample[], staticOf: (p: string) => StaticFeatures | null, weights: Record<EventType, number>, tags: Int32Array | null): TrainingMatrix {
+function sampleRows(samples: readonly Sample[], inputs: FeatureInputs, weights: Record<EventType, number>, tags: Int32Array | null): TrainingMatrix {
   const n = samples.length;
-  const x = featurizePrefixes(samples.map((s) => s.prefix), staticOf);
+  const { x, feasible } = featurizePrefixes(samples.map((s) => s.prefix), inputs);
   const events = new Float64Array(n * K);
   const w = new Float64Array(n);
   const counts = new Float64Array(n).fill(1);
@@ -447,7 +455,7 @@ function sampleRows(samples: readonly Sample[], staticOf: (p: string) => StaticF
     w[i] = weights[s.next];
     if (tagTargets !== null && tags !== null) tagTargets[i * T + tags[i]] = 1;
   });
-  return { rows: n, inputs: FEATURE_COUNT, x, events, weights: w, counts, tags: tagTargets };
+  return { rows: n, inputs: FEATURE_COUNT, x, feasible, events, weights: w, counts, tags: tagTargets };
 }
 
 /**
@@ -457,13 +465,13 @@ function sampleRows(samples: readonly Sample[], staticOf: (p: string) => StaticF
  */
 function stateRows(
   states: readonly State[],
-  staticOf: (p: string) => StaticFeatures | null,
+  inputs: FeatureInputs,
   weights: Record<EventType, number> | null,
   tags: Map<string, Float64Array> | null,
 ): TrainingMatrix {
   const kept = states.filter((s) => totalCount(s.counts) > 0);
   const n = kept.length;
-  const x = featurizePrefixes(kept.map((s) => s.representative), staticOf);
+  const { x, feasible } = featurizePrefixes(kept.map((s) => s.representative), inputs);
   const events = new Float64Array(n * K);
   const w = new Float64Array(n);
   const counts = new Float64Array(n);
@@ -485,7 +493,7 @@ function stateRows(
       else tagTargets[i * T] = 1;
     }
   });
-  return { rows: n, inputs: FEATURE_COUNT, x, events, weights: w, counts, tags: tagTargets };
+  return { rows: n, inputs: FEATURE_COUNT, x, feasible, events, weights: w, counts, tags: tagTargets };
 }
 
 /** The training samples' class frequencies (EVENT_TYPES order), the prior of the calibration. */
@@ -499,8 +507,9 @@ function scoredStates(states: readonly State[], logits: Float64Array, calibratio
   const q = new Float64Array(K);
   return kept.map((s, i) => {
     for (let c = 0; c < K; c++) q[c] = logits[i * K + c];
-    calibrateInPlace(q, K, calibration);
+    calibrateRow(q, K, calibration, null, 0);
     return { counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: Array.from(q) };
   });
 }
+
 

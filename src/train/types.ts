@@ -142,10 +142,18 @@ export interface StudentWeights {
   readonly usesStaticFeatures: boolean;
 }
 
-/** features.json of an adapter: the spec plus static features of every program seen. */
+/** The training n-gram an adapter stacks into its features, as saved: contexts sorted by key. */
+export interface SavedNgram {
+  readonly order: number;
+  readonly addK: number;
+  readonly table: readonly (readonly [string, readonly number[]])[];
+}
+
+/** features.json of an adapter: the spec, static features of every program seen, and the stacked n-gram. */
 export interface StudentFeatureFile {
   readonly spec: FeatureSpec;
   readonly staticFeatures: Readonly<Record<string, StaticFeatures>>;
+  readonly ngram: SavedNgram;
 }
 
 export interface StudentCard {
