@@ -29,6 +29,10 @@ interface TrainCliOptions {
   tagWeight: string;
   trajectorySteps: string;
   trajectoryDiscount: string;
+  splitGrid: boolean;
+  infeasibleCap: string;
+  calibrationFolds: string;
+  calibrationWeighting: string;
   json?: boolean;
 }
 
@@ -65,6 +69,10 @@ export function registerTrain(program: Command): void {
     .option("--tag-weight <x>", "weight of the tag head's loss", String(d.tagWeight))
     .option("--trajectory-steps <k>", "trajectory objective: next events per sample", String(d.trajectorySteps))
     .option("--trajectory-discount <g>", "trajectory objective: weight γ^j of step j, γ in (0, 1]", String(d.trajectoryDiscount))
+    .option("--no-split-grid", "split abstraction: train on the scored 25/50/75 % states only, not on every 5 %")
+    .option("--infeasible-cap <x>", "at most this probability on events the prefix rules out (< 1/6 keeps greedy rollouts valid), or none", String(d.infeasibleCap))
+    .option("--calibration-folds <n>", "also calibrate on out-of-fold predictions of the training families (n ≥ 2 folds, one extra model each); 0: validation families only", String(d.calibrationFolds))
+    .option("--calibration-weighting <how>", "samples (programs capped at 4× the median) or families (every family equally)", d.calibrationWeighting)
     .option("--json", "print the card as JSON")
     .action(async (opts: TrainCliOptions) => {
       const objective = oneOf<Objective>("objective", opts.objective, OBJECTIVES);
@@ -81,6 +89,8 @@ export function registerTrain(program: Command): void {
         tagWeight: parseNumberOption("--tag-weight", opts.tagWeight, 0),
         trajectorySteps: parsePositiveInteger("--trajectory-steps", opts.trajectorySteps),
         trajectoryDiscount: parseNumberOption("--trajectory-discount", opts.trajectoryDiscount, 0, 1),
+        infeasibleCap: opts.infeasibleCap === "none" ? null : parseNumberOption("--infeasible-cap", opts.infeasibleCap, 0, 0.99),
+        calibrationFolds: parseIntegerOption("--calibration-folds", opts.calibrationFolds, 0),
       };
       const db = openExistingDatabase(opts.db);
       try {
@@ -92,6 +102,8 @@ export function registerTrain(program: Command): void {
           tags: opts.tags === true,
           balance: opts.balance === true,
           staticFeatures: opts.staticFeatures === true,
+          splitGrid: opts.splitGrid,
+          calibrationWeighting: oneOf("calibration-weighting", opts.calibrationWeighting, ["samples", "families"] as const),
           holdout: opts.holdout,
           runs: parseRunSelection(opts.configs),
           ...numbers,

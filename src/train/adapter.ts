@@ -71,6 +71,8 @@ function validPrior(weights: StudentWeights): boolean {
   const { prior, priorWeight } = weights;
   if (typeof priorWeight !== "number" || !(priorWeight >= 0 && priorWeight < 1)) return false;
   if (!Array.isArray(prior) || prior.length !== EVENT_TYPES.length || prior.some((p) => typeof p !== "number" || !(p >= 0))) return false;
+  const cap = weights.infeasibleCap;
+  if (cap !== undefined && cap !== null && !(typeof cap === "number" && cap >= 0 && cap < 1)) return false;
   return Math.abs(prior.reduce((a, b) => a + b, 0) - 1) < 1e-6;
 }
 

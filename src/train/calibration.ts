@@ -1,27 +1,33 @@
-// The student's calibration (pure): q = restrict_F((1 − α)·softmax(z / T) + α·prior), the
-// temperature-and-prior family of src/predict/calibration.ts followed by the feasible-event
-// restriction (src/train/feasibility.ts) when the adapter uses it. (T, α) are fitted on the
-// validation families' NLL: for each α on a grid the best T by golden-section search on log T.
+// The student's calibration (pure): q = cap_F((1 − α)·softmax(z / T) + α·prior), the
+// temperature-and-prior family of src/predict/calibration.ts followed, when the adapter uses
+// it, by the cap on events the prefix rules out (src/train/feasibility.ts). (T, α) are fitted
+// on the validation families' NLL: for each α on a grid the best T by golden-section search.
 
 import { calibrateInPlace, type Calibration, type CalibrationTargets } from "../predict/calibration.js";
-import { restrictToFeasible } from "./feasibility.js";
+import { capInfeasible } from "./feasibility.js";
 
 export type { Calibration };
 
 /** Prior weights tried: fine near 0, where most fits land, coarser further out. */
 export const PRIOR_WEIGHT_GRID: readonly number[] = [0, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 
+/** A calibration and, when the adapter uses one, its cap on infeasible events (null: none). */
+export interface StudentCalibration extends Calibration {
+  readonly infeasibleCap: number | null;
+}
+
 /**
- * Replaces the logits q[at .. at+classes) with the calibrated distribution, restricted to
- * feasible[maskAt ..] when a mask is given.
+ * Replaces the logits q[0 .. classes) with the calibrated distribution; with a cap and the
+ * row's feasible flags (feasible[maskAt ..]), infeasible events share at most the cap.
  */
-export function calibrateRow(q: Float64Array, classes: number, c: Calibration, feasible: Uint8Array | null, maskAt: number): void {
+export function calibrateRow(q: Float64Array, classes: number, c: Calibration | StudentCalibration, feasible: Uint8Array | null, maskAt: number): void {
   calibrateInPlace(q, classes, c);
-  if (feasible !== null) restrictToFeasible(q, 0, feasible, maskAt);
+  const cap = "infeasibleCap" in c ? c.infeasibleCap : null;
+  if (feasible !== null && cap !== null) capInfeasible(q, 0, feasible, maskAt, cap);
 }
 
 /** Count-weighted NLL per sample of calibrated logits (rows × classes). */
-export function calibratedNll(logits: Float64Array, m: CalibrationTargets, classes: number, c: Calibration, feasible: Uint8Array | null): number {
+export function calibratedNll(logits: Float64Array, m: CalibrationTargets, classes: number, c: Calibration | StudentCalibration, feasible: Uint8Array | null): number {
   const q = new Float64Array(classes);
   let total = 0;
   let weight = 0;
@@ -71,12 +77,12 @@ export function goldenTemperature(loss: (t: number) => number, iterations = 40):
  * The (T, α) with the lowest validation NLL over PRIOR_WEIGHT_GRID (α = 0 is temperature
  * scaling alone, so the fit is never worse than it). Nothing to fit on gives T = 1, α = 0.
  */
-export function fitStudentCalibration(logits: Float64Array, m: CalibrationTargets, classes: number, prior: ArrayLike<number>, feasible: Uint8Array | null): Calibration {
-  let best: Calibration = { temperature: 1, priorWeight: 0, prior };
+export function fitStudentCalibration(logits: Float64Array, m: CalibrationTargets, classes: number, prior: ArrayLike<number>, feasible: Uint8Array | null, infeasibleCap: number | null): StudentCalibration {
+  let best: StudentCalibration = { temperature: 1, priorWeight: 0, prior, infeasibleCap };
   if (m.rows === 0) return best;
   let bestLoss = Infinity;
   for (const priorWeight of PRIOR_WEIGHT_GRID) {
-    const at = (temperature: number): Calibration => ({ temperature, priorWeight, prior });
+    const at = (temperature: number): StudentCalibration => ({ temperature, priorWeight, prior, infeasibleCap });
     const temperature = goldenTemperature((t) => calibratedNll(logits, m, classes, at(t), feasible));
     const loss = calibratedNll(logits, m, classes, at(temperature), feasible);
     if (loss < bestLoss - 1e-9) {

@@ -1,8 +1,10 @@
-// Which of the six events can happen next, from the replayed scheduler state alone (pure).
-// The rules are the rollout state machine's (docs/rollout.md) restricted to what holds on
-// every real trace: measured on the 224-program corpus (1 120 runs, 275 499 events) none of
-// them was ever broken. GoCreate is always possible: the runtime or the testing driver
-// creates goroutines while no user goroutine runs (470 of those events).
+// Which of the six events can happen next, from the replayed scheduler state alone (pure), and
+// the cap a student puts on the events its prefix rules out. The rules are the rollout state
+// machine's (docs/rollout.md); measured on the 224-program corpus (1 120 runs, 275 499 events)
+// a run's own next event broke one only for GoCreate while no user goroutine ran (470 events:
+// the runtime or the testing driver creates it). A pooled state's p̂ does put mass there: its
+// other runs are elsewhere (11 % of the training samples at depth), so infeasible events are
+// capped, not removed.
 
 import type { SchedulerTracker } from "../dataset/scheduler-state.js";
 import { EVENT_TYPES } from "../trace/types.js";
@@ -18,12 +20,12 @@ const CREATE = EVENT_TYPES.indexOf("GoCreate");
 /**
  * Writes 1 (possible) or 0 for each event, EVENT_TYPES order, into out[at .. at+6):
  * GoStart needs a runnable goroutine and a free P (procs ≤ 0: unknown, not checked);
- * GoBlock and GoSched a running one; GoEnd a running one or one in a syscall; GoUnblock a
- * waiting one. At least GoCreate is always possible.
+ * GoBlock, GoSched and GoCreate a running one; GoEnd a running one or one in a syscall;
+ * GoUnblock a waiting one.
  */
 export function writeFeasibleEvents(tracker: SchedulerTracker, procs: number, out: Uint8Array, at: number): void {
   const c = tracker.statusCounts;
-  out[at + CREATE] = 1;
+  out[at + CREATE] = c.running > 0 ? 1 : 0;
   out[at + START] = c.runnable > 0 && (procs <= 0 || c.running < procs) ? 1 : 0;
   out[at + BLOCK] = c.running > 0 ? 1 : 0;
   out[at + SCHED] = c.running > 0 ? 1 : 0;
@@ -32,20 +34,22 @@ export function writeFeasibleEvents(tracker: SchedulerTracker, procs: number, ou
 }
 
 /**
- * Restricts a distribution q[at .. at+6) to the feasible events and renormalises it; a vector
- * with no mass on any feasible event becomes uniform over them. The mask always has GoCreate.
+ * Caps the total probability of infeasible events in q[at .. at+6) at `cap`, rescaling the
+ * feasible ones to keep the sum 1 (uniform over them when they had no mass). With cap < 1/5
+ * the most probable event is always feasible when any is: a feasible one gets at least
+ * (1 − cap)/5 > cap. A vector with no feasible event is left as it is.
  */
-export function restrictToFeasible(q: Float64Array, at: number, feasible: Uint8Array, maskAt: number): void {
-  let total = 0;
+export function capInfeasible(q: Float64Array, at: number, feasible: Uint8Array, maskAt: number, cap: number): void {
+  let outside = 0;
+  let count = 0;
   for (let c = 0; c < K; c++) {
-    if (feasible[maskAt + c] === 0) q[at + c] = 0;
-    total += q[at + c];
+    if (feasible[maskAt + c] === 0) outside += q[at + c];
+    else count++;
   }
-  if (total > 0) {
-    for (let c = 0; c < K; c++) q[at + c] /= total;
-    return;
+  if (count === 0 || outside <= cap) return;
+  const inside = 1 - outside;
+  for (let c = 0; c < K; c++) {
+    if (feasible[maskAt + c] === 0) q[at + c] *= cap / outside;
+    else q[at + c] = inside > 1e-12 ? (q[at + c] * (1 - cap)) / inside : (1 - cap) / count;
   }
-  let n = 0;
-  for (let c = 0; c < K; c++) n += feasible[maskAt + c];
-  for (let c = 0; c < K; c++) q[at + c] = feasible[maskAt + c] / n;
 }

@@ -5,9 +5,8 @@ import { createHash } from "node:crypto";
 import type { State } from "../dataset/types.js";
 import type { Prediction, Predictor, ReasoningTags } from "../predict/types.js";
 import { loadAdapter, loadedNgram } from "./adapter.js";
-import { calibrateRow } from "./calibration.js";
+import { calibrateRow, type StudentCalibration } from "./calibration.js";
 import { FEATURE_COUNT, featurizePrefixes } from "./features.js";
-import type { Calibration } from "./fit.js";
 import { forward, newWorkspace } from "./model.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES } from "./tags.js";
@@ -26,7 +25,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
   const { weights, features } = adapter;
   const shape = weights.shape;
   const params = Float64Array.from(weights.params);
-  const calibration: Calibration = { temperature: weights.temperature, priorWeight: weights.priorWeight, prior: weights.prior };
+  const calibration: StudentCalibration = { temperature: weights.temperature, priorWeight: weights.priorWeight, prior: weights.prior, infeasibleCap: weights.infeasibleCap ?? null };
   const known = new Map<string, StaticFeatures | null>(Object.entries(features.staticFeatures));
   const ngram = loadedNgram(features.ngram);
   const configHash = createHash("sha256").update(adapter.raw).digest("hex").slice(0, 16);
@@ -51,7 +50,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
     configHash,
     async predict(states: readonly State[]): Promise<Prediction[]> {
       for (const program of new Set(states.map((s) => s.representative.program))) await staticFor(program);
-      const { x } = featurizePrefixes(states.map((s) => s.representative), {
+      const { x, feasible } = featurizePrefixes(states.map((s) => s.representative), {
         staticOf: (program) => (weights.usesStaticFeatures ? (known.get(program) ?? null) : null),
         ngram,
       });
@@ -61,7 +60,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
         for (let j = 0; j < FEATURE_COUNT; j++) row[j] = (x[i * FEATURE_COUNT + j] - weights.mean[j]) / weights.std[j];
         forward(shape, params, row, 0, ws);
         const q = ws.eventLogits.slice(0, shape.events);
-        calibrateRow(q, shape.events, calibration, null, 0);
+        calibrateRow(q, shape.events, calibration, feasible, i * shape.events);
         const probabilities = Array.from(q);
         if (shape.tags === 0) return { probabilities };
         return { probabilities, tags: reasoningTags(ws.tagLogits, shape.tags, q) };

@@ -62,6 +62,24 @@ export interface TrainStudentOptions {
   readonly trajectorySteps: number;
   /** Trajectory objective: γ, the weight of step j is γ^j (normalised over the steps that exist). */
   readonly trajectoryDiscount: number;
+  /**
+   * `split` only: train and validate on split states at every 5 % (SPLIT_GRID_POINTS) instead of
+   * only the scored 25/50/75 %: the same question at more points (src/train/split-grid.ts).
+   */
+  readonly splitGrid: boolean;
+  /**
+   * At most this much probability in total on events the prefix's replayed state rules out
+   * (src/train/feasibility.ts); below 1/5 the most probable event is always possible, so greedy
+   * rollouts never pick an impossible one. null: no cap.
+   */
+  readonly infeasibleCap: number | null;
+  /**
+   * ≥ 2: also calibrate on out-of-fold predictions of the fit side's families (that many folds,
+   * one extra model each); 0: on the validation families only.
+   */
+  readonly calibrationFolds: number;
+  /** How calibration rows are weighted: by samples (programs capped at 4× the median), or every family equally. */
+  readonly calibrationWeighting: "samples" | "families";
   /** Called with one line per stage and epoch, for progress on a terminal. */
   readonly onProgress?: (line: string) => void;
 }
@@ -86,6 +104,10 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   maxSamplesPerProgram: 20_000,
   trajectorySteps: 4,
   trajectoryDiscount: 0.5,
+  splitGrid: true,
+  infeasibleCap: 0.15,
+  calibrationFolds: 0,
+  calibrationWeighting: "samples",
 };
 
 /**
@@ -116,6 +138,8 @@ export interface StudentData {
   readonly validation: StudentSide;
   readonly holdout: StudentSide;
   readonly programDirs: ReadonlyMap<string, string>;
+  /** Family of each program (the split's); folds and family weights use it, else each program is its own. */
+  readonly familyOf?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -136,6 +160,8 @@ export interface StudentWeights {
   readonly priorWeight: number;
   /** The training samples' event frequencies, EVENT_TYPES order. */
   readonly prior: readonly number[];
+  /** Cap on the total probability of infeasible events (absent or null: none). */
+  readonly infeasibleCap?: number | null;
   readonly eventTypes: readonly EventType[];
   readonly tagClasses: readonly TagClass[];
   /** Whether the static-feature columns were filled in training (else they stay zero). */
