@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { openExistingDatabase, parseAbstraction, CONFIGS_HELP, HOLDOUT_HELP, parseRunSelection } from "../dataset/options.js";
 import { UsageError } from "../errors.js";
 import { trainFromDatabase } from "../train/from-database.js";
+import { FEASIBILITY_RULES } from "../train/calibration.js";
 import { ACTIVATIONS, MODEL_KINDS, type Activation, type ModelKind } from "../train/model.js";
 import { DEFAULT_TRAIN_OPTIONS, OBJECTIVES, type Objective } from "../train/types.js";
 import { parseIntegerOption, parseNumberOption, parsePositiveInteger } from "./numbers.js";
@@ -30,6 +31,7 @@ interface TrainCliOptions {
   trajectorySteps: string;
   trajectoryDiscount: string;
   splitGrid: boolean;
+  feasibility: string;
   infeasibleCap: string;
   calibrationFolds: string;
   calibrationWeighting: string;
@@ -70,7 +72,8 @@ export function registerTrain(program: Command): void {
     .option("--trajectory-steps <k>", "trajectory objective: next events per sample", String(d.trajectorySteps))
     .option("--trajectory-discount <g>", "trajectory objective: weight γ^j of step j, γ in (0, 1]", String(d.trajectoryDiscount))
     .option("--no-split-grid", "split abstraction: train on the scored 25/50/75 % states only, not on every 5 %")
-    .option("--infeasible-cap <x>", "at most this probability on events the prefix rules out (< 1/6 keeps greedy rollouts valid), or none", String(d.infeasibleCap))
+    .option("--feasibility <rule>", "events the prefix rules out: top (the most probable event is always a possible one), cap (their total at most --infeasible-cap) or none", d.feasibility)
+    .option("--infeasible-cap <x>", "--feasibility cap: at most this probability on impossible events (< 1/6 keeps greedy rollouts valid)", String(d.infeasibleCap))
     .option("--calibration-folds <n>", "also calibrate on out-of-fold predictions of the training families (n ≥ 2 folds, one extra model each); 0: validation families only", String(d.calibrationFolds))
     .option("--calibration-weighting <how>", "samples (programs capped at 4× the median) or families (every family equally)", d.calibrationWeighting)
     .option("--json", "print the card as JSON")
@@ -89,7 +92,7 @@ export function registerTrain(program: Command): void {
         tagWeight: parseNumberOption("--tag-weight", opts.tagWeight, 0),
         trajectorySteps: parsePositiveInteger("--trajectory-steps", opts.trajectorySteps),
         trajectoryDiscount: parseNumberOption("--trajectory-discount", opts.trajectoryDiscount, 0, 1),
-        infeasibleCap: opts.infeasibleCap === "none" ? null : parseNumberOption("--infeasible-cap", opts.infeasibleCap, 0, 0.99),
+        infeasibleCap: parseNumberOption("--infeasible-cap", opts.infeasibleCap, 0, 0.99),
         calibrationFolds: parseIntegerOption("--calibration-folds", opts.calibrationFolds, 0),
       };
       const db = openExistingDatabase(opts.db);
@@ -103,6 +106,7 @@ export function registerTrain(program: Command): void {
           balance: opts.balance === true,
           staticFeatures: opts.staticFeatures === true,
           splitGrid: opts.splitGrid,
+          feasibility: oneOf("feasibility", opts.feasibility, FEASIBILITY_RULES),
           calibrationWeighting: oneOf("calibration-weighting", opts.calibrationWeighting, ["samples", "families"] as const),
           holdout: opts.holdout,
           runs: parseRunSelection(opts.configs),

@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { SchedlabError } from "../errors.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import type { CardMetrics } from "./card-metrics.js";
+import { FEASIBILITY_RULES } from "./calibration.js";
 import { FEATURE_SPEC, FEATURE_VERSION } from "./features.js";
 import { modelLayout } from "./model.js";
 import type { NgramModel } from "../predict/baselines.js";
@@ -72,7 +73,8 @@ function validPrior(weights: StudentWeights): boolean {
   if (typeof priorWeight !== "number" || !(priorWeight >= 0 && priorWeight < 1)) return false;
   if (!Array.isArray(prior) || prior.length !== EVENT_TYPES.length || prior.some((p) => typeof p !== "number" || !(p >= 0))) return false;
   const cap = weights.infeasibleCap;
-  if (cap !== undefined && cap !== null && !(typeof cap === "number" && cap >= 0 && cap < 1)) return false;
+  if (cap !== undefined && !(typeof cap === "number" && cap >= 0 && cap < 1)) return false;
+  if (weights.feasibility !== undefined && !(FEASIBILITY_RULES as readonly string[]).includes(weights.feasibility)) return false;
   return Math.abs(prior.reduce((a, b) => a + b, 0) - 1) < 1e-6;
 }
 

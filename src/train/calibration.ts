@@ -1,19 +1,27 @@
-// The student's calibration (pure): q = cap_F((1 − α)·softmax(z / T) + α·prior), the
-// temperature-and-prior family of src/predict/calibration.ts followed, when the adapter uses
-// it, by the cap on events the prefix rules out (src/train/feasibility.ts). (T, α) are fitted
-// on the validation families' NLL: for each α on a grid the best T by golden-section search.
+// The student's calibration (pure): q = F((1 − α)·softmax(z / T) + α·prior), the
+// temperature-and-prior family of src/predict/calibration.ts followed by the adapter's rule F
+// for events the prefix rules out (src/train/feasibility.ts). (T, α) are fitted on the
+// validation families' NLL, with F applied: for each α on a grid the best T by golden section.
 
 import { calibrateInPlace, type Calibration, type CalibrationTargets } from "../predict/calibration.js";
-import { capInfeasible } from "./feasibility.js";
+import { capInfeasible, topFeasible } from "./feasibility.js";
 
 export type { Calibration };
 
 /** Prior weights tried: fine near 0, where most fits land, coarser further out. */
 export const PRIOR_WEIGHT_GRID: readonly number[] = [0, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 
-/** A calibration and, when the adapter uses one, its cap on infeasible events (null: none). */
+/**
+ * What a student does with events its prefix rules out (src/train/feasibility.ts): nothing,
+ * make the top event a feasible one (topFeasible), or cap their total probability.
+ */
+export const FEASIBILITY_RULES = ["none", "top", "cap"] as const;
+export type FeasibilityRule = (typeof FEASIBILITY_RULES)[number];
+
+/** A calibration and the adapter's feasibility rule (the cap is used by "cap" only). */
 export interface StudentCalibration extends Calibration {
-  readonly infeasibleCap: number | null;
+  readonly feasibility: FeasibilityRule;
+  readonly infeasibleCap: number;
 }
 
 /**
@@ -22,8 +30,9 @@ export interface StudentCalibration extends Calibration {
  */
 export function calibrateRow(q: Float64Array, classes: number, c: Calibration | StudentCalibration, feasible: Uint8Array | null, maskAt: number): void {
   calibrateInPlace(q, classes, c);
-  const cap = "infeasibleCap" in c ? c.infeasibleCap : null;
-  if (feasible !== null && cap !== null) capInfeasible(q, 0, feasible, maskAt, cap);
+  if (feasible === null || !("feasibility" in c)) return;
+  if (c.feasibility === "cap") capInfeasible(q, 0, feasible, maskAt, c.infeasibleCap);
+  else if (c.feasibility === "top") topFeasible(q, 0, feasible, maskAt);
 }
 
 /** Count-weighted NLL per sample of calibrated logits (rows × classes). */
@@ -77,12 +86,20 @@ export function goldenTemperature(loss: (t: number) => number, iterations = 40):
  * The (T, α) with the lowest validation NLL over PRIOR_WEIGHT_GRID (α = 0 is temperature
  * scaling alone, so the fit is never worse than it). Nothing to fit on gives T = 1, α = 0.
  */
-export function fitStudentCalibration(logits: Float64Array, m: CalibrationTargets, classes: number, prior: ArrayLike<number>, feasible: Uint8Array | null, infeasibleCap: number | null): StudentCalibration {
-  let best: StudentCalibration = { temperature: 1, priorWeight: 0, prior, infeasibleCap };
+export function fitStudentCalibration(
+  logits: Float64Array,
+  m: CalibrationTargets,
+  classes: number,
+  prior: ArrayLike<number>,
+  feasible: Uint8Array | null,
+  rule: Pick<StudentCalibration, "feasibility" | "infeasibleCap">,
+): StudentCalibration {
+  const { feasibility, infeasibleCap } = rule;
+  let best: StudentCalibration = { temperature: 1, priorWeight: 0, prior, feasibility, infeasibleCap };
   if (m.rows === 0) return best;
   let bestLoss = Infinity;
   for (const priorWeight of PRIOR_WEIGHT_GRID) {
-    const at = (temperature: number): StudentCalibration => ({ temperature, priorWeight, prior, infeasibleCap });
+    const at = (temperature: number): StudentCalibration => ({ temperature, priorWeight, prior, feasibility, infeasibleCap });
     const temperature = goldenTemperature((t) => calibratedNll(logits, m, classes, at(t), feasible));
     const loss = calibratedNll(logits, m, classes, at(temperature), feasible);
     if (loss < bestLoss - 1e-9) {

@@ -53,3 +53,31 @@ export function capInfeasible(q: Float64Array, at: number, feasible: Uint8Array,
     else q[at + c] = inside > 1e-12 ? (q[at + c] * (1 - cap)) / inside : (1 - cap) / count;
   }
 }
+
+/**
+ * Makes the most probable event of q[at .. at+6) a feasible one with the least change: when an
+ * infeasible event beats every feasible one, the infeasible events are scaled down together
+ * until the best of them is `margin` × the best feasible one, and the vector is renormalised
+ * (which keeps that order). A vector whose top event is feasible, or with no feasible event,
+ * is left as it is. Unlike capInfeasible, the infeasible mass is kept wherever it does not
+ * decide the top event, so a pooled state's p̂ keeps the mass its other runs put there.
+ */
+export function topFeasible(q: Float64Array, at: number, feasible: Uint8Array, maskAt: number, margin = 0.9): void {
+  let bestFeasible = -1;
+  let bestInfeasible = -1;
+  for (let c = 0; c < K; c++) {
+    if (feasible[maskAt + c] === 1) bestFeasible = Math.max(bestFeasible, q[at + c]);
+    else bestInfeasible = Math.max(bestInfeasible, q[at + c]);
+  }
+  if (bestFeasible < 0 || bestInfeasible <= bestFeasible) return;
+  if (bestFeasible === 0) {
+    // No mass on any feasible event: give each of them the top infeasible event's mass / margin.
+    for (let c = 0; c < K; c++) if (feasible[maskAt + c] === 1) q[at + c] = bestInfeasible / margin;
+  } else {
+    const scale = (margin * bestFeasible) / bestInfeasible;
+    for (let c = 0; c < K; c++) if (feasible[maskAt + c] === 0) q[at + c] *= scale;
+  }
+  let total = 0;
+  for (let c = 0; c < K; c++) total += q[at + c];
+  for (let c = 0; c < K; c++) q[at + c] /= total;
+}

@@ -25,7 +25,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
   const { weights, features } = adapter;
   const shape = weights.shape;
   const params = Float64Array.from(weights.params);
-  const calibration: StudentCalibration = { temperature: weights.temperature, priorWeight: weights.priorWeight, prior: weights.prior, infeasibleCap: weights.infeasibleCap ?? null };
+  const calibration: StudentCalibration = { temperature: weights.temperature, priorWeight: weights.priorWeight, prior: weights.prior, feasibility: weights.feasibility ?? "none", infeasibleCap: weights.infeasibleCap ?? 0 };
   const known = new Map<string, StaticFeatures | null>(Object.entries(features.staticFeatures));
   const ngram = loadedNgram(features.ngram);
   const configHash = createHash("sha256").update(adapter.raw).digest("hex").slice(0, 16);

@@ -191,7 +191,7 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
         )
       : { logits: validationLogits, rows: validation, programs: keptStates(validationStates).map((s) => s.program) };
   if (options.calibrationWeighting === "families") weighFamiliesEqually(calibrationSet.rows, calibrationSet.programs, data.familyOf);
-  const calibration = fitStudentCalibration(calibrationSet.logits, calibrationSet.rows, K, classMarginal(totals), calibrationSet.rows.feasible, options.infeasibleCap);
+  const calibration = fitStudentCalibration(calibrationSet.logits, calibrationSet.rows, K, classMarginal(totals), calibrationSet.rows.feasible, options);
   const temperature = calibration.temperature;
   // The majority baseline is fitted on every non-held-out program, as the eval stage does.
   const seen = classTotals(trainSamples);
@@ -242,7 +242,7 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
         maxSamplesPerProgram: options.objective !== "kl" ? options.maxSamplesPerProgram : "n/a",
         ...(options.objective === "trajectory" ? { trajectorySteps: options.trajectorySteps, trajectoryDiscount: options.trajectoryDiscount } : {}),
         ...(grid ? { splitGrid: SPLIT_GRID_POINTS.join(",") } : {}),
-        infeasibleCap: options.infeasibleCap ?? "none",
+        feasibility: options.feasibility === "cap" ? `cap ${options.infeasibleCap}` : options.feasibility,
         programWeighting: "min(1, 4·median/n_p) on training rows and validation counts",
       },
       featureVersion: FEATURE_VERSION,
@@ -271,6 +271,7 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
       temperature,
       priorWeight: calibration.priorWeight,
       prior: Array.from(calibration.prior),
+      feasibility: calibration.feasibility,
       infeasibleCap: calibration.infeasibleCap,
       eventTypes: [...EVENT_TYPES],
       tagClasses: [...TAG_CLASSES],

@@ -3,6 +3,7 @@
 import type { Abstraction, RunRecords, Sample, State } from "../dataset/types.js";
 import type { EventType } from "../trace/types.js";
 import type { CardMetrics } from "./card-metrics.js";
+import type { FeasibilityRule } from "./calibration.js";
 import type { FeatureSpec } from "./features.js";
 import type { Activation, ModelKind, ModelShape } from "./model.js";
 import type { StaticFeatures } from "./static-features.js";
@@ -68,11 +69,13 @@ export interface TrainStudentOptions {
    */
   readonly splitGrid: boolean;
   /**
-   * At most this much probability in total on events the prefix's replayed state rules out
-   * (src/train/feasibility.ts); below 1/5 the most probable event is always possible, so greedy
-   * rollouts never pick an impossible one. null: no cap.
+   * Events the prefix's replayed state rules out (src/train/feasibility.ts): "top" makes the most
+   * probable event a feasible one with the least change, so greedy rollouts never pick an
+   * impossible event; "cap" caps their total at `infeasibleCap` (< 1/6 has the same guarantee);
+   * "none" leaves the distribution as calibrated.
    */
-  readonly infeasibleCap: number | null;
+  readonly feasibility: FeasibilityRule;
+  readonly infeasibleCap: number;
   /**
    * ≥ 2: also calibrate on out-of-fold predictions of the fit side's families (that many folds,
    * one extra model each); 0: on the validation families only.
@@ -90,7 +93,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   balance: false,
   staticFeatures: false,
   seed: 1,
-  hidden: 64,
+  hidden: 32,
   activation: "tanh",
   epochs: 60,
   batchSize: 64,
@@ -105,6 +108,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   trajectorySteps: 4,
   trajectoryDiscount: 0.5,
   splitGrid: true,
+  feasibility: "top",
   infeasibleCap: 0.15,
   calibrationFolds: 0,
   calibrationWeighting: "samples",
@@ -160,8 +164,9 @@ export interface StudentWeights {
   readonly priorWeight: number;
   /** The training samples' event frequencies, EVENT_TYPES order. */
   readonly prior: readonly number[];
-  /** Cap on the total probability of infeasible events (absent or null: none). */
-  readonly infeasibleCap?: number | null;
+  /** The feasibility rule (absent: "none") and the cap it uses for "cap". */
+  readonly feasibility?: FeasibilityRule;
+  readonly infeasibleCap?: number;
   readonly eventTypes: readonly EventType[];
   readonly tagClasses: readonly TagClass[];
   /** Whether the static-feature columns were filled in training (else they stay zero). */
