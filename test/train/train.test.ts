@@ -158,8 +158,8 @@ describe("training a student on real traces", () => {
     const scaled = await (await loadStudentPredictor(dir)).predict(states);
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...v1, formatVersion: 1 }));
     expect(await (await loadStudentPredictor(dir)).predict(states)).toEqual(scaled);
-    // With a prior weight α, every probability is at least α times the prior's.
-    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 0.5 }));
+    // With a prior weight α and no feasibility rule, every probability is at least α times the prior's.
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 0.5, feasibility: "none" }));
     for (const p of await (await loadStudentPredictor(dir)).predict(states)) p.probabilities.forEach((q, c) => expect(q).toBeGreaterThanOrEqual(0.5 * w.prior[c] - 1e-12));
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 1 }));
     await expect(loadStudentPredictor(dir)).rejects.toThrow(/malformed weights/);
