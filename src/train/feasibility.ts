@@ -69,7 +69,7 @@ export function topFeasible(q: Float64Array, at: number, feasible: Uint8Array, m
     if (feasible[maskAt + c] === 1) bestFeasible = Math.max(bestFeasible, q[at + c]);
     else bestInfeasible = Math.max(bestInfeasible, q[at + c]);
   }
-  if (bestFeasible < 0 || bestInfeasible <= bestFeasible) return;
+  if (bestFeasible < 0 || bestInfeasible < bestFeasible) return; // a tie is broken too: greedy takes the first
   if (bestFeasible === 0) {
     // No mass on any feasible event: give each of them the top infeasible event's mass / margin.
     for (let c = 0; c < K; c++) if (feasible[maskAt + c] === 1) q[at + c] = bestInfeasible / margin;

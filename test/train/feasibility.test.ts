@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import { applyRecord, newSchedulerTracker } from "../../src/dataset/scheduler-state.js";
-import { capInfeasible, writeFeasibleEvents } from "../../src/train/feasibility.js";
+import { capInfeasible, topFeasible, writeFeasibleEvents } from "../../src/train/feasibility.js";
 import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
 
 const rec = (seq: number, kind: RecordKind, goroutine: number, reason = ""): GoroutineRecord => ({ seq, timeNs: seq, kind, goroutine, actor: null, reason, site: null });
@@ -39,5 +39,23 @@ describe("feasible events", () => {
     capInfeasible(none, 0, feasible, 0, 0.1);
     expect(none[0]).toBeCloseTo(0.1, 12);
     expect(none[1]).toBeCloseTo(0.18, 12); // the rest spread evenly over the five feasible events
+  });
+});
+
+describe("top feasible", () => {
+  it("changes only a vector whose top event is infeasible, keeping every other ratio", () => {
+    const feasible = Uint8Array.from([1, 1, 1, 0, 1, 1]); // GoUnblock impossible
+    const q = Float64Array.from([0.05, 0.2, 0.1, 0.5, 0.1, 0.05]);
+    topFeasible(q, 0, feasible, 0, 0.9);
+    expect(q.indexOf(Math.max(...q))).toBe(1);
+    expect(q[3] / q[1]).toBeCloseTo(0.9, 12);
+    expect(q[2] / q[1]).toBeCloseTo(0.5, 12);
+    expect(q.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    const fine = Float64Array.from([0.05, 0.4, 0.1, 0.3, 0.1, 0.05]);
+    topFeasible(fine, 0, feasible, 0, 0.9);
+    expect(Array.from(fine)).toEqual([0.05, 0.4, 0.1, 0.3, 0.1, 0.05]);
+    const tie = Float64Array.from([0, 0, 0, 0.5, 0.5, 0]);
+    topFeasible(tie, 0, Uint8Array.from([1, 1, 1, 0, 1, 1]), 0, 0.9);
+    expect(tie[4]).toBeGreaterThan(tie[3]);
   });
 });

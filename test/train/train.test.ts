@@ -10,6 +10,7 @@ import {
   AdapterError,
   cardMetrics,
   DEFAULT_TRAIN_OPTIONS,
+  featurizePrefixes,
   loadStudentPredictor,
   saveAdapter,
   statesAndSamples,
@@ -130,6 +131,17 @@ describe("training a student on real traces", () => {
     const viaFactory = await createPredictor(`student:${dir}`, {});
     expect(viaFactory.configHash).toBe(predictor.configHash);
     expect((await viaFactory.predict(states.slice(0, 3))).map((p) => p.probabilities)).toEqual(predictions.slice(0, 3).map((p) => p.probabilities));
+
+    // The default feasibility rule: the most probable event is one the prefix allows.
+    const { feasible } = featurizePrefixes(states.map((s) => s.representative));
+    predictions.forEach((p, i) => {
+      const top = p.probabilities.indexOf(Math.max(...p.probabilities));
+      if (feasible.subarray(i * 6, i * 6 + 6).some((f) => f === 1)) expect(feasible[i * 6 + top]).toBe(1);
+    });
+    // An adapter of another feature version is refused with a hint to retrain.
+    const weightsText = readFileSync(join(dir, "weights.json"), "utf8");
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...JSON.parse(weightsText), featureVersion: 1 }));
+    await expect(loadStudentPredictor(dir)).rejects.toThrow(/uses feature version 1; this schedlab computes version 2/);
 
     writeFileSync(join(dir, "weights.json"), "{ not json");
     await expect(loadStudentPredictor(dir)).rejects.toBeInstanceOf(AdapterError);
