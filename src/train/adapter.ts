@@ -140,7 +140,7 @@ export function cardMarkdown(card: StudentCard): string {
     `- objective: **${t.objective}**${t.tags ? " + reasoning tags" : ""}${t.balance ? " + class rebalancing" : ""}${t.staticFeatures ? " + static source features" : ""}; model: **${t.model}**; seed ${t.seed}`,
     `- hyper-parameters: ${hyper}`,
     `- ${t.features} features (spec version ${t.featureVersion}), ${t.parameters} parameters; ${t.epochsRun} epochs run, best epoch ${t.bestEpoch}`,
-    `- calibration fitted on the validation programs: temperature ${num(t.temperature)}, weight ${num(t.priorWeight, 2)} of the training class marginal (q = (1 − α)·softmax(z/T) + α·marginal; validation NLL ${num(t.validationNll)})`,
+    `- calibration fitted on the validation programs: temperature ${num(t.temperature)}, weight ${num(t.priorWeight, 2)} of the training class marginal (q = F((1 − α)·softmax(z/T) + α·marginal), F the feasibility rule ${String(t.hyperParameters.feasibility ?? "none")}; validation NLL ${num(t.validationNll)})`,
     "",
     "## Data",
     "",

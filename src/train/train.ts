@@ -14,6 +14,7 @@ import { calibrateRow, calibratedNll, fitStudentCalibration, type StudentCalibra
 import { fitNgram } from "../predict/baselines.js";
 import { savedNgram } from "./adapter.js";
 import { SPLIT_GRID_POINTS, runsOfSamples, splitGridStates } from "./split-grid.js";
+import { familyWeightedCounts, outOfFoldRows, withOutOfFold } from "./calibration-set.js";
 import { eventLogits, fitModel, fitStandardiser, type Calibration, type TrainingMatrix } from "./fit.js";
 import { modelLayout, type ModelShape } from "./model.js";
 import { seededRandom, shuffleInPlace } from "../random.js";
@@ -187,11 +188,11 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
     options.calibrationFolds >= 2
       ? withOutOfFold(
           { logits: validationLogits, rows: validation, programs: keptStates(validationStates).map((s) => s.program) },
-          outOfFoldRows(shape, fit.params, train, rowPrograms, stopping, standardiser, stateRows(trainStates, inputs, null, null), keptStates(trainStates).map((s) => s.program), data.familyOf, options, fit.bestEpoch),
+          outOfFoldRows(shape, train, rowPrograms, stopping, standardiser, cappedStateRows(trainStates, inputs), keptStates(trainStates).map((s) => s.program), data.familyOf, options, fit.bestEpoch),
         )
       : { logits: validationLogits, rows: validation, programs: keptStates(validationStates).map((s) => s.program) };
-  if (options.calibrationWeighting === "families") weighFamiliesEqually(calibrationSet.rows, calibrationSet.programs, data.familyOf);
-  const calibration = fitStudentCalibration(calibrationSet.logits, calibrationSet.rows, K, classMarginal(totals), calibrationSet.rows.feasible, options);
+  const calibrationRows = options.calibrationWeighting === "families" ? { ...calibrationSet.rows, counts: familyWeightedCounts(calibrationSet, data.familyOf) } : calibrationSet.rows;
+  const calibration = fitStudentCalibration(calibrationSet.logits, calibrationRows, K, classMarginal(totals), calibrationRows.feasible, options);
   const temperature = calibration.temperature;
   // The majority baseline is fitted on every non-held-out program, as the eval stage does.
   const seen = classTotals(trainSamples);
@@ -528,110 +529,9 @@ function scoredStates(states: readonly State[], logits: Float64Array, calibratio
   });
 }
 
-/** Logits with their calibration targets and each row's program. */
-interface CalibrationSet {
-  readonly logits: Float64Array;
-  readonly rows: TrainingMatrix;
-  readonly programs: readonly string[];
-}
-
-const familyOfProgram = (familyOf: Readonly<Record<string, string>> | undefined, program: string): string => familyOf?.[program] ?? program;
-
-/** Rows `indices` of `m` (copied). */
-function subsetRows(m: TrainingMatrix, indices: readonly number[]): TrainingMatrix {
-  const n = indices.length;
-  const x = new Float32Array(n * m.inputs);
-  const feasible = new Uint8Array(n * K);
-  const events = new Float64Array(n * K);
-  const weights = new Float64Array(n);
-  const counts = new Float64Array(n);
-  indices.forEach((r, i) => {
-    x.set(m.x.subarray(r * m.inputs, (r + 1) * m.inputs), i * m.inputs);
-    feasible.set(m.feasible.subarray(r * K, (r + 1) * K), i * K);
-    events.set(m.events.subarray(r * K, (r + 1) * K), i * K);
-    weights[i] = m.weights[r];
-    counts[i] = m.counts[r];
-  });
-  return { rows: n, inputs: m.inputs, x, feasible, events, weights, counts, tags: null };
-}
-
-/**
- * Out-of-fold calibration rows: the fit side's families are split into `calibrationFolds`
- * folds; for each, a model trained the same way without that fold (early-stopped on the
- * validation families) predicts the fold's states. The calibration then sees how the student
- * behaves on many more unseen families than the validation side holds.
- */
-function outOfFoldRows(
-  shape: ModelShape,
-  _params: Float64Array,
-  train: TrainingMatrix,
-  rowPrograms: readonly string[],
-  stopping: TrainingMatrix,
-  standardiser: ReturnType<typeof fitStandardiser>,
-  fitStates: TrainingMatrix,
-  fitStatePrograms: readonly string[],
-  familyOf: Readonly<Record<string, string>> | undefined,
-  options: TrainStudentOptions,
-  bestEpoch: number,
-): CalibrationSet {
-  const families = [...new Set(fitStatePrograms.map((p) => familyOfProgram(familyOf, p)))].sort();
-  shuffleInPlace(families, seededRandom(options.seed ^ 0xf01d));
-  const folds = Math.min(options.calibrationFolds, families.length);
-  const foldOf = new Map(families.map((f, i) => [f, i % folds] as const));
-  capProgramCounts(fitStates, fitStatePrograms);
-  const logits = new Float64Array(fitStates.rows * K);
-  for (let f = 0; f < folds; f++) {
-    const weights = Float64Array.from(train.weights, (w, r) => (foldOf.get(familyOfProgram(familyOf, rowPrograms[r])) === f ? 0 : w));
-    const model = fitModel(shape, { ...train, weights }, stopping, {
-      seed: options.seed + 1 + f,
-      epochs: Math.max(1, bestEpoch),
-      batchSize: options.batchSize,
-      learningRate: options.learningRate,
-      l2: options.l2,
-      patience: Math.max(1, bestEpoch),
-      tagWeight: options.tagWeight,
-    }, standardiser);
-    const indices = fitStatePrograms.flatMap((p, r) => (foldOf.get(familyOfProgram(familyOf, p)) === f ? [r] : []));
-    const foldLogits = eventLogits(shape, model.params, subsetRows(fitStates, indices), standardiser);
-    indices.forEach((r, i) => logits.set(foldLogits.subarray(i * K, (i + 1) * K), r * K));
-    options.onProgress?.(`calibration fold ${f + 1}/${folds}: ${indices.length} out-of-fold states`);
-  }
-  return { logits, rows: fitStates, programs: fitStatePrograms };
-}
-
-/** Two calibration sets as one. */
-function withOutOfFold(a: CalibrationSet, b: CalibrationSet): CalibrationSet {
-  const all = [...Array(a.rows.rows).keys()];
-  const rows = subsetRows(a.rows, all);
-  const concat = <T extends Float64Array | Float32Array | Uint8Array>(x: T, y: T, make: (n: number) => T): T => {
-    const out = make(x.length + y.length);
-    out.set(x, 0);
-    out.set(y, x.length);
-    return out;
-  };
-  return {
-    logits: concat(a.logits, b.logits, (n) => new Float64Array(n)),
-    rows: {
-      rows: a.rows.rows + b.rows.rows,
-      inputs: a.rows.inputs,
-      x: concat(rows.x, b.rows.x, (n) => new Float32Array(n)),
-      feasible: concat(a.rows.feasible, b.rows.feasible, (n) => new Uint8Array(n)),
-      events: concat(a.rows.events, b.rows.events, (n) => new Float64Array(n)),
-      weights: concat(a.rows.weights, b.rows.weights, (n) => new Float64Array(n)),
-      counts: concat(a.rows.counts, b.rows.counts, (n) => new Float64Array(n)),
-      tags: null,
-    },
-    programs: [...a.programs, ...b.programs],
-  };
-}
-
-/** Scales row counts so every family's total is the mean family total. */
-function weighFamiliesEqually(m: TrainingMatrix, programs: readonly string[], familyOf: Readonly<Record<string, string>> | undefined): void {
-  const totals = new Map<string, number>();
-  for (let r = 0; r < m.rows; r++) {
-    const f = familyOfProgram(familyOf, programs[r]);
-    totals.set(f, (totals.get(f) ?? 0) + m.counts[r]);
-  }
-  const mean = [...totals.values()].reduce((a, b) => a + b, 0) / Math.max(1, totals.size);
-  for (let r = 0; r < m.rows; r++) m.counts[r] *= mean / (totals.get(familyOfProgram(familyOf, programs[r])) ?? mean);
+/** State rows of `states` (no class weights) with program counts capped like the validation rows. */
+function cappedStateRows(states: readonly State[], inputs: FeatureInputs): TrainingMatrix {
+  const rows = stateRows(states, inputs, null, null);
+  capProgramCounts(rows, keptStates(states).map((s) => s.program));
+  return rows;
 }

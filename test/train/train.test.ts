@@ -181,6 +181,21 @@ describe("training a student on real traces", () => {
     await expect(loadStudentPredictor(dir)).rejects.toThrow(/not a schedlab student/);
   });
 
+  it("calibrates on out-of-fold predictions of the fit programs when asked, and on split states at every 5 %", async () => {
+    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
+    // Three fit programs (two held out, one validates): two folds train two extra models.
+    const base = options({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 8 });
+    const plain = await trainStudent("plain", data, base);
+    const folded = await trainStudent("folded", data, { ...base, calibrationFolds: 2, calibrationWeighting: "families" });
+    expect(folded.weights.params).toEqual(plain.weights.params); // the student itself is the same model
+    expect(folded.weights.temperature).not.toBe(plain.weights.temperature); // calibrated on more rows
+    const split = await trainStudent("split", data, options({ objective: "kl", model: "mlp", abstraction: "split", epochs: 8 }));
+    expect(split.card.data.trainStates).toBe(19 * split.card.data.trainPrograms.length);
+    expect(split.card.data.holdoutStates).toBe(3 * split.card.data.holdoutPrograms.length); // scored at 25/50/75 % only
+    const scoredOnly = await trainStudent("split3", data, options({ objective: "kl", model: "mlp", abstraction: "split", epochs: 8, splitGrid: false }));
+    expect(scoredOnly.card.data.trainStates).toBe(3 * scoredOnly.card.data.trainPrograms.length);
+  });
+
   it("schedlab train writes an adapter and a card from a database", async () => {
     const out = join(corpus.scratch, "adapters", "cli-kl");
     const result = await runCli([
