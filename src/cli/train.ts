@@ -95,6 +95,7 @@ export function registerTrain(program: Command): void {
         infeasibleCap: parseNumberOption("--infeasible-cap", opts.infeasibleCap, 0, 0.99),
         calibrationFolds: parseIntegerOption("--calibration-folds", opts.calibrationFolds, 0),
       };
+      if (numbers.calibrationFolds === 1) throw new UsageError("--calibration-folds must be 0 (validation families only) or at least 2, got 1", "Pass --calibration-folds 0 or e.g. 4.");
       const db = openExistingDatabase(opts.db);
       try {
         const student = await trainFromDatabase(db, {
