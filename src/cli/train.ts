@@ -34,6 +34,7 @@ interface TrainCliOptions {
   feasibility: string;
   infeasibleCap: string;
   calibrationFolds: string;
+  members: string;
   calibrationWeighting: string;
   json?: boolean;
 }
@@ -76,6 +77,7 @@ export function registerTrain(program: Command): void {
     .option("--infeasible-cap <x>", "--feasibility cap: at most this probability on impossible events (< 1/6 keeps greedy rollouts valid)", String(d.infeasibleCap))
     .option("--calibration-folds <n>", "also calibrate on out-of-fold predictions of the training families (n ≥ 2 folds, one extra model each); 0: validation families only", String(d.calibrationFolds))
     .option("--calibration-weighting <how>", "samples (programs capped at 4× the median) or families (every family equally)", d.calibrationWeighting)
+    .option("--members <n>", "models averaged (seeds seed, seed+1, …), or auto: as many as fit 15 000 training rows, 1 to 5", String(d.members))
     .option("--json", "print the card as JSON")
     .action(async (opts: TrainCliOptions) => {
       const objective = oneOf<Objective>("objective", opts.objective, OBJECTIVES);
@@ -94,6 +96,7 @@ export function registerTrain(program: Command): void {
         trajectoryDiscount: parseNumberOption("--trajectory-discount", opts.trajectoryDiscount, 0, 1),
         infeasibleCap: parseNumberOption("--infeasible-cap", opts.infeasibleCap, 0, 0.99),
         calibrationFolds: parseIntegerOption("--calibration-folds", opts.calibrationFolds, 0),
+        members: opts.members === "auto" ? ("auto" as const) : parsePositiveInteger("--members", opts.members),
       };
       if (numbers.calibrationFolds === 1) throw new UsageError("--calibration-folds must be 0 (validation families only) or at least 2, got 1", "Pass --calibration-folds 0 or e.g. 4.");
       const db = openExistingDatabase(opts.db);

@@ -102,6 +102,10 @@ export function loadAdapter(path: string): LoadedAdapter {
   }
   const size = modelLayout(weights.shape).size;
   const finite = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === "number" && Number.isFinite(x));
+  const moreMembers = weights.moreMembers ?? [];
+  if (!Array.isArray(moreMembers) || moreMembers.some((m) => !finite(m) || m.length !== size)) {
+    throw new AdapterError(`adapter ${dir} has malformed ensemble members (each needs ${size} finite parameters)`, retrain);
+  }
   if (weights.shape.inputs !== names.length || weights.shape.events !== EVENT_TYPES.length || !finite(weights.params) || weights.params.length !== size || !finite(weights.mean) || weights.mean.length !== names.length || !finite(weights.std) || weights.std.length !== names.length || !(weights.temperature > 0) || !validPrior(weights) || typeof weights.usesStaticFeatures !== "boolean") {
     throw new AdapterError(`adapter ${dir} has malformed weights (expected ${size} finite parameters for its shape, a temperature > 0, a prior weight in [0, 1) and a prior distribution over the ${EVENT_TYPES.length} events)`, retrain);
   }

@@ -194,6 +194,27 @@ export function eventLogits(shape: ModelShape, params: Float64Array, m: Training
   return sparseLogits(shape, params, sparseRows(m.x, m.rows, m.inputs, standardiser));
 }
 
+/**
+ * The logits of an ensemble (members share shape and standardiser): z = ln(mean_m softmax(z_m)),
+ * so softmax(z) is the members' mean distribution and calibration treats the ensemble as one
+ * model. One member gives its own logits unchanged.
+ */
+export function ensembleLogits(shape: ModelShape, members: readonly Float64Array[], m: TrainingMatrix, standardiser = identityStandardiser(m.inputs)): Float64Array {
+  if (members.length === 1) return eventLogits(shape, members[0], m, standardiser);
+  const rows = sparseRows(m.x, m.rows, m.inputs, standardiser);
+  const mean = new Float64Array(m.rows * shape.events);
+  for (const params of members) {
+    const z = sparseLogits(shape, params, rows);
+    for (let r = 0; r < m.rows; r++) {
+      const row = z.subarray(r * shape.events, (r + 1) * shape.events);
+      softmaxInPlace(row, shape.events);
+      for (let c = 0; c < shape.events; c++) mean[r * shape.events + c] += row[c] / members.length;
+    }
+  }
+  for (let i = 0; i < mean.length; i++) mean[i] = Math.log(Math.max(mean[i], 1e-300));
+  return mean;
+}
+
 /** Count-weighted NLL per sample of the event head at temperature `t`. */
 export function validationNll(shape: ModelShape, params: Float64Array, m: TrainingMatrix, t: number | Calibration, standardiser = identityStandardiser(m.inputs)): number {
   return nllOfLogits(eventLogits(shape, params, m, standardiser), m, shape.events, t);

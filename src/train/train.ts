@@ -15,12 +15,12 @@ import { fitNgram } from "../predict/baselines.js";
 import { savedNgram } from "./adapter.js";
 import { SPLIT_GRID_POINTS, runsOfSamples, splitGridStates } from "./split-grid.js";
 import { familyWeightedCounts, outOfFoldRows, withOutOfFold } from "./calibration-set.js";
-import { eventLogits, fitModel, fitStandardiser, type Calibration, type TrainingMatrix } from "./fit.js";
+import { ensembleLogits, fitModel, fitStandardiser, type Calibration, type TrainingMatrix } from "./fit.js";
 import { modelLayout, type ModelShape } from "./model.js";
 import { seededRandom, shuffleInPlace } from "../random.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES, nextEventRecord, tagTarget } from "./tags.js";
-import { RARE_EVENTS, type StudentCard, type StudentData, type StudentSide, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";
+import { RARE_EVENTS, ensembleMembers, type StudentCard, type StudentData, type StudentSide, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";
 
 const K = EVENT_TYPES.length;
 const T = TAG_CLASSES.length;
@@ -170,17 +170,24 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
     events: K,
     tags: options.tags ? T : 0,
   };
-  const fit = fitModel(shape, train, stopping, {
-    seed: options.seed,
-    epochs: options.epochs,
-    batchSize: options.batchSize,
-    learningRate: options.learningRate,
-    l2: options.l2,
-    patience: options.patience,
-    tagWeight: options.tagWeight,
-    onEpoch: (epoch, loss) => options.onProgress?.(`epoch ${epoch}: validation NLL ${loss.toFixed(4)}`),
-  }, standardiser);
-  const validationLogits = eventLogits(shape, fit.params, validation, standardiser);
+  // An ensemble of seeds where the training set is small (split): the members' mean
+  // distribution is calibrated as one model (ensembleLogits).
+  const memberCount = ensembleMembers(options.members, train.rows);
+  const fits = Array.from({ length: memberCount }, (_, member) =>
+    fitModel(shape, train, stopping, {
+      seed: options.seed + member,
+      epochs: options.epochs,
+      batchSize: options.batchSize,
+      learningRate: options.learningRate,
+      l2: options.l2,
+      patience: options.patience,
+      tagWeight: options.tagWeight,
+      onEpoch: (epoch, loss) => options.onProgress?.(`${memberCount > 1 ? `member ${member + 1}/${memberCount} ` : ""}epoch ${epoch}: validation NLL ${loss.toFixed(4)}`),
+    }, standardiser),
+  );
+  const fit = fits[0];
+  const members = fits.map((f) => f.params);
+  const validationLogits = ensembleLogits(shape, members, validation, standardiser);
   // Calibration toward the training class marginal: a model confidently wrong on programs it
   // has not seen keeps a floor α·prior on every event that can occur, which temperature alone
   // only buys by flattening every prediction (CE on depth: T 4.4; docs/training.md).
@@ -199,7 +206,7 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
   for (const state of validationStates) for (const e of EVENT_TYPES) seen[e] += state.counts[e];
   const majorityEvent = EVENT_TYPES.reduce((a, b) => (seen[b] > seen[a] ? b : a));
   const score = (states: readonly State[], m: TrainingMatrix): CardMetrics | null =>
-    states.length === 0 ? null : cardMetrics(scoredStates(states, eventLogits(shape, fit.params, m, standardiser), calibration, m.feasible), majorityEvent);
+    states.length === 0 ? null : cardMetrics(scoredStates(states, ensembleLogits(shape, members, m, standardiser), calibration, m.feasible), majorityEvent);
 
   const card: StudentCard = {
     name,
@@ -244,11 +251,13 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
         ...(options.objective === "trajectory" ? { trajectorySteps: options.trajectorySteps, trajectoryDiscount: options.trajectoryDiscount } : {}),
         ...(grid ? { splitGrid: SPLIT_GRID_POINTS.join(",") } : {}),
         feasibility: options.feasibility === "cap" ? `cap ${options.infeasibleCap}` : options.feasibility,
+        members: memberCount,
+        ...(memberCount > 1 ? { memberBestEpochs: fits.map((f) => f.bestEpoch).join(",") } : {}),
         programWeighting: "min(1, 4·median/n_p) on training rows and validation counts",
       },
       featureVersion: FEATURE_VERSION,
       features: FEATURE_COUNT,
-      parameters: modelLayout(shape).size,
+      parameters: modelLayout(shape).size * memberCount,
       epochsRun: fit.epochsRun,
       bestEpoch: fit.bestEpoch,
       temperature,
@@ -267,6 +276,7 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
       featureVersion: FEATURE_VERSION,
       shape,
       params: Array.from(fit.params),
+      ...(members.length > 1 ? { moreMembers: members.slice(1).map((p) => Array.from(p)) } : {}),
       mean: Array.from(standardiser.mean),
       std: Array.from(standardiser.std),
       temperature,

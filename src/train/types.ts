@@ -83,6 +83,13 @@ export interface TrainStudentOptions {
   readonly calibrationFolds: number;
   /** How calibration rows are weighted: by samples (programs capped at 4× the median), or every family equally. */
   readonly calibrationWeighting: "samples" | "families";
+  /**
+   * Models averaged (seeds seed, seed + 1, …; each stopped early on its own; the mean
+   * distribution is calibrated as one model). "auto": as many as fit ENSEMBLE_ROW_BUDGET
+   * training rows, from 1 to MAX_ENSEMBLE_MEMBERS — small training sets (split: ≈ 2 900
+   * rows) get five, large ones (depth: ≈ 40 000) one.
+   */
+  readonly members: number | "auto";
   /** Called with one line per stage and epoch, for progress on a terminal. */
   readonly onProgress?: (line: string) => void;
 }
@@ -112,7 +119,18 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   infeasibleCap: 0.15,
   calibrationFolds: 0,
   calibrationWeighting: "samples",
+  members: "auto",
 };
+
+/** Training rows an "auto" ensemble may spend in total (members × rows). */
+export const ENSEMBLE_ROW_BUDGET = 15_000;
+export const MAX_ENSEMBLE_MEMBERS = 5;
+
+/** The members an ensemble of `rows` training rows gets. */
+export function ensembleMembers(members: number | "auto", rows: number): number {
+  if (members !== "auto") return members;
+  return Math.max(1, Math.min(MAX_ENSEMBLE_MEMBERS, Math.floor(ENSEMBLE_ROW_BUDGET / Math.max(1, rows))));
+}
 
 /**
  * What a training run reads: decoded runs (states and samples of the chosen abstraction are
@@ -155,7 +173,10 @@ export interface StudentWeights {
   readonly formatVersion: 2;
   readonly featureVersion: number;
   readonly shape: ModelShape;
+  /** Parameters of the (first) model. */
   readonly params: readonly number[];
+  /** Parameters of the other ensemble members (absent: a single model). */
+  readonly moreMembers?: readonly (readonly number[])[];
   readonly mean: readonly number[];
   readonly std: readonly number[];
   /** Softmax temperature fitted on the validation split. */

@@ -196,6 +196,26 @@ describe("training a student on real traces", () => {
     expect(scoredOnly.card.data.trainStates).toBe(3 * scoredOnly.card.data.trainPrograms.length);
   });
 
+  it("averages an ensemble of seeds, calibrated as one model, and round-trips it as the student: predictor", async () => {
+    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
+    const single = await trainStudent("one", data, options({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 6, members: 1 }));
+    const ensemble = await trainStudent("three", data, options({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 6, members: 3 }));
+    expect(single.weights.moreMembers).toBeUndefined();
+    expect(ensemble.weights.moreMembers).toHaveLength(2);
+    expect(ensemble.weights.params).toEqual(single.weights.params); // member 1 is the seed's single model
+    expect(ensemble.card.training.hyperParameters.members).toBe(3);
+    const dir = join(corpus.scratch, "adapters", "ensemble");
+    saveAdapter(dir, ensemble);
+    const { states } = statesAndSamples(corpus.runs.filter((r) => HOLDOUT.includes(r.program)), "depth");
+    const predictions = await (await loadStudentPredictor(dir)).predict(states);
+    const metrics = cardMetrics(states.map((s, i) => ({ counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: predictions[i].probabilities })), ensemble.card.holdout!.majorityEvent);
+    expect(metrics.accuracy).toBeCloseTo(ensemble.card.holdout!.accuracy, 6);
+    expect(metrics.nll).toBeCloseTo(ensemble.card.holdout!.nll, 6);
+    const w = JSON.parse(readFileSync(join(dir, "weights.json"), "utf8")) as { moreMembers: number[][] };
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, moreMembers: [w.moreMembers[0].slice(1)] }));
+    await expect(loadStudentPredictor(dir)).rejects.toThrow(/malformed ensemble members/);
+  });
+
   it("schedlab train writes an adapter and a card from a database", async () => {
     const out = join(corpus.scratch, "adapters", "cli-kl");
     const result = await runCli([
