@@ -2,9 +2,11 @@
 
 import type { Command } from "commander";
 import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseChoice, parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import { UsageError } from "../errors.js";
 import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
 import { trainFromDatabase } from "../train/from-database.js";
+import { FEASIBILITY_RULES } from "../train/calibration.js";
 import { ACTIVATIONS, MODEL_KINDS } from "../train/model.js";
 import { DEFAULT_TRAIN_OPTIONS, OBJECTIVES } from "../train/types.js";
 
@@ -29,6 +31,12 @@ interface TrainCliOptions {
   tagWeight: string;
   trajectorySteps: string;
   trajectoryDiscount: string;
+  splitGrid: boolean;
+  feasibility: string;
+  infeasibleCap: string;
+  calibrationFolds: string;
+  members: string;
+  calibrationWeighting: string;
   json?: boolean;
 }
 
@@ -61,6 +69,12 @@ export function registerTrain(program: Command): void {
     .option("--tag-weight <x>", "weight of the tag head's loss", String(d.tagWeight))
     .option("--trajectory-steps <k>", "trajectory objective: next events per sample", String(d.trajectorySteps))
     .option("--trajectory-discount <g>", "trajectory objective: weight γ^j of step j, γ in (0, 1]", String(d.trajectoryDiscount))
+    .option("--no-split-grid", "split abstraction: train on the scored 25/50/75 % states only, not on every 5 %")
+    .option("--feasibility <rule>", "events the prefix rules out: top (the most probable event is always a possible one), cap (their total at most --infeasible-cap) or none", d.feasibility)
+    .option("--infeasible-cap <x>", "--feasibility cap: at most this probability on impossible events (< 1/6 keeps greedy rollouts valid)", String(d.infeasibleCap))
+    .option("--calibration-folds <n>", "also calibrate on out-of-fold predictions of the training families (n ≥ 2 folds, one extra model each); 0: validation families only", String(d.calibrationFolds))
+    .option("--calibration-weighting <how>", "samples (programs capped at 4× the median) or families (every family equally)", d.calibrationWeighting)
+    .option("--members <n>", "models averaged (seeds seed, seed+1, …), or auto: as many as fit 15 000 training rows, 1 to 5", String(d.members))
     .option("--json", "print the card as JSON")
     .action(async (opts: TrainCliOptions) => {
       const objective = parseChoice("--objective", opts.objective, OBJECTIVES);
@@ -77,7 +91,11 @@ export function registerTrain(program: Command): void {
         tagWeight: parseNumberOption("--tag-weight", opts.tagWeight, 0),
         trajectorySteps: parsePositiveInteger("--trajectory-steps", opts.trajectorySteps),
         trajectoryDiscount: parseNumberOption("--trajectory-discount", opts.trajectoryDiscount, 0, 1),
+        infeasibleCap: parseNumberOption("--infeasible-cap", opts.infeasibleCap, 0, 0.99),
+        calibrationFolds: parseIntegerOption("--calibration-folds", opts.calibrationFolds, 0),
+        members: opts.members === "auto" ? ("auto" as const) : parsePositiveInteger("--members", opts.members),
       };
+      if (numbers.calibrationFolds === 1) throw new UsageError("--calibration-folds must be 0 (validation families only) or at least 2, got 1", "Pass --calibration-folds 0 or e.g. 4.");
       const db = openExistingDatabase(opts.db);
       const progress = progressWriter(process.stderr, { quiet: opts.json === true });
       try {
@@ -89,6 +107,9 @@ export function registerTrain(program: Command): void {
           tags: opts.tags === true,
           balance: opts.balance === true,
           staticFeatures: opts.staticFeatures === true,
+          splitGrid: opts.splitGrid,
+          feasibility: parseChoice("--feasibility", opts.feasibility, FEASIBILITY_RULES),
+          calibrationWeighting: parseChoice("--calibration-weighting", opts.calibrationWeighting, ["samples", "families"] as const),
           holdout: opts.holdout,
           runs: parseRunSelection(opts.configs),
           ...numbers,

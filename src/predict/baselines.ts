@@ -1,6 +1,7 @@
-// The fitted-free and fitted baselines: uniform, majority (the training marginal) and
-// ngram:K (a Markov model over event/reason tokens with back-off and add-k smoothing).
-// All pure apart from hashing; predict() never does I/O.
+// The fitted-free and fitted baselines: uniform, majority (the training marginal),
+// ngram:K (a Markov model over event/reason tokens fitted on the training programs, with
+// back-off and add-k smoothing) and ngram-ctx:K (the same tokens counted in the run's own
+// prefix, interpolated down to ngram:K). All pure apart from hashing; predict() never does I/O.
 
 import { createHash } from "node:crypto";
 import type { Prefix, Sample, State } from "../dataset/types.js";
@@ -149,5 +150,119 @@ export function ngramPredictor(order: number, addK: number, training: TrainingDa
       states.map((state) => ({
         probabilities: ngramProbabilities(model, recentTokens(state.representative, order - 1)),
       })),
+  };
+}
+
+/**
+ * In-context n-gram counts of one run: for every context length L in 0..order−1, which event
+ * followed each L-token context *earlier in the same prefix*. Updated one event at a time
+ * (`observeContextEvent`), so walking a run forward costs O(events × order).
+ * Invariant: after observing the events of records[0 .. end), the counts hold exactly the
+ * (context → next event) pairs of that prefix, and `history` its last order−1 tokens.
+ */
+export interface ContextNgramCounts {
+  readonly order: number;
+  /** tables[L]: context key (the last L tokens joined by "|") → next-event counts (EVENT_TYPES order). */
+  readonly tables: readonly Map<string, Float64Array>[];
+  /** The last order−1 tokens of the prefix, oldest first. */
+  readonly history: string[];
+}
+
+export function newContextNgramCounts(order: number): ContextNgramCounts {
+  return { order, tables: Array.from({ length: order }, () => new Map<string, Float64Array>()), history: [] };
+}
+
+/** Counts `event` after every suffix context of the history, then appends its token. */
+export function observeContextEvent(counts: ContextNgramCounts, kind: EventType, reason: string): void {
+  const e = eventIndex(kind);
+  const h = counts.history;
+  for (let len = 0; len <= Math.min(counts.order - 1, h.length); len++) {
+    const table = counts.tables[len];
+    const key = contextKey(h.slice(h.length - len));
+    let row = table.get(key);
+    if (row === undefined) table.set(key, (row = new Float64Array(EVENT_TYPES.length)));
+    row[e]++;
+  }
+  h.push(eventToken(kind, reason));
+  if (h.length > counts.order - 1) h.shift();
+}
+
+/** The in-context counts after the current history's last `len` tokens (null when never seen). */
+export function contextCountsOf(counts: ContextNgramCounts, len: number): Float64Array | null {
+  if (len > counts.history.length || len >= counts.order) return null;
+  return counts.tables[len].get(contextKey(counts.history.slice(counts.history.length - len))) ?? null;
+}
+
+/**
+ * The in-context distribution: starting from `base` (the training ngram:K answer), each
+ * context length L = 0 … order−1 seen in the prefix interpolates its maximum-likelihood
+ * distribution in with Witten–Bell weight λ = n / (n + u) (n its count, u the distinct events
+ * that followed it): p_L = λ·c/n + (1 − λ)·p_{L−1}. Longer contexts come last and weigh most;
+ * an unseen context leaves the distribution as it was, so an empty prefix returns `base`.
+ * Example: base uniform, order 2, prefix tokens A B A B A and the context "A" was followed by
+ * B twice (n 2, u 1, λ 2/3) → P(B) ends up well above 1/2.
+ */
+export function contextNgramProbabilities(counts: ContextNgramCounts, base: readonly number[]): number[] {
+  const p = [...base];
+  for (let len = 0; len < counts.order; len++) {
+    const row = contextCountsOf(counts, len);
+    if (row === null) continue;
+    let n = 0;
+    let distinct = 0;
+    for (let i = 0; i < row.length; i++) {
+      n += row[i];
+      if (row[i] > 0) distinct++;
+    }
+    if (n === 0) continue;
+    const lambda = n / (n + distinct);
+    for (let i = 0; i < p.length; i++) p[i] = (lambda * row[i]) / n + (1 - lambda) * p[i];
+  }
+  return p;
+}
+
+/**
+ * Walks each run's records once (prefixes of one run share the records array) and calls
+ * `visit(i, counts)` for every prefix i in order of its end, with the in-context counts of
+ * exactly records[0 .. end).
+ */
+export function forEachContextPrefix(prefixes: readonly Prefix[], order: number, visit: (index: number, counts: ContextNgramCounts) => void): void {
+  const byRun = new Map<Prefix["records"], number[]>();
+  prefixes.forEach((prefix, i) => {
+    const list = byRun.get(prefix.records);
+    if (list === undefined) byRun.set(prefix.records, [i]);
+    else list.push(i);
+  });
+  for (const [records, indices] of byRun) {
+    indices.sort((a, b) => prefixes[a].end - prefixes[b].end || a - b);
+    const counts = newContextNgramCounts(order);
+    let applied = 0;
+    for (const i of indices) {
+      for (; applied < Math.min(prefixes[i].end, records.length); applied++) {
+        const r = records[applied];
+        if (isEventType(r.kind)) observeContextEvent(counts, r.kind, r.reason);
+      }
+      visit(i, counts);
+    }
+  }
+}
+
+/**
+ * ngram-ctx:K — the n-gram statistics of the state's own (representative) prefix, backed off
+ * to ngram:K fitted on the training data (contextNgramProbabilities). It needs no training
+ * data to be useful: without any, the base is uniform and only the prefix speaks.
+ */
+export function contextNgramPredictor(order: number, addK: number, training: TrainingData): Predictor {
+  const model = fitNgram(order, addK, training);
+  const tableDigest = [...model.table.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    id: `ngram-ctx:${order}`,
+    configHash: sha16({ kind: "ngram-ctx", order, addK, table: tableDigest }),
+    predict: async (states: readonly State[]): Promise<Prediction[]> => {
+      const out: Prediction[] = new Array<Prediction>(states.length);
+      forEachContextPrefix(states.map((s) => s.representative), order, (i, counts) => {
+        out[i] = { probabilities: normalizeWeights(contextNgramProbabilities(counts, ngramProbabilities(model, counts.history))) };
+      });
+      return out;
+    },
   };
 }

@@ -8,7 +8,7 @@
 // covers the adapter's weights, so a retrained adapter never reuses stale cache entries.
 
 import type { State } from "../dataset/types.js";
-import { marginalCounts, majorityPredictor, ngramPredictor, uniformPredictor, type TrainingData } from "./baselines.js";
+import { contextNgramPredictor, marginalCounts, majorityPredictor, ngramPredictor, uniformPredictor, type TrainingData } from "./baselines.js";
 import { calibratedPredictor, type StatePredictions } from "./calibrated.js";
 import { PredictorSpecError } from "./errors.js";
 import { hfPredictor, type HfOptions } from "./hf.js";
@@ -56,6 +56,7 @@ export const PREDICTOR_SPECS = [
   "uniform",
   "majority",
   "ngram:K",
+  "ngram-ctx:K",
   "openai:MODEL",
   "hf:MODEL_OR_PATH",
   "replay:FILE.jsonl",
@@ -91,14 +92,15 @@ export async function createPredictor(spec: string, context: PredictorContext = 
     case "majority":
       if (argument !== "") throw new PredictorSpecError(`predictor "${kind}" takes no argument, got "${spec}"`, `Write just ${kind}.`);
       return kind === "uniform" ? uniformPredictor() : majorityPredictor(training);
-    case "ngram": {
-      const order = Number(requireArgument(kind, argument, "an order K ≥ 1, e.g. ngram:3"));
+    case "ngram":
+    case "ngram-ctx": {
+      const order = Number(requireArgument(kind, argument, `an order K ≥ 1, e.g. ${kind}:3`));
       if (!Number.isInteger(order) || order < 1 || order > 32) {
-        throw new PredictorSpecError(`ngram order must be an integer from 1 to 32, got "${argument}"`, "Use e.g. ngram:3 (the next event given the two previous events).");
+        throw new PredictorSpecError(`${kind} order must be an integer from 1 to 32, got "${argument}"`, `Use e.g. ${kind}:3 (the next event given the two previous events).`);
       }
       const addK = context.ngramAddK ?? 1;
       if (!(addK > 0)) throw new PredictorSpecError(`ngram add-k must be positive, got ${addK}`, "Pass a pseudo-count such as 1 or 0.5.");
-      return ngramPredictor(order, addK, training);
+      return kind === "ngram" ? ngramPredictor(order, addK, training) : contextNgramPredictor(order, addK, training);
     }
     case "openai":
       return openAiPredictor(requireArgument(kind, argument, "a model name, e.g. openai:qwen2.5-7b-instruct"), {

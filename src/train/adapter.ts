@@ -7,9 +7,11 @@ import { join, resolve } from "node:path";
 import { SchedlabError } from "../errors.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import type { CardMetrics } from "./card-metrics.js";
+import { FEASIBILITY_RULES } from "./calibration.js";
 import { FEATURE_SPEC, FEATURE_VERSION } from "./features.js";
 import { modelLayout } from "./model.js";
-import type { StudentCard, StudentFeatureFile, StudentWeights, TrainedStudent } from "./types.js";
+import type { NgramModel } from "../predict/baselines.js";
+import type { SavedNgram, StudentCard, StudentFeatureFile, StudentWeights, TrainedStudent } from "./types.js";
 
 /** An adapter directory is missing, incomplete, corrupt or from another feature version. */
 export class AdapterError extends SchedlabError {}
@@ -70,6 +72,9 @@ function validPrior(weights: StudentWeights): boolean {
   const { prior, priorWeight } = weights;
   if (typeof priorWeight !== "number" || !(priorWeight >= 0 && priorWeight < 1)) return false;
   if (!Array.isArray(prior) || prior.length !== EVENT_TYPES.length || prior.some((p) => typeof p !== "number" || !(p >= 0))) return false;
+  const cap = weights.infeasibleCap;
+  if (cap !== undefined && !(typeof cap === "number" && cap >= 0 && cap < 1)) return false;
+  if (weights.feasibility !== undefined && !(FEASIBILITY_RULES as readonly string[]).includes(weights.feasibility)) return false;
   return Math.abs(prior.reduce((a, b) => a + b, 0) - 1) < 1e-6;
 }
 
@@ -91,8 +96,16 @@ export function loadAdapter(path: string): LoadedAdapter {
   if (!Array.isArray(names) || names.length !== FEATURE_SPEC.names.length || names.some((n, i) => n !== FEATURE_SPEC.names[i])) {
     throw new AdapterError(`adapter ${dir} was trained on a different feature list`, retrain);
   }
+  const ngram = features.ngram as SavedNgram | undefined;
+  if (ngram === undefined || !Number.isInteger(ngram.order) || ngram.order < 1 || !(ngram.addK > 0) || !Array.isArray(ngram.table) || ngram.table.some((row) => !Array.isArray(row) || typeof row[0] !== "string" || !Array.isArray(row[1]) || row[1].length !== EVENT_TYPES.length)) {
+    throw new AdapterError(`adapter ${dir} has no valid stacked n-gram in features.json`, retrain);
+  }
   const size = modelLayout(weights.shape).size;
   const finite = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === "number" && Number.isFinite(x));
+  const moreMembers = weights.moreMembers ?? [];
+  if (!Array.isArray(moreMembers) || moreMembers.some((m) => !finite(m) || m.length !== size)) {
+    throw new AdapterError(`adapter ${dir} has malformed ensemble members (each needs ${size} finite parameters)`, retrain);
+  }
   if (weights.shape.inputs !== names.length || weights.shape.events !== EVENT_TYPES.length || !finite(weights.params) || weights.params.length !== size || !finite(weights.mean) || weights.mean.length !== names.length || !finite(weights.std) || weights.std.length !== names.length || !(weights.temperature > 0) || !validPrior(weights) || typeof weights.usesStaticFeatures !== "boolean") {
     throw new AdapterError(`adapter ${dir} has malformed weights (expected ${size} finite parameters for its shape, a temperature > 0, a prior weight in [0, 1) and a prior distribution over the ${EVENT_TYPES.length} events)`, retrain);
   }
@@ -131,7 +144,7 @@ export function cardMarkdown(card: StudentCard): string {
     `- objective: **${t.objective}**${t.tags ? " + reasoning tags" : ""}${t.balance ? " + class rebalancing" : ""}${t.staticFeatures ? " + static source features" : ""}; model: **${t.model}**; seed ${t.seed}`,
     `- hyper-parameters: ${hyper}`,
     `- ${t.features} features (spec version ${t.featureVersion}), ${t.parameters} parameters; ${t.epochsRun} epochs run, best epoch ${t.bestEpoch}`,
-    `- calibration fitted on the validation programs: temperature ${num(t.temperature)}, weight ${num(t.priorWeight, 2)} of the training class marginal (q = (1 − α)·softmax(z/T) + α·marginal; validation NLL ${num(t.validationNll)})`,
+    `- calibration fitted on the validation programs: temperature ${num(t.temperature)}, weight ${num(t.priorWeight, 2)} of the training class marginal (q = F((1 − α)·softmax(z/T) + α·marginal), F the feasibility rule ${String(t.hyperParameters.feasibility ?? "none")}; validation NLL ${num(t.validationNll)})`,
     "",
     "## Data",
     "",
@@ -150,4 +163,15 @@ export function cardMarkdown(card: StudentCard): string {
     metricsTable("Holdout", card.holdout),
     metricsTable("Validation (after calibration)", card.validation),
   ].join("\n");
+}
+
+/** The n-gram as features.json keeps it (contexts sorted, so equal models save equal bytes). */
+export function savedNgram(model: NgramModel): SavedNgram {
+  const table = [...model.table.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, counts]) => [key, [...counts]] as const);
+  return { order: model.order, addK: model.addK, table };
+}
+
+/** The saved n-gram back as a model. */
+export function loadedNgram(saved: SavedNgram): NgramModel {
+  return { order: saved.order, addK: saved.addK, table: new Map(saved.table.map(([key, counts]) => [key, [...counts]])) };
 }

@@ -1,74 +1,38 @@
-// Features of a prefix (pure): the scheduler state replayed exactly from the records, the
-// last k records with reasons and actor/subject roles, depth, timing, GOMAXPROCS and the
-// program's static features. FEATURE_SPEC names every column; adapters store it, and a
-// loaded adapter refuses a spec it was not trained with.
+// Features of a prefix (pure), as a table of blocks: each block declares its column names and
+// its writer together (the helpers below derive both from one list), so names and columns
+// cannot drift apart. Blocks: the scheduler state replayed exactly from the records, the last
+// k records with reasons and roles, depth and timing, in-context evidence of the run itself
+// (its own n-gram counts, each goroutine's own history, queues, who woke whom, time since each
+// event kind), the training n-gram's answer (stacking), which events are possible, and the
+// program's static features. FEATURE_SPEC names every column; adapters store it, and a loaded
+// adapter refuses a spec it was not trained with.
 // Invariant: features of records[0 .. end) never look at records[end ..] (no future leak).
 
-import {
-  applyRecord,
-  goroutineState,
-  newSchedulerTracker,
-  type GoroutineStatus,
-  type SchedulerTracker,
-} from "../dataset/scheduler-state.js";
+import { applyRecord, goroutineState, newSchedulerTracker, type GoroutineStatus, type SchedulerTracker } from "../dataset/scheduler-state.js";
 import type { Prefix } from "../dataset/types.js";
-import type { GoroutineRecord, RecordKind } from "../trace/types.js";
+import { contextCountsOf, contextNgramProbabilities, ngramProbabilities, type NgramModel } from "../predict/baselines.js";
+import { EVENT_TYPES, RECORD_KINDS, type GoroutineRecord, type RecordKind } from "../trace/types.js";
+import { CONTEXT_ORDER, PREDICTABILITY_WINDOW, currentGoroutine, keyedContext, newContextStats, observeRecord, oldestOf, type ContextStats } from "./context-stats.js";
+import { writeFeasibleEvents } from "./feasibility.js";
+import { REASON_CLASSES, WAIT_CLASSES, blockReasonClass, recordReasonClass, type ReasonClass } from "./reasons.js";
 import { STATIC_FEATURE_KEYS, type StaticFeatures } from "./static-features.js";
 
-/** Bump whenever a column's meaning, order or scaling changes. */
-export const FEATURE_VERSION = 1;
+export { REASON_CLASSES, blockReasonClass, recordReasonClass, type ReasonClass } from "./reasons.js";
+
+/**
+ * Bump whenever a column's meaning, order or scaling changes. Version 2 added the in-context
+ * blocks (ctx.*, own.*, queue.*, wake.*, since.*), the training n-gram (ngram.*) and the
+ * feasible-event flags (feasible.*).
+ */
+export const FEATURE_VERSION = 2;
 
 /** Number of most recent records described one by one. */
 export const RECENT_RECORDS = 4;
 /** Window of the recent kind histogram. */
 export const HISTOGRAM_WINDOW = 16;
 
-export const RECORD_KINDS: readonly RecordKind[] = [
-  "GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd",
-  "SyscallEnter", "SyscallExit", "SyscallUnblock", "Initial",
-];
-
-/** Reason classes of a record: block reasons, the two GoSched kinds, and none. */
-export const REASON_CLASSES = [
-  "none", "chan send", "chan receive", "select", "sync", "cond", "sleep", "forever", "preempted", "yield", "other",
-] as const;
-export type ReasonClass = (typeof REASON_CLASSES)[number];
-
-/** Block-reason classes a waiting goroutine can be in (REASON_CLASSES without none/yield). */
-const WAIT_CLASSES: readonly ReasonClass[] = ["chan send", "chan receive", "select", "sync", "cond", "sleep", "forever", "preempted", "other"];
+const K = EVENT_TYPES.length;
 const STATUSES: readonly GoroutineStatus[] = ["runnable", "running", "waiting", "syscall", "ended"];
-
-/** Maps a Go block reason (GoBlock) or GoSched reason to its class. */
-export function blockReasonClass(reason: string): ReasonClass {
-  switch (reason) {
-    case "chan send":
-      return "chan send";
-    case "chan receive":
-      return "chan receive";
-    case "select":
-      return "select";
-    case "sync":
-      return "sync";
-    case "sync.(*Cond).Wait":
-      return "cond";
-    case "sleep":
-      return "sleep";
-    case "forever":
-      return "forever";
-    case "preempted":
-      return "preempted";
-    case "runtime.Gosched":
-      return "yield";
-    default:
-      return "other";
-  }
-}
-
-/** The reason class of one record: GoBlock and GoSched carry one; every other kind is "none". */
-export function recordReasonClass(record: GoroutineRecord): ReasonClass {
-  if (record.kind === "GoBlock" || record.kind === "GoSched") return blockReasonClass(record.reason);
-  return "none";
-}
 
 /** The documented column list; `names[i]` describes column i of every feature vector. */
 export interface FeatureSpec {
@@ -78,34 +42,293 @@ export interface FeatureSpec {
   readonly names: readonly string[];
 }
 
-function buildNames(): string[] {
-  const names: string[] = [];
-  for (const s of ["running", "runnable", "waiting", "syscall", "live", "created", "ended"]) names.push(`state.log1p.${s}`);
-  for (const s of ["running", "runnable", "waiting", "syscall"]) names.push(`state.frac.${s}`);
-  for (const c of WAIT_CLASSES) names.push(`state.waiting.log1p.${c}`, `state.waiting.frac.${c}`);
-  names.push("procs.log2", "procs.is1", "procs.runningPerP", "procs.idleP", "procs.runnableWithIdleP", "state.noLive", "state.anyRunnable");
-  names.push("progress.endedPerCreated", "progress.endedPerKnown");
-  for (const s of [...STATUSES, "unknown"]) names.push(`root.status.${s}`);
-  for (let k = 1; k <= RECENT_RECORDS; k++) {
-    for (const kind of [...RECORD_KINDS, "none"]) names.push(`recent${k}.kind.${kind}`);
-    for (const c of REASON_CLASSES) names.push(`recent${k}.reason.${c}`);
-    names.push(`recent${k}.actorIsSubject`, `recent${k}.actorNull`, `recent${k}.subjectIsRoot`, `recent${k}.actorIsRoot`, `recent${k}.sameSubjectAsPrevious`);
-    for (const s of STATUSES) names.push(`recent${k}.subjectNow.${s}`);
-  }
-  for (const kind of RECORD_KINDS) names.push(`window.frac.${kind}`);
-  for (const kind of RECORD_KINDS) names.push(`prefix.frac.${kind}`);
-  names.push("last.subjectSteps.log1p", "depth.records.log1p", "depth.events.log1p");
-  names.push("time.sincePrevious.log1pUs", "time.sinceStart.log1pUs", "time.lastGap2.log1pUs");
-  for (const key of STATIC_FEATURE_KEYS) names.push(`static.log1p.${key}`);
-  names.push("static.present");
-  return names;
+/** What the features of a prefix are computed from besides its records. */
+export interface FeatureInputs {
+  /** Static features of a program's source, or null (columns zero, static.present 0). */
+  readonly staticOf: (program: string) => StaticFeatures | null;
+  /** The training n-gram (stacked as the ngram.* columns, and the base of ctx.mix); null: uniform. */
+  readonly ngram: NgramModel | null;
 }
+
+export const NO_FEATURE_INPUTS: FeatureInputs = { staticOf: () => null, ngram: null };
+
+/** Everything a block may read about the prefix records[0 .. end). */
+interface PrefixView {
+  readonly records: readonly GoroutineRecord[];
+  readonly end: number;
+  readonly procs: number;
+  readonly root: number;
+  readonly tracker: SchedulerTracker;
+  readonly stats: ContextStats;
+  /** Records of each RECORD_KINDS kind in the prefix. */
+  readonly kindCounts: Float64Array;
+  readonly staticColumns: Float64Array;
+  readonly ngram: NgramModel | null;
+}
+
+/** A block of columns: its names and a writer of exactly that many values. */
+interface FeatureBlock {
+  readonly names: readonly string[];
+  readonly write: (v: PrefixView, out: Float64Array) => void;
+}
+
+/** Scalar columns, each a name and its value. */
+function scalars(columns: readonly (readonly [string, (v: PrefixView) => number])[]): FeatureBlock {
+  return {
+    names: columns.map(([name]) => name),
+    write: (v, out) => {
+      for (let j = 0; j < columns.length; j++) out[j] = columns[j][1](v);
+    },
+  };
+}
+
+/** One-hot over `labels` (`name.label`); an index outside them writes all zeros. */
+function oneHot(name: string, labels: readonly string[], index: (v: PrefixView) => number): FeatureBlock {
+  return {
+    names: labels.map((l) => `${name}.${l}`),
+    write: (v, out) => {
+      const hot = index(v);
+      if (hot >= 0 && hot < labels.length) out[hot] = 1;
+    },
+  };
+}
+
+/** A vector block over `labels`: `fill` writes into a zeroed buffer of exactly labels.length. */
+function vector(name: string, labels: readonly string[], fill: (v: PrefixView, out: Float64Array) => void): FeatureBlock {
+  return { names: labels.map((l) => `${name}.${l}`), write: fill };
+}
+
+/** A distribution over the events (or zeros), its log (floored at 1e-4), and log1p of its support. */
+function countsBlock(name: string, counts: (v: PrefixView) => Float64Array | null): FeatureBlock {
+  return vector(name, [...EVENT_TYPES.map((e) => `p.${e}`), "log1pCount"], (v, out) => {
+    const row = counts(v);
+    if (row === null) return;
+    let n = 0;
+    for (let c = 0; c < K; c++) n += row[c];
+    if (n === 0) return;
+    for (let c = 0; c < K; c++) out[c] = row[c] / n;
+    out[K] = Math.log1p(n);
+  });
+}
+
+/** A probability vector and its log (floored at 1e-4): the log columns let a linear layer reproduce it. */
+function probabilityBlock(name: string, probabilities: (v: PrefixView) => readonly number[]): FeatureBlock {
+  return vector(name, [...EVENT_TYPES.map((e) => `p.${e}`), ...EVENT_TYPES.map((e) => `log.${e}`)], (v, out) => {
+    const p = probabilities(v);
+    for (let c = 0; c < K; c++) {
+      out[c] = p[c];
+      out[K + c] = Math.log(Math.max(p[c], 1e-4));
+    }
+  });
+}
+
+const log1pUs = (ns: number): number => Math.log1p(Math.max(0, ns) / 1000);
+const KIND_INDEX: ReadonlyMap<RecordKind, number> = new Map(RECORD_KINDS.map((kind, i) => [kind, i]));
+const WAIT_CLASS_INDEX: ReadonlyMap<ReasonClass, number> = new Map(WAIT_CLASSES.map((cls, i) => [cls, i]));
+const REASON_INDEX: ReadonlyMap<ReasonClass, number> = new Map(REASON_CLASSES.map((cls, i) => [cls, i]));
+const STATUS_INDEX: ReadonlyMap<GoroutineStatus, number> = new Map(STATUSES.map((s, i) => [s, i]));
+const EVENT_INDEX: ReadonlyMap<string, number> = new Map(EVENT_TYPES.map((e, i) => [e, i]));
+
+const live = (v: PrefixView): number => {
+  const c = v.tracker.statusCounts;
+  return c.running + c.runnable + c.waiting + c.syscall;
+};
+const share = (n: number, of: number): number => (of > 0 ? n / of : 0);
+const statusOf = (v: PrefixView, g: number): GoroutineStatus | undefined => (g < 0 ? undefined : goroutineState(v.tracker, g)?.status);
+const recordAt = (v: PrefixView, k: number): GoroutineRecord | undefined => (v.end - k >= 0 ? v.records[v.end - k] : undefined);
+
+/** Kind and reason class of a token ("GoBlock:chan receive" → GoBlock, chan receive). */
+function tokenParts(token: string | undefined): { kind: number; reason: number } {
+  if (token === undefined) return { kind: -1, reason: -1 };
+  const colon = token.indexOf(":");
+  const kind = colon < 0 ? token : token.slice(0, colon);
+  const reason = colon < 0 ? "none" : blockReasonClass(token.slice(colon + 1));
+  return { kind: EVENT_INDEX.get(kind) ?? -1, reason: REASON_INDEX.get(reason) ?? -1 };
+}
+
+const ownTokens = (v: PrefixView, g: number): readonly string[] => (g < 0 ? [] : (v.stats.own.get(g)?.tokens ?? []));
+
+function waitingByClass(v: PrefixView, out: Float64Array): void {
+  for (const [reason, n] of v.tracker.waitingByReason) out[WAIT_CLASS_INDEX.get(blockReasonClass(reason)) ?? WAIT_CLASSES.length - 1] += n;
+}
+
+function recentBlocks(k: number): FeatureBlock[] {
+  const at = (v: PrefixView): GoroutineRecord | undefined => recordAt(v, k);
+  return [
+    oneHot(`recent${k}.kind`, [...RECORD_KINDS, "none"], (v) => {
+      const r = at(v);
+      return r === undefined ? RECORD_KINDS.length : (KIND_INDEX.get(r.kind) ?? -1);
+    }),
+    oneHot(`recent${k}.reason`, REASON_CLASSES, (v) => {
+      const r = at(v);
+      return r === undefined ? -1 : (REASON_INDEX.get(recordReasonClass(r)) ?? -1);
+    }),
+    scalars([
+      [`recent${k}.actorIsSubject`, (v) => (at(v)?.actor === at(v)?.goroutine && at(v) !== undefined ? 1 : 0)],
+      [`recent${k}.actorNull`, (v) => (at(v) !== undefined && at(v)?.actor === null ? 1 : 0)],
+      [`recent${k}.subjectIsRoot`, (v) => (at(v)?.goroutine === v.root ? 1 : 0)],
+      [`recent${k}.actorIsRoot`, (v) => (at(v) !== undefined && at(v)?.actor === v.root ? 1 : 0)],
+      [`recent${k}.sameSubjectAsPrevious`, (v) => (at(v) !== undefined && recordAt(v, k + 1)?.goroutine === at(v)?.goroutine ? 1 : 0)],
+    ]),
+    oneHot(`recent${k}.subjectNow`, STATUSES, (v) => {
+      const r = at(v);
+      const now = r === undefined ? undefined : statusOf(v, r.goroutine);
+      return now === undefined ? -1 : (STATUS_INDEX.get(now) ?? -1);
+    }),
+  ];
+}
+
+/** The feature table, in column order. */
+const BLOCKS: readonly FeatureBlock[] = [
+  scalars([
+    ["state.log1p.running", (v) => Math.log1p(v.tracker.statusCounts.running)],
+    ["state.log1p.runnable", (v) => Math.log1p(v.tracker.statusCounts.runnable)],
+    ["state.log1p.waiting", (v) => Math.log1p(v.tracker.statusCounts.waiting)],
+    ["state.log1p.syscall", (v) => Math.log1p(v.tracker.statusCounts.syscall)],
+    ["state.log1p.live", (v) => Math.log1p(live(v))],
+    ["state.log1p.created", (v) => Math.log1p(v.tracker.created)],
+    ["state.log1p.ended", (v) => Math.log1p(v.tracker.ended)],
+    ["state.frac.running", (v) => share(v.tracker.statusCounts.running, live(v))],
+    ["state.frac.runnable", (v) => share(v.tracker.statusCounts.runnable, live(v))],
+    ["state.frac.waiting", (v) => share(v.tracker.statusCounts.waiting, live(v))],
+    ["state.frac.syscall", (v) => share(v.tracker.statusCounts.syscall, live(v))],
+  ]),
+  vector("state.waiting", WAIT_CLASSES.flatMap((c) => [`log1p.${c}`, `frac.${c}`]), (v, out) => {
+    const byClass = new Float64Array(WAIT_CLASSES.length);
+    waitingByClass(v, byClass);
+    const n = live(v);
+    for (let j = 0; j < WAIT_CLASSES.length; j++) {
+      out[2 * j] = Math.log1p(byClass[j]);
+      out[2 * j + 1] = share(byClass[j], n);
+    }
+  }),
+  scalars([
+    ["procs.log2", (v) => Math.log2(Math.max(1, v.procs))],
+    ["procs.is1", (v) => (Math.max(1, v.procs) === 1 ? 1 : 0)],
+    ["procs.runningPerP", (v) => Math.min(2, v.tracker.statusCounts.running / Math.max(1, v.procs))],
+    ["procs.idleP", (v) => (v.tracker.statusCounts.running < Math.max(1, v.procs) ? 1 : 0)],
+    ["procs.runnableWithIdleP", (v) => (v.tracker.statusCounts.runnable > 0 && v.tracker.statusCounts.running < Math.max(1, v.procs) ? 1 : 0)],
+    ["state.noLive", (v) => (live(v) === 0 ? 1 : 0)],
+    ["state.anyRunnable", (v) => (v.tracker.statusCounts.runnable > 0 ? 1 : 0)],
+    ["progress.endedPerCreated", (v) => v.tracker.ended / (v.tracker.created + 1)],
+    ["progress.endedPerKnown", (v) => share(v.tracker.statusCounts.ended, v.tracker.goroutines.size)],
+  ]),
+  oneHot("root.status", [...STATUSES, "unknown"], (v) => {
+    const s = statusOf(v, v.root);
+    return s === undefined ? STATUSES.length : (STATUS_INDEX.get(s) ?? -1);
+  }),
+  ...Array.from({ length: RECENT_RECORDS }, (_, i) => recentBlocks(i + 1)).flat(),
+  vector("window.frac", RECORD_KINDS, (v, out) => {
+    const from = Math.max(0, v.end - HISTOGRAM_WINDOW);
+    for (let j = from; j < v.end; j++) out[KIND_INDEX.get(v.records[j].kind) ?? 0]++;
+    for (let j = 0; j < RECORD_KINDS.length; j++) out[j] = share(out[j], v.end - from);
+  }),
+  vector("prefix.frac", RECORD_KINDS, (v, out) => {
+    for (let j = 0; j < RECORD_KINDS.length; j++) out[j] = share(v.kindCounts[j], v.end);
+  }),
+  scalars([
+    ["last.subjectSteps.log1p", (v) => {
+      const last = recordAt(v, 1);
+      return last === undefined ? 0 : Math.log1p(goroutineState(v.tracker, last.goroutine)?.steps ?? 0);
+    }],
+    ["depth.records.log1p", (v) => Math.log1p(v.end)],
+    ["depth.events.log1p", (v) => Math.log1p(v.stats.events)],
+    ["time.sincePrevious.log1pUs", (v) => (v.end >= 2 ? log1pUs(v.records[v.end - 1].timeNs - v.records[v.end - 2].timeNs) : 0)],
+    ["time.sinceStart.log1pUs", (v) => (v.end >= 1 ? log1pUs(v.records[v.end - 1].timeNs - v.records[0].timeNs) : 0)],
+    ["time.lastGap2.log1pUs", (v) => (v.end >= 3 ? log1pUs(v.records[v.end - 2].timeNs - v.records[v.end - 3].timeNs) : 0)],
+  ]),
+  vector("static", [...STATIC_FEATURE_KEYS.map((key) => `log1p.${key}`), "present"], (v, out) => out.set(v.staticColumns)),
+
+  // In-context evidence: what this run has shown so far.
+  vector("feasible", EVENT_TYPES, (v, out) => {
+    const mask = new Uint8Array(K);
+    writeFeasibleEvents(v.tracker, v.procs, mask, 0);
+    for (let c = 0; c < K; c++) out[c] = mask[c];
+  }),
+  ...Array.from({ length: CONTEXT_ORDER }, (_, len) => countsBlock(`ctx.ngram${len}`, (v) => contextCountsOf(v.stats.ngram, len))),
+  probabilityBlock("ctx.mix", (v) => contextNgramProbabilities(v.stats.ngram, trainingNgram(v))),
+  probabilityBlock("ngram.train", trainingNgram),
+  countsBlock("ctx.keyed", (v) => v.stats.keyed.get(keyedContext(v.stats)) ?? null),
+  scalars([
+    ["ctx.selfHits.all", (v) => share(v.stats.hits, v.stats.events)],
+    ["ctx.selfHits.recent", (v) => share(sum(v.stats.recentHits, v.stats.recentFilled), v.stats.recentFilled)],
+    ["ctx.selfHits.window", (v) => v.stats.recentFilled / PREDICTABILITY_WINDOW],
+  ]),
+  scalars([
+    ["own.current.exists", (v) => (currentGoroutine(v.stats) >= 0 ? 1 : 0)],
+    ["own.current.isRoot", (v) => (currentGoroutine(v.stats) === v.root && v.root >= 0 ? 1 : 0)],
+    ["own.current.steps.log1p", (v) => Math.log1p(goroutineState(v.tracker, currentGoroutine(v.stats))?.steps ?? 0)],
+    ["own.current.runningFor.log1p", (v) => {
+      const g = currentGoroutine(v.stats);
+      return g < 0 ? 0 : Math.log1p(v.stats.events - (v.stats.own.get(g)?.since ?? v.stats.events));
+    }],
+  ]),
+  oneHot("own.current.lastKind", [...EVENT_TYPES, "none"], (v) => {
+    const t = ownTokens(v, currentGoroutine(v.stats));
+    return t.length === 0 ? K : tokenParts(t[t.length - 1]).kind;
+  }),
+  oneHot("own.current.lastReason", REASON_CLASSES, (v) => {
+    const t = ownTokens(v, currentGoroutine(v.stats));
+    return t.length === 0 ? -1 : tokenParts(t[t.length - 1]).reason;
+  }),
+  countsBlock("own.next1", (v) => {
+    const t = ownTokens(v, currentGoroutine(v.stats));
+    return t.length === 0 ? null : (v.stats.ownNext1.get(t[t.length - 1]) ?? null);
+  }),
+  countsBlock("own.next2", (v) => {
+    const t = ownTokens(v, currentGoroutine(v.stats));
+    return t.length < 2 ? null : (v.stats.ownNext2.get(`${t[0]}|${t[1]}`) ?? null);
+  }),
+  scalars([
+    ["queue.oldestRunnableAge.log1p", (v) => age(v, oldestOf(v.stats.runnable))],
+    ["queue.oldestWaitingAge.log1p", (v) => age(v, oldestOf(v.stats.waiting))],
+  ]),
+  oneHot("queue.oldestWaitingReason", WAIT_CLASSES, (v) => {
+    const g = oldestOf(v.stats.waiting);
+    const state = g < 0 ? undefined : goroutineState(v.tracker, g);
+    return state === undefined ? -1 : (WAIT_CLASS_INDEX.get(blockReasonClass(state.reason)) ?? -1);
+  }),
+  scalars([
+    ["wake.wokenRunnable", (v) => (statusOf(v, v.stats.lastWoken) === "runnable" ? 1 : 0)],
+    ["wake.wokenRunning", (v) => (statusOf(v, v.stats.lastWoken) === "running" ? 1 : 0)],
+    ["wake.wakerIsCurrent", (v) => (v.stats.lastWaker >= 0 && v.stats.lastWaker === currentGoroutine(v.stats) ? 1 : 0)],
+  ]),
+  vector("since", EVENT_TYPES.flatMap((e) => [`${e}.log1pEvents`, `${e}.never`, `${e}.log1pUs`]), (v, out) => {
+    const s = v.stats;
+    const now = v.end > 0 ? v.records[v.end - 1].timeNs : 0;
+    for (let c = 0; c < K; c++) {
+      const seen = s.lastAt[c] >= 0;
+      out[3 * c] = Math.log1p(seen ? s.events - s.lastAt[c] : s.events + 1);
+      out[3 * c + 1] = seen ? 0 : 1;
+      out[3 * c + 2] = seen ? log1pUs(now - s.lastTimeNs[c]) : 0;
+    }
+  }),
+];
+
+function trainingNgram(v: PrefixView): readonly number[] {
+  return v.ngram === null ? UNIFORM : ngramProbabilities(v.ngram, v.stats.ngram.history);
+}
+const UNIFORM: readonly number[] = EVENT_TYPES.map(() => 1 / K);
+
+function age(v: PrefixView, g: number): number {
+  if (g < 0) return 0;
+  return Math.log1p(v.stats.events - (v.stats.own.get(g)?.since ?? v.stats.events));
+}
+
+function sum(values: Uint8Array, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += values[i];
+  return s;
+}
+
+const BLOCK_WIDTHS: readonly number[] = BLOCKS.map((b) => b.names.length);
+const MAX_WIDTH = Math.max(...BLOCK_WIDTHS);
 
 export const FEATURE_SPEC: FeatureSpec = {
   version: FEATURE_VERSION,
   recentRecords: RECENT_RECORDS,
   histogramWindow: HISTOGRAM_WINDOW,
-  names: buildNames(),
+  names: BLOCKS.flatMap((b) => b.names),
 };
 export const FEATURE_COUNT = FEATURE_SPEC.names.length;
 
@@ -116,6 +339,8 @@ export const FEATURE_COUNT = FEATURE_SPEC.names.length;
  */
 export interface PrefixFeaturizer {
   featuresAt(end: number, out: Float64Array | Float32Array, offset?: number): void;
+  /** Writes the feasible-event flags (EVENT_TYPES order) of the last `featuresAt` prefix. */
+  feasibleAt(out: Uint8Array, offset: number): void;
   /** The scheduler state after the last `featuresAt` prefix (read-only for callers). */
   readonly tracker: SchedulerTracker;
 }
@@ -135,12 +360,14 @@ export function newPrefixFeaturizer(
   procs: number,
   staticFeatures: StaticFeatures | null,
   root = rootGoroutine(records),
+  ngram: NgramModel | null = null,
 ): PrefixFeaturizer {
   const tracker: SchedulerTracker = newSchedulerTracker();
-  const prefixKindCounts = new Float64Array(RECORD_KINDS.length);
+  const stats = newContextStats();
+  const kindCounts = new Float64Array(RECORD_KINDS.length);
   const staticColumns = staticVector(staticFeatures);
+  const scratch = new Float64Array(MAX_WIDTH);
   let applied = 0;
-  let events = 0;
   return {
     tracker,
     featuresAt(end, out, offset = 0) {
@@ -149,33 +376,49 @@ export function newPrefixFeaturizer(
       for (; applied < stop; applied++) {
         const record = records[applied];
         applyRecord(tracker, record);
-        const kind = KIND_INDEX.get(record.kind) ?? 0;
-        prefixKindCounts[kind]++;
-        if (kind < 6) events++;
+        observeRecord(stats, record, goroutineState(tracker, record.goroutine)?.status);
+        kindCounts[KIND_INDEX.get(record.kind) ?? 0]++;
       }
-      writeFeatures(records, applied, procs, tracker, root, prefixKindCounts, events, staticColumns, out, offset);
+      const view: PrefixView = { records, end: applied, procs, root, tracker, stats, kindCounts, staticColumns, ngram };
+      let at = offset;
+      for (let b = 0; b < BLOCKS.length; b++) {
+        const width = BLOCK_WIDTHS[b];
+        const buffer = scratch.subarray(0, width);
+        buffer.fill(0);
+        BLOCKS[b].write(view, buffer);
+        for (let j = 0; j < width; j++) out[at + j] = buffer[j];
+        at += width;
+      }
+    },
+    feasibleAt(out, offset) {
+      writeFeasibleEvents(tracker, procs, out, offset);
     },
   };
 }
 
 /** The features of one prefix (replays it from the start). */
-export function prefixFeatures(prefix: Prefix, staticFeatures: StaticFeatures | null): Float64Array {
+export function prefixFeatures(prefix: Prefix, inputs: FeatureInputs = NO_FEATURE_INPUTS): Float64Array {
   const out = new Float64Array(FEATURE_COUNT);
-  newPrefixFeaturizer(prefix.records, prefix.procs, staticFeatures, rootGoroutine(prefix.records, prefix.goroutines)).featuresAt(prefix.end, out);
+  newPrefixFeaturizer(prefix.records, prefix.procs, inputs.staticOf(prefix.program), rootGoroutine(prefix.records, prefix.goroutines), inputs.ngram).featuresAt(prefix.end, out);
   return out;
 }
 
+/** Feature rows of many prefixes and their feasible-event flags. */
+export interface FeatureRows {
+  /** rows × FEATURE_COUNT. */
+  readonly x: Float32Array;
+  /** rows × 6 (EVENT_TYPES order): 1 where the event can happen next. */
+  readonly feasible: Uint8Array;
+}
+
 /**
- * Features of many prefixes, row i for prefixes[i] (rows × FEATURE_COUNT). Prefixes of the
- * same run (same `records` array) are featurised in one forward walk, so the cost is linear
- * in the records of each run rather than in the sum of prefix lengths.
+ * Features of many prefixes, row i for prefixes[i]. Prefixes of the same run (same `records`
+ * array) are featurised in one forward walk, so the cost is linear in the records of each run
+ * rather than in the sum of prefix lengths.
  */
-export function featurizePrefixes(
-  prefixes: readonly Prefix[],
-  staticOf: (program: string) => StaticFeatures | null,
-  visit?: (index: number, featurizer: PrefixFeaturizer) => void,
-): Float32Array {
-  const out = new Float32Array(prefixes.length * FEATURE_COUNT);
+export function featurizePrefixes(prefixes: readonly Prefix[], inputs: FeatureInputs = NO_FEATURE_INPUTS): FeatureRows {
+  const x = new Float32Array(prefixes.length * FEATURE_COUNT);
+  const feasible = new Uint8Array(prefixes.length * K);
   const byRun = new Map<readonly GoroutineRecord[], number[]>();
   prefixes.forEach((prefix, i) => {
     const list = byRun.get(prefix.records);
@@ -185,13 +428,13 @@ export function featurizePrefixes(
   for (const indices of byRun.values()) {
     indices.sort((a, b) => prefixes[a].end - prefixes[b].end || a - b);
     const first = prefixes[indices[0]];
-    const featurizer = newPrefixFeaturizer(first.records, first.procs, staticOf(first.program), rootGoroutine(first.records, first.goroutines));
+    const featurizer = newPrefixFeaturizer(first.records, first.procs, inputs.staticOf(first.program), rootGoroutine(first.records, first.goroutines), inputs.ngram);
     for (const i of indices) {
-      featurizer.featuresAt(prefixes[i].end, out, i * FEATURE_COUNT);
-      visit?.(i, featurizer);
+      featurizer.featuresAt(prefixes[i].end, x, i * FEATURE_COUNT);
+      featurizer.feasibleAt(feasible, i * K);
     }
   }
-  return out;
+  return { x, feasible };
 }
 
 function staticVector(features: StaticFeatures | null): Float64Array {
@@ -202,99 +445,4 @@ function staticVector(features: StaticFeatures | null): Float64Array {
   });
   v[STATIC_FEATURE_KEYS.length] = 1;
   return v;
-}
-
-const log1pUs = (ns: number): number => Math.log1p(Math.max(0, ns) / 1000);
-
-const KIND_INDEX: ReadonlyMap<RecordKind, number> = new Map(RECORD_KINDS.map((kind, i) => [kind, i]));
-const WAIT_CLASS_INDEX: ReadonlyMap<ReasonClass, number> = new Map(WAIT_CLASSES.map((cls, i) => [cls, i]));
-const REASON_INDEX: ReadonlyMap<ReasonClass, number> = new Map(REASON_CLASSES.map((cls, i) => [cls, i]));
-const STATUS_INDEX: ReadonlyMap<GoroutineStatus, number> = new Map(STATUSES.map((s, i) => [s, i]));
-
-/** Writes `values` one-hot style: n zeros with a 1 at `hot` (no 1 when hot < 0). */
-function oneHot(out: Float64Array | Float32Array, at: number, n: number, hot: number): number {
-  for (let j = 0; j < n; j++) out[at + j] = j === hot ? 1 : 0;
-  return at + n;
-}
-
-// Scratch buffers reused across calls (features are computed synchronously, one at a time).
-const waitingScratch = new Float64Array(WAIT_CLASSES.length);
-const windowScratch = new Float64Array(RECORD_KINDS.length);
-
-function writeFeatures(
-  records: readonly GoroutineRecord[],
-  end: number,
-  procs: number,
-  tracker: SchedulerTracker,
-  root: number,
-  prefixKindCounts: Float64Array,
-  events: number,
-  staticColumns: Float64Array,
-  out: Float64Array | Float32Array,
-  offset: number,
-): void {
-  let i = offset;
-  const c = tracker.statusCounts;
-  const live = c.running + c.runnable + c.waiting + c.syscall;
-  out[i++] = Math.log1p(c.running);
-  out[i++] = Math.log1p(c.runnable);
-  out[i++] = Math.log1p(c.waiting);
-  out[i++] = Math.log1p(c.syscall);
-  out[i++] = Math.log1p(live);
-  out[i++] = Math.log1p(tracker.created);
-  out[i++] = Math.log1p(tracker.ended);
-  out[i++] = live > 0 ? c.running / live : 0;
-  out[i++] = live > 0 ? c.runnable / live : 0;
-  out[i++] = live > 0 ? c.waiting / live : 0;
-  out[i++] = live > 0 ? c.syscall / live : 0;
-  waitingScratch.fill(0);
-  for (const [reason, n] of tracker.waitingByReason) waitingScratch[WAIT_CLASS_INDEX.get(blockReasonClass(reason)) ?? WAIT_CLASSES.length - 1] += n;
-  for (let j = 0; j < WAIT_CLASSES.length; j++) {
-    out[i++] = Math.log1p(waitingScratch[j]);
-    out[i++] = live > 0 ? waitingScratch[j] / live : 0;
-  }
-  const p = Math.max(1, procs);
-  out[i++] = Math.log2(p);
-  out[i++] = p === 1 ? 1 : 0;
-  out[i++] = Math.min(2, c.running / p);
-  out[i++] = c.running < p ? 1 : 0;
-  out[i++] = c.runnable > 0 && c.running < p ? 1 : 0;
-  out[i++] = live === 0 ? 1 : 0;
-  out[i++] = c.runnable > 0 ? 1 : 0;
-  out[i++] = tracker.ended / (tracker.created + 1);
-  out[i++] = tracker.goroutines.size > 0 ? c.ended / tracker.goroutines.size : 0;
-  const rootState = goroutineState(tracker, root);
-  i = oneHot(out, i, STATUSES.length + 1, rootState === undefined ? STATUSES.length : (STATUS_INDEX.get(rootState.status) ?? -1));
-
-  for (let k = 1; k <= RECENT_RECORDS; k++) {
-    const index = end - k;
-    const record = index >= 0 ? records[index] : undefined;
-    i = oneHot(out, i, RECORD_KINDS.length + 1, record === undefined ? RECORD_KINDS.length : (KIND_INDEX.get(record.kind) ?? -1));
-    i = oneHot(out, i, REASON_CLASSES.length, record === undefined ? -1 : (REASON_INDEX.get(recordReasonClass(record)) ?? -1));
-    const previous = index - 1 >= 0 ? records[index - 1] : undefined;
-    out[i++] = record !== undefined && record.actor === record.goroutine ? 1 : 0;
-    out[i++] = record !== undefined && record.actor === null ? 1 : 0;
-    out[i++] = record !== undefined && record.goroutine === root ? 1 : 0;
-    out[i++] = record !== undefined && record.actor === root ? 1 : 0;
-    out[i++] = record !== undefined && previous !== undefined && previous.goroutine === record.goroutine ? 1 : 0;
-    const now = record === undefined ? undefined : goroutineState(tracker, record.goroutine)?.status;
-    i = oneHot(out, i, STATUSES.length, now === undefined ? -1 : (STATUS_INDEX.get(now) ?? -1));
-  }
-
-  windowScratch.fill(0);
-  const from = Math.max(0, end - HISTOGRAM_WINDOW);
-  for (let j = from; j < end; j++) windowScratch[KIND_INDEX.get(records[j].kind) ?? 0]++;
-  for (let j = 0; j < RECORD_KINDS.length; j++) out[i++] = end > from ? windowScratch[j] / (end - from) : 0;
-  for (let j = 0; j < RECORD_KINDS.length; j++) out[i++] = end > 0 ? prefixKindCounts[j] / end : 0;
-
-  const last = end > 0 ? records[end - 1] : undefined;
-  out[i++] = last === undefined ? 0 : Math.log1p(goroutineState(tracker, last.goroutine)?.steps ?? 0);
-  out[i++] = Math.log1p(end);
-  out[i++] = Math.log1p(events);
-  const t0 = records.length > 0 ? records[0].timeNs : 0;
-  out[i++] = end >= 2 ? log1pUs(records[end - 1].timeNs - records[end - 2].timeNs) : 0;
-  out[i++] = end >= 1 ? log1pUs(records[end - 1].timeNs - t0) : 0;
-  out[i++] = end >= 3 ? log1pUs(records[end - 2].timeNs - records[end - 3].timeNs) : 0;
-  for (let j = 0; j < staticColumns.length; j++) out[i++] = staticColumns[j];
-  if (i - offset !== FEATURE_COUNT) throw new Error(`feature writer wrote ${i - offset} columns, spec has ${FEATURE_COUNT}`);
 }

@@ -6,8 +6,6 @@
 import { calibrateInPlace, fitCalibration, fitTemperature, nllOfLogits, temperatureOnly, type Calibration } from "../predict/calibration.js";
 import {
   adamStep,
-  backward,
-  forward,
   initialParameters,
   modelLayout,
   newAdam,
@@ -17,6 +15,7 @@ import {
 } from "./model.js";
 import { seededRandom, shuffleInPlace } from "../random.js";
 import { softmaxInPlace } from "../predict/calibration.js";
+import { centreWidth, finishBatchGradient, firstLayerCentre, sparseBackward, sparseForward, sparseRows, type SparseRows } from "./sparse.js";
 
 export { calibrateInPlace, fitCalibration, fitTemperature, nllOfLogits, temperatureOnly, type Calibration };
 
@@ -26,6 +25,8 @@ export interface TrainingMatrix {
   readonly inputs: number;
   /** rows × inputs feature values. */
   readonly x: Float32Array;
+  /** rows × 6 feasible-event flags of each row's prefix (src/train/feasibility.ts). */
+  readonly feasible: Uint8Array;
   /** rows × 6 target distributions over EVENT_TYPES (each row sums to 1). */
   readonly events: Float64Array;
   /** Training weight per row (sample count, times the class weights with --balance). */
@@ -102,8 +103,16 @@ export function standardiseInPlace(x: Float32Array | Float64Array, s: Standardis
   }
 }
 
-/** Trains `shape` on `train`, keeping the parameters with the lowest validation NLL. */
-export function fitModel(shape: ModelShape, train: TrainingMatrix, validation: TrainingMatrix, options: FitOptions): FitResult {
+/** The identity standardiser of `inputs` columns (mean 0, std 1): rows are used as they are. */
+export function identityStandardiser(inputs: number): Standardiser {
+  return { mean: new Float64Array(inputs), std: new Float64Array(inputs).fill(1) };
+}
+
+/**
+ * Trains `shape` on `train`, keeping the parameters with the lowest validation NLL. Rows are
+ * raw features standardised by `standardiser` on the fly (sparse rows, src/train/sparse.ts).
+ */
+export function fitModel(shape: ModelShape, train: TrainingMatrix, validation: TrainingMatrix, options: FitOptions, standardiser = identityStandardiser(train.inputs)): FitResult {
   const random = seededRandom(options.seed);
   let params = initialParameters(shape, random);
   const size = modelLayout(shape).size;
@@ -113,11 +122,15 @@ export function fitModel(shape: ModelShape, train: TrainingMatrix, validation: T
   const ws = newWorkspace(shape);
   const dEvent = new Float64Array(shape.events);
   const dTag = new Float64Array(Math.max(1, shape.tags));
+  const rows = sparseRows(train.x, train.rows, train.inputs, standardiser);
+  const validationRows = sparseRows(validation.x, validation.rows, validation.inputs, standardiser);
+  const centre = new Float64Array(centreWidth(shape));
+  const unitGrad = new Float64Array(centreWidth(shape));
   const order = Array.from({ length: train.rows }, (_, i) => i);
   const meanWeight = sum(train.weights) / Math.max(1, train.rows);
 
   let best = params.slice();
-  let bestLoss = validationNll(shape, params, validation, 1);
+  let bestLoss = nllOfLogits(sparseLogits(shape, params, validationRows), validation, shape.events, 1);
   let bestEpoch = 0;
   const history: number[] = [];
   let epoch = 0;
@@ -126,6 +139,7 @@ export function fitModel(shape: ModelShape, train: TrainingMatrix, validation: T
     for (let start = 0; start < train.rows; start += options.batchSize) {
       const stop = Math.min(train.rows, start + options.batchSize);
       grad.fill(0);
+      firstLayerCentre(shape, params, rows.centre, centre);
       // Normalise by the batch size times the mean row weight, so the step size does not
       // depend on how many samples a KL row stands for.
       const scale = 1 / ((stop - start) * meanWeight);
@@ -133,7 +147,7 @@ export function fitModel(shape: ModelShape, train: TrainingMatrix, validation: T
         const r = order[b];
         const w = train.weights[r] * scale;
         if (w === 0) continue;
-        forward(shape, params, train.x, r * train.inputs, ws);
+        sparseForward(shape, params, rows, r, centre, ws);
         softmaxInPlace(ws.eventLogits, shape.events);
         for (let c = 0; c < shape.events; c++) dEvent[c] = w * (ws.eventLogits[c] - train.events[r * shape.events + c]);
         let tagGrad: Float64Array | null = null;
@@ -143,11 +157,12 @@ export function fitModel(shape: ModelShape, train: TrainingMatrix, validation: T
           for (let c = 0; c < shape.tags; c++) dTag[c] = tw * (ws.tagLogits[c] - train.tags[r * shape.tags + c]);
           tagGrad = dTag;
         }
-        backward(shape, params, train.x, r * train.inputs, ws, dEvent, tagGrad, grad);
+        sparseBackward(shape, params, rows, r, ws, dEvent, tagGrad, grad, unitGrad);
       }
+      finishBatchGradient(shape, rows, grad, unitGrad);
       adamStep(params, grad, adam, options.learningRate, options.l2, mask);
     }
-    const loss = validationNll(shape, params, validation, 1);
+    const loss = nllOfLogits(sparseLogits(shape, params, validationRows), validation, shape.events, 1);
     history.push(loss);
     options.onEpoch?.(epoch, loss);
     if (loss < bestLoss - 1e-6) {
@@ -162,20 +177,47 @@ export function fitModel(shape: ModelShape, train: TrainingMatrix, validation: T
   return { params, epochsRun: Math.min(epoch, options.epochs), bestEpoch, validationLoss: history };
 }
 
-/** Event logits of every row of `m` (rows × events). */
-export function eventLogits(shape: ModelShape, params: Float64Array, m: TrainingMatrix): Float64Array {
+function sparseLogits(shape: ModelShape, params: Float64Array, rows: SparseRows): Float64Array {
   const ws = newWorkspace(shape);
-  const out = new Float64Array(m.rows * shape.events);
-  for (let r = 0; r < m.rows; r++) {
-    forward(shape, params, m.x, r * m.inputs, ws);
+  const centre = new Float64Array(centreWidth(shape));
+  firstLayerCentre(shape, params, rows.centre, centre);
+  const out = new Float64Array(rows.rows * shape.events);
+  for (let r = 0; r < rows.rows; r++) {
+    sparseForward(shape, params, rows, r, centre, ws);
     out.set(ws.eventLogits.subarray(0, shape.events), r * shape.events);
   }
   return out;
 }
 
+/** Event logits of every row of `m` (rows × events), its rows standardised by `standardiser`. */
+export function eventLogits(shape: ModelShape, params: Float64Array, m: TrainingMatrix, standardiser = identityStandardiser(m.inputs)): Float64Array {
+  return sparseLogits(shape, params, sparseRows(m.x, m.rows, m.inputs, standardiser));
+}
+
+/**
+ * The logits of an ensemble (members share shape and standardiser): z = ln(mean_m softmax(z_m)),
+ * so softmax(z) is the members' mean distribution and calibration treats the ensemble as one
+ * model. One member gives its own logits unchanged.
+ */
+export function ensembleLogits(shape: ModelShape, members: readonly Float64Array[], m: TrainingMatrix, standardiser = identityStandardiser(m.inputs)): Float64Array {
+  if (members.length === 1) return eventLogits(shape, members[0], m, standardiser);
+  const rows = sparseRows(m.x, m.rows, m.inputs, standardiser);
+  const mean = new Float64Array(m.rows * shape.events);
+  for (const params of members) {
+    const z = sparseLogits(shape, params, rows);
+    for (let r = 0; r < m.rows; r++) {
+      const row = z.subarray(r * shape.events, (r + 1) * shape.events);
+      softmaxInPlace(row, shape.events);
+      for (let c = 0; c < shape.events; c++) mean[r * shape.events + c] += row[c] / members.length;
+    }
+  }
+  for (let i = 0; i < mean.length; i++) mean[i] = Math.log(Math.max(mean[i], 1e-300));
+  return mean;
+}
+
 /** Count-weighted NLL per sample of the event head at temperature `t`. */
-export function validationNll(shape: ModelShape, params: Float64Array, m: TrainingMatrix, t: number | Calibration): number {
-  return nllOfLogits(eventLogits(shape, params, m), m, shape.events, t);
+export function validationNll(shape: ModelShape, params: Float64Array, m: TrainingMatrix, t: number | Calibration, standardiser = identityStandardiser(m.inputs)): number {
+  return nllOfLogits(eventLogits(shape, params, m, standardiser), m, shape.events, t);
 }
 
 function sum(v: Float64Array): number {

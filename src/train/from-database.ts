@@ -50,7 +50,7 @@ export async function trainFromDatabase(db: SchedlabDatabase, options: TrainFrom
     validationPrograms: split.validation,
   };
   const name = out === undefined ? "student" : basename(resolve(out));
-  const student = await trainOnSplit(name, { fit: studentSide(data.fit), validation: studentSide(data.validation), holdout: studentSide(data.test), programDirs }, trainOptions);
+  const student = await trainOnSplit(name, { fit: studentSide(data.fit), validation: studentSide(data.validation), holdout: studentSide(data.test), programDirs, familyOf: split.familyOf }, trainOptions);
   if (out !== undefined) {
     saveAdapter(out, student);
     progress(`saved adapter to ${out}`);

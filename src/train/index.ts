@@ -4,7 +4,7 @@ export { trainStudent, trainOnSplit, splitPrograms, classWeights, statesAndSampl
 export { trainFromDatabase, type TrainFromDatabaseOptions } from "./from-database.js";
 export { saveAdapter, loadAdapter, cardMarkdown, AdapterError, ADAPTER_FILES } from "./adapter.js";
 export { loadStudentPredictor, type StudentPredictorOptions } from "./predictor.js";
-export { FEATURE_SPEC, FEATURE_COUNT, FEATURE_VERSION, prefixFeatures, featurizePrefixes, newPrefixFeaturizer, type FeatureSpec } from "./features.js";
+export { FEATURE_SPEC, FEATURE_COUNT, FEATURE_VERSION, NO_FEATURE_INPUTS, prefixFeatures, featurizePrefixes, newPrefixFeaturizer, type FeatureInputs, type FeatureRows, type FeatureSpec } from "./features.js";
 export { staticFeaturesOf, STATIC_FEATURE_KEYS, StaticFeaturesError, type StaticFeatures } from "./static-features.js";
 export { TAG_CLASSES, tagTargetOfPrefix, type TagClass } from "./tags.js";
 export { cardMetrics, type CardMetrics } from "./card-metrics.js";

@@ -24,7 +24,11 @@ export interface ModelShape {
   readonly tags: number;
 }
 
-/** Offsets of each parameter block in the flat vector; -1 for absent blocks. */
+/**
+ * Offsets of each parameter block in the flat vector; -1 for absent blocks. The MLP's hidden
+ * weights are input-major (weight of input j into unit h at hiddenW + j·hidden + h), so a row's
+ * non-zero inputs each touch one contiguous run of weights; heads are class-major.
+ */
 export interface ModelLayout {
   readonly hiddenW: number;
   readonly hiddenB: number;
@@ -108,11 +112,16 @@ export function forward(shape: ModelShape, params: Float64Array, x: ArrayLike<nu
   const l = modelLayout(shape);
   const d = shape.inputs;
   if (shape.kind === "mlp") {
-    for (let h = 0; h < shape.hidden; h++) {
-      let s = params[l.hiddenB + h];
-      const w = l.hiddenW + h * d;
-      for (let j = 0; j < d; j++) s += params[w + j] * x[offset + j];
-      ws.pre[h] = s;
+    const hidden = shape.hidden;
+    for (let h = 0; h < hidden; h++) ws.pre[h] = params[l.hiddenB + h];
+    for (let j = 0; j < d; j++) {
+      const v = x[offset + j];
+      if (v === 0) continue;
+      const w = l.hiddenW + j * hidden;
+      for (let h = 0; h < hidden; h++) ws.pre[h] += params[w + h] * v;
+    }
+    for (let h = 0; h < hidden; h++) {
+      const s = ws.pre[h];
       ws.repr[h] = shape.activation === "tanh" ? Math.tanh(s) : s > 0 ? s : 0;
     }
   } else {
@@ -153,13 +162,17 @@ export function backward(
   if (shape.tags > 0 && dTag !== null) headBackward(params, l.tagW, l.tagB, shape.tags, ws.repr, width, dTag, grad, dRepr);
   if (shape.kind !== "mlp") return;
   const d = shape.inputs;
-  for (let h = 0; h < shape.hidden; h++) {
+  const hidden = shape.hidden;
+  for (let h = 0; h < hidden; h++) {
     const a = ws.repr[h];
-    const dPre = shape.activation === "tanh" ? dRepr[h] * (1 - a * a) : ws.pre[h] > 0 ? dRepr[h] : 0;
-    if (dPre === 0) continue;
-    grad[l.hiddenB + h] += dPre;
-    const w = l.hiddenW + h * d;
-    for (let j = 0; j < d; j++) grad[w + j] += dPre * x[offset + j];
+    dRepr[h] = shape.activation === "tanh" ? dRepr[h] * (1 - a * a) : ws.pre[h] > 0 ? dRepr[h] : 0;
+    grad[l.hiddenB + h] += dRepr[h];
+  }
+  for (let j = 0; j < d; j++) {
+    const v = x[offset + j];
+    if (v === 0) continue;
+    const w = l.hiddenW + j * hidden;
+    for (let h = 0; h < hidden; h++) grad[w + h] += dRepr[h] * v;
   }
 }
 

@@ -4,10 +4,10 @@
 import { createHash } from "node:crypto";
 import type { State } from "../dataset/types.js";
 import type { Prediction, Predictor, ReasoningTags } from "../predict/types.js";
-import { loadAdapter } from "./adapter.js";
+import { loadAdapter, loadedNgram } from "./adapter.js";
+import { calibrateRow, type StudentCalibration } from "./calibration.js";
 import { FEATURE_COUNT, featurizePrefixes } from "./features.js";
-import { calibrateInPlace, type Calibration } from "./fit.js";
-import { forward, newWorkspace } from "./model.js";
+import { forward, newWorkspace, softmaxInPlace } from "./model.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES } from "./tags.js";
 
@@ -24,9 +24,10 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
   const adapter = loadAdapter(path);
   const { weights, features } = adapter;
   const shape = weights.shape;
-  const params = Float64Array.from(weights.params);
-  const calibration: Calibration = { temperature: weights.temperature, priorWeight: weights.priorWeight, prior: weights.prior };
+  const members = [weights.params, ...(weights.moreMembers ?? [])].map((p) => Float64Array.from(p));
+  const calibration: StudentCalibration = { temperature: weights.temperature, priorWeight: weights.priorWeight, prior: weights.prior, feasibility: weights.feasibility ?? "none", infeasibleCap: weights.infeasibleCap ?? 0 };
   const known = new Map<string, StaticFeatures | null>(Object.entries(features.staticFeatures));
+  const ngram = loadedNgram(features.ngram);
   const configHash = createHash("sha256").update(adapter.raw).digest("hex").slice(0, 16);
 
   async function staticFor(program: string): Promise<void> {
@@ -49,17 +50,39 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
     configHash,
     async predict(states: readonly State[]): Promise<Prediction[]> {
       for (const program of new Set(states.map((s) => s.representative.program))) await staticFor(program);
-      const x = featurizePrefixes(states.map((s) => s.representative), (program) => (weights.usesStaticFeatures ? (known.get(program) ?? null) : null));
+      const { x, feasible } = featurizePrefixes(states.map((s) => s.representative), {
+        staticOf: (program) => (weights.usesStaticFeatures ? (known.get(program) ?? null) : null),
+        ngram,
+      });
       const ws = newWorkspace(shape);
       const row = new Float64Array(FEATURE_COUNT);
+      const q = new Float64Array(shape.events);
+      const tagMean = new Float64Array(Math.max(1, shape.tags));
       return states.map((_, i) => {
         for (let j = 0; j < FEATURE_COUNT; j++) row[j] = (x[i * FEATURE_COUNT + j] - weights.mean[j]) / weights.std[j];
-        forward(shape, params, row, 0, ws);
-        const q = ws.eventLogits.slice(0, shape.events);
-        calibrateInPlace(q, shape.events, calibration);
+        if (members.length === 1) {
+          forward(shape, members[0], row, 0, ws);
+          q.set(ws.eventLogits.subarray(0, shape.events));
+          tagMean.set(ws.tagLogits.subarray(0, tagMean.length));
+        } else {
+          // The members' mean distribution, as logits (ensembleLogits in fit.ts does the same).
+          q.fill(0);
+          tagMean.fill(0);
+          for (const member of members) {
+            forward(shape, member, row, 0, ws);
+            softmaxInPlace(ws.eventLogits, shape.events);
+            for (let c = 0; c < shape.events; c++) q[c] += ws.eventLogits[c] / members.length;
+            if (shape.tags > 0) {
+              softmaxInPlace(ws.tagLogits, shape.tags);
+              for (let c = 0; c < shape.tags; c++) tagMean[c] += ws.tagLogits[c] / members.length;
+            }
+          }
+          for (let c = 0; c < shape.events; c++) q[c] = Math.log(Math.max(q[c], 1e-300));
+        }
+        calibrateRow(q, shape.events, calibration, feasible, i * shape.events);
         const probabilities = Array.from(q);
         if (shape.tags === 0) return { probabilities };
-        return { probabilities, tags: reasoningTags(ws.tagLogits, shape.tags, q) };
+        return { probabilities, tags: reasoningTags(tagMean, shape.tags, q) };
       });
     },
   };

@@ -5,7 +5,7 @@
 import { goroutineState, trackerAt, type SchedulerTracker } from "../dataset/scheduler-state.js";
 import type { Prefix } from "../dataset/types.js";
 import type { EventType, GoroutineRecord } from "../trace/types.js";
-import { blockReasonClass } from "./features.js";
+import { blockReasonClass } from "./reasons.js";
 
 export const TAG_CLASSES = ["none", "chan send", "chan receive", "select", "sync", "cond", "sleep", "forever", "other"] as const;
 export type TagClass = (typeof TAG_CLASSES)[number];

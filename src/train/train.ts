@@ -9,16 +9,23 @@ import { UsageError } from "../errors.js";
 import { applyRecord, newSchedulerTracker } from "../dataset/scheduler-state.js";
 import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../trace/types.js";
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
-import { FEATURE_COUNT, FEATURE_SPEC, FEATURE_VERSION, featurizePrefixes } from "./features.js";
-import { calibrateInPlace, eventLogits, fitCalibration, fitModel, fitStandardiser, nllOfLogits, standardiseInPlace, type Calibration, type TrainingMatrix } from "./fit.js";
+import { FEATURE_COUNT, FEATURE_SPEC, FEATURE_VERSION, featurizePrefixes, type FeatureInputs } from "./features.js";
+import { calibrateRow, calibratedNll, fitStudentCalibration, type StudentCalibration } from "./calibration.js";
+import { fitNgram } from "../predict/baselines.js";
+import { savedNgram } from "./adapter.js";
+import { SPLIT_GRID_POINTS, runsOfSamples, splitGridStates } from "./split-grid.js";
+import { familyWeightedCounts, outOfFoldRows, withOutOfFold } from "./calibration-set.js";
+import { ensembleLogits, fitModel, fitStandardiser, type TrainingMatrix } from "./fit.js";
 import { modelLayout, type ModelShape } from "./model.js";
 import { seededRandom, shuffleInPlace } from "../random.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES, nextEventRecord, tagTarget } from "./tags.js";
-import { RARE_EVENTS, type StudentCard, type StudentData, type StudentSide, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";
+import { RARE_EVENTS, ensembleMembers, type StudentCard, type StudentData, type StudentSide, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";
 
 const K = EVENT_TYPES.length;
 const T = TAG_CLASSES.length;
+/** Order of the training n-gram stacked into the features (the ngram:3 baseline's). */
+export const STACKED_NGRAM_ORDER = 3;
 
 /** Program split of one training run. Invariant: the three sets are disjoint. */
 export interface ProgramSplit {
@@ -119,8 +126,15 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
   const programs = [...split.train, ...split.validation, ...split.holdout];
   const { features: staticFeatures, missing } = options.staticFeatures ? await loadStaticFeatures(programs, data.programDirs) : { features: new Map<string, StaticFeatures>(), missing: [] };
   const staticOf = (program: string): StaticFeatures | null => staticFeatures.get(program) ?? null;
-  const { states: trainStates, samples: trainSamples } = data.fit;
-  const { states: validationStates, samples: validationSamples } = data.validation;
+  // The training n-gram the features stack (ngram.*, and the base of ctx.mix): fitted on the
+  // fit side's samples only, like the ngram:3 baseline, and saved with the adapter.
+  const ngram = fitNgram(STACKED_NGRAM_ORDER, 1, { samples: data.fit.samples });
+  const inputs: FeatureInputs = { staticOf, ngram };
+  // Split states are trained on at every 5 % of the run, the same question at more points.
+  const grid = options.abstraction === "split" && options.splitGrid;
+  const gridded = (side: StudentSide): StudentSide => (grid ? { programs: side.programs, ...splitGridStates(runsOfSamples(side.samples)) } : side);
+  const { states: trainStates, samples: trainSamples } = gridded(data.fit);
+  const { states: validationStates, samples: validationSamples } = gridded(data.validation);
   const holdoutStates = data.holdout.states;
   if (trainSamples.length === 0) throw new UsageError("no samples in the training programs", "Check the abstraction and that the training programs' runs were ingested.");
 
@@ -130,24 +144,23 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
   const ceSamples = options.objective !== "kl" ? capSamplesPerProgram(trainSamples, options.maxSamplesPerProgram, options.seed) : null;
   const train =
     ceSamples !== null
-      ? sampleRows(ceSamples.samples, staticOf, weights, sampleTags === null ? null : pick(sampleTags, ceSamples.indices))
-      : stateRows(trainStates, staticOf, weights, options.tags ? stateTagTargets(trainSamples, sampleTags) : null);
+      ? sampleRows(ceSamples.samples, inputs, weights, sampleTags === null ? null : pick(sampleTags, ceSamples.indices))
+      : stateRows(trainStates, inputs, weights, options.tags ? stateTagTargets(trainSamples, sampleTags) : null);
   if (options.objective === "trajectory" && ceSamples !== null) setTrajectoryTargets(train, ceSamples.samples, options.trajectorySteps, options.trajectoryDiscount);
   const rowPrograms = ceSamples !== null ? ceSamples.samples.map((s) => s.prefix.program) : keptStates(trainStates).map((s) => s.program);
   scaleByProgram(train, rowPrograms, trainingProgramFactors(trainSamples));
-  const validation = stateRows(validationStates, staticOf, null, null);
+  const validation = stateRows(validationStates, inputs, null, null);
   capProgramCounts(validation, keptStates(validationStates).map((s) => s.program));
   // Early stopping scores held-out rows of the kind the objective trains on. Per-sample rows
   // (ce, trajectory) are fitted to each run's own prefix, which under a pooled abstraction
   // (depth) nearly determines its next event while the state's representative prefix does
   // not determine its pooled p̂: scored on states, every trained epoch looked worse than the
   // random initialisation, and epoch 0 was kept (13.8 % on the corpus holdout, majority 38 %).
-  const stopping = ceSamples !== null ? validationSampleRows(validationSamples, staticOf, options) : validation;
-  const holdout = stateRows(holdoutStates, staticOf, null, null);
+  const stopping = ceSamples !== null ? validationSampleRows(validationSamples, inputs, options) : validation;
+  const holdout = stateRows(holdoutStates, inputs, null, null);
 
   options.onProgress?.(`${train.rows} training rows (${options.objective}), ${validation.rows} validation and ${holdout.rows} holdout states, ${FEATURE_COUNT} features`);
   const standardiser = fitStandardiser(train);
-  for (const m of new Set([train, validation, stopping, holdout])) standardiseInPlace(m.x, standardiser);
 
   const shape: ModelShape = {
     kind: options.model,
@@ -157,28 +170,43 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
     events: K,
     tags: options.tags ? T : 0,
   };
-  const fit = fitModel(shape, train, stopping, {
-    seed: options.seed,
-    epochs: options.epochs,
-    batchSize: options.batchSize,
-    learningRate: options.learningRate,
-    l2: options.l2,
-    patience: options.patience,
-    tagWeight: options.tagWeight,
-    onEpoch: (epoch, loss) => options.onProgress?.(`epoch ${epoch}: validation NLL ${loss.toFixed(4)}`, true),
-  });
-  const validationLogits = eventLogits(shape, fit.params, validation);
+  // An ensemble of seeds where the training set is small (split): the members' mean
+  // distribution is calibrated as one model (ensembleLogits).
+  const memberCount = ensembleMembers(options.members, train.rows);
+  const fits = Array.from({ length: memberCount }, (_, member) =>
+    fitModel(shape, train, stopping, {
+      seed: options.seed + member,
+      epochs: options.epochs,
+      batchSize: options.batchSize,
+      learningRate: options.learningRate,
+      l2: options.l2,
+      patience: options.patience,
+      tagWeight: options.tagWeight,
+      onEpoch: (epoch, loss) => options.onProgress?.(`${memberCount > 1 ? `member ${member + 1}/${memberCount} ` : ""}epoch ${epoch}: validation NLL ${loss.toFixed(4)}`, true),
+    }, standardiser),
+  );
+  const fit = fits[0];
+  const members = fits.map((f) => f.params);
+  const validationLogits = ensembleLogits(shape, members, validation, standardiser);
   // Calibration toward the training class marginal: a model confidently wrong on programs it
   // has not seen keeps a floor α·prior on every event that can occur, which temperature alone
   // only buys by flattening every prediction (CE on depth: T 4.4; docs/training.md).
-  const calibration = fitCalibration(validationLogits, validation, K, classMarginal(totals));
+  const calibrationSet =
+    options.calibrationFolds >= 2
+      ? withOutOfFold(
+          { logits: validationLogits, rows: validation, programs: keptStates(validationStates).map((s) => s.program) },
+          outOfFoldRows(shape, train, rowPrograms, stopping, standardiser, cappedStateRows(trainStates, inputs), keptStates(trainStates).map((s) => s.program), data.familyOf, options, fit.bestEpoch),
+        )
+      : { logits: validationLogits, rows: validation, programs: keptStates(validationStates).map((s) => s.program) };
+  const calibrationRows = options.calibrationWeighting === "families" ? { ...calibrationSet.rows, counts: familyWeightedCounts(calibrationSet, data.familyOf) } : calibrationSet.rows;
+  const calibration = fitStudentCalibration(calibrationSet.logits, calibrationRows, K, classMarginal(totals), calibrationRows.feasible, options);
   const temperature = calibration.temperature;
   // The majority baseline is fitted on every non-held-out program, as the eval stage does.
   const seen = classTotals(trainSamples);
   for (const state of validationStates) for (const e of EVENT_TYPES) seen[e] += state.counts[e];
   const majorityEvent = EVENT_TYPES.reduce((a, b) => (seen[b] > seen[a] ? b : a));
   const score = (states: readonly State[], m: TrainingMatrix): CardMetrics | null =>
-    states.length === 0 ? null : cardMetrics(scoredStates(states, eventLogits(shape, fit.params, m), calibration), majorityEvent);
+    states.length === 0 ? null : cardMetrics(scoredStates(states, ensembleLogits(shape, members, m, standardiser), calibration, m.feasible), majorityEvent);
 
   const card: StudentCard = {
     name,
@@ -221,16 +249,20 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
         validationFraction: options.validationFraction,
         maxSamplesPerProgram: options.objective !== "kl" ? options.maxSamplesPerProgram : "n/a",
         ...(options.objective === "trajectory" ? { trajectorySteps: options.trajectorySteps, trajectoryDiscount: options.trajectoryDiscount } : {}),
+        ...(grid ? { splitGrid: SPLIT_GRID_POINTS.join(",") } : {}),
+        feasibility: options.feasibility === "cap" ? `cap ${options.infeasibleCap}` : options.feasibility,
+        members: memberCount,
+        ...(memberCount > 1 ? { memberBestEpochs: fits.map((f) => f.bestEpoch).join(",") } : {}),
         programWeighting: "min(1, 4·median/n_p) on training rows and validation counts",
       },
       featureVersion: FEATURE_VERSION,
       features: FEATURE_COUNT,
-      parameters: modelLayout(shape).size,
+      parameters: modelLayout(shape).size * memberCount,
       epochsRun: fit.epochsRun,
       bestEpoch: fit.bestEpoch,
       temperature,
       priorWeight: calibration.priorWeight,
-      validationNll: nllOfLogits(validationLogits, validation, K, calibration),
+      validationNll: calibratedNll(validationLogits, validation, K, calibration, validation.feasible),
     },
     holdout: score(holdoutStates, holdout),
     validation: score(validationStates, validation),
@@ -244,16 +276,19 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
       featureVersion: FEATURE_VERSION,
       shape,
       params: Array.from(fit.params),
+      ...(members.length > 1 ? { moreMembers: members.slice(1).map((p) => Array.from(p)) } : {}),
       mean: Array.from(standardiser.mean),
       std: Array.from(standardiser.std),
       temperature,
       priorWeight: calibration.priorWeight,
       prior: Array.from(calibration.prior),
+      feasibility: calibration.feasibility,
+      infeasibleCap: calibration.infeasibleCap,
       eventTypes: [...EVENT_TYPES],
       tagClasses: [...TAG_CLASSES],
       usesStaticFeatures: options.staticFeatures,
     },
-    features: { spec: FEATURE_SPEC, staticFeatures: staticTable },
+    features: { spec: FEATURE_SPEC, staticFeatures: staticTable, ngram: savedNgram(ngram) },
     card,
   };
 }
@@ -277,9 +312,9 @@ export function statesAndSamples(runs: readonly RunRecords[], abstraction: Abstr
  * observed next event (unweighted), capped per program like the training samples, and with
  * program counts capped like the validation states.
  */
-function validationSampleRows(samples: readonly Sample[], staticOf: (p: string) => StaticFeatures | null, options: TrainStudentOptions): TrainingMatrix {
+function validationSampleRows(samples: readonly Sample[], inputs: FeatureInputs, options: TrainStudentOptions): TrainingMatrix {
   const capped = capSamplesPerProgram(samples, options.maxSamplesPerProgram, options.seed).samples;
-  const rows = sampleRows(capped, staticOf, UNIT_WEIGHTS, null);
+  const rows = sampleRows(capped, inputs, UNIT_WEIGHTS, null);
   capProgramCounts(rows, capped.map((s) => s.prefix.program));
   return rows;
 }
@@ -435,9 +470,9 @@ export function setTrajectoryTargets(m: TrainingMatrix, samples: readonly Sample
 }
 
 /** CE rows: one per sample, one-hot target, weight = class weight of its label. */
-function sampleRows(samples: readonly Sample[], staticOf: (p: string) => StaticFeatures | null, weights: Record<EventType, number>, tags: Int32Array | null): TrainingMatrix {
+function sampleRows(samples: readonly Sample[], inputs: FeatureInputs, weights: Record<EventType, number>, tags: Int32Array | null): TrainingMatrix {
   const n = samples.length;
-  const x = featurizePrefixes(samples.map((s) => s.prefix), staticOf);
+  const { x, feasible } = featurizePrefixes(samples.map((s) => s.prefix), inputs);
   const events = new Float64Array(n * K);
   const w = new Float64Array(n);
   const counts = new Float64Array(n).fill(1);
@@ -447,7 +482,7 @@ function sampleRows(samples: readonly Sample[], staticOf: (p: string) => StaticF
     w[i] = weights[s.next];
     if (tagTargets !== null && tags !== null) tagTargets[i * T + tags[i]] = 1;
   });
-  return { rows: n, inputs: FEATURE_COUNT, x, events, weights: w, counts, tags: tagTargets };
+  return { rows: n, inputs: FEATURE_COUNT, x, feasible, events, weights: w, counts, tags: tagTargets };
 }
 
 /**
@@ -457,13 +492,13 @@ function sampleRows(samples: readonly Sample[], staticOf: (p: string) => StaticF
  */
 function stateRows(
   states: readonly State[],
-  staticOf: (p: string) => StaticFeatures | null,
+  inputs: FeatureInputs,
   weights: Record<EventType, number> | null,
   tags: Map<string, Float64Array> | null,
 ): TrainingMatrix {
   const kept = states.filter((s) => totalCount(s.counts) > 0);
   const n = kept.length;
-  const x = featurizePrefixes(kept.map((s) => s.representative), staticOf);
+  const { x, feasible } = featurizePrefixes(kept.map((s) => s.representative), inputs);
   const events = new Float64Array(n * K);
   const w = new Float64Array(n);
   const counts = new Float64Array(n);
@@ -485,7 +520,7 @@ function stateRows(
       else tagTargets[i * T] = 1;
     }
   });
-  return { rows: n, inputs: FEATURE_COUNT, x, events, weights: w, counts, tags: tagTargets };
+  return { rows: n, inputs: FEATURE_COUNT, x, feasible, events, weights: w, counts, tags: tagTargets };
 }
 
 /** The training samples' class frequencies (EVENT_TYPES order), the prior of the calibration. */
@@ -494,13 +529,19 @@ function classMarginal(totals: Readonly<Record<EventType, number>>): Float64Arra
   return Float64Array.from(EVENT_TYPES, (e) => (n > 0 ? totals[e] / n : 1 / K));
 }
 
-function scoredStates(states: readonly State[], logits: Float64Array, calibration: Calibration): { counts: number[]; probabilities: number[] }[] {
+function scoredStates(states: readonly State[], logits: Float64Array, calibration: StudentCalibration, feasible: Uint8Array): { counts: number[]; probabilities: number[] }[] {
   const kept = states.filter((s) => totalCount(s.counts) > 0);
   const q = new Float64Array(K);
   return kept.map((s, i) => {
     for (let c = 0; c < K; c++) q[c] = logits[i * K + c];
-    calibrateInPlace(q, K, calibration);
+    calibrateRow(q, K, calibration, feasible, i * K);
     return { counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: Array.from(q) };
   });
 }
 
+/** State rows of `states` (no class weights) with program counts capped like the validation rows. */
+function cappedStateRows(states: readonly State[], inputs: FeatureInputs): TrainingMatrix {
+  const rows = stateRows(states, inputs, null, null);
+  capProgramCounts(rows, keptStates(states).map((s) => s.program));
+  return rows;
+}

@@ -3,6 +3,7 @@
 import type { Abstraction, RunRecords, Sample, State } from "../dataset/types.js";
 import type { EventType } from "../trace/types.js";
 import type { CardMetrics } from "./card-metrics.js";
+import type { FeasibilityRule } from "./calibration.js";
 import type { FeatureSpec } from "./features.js";
 import type { Activation, ModelKind, ModelShape } from "./model.js";
 import type { StaticFeatures } from "./static-features.js";
@@ -63,6 +64,33 @@ export interface TrainStudentOptions {
   readonly trajectorySteps: number;
   /** Trajectory objective: γ, the weight of step j is γ^j (normalised over the steps that exist). */
   readonly trajectoryDiscount: number;
+  /**
+   * `split` only: train and validate on split states at every 5 % (SPLIT_GRID_POINTS) instead of
+   * only the scored 25/50/75 %: the same question at more points (src/train/split-grid.ts).
+   */
+  readonly splitGrid: boolean;
+  /**
+   * Events the prefix's replayed state rules out (src/train/feasibility.ts): "top" makes the most
+   * probable event a feasible one with the least change, so greedy rollouts never pick an
+   * impossible event; "cap" caps their total at `infeasibleCap` (< 1/6 has the same guarantee);
+   * "none" leaves the distribution as calibrated.
+   */
+  readonly feasibility: FeasibilityRule;
+  readonly infeasibleCap: number;
+  /**
+   * ≥ 2: also calibrate on out-of-fold predictions of the fit side's families (that many folds,
+   * one extra model each); 0: on the validation families only.
+   */
+  readonly calibrationFolds: number;
+  /** How calibration rows are weighted: by samples (programs capped at 4× the median), or every family equally. */
+  readonly calibrationWeighting: "samples" | "families";
+  /**
+   * Models averaged (seeds seed, seed + 1, …; each stopped early on its own; the mean
+   * distribution is calibrated as one model). "auto": as many as fit ENSEMBLE_ROW_BUDGET
+   * training rows, from 1 to MAX_ENSEMBLE_MEMBERS — small training sets (split: ≈ 2 900
+   * rows) get five, large ones (depth: ≈ 40 000) one.
+   */
+  readonly members: number | "auto";
   /** One line per stage (kept) and per epoch (transient), for progress on a terminal. */
   readonly onProgress?: Progress;
 }
@@ -73,7 +101,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   balance: false,
   staticFeatures: false,
   seed: 1,
-  hidden: 64,
+  hidden: 32,
   activation: "tanh",
   epochs: 60,
   batchSize: 64,
@@ -87,7 +115,23 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   maxSamplesPerProgram: 20_000,
   trajectorySteps: 4,
   trajectoryDiscount: 0.5,
+  splitGrid: true,
+  feasibility: "top",
+  infeasibleCap: 0.15,
+  calibrationFolds: 0,
+  calibrationWeighting: "samples",
+  members: "auto",
 };
+
+/** Training rows an "auto" ensemble may spend in total (members × rows). */
+export const ENSEMBLE_ROW_BUDGET = 15_000;
+export const MAX_ENSEMBLE_MEMBERS = 5;
+
+/** The members an ensemble of `rows` training rows gets. */
+export function ensembleMembers(members: number | "auto", rows: number): number {
+  if (members !== "auto") return members;
+  return Math.max(1, Math.min(MAX_ENSEMBLE_MEMBERS, Math.floor(ENSEMBLE_ROW_BUDGET / Math.max(1, rows))));
+}
 
 /**
  * What a training run reads: decoded runs (states and samples of the chosen abstraction are
@@ -117,6 +161,8 @@ export interface StudentData {
   readonly validation: StudentSide;
   readonly holdout: StudentSide;
   readonly programDirs: ReadonlyMap<string, string>;
+  /** Family of each program (the split's); folds and family weights use it, else each program is its own. */
+  readonly familyOf?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -128,7 +174,10 @@ export interface StudentWeights {
   readonly formatVersion: 2;
   readonly featureVersion: number;
   readonly shape: ModelShape;
+  /** Parameters of the (first) model. */
   readonly params: readonly number[];
+  /** Parameters of the other ensemble members (absent: a single model). */
+  readonly moreMembers?: readonly (readonly number[])[];
   readonly mean: readonly number[];
   readonly std: readonly number[];
   /** Softmax temperature fitted on the validation split. */
@@ -137,16 +186,27 @@ export interface StudentWeights {
   readonly priorWeight: number;
   /** The training samples' event frequencies, EVENT_TYPES order. */
   readonly prior: readonly number[];
+  /** The feasibility rule (absent: "none") and the cap it uses for "cap". */
+  readonly feasibility?: FeasibilityRule;
+  readonly infeasibleCap?: number;
   readonly eventTypes: readonly EventType[];
   readonly tagClasses: readonly TagClass[];
   /** Whether the static-feature columns were filled in training (else they stay zero). */
   readonly usesStaticFeatures: boolean;
 }
 
-/** features.json of an adapter: the spec plus static features of every program seen. */
+/** The training n-gram an adapter stacks into its features, as saved: contexts sorted by key. */
+export interface SavedNgram {
+  readonly order: number;
+  readonly addK: number;
+  readonly table: readonly (readonly [string, readonly number[]])[];
+}
+
+/** features.json of an adapter: the spec, static features of every program seen, and the stacked n-gram. */
 export interface StudentFeatureFile {
   readonly spec: FeatureSpec;
   readonly staticFeatures: Readonly<Record<string, StaticFeatures>>;
+  readonly ngram: SavedNgram;
 }
 
 export interface StudentCard {

@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { eventToken, fitNgram, majorityPredictor, ngramProbabilities, recentTokens, uniformPredictor } from "../../src/predict/baselines.js";
+import {
+  contextCountsOf,
+  contextNgramProbabilities,
+  eventToken,
+  fitNgram,
+  forEachContextPrefix,
+  majorityPredictor,
+  newContextNgramCounts,
+  ngramProbabilities,
+  observeContextEvent,
+  recentTokens,
+  uniformPredictor,
+} from "../../src/predict/baselines.js";
 import { createPredictor } from "../../src/predict/create.js";
 import { PredictorSpecError } from "../../src/predict/errors.js";
 import { prefixOf, records, sampleOf, stateOf } from "./states.js";
@@ -129,5 +141,45 @@ describe("createPredictor student:PATH", () => {
     // The predict stage does not import the train stage: without a loader it says what to pass.
     await expect(createPredictor(`student:${dir}`)).rejects.toThrow(/needs a student loader/);
     await expect(createPredictor("student:")).rejects.toThrow(/needs an adapter directory/);
+  });
+});
+
+describe("ngram-ctx (in-context n-gram)", () => {
+  // A run that alternates GoStart / GoBlock(chan receive): the prefix's own counts say what comes next.
+  const cycle = records(
+    ["GoStart", 2], ["GoBlock", 2, "chan receive"], ["GoStart", 2], ["GoBlock", 2, "chan receive"], ["GoStart", 2], ["GoBlock", 2, "chan receive"], ["GoStart", 2],
+  );
+
+  it("counts each context of the prefix and interpolates them over the base (Witten–Bell)", () => {
+    const counts = newContextNgramCounts(2);
+    for (const r of cycle) if (r.kind !== "Initial") observeContextEvent(counts, r.kind as "GoStart" | "GoBlock", r.reason);
+    // Unigram: 4 GoStart, 3 GoBlock (n 7, u 2, λ 7/9); after "GoStart": GoBlock ×3 (n 3, u 1, λ 3/4).
+    expect(Array.from(contextCountsOf(counts, 0) ?? [])).toEqual([0, 4, 3, 0, 0, 0]);
+    expect(Array.from(contextCountsOf(counts, 1) ?? [])).toEqual([0, 0, 3, 0, 0, 0]);
+    const base = [1, 1, 1, 1, 1, 1].map((v) => v / 6);
+    const unigram = base.map((b, i) => (7 / 9) * ([0, 4, 3, 0, 0, 0][i] / 7) + (2 / 9) * b);
+    const expected = unigram.map((p, i) => (3 / 4) * (i === 2 ? 1 : 0) + (1 / 4) * p);
+    close(contextNgramProbabilities(counts, base), expected);
+  });
+
+  it("predicts from the representative prefix alone, and gives the base for an empty prefix", async () => {
+    const predictor = await createPredictor("ngram-ctx:2");
+    expect(predictor.id).toBe("ngram-ctx:2");
+    const [inLoop, empty] = await predictor.predict([stateOf("a", prefixOf(cycle)), stateOf("b", prefixOf(cycle, 0))]);
+    expect(inLoop.probabilities[2]).toBeGreaterThan(0.75); // GoBlock after GoStart
+    close(empty.probabilities, [1, 1, 1, 1, 1, 1].map((v) => v / 6));
+  });
+
+  it("walks prefixes of one run once, each seeing exactly its own records", () => {
+    const seen: number[][] = [];
+    forEachContextPrefix([prefixOf(cycle, 4), prefixOf(cycle, 2)], 2, (i, counts) => {
+      seen[i] = Array.from(contextCountsOf(counts, 0) ?? []);
+    });
+    expect(seen[1]).toEqual([0, 1, 1, 0, 0, 0]);
+    expect(seen[0]).toEqual([0, 2, 2, 0, 0, 0]);
+  });
+
+  it("rejects a bad order like ngram does", async () => {
+    await expect(createPredictor("ngram-ctx:0")).rejects.toThrow(/ngram-ctx order must be an integer/);
   });
 });

@@ -40,8 +40,8 @@ describe("report/index.html in a browser", () => {
     const sections = await page.$$eval("main section", (nodes) => nodes.map((n) => n.id));
     expect(sections[0]).toBe("overview");
     expect(sections).toEqual(expect.arrayContaining(["leaks", "rollout"]));
-    // uniform, majority, ngram:3, cal:ngram:3 and the three students
-    expect(sections.filter((id) => id.startsWith("predictor-"))).toHaveLength(7);
+    // uniform, majority, ngram:3, cal:ngram:3 and the two students (PIPELINE_STUDENTS)
+    expect(sections.filter((id) => id.startsWith("predictor-"))).toHaveLength(6);
 
     // Every chart and table has a real on-screen size (an SVG that failed to parse has none).
     const boxes = await page.$$eval("svg, table", (nodes) =>
@@ -52,9 +52,9 @@ describe("report/index.html in a browser", () => {
     );
     const svgs = boxes.filter((b) => b.tag === "svg");
     const tables = boxes.filter((b) => b.tag === "table");
-    // overview bars, per-event bars, 3 charts per predictor × 7, 2 rollout charts
-    expect(svgs.length).toBeGreaterThanOrEqual(7 * 3 + 3);
-    expect(tables.length).toBeGreaterThanOrEqual(7 + 3);
+    // overview bars, per-event bars, 3 charts per predictor × 6, 2 rollout charts
+    expect(svgs.length).toBeGreaterThanOrEqual(6 * 3 + 3);
+    expect(tables.length).toBeGreaterThanOrEqual(6 + 3);
     for (const box of boxes) {
       expect(box.width).toBeGreaterThan(50);
       expect(box.height).toBeGreaterThan(20);
@@ -74,7 +74,7 @@ describe("report/index.html in a browser", () => {
     expect(kinds.leakRows).toBeGreaterThanOrEqual(1);
     expect(kinds.leakText).toContain("orphan-receiver-leak");
     expect(kinds.rolloutCharts).toBe(2);
-    expect(kinds.overviewRows).toBe(7);
+    expect(kinds.overviewRows).toBe(6);
     // each predictor's ECE carries its cluster-bootstrap interval
     expect(kinds.overviewHeaders.slice(-2)).toEqual(["ECE", "ECE 95% CI"]);
     for (const cell of kinds.overviewEceIntervals) expect(cell).toMatch(/^\[\d\.\d{3}, \d\.\d{3}\]$/);

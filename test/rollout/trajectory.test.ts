@@ -21,7 +21,7 @@ function stream(kinds: readonly RecordKind[]): GoroutineRecord[] {
 }
 
 function matrix(rows: number): TrainingMatrix {
-  return { rows, inputs: 1, x: new Float32Array(rows), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
+  return { rows, inputs: 1, x: new Float32Array(rows), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null, feasible: new Uint8Array(rows * 6).fill(1) };
 }
 
 describe("setTrajectoryTargets", () => {

@@ -47,7 +47,7 @@ describe("schedlab run --test-corpus on a tree of test-form kernels without go.m
     // Trained on every corpus program (none held out in-distribution), none of the test corpus.
     expect(external.families.train).toBe(4);
     expect(summary.testPrograms.some((p) => p.startsWith("test-corpus/"))).toBe(false);
-    expect(external.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3", "cal:ngram:3", "student:ce", "student:kl", "student:kl-tags"]);
+    expect(external.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3", "cal:ngram:3", "student:kl", "student:kl-tags"]);
     expect(external.best?.spec).toContain(join(root, "adapters", "quick-external-"));
     expect(external.rollout?.steps).toBe(10);
     for (const p of external.predictors) expect(p.accuracy).toBeLessThanOrEqual(p.ceiling + 1e-12);
@@ -61,7 +61,7 @@ describe("schedlab run --test-corpus on a tree of test-form kernels without go.m
 
   it("gives the same figures from `schedlab eval --holdout corpus:DIR`", async () => {
     const external = summary.external[0]!;
-    const students = ["ce", "kl", "kl-tags"].map((n) => `student:${join(root, "adapters", `quick-external-${n}`)}`);
+    const students = ["kl", "kl-tags"].map((n) => `student:${join(root, "adapters", `quick-external-${n}`)}`);
     const predictors = ["uniform", "majority", "ngram:3", "cal:ngram:3", ...students].flatMap((p) => ["--predictor", p]);
     const result = await runCli(["eval", ...predictors, "--abstraction", "depth", "--holdout", `corpus:${TEST_CORPUS}`, "--db", db, "--resamples", "200", "--json", "--no-store"]);
     expect(result.code).toBe(0);

@@ -37,7 +37,7 @@ describe("schedlab run --quick on a four-program corpus", () => {
     const lines = first.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(6);
     expect(lines[0]).toMatch(
-      /^best student student:(ce|kl|kl-tags) \(chosen on validation\): accuracy \d+\.\d% vs majority \d+\.\d% vs ceiling \d+\.\d% \(leave-one-run-out \d+\.\d%\) on \d+ held-out programs \(\d+ famil(y|ies), depth states\)$/,
+      /^best student student:(kl|kl-tags) \(chosen on validation\): accuracy \d+\.\d% vs majority \d+\.\d% vs ceiling \d+\.\d% \(leave-one-run-out \d+\.\d%\) on \d+ held-out programs \(\d+ famil(y|ies), depth states\)$/,
     );
     expect(lines[2]).toMatch(/^calibration \(ECE, lower is better\): uniform /);
     expect(lines[3]).toMatch(/^leaks found: [1-9]\d* blocked-forever goroutines in [1-9] of 4 programs/);
@@ -68,7 +68,7 @@ describe("schedlab run --quick on a four-program corpus", () => {
       ["collect", "ingest", "distributions", "train", "eval", "rollout", "leaks", "report"].map((s) => `${s}:skipped`),
     );
     expect(summary.reportPath).toBe(join(root, "report", "index.html"));
-    expect(summary.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3", "cal:ngram:3", "student:ce", "student:kl", "student:kl-tags"]);
+    expect(summary.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3", "cal:ngram:3", "student:kl", "student:kl-tags"]);
     // The headline student is chosen on the validation families, never on test.
     expect(summary.best?.selectedBy).toBe("validation accuracy");
     expect(summary.best?.validationAccuracy).toBeGreaterThan(0);

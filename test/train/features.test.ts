@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { Prefix } from "../../src/dataset/types.js";
-import { FEATURE_COUNT, FEATURE_SPEC, featurizePrefixes, prefixFeatures } from "../../src/train/features.js";
+import { FEATURE_COUNT, FEATURE_SPEC, NO_FEATURE_INPUTS, featurizePrefixes, prefixFeatures, type FeatureInputs } from "../../src/train/features.js";
 import { normaliseStaticFeatures } from "../../src/train/static-features.js";
 import { tagTargetOfPrefix } from "../../src/train/tags.js";
 import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
@@ -41,7 +41,7 @@ describe("prefix features", () => {
   });
 
   it("reconstructs the scheduler state exactly", () => {
-    const v = prefixFeatures(prefix(8), null); // after g3 blocks in sleep
+    const v = prefixFeatures(prefix(8)); // after g3 blocks in sleep
     expect(column(v, "state.log1p.running")).toBeCloseTo(Math.log1p(1)); // g2
     expect(column(v, "state.log1p.runnable")).toBeCloseTo(Math.log1p(1)); // g1
     expect(column(v, "state.log1p.waiting")).toBeCloseTo(Math.log1p(1)); // g3
@@ -65,18 +65,41 @@ describe("prefix features", () => {
     expect(column(v, "depth.events.log1p")).toBeCloseTo(Math.log1p(7));
   });
 
+  it("reads the run's own evidence: in-context counts, the current goroutine, wake-ups, queues, time since each event", () => {
+    const v = prefixFeatures(prefix(8)); // g2 runs (started last), g1 runnable (woken by g2), g3 sleeps
+    expect(column(v, "feasible.GoStart")).toBe(1); // g1 runnable, 1 of 2 Ps busy
+    expect(column(v, "feasible.GoUnblock")).toBe(1); // g3 waits
+    expect(column(v, "feasible.GoCreate")).toBe(1);
+    // Events so far: Create, Create, Block, Start, Unblock, Start, Block.
+    expect(column(v, "ctx.ngram0.p.GoCreate")).toBeCloseTo(2 / 7);
+    expect(column(v, "ctx.ngram0.log1pCount")).toBeCloseTo(Math.log1p(7));
+    expect(column(v, "ctx.ngram1.log1pCount")).toBe(0); // nothing followed a GoBlock(sleep) yet
+    expect(column(v, "own.current.exists")).toBe(1);
+    expect(column(v, "own.current.lastKind.GoStart")).toBe(1); // g2's own last event
+    expect(column(v, "wake.wokenRunnable")).toBe(1);
+    expect(column(v, "wake.wakerIsCurrent")).toBe(1);
+    expect(column(v, "queue.oldestWaitingReason.sleep")).toBe(1);
+    expect(column(v, "since.GoUnblock.log1pEvents")).toBeCloseTo(Math.log1p(3));
+    expect(column(v, "since.GoEnd.never")).toBe(1);
+    // Nothing can start while both Ps are taken: after g2 and g3 run (prefix 7), g1 is runnable.
+    const busy = prefixFeatures(prefix(7));
+    expect(column(busy, "feasible.GoStart")).toBe(0);
+    expect(column(busy, "feasible.GoUnblock")).toBe(0);
+  });
+
   it("never looks past the end of the prefix", () => {
     const altered = [...records.slice(0, 5), rec("GoEnd", 1, 1), rec("GoCreate", 9, 1), rec("GoSched", 2, 2, "runtime.Gosched")];
-    expect(Array.from(prefixFeatures(prefix(5, altered), null))).toEqual(Array.from(prefixFeatures(prefix(5), null)));
-    expect(Array.from(prefixFeatures(prefix(6, altered), null))).not.toEqual(Array.from(prefixFeatures(prefix(6), null)));
+    expect(Array.from(prefixFeatures(prefix(5, altered)))).toEqual(Array.from(prefixFeatures(prefix(5))));
+    expect(Array.from(prefixFeatures(prefix(6, altered)))).not.toEqual(Array.from(prefixFeatures(prefix(6))));
   });
 
   it("featurises many prefixes of one run in one walk, equal to replaying each", () => {
     const staticFeatures = normaliseStaticFeatures({ goStmts: 2, sends: 1 });
     const prefixes = [7, 2, 10, 0, 5].map((end) => prefix(end));
-    const rows = featurizePrefixes(prefixes, () => staticFeatures);
+    const inputs: FeatureInputs = { ...NO_FEATURE_INPUTS, staticOf: () => staticFeatures };
+    const rows = featurizePrefixes(prefixes, inputs).x;
     prefixes.forEach((p, i) => {
-      const one = Float32Array.from(prefixFeatures(p, staticFeatures));
+      const one = Float32Array.from(prefixFeatures(p, inputs));
       expect(Array.from(rows.subarray(i * FEATURE_COUNT, (i + 1) * FEATURE_COUNT))).toEqual(Array.from(one));
     });
     expect(rows[FEATURE_SPEC.names.indexOf("static.log1p.goStmts")]).toBeCloseTo(Math.log1p(2), 5);

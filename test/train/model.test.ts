@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { calibrateInPlace, eventLogits, fitCalibration, fitModel, fitTemperature, nllOfLogits, type TrainingMatrix } from "../../src/train/fit.js";
 import { backward, forward, initialParameters, modelLayout, newWorkspace, softmaxInPlace, type ModelShape } from "../../src/train/model.js";
 import { seededRandom } from "../../src/random.js";
+import { centreWidth, finishBatchGradient, firstLayerCentre, sparseBackward, sparseForward, sparseRows } from "../../src/train/sparse.js";
 
 /**
  * `rows` rows of six logits uniform in [−6, 6], each labelled with one event drawn from
@@ -12,7 +13,7 @@ import { seededRandom } from "../../src/random.js";
  */
 function drawLabelled(random: () => number, rows: number, calibrate: (q: Float64Array) => void): { z: Float64Array; m: TrainingMatrix } {
   const z = new Float64Array(rows * 6);
-  const m: TrainingMatrix = { rows, inputs: 0, x: new Float32Array(0), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
+  const m: TrainingMatrix = { rows, inputs: 0, x: new Float32Array(0), feasible: new Uint8Array(rows * 6).fill(1), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
   const q = new Float64Array(6);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < 6; c++) z[r * 6 + c] = q[c] = (random() * 2 - 1) * 6;
@@ -95,7 +96,7 @@ describe("student networks", () => {
         x[r * 2 + 1] = random() * 2 - 1;
         events[r * 6 + (x[r * 2] > 0 ? 1 : 2)] = 1;
       }
-      return { rows, inputs: 2, x, events, weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
+      return { rows, inputs: 2, x, feasible: new Uint8Array(rows * 6).fill(1), events, weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
     };
     const shape: ModelShape = { kind: "logreg", inputs: 2, hidden: 0, activation: "tanh", events: 6, tags: 0 };
     const fit = fitModel(shape, make(400), make(200), { seed: 1, epochs: 40, batchSize: 32, learningRate: 0.05, l2: 0, patience: 40, tagWeight: 0 });
@@ -138,4 +139,39 @@ describe("student networks", () => {
     expect(scaled.temperature).toBeGreaterThan(1.7);
     expect(scaled.temperature).toBeLessThan(2.3);
   });
+});
+
+describe("sparse standardised rows", () => {
+  for (const kind of ["logreg", "mlp"] as const) {
+    it(`${kind}: forward and backward equal the dense pass on the z-scored row`, () => {
+      const shape: ModelShape = { kind, inputs: 7, hidden: kind === "mlp" ? 5 : 0, activation: "tanh", events: 6, tags: 2 };
+      const random = seededRandom(3);
+      const params = initialParameters(shape, random);
+      // Two raw rows with zeros (the sparse part) and a standardiser with non-trivial μ, σ.
+      const x = Float32Array.from([0, 1, 0, 0, 2.5, 0, 1, 3, 0, 0, 1, 0, 0, -2]);
+      const standardiser = { mean: Float64Array.from([0.5, 0.2, 0, 1, 1, 0, 0.3]), std: Float64Array.from([2, 0.5, 1, 1, 3, 1, 0.7]) };
+      const rows = sparseRows(x, 2, 7, standardiser);
+      expect(rows.start[2]).toBe(6); // six stored non-zeros
+      const centre = new Float64Array(centreWidth(shape));
+      firstLayerCentre(shape, params, rows.centre, centre);
+      const sparseGrad = new Float64Array(params.length);
+      const denseGrad = new Float64Array(params.length);
+      const unitGrad = new Float64Array(centreWidth(shape));
+      const dEvent = Float64Array.from([0.1, -0.3, 0.2, 0, 0.05, -0.05]);
+      const dTag = Float64Array.from([0.2, -0.2]);
+      for (let r = 0; r < 2; r++) {
+        const dense = Float64Array.from({ length: 7 }, (_, j) => (x[r * 7 + j] - standardiser.mean[j]) / standardiser.std[j]);
+        const a = newWorkspace(shape);
+        const b = newWorkspace(shape);
+        forward(shape, params, dense, 0, a);
+        sparseForward(shape, params, rows, r, centre, b);
+        for (let c = 0; c < 6; c++) expect(b.eventLogits[c]).toBeCloseTo(a.eventLogits[c], 12);
+        for (let c = 0; c < 2; c++) expect(b.tagLogits[c]).toBeCloseTo(a.tagLogits[c], 12);
+        backward(shape, params, dense, 0, a, dEvent, dTag, denseGrad);
+        sparseBackward(shape, params, rows, r, b, dEvent, dTag, sparseGrad, unitGrad);
+      }
+      finishBatchGradient(shape, rows, sparseGrad, unitGrad);
+      for (let i = 0; i < params.length; i++) expect(sparseGrad[i]).toBeCloseTo(denseGrad[i], 12);
+    });
+  }
 });

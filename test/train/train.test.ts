@@ -10,6 +10,7 @@ import {
   AdapterError,
   cardMetrics,
   DEFAULT_TRAIN_OPTIONS,
+  featurizePrefixes,
   loadStudentPredictor,
   saveAdapter,
   statesAndSamples,
@@ -131,6 +132,17 @@ describe("training a student on real traces", () => {
     expect(viaFactory.configHash).toBe(predictor.configHash);
     expect((await viaFactory.predict(states.slice(0, 3))).map((p) => p.probabilities)).toEqual(predictions.slice(0, 3).map((p) => p.probabilities));
 
+    // The default feasibility rule: the most probable event is one the prefix allows.
+    const { feasible } = featurizePrefixes(states.map((s) => s.representative));
+    predictions.forEach((p, i) => {
+      const top = p.probabilities.indexOf(Math.max(...p.probabilities));
+      if (feasible.subarray(i * 6, i * 6 + 6).some((f) => f === 1)) expect(feasible[i * 6 + top]).toBe(1);
+    });
+    // An adapter of another feature version is refused with a hint to retrain.
+    const weightsText = readFileSync(join(dir, "weights.json"), "utf8");
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...JSON.parse(weightsText), featureVersion: 1 }));
+    await expect(loadStudentPredictor(dir)).rejects.toThrow(/uses feature version 1; this schedlab computes version 2/);
+
     writeFileSync(join(dir, "weights.json"), "{ not json");
     await expect(loadStudentPredictor(dir)).rejects.toBeInstanceOf(AdapterError);
     await expect(loadStudentPredictor(join(corpus.scratch, "nowhere"))).rejects.toThrow(/weights.json is missing/);
@@ -158,8 +170,8 @@ describe("training a student on real traces", () => {
     const scaled = await (await loadStudentPredictor(dir)).predict(states);
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...v1, formatVersion: 1 }));
     expect(await (await loadStudentPredictor(dir)).predict(states)).toEqual(scaled);
-    // With a prior weight α, every probability is at least α times the prior's.
-    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 0.5 }));
+    // With a prior weight α and no feasibility rule, every probability is at least α times the prior's.
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 0.5, feasibility: "none" }));
     for (const p of await (await loadStudentPredictor(dir)).predict(states)) p.probabilities.forEach((q, c) => expect(q).toBeGreaterThanOrEqual(0.5 * w.prior[c] - 1e-12));
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 1 }));
     await expect(loadStudentPredictor(dir)).rejects.toThrow(/malformed weights/);
@@ -167,6 +179,41 @@ describe("training a student on real traces", () => {
     await expect(loadStudentPredictor(dir)).rejects.toThrow(/malformed weights/);
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, formatVersion: 3 }));
     await expect(loadStudentPredictor(dir)).rejects.toThrow(/not a schedlab student/);
+  });
+
+  it("calibrates on out-of-fold predictions of the fit programs when asked, and on split states at every 5 %", async () => {
+    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
+    // Three fit programs (two held out, one validates): two folds train two extra models.
+    const base = options({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 8 });
+    const plain = await trainStudent("plain", data, base);
+    const folded = await trainStudent("folded", data, { ...base, calibrationFolds: 2, calibrationWeighting: "families" });
+    expect(folded.weights.params).toEqual(plain.weights.params); // the student itself is the same model
+    expect(folded.weights.temperature).not.toBe(plain.weights.temperature); // calibrated on more rows
+    const split = await trainStudent("split", data, options({ objective: "kl", model: "mlp", abstraction: "split", epochs: 8 }));
+    expect(split.card.data.trainStates).toBe(19 * split.card.data.trainPrograms.length);
+    expect(split.card.data.holdoutStates).toBe(3 * split.card.data.holdoutPrograms.length); // scored at 25/50/75 % only
+    const scoredOnly = await trainStudent("split3", data, options({ objective: "kl", model: "mlp", abstraction: "split", epochs: 8, splitGrid: false }));
+    expect(scoredOnly.card.data.trainStates).toBe(3 * scoredOnly.card.data.trainPrograms.length);
+  });
+
+  it("averages an ensemble of seeds, calibrated as one model, and round-trips it as the student: predictor", async () => {
+    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
+    const single = await trainStudent("one", data, options({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 6, members: 1 }));
+    const ensemble = await trainStudent("three", data, options({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 6, members: 3 }));
+    expect(single.weights.moreMembers).toBeUndefined();
+    expect(ensemble.weights.moreMembers).toHaveLength(2);
+    expect(ensemble.weights.params).toEqual(single.weights.params); // member 1 is the seed's single model
+    expect(ensemble.card.training.hyperParameters.members).toBe(3);
+    const dir = join(corpus.scratch, "adapters", "ensemble");
+    saveAdapter(dir, ensemble);
+    const { states } = statesAndSamples(corpus.runs.filter((r) => HOLDOUT.includes(r.program)), "depth");
+    const predictions = await (await loadStudentPredictor(dir)).predict(states);
+    const metrics = cardMetrics(states.map((s, i) => ({ counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: predictions[i].probabilities })), ensemble.card.holdout!.majorityEvent);
+    expect(metrics.accuracy).toBeCloseTo(ensemble.card.holdout!.accuracy, 6);
+    expect(metrics.nll).toBeCloseTo(ensemble.card.holdout!.nll, 6);
+    const w = JSON.parse(readFileSync(join(dir, "weights.json"), "utf8")) as { moreMembers: number[][] };
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, moreMembers: [w.moreMembers[0].slice(1)] }));
+    await expect(loadStudentPredictor(dir)).rejects.toThrow(/malformed ensemble members/);
   });
 
   it("schedlab train writes an adapter and a card from a database", async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Sample } from "../../src/dataset/types.js";
 import { capSamplesPerProgram, classWeights, splitPrograms, trainingProgramFactors } from "../../src/train/train.js";
 import type { EventType } from "../../src/trace/types.js";
+import { ensembleMembers } from "../../src/train/types.js";
 
 const sample = (program: string, end: number, next: EventType = "GoStart"): Sample => ({
   stateId: `${program}:${end}`,
@@ -46,5 +47,14 @@ describe("training splits and weights", () => {
     const factors = trainingProgramFactors(sizes);
     expect(factors.get("p")).toBe(1);
     expect(factors.get("huge")).toBeCloseTo(20 / 100, 9); // 4 × median (5) / 100
+  });
+});
+
+describe("ensemble size", () => {
+  it("spends the row budget: five members for a split-sized set, one for a depth-sized one", () => {
+    expect(ensembleMembers("auto", 2_907)).toBe(5);
+    expect(ensembleMembers("auto", 5_000)).toBe(3);
+    expect(ensembleMembers("auto", 39_812)).toBe(1);
+    expect(ensembleMembers(2, 39_812)).toBe(2);
   });
 });

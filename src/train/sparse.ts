@@ -1,0 +1,219 @@
+// Sparse, standardised input rows for training (pure). Most feature columns are zero in any
+// one row (one-hots, unused blocks: about 120 of 389 are non-zero), but z-scoring makes them
+// dense. Instead of standardising, a row keeps its raw non-zeros divided by σ, and the first
+// layer subtracts the centre W·(μ/σ) once per batch, so the arithmetic is exactly that of the
+// dense standardised row: W·((x − μ)/σ) = W·(x/σ) − W·(μ/σ), and the weight gradient
+// Σ_r d_r·(x_r − μ)/σ = Σ_r d_r·x_r/σ − (μ/σ)·Σ_r d_r.
+// Invariant: sparseForward(row r) gives the same logits as model.forward on the standardised
+// dense row r (tested), up to floating-point rounding.
+
+import type { Standardiser } from "./fit.js";
+import { modelLayout, type ModelShape, type Workspace } from "./model.js";
+
+export interface SparseRows {
+  readonly rows: number;
+  readonly inputs: number;
+  /** Row r's non-zeros are index/value[start[r] .. start[r+1]). */
+  readonly start: Int32Array;
+  readonly index: Int32Array;
+  /** x_j / σ_j of each stored non-zero. */
+  readonly value: Float64Array;
+  /** μ_j / σ_j per column. */
+  readonly centre: Float64Array;
+}
+
+/** The rows of `x` (rows × inputs, raw features) in sparse standardised form. */
+export function sparseRows(x: Float32Array, rows: number, inputs: number, s: Standardiser): SparseRows {
+  let nonZero = 0;
+  for (let i = 0; i < rows * inputs; i++) if (x[i] !== 0) nonZero++;
+  const start = new Int32Array(rows + 1);
+  const index = new Int32Array(nonZero);
+  const value = new Float64Array(nonZero);
+  let at = 0;
+  for (let r = 0; r < rows; r++) {
+    start[r] = at;
+    const base = r * inputs;
+    for (let j = 0; j < inputs; j++) {
+      const v = x[base + j];
+      if (v !== 0) {
+        index[at] = j;
+        value[at++] = v / s.std[j];
+      }
+    }
+  }
+  start[rows] = at;
+  const centre = new Float64Array(inputs);
+  for (let j = 0; j < inputs; j++) centre[j] = s.mean[j] / s.std[j];
+  return { rows, inputs, start, index, value, centre };
+}
+
+/**
+ * The first layer's centre term for the current parameters: for the MLP, C_h = Σ_j W_hj·μ_j/σ_j
+ * (hidden units); for logreg, the same over each head's input weights (events, then tags).
+ * Recompute it whenever the parameters change (once per mini-batch).
+ */
+export function firstLayerCentre(shape: ModelShape, params: Float64Array, centre: Float64Array, out: Float64Array): void {
+  const l = modelLayout(shape);
+  const d = shape.inputs;
+  const dot = (w: number): number => {
+    let s = 0;
+    for (let j = 0; j < d; j++) s += params[w + j] * centre[j];
+    return s;
+  };
+  if (shape.kind === "mlp") {
+    const hidden = shape.hidden;
+    out.fill(0, 0, hidden);
+    for (let j = 0; j < d; j++) {
+      const v = centre[j];
+      if (v === 0) continue;
+      const w = l.hiddenW + j * hidden;
+      for (let h = 0; h < hidden; h++) out[h] += params[w + h] * v;
+    }
+    return;
+  }
+  for (let c = 0; c < shape.events; c++) out[c] = dot(l.eventW + c * d);
+  for (let c = 0; c < shape.tags; c++) out[shape.events + c] = dot(l.tagW + c * d);
+}
+
+/** Width of firstLayerCentre's output. */
+export function centreWidth(shape: ModelShape): number {
+  return shape.kind === "mlp" ? shape.hidden : shape.events + shape.tags;
+}
+
+function sparseDot(params: Float64Array, w: number, m: SparseRows, from: number, to: number): number {
+  let s = 0;
+  for (let k = from; k < to; k++) s += params[w + m.index[k]] * m.value[k];
+  return s;
+}
+
+/** Forward pass of sparse row r (fills ws like model.forward); `c` from firstLayerCentre. */
+export function sparseForward(shape: ModelShape, params: Float64Array, m: SparseRows, r: number, c: Float64Array, ws: Workspace): void {
+  const l = modelLayout(shape);
+  const d = shape.inputs;
+  const from = m.start[r];
+  const to = m.start[r + 1];
+  if (shape.kind === "mlp") {
+    const hidden = shape.hidden;
+    const pre = ws.pre;
+    for (let h = 0; h < hidden; h++) pre[h] = params[l.hiddenB + h] - c[h];
+    for (let k = from; k < to; k++) {
+      const v = m.value[k];
+      const w = l.hiddenW + m.index[k] * hidden;
+      for (let h = 0; h < hidden; h++) pre[h] += params[w + h] * v;
+    }
+    for (let h = 0; h < hidden; h++) {
+      const s = pre[h];
+      ws.repr[h] = shape.activation === "tanh" ? Math.tanh(s) : s > 0 ? s : 0;
+    }
+    denseHead(params, l.eventW, l.eventB, shape.events, ws.repr, shape.hidden, ws.eventLogits);
+    if (shape.tags > 0) denseHead(params, l.tagW, l.tagB, shape.tags, ws.repr, shape.hidden, ws.tagLogits);
+    return;
+  }
+  for (let k = 0; k < shape.events; k++) ws.eventLogits[k] = params[l.eventB + k] - c[k] + sparseDot(params, l.eventW + k * d, m, from, to);
+  for (let k = 0; k < shape.tags; k++) ws.tagLogits[k] = params[l.tagB + k] - c[shape.events + k] + sparseDot(params, l.tagW + k * d, m, from, to);
+}
+
+function denseHead(params: Float64Array, wAt: number, bAt: number, classes: number, repr: Float64Array, width: number, out: Float64Array): void {
+  for (let k = 0; k < classes; k++) {
+    let s = params[bAt + k];
+    const w = wAt + k * width;
+    for (let j = 0; j < width; j++) s += params[w + j] * repr[j];
+    out[k] = s;
+  }
+}
+
+/**
+ * Backward pass after sparseForward on the same row: accumulates the gradient of the sparse
+ * part into `grad`, and the first layer's summed unit gradients into `unitGrad` (width
+ * centreWidth), which finishBatchGradient turns into the centre correction.
+ */
+export function sparseBackward(
+  shape: ModelShape,
+  params: Float64Array,
+  m: SparseRows,
+  r: number,
+  ws: Workspace,
+  dEvent: Float64Array,
+  dTag: Float64Array | null,
+  grad: Float64Array,
+  unitGrad: Float64Array,
+): void {
+  const l = modelLayout(shape);
+  const d = shape.inputs;
+  const from = m.start[r];
+  const to = m.start[r + 1];
+  const scatter = (w: number, g: number): void => {
+    for (let k = from; k < to; k++) grad[w + m.index[k]] += g * m.value[k];
+  };
+  if (shape.kind !== "mlp") {
+    for (let k = 0; k < shape.events; k++) {
+      const g = dEvent[k];
+      if (g === 0) continue;
+      grad[l.eventB + k] += g;
+      scatter(l.eventW + k * d, g);
+      unitGrad[k] += g;
+    }
+    if (dTag !== null) {
+      for (let k = 0; k < shape.tags; k++) {
+        const g = dTag[k];
+        if (g === 0) continue;
+        grad[l.tagB + k] += g;
+        scatter(l.tagW + k * d, g);
+        unitGrad[shape.events + k] += g;
+      }
+    }
+    return;
+  }
+  const width = shape.hidden;
+  const dRepr = ws.dRepr;
+  dRepr.fill(0);
+  const head = (wAt: number, bAt: number, classes: number, dLogits: Float64Array): void => {
+    for (let k = 0; k < classes; k++) {
+      const g = dLogits[k];
+      if (g === 0) continue;
+      grad[bAt + k] += g;
+      const w = wAt + k * width;
+      for (let j = 0; j < width; j++) {
+        grad[w + j] += g * ws.repr[j];
+        dRepr[j] += g * params[w + j];
+      }
+    }
+  };
+  head(l.eventW, l.eventB, shape.events, dEvent);
+  if (shape.tags > 0 && dTag !== null) head(l.tagW, l.tagB, shape.tags, dTag);
+  for (let h = 0; h < width; h++) {
+    const a = ws.repr[h];
+    const dPre = shape.activation === "tanh" ? dRepr[h] * (1 - a * a) : ws.pre[h] > 0 ? dRepr[h] : 0;
+    dRepr[h] = dPre;
+    grad[l.hiddenB + h] += dPre;
+    unitGrad[h] += dPre;
+  }
+  for (let k = from; k < to; k++) {
+    const v = m.value[k];
+    const w = l.hiddenW + m.index[k] * width;
+    for (let h = 0; h < width; h++) grad[w + h] += dRepr[h] * v;
+  }
+}
+
+/** Adds the centre correction −(μ_j/σ_j)·Σ_r d_r,unit to every first-layer weight; resets unitGrad. */
+export function finishBatchGradient(shape: ModelShape, m: SparseRows, grad: Float64Array, unitGrad: Float64Array): void {
+  const l = modelLayout(shape);
+  const d = shape.inputs;
+  const correct = (w: number, g: number): void => {
+    if (g === 0) return;
+    for (let j = 0; j < d; j++) grad[w + j] -= g * m.centre[j];
+  };
+  if (shape.kind === "mlp") {
+    const hidden = shape.hidden;
+    for (let j = 0; j < d; j++) {
+      const c = m.centre[j];
+      if (c === 0) continue;
+      const w = l.hiddenW + j * hidden;
+      for (let h = 0; h < hidden; h++) grad[w + h] -= c * unitGrad[h];
+    }
+  } else {
+    for (let k = 0; k < shape.events; k++) correct(l.eventW + k * d, unitGrad[k]);
+    for (let k = 0; k < shape.tags; k++) correct(l.tagW + k * d, unitGrad[shape.events + k]);
+  }
+  unitGrad.fill(0);
+}
