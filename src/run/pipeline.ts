@@ -238,7 +238,7 @@ async function evaluatedSection(
     reported: {
       scope: label === "" ? { id: "", title: "" } : { id: `corpus-${label.replace(/[^A-Za-z0-9-]+/g, "-")}`, title: ` — test corpus ${label}` },
       evalRunId: evaluated.evalRunId,
-      rolloutRunId: rolled?.rolloutRunId ?? null,
+      rolloutRunIds: rolled?.rolloutRunIds ?? [],
       rollout: rolled?.summary ?? null,
     },
   };

@@ -95,7 +95,7 @@ export function summaryLines(summary: PipelineSummary): string[] {
         }`,
     summary.rollout === null
       ? "rollout: not run (see the warnings above)"
-      : `rollout of ${summary.rollout.predictor}: mean survival ${summary.rollout.meanSurvival.toFixed(2)} of ${summary.rollout.steps} steps, ${pct(summary.rollout.reachedK)} reach k, k-step accuracy ${pct(summary.rollout.kStepAccuracy)}`,
+      : `rollout of ${summary.rollout.predictor} (${summary.rollout.steps} steps, unconstrained): greedy mean survival ${summary.rollout.greedy.meanSurvival.toFixed(2)}, ${pct(summary.rollout.greedy.reachedK)} reach k; sampled ${summary.rollout.meanSurvival.toFixed(2)}, ${pct(summary.rollout.reachedK)} reach k, k-step accuracy ${pct(summary.rollout.kStepAccuracy)}`,
   ];
   return lines;
 }

@@ -104,12 +104,18 @@ export interface LeakSummary {
   readonly labelledPrograms: number;
 }
 
-export interface RolloutSummary {
-  readonly predictor: string;
-  readonly steps: number;
+/** Survival of rollouts: steps before the first invalid event, and the share that reach k. */
+export interface RolloutFigures {
   readonly meanSurvival: number;
   readonly kStepAccuracy: number;
   readonly reachedK: number;
+}
+
+/** The sampled rollouts' figures (temperature 1), with the greedy ones (temperature 0) beside them. */
+export interface RolloutSummary extends RolloutFigures {
+  readonly predictor: string;
+  readonly steps: number;
+  readonly greedy: RolloutFigures;
 }
 
 export interface StageTiming {

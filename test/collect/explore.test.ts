@@ -123,8 +123,8 @@ describe("seeded perturbation of a main program", () => {
     const [program] = (await discoverPrograms([join(PROGRAMS, "leak-select")])).programs;
     const work = scratch("perturb-main");
     const { points } = await writePerturbOverlay(program!.goFiles, { Replace: {} }, join(work, "points"));
-    // waiter's select (before it and at each case), and the go statement in main's loop.
-    expect(points.map((p) => `${p.kind} ${p.file}:${p.line}`)).toEqual(["select main.go:7", "select-case main.go:8", "select-case main.go:9", "go main.go:16"]);
+    // waiter's Done and select (before it and at each case), the go statement in main's loop and main's Wait.
+    expect(points.map((p) => `${p.kind} ${p.file}:${p.line}`)).toEqual(["done main.go:13", "select main.go:14", "select-case main.go:15", "select-case main.go:16", "go main.go:25", "wait main.go:27"]);
     const build = await buildProgram({ ...program!, strategy: "perturb" }, go, join(work, "build"));
     expect(build.status, build.output).toBe("ok");
     const config: RunConfig = { key: "procs-1-perturb", strategy: "perturb", procs: 1, testCount: null };
@@ -139,12 +139,14 @@ describe("seeded perturbation of a main program", () => {
       await decodeTrace(result.tracePath!, { mode: "main", goroot: go.goroot }, (batch) => records.push(...batch));
       return records;
     };
-    const yields = (records: GoroutineRecord[]) => records.filter((r) => (r.kind === "GoSched" && r.reason === "runtime.Gosched") || (r.kind === "GoBlock" && r.reason === "sleep"));
+    // The program's own sleep (main.go:28) is not a perturbation.
+    const yields = (records: GoroutineRecord[]) =>
+      records.filter((r) => ((r.kind === "GoSched" && r.reason === "runtime.Gosched") || (r.kind === "GoBlock" && r.reason === "sleep")) && r.site !== "main.main main.go:28");
     expect(yields(await run(0, null))).toEqual([]);
-    // Some seed among the first few acts at one of the four points (each is quiet with probability 1/4).
+    // Some seed among the first few acts at one of the six points (each is quiet with probability 1/4).
     let acted: GoroutineRecord[] = [];
     for (let seed = 1; seed <= 5 && acted.length === 0; seed++) acted = yields(await run(seed, seed));
     expect(acted.length).toBeGreaterThan(0);
-    for (const r of acted) expect(r.site).toMatch(/^main\.(main|waiter) main\.go:(7|8|9|16)$/);
+    for (const r of acted) expect(r.site).toMatch(/^main\.(main|waiter) main\.go:(13|14|15|16|25|27)$/);
   });
 });

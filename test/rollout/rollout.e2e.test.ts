@@ -193,8 +193,11 @@ describe("runRollouts and schedlab rollout on the real database", () => {
       }
       // Masking invalid events can only lengthen survival of the same predictor.
       for (const p of ["uniform", "majority", "ngram:3"]) expect(summary[`${p}+c`][0]).toBeGreaterThanOrEqual(summary[p][0]);
-      // ngram:3 follows the real event grammar far better than uniform guessing.
-      expect(summary["ngram:3"][0]).toBeGreaterThan(summary.uniform[0]);
+      // ngram:3 follows the real event grammar better than uniform guessing (typically 2.4 against
+      // 1.6 steps here); 25 samples per prefix keep the sampling noise well below that gap.
+      const survival = async (predictor: string) =>
+        (await runRollouts(db, { predictor, abstraction: "depth", steps: 8, samples: 25, holdout, prefixes: 12, seed: 3, constrained: false })).overall.meanSurvival;
+      expect(await survival("ngram:3")).toBeGreaterThan(await survival("uniform"));
     } finally {
       db.close();
     }

@@ -82,7 +82,7 @@ describe("shard + merge", () => {
     const signature = (finding: string) => finding.replace(/#\d+ /, " ");
     const fromWhole = await findings(whole);
     expect(new Set(fromWhole.map(signature))).toEqual(new Set([
-      "leak-select main.main/main.waiter@main.go:16 select leak",
+      "leak-select main.main/main.waiter@main.go:25 select leak",
       "os-exit main.main forever leak",
       "test-leak TestLeaksReceiver/test-leak.TestLeaksReceiver.func1@leak_test.go:8 chan receive leak",
     ]));

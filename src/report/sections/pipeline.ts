@@ -43,7 +43,7 @@ export interface OverviewInput {
   /** The in-distribution holdout first, then each test corpus. */
   readonly evaluations: readonly OverviewEvaluation[];
   readonly leaks: { readonly findings: number; readonly programsWithFindings: number; readonly programsAnalysed: number; readonly precision: number | null; readonly recall: number | null; readonly falsePositivesOnClean: number } | null;
-  readonly rollout: { readonly predictor: string; readonly steps: number; readonly meanSurvival: number; readonly kStepAccuracy: number; readonly reachedK: number } | null;
+  readonly rollout: { readonly predictor: string; readonly steps: number; readonly meanSurvival: number; readonly kStepAccuracy: number; readonly reachedK: number; readonly greedy: { readonly meanSurvival: number; readonly reachedK: number } } | null;
   readonly settings: { readonly corpus: string; readonly testCorpora: readonly string[]; readonly quick: boolean; readonly runs: number; readonly timeoutMs: number; readonly studentModel: string };
   readonly collected: { readonly programs: number; readonly executed: number; readonly skipped: number; readonly buildErrors: number };
   readonly stages: readonly { readonly stage: string; readonly status: string; readonly elapsedMs: number; readonly note: string }[];
@@ -72,7 +72,7 @@ function headline(input: OverviewInput): string[] {
   }
   if (input.rollout !== null) {
     lines.push(
-      `Rolled out ${input.rollout.steps} steps, ${input.rollout.predictor} stays valid for ${input.rollout.meanSurvival.toFixed(2)} steps on average; ${pct(input.rollout.reachedK)} of rollouts reach step ${input.rollout.steps}.`,
+      `Rolled out ${input.rollout.steps} steps without constraints, ${input.rollout.predictor} stays valid for ${input.rollout.greedy.meanSurvival.toFixed(2)} steps on average greedily (${pct(input.rollout.greedy.reachedK)} reach step ${input.rollout.steps}) and ${input.rollout.meanSurvival.toFixed(2)} when sampled (${pct(input.rollout.reachedK)}).`,
     );
   }
   return lines;
@@ -247,21 +247,22 @@ export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput[
   };
 }
 
-const ROLLOUT_HEADERS = ["predictor", "steps", "rollouts per prefix", "prefixes", "mean survival", "reach k", "k-step accuracy", "per-step accuracy", "L1", "KL"] as const;
+const ROLLOUT_HEADERS = ["predictor", "temperature", "steps", "rollouts per prefix", "prefixes", "mean survival", "reach k", "k-step accuracy", "per-step accuracy", "L1", "KL"] as const;
 
 /**
  * Rollout survival: how long rolled-out events stay valid under the goroutine state machine.
  * `predictor` is the name shown (e.g. "student:kl" for a `student:/abs/path` spec); `scope`
  * tells apart the rollouts of several test sets on one page.
  */
-export function rolloutSection(run: StoredRolloutRun | null, report: RolloutReport | null, predictor = run?.predictor ?? "", scope: { readonly id: string; readonly title: string } = { id: "", title: "" }): ReportSection {
+export function rolloutSection(runs: readonly StoredRolloutRun[], report: RolloutReport | null, predictor = runs[0]?.predictor ?? "", scope: { readonly id: string; readonly title: string } = { id: "", title: "" }): ReportSection {
   const id = scope.id === "" ? "rollout" : `${scope.id}-rollout`;
   const title = `Rollout survival${scope.title}`;
-  if (run === null || report === null) {
+  const run = runs[0];
+  if (run === undefined || report === null) {
     const text = "No rollout was run; see the warnings in the overview.";
     return { id, title, html: () => `<p>${escapeXml(text)}</p>`, markdown: () => text, json: () => null };
   }
-  const row = [predictor, String(run.steps), String(run.samples), String(run.prefixes), fixed(run.meanSurvival, 2), pct(run.reachedK), pct(run.kStepAccuracy), pct(run.perStepAccuracy), fixed(run.l1), fixed(run.kl)];
+  const rows = runs.map((r) => [predictor, r.temperature === 0 ? "0 (greedy)" : String(r.temperature), String(r.steps), String(r.samples), String(r.prefixes), fixed(r.meanSurvival, 2), pct(r.reachedK), pct(r.kStepAccuracy), pct(r.perStepAccuracy), fixed(r.l1), fixed(r.kl)]);
   const histogram = Array.from({ length: run.steps + 1 }, () => 0);
   for (const prefix of report.prefixes) {
     const s = prefix.metrics.meanSurvival;
@@ -285,18 +286,18 @@ export function rolloutSection(run: StoredRolloutRun | null, report: RolloutRepo
     yLabel: "share",
     width: 520,
   });
-  const intro = `${predictor} rolled out ${run.steps} steps, ${run.samples} times from each of ${run.prefixes} held-out prefixes; each step is checked by the goroutine state machine (no start of a goroutine that is not runnable, no unblock of one that is not waiting, …).`;
+  const intro = `${predictor} rolled out ${run.steps} steps from each of ${run.prefixes} held-out prefixes, ${run.samples} times sampled${runs.length > 1 ? " and once greedily (its most probable event every step)" : ""}; each step is checked by the goroutine state machine (no start of a goroutine that is not runnable, no unblock of one that is not waiting, …).`;
   return {
     id,
     title,
     html: () =>
       [
         `<p>${escapeXml(intro)}</p>`,
-        htmlTable({ headers: ROLLOUT_HEADERS, rows: [row], numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9] }),
-        `<div class="charts"><figure>${survival}<figcaption>A prefix counts in the bin of its rollouts' mean survival; the last bin survived all ${run.steps} steps.</figcaption></figure>`,
+        htmlTable({ headers: ROLLOUT_HEADERS, rows, numeric: [2, 3, 4, 5, 6, 7, 8, 9, 10] }),
+        `<div class="charts"><figure>${survival}<figcaption>Sampled rollouts: a prefix counts in the bin of its rollouts' mean survival; the last bin survived all ${run.steps} steps.</figcaption></figure>`,
         `<figure>${events}<figcaption>L1 ${fixed(run.l1)} between the two distributions.</figcaption></figure></div>`,
       ].join("\n"),
-    markdown: () => `${intro}\n\n${markdownTable(ROLLOUT_HEADERS, [row], [1, 2, 3, 4, 5, 6, 7, 8, 9])}`,
-    json: () => ({ run, survivalHistogram: histogram }),
+    markdown: () => `${intro}\n\n${markdownTable(ROLLOUT_HEADERS, rows, [2, 3, 4, 5, 6, 7, 8, 9, 10])}`,
+    json: () => ({ runs, survivalHistogram: histogram }),
   };
 }

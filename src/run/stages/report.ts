@@ -14,7 +14,8 @@ import type { LeakSummary, RolloutSummary } from "../types.js";
 export interface ReportedEvaluation {
   readonly scope: SectionScope;
   readonly evalRunId: number;
-  readonly rolloutRunId: number | null;
+  /** The sampled rollout run, then the greedy one (none when the rollout did not run). */
+  readonly rolloutRunIds: readonly number[];
   readonly rollout: RolloutSummary | null;
 }
 
@@ -40,10 +41,11 @@ export const reportStage: StageDescriptor<ReportInput, { readonly reportPath: st
     });
     const rolloutRuns = listRolloutRuns(context.db);
     const sections = input.evaluations.flatMap((e) => {
-      const run = e.rolloutRunId === null ? undefined : rolloutRuns.find((r) => r.id === e.rolloutRunId);
+      const runs = e.rolloutRunIds.flatMap((id) => rolloutRuns.filter((r) => r.id === id));
+      const sampled = e.rolloutRunIds[0];
       return [
         ...evaluationSections(shown(loadEvaluation(context.db, e.evalRunId)), e.scope),
-        rolloutSection(run ?? null, e.rolloutRunId === null ? null : loadRolloutReport(context.db, e.rolloutRunId), e.rollout?.predictor, e.scope),
+        rolloutSection(runs, sampled === undefined ? null : loadRolloutReport(context.db, sampled), e.rollout?.predictor, e.scope),
       ];
     });
     const history = listEvaluations(context.db).map((e) => ({ ...e, predictors: e.predictors.map((p) => ({ ...p, name: rename(p.name) })) }));

@@ -1,5 +1,6 @@
 // Stage rollout: the selected student (or ngram:3 without one) rolled out from prefixes of
-// one split's test side, checked by the goroutine state machine.
+// one split's test side, checked by the goroutine state machine: once greedy (temperature 0,
+// its most probable event every step) and `samples` times sampled at temperature 1.
 
 import type { SplitData } from "../../dataset/index.js";
 import { rolloutRunExists, runRollouts, saveRolloutReport } from "../../rollout/index.js";
@@ -19,7 +20,8 @@ export interface RolloutInput {
 }
 
 export interface RolloutOutput {
-  readonly rolloutRunId: number;
+  /** The sampled rollout run, then the greedy one. */
+  readonly rolloutRunIds: readonly number[];
   readonly summary: RolloutSummary;
 }
 
@@ -28,21 +30,35 @@ export function rolloutStage(name: string): StageDescriptor<RolloutInput, Rollou
     name,
     optional: true,
     work: async (input, say, context) => {
-      const report = await runRollouts(context.db, {
-        predictor: input.spec,
-        abstraction: input.data.abstraction,
-        data: input.data,
+      const rollOut = async (temperature: number, samples: number) => {
+        const report = await runRollouts(context.db, {
+          predictor: input.spec,
+          abstraction: input.data.abstraction,
+          data: input.data,
+          steps: input.steps,
+          samples,
+          temperature,
+          prefixes: input.prefixes,
+          seed: 1,
+          onProgress: (message) => say(`${temperature === 0 ? "greedy" : "sampled"}: ${message}`, true),
+        });
+        return { id: saveRolloutReport(context.db, report), o: report.overall, report };
+      };
+      const sampled = await rollOut(1, input.samples);
+      const greedy = await rollOut(0, 1);
+      const summary: RolloutSummary = {
+        predictor: input.shownAs,
         steps: input.steps,
-        samples: input.samples,
-        prefixes: input.prefixes,
-        seed: 1,
-        onProgress: (message) => say(message, true),
-      });
-      const rolloutRunId = saveRolloutReport(context.db, report);
-      const o = report.overall;
-      const summary: RolloutSummary = { predictor: input.shownAs, steps: report.steps, meanSurvival: o.meanSurvival, kStepAccuracy: o.kStepAccuracy, reachedK: o.reachedK };
-      return { output: { rolloutRunId, summary }, note: `${input.shownAs}: mean survival ${o.meanSurvival.toFixed(2)}/${report.steps} steps over ${report.prefixes.length} prefixes` };
+        meanSurvival: sampled.o.meanSurvival,
+        kStepAccuracy: sampled.o.kStepAccuracy,
+        reachedK: sampled.o.reachedK,
+        greedy: { meanSurvival: greedy.o.meanSurvival, kStepAccuracy: greedy.o.kStepAccuracy, reachedK: greedy.o.reachedK },
+      };
+      return {
+        output: { rolloutRunIds: [sampled.id, greedy.id], summary },
+        note: `${input.shownAs}: mean survival ${greedy.o.meanSurvival.toFixed(2)} greedy, ${sampled.o.meanSurvival.toFixed(2)} sampled, of ${input.steps} steps over ${sampled.report.prefixes.length} prefixes`,
+      };
     },
-    stillValid: (output, context) => rolloutRunExists(context.db, output.rolloutRunId),
+    stillValid: (output, context) => output.rolloutRunIds !== undefined && output.rolloutRunIds.every((id) => rolloutRunExists(context.db, id)),
   };
 }
