@@ -39,10 +39,21 @@ export interface SplitData {
 
 export interface LoadSplitOptions {
   readonly abstraction: Abstraction;
-  /** A --holdout spec, or a split already resolved (so a command resolves it once). */
+  /** A --holdout spec (see resolveHoldout) or a split already resolved (so a command resolves it once); the default family holdout when absent. */
   readonly holdout?: string | HoldoutSplit;
   /** Which runs feed the distributions (default: plain runs only). */
   readonly runs?: RunSelection;
+}
+
+/** Where a command's split comes from: loaded from the database, or already loaded by the caller. */
+export interface SplitSource extends LoadSplitOptions {
+  /** The split already loaded (schedlab run loads it once for every stage); holdout and runs are then ignored. */
+  readonly data?: SplitData;
+}
+
+/** The split `source` names: the one given, else loaded from `db`. */
+export function splitDataOf(db: SchedlabDatabase, source: SplitSource): SplitData {
+  return source.data ?? loadSplitData(db, source);
 }
 
 /** The side's samples with their prefixes (no copying: a prefix is its run's records and an end). */

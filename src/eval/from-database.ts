@@ -4,8 +4,8 @@
 // store. The CLI is a thin layer over this.
 
 import { loadStudentPredictor } from "../train/index.js";
-import { loadSplitData, samplesWithPrefixes, type Abstraction, type HoldoutSplit, type RunSelection, type SplitData } from "../dataset/index.js";
-import { cachedStatePredictions, createPredictor, predictWithCache, type PredictorContext } from "../predict/index.js";
+import { samplesWithPrefixes, splitDataOf, type SplitSource } from "../dataset/index.js";
+import { cachedStatePredictions, createPredictor, predictWithCache, type PredictorContext, type PredictorSettings } from "../predict/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
@@ -17,18 +17,11 @@ import { saveEvaluation } from "./store.js";
 import type { EvaluationResult, PredictorOutput } from "./types.js";
 import type { Progress } from "../progress.js";
 
-export interface EvaluationRunOptions {
+export interface EvaluationRunOptions extends SplitSource {
   /** Predictor specs, e.g. ["majority", "ngram:3", "openai:qwen-7b"]; at least one. */
   readonly predictors: readonly string[];
-  readonly abstraction: Abstraction;
-  /** A --holdout spec (see resolveHoldout) or a resolved split; the default family holdout when absent. Ignored with `data`. */
-  readonly holdout?: string | HoldoutSplit;
-  /** The split already loaded (schedlab run loads it once for every stage). */
-  readonly data?: SplitData;
-  /** Which runs feed the states (default plain). Ignored with `data`. */
-  readonly runs?: RunSelection;
   /** Passed to every predictor (base URL, concurrency, download permission …). */
-  readonly predictorContext?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
+  readonly predictorContext?: PredictorSettings;
   readonly bootstrapResamples?: number;
   readonly bootstrapSeed?: number;
   /** Store the result in eval_runs/eval_results (default true). */
@@ -81,7 +74,7 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
   if (duplicate !== undefined) throw new UsageError(`predictor ${duplicate} is given twice`, "Give each --predictor once.");
   const progress = (message: string, transient = false): void => options.onProgress?.(message, transient);
 
-  const data = options.data ?? loadSplitData(db, { abstraction: options.abstraction, holdout: options.holdout, runs: options.runs });
+  const data = splitDataOf(db, options);
   const split = data.split;
   if (split.test.length === 0) {
     throw new EvaluationInputError(

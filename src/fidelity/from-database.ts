@@ -3,27 +3,20 @@
 // four relations. The CLI is a thin layer over this.
 
 import { loadStudentPredictor } from "../train/index.js";
-import { loadSplitData, samplesWithPrefixes, type Abstraction, type HoldoutSplit, type RunSelection, type SplitData } from "../dataset/index.js";
-import { cachedStatePredictions, createPredictor, predictWithCache, type PredictorContext } from "../predict/index.js";
+import { samplesWithPrefixes, splitDataOf, type Abstraction, type SplitSource } from "../dataset/index.js";
+import { cachedStatePredictions, createPredictor, predictWithCache, type PredictorContext, type PredictorSettings } from "../predict/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { FidelityInputError } from "./errors.js";
 import { checkFidelity } from "./relations.js";
 import type { FidelityOptions, FidelityResult } from "./types.js";
 import type { Progress } from "../progress.js";
 
-export interface FidelityRunOptions extends FidelityOptions {
+export interface FidelityRunOptions extends FidelityOptions, SplitSource {
   /** Predictor spec of the teacher, e.g. "ngram:3" or "openai:qwen-7b". */
   readonly teacher: string;
   /** Predictor spec of the student, e.g. "student:adapters/kl". */
   readonly student: string;
-  readonly abstraction: Abstraction;
-  /** A --holdout spec (see resolveHoldout) or a resolved split; the default family holdout when absent. Ignored with `data`. */
-  readonly holdout?: string | HoldoutSplit;
-  /** The split already loaded (schedlab run loads it once for every stage). */
-  readonly data?: SplitData;
-  /** Which runs feed the states (default plain). Ignored with `data`. */
-  readonly runs?: RunSelection;
-  readonly predictorContext?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
+  readonly predictorContext?: PredictorSettings;
   readonly onProgress?: Progress;
 }
 
@@ -42,7 +35,7 @@ export interface FidelityRun {
  */
 export async function runFidelity(db: SchedlabDatabase, options: FidelityRunOptions): Promise<FidelityRun> {
   const progress: Progress = (message, transient) => options.onProgress?.(message, transient);
-  const data = options.data ?? loadSplitData(db, { abstraction: options.abstraction, holdout: options.holdout, runs: options.runs });
+  const data = splitDataOf(db, options);
   const split = data.split;
   if (split.test.length === 0) {
     throw new FidelityInputError(`holdout ${split.spec} selects no test programs (${split.description})`, "Collect more programs, or pass --holdout with a spec that matches some, e.g. dir:PREFIX or list:a,b.");

@@ -10,7 +10,7 @@ import { UsageError } from "../errors.js";
 import { clusterBootstrapMeanDifference } from "../eval/metrics/clusterBootstrap.js";
 import { topLabel } from "../eval/metrics/topLabel.js";
 import type { PredictorOutput } from "../eval/types.js";
-import { createPredictor, predictWithCache, type PredictorContext } from "../predict/index.js";
+import { createPredictor, predictWithCache, type PredictorSettings } from "../predict/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import { FidelityInputError } from "./errors.js";
@@ -58,7 +58,7 @@ export interface VariantComparisonOptions extends FidelityOptions {
   readonly predictors: readonly string[];
   readonly teacherStudent: boolean;
   readonly abstraction: Abstraction;
-  readonly predictorContext?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
+  readonly predictorContext?: PredictorSettings;
   readonly onProgress?: Progress;
 }
 

@@ -97,8 +97,8 @@ export interface EarlyDetection {
   readonly curve: readonly EarlyStep[];
 }
 
-/** A goroutine that blocks forever: P(GoUnblock) = 0 observed after its last block. */
-export interface LeakFinding {
+/** Which goroutine of which program, and where it was created and blocked. */
+export interface BlockedGoroutine {
   readonly program: string;
   /** Canonical goroutine id. */
   readonly goroutine: string;
@@ -110,14 +110,18 @@ export interface LeakFinding {
   readonly entry: string | null;
   readonly isRoot: boolean;
   readonly reason: LeakReason;
+  /** The `go` statement, "function file:line"; null for a root goroutine. */
+  readonly creationSite: string | null;
+  readonly blockingSite: string | null;
+}
+
+/** A goroutine that blocks forever: P(GoUnblock) = 0 observed after its last block. */
+export interface LeakFinding extends BlockedGoroutine {
   readonly kind: LeakKind;
   /** The select case, the formal signature; the other reasons generalise it. */
   readonly formal: boolean;
-  /** The `go` statement, "function file:line"; null for a root goroutine. */
-  readonly creationSite: string | null;
   /** "file.go:LINE" (base name) of the `go` statement, as in the canonical id; null for a root. */
   readonly creationSiteKey: string | null;
-  readonly blockingSite: string | null;
   readonly runsSeen: number;
   readonly runsBlocked: number;
   /** runsBlocked / runsSeen: below 1 for a schedule-dependent leak. */
@@ -132,18 +136,10 @@ export interface LeakFinding {
 /**
  * A goroutine that was blocked when its run crashed (panic, fatal error): not a leak or
  * deadlock, since the crash, not the program's logic, ended its wait. Crashed runs are
- * left out of the findings' statistics and reported here instead.
+ * left out of the findings' statistics and reported here instead. Its reason and blocking
+ * site are the most frequent among the crashed runs where it was blocked.
  */
-export interface BlockedAtCrash {
-  readonly program: string;
-  readonly goroutine: string;
-  readonly test: string | null;
-  readonly entry: string | null;
-  readonly isRoot: boolean;
-  /** The most frequent among the crashed runs where it was blocked; likewise the site. */
-  readonly reason: LeakReason;
-  readonly creationSite: string | null;
-  readonly blockingSite: string | null;
+export interface BlockedAtCrash extends BlockedGoroutine {
   /** Crashed runs in which it was blocked at the crash. */
   readonly runsCrashed: number;
 }

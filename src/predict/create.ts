@@ -50,6 +50,9 @@ export interface PredictorContext {
   readonly loadStudent?: StudentLoader;
 }
 
+/** What a command passes to every predictor it creates; the split-derived parts it fills in itself. */
+export type PredictorSettings = Omit<PredictorContext, "training" | "validation" | "predictStates">;
+
 /** The backends a spec can name, for --help texts and error hints. */
 export const PREDICTOR_SPECS = [
   "cal:SPEC",

@@ -2,28 +2,23 @@
 // split of a holdout by default), through the prediction cache, so the predictions can
 // be inspected or exported as a replay file. Fitted baselines train on the training split.
 
-import { loadSplitData, samplesWithPrefixes, trainingSide, type Abstraction, type HoldoutSplit, type RunSelection, type State } from "../dataset/index.js";
+import { loadSplitData, samplesWithPrefixes, trainingSide, type Abstraction, type LoadSplitOptions, type State } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { cachedStatePredictions, predictWithCache } from "./cache.js";
-import { createPredictor, type PredictorContext } from "./create.js";
+import { createPredictor, type PredictorSettings } from "./create.js";
 import type { Prediction } from "./types.js";
 import type { Progress } from "../progress.js";
 
 export const PREDICT_SPLITS = ["test", "train", "all"] as const;
 export type PredictSplit = (typeof PREDICT_SPLITS)[number];
 
-export interface PredictDatasetOptions {
+export interface PredictDatasetOptions extends LoadSplitOptions {
   readonly predictor: string;
-  readonly abstraction: Abstraction;
-  /** A --holdout spec (see resolveHoldout) or a resolved split; the default family holdout when absent. */
-  readonly holdout?: string | HoldoutSplit;
-  /** Which runs feed the states (default plain). */
-  readonly runs?: RunSelection;
   /** Whose states to predict: the held-out programs (default), the training programs, or all. */
   readonly split?: PredictSplit;
   /** Passed to the predictor (base URL, concurrency, timeout, download permission …). */
-  readonly context?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
+  readonly context?: PredictorSettings;
   readonly batchSize?: number;
   /** Progress messages, one line each (e.g. for stderr). */
   readonly onProgress?: Progress;
@@ -49,7 +44,7 @@ export async function predictDataset(db: SchedlabDatabase, options: PredictDatas
     throw new UsageError(`unknown split ${JSON.stringify(split)}`, `Use --split ${PREDICT_SPLITS.join(" | ")}.`);
   }
   const progress = options.onProgress ?? (() => {});
-  const data = loadSplitData(db, { abstraction: options.abstraction, holdout: options.holdout, runs: options.runs });
+  const data = loadSplitData(db, options);
   const holdout = data.split;
   // Train and test states are pooled separately (as export does), so a pooled state can appear on both sides.
   const sides = split === "test" ? [data.test] : split === "train" ? [trainingSide(data)] : [trainingSide(data), data.test];

@@ -2,7 +2,7 @@
 // them from a spec, and the SQLite prediction cache.
 export type { EventProbabilities, Prediction, Predictor, ReasoningTags, StudentLoader } from "./types.js";
 export { createPredictor, parsePredictorSpec, PREDICTOR_SPECS } from "./create.js";
-export type { PredictorContext } from "./create.js";
+export type { PredictorContext, PredictorSettings } from "./create.js";
 export type { TrainingData } from "./baselines.js";
 export { cachedStatePredictions, predictWithCache, readCachedPredictions, writeCachedPredictions } from "./cache.js";
 export { calibratedPredictor, calibrateProbabilities, fitPredictorCalibration, stateTargets } from "./calibrated.js";

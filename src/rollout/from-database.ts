@@ -3,12 +3,12 @@
 // training split, as in `schedlab predict` and `schedlab eval`.
 
 import { loadStudentPredictor } from "../train/index.js";
-import { loadSplitData, samplesWithPrefixes, type Abstraction, type HoldoutSplit, type RunRecords, type RunSelection, type SampleRow, type SplitData, type State } from "../dataset/index.js";
+import { samplesWithPrefixes, splitDataOf, type Abstraction, type RunRecords, type SampleRow, type SplitSource, type State } from "../dataset/index.js";
 import { eventSequence } from "../dataset/abstractions.js";
 import { seededRandom } from "../random.js";
 import { UsageError } from "../errors.js";
 import { cachedStatePredictions } from "../predict/cache.js";
-import { createPredictor, type PredictorContext } from "../predict/create.js";
+import { createPredictor, type PredictorSettings } from "../predict/create.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import type { EventType } from "../trace/types.js";
 import {
@@ -24,25 +24,18 @@ import {
 import { rollOut, type Rollout } from "./rollout.js";
 import type { Progress } from "../progress.js";
 
-export interface RolloutRunOptions {
+export interface RolloutRunOptions extends SplitSource {
   readonly predictor: string;
-  readonly abstraction: Abstraction;
   readonly steps: number;
   readonly samples: number;
   /** Default 1. */
   readonly temperature?: number;
   readonly constrained?: boolean;
-  /** A --holdout spec or a resolved split (default: the default family holdout). Ignored with `data`. */
-  readonly holdout?: string | HoldoutSplit;
-  /** The split already loaded (schedlab run loads it once for every stage). */
-  readonly data?: SplitData;
-  /** Which runs feed the states (default plain). Ignored with `data`. */
-  readonly runs?: RunSelection;
   /** Prefixes (test states) rolled out from, chosen evenly over the states in their stored order; default 20. */
   readonly prefixes?: number;
   /** Default 1. */
   readonly seed?: number;
-  readonly context?: Omit<PredictorContext, "training" | "validation" | "predictStates">;
+  readonly context?: PredictorSettings;
   readonly onProgress?: Progress;
 }
 
@@ -164,7 +157,7 @@ export async function runRollouts(db: SchedlabDatabase, options: RolloutRunOptio
   const temperature = options.temperature ?? 1;
   const seed = options.seed ?? 1;
   const constrained = options.constrained === true;
-  const data = options.data ?? loadSplitData(db, { abstraction: options.abstraction, holdout: options.holdout, runs: options.runs });
+  const data = splitDataOf(db, options);
   const holdout = data.split;
   if (holdout.test.length === 0) {
     throw new UsageError(`holdout ${holdout.spec} has no test programs (${holdout.description})`, "Collect and ingest programs first, or pass another --holdout.");

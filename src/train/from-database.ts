@@ -3,7 +3,7 @@
 // card, and (optionally) saves the adapter.
 
 import { basename, resolve } from "node:path";
-import { ingestedPrograms, loadSplitData, samplesWithPrefixes, type HoldoutSplit, type RunSelection, type SplitData, type SplitSide } from "../dataset/index.js";
+import { ingestedPrograms, samplesWithPrefixes, splitDataOf, type SplitSide, type SplitSource } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { saveAdapter } from "./adapter.js";
@@ -11,13 +11,8 @@ import { trainOnSplit } from "./train.js";
 import { DEFAULT_TRAIN_OPTIONS, type StudentSide, type TrainedStudent, type TrainStudentOptions } from "./types.js";
 
 export type TrainFromDatabaseOptions = Partial<Omit<TrainStudentOptions, "holdoutPrograms" | "holdoutSpec" | "validationPrograms">> &
-  Pick<TrainStudentOptions, "objective" | "abstraction"> & {
-    /** A --holdout spec for resolveHoldout (default, family:, corpus:, dir:, tag:, list:, outcome:, saved name) or a resolved split. Ignored with `data`. */
-    readonly holdout?: string | HoldoutSplit;
-    /** The split already loaded (schedlab run loads it once and trains every student on it). */
-    readonly data?: SplitData;
-    /** Which runs feed the states (default plain). Ignored with `data`. */
-    readonly runs?: RunSelection;
+  Pick<TrainStudentOptions, "objective" | "abstraction"> &
+  SplitSource & {
     /** Where to write the adapter; its last path component names it. */
     readonly out?: string;
   };
@@ -33,7 +28,7 @@ export async function trainFromDatabase(db: SchedlabDatabase, options: TrainFrom
   if (programs.length === 0) {
     throw new UsageError("the database has no ingested runs to train on", "Run `schedlab collect` on a corpus (e.g. go-programs/) first, or pass --db with the right file.");
   }
-  const data = options.data ?? loadSplitData(db, { abstraction: options.abstraction, holdout: options.holdout, runs: options.runs });
+  const data = splitDataOf(db, options);
   const split = data.split;
   progress(
     `holdout ${split.spec}: ${split.description} (${split.test.length} test programs in ${split.families.test} families; ` +
