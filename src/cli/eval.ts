@@ -2,7 +2,7 @@
 // results and print them as a table or JSON.
 
 import type { Command } from "commander";
-import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseIntegerOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parseIntegerOption, parsePositiveInteger, parseRunSelection } from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
 import { DEFAULT_RESAMPLES } from "../eval/metrics/clusterBootstrap.js";
 import { progressWriter } from "./progress.js";
@@ -32,7 +32,7 @@ export function registerEval(program: Command): void {
     .description(
       "Score predictors on the held-out programs: accuracy with the ceiling and majority beside it, per-event P/R/F1, calibration (ECE, Brier, NLL, KL, L1), entropy correlation, and paired comparisons.",
     )
-    .option("--predictor <spec>", "uniform | majority | ngram:K | openai:MODEL | hf:MODEL_OR_PATH | replay:FILE.jsonl | student:PATH (repeat for several)", collect, [])
+    .option("--predictor <spec>", `${PREDICTOR_SPECS_HELP} (repeat for several)`, collect, [])
     .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
     .option("--holdout <spec>", HOLDOUT_HELP)
     .option("--configs <list>", CONFIGS_HELP, "plain")

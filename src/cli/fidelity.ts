@@ -2,7 +2,7 @@
 // (DESIGN §10) and print the four relations with their thresholds, or JSON.
 
 import type { Command } from "commander";
-import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRunSelection } from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
 import { DEFAULT_RESAMPLES } from "../eval/metrics/clusterBootstrap.js";
 import { progressWriter } from "./progress.js";
@@ -35,7 +35,7 @@ export function registerFidelity(program: Command): void {
   program
     .command("fidelity")
     .description("Check a student predictor against a teacher on the same held-out states: MR1 top-1 agreement, MR2 KL(teacher||student) <= tau, MR3 agreement where the teacher is confident, MR4 per-bin calibration alignment; violation rates with program-bootstrap CIs beside plain accuracy.")
-    .requiredOption("--teacher <spec>", "teacher predictor spec (uniform | majority | ngram:K | openai:MODEL | hf:MODEL | replay:FILE.jsonl | student:PATH)")
+    .requiredOption("--teacher <spec>", `teacher predictor spec (${PREDICTOR_SPECS_HELP})`)
     .requiredOption("--student <spec>", "student predictor spec")
     .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
     .option("--holdout <spec>", HOLDOUT_HELP)

@@ -3,6 +3,7 @@
 // dataset-reading command shares (--abstraction, --configs, --holdout's help).
 
 import { UsageError } from "../errors.js";
+import { PREDICTOR_SPECS } from "../predict/index.js";
 import { ABSTRACTIONS, RUN_STRATEGIES, type Abstraction, type RunSelection, type RunStrategy } from "../dataset/index.js";
 
 const INTEGER = /^[+-]?\d+$/;
@@ -73,6 +74,9 @@ export function parseRunSelection(text: string): RunSelection {
 /** The --holdout help every dataset-reading command shows. */
 export const HOLDOUT_HELP =
   "test programs: default (whole families by hash) | family:NAME | corpus:DIR | dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name, or several joined by +; siblings of a test program never train";
+
+/** The --predictor help: every backend a spec can name. */
+export const PREDICTOR_SPECS_HELP = PREDICTOR_SPECS.join(" | ");
 
 /** The --configs help. */
 export const CONFIGS_HELP = "which runs feed the states: plain (default, unperturbed), all, or a list of plain,race,perturb";

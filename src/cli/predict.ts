@@ -2,7 +2,7 @@
 // cache), print them, and optionally write them as a replay file to score elsewhere.
 
 import type { Command } from "commander";
-import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parsePositiveInteger, parseRowLimit, parseRunSelection } from "./options.js";
+import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parsePositiveInteger, parseRowLimit, parseRunSelection } from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
 import { loadStudentPredictor } from "../train/index.js";
@@ -48,7 +48,7 @@ export function registerPredict(program: Command): void {
   program
     .command("predict")
     .description("Run one predictor over the states of a split (cached in the database); print them or write a replay JSONL file.")
-    .requiredOption("--predictor <spec>", "uniform | majority | ngram:K | openai:MODEL | hf:MODEL_OR_PATH | replay:FILE.jsonl | student:PATH")
+    .requiredOption("--predictor <spec>", PREDICTOR_SPECS_HELP)
     .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
     .option("--holdout <spec>", HOLDOUT_HELP)
     .option("--configs <list>", CONFIGS_HELP, "plain")

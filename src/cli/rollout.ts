@@ -2,7 +2,7 @@
 // step with the goroutine state machine, print survival and k-step accuracy, and store them.
 
 import type { Command } from "commander";
-import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseIntegerOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parseIntegerOption, parsePositiveInteger, parseRunSelection } from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
 import { UsageError } from "../errors.js";
@@ -52,7 +52,7 @@ export function registerRollout(program: Command): void {
   program
     .command("rollout")
     .description("Roll a predictor out k steps from held-out prefixes; check each step with the goroutine state machine (survival, k-step accuracy).")
-    .requiredOption("--predictor <spec>", "uniform | majority | ngram:K | openai:MODEL | hf:MODEL_OR_PATH | student:PATH")
+    .requiredOption("--predictor <spec>", PREDICTOR_SPECS_HELP)
     .option("--steps <k>", "events per rollout", "10")
     .option("--samples <n>", "rollouts per prefix", "10")
     .option("--temperature <t>", "sampling temperature (0 = most probable event)", "1")
