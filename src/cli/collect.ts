@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { parsePositiveInteger } from "./options.js";
 import { progressWriter, type ProgressWriter } from "./progress.js";
-import { collect, explorationLine, parseDuration, parseProcsList, parseShard, progressLine, replayRun, type CollectResult, type ReplayResult } from "../collect/index.js";
+import { collect, DEFAULT_REPLAY_ATTEMPTS, explorationLine, parseDuration, parseProcsList, parseShard, progressLine, replayRun, type CollectResult, type ReplayResult } from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import { parsePeers } from "../collect/peers.js";
 import { openDatabase } from "../store/index.js";
@@ -26,6 +26,7 @@ interface CollectFlags {
   exhaustBudget?: boolean;
   shard?: string;
   replay?: string;
+  attempts?: string;
   /** Set by the action: whether --timeout was given (a replay otherwise uses the original deadline). */
   timeoutGiven?: boolean;
   ingest: boolean;
@@ -80,16 +81,22 @@ function replaySummary(r: ReplayResult): string {
     return [...counts].map(([signature, n]) => `${n} blocked in ${signature}`).join("; ");
   };
   return [
-    `replayed run ${r.original.runId} of ${r.program} (${r.config}${r.seed === null ? "" : `, seed ${r.seed}`}) as run ${r.replay.runId}: ${r.replay.outcome}`,
+    `replayed run ${r.original.runId} of ${r.program} (${r.config}${r.seed === null ? "" : `, seed ${r.seed}`}) ${r.attempts === 1 ? "as run" : `${r.attempts} times, last as run`} ${r.replay.runId}: ${r.replay.outcome}`,
     `  original: ${r.original.outcome}, ${what(r.original.check)}`,
     `  replay:   ${r.replay.outcome}, ${what(r.replay.check)}`,
-    `  ${r.reproduced ? "the finding was reproduced" : r.original.check.finding === null ? "the original run had no finding" : "the finding did not show this time (the scheduler is not deterministic: replay again)"}`,
+    `  ${r.reproduced ? "the finding was reproduced" : r.original.check.finding === null ? "the original run had no finding" : `the finding did not show in ${r.attempts === 1 ? "the replay" : `${r.attempts} replays`} (the scheduler is not deterministic: replay again, or give more --attempts)`}`,
   ].join("\n") + "\n";
 }
 
 async function replay(flags: CollectFlags, paths: string[]): Promise<void> {
   if (paths.length > 0) throw new UsageError("--replay takes a run id, not paths", "Run `schedlab collect --replay RUN_ID [--db FILE]`.");
-  const result = await replayRun({ runId: parsePositiveInteger("--replay", flags.replay!), db: flags.db, timeoutMs: flags.timeoutGiven ? parseDuration(flags.timeout) : undefined, traces: flags.traces });
+  const result = await replayRun({
+    runId: parsePositiveInteger("--replay", flags.replay!),
+    db: flags.db,
+    timeoutMs: flags.timeoutGiven ? parseDuration(flags.timeout) : undefined,
+    attempts: flags.attempts === undefined ? undefined : parsePositiveInteger("--attempts", flags.attempts),
+    traces: flags.traces,
+  });
   if (flags.ingest) await ingestPending(flags.db, progressWriter(process.stderr, { quiet: true }));
   process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : replaySummary(result));
 }
@@ -115,11 +122,13 @@ export function registerCollect(program: Command): void {
     .option("--exhaust-budget", "with --budget: spend the whole budget even after a finding is confirmed")
     .option("--shard <I/N>", "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`")
     .option("--replay <run-id>", "rerun one recorded run with its configuration and seed, and say whether its finding shows again")
+    .option("--attempts <n>", `with --replay: runs at most, stopping at the first that shows the finding (default ${DEFAULT_REPLAY_ATTEMPTS})`)
     .option("--no-ingest", "do not decode the traces into the database afterwards (run `schedlab ingest` later)")
     .option("--json", "print the result as JSON on stdout, no progress")
     .action(async (paths: string[], flags: CollectFlags, command: Command) => {
       flags.timeoutGiven = command.getOptionValueSource("timeout") === "cli";
       if (flags.replay !== undefined) return replay(flags, paths);
+      if (flags.attempts !== undefined) throw new UsageError("--attempts goes with --replay", "Run `schedlab collect --replay RUN_ID --attempts N`.");
       if (paths.length === 0) throw new UsageError("collect needs at least one path", "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.");
       const controller = new AbortController();
       const interrupt = () => controller.abort();

@@ -13,7 +13,7 @@ export { explorationCycle, exploredProcs, EXPLORE_TEST_COUNT } from "./explore.j
 export type { ExploreOptions } from "./explore.js";
 export { exploreWithBudget, replayCommand } from "./budget.js";
 export { checkRun, finalBlocks, runCheckOf, LEAK_REASONS } from "./check.js";
-export { replayRun, sameFinding, ReplayError } from "./replay.js";
+export { DEFAULT_REPLAY_ATTEMPTS, replayRun, sameFinding, ReplayError } from "./replay.js";
 export type { ReplayOptions, ReplayResult } from "./replay.js";
 export { PERTURB_SEED_ENV, perturbSeed, writePerturbOverlay } from "./perturb.js";
 export type { PerturbPoint } from "./perturb.js";

@@ -3,8 +3,9 @@
 // deadline and perturbation seed. The replay is recorded as the configuration's next run
 // (runs.strategy and seed as the original; run_checks.replay_of names the original) and
 // checked like a budgeted run, so it says whether the original's finding showed again.
-// The Go scheduler is not deterministic, so a replay reproduces a schedule-dependent
-// finding often, not always; a seed fixes every perturbation decision (src/gohelper/perturb.go).
+// The Go scheduler is not deterministic, so one replay reproduces a schedule-dependent
+// finding often, not always (a seed fixes every perturbation decision, src/gohelper/perturb.go,
+// not the scheduler's): a replay runs up to `attempts` times, stopping at the first that shows it.
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,6 +33,8 @@ export interface ReplayOptions {
   readonly db?: string;
   /** The deadline; default: the original run's (recorded by budgeted collects), else 10 s. */
   readonly timeoutMs?: number;
+  /** Runs at most, stopping at the first that shows the original's finding (default 5; 1 when the original had none). */
+  readonly attempts?: number;
   /** Where the replay's trace goes when the original has none (default "traces"). */
   readonly traces?: string;
   readonly signal?: AbortSignal;
@@ -42,7 +45,10 @@ export interface ReplayResult {
   readonly config: string;
   readonly seed: number | null;
   readonly original: { readonly runId: number; readonly outcome: RunOutcome; readonly check: RunCheck };
+  /** The run that reproduced the finding, else the last one made. */
   readonly replay: { readonly runId: number; readonly index: number; readonly outcome: RunOutcome; readonly trace: string | null; readonly check: RunCheck };
+  /** Runs made (each recorded as the configuration's next run). */
+  readonly attempts: number;
   /** The replay's check shows the original's finding: a race, or a goroutine blocked with the same reason at the same site. */
   readonly reproduced: boolean;
 }
@@ -54,6 +60,8 @@ export function sameFinding(original: RunCheck, replay: RunCheck): boolean {
   const signatures = new Set(original.blocked.map((b) => `${b.reason}\0${b.site ?? ""}`));
   return replay.blocked.some((b) => signatures.has(`${b.reason}\0${b.site ?? ""}`));
 }
+
+export const DEFAULT_REPLAY_ATTEMPTS = 5;
 
 export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
   const opts = normalizeCollectOptions({ paths: ["."], db: options.db, traces: options.traces, timeoutMs: options.timeoutMs ?? 10_000 });
@@ -77,24 +85,33 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     const config: RunConfig = { key: run.config, ...parsed };
     const build = await buildProgram({ dir: program.dir, kind: program.kind, goFiles: program.goFiles, testFiles: program.testFiles, strategy: parsed.strategy }, go, join(scratch, "build"), options.signal);
     if (build.status === "error") throw new ReplayError(`${run.program} no longer builds (${parsed.strategy}):\n${build.output.trim().split("\n").slice(0, 10).join("\n")}`, "Fix the build, or replay on the machine and toolchain the run came from.");
-    const index = nextRunIndexes(db, run.programId).get(run.config) ?? 0;
-    const files = run.tracePath === null ? runFiles(opts.traces, run.program, run.config, index) : filesBeside(run.tracePath, index);
-    const result = await tracedRun({
-      kind: program.kind, dir: program.dir, binary: build.binary!, testName: program.testName, config, files, timeoutMs,
-      graceMs: opts.graceMs, go, seed: run.seed, signal: options.signal,
-    });
-    if (result === null) throw new ReplayError("the replay was interrupted", "Run the replay again.");
-    const replayId = recordRun(db, { ...result, programId: run.programId, config: run.config, procs: run.procs, index, goVersion: go.version, strategy: run.strategy, seed: run.seed });
-    const check = await checkRun(result, program.kind, go);
-    recordCheck(db, replayId, timeoutMs, check, run.id);
     const originalCheck = recorded?.check ?? (await checkRun({ outcome: run.outcome, tracePath: run.tracePath, races: 0 }, program.kind, go));
+    const attempts = originalCheck.finding === null ? 1 : (options.attempts ?? DEFAULT_REPLAY_ATTEMPTS);
+    if (!Number.isInteger(attempts) || attempts < 1) throw new ReplayError(`attempts must be a positive integer, not ${attempts}`, "Give --attempts 1 or more.");
+    let made = 0;
+    let replay: ReplayResult["replay"] | null = null;
+    while (made < attempts && (replay === null || !sameFinding(originalCheck, replay.check))) {
+      const index = nextRunIndexes(db, run.programId).get(run.config) ?? 0;
+      const files = run.tracePath === null ? runFiles(opts.traces, run.program, run.config, index) : filesBeside(run.tracePath, index);
+      const result = await tracedRun({
+        kind: program.kind, dir: program.dir, binary: build.binary!, testName: program.testName, config, files, timeoutMs,
+        graceMs: opts.graceMs, go, seed: run.seed, signal: options.signal,
+      });
+      if (result === null) throw new ReplayError("the replay was interrupted", "Run the replay again.");
+      const replayId = recordRun(db, { ...result, programId: run.programId, config: run.config, procs: run.procs, index, goVersion: go.version, strategy: run.strategy, seed: run.seed });
+      const check = await checkRun(result, program.kind, go);
+      recordCheck(db, replayId, timeoutMs, check, run.id);
+      replay = { runId: replayId, index, outcome: result.outcome, trace: result.tracePath, check };
+      made++;
+    }
     return {
       program: run.program,
       config: run.config,
       seed: run.seed,
       original: { runId: run.id, outcome: run.outcome, check: originalCheck },
-      replay: { runId: replayId, index, outcome: result.outcome, trace: result.tracePath, check },
-      reproduced: sameFinding(originalCheck, check),
+      replay: replay!,
+      attempts: made,
+      reproduced: sameFinding(originalCheck, replay!.check),
     };
   } finally {
     db.close();
