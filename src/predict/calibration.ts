@@ -48,16 +48,18 @@ export function calibrateInPlace(v: Float64Array, n: number, c: Calibration): vo
   for (let i = 0; i < n; i++) v[i] = (1 - c.priorWeight) * v[i] + c.priorWeight * c.prior[i];
 }
 
-/** Count-weighted NLL per sample of calibrated logits (temperature `t`, or a full calibration). */
-export function nllOfLogits(logits: Float64Array, m: CalibrationTargets, classes: number, t: number | Calibration): number {
-  if (m.rows === 0) return 0;
-  const calibration = typeof t === "number" ? temperatureOnly(t, classes) : t;
+/**
+ * Count-weighted NLL per sample of logits (rows × classes) after `calibrate` turns each row
+ * (row r at offset r·classes) into a distribution in place.
+ */
+export function nllOf(logits: Float64Array, m: CalibrationTargets, classes: number, calibrate: (q: Float64Array, offset: number) => void): number {
   const q = new Float64Array(classes);
   let total = 0;
   let weight = 0;
   for (let r = 0; r < m.rows; r++) {
+    if (m.counts[r] === 0) continue;
     for (let c = 0; c < classes; c++) q[c] = logits[r * classes + c];
-    calibrateInPlace(q, classes, calibration);
+    calibrate(q, r * classes);
     let ce = 0;
     for (let c = 0; c < classes; c++) {
       const target = m.events[r * classes + c];
@@ -69,62 +71,85 @@ export function nllOfLogits(logits: Float64Array, m: CalibrationTargets, classes
   return weight > 0 ? total / weight : 0;
 }
 
-/** Grid of prior weights fitCalibration tries: 0, 0.02, …, 0.98. */
-const PRIOR_WEIGHTS = Array.from({ length: 50 }, (_, i) => i / 50);
-
-/**
- * The calibration minimising validation NLL: for each prior weight α on a grid of 0.02 steps
- * in [0, 0.98], the best temperature (golden-section search), then the (T, α) pair with the
- * lowest NLL; α = 0 (temperature scaling alone) unless mixing in the prior lowers the NLL.
- * Because the family contains temperature scaling, the fitted NLL is never worse than it.
- */
-export function fitCalibration(logits: Float64Array, m: CalibrationTargets, classes: number, prior: ArrayLike<number>): Calibration {
-  let best: Calibration = temperatureOnly(fitTemperature(logits, m, classes), classes);
-  if (m.rows === 0) return best;
-  best = { ...best, prior };
-  let bestLoss = nllOfLogits(logits, m, classes, best);
-  for (const priorWeight of PRIOR_WEIGHTS.slice(1)) {
-    const temperature = fitTemperature(logits, m, classes, (t) => ({ temperature: t, priorWeight, prior }));
-    const candidate = { temperature, priorWeight, prior };
-    const loss = nllOfLogits(logits, m, classes, candidate);
-    if (loss < bestLoss - 1e-9) {
-      best = candidate;
-      bestLoss = loss;
-    }
-  }
-  return best;
+/** Count-weighted NLL per sample of calibrated logits (temperature `t`, or a full calibration). */
+export function nllOfLogits(logits: Float64Array, m: CalibrationTargets, classes: number, t: number | Calibration): number {
+  const calibration = typeof t === "number" ? temperatureOnly(t, classes) : t;
+  return nllOf(logits, m, classes, (q) => calibrateInPlace(q, classes, calibration));
 }
 
-/**
- * The temperature in [0.05, 20] minimising validation NLL (golden-section search on log T),
- * of plain temperature scaling or of the calibration `at(T)` builds.
- */
-export function fitTemperature(logits: Float64Array, m: CalibrationTargets, classes: number, at: (t: number) => number | Calibration = (t) => t): number {
-  if (m.rows === 0) return 1;
+/** The temperature in [0.05, 20] minimising `loss` (golden-section search on log T). */
+export function goldenTemperature(loss: (t: number) => number, iterations: number): number {
   let lo = Math.log(0.05);
   let hi = Math.log(20);
-  const f = (u: number): number => nllOfLogits(logits, m, classes, at(Math.exp(u)));
   const g = (Math.sqrt(5) - 1) / 2;
   let a = hi - g * (hi - lo);
   let b = lo + g * (hi - lo);
-  let fa = f(a);
-  let fb = f(b);
-  for (let i = 0; i < 60; i++) {
+  let fa = loss(Math.exp(a));
+  let fb = loss(Math.exp(b));
+  for (let i = 0; i < iterations; i++) {
     if (fa < fb) {
       hi = b;
       b = a;
       fb = fa;
       a = hi - g * (hi - lo);
-      fa = f(a);
+      fa = loss(Math.exp(a));
     } else {
       lo = a;
       a = b;
       fa = fb;
       b = lo + g * (hi - lo);
-      fb = f(b);
+      fb = loss(Math.exp(b));
     }
   }
   return Math.exp((lo + hi) / 2);
+}
+
+/**
+ * Of the calibrations `at` builds for each prior weight of `grid`, each at its best
+ * temperature (goldenTemperature), the one with the lowest `loss`; a later weight replaces an
+ * earlier one only if it lowers the loss by more than 1e-9, so with 0 first the fit is never
+ * worse than temperature scaling alone.
+ */
+export function fitOverPriorWeights<C extends Calibration>(
+  grid: readonly number[],
+  at: (temperature: number, priorWeight: number) => C,
+  loss: (c: C) => number,
+  iterations: number,
+): C {
+  let best: C | null = null;
+  let bestLoss = Infinity;
+  for (const priorWeight of grid) {
+    const candidate = at(goldenTemperature((t) => loss(at(t, priorWeight)), iterations), priorWeight);
+    const candidateLoss = loss(candidate);
+    if (best === null || candidateLoss < bestLoss - 1e-9) {
+      best = candidate;
+      bestLoss = candidateLoss;
+    }
+  }
+  if (best === null) throw new Error("fitOverPriorWeights needs a non-empty grid");
+  return best;
+}
+
+/** Grid of prior weights fitCalibration tries: 0, 0.02, …, 0.98. */
+const PRIOR_WEIGHTS = Array.from({ length: 50 }, (_, i) => i / 50);
+
+/**
+ * The calibration minimising validation NLL: for each prior weight α on a grid of 0.02 steps
+ * in [0, 0.98], the best temperature, then the (T, α) pair with the lowest NLL; α = 0
+ * (temperature scaling alone) unless mixing in the prior lowers the NLL.
+ */
+export function fitCalibration(logits: Float64Array, m: CalibrationTargets, classes: number, prior: ArrayLike<number>): Calibration {
+  if (m.rows === 0) return temperatureOnly(1, classes);
+  return fitOverPriorWeights(PRIOR_WEIGHTS, (temperature, priorWeight) => ({ temperature, priorWeight, prior }), (c) => nllOfLogits(logits, m, classes, c), 60);
+}
+
+/**
+ * The temperature in [0.05, 20] minimising validation NLL, of plain temperature scaling or of
+ * the calibration `at(T)` builds; 1 with nothing to fit on.
+ */
+export function fitTemperature(logits: Float64Array, m: CalibrationTargets, classes: number, at: (t: number) => number | Calibration = (t) => t): number {
+  if (m.rows === 0) return 1;
+  return goldenTemperature((t) => nllOfLogits(logits, m, classes, at(t)), 60);
 }
 
 /** Logits of probability vectors: ln(max(q, 1e-12)), so calibrateInPlace(T = 1, α = 0) returns q. */

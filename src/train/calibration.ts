@@ -1,9 +1,9 @@
 // The student's calibration (pure): q = F((1 − α)·softmax(z / T) + α·prior), the
 // temperature-and-prior family of src/predict/calibration.ts followed by the adapter's rule F
 // for events the prefix rules out (src/train/feasibility.ts). (T, α) are fitted on the
-// validation families' NLL, with F applied: for each α on a grid the best T by golden section.
+// validation families' NLL, with F applied, by the search of src/predict/calibration.ts.
 
-import { calibrateInPlace, type Calibration, type CalibrationTargets } from "../predict/calibration.js";
+import { calibrateInPlace, fitOverPriorWeights, nllOf, type Calibration, type CalibrationTargets } from "../predict/calibration.js";
 import { capInfeasible, topFeasible } from "./feasibility.js";
 
 export type { Calibration };
@@ -37,49 +37,7 @@ export function calibrateRow(q: Float64Array, classes: number, c: Calibration | 
 
 /** Count-weighted NLL per sample of calibrated logits (rows × classes). */
 export function calibratedNll(logits: Float64Array, m: CalibrationTargets, classes: number, c: Calibration | StudentCalibration, feasible: Uint8Array | null): number {
-  const q = new Float64Array(classes);
-  let total = 0;
-  let weight = 0;
-  for (let r = 0; r < m.rows; r++) {
-    if (m.counts[r] === 0) continue;
-    for (let k = 0; k < classes; k++) q[k] = logits[r * classes + k];
-    calibrateRow(q, classes, c, feasible, r * classes);
-    let ce = 0;
-    for (let k = 0; k < classes; k++) {
-      const target = m.events[r * classes + k];
-      if (target > 0) ce -= target * Math.log(Math.max(q[k], 1e-12));
-    }
-    total += m.counts[r] * ce;
-    weight += m.counts[r];
-  }
-  return weight > 0 ? total / weight : 0;
-}
-
-/** The temperature in [0.05, 20] minimising `loss` (golden-section search on log T). */
-export function goldenTemperature(loss: (t: number) => number, iterations = 40): number {
-  let lo = Math.log(0.05);
-  let hi = Math.log(20);
-  const g = (Math.sqrt(5) - 1) / 2;
-  let a = hi - g * (hi - lo);
-  let b = lo + g * (hi - lo);
-  let fa = loss(Math.exp(a));
-  let fb = loss(Math.exp(b));
-  for (let i = 0; i < iterations; i++) {
-    if (fa < fb) {
-      hi = b;
-      b = a;
-      fb = fa;
-      a = hi - g * (hi - lo);
-      fa = loss(Math.exp(a));
-    } else {
-      lo = a;
-      a = b;
-      fa = fb;
-      b = lo + g * (hi - lo);
-      fb = loss(Math.exp(b));
-    }
-  }
-  return Math.exp((lo + hi) / 2);
+  return nllOf(logits, m, classes, (q, offset) => calibrateRow(q, classes, c, feasible, offset));
 }
 
 /**
@@ -95,17 +53,7 @@ export function fitStudentCalibration(
   rule: Pick<StudentCalibration, "feasibility" | "infeasibleCap">,
 ): StudentCalibration {
   const { feasibility, infeasibleCap } = rule;
-  let best: StudentCalibration = { temperature: 1, priorWeight: 0, prior, feasibility, infeasibleCap };
-  if (m.rows === 0) return best;
-  let bestLoss = Infinity;
-  for (const priorWeight of PRIOR_WEIGHT_GRID) {
-    const at = (temperature: number): StudentCalibration => ({ temperature, priorWeight, prior, feasibility, infeasibleCap });
-    const temperature = goldenTemperature((t) => calibratedNll(logits, m, classes, at(t), feasible));
-    const loss = calibratedNll(logits, m, classes, at(temperature), feasible);
-    if (loss < bestLoss - 1e-9) {
-      best = at(temperature);
-      bestLoss = loss;
-    }
-  }
-  return best;
+  const at = (temperature: number, priorWeight: number): StudentCalibration => ({ temperature, priorWeight, prior, feasibility, infeasibleCap });
+  if (m.rows === 0) return at(1, 0);
+  return fitOverPriorWeights(PRIOR_WEIGHT_GRID, at, (c) => calibratedNll(logits, m, classes, c, feasible), 40);
 }
