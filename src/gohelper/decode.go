@@ -72,18 +72,28 @@ const (
 )
 
 type goroutineInfo struct {
-	id       trace.GoID
-	class    goroutineClass
-	parent   trace.GoID // trace.NoGoroutine when unknown or not a user goroutine
-	entry    string     // as created (top frame of the creation stack) or learned from a stack
-	refined  string     // the first user frame above a standard-library entry (tRunner, WaitGroup.Go), once seen
-	site     string     // "function file:line" of the go statement (top user frame of the creator's stack)
-	siteKey  string     // "file:line" with the file's base name
-	ordinal  int        // among same-site siblings of the same parent
-	isRoot   bool
-	isTest   bool // a top-level TestXxx goroutine (entry testing.tRunner)
+	id      trace.GoID
+	class   goroutineClass
+	parent  trace.GoID // trace.NoGoroutine when unknown or not a user goroutine
+	entry   string     // as created (top frame of the creation stack) or learned from a stack
+	refined string     // the first user frame above a standard-library entry (tRunner, WaitGroup.Go), once seen
+	site    string     // "function file:line" of the go statement (top user frame of the creator's stack)
+	siteKey string     // "file:line" with the file's base name
+	ordinal int        // among same-site siblings of the same parent
+	isRoot  bool
+	isTest  bool // a top-level TestXxx goroutine (entry testing.tRunner)
+	// settling is set once the goroutine's stack shows the harness's settle loop: the
+	// user's main has returned and what the main goroutine does from then on (sleeping
+	// while the other goroutines settle) is the harness's, so its records are dropped.
+	settling bool
 	preTrace bool // existed before tracing started (first seen as an initial status)
 	order    int  // position in creation order, for the final goroutine table
+	// namedRoot is set for a goroutine the testing driver's goroutine created while running
+	// TestMain or an ExampleXxx function: the function's name, the root it hangs from.
+	namedRoot string
+	// rootCandidate is namedRoot as the creator's stack suggests it, for a goroutine whose
+	// creator is still undecided; it becomes namedRoot if the creator turns out not to be a user goroutine.
+	rootCandidate string
 }
 
 // pendingRecord is a record held back while its goroutine (or actor) is undecided.
@@ -121,6 +131,9 @@ type stackSummary struct {
 	bottom     string // the outermost frame's function
 	aboveStd   string // lowest user frame above a standard-library bottom frame
 	isTest     bool   // contains testing.(*M).Run or _testmain.go
+	hasUser    bool   // some frame is the user's (topUser is then the top user frame, not the top frame)
+	namedRoot  string // innermost user TestMain or ExampleXxx frame's function base name, if any
+	inSettle   bool   // the harness's settle loop (main.schedlabHarnessSettle) is on the stack
 }
 
 func runDecode(args []string) int {
@@ -250,7 +263,11 @@ func (d *decoder) transition(ev trace.Event, st trace.StateTransition) {
 	case from == trace.GoRunning && to == trace.GoWaiting:
 		g := d.lookup(id)
 		d.learnFromStack(id, st.Stack)
-		d.record(kindGoBlock, t, g, actor, st.Reason, d.summary(st.Stack).topUser)
+		s := d.summary(st.Stack)
+		if s.inSettle {
+			g.settling = true
+		}
+		d.record(kindGoBlock, t, g, actor, st.Reason, s.topUser)
 	case from == trace.GoWaiting && to == trace.GoRunnable:
 		d.record(kindGoUnblock, t, d.lookup(id), actor, "", "")
 	case from == trace.GoRunning && to == trace.GoRunnable:
@@ -308,6 +325,7 @@ func (d *decoder) created(id, creator trace.GoID, creatorStack, newStack trace.S
 		g.entry = mapFunc(f.Func)
 		break
 	}
+	d.learnFromStack(creator, creatorStack) // settles auto mode before the creator's class is read
 	cs := d.summary(creatorStack)
 	g.site, g.siteKey = cs.topUser, cs.topUserKey
 	d.goroutines[id] = g
@@ -323,6 +341,11 @@ func (d *decoder) created(id, creator trace.GoID, creatorStack, newStack trace.S
 		d.decide(g, classUser)
 	case d.filter.dropped(g.entry) && g.entry != "testing.tRunner":
 		d.decide(g, classSystem)
+	case (parent == nil || parent.class == classSystem) && d.mode == "test" && cs.hasUser && cs.namedRoot != "":
+		// TestMain and examples run on goroutine 1, the testing driver: what they start is the user's.
+		g.namedRoot = cs.namedRoot
+		d.assignOrdinal(g)
+		d.decide(g, classUser)
 	case parent == nil || parent.class == classSystem:
 		d.decide(g, classSystem)
 	case parent.class == classUser:
@@ -331,6 +354,9 @@ func (d *decoder) created(id, creator trace.GoID, creatorStack, newStack trace.S
 		d.decide(g, classUser)
 	default:
 		g.parent = creator // undecided parent: decided with it (see decide)
+		if cs.hasUser {
+			g.rootCandidate = cs.namedRoot
+		}
 		d.waiting[creator] = append(d.waiting[creator], g)
 	}
 	return g
@@ -338,6 +364,9 @@ func (d *decoder) created(id, creator trace.GoID, creatorStack, newStack trace.S
 
 func (d *decoder) assignOrdinal(g *goroutineInfo) {
 	key := strconv.FormatInt(int64(g.parent), 10) + "\x00" + g.siteKey + "\x00" + g.entry
+	if g.namedRoot != "" {
+		key = "root " + g.namedRoot + "\x00" + g.siteKey + "\x00" + g.entry
+	}
 	g.ordinal = d.ordinals[key]
 	d.ordinals[key]++
 }
@@ -360,6 +389,11 @@ func (d *decoder) decide(g *goroutineInfo, class goroutineClass) {
 			continue
 		}
 		if class == classUser {
+			d.assignOrdinal(child)
+			d.decide(child, classUser)
+		} else if child.rootCandidate != "" && d.mode == "test" && !d.filter.dropped(child.entry) {
+			child.parent = trace.NoGoroutine
+			child.namedRoot = child.rootCandidate
 			d.assignOrdinal(child)
 			d.decide(child, classUser)
 		} else {
@@ -447,10 +481,17 @@ func (d *decoder) summary(stack trace.Stack) stackSummary {
 			s.topUser, s.topUserKey = frameSite(f), frameKey(f)
 			haveUser = true
 		}
+		if s.namedRoot == "" && !d.isStdFrame(f) && !isHarnessFrame(f) {
+			s.namedRoot = namedRootOf(f)
+		}
 		if f.Func == "testing.(*M).Run" || strings.HasSuffix(f.File, "_testmain.go") {
 			s.isTest = true
 		}
+		if f.Func == "main.schedlabHarnessSettle" {
+			s.inSettle = true
+		}
 	}
+	s.hasUser = haveUser
 	if !haveUser && haveTop {
 		s.topUser, s.topUserKey = frameSite(top), frameKey(top)
 	}
@@ -472,7 +513,7 @@ func (d *decoder) summary(stack trace.Stack) stackSummary {
 // record emits a record of a user goroutine, holds it while the goroutine or actor is
 // undecided, and drops it for a system goroutine.
 func (d *decoder) record(kind recordKind, t int64, g *goroutineInfo, actor trace.GoID, reason, site string) {
-	if g.class == classSystem {
+	if g.class == classSystem || g.settling {
 		return
 	}
 	p := pendingRecord{kind: kind, time: t, g: g.id, actor: actor, reason: reason, site: site}
@@ -545,8 +586,22 @@ func (d *decoder) intern(s string) int {
 
 // writeGoroutines prints one "G" line per user goroutine, in the order they were decided:
 // gid, parent (-1), root flag (0 none, 1 program root, 2 test root), ordinal, entry,
-// refined entry, creation site, site key.
+// refined entry, creation site, site key. A named root (TestMain, ExampleXxx) has no
+// goroutine of its own: it comes first as a pseudo-root line "G <gid> -1 3 0 0 <name>"
+// with a gid above every real one, and its children name that gid as their parent.
 func (d *decoder) writeGoroutines() {
+	pseudo := map[string]int64{}
+	next := int64(0)
+	for id := range d.goroutines {
+		next = max(next, int64(id))
+	}
+	for _, g := range d.userOrder {
+		if g.namedRoot != "" && pseudo[g.namedRoot] == 0 {
+			next++
+			pseudo[g.namedRoot] = next
+			fmt.Fprintf(d.out, "G\t%d\t-1\t3\t0\t0\t%s\t\t\t\n", next, oneLine(g.namedRoot))
+		}
+	}
 	for _, g := range d.userOrder {
 		root := 0
 		if g.isRoot {
@@ -558,6 +613,8 @@ func (d *decoder) writeGoroutines() {
 		parent := int64(-1)
 		if g.parent != trace.NoGoroutine {
 			parent = int64(g.parent)
+		} else if g.namedRoot != "" {
+			parent = pseudo[g.namedRoot]
 		}
 		pre := 0
 		if g.preTrace {
@@ -574,6 +631,33 @@ func mapFunc(name string) string {
 		return "main.main" + rest
 	}
 	return name
+}
+
+// namedRootOf returns "TestMain" or "ExampleXxx" for a frame of that function in a
+// _test.go file ("example.com/m/pkg_test.ExampleCache" → "ExampleCache"), else "". A
+// closure inside it ("….ExampleCache.func1") is not the function itself.
+func namedRootOf(f trace.StackFrame) string {
+	if !strings.HasSuffix(f.File, "_test.go") {
+		return ""
+	}
+	name := f.Func[strings.LastIndexByte(f.Func, '/')+1:]
+	_, name, ok := strings.Cut(name, ".")
+	if !ok || strings.ContainsAny(name, ".()") {
+		return ""
+	}
+	if name == "TestMain" || name == "Example" || strings.HasPrefix(name, "Example") && isExampleSuffix(name[len("Example"):]) {
+		return name
+	}
+	return ""
+}
+
+// isExampleSuffix: what may follow "Example" in an example's name (ExampleT, ExampleT_M, Example_suffix).
+func isExampleSuffix(rest string) bool {
+	if rest == "" {
+		return true
+	}
+	r := rest[0]
+	return r == '_' || r >= 'A' && r <= 'Z'
 }
 
 func frameSite(f trace.StackFrame) string {

@@ -18,25 +18,43 @@ export interface SplitId {
 }
 
 const SEGMENT = /^(.+?)@([^@#/]+:\d+)#(\d+)(?:\/|$)/;
+/** The middle of a chain too deep to write out: "…{<count> steps:<hash>}" (docs/identity.md). */
+const ELIDED = /^(…\{\d+ steps:[0-9a-f]+\})(?:\/|$)/;
 
-/** Splits a canonical id (docs/identity.md); the roots "(pre-trace)/entry#k" and "(orphan)" are kept whole. */
+/**
+ * Splits a canonical id (docs/identity.md); the roots "(pre-trace)/entry#k" and "(orphan)"
+ * are kept whole. The elided middle of a deep chain is one segment whose entry is the
+ * marker, with no site ("") and ordinal 0.
+ */
 export function splitCanonicalId(id: string): SplitId {
   const special = /^\((?:pre-trace|orphan)\)(?:\/[^/@]*#\d+(?=\/|$))?/.exec(id);
   const slash = id.indexOf("/");
   const root = special !== null ? special[0] : slash < 0 ? id : id.slice(0, slash);
   let rest = id.slice(root.length).replace(/^\//, "");
   const segments: IdSegment[] = [];
-  for (let m = SEGMENT.exec(rest); m !== null; m = SEGMENT.exec(rest)) {
+  for (;;) {
+    const elided = ELIDED.exec(rest);
+    if (elided !== null) {
+      segments.push({ entry: elided[1], siteKey: "", ordinal: 0 });
+      rest = rest.slice(elided[0].length);
+      continue;
+    }
+    const m = SEGMENT.exec(rest);
+    if (m === null) break;
     segments.push({ entry: m[1], siteKey: m[2], ordinal: Number(m[3]) });
     rest = rest.slice(m[0].length);
   }
   return { root, segments };
 }
 
-/** A test root's name: "TestPool", "TestPool#1" (a -test.count repetition) → "TestPool"; null for other roots. */
+/**
+ * A test root's name: "TestPool", "TestPool#1" (a -test.count repetition) → "TestPool";
+ * "ExampleCache" likewise (`go test -run` selects examples too); null for other roots,
+ * TestMain among them (what it starts belongs to no test).
+ */
 export function testOfRoot(root: string): string | null {
-  const m = /^(Test\w*|\(test\))(?:#\d+)?$/.exec(root);
-  return m === null ? null : m[1];
+  const m = /^(Test\w*|Example\w*|\(test\))(?:#\d+)?$/.exec(root);
+  return m === null || m[1] === "TestMain" ? null : m[1];
 }
 
 /**

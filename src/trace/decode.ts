@@ -9,7 +9,7 @@ import { DEFAULT_GOROUTINE_FILTER } from "./filter.js";
 import { canonicalGoroutineIds } from "./identity.js";
 import { relativePackagePaths } from "./package-path.js";
 import { DecodeStreamParser } from "./stream.js";
-import type { DecodeSummary, GoroutineFilter, GoroutineRecord, RootMode } from "./types.js";
+import type { DecodedGoroutine, DecodeSummary, GoroutineFilter, GoroutineRecord, RootMode } from "./types.js";
 
 export interface DecodeOptions {
   /** Which goroutine is the root (default "auto"). */
@@ -85,8 +85,26 @@ export async function decodeTrace(
     message: end.message,
     generations: end.generations,
     recordCount: end.recordCount,
-    goroutines: canonicalGoroutineIds(parser.goroutines, { testNames: options.testNames }),
+    goroutines: canonicalGoroutineIds(foldNamedRoots(parser.goroutines), { testNames: options.testNames }),
   };
+}
+
+/**
+ * Replaces the helper's pseudo-root lines by a `namedRoot` on their children. A named root
+ * (TestMain, ExampleXxx: docs/identity.md) has no goroutine of its own; the helper prints it
+ * as "G <gid> -1 3 0 0 <name>", a gid above every real one, which the stream parser reads
+ * as a goroutine with no parent, no root flag and not pre-trace — a combination no real
+ * user goroutine has (one created during the trace always has a user parent or is a root).
+ */
+export function foldNamedRoots(goroutines: readonly DecodedGoroutine[]): DecodedGoroutine[] {
+  const named = new Map<number, string>();
+  for (const g of goroutines) if (g.root === "none" && g.parent === null && !g.preTrace && !g.namedRoot) named.set(g.goroutine, g.entry);
+  if (named.size === 0) return [...goroutines];
+  return goroutines.flatMap((g) => {
+    if (named.has(g.goroutine)) return [];
+    const root = g.parent === null ? undefined : named.get(g.parent);
+    return root === undefined ? [g] : [{ ...g, parent: null, namedRoot: root }];
+  });
 }
 
 let gorootPromise: Promise<string> | undefined;

@@ -95,6 +95,12 @@ export interface DecodedGoroutine {
   readonly creationSite: string | null;
   /** "file:line" of the go statement, file as its base name. */
   readonly siteKey: string | null;
+  /**
+   * For a goroutine the testing driver's goroutine started while running TestMain or an
+   * ExampleXxx function: that function's name ("TestMain", "ExampleCache"), the root it
+   * hangs from; `parent` is then null. Absent or null otherwise.
+   */
+  readonly namedRoot?: string | null;
 }
 
 /** The end of a decode: its status and the run's user goroutines with canonical ids. */

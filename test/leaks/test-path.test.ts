@@ -22,6 +22,18 @@ describe("test placement", () => {
     expect(splitCanonicalId("(pre-trace)/main.f#0/main.g@m.go:3#2")).toEqual({ root: "(pre-trace)/main.f#0", segments: [{ entry: "main.g", siteKey: "m.go:3", ordinal: 2 }] });
     expect(splitCanonicalId("(orphan)/main.g@m.go:3#0").root).toBe("(orphan)");
     expect([testOfRoot("TestPool"), testOfRoot("TestPool#2"), testOfRoot("main.main"), testOfRoot("(test)")]).toEqual(["TestPool", "TestPool", null, "(test)"]);
+    expect([testOfRoot("ExampleCache"), testOfRoot("TestMain"), testOfRoot("TestMain#1")]).toEqual(["ExampleCache", null, null]);
+  });
+
+  test("the elided middle of a deep chain is one segment with no site, so the head and the last segment still parse", () => {
+    const step = "pool.worker@pool.go:40#0";
+    const deep = `TestPool/pool.TestPool.func2@pool_test.go:11#0/${step}/${step}/${step}/…{9995 steps:3fa9c1d2e4b5}/${step}`;
+    const { root, segments } = splitCanonicalId(deep);
+    expect(root).toBe("TestPool");
+    expect(segments.map((s) => s.entry)).toEqual(["pool.TestPool.func2", "pool.worker", "pool.worker", "pool.worker", "…{9995 steps:3fa9c1d2e4b5}", "pool.worker"]);
+    expect(segments[4]).toEqual({ entry: "…{9995 steps:3fa9c1d2e4b5}", siteKey: "", ordinal: 0 });
+    expect(placeInTest(deep, lookup)?.test).toBe("TestPool/go_without_wait");
+    expect(shortGoroutine(deep, "TestPool/go_without_wait")).toBe("pool.worker > pool.worker > pool.worker > …{9995 steps:3fa9c1d2e4b5} > pool.worker");
   });
 
   test("segments from the root created at t.Run lines are subtests; the rest is the goroutine chain inside the last one", () => {
