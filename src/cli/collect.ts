@@ -3,7 +3,10 @@
 import type { Command } from "commander";
 import { parsePositiveInteger } from "./options.js";
 import { progressWriter, type ProgressWriter } from "./progress.js";
-import { collect, DEFAULT_REPLAY_ATTEMPTS, explorationLine, parseDuration, parseProcsList, parseShard, progressLine, replayRun, type CollectResult, type ReplayResult } from "../collect/index.js";
+import {
+  collect, DEFAULT_REPLAY_ATTEMPTS, explorationLine, parseDuration, parseProcsList, parseShard, parseStopOn, progressLine, replayRun,
+  type CollectResult, type ExplorationSummary, type ReplayResult,
+} from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import { parsePeers } from "../collect/peers.js";
 import { openDatabase } from "../store/index.js";
@@ -24,6 +27,7 @@ interface CollectFlags {
   testCorpus?: boolean;
   budget?: string;
   exhaustBudget?: boolean;
+  stopOn?: string[];
   shard?: string;
   replay?: string;
   attempts?: string;
@@ -53,10 +57,46 @@ function collectNames(name: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), name];
 }
 
+/**
+ * An explored program: its line, then the classes its runs confirmed (those that did not
+ * stop the hunt included), each flaky failure with its test, message, seed and replay.
+ */
+function explorationLines(e: ExplorationSummary): string {
+  const stopper = e.finding;
+  const head = explorationHead(e);
+  if (e.findings.length === 0) return head;
+  const lines = [head, `  confirmed: ${e.findings.map((f) => f.class).join(", ")} (stops on: ${e.stopOn.join(", ")})`];
+  for (const f of e.findings) {
+    const where = `${f.config}${f.seed === null ? "" : ` seed ${f.seed}`}, run ${f.runId}`;
+    if (f.class === "failure") {
+      for (const failure of f.check.failures.filter((x) => !x.tracerInduced)) {
+        lines.push(`  failure: ${failure.test ?? "(main)"} ${failure.kind === "panic" ? "panicked" : "failed"}: ${failure.message.split("\n")[0]} (${where}) — replay: ${f.replay}`);
+      }
+    } else if (f !== stopper && !(stopper !== null && f.runId === stopper.runId)) {
+      lines.push(`  ${f.class}: ${f.class === "race" ? `${f.check.races} data race report(s)` : `${f.check.blocked.length} goroutine(s) blocked`} (${where}) — replay: ${f.replay}`);
+    }
+  }
+  const tracer = e.findings.flatMap((f) => f.check.failures).find((x) => x.tracerInduced);
+  if (tracer !== undefined) lines.push(`  note: ${tracer.test ?? "(main)"}: ${tracer.message.split("\n").at(-1)}`);
+  return lines.join("\n");
+}
+
+/** explorationLine, which describes leaks and races; a hunt a failure stopped is told by explorationLines. */
+function explorationHead(e: ExplorationSummary): string {
+  const f = e.finding;
+  if (f === null && e.findings.length > 0 && e.status === "exhausted") {
+    // explorationLine would say "no finding": say which classes did not show.
+    return explorationLine(e).replace(/^(.*?): no finding in /, `$1: no ${e.stopOn.join(" or ")} finding in `);
+  }
+  if (f === null || f.class !== "failure") return explorationLine(e);
+  const when = f.atMs === null ? "failure (recorded earlier)" : `failure after ${(f.atMs / 1000).toFixed(1)}s, ${f.atRun} run(s)`;
+  return `${e.program}: ${when} (${f.config}${f.seed === null ? "" : ` seed ${f.seed}`}) — replay: ${f.replay}`;
+}
+
 function humanSummary(result: CollectResult): string {
   const lines = result.programs.map((program) => {
     if (program.build === "error") return `${program.name} (${program.kind}): build error\n${indent(program.buildOutput ?? "")}`;
-    if (program.exploration !== undefined) return explorationLine(program.exploration);
+    if (program.exploration !== undefined) return explorationLines(program.exploration);
     const counts = new Map<string, number>();
     for (const run of program.runs) counts.set(run.outcome, (counts.get(run.outcome) ?? 0) + 1);
     const truncated = program.runs.filter((run) => run.truncated === true).length;
@@ -120,6 +160,7 @@ export function registerCollect(program: Command): void {
     .option("--test-corpus", "collect the paths as test corpora: programs named \"<label>/<path>\", never trained on, selected by --holdout corpus:DIR")
     .option("--budget <duration>", "hunt leaks: per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded perturbation); stops at the first confirmed finding (--runs is ignored)")
     .option("--exhaust-budget", "with --budget: spend the whole budget even after a finding is confirmed")
+    .option("--stop-on <classes>", "with --budget: the findings that end a program's hunt: leak, race, failure or any; repeatable or comma-separated (default: leak); the others are still recorded", collectNames)
     .option("--shard <I/N>", "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`")
     .option("--replay <run-id>", "rerun one recorded run with its configuration and seed, and say whether its finding shows again")
     .option("--attempts <n>", `with --replay: runs at most, stopping at the first that shows the finding (default ${DEFAULT_REPLAY_ATTEMPTS})`)
@@ -152,10 +193,11 @@ export function registerCollect(program: Command): void {
           testCorpus: flags.testCorpus === true,
           budgetMs: flags.budget === undefined ? undefined : parseDuration(flags.budget),
           exhaustBudget: flags.exhaustBudget === true,
+          stopOn: flags.stopOn === undefined ? undefined : parseStopOn(flags.stopOn),
           shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
           signal: controller.signal,
           onProgress: (p) => progress.write(progressLine(p), true),
-          onExplored: (exploration) => progress.write(explorationLine(exploration)),
+          onExplored: (exploration) => progress.write(explorationHead(exploration)),
         });
         progress.done();
         for (const warning of result.warnings) process.stderr.write(`schedlab: warning: ${warning}\n`);

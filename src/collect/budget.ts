@@ -1,7 +1,9 @@
 // collect --budget: spends a per-program wall-clock budget on exploring schedules. Each
 // program walks its exploration cycle (src/collect/explore.ts) one run at a time, builds
 // each strategy's binary when first needed, checks every run cheaply (src/collect/check.ts)
-// and stops once a finding is confirmed (unless exhaustBudget) or the budget is spent.
+// and stops once a finding of a class in stopOn is confirmed (unless exhaustBudget) or the
+// budget is spent; findings of other classes are recorded and never stop it. Race and
+// perturb runs get deadlines scaled by the program's plain runs (src/collect/timeout.ts).
 // Programs share the worker pool; a program runs several runs at once only when there are
 // fewer programs left than workers. Every run and check is recorded as it ends, and the
 // exploration row after each, so an interrupted budgeted collect resumes where it stopped.
@@ -10,18 +12,19 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { SchedlabDatabase } from "../store/index.js";
 import { buildProgram } from "./build.js";
-import { checkRun } from "./check.js";
-import { runTimeoutMs } from "./timeout.js";
+import { checkRun, failureKey, stopsHunt, storedCheck, withFailureClass } from "./check.js";
+import { parseFailures } from "./failures.js";
+import { runTimeoutMs, scaledTimeoutMs } from "./timeout.js";
 import { explorationCycle } from "./explore.js";
 import { deleteExploration, loadExploration, nextRunIndexes, recordCheck, saveExploration, type ExplorationRow } from "./exploration-store.js";
 import { runFiles } from "./paths.js";
 import { perturbSeed } from "./perturb.js";
 import { linkedAbort, workQueue } from "./pool.js";
 import { deleteRuns, recordBuild, recordRun, upsertProgram } from "./record.js";
-import type { Strategy } from "./strategy.js";
+import { parseConfigKey, type Strategy } from "./strategy.js";
 import type { GoToolchain } from "./toolchain.js";
 import { tracedRun } from "./traced-run.js";
-import type { BuildResult, ExplorationFinding, ExplorationSummary, NormalizedCollectOptions, ProgramSpec, RunCheck, RunConfig } from "./types.js";
+import type { BuildResult, ExplorationFinding, ExplorationSummary, FindingClass, NormalizedCollectOptions, ProgramSpec, RunCheck, RunConfig, RunOutcome } from "./types.js";
 
 /** One program's exploration while it is under way. */
 interface Exploring {
@@ -37,8 +40,15 @@ interface Exploring {
   buildMs: number;
   runs: number;
   status: ExplorationRow["status"];
+  /** The first run confirming a class of stopOn: the hunt is over. */
   finding: ExplorationFinding | null;
   findingRunId: number | null;
+  /** The first run confirming each class, in the order confirmed. */
+  findings: ExplorationFinding[];
+  /** failureKey of every failure (not tracer-induced) of the program's plain runs so far. */
+  failedInPlain: Set<string>;
+  /** The longest ok plain run so far, per -test.count iteration, for the scaled deadlines. */
+  plainOkMsPerIteration: number | null;
   inFlight: number;
   finished: boolean;
 }
@@ -74,6 +84,8 @@ export async function exploreWithBudget(
     if (sourceChanged || opts.force) deleteExploration(db, id);
     if (opts.force) for (const key of new Set(cycle.map((c) => c.key))) deleteRuns(db, id, key);
     const row = loadExploration(db, id);
+    const history = recordedHistory(db, id, opts.db);
+    const stopping = history.findings.find((f) => stopsHunt(f.check.classes, opts.stopOn));
     const state: Exploring = {
       program, id, cycle,
       nextIndex: nextRunIndexes(db, id),
@@ -84,12 +96,21 @@ export async function exploreWithBudget(
       runs: row?.runs ?? 0,
       status: row?.status ?? "exploring",
       finding: null,
-      findingRunId: row?.findingRunId ?? null,
+      findingRunId: null,
+      findings: [],
+      failedInPlain: history.failedInPlain,
+      plainOkMsPerIteration: history.plainOkMsPerIteration,
       inFlight: 0,
       finished: false,
     };
-    if (state.status !== "build-error") state.status = state.findingRunId !== null ? "confirmed" : "exploring";
-    if (state.findingRunId !== null) state.finding = recordedFinding(db, state.findingRunId, opts.db);
+    // The recorded runs decide, under this collect's stop set: a finding of a class it
+    // does not stop on leaves the hunt open.
+    for (const f of history.findings) for (const c of f.check.classes) if (!state.findings.some((x) => x.class === c)) state.findings.push({ ...f, class: c });
+    if (stopping !== undefined) {
+      state.finding = { ...stopping, class: stopping.check.classes.find((c) => opts.stopOn.includes(c))! };
+      state.findingRunId = stopping.runId;
+    }
+    if (state.status !== "build-error") state.status = state.finding !== null ? "confirmed" : "exploring";
     states.push(state);
   }
 
@@ -137,7 +158,7 @@ export async function exploreWithBudget(
     if (s.status === "exploring") s.status = s.finding !== null ? "confirmed" : "exhausted";
     if (s.status === "confirmed" && s.finding === null) s.status = "exhausted";
     save(s);
-    const summary = explorationSummary(s);
+    const summary = explorationSummary(s, opts.stopOn);
     explorations.set(s.program.name, summary);
     opts.onExplored?.(summary);
     report(null, "");
@@ -197,7 +218,10 @@ export async function exploreWithBudget(
     const index = s.nextIndex.get(config.key) ?? 0;
     s.nextIndex.set(config.key, index + 1);
     const seed = config.strategy === "perturb" ? perturbSeed(config.key, index) : null;
-    const timeoutMs = runTimeoutMs(opts.timeoutMs, s.program.manifest?.timeoutMs);
+    const timeoutMs = scaledTimeoutMs({
+      strategy: config.strategy, configuredMs: runTimeoutMs(opts.timeoutMs, s.program.manifest?.timeoutMs), testCount: config.testCount,
+      plainOkMsPerIteration: s.plainOkMsPerIteration, remainingBudgetMs: s.budgetMs - s.spentMs,
+    });
     const t0 = performance.now();
     const result = await tracedRun({
       kind: s.program.kind, dir: s.program.dir, binary: build.binary!, testName: s.program.testName, config,
@@ -210,13 +234,17 @@ export async function exploreWithBudget(
     });
     executed++;
     if (result.outcome !== "ok") failures++;
-    const check = await checkRun(result, s.program.kind, go);
+    const check = withFailureClass(await checkRun(result, s.program, go), config.strategy, s.failedInPlain);
+    if (config.strategy === "plain") learnFromPlainRun(s, result.outcome, result.wallMs, config.testCount, check);
     recordCheck(db, runId, timeoutMs, check);
     // The run and its check are this program's time (the bookkeeping too).
     s.spentMs += performance.now() - t0;
-    if (check.finding !== null && s.finding === null) {
+    const found = (c: FindingClass): ExplorationFinding =>
+      ({ class: c, runId, config: config.key, strategy: config.strategy, seed, atMs: Math.round(s.spentMs), atRun: s.runs, check, replay: replayCommand(runId, opts.db) });
+    for (const c of check.classes) if (!s.findings.some((f) => f.class === c)) s.findings.push(found(c));
+    if (s.finding === null && stopsHunt(check.classes, opts.stopOn)) {
       s.findingRunId = runId;
-      s.finding = { runId, config: config.key, strategy: config.strategy, seed, atMs: Math.round(s.spentMs), atRun: s.runs, check, replay: replayCommand(runId, opts.db) };
+      s.finding = found(check.classes.find((c) => opts.stopOn.includes(c))!);
     }
     save(s);
     report(s, config.key);
@@ -252,7 +280,13 @@ export async function exploreWithBudget(
   return { executed, explorations, programs: ids };
 }
 
-function explorationSummary(s: Exploring): ExplorationSummary {
+/** What a plain run teaches the rest of the hunt: the tests that fail anyway, and how long an ok run takes. */
+function learnFromPlainRun(s: Exploring, outcome: RunOutcome, wallMs: number, testCount: number | null, check: RunCheck): void {
+  for (const f of check.failures) if (!f.tracerInduced) s.failedInPlain.add(failureKey(f));
+  if (outcome === "ok") s.plainOkMsPerIteration = Math.max(s.plainOkMsPerIteration ?? 0, wallMs / (testCount ?? 1));
+}
+
+function explorationSummary(s: Exploring, stopOn: readonly FindingClass[]): ExplorationSummary {
   return {
     program: s.program.name,
     budgetMs: s.budgetMs,
@@ -261,17 +295,43 @@ function explorationSummary(s: Exploring): ExplorationSummary {
     runs: s.runs,
     status: s.status === "exploring" ? "exhausted" : s.status,
     finding: s.finding,
+    findings: s.findings,
+    stopOn,
     unavailable: [...s.unavailable].map(([strategy, why]) => `${strategy}: ${why}`),
   };
 }
 
-/** The finding of an earlier budgeted collect, rebuilt from its run and check rows. */
-function recordedFinding(db: SchedlabDatabase, runId: number, dbPath: string): ExplorationFinding | null {
-  const row = db
-    .prepare("SELECT r.config, r.strategy, r.seed, c.detail FROM runs r JOIN run_checks c ON c.run_id = r.id WHERE r.id = ?")
-    .get(runId) as { config: string; strategy: Strategy; seed: number | null; detail: string } | undefined;
-  if (row === undefined) return null;
-  return { runId, config: row.config, strategy: row.strategy, seed: row.seed, atMs: null, atRun: null, check: JSON.parse(row.detail) as RunCheck, replay: replayCommand(runId, dbPath) };
+/** A finding of an earlier collect, before its class is chosen. */
+type RecordedFinding = Omit<ExplorationFinding, "class">;
+
+/**
+ * What the program's recorded runs already say, so a resumed hunt goes on where it stopped:
+ * the checked runs (not replays) confirming any class, in run order; and from its plain
+ * runs (ordinary collects' too), the tests that fail anyway and the longest ok run.
+ */
+function recordedHistory(db: SchedlabDatabase, programId: number, dbPath: string): { findings: RecordedFinding[]; failedInPlain: Set<string>; plainOkMsPerIteration: number | null } {
+  const checked = db
+    .prepare("SELECT r.id, r.config, r.strategy, r.seed, c.detail FROM runs r JOIN run_checks c ON c.run_id = r.id WHERE r.program_id = ? AND c.replay_of IS NULL ORDER BY r.id")
+    .all(programId) as { id: number; config: string; strategy: Strategy; seed: number | null; detail: string }[];
+  const findings: RecordedFinding[] = [];
+  for (const row of checked) {
+    const check = storedCheck(row.detail);
+    if (check.classes.length === 0) continue;
+    findings.push({ runId: row.id, config: row.config, strategy: row.strategy, seed: row.seed, atMs: null, atRun: null, check, replay: replayCommand(row.id, dbPath) });
+  }
+  const plain = db
+    .prepare("SELECT config, outcome, wall_ms AS wallMs, stderr_tail AS stderrTail FROM runs WHERE program_id = ? AND strategy = 'plain' AND outcome != 'build-error'")
+    .all(programId) as { config: string; outcome: RunOutcome; wallMs: number | null; stderrTail: string | null }[];
+  const failedInPlain = new Set<string>();
+  let plainOkMsPerIteration: number | null = null;
+  for (const run of plain) {
+    for (const f of parseFailures(run.stderrTail ?? "")) if (!f.tracerInduced) failedInPlain.add(failureKey(f));
+    if (run.outcome === "ok" && run.wallMs !== null) {
+      const count = parseConfigKey(run.config)?.testCount ?? 1;
+      plainOkMsPerIteration = Math.max(plainOkMsPerIteration ?? 0, run.wallMs / count);
+    }
+  }
+  return { findings, failedInPlain, plainOkMsPerIteration };
 }
 
 function firstLines(text: string, n: number): string {

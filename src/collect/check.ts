@@ -1,97 +1,113 @@
 // The cheap check collect --budget makes after each run, to stop spending a program's
-// budget once a finding is confirmed. It decodes the one trace with the trace stage's
-// streaming decoder (memory flat in the number of events) and replays each user
-// goroutine's records to its final state, the way `schedlab leaks` reads a run, and counts
-// the race detector's reports. The rule (docs/collect.md, "Stop rule"):
-//   - a run that crashed (panic, fatal error) confirms nothing by its blocked goroutines:
-//     goroutines merely waiting when another one panicked are not leaks;
-//   - otherwise a user goroutine whose last record is a block with a leak reason (chan
-//     send/receive, select, sync, Cond.Wait, forever) confirms a finding, except, in a run
-//     that hung, one that a timer had woken before from the same block (a ticker loop
-//     caught mid-wait, which `leaks` does not report either);
-//   - a "WARNING: DATA RACE" report confirms a finding whatever the outcome.
-// A hang with no goroutine blocked that way (a busy loop, a timer loop) confirms nothing.
+// budget once a finding of a class it hunts is confirmed. It decodes the one trace with the
+// trace stage's streaming decoder (memory flat in the number of events), folds it with the
+// goroutine model and judges the run with the one leak rule that `schedlab leaks` applies
+// to all runs (src/model/: judgeProgram), so the budget and `leaks` cannot disagree about a
+// run judged alone; `leaks` knows more (wakers seen in other runs), which can only turn a
+// leak into an inconclusive or outlived finding, never create one. The classes
+// (docs/collect.md, "Stop rule"):
+//   - leak: a goroutine the rule judges blocked forever and gating (a leak or deadlock not
+//     seen only in a run the deadline cut; crashed runs confirm nothing);
+//   - race: a "WARNING: DATA RACE" report, whatever the outcome;
+//   - failure: a test failing (or panicking) under race or perturb that no plain run of the
+//     program has failed so far (withFailureClass: the check alone has no history).
 
-import { decodeTrace, type GoroutineRecord } from "../trace/index.js";
+import { goHelperPath } from "../gohelper/index.js";
+import { judgeProgram, RUNTIME_DEADLOCK, runEndedByCrash, runStateFold, waitSourceOf, type LeakRun, type RuleOptions } from "../model/index.js";
+import { decodeTrace } from "../trace/index.js";
+import { parseFailures } from "./failures.js";
+import type { Strategy } from "./strategy.js";
 import type { GoToolchain } from "./toolchain.js";
-import type { BlockedAtEnd, ProgramKind, RunCheck, RunOutcome } from "./types.js";
+import type { BlockedAtEnd, FindingClass, ProgramKind, RunCheck, RunOutcome, TestFailure } from "./types.js";
 
-/** Block reasons after which only another goroutine can wake the blocked one. */
-export const LEAK_REASONS: ReadonlySet<string> = new Set(["chan send", "chan receive", "select", "sync", "sync.(*Cond).Wait", "forever"]);
-
-interface Block {
-  readonly reason: string;
-  readonly site: string | null;
+/**
+ * The goroutines the one leak rule judges blocked forever (and gating) in one run, from its
+ * trace; `waitSourceAt` is the program source's view of its waits. Crashed runs have none.
+ */
+export async function blockedForeverInRun(
+  run: { readonly outcome: Exclude<RunOutcome, "build-error">; readonly tracePath: string; readonly stderrTail?: string },
+  kind: ProgramKind,
+  go: GoToolchain,
+  waitSourceAt: RuleOptions["waitSourceAt"],
+): Promise<BlockedAtEnd[]> {
+  const stderr = run.stderrTail ?? "";
+  const leakRun: LeakRun = { runId: 0, runIndex: 0, config: "", outcome: run.outcome, runtimeDeadlock: RUNTIME_DEADLOCK.test(stderr), crashed: runEndedByCrash(run.outcome, stderr), goroutines: [] };
+  const fold = runStateFold(leakRun);
+  const summary = await decodeTrace(run.tracePath, { mode: kind, goroot: go.goroot }, (records) => {
+    for (const record of records) fold.add(record);
+  });
+  const states = fold.finish(summary.goroutines);
+  const judged = judgeProgram({ program: "", runs: [{ run: { ...leakRun, goroutines: summary.goroutines }, states }] }, { waitSourceAt });
+  return judged
+    .filter((j) => j.gating)
+    .map((j) => {
+      const block = states.finalBlocks.get(j.goroutine);
+      return { goroutine: j.goroutine, reason: block?.reason ?? "", site: block?.blockingSite ?? null };
+    });
 }
 
-/** Final states of a run's goroutines, fed its records in trace order. Pure. */
-export interface FinalBlocks {
-  push(records: readonly GoroutineRecord[]): void;
-  /** Goroutines whose last record is a leak-reason block; `hung` drops timer-woken ones. */
-  blocked(hung: boolean): { goroutine: number; reason: string; site: string | null }[];
-}
-
-export function finalBlocks(): FinalBlocks {
-  /** The block each goroutine is in, if any (leak reason or not). */
-  const current = new Map<number, Block>();
-  /** gid \0 reason \0 site of blocks a timer (no goroutine actor) ended. */
-  const timerWoken = new Set<string>();
-  const key = (g: number, b: Block) => `${g}\0${b.reason}\0${b.site ?? ""}`;
-  return {
-    push(records) {
-      for (const r of records) {
-        if (r.kind === "GoBlock") {
-          // A GC stack-scan suspension is not a block (docs/leaks.md).
-          if (r.reason !== "preempted") current.set(r.goroutine, { reason: r.reason, site: r.site });
-        } else if (r.kind === "GoUnblock") {
-          const block = current.get(r.goroutine);
-          if (block !== undefined && r.actor === null) timerWoken.add(key(r.goroutine, block));
-          current.delete(r.goroutine);
-        } else if (r.kind !== "Initial") {
-          current.delete(r.goroutine);
-        }
-      }
-    },
-    blocked(hung) {
-      const out: { goroutine: number; reason: string; site: string | null }[] = [];
-      for (const [goroutine, block] of current) {
-        if (!LEAK_REASONS.has(block.reason)) continue;
-        if (hung && timerWoken.has(key(goroutine, block))) continue;
-        out.push({ goroutine, ...block });
-      }
-      return out;
-    },
-  };
-}
-
-/** Outcomes of runs that hung: the deadline or schedlab's kill stopped them. */
-const HUNG: ReadonlySet<RunOutcome> = new Set(["timeout", "killed"]);
-
-/** The verdict from what a check saw; pure. */
-export function runCheckOf(outcome: RunOutcome, blocked: readonly BlockedAtEnd[], races: number, problem?: string): RunCheck {
+/** The verdict from what a check saw; pure. Failures are listed, never a class here (see withFailureClass). */
+export function runCheckOf(outcome: RunOutcome, blocked: readonly BlockedAtEnd[], races: number, problem?: string, failures: readonly TestFailure[] = []): RunCheck {
   const counted = outcome === "panic" ? [] : blocked;
+  const classes: FindingClass[] = [];
+  if (races > 0) classes.push("race");
+  if (counted.length > 0) classes.push("leak");
   return {
-    finding: races > 0 ? "race" : counted.length > 0 ? "blocked" : null,
+    finding: legacyFinding(classes),
+    classes,
     blocked: counted,
     races,
+    failures,
     ...(problem === undefined ? {} : { problem }),
   };
 }
 
-/** Checks one recorded run: decodes its trace (if any) and applies the rule above. */
+/** run_checks.finding's value for `classes` (the column predates classes; see RunCheck.finding). */
+function legacyFinding(classes: readonly FindingClass[]): RunCheck["finding"] {
+  return classes.includes("race") ? "race" : classes.includes("leak") ? "blocked" : null;
+}
+
+/** The test a failure is keyed by in a program's history; a main program's panic has none. */
+export function failureKey(failure: TestFailure): string {
+  return failure.test ?? "";
+}
+
+/**
+ * `check` with the class failure added when, in a run of a race or perturb build, a
+ * failure that is not tracer-induced names a test no plain run of the program has failed
+ * so far (`failedInPlain`: failureKey of those). A test that fails in plain runs fails
+ * anyway: that is not a schedule-dependent bug. Pure.
+ */
+export function withFailureClass(check: RunCheck, strategy: Strategy, failedInPlain: ReadonlySet<string>): RunCheck {
+  if (strategy === "plain" || check.classes.includes("failure")) return check;
+  const flaky = check.failures.some((f) => !f.tracerInduced && !failedInPlain.has(failureKey(f)));
+  return flaky ? { ...check, classes: [...check.classes, "failure"] } : check;
+}
+
+/** Whether a run confirming `classes` ends a hunt that stops on `stopOn`. Pure. */
+export function stopsHunt(classes: readonly FindingClass[], stopOn: readonly FindingClass[]): boolean {
+  return classes.some((c) => stopOn.includes(c));
+}
+
+/** A check as stored in run_checks.detail, also one recorded before classes and failures existed. */
+export function storedCheck(detail: string): RunCheck {
+  const raw = JSON.parse(detail) as Omit<RunCheck, "classes" | "failures"> & Partial<Pick<RunCheck, "classes" | "failures">>;
+  const classes = raw.classes ?? (raw.finding === null ? [] : raw.races > 0 ? (raw.blocked.length > 0 ? ["race", "leak"] : ["race"]) : ["leak"]);
+  return { ...raw, classes, failures: raw.failures ?? [] } as RunCheck;
+}
+
+/** Checks one recorded run: decodes its trace (if any), applies the rule above, and lists the failures in its output. */
 export async function checkRun(
-  run: { readonly outcome: RunOutcome; readonly tracePath: string | null; readonly races: number },
-  kind: ProgramKind,
+  run: { readonly outcome: RunOutcome; readonly tracePath: string | null; readonly races: number; readonly stderrTail?: string },
+  program: { readonly kind: ProgramKind; readonly dir: string },
   go: GoToolchain,
 ): Promise<RunCheck> {
-  if (run.tracePath === null || run.outcome === "panic") return runCheckOf(run.outcome, [], run.races, run.tracePath === null ? "the run left no trace" : undefined);
-  const tracker = finalBlocks();
+  const failures = run.stderrTail === undefined ? [] : parseFailures(run.stderrTail);
+  if (run.tracePath === null || run.outcome === "build-error") return runCheckOf(run.outcome, [], run.races, run.tracePath === null ? "the run left no trace" : undefined, failures);
   try {
-    const summary = await decodeTrace(run.tracePath, { mode: kind, goroot: go.goroot }, (records) => tracker.push(records));
-    const names = new Map(summary.goroutines.map((g) => [g.goroutine, g.canonicalId]));
-    const blocked = tracker.blocked(HUNG.has(run.outcome)).map((b) => ({ goroutine: names.get(b.goroutine) ?? `gid ${b.goroutine}`, reason: b.reason, site: b.site }));
-    return runCheckOf(run.outcome, blocked, run.races);
+    const blocked = await blockedForeverInRun({ outcome: run.outcome, tracePath: run.tracePath, stderrTail: run.stderrTail }, program.kind, go, waitSourceOf(program.dir, await goHelperPath()));
+    return runCheckOf(run.outcome, blocked, run.races, undefined, failures);
   } catch (error) {
-    return runCheckOf(run.outcome, [], run.races, `the trace could not be checked: ${(error as Error).message}`);
+    return runCheckOf(run.outcome, [], run.races, `the trace could not be checked: ${(error as Error).message}`, failures);
   }
 }

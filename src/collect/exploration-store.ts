@@ -72,6 +72,8 @@ export interface ReplayableRun {
   readonly seed: number | null;
   readonly outcome: RunOutcome;
   readonly tracePath: string | null;
+  /** The run's stderr (and, for tests, stdout) tail: the failures it shows. */
+  readonly stderrTail: string | null;
 }
 
 export function replayableRun(db: SchedlabDatabase, runId: number): ReplayableRun | null {
@@ -79,7 +81,7 @@ export function replayableRun(db: SchedlabDatabase, runId: number): ReplayableRu
     .prepare(
       `SELECT r.id, r.program_id AS programId, p.name AS program, p.kind, p.dir, p.root, p.test_name AS testName,
          p.source_hash AS sourceHash, p.manifest, r.config, r.procs, r.run_index AS "index", r.strategy, r.seed, r.outcome,
-         r.trace_path AS tracePath
+         r.trace_path AS tracePath, r.stderr_tail AS stderrTail
        FROM runs r JOIN programs p ON p.id = r.program_id WHERE r.id = ?`,
     )
     .get(runId) as ReplayableRun | undefined;

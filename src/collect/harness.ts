@@ -1,7 +1,8 @@
 // The harness injected into main packages with `go build -overlay` (the user's tree is
 // never touched). It starts runtime/trace before the user's main, stops it when main
-// returns, panics, calls os.Exit/log.Fatal, hits the deadline or gets SIGTERM, and
-// writes the all-goroutine dump. docs/collect.md documents the contract.
+// returns (after letting the other goroutines settle), panics, calls os.Exit/log.Fatal,
+// hits the deadline or gets SIGTERM, and writes the all-goroutine dump. docs/collect.md
+// documents the contract.
 
 import { execa } from "execa";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -13,7 +14,17 @@ export const HARNESS_ENV = {
   trace: "SCHEDLAB_TRACE",
   deadlineMs: "SCHEDLAB_DEADLINE_MS",
   dump: "SCHEDLAB_DUMP",
+  /** Upper bound in ms of the settle after main returns (default DEFAULT_SETTLE_MS; 0: none). */
+  settleMs: "SCHEDLAB_SETTLE_MS",
 } as const;
+
+/**
+ * The default bound of the settle: after the user's main returns normally, the harness
+ * lets the other goroutines run until runtime.NumGoroutine() stays the same for 3 polls
+ * in a row (sleeps of 100 µs, 200 µs, … doubling), or this long at most. Small, because
+ * a run whose goroutine count never stops moving pays all of it.
+ */
+export const DEFAULT_SETTLE_MS = 100;
 
 /** Exit code of a harness that stopped the program at its deadline or on SIGTERM. */
 export const HARNESS_TIMEOUT_EXIT_CODE = 124;
@@ -84,7 +95,40 @@ func main() {
 	}()
 	schedlabUserMain()
 	returned = true
+	schedlabHarnessSettle()
 	schedlabHarnessFinish("return", 0)
+}
+
+// schedlabHarnessSettle lets the user's goroutines settle after main returned normally,
+// before the trace stops: a goroutine parked at that instant while the one that would wake
+// it is still runnable (an exit race) would otherwise look blocked forever. Bounded like
+// goleak's retries: polls runtime.NumGoroutine() with doubling sleeps from 100 µs and
+// returns once the count stayed the same for 3 polls in a row, or at the bound.
+func schedlabHarnessSettle() {
+	bound := ${DEFAULT_SETTLE_MS} * schedlabHarnessTime.Millisecond
+	if ms, err := schedlabHarnessStrconv.Atoi(schedlabHarnessOS.Getenv("${HARNESS_ENV.settleMs}")); err == nil && ms >= 0 {
+		bound = schedlabHarnessTime.Duration(ms) * schedlabHarnessTime.Millisecond
+	}
+	end := schedlabHarnessTime.Now().Add(bound)
+	sleep := 100 * schedlabHarnessTime.Microsecond
+	last, same := schedlabHarnessRuntime.NumGoroutine(), 0
+	for same < 3 {
+		left := schedlabHarnessTime.Until(end)
+		if left <= 0 {
+			return
+		}
+		// No min builtin: the harness compiles at the user module's language version.
+		if sleep > left {
+			sleep = left
+		}
+		schedlabHarnessTime.Sleep(sleep)
+		sleep *= 2
+		if n := schedlabHarnessRuntime.NumGoroutine(); n == last {
+			same++
+		} else {
+			last, same = n, 0
+		}
+	}
 }
 
 // schedlabHarnessFinish stops the trace and writes the goroutine dump, once.

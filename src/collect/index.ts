@@ -6,20 +6,22 @@ export { corpusOf, labelCandidates, recordedCorpora, recordedCorporaAt, resolveC
 export type { Corpus, CorpusRole, RecordedCorpora } from "./corpora.js";
 export { discoverPrograms, programName, readManifest, scanPackages, selectProgramsByName } from "./discover.js";
 export type { Discovery, DiscoverOptions, ScannedPackage } from "./discover.js";
-export { normalizeCollectOptions, parseDuration, parseProcsList, parseShard, runConfigs } from "./options.js";
+export { DEFAULT_STOP_ON, normalizeCollectOptions, parseDuration, parseProcsList, parseShard, parseStopOn, runConfigs } from "./options.js";
 export { STRATEGIES, configKey, parseConfigKey } from "./strategy.js";
 export type { Strategy } from "./strategy.js";
 export { explorationCycle, exploredProcs, EXPLORE_TEST_COUNT } from "./explore.js";
 export type { ExploreOptions } from "./explore.js";
 export { exploreWithBudget, replayCommand } from "./budget.js";
-export { checkRun, finalBlocks, runCheckOf, LEAK_REASONS } from "./check.js";
+export { blockedForeverInRun, checkRun, failureKey, runCheckOf, stopsHunt, storedCheck, withFailureClass } from "./check.js";
 export { DEFAULT_REPLAY_ATTEMPTS, replayRun, sameFinding, ReplayError } from "./replay.js";
 export type { ReplayOptions, ReplayResult } from "./replay.js";
 export { PERTURB_SEED_ENV, perturbSeed, writePerturbOverlay } from "./perturb.js";
 export type { PerturbPoint } from "./perturb.js";
 export { raceReports } from "./races.js";
+export { parseFailures, TRACER_GOROUTINE_FUNCTION, TRACER_INDUCED_FIX } from "./failures.js";
 export { selectShard, shardOf } from "./shard.js";
-export { runTimeoutMs } from "./timeout.js";
+export { runTimeoutMs, scaledTimeoutMs, TIMEOUT_FACTORS } from "./timeout.js";
+export type { ScaledTimeoutInput } from "./timeout.js";
 export { buildBatch, buildBatches, buildProgram } from "./build.js";
 export { insideModule, moduleRoot } from "./module.js";
 export type { BuildTarget } from "./build.js";
@@ -33,7 +35,7 @@ export { checkTraceFile, trimIncompleteBatch } from "./trace-file.js";
 export type { TraceFileCheck } from "./trace-file.js";
 export { runFiles, programPath, raceLogPath } from "./paths.js";
 export type { RunFiles } from "./paths.js";
-export { HARNESS_ENV, HARNESS_FILE, HARNESS_SOURCE, HARNESS_TIMEOUT_EXIT_CODE, harnessStopOf, writeHarnessOverlay } from "./harness.js";
+export { DEFAULT_SETTLE_MS, HARNESS_ENV, HARNESS_FILE, HARNESS_SOURCE, HARNESS_TIMEOUT_EXIT_CODE, harnessStopOf, writeHarnessOverlay } from "./harness.js";
 export type { HarnessStop } from "./harness.js";
 export { goToolchain, MIN_GO_MINOR } from "./toolchain.js";
 export type { GoToolchain } from "./toolchain.js";
@@ -42,10 +44,10 @@ export { explorationLine, progressLine } from "./progress.js";
 export { diagnose } from "./doctor.js";
 export type { Diagnosis, DoctorCheck } from "./doctor.js";
 export { CollectInterruptedError, NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
-export { RUN_OUTCOMES } from "./types.js";
+export { FINDING_CLASSES, RUN_OUTCOMES } from "./types.js";
 export type {
   BlockedAtEnd, BudgetProgress, BuildResult, CollectOptions, CollectProgress, CollectResult, ExplorationFinding, ExplorationSummary,
-  NormalizedCollectOptions, ProgramKind, ProgramSpec, ProgramSummary, RunCheck, RunConfig, RunOutcome, RunSummary, Shard,
+  FindingClass, NormalizedCollectOptions, ProgramKind, ProgramSpec, ProgramSummary, RunCheck, RunConfig, RunOutcome, RunSummary, Shard, TestFailure,
 } from "./types.js";
 export { PEERS, PEER_FILES, GOLEAK_MODULE, parsePeers, peerSource, preparePeerBuild, peerRunEnv, keepPeerReports } from "./peers.js";
 export type { Peer, PeerBuild } from "./peers.js";

@@ -5,7 +5,34 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.js";
 import { configKey } from "./strategy.js";
-import type { CollectOptions, NormalizedCollectOptions, ProgramKind, RunConfig, Shard } from "./types.js";
+import { FINDING_CLASSES, type CollectOptions, type FindingClass, type NormalizedCollectOptions, type ProgramKind, type RunConfig, type Shard } from "./types.js";
+
+/** The classes a budgeted hunt stops on unless told otherwise: the leaks it is for. */
+export const DEFAULT_STOP_ON: readonly FindingClass[] = ["leak"];
+
+/**
+ * Parses `collect --stop-on` values, each a class or a comma list of them ("leak",
+ * "leak,race", "any" for every class), into the classes without repeats.
+ */
+export function parseStopOn(values: readonly string[]): FindingClass[] {
+  const words = values.flatMap((v) => v.split(",")).map((w) => w.trim()).filter((w) => w !== "");
+  const classes = new Set<FindingClass>();
+  for (const word of words) {
+    if (word === "any") FINDING_CLASSES.forEach((c) => classes.add(c));
+    else if ((FINDING_CLASSES as readonly string[]).includes(word)) classes.add(word as FindingClass);
+    else throw new UsageError(`invalid --stop-on ${JSON.stringify(word)}`, `Give ${FINDING_CLASSES.join(", ")} or any, repeated or separated by commas, e.g. --stop-on leak,failure.`);
+  }
+  if (classes.size === 0) throw new UsageError("--stop-on needs a class", `Give ${FINDING_CLASSES.join(", ")} or any, e.g. --stop-on leak,race.`);
+  return [...classes];
+}
+
+function stopOnOf(options: CollectOptions): readonly FindingClass[] {
+  if (options.stopOn === undefined) return DEFAULT_STOP_ON;
+  if (options.budgetMs === undefined) {
+    throw new UsageError("--stop-on goes with --budget", "It says which findings end a program's hunt: run e.g. `schedlab collect DIR --budget 30s --stop-on leak,failure`.");
+  }
+  return parseStopOn(options.stopOn);
+}
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -85,6 +112,7 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     testCorpus: options.testCorpus ?? false,
     budgetMs: options.budgetMs === undefined ? null : positiveInteger("--budget (ms)", options.budgetMs, 1),
     exhaustBudget: options.exhaustBudget ?? false,
+    stopOn: stopOnOf(options),
     procsGiven: options.procs !== undefined && options.procs.length > 0,
     shard: checkShard(options.shard),
     signal: options.signal,

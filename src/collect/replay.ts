@@ -49,12 +49,19 @@ export interface ReplayResult {
   readonly replay: { readonly runId: number; readonly index: number; readonly outcome: RunOutcome; readonly trace: string | null; readonly check: RunCheck };
   /** Runs made (each recorded as the configuration's next run). */
   readonly attempts: number;
-  /** The replay's check shows the original's finding: a race, or a goroutine blocked with the same reason at the same site. */
+  /** The replay's check shows the original's finding: a race, a goroutine blocked with the same reason at the same site, or the same test failing. */
   readonly reproduced: boolean;
 }
 
-/** Whether `replay` shows the finding of `original` (pure). */
+/**
+ * Whether `replay` shows the finding of `original` (pure): a race again, a goroutine
+ * blocked with the same reason at the same site, or the same test failing again (failures
+ * the tracer caused are no finding).
+ */
 export function sameFinding(original: RunCheck, replay: RunCheck): boolean {
+  const failed = (check: RunCheck) => new Set(check.failures.filter((f) => !f.tracerInduced).map((f) => f.test ?? ""));
+  const originalFailures = failed(original);
+  if (originalFailures.size > 0 && [...failed(replay)].some((t) => originalFailures.has(t))) return true;
   if (original.finding === null || replay.finding === null) return false;
   if (original.races > 0 && replay.races > 0) return true;
   const signatures = new Set(original.blocked.map((b) => `${b.reason}\0${b.site ?? ""}`));
@@ -85,8 +92,9 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     const config: RunConfig = { key: run.config, ...parsed };
     const build = await buildProgram({ dir: program.dir, kind: program.kind, goFiles: program.goFiles, testFiles: program.testFiles, strategy: parsed.strategy }, go, join(scratch, "build"), options.signal);
     if (build.status === "error") throw new ReplayError(`${run.program} no longer builds (${parsed.strategy}):\n${build.output.trim().split("\n").slice(0, 10).join("\n")}`, "Fix the build, or replay on the machine and toolchain the run came from.");
-    const originalCheck = recorded?.check ?? (await checkRun({ outcome: run.outcome, tracePath: run.tracePath, races: 0 }, program.kind, go));
-    const attempts = originalCheck.finding === null ? 1 : (options.attempts ?? DEFAULT_REPLAY_ATTEMPTS);
+    const originalCheck = recorded?.check ?? (await checkRun({ outcome: run.outcome, tracePath: run.tracePath, races: 0, stderrTail: run.stderrTail ?? undefined }, program, go));
+    const showsSomething = originalCheck.finding !== null || originalCheck.failures.some((f) => !f.tracerInduced);
+    const attempts = showsSomething ? (options.attempts ?? DEFAULT_REPLAY_ATTEMPTS) : 1;
     if (!Number.isInteger(attempts) || attempts < 1) throw new ReplayError(`attempts must be a positive integer, not ${attempts}`, "Give --attempts 1 or more.");
     let made = 0;
     let replay: ReplayResult["replay"] | null = null;
@@ -99,7 +107,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
       });
       if (result === null) throw new ReplayError("the replay was interrupted", "Run the replay again.");
       const replayId = recordRun(db, { ...result, programId: run.programId, config: run.config, procs: run.procs, index, goVersion: go.version, strategy: run.strategy, seed: run.seed });
-      const check = await checkRun(result, program.kind, go);
+      const check = await checkRun(result, program, go);
       recordCheck(db, replayId, timeoutMs, check, run.id);
       replay = { runId: replayId, index, outcome: result.outcome, trace: result.tracePath, check };
       made++;

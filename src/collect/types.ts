@@ -11,6 +11,14 @@ export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 export type ProgramKind = "main" | "test";
 
+/**
+ * What a budgeted run can confirm (docs/collect.md, "Stop rule"): a goroutine blocked for
+ * good (leak), a data race report (race), a test that fails under exploration but never in
+ * plain runs (failure).
+ */
+export const FINDING_CLASSES = ["leak", "race", "failure"] as const;
+export type FindingClass = (typeof FINDING_CLASSES)[number];
+
 /** Options of `collect()`, as a caller (or the CLI) gives them. Only `paths` is required. */
 export interface CollectOptions {
   /** Program directories, trees or Go module roots. */
@@ -54,6 +62,11 @@ export interface CollectOptions {
   readonly budgetMs?: number;
   /** With `budgetMs`: spend the whole budget even after a finding is confirmed (default false). */
   readonly exhaustBudget?: boolean;
+  /**
+   * With `budgetMs`: the classes whose first confirmation ends a program's hunt (default
+   * ["leak"]). Other classes are still recorded and summarised, and never stop it.
+   */
+  readonly stopOn?: readonly FindingClass[];
   /** Collect only the programs of this shard: index in [0, count), by a stable hash of the name. */
   readonly shard?: Shard;
   /** Aborting stops the workers, kills child process groups and rejects with CollectInterruptedError. */
@@ -91,6 +104,8 @@ export interface NormalizedCollectOptions {
   /** Null without --budget. */
   readonly budgetMs: number | null;
   readonly exhaustBudget: boolean;
+  /** Classes that stop a program's hunt (collect --stop-on); ["leak"] by default, without duplicates. */
+  readonly stopOn: readonly FindingClass[];
   /** Whether `procs` / `testCount` were given (a budget explores its own values otherwise). */
   readonly procsGiven: boolean;
   readonly shard: Shard | null;
@@ -176,15 +191,21 @@ export interface ExplorationSummary {
   /** Wall time of the builds this collect made for it (not part of the budget). */
   readonly buildMs: number;
   readonly runs: number;
-  /** confirmed: a run showed a finding; exhausted: the budget is spent; build-error: nothing could run. */
+  /** confirmed: a run confirmed a class of `stopOn`; exhausted: the budget is spent; build-error: nothing could run. */
   readonly status: "confirmed" | "exhausted" | "build-error";
-  /** The first run whose check confirmed a finding, with what it showed. */
+  /** The first run whose check confirmed a class of `stopOn` (the run that ended the hunt), with what it showed. */
   readonly finding: ExplorationFinding | null;
+  /** The first run confirming each class, whether it stops the hunt or not, in the order they were confirmed. */
+  readonly findings: readonly ExplorationFinding[];
+  /** The classes that stop the hunt. */
+  readonly stopOn: readonly FindingClass[];
   /** Strategies that could not be built for this program, with the reason (e.g. -race without cgo). */
   readonly unavailable: readonly string[];
 }
 
 export interface ExplorationFinding {
+  /** The class this entry stands for (a run may confirm several: see check.classes). */
+  readonly class: FindingClass;
   readonly runId: number;
   readonly config: string;
   readonly strategy: Strategy;
@@ -200,14 +221,34 @@ export interface ExplorationFinding {
 
 /**
  * The cheap check made after each budgeted run (src/collect/check.ts): goroutines the trace
- * shows blocked for good at the end, and data-race reports on stderr.
+ * shows blocked for good at the end, data-race reports on stderr, and the tests that failed.
  */
 export interface RunCheck {
+  /**
+   * The verdict as run_checks.finding stores it, kept for compatibility: "race" when the
+   * classes include race, else "blocked" when they include leak, else null (also for a
+   * check whose only class is failure: the column knows only 'blocked' and 'race').
+   */
   readonly finding: "blocked" | "race" | null;
+  /** Every class the run confirms: race, leak, failure, in that order. */
+  readonly classes: readonly FindingClass[];
   readonly blocked: readonly BlockedAtEnd[];
   readonly races: number;
+  /** The failures and panics in the run's output (src/collect/failures.ts), confirming or not. */
+  readonly failures: readonly TestFailure[];
   /** Why the trace could not be checked, when it could not. */
   readonly problem?: string;
+}
+
+/** One failed or panicking test (or main program) in a run's output (src/collect/failures.ts). */
+export interface TestFailure {
+  /** The test, subtests included ("TestPool/sub"); null when no test is named (a main program's panic). */
+  readonly test: string | null;
+  readonly kind: "fail" | "panic";
+  /** The t.Error/t.Fatal lines of a failed test; for a panic, the `panic: …` line and the first user frames. */
+  readonly message: string;
+  /** A goroutine leak check that failed only because it saw the execution tracer's own goroutine. */
+  readonly tracerInduced: boolean;
 }
 
 /** A user goroutine whose last record in the trace is a block with a leak reason. */

@@ -114,6 +114,7 @@ export function labelProblems(program: DiscoveredProgram, manifest: Manifest): s
     return existsSync(path) ? readFileSync(path, "utf8") : null;
   };
   manifest.expected.forEach((g, i) => {
+    if (g.finding === "outlived" && manifest.kind !== "test") problems.push(`expected[${i}]: finding "outlived" (alive after the test that created it) needs a test program`);
     if (g.site === null) {
       if (manifest.kind === "main" && g.creator !== "main.main") problems.push(`expected[${i}]: a root goroutine (site null) of a main program has creator "main.main", got "${g.creator}"`);
       if (manifest.kind === "test" && !/\.Test\w*$/.test(g.creator)) problems.push(`expected[${i}]: a root goroutine (site null) of a test program has the test function as creator, got "${g.creator}"`);
@@ -127,7 +128,20 @@ export function labelProblems(program: DiscoveredProgram, manifest: Manifest): s
       problems.push(`expected[${i}]: creator "${g.creator}" is not ${declared} (or a closure in it), the function around ${g.site}`);
     }
   });
+  problems.push(...flakyTestProblems(program, manifest, readSource));
   return problems;
+}
+
+/** A flaky program is a test program, and each of its `flakyTests` names a test function declared in its `_test.go` files. */
+function flakyTestProblems(program: DiscoveredProgram, manifest: Manifest, readSource: (file: string) => string | null): string[] {
+  if (manifest.outcome !== "flaky") return [];
+  if (manifest.kind !== "test") return [`outcome flaky needs a test program (flakyTests name tests), got kind "${manifest.kind}"`];
+  const testSources = program.goFiles.filter((f) => f.endsWith("_test.go")).map((f) => readSource(f) ?? "");
+  return (manifest.flakyTests ?? []).flatMap((name, i) => {
+    const top = name.split("/")[0];
+    const declared = testSources.some((text) => new RegExp(`^func\\s+${top}\\s*\\(`, "m").test(text));
+    return declared ? [] : [`flakyTests[${i}]: no func ${top} in the program's _test.go files`];
+  });
 }
 
 function summarize(dir: string, labelled: readonly LabelledProgram[], failures: CorpusFailure[]): CorpusCheckReport {

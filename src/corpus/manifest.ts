@@ -2,8 +2,16 @@
 // for leak detection and corpus statistics. Documented in docs/manifest.md.
 // Programs without a manifest work everywhere in schedlab; only scoring needs labels.
 
-export const OUTCOMES = ["clean", "leak", "deadlock", "race", "panic"] as const;
+export const OUTCOMES = ["clean", "leak", "deadlock", "race", "panic", "flaky"] as const;
 export type Outcome = (typeof OUTCOMES)[number];
+
+/**
+ * What the detector should report for an expected goroutine: blocked for ever (a leak, or
+ * a deadlock when the run hung), or alive after the test that created it ended (a loop
+ * on a ticker that nothing stops: what goleak reports).
+ */
+export const FINDING_KINDS = ["blocked-forever", "outlived"] as const;
+export type ExpectedFinding = (typeof FINDING_KINDS)[number];
 
 export const BLOCK_REASONS = [
   "chan send",
@@ -24,6 +32,8 @@ export interface ExpectedBlockedGoroutine {
   readonly site: string | null;
   /** The block reason the trace is expected to show. */
   readonly reason: ExpectedBlockReason;
+  /** The kind of finding expected; absent means "blocked-forever". "outlived" needs a test program and a site. */
+  readonly finding?: ExpectedFinding;
 }
 
 export interface Manifest {
@@ -45,6 +55,11 @@ export interface Manifest {
    * default, e.g. to cut short a program known to deadlock. A positive integer.
    */
   readonly timeoutMs?: number;
+  /**
+   * For outcome "flaky" only, and required there: the tests that fail only under some
+   * schedules, named as `go test -run` names them ("TestX", "TestX/sub").
+   */
+  readonly flakyTests?: readonly string[];
 }
 
 export const MANIFEST_FILE = "schedlab.json";
@@ -73,9 +88,24 @@ export function manifestProblems(value: unknown): string[] {
       if (typeof g.creator !== "string") problems.push(`expected[${i}].creator must be a string`);
       if (g.site !== null && (typeof g.site !== "string" || !/^[^:]+\.go:\d+$/.test(g.site))) problems.push(`expected[${i}].site must be "file.go:LINE" or null`);
       if (!BLOCK_REASONS.includes(g.reason as ExpectedBlockReason)) problems.push(`expected[${i}].reason must be one of ${BLOCK_REASONS.join(", ")}`);
+      if (g.finding !== undefined && !FINDING_KINDS.includes(g.finding as ExpectedFinding)) problems.push(`expected[${i}].finding must be one of ${FINDING_KINDS.join(", ")} when present`);
+      if (g.finding === "outlived" && g.site === null) problems.push(`expected[${i}]: a root goroutine (site null) cannot outlive its own test`);
     });
     if ((m.outcome === "leak" || m.outcome === "deadlock") && m.expected.length === 0) problems.push(`outcome ${String(m.outcome)} needs at least one expected goroutine`);
     if (m.outcome === "clean" && m.expected.length > 0) problems.push("a clean program expects no blocked goroutines");
   }
+  problems.push(...flakyTestsProblems(m.outcome, m.flakyTests));
   return problems;
+}
+
+/** A test name as `go test -run` takes it: a top-level Test/Example/Fuzz function, optionally "/subtest" parts, no spaces. */
+const TEST_NAME = /^(Test|Example|Fuzz)[A-Za-z0-9_]*(\/\S+)?$/;
+
+/** `flakyTests` is required and non-empty with outcome "flaky", and refused with any other. */
+function flakyTestsProblems(outcome: unknown, flakyTests: unknown): string[] {
+  if (outcome !== "flaky") return flakyTests === undefined ? [] : [`flakyTests is only allowed with outcome "flaky"`];
+  if (!Array.isArray(flakyTests) || flakyTests.length === 0) return [`outcome flaky needs flakyTests, a non-empty array of test names`];
+  return flakyTests.flatMap((name: unknown, i: number) =>
+    typeof name === "string" && TEST_NAME.test(name) ? [] : [`flakyTests[${i}] must be a test name as go test -run takes it ("TestX", "TestX/sub"), got ${JSON.stringify(name)}`],
+  );
 }

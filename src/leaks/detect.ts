@@ -1,9 +1,9 @@
-// The leak detector: across the runs of a program, each canonical goroutine whose last
-// block is never followed by GoUnblock, with its sites, run counts, the upper bound on
+// The leak detector: across the runs of a program, each canonical goroutine the one leak
+// rule (src/model/leak-rule.ts) judges, with its sites, run counts, the upper bound on
 // P(GoUnblock) and the early-detection curve. Pure: runs in, findings out.
 
+import { blockKey, judgeProgram } from "../model/index.js";
 import { clopperPearsonUpper } from "./bound.js";
-import { blockKey } from "./final-state.js";
 import type { BlockedAtCrash, DetectOptions, EarlyDetection, EarlyStep, FinalBlock, LeakFinding, LeakReason, ProgramRuns, RunGoroutineStates } from "./types.js";
 import type { GoroutineInfo } from "../trace/types.js";
 
@@ -53,33 +53,40 @@ function infosByCanonicalId(program: ProgramRuns): Map<string, GoroutineInfo> {
 }
 
 /**
- * Findings of one program, sorted by goroutine id. A goroutine is reported when, in at
- * least one run that did not crash, it ends in a leak-reason block it is never woken
- * from; runsBlocked < runsSeen marks a schedule-dependent leak. The finding's reason and
- * blocking site are the most frequent among the runs where it ends blocked, and
- * `runsWoken` counts the runs where it blocked at that same place but was woken from its
- * last block there. Crashed runs count for nothing here (see detectBlockedAtCrash).
+ * Findings of one program, sorted by goroutine id: every goroutine the rule judges (a
+ * kind for each: leak, deadlock, outlived, background, inconclusive). runsBlocked <
+ * runsSeen marks a schedule-dependent finding. The reason and blocking site are the most
+ * frequent among the runs where it ends blocked; `runsWoken` counts the runs where it
+ * blocked at that same place but was woken from its last block there, and the bound
+ * counts wake-ups within runs (wakesAtSite). Crashed runs count for nothing here (see
+ * detectBlockedAtCrash).
  */
 export function detectLeaks(program: ProgramRuns, options: DetectOptions = {}): LeakFinding[] {
   const confidence = options.confidence ?? 0.95;
   const states: RunGoroutineStates[] = program.runs.filter((r) => !r.run.crashed).map((r) => r.states);
   const infos = infosByCanonicalId(program);
-  const candidates = new Set<string>();
-  for (const s of states) for (const id of s.finalBlocks.keys()) candidates.add(id);
   const findings: LeakFinding[] = [];
-  for (const goroutine of [...candidates].sort()) {
+  for (const judged of judgeProgram(program, { cutFraction: options.cutFraction, waitSourceAt: options.waitSourceAt })) {
+    const goroutine = judged.goroutine;
     const blocked = states.filter((s) => s.finalBlocks.has(goroutine));
     const blocks = blocked.map((s) => s.finalBlocks.get(goroutine) as FinalBlock);
     const reason: LeakReason = mode(blocks.map((b) => b.reason));
     const blockingSite = mode(blocks.filter((b) => b.reason === reason).map((b) => b.blockingSite));
     const key = blockKey(reason, blockingSite);
+    const wokenThere = (s: RunGoroutineStates): boolean => (s.wakes.get(goroutine)?.get(key)?.count ?? 0) > 0;
     const runsSeen = states.filter((s) => s.seen.has(goroutine)).length;
-    const runsWoken = states.filter((s) => !s.finalBlocks.has(goroutine) && s.wokenAt.get(goroutine)?.has(key) === true).length;
-    const runsFalseAlarm = states.filter((s) => s.wokenAt.get(goroutine)?.has(key) === true).length;
+    const runsWoken = states.filter((s) => !s.finalBlocks.has(goroutine) && wokenThere(s)).length;
+    const runsFalseAlarm = states.filter(wokenThere).length;
     findings.push({
       ...identityOf(program, goroutine, infos, options),
       reason,
-      kind: blocked.some((s) => s.allBlocked) ? "deadlock" : "leak",
+      kind: judged.kind,
+      verdict: judged.verdict,
+      gating: judged.gating,
+      why: judged.why,
+      owner: judged.owner,
+      wakers: judged.wakers,
+      wakesAtSite: judged.wakesAtSite,
       formal: reason === "select",
       creationSiteKey: creationSiteKey(goroutine),
       blockingSite,
@@ -87,7 +94,7 @@ export function detectLeaks(program: ProgramRuns, options: DetectOptions = {}): 
       runsBlocked: blocked.length,
       blockedFraction: blocked.length / Math.max(1, runsSeen),
       runsWoken,
-      pUnblockUpper: clopperPearsonUpper(runsWoken, blocked.length + runsWoken, confidence),
+      pUnblockUpper: clopperPearsonUpper(judged.wakesAtSite, blocked.length + judged.wakesAtSite, confidence),
       early: earlyDetection(blocks, runsSeen, runsFalseAlarm),
     });
   }

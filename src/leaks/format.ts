@@ -2,12 +2,13 @@
 
 import type { DetectorScore, LeakAnalysis, LeakScoreReport } from "./from-database.js";
 import type { Counts, LeakScore } from "./score.js";
+import { gateCounts } from "./gates.js";
 import { splitCanonicalId } from "./test-path.js";
 import type { LeakFinding } from "./types.js";
 
 /** The formula behind pUnblockUpper, printed with every result. */
 export const BOUND_FORMULA =
-  "pUnblockUpper: one-sided 95% Clopper-Pearson upper bound on P(GoUnblock | blocked there), x = runsWoken of n = runsBlocked + runsWoken; with x = 0 it is 1 - 0.05^(1/n) (about 3/n).";
+  "pUnblockUpper: one-sided 95% Clopper-Pearson upper bound on P(GoUnblock | blocked there), x = wakesAtSite (wake-ups from that wait, counted within runs) of n = runsBlocked + wakesAtSite; with x = 0 it is 1 - 0.05^(1/n) (about 3/n).";
 
 function pad(text: string, width: number): string {
   return text.length >= width ? text : text + " ".repeat(width - text.length);
@@ -70,6 +71,7 @@ function groupedTable(header: readonly string[], groups: readonly { title: strin
 
 function findingRow(f: LeakFinding): string[] {
   return [
+    f.verdict,
     shortGoroutine(f.goroutine, f.test),
     f.reason + (f.formal ? " *" : ""),
     f.kind,
@@ -78,7 +80,30 @@ function findingRow(f: LeakFinding): string[] {
     `${f.runsBlocked}/${f.runsSeen}`,
     f.pUnblockUpper.toFixed(3),
     f.early.firstDepthAllRuns === null ? `${f.early.firstDepthAllBlockedRuns}†` : String(f.early.firstDepthAllRuns),
+    f.why,
   ];
+}
+
+/** The sections of the terminal form, in the order a reader needs them. */
+const KIND_SECTIONS: readonly { readonly title: string; readonly pick: (f: LeakFinding) => boolean }[] = [
+  { title: "Blocked forever (counted by --fail-on-leak)", pick: (f) => (f.kind === "leak" || f.kind === "deadlock") && f.gating },
+  { title: "Blocked for most of a run the deadline cut (likely; not counted on their own)", pick: (f) => f.kind === "leak" && !f.gating },
+  { title: "Outlived its test or program (alive: a timer, ticker or context can still wake it; --fail-on-outlived)", pick: (f) => f.kind === "outlived" },
+  { title: "Inconclusive (a goroutine that woke the same wait was still live when the trace stopped)", pick: (f) => f.kind === "inconclusive" },
+  { title: "Background (predates the test, or belongs to init, TestMain or package state; --fail-on-background)", pick: (f) => f.kind === "background" },
+];
+
+/** Counts per kind, for the headline: "2 blocked forever (1 proven), 1 outlived, …". */
+export function kindCounts(findings: readonly LeakFinding[]): string {
+  const blocked = findings.filter((f) => (f.kind === "leak" || f.kind === "deadlock") && f.gating);
+  const parts = [`${blocked.length} blocked forever (${blocked.filter((f) => f.verdict === "proven").length} proven)`];
+  const cut = findings.filter((f) => f.kind === "leak" && !f.gating).length;
+  if (cut > 0) parts.push(`${cut} only in cut runs`);
+  for (const kind of ["outlived", "inconclusive", "background"] as const) {
+    const n = findings.filter((f) => f.kind === kind).length;
+    if (n > 0) parts.push(`${n} ${kind}`);
+  }
+  return parts.join(", ");
 }
 
 function crashSection(analysis: LeakAnalysis): string {
@@ -107,6 +132,27 @@ function raceSection(analysis: LeakAnalysis): string {
   return `${plural(analysis.races.length, "data race")} reported by -race runs (both accesses' top user frames; runs: reporting / searched):\n${table(["program", "access", "racing with", "goroutines created at", "runs"], rows)}`;
 }
 
+function flakySection(analysis: LeakAnalysis): string {
+  const parts: string[] = [];
+  if (analysis.flaky.length > 0) {
+    const rows = analysis.flaky.map((f) => [
+      f.program,
+      f.test ?? "(main)",
+      f.kind,
+      `${f.runsFailed} failed / ${f.runsPassed} passed`,
+      f.plainRunsFailed === 0 ? "only under " + [...new Set(f.strategies.map((x) => x.split(" ")[0]))].join(", ") : `also plain (${f.plainRunsFailed})`,
+      f.message.split("\n")[0] ?? "",
+    ]);
+    const replays = analysis.flaky.map((f) => `  ${f.program} ${f.test ?? ""}: ${f.replay}  (run ${f.run.runId}, ${f.run.strategy} ${f.run.config}${f.run.seed === null ? "" : `, seed ${f.run.seed}`})`);
+    parts.push(`Flaky under schedule (failed on some schedules, passed on others; --fail-on-flaky):\n${table(["program", "test", "kind", "runs", "when", "failure"], rows)}\nReplay:\n${replays.join("\n")}`);
+  }
+  if (analysis.tracerInduced.length > 0) {
+    const lines = analysis.tracerInduced.map((t) => `  ${t.program} ${t.test ?? ""} (${plural(t.runs, "run")}): ${t.message.split("\n").slice(-1)[0] ?? ""}`);
+    parts.push(`Failures caused by the tracer itself, not by the code (never counted as flaky):\n${lines.join("\n")}`);
+  }
+  return parts.join("\n\n");
+}
+
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
@@ -118,23 +164,26 @@ function plural(n: number, noun: string): string {
  */
 export function formatFindings(analysis: LeakAnalysis): string {
   const notAnalysed = analysis.withoutRuns.length > 0 ? `Not analysed for leaks (no ingested runs; run schedlab ingest first): ${analysis.withoutRuns.join(", ")}` : "";
-  const extra = [crashSection(analysis), raceSection(analysis)].filter((s) => s !== "");
+  const extra = [flakySection(analysis), crashSection(analysis), raceSection(analysis), ...analysis.notes.map((n) => `Note: ${n}`)].filter((s) => s !== "");
   if (analysis.findings.length === 0) {
     return [`No leaked or deadlocked goroutines in ${analysis.programs.length} program(s).`, ...extra, notAnalysed].filter((s) => s !== "").join("\n\n");
   }
-  const groups = groupFindings(analysis.findings).map((g) => ({
-    title: g.test === null ? g.program : `${g.program}  ${g.test}`,
-    rows: g.findings.map(findingRow),
-  }));
+  const header = ["verdict", "goroutine", "reason", "kind", "created at", "blocked at", "blocked", "P(unblock)≤", "depth", "why"];
+  const sections = KIND_SECTIONS.map((section) => {
+    const picked = analysis.findings.filter(section.pick);
+    if (picked.length === 0) return "";
+    const groups = groupFindings(picked).map((g) => ({ title: g.test === null ? g.program : `${g.program}  ${g.test}`, rows: g.findings.map(findingRow) }));
+    return `${section.title}:\n${groupedTable(header, groups)}`;
+  }).filter((s) => s !== "");
   const notes = [
-    `${analysis.findings.length} finding(s) in ${new Set(analysis.findings.map((f) => f.program)).size} of ${analysis.programs.length} program(s), grouped by program and test; --json gives each goroutine's full canonical id.`,
+    `${kindCounts(analysis.findings)} — in ${new Set(analysis.findings.map((f) => f.program)).size} of ${analysis.programs.length} program(s), grouped by program and test; --json gives each goroutine's full canonical id.`,
+    "verdict: proven (a hang, or every goroutine that woke that wait elsewhere had ended or was blocked), likely (never woken there in any run), inconclusive.",
     "* select: the formal signature. blocked: runs where it ends blocked / runs it appears in (below 1: schedule-dependent).",
     "depth: first event index from which the signature holds in every run (†: only in the runs where it ends blocked).",
     BOUND_FORMULA,
   ];
   if (notAnalysed !== "") notes.push(notAnalysed);
-  const header = ["goroutine", "reason", "kind", "created at", "blocked at", "blocked", "P(unblock)≤", "depth"];
-  return [groupedTable(header, groups), ...extra, notes.join("\n")].join("\n\n");
+  return [...sections, ...extra, notes.join("\n")].join("\n\n");
 }
 
 /** The --json form: the contract fields first, then the rest of the finding. */
@@ -150,6 +199,12 @@ export function findingJson(f: LeakFinding): Record<string, unknown> {
     runsSeen: f.runsSeen,
     runsBlocked: f.runsBlocked,
     pUnblockUpper: f.pUnblockUpper,
+    verdict: f.verdict,
+    gating: f.gating,
+    why: f.why,
+    owner: f.owner,
+    wakers: f.wakers,
+    wakesAtSite: f.wakesAtSite,
     test: f.test,
     blockedFraction: f.blockedFraction,
     runsWoken: f.runsWoken,
@@ -166,7 +221,11 @@ export function analysisJson(analysis: LeakAnalysis): Record<string, unknown> {
     blockedAtCrash: analysis.blockedAtCrash,
     races: analysis.races,
     raceRunsChecked: analysis.raceRunsChecked,
-    programs: analysis.programs.map((p) => ({ program: p.program, runs: p.runs, crashedRuns: p.crashedRuns, findings: p.findings.length, blockedAtCrash: p.blockedAtCrash.length, raceRunsChecked: p.raceRunsChecked, races: p.races.length })),
+    flaky: analysis.flaky,
+    tracerInduced: analysis.tracerInduced,
+    counts: gateCounts(analysis),
+    notes: analysis.notes,
+    programs: analysis.programs.map((p) => ({ program: p.program, runs: p.runs, crashedRuns: p.crashedRuns, findings: p.findings.length, blockedForever: p.findings.filter((f) => f.gating).length, blockedAtCrash: p.blockedAtCrash.length, raceRunsChecked: p.raceRunsChecked, races: p.races.length, flaky: p.flaky.length })),
     withoutRuns: analysis.withoutRuns,
     bound: BOUND_FORMULA,
   };
@@ -205,5 +264,10 @@ export function formatScore(report: LeakScoreReport): string {
     table(["detector", ...COUNT_HEADER, "covered", "FP on clean"], rows),
     own === undefined ? "" : scoreDetails(own.score),
     missedLines.length > 0 ? `schedlab misses and false positives:\n${missedLines.join("\n")}` : "",
+    report.flaky.expected + report.flaky.unexpected.length === 0
+      ? ""
+      : `flaky tests: ${report.flaky.found} of ${report.flaky.expected} labelled found` +
+        (report.flaky.missed.length > 0 ? `; missed: ${report.flaky.missed.join(", ")}` : "") +
+        (report.flaky.unexpected.length > 0 ? `; reported on tests not labelled flaky: ${report.flaky.unexpected.join(", ")}` : ""),
   ].filter((s) => s !== "").join("\n\n");
 }

@@ -3,14 +3,18 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
+import { goHelperPath } from "../gohelper/index.js";
+import { waitSourceOf } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { relativePackagePaths } from "../trace/index.js";
 import { detectBlockedAtCrash, detectLeaks } from "./detect.js";
 import { parseGoroutineDump } from "./dump.js";
-import { analyseProgramRuns, raceRunOutputs, storedPrograms, type StoredProgram } from "./load.js";
+import { replayCommand } from "../collect/index.js";
+import { detectFlaky, detectTracerInduced, type FlakyFinding, type TracerInducedFailure } from "./flaky.js";
+import { analyseProgramRuns, failureRuns, raceRunOutputs, storedPrograms, type StoredProgram } from "./load.js";
 import { PEER_ARTIFACTS, parsePeerArtifact, type PeerName } from "./peers.js";
 import { scoreSignatures, type LabelledProgram, type LeakScore } from "./score.js";
-import { signatureOfFinding, type BlockedSignature } from "./signature.js";
+import { isReportedFinding, signatureOfFinding, type BlockedSignature } from "./signature.js";
 import { detectRaces, type RaceFinding } from "./race.js";
 import { saveFindings, saveRaceFindings } from "./store.js";
 import { placeInTest, type TestPlacement } from "./test-path.js";
@@ -22,6 +26,11 @@ export interface AnalyseOptions extends DetectOptions {
   readonly program?: string;
   /** Store the findings in leak_findings and race_findings (default true). */
   readonly save?: boolean;
+  /**
+   * The Go helper that reads each program's source for waits a timer or context can end
+   * (src/leaks/wait-sites.ts); default: built on first use. null: do not read sources.
+   */
+  readonly goHelper?: string | null;
 }
 
 export interface ProgramAnalysis {
@@ -35,6 +44,8 @@ export interface ProgramAnalysis {
   /** Runs searched for race reports (-race runs, or runs that printed one). */
   readonly raceRunsChecked: number;
   readonly races: readonly RaceFinding[];
+  readonly flaky: readonly FlakyFinding[];
+  readonly tracerInduced: readonly TracerInducedFailure[];
 }
 
 export interface LeakAnalysis {
@@ -46,8 +57,14 @@ export interface LeakAnalysis {
   readonly races: readonly RaceFinding[];
   /** Runs searched for race reports, over every program. */
   readonly raceRunsChecked: number;
+  /** Tests that failed on some schedules and passed on others. */
+  readonly flaky: readonly FlakyFinding[];
+  /** Failures the execution tracer itself caused (a leak check that saw its reader goroutine). */
+  readonly tracerInduced: readonly TracerInducedFailure[];
   /** Programs with no ingested run: no leak could be looked for (races still are). */
   readonly withoutRuns: readonly string[];
+  /** What limited the analysis (e.g. sources not read), to print with it. */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -56,10 +73,22 @@ export interface LeakAnalysis {
  * time and each run's records are streamed, so memory follows the goroutines of one
  * program, never the number of events.
  */
-export function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions = {}): LeakAnalysis {
+export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions = {}): Promise<LeakAnalysis> {
+  const notes: string[] = [];
+  let helper = options.goHelper;
+  if (helper === undefined) {
+    try {
+      helper = await goHelperPath();
+    } catch (error) {
+      helper = null;
+      notes.push(`sources not read for timer and context waits (${(error as Error).message.split("\n")[0]}); goroutines parked in such waits may be reported as blocked`);
+    }
+  }
   const programs: ProgramAnalysis[] = [];
   const withoutRuns: string[] = [];
   const races: RaceFinding[] = [];
+  const flaky: FlakyFinding[] = [];
+  const tracerInduced: TracerInducedFailure[] = [];
   let raceRunsChecked = 0;
   for (const program of storedPrograms(db, options.program)) {
     const raceRuns = raceRunOutputs(db, program);
@@ -67,13 +96,18 @@ export function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions = {})
     const programRaces = detectRaces(program.name, raceRuns, (fn) => relativePackagePaths(fn, program.root));
     if (options.save !== false) saveRaceFindings(db, program.id, programRaces);
     races.push(...programRaces);
-    const runs = analyseProgramRuns(db, program, { timerMargin: options.timerMargin ?? 4 });
+    const ran = failureRuns(db, program);
+    const programFlaky = detectFlaky(program.name, ran, (runId) => replayCommand(runId, db.name));
+    const programTracer = detectTracerInduced(program.name, ran);
+    flaky.push(...programFlaky);
+    tracerInduced.push(...programTracer);
+    const runs = analyseProgramRuns(db, program);
     if (runs.runs.length === 0) {
       withoutRuns.push(program.name);
       continue;
     }
     const placement = program.kind === "test" ? testPlacement(program.dir) : undefined;
-    const detect = { ...options, testPathOf: placement === undefined ? undefined : (id: string) => placement(id)?.test ?? null };
+    const detect = { ...options, testPathOf: placement === undefined ? undefined : (id: string) => placement(id)?.test ?? null, waitSourceAt: waitSourceOf(program.dir, helper) };
     const findings = detectLeaks(runs, detect);
     const blockedAtCrash = detectBlockedAtCrash(runs, detect);
     if (options.save !== false) saveFindings(db, program.id, findings);
@@ -85,9 +119,11 @@ export function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions = {})
       blockedAtCrash,
       raceRunsChecked: raceRuns.length,
       races: programRaces,
+      flaky: programFlaky,
+      tracerInduced: programTracer,
     });
   }
-  return { programs, findings: programs.flatMap((p) => p.findings), blockedAtCrash: programs.flatMap((p) => p.blockedAtCrash), races, raceRunsChecked, withoutRuns };
+  return { programs, findings: programs.flatMap((p) => p.findings), blockedAtCrash: programs.flatMap((p) => p.blockedAtCrash), races, raceRunsChecked, flaky, tracerInduced, withoutRuns, notes };
 }
 
 /** Places canonical ids of a test package's goroutines in their tests and subtests, from its source. */
@@ -111,6 +147,8 @@ export interface LeakScoreReport {
   readonly labelledPrograms: number;
   readonly unlabelledPrograms: number;
   readonly detectors: readonly DetectorScore[];
+  /** Flaky tests against the manifests' flakyTests: found, missed, and reported on programs not labelled so. */
+  readonly flaky: { readonly expected: number; readonly found: number; readonly missed: readonly string[]; readonly unexpected: readonly string[] };
 }
 
 function resolveArtifact(db: SchedlabDatabase, path: string): string {
@@ -151,11 +189,11 @@ function peerSignatures(db: SchedlabDatabase, program: StoredProgram, detector: 
  * program, so a program a peer produced no output for counts its expected goroutines
  * as missed; `programsCovered` says how many it saw.
  */
-export function scoreLeaks(db: SchedlabDatabase, options: AnalyseOptions = {}): LeakScoreReport {
-  const analysis = analyseLeaks(db, options);
+export async function scoreLeaks(db: SchedlabDatabase, options: AnalyseOptions = {}): Promise<LeakScoreReport> {
+  const analysis = await analyseLeaks(db, options);
   const programs = storedPrograms(db, options.program);
   const labelled = programs.filter((p) => p.manifest !== null);
-  const own = analysis.findings.map(signatureOfFinding);
+  const own = analysis.findings.filter(isReportedFinding).map(signatureOfFinding);
   const analysed = new Set(analysis.programs.map((p) => p.program));
   const toLabelled = (ps: readonly StoredProgram[]): LabelledProgram[] => ps.map((p) => ({ program: p.name, manifest: p.manifest as NonNullable<StoredProgram["manifest"]> }));
   const detectors: DetectorScore[] = [];
@@ -171,5 +209,13 @@ export function scoreLeaks(db: SchedlabDatabase, options: AnalyseOptions = {}): 
     }
     detectors.push({ detector, programsCovered: covered, score: scoreSignatures(all, signatures) });
   }
-  return { labelledPrograms: labelled.length, unlabelledPrograms: programs.length - labelled.length, detectors };
+  const expectedFlaky = labelled.flatMap((p) => (p.manifest?.flakyTests ?? []).map((test) => `${p.name} ${test}`));
+  const reportedFlaky = analysis.flaky.filter((f) => labelled.some((p) => p.name === f.program)).map((f) => `${f.program} ${f.test ?? ""}`);
+  const flaky = {
+    expected: expectedFlaky.length,
+    found: expectedFlaky.filter((e) => reportedFlaky.includes(e)).length,
+    missed: expectedFlaky.filter((e) => !reportedFlaky.includes(e)),
+    unexpected: reportedFlaky.filter((r) => !expectedFlaky.includes(r)),
+  };
+  return { labelledPrograms: labelled.length, unlabelledPrograms: programs.length - labelled.length, detectors, flaky };
 }

@@ -2,10 +2,10 @@
 // found across repeated runs, scored against manifest labels beside peer detectors.
 export * from "./types.js";
 export { clopperPearsonUpper, binomialCdf } from "./bound.js";
-export { runStateFold, runGoroutineStates, blockKey, type RunStateFold } from "./final-state.js";
-export { runEndedByCrash, RUNTIME_DEADLOCK } from "./crash.js";
+export { runStateFold, runGoroutineStates, blockKey, judgeProgram, ownerOf, type RunStateFold, type GoroutineJudgement, type RunJudgement, type RuleOptions, type WaitSource } from "../model/index.js";
+export { runEndedByCrash, RUNTIME_DEADLOCK } from "../model/index.js";
 export { detectLeaks, detectBlockedAtCrash, earlyDetection, creationSiteKey } from "./detect.js";
-export { storedPrograms, programLeakRuns, analyseRun, analyseProgramRuns, raceRunOutputs, type StoredProgram } from "./load.js";
+export { storedPrograms, programLeakRuns, analyseRun, analyseProgramRuns, raceRunOutputs, failureRuns, type StoredProgram } from "./load.js";
 export { saveFindings, loadFindings, saveRaceFindings, loadRaceFindings } from "./store.js";
 export { parseRaceReports, detectRaces, isStandardFrame, topUserFrame, frameSite, type RaceReport, type RaceAccess, type RaceFrame, type RaceFinding, type RaceRunOutput } from "./race.js";
 export { splitCanonicalId, testOfRoot, subtestNameInSource, rewriteSubtestName, placeInTest, type IdSegment, type SplitId, type TestPlacement } from "./test-path.js";
@@ -15,4 +15,7 @@ export { scoreSignatures, scoreProgram, matchesExpected, counts, type Counts, ty
 export { parseGoroutineDump, traceReasonOfDumpStatus } from "./dump.js";
 export { PEER_ARTIFACTS, parseGoleakReport, parsePeerArtifact, type PeerName, type PeerArtifact } from "./peers.js";
 export { analyseLeaks, scoreLeaks, testPlacement, DETECTORS, type AnalyseOptions, type LeakAnalysis, type ProgramAnalysis, type LeakScoreReport, type DetectorScore, type DetectorName } from "./from-database.js";
-export { formatFindings, formatScore, analysisJson, findingJson, BOUND_FORMULA } from "./format.js";
+export { formatFindings, formatScore, analysisJson, findingJson, kindCounts, BOUND_FORMULA } from "./format.js";
+export { GATES, gateCounts, gateFailures, type Gate } from "./gates.js";
+export { detectFlaky, detectTracerInduced, type FlakyFinding, type TracerInducedFailure, type FailureRun } from "./flaky.js";
+export { waitSites, loadWaitSites, waitSiteAt, parseWaitSites, waitSourceOf, type WaitSite, type WaitCase, type WaitSiteIndex, type WaitSiteKind } from "../model/index.js";

@@ -4,14 +4,15 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { raceLogPath } from "../collect/index.js";
+import { parseFailures, raceLogPath } from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import type { Manifest } from "../corpus/manifest.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { forEachRunRecord, loadRunGoroutines } from "../trace/index.js";
 import type { GoroutineInfo } from "../trace/types.js";
-import { RUNTIME_DEADLOCK, runEndedByCrash } from "./crash.js";
-import { runStateFold } from "./final-state.js";
+import { RUNTIME_DEADLOCK, runEndedByCrash } from "../model/index.js";
+import { runStateFold } from "../model/index.js";
+import type { FailureRun } from "./flaky.js";
 import type { RaceRunOutput } from "./race.js";
 import type { AnalysedRun, LeakRun, ProgramRuns, RunEnd } from "./types.js";
 
@@ -78,15 +79,15 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
 }
 
 /** Streams the records of one run through the final-state fold. */
-export function analyseRun(db: SchedlabDatabase, run: LeakRun, options: { timerMargin: number }): AnalysedRun {
-  const fold = runStateFold(run, options);
+export function analyseRun(db: SchedlabDatabase, run: LeakRun): AnalysedRun {
+  const fold = runStateFold(run);
   forEachRunRecord(db, run.runId, (record) => fold.add(record));
   return { run, states: fold.finish() };
 }
 
 /** The ingested runs of a program with their end states, one run's records at a time. */
-export function analyseProgramRuns(db: SchedlabDatabase, program: StoredProgram, options: { timerMargin: number }): ProgramRuns {
-  return { program: program.name, runs: programLeakRuns(db, program).map((run) => analyseRun(db, run, options)) };
+export function analyseProgramRuns(db: SchedlabDatabase, program: StoredProgram): ProgramRuns {
+  return { program: program.name, runs: programLeakRuns(db, program).map((run) => analyseRun(db, run)) };
 }
 
 /** What a race report starts with. */
@@ -111,4 +112,19 @@ export function raceRunOutputs(db: SchedlabDatabase, program: StoredProgram): Ra
     if (row.strategy === "race" || texts.some((t) => t.includes(RACE_WARNING))) outputs.push({ runId: row.id, texts });
   }
   return outputs;
+}
+
+/** Every run of a program that ran (build errors did not), with the failures its output shows. */
+export function failureRuns(db: SchedlabDatabase, program: StoredProgram): FailureRun[] {
+  const rows = db
+    .prepare("SELECT id, config, strategy, seed, outcome, stderr_tail FROM runs WHERE program_id = ? AND outcome != 'build-error' ORDER BY config, run_index")
+    .all(program.id) as { id: number; config: string; strategy: FailureRun["strategy"]; seed: number | null; outcome: string; stderr_tail: string | null }[];
+  return rows.map((row) => ({
+    runId: row.id,
+    config: row.config,
+    strategy: row.strategy,
+    seed: row.seed,
+    cut: row.outcome === "timeout" || row.outcome === "killed",
+    failures: parseFailures(row.stderr_tail ?? ""),
+  }));
 }

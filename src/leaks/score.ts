@@ -42,9 +42,10 @@ export interface LeakScore {
   readonly programs: readonly ProgramScore[];
 }
 
-/** Whether `signature` is the goroutine `expected` labels (site base name, or root function; and the reason when the detector gives one). */
+/** Whether `signature` is the goroutine `expected` labels (site base name, or root function; and the reason and kind of finding when the detector gives them). */
 export function matchesExpected(signature: BlockedSignature, expected: ExpectedBlockedGoroutine): boolean {
   if (signature.reason !== null && signature.reason !== expected.reason) return false;
+  if (signature.finding !== undefined && signature.finding !== (expected.finding ?? "blocked-forever")) return false;
   if (expected.site === null) {
     return signature.root !== null && (signature.root === expected.creator || functionBaseName(signature.root) === functionBaseName(expected.creator));
   }

@@ -12,6 +12,17 @@ export interface BlockedSignature {
   readonly root: string | null;
   /** Block reason in trace terms ("chan receive", "select", "sync", …); null when the detector does not say. */
   readonly reason: string | null;
+  /** What is claimed: blocked forever, or alive after its test ended; absent when the detector does not tell them apart (the peers). */
+  readonly finding?: "blocked-forever" | "outlived";
+}
+
+/**
+ * Whether a finding claims something is wrong and so is scored against labels: blocked
+ * forever (leak, deadlock) or outlived its test. Background and inconclusive findings
+ * claim nothing about the program's own logic.
+ */
+export function isReportedFinding(finding: LeakFinding): boolean {
+  return finding.kind === "leak" || finding.kind === "deadlock" || finding.kind === "outlived";
 }
 
 /** The signature of a detector finding. */
@@ -21,12 +32,13 @@ export function signatureOfFinding(finding: LeakFinding): BlockedSignature {
     siteKey: finding.isRoot ? null : finding.creationSiteKey,
     root: finding.isRoot ? finding.goroutine : null,
     reason: finding.reason,
+    finding: finding.kind === "outlived" ? "outlived" : "blocked-forever",
   };
 }
 
 /** One key per distinct (site or root, reason): goroutines created in a loop collapse into one. */
 export function signatureKey(s: BlockedSignature): string {
-  return `${s.program}|${s.siteKey ?? `root:${s.root ?? ""}`}|${s.reason ?? "?"}`;
+  return `${s.program}|${s.siteKey ?? `root:${s.root ?? ""}`}|${s.reason ?? "?"}|${s.finding ?? "?"}`;
 }
 
 /** Distinct signatures, first occurrence kept. */

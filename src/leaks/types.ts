@@ -1,82 +1,15 @@
 // Types of the leaks stage: the runs it reads, the per-run final states it derives, and
 // the findings, early-detection curves and scores it reports (docs/leaks.md).
 
-import type { GoroutineInfo } from "../trace/types.js";
+import type { FindingKind, LeakReason, Owner, RuleOptions, Verdict } from "../model/index.js";
 
-/** Block reasons that can never end by themselves: only another goroutine can wake them. */
-export const LEAK_REASONS = ["chan send", "chan receive", "select", "sync", "sync.(*Cond).Wait", "forever"] as const;
-export type LeakReason = (typeof LEAK_REASONS)[number];
+export {
+  LEAK_REASONS, isLeakReason, FINDING_KINDS,
+  type LeakReason, type RunEnd, type LeakRun, type AnalysedRun, type ProgramRuns, type FinalBlock, type RunGoroutineStates, type FindingKind, type Verdict, type Owner, type EndState, type WakeTally,
+} from "../model/index.js";
 
-export function isLeakReason(reason: string): reason is LeakReason {
-  return (LEAK_REASONS as readonly string[]).includes(reason);
-}
-
-/** How a run ended, as collect recorded it (runs.outcome). */
-export type RunEnd = "ok" | "exit-error" | "panic" | "timeout" | "killed";
-
-/**
- * One ingested run of a program: how it ended and its user goroutines. Its records are
- * not held here: they are streamed through runStateFold, which keeps per-goroutine state.
- */
-export interface LeakRun {
-  readonly runId: number;
-  readonly runIndex: number;
-  readonly config: string;
-  readonly outcome: RunEnd;
-  /** The runtime reported "all goroutines are asleep - deadlock!" (stderr). */
-  readonly runtimeDeadlock: boolean;
-  /**
-   * The run ended by a panic or a fatal error other than the runtime's deadlock report
-   * (runEndedByCrash): whatever was blocked then was merely waiting, not leaked.
-   */
-  readonly crashed: boolean;
-  readonly goroutines: readonly GoroutineInfo[];
-}
-
-/** A run with what its records say about each goroutine at its end: the detector's input. */
-export interface AnalysedRun {
-  readonly run: LeakRun;
-  readonly states: RunGoroutineStates;
-}
-
-/** The analysed runs of one program. */
-export interface ProgramRuns {
-  readonly program: string;
-  readonly runs: readonly AnalysedRun[];
-}
-
-/** A goroutine's last real block in one run, if it was never woken from it. */
-export interface FinalBlock {
-  readonly canonicalId: string;
-  readonly reason: LeakReason;
-  /** Top user frame at the block, "function file:line". */
-  readonly blockingSite: string | null;
-  /** Index among the run's six-event sequence of the GoBlock (the dataset's depth). */
-  readonly depth: number;
-  /** Events (of the six) in the run. */
-  readonly runEvents: number;
-  /** From the GoBlock to the run's last user record. */
-  readonly blockedNs: number;
-  /** Earlier blocks of this goroutine at the same site and reason that were woken, and the longest of them. */
-  readonly earlierWakes: number;
-  readonly longestEarlierBlockNs: number;
-}
-
-/** What one run says about each of its user goroutines. */
-export interface RunGoroutineStates {
-  /** Canonical ids of every user goroutine seen in the run. */
-  readonly seen: ReadonlySet<string>;
-  /** Goroutines whose final state is a leak-reason block never followed by GoUnblock. */
-  readonly finalBlocks: ReadonlyMap<string, FinalBlock>;
-  /** Goroutines that blocked at some site and were woken from their last block there: canonicalId → "reason|site" keys. */
-  readonly wokenAt: ReadonlyMap<string, ReadonlySet<string>>;
-  /** Goroutines at the trace end blocked in a timer-driven way (sleep, or a select they had woken from repeatedly) — excluded as ambiguous. */
-  readonly ambiguous: ReadonlySet<string>;
-  /** Every user goroutine alive at the end is blocked (a hang), in a run that did not end normally. */
-  readonly allBlocked: boolean;
-}
-
-export type LeakKind = "leak" | "deadlock";
+/** Kinds of finding a gate counts by default: goroutines blocked forever. */
+export type LeakKind = Extract<FindingKind, "leak" | "deadlock">;
 
 /** One step of the early-detection curve: from this depth on, `runsHolding` runs show the signature. */
 export interface EarlyStep {
@@ -117,7 +50,20 @@ export interface BlockedGoroutine {
 
 /** A goroutine that blocks forever: P(GoUnblock) = 0 observed after its last block. */
 export interface LeakFinding extends BlockedGoroutine {
-  readonly kind: LeakKind;
+  /** What the one rule (src/model/leak-rule.ts) concluded; only leak and deadlock are "blocked forever". */
+  readonly kind: FindingKind;
+  /** proven (a hang, or every waker gone), likely (never woken anywhere), inconclusive. */
+  readonly verdict: Verdict;
+  /** Counted by --fail-on-leak: a leak or deadlock not seen only in runs cut by the deadline. */
+  readonly gating: boolean;
+  /** Why, in one sentence. */
+  readonly why: string;
+  /** Who the goroutine belongs to (its test, main, or background). */
+  readonly owner: Owner;
+  /** Goroutines that woke the same wait in any run ("(timer)", "(non-user)" for the others). */
+  readonly wakers: readonly string[];
+  /** Wake-ups from the same wait over all runs, counted within runs. */
+  readonly wakesAtSite: number;
   /** The select case, the formal signature; the other reasons generalise it. */
   readonly formal: boolean;
   /** "file.go:LINE" (base name) of the `go` statement, as in the canonical id; null for a root. */
@@ -126,9 +72,9 @@ export interface LeakFinding extends BlockedGoroutine {
   readonly runsBlocked: number;
   /** runsBlocked / runsSeen: below 1 for a schedule-dependent leak. */
   readonly blockedFraction: number;
-  /** Runs in which it blocked at the same site and reason but was woken (x of the bound). */
+  /** Runs in which it blocked at the same site and reason but was woken from its last block there. */
   readonly runsWoken: number;
-  /** One-sided 95 % Clopper–Pearson upper bound on P(GoUnblock | blocked there), x = runsWoken of n = runsBlocked + runsWoken. */
+  /** One-sided 95 % Clopper–Pearson upper bound on P(GoUnblock | blocked there), x = wakesAtSite of n = runsBlocked + wakesAtSite. */
   readonly pUnblockUpper: number;
   readonly early: EarlyDetection;
 }
@@ -148,12 +94,10 @@ export interface BlockedAtCrash extends BlockedGoroutine {
 export interface DetectOptions {
   /** Confidence of the upper bound (default 0.95). */
   readonly confidence?: number;
-  /**
-   * In a run that hung, a goroutine a timer had woken before from the same block counts
-   * only if its final block began at least this many times its longest earlier block
-   * there before the run's last user record (default 4): a timer-driven loop wakes again soon.
-   */
-  readonly timerMargin?: number;
+  /** In a run cut by the deadline, the share of its traced time a block must have lasted to be judged (default 0.5). */
+  readonly cutFraction?: number;
+  /** The source's view of a blocking site: can a timer or a context end it (src/leaks/wait-sites.ts)? */
+  readonly waitSourceAt?: RuleOptions["waitSourceAt"];
   /** The test path of a canonical goroutine id (LeakFinding.test); default: none. */
   readonly testPathOf?: (canonicalId: string) => string | null;
 }

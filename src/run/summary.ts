@@ -2,7 +2,7 @@
 // validation), the leak summary, and the lines `schedlab run` prints. Pure.
 
 import type { PredictorEvaluation } from "../eval/index.js";
-import type { LeakAnalysis, LeakScoreReport } from "../leaks/index.js";
+import { kindCounts, type LeakAnalysis, type LeakScoreReport } from "../leaks/index.js";
 import { estimateWithInterval } from "../report/sections/evaluationTables.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import type { BestStudent, LeakSummary, PipelineSummary, PredictorSummary, SectionSummary } from "./types.js";
@@ -46,8 +46,9 @@ export function bestStudentOf(students: readonly { readonly name: string; readon
 export function leakSummaryOf(analysis: LeakAnalysis, score: LeakScoreReport): LeakSummary {
   const own = score.detectors.find((d) => d.detector === "schedlab");
   return {
-    findings: analysis.findings.length,
-    programsWithFindings: analysis.programs.filter((p) => p.findings.length > 0).length,
+    findings: analysis.findings.filter((f) => f.gating).length,
+    kinds: kindCounts(analysis.findings),
+    programsWithFindings: analysis.programs.filter((p) => p.findings.some((f) => f.gating)).length,
     programsAnalysed: analysis.programs.length,
     precision: own?.score.overall.precision ?? null,
     recall: own?.score.overall.recall ?? null,
@@ -88,7 +89,7 @@ export function summaryLines(summary: PipelineSummary): string[] {
     ...summary.external.map(externalLine),
     leaks === null
       ? "leaks: not analysed (see the warnings above)"
-      : `leaks found: ${leaks.findings} blocked-forever goroutines in ${leaks.programsWithFindings} of ${leaks.programsAnalysed} programs; ${
+      : `leaks found: ${leaks.findings} blocked-forever goroutines in ${leaks.programsWithFindings} of ${leaks.programsAnalysed} programs (${leaks.kinds}); ${
           leaks.labelledPrograms === 0
             ? "no program has a schedlab.json manifest, so nothing is scored against labels"
             : `vs labels precision ${pct(leaks.precision)}, recall ${pct(leaks.recall)}, ${leaks.falsePositivesOnClean} false positives on clean programs`

@@ -100,8 +100,19 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
       db.exec(COPY_LEGACY_EVENTS_SQL);
     });
   }
+  dropFindingsOfTwoKinds(db);
   db.exec(SCHEMA_SQL);
   db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+}
+
+/**
+ * leak_findings once allowed only the kinds leak and deadlock. It holds derived rows that
+ * every `schedlab leaks` rewrites, so a table with the old constraint is dropped and made
+ * anew by SCHEMA_SQL (the next analysis fills it); nothing collected is touched.
+ */
+function dropFindingsOfTwoKinds(db: SchedlabDatabase): void {
+  const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'leak_findings'").get() as { sql: string } | undefined;
+  if (row !== undefined && !row.sql.includes("'outlived'")) db.exec("DROP TABLE leak_findings");
 }
 
 /** Opens a database that must already exist (commands that read a collection); writable, since they refresh derived tables. */

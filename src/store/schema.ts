@@ -322,14 +322,15 @@ CREATE TABLE IF NOT EXISTS eval_comparisons (
 );
 
 -- @section leaks (leak findings)
--- One row per (program, canonical goroutine) the leak detector reports; rewritten for a
+-- One row per (program, canonical goroutine) the leak rule judges; rewritten for a
 -- program each time \`schedlab leaks\` analyses it. details is the finding as JSON
--- (sites, early-detection curve); the columns are the fields queries filter on.
+-- (verdict, why, owner, wakers, sites, early-detection curve); the columns are the fields
+-- queries filter on. kind: leak and deadlock are "blocked forever" (docs/leaks.md).
 CREATE TABLE IF NOT EXISTS leak_findings (
   program_id      INTEGER NOT NULL REFERENCES programs(id) ON DELETE CASCADE,
   goroutine       TEXT NOT NULL,
   reason          TEXT NOT NULL,
-  kind            TEXT NOT NULL CHECK (kind IN ('leak', 'deadlock')),
+  kind            TEXT NOT NULL CHECK (kind IN ('leak', 'deadlock', 'outlived', 'background', 'inconclusive')),
   formal          INTEGER NOT NULL,
   creation_site   TEXT,
   blocking_site   TEXT,

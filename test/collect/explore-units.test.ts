@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from "vitest";
 import {
-  configKey, explorationCycle, explorationLine, finalBlocks, parseConfigKey, parseShard, perturbSeed, progressLine, raceReports,
+  configKey, explorationCycle, explorationLine, parseConfigKey, parseShard, perturbSeed, progressLine, raceReports,
   runCheckOf, sameFinding, selectShard, shardOf,
 } from "../../src/collect/index.js";
 import type { GoroutineRecord } from "../../src/trace/index.js";
@@ -44,40 +44,12 @@ function record(seq: number, kind: GoroutineRecord["kind"], goroutine: number, r
 }
 
 describe("the per-run check", () => {
-  it("reports goroutines whose last record is a block with a leak reason, not sleeps or woken ones", () => {
-    const tracker = finalBlocks();
-    tracker.push([
-      record(0, "GoBlock", 2, "chan send", "main.send a.go:3"),
-      record(1, "GoBlock", 3, "sleep", "main.nap a.go:9"),
-      record(2, "GoBlock", 4, "sync", "main.lock a.go:5"),
-      record(3, "GoUnblock", 4, "", null, 2),
-      record(4, "GoStart", 4),
-      record(5, "GoBlock", 5, "select", "main.wait a.go:7"),
-      record(6, "GoBlock", 5, "preempted", "main.wait a.go:7"),
-    ]);
-    expect(tracker.blocked(false)).toEqual([
-      { goroutine: 2, reason: "chan send", site: "main.send a.go:3" },
-      { goroutine: 5, reason: "select", site: "main.wait a.go:7" },
-    ]);
-  });
-
-  it("in a run that hung, leaves out a goroutine a timer had woken from the same block (a ticker loop)", () => {
-    const tracker = finalBlocks();
-    tracker.push([
-      record(0, "GoBlock", 2, "select", "main.tick a.go:4"),
-      record(1, "GoUnblock", 2, "", null, null),
-      record(2, "GoStart", 2),
-      record(3, "GoBlock", 2, "select", "main.tick a.go:4"),
-    ]);
-    expect(tracker.blocked(true)).toEqual([]);
-    expect(tracker.blocked(false)).toEqual([{ goroutine: 2, reason: "select", site: "main.tick a.go:4" }]);
-  });
-
   it("confirms nothing from goroutines blocked when a run crashed, but always confirms a race", () => {
     const blocked = [{ goroutine: "main.main/main.worker@a.go:3#0", reason: "sync", site: "main.worker a.go:9" }];
-    expect(runCheckOf("panic", blocked, 0)).toEqual({ finding: null, blocked: [], races: 0 });
-    expect(runCheckOf("ok", blocked, 0).finding).toBe("blocked");
-    expect(runCheckOf("panic", [], 2).finding).toBe("race");
+    expect(runCheckOf("panic", blocked, 0)).toEqual({ finding: null, classes: [], blocked: [], races: 0, failures: [] });
+    expect(runCheckOf("ok", blocked, 0)).toMatchObject({ finding: "blocked", classes: ["leak"] });
+    expect(runCheckOf("panic", [], 2)).toMatchObject({ finding: "race", classes: ["race"] });
+    expect(runCheckOf("ok", blocked, 1)).toMatchObject({ finding: "race", classes: ["race", "leak"] });
     expect(runCheckOf("timeout", [], 0).finding).toBeNull();
   });
 
@@ -86,6 +58,16 @@ describe("the per-run check", () => {
     expect(sameFinding(original, runCheckOf("ok", [{ goroutine: "b#3", reason: "sync", site: "f x.go:1" }], 0))).toBe(true);
     expect(sameFinding(original, runCheckOf("ok", [{ goroutine: "a", reason: "sync", site: "f x.go:2" }], 0))).toBe(false);
     expect(sameFinding(original, runCheckOf("ok", [], 0))).toBe(false);
+  });
+
+  it("calls a replay of a failing run reproduced when the same test fails again, not the tracer's failures", () => {
+    const fails = { test: "TestWait", kind: "fail" as const, message: "x_test.go:9: 1 still active", tracerInduced: false };
+    const original = runCheckOf("exit-error", [], 0, undefined, [fails]);
+    expect(sameFinding(original, runCheckOf("exit-error", [], 0, undefined, [{ ...fails, message: "x_test.go:9: 2 still active" }]))).toBe(true);
+    expect(sameFinding(original, runCheckOf("exit-error", [], 0, undefined, [{ ...fails, test: "TestOther" }]))).toBe(false);
+    expect(sameFinding(original, runCheckOf("ok", [], 0))).toBe(false);
+    const tracer = runCheckOf("exit-error", [], 0, undefined, [{ ...fails, tracerInduced: true }]);
+    expect(sameFinding(tracer, tracer)).toBe(false);
   });
 });
 
@@ -140,13 +122,13 @@ describe("progress with a budget", () => {
 
   it("prints one line per explored program, with the finding and its replay command", () => {
     expect(explorationLine({
-      program: "abba-tight", budgetMs: 30_000, spentMs: 900, buildMs: 2_000, runs: 3, status: "confirmed", unavailable: [],
+      program: "abba-tight", budgetMs: 30_000, spentMs: 900, buildMs: 2_000, runs: 3, status: "confirmed", unavailable: [], findings: [], stopOn: ["leak"],
       finding: {
-        runId: 12, config: "procs-1-perturb", strategy: "perturb", seed: 77, atMs: 900, atRun: 3, replay: "schedlab collect --replay 12 --db s.db",
-        check: { finding: "blocked", races: 0, blocked: [{ goroutine: "g1", reason: "sync", site: "p.pay abba_test.go:19" }, { goroutine: "g2", reason: "sync", site: "p.audit abba_test.go:28" }] },
+        class: "leak", runId: 12, config: "procs-1-perturb", strategy: "perturb", seed: 77, atMs: 900, atRun: 3, replay: "schedlab collect --replay 12 --db s.db",
+        check: { finding: "blocked", classes: ["leak"], failures: [], races: 0, blocked: [{ goroutine: "g1", reason: "sync", site: "p.pay abba_test.go:19" }, { goroutine: "g2", reason: "sync", site: "p.audit abba_test.go:28" }] },
       },
     })).toBe("abba-tight: finding after 0.9s, 3 runs (procs-1-perturb seed 77): 2 goroutine(s) blocked in sync at abba_test.go:19, abba_test.go:28 — replay: schedlab collect --replay 12 --db s.db");
-    expect(explorationLine({ program: "clean", budgetMs: 30_000, spentMs: 30_100, buildMs: 0, runs: 400, status: "exhausted", unavailable: ["race: -race requires cgo"], finding: null }))
+    expect(explorationLine({ program: "clean", budgetMs: 30_000, spentMs: 30_100, buildMs: 0, runs: 400, status: "exhausted", unavailable: ["race: -race requires cgo"], finding: null, findings: [], stopOn: ["leak"] }))
       .toBe("clean: no finding in 30s, 400 runs, of a 30s budget (not built: race)");
   });
 });

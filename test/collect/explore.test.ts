@@ -1,6 +1,7 @@
 // collect --budget end to end on the exploration probes (test/fixtures/collect/explore):
-// a tight AB-BA that only perturbation exposes, a data race only -race sees, a clean pool
-// that must stay clean, and replays of the race and of the perturbed finding from its recorded seed.
+// a tight AB-BA that only perturbation exposes, a data race only -race sees (recorded, but
+// with the default --stop-on leak it does not end the hunt), a clean pool that must stay
+// clean, and replays of the race and of the perturbed finding from its recorded seed.
 // GOMAXPROCS 1 keeps the Go scheduler close to deterministic; the race replay must show its
 // race again, the perturbed one is checked for what it ran and recorded and for reporting
 // honestly whether the finding showed (timers still move a perturbed schedule).
@@ -44,18 +45,25 @@ describe("collect --budget", () => {
     expect(e.finding!.seed).toEqual(expect.any(Number));
     expect(e.finding!.config).toMatch(/^procs-1-perturb(-count-20)?$/);
     expect(e.finding!.check.finding).toBe("blocked");
+    expect(e.finding!.class).toBe("leak");
+    expect(e.stopOn).toEqual(["leak"]);
     expect(new Set(e.finding!.check.blocked.map((b) => `${b.reason} ${b.site?.split(" ")[1]}`))).toEqual(new Set(["sync abba_test.go:19", "sync abba_test.go:28"]));
     // Stopped at the finding: the run that confirmed it is the last one.
     expect(e.runs).toBe(e.finding!.atRun);
     expect(e.finding!.replay).toBe(`schedlab collect --replay ${e.finding!.runId} --db ${join(dir, "s.db")}`);
   });
 
-  it("finds the data race with a -race build and keeps the report beside the trace", () => {
+  it("finds the data race with a -race build, keeps the report beside the trace, and goes on hunting until the budget is spent", () => {
     const e = exploration("racy-counter");
-    expect(e.status).toBe("confirmed");
-    expect(e.finding!).toMatchObject({ strategy: "race", seed: null, config: "procs-1-race" });
-    expect(e.finding!.check).toMatchObject({ finding: "race", races: 1 });
-    const run = result.programs.find((p) => p.name === "racy-counter")!.runs.find((r) => r.id === e.finding!.runId)!;
+    // The default stop set is leak: a race is recorded and summarised, and never ends the hunt.
+    expect(e).toMatchObject({ status: "exhausted", finding: null, stopOn: ["leak"] });
+    expect(e.spentMs).toBeGreaterThanOrEqual(8_000);
+    const race = e.findings.find((f) => f.class === "race")!;
+    expect(race).toMatchObject({ strategy: "race", seed: null, config: "procs-1-race" });
+    expect(race.check).toMatchObject({ finding: "race", classes: ["race"], races: 1 });
+    expect(e.runs).toBeGreaterThan(race.atRun!);
+    expect(e.findings.map((f) => f.class)).toEqual(["race"]);
+    const run = result.programs.find((p) => p.name === "racy-counter")!.runs.find((r) => r.id === race.runId)!;
     const races = readFileSync(`${run.trace!}.races.txt`, "utf8");
     expect(races).toContain("WARNING: DATA RACE");
     expect(races).toContain("counter_test.go:18"); // visits++
@@ -87,7 +95,7 @@ describe("collect --budget", () => {
       const rows = db.prepare("SELECT p.name, e.status FROM explorations e JOIN programs p ON p.id = e.program_id ORDER BY p.name").all();
       expect(rows).toEqual([
         { name: "abba-tight", status: "confirmed" }, { name: "clean-pool", status: "exhausted" },
-        { name: "racy-counter", status: "confirmed" }, { name: "rwrecursive-tight", status: exploration("rwrecursive-tight").status },
+        { name: "racy-counter", status: "exhausted" }, { name: "rwrecursive-tight", status: exploration("rwrecursive-tight").status },
       ]);
     } finally {
       db.close();
@@ -95,16 +103,26 @@ describe("collect --budget", () => {
     expect(explored.map((e) => e.program).sort()).toEqual(["abba-tight", "clean-pool", "racy-counter", "rwrecursive-tight"]);
   });
 
-  it("resumes: a second budgeted collect runs nothing for confirmed programs", async () => {
-    const again = await collect({ paths: [join(EXPLORE, "racy-counter")], budgetMs: 8_000, procs: [1], timeoutMs: 2_000, db: join(dir, "s2.db"), traces: join(dir, "traces2") });
-    const id = again.programs[0]!.exploration!.finding!.runId;
-    const resumed = await collect({ paths: [join(EXPLORE, "racy-counter")], budgetMs: 8_000, procs: [1], timeoutMs: 2_000, db: join(dir, "s2.db"), traces: join(dir, "traces2") });
+  it("resumes: a second budgeted collect runs nothing for confirmed programs, and a wider stop set decides anew", async () => {
+    const options = { paths: [join(EXPLORE, "racy-counter")], budgetMs: 8_000, procs: [1], timeoutMs: 2_000, jobs: 1, db: join(dir, "s2.db"), traces: join(dir, "traces2") };
+    const again = await collect({ ...options, stopOn: ["race"] });
+    const first = again.programs[0]!.exploration!;
+    expect(first).toMatchObject({ status: "confirmed", stopOn: ["race"] });
+    expect(first.finding!).toMatchObject({ class: "race", config: "procs-1-race" });
+    const id = first.finding!.runId;
+    const resumed = await collect({ ...options, stopOn: ["race"] });
     expect(resumed.executed).toBe(0);
     expect(resumed.programs[0]!.exploration!.finding!.runId).toBe(id);
+    // Under the default stop set the recorded race does not end the hunt: it goes on, and keeps the race among its findings.
+    const spent = resumed.programs[0]!.exploration!.spentMs;
+    const onLeak = await collect({ ...options, budgetMs: spent + 300 });
+    expect(onLeak.executed).toBeGreaterThan(0);
+    expect(onLeak.programs[0]!.exploration!).toMatchObject({ status: "exhausted", finding: null });
+    expect(onLeak.programs[0]!.exploration!.findings[0]).toMatchObject({ class: "race", runId: id });
   });
 
   it("replays the race finding with its configuration and reproduces it", async () => {
-    const finding = exploration("racy-counter").finding!;
+    const finding = exploration("racy-counter").findings.find((f) => f.class === "race")!;
     const replay = await replayRun({ runId: finding.runId, db: join(dir, "s.db") });
     expect(replay).toMatchObject({ program: "racy-counter", config: "procs-1-race", seed: null, reproduced: true });
     expect(replay.replay.check).toMatchObject({ finding: "race" });
@@ -176,7 +194,8 @@ describe("seeded perturbation of a main program", () => {
       await decodeTrace(result.tracePath!, { mode: "main", goroot: go.goroot }, (batch) => records.push(...batch));
       return records;
     };
-    // The program's own sleep (main.go:28) is not a perturbation.
+    // The program's own sleep (main.go:28) is not a perturbation; the harness's settle
+    // sleeps after main returned are dropped by the decoder (docs/collect.md).
     const yields = (records: GoroutineRecord[]) =>
       records.filter((r) => ((r.kind === "GoSched" && r.reason === "runtime.Gosched") || (r.kind === "GoBlock" && r.reason === "sleep")) && r.site !== "main.main main.go:28");
     expect(yields(await run(0, null))).toEqual([]);

@@ -1,6 +1,7 @@
 // The detector's core on hand-built runs: each case is a sequence of records whose
-// meaning is spelled out, so the rules (real block reasons, no later GoUnblock, the
-// timer margin in timed-out runs, leak vs deadlock, schedule dependence) are pinned down.
+// meaning is spelled out, so the one rule (real block reasons, no later GoUnblock, alive
+// waits, live wakers, runs cut by the deadline, leak vs deadlock, owners, schedule
+// dependence) is pinned down.
 
 import { describe, expect, test } from "vitest";
 import { creationSiteKey, detectBlockedAtCrash, detectLeaks, runGoroutineStates, runStateFold, type AnalysedRun, type LeakRun, type RunEnd } from "../../src/leaks/index.js";
@@ -24,13 +25,13 @@ function header(outcome: RunEnd, runIndex: number, crashed: boolean): LeakRun {
 }
 
 /** The end states of one run of `steps`, as the detector reads it. */
-function states(steps: readonly Step[], outcome: RunEnd, options: { timerMargin: number }) {
-  return runGoroutineStates(header(outcome, 0, false), records(steps), options);
+function states(steps: readonly Step[], outcome: RunEnd) {
+  return runGoroutineStates(header(outcome, 0, false), records(steps));
 }
 
-function run(steps: readonly Step[], outcome: RunEnd = "ok", runIndex = 0, crashed = false): AnalysedRun {
-  const run = header(outcome, runIndex, crashed);
-  return { run, states: runGoroutineStates(run, records(steps), { timerMargin: 4 }) };
+function run(steps: readonly Step[], outcome: RunEnd = "ok", runIndex = 0, crashed = false, goroutines?: readonly GoroutineInfo[]): AnalysedRun {
+  const run = { ...header(outcome, runIndex, crashed), ...(goroutines === undefined ? {} : { goroutines }) };
+  return { run, states: runGoroutineStates(run, records(steps)) };
 }
 
 const start: Step[] = [["GoStart", 1, 0], ["GoCreate", 7, 1, "", "main.main /src/main.go:10"], ["GoStart", 7, 2]];
@@ -43,7 +44,7 @@ describe("runGoroutineStates and detectLeaks", () => {
     const [finding, ...rest] = detectLeaks({ program: "p", runs });
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({
-      goroutine: WORKER.canonicalId, reason: "select", formal: true, kind: "leak",
+      goroutine: WORKER.canonicalId, reason: "select", formal: true, kind: "leak", verdict: "likely", gating: true, owner: { kind: "main" },
       creationSite: "main.main /src/main.go:10", creationSiteKey: "main.go:10", blockingSite: "main.worker /src/main.go:14",
       runsSeen: 3, runsBlocked: 3, runsWoken: 0, blockedFraction: 1,
     });
@@ -64,7 +65,9 @@ describe("runGoroutineStates and detectLeaks", () => {
     const woken = run([...start, selectBlock, ["GoUnblock", 7, 4], ["GoStart", 7, 4], ["GoEnd", 7, 5], mainEnds], "ok", 1);
     const neverBlocks = run([...start, ["GoEnd", 7, 4], mainEnds], "ok", 2);
     const [finding] = detectLeaks({ program: "p", runs: [leaking, woken, neverBlocks] });
-    expect(finding).toMatchObject({ runsSeen: 3, runsBlocked: 1, runsWoken: 1 });
+    expect(finding).toMatchObject({ runsSeen: 3, runsBlocked: 1, runsWoken: 1, wakesAtSite: 1, wakers: ["main.main"] });
+    // main woke it in the other run and had ended in this one: its partner is gone.
+    expect(finding).toMatchObject({ kind: "leak", verdict: "proven", gating: true });
     expect(finding.blockedFraction).toBeCloseTo(1 / 3, 12);
     // 1 unblock in 2 trials: P(X ≤ 1) = 1 − p² = 0.05 at p = √0.95.
     expect(finding.pUnblockUpper).toBeCloseTo(Math.sqrt(0.95), 8);
@@ -72,19 +75,23 @@ describe("runGoroutineStates and detectLeaks", () => {
     expect(finding.early.runsFalseAlarm).toBe(1);
   });
 
-  test("a hang with every user goroutine blocked is a deadlock; with a sleeper still alive it is a leak", () => {
+  test("a hang with every user goroutine blocked is a deadlock; with a sleeper still alive the cut run judges only long blocks", () => {
     const hung: Step[] = [...start, selectBlock, ["GoBlock", 1, 4, "sync", "main.main /src/main.go:20"]];
     const findings = detectLeaks({ program: "p", runs: [run(hung, "timeout")] });
-    expect(findings.map((f) => [f.goroutine, f.reason, f.kind])).toEqual([
-      ["main.main", "sync", "deadlock"],
-      [WORKER.canonicalId, "select", "deadlock"],
+    expect(findings.map((f) => [f.goroutine, f.reason, f.kind, f.verdict, f.gating])).toEqual([
+      ["main.main", "sync", "deadlock", "proven", true],
+      [WORKER.canonicalId, "select", "deadlock", "proven", true],
     ]);
     expect(findings[0]).toMatchObject({ isRoot: true, creationSiteKey: null });
-    const rootSleeps: Step[] = [...start, selectBlock, ["GoBlock", 1, 4, "sleep", "main.main /src/main.go:20"]];
-    expect(detectLeaks({ program: "p", runs: [run(rootSleeps, "timeout")] }).map((f) => f.kind)).toEqual(["leak"]);
+    // main sleeps until the deadline cuts the run: the worker blocked 1 ms before a 4 ms trace ended.
+    const rootSleepsSoon: Step[] = [...start, selectBlock, ["GoBlock", 1, 4, "sleep", "main.main /src/main.go:20"]];
+    expect(detectLeaks({ program: "p", runs: [run(rootSleepsSoon, "timeout")] }).map((f) => [f.kind, f.gating])).toEqual([["inconclusive", false]]);
+    // Blocked for 97 of 100 ms before the cut: likely a leak, but a cut run never gates on its own.
+    const rootSleepsLong: Step[] = [...start, selectBlock, ["GoSched", 1, 50], ["GoBlock", 1, 100, "sleep", "main.main /src/main.go:20"]];
+    expect(detectLeaks({ program: "p", runs: [run(rootSleepsLong, "timeout")] }).map((f) => [f.kind, f.verdict, f.gating])).toEqual([["leak", "likely", false]]);
   });
 
-  test("a timer-driven loop stopped mid-wait by the deadline is not a leak; one that stopped waking, or is woken by goroutines, is", () => {
+  test("a timer-driven loop is alive: outlived when its owner ended, nothing when the deadline cut the run; a loop woken by goroutines is judged by its wakers", () => {
     // A timer wakes the worker every 10 ms from the same select; main sleeps in between.
     const loop = (wakeActor: number): Step[] => {
       const steps: Step[] = [...start];
@@ -92,30 +99,56 @@ describe("runGoroutineStates and detectLeaks", () => {
       steps.push(["GoBlock", 7, 103, "select", "main.worker /src/main.go:14"]);
       return steps;
     };
-    const options = { timerMargin: 4 };
-    // The run's last user record comes 5 ms into the last wait: the loop was caught mid-wait.
-    const midWait = states([...loop(-1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout", options);
-    expect(midWait.ambiguous.has(WORKER.canonicalId)).toBe(true);
-    expect(midWait.finalBlocks.size).toBe(0);
-    // Main kept running for a second after the last wait began: the loop stopped waking.
-    const stuck = states([...loop(-1), ["GoBlock", 1, 1103, "sleep", "main.main /src/main.go:20"]], "timeout", options);
-    expect(stuck.finalBlocks.get(WORKER.canonicalId)).toMatchObject({ reason: "select", earlierWakes: 10, longestEarlierBlockNs: 10 * MS, blockedNs: 1000 * MS });
-    // Woken by main each time (a channel, not a timer): mid-wait or not, it is a candidate.
-    const byMain = states([...loop(1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout", options);
-    expect(byMain.finalBlocks.has(WORKER.canonicalId)).toBe(true);
-    // A program that returned while the timer loop waited: the goroutine outlived main, a leak.
-    const returned = states([...loop(-1), ["GoEnd", 1, 104]], "ok", options);
-    expect(returned.finalBlocks.has(WORKER.canonicalId)).toBe(true);
+    const midWait = states([...loop(-1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout");
+    expect(midWait.finalBlocks.get(WORKER.canonicalId)).toMatchObject({ reason: "select", earlierWakes: 10, longestEarlierBlockNs: 10 * MS, blockedNs: 5 * MS });
+    expect(midWait.wakes.get(WORKER.canonicalId)?.get("select|main.worker /src/main.go:14")).toEqual({ count: 10, timer: 10, longestNs: 10 * MS, wakers: ["(timer)"] });
+    // Cut by the deadline mid-wait, or a second after the loop stopped waking: alive either way, no finding.
+    expect(detectLeaks({ program: "p", runs: [run([...loop(-1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout")] })).toEqual([]);
+    expect(detectLeaks({ program: "p", runs: [run([...loop(-1), ["GoBlock", 1, 1103, "sleep", "main.main /src/main.go:20"]], "timeout")] })).toEqual([]);
+    // The program returned while the timer loop waited: it outlived main, never "blocked forever".
+    const [outlived] = detectLeaks({ program: "p", runs: [run([...loop(-1), ["GoEnd", 1, 104]], "ok")] });
+    expect(outlived).toMatchObject({ kind: "outlived", gating: false, wakesAtSite: 10 });
+    // Woken by main each time (a channel), main still sleeping at the cut: inconclusive.
+    const [byLiveMain] = detectLeaks({ program: "p", runs: [run([...loop(1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout")] });
+    expect(byLiveMain).toMatchObject({ kind: "inconclusive", gating: false });
+    expect(byLiveMain.why).toContain("main.main woke it there before and was still sleeping");
+    // Woken by main each time, and main returned: its partner is gone, a proven leak.
+    const [byEndedMain] = detectLeaks({ program: "p", runs: [run([...loop(1), ["GoEnd", 1, 104]], "ok")] });
+    expect(byEndedMain).toMatchObject({ kind: "leak", verdict: "proven", gating: true });
   });
 
-  test("the fold fed one record at a time ends in the same states as the whole run at once", () => {
-    const steps: Step[] = [...start, selectBlock, ["GoUnblock", 7, 4], ["GoStart", 7, 4], selectBlock, ["GoBlock", 1, 6, "sync", "main.main /src/main.go:20"]];
-    const fold = runStateFold(header("timeout", 0, false), { timerMargin: 4 });
-    for (const r of records(steps)) fold.add(r);
-    const folded = fold.finish();
-    expect(folded).toEqual(states(steps, "timeout", { timerMargin: 4 }));
-    expect([...folded.finalBlocks.keys()].sort()).toEqual([ROOT.canonicalId, WORKER.canonicalId]);
-    expect(folded.finalBlocks.get(WORKER.canonicalId)).toMatchObject({ depth: 6, runEvents: 8, earlierWakes: 1 });
+  test("the source decides a wait with a timer or context case: a one-shot timer wait ends by itself, a context wait outlives its owner", () => {
+    const leaked = run([...start, selectBlock, mainEnds], "ok");
+    const timer = { timer: true, context: false };
+    const context = { timer: false, context: true };
+    expect(detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => timer })).toEqual([]);
+    expect(detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => context }).map((f) => f.kind)).toEqual(["outlived"]);
+    expect(detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => null }).map((f) => f.kind)).toEqual(["leak"]);
+  });
+
+  test("a waker still runnable or not yet started when the program exits makes an exit race inconclusive", () => {
+    const SENDER: GoroutineInfo = { goroutine: 8, canonicalId: "main.main/main.sender@main.go:11#0", parent: 1, entry: "main.sender", creationSite: "main.main /src/main.go:11", isRoot: false };
+    const goroutines = [ROOT, WORKER, SENDER];
+    const recv: Step = ["GoBlock", 7, 3, "chan receive", "main.worker /src/main.go:14"];
+    // Run 0: the sender woke the worker and everything ended.
+    const woken = run([...start, recv, ["GoCreate", 8, 4, "", "main.main /src/main.go:11"], ["GoStart", 8, 5], ["GoUnblock", 7, 6, "", undefined, 8], ["GoEnd", 8, 7], ["GoStart", 7, 8], ["GoEnd", 7, 9], mainEnds], "ok", 0, false, goroutines);
+    // Run 1: main returned right after creating the sender, which never ran.
+    const exitRace = run([...start, recv, ["GoCreate", 8, 4, "", "main.main /src/main.go:11"], mainEnds], "ok", 1, false, goroutines);
+    const [finding] = detectLeaks({ program: "p", runs: [woken, exitRace] });
+    expect(finding).toMatchObject({ goroutine: WORKER.canonicalId, kind: "inconclusive", wakers: [SENDER.canonicalId] });
+    expect(finding.why).toContain("still not-started");
+    // Run 2: the sender ended without sending (it took another path): a proven leak.
+    const senderGone = run([...start, recv, ["GoCreate", 8, 4, "", "main.main /src/main.go:11"], ["GoStart", 8, 5], ["GoEnd", 8, 6], mainEnds], "ok", 2, false, goroutines);
+    expect(detectLeaks({ program: "p", runs: [woken, senderGone] })[0]).toMatchObject({ kind: "leak", verdict: "proven" });
+  });
+
+  test("ownership: goroutines from before the trace or from TestMain are background, never gating; a test's own are charged to it", () => {
+    const owned = (canonicalId: string): GoroutineInfo[] => [ROOT, { ...WORKER, canonicalId }];
+    const findingOf = (canonicalId: string) => detectLeaks({ program: "p", runs: [run([...start, selectBlock, mainEnds], "ok", 0, false, owned(canonicalId))] })[0];
+    expect(findingOf("(pre-trace)/pool.purge#0")).toMatchObject({ kind: "background", gating: false, owner: { kind: "background", why: "pre-trace" } });
+    expect(findingOf("TestMain/pkg.janitor@main_test.go:9#0")).toMatchObject({ kind: "background", owner: { kind: "background", why: "TestMain" } });
+    expect(findingOf("TestPool/pkg.worker@pool.go:30#0")).toMatchObject({ kind: "leak", gating: true, owner: { kind: "test", root: "TestPool" } });
+    expect(findingOf("ExampleCache/pkg.loop@cache.go:40#0")).toMatchObject({ kind: "leak", owner: { kind: "test", root: "ExampleCache" } });
   });
 
   test("goroutines blocked when a run crashed are reported apart, never as leaks, and the crashed run counts for nothing in the findings", () => {

@@ -3,8 +3,11 @@
 // are collected 3 times each, ingested, analysed, stored, printed and scored.
 
 import { rmSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { analyseLeaks, loadFindings, scoreLeaks, storedPrograms, type LeakAnalysis, type LeakFinding } from "../../src/leaks/index.js";
+import { blockedForeverInRun, goToolchain } from "../../src/collect/index.js";
+import { goHelperPath } from "../../src/gohelper/index.js";
+import { analyseLeaks, analyseProgramRuns, clopperPearsonUpper, detectLeaks, loadFindings, waitSourceOf, scoreLeaks, storedPrograms, type LeakAnalysis, type LeakFinding } from "../../src/leaks/index.js";
 import { runCli } from "../helpers/cli.js";
 import { collectFixtures, type Collected } from "./collected.js";
 
@@ -13,7 +16,7 @@ let analysis: LeakAnalysis;
 
 beforeAll(async () => {
   collected = await collectFixtures();
-  analysis = analyseLeaks(collected.db);
+  analysis = await analyseLeaks(collected.db);
 }, 600_000);
 
 afterAll(() => {
@@ -36,8 +39,11 @@ describe("leak detection on collected runs", () => {
   ])("%s: the goroutine created at %s leaks in every run, blocked in %s", (program, site, reason, formal) => {
     const [finding, ...rest] = findingsOf(program);
     expect(rest).toEqual([]);
-    expect(finding).toMatchObject({ creationSiteKey: site, reason, formal, kind: "leak", runsSeen: 3, runsBlocked: 3, runsWoken: 0 });
-    expect(finding.pUnblockUpper).toBeCloseTo(1 - Math.pow(0.05, 1 / 3), 12);
+    expect(finding).toMatchObject({ creationSiteKey: site, reason, formal, kind: "leak", gating: true, runsSeen: 3, runsBlocked: 3, runsWoken: 0 });
+    // Woken there before (by main, which has returned): proven; never woken: likely.
+    expect(finding.verdict).toBe(finding.wakesAtSite > 0 ? "proven" : "likely");
+    // The bound counts the wake-ups from that wait within runs.
+    expect(finding.pUnblockUpper).toBeCloseTo(clopperPearsonUpper(finding.wakesAtSite, 3 + finding.wakesAtSite), 12);
     expect(finding.blockingSite).toMatch(/\.go:\d+$/);
     expect(finding.early.firstDepthAllRuns).toBe(finding.early.firstDepthAllBlockedRuns);
     expect(finding.early.curve[finding.early.curve.length - 1].runsHolding).toBe(3);
@@ -94,8 +100,8 @@ describe("schedlab leaks", () => {
     const leaking = await runCli(["leaks", "--db", collected.dbFile, "--program", "mutex-leak", "--fail-on-leak"]);
     expect(leaking.code).toBe(3);
     // Grouped under the program, the goroutine as its entry chain; the full id is in --json.
-    expect(leaking.stdout).toMatch(/^mutex-leak\n {2}goroutine +reason +kind +created at/m);
-    expect(leaking.stdout).toMatch(/^ {2}main\.main\.func1 +sync +leak +main\.go:13 /m);
+    expect(leaking.stdout).toMatch(/^Blocked forever \(counted by --fail-on-leak\):\nmutex-leak\n {2}verdict +goroutine +reason +kind +created at/m);
+    expect(leaking.stdout).toMatch(/^ {2}(proven|likely) +main\.main\.func1 +sync +leak +main\.go:13 /m);
     expect(leaking.stdout).toContain("Clopper-Pearson");
     const clean = await runCli(["leaks", "--db", collected.dbFile, "--program", "pool-clean", "--fail-on-leak"]);
     expect(clean.code).toBe(0);
@@ -113,8 +119,8 @@ describe("schedlab leaks", () => {
 });
 
 describe("scoring against manifests", () => {
-  test("schedlab finds every labelled goroutine but the race's other loser, with no false positive; the dump flags the ticker", () => {
-    const report = scoreLeaks(collected.db);
+  test("schedlab finds every labelled goroutine but the race's other loser, with no false positive; the dump flags the ticker", async () => {
+    const report = await scoreLeaks(collected.db);
     expect(report).toMatchObject({ labelledPrograms: 12, unlabelledPrograms: 0 });
     const own = report.detectors.find((d) => d.detector === "schedlab");
     expect(own?.programsCovered).toBe(12);
@@ -133,5 +139,26 @@ describe("scoring against manifests", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^schedlab\s+\d+\s+0\s+[01]\s+1\.000/m);
     expect(result.stdout).toMatch(/^dump\s+/m);
+  });
+});
+
+describe("one rule", () => {
+  test("collect's per-run check (the trace file) and leaks (the database) judge every run alike", async () => {
+    const go = await goToolchain();
+    const helper = await goHelperPath();
+    let judged = 0;
+    for (const program of storedPrograms(collected.db)) {
+      const waitSourceAt = waitSourceOf(program.dir, helper);
+      const rows = collected.db.prepare("SELECT id, outcome, trace_path, stderr_tail FROM runs WHERE program_id = ?").all(program.id) as { id: number; outcome: "ok" | "exit-error" | "panic" | "timeout" | "killed"; trace_path: string; stderr_tail: string | null }[];
+      for (const run of analyseProgramRuns(collected.db, program).runs) {
+        const row = rows.find((r) => r.id === run.run.runId)!;
+        const tracePath = isAbsolute(row.trace_path) ? row.trace_path : resolve(dirname(collected.dbFile), row.trace_path);
+        const fromTrace = await blockedForeverInRun({ outcome: row.outcome, tracePath, stderrTail: row.stderr_tail ?? undefined }, program.kind, go, waitSourceAt);
+        const fromDatabase = detectLeaks({ program: program.name, runs: [run] }, { waitSourceAt }).filter((f) => f.gating);
+        expect(fromTrace.map((b) => b.goroutine).sort(), `${program.name} run ${run.run.runIndex}`).toEqual(fromDatabase.map((f) => f.goroutine).sort());
+        judged++;
+      }
+    }
+    expect(judged).toBeGreaterThanOrEqual(30);
   });
 });

@@ -15,7 +15,7 @@ let report: LeakScoreReport;
 
 beforeAll(async () => {
   collected = await collectFixtures(PROGRAMS.map((p) => join(LEAK_PROGRAMS, p)), { peers: ["goleak", "leakprofile"] });
-  report = scoreLeaks(collected.db);
+  report = await scoreLeaks(collected.db);
 }, 600_000);
 
 afterAll(() => {

@@ -2,7 +2,7 @@
 // settings, warnings), the leak table with sites, and rollout survival.
 
 import type { BootstrapInterval } from "../../eval/metrics/clusterBootstrap.js";
-import type { LeakAnalysis } from "../../leaks/index.js";
+import { kindCounts, type LeakAnalysis } from "../../leaks/index.js";
 import type { RolloutReport, StoredRolloutRun } from "../../rollout/index.js";
 import { EVENT_TYPES } from "../../trace/types.js";
 import { escapeXml } from "../escape.js";
@@ -143,7 +143,7 @@ export function overviewSection(input: OverviewInput): ReportSection {
   };
 }
 
-const LEAK_HEADERS = ["program", "test", "goroutine", "count", "kind", "reason", "created at", "blocked at", "runs blocked / seen", "P(GoUnblock) ≤"] as const;
+const LEAK_HEADERS = ["program", "test", "goroutine", "count", "kind", "verdict", "reason", "created at", "blocked at", "runs blocked / seen", "P(GoUnblock) ≤", "why"] as const;
 const RACE_HEADERS = ["program", "access", "racing with", "goroutines created at", "runs reporting / searched"] as const;
 const CRASH_HEADERS = ["program", "test", "goroutine", "reason", "blocked at", "crashed runs"] as const;
 
@@ -169,7 +169,7 @@ function lastToken(site: string | null): string {
 export function leakRows(findings: readonly Finding[]): string[][] {
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
-    const key = JSON.stringify([f.program, f.test, f.entry, f.kind, f.reason, f.creationSite, f.blockingSite]);
+    const key = JSON.stringify([f.program, f.test, f.entry, f.kind, f.verdict, f.reason, f.creationSite, f.blockingSite]);
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
   return [...groups.values()].map((group) => {
@@ -182,11 +182,13 @@ export function leakRows(findings: readonly Finding[]): string[][] {
       short(f.entry ?? f.goroutine),
       String(group.length),
       f.kind,
+      f.verdict,
       f.reason,
       f.isRoot ? "(root goroutine)" : (f.creationSiteKey ?? short(f.creationSite)),
       lastToken(f.blockingSite),
       `${blocked} / ${seen}`,
       fixed(Math.max(...group.map((g) => g.pUnblockUpper))),
+      f.why,
     ];
   });
 }
@@ -208,19 +210,22 @@ export function crashRows(blocked: LeakAnalysis["blockedAtCrash"]): string[][] {
 }
 
 /**
- * The leak table: every goroutine blocked forever, with its test, creation and blocking
- * sites; then the data races of -race runs and the goroutines that were only blocked
- * when a run crashed.
+ * The leak table: every goroutine the leak rule judged — blocked forever (leak, deadlock)
+ * first, then outlived, inconclusive and background — with its verdict, test, sites and
+ * why; then the data races of -race runs and the goroutines that were only blocked when a
+ * run crashed.
  */
 export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput["leaks"]): ReportSection {
-  const findings = analysis?.findings ?? [];
+  const order = (f: Finding): number => (f.gating ? 0 : ["leak", "deadlock", "outlived", "inconclusive", "background"].indexOf(f.kind) + 1);
+  const findings = [...(analysis?.findings ?? [])].sort((a, b) => order(a) - order(b));
+  const blockedForever = findings.filter((f) => f.gating);
   const rows = leakRows(findings);
   const races = raceRows(analysis?.races ?? []);
   const crashed = crashRows(analysis?.blockedAtCrash ?? []);
   const intro =
     analysis === null
       ? "The leak stage did not run; see the warnings in the overview."
-      : `${plural(findings.length, "goroutine")} whose last block is never followed by GoUnblock, in ${analysis.programs.filter((p) => p.findings.length > 0).length} of ${plural(analysis.programs.length, "program")}; siblings started by the same go statement share a row (count), and goroutines of tests are listed under their test and subtest. The last column is a one-sided 95 % Clopper–Pearson upper bound on the probability that such a goroutine is ever woken, from the number of runs; \`schedlab leaks\` lists every goroutine with its canonical id.` +
+      : `${plural(blockedForever.length, "goroutine")} blocked forever (${kindCounts(findings)}) in ${analysis.programs.filter((p) => p.findings.some((f) => f.gating)).length} of ${plural(analysis.programs.length, "program")}. Kinds: leak and deadlock are blocked forever; outlived goroutines are alive (a timer, ticker or context can wake them) after their test ended; inconclusive ones were left waiting while a goroutine that woke the same wait elsewhere was still live, or only in runs the deadline cut; background ones predate the test or belong to init or TestMain. The verdict comes first (proven: a hang, or every waker gone; likely: never woken there); siblings started by the same go statement share a row (count), goroutines of tests are listed under their test and subtest, and the P(GoUnblock) column is a one-sided 95 % Clopper–Pearson upper bound from the wake-ups counted within runs; \`schedlab leaks\` lists every goroutine with its canonical id.` +
         (score === null ? "" : ` Against the manifests' labels: precision ${pct(score.precision)}, recall ${pct(score.recall)}, ${plural(score.falsePositivesOnClean, "false positive")} on clean programs.`);
   const raceIntro =
     analysis === null || analysis.raceRunsChecked === 0
@@ -238,12 +243,12 @@ export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput[
     id: "leaks",
     title: "Goroutine leaks",
     html: () =>
-      `<p>${escapeXml(intro)}</p>\n${rows.length === 0 ? "" : `<div class="scroll">${htmlTable({ headers: LEAK_HEADERS, rows, numeric: [3, 8, 9] })}</div>`}` +
+      `<p>${escapeXml(intro)}</p>\n${rows.length === 0 ? "" : `<div class="scroll">${htmlTable({ headers: LEAK_HEADERS, rows, numeric: [3, 9, 10] })}</div>`}` +
       htmlPart(raceIntro, RACE_HEADERS, races, [4]) +
       htmlPart(crashIntro, CRASH_HEADERS, crashed, [5]),
     markdown: () =>
-      `${intro}\n\n${rows.length === 0 ? "" : markdownTable(LEAK_HEADERS, rows, [3, 8, 9])}` + markdownPart(raceIntro, RACE_HEADERS, races, [4]) + markdownPart(crashIntro, CRASH_HEADERS, crashed, [5]),
-    json: () => ({ score, findings: findings.length, rows: rows.length, races: races.length, blockedAtCrash: crashed.length }),
+      `${intro}\n\n${rows.length === 0 ? "" : markdownTable(LEAK_HEADERS, rows, [3, 9, 10])}` + markdownPart(raceIntro, RACE_HEADERS, races, [4]) + markdownPart(crashIntro, CRASH_HEADERS, crashed, [5]),
+    json: () => ({ score, findings: findings.length, blockedForever: blockedForever.length, rows: rows.length, races: races.length, blockedAtCrash: crashed.length }),
   };
 }
 

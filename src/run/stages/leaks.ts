@@ -15,8 +15,8 @@ export const leaksStage: StageDescriptor<LeaksInput, { readonly summary: LeakSum
   optional: true,
   work: async (_input, _say, context) => {
     // scoreLeaks analyses (and stores) the findings itself; the summary needs both.
-    const score = scoreLeaks(context.db);
-    const analysis = analyseLeaks(context.db, { save: false });
+    const score = await scoreLeaks(context.db);
+    const analysis = await analyseLeaks(context.db, { save: false });
     const summary = leakSummaryOf(analysis, score);
     return { output: { summary }, note: `${summary.findings} findings in ${summary.programsWithFindings} of ${summary.programsAnalysed} programs` };
   },

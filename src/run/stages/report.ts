@@ -50,7 +50,7 @@ export const reportStage: StageDescriptor<ReportInput, { readonly reportPath: st
     });
     const history = listEvaluations(context.db).map((e) => ({ ...e, predictors: e.predictors.map((p) => ({ ...p, name: rename(p.name) })) }));
     const main = input.evaluations[0]?.evalRunId ?? 0;
-    const leakAnalysis = input.leaks === null ? null : analyseLeaks(context.db, { save: false });
+    const leakAnalysis = input.leaks === null ? null : await analyseLeaks(context.db, { save: false });
     const all = [
       overviewSection({ ...input.overview, stages: context.timings }),
       ...sections,

@@ -14,6 +14,12 @@ const FINDING: LeakFinding = {
   isRoot: false,
   reason: "chan receive",
   kind: "leak",
+  verdict: "proven",
+  gating: true,
+  why: "TestPool/go_without_wait, which woke it there before, had ended",
+  owner: { kind: "test", root: "TestPool" },
+  wakers: ["TestPool/pool.TestPool.func2@pool_test.go:11#0"],
+  wakesAtSite: 0,
   formal: false,
   creationSite: "pool.(*Pool).Go pool.go:12",
   creationSiteKey: "pool.go:12",
@@ -28,7 +34,7 @@ const FINDING: LeakFinding = {
 
 const ANALYSIS: LeakAnalysis = {
   programs: [
-    { program: "pool", runs: 3, crashedRuns: 0, findings: [FINDING], blockedAtCrash: [], raceRunsChecked: 0, races: [] },
+    { program: "pool", runs: 3, crashedRuns: 0, findings: [FINDING], blockedAtCrash: [], raceRunsChecked: 0, races: [], flaky: [], tracerInduced: [] },
     {
       program: "wgpanic",
       runs: 3,
@@ -37,18 +43,23 @@ const ANALYSIS: LeakAnalysis = {
       blockedAtCrash: [{ program: "wgpanic", goroutine: "main.main", test: null, entry: "main.main", isRoot: true, reason: "sync", creationSite: null, blockingSite: "main.main main.go:20", runsCrashed: 3 }],
       raceRunsChecked: 3,
       races: [{ program: "racy", frames: ["main.record main.go:14", "main.record main.go:14"], accesses: ["read", "write"], createdAt: ["main.main main.go:20", "main.main main.go:21"], runs: 3, runsChecked: 3 }],
+      flaky: [],
+      tracerInduced: [],
     },
   ],
   findings: [FINDING],
   blockedAtCrash: [{ program: "wgpanic", goroutine: "main.main", test: null, entry: "main.main", isRoot: true, reason: "sync", creationSite: null, blockingSite: "main.main main.go:20", runsCrashed: 3 }],
   races: [{ program: "racy", frames: ["main.record main.go:14", "main.record main.go:14"], accesses: ["read", "write"], createdAt: ["main.main main.go:20", "main.main main.go:21"], runs: 3, runsChecked: 3 }],
   raceRunsChecked: 3,
+  flaky: [],
+  tracerInduced: [],
   withoutRuns: [],
+  notes: [],
 };
 
 describe("leakSection", () => {
   test("rows name the test of each finding, the races' two accesses, and the goroutines blocked at a crash", () => {
-    expect(leakRows(ANALYSIS.findings)).toEqual([["pool", "TestPool/go_without_wait", "pool.(*Pool).Go.func1", "1", "leak", "chan receive", "pool.go:12", "pool.go:13", "3 / 3", "0.632"]]);
+    expect(leakRows(ANALYSIS.findings)).toEqual([["pool", "TestPool/go_without_wait", "pool.(*Pool).Go.func1", "1", "leak", "proven", "chan receive", "pool.go:12", "pool.go:13", "3 / 3", "0.632", "TestPool/go_without_wait, which woke it there before, had ended"]]);
     expect(raceRows(ANALYSIS.races)).toEqual([["racy", "read main.record main.go:14", "write main.record main.go:14", "main.main main.go:20, main.main main.go:21", "3 / 3"]]);
     expect(crashRows(ANALYSIS.blockedAtCrash)).toEqual([["wgpanic", MISSING, "main.main", "sync", "main.main main.go:20", "3"]]);
   });
@@ -64,7 +75,7 @@ describe("leakSection", () => {
     const markdown = section.markdown();
     expect(markdown).toMatch(/\| racy \| read main\.record main\.go:14 \| write main\.record main\.go:14 \|/);
     expect(markdown).toMatch(/\| wgpanic \| .+ \| main\.main \| sync \| main\.main main\.go:20 \| 3 \|/);
-    expect(section.json()).toEqual({ score: null, findings: 1, rows: 1, races: 1, blockedAtCrash: 1 });
+    expect(section.json()).toEqual({ score: null, findings: 1, blockedForever: 1, rows: 1, races: 1, blockedAtCrash: 1 });
   });
 
   test("without races searched or crashes, only the leak table is shown", () => {

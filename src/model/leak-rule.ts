@@ -1,0 +1,201 @@
+// The one leak rule: from the end states of a program's runs, what each goroutine left in
+// a leak-reason wait is — blocked forever (leak, deadlock), alive after its owner ended
+// (outlived), someone else's (background), or not decidable (inconclusive). collect's
+// per-run check and `schedlab leaks` both call judgeProgram, so they cannot disagree on a
+// run (docs/leaks.md, "One rule"). Pure.
+
+import { blockKey } from "./goroutine-fold.js";
+import { isLive, NON_USER_WAKER, TIMER_WAKER, type AnalysedRun, type FinalBlock, type FindingKind, type LeakReason, type Owner, type ProgramRuns, type Verdict } from "./types.js";
+
+/** What the source says a wait can be ended by, besides another goroutine. */
+export interface WaitSource {
+  /** A timer or ticker channel is among the operands (time.After, time.Tick, t.C, …). */
+  readonly timer: boolean;
+  /** A context's Done channel is among the operands. */
+  readonly context: boolean;
+}
+
+export interface RuleOptions {
+  /** The source's view of a blocking site ("function file:line"); null when unknown. Default: unknown everywhere. */
+  readonly waitSourceAt?: (reason: LeakReason, site: string | null) => WaitSource | null;
+  /**
+   * In a run cut by the deadline, a goroutine is judged only if it had been blocked for at
+   * least this fraction of the run's traced time (default 0.5): one blocked just before the
+   * cut was probably about to be woken.
+   */
+  readonly cutFraction?: number;
+}
+
+/** What one run says of one goroutine it ended blocked. */
+export interface RunJudgement {
+  readonly runId: number;
+  /** null: alive in this run (e.g. a one-shot timer wait), no finding. */
+  readonly kind: FindingKind | null;
+  readonly verdict: Verdict;
+  /** Counts for --fail-on-leak: a leak or deadlock not seen only in runs cut by the deadline. */
+  readonly gating: boolean;
+  /** One sentence: why. */
+  readonly why: string;
+}
+
+/** The rule's conclusion for one goroutine over every run of its program. */
+export interface GoroutineJudgement {
+  readonly goroutine: string;
+  readonly kind: FindingKind;
+  readonly verdict: Verdict;
+  readonly gating: boolean;
+  readonly why: string;
+  readonly owner: Owner;
+  /** Goroutines (canonical ids) that woke the same wait in any run; TIMER_WAKER / NON_USER_WAKER for the others. */
+  readonly wakers: readonly string[];
+  /** Wake-ups from the same wait over all runs (within runs, not only whole runs). */
+  readonly wakesAtSite: number;
+  /** The judgement of each run where it ended blocked. */
+  readonly runs: readonly RunJudgement[];
+}
+
+/** The owner of a goroutine, from the root of its canonical id (docs/identity.md). */
+export function ownerOf(canonicalId: string): Owner {
+  if (canonicalId.startsWith("(pre-trace)")) return { kind: "background", why: "pre-trace" };
+  if (canonicalId.startsWith("(orphan)")) return { kind: "background", why: "orphan" };
+  const root = canonicalId.split("/", 1)[0];
+  if (root === "TestMain" || root.startsWith("TestMain#")) return { kind: "background", why: "TestMain" };
+  if (root === "main.main") return { kind: "main" };
+  return { kind: "test", root };
+}
+
+/** Kinds from the strongest to the weakest claim: the program-level kind is the first any run supports. */
+const STRENGTH: readonly (FindingKind | "cut-leak")[] = ["deadlock", "leak", "outlived", "cut-leak", "inconclusive"];
+const VERDICT_ORDER: readonly Verdict[] = ["proven", "likely", "inconclusive"];
+
+const BACKGROUND_WHY: Record<Extract<Owner, { kind: "background" }>["why"], string> = {
+  "pre-trace": "it existed before tracing began (package init or state shared by tests), so no test owns it",
+  TestMain: "TestMain started it, so no test owns it",
+  orphan: "its creator is not a user goroutine, so no test owns it",
+};
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** Per goroutine and wait key, the wake-ups over all runs. */
+function wakeIndex(runs: readonly AnalysedRun[]): (goroutine: string, key: string) => { count: number; timer: number; wakers: string[] } {
+  return (goroutine, key) => {
+    let count = 0;
+    let timer = 0;
+    const wakers = new Set<string>();
+    for (const { states } of runs) {
+      const tally = states.wakes.get(goroutine)?.get(key);
+      if (tally === undefined) continue;
+      count += tally.count;
+      timer += tally.timer;
+      for (const w of tally.wakers) if (w !== goroutine) wakers.add(w);
+    }
+    return { count, timer, wakers: [...wakers].sort() };
+  };
+}
+
+/**
+ * Judges every goroutine that ends a (non-crashed) run of `program` in a leak-reason wait.
+ * Crashed runs say nothing: a goroutine merely waiting when another one panicked is not
+ * leaked. Sorted by goroutine id; goroutines alive in every such run are left out.
+ */
+export function judgeProgram(program: ProgramRuns, options: RuleOptions = {}): GoroutineJudgement[] {
+  const runs = program.runs.filter((r) => !r.run.crashed);
+  const wakesOf = wakeIndex(runs);
+  const cutFraction = options.cutFraction ?? 0.5;
+  const sourceOf = (b: FinalBlock): WaitSource | null => options.waitSourceAt?.(b.reason, b.blockingSite) ?? null;
+  const timerCapable = (goroutine: string, b: FinalBlock): boolean => {
+    const source = sourceOf(b);
+    return source?.timer === true || source?.context === true || wakesOf(goroutine, blockKey(b.reason, b.blockingSite)).timer > 0;
+  };
+  // A hang is a deadlock only when nothing alive could still be woken by time.
+  const deadlocked = new Map<AnalysedRun, boolean>(runs.map((r) => [r, r.states.allBlocked && [...r.states.finalBlocks].every(([g, b]) => !timerCapable(g, b))]));
+
+  const candidates = new Set<string>();
+  for (const r of runs) for (const id of r.states.finalBlocks.keys()) candidates.add(id);
+  const out: GoroutineJudgement[] = [];
+  for (const goroutine of [...candidates].sort()) {
+    const owner = ownerOf(goroutine);
+    const judgements: RunJudgement[] = [];
+    let wakers: readonly string[] = [];
+    let wakesAtSite = 0;
+    for (const r of runs) {
+      const block = r.states.finalBlocks.get(goroutine);
+      if (block === undefined) continue;
+      const wakes = wakesOf(goroutine, blockKey(block.reason, block.blockingSite));
+      wakers = [...new Set([...wakers, ...wakes.wakers])].sort();
+      wakesAtSite = Math.max(wakesAtSite, wakes.count);
+      judgements.push(judgeRun(r, goroutine, block, { owner, wakes, source: sourceOf(block), deadlocked: deadlocked.get(r) === true, cutFraction }));
+    }
+    const best = strongest(judgements);
+    if (best === null) continue;
+    out.push({ goroutine, ...best, owner, wakers, wakesAtSite, runs: judgements });
+  }
+  return out;
+}
+
+interface RunContext {
+  readonly owner: Owner;
+  readonly wakes: { count: number; timer: number; wakers: string[] };
+  readonly source: WaitSource | null;
+  readonly deadlocked: boolean;
+  readonly cutFraction: number;
+}
+
+/** The rule for one goroutine left in `block` at the end of run `r` (docs/leaks.md, "One rule"). */
+function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunContext): RunJudgement {
+  const runId = r.run.runId;
+  const states = r.states;
+  const judgement = (kind: FindingKind | null, verdict: Verdict, gating: boolean, why: string): RunJudgement => ({ runId, kind, verdict, gating, why });
+  if (c.owner.kind === "background") return judgement("background", "likely", false, BACKGROUND_WHY[c.owner.why]);
+
+  // Alive: a timer, a ticker or a context can still end this wait.
+  const timerWoken = c.wakes.timer > 0 || c.wakes.wakers.includes(TIMER_WAKER);
+  if (timerWoken || c.source?.timer === true || c.source?.context === true) {
+    const by = timerWoken ? `a timer woke it there ${plural(c.wakes.timer, "time")}` : c.source?.context === true ? "the wait has a context case" : "the wait has a timer case";
+    if (states.cut) return judgement(null, "inconclusive", false, `${by}; the run was cut while it waited`);
+    // A one-shot timer wait (time.After never seen firing there) ends by itself.
+    const loops = c.wakes.count > 0 || c.source?.context === true;
+    if (!loops) return judgement(null, "inconclusive", false, `${by}: it ends by itself`);
+    const owner = c.owner.kind === "main" ? "the program" : `its test ${c.owner.root}`;
+    return judgement("outlived", "proven", false, `${by}, so it is alive, not blocked; ${owner} ended without stopping it`);
+  }
+
+  if (c.deadlocked) return judgement("deadlock", "proven", true, "the run hung with every user goroutine blocked");
+
+  // Who woke this wait elsewhere, and where they stood when this run's trace stopped.
+  const live = c.wakes.wakers.filter((w) => w === NON_USER_WAKER || isLive(states.ends.get(w) ?? "ended") && states.seen.has(w));
+  if (live.length > 0) {
+    const w = live[0];
+    const where = w === NON_USER_WAKER ? "runtime or library code woke it there before" : `${w} woke it there before and was still ${states.ends.get(w)} when the trace stopped`;
+    return judgement("inconclusive", "inconclusive", false, where);
+  }
+  if (states.cut) {
+    if (block.blockedNs < c.cutFraction * states.tracedNs) return judgement("inconclusive", "inconclusive", false, "blocked only shortly before the deadline cut the run");
+    return judgement("leak", "likely", false, "blocked for most of a run the deadline cut (not counted by --fail-on-leak on its own)");
+  }
+  const partners = c.wakes.wakers.filter((w) => w !== TIMER_WAKER && states.seen.has(w));
+  if (partners.length > 0) {
+    const blocked = partners.filter((w) => states.ends.get(w) === "blocked");
+    const why = blocked.length > 0 ? `it waits for ${blocked[0]}, which is itself blocked` : `${partners[0]}, which woke it there before, had ended`;
+    return judgement("leak", "proven", true, why);
+  }
+  return judgement("leak", "likely", true, c.wakes.count > 0 ? "its earlier wakers never ran in this run" : "never woken from this wait in any run");
+}
+
+/** The program-level conclusion: the strongest kind any run supports, with its best verdict. */
+function strongest(judgements: readonly RunJudgement[]): Omit<GoroutineJudgement, "goroutine" | "owner" | "wakers" | "wakesAtSite" | "runs"> | null {
+  const bucket = (j: RunJudgement): FindingKind | "cut-leak" | null => (j.kind === "leak" && !j.gating ? "cut-leak" : j.kind);
+  if (judgements.some((j) => j.kind === "background")) {
+    const j = judgements.find((x) => x.kind === "background") as RunJudgement;
+    return { kind: "background", verdict: j.verdict, gating: false, why: j.why };
+  }
+  for (const level of STRENGTH) {
+    const matching = judgements.filter((j) => bucket(j) === level);
+    if (matching.length === 0) continue;
+    const best = [...matching].sort((a, b) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b.verdict))[0];
+    return { kind: best.kind as FindingKind, verdict: best.verdict, gating: best.gating, why: best.why };
+  }
+  return null;
+}

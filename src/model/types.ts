@@ -1,0 +1,137 @@
+// The goroutine model's vocabulary: how a run ended, the state each user goroutine is in
+// when its trace stops, the waits it was woken from, and the kinds of leak finding.
+// Shared by collect's per-run check and the leaks stage (docs/leaks.md, "One rule").
+
+import type { GoroutineInfo } from "../trace/types.js";
+
+/** Block reasons after which only another goroutine (or a timer) can wake the blocked one. */
+export const LEAK_REASONS = ["chan send", "chan receive", "select", "sync", "sync.(*Cond).Wait", "forever"] as const;
+export type LeakReason = (typeof LEAK_REASONS)[number];
+
+export function isLeakReason(reason: string): reason is LeakReason {
+  return (LEAK_REASONS as readonly string[]).includes(reason);
+}
+
+/** How a run ended, as collect recorded it (runs.outcome). */
+export type RunEnd = "ok" | "exit-error" | "panic" | "timeout" | "killed";
+
+/** Outcomes of runs the deadline or schedlab's kill stopped: the trace was cut, not finished. */
+export function runWasCut(outcome: RunEnd): boolean {
+  return outcome === "timeout" || outcome === "killed";
+}
+
+/**
+ * One run of a program: how it ended and its user goroutines. Its records are not held
+ * here: they are streamed through runStateFold, which keeps per-goroutine state.
+ */
+export interface LeakRun {
+  readonly runId: number;
+  readonly runIndex: number;
+  readonly config: string;
+  readonly outcome: RunEnd;
+  /** The runtime reported "all goroutines are asleep - deadlock!" (stderr). */
+  readonly runtimeDeadlock: boolean;
+  /**
+   * The run ended by a panic or a fatal error other than the runtime's deadlock report
+   * (runEndedByCrash): whatever was blocked then was merely waiting, not leaked.
+   */
+  readonly crashed: boolean;
+  readonly goroutines: readonly GoroutineInfo[];
+}
+
+/**
+ * Where a user goroutine stood when its run's trace stopped. `blocked`: in a leak-reason
+ * wait; `sleeping`: time.Sleep; `waiting`: any other wait (network, GC, a wait already
+ * under way when tracing began); `not-started`: created but never ran.
+ */
+export const END_STATES = ["ended", "blocked", "sleeping", "waiting", "runnable", "running", "syscall", "not-started"] as const;
+export type EndState = (typeof END_STATES)[number];
+
+/** A goroutine that can still act by itself: its waits end without help, or it is not waiting. */
+export function isLive(state: EndState): boolean {
+  return state !== "ended" && state !== "blocked";
+}
+
+/** The waker of a block that no user goroutine caused: a timer (no goroutine acted) or runtime/library code. */
+export const TIMER_WAKER = "(timer)";
+export const NON_USER_WAKER = "(non-user)";
+
+/** Wake-ups of one goroutine from one wait (reason and site) within one run. */
+export interface WakeTally {
+  readonly count: number;
+  /** Of those, wakes with no goroutine as actor: timers firing from the scheduler. */
+  readonly timer: number;
+  /** The longest of the woken blocks, in ns. */
+  readonly longestNs: number;
+  /** Who woke it: canonical ids of user goroutines, TIMER_WAKER or NON_USER_WAKER (at most a few). */
+  readonly wakers: readonly string[];
+}
+
+/** A goroutine's last real block in one run, if it was never woken from it. */
+export interface FinalBlock {
+  readonly canonicalId: string;
+  readonly reason: LeakReason;
+  /** Top user frame at the block, "function file:line". */
+  readonly blockingSite: string | null;
+  /** Index among the run's six-event sequence of the GoBlock (the dataset's depth). */
+  readonly depth: number;
+  /** Events (of the six) in the run. */
+  readonly runEvents: number;
+  /** From the GoBlock to the run's last user record. */
+  readonly blockedNs: number;
+  /** Wake-ups of this goroutine from the same wait earlier in the run, and the longest of those blocks. */
+  readonly earlierWakes: number;
+  readonly longestEarlierBlockNs: number;
+}
+
+/** What one run says about each of its user goroutines. */
+export interface RunGoroutineStates {
+  /** Canonical ids of every user goroutine seen in the run. */
+  readonly seen: ReadonlySet<string>;
+  /** The state of every seen goroutine when the trace stopped. */
+  readonly ends: ReadonlyMap<string, EndState>;
+  /** Goroutines whose final state is a leak-reason block never followed by GoUnblock. */
+  readonly finalBlocks: ReadonlyMap<string, FinalBlock>;
+  /** Wake-ups per goroutine and wait ("reason|site" from blockKey). */
+  readonly wakes: ReadonlyMap<string, ReadonlyMap<string, WakeTally>>;
+  /** The trace was cut by the deadline or a kill (the run did not finish). */
+  readonly cut: boolean;
+  /** Every user goroutine alive at the end is blocked (a hang), in a run that did not end normally. */
+  readonly allBlocked: boolean;
+  /** Nanoseconds from the run's first to its last user record. */
+  readonly tracedNs: number;
+}
+
+/** A run with what its records say about each goroutine at its end: the rule's input. */
+export interface AnalysedRun {
+  readonly run: LeakRun;
+  readonly states: RunGoroutineStates;
+}
+
+/** The analysed runs of one program. */
+export interface ProgramRuns {
+  readonly program: string;
+  readonly runs: readonly AnalysedRun[];
+}
+
+/**
+ * The kinds of finding (docs/leaks.md):
+ * - `leak`: blocked forever while the program or test went on or finished;
+ * - `deadlock`: blocked forever in a run that hung with every user goroutine blocked;
+ * - `outlived`: alive (a timer, a ticker or a context can still wake it) after the test or
+ *   program that created it ended — what goleak reports;
+ * - `background`: predates the test or belongs to init, TestMain or package state;
+ * - `inconclusive`: left blocked while a goroutine that woke the same wait was still live,
+ *   or only in runs cut by the deadline before it had been blocked long.
+ */
+export const FINDING_KINDS = ["leak", "deadlock", "outlived", "background", "inconclusive"] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
+
+/** How sure a finding is: proven (a hang, or every waker gone), likely (never woken anywhere), inconclusive. */
+export type Verdict = "proven" | "likely" | "inconclusive";
+
+/** Who a goroutine belongs to, read from the root of its canonical id. */
+export type Owner =
+  | { readonly kind: "test"; readonly root: string }
+  | { readonly kind: "main" }
+  | { readonly kind: "background"; readonly why: "pre-trace" | "TestMain" | "orphan" };
