@@ -63,7 +63,7 @@ export function detectFlaky(program: string, runs: readonly FailureRun[], replay
     }
   }
   const findings: FlakyFinding[] = [];
-  for (const [key, entry] of [...failing].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [, entry] of [...failing].sort(([a], [b]) => a.localeCompare(b))) {
     const passed = runs.filter((r) => !r.cut && !entry.runs.includes(r));
     if (passed.length === 0) continue;
     const first = entry.runs[0]!;
