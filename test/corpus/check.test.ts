@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkCorpus, creatorMatches, enclosingFunction, hasGoStatement, siteProblem, type CorpusCheckReport } from "../../src/corpus/index.js";
+import { checkCorpus, creatorMatches, enclosingFunction, hasGoStatement, manifestProblems, siteProblem, type CorpusCheckReport } from "../../src/corpus/index.js";
 import { runCli } from "../helpers/cli.js";
 
 const CORPUS = fileURLToPath(new URL("../../go-programs/", import.meta.url));
@@ -100,6 +100,119 @@ describe("creators of go statements", () => {
   });
 });
 
+describe("manifest findings and flaky outcomes", () => {
+  const leak = JSON.parse(manifest({})) as Record<string, unknown>;
+  const flaky = { ...leak, kind: "test", outcome: "flaky", bugClass: "order-violation", expected: [], showsOn: "some" };
+  const entry = { creator: "main.main", site: "main.go:7", reason: "chan send" };
+
+  it("accepts both finding kinds and leaves finding optional", () => {
+    expect(manifestProblems({ ...leak, expected: [entry] })).toEqual([]);
+    expect(manifestProblems({ ...leak, expected: [{ ...entry, finding: "blocked-forever" }] })).toEqual([]);
+    expect(manifestProblems({ ...leak, expected: [{ ...entry, reason: "select", finding: "outlived" }] })).toEqual([]);
+  });
+
+  it("refuses an unknown finding and a root goroutine that outlives its own test", () => {
+    expect(manifestProblems({ ...leak, expected: [{ ...entry, finding: "stale" }] })).toEqual(["expected[0].finding must be one of blocked-forever, outlived when present"]);
+    expect(manifestProblems({ ...leak, expected: [{ creator: "x.TestY", site: null, reason: "select", finding: "outlived" }] })).toEqual([
+      "expected[0]: a root goroutine (site null) cannot outlive its own test",
+    ]);
+  });
+
+  it("accepts a flaky outcome with test names and no expected goroutine", () => {
+    expect(manifestProblems({ ...flaky, flakyTests: ["TestWait", "TestWait/round_1", "ExampleGroup"] })).toEqual([]);
+    expect(manifestProblems({ ...flaky, flakyTests: ["TestWait"], expected: [entry] })).toEqual([]);
+  });
+
+  it("requires non-empty, well-formed flakyTests with outcome flaky and refuses them otherwise", () => {
+    expect(manifestProblems(flaky)).toEqual(["outcome flaky needs flakyTests, a non-empty array of test names"]);
+    expect(manifestProblems({ ...flaky, flakyTests: [] })).toEqual(["outcome flaky needs flakyTests, a non-empty array of test names"]);
+    expect(manifestProblems({ ...flaky, flakyTests: ["TestOk", "waitDrains", "TestA B", 7] })).toEqual([
+      'flakyTests[1] must be a test name as go test -run takes it ("TestX", "TestX/sub"), got "waitDrains"',
+      'flakyTests[2] must be a test name as go test -run takes it ("TestX", "TestX/sub"), got "TestA B"',
+      'flakyTests[3] must be a test name as go test -run takes it ("TestX", "TestX/sub"), got 7',
+    ]);
+    expect(manifestProblems({ ...leak, flakyTests: ["TestWait"] })).toEqual(['flakyTests is only allowed with outcome "flaky"']);
+    expect(manifestProblems({ ...leak, outcome: "clean", bugClass: null, expected: [], showsOn: "never", flakyTests: ["TestWait"] })).toEqual([
+      'flakyTests is only allowed with outcome "flaky"',
+    ]);
+  });
+});
+
+describe("corpus check of flaky tests, outlived goroutines and examples", () => {
+  const WAIT_TEST = 'package group\n\nimport "testing"\n\nfunc TestWait(t *testing.T) {\n\tt.Run("round_1", func(t *testing.T) {})\n}\n';
+  const FEED_EXAMPLE = [
+    "package group", // 1
+    "", // 2
+    'import "fmt"', // 3
+    "", // 4
+    "func ExampleFeed() {", // 5
+    "\tfeed := make(chan string)", // 6
+    "\tgo func() { fmt.Println(<-feed) }()", // 7
+    '\tfmt.Println("subscribed")', // 8
+    "\t// Output: subscribed", // 9
+    "}", // 10
+    "",
+  ].join("\n");
+  const flaky = (overrides: Record<string, unknown>): string =>
+    manifest({ kind: "test", outcome: "flaky", bugClass: "order-violation", expected: [], showsOn: "some", flakyTests: ["TestWait/round_1"], ...overrides });
+  let root: string;
+  let report: CorpusCheckReport;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "schedlab-corpus-flaky-"));
+    writeFileSync(join(root, "go.mod"), "module fixture.example/corpus\n\ngo 1.22\n");
+    writeProgram(root, "flaky/ok", { "group_test.go": WAIT_TEST, "schedlab.json": flaky({}) });
+    writeProgram(root, "flaky/missing", { "group_test.go": WAIT_TEST, "schedlab.json": flaky({ flakyTests: ["TestWait", "TestGone/sub"] }) });
+    writeProgram(root, "flaky/main", { "main.go": LEAKY_MAIN, "schedlab.json": flaky({ kind: "main", flakyTests: ["TestWait"] }) });
+    writeProgram(root, "outlived/main", {
+      "main.go": LEAKY_MAIN,
+      "schedlab.json": manifest({ expected: [{ creator: "main.main", site: "main.go:7", reason: "chan send", finding: "outlived" }] }),
+    });
+    writeProgram(root, "outlived/example", {
+      "group_test.go": WAIT_TEST,
+      "example_test.go": FEED_EXAMPLE,
+      "schedlab.json": manifest({
+        kind: "test",
+        expected: [
+          { creator: "fixture.example/corpus/outlived/example.ExampleFeed", site: "example_test.go:7", reason: "chan receive" },
+          { creator: "fixture.example/corpus/outlived/example.ExampleFeed", site: "example_test.go:7", reason: "chan receive", finding: "outlived" },
+        ],
+      }),
+    });
+    writeProgram(root, "outlived/badsite", {
+      "group_test.go": WAIT_TEST,
+      "example_test.go": FEED_EXAMPLE,
+      "schedlab.json": manifest({ kind: "test", expected: [{ creator: "fixture.example/corpus/outlived/badsite.ExampleFeed", site: "example_test.go:6", reason: "chan receive" }] }),
+    });
+    report = await checkCorpus({ dir: root, skipBuild: true });
+  });
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("accepts a flaky test program whose flakyTests name its tests, subtests included", () => {
+    expect(problemsOf(report, "flaky/ok")).toEqual([]);
+  });
+
+  it("reports flakyTests naming no test function, and a flaky main program", () => {
+    expect(problemsOf(report, "flaky/missing")).toEqual(["flakyTests[1]: no func TestGone in the program's _test.go files"]);
+    expect(problemsOf(report, "flaky/main")).toEqual(['outcome flaky needs a test program (flakyTests name tests), got kind "main"']);
+  });
+
+  it("accepts an outlived goroutine in a test program only", () => {
+    expect(problemsOf(report, "outlived/main")).toEqual(['expected[0]: finding "outlived" (alive after the test that created it) needs a test program']);
+    expect(problemsOf(report, "outlived/example")).toEqual([]);
+  });
+
+  it("checks go statement sites inside Example functions", () => {
+    expect(problemsOf(report, "outlived/badsite")).toEqual(['expected[0]: site example_test.go:6 is not a go statement: "feed := make(chan string)"']);
+  });
+
+  it("counts flaky as an outcome of its own", () => {
+    expect(report.byOutcome).toEqual({ flaky: 3, leak: 3 });
+    expect(report.byShowsOn).toEqual({ some: 3, every: 3 });
+  });
+});
+
 describe("corpus check on a broken fixture corpus", () => {
   let root: string;
   let report: CorpusCheckReport;
@@ -110,7 +223,7 @@ describe("corpus check on a broken fixture corpus", () => {
     writeProgram(root, "ok/leaky", { "main.go": LEAKY_MAIN, "schedlab.json": manifest({}) });
     writeProgram(root, "bad/manifest", {
       "main.go": LEAKY_MAIN,
-      "schedlab.json": manifest({ outcome: "flaky", description: "", timeoutMs: -5 }),
+      "schedlab.json": manifest({ outcome: "flaky-ish", description: "", timeoutMs: -5 }),
     });
     writeProgram(root, "bad/json", { "main.go": LEAKY_MAIN, "schedlab.json": "{ kind: main" });
     writeProgram(root, "bad/compile", {
@@ -151,7 +264,7 @@ describe("corpus check on a broken fixture corpus", () => {
 
   it("reports manifest problems", () => {
     expect(problemsOf(report, "bad/manifest")).toEqual([
-      "manifest: outcome must be one of clean, leak, deadlock, race, panic, got \"flaky\"",
+      "manifest: outcome must be one of clean, leak, deadlock, race, panic, flaky, got \"flaky-ish\"",
       "manifest: description must be a non-empty string",
       "manifest: timeoutMs must be a positive integer (milliseconds) when present",
     ]);
