@@ -175,6 +175,13 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
     if (block.blockedNs < c.cutFraction * states.tracedNs) return judgement("inconclusive", "inconclusive", false, "blocked only shortly before the deadline cut the run");
     return judgement("leak", "likely", false, "blocked for most of a run the deadline cut (not counted by --fail-on-leak on its own)");
   }
+  // The goroutines seen waking it are a sample: if any goroutine of the same owner was
+  // still at work when the trace stopped, the run may have ended just before it woke this
+  // one (an exit race: the test or program finished while its workers were in flight).
+  const sibling = liveOfRoot(states).get(rootOf(goroutine));
+  if (sibling !== undefined && sibling !== goroutine) {
+    return judgement("inconclusive", "inconclusive", false, `${sibling}, of the same ${c.owner.kind === "main" ? "program" : "test"}, was still ${states.ends.get(sibling)} when the trace stopped and may have been about to wake it`);
+  }
   const partners = c.wakes.wakers.filter((w) => w !== TIMER_WAKER && states.seen.has(w));
   if (partners.length > 0) {
     const blocked = partners.filter((w) => states.ends.get(w) === "blocked");
@@ -182,6 +189,27 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
     return judgement("leak", "proven", true, why);
   }
   return judgement("leak", "likely", true, c.wakes.count > 0 ? "its earlier wakers never ran in this run" : "never woken from this wait in any run");
+}
+
+/** The root segment of a canonical id (its owner's name). */
+function rootOf(canonicalId: string): string {
+  return canonicalId.split("/", 1)[0];
+}
+
+const liveByRun = new WeakMap<AnalysedRun["states"], Map<string, string>>();
+
+/** Per owner root, the first goroutine (by id) still live when the run's trace stopped. */
+function liveOfRoot(states: AnalysedRun["states"]): Map<string, string> {
+  let live = liveByRun.get(states);
+  if (live === undefined) {
+    live = new Map();
+    for (const id of [...states.ends.keys()].sort()) {
+      const root = rootOf(id);
+      if (!live.has(root) && isLive(states.ends.get(id) ?? "ended")) live.set(root, id);
+    }
+    liveByRun.set(states, live);
+  }
+  return live;
 }
 
 /** The program-level conclusion: the strongest kind any run supports, with its best verdict. */

@@ -142,6 +142,19 @@ describe("runGoroutineStates and detectLeaks", () => {
     expect(detectLeaks({ program: "p", runs: [woken, senderGone] })[0]).toMatchObject({ kind: "leak", verdict: "proven" });
   });
 
+  test("a wait nobody is known to wake, left while a goroutine of the same owner was still at work, is inconclusive", () => {
+    const SIBLING: GoroutineInfo = { goroutine: 8, canonicalId: "main.main/main.flusher@main.go:12#0", parent: 1, entry: "main.flusher", creationSite: "main.main /src/main.go:12", isRoot: false };
+    const goroutines = [ROOT, WORKER, SIBLING];
+    const sibling: Step[] = [["GoCreate", 8, 2, "", "main.main /src/main.go:12"], ["GoStart", 8, 2]];
+    const asleep = run([...start, ...sibling, ["GoBlock", 8, 3, "sleep", "main.flusher /src/main.go:30"], selectBlock, mainEnds], "ok", 0, false, goroutines);
+    const [finding] = detectLeaks({ program: "p", runs: [asleep] });
+    expect(finding).toMatchObject({ goroutine: WORKER.canonicalId, kind: "inconclusive", gating: false });
+    expect(finding.why).toContain(`${SIBLING.canonicalId}, of the same program, was still sleeping when the trace stopped`);
+    // The sibling had ended: nothing could wake the worker any more.
+    const ended = run([...start, ...sibling, ["GoEnd", 8, 3], selectBlock, mainEnds], "ok", 0, false, goroutines);
+    expect(detectLeaks({ program: "p", runs: [ended] })[0]).toMatchObject({ kind: "leak", verdict: "likely", gating: true });
+  });
+
   test("ownership: goroutines from before the trace or from TestMain are background, never gating; a test's own are charged to it", () => {
     const owned = (canonicalId: string): GoroutineInfo[] => [ROOT, { ...WORKER, canonicalId }];
     const findingOf = (canonicalId: string) => detectLeaks({ program: "p", runs: [run([...start, selectBlock, mainEnds], "ok", 0, false, owned(canonicalId))] })[0];

@@ -27,9 +27,8 @@ export const selectMany: ProgramTemplate = {
     const failing = rng.int(0, inputs - 1);
     const failAt = rng.int(1, perInput - 1);
     const hang = injectBug && rng.chance(0.5);
-    // A hung run whose loop was once woken by the deadline timer looks like a timer-driven
-    // loop caught mid-wait to the leak detector (docs/leaks.md, --timer-margin), so hanging
-    // programs have none.
+    // A loop once woken by the deadline timer is alive to the leak rule (a timer can wake
+    // it: docs/leaks.md, "One rule"), so hanging programs have none.
     const deadline = deadlineDrawn && !hang;
     const cases = inputs + (stats ? 1 : 0) + (deadline ? 1 : 0) + (idle === "none" ? 0 : 1);
     const inputCases = Array.from(
