@@ -84,6 +84,27 @@ function findingRow(f: LeakFinding): string[] {
   ];
 }
 
+/**
+ * One row per goroutine that -test.count repeated: the same test's goroutine in each
+ * repetition (roots TestX, TestX#1, …) shows the same chain, kind and sites, so those rows
+ * become one with the count after the goroutine ("×20") and the widest bound and depth;
+ * the why is the first one's. --json keeps every goroutine.
+ */
+function mergeRepeats(findings: readonly LeakFinding[]): string[][] {
+  const rows = new Map<string, { row: string[]; count: number }>();
+  for (const f of findings) {
+    const row = findingRow(f);
+    const key = JSON.stringify([row[0], row[1], row[2], row[3], row[4], row[5]]);
+    const seen = rows.get(key);
+    if (seen === undefined) rows.set(key, { row, count: 1 });
+    else {
+      seen.count++;
+      seen.row[7] = Math.max(Number(seen.row[7]), Number(row[7])).toFixed(3);
+    }
+  }
+  return [...rows.values()].map(({ row, count }) => (count === 1 ? row : [row[0], `${row[1]} ×${count}`, ...row.slice(2)]));
+}
+
 /** The sections of the terminal form, in the order a reader needs them. */
 const KIND_SECTIONS: readonly { readonly title: string; readonly pick: (f: LeakFinding) => boolean }[] = [
   { title: "Blocked forever (counted by --fail-on-leak)", pick: (f) => (f.kind === "leak" || f.kind === "deadlock") && f.gating },
@@ -172,7 +193,7 @@ export function formatFindings(analysis: LeakAnalysis): string {
   const sections = KIND_SECTIONS.map((section) => {
     const picked = analysis.findings.filter(section.pick);
     if (picked.length === 0) return "";
-    const groups = groupFindings(picked).map((g) => ({ title: g.test === null ? g.program : `${g.program}  ${g.test}`, rows: g.findings.map(findingRow) }));
+    const groups = groupFindings(picked).map((g) => ({ title: g.test === null ? g.program : `${g.program}  ${g.test}`, rows: mergeRepeats(g.findings) }));
     return `${section.title}:\n${groupedTable(header, groups)}`;
   }).filter((s) => s !== "");
   const notes = [
