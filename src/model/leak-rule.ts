@@ -78,21 +78,31 @@ function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-/** Per goroutine and wait key, the wake-ups over all runs. */
+/** Per goroutine and wait key, the wake-ups over all runs (each pair summed once). */
 function wakeIndex(runs: readonly AnalysedRun[]): (goroutine: string, key: string) => { count: number; timer: number; wakers: string[] } {
+  const memo = new Map<string, { count: number; timer: number; wakers: string[] }>();
   return (goroutine, key) => {
-    let count = 0;
-    let timer = 0;
-    const wakers = new Set<string>();
-    for (const { states } of runs) {
-      const tally = states.wakes.get(goroutine)?.get(key);
-      if (tally === undefined) continue;
-      count += tally.count;
-      timer += tally.timer;
-      for (const w of tally.wakers) if (w !== goroutine) wakers.add(w);
-    }
-    return { count, timer, wakers: [...wakers].sort() };
+    const memoKey = `${goroutine}\0${key}`;
+    const known = memo.get(memoKey);
+    if (known !== undefined) return known;
+    const summed = sumWakes(runs, goroutine, key);
+    memo.set(memoKey, summed);
+    return summed;
   };
+}
+
+function sumWakes(runs: readonly AnalysedRun[], goroutine: string, key: string): { count: number; timer: number; wakers: string[] } {
+  let count = 0;
+  let timer = 0;
+  const wakers = new Set<string>();
+  for (const { states } of runs) {
+    const tally = states.wakes.get(goroutine)?.get(key);
+    if (tally === undefined) continue;
+    count += tally.count;
+    timer += tally.timer;
+    for (const w of tally.wakers) if (w !== goroutine) wakers.add(w);
+  }
+  return { count, timer, wakers: [...wakers].sort() };
 }
 
 /**
