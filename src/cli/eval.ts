@@ -1,5 +1,6 @@
 // `schedlab eval`: score predictors on the test split of a holdout (DESIGN §8), store the
-// results and print them as a table or JSON.
+// results and print them as a table or JSON; with --cv K, leave-family-out cross-validation
+// over the whole corpus instead (src/eval/cv-from-database.ts).
 
 import type { Command } from "commander";
 import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parseIntegerOption, parsePositiveInteger, parseRunSelection } from "./options.js";
@@ -8,12 +9,22 @@ import { DEFAULT_RESAMPLES } from "../eval/metrics/clusterBootstrap.js";
 import { progressWriter } from "./progress.js";
 import { runEvaluation } from "../eval/from-database.js";
 import { evaluationText } from "../report/terminal.js";
+import { DEFAULT_CV_FOLDS } from "../eval/cv.js";
+import { runCrossValidation } from "../eval/cv-from-database.js";
+import { crossValidationText } from "../report/cv.js";
+import { UsageError } from "../errors.js";
+import type { Abstraction } from "../dataset/types.js";
 
 interface EvalFlags {
   readonly configs: string;
   readonly predictor: string[];
-  readonly abstraction: string;
+  readonly abstraction?: string[];
   readonly holdout?: string;
+  readonly cv?: string | true;
+  readonly cvSeed: string;
+  readonly cvTestCorpora?: boolean;
+  readonly adapters: string;
+  readonly force?: boolean;
   readonly db: string;
   readonly baseUrl?: string;
   readonly allowDownload?: boolean;
@@ -25,16 +36,23 @@ interface EvalFlags {
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
+/** Like collect, without a default, so --help shows none. */
+const collectOptional = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 export function registerEval(program: Command): void {
   program
     .command("eval")
     .description(
-      "Score predictors on the held-out programs: accuracy with the ceiling and majority beside it, per-event P/R/F1, calibration (ECE, Brier, NLL, KL, L1), entropy correlation, and paired comparisons.",
+      "Score predictors on the held-out programs: accuracy with the ceiling and majority beside it, per-event P/R/F1, calibration (ECE, Brier, NLL, KL, L1), entropy correlation, and paired comparisons; with --cv K, leave-family-out cross-validation over the whole corpus.",
     )
     .option("--predictor <spec>", `${PREDICTOR_SPECS_HELP} (repeat for several)`, collect, [])
-    .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
+    .option("--abstraction <name>", "state abstraction: split, depth, goroutine or context (required; with --cv repeatable, default depth and split)", collectOptional)
     .option("--holdout <spec>", HOLDOUT_HELP)
+    .option("--cv [k]", `leave-family-out cross-validation instead of a holdout: the families in k folds (default ${DEFAULT_CV_FOLDS}), students (student:kl, student:kl-tags, …: recipes, not paths) trained per fold; not stored`)
+    .option("--cv-seed <n>", "--cv: seed of the fold assignment", "1")
+    .option("--cv-test-corpora", "--cv: put the test corpora's families into the folds too (default: left out)")
+    .option("--adapters <dir>", "--cv: fold students go under DIR/cv/<hash>/fold-<i>/<recipe> and are reused", "adapters")
+    .option("--force", "--cv: retrain the fold students even when cached")
     .option("--configs <list>", CONFIGS_HELP, "plain")
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--base-url <url>", "OpenAI-compatible endpoint for openai:MODEL, ending in /v1 (default $OPENAI_BASE_URL)")
@@ -45,7 +63,13 @@ export function registerEval(program: Command): void {
     .option("--no-store", "do not store the results in the database")
     .option("--json", "machine-readable output")
     .action(async (flags: EvalFlags) => {
-      const abstraction = parseAbstraction(flags.abstraction);
+      if (flags.cv !== undefined) {
+        await crossValidate(flags);
+        return;
+      }
+      const given = flags.abstraction ?? [];
+      if (given.length !== 1) throw new UsageError("eval needs exactly one --abstraction (several only with --cv)", "Pass e.g. --abstraction depth.");
+      const abstraction = parseAbstraction(given[0]!);
       const concurrency = flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency);
       const bootstrapResamples = parsePositiveInteger("--resamples", flags.resamples);
       const bootstrapSeed = parseIntegerOption("--seed", flags.seed);
@@ -82,4 +106,44 @@ export function registerEval(program: Command): void {
         db.close();
       }
     });
+}
+
+/** `eval --cv K`: every program tested once, in the fold its family was dealt to. */
+async function crossValidate(flags: EvalFlags): Promise<void> {
+  if (flags.holdout !== undefined) throw new UsageError("--cv and --holdout do not go together: CV holds out every family once", "Drop --holdout, or drop --cv to score one holdout.");
+  const folds = flags.cv === true ? DEFAULT_CV_FOLDS : parseIntegerOption("--cv", flags.cv!, 2);
+  const abstractions: Abstraction[] = flags.abstraction === undefined ? ["depth", "split"] : [...new Set(flags.abstraction.map(parseAbstraction))];
+  const db = openExistingDatabase(flags.db);
+  const progress = progressWriter(process.stderr);
+  try {
+    const run = await runCrossValidation(db, {
+      predictors: flags.predictor,
+      abstractions,
+      folds,
+      foldSeed: parseIntegerOption("--cv-seed", flags.cvSeed),
+      runs: parseRunSelection(flags.configs),
+      includeTestCorpora: flags.cvTestCorpora === true,
+      adapters: flags.adapters,
+      force: flags.force === true,
+      predictorContext: { baseUrl: flags.baseUrl, allowDownload: flags.allowDownload === true, concurrency: flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency) },
+      bootstrapResamples: parsePositiveInteger("--resamples", flags.resamples),
+      bootstrapSeed: parseIntegerOption("--seed", flags.seed),
+      onProgress: progress.write,
+    });
+    progress.done();
+    const failures = run.abstractions.flatMap((a) => a.failures);
+    for (const f of failures) process.stderr.write(`schedlab: predictor ${f.predictor} failed: ${f.message}\n  ${f.hint}\n`);
+    if (flags.json === true) {
+      const json = {
+        cv: { folds: run.folds, seed: run.foldSeed, reference: run.reference },
+        abstractions: run.abstractions.map((a) => ({ abstraction: a.abstraction, seconds: a.seconds, cacheDir: a.cacheDir, folds: a.folds, ...a.scores, failures: a.failures })),
+      };
+      process.stdout.write(`${JSON.stringify(json)}\n`);
+    } else {
+      process.stdout.write(crossValidationText(run));
+    }
+    if (failures.length > 0) process.exitCode = 1;
+  } finally {
+    db.close();
+  }
 }

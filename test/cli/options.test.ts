@@ -26,14 +26,14 @@ describe("numeric options", () => {
     expect(() => parsePositiveInteger("--jobs", "0")).toThrow('--jobs must be a positive integer, got "0"');
     expect(() => parseIntegerOption("--run", "-1", 0)).toThrow('--run must be a non-negative integer, got "-1"');
     expect(() => parseNumberOption("--delta", "1.5", 0, 1)).toThrow('--delta must be a number in [0, 1], got "1.5"');
-    expect(() => parseNumberOption("--timer-margin", "0.5", 1)).toThrow('--timer-margin must be a number ≥ 1, got "0.5"');
+    expect(() => parseNumberOption("--margin", "0.5", 1)).toThrow('--margin must be a number ≥ 1, got "0.5"');
     expect(parseNumberOption("--tau", "0.25", 0)).toBe(0.25);
   });
 
   it.each([
     [["ingest", "--jobs", "abc"], "--jobs must be a positive integer"],
     [["dist", "--abstraction", "depth", "--limit", "ten"], "--limit must be a non-negative integer"],
-    [["leaks", "--timer-margin", "x"], "--timer-margin must be a number ≥ 1"],
+    [["leaks", "--cut-fraction", "2"], "--cut-fraction must be a number in [0, 1]"],
     [["events", "--program", "p", "--run", "1.5"], null],
     [["train", "--objective", "kl", "--abstraction", "depth", "--out", "/tmp/never", "--hidden", "0"], "--hidden must be a positive integer"],
   ])("schedlab %j fails with a usage error and leaves no database behind", async (args, message) => {

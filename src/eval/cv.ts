@@ -1,0 +1,339 @@
+// Leave-family-out cross-validation, the pure core: families dealt into K folds balanced by
+// sample count, fold predictions pooled, and the CV scoreboard of the pooled folds from the
+// metric functions evaluate() uses (intervals resample families). The database edge that
+// trains and predicts is cv-from-database.ts.
+
+import { createHash } from "node:crypto";
+import { UsageError } from "../errors.js";
+import { parsePredictorSpec } from "../predict/index.js";
+import { ceilingAccuracy, leaveOneRunOutCeiling } from "../dataset/ceiling.js";
+import type { Abstraction, State } from "../dataset/types.js";
+import { EVENT_TYPES, type EventType } from "../trace/types.js";
+import { compare } from "./compare.js";
+import { EvaluationInputError } from "./errors.js";
+import { chooseClusters } from "./evaluate.js";
+import { accuracy } from "./metrics/accuracy.js";
+import { brierScore } from "./metrics/brierScore.js";
+import { classScores } from "./metrics/classScores.js";
+import { clusterBootstrapMeanDifference, type BootstrapInterval, type BootstrapOptions } from "./metrics/clusterBootstrap.js";
+import { confusionMatrix } from "./metrics/confusionMatrix.js";
+import { expectedCalibrationError } from "./metrics/expectedCalibrationError.js";
+import { expectedCalibrationErrorInterval } from "./metrics/expectedCalibrationErrorInterval.js";
+import { macroF1 } from "./metrics/macroF1.js";
+import { majorityAccuracy } from "./metrics/majorityAccuracy.js";
+import { negativeLogLikelihood } from "./metrics/negativeLogLikelihood.js";
+import { tieCredit } from "./metrics/tieCredit.js";
+import type { ClusterUnit, EvaluationSample, PredictorOutput, SampleScores } from "./types.js";
+
+/** The in-context n-gram every other predictor is compared with, pair by pair (issue 20's bar). */
+export const CV_REFERENCE = "ngram-ctx:4";
+
+/** Folds when `--cv` is given without a number. */
+export const DEFAULT_CV_FOLDS = 5;
+
+/** A family and the samples its programs contribute under the evaluated abstraction. */
+export interface FamilyWeight {
+  readonly family: string;
+  readonly samples: number;
+}
+
+/** Families per fold. Invariant: every family given is in exactly one fold; no fold is empty. */
+export interface FoldAssignment {
+  readonly k: number;
+  readonly seed: number;
+  /** Family names of each fold, sorted. */
+  readonly folds: readonly (readonly string[])[];
+  /** Samples of each fold (sum of its families' weights). */
+  readonly samples: readonly number[];
+}
+
+const rank = (seed: number, name: string): string => createHash("sha256").update(`cv\0${seed}\0${name}`).digest("hex");
+
+/**
+ * Deals `families` into `k` folds, largest first, each to the fold with the fewest samples so
+ * far (then the fewest families, then the lowest index): the longest-processing-time rule, so
+ * the heaviest fold exceeds the lightest by at most the largest family's weight. The seed orders families of
+ * equal weight (by sha256(seed, family)); the same families, weights and seed give the same folds.
+ *
+ * @example assignFolds([{ family: "a", samples: 5 }, { family: "b", samples: 3 }, { family: "c", samples: 2 }], 2, 1).folds // => [["a"], ["b", "c"]]
+ */
+export function assignFolds(families: readonly FamilyWeight[], k: number, seed: number): FoldAssignment {
+  if (!Number.isInteger(k) || k < 2) throw new UsageError(`--cv needs at least 2 folds, got ${k}`, "Pass e.g. --cv 5.");
+  const distinct = new Set(families.map((f) => f.family));
+  if (distinct.size !== families.length) throw new UsageError("a family is listed twice in the fold assignment", "Aggregate the samples per family first.");
+  if (families.length < k) {
+    throw new UsageError(`--cv ${k} needs at least ${k} families, the corpus has ${families.length}`, `Pass --cv ${Math.max(2, families.length)} or fewer folds, or collect programs of more families.`);
+  }
+  const ordered = [...families].sort((a, b) => b.samples - a.samples || (rank(seed, a.family) < rank(seed, b.family) ? -1 : 1));
+  const folds: string[][] = Array.from({ length: k }, () => []);
+  const samples = new Array<number>(k).fill(0);
+  for (const f of ordered) {
+    let best = 0;
+    for (let i = 1; i < k; i++) {
+      if (samples[i]! < samples[best]! || (samples[i] === samples[best] && folds[i]!.length < folds[best]!.length)) best = i;
+    }
+    folds[best]!.push(f.family);
+    samples[best]! += f.samples;
+  }
+  return { k, seed, folds: folds.map((f) => [...f].sort()), samples };
+}
+
+/** Sample counts per family, from the family of each sample's program. */
+export function familyWeights(programs: readonly string[], familyOf: (program: string) => string): FamilyWeight[] {
+  const counts = new Map<string, number>();
+  for (const p of programs) {
+    const f = familyOf(p);
+    counts.set(f, (counts.get(f) ?? 0) + 1);
+  }
+  return [...counts].map(([family, samples]) => ({ family, samples })).sort((a, b) => (a.family < b.family ? -1 : 1));
+}
+
+/**
+ * What CV trains for `student:RECIPE`: RECIPE is an objective (ce, kl, trajectory) followed by
+ * any of "-tags" (the reasoning-tag head), "-balance" (rare-event weights) and "-calfoldsN"
+ * (also calibrate on out-of-fold predictions of N training-family folds: `train
+ * --calibration-folds N`), e.g. "kl", "kl-tags", "kl-calfolds4" — `schedlab run` names its
+ * students so. A path is refused: a saved adapter was trained on some split, so it may have
+ * seen the test fold.
+ */
+export interface StudentRecipe {
+  readonly name: string;
+  readonly objective: "ce" | "kl" | "trajectory";
+  readonly tags: boolean;
+  readonly balance: boolean;
+  /** ≥ 2: calibration also on out-of-fold predictions; undefined: the training default. */
+  readonly calibrationFolds?: number;
+}
+
+const CALIBRATION_FOLDS = /^calfolds(\d+)$/;
+
+export function parseStudentRecipe(name: string): StudentRecipe {
+  const [objective, ...flags] = name.split("-");
+  const known = ["ce", "kl", "trajectory"] as const;
+  const calibrationFolds = flags.map((f) => CALIBRATION_FOLDS.exec(f)).find((m) => m !== null);
+  const folds = calibrationFolds === undefined || calibrationFolds === null ? undefined : Number(calibrationFolds[1]);
+  const valid =
+    (known as readonly string[]).includes(objective ?? "") &&
+    flags.every((f) => f === "tags" || f === "balance" || CALIBRATION_FOLDS.test(f)) &&
+    new Set(flags.map((f) => f.replace(/\d+$/, ""))).size === flags.length &&
+    (folds === undefined || folds >= 2);
+  if (!valid) {
+    throw new UsageError(
+      `--cv trains student:${name} in every fold, but "${name}" is not a student recipe`,
+      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance and -calfoldsN (N ≥ 2), e.g. student:kl or student:kl-tags; saved adapters cannot be cross-validated (they were trained on some of the test families).",
+    );
+  }
+  return { name, objective: objective as StudentRecipe["objective"], tags: flags.includes("tags"), balance: flags.includes("balance"), ...(folds === undefined ? {} : { calibrationFolds: folds }) };
+}
+
+/** The student recipes the predictor specs name, also inside cal:SPEC, each once, in order. */
+export function studentRecipesOf(specs: readonly string[]): StudentRecipe[] {
+  const names: string[] = [];
+  const visit = (spec: string): void => {
+    const { kind, argument } = parsePredictorSpec(spec);
+    if (kind === "student" && !names.includes(argument)) names.push(argument);
+    if (kind === "cal") visit(argument);
+  };
+  specs.forEach(visit);
+  return names.map(parseStudentRecipe);
+}
+
+/** One fold's test side and every predictor's answers on it (aligned with its states). */
+export interface FoldPredictions {
+  readonly fold: number;
+  readonly states: readonly State[];
+  readonly samples: readonly EvaluationSample[];
+  readonly outputs: readonly PredictorOutput[];
+}
+
+/** The folds as one evaluation input: states and samples concatenated, predictions likewise. */
+export interface PooledFolds {
+  readonly states: State[];
+  readonly samples: EvaluationSample[];
+  /** One output per predictor that answered in every fold, in the order of the first fold. */
+  readonly outputs: PredictorOutput[];
+  /** Predictors missing from some fold (failed there): left out of the pooled evaluation. */
+  readonly incomplete: string[];
+}
+
+/**
+ * Concatenates the folds. State ids get a "fold:" prefix: under a pooled abstraction
+ * (context) one state id can be tested in two folds with different counts and different
+ * predictions, and evaluate() matches samples to states by id. A predictor's configHash in
+ * the pooled output is the hash of its per-fold hashes.
+ */
+export function poolFolds(folds: readonly FoldPredictions[]): PooledFolds {
+  const names = folds.length === 0 ? [] : folds[0]!.outputs.map((o) => o.name);
+  const complete = names.filter((n) => folds.every((f) => f.outputs.some((o) => o.name === n)));
+  const incomplete = [...new Set(folds.flatMap((f) => f.outputs.map((o) => o.name)))].filter((n) => !complete.includes(n));
+  const states: State[] = [];
+  const samples: EvaluationSample[] = [];
+  const predictions = new Map(complete.map((n) => [n, [] as PredictorOutput["predictions"][number][]]));
+  const hashes = new Map(complete.map((n) => [n, createHash("sha256")]));
+  for (const fold of folds) {
+    const prefix = `${fold.fold}:`;
+    for (const s of fold.states) states.push({ ...s, id: prefix + s.id });
+    for (const s of fold.samples) samples.push({ ...s, stateId: prefix + s.stateId });
+    for (const name of complete) {
+      const output = fold.outputs.find((o) => o.name === name)!;
+      if (output.predictions.length !== fold.states.length) throw new RangeError(`poolFolds: ${name} gave ${output.predictions.length} predictions for ${fold.states.length} states in fold ${fold.fold}`);
+      predictions.get(name)!.push(...output.predictions);
+      hashes.get(name)!.update(`${fold.fold}=${output.configHash};`);
+    }
+  }
+  const outputs = complete.map((name) => ({ name, configHash: hashes.get(name)!.digest("hex").slice(0, 16), predictions: predictions.get(name)! }));
+  return { states, samples, outputs, incomplete };
+}
+
+/** One predictor's CV scores, pooled over the folds. */
+export interface CrossValidatedPredictor {
+  readonly name: string;
+  /** Tie-credit accuracy with its family-bootstrap 95 % interval (as evaluate() computes it). */
+  readonly accuracy: BootstrapInterval;
+  readonly ece: BootstrapInterval;
+  /** Mean NLL (nats) with its interval, on the same resamples as the accuracy interval. */
+  readonly nll: BootstrapInterval;
+  readonly brier: number;
+  readonly macroF1: number;
+  /** Recall of each event (NaN when it never occurred), with tie credit. */
+  readonly recall: Readonly<Record<EventType, number>>;
+  /** Leave-one-run-out ceiling − accuracy (the room left, as a fraction). */
+  readonly gapToCeilingLoo: number;
+  /** accuracy / leave-one-run-out ceiling. */
+  readonly shareOfCeilingLoo: number;
+  /** Accuracy in each fold (same order as the folds). */
+  readonly foldAccuracy: readonly number[];
+}
+
+/** accuracy(A) − accuracy(reference), paired on the same samples, family-bootstrapped. */
+export interface ReferenceDifference {
+  readonly predictor: string;
+  readonly reference: string;
+  readonly difference: BootstrapInterval;
+  /** Two-sided p-value of the cluster sign-flip test. */
+  readonly p: number;
+}
+
+/** The CV scoreboard of one abstraction. */
+export interface CrossValidationScores {
+  readonly clusterUnit: ClusterUnit;
+  readonly samples: number;
+  readonly states: number;
+  readonly programs: number;
+  /** In-sample and leave-one-run-out ceilings of the pooled test states. */
+  readonly ceiling: number;
+  readonly ceilingLoo: number;
+  /** Accuracy of always predicting `majorityClass`. */
+  readonly majority: number;
+  readonly majorityClass: EventType;
+  readonly predictors: readonly CrossValidatedPredictor[];
+  readonly againstReference: readonly ReferenceDifference[];
+}
+
+export interface ScoreOptions {
+  readonly abstraction: Abstraction;
+  readonly familyOf: (program: string) => string;
+  /** The training folds' majority class: the majority baseline and the LOO ceiling's fallback. */
+  readonly majorityClass: EventType;
+  /** Fold index (0-based) of each pooled sample. */
+  readonly foldOfSample: readonly number[];
+  readonly folds: number;
+  readonly bootstrap?: BootstrapOptions;
+  readonly reference?: string;
+}
+
+const sampleProgram = (s: EvaluationSample): string => ("program" in s ? s.program : s.prefix.program);
+const sampleRun = (s: EvaluationSample): number => ("runId" in s ? s.runId : s.prefix.runId);
+
+/**
+ * The scoreboard of the pooled folds, from the same metric functions evaluate() uses (tie
+ * credit, binned ECE and its cluster interval, NLL, Brier, the ceilings of ceiling.ts, compare()
+ * for the paired differences), over the same clusters (chooseClusters: families). It skips
+ * evaluate()'s entropy correlation: its bootstrap re-sorts every state per resample, which on the
+ * pooled depth corpus (≈ 57 000 states) took minutes per predictor. Intervals of accuracy, ECE
+ * and NLL share one seed and clusters, hence their resamples; each difference is predictor −
+ * reference.
+ */
+export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions): CrossValidationScores {
+  const reference = options.reference ?? CV_REFERENCE;
+  const bootstrap = options.bootstrap ?? {};
+  const index = new Map<string, number>();
+  pooled.states.forEach((s, i) => index.set(s.id, i));
+  const stateOf = pooled.samples.map((s) => {
+    const i = index.get(s.stateId);
+    if (i === undefined) throw new EvaluationInputError(`sample of state ${s.stateId} has no matching state`, "Pool the states and samples of the same folds.");
+    return i;
+  });
+  const observed = pooled.samples.map((s) => EVENT_TYPES.indexOf(s.next));
+  const programs = pooled.samples.map(sampleProgram);
+  const { of: clusterOf, unit: clusterUnit } = chooseClusters(programs, options.familyOf);
+  const clusters = programs.map(clusterOf);
+  const majority = EVENT_TYPES.indexOf(options.majorityClass);
+  const zeros = observed.map(() => 0);
+  const foldRows = Array.from({ length: options.folds }, (_, f) => options.foldOfSample.flatMap((g, i) => (g === f ? [i] : [])));
+  const ceilingLoo = leaveOneRunOutCeiling(
+    stateOf.map((state, i) => ({ state, run: sampleRun(pooled.samples[i]!), observed: observed[i]! })),
+    EVENT_TYPES.length,
+    majority,
+  );
+  const credits = new Map<string, number[]>();
+  const predictors = pooled.outputs.map((output): CrossValidatedPredictor => {
+    const q = stateOf.map((i) => output.predictions[i]!.probabilities);
+    const credit = q.map((p, i) => tieCredit(p, observed[i]!));
+    credits.set(output.name, credit);
+    const nll = observed.map((y, i) => negativeLogLikelihood([q[i]!], [y]));
+    const scores = classScores(confusionMatrix(q, observed, EVENT_TYPES.length));
+    const estimate = accuracy(q, observed);
+    return {
+      name: output.name,
+      accuracy: clusterBootstrapMeanDifference(clusters, credit, zeros, bootstrap),
+      ece: { ...expectedCalibrationErrorInterval(clusters, q, observed, bootstrap), estimate: expectedCalibrationError(q, observed) },
+      nll: clusterBootstrapMeanDifference(clusters, nll, zeros, bootstrap),
+      brier: brierScore(q, observed),
+      macroF1: macroF1(scores),
+      recall: Object.fromEntries(EVENT_TYPES.map((e, k) => [e, scores[k]!.recall])) as Record<EventType, number>,
+      gapToCeilingLoo: ceilingLoo - estimate,
+      shareOfCeilingLoo: estimate / ceilingLoo,
+      foldAccuracy: foldRows.map((rows) => accuracy(rows.map((i) => q[i]!), rows.map((i) => observed[i]!))),
+    };
+  });
+  const sampleScores = (name: string): SampleScores => ({ name, abstraction: options.abstraction, holdout: "cv", clusters, clusterUnit, credit: credits.get(name)! });
+  const againstReference: ReferenceDifference[] = credits.has(reference)
+    ? pooled.outputs
+        .filter((o) => o.name !== reference)
+        .map((o) => {
+          const c = compare(sampleScores(o.name), sampleScores(reference), bootstrap);
+          return { predictor: o.name, reference, difference: c.difference, p: c.clusterTest.pValue };
+        })
+    : [];
+  return {
+    clusterUnit,
+    samples: observed.length,
+    states: pooled.states.length,
+    programs: new Set(programs).size,
+    ceiling: ceilingAccuracy(pooled.states.map((s) => EVENT_TYPES.map((e) => s.counts[e]))),
+    ceilingLoo,
+    majority: majorityAccuracy(observed, majority),
+    majorityClass: options.majorityClass,
+    predictors,
+    againstReference,
+  };
+}
+
+/**
+ * The class most folds' training sides call the majority (ties: the one with more training
+ * samples behind it), used for the pooled majority baseline and the ceiling's fallback.
+ */
+export function pooledMajorityClass(perFold: readonly { readonly majority: EventType; readonly trainingSamples: number }[]): EventType | undefined {
+  const votes = new Map<EventType, { folds: number; samples: number }>();
+  for (const f of perFold) {
+    const v = votes.get(f.majority) ?? { folds: 0, samples: 0 };
+    votes.set(f.majority, { folds: v.folds + 1, samples: v.samples + f.trainingSamples });
+  }
+  let best: EventType | undefined;
+  for (const [event, v] of votes) {
+    const b = best === undefined ? undefined : votes.get(best)!;
+    if (b === undefined || v.folds > b.folds || (v.folds === b.folds && v.samples > b.samples)) best = event;
+  }
+  return best;
+}

@@ -1,0 +1,60 @@
+// The terminal rendering of `schedlab eval --cv K`: per abstraction, the pooled scoreboard
+// (accuracy, ECE, NLL with family-bootstrap intervals, gap to the leave-one-run-out ceiling),
+// each predictor's paired difference against the reference, and accuracy per fold.
+
+import type { CrossValidatedAbstraction, CrossValidationRun } from "../eval/cv-from-database.js";
+import { fixed, interval, plural, pValue, signed } from "./format.js";
+import { textTable } from "./terminal.js";
+
+const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : "–");
+const points = (x: number): string => (Number.isFinite(x) ? (100 * x).toFixed(1) : "–");
+const pctInterval = (lower: number, upper: number): string => `[${points(lower)}, ${points(upper)}]`;
+
+function abstractionText(a: CrossValidatedAbstraction, reference: string): string {
+  const s = a.scores;
+  const families = a.assignment.folds.reduce((n, f) => n + f.length, 0);
+  const lines = [
+    `leave-family-out CV · ${a.abstraction} · ${a.assignment.k} folds (seed ${a.assignment.seed}) · ${plural(families, "family", "families")}, ${plural(s.programs, "program")}, ${plural(s.states, "state")}, ${plural(s.samples, "sample")} · intervals resample ${plural(s.clusterUnit.clusters, s.clusterUnit.unit === "family" ? "family" : "program", s.clusterUnit.unit === "family" ? "families" : "programs")} · ${a.seconds.toFixed(0)} s`,
+    `ceiling ${pct(s.ceiling)} · leave-one-run-out ceiling ${pct(s.ceilingLoo)} · majority (${s.majorityClass}, from the training folds) ${pct(s.majority)}`,
+    "",
+    textTable(
+      ["predictor", "accuracy", "95% CI", "LOO gap", "of LOO", "ECE", "95% CI", "NLL", "95% CI"],
+      s.predictors.map((p) => [
+        p.name,
+        pct(p.accuracy.estimate),
+        pctInterval(p.accuracy.lower, p.accuracy.upper),
+        points(p.gapToCeilingLoo),
+        pct(p.shareOfCeilingLoo),
+        fixed(p.ece.estimate),
+        interval(p.ece.lower, p.ece.upper),
+        fixed(p.nll.estimate),
+        interval(p.nll.lower, p.nll.upper),
+      ]),
+    ),
+  ];
+  if (s.againstReference.length > 0) {
+    lines.push(
+      "",
+      textTable(
+        [`vs ${reference}`, "accuracy difference (points)", "95% CI", "sign-flip p"],
+        s.againstReference.map((d) => [d.predictor, signed(100 * d.difference.estimate, 1), `[${signed(100 * d.difference.lower, 1)}, ${signed(100 * d.difference.upper, 1)}]`, pValue(d.p)]),
+      ),
+    );
+  }
+  lines.push(
+    "",
+    textTable(
+      ["fold", "families", "programs", "samples", ...s.predictors.map((p) => p.name)],
+      a.folds.map((f, i) => [String(f.fold), String(f.families.length), String(f.testPrograms), String(f.testSamples), ...s.predictors.map((p) => pct(p.foldAccuracy[i] ?? NaN))]),
+    ),
+  );
+  const reused = a.folds.flatMap((f) => f.students).filter((st) => st.reused).length;
+  const students = a.folds.flatMap((f) => f.students).length;
+  if (students > 0) lines.push(`fold students: ${a.cacheDir} (${reused} of ${students} reused; --force retrains)`);
+  return lines.join("\n");
+}
+
+/** Every abstraction's CV tables, separated by a blank line. */
+export function crossValidationText(run: CrossValidationRun): string {
+  return `${run.abstractions.map((a) => abstractionText(a, run.reference)).join("\n\n")}\n`;
+}

@@ -1,0 +1,289 @@
+// Leave-family-out cross-validation: the fold assignment, the pooling of fold predictions and
+// the scoreboard on hand-made inputs with values known by hand, then `eval --cv` end to end on
+// five real traced Go programs (students trained per fold, reused from the cache on a rerun).
+
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadSide, selectPrograms } from "../../src/dataset/index.js";
+import { assignFolds, crossValidationScores, familyWeights, parseStudentRecipe, poolFolds, pooledMajorityClass, studentRecipesOf, type FoldPredictions } from "../../src/eval/cv.js";
+import { runCrossValidation } from "../../src/eval/cv-from-database.js";
+import { evaluate } from "../../src/eval/evaluate.js";
+import { UsageError } from "../../src/errors.js";
+import { openDatabase } from "../../src/store/index.js";
+import { runCli } from "../helpers/cli.js";
+import { FIXTURE_PROGRAMS, traceFixtures, type TracedCorpus } from "../train/traced-runs.js";
+import { makeState, samplesOf } from "./fixtures/states.js";
+
+describe("assignFolds", () => {
+  const families = [
+    { family: "generated/pipeline", samples: 900 },
+    { family: "generated/fanin", samples: 700 },
+    { family: "kernels/abba", samples: 120 },
+    { family: "kernels/chanwg", samples: 80 },
+    { family: "patterns/sync", samples: 400 },
+    { family: "patterns/timers", samples: 380 },
+    { family: "patterns/select", samples: 60 },
+    { family: "kernels/orphan", samples: 60 },
+  ];
+
+  it("puts every family in exactly one fold", () => {
+    const { folds } = assignFolds(families, 3, 1);
+    const dealt = folds.flat();
+    expect(dealt).toHaveLength(families.length);
+    expect(new Set(dealt)).toEqual(new Set(families.map((f) => f.family)));
+    expect(folds.every((f) => f.length > 0)).toBe(true);
+  });
+
+  it("balances sample counts: largest first, each to the lightest fold", () => {
+    const a = assignFolds(families, 3, 1);
+    // 900 → f0, 700 → f1, 400 → f2, 380 → f2 (780), 120 → f1 (820), 80 → f2 (860), 60 → f1 (880), 60 → f2 (920)
+    expect(a.samples).toEqual([900, 880, 920]);
+    expect(a.samples.reduce((s, x) => s + x, 0)).toBe(2700);
+    expect(a.folds[0]).toEqual(["generated/pipeline"]);
+    expect(a.folds[1]).toHaveLength(3);
+    expect(Math.max(...a.samples) - Math.min(...a.samples)).toBeLessThanOrEqual(900);
+  });
+
+  it("is deterministic: the same families in any order and the same seed give the same folds", () => {
+    const a = assignFolds(families, 4, 7);
+    const b = assignFolds([...families].reverse(), 4, 7);
+    expect(b).toEqual(a);
+  });
+
+  it("uses the seed to order families of equal weight", () => {
+    const equal = ["a", "b", "c", "d"].map((family) => ({ family, samples: 10 }));
+    const bySeed = new Set([1, 2, 3, 4, 5, 6].map((seed) => JSON.stringify(assignFolds(equal, 2, seed).folds)));
+    expect(bySeed.size).toBeGreaterThan(1);
+    for (const seed of [1, 2, 3]) expect(assignFolds(equal, 2, seed).samples).toEqual([20, 20]);
+  });
+
+  it("refuses fewer than two folds and more folds than families", () => {
+    expect(() => assignFolds(families, 1, 1)).toThrow(UsageError);
+    expect(() => assignFolds(families.slice(0, 2), 3, 1)).toThrow(/needs at least 3 families/);
+  });
+
+  it("weights each family by its samples", () => {
+    expect(familyWeights(["k/a/x", "k/a/x", "k/b/y", "k/a/z"], (p) => p.slice(0, p.lastIndexOf("/")))).toEqual([
+      { family: "k/a", samples: 3 },
+      { family: "k/b", samples: 1 },
+    ]);
+  });
+});
+
+describe("student recipes", () => {
+  it("reads the objective and flags, also inside cal:", () => {
+    expect(parseStudentRecipe("kl-tags")).toEqual({ name: "kl-tags", objective: "kl", tags: true, balance: false });
+    expect(parseStudentRecipe("kl-calfolds4")).toEqual({ name: "kl-calfolds4", objective: "kl", tags: false, balance: false, calibrationFolds: 4 });
+    expect(studentRecipesOf(["ngram:3", "student:kl", "cal:student:ce-balance", "student:kl"]).map((r) => r.name)).toEqual(["kl", "ce-balance"]);
+  });
+
+  it("refuses an adapter path: a saved student may have seen the test fold", () => {
+    expect(() => studentRecipesOf(["student:adapters/kl"])).toThrow(UsageError);
+    expect(() => parseStudentRecipe("kl-tags-tags")).toThrow(UsageError);
+    expect(() => parseStudentRecipe("kl-calfolds1")).toThrow(UsageError);
+    expect(() => parseStudentRecipe("kl-calfolds2-calfolds3")).toThrow(UsageError);
+  });
+});
+
+describe("pooling folds and the CV scoreboard", () => {
+  // Six programs, each its own family; three per fold. Every state is one program's, seen twice as
+  // GoStart. Both folds use the state ids s1..s3, which pooling must keep apart.
+  const fold = (programs: readonly string[]) => programs.map((p, i) => ({ ...makeState(`s${i + 1}`, p, { GoStart: 2 }), abstraction: "depth" as const }));
+  const states1 = fold(["p1", "p2", "p3"]);
+  const states2 = fold(["p4", "p5", "p6"]);
+  const soft = { probabilities: [0, 0.8, 0.2, 0, 0, 0] };
+  const right = { probabilities: [0, 1, 0, 0, 0, 0] };
+  const wrong = { probabilities: [0, 0, 1, 0, 0, 0] };
+  const folds: FoldPredictions[] = [
+    {
+      fold: 1,
+      states: states1,
+      samples: samplesOf(states1),
+      outputs: [
+        { name: "ngram-ctx:4", configHash: "r1", predictions: states1.map(() => right) },
+        { name: "student:kl", configHash: "k1", predictions: states1.map(() => soft) },
+        { name: "flaky", configHash: "f1", predictions: states1.map(() => right) },
+      ],
+    },
+    {
+      fold: 2,
+      states: states2,
+      samples: samplesOf(states2),
+      outputs: [
+        { name: "ngram-ctx:4", configHash: "r2", predictions: states2.map(() => wrong) },
+        { name: "student:kl", configHash: "k2", predictions: states2.map(() => soft) },
+      ],
+    },
+  ];
+  const pooled = poolFolds(folds);
+  const familyOf = (p: string): string => `family-${p}`;
+  const foldOfSample = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1];
+  const score = (p: typeof pooled) => crossValidationScores(p, { abstraction: "depth", familyOf, majorityClass: "GoStart", foldOfSample, folds: 2, bootstrap: { resamples: 500, seed: 3 } });
+  const scores = score(pooled);
+
+  it("concatenates the folds with fold-prefixed state ids and drops predictors missing from a fold", () => {
+    expect(pooled.states.map((s) => s.id)).toEqual(["1:s1", "1:s2", "1:s3", "2:s1", "2:s2", "2:s3"]);
+    expect(pooled.samples).toHaveLength(12);
+    expect(pooled.samples[6]!.stateId).toBe("2:s1");
+    expect(pooled.outputs.map((o) => o.name)).toEqual(["ngram-ctx:4", "student:kl"]);
+    expect(pooled.incomplete).toEqual(["flaky"]);
+    expect(pooled.outputs[0]!.predictions).toEqual([right, right, right, wrong, wrong, wrong]);
+  });
+
+  it("reports accuracy, ECE and NLL pooled over the folds, with family intervals", () => {
+    const [reference, student] = scores.predictors;
+    expect(scores.clusterUnit).toEqual({ unit: "family", clusters: 6 });
+    expect(scores.samples).toBe(12);
+    expect(scores.ceiling).toBe(1);
+    expect(scores.ceilingLoo).toBe(1);
+    expect(scores.majority).toBe(1);
+    // Right on every sample with confidence 0.8: ECE |0.8 − 1|, NLL −ln 0.8 in every family.
+    expect(student!.accuracy.estimate).toBe(1);
+    expect(student!.ece.estimate).toBeCloseTo(0.2, 12);
+    expect(student!.nll.estimate).toBeCloseTo(-Math.log(0.8), 12);
+    expect(student!.nll.lower).toBeCloseTo(-Math.log(0.8), 12);
+    expect(student!.nll.upper).toBeCloseTo(-Math.log(0.8), 12);
+    expect(student!.gapToCeilingLoo).toBe(0);
+    expect(student!.foldAccuracy).toEqual([1, 1]);
+    // The reference is right in fold 1 only.
+    expect(reference!.accuracy.estimate).toBe(0.5);
+    expect(reference!.foldAccuracy).toEqual([1, 0]);
+    expect(reference!.gapToCeilingLoo).toBe(0.5);
+    expect(reference!.shareOfCeilingLoo).toBe(0.5);
+    expect(reference!.accuracy.lower).toBeGreaterThanOrEqual(0);
+    expect(reference!.accuracy.upper).toBeLessThanOrEqual(1);
+    expect(reference!.accuracy.lower).toBeLessThan(0.5);
+    expect(reference!.nll.estimate).toBeCloseTo(-Math.log(1e-12) / 2, 9);
+  });
+
+  it("orients each paired difference as predictor − reference, whichever came first", () => {
+    expect(scores.againstReference).toHaveLength(1);
+    const d = scores.againstReference[0]!;
+    expect(d.predictor).toBe("student:kl");
+    expect(d.difference.estimate).toBeCloseTo(0.5, 12);
+    expect(d.difference.lower).toBeGreaterThanOrEqual(0);
+    expect(d.difference.upper).toBeLessThanOrEqual(1);
+    expect(d.difference.lower).toBeLessThanOrEqual(d.difference.upper);
+    // Reference listed last: the same difference and interval.
+    const swapped = poolFolds(folds.map((f) => ({ ...f, outputs: [...f.outputs].reverse() })));
+    const d2 = score(swapped).againstReference[0]!;
+    expect(d2.difference.estimate).toBeCloseTo(0.5, 12);
+    expect(d2.difference.lower).toBeCloseTo(d.difference.lower, 12);
+    expect(d2.difference.upper).toBeCloseTo(d.difference.upper, 12);
+  });
+
+  it("agrees with evaluate() on every number both compute", () => {
+    const result = evaluate(pooled.states, pooled.samples, pooled.outputs, { abstraction: "depth", holdout: "cv", majorityClass: "GoStart", familyOf, bootstrapResamples: 500, bootstrapSeed: 3 });
+    result.predictors.forEach((e, i) => {
+      const p = scores.predictors[i]!;
+      expect(p.accuracy).toEqual(e.accuracyInterval);
+      expect(p.ece.estimate).toBeCloseTo(e.ece, 12);
+      expect([p.ece.lower, p.ece.upper]).toEqual([e.eceInterval.lower, e.eceInterval.upper]);
+      expect(p.nll.estimate).toBeCloseTo(e.nll, 12);
+      expect(p.brier).toBeCloseTo(e.brier, 12);
+      expect(p.macroF1).toBeCloseTo(e.macroF1, 12);
+      expect(scores.ceiling).toBe(e.ceiling);
+      expect(scores.ceilingLoo).toBe(e.ceilingLoo);
+      expect(scores.majority).toBe(e.majority);
+      expect(scores.clusterUnit).toEqual(e.clusterUnit);
+    });
+    const c = result.comparisons[0]!;
+    expect(c.a).toBe("ngram-ctx:4");
+    // evaluate() reports reference − student here; the scoreboard orients it student − reference.
+    expect(scores.againstReference[0]!.difference.estimate).toBeCloseTo(-c.difference.estimate, 12);
+    expect(scores.againstReference[0]!.p).toBe(c.clusterTest.pValue);
+  });
+
+  it("takes the majority class most training folds agree on", () => {
+    expect(pooledMajorityClass([{ majority: "GoStart", trainingSamples: 10 }, { majority: "GoBlock", trainingSamples: 5 }, { majority: "GoBlock", trainingSamples: 3 }])).toBe("GoBlock");
+    expect(pooledMajorityClass([{ majority: "GoStart", trainingSamples: 10 }, { majority: "GoBlock", trainingSamples: 11 }])).toBe("GoBlock");
+  });
+});
+
+describe("eval --cv on real traces", () => {
+  let corpus: TracedCorpus;
+  let adapters: string;
+  beforeAll(async () => {
+    corpus = await traceFixtures(FIXTURE_PROGRAMS, 3);
+    adapters = mkdtempSync(join(tmpdir(), "schedlab-cv-adapters-"));
+  }, 120_000);
+  afterAll(() => {
+    rmSync(corpus.scratch, { recursive: true, force: true });
+    rmSync(adapters, { recursive: true, force: true });
+  });
+
+  const options = () => ({
+    predictors: ["majority", "ngram:3", "student:kl"],
+    abstractions: ["depth" as const],
+    folds: 2,
+    adapters,
+    student: { model: "logreg" as const, epochs: 4 },
+    bootstrapResamples: 200,
+  });
+
+  it("tests every program once, trains the fold students, scores against ngram-ctx:4, and reuses the students", async () => {
+    const db = openDatabase(corpus.dbPath);
+    try {
+      const run = await runCrossValidation(db, options());
+      const [depth] = run.abstractions;
+      expect(run.reference).toBe("ngram-ctx:4");
+      expect(depth!.folds).toHaveLength(2);
+      expect(depth!.folds.flatMap((f) => f.families).sort()).toEqual([...FIXTURE_PROGRAMS].sort());
+      expect(depth!.folds.reduce((n, f) => n + f.testPrograms, 0)).toBe(FIXTURE_PROGRAMS.length);
+      // No program trains in its own fold: fit + validation + test = all five in every fold.
+      for (const f of depth!.folds) expect(f.trainPrograms + f.validationPrograms + f.testPrograms).toBe(FIXTURE_PROGRAMS.length);
+      const all = loadSide(db, "depth", selectPrograms(db).map((p) => p.name));
+      expect(depth!.scores.samples).toBe(all.samples.length);
+      expect(depth!.folds.reduce((n, f) => n + f.testSamples, 0)).toBe(all.samples.length);
+      expect(depth!.scores.predictors.map((p) => p.name)).toEqual(["majority", "ngram:3", "student:kl", "ngram-ctx:4"]);
+      expect(depth!.scores.againstReference.map((d) => d.predictor)).toEqual(["majority", "ngram:3", "student:kl"]);
+      for (const p of depth!.scores.predictors) {
+        expect(p.accuracy.estimate).toBeGreaterThan(0);
+        expect(p.accuracy.lower).toBeLessThanOrEqual(p.accuracy.estimate);
+        expect(p.accuracy.upper).toBeGreaterThanOrEqual(p.accuracy.estimate);
+        expect(p.nll.estimate).toBeGreaterThan(0);
+        expect(p.gapToCeilingLoo).toBeCloseTo(depth!.scores.ceilingLoo - p.accuracy.estimate, 12);
+      }
+      expect(depth!.scores.clusterUnit).toEqual({ unit: "family", clusters: 5 });
+      const students = depth!.folds.flatMap((f) => f.students);
+      expect(students.map((s) => s.reused)).toEqual([false, false]);
+      for (const s of students) expect(existsSync(join(s.path, "card.json"))).toBe(true);
+      expect(students[0]!.path).toContain(join(adapters, "cv"));
+      expect(depth!.failures).toEqual([]);
+
+      const again = await runCrossValidation(db, options());
+      expect(again.abstractions[0]!.folds.flatMap((f) => f.students).map((s) => s.reused)).toEqual([true, true]);
+      expect(again.abstractions[0]!.scores.predictors.map((p) => p.accuracy.estimate)).toEqual(depth!.scores.predictors.map((p) => p.accuracy.estimate));
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+
+  it("runs from the CLI as eval --cv K --json", async () => {
+    const result = await runCli(["eval", "--db", corpus.dbPath, "--cv", "2", "--abstraction", "split", "--predictor", "ngram:3", "--resamples", "100", "--adapters", adapters, "--json"]);
+    expect(result.stderr).not.toContain("failed");
+    expect(result.code).toBe(0);
+    const json = JSON.parse(result.stdout) as { cv: { folds: number; reference: string }; abstractions: { abstraction: string; predictors: { name: string }[]; folds: unknown[] }[] };
+    expect(json.cv).toEqual({ folds: 2, seed: 1, reference: "ngram-ctx:4" });
+    expect(json.abstractions.map((a) => a.abstraction)).toEqual(["split"]);
+    expect(json.abstractions[0]!.predictors.map((p) => p.name)).toEqual(["ngram:3", "ngram-ctx:4"]);
+    expect(json.abstractions[0]!.folds).toHaveLength(2);
+
+    const text = await runCli(["eval", "--db", corpus.dbPath, "--cv", "2", "--abstraction", "split", "--predictor", "ngram:3", "--resamples", "100", "--adapters", adapters]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("leave-family-out CV · split · 2 folds (seed 1) · 5 families, 5 programs");
+    expect(text.stdout).toMatch(/vs ngram-ctx:4 +accuracy difference/);
+    expect(text.stdout).toMatch(/\nngram:3 +[+-]\d+\.\d/);
+  }, 60_000);
+
+  it("refuses --cv with --holdout and a student given as a path", async () => {
+    const withHoldout = await runCli(["eval", "--db", corpus.dbPath, "--cv", "--holdout", "dir:x", "--predictor", "ngram:3"]);
+    expect(withHoldout.code).not.toBe(0);
+    expect(withHoldout.stderr).toContain("--cv and --holdout");
+    const withPath = await runCli(["eval", "--db", corpus.dbPath, "--cv", "2", "--predictor", "student:adapters/kl"]);
+    expect(withPath.code).not.toBe(0);
+    expect(withPath.stderr).toContain("not a student recipe");
+  });
+});
