@@ -2,31 +2,30 @@
 // states and samples, plus paired comparisons. Pure: arrays in, typed results out.
 // Every label metric gives a tie of m top labels the credit 1/m (tieCredit), and every
 // interval and test resamples clusters (families, or programs when there are few families).
+// Samples are held as typed columns and every sample metric is accumulated in one pass, with
+// its per-cluster sums for the intervals, so memory and time are linear in the samples.
 
-import { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare } from "../dataset/ceiling.js";
+import { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare, type CeilingSample } from "../dataset/ceiling.js";
 import type { State } from "../dataset/types.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
-import { accuracy } from "./metrics/accuracy.js";
-import { brierScore } from "./metrics/brierScore.js";
 import { classScores } from "./metrics/classScores.js";
-import { clusterBootstrapMeanDifference } from "./metrics/clusterBootstrap.js";
+import { clusterBootstrapMeanDifferenceOfSums } from "./metrics/clusterBootstrap.js";
 import { clusterSpearman } from "./metrics/clusterCorrelation.js";
-import { confusionMatrix } from "./metrics/confusionMatrix.js";
-import { pearson, spearman } from "./metrics/correlation.js";
+import { pearson } from "./metrics/correlation.js";
+import { correlationPValue } from "./metrics/correlationPValue.js";
 import { empiricalDistribution } from "./metrics/empiricalDistribution.js";
 import { entropy } from "./metrics/entropy.js";
-import { expectedCalibrationError } from "./metrics/expectedCalibrationError.js";
-import { expectedCalibrationErrorInterval } from "./metrics/expectedCalibrationErrorInterval.js";
+import { expectedCalibrationErrorOfBins } from "./metrics/expectedCalibrationError.js";
+import { expectedCalibrationErrorIntervalOfCells } from "./metrics/expectedCalibrationErrorInterval.js";
 import { klDivergence } from "./metrics/klDivergence.js";
 import { l1Distance } from "./metrics/l1Distance.js";
 import { macroF1 } from "./metrics/macroF1.js";
 import { majorityAccuracy, majorityLabel } from "./metrics/majorityAccuracy.js";
-import { modeAccuracy } from "./metrics/modeAccuracy.js";
-import { negativeLogLikelihood } from "./metrics/negativeLogLikelihood.js";
-import { reliabilityBins } from "./metrics/reliabilityBins.js";
-import { tieCredit } from "./metrics/tieCredit.js";
+import { PROBABILITY_FLOOR } from "./metrics/probabilityFloor.js";
+import { calibrationBin, DEFAULT_CALIBRATION_BINS, reliabilityBinsOfSums } from "./metrics/reliabilityBins.js";
+import { TIE_TOLERANCE } from "./metrics/topLabel.js";
 import type {
   ClusterUnit,
   EntropyPoint,
@@ -47,24 +46,51 @@ export const MIN_FAMILY_CLUSTERS = 5;
 
 const PROBABILITY_SUM_TOLERANCE = 1e-6;
 
-/** Samples resolved against the states: which state, which observed class, which run, which cluster. */
-interface SampleTable {
-  readonly stateIndex: readonly number[];
-  readonly observed: readonly number[];
-  readonly runs: readonly number[];
-  readonly programs: readonly string[];
-  readonly clusters: readonly string[];
+/**
+ * Samples resolved against the states, as typed columns (one entry per sample, no object per
+ * sample). Clusters are numbered in order of first appearance among the samples, as
+ * clusterIndex numbers them, so the intervals draw exactly what they drew from string keys.
+ */
+interface SampleColumns {
+  readonly stateIndex: Int32Array;
+  readonly observed: Uint8Array;
+  readonly runs: Float64Array;
+  readonly cluster: Int32Array;
+  /** Samples per cluster. */
+  readonly clusterSizes: readonly number[];
+  /** Cluster key of each sample (shared by every predictor's SampleScores). */
+  readonly clusterKeys: readonly string[];
   readonly clusterUnit: ClusterUnit;
-  /** Cluster of each state (of its representative's program), for the entropy correlation. */
+  /** Distinct programs among the samples. */
+  readonly programs: number;
+  /** Cluster key of each state (of its representative's program), for the entropy correlation. */
   readonly stateClusters: readonly string[];
 }
 
+/** What every predictor is scored against, computed once per evaluate. */
+interface StateColumns {
+  /** Next-event counts per state, EVENT_TYPES order. */
+  readonly counts: readonly (readonly number[])[];
+  /** Σ counts per state. */
+  readonly totals: Float64Array;
+  /** p̂ per state (null for a state without samples). */
+  readonly empirical: readonly (readonly number[] | null)[];
+  /** Bit k set when event k is a mode of the state's counts. */
+  readonly modes: Uint8Array;
+}
+
+const CLASSES = EVENT_TYPES.length;
 const eventIndex = (event: EventType): number => EVENT_TYPES.indexOf(event);
 const sampleProgram = (s: EvaluationSample): string => ("program" in s ? s.program : s.prefix.program);
 const sampleRun = (s: EvaluationSample): number => ("runId" in s ? s.runId : s.prefix.runId);
 const countsVector = (state: State): number[] => EVENT_TYPES.map((e) => state.counts[e]);
 const total = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0);
 const mean = (xs: readonly number[]): number => (xs.length === 0 ? NaN : total(xs) / xs.length);
+const bitCount = (mask: number): number => {
+  let n = 0;
+  for (let m = mask; m !== 0; m >>= 1) n += m & 1;
+  return n;
+};
 
 /**
  * Families when the samples span at least MIN_FAMILY_CLUSTERS of them (samples of one family
@@ -80,16 +106,18 @@ export function chooseClusters(programs: readonly string[], familyOf: ((program:
   return { of: (program) => program, unit: { unit: "program", clusters: distinct.length } };
 }
 
-function resolveSamples(states: readonly State[], samples: readonly EvaluationSample[], familyOf: EvaluationContext["familyOf"]): SampleTable {
+function resolveSamples(states: readonly State[], samples: readonly EvaluationSample[], familyOf: EvaluationContext["familyOf"]): SampleColumns {
   const index = new Map<string, number>();
   states.forEach((s, i) => {
     if (!index.has(s.id)) index.set(s.id, i);
   });
-  const stateIndex: number[] = [];
-  const observed: number[] = [];
-  const runs: number[] = [];
-  const programs: string[] = [];
-  for (const sample of samples) {
+  const n = samples.length;
+  const stateIndex = new Int32Array(n);
+  const observed = new Uint8Array(n);
+  const runs = new Float64Array(n);
+  const programs: string[] = new Array<string>(n);
+  for (let j = 0; j < n; j++) {
+    const sample = samples[j]!;
     const i = index.get(sample.stateId);
     if (i === undefined) {
       throw new EvaluationInputError(
@@ -101,21 +129,52 @@ function resolveSamples(states: readonly State[], samples: readonly EvaluationSa
     if (k < 0) {
       throw new EvaluationInputError(`sample of state ${sample.stateId} has unknown next event "${sample.next}"`, "Rebuild the dataset.");
     }
-    stateIndex.push(i);
-    observed.push(k);
-    runs.push(sampleRun(sample));
-    programs.push(sampleProgram(sample));
+    stateIndex[j] = i;
+    observed[j] = k;
+    runs[j] = sampleRun(sample);
+    programs[j] = sampleProgram(sample);
   }
-  const clusters = chooseClusters(programs, familyOf);
+  const distinct = [...new Set(programs)];
+  const clusters = chooseClusters(distinct, familyOf);
+  const keyOf = new Map(distinct.map((p) => [p, clusters.of(p)]));
+  const clusterKeys = programs.map((p) => keyOf.get(p)!);
+  const number = new Map<string, number>();
+  const cluster = new Int32Array(n);
+  const clusterSizes: number[] = [];
+  for (let j = 0; j < n; j++) {
+    let g = number.get(clusterKeys[j]!);
+    if (g === undefined) {
+      g = clusterSizes.length;
+      number.set(clusterKeys[j]!, g);
+      clusterSizes.push(0);
+    }
+    cluster[j] = g;
+    clusterSizes[g]! += 1;
+  }
   return {
     stateIndex,
     observed,
     runs,
-    programs,
-    clusters: programs.map(clusters.of),
+    cluster,
+    clusterSizes,
+    clusterKeys,
     clusterUnit: clusters.unit,
+    programs: distinct.length,
     stateClusters: states.map((s) => clusters.of(s.program)),
   };
+}
+
+function stateColumns(states: readonly State[]): StateColumns {
+  const counts = states.map(countsVector);
+  const totals = Float64Array.from(counts, total);
+  const modes = new Uint8Array(states.length);
+  counts.forEach((row, i) => {
+    const max = Math.max(...row);
+    row.forEach((c, k) => {
+      if (c === max) modes[i]! |= 1 << k;
+    });
+  });
+  return { counts, totals, empirical: counts.map((row, i) => (totals[i] === 0 ? null : empiricalDistribution(row))), modes };
 }
 
 function checkOutput(states: readonly State[], output: PredictorOutput): void {
@@ -128,7 +187,7 @@ function checkOutput(states: readonly State[], output: PredictorOutput): void {
   output.predictions.forEach((p, i) => {
     const q = p.probabilities;
     const valid =
-      q.length === EVENT_TYPES.length &&
+      q.length === CLASSES &&
       q.every((x) => Number.isFinite(x) && x >= 0) &&
       Math.abs(total(q) - 1) <= PROBABILITY_SUM_TOLERANCE;
     if (!valid) {
@@ -157,50 +216,157 @@ interface Ceilings {
 }
 
 /** The ceilings of the evaluated states: the same for every predictor. */
-function ceilings(states: readonly State[], table: SampleTable, fallback: number): Ceilings {
-  const counts = states.map(countsVector);
+function ceilings(stateData: StateColumns, table: SampleColumns, fallback: number): Ceilings {
+  const samples: CeilingSample[] = new Array<CeilingSample>(table.stateIndex.length);
+  for (let j = 0; j < samples.length; j++) samples[j] = { state: table.stateIndex[j]!, run: table.runs[j]!, observed: table.observed[j]! };
   return {
-    ceiling: ceilingAccuracy(counts),
-    ceilingLoo: leaveOneRunOutCeiling(
-      table.stateIndex.map((state, i) => ({ state, run: table.runs[i]!, observed: table.observed[i]! })),
-      EVENT_TYPES.length,
-      fallback,
-    ),
-    seenOnce: seenOnceShare(counts),
+    ceiling: ceilingAccuracy(stateData.counts),
+    ceilingLoo: leaveOneRunOutCeiling(samples, CLASSES, fallback),
+    seenOnce: seenOnceShare(stateData.counts),
   };
 }
 
-function distributionMetrics(states: readonly State[], output: PredictorOutput, table: SampleTable, resamples: number | undefined, seed: number | undefined) {
+/**
+ * Each state's tied top labels as a bit mask, their number and the top probability (the
+ * labels topLabels returns and the confidence reliabilityBins bins), computed once per state
+ * instead of once per sample.
+ */
+function topLabelColumns(output: PredictorOutput): { mask: Uint8Array; tied: Uint8Array; confidence: Float64Array } {
+  const n = output.predictions.length;
+  const mask = new Uint8Array(n);
+  const tied = new Uint8Array(n);
+  const confidence = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const q = output.predictions[i]!.probabilities;
+    let max = q[0]!;
+    for (let k = 1; k < q.length; k++) if (q[k]! > max) max = q[k]!;
+    for (let k = 0; k < q.length; k++) {
+      if (q[k]! >= max - TIE_TOLERANCE) {
+        mask[i]! |= 1 << k;
+        tied[i]! += 1;
+      }
+    }
+    confidence[i] = max;
+  }
+  return { mask, tied, confidence };
+}
+
+/**
+ * Every sample-level metric of one predictor in one pass over the samples, in sample order
+ * (so each sum is bit-identical to the per-metric functions: accuracy, confusionMatrix,
+ * reliabilityBins, brierScore, negativeLogLikelihood), with the per-cluster sums the accuracy
+ * ECE, Brier and NLL intervals resample (clusterBootstrapMeanDifference, expectedCalibrationErrorInterval):
+ * a resample then costs O(clusters), never O(samples).
+ */
+function sampleMetrics(output: PredictorOutput, table: SampleColumns, bootstrap: { resamples?: number; seed?: number }) {
+  const bins = DEFAULT_CALIBRATION_BINS;
+  const clusters = table.clusterSizes.length;
+  const top = topLabelColumns(output);
+  const n = table.stateIndex.length;
+  const credit = new Array<number>(n);
+  const clusterCredit = new Float64Array(clusters);
+  const clusterBrier = new Float64Array(clusters);
+  const clusterNll = new Float64Array(clusters);
+  const confusion = Array.from({ length: CLASSES }, () => new Array<number>(CLASSES).fill(0));
+  const binCount = new Float64Array(bins);
+  const binConfidence = new Float64Array(bins);
+  const binHits = new Float64Array(bins);
+  const cells = { count: new Float64Array(clusters * bins), confidenceSum: new Float64Array(clusters * bins), hits: new Float64Array(clusters * bins) };
+  let creditSum = 0;
+  let brier = 0;
+  let nll = 0;
+  for (let j = 0; j < n; j++) {
+    const s = table.stateIndex[j]!;
+    const o = table.observed[j]!;
+    const q = output.predictions[s]!.probabilities;
+    const mask = top.mask[s]!;
+    const share = 1 / top.tied[s]!;
+    const c = ((mask >> o) & 1) === 1 ? share : 0;
+    credit[j] = c;
+    creditSum += c;
+    clusterCredit[table.cluster[j]!]! += c;
+    for (let k = 0; k < CLASSES; k++) if (((mask >> k) & 1) === 1) confusion[o]![k]! += share;
+    const confidence = top.confidence[s]!;
+    const bin = calibrationBin(confidence, bins);
+    binCount[bin]! += 1;
+    binConfidence[bin]! += confidence;
+    binHits[bin]! += c;
+    const cell = table.cluster[j]! * bins + bin;
+    cells.count[cell]! += 1;
+    cells.confidenceSum[cell]! += confidence;
+    cells.hits[cell]! += c;
+    // brier and nll sum term by term, as brierScore and negativeLogLikelihood do; the cluster sums take whole samples.
+    let sampleBrier = 0;
+    for (let k = 0; k < CLASSES; k++) {
+      const term = (q[k]! - (k === o ? 1 : 0)) ** 2;
+      brier += term;
+      sampleBrier += term;
+    }
+    // a − x and a + (−x) are the same IEEE operation, so this is negativeLogLikelihood's sum.
+    const sampleNll = -Math.log(Math.max(q[o] ?? 0, PROBABILITY_FLOOR));
+    nll += sampleNll;
+    clusterBrier[table.cluster[j]!]! += sampleBrier;
+    clusterNll[table.cluster[j]!]! += sampleNll;
+  }
+  const zeros = new Float64Array(clusters);
+  const reliability = reliabilityBinsOfSums(binCount, binConfidence, binHits);
+  return {
+    credit,
+    confusion,
+    reliability,
+    accuracy: n === 0 ? NaN : creditSum / n,
+    accuracyInterval: clusterBootstrapMeanDifferenceOfSums(table.clusterSizes, clusterCredit, zeros, bootstrap),
+    ece: expectedCalibrationErrorOfBins(reliability, n),
+    eceInterval: expectedCalibrationErrorIntervalOfCells(table.clusterSizes, cells, bootstrap),
+    brier: n === 0 ? NaN : brier / n,
+    nll: n === 0 ? NaN : nll / n,
+    brierInterval: clusterBootstrapMeanDifferenceOfSums(table.clusterSizes, clusterBrier, zeros, bootstrap),
+    nllInterval: clusterBootstrapMeanDifferenceOfSums(table.clusterSizes, clusterNll, zeros, bootstrap),
+    top,
+  };
+}
+
+function distributionMetrics(
+  output: PredictorOutput,
+  stateData: StateColumns,
+  table: SampleColumns,
+  top: { readonly mask: Uint8Array; readonly tied: Uint8Array },
+  bootstrap: { resamples?: number; seed?: number },
+) {
   const kl: number[] = [];
   const l1: number[] = [];
   const points: EntropyPoint[] = [];
   const pointClusters: string[] = [];
-  const modePredicted: (readonly number[])[] = [];
-  const modeCounts: number[][] = [];
-  states.forEach((state, i) => {
-    const counts = countsVector(state);
-    const n = total(counts);
-    if (n === 0) return;
-    const q = output.predictions[i]!.probabilities;
-    const p = empiricalDistribution(counts);
+  const predictedH: number[] = [];
+  const empiricalH: number[] = [];
+  let modeHits = 0;
+  let scored = 0;
+  output.predictions.forEach((prediction, i) => {
+    const p = stateData.empirical[i];
+    if (p === null || p === undefined) return;
+    const q = prediction.probabilities;
     kl.push(klDivergence(p, q));
     l1.push(l1Distance(p, q));
-    modePredicted.push(q);
-    modeCounts.push(counts);
-    if (n >= MIN_SAMPLES_FOR_ENTROPY) {
-      points.push({ predicted: entropy(q), empirical: entropy(p) });
+    // modeAccuracy: the share of q's tied top labels that are modes of the counts.
+    modeHits += bitCount(top.mask[i]! & stateData.modes[i]!) / top.tied[i]!;
+    scored++;
+    if (stateData.totals[i]! >= MIN_SAMPLES_FOR_ENTROPY) {
+      const point = { predicted: entropy(q), empirical: entropy(p) };
+      points.push(point);
+      predictedH.push(point.predicted);
+      empiricalH.push(point.empirical);
       pointClusters.push(table.stateClusters[i]!);
     }
   });
-  const predictedH = points.map((pt) => pt.predicted);
-  const empiricalH = points.map((pt) => pt.empirical);
+  const rho = clusterSpearman(pointClusters, predictedH, empiricalH, bootstrap);
   return {
-    modeAccuracy: modeAccuracy(modePredicted, modeCounts),
+    modeAccuracy: scored === 0 ? NaN : modeHits / scored,
     kl: mean(kl),
     l1: mean(l1),
     points,
-    rho: clusterSpearman(pointClusters, predictedH, empiricalH, { resamples, seed }),
-    rhoIndependent: spearman(predictedH, empiricalH),
+    rho,
+    // spearman(predictedH, empiricalH).pValue, without ranking the entropies a second time.
+    rhoPIndependent: Number.isFinite(rho.rho) ? correlationPValue(rho.rho, points.length) : NaN,
     r: pearson(predictedH, empiricalH),
     meanPredictedEntropy: mean(predictedH),
     meanEmpiricalEntropy: mean(empiricalH),
@@ -209,20 +375,19 @@ function distributionMetrics(states: readonly State[], output: PredictorOutput, 
 
 function scorePredictor(
   states: readonly State[],
-  table: SampleTable,
+  stateData: StateColumns,
+  table: SampleColumns,
   output: PredictorOutput,
   context: EvaluationContext,
-  majority: { readonly label: number; readonly source: "train" | "test" },
+  majority: { readonly label: number; readonly source: "train" | "test"; readonly accuracy: number },
   bounds: Ceilings,
 ): { evaluation: PredictorEvaluation; scores: SampleScores } {
   checkOutput(states, output);
-  const probabilities = table.stateIndex.map((i) => output.predictions[i]!.probabilities);
-  const credit = probabilities.map((q, i) => tieCredit(q, table.observed[i]!));
-  const confusion = confusionMatrix(probabilities, table.observed, EVENT_TYPES.length);
-  const perEvent = perEventScores(confusion);
-  const dist = distributionMetrics(states, output, table, context.bootstrapResamples, context.bootstrapSeed);
-  // Both intervals use the same seed and clusters, hence the same resamples.
+  // Every interval uses the same seed and clusters, hence the same resamples.
   const bootstrap = { resamples: context.bootstrapResamples, seed: context.bootstrapSeed };
+  const labels = sampleMetrics(output, table, bootstrap);
+  const perEvent = perEventScores(labels.confusion);
+  const dist = distributionMetrics(output, stateData, table, labels.top, bootstrap);
   const evaluation: PredictorEvaluation = {
     name: output.name,
     configHash: output.configHash,
@@ -230,31 +395,33 @@ function scorePredictor(
     holdout: context.holdout,
     states: states.length,
     samples: table.observed.length,
-    programs: new Set(table.programs).size,
+    programs: table.programs,
     clusterUnit: table.clusterUnit,
-    accuracy: accuracy(probabilities, table.observed),
-    accuracyInterval: clusterBootstrapMeanDifference(table.clusters, credit, credit.map(() => 0), bootstrap),
+    accuracy: labels.accuracy,
+    accuracyInterval: labels.accuracyInterval,
     modeAccuracy: dist.modeAccuracy,
     ceiling: bounds.ceiling,
     ceilingLoo: bounds.ceilingLoo,
     seenOnce: bounds.seenOnce,
-    majority: majorityAccuracy(table.observed, majority.label),
+    majority: majority.accuracy,
     majorityClass: EVENT_TYPES[majority.label]!,
     majoritySource: majority.source,
     macroF1: macroF1(Object.values(perEvent)),
     perEvent,
-    confusion,
-    ece: expectedCalibrationError(probabilities, table.observed),
-    eceInterval: expectedCalibrationErrorInterval(table.clusters, probabilities, table.observed, bootstrap),
-    reliability: reliabilityBins(probabilities, table.observed),
-    brier: brierScore(probabilities, table.observed),
-    nll: negativeLogLikelihood(probabilities, table.observed),
+    confusion: labels.confusion,
+    ece: labels.ece,
+    eceInterval: labels.eceInterval,
+    reliability: labels.reliability,
+    brier: labels.brier,
+    brierInterval: labels.brierInterval,
+    nll: labels.nll,
+    nllInterval: labels.nllInterval,
     kl: dist.kl,
     l1: dist.l1,
     entropySpearman: dist.rho.rho,
     entropySpearmanP: dist.rho.pValue,
     entropySpearmanInterval: dist.rho.interval,
-    entropySpearmanPIndependent: dist.rhoIndependent.pValue,
+    entropySpearmanPIndependent: dist.rhoPIndependent,
     entropyPearson: dist.r.r,
     entropyPearsonPIndependent: dist.r.pValue,
     entropyStates: dist.points.length,
@@ -266,9 +433,9 @@ function scorePredictor(
     name: output.name,
     abstraction: context.abstraction,
     holdout: context.holdout,
-    clusters: table.clusters,
+    clusters: table.clusterKeys,
     clusterUnit: table.clusterUnit,
-    credit,
+    credit: labels.credit,
   };
   return { evaluation, scores };
 }
@@ -290,12 +457,15 @@ export function evaluate(
   context: EvaluationContext,
 ): EvaluationResult {
   const table = resolveSamples(states, samples, context.familyOf);
-  const majority =
-    context.majorityClass !== undefined
-      ? { label: eventIndex(context.majorityClass), source: "train" as const }
-      : { label: majorityLabel(table.observed, EVENT_TYPES.length), source: "test" as const };
-  const bounds = ceilings(states, table, majority.label);
-  const scored = outputs.map((o) => scorePredictor(states, table, o, context, majority, bounds));
+  const stateData = stateColumns(states);
+  const label = context.majorityClass !== undefined ? eventIndex(context.majorityClass) : majorityLabel(table.observed, CLASSES);
+  const majority = {
+    label,
+    source: context.majorityClass !== undefined ? ("train" as const) : ("test" as const),
+    accuracy: majorityAccuracy(table.observed, label),
+  };
+  const bounds = ceilings(stateData, table, majority.label);
+  const scored = outputs.map((o) => scorePredictor(states, stateData, table, o, context, majority, bounds));
   const comparisons = [];
   for (let i = 0; i < scored.length; i++) {
     for (let j = i + 1; j < scored.length; j++) {

@@ -136,12 +136,33 @@ export function clusterBootstrapMeanDifference(
 ): BootstrapInterval {
   if (groups.length !== a.length || a.length !== b.length) throw new RangeError("clusterBootstrap: arrays differ in length");
   const { clusterOf, sizes } = clusterIndex(groups);
-  const sumA = new Array<number>(sizes.length).fill(0);
-  const sumB = new Array<number>(sizes.length).fill(0);
+  const sumA = new Float64Array(sizes.length);
+  const sumB = new Float64Array(sizes.length);
   for (let i = 0; i < clusterOf.length; i++) {
     sumA[clusterOf[i]!]! += a[i]!;
     sumB[clusterOf[i]!]! += b[i]!;
   }
+  return clusterBootstrapMeanDifferenceOfSums(sizes, sumA, sumB, options);
+}
+
+/**
+ * The cluster bootstrap of a mean difference from its per-cluster sufficient statistics:
+ * each cluster's item count and sums of a and of b (summed in item order). A resample costs
+ * O(clusters) and never touches the items; clusterBootstrapMeanDifference is this after one
+ * pass over the items, so both give the same interval for the same seed.
+ *
+ * @param sizes items per cluster
+ * @param sumA Σ a over each cluster's items
+ * @param sumB Σ b over each cluster's items
+ * @example clusterBootstrapMeanDifferenceOfSums([2, 1], [2, 0], [0, 0]).estimate // => 2 / 3
+ */
+export function clusterBootstrapMeanDifferenceOfSums(
+  sizes: ArrayLike<number>,
+  sumA: ArrayLike<number>,
+  sumB: ArrayLike<number>,
+  options: BootstrapOptions = {},
+): BootstrapInterval {
+  if (sizes.length !== sumA.length || sumA.length !== sumB.length) throw new RangeError("clusterBootstrap: arrays differ in length");
   // Sums in draw order, so results are bit-identical to the former dedicated loop.
   const meanDifference: ClusterStatistic = (drawn) => {
     let da = 0;

@@ -16,14 +16,20 @@ export interface CorrelationResult {
  * True when every value equals the first up to rounding: a constant side has no variance,
  * but float rounding in the mean can leave a ~1e-17 "variance" that yields a meaningless r.
  */
-function isConstant(xs: readonly number[]): boolean {
+function isConstant(xs: ArrayLike<number>): boolean {
   if (xs.length === 0) return true;
   let min = xs[0]!;
   let max = xs[0]!;
-  for (const x of xs) {
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i]!;
     if (x < min) min = x;
     if (x > max) max = x;
   }
+  return isConstantRange(min, max);
+}
+
+/** True when values spanning [min, max] count as constant (the rule of `pearson` and `spearman`): equal up to 1e-12 relative. */
+export function isConstantRange(min: number, max: number): boolean {
   return max - min <= 1e-12 * Math.max(1, Math.abs(max), Math.abs(min));
 }
 

@@ -1,6 +1,6 @@
 // Binned top-label expected calibration error (ECE).
 
-import { DEFAULT_CALIBRATION_BINS, reliabilityBins } from "./reliabilityBins.js";
+import { DEFAULT_CALIBRATION_BINS, reliabilityBins, type ReliabilityBin } from "./reliabilityBins.js";
 
 /**
  * Σ_bins (n_b / N) · |accuracy_b − confidence_b| over equal-width bins of the
@@ -19,9 +19,19 @@ export function expectedCalibrationError(
   bins = DEFAULT_CALIBRATION_BINS,
 ): number {
   if (probabilities.length === 0) return NaN;
+  return expectedCalibrationErrorOfBins(reliabilityBins(probabilities, observed, bins), probabilities.length);
+}
+
+/**
+ * The ECE of reliability bins already computed over `samples` samples (no pass over the samples).
+ *
+ * @example expectedCalibrationErrorOfBins(reliabilityBins([[0.9, 0.1], [0.6, 0.4]], [0, 1], 2), 2) // => 0.25
+ */
+export function expectedCalibrationErrorOfBins(bins: readonly ReliabilityBin[], samples: number): number {
+  if (samples === 0) return NaN;
   let total = 0;
-  for (const bin of reliabilityBins(probabilities, observed, bins)) {
+  for (const bin of bins) {
     if (bin.count > 0) total += bin.count * Math.abs(bin.accuracy - bin.confidence);
   }
-  return total / probabilities.length;
+  return total / samples;
 }

@@ -49,6 +49,34 @@ export function expectedCalibrationErrorInterval(
     confidenceSum[cell]! += confidence;
     hits[cell]! += tieCredit(q, observed[i]!);
   }
+  return expectedCalibrationErrorIntervalOfCells(sizes, { count, confidenceSum, hits }, { ...options, bins });
+}
+
+/** Per-cluster, per-bin sums of the calibration bins: cell g·bins + b holds cluster g's samples in bin b. */
+export interface CalibrationCells {
+  /** Samples in the cell. */
+  readonly count: Float64Array;
+  /** Σ top-label probability of those samples. */
+  readonly confidenceSum: Float64Array;
+  /** Σ tie credit of those samples. */
+  readonly hits: Float64Array;
+}
+
+/**
+ * The cluster bootstrap interval of the ECE from per-cluster bin sums (its sufficient
+ * statistics; see expectedCalibrationErrorInterval, which is this after one pass over the
+ * samples). A resample costs O(clusters × bins).
+ *
+ * @param sizes samples per cluster
+ * @param cells per-cluster bin sums, sizes.length × bins cells
+ * @example expectedCalibrationErrorIntervalOfCells([1, 1], { count: Float64Array.of(0, 1, 0, 1), confidenceSum: Float64Array.of(0, 0.9, 0, 0.6), hits: Float64Array.of(0, 1, 0, 0) }, { bins: 2 }).estimate // => 0.25
+ */
+export function expectedCalibrationErrorIntervalOfCells(sizes: readonly number[], cells: CalibrationCells, options: CalibrationIntervalOptions = {}): BootstrapInterval {
+  const bins = options.bins ?? DEFAULT_CALIBRATION_BINS;
+  const { count, confidenceSum, hits } = cells;
+  if (count.length !== sizes.length * bins || confidenceSum.length !== count.length || hits.length !== count.length) {
+    throw new RangeError("expectedCalibrationErrorIntervalOfCells: cells must be clusters × bins");
+  }
   const binCount = new Float64Array(bins);
   const binConfidence = new Float64Array(bins);
   const binHits = new Float64Array(bins);

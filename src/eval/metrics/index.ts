@@ -6,8 +6,8 @@ export { majorityAccuracy, majorityLabel } from "./majorityAccuracy.js";
 export { confusionMatrix } from "./confusionMatrix.js";
 export { classScores, type ClassScores } from "./classScores.js";
 export { macroF1 } from "./macroF1.js";
-export { reliabilityBins, calibrationBin, DEFAULT_CALIBRATION_BINS, type ReliabilityBin } from "./reliabilityBins.js";
-export { expectedCalibrationError } from "./expectedCalibrationError.js";
+export { reliabilityBins, reliabilityBinsOfSums, calibrationBin, DEFAULT_CALIBRATION_BINS, type ReliabilityBin } from "./reliabilityBins.js";
+export { expectedCalibrationError, expectedCalibrationErrorOfBins } from "./expectedCalibrationError.js";
 export { brierScore } from "./brierScore.js";
 export { PROBABILITY_FLOOR } from "./probabilityFloor.js";
 export { negativeLogLikelihood } from "./negativeLogLikelihood.js";
@@ -18,12 +18,13 @@ export { empiricalDistribution } from "./empiricalDistribution.js";
 export { regularizedIncompleteBeta } from "./regularizedIncompleteBeta.js";
 export { studentTTwoSidedPValue } from "./studentTTwoSidedPValue.js";
 export { correlationPValue } from "./correlationPValue.js";
-export { pearson, spearman, type CorrelationResult } from "./correlation.js";
+export { isConstantRange, pearson, spearman, type CorrelationResult } from "./correlation.js";
 export { complementaryErrorFunction } from "./complementaryErrorFunction.js";
 export { mcnemar, MCNEMAR_EXACT_BELOW, type McNemarResult } from "./mcnemar.js";
 export {
   clusterBootstrapDraws,
   clusterBootstrapMeanDifference,
+  clusterBootstrapMeanDifferenceOfSums,
   clusterBootstrapStatistic,
   clusterIndex,
   DEFAULT_RESAMPLES,
@@ -32,8 +33,14 @@ export {
   type ClusterIndex,
   type ClusterStatistic,
 } from "./clusterBootstrap.js";
-export { expectedCalibrationErrorInterval, type CalibrationIntervalOptions } from "./expectedCalibrationErrorInterval.js";
+export {
+  expectedCalibrationErrorInterval,
+  expectedCalibrationErrorIntervalOfCells,
+  type CalibrationCells,
+  type CalibrationIntervalOptions,
+} from "./expectedCalibrationErrorInterval.js";
 export { topLabels, TIE_TOLERANCE } from "./topLabel.js";
 export { tieCredit } from "./tieCredit.js";
 export { clusterSignFlipTest, SIGN_FLIP_EXACT_UP_TO, type SignFlipResult } from "./clusterSignFlipTest.js";
-export { clusterSpearman, midranks, type ClusterCorrelation } from "./clusterCorrelation.js";
+export { clusterSpearman, spearmanOfRanks, type ClusterCorrelation } from "./clusterCorrelation.js";
+export { midranks, rankOrder, rankValues, type Ranking } from "./midranks.js";

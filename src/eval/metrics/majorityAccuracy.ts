@@ -9,10 +9,10 @@
  * @returns accuracy in [0, 1]; NaN for empty input
  * @example majorityAccuracy([1, 1, 0, 2], 1) // => 0.5
  */
-export function majorityAccuracy(observed: readonly number[], majorityLabel: number): number {
+export function majorityAccuracy(observed: ArrayLike<number>, majorityLabel: number): number {
   if (observed.length === 0) return NaN;
   let hits = 0;
-  for (const label of observed) if (label === majorityLabel) hits++;
+  for (let i = 0; i < observed.length; i++) if (observed[i] === majorityLabel) hits++;
   return hits / observed.length;
 }
 
@@ -22,9 +22,9 @@ export function majorityAccuracy(observed: readonly number[], majorityLabel: num
  * @param classCount number of classes
  * @example majorityLabel([2, 1, 2, 0], 3) // => 2
  */
-export function majorityLabel(observed: readonly number[], classCount: number): number {
+export function majorityLabel(observed: ArrayLike<number>, classCount: number): number {
   const tally = new Array<number>(classCount).fill(0);
-  for (const label of observed) tally[label]! += 1;
+  for (let i = 0; i < observed.length; i++) tally[observed[i]!]! += 1;
   let best = 0;
   for (let k = 1; k < classCount; k++) if (tally[k]! > tally[best]!) best = k;
   return best;

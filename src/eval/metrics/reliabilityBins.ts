@@ -58,7 +58,18 @@ export function reliabilityBins(
     confidenceSum[bin]! += confidence;
     hits[bin]! += tieCredit(q, observed[i]!);
   }
-  return count.map((n, b) => ({
+  return reliabilityBinsOfSums(count, confidenceSum, hits);
+}
+
+/**
+ * The bins from their sums: per bin the sample count, the sum of top-label probabilities and
+ * the sum of tie credits (what reliabilityBins accumulates in one pass over the samples).
+ *
+ * @example reliabilityBinsOfSums([0, 2], [0, 1.5], [0, 1])[1] // => {lower: 0.5, upper: 1, count: 2, confidence: 0.75, accuracy: 0.5}
+ */
+export function reliabilityBinsOfSums(count: ArrayLike<number>, confidenceSum: ArrayLike<number>, hits: ArrayLike<number>): ReliabilityBin[] {
+  const bins = count.length;
+  return Array.from(count, (n, b) => ({
     lower: b / bins,
     upper: (b + 1) / bins,
     count: n,
