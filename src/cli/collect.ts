@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { parsePositiveInteger } from "./options.js";
 import { progressWriter, type ProgressWriter } from "./progress.js";
 import {
-  collect, DEFAULT_REPLAY_ATTEMPTS, explorationLine, parseDuration, parseProcsList, parseShard, parseStopOn, progressLine, replayRun,
+  collect, DEFAULT_REPLAY_ATTEMPTS, EVERY_BUILD_FAILED_EXIT_CODE, explorationLine, parseDuration, parseProcsList, parseShard, parseStopOn, progressLine, replayRun,
   type CollectResult, type ExplorationSummary, type ReplayResult,
 } from "../collect/index.js";
 import { UsageError } from "../errors.js";
@@ -23,6 +23,12 @@ interface CollectFlags {
   force?: boolean;
   splitTests?: boolean;
   testCount?: string;
+  count?: string;
+  cpu?: string;
+  tags?: string[];
+  run?: string;
+  skip?: string;
+  race?: boolean;
   peers?: string;
   testCorpus?: boolean;
   budget?: string;
@@ -50,6 +56,19 @@ async function ingestPending(dbFile: string, progress: ProgressWriter): Promise<
 
 function integer(flag: string, text: string | undefined): number | undefined {
   return text === undefined ? undefined : parsePositiveInteger(flag, text);
+}
+
+/** --procs, or its go test spelling --cpu (not both). */
+function procsOf(flags: CollectFlags): number[] | undefined {
+  if (flags.procs !== undefined && flags.cpu !== undefined) throw new UsageError("--cpu is --procs: give one of them", "Use --procs 1,2,4 or --cpu 1,2,4.");
+  const list = flags.procs ?? flags.cpu;
+  return list === undefined ? undefined : parseProcsList(list);
+}
+
+/** --test-count, or its go test spelling --count (not both). */
+function testCountOf(flags: CollectFlags): number | undefined {
+  if (flags.testCount !== undefined && flags.count !== undefined) throw new UsageError("--count is --test-count: give one of them", "Use --count N or --test-count N.");
+  return flags.count !== undefined ? integer("--count", flags.count) : integer("--test-count", flags.testCount);
 }
 
 /** Commander accumulator of the repeatable --program flag. */
@@ -145,7 +164,7 @@ export function registerCollect(program: Command): void {
   program
     .command("collect")
     .description("Build Go programs and run each one many times under the execution tracer, recording every run.")
-    .argument("[path...]", "program directories, trees of programs, or Go module roots")
+    .argument("[path...]", "program directories, trees of programs, Go module roots, or package patterns as go test takes them (./..., ./pkg/..., import paths)")
     .option("--program <name>", "collect only this program, named as collect names it (path relative to the path given); repeatable", collectNames)
     .option("--runs <n>", "traced runs per program and configuration", "5")
     .option("--timeout <duration>", "deadline per run (e.g. 500ms, 10s, 2m)", "10s")
@@ -154,8 +173,14 @@ export function registerCollect(program: Command): void {
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--traces <dir>", "directory for traces and goroutine dumps", "traces")
     .option("--force", "redo runs already recorded (default: resume)")
-    .option("--split-tests", "one program per TestXxx function instead of one per test package")
+    .option("--split-tests", "one program per TestXxx or ExampleXxx function (run with -test.run=^Name$) instead of one per test package")
     .option("--test-count <n>", "repeat the tests inside one traced run (-test.count)")
+    .option("--count <n>", "go test -count: the same as --test-count")
+    .option("--cpu <list>", "go test -cpu: the same as --procs")
+    .option("--tags <list>", "build tags, comma-separated (go test -tags), for discovery and builds; repeatable", collectNames)
+    .option("--run <regexp>", "go test -run: collect only the tests and examples it selects, and pass it to test binaries (-test.run)")
+    .option("--skip <regexp>", "go test -skip: leave out the tests and examples it matches (-test.skip)")
+    .option("--race", "build and run every program with -race (not with --budget, which explores -race itself)")
     .option("--peers <list>", "peer leak detectors run at the end of each run, for `schedlab leaks --score`: goleak, leakprofile (the goroutine dump is always kept)")
     .option("--test-corpus", "collect the paths as test corpora: programs named \"<label>/<path>\", never trained on, selected by --holdout corpus:DIR")
     .option("--budget <duration>", "hunt leaks: per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded perturbation); stops at the first confirmed finding (--runs is ignored)")
@@ -182,13 +207,17 @@ export function registerCollect(program: Command): void {
           programs: flags.program,
           runs: integer("--runs", flags.runs),
           timeoutMs: parseDuration(flags.timeout),
-          procs: flags.procs === undefined ? undefined : parseProcsList(flags.procs),
+          procs: procsOf(flags),
           jobs: integer("--jobs", flags.jobs),
           db: flags.db,
           traces: flags.traces,
           force: flags.force === true,
           splitTests: flags.splitTests === true,
-          testCount: integer("--test-count", flags.testCount),
+          testCount: testCountOf(flags),
+          tags: flags.tags,
+          run: flags.run,
+          skip: flags.skip,
+          race: flags.race === true,
           peers: flags.peers === undefined ? undefined : parsePeers(flags.peers),
           testCorpus: flags.testCorpus === true,
           budgetMs: flags.budget === undefined ? undefined : parseDuration(flags.budget),
@@ -210,6 +239,16 @@ export function registerCollect(program: Command): void {
           if (ingest !== null && ingest.runs.length > 0) {
             process.stdout.write(`ingested ${ingest.runs.length} run(s): ${ingest.ok} ok, ${ingest.truncated} truncated, ${ingest.errors} error(s); ${ingest.events} events.\n`);
           }
+        }
+        const failed = result.programs.filter((p) => p.build === "error");
+        if (failed.length > 0) {
+          const names = failed.slice(0, 5).map((p) => p.name).join(", ") + (failed.length > 5 ? `, … (${failed.length - 5} more)` : "");
+          process.stderr.write(`schedlab: ${failed.length} of ${result.programs.length} program(s) failed to build: ${names}; their runs are recorded as build-error${flags.json === true ? "" : " (compiler output above)"}.\n`);
+        }
+        if (failed.length > 0 && failed.length === result.programs.length) {
+          process.stderr.write(`  Nothing could run: fix the build (\`go vet\` on the packages shows the same errors) or check the toolchain with \`schedlab doctor\`.\n`);
+          process.exitCode = EVERY_BUILD_FAILED_EXIT_CODE;
+          return;
         }
         if (ingest !== null && ingest.errors > 0) {
           for (const run of ingest.runs.filter((r) => r.status === "error")) process.stderr.write(`schedlab: run ${run.runId}: ${run.message}\n`);

@@ -17,6 +17,7 @@ import { parseFailures } from "./failures.js";
 import { runTimeoutMs, scaledTimeoutMs } from "./timeout.js";
 import { explorationCycle } from "./explore.js";
 import { deleteExploration, loadExploration, nextRunIndexes, recordCheck, saveExploration, type ExplorationRow } from "./exploration-store.js";
+import { testSelection } from "./options.js";
 import { runFiles } from "./paths.js";
 import { perturbSeed } from "./perturb.js";
 import { linkedAbort, workQueue } from "./pool.js";
@@ -79,7 +80,7 @@ export async function exploreWithBudget(
   const states: Exploring[] = [];
   for (const program of programs) {
     const { id, sourceChanged } = upsertProgram(db, program);
-    const cycle = explorationCycle({ kind: program.kind, cores, procs: opts.procsGiven ? opts.procs : null, testCount: opts.testCount });
+    const cycle = explorationCycle({ kind: program.kind, cores, procs: opts.procsGiven ? opts.procs : null, testCount: opts.testCount }).map((c) => ({ ...c, ...testSelection(opts, program.kind) }));
     ids.set(program.name, { id, configs: [...new Set(cycle.map((c) => c.key))] });
     if (sourceChanged || opts.force) deleteExploration(db, id);
     if (opts.force) for (const key of new Set(cycle.map((c) => c.key))) deleteRuns(db, id, key);

@@ -10,8 +10,11 @@ import { writeHarnessOverlay, type Overlay } from "./harness.js";
 import { preparePeerBuild, type Peer } from "./peers.js";
 import { writePerturbOverlay } from "./perturb.js";
 import type { Strategy } from "./strategy.js";
-import type { GoToolchain } from "./toolchain.js";
+import { goCommandOf, type GoToolchain } from "./toolchain.js";
 import type { BuildResult, ProgramKind } from "./types.js";
+
+/** Exit code of `schedlab collect` when no program built: nothing ran, which CI must not take for success. */
+export const EVERY_BUILD_FAILED_EXIT_CODE = 6;
 
 /** Compiler output kept per build: the tail, which holds the errors that matter. */
 const BUILD_OUTPUT_CAP = 64 * 1024;
@@ -70,7 +73,7 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
     args.push("-overlay", overlayFile);
   }
   args.push("-ldflags=-s -w", "-o", binary, ".");
-  const result = await goCommand(args, target.dir, { ...buildEnvironment(go, { inModule: peers?.inModule ?? insideModule(target.dir), tmpdir: scratch }), ...peers?.env }, signal);
+  const result = await goCommand(go, args, target.dir, { ...buildEnvironment(go, { inModule: peers?.inModule ?? insideModule(target.dir), tmpdir: scratch }), ...peers?.env }, signal);
   const peerNotes = peers === null || peers.skipped.length === 0 ? "" : peers.skipped.map((s) => `schedlab --peers: ${s}\n`).join("");
   const output = peerNotes + tail(originalPaths(result.all ?? "", overlay), BUILD_OUTPUT_CAP);
   if (result.exitCode === 0 && existsSync(binary)) return { status: "ok", binary, output };
@@ -85,14 +88,14 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
  */
 async function unpreparedBuild(target: BuildTarget, go: GoToolchain, scratch: string, signal: AbortSignal | undefined, why: string): Promise<BuildResult> {
   const args = target.kind === "main" ? ["build"] : ["test", "-c"];
-  const result = await goCommand([...args, "-o", join(scratch, "unprepared"), "."], target.dir, buildEnvironment(go, { inModule: insideModule(target.dir), tmpdir: scratch }), signal);
+  const result = await goCommand(go, [...args, "-o", join(scratch, "unprepared"), "."], target.dir, buildEnvironment(go, { inModule: insideModule(target.dir), tmpdir: scratch }), signal);
   const output = tail(result.all ?? "", BUILD_OUTPUT_CAP);
   return { status: "error", binary: null, output: result.exitCode !== 0 && output !== "" ? output : why };
 }
 
-/** Runs `go ARGS` in `dir` with exactly `env`, output interleaved, killed at BUILD_TIMEOUT_MS or on `signal`. */
-function goCommand(args: readonly string[], dir: string, env: Record<string, string | undefined>, signal: AbortSignal | undefined) {
-  return execa("go", args, { cwd: dir, env, extendEnv: false, reject: false, all: true, timeout: BUILD_TIMEOUT_MS, cancelSignal: signal, stdin: "ignore" });
+/** Runs the selected toolchain's `go ARGS` in `dir` with exactly `env`, output interleaved, killed at BUILD_TIMEOUT_MS or on `signal`. */
+function goCommand(go: GoToolchain, args: readonly string[], dir: string, env: Record<string, string | undefined>, signal: AbortSignal | undefined) {
+  return execa(goCommandOf(go), args, { cwd: dir, env, extendEnv: false, reject: false, all: true, timeout: BUILD_TIMEOUT_MS, cancelSignal: signal, stdin: "ignore" });
 }
 
 /**
@@ -125,7 +128,7 @@ export function buildBatches(targets: readonly BuildTarget[], size: number): Bui
       batches.push([target]);
       continue;
     }
-    const key = `${target.kind}\0${root}`;
+    const key = `${target.kind}\0${target.strategy ?? "plain"}\0${root}`;
     const candidates = open.get(key) ?? [];
     open.set(key, candidates);
     const name = batchBinaryName(target);
@@ -168,12 +171,14 @@ export async function buildBatch(targets: readonly BuildTarget[], go: GoToolchai
       // Built alone below, where the problem is reported for this target only.
     }
   }
+  // collect --race builds every target with -race; buildBatches never mixes strategies.
+  if (targets[0].strategy === "race") args.push("-race");
   if (targets[0].kind === "main") {
     writeFileSync(join(scratch, "overlay.json"), JSON.stringify(overlay));
     args.push("-overlay", join(scratch, "overlay.json"));
   }
   args.push("-ldflags=-s -w", "-o", `${out}/`, ...usable.map((t) => `./${relative(root, t.dir).split(sep).join("/")}`));
-  await execa("go", args, {
+  await execa(goCommandOf(go), args, {
     cwd: root,
     env: buildEnvironment(go, { inModule: true, tmpdir: scratch }),
     extendEnv: false,

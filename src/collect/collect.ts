@@ -2,16 +2,16 @@
 // package once, run every (program, config, index) through the worker pool, record
 // each run as it finishes, and summarise what the database now holds.
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { inTransaction, openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { buildBatch, buildBatches, type BuildTarget } from "./build.js";
 import { recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
 import { exploreWithBudget } from "./budget.js";
-import { discoverPrograms, selectProgramsByName } from "./discover.js";
+import { discoverPrograms, discoveryRoots, selectProgramsByName } from "./discover.js";
 import { CollectInterruptedError } from "./errors.js";
-import { normalizeCollectOptions, runConfigs } from "./options.js";
+import { goflagsWithTags, normalizeCollectOptions, runConfigs, tagsOfGoflags } from "./options.js";
 import { runFiles } from "./paths.js";
 import { linkedAbort, workQueue, type Task } from "./pool.js";
 import { selectShard } from "./shard.js";
@@ -63,12 +63,22 @@ function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], op
  */
 export async function collect(options: CollectOptions): Promise<CollectResult> {
   const opts = normalizeCollectOptions(options);
-  const go = await goToolchain();
+  // The toolchain the go command selects where the collect looks (GOTOOLCHAIN, the go.mod
+  // `toolchain` line of the first directory given; the current directory for patterns).
+  const toolchain = await goToolchain(opts.paths.find((p) => isAbsolute(p) && existsSync(p)) ?? process.cwd());
+  // --tags reach every go command through GOFLAGS (builds of every strategy, peers' go get),
+  // and discovery sees the same tags, GOFLAGS' own included.
+  const go: GoToolchain = opts.tags.length === 0 ? toolchain : { ...toolchain, env: { ...toolchain.env, GOFLAGS: goflagsWithTags(toolchain.env.GOFLAGS ?? "", opts.tags) } };
   // Labels come from what the database already records; it is only created once the
   // programs are known, so a bad --program or path leaves no database behind.
-  const corpora = resolveCorpora(recordedCorporaAt(opts.db), opts.paths, opts.testCorpus ? "test" : "train");
+  const tags = tagsOfGoflags(go.env.GOFLAGS ?? "");
+  // A package pattern's corpus is its root directory (./... → the current directory).
+  const corpora = resolveCorpora(recordedCorporaAt(opts.db), await discoveryRoots(opts.paths, { tags }), opts.testCorpus ? "test" : "train");
   const discovery = await discoverPrograms(opts.paths, {
     splitTests: opts.splitTests,
+    tags,
+    ...(opts.run === null ? {} : { run: opts.run }),
+    ...(opts.skip === null ? {} : { skip: opts.skip }),
     namePrefix: (root) => (opts.testCorpus ? corpora.get(root)?.label : undefined),
   });
   const selected = opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
@@ -154,7 +164,7 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
         recordRun(db, {
           programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, outcome: "build-error",
           exitCode: null, wallMs: 0, tracePath: null, traceSha256: null, traceBytes: null, dumpPath: null,
-          stderrTail: build.output.slice(-16 * 1024), goVersion: go.version, env: {}, truncated: false,
+          stderrTail: build.output.slice(-16 * 1024), goVersion: go.version, env: {}, truncated: false, strategy: run.config.strategy,
         });
         finishRun(plan, true);
       }
@@ -175,7 +185,7 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
         signal,
       });
       if (result === null) return; // aborted: nothing recorded, the next collect redoes it
-      recordRun(db, { ...result, programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, goVersion: go.version });
+      recordRun(db, { ...result, programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, goVersion: go.version, strategy: run.config.strategy });
       executed++;
       finishRun(plan, result.outcome !== "ok");
     });
@@ -195,7 +205,7 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
   const groupList = [...groups.values()];
   const targetOf = new Map(groupList.map((group) => {
     const { dir, kind, goFiles, testFiles } = group[0].program;
-    return [{ dir, kind, goFiles, testFiles, peers: opts.peers } as BuildTarget, group];
+    return [{ dir, kind, goFiles, testFiles, peers: opts.peers, ...(opts.race ? { strategy: "race" } : {}) } as BuildTarget, group];
   }));
   // Peer builds carry per-package overlays and go.mod copies: one package per build.
   const batchSize = opts.peers.length > 0 ? 1 : Math.max(1, Math.min(32, Math.ceil(groupList.length / opts.jobs)));

@@ -1,6 +1,8 @@
-// Discovery: turns the paths given to collect into programs. The Go helper walks each
-// tree with go/build (build constraints applied as `go list` does) and go/parser
-// (func main, TestXxx functions); this module names the programs and reads manifests.
+// Discovery: turns the paths given to collect into programs. A directory is walked by the
+// Go helper with go/build (build constraints applied as `go list` does) and go/parser
+// (func main, TestXxx and ExampleXxx functions); a `go test` package pattern (./...,
+// ./pkg/..., an import path) is resolved by `go list`. This module names the programs
+// and reads manifests.
 
 import { execa } from "execa";
 import { createHash } from "node:crypto";
@@ -8,7 +10,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, relative, resolve, sep } from "node:path";
 import { MANIFEST_FILE, manifestProblems, type Manifest } from "../corpus/manifest.js";
 import { goHelperPath } from "../gohelper/index.js";
+import { UsageError } from "../errors.js";
 import { NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
+import { moduleRoot } from "./module.js";
 import type { ProgramSpec } from "./types.js";
 
 /** A package directory as reported by `gohelper collect-scan`. */
@@ -26,8 +30,19 @@ export interface ScannedPackage {
 }
 
 export interface DiscoverOptions {
-  /** One program per TestXxx function ("dir#TestXxx") instead of one per test package. */
+  /** One program per TestXxx or ExampleXxx function ("dir#TestXxx") instead of one per test package. */
   readonly splitTests?: boolean;
+  /** Build tags for discovery (go test -tags): files and packages are selected with them. */
+  readonly tags?: readonly string[];
+  /**
+   * go test -run / -skip: only top-level tests and examples `go test` would run with these
+   * regexps (its matching, in Go's regexp syntax) are listed; packages left without any are
+   * not programs, and main packages are left out (go test does not run them).
+   */
+  readonly run?: string;
+  readonly skip?: string;
+  /** The directory package patterns are resolved from (default: the current directory). */
+  readonly cwd?: string;
   /** A label to put before the names of a root's programs ("label/path"), e.g. for a test corpus. */
   readonly namePrefix?: (root: string) => string | undefined;
 }
@@ -38,37 +53,125 @@ export interface Discovery {
   readonly warnings: string[];
 }
 
+/** What the scanner lists, as go test would (collect-scan's flags). */
+export interface ScanOptions {
+  readonly tags?: readonly string[];
+  readonly run?: string;
+  readonly skip?: string;
+  /** Each root is one package directory, not a tree to walk. */
+  readonly single?: boolean;
+}
+
 /** Runs the Go helper's scanner over root directories, in one process. */
-export async function scanPackages(roots: readonly string[]): Promise<ScannedPackage[]> {
+export async function scanPackages(roots: readonly string[], options: ScanOptions = {}): Promise<ScannedPackage[]> {
+  if (roots.length === 0) return [];
   const helper = await goHelperPath();
-  const { stdout } = await execa(helper, ["collect-scan", ...roots], { maxBuffer: 256 * 1024 * 1024 });
-  return (JSON.parse(stdout) as { packages: ScannedPackage[] }).packages;
+  const flags = [
+    ...((options.tags ?? []).length > 0 ? [`-tags=${(options.tags ?? []).join(",")}`] : []),
+    ...(options.run !== undefined ? [`-run=${options.run}`] : []),
+    ...(options.skip !== undefined ? [`-skip=${options.skip}`] : []),
+    ...(options.single === true ? ["-single"] : []),
+  ];
+  const result = await execa(helper, ["collect-scan", ...flags, "--", ...roots], { maxBuffer: 256 * 1024 * 1024, reject: false });
+  if (result.exitCode === 2) {
+    throw new UsageError(result.stderr.replace(/^collect-scan: /, "").trim(), "Write --run and --skip as go test takes them: Go regular expressions, e.g. --run 'Test(A|B)'.");
+  }
+  if (result.exitCode !== 0) throw new Error(`gohelper collect-scan failed: ${result.stderr.trim()}`);
+  return (JSON.parse(result.stdout) as { packages: ScannedPackage[] }).packages;
+}
+
+/** Whether a path argument is a `go test` package pattern rather than a directory: it has "..." or names no directory and is not a file path. */
+export function isPackagePattern(path: string, cwd: string): boolean {
+  if (path.includes("...")) return true;
+  if (path.startsWith(".") || path.startsWith("/")) return false;
+  const dir = resolve(cwd, path);
+  return !(existsSync(dir) && statSync(dir).isDirectory());
+}
+
+/** A package pattern resolved by `go list`: its package directories and the root programs are named under. */
+export interface ResolvedPattern {
+  readonly pattern: string;
+  readonly root: string;
+  readonly dirs: readonly string[];
+}
+
+/**
+ * Resolves a `go test` package pattern with `go list -e` in `cwd`, honouring build
+ * constraints and `tags`. The root names are relative to: the directory before "/..."
+ * for a relative pattern (./... → cwd), else the module root of the packages. A pattern
+ * matching nothing, or naming a package that cannot be found, is a UsageError.
+ */
+export async function resolvePackagePattern(pattern: string, cwd: string, tags: readonly string[] = []): Promise<ResolvedPattern> {
+  const args = ["list", "-e", ...(tags.length > 0 ? [`-tags=${tags.join(",")}`] : []), "-f", "{{.Dir}}\t{{with .Error}}{{.Err}}{{end}}", "--", pattern];
+  const result = await execa("go", args, { cwd, reject: false, all: false });
+  const rows = result.stdout.split("\n").filter((line) => line.trim() !== "").map((line) => {
+    const [dir = "", error = ""] = line.split("\t");
+    return { dir, error };
+  });
+  const dirs = rows.filter((row) => row.dir !== "" && row.error === "").map((row) => row.dir);
+  if (result.exitCode !== 0 || dirs.length === 0) {
+    const why = [...rows.map((row) => row.error).filter((e) => e !== ""), ...result.stderr.split("\n").filter((l) => l.trim() !== "")].slice(0, 3).join("; ");
+    throw new UsageError(
+      `the package pattern ${pattern} matches no Go package${tags.length > 0 ? ` with tags ${tags.join(",")}` : ""} in ${cwd}${why === "" ? "" : `: ${why}`}`,
+      "Write patterns as go test takes them, relative to the current directory inside a module (./..., ./pkg/..., an import path of the module), or give a directory; `go list PATTERN` shows what a pattern matches (add --tags for build-tagged packages).",
+    );
+  }
+  const prefix = pattern.endsWith("/...") ? pattern.slice(0, -4) : pattern === "..." ? null : undefined;
+  const root = prefix !== undefined && prefix !== null && (prefix.startsWith(".") || prefix.startsWith("/")) ? resolve(cwd, prefix) : moduleRoot(dirs[0]!) ?? dirs[0]!;
+  return { pattern, root, dirs: [...new Set(dirs)].sort() };
+}
+
+/** The root each path's programs are named under: the directory itself, or a package pattern's root (resolvePackagePattern). */
+export async function discoveryRoots(paths: readonly string[], options: Pick<DiscoverOptions, "cwd" | "tags"> = {}): Promise<string[]> {
+  const cwd = options.cwd ?? process.cwd();
+  return Promise.all(paths.map(async (p) => (isPackagePattern(p, cwd) ? (await resolvePackagePattern(p, cwd, options.tags ?? [])).root : resolve(cwd, p))));
 }
 
 /**
  * Finds every program below `paths`: each main package and each package with TestXxx
- * functions. Throws NoGoCodeError for a path without Go code and ProgramNameClashError
- * when two roots yield the same name; programs are sorted by name.
+ * functions (or ExampleXxx functions with output). A path is a directory or a `go test`
+ * package pattern (./..., ./pkg/..., an import path). Throws NoGoCodeError for a directory
+ * without Go code, UsageError for a pattern or --run matching nothing, and
+ * ProgramNameClashError when two roots yield the same name; programs are sorted by name.
  */
 export async function discoverPrograms(paths: readonly string[], options: DiscoverOptions = {}): Promise<Discovery> {
   const programs: ProgramSpec[] = [];
   const warnings: string[] = [];
   const byName = new Map<string, string>();
-  const roots = paths.map((p) => resolve(p));
+  const cwd = options.cwd ?? process.cwd();
+  const tags = options.tags ?? [];
+  const patterns = await Promise.all(paths.filter((p) => isPackagePattern(p, cwd)).map((p) => resolvePackagePattern(p, cwd, tags)));
+  const roots = paths.filter((p) => !isPackagePattern(p, cwd)).map((p) => resolve(cwd, p));
   for (const path of roots) {
     if (!existsSync(path) || !statSync(path).isDirectory()) {
       throw new NoGoCodeError(
         `${path} is not a directory`,
-        "Give collect a program directory, a tree of programs or a Go module root.",
+        "Give collect a program directory, a tree of programs, a Go module root, or a package pattern as go test takes them (./..., ./pkg/..., an import path).",
       );
     }
   }
-  const scanned = await scanPackages(roots);
-  for (const path of roots) {
-    const packages = scanned.filter((pkg) => pkg.root === path);
+  const filter = { tags, run: options.run, skip: options.skip };
+  const selecting = options.run !== undefined || options.skip !== undefined;
+  const scanned = [
+    ...(await scanPackages(roots, filter)),
+    // A pattern's packages are scanned one by one and named under the pattern's root.
+    ...(await scanPackages([...new Set(patterns.flatMap((p) => p.dirs))], { ...filter, single: true })).flatMap((pkg) =>
+      patterns.filter((p) => p.dirs.includes(pkg.dir)).map((p) => ({ ...pkg, root: p.root }))),
+  ];
+  const groups = [...new Set([...roots, ...patterns.map((p) => p.root)])];
+  for (const path of groups) {
+    const packages = scanned.filter((pkg) => pkg.root === path).filter((pkg, i, all) => all.findIndex((other) => other.dir === pkg.dir) === i);
     const prefix = options.namePrefix?.(path);
-    const found = packages.flatMap((pkg) => programsOf(path, pkg, options.splitTests ?? false, warnings, prefix));
+    const found = packages
+      .flatMap((pkg) => programsOf(path, pkg, options.splitTests ?? false, warnings, prefix))
+      .filter((program) => !selecting || program.kind === "test");
     if (found.length === 0) {
+      if (selecting) {
+        throw new UsageError(
+          `no test or example under ${path} matches${options.run === undefined ? "" : ` --run ${options.run}`}${options.skip === undefined ? "" : ` --skip ${options.skip}`}`,
+          "--run and --skip select top-level TestXxx and ExampleXxx functions as go test -run/-skip do (unanchored Go regexps); `go test -list REGEX ./...` shows what a regexp selects.",
+        );
+      }
       throw new NoGoCodeError(
         `no Go program under ${path}: no main package and no package with TestXxx functions`,
         packages.length === 0
@@ -84,6 +187,7 @@ export async function discoverPrograms(paths: readonly string[], options: Discov
           "Program names are paths relative to the root given; collect the two roots separately with different --db files, or pass their parent directory instead.",
         );
       }
+      if (other !== undefined) continue; // the same package given twice (a directory and a pattern)
       byName.set(program.name, program.dir);
       programs.push(program);
     }

@@ -11,8 +11,10 @@ function definedOnly(env: Record<string, string | undefined>): Record<string, st
 }
 
 /**
- * The environment of `go build` / `go test -c`. GOTOOLCHAIN=local stops Go from
- * downloading another toolchain behind the user's back; GO111MODULE=off builds a
+ * The environment of `go build` / `go test -c`, run with the selected toolchain's own go
+ * binary (goCommandOf): GOROOT is that toolchain's, and GOTOOLCHAIN=local keeps the binary
+ * from switching again (it is already the toolchain GOTOOLCHAIN or go.mod selected), so
+ * compiler, GOROOT and go binary are always one version. GO111MODULE=off builds a
  * directory that is not inside any module (a loose program) in GOPATH mode.
  */
 export function buildEnvironment(go: GoToolchain, options: { inModule: boolean; tmpdir: string }): Record<string, string> {

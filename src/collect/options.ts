@@ -4,6 +4,7 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.js";
+import { isPackagePattern } from "./discover.js";
 import { configKey } from "./strategy.js";
 import { FINDING_CLASSES, type CollectOptions, type FindingClass, type NormalizedCollectOptions, type ProgramKind, type RunConfig, type Shard } from "./types.js";
 
@@ -96,7 +97,8 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
   const procs = options.procs === undefined || options.procs.length === 0 ? [cores] : [...new Set(options.procs)];
   for (const p of procs) positiveInteger("--procs", p, 1);
   return {
-    paths: options.paths.map((path) => resolve(path)),
+    // Package patterns (./..., import paths) stay as given: go list resolves them from the current directory.
+    paths: options.paths.map((path) => (isPackagePattern(path, process.cwd()) ? path : resolve(path))),
     programs: programSelection(options.programs),
     runs: positiveInteger("--runs", options.runs, 5),
     timeoutMs,
@@ -108,6 +110,10 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     force: options.force ?? false,
     splitTests: options.splitTests ?? false,
     testCount: options.testCount === undefined ? null : positiveInteger("--test-count", options.testCount, 1),
+    tags: parseTags(options.tags ?? []),
+    run: nonEmpty("--run", options.run),
+    skip: nonEmpty("--skip", options.skip),
+    race: raceOf(options),
     peers: [...new Set(options.peers ?? [])],
     testCorpus: options.testCorpus ?? false,
     budgetMs: options.budgetMs === undefined ? null : positiveInteger("--budget (ms)", options.budgetMs, 1),
@@ -119,6 +125,45 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     onProgress: options.onProgress,
     onExplored: options.onExplored,
   };
+}
+
+/** Build tags from `--tags a,b` values (repeatable), without blanks or repeats, as go accepts them. */
+export function parseTags(values: readonly string[]): string[] {
+  const tags = values.flatMap((v) => v.split(",")).map((t) => t.trim()).filter((t) => t !== "");
+  const bad = tags.find((t) => !/^[A-Za-z0-9_.-]+$/.test(t));
+  if (bad !== undefined) throw new UsageError(`invalid build tag ${JSON.stringify(bad)}`, "Give build tags as go test -tags does: names separated by commas, e.g. --tags integration,linux.");
+  return [...new Set(tags)];
+}
+
+/**
+ * The GOFLAGS value with `tags` merged into its -tags flag: the union of both, so tags
+ * given to collect and tags set in GOFLAGS reach every go command (builds, peers' go get).
+ */
+export function goflagsWithTags(goflags: string, tags: readonly string[]): string {
+  if (tags.length === 0) return goflags;
+  const words = goflags.split(/\s+/).filter((w) => w !== "");
+  const present = words.filter((w) => /^--?tags=/.test(w)).flatMap((w) => w.replace(/^--?tags=/, "").split(","));
+  const merged = [...new Set([...present, ...tags].filter((t) => t !== ""))];
+  return [...words.filter((w) => !/^--?tags=/.test(w)), `-tags=${merged.join(",")}`].join(" ");
+}
+
+/** The build tags a GOFLAGS value sets (-tags=a,b), for discovery. */
+export function tagsOfGoflags(goflags: string): string[] {
+  return goflags.split(/\s+/).filter((w) => /^--?tags=/.test(w)).flatMap((w) => w.replace(/^--?tags=/, "").split(",")).filter((t) => t !== "");
+}
+
+function nonEmpty(flag: string, value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (value === "") throw new UsageError(`${flag} needs a regular expression`, `Give ${flag} a Go regexp as go test takes it, e.g. ${flag} 'Test(A|B)'.`);
+  return value;
+}
+
+function raceOf(options: CollectOptions): boolean {
+  if (options.race !== true) return false;
+  if (options.budgetMs !== undefined) {
+    throw new UsageError("--race goes without --budget", "A budgeted collect already explores -race builds among its strategies; drop --race, or drop --budget to build every run with -race.");
+  }
+  return true;
 }
 
 /** A program selection without blanks or repeats; undefined means every program. */
@@ -136,5 +181,13 @@ function programSelection(names: readonly string[] | undefined): readonly string
  */
 export function runConfigs(options: NormalizedCollectOptions, kind: ProgramKind): RunConfig[] {
   const testCount = kind === "test" ? options.testCount : null;
-  return options.procs.map((procs) => ({ key: configKey("plain", procs, testCount), strategy: "plain", procs, testCount }));
+  // --race: every run is a race run, keyed like the budget's race configurations ("procs-2-race").
+  const strategy = options.race ? "race" : "plain";
+  return options.procs.map((procs) => ({ key: configKey(strategy, procs, testCount), strategy, procs, testCount, ...testSelection(options, kind) }));
+}
+
+/** -test.run / -test.skip of a test program's runs: --run and --skip as given (nothing for main packages). */
+export function testSelection(options: Pick<NormalizedCollectOptions, "run" | "skip">, kind: ProgramKind): Pick<RunConfig, "testRun" | "testSkip"> {
+  if (kind !== "test") return {};
+  return { ...(options.run === null ? {} : { testRun: options.run }), ...(options.skip === null ? {} : { testSkip: options.skip }) };
 }

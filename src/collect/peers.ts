@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { UsageError } from "../errors.js";
 import { moduleRoot } from "./module.js";
 import { buildEnvironment } from "./env.js";
-import type { GoToolchain } from "./toolchain.js";
+import { goCommandOf, type GoToolchain } from "./toolchain.js";
 import type { ProgramKind } from "./types.js";
 
 export const PEERS = ["goleak", "leakprofile"] as const;
@@ -47,6 +47,7 @@ export interface PeerBuild {
   readonly inModule?: boolean;
 }
 
+/** Each peer's end-of-run check; Go that compiles at any language version from go 1.12 (no `any`, no 0o literals). */
 const CHECKS: Record<Peer, { imports: string[]; body: string }> = {
   goleak: {
     imports: ['schedlabPeerGoleak "go.uber.org/goleak"'],
@@ -56,7 +57,7 @@ const CHECKS: Record<Peer, { imports: string[]; body: string }> = {
 		if err := schedlabPeerGoleak.Find(schedlabPeerGoleak.IgnoreTopFunction("main.schedlabHarnessOnSigterm")); err != nil {
 			report = err.Error()
 		}
-		schedlabPeerOS.WriteFile(path, []byte(report), 0o644)
+		schedlabPeerOS.WriteFile(path, []byte(report), 0644)
 	}
 `,
   },
@@ -125,7 +126,7 @@ export async function preparePeerBuild(
     const modfile = join(scratch, "peers.mod");
     copyFileSync(join(moduleDir, "go.mod"), modfile);
     if (existsSync(join(moduleDir, "go.sum"))) copyFileSync(join(moduleDir, "go.sum"), join(scratch, "peers.sum"));
-    const got = await execa("go", ["get", `-modfile=${modfile}`, GOLEAK_MODULE], {
+    const got = await execa(goCommandOf(go), ["get", `-modfile=${modfile}`, GOLEAK_MODULE], {
       cwd: moduleDir, env: buildEnvironment(go, { inModule: true, tmpdir: scratch }), extendEnv: false, reject: false, all: true, stdin: "ignore", timeout: 5 * 60_000,
     });
     if (got.exitCode !== 0) {

@@ -80,7 +80,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     if (run.outcome === "build-error") throw new ReplayError(`run ${run.id} of ${run.program} is a build error: there is nothing to replay`, "Fix the build and collect again.");
     const parsed = parseConfigKey(run.config);
     if (parsed === null) throw new ReplayError(`run ${run.id} has a configuration schedlab does not know (${run.config})`, "Replay runs recorded by this version of schedlab collect.");
-    const go = await goToolchain();
+    const go = await goToolchain(run.dir);
     const { programs } = await discoverPrograms([run.dir]);
     const program = programs.find((p) => p.kind === run.kind && p.testName === run.testName && p.dir === run.dir);
     if (program === undefined) throw new ReplayError(`${run.program} is no longer a Go program at ${run.dir}`, "Restore the sources the run was collected from, or collect the program again.");

@@ -1,13 +1,19 @@
-// The Go toolchain as collect sees it: version and the directories builds need,
-// read once per collect from `go env -json` (so defaults are resolved by Go itself).
+// The Go toolchain as collect sees it: the one the go command selects (GOTOOLCHAIN, a
+// go.mod `toolchain` or `go` line) in the directory collected, read once per collect from
+// `go env -json`. Every later go command runs that toolchain's own go binary with
+// GOTOOLCHAIN=local, so one toolchain's GOROOT is never paired with another's binary.
 
 import { execa } from "execa";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { ToolchainMissingError } from "../errors.js";
 
 export interface GoToolchain {
   /** e.g. "go1.26.8". */
   readonly version: string;
   readonly goroot: string;
+  /** The selected toolchain's go binary ($GOROOT/bin/go): builds run it, with GOTOOLCHAIN=local. */
+  readonly goBinary?: string;
   readonly gocache: string;
   readonly gopath: string;
   readonly gomodcache: string;
@@ -23,29 +29,61 @@ const GO_ENV_KEYS = [
 /** Minor version below which the execution tracer format is not supported. */
 export const MIN_GO_MINOR = 22;
 
-/** Reads the toolchain; throws ToolchainMissingError without Go or with Go < 1.22. */
-export async function goToolchain(): Promise<GoToolchain> {
-  let stdout: string;
-  try {
-    ({ stdout } = await execa("go", ["env", "-json", ...GO_ENV_KEYS]));
-  } catch {
+/** The go binary to run for `go` commands of a collect: the selected toolchain's, else the one on PATH. */
+export function goCommandOf(go: GoToolchain): string {
+  return go.goBinary ?? "go";
+}
+
+/**
+ * Reads the toolchain the go command selects in `dir` (default: the current directory):
+ * GOTOOLCHAIN and the go.mod `toolchain`/`go` lines are honoured by `go env` itself, which
+ * switches to (and if needed downloads) that toolchain and reports its GOROOT. Throws
+ * ToolchainMissingError without Go, with Go < 1.22, when the selected toolchain cannot be
+ * had, or when its GOROOT holds no go binary of that version.
+ */
+export async function goToolchain(dir?: string): Promise<GoToolchain> {
+  const result = await execa("go", ["env", "-json", ...GO_ENV_KEYS], { cwd: dir, reject: false, all: true });
+  if (result.failed && (result.code === "ENOENT" || result.exitCode === undefined)) {
     throw new ToolchainMissingError(
       "the Go toolchain was not found on PATH",
       "Install Go 1.22 or newer and make sure `go version` works in this shell; `schedlab doctor` checks the setup.",
     );
   }
-  const env = JSON.parse(stdout) as Record<string, string>;
+  if (result.exitCode !== 0) {
+    const selected = process.env.GOTOOLCHAIN === undefined || process.env.GOTOOLCHAIN === "" ? "" : ` (GOTOOLCHAIN=${process.env.GOTOOLCHAIN})`;
+    throw new ToolchainMissingError(
+      `the go command cannot select its toolchain${selected}${dir === undefined ? "" : ` in ${dir}`}: ${(result.all ?? "").trim().split("\n").slice(-3).join(" ")}`,
+      "Run `go version` there to see the error; a toolchain named by GOTOOLCHAIN or a go.mod `toolchain` line is downloaded from the module proxy (check GOPROXY and the network), or set GOTOOLCHAIN=local to use the Go on PATH.",
+    );
+  }
+  const env = JSON.parse(result.stdout) as Record<string, string>;
   const version = env.GOVERSION ?? "";
   const minor = /^go1\.(\d+)/.exec(version);
   if (minor !== null && Number(minor[1]) < MIN_GO_MINOR) {
     throw new ToolchainMissingError(
       `${version} is too old: schedlab needs Go 1.22 or newer (the execution trace format it reads)`,
-      "Install Go 1.22 or newer and put it first on PATH.",
+      "Install Go 1.22 or newer and put it first on PATH, or select one with GOTOOLCHAIN=go1.22.0 (or newer).",
+    );
+  }
+  const goroot = env.GOROOT ?? "";
+  const goBinary = join(goroot, "bin", "go");
+  if (goroot === "" || !existsSync(goBinary)) {
+    throw new ToolchainMissingError(
+      `the selected toolchain ${version} has no go binary in its GOROOT ${goroot || "(empty)"}`,
+      "Unset GOROOT (the go command finds its own), or install that Go version; `schedlab doctor` checks the setup.",
+    );
+  }
+  const check = await execa(goBinary, ["env", "GOVERSION"], { reject: false, env: { ...process.env, GOROOT: goroot, GOTOOLCHAIN: "local" } });
+  if (check.exitCode !== 0 || check.stdout.trim() !== version) {
+    throw new ToolchainMissingError(
+      `the selected toolchain's go binary (${goBinary}) reports ${check.stdout.trim() || "nothing"}, not ${version}`,
+      "GOROOT points at another Go installation than the go command selects: unset GOROOT, or make the two agree.",
     );
   }
   return {
     version,
-    goroot: env.GOROOT ?? "",
+    goroot,
+    goBinary,
     gocache: env.GOCACHE ?? "",
     gopath: env.GOPATH ?? "",
     gomodcache: env.GOMODCACHE ?? "",

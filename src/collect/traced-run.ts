@@ -72,6 +72,8 @@ export const RACE_RUN_ENV = "halt_on_error=0 atexit_sleep_ms=0";
 export function testArguments(request: Pick<TracedRunRequest, "testName" | "config" | "timeoutMs">, tracePath: string): string[] {
   const args = [`-test.trace=${tracePath}`, `-test.timeout=${request.timeoutMs}ms`, "-test.v=true"];
   if (request.testName !== null) args.push(`-test.run=^${request.testName}$`);
+  else if (request.config.testRun !== undefined) args.push(`-test.run=${request.config.testRun}`);
+  if (request.config.testSkip !== undefined) args.push(`-test.skip=${request.config.testSkip}`);
   if (request.config.testCount !== null) args.push(`-test.count=${request.config.testCount}`);
   return args;
 }

@@ -44,8 +44,16 @@ export interface CollectOptions {
   readonly force?: boolean;
   /** One program per TestXxx function instead of one per test package. */
   readonly splitTests?: boolean;
-  /** Passed to test binaries as -test.count. */
+  /** Passed to test binaries as -test.count (collect --count or --test-count). */
   readonly testCount?: number;
+  /** Build tags (go test -tags), applied to discovery and every build (merged with GOFLAGS' -tags). */
+  readonly tags?: readonly string[];
+  /** go test -run: the top-level tests and examples to collect, and -test.run of each test run. */
+  readonly run?: string;
+  /** go test -skip: the tests and examples to leave out, and -test.skip of each test run. */
+  readonly skip?: string;
+  /** Build and run every program with -race (go test -race); not with `budgetMs`, which explores -race itself. */
+  readonly race?: boolean;
   /** Peer leak detectors to run at the end of each run (docs/leaks.md); builds each program alone. */
   readonly peers?: readonly Peer[];
   /**
@@ -99,6 +107,11 @@ export interface NormalizedCollectOptions {
   readonly force: boolean;
   readonly splitTests: boolean;
   readonly testCount: number | null;
+  /** Build tags given (collect --tags); GOFLAGS' -tags are merged in by collect. */
+  readonly tags: readonly string[];
+  readonly run: string | null;
+  readonly skip: string | null;
+  readonly race: boolean;
   readonly peers: readonly Peer[];
   readonly testCorpus: boolean;
   /** Null without --budget. */
@@ -142,6 +155,9 @@ export interface RunConfig {
   readonly strategy: Strategy;
   readonly procs: number;
   readonly testCount: number | null;
+  /** go test -run / -skip of the collect, for test binaries (-test.run / -test.skip); absent when not given. */
+  readonly testRun?: string;
+  readonly testSkip?: string;
 }
 
 export interface BuildResult {

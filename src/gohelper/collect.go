@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
+	"go/doc"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -45,12 +46,49 @@ type scanResult struct {
 	Packages []scannedPackage `json:"packages"`
 }
 
+// scanOptions are collect-scan's flags, mirroring `go test`: -tags selects files by
+// build constraints; -run and -skip select the tests and examples listed, with the
+// testing package's matching of top-level names (see topLevelMatcher).
+type scanOptions struct {
+	tags    []string
+	matcher *topLevelMatcher
+}
+
 // collectScan walks each root (skipping vendor, testdata, node_modules, hidden and
 // _-prefixed directories) and prints one JSON scanResult. Directories without Go
 // files are left out; directories whose files cannot be read are listed with Error.
+//
+// Usage: collect-scan [-tags a,b] [-run RE] [-skip RE] [-single] root...; with -single
+// each root is one package directory (resolved by `go list`), not walked.
 func collectScan(args []string) int {
+	flags := flag.NewFlagSet("collect-scan", flag.ContinueOnError)
+	tags := flags.String("tags", "", "comma-separated build tags")
+	run := flags.String("run", "", "list only the tests and examples matching this regexp (go test -run)")
+	skip := flags.String("skip", "", "leave out the tests and examples matching this regexp (go test -skip)")
+	single := flags.Bool("single", false, "each argument is one package directory, not a tree")
+	if err := flags.Parse(args); err != nil {
+		return 2
+	}
+	matcher, err := newTopLevelMatcher(*run, *skip)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "collect-scan: %v\n", err)
+		return 2
+	}
+	opts := scanOptions{matcher: matcher}
+	for _, tag := range strings.Split(*tags, ",") {
+		if tag = strings.TrimSpace(tag); tag != "" {
+			opts.tags = append(opts.tags, tag)
+		}
+	}
 	var result scanResult
-	for _, root := range args {
+	for _, root := range flags.Args() {
+		if *single {
+			if pkg, ok := scanDir(root, opts); ok {
+				pkg.Root = root
+				result.Packages = append(result.Packages, pkg)
+			}
+			continue
+		}
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -63,7 +101,7 @@ func collectScan(args []string) int {
 				strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
 				return filepath.SkipDir
 			}
-			if pkg, ok := scanDir(path); ok {
+			if pkg, ok := scanDir(path, opts); ok {
 				pkg.Root = root
 				result.Packages = append(result.Packages, pkg)
 			}
@@ -88,10 +126,12 @@ func collectScan(args []string) int {
 // package still counts as a main package or a test package when its text shows a
 // `func main()` or `func TestXxx(` (textualMain, textualTests), with Error set, so
 // collect records the compiler's message as a build error instead of skipping it.
-func scanDir(dir string) (scannedPackage, bool) {
+func scanDir(dir string, opts scanOptions) (scannedPackage, bool) {
 	abs, _ := filepath.Abs(dir)
 	pkg := scannedPackage{Dir: abs, GoFiles: []string{}, TestGoFiles: []string{}, XTestGoFiles: []string{}, Tests: []string{}}
-	bp, err := build.Default.ImportDir(abs, 0)
+	ctxt := build.Default
+	ctxt.BuildTags = append(append([]string{}, ctxt.BuildTags...), opts.tags...)
+	bp, err := ctxt.ImportDir(abs, 0)
 	if err != nil {
 		var noGo *build.NoGoError
 		if errors.As(err, &noGo) {
@@ -132,14 +172,18 @@ func scanDir(dir string) (scannedPackage, bool) {
 	seen := map[string]bool{}
 	for _, file := range append(append([]string{}, pkg.TestGoFiles...), pkg.XTestGoFiles...) {
 		names := []string{}
-		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+		// Comments: an example runs only with an output comment.
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			noteError(err)
 			names = textualTests(file)
 		} else {
-			names = testFunctions(f)
+			names = append(testFunctions(f), exampleFunctions(f)...)
 		}
 		for _, name := range names {
+			if !opts.matcher.matches(name) {
+				continue
+			}
 			if !seen[name] {
 				seen[name] = true
 				pkg.Tests = append(pkg.Tests, name)
@@ -240,6 +284,137 @@ func testFunctions(f *ast.File) []string {
 		}
 	}
 	return names
+}
+
+// exampleFunctions returns the names of f's Example functions that `go test` runs: those
+// with an output comment (`// Output:` or `// Unordered output:`, even empty), found by
+// go/doc as cmd/go finds them. Examples without one are compiled, never run.
+func exampleFunctions(f *ast.File) []string {
+	var names []string
+	for _, ex := range doc.Examples(f) {
+		if ex.Output != "" || ex.EmptyOutput {
+			names = append(names, "Example"+ex.Name)
+		}
+	}
+	return names
+}
+
+// topLevelMatcher decides which top-level tests and examples `go test -run RUN -skip SKIP`
+// runs, as the testing package does (testing/match.go): each pattern is split into
+// alternatives at unbracketed '|' and each alternative into elements at unbracketed '/';
+// a top-level name is selected when an alternative's first element of -run matches it
+// (unanchored), and skipped when the first -skip alternative whose first element matches
+// it has no further element (a longer one skips subtests only).
+type topLevelMatcher struct {
+	run, skip [][]*regexp.Regexp
+}
+
+func newTopLevelMatcher(run, skip string) (*topLevelMatcher, error) {
+	m := &topLevelMatcher{}
+	var err error
+	if run != "" {
+		if m.run, err = compileTestPattern("-run", run); err != nil {
+			return nil, err
+		}
+	}
+	if skip != "" {
+		if m.skip, err = compileTestPattern("-skip", skip); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func (m *topLevelMatcher) matches(name string) bool {
+	if m.run != nil {
+		if ok, _ := firstAlternative(m.run, name); !ok {
+			return false
+		}
+	}
+	if m.skip != nil {
+		// A partial match (more elements than the name has) does not skip: only subtests may.
+		if ok, partial := firstAlternative(m.skip, name); ok && !partial {
+			return false
+		}
+	}
+	return true
+}
+
+// firstAlternative is testing's alternationMatch.matches for a top-level name: the first
+// alternative whose first element matches decides, partial when it has more elements.
+func firstAlternative(alternatives [][]*regexp.Regexp, name string) (ok, partial bool) {
+	for _, elems := range alternatives {
+		if elems[0].MatchString(name) {
+			return true, len(elems) > 1
+		}
+	}
+	return false, false
+}
+
+// compileTestPattern splits a -run/-skip pattern as testing.splitRegexp does and compiles
+// each element; an invalid element is an error naming the flag, as go test reports it.
+func compileTestPattern(flagName, pattern string) ([][]*regexp.Regexp, error) {
+	var alternatives [][]*regexp.Regexp
+	for _, alt := range splitTestPattern(pattern) {
+		var elems []*regexp.Regexp
+		for _, elem := range alt {
+			re, err := regexp.Compile(elem)
+			if err != nil {
+				return nil, fmt.Errorf("invalid regexp for %s element %q: %v", flagName, elem, err)
+			}
+			elems = append(elems, re)
+		}
+		alternatives = append(alternatives, elems)
+	}
+	return alternatives, nil
+}
+
+// splitTestPattern is testing.splitRegexp: alternatives at '|' and elements at '/',
+// neither inside brackets or parentheses nor escaped.
+func splitTestPattern(s string) [][]string {
+	var alternatives [][]string
+	var elems []string
+	cs := 0
+	cp := 0
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case '[':
+			cs++
+		case ']':
+			if cs--; cs < 0 {
+				cs = 0
+			}
+		case '(':
+			if cs == 0 {
+				cp++
+			}
+		case ')':
+			if cs == 0 {
+				cp--
+			}
+		case '\\':
+			i++
+		case '/':
+			if cs == 0 && cp == 0 {
+				elems = append(elems, s[:i])
+				s = s[i+1:]
+				i = 0
+				continue
+			}
+		case '|':
+			if cs == 0 && cp == 0 {
+				elems = append(elems, s[:i])
+				alternatives = append(alternatives, elems)
+				elems = nil
+				s = s[i+1:]
+				i = 0
+				continue
+			}
+		}
+		i++
+	}
+	elems = append(elems, s)
+	return append(alternatives, elems)
 }
 
 type overlayResult struct {

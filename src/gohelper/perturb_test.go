@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"go/ast"
+	"go/importer"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"strings"
 	"testing"
 )
@@ -96,5 +99,33 @@ func TestPerturbRuntimeIsValidGo(t *testing.T) {
 	src := perturbRuntime("sample", 3)
 	if _, err := parser.ParseFile(token.NewFileSet(), "rt.go", src, 0); err != nil {
 		t.Fatalf("%v\n%s", err, src)
+	}
+}
+
+// The perturbed copies are built at the user module's language version, which may be as
+// old as go 1.12: the runtime and a rewritten file must type-check there (no any, 0o
+// literals, generics, min/max or range over int).
+func TestPerturbCodeTypeChecksAtGo112(t *testing.T) {
+	out, _, points, err := perturbSource("sample.go", []byte(perturbSample), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for name, src := range map[string]string{"sample.go": string(out), "rt.go": perturbRuntime("sample", len(points))} {
+		f, err := parser.ParseFile(fset, name, src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	conf := types.Config{GoVersion: "go1.12", Importer: importer.Default()}
+	if _, err := conf.Check("sample", fset, files, nil); err != nil {
+		t.Fatalf("does not type-check at go1.12: %v", err)
+	}
+	// The check is real: a 0o literal is refused at that version.
+	bad, _ := parser.ParseFile(fset, "bad.go", "package sample\n\nvar mode = 0o644\n", 0)
+	if _, err := conf.Check("sample", fset, []*ast.File{bad}, nil); err == nil || !strings.Contains(err.Error(), "go1.13") {
+		t.Fatalf("a 0o literal passed the go1.12 check: %v", err)
 	}
 }

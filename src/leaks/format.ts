@@ -178,13 +178,25 @@ function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
+/** Programs that did not build, each with the first lines of the compiler's output: nothing of them ran. */
+function buildErrorSection(analysis: LeakAnalysis): string {
+  const failed = analysis.buildErrors ?? [];
+  if (failed.length === 0) return "";
+  const lines = failed.map((b) => {
+    const output = b.output.split("\n").filter((l) => l.trim() !== "");
+    const shown = output.slice(0, 5).map((l) => `    ${l}`);
+    return [`  ${b.program}:`, ...shown, ...(output.length > 5 ? [`    … (${output.length - 5} more line(s); schedlab collect prints them all)`] : [])].join("\n");
+  });
+  return `Not analysed for leaks: ${plural(failed.length, "program")} did not build (fix the build, then collect again):\n${lines.join("\n")}`;
+}
+
 /**
  * The terminal form: findings grouped by program and by test and subtest
  * ("TestPool/go_without_wait/before_wait"), with short goroutine chains and sites; then
  * goroutines blocked at a crash, and data races.
  */
 export function formatFindings(analysis: LeakAnalysis): string {
-  const notAnalysed = analysis.withoutRuns.length > 0 ? `Not analysed for leaks (no ingested runs; run schedlab ingest first): ${analysis.withoutRuns.join(", ")}` : "";
+  const notAnalysed = [buildErrorSection(analysis), analysis.withoutRuns.length > 0 ? `Not analysed for leaks (no ingested runs; run schedlab ingest first): ${analysis.withoutRuns.join(", ")}` : ""].filter((s) => s !== "").join("\n\n");
   const extra = [flakySection(analysis), crashSection(analysis), raceSection(analysis), ...analysis.notes.map((n) => `Note: ${n}`)].filter((s) => s !== "");
   if (analysis.findings.length === 0) {
     return [`No leaked or deadlocked goroutines in ${analysis.programs.length} program(s).`, ...extra, notAnalysed].filter((s) => s !== "").join("\n\n");
@@ -248,6 +260,7 @@ export function analysisJson(analysis: LeakAnalysis): Record<string, unknown> {
     notes: analysis.notes,
     programs: analysis.programs.map((p) => ({ program: p.program, runs: p.runs, crashedRuns: p.crashedRuns, findings: p.findings.length, blockedForever: p.findings.filter((f) => f.gating).length, blockedAtCrash: p.blockedAtCrash.length, raceRunsChecked: p.raceRunsChecked, races: p.races.length, flaky: p.flaky.length })),
     withoutRuns: analysis.withoutRuns,
+    buildErrors: analysis.buildErrors ?? [],
     bound: BOUND_FORMULA,
   };
 }

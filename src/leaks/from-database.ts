@@ -63,6 +63,8 @@ export interface LeakAnalysis {
   readonly tracerInduced: readonly TracerInducedFailure[];
   /** Programs with no ingested run: no leak could be looked for (races still are). */
   readonly withoutRuns: readonly string[];
+  /** Programs without runs because their last build failed, with the compiler's output (not in withoutRuns). */
+  readonly buildErrors?: readonly { readonly program: string; readonly output: string }[];
   /** What limited the analysis (e.g. sources not read), to print with it. */
   readonly notes: readonly string[];
 }
@@ -86,6 +88,7 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
   }
   const programs: ProgramAnalysis[] = [];
   const withoutRuns: string[] = [];
+  const buildErrors: { program: string; output: string }[] = [];
   const races: RaceFinding[] = [];
   const flaky: FlakyFinding[] = [];
   const tracerInduced: TracerInducedFailure[] = [];
@@ -103,7 +106,9 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
     tracerInduced.push(...programTracer);
     const runs = analyseProgramRuns(db, program);
     if (runs.runs.length === 0) {
-      withoutRuns.push(program.name);
+      const failed = failedBuildOutput(db, program.id);
+      if (failed === null) withoutRuns.push(program.name);
+      else buildErrors.push({ program: program.name, output: failed });
       continue;
     }
     const placement = program.kind === "test" ? testPlacement(program.dir) : undefined;
@@ -123,7 +128,15 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
       tracerInduced: programTracer,
     });
   }
-  return { programs, findings: programs.flatMap((p) => p.findings), blockedAtCrash: programs.flatMap((p) => p.blockedAtCrash), races, raceRunsChecked, flaky, tracerInduced, withoutRuns, notes };
+  return { programs, findings: programs.flatMap((p) => p.findings), blockedAtCrash: programs.flatMap((p) => p.blockedAtCrash), races, raceRunsChecked, flaky, tracerInduced, withoutRuns, buildErrors, notes };
+}
+
+/** The compiler output of a program whose latest build failed and that has no run but build-error ones; else null. */
+function failedBuildOutput(db: SchedlabDatabase, programId: number): string | null {
+  const build = db.prepare("SELECT status, output FROM builds WHERE program_id = ? ORDER BY built_at DESC LIMIT 1").get(programId) as { status: string; output: string | null } | undefined;
+  if (build?.status !== "error") return null;
+  const ran = db.prepare("SELECT 1 FROM runs WHERE program_id = ? AND outcome <> 'build-error' LIMIT 1").get(programId);
+  return ran === undefined ? (build.output ?? "") : null;
 }
 
 /** Places canonical ids of a test package's goroutines in their tests and subtests, from its source. */

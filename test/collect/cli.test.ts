@@ -27,7 +27,7 @@ describe("schedlab collect (CLI)", () => {
   it("records a directory whose only file has no valid package clause as a build error with the compiler's message", async () => {
     const dir = scratch("cli-unparsable");
     const result = await runCli(["collect", join(SPECIAL, "unparsable"), "--db", join(dir, "s.db"), "--traces", join(dir, "t")]);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(6); // nothing built: collect fails (EVERY_BUILD_FAILED_EXIT_CODE)
     const lines = result.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe("unparsable (main): build error");
     expect(lines[1]).toMatch(/main\.go:2:1: expected 'package', found packge/);
