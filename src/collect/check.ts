@@ -25,13 +25,13 @@ import type { BlockedAtEnd, FindingClass, ProgramKind, RunCheck, RunOutcome, Tes
  * trace; `waitSourceAt` is the program source's view of its waits. Crashed runs have none.
  */
 export async function blockedForeverInRun(
-  run: { readonly outcome: Exclude<RunOutcome, "build-error">; readonly tracePath: string; readonly stderrTail?: string },
+  run: { readonly outcome: Exclude<RunOutcome, "build-error">; readonly tracePath: string; readonly stderrTail?: string; readonly wallMs?: number | null },
   kind: ProgramKind,
   go: GoToolchain,
   waitSourceAt: RuleOptions["waitSourceAt"],
 ): Promise<BlockedAtEnd[]> {
   const stderr = run.stderrTail ?? "";
-  const leakRun: LeakRun = { runId: 0, runIndex: 0, config: "", outcome: run.outcome, runtimeDeadlock: RUNTIME_DEADLOCK.test(stderr), crashed: runEndedByCrash(run.outcome, stderr), goroutines: [] };
+  const leakRun: LeakRun = { runId: 0, runIndex: 0, config: "", outcome: run.outcome, runtimeDeadlock: RUNTIME_DEADLOCK.test(stderr), crashed: runEndedByCrash(run.outcome, stderr), wallMs: run.wallMs ?? null, goroutines: [] };
   const fold = runStateFold(leakRun);
   const summary = await decodeTrace(run.tracePath, { mode: kind, goroot: go.goroot }, (records) => {
     for (const record of records) fold.add(record);
@@ -98,14 +98,14 @@ export function storedCheck(detail: string): RunCheck {
 
 /** Checks one recorded run: decodes its trace (if any), applies the rule above, and lists the failures in its output. */
 export async function checkRun(
-  run: { readonly outcome: RunOutcome; readonly tracePath: string | null; readonly races: number; readonly stderrTail?: string },
+  run: { readonly outcome: RunOutcome; readonly tracePath: string | null; readonly races: number; readonly stderrTail?: string; readonly wallMs?: number | null },
   program: { readonly kind: ProgramKind; readonly dir: string },
   go: GoToolchain,
 ): Promise<RunCheck> {
   const failures = run.stderrTail === undefined ? [] : parseFailures(run.stderrTail);
   if (run.tracePath === null || run.outcome === "build-error") return runCheckOf(run.outcome, [], run.races, run.tracePath === null ? "the run left no trace" : undefined, failures);
   try {
-    const blocked = await blockedForeverInRun({ outcome: run.outcome, tracePath: run.tracePath, stderrTail: run.stderrTail }, program.kind, go, waitSourceOf(program.dir, await goHelperPath()));
+    const blocked = await blockedForeverInRun({ outcome: run.outcome, tracePath: run.tracePath, stderrTail: run.stderrTail, wallMs: run.wallMs }, program.kind, go, waitSourceOf(program.dir, await goHelperPath()));
     return runCheckOf(run.outcome, blocked, run.races, undefined, failures);
   } catch (error) {
     return runCheckOf(run.outcome, [], run.races, `the trace could not be checked: ${(error as Error).message}`, failures);

@@ -291,13 +291,17 @@ export function formatScore(report: LeakScoreReport): string {
   const rows = report.detectors.map((d: DetectorScore) => [...countsRow(d.detector, d.score.overall), `${d.programsCovered}/${report.labelledPrograms}`, String(d.score.falsePositivesOnClean)]);
   const own = report.detectors.find((d) => d.detector === "schedlab");
   const missedLines = (own?.score.programs ?? [])
-    .filter((p) => p.missed.length > 0 || p.falsePositives.length > 0)
-    .map((p) => `  ${p.program}: ${[...p.missed.map((e) => `missed ${e.site ?? e.creator} ${e.reason}`), ...p.falsePositives.map((f) => `FP ${f.siteKey ?? f.root} ${f.reason ?? "?"}`)].join("; ")}`);
+    .filter((p) => p.missed.length > 0 || p.falsePositives.length > 0 || p.kindDiffers.length > 0)
+    .map((p) => `  ${p.program}: ${[
+      ...p.missed.map((e) => `missed ${e.site ?? e.creator} ${e.reason}`),
+      ...p.falsePositives.map((f) => `FP ${f.siteKey ?? f.root} ${f.reason ?? "?"}`),
+      ...p.kindDiffers.map((e) => `found ${e.site ?? e.creator} ${e.reason} as ${(e.finding ?? "blocked-forever") === "outlived" ? "blocked forever" : "outlived"}, labelled ${e.finding ?? "blocked-forever"}`),
+    ].join("; ")}`);
   return [
     `${report.labelledPrograms} labelled program(s) scored, ${report.unlabelledPrograms} without a manifest.`,
     table(["detector", ...COUNT_HEADER, "covered", "FP on clean"], rows),
     own === undefined ? "" : scoreDetails(own.score),
-    missedLines.length > 0 ? `schedlab misses and false positives:\n${missedLines.join("\n")}` : "",
+    missedLines.length > 0 ? `schedlab misses, false positives and kinds that differ from the label:\n${missedLines.join("\n")}` : "",
     report.flaky.expected + report.flaky.unexpected.length === 0
       ? ""
       : `flaky tests: ${report.flaky.found} of ${report.flaky.expected} labelled found` +

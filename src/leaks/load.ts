@@ -56,11 +56,11 @@ function parseManifest(text: string | null): Manifest | null {
 export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): LeakRun[] {
   const rows = db
     .prepare(
-      `SELECT id, run_index, config, outcome, stderr_tail FROM runs
+      `SELECT id, run_index, config, outcome, stderr_tail, wall_ms FROM runs
        WHERE program_id = ? AND ingest_status IN ('ok', 'truncated') AND outcome != 'build-error'
        ORDER BY config, run_index`,
     )
-    .all(program.id) as { id: number; run_index: number; config: string; outcome: RunEnd; stderr_tail: string | null }[];
+    .all(program.id) as { id: number; run_index: number; config: string; outcome: RunEnd; stderr_tail: string | null; wall_ms: number | null }[];
   const ids = new Map<string, string>();
   const shared = (g: GoroutineInfo): GoroutineInfo => {
     const id = ids.get(g.canonicalId);
@@ -74,6 +74,7 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
     outcome: row.outcome,
     runtimeDeadlock: RUNTIME_DEADLOCK.test(row.stderr_tail ?? ""),
     crashed: runEndedByCrash(row.outcome, row.stderr_tail),
+    wallMs: row.wall_ms,
     goroutines: loadRunGoroutines(db, row.id).map(shared),
   }));
 }

@@ -29,6 +29,8 @@ export interface ProgramScore {
   readonly matched: readonly ExpectedBlockedGoroutine[];
   readonly missed: readonly ExpectedBlockedGoroutine[];
   readonly falsePositives: readonly BlockedSignature[];
+  /** Matched goroutines whose finding kind (blocked forever / outlived) differs from the label's. */
+  readonly kindDiffers: readonly ExpectedBlockedGoroutine[];
 }
 
 export interface LeakScore {
@@ -42,10 +44,14 @@ export interface LeakScore {
   readonly programs: readonly ProgramScore[];
 }
 
-/** Whether `signature` is the goroutine `expected` labels (site base name, or root function; and the reason and kind of finding when the detector gives them). */
+/**
+ * Whether `signature` is the goroutine `expected` labels: site base name (or root function)
+ * and the reason when the detector gives one. The kind of finding (blocked forever or
+ * outlived) does not decide a match — a goroutine found is found — and is scored apart
+ * (ProgramScore.kindDiffers).
+ */
 export function matchesExpected(signature: BlockedSignature, expected: ExpectedBlockedGoroutine): boolean {
   if (signature.reason !== null && signature.reason !== expected.reason) return false;
-  if (signature.finding !== undefined && signature.finding !== (expected.finding ?? "blocked-forever")) return false;
   if (expected.site === null) {
     return signature.root !== null && (signature.root === expected.creator || functionBaseName(signature.root) === functionBaseName(expected.creator));
   }
@@ -71,6 +77,10 @@ export function scoreProgram(labelled: LabelledProgram, signatures: readonly Blo
     matched: expected.filter((e) => own.some((s) => matchesExpected(s, e))),
     missed: expected.filter((e) => !own.some((s) => matchesExpected(s, e))),
     falsePositives: own.filter((s) => !expected.some((e) => matchesExpected(s, e))),
+    kindDiffers: expected.filter((e) => {
+      const found = own.filter((s) => matchesExpected(s, e) && s.finding !== undefined);
+      return found.length > 0 && !found.some((s) => s.finding === (e.finding ?? "blocked-forever"));
+    }),
   };
 }
 

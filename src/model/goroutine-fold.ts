@@ -137,7 +137,10 @@ export function runStateFold(run: LeakRun): RunStateFold {
       if (record.timeNs < firstNs) firstNs = record.timeNs;
     },
     finish(goroutines) {
-      return endStates(goroutines === undefined ? run : { ...run, goroutines }, tracks, depth, Number.isFinite(firstNs) ? lastNs - firstNs : 0, lastNs);
+      const start = Number.isFinite(firstNs) ? firstNs : 0;
+      // A cut run ended at the cut, which no user record marks: its wall time does.
+      const endNs = runWasCut(run.outcome) && run.wallMs != null ? Math.max(lastNs, run.wallMs * 1e6) : lastNs;
+      return endStates(goroutines === undefined ? run : { ...run, goroutines }, tracks, depth, endNs - start, endNs);
     },
   };
 }
@@ -149,7 +152,7 @@ export function runGoroutineStates(run: LeakRun, records: Iterable<GoroutineReco
   return fold.finish();
 }
 
-function endStates(run: LeakRun, tracks: ReadonlyMap<number, Track>, depth: number, tracedNs: number, lastNs: number): RunGoroutineStates {
+function endStates(run: LeakRun, tracks: ReadonlyMap<number, Track>, depth: number, tracedNs: number, endNs: number): RunGoroutineStates {
   const ids = new Map(run.goroutines.map((g) => [g.goroutine, g.canonicalId]));
   const wakerName = (gid: number | null): string => (gid === null ? TIMER_WAKER : (ids.get(gid) ?? NON_USER_WAKER));
   const cut = runWasCut(run.outcome);
@@ -185,7 +188,7 @@ function endStates(run: LeakRun, tracks: ReadonlyMap<number, Track>, depth: numb
       blockingSite: wait.site,
       depth: wait.depth,
       runEvents: depth,
-      blockedNs: lastNs - wait.timeNs,
+      blockedNs: endNs - wait.timeNs,
       earlierWakes: earlier?.count ?? 0,
       longestEarlierBlockNs: earlier?.longestNs ?? 0,
     });

@@ -115,12 +115,21 @@ export function judgeProgram(program: ProgramRuns, options: RuleOptions = {}): G
   const wakesOf = wakeIndex(runs);
   const cutFraction = options.cutFraction ?? 0.5;
   const sourceOf = (b: FinalBlock): WaitSource | null => options.waitSourceAt?.(b.reason, b.blockingSite) ?? null;
-  const timerCapable = (goroutine: string, b: FinalBlock): boolean => {
+  /**
+   * Whether time (a timer, a ticker, a context) can still end this wait in run r. A timer
+   * that woke it there in any run is evidence; the source's timer or context case alone is
+   * not, once the wait has outlasted most of a run the deadline cut: a timer that was going
+   * to fire would have (a drain of an already-fired timer's channel, a context nobody
+   * cancels).
+   */
+  const timerCapable = (r: AnalysedRun, goroutine: string, b: FinalBlock): boolean => {
+    if (wakesOf(goroutine, blockKey(b.reason, b.blockingSite)).timer > 0) return true;
     const source = sourceOf(b);
-    return source?.timer === true || source?.context === true || wakesOf(goroutine, blockKey(b.reason, b.blockingSite)).timer > 0;
+    if (source?.timer !== true && source?.context !== true) return false;
+    return !(r.states.cut && b.blockedNs >= cutFraction * r.states.tracedNs);
   };
   // A hang is a deadlock only when nothing alive could still be woken by time.
-  const deadlocked = new Map<AnalysedRun, boolean>(runs.map((r) => [r, r.states.allBlocked && [...r.states.finalBlocks].every(([g, b]) => !timerCapable(g, b))]));
+  const deadlocked = new Map<AnalysedRun, boolean>(runs.map((r) => [r, r.states.allBlocked && [...r.states.finalBlocks].every(([g, b]) => !timerCapable(r, g, b))]));
 
   const candidates = new Set<string>();
   for (const r of runs) for (const id of r.states.finalBlocks.keys()) candidates.add(id);
@@ -136,7 +145,7 @@ export function judgeProgram(program: ProgramRuns, options: RuleOptions = {}): G
       const wakes = wakesOf(goroutine, blockKey(block.reason, block.blockingSite));
       wakers = [...new Set([...wakers, ...wakes.wakers])].sort();
       wakesAtSite = Math.max(wakesAtSite, wakes.count);
-      judgements.push(judgeRun(r, goroutine, block, { owner, wakes, source: sourceOf(block), deadlocked: deadlocked.get(r) === true, cutFraction }));
+      judgements.push(judgeRun(r, goroutine, block, { owner, wakes, source: sourceOf(block), aliveByTime: timerCapable(r, goroutine, block), deadlocked: deadlocked.get(r) === true, cutFraction }));
     }
     const best = strongest(judgements);
     if (best === null) continue;
@@ -149,6 +158,8 @@ interface RunContext {
   readonly owner: Owner;
   readonly wakes: { count: number; timer: number; wakers: string[] };
   readonly source: WaitSource | null;
+  /** Time (a timer, a ticker, a context) can still end the wait (judgeProgram's timerCapable). */
+  readonly aliveByTime: boolean;
   readonly deadlocked: boolean;
   readonly cutFraction: number;
 }
@@ -162,17 +173,20 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
 
   // Alive: a timer, a ticker or a context can still end this wait.
   const timerWoken = c.wakes.timer > 0 || c.wakes.wakers.includes(TIMER_WAKER);
-  if (timerWoken || c.source?.timer === true || c.source?.context === true) {
+  if (c.aliveByTime) {
     const by = timerWoken ? `a timer woke it there ${plural(c.wakes.timer, "time")}` : c.source?.context === true ? "the wait has a context case" : "the wait has a timer case";
     if (states.cut) return judgement(null, "inconclusive", false, `${by}; the run was cut while it waited`);
-    // A one-shot timer wait (time.After never seen firing there) ends by itself.
+    // A one-shot timer wait never seen firing there ends by itself if its timer is live
+    // (time.After) and never if it was already spent (a drain of t.C after Stop): listed, never counted.
     const loops = c.wakes.count > 0 || c.source?.context === true;
-    if (!loops) return judgement(null, "inconclusive", false, `${by}: it ends by itself`);
+    if (!loops) return judgement("inconclusive", "inconclusive", false, `${by} that never fired there: it ends by itself if the timer is live (time.After), never if it was already spent (a drain of t.C after Stop)`);
     const owner = c.owner.kind === "main" ? "the program" : `its test ${c.owner.root}`;
     return judgement("outlived", "proven", false, `${by}, so it is alive, not blocked; ${owner} ended without stopping it`);
   }
 
   if (c.deadlocked) return judgement("deadlock", "proven", true, "the run hung with every user goroutine blocked");
+  // select {} and nil channels: nothing can ever wake the wait, whoever is still running.
+  if (block.reason === "forever") return judgement("leak", "proven", true, "select {} or a nil channel: nothing can wake this wait");
 
   // Who woke this wait elsewhere, and where they stood when this run's trace stopped.
   const live = c.wakes.wakers.filter((w) => w === NON_USER_WAKER || isLive(states.ends.get(w) ?? "ended") && states.seen.has(w));

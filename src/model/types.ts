@@ -36,6 +36,12 @@ export interface LeakRun {
    * (runEndedByCrash): whatever was blocked then was merely waiting, not leaked.
    */
   readonly crashed: boolean;
+  /**
+   * The process's wall time (runs.wall_ms), when known. A run the deadline cut has no user
+   * record at the cut itself (everyone may be blocked long before it), so its blocks are aged
+   * up to this time: the trace starts as the process does, within milliseconds.
+   */
+  readonly wallMs?: number | null;
   readonly goroutines: readonly GoroutineInfo[];
 }
 
@@ -77,7 +83,7 @@ export interface FinalBlock {
   readonly depth: number;
   /** Events (of the six) in the run. */
   readonly runEvents: number;
-  /** From the GoBlock to the run's last user record. */
+  /** From the GoBlock to the run's last user record (in a run the deadline cut: to the cut, from the wall time). */
   readonly blockedNs: number;
   /** Wake-ups of this goroutine from the same wait earlier in the run, and the longest of those blocks. */
   readonly earlierWakes: number;
@@ -98,7 +104,7 @@ export interface RunGoroutineStates {
   readonly cut: boolean;
   /** Every user goroutine alive at the end is blocked (a hang), in a run that did not end normally. */
   readonly allBlocked: boolean;
-  /** Nanoseconds from the run's first to its last user record. */
+  /** Nanoseconds from the run's first user record to its last (to the cut, in a cut run with a known wall time). */
   readonly tracedNs: number;
 }
 

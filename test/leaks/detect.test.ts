@@ -117,13 +117,26 @@ describe("runGoroutineStates and detectLeaks", () => {
     expect(byEndedMain).toMatchObject({ kind: "leak", verdict: "proven", gating: true });
   });
 
-  test("the source decides a wait with a timer or context case: a one-shot timer wait ends by itself, a context wait outlives its owner", () => {
+  test("the source decides a wait with a timer or context case: a one-shot timer wait is inconclusive, never counted; a context wait outlives its owner", () => {
     const leaked = run([...start, selectBlock, mainEnds], "ok");
     const timer = { timer: true, context: false };
     const context = { timer: false, context: true };
-    expect(detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => timer })).toEqual([]);
+    expect(detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => timer }).map((f) => [f.kind, f.gating])).toEqual([["inconclusive", false]]);
     expect(detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => context }).map((f) => f.kind)).toEqual(["outlived"]);
     expect(detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => null }).map((f) => f.kind)).toEqual(["leak"]);
+  });
+
+  test("in a hang, a timer case no timer ever fired that has waited most of the run is not alive: a drain of a spent timer deadlocks", () => {
+    const timer = { waitSourceAt: (_: string, site: string | null) => (site === "main.worker /src/main.go:14" ? { timer: true, context: false } : null) };
+    // The worker has waited 1 ms of a 4 ms trace: young, the timer may still fire; no finding for it.
+    const young: Step[] = [...start, selectBlock, ["GoBlock", 1, 4, "sync", "main.main /src/main.go:20"]];
+    expect(detectLeaks({ program: "p", runs: [run(young, "timeout")] }, timer).map((f) => f.goroutine)).not.toContain(WORKER.canonicalId);
+    // Blocked since 3 ms of a 100 ms trace with every goroutine blocked: a deadlock.
+    const hangOld: Step[] = [...start, selectBlock, ["GoBlock", 1, 4, "sync", "main.main /src/main.go:20"], ["GoStart", 1, 5], ["GoBlock", 1, 100, "sync", "main.main /src/main.go:20"]];
+    expect(detectLeaks({ program: "p", runs: [run(hangOld, "timeout")] }, timer).map((f) => [f.goroutine, f.kind, f.gating])).toEqual([
+      ["main.main", "deadlock", true],
+      [WORKER.canonicalId, "deadlock", true],
+    ]);
   });
 
   test("a waker still runnable or not yet started when the program exits makes an exit race inconclusive", () => {

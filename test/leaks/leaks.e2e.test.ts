@@ -149,11 +149,11 @@ describe("one rule", () => {
     let judged = 0;
     for (const program of storedPrograms(collected.db)) {
       const waitSourceAt = waitSourceOf(program.dir, helper);
-      const rows = collected.db.prepare("SELECT id, outcome, trace_path, stderr_tail FROM runs WHERE program_id = ?").all(program.id) as { id: number; outcome: "ok" | "exit-error" | "panic" | "timeout" | "killed"; trace_path: string; stderr_tail: string | null }[];
+      const rows = collected.db.prepare("SELECT id, outcome, trace_path, stderr_tail, wall_ms FROM runs WHERE program_id = ?").all(program.id) as { id: number; outcome: "ok" | "exit-error" | "panic" | "timeout" | "killed"; trace_path: string; stderr_tail: string | null; wall_ms: number }[];
       for (const run of analyseProgramRuns(collected.db, program).runs) {
         const row = rows.find((r) => r.id === run.run.runId)!;
         const tracePath = isAbsolute(row.trace_path) ? row.trace_path : resolve(dirname(collected.dbFile), row.trace_path);
-        const fromTrace = await blockedForeverInRun({ outcome: row.outcome, tracePath, stderrTail: row.stderr_tail ?? undefined }, program.kind, go, waitSourceAt);
+        const fromTrace = await blockedForeverInRun({ outcome: row.outcome, tracePath, stderrTail: row.stderr_tail ?? undefined, wallMs: row.wall_ms }, program.kind, go, waitSourceAt);
         const fromDatabase = detectLeaks({ program: program.name, runs: [run] }, { waitSourceAt }).filter((f) => f.gating);
         expect(fromTrace.map((b) => b.goroutine).sort(), `${program.name} run ${run.run.runIndex}`).toEqual(fromDatabase.map((f) => f.goroutine).sort());
         judged++;
