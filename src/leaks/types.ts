@@ -1,7 +1,7 @@
 // Types of the leaks stage: the runs it reads, the per-run final states it derives, and
 // the findings, early-detection curves and scores it reports (docs/leaks.md).
 
-import type { FindingKind, LeakReason, Owner, RuleOptions, Verdict } from "../model/index.js";
+import type { FindingKind, GoroutineJudgement, LeakReason, RuleOptions } from "../model/index.js";
 
 export {
   LEAK_REASONS, isLeakReason, FINDING_KINDS,
@@ -48,22 +48,12 @@ export interface BlockedGoroutine {
   readonly blockingSite: string | null;
 }
 
-/** A goroutine that blocks forever: P(GoUnblock) = 0 observed after its last block. */
-export interface LeakFinding extends BlockedGoroutine {
-  /** What the one rule (src/model/leak-rule.ts) concluded; only leak and deadlock are "blocked forever". */
-  readonly kind: FindingKind;
-  /** proven (a hang, or every waker gone), likely (never woken anywhere), inconclusive. */
-  readonly verdict: Verdict;
-  /** Counted by --fail-on-leak: a leak or deadlock not seen only in runs cut by the deadline. */
-  readonly gating: boolean;
-  /** Why, in one sentence. */
-  readonly why: string;
-  /** Who the goroutine belongs to (its test, main, or background). */
-  readonly owner: Owner;
-  /** Goroutines that woke the same wait in any run ("(timer)", "(non-user)" for the others). */
-  readonly wakers: readonly string[];
-  /** Wake-ups from the same wait over all runs, counted within runs. */
-  readonly wakesAtSite: number;
+/**
+ * A goroutine the one leak rule judged (src/model/leak-rule.ts: kind, verdict, gating, why,
+ * owner, wakers, wakesAtSite), with what the report adds: sites, run counts, the bound and
+ * early detection. Only kinds leak and deadlock are "blocked forever".
+ */
+export interface LeakFinding extends BlockedGoroutine, Omit<GoroutineJudgement, "goroutine" | "runs"> {
   /** The select case, the formal signature; the other reasons generalise it. */
   readonly formal: boolean;
   /** "file.go:LINE" (base name) of the `go` statement, as in the canonical id; null for a root. */
