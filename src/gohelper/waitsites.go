@@ -364,10 +364,14 @@ type waitFileWalk struct {
 	skip map[ast.Node]bool // a select's own receives and sends, listed as its cases
 	// commaOK: comma-ok receives, reported at their assignment's line.
 	commaOK map[*ast.UnaryExpr]token.Pos
+	// spent: X.C operands received inside `if !X.Stop() { … }`: Stop returned false, so the
+	// timer has already fired; if the drain blocks, its value was taken already (or, with Go
+	// 1.23 timers, is never delivered after Stop), and no timer will send again.
+	spent map[ast.Expr]bool
 }
 
 func (p *waitPackage) sitesOfFile(f waitSourceFile) []waitSite {
-	w := &waitFileWalk{p: p, f: f, skip: map[ast.Node]bool{}, commaOK: map[*ast.UnaryExpr]token.Pos{}}
+	w := &waitFileWalk{p: p, f: f, skip: map[ast.Node]bool{}, commaOK: map[*ast.UnaryExpr]token.Pos{}, spent: map[ast.Expr]bool{}}
 	for _, decl := range f.ast.Decls {
 		w.fn = ""
 		if fd, ok := decl.(*ast.FuncDecl); ok {
@@ -410,6 +414,8 @@ func waitFuncName(fd *ast.FuncDecl) string {
 
 func (w *waitFileWalk) visit(n ast.Node) bool {
 	switch x := n.(type) {
+	case *ast.IfStmt:
+		w.markSpentDrains(x)
 	case *ast.SelectStmt:
 		w.selectSite(x)
 	case *ast.AssignStmt:
@@ -450,7 +456,33 @@ func (w *waitFileWalk) add(pos token.Pos, kind string, operand ast.Expr) {
 	w.out = append(w.out, waitSite{
 		File: filepath.Base(w.f.path), Path: w.f.path, Package: w.f.ast.Name.Name, Function: w.fn,
 		Line: at.Line, Column: at.Column, Kind: kind, Blocking: true,
-		Timed: w.p.timed(w.f.ast, operand), Context: w.p.isContext(operand), Cases: []waitCase{},
+		Timed: w.p.timed(w.f.ast, operand) && !w.spent[operand], Context: w.p.isContext(operand), Cases: []waitCase{},
+	})
+}
+
+// markSpentDrains records the X.C receives in the body of `if !X.Stop() { … }` (the drain
+// idiom): the timer has fired, so no timer can end them (see waitFileWalk.spent).
+func (w *waitFileWalk) markSpentDrains(s *ast.IfStmt) {
+	not, ok := ast.Unparen(s.Cond).(*ast.UnaryExpr)
+	if !ok || not.Op != token.NOT {
+		return
+	}
+	call, ok := ast.Unparen(not.X).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return
+	}
+	stop, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || stop.Sel.Name != "Stop" {
+		return
+	}
+	timer := w.source(stop.X)
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			if c, ok := ast.Unparen(u.X).(*ast.SelectorExpr); ok && c.Sel.Name == "C" && w.source(c.X) == timer {
+				w.spent[u.X] = true
+			}
+		}
+		return true
 	})
 }
 

@@ -78,6 +78,18 @@ func F(quit chan int) {
 		}
 	}
 }`, []string{"F select@7 T {8 recv t.C T; 9 recv quit}"}},
+		{"the drain of a timer whose Stop failed is not timed", `package p
+import "time"
+func F(kick chan time.Duration) {
+	t := time.NewTimer(time.Second)
+	for d := range kick {
+		if !t.Stop() {
+			<-t.C
+		}
+		t.Reset(d)
+		<-t.C
+	}
+}`, []string{"F range@5", "F recv@7", "F recv@10 T"}},
 		{"time.After select, timeout variable, renamed import", `package p
 import tm "time"
 func F(ch chan int) {
