@@ -115,9 +115,9 @@ const KIND_SECTIONS: readonly { readonly title: string; readonly pick: (f: LeakF
 ];
 
 /** Counts per kind, for the headline: "2 blocked forever (1 proven), 1 outlived, …". */
-export function kindCounts(findings: readonly LeakFinding[]): string {
+export function kindCounts(findings: readonly LeakFinding[], options: { readonly blockedForever?: boolean } = {}): string {
   const blocked = findings.filter((f) => (f.kind === "leak" || f.kind === "deadlock") && f.gating);
-  const parts = [`${blocked.length} blocked forever (${blocked.filter((f) => f.verdict === "proven").length} proven)`];
+  const parts = options.blockedForever === false ? [] : [`${blocked.length} blocked forever (${blocked.filter((f) => f.verdict === "proven").length} proven)`];
   const cut = findings.filter((f) => f.kind === "leak" && !f.gating).length;
   if (cut > 0) parts.push(`${cut} only in cut runs`);
   for (const kind of ["outlived", "inconclusive", "background"] as const) {

@@ -47,7 +47,8 @@ export function leakSummaryOf(analysis: LeakAnalysis, score: LeakScoreReport): L
   const own = score.detectors.find((d) => d.detector === "schedlab");
   return {
     findings: analysis.findings.filter((f) => f.gating).length,
-    kinds: kindCounts(analysis.findings),
+    proven: analysis.findings.filter((f) => f.gating && f.verdict === "proven").length,
+    otherKinds: kindCounts(analysis.findings, { blockedForever: false }),
     programsWithFindings: analysis.programs.filter((p) => p.findings.some((f) => f.gating)).length,
     programsAnalysed: analysis.programs.length,
     precision: own?.score.overall.precision ?? null,
@@ -89,7 +90,7 @@ export function summaryLines(summary: PipelineSummary): string[] {
     ...summary.external.map(externalLine),
     leaks === null
       ? "leaks: not analysed (see the warnings above)"
-      : `leaks found: ${leaks.findings} blocked-forever goroutines in ${leaks.programsWithFindings} of ${leaks.programsAnalysed} programs (${leaks.kinds}); ${
+      : `leaks found: ${leaks.findings} blocked-forever goroutines (${leaks.proven} proven) in ${leaks.programsWithFindings} of ${leaks.programsAnalysed} programs${leaks.otherKinds === "" ? "" : `; also ${leaks.otherKinds}`}; ${
           leaks.labelledPrograms === 0
             ? "no program has a schedlab.json manifest, so nothing is scored against labels"
             : `vs labels precision ${pct(leaks.precision)}, recall ${pct(leaks.recall)}, ${leaks.falsePositivesOnClean} false positives on clean programs`

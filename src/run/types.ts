@@ -96,8 +96,10 @@ export interface BestStudent {
 export interface LeakSummary {
   /** Goroutines blocked forever (leak or deadlock, counted by --fail-on-leak). */
   readonly findings: number;
-  /** Every kind the rule found, e.g. "3 blocked forever (2 proven), 1 outlived, 4 background". */
-  readonly kinds: string;
+  /** Of those, proven (a hang, or every waker gone). */
+  readonly proven: number;
+  /** The other kinds the rule found, e.g. "1 outlived, 4 background" ("" when none). */
+  readonly otherKinds: string;
   readonly programsWithFindings: number;
   readonly programsAnalysed: number;
   /** Against manifest labels; null when nothing was labelled or reported. */
