@@ -71,8 +71,8 @@ describe("named roots", () => {
     expect(ids(d)).toEqual([
       "(pre-trace)/janitor.Sweep#0", // started before the trace began: its creator is unknown
       "(test)",
-      "TestMain/janitor.Sweep@main_test.go:10#0",
-      "TestMain/janitor.Sweep@main_test.go:10#1",
+      "TestMain/janitor.Sweep@main_test.go:13#0",
+      "TestMain/janitor.Sweep@main_test.go:13#1",
     ]);
   });
 
