@@ -248,8 +248,16 @@ export function findingJson(f: LeakFinding): Record<string, unknown> {
   };
 }
 
+/**
+ * The version of `leaks --json`'s layout. 2: findings carry kind (leak, deadlock, outlived,
+ * background, inconclusive), verdict, gating, why, owner, wakers and wakesAtSite, and the
+ * output has flaky, tracerInduced, counts and notes; 1 (unversioned): leak and deadlock only.
+ */
+export const LEAKS_JSON_VERSION = 2;
+
 export function analysisJson(analysis: LeakAnalysis): Record<string, unknown> {
   return {
+    version: LEAKS_JSON_VERSION,
     findings: analysis.findings.map(findingJson),
     blockedAtCrash: analysis.blockedAtCrash,
     races: analysis.races,

@@ -15,7 +15,7 @@ export { scoreSignatures, scoreProgram, matchesExpected, counts, type Counts, ty
 export { parseGoroutineDump, traceReasonOfDumpStatus } from "./dump.js";
 export { PEER_ARTIFACTS, parseGoleakReport, parsePeerArtifact, type PeerName, type PeerArtifact } from "./peers.js";
 export { analyseLeaks, scoreLeaks, testPlacement, DETECTORS, type AnalyseOptions, type LeakAnalysis, type ProgramAnalysis, type LeakScoreReport, type DetectorScore, type DetectorName } from "./from-database.js";
-export { formatFindings, formatScore, analysisJson, findingJson, kindCounts, BOUND_FORMULA } from "./format.js";
+export { formatFindings, formatScore, analysisJson, findingJson, kindCounts, BOUND_FORMULA, LEAKS_JSON_VERSION } from "./format.js";
 export { GATES, gateCounts, gateFailures, type Gate } from "./gates.js";
 export { detectFlaky, detectTracerInduced, type FlakyFinding, type TracerInducedFailure, type FailureRun } from "./flaky.js";
 export { waitSites, loadWaitSites, waitSiteAt, parseWaitSites, waitSourceOf, type WaitSite, type WaitCase, type WaitSiteIndex, type WaitSiteKind } from "../model/index.js";
