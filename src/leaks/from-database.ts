@@ -196,14 +196,14 @@ function peerSignatures(db: SchedlabDatabase, program: StoredProgram, detector: 
 }
 
 /**
- * Scores schedlab's findings (analysed afresh, and stored) and every peer's output from
+ * Scores schedlab's findings (`given`: an analysis already made; else analysed afresh and stored) and every peer's output from
  * the same runs against the manifests recorded at collection. Programs without a
  * manifest are counted but not scored. Every detector is scored on every labelled
  * program, so a program a peer produced no output for counts its expected goroutines
  * as missed; `programsCovered` says how many it saw.
  */
-export async function scoreLeaks(db: SchedlabDatabase, options: AnalyseOptions = {}): Promise<LeakScoreReport> {
-  const analysis = await analyseLeaks(db, options);
+export async function scoreLeaks(db: SchedlabDatabase, options: AnalyseOptions = {}, given?: LeakAnalysis): Promise<LeakScoreReport> {
+  const analysis = given ?? (await analyseLeaks(db, options));
   const programs = storedPrograms(db, options.program);
   const labelled = programs.filter((p) => p.manifest !== null);
   const own = analysis.findings.filter(isReportedFinding).map(signatureOfFinding);

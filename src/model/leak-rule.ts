@@ -58,7 +58,7 @@ export interface GoroutineJudgement {
 export function ownerOf(canonicalId: string): Owner {
   if (canonicalId.startsWith("(pre-trace)")) return { kind: "background", why: "pre-trace" };
   if (canonicalId.startsWith("(orphan)")) return { kind: "background", why: "orphan" };
-  const root = canonicalId.split("/", 1)[0];
+  const root = rootOf(canonicalId);
   if (root === "TestMain" || root.startsWith("TestMain#")) return { kind: "background", why: "TestMain" };
   if (root === "main.main") return { kind: "main" };
   return { kind: "test", root };
@@ -78,9 +78,18 @@ function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
+/** A goroutine's wake-ups from one wait, summed over all runs. */
+interface SiteWakes {
+  readonly count: number;
+  /** Of those, by a timer (no goroutine acted). */
+  readonly timer: number;
+  /** Canonical ids of the goroutines that woke it, NON_USER_WAKER / TIMER_WAKER for the others; itself left out. */
+  readonly wakers: readonly string[];
+}
+
 /** Per goroutine and wait key, the wake-ups over all runs (each pair summed once). */
-function wakeIndex(runs: readonly AnalysedRun[]): (goroutine: string, key: string) => { count: number; timer: number; wakers: string[] } {
-  const memo = new Map<string, { count: number; timer: number; wakers: string[] }>();
+function wakeIndex(runs: readonly AnalysedRun[]): (goroutine: string, key: string) => SiteWakes {
+  const memo = new Map<string, SiteWakes>();
   return (goroutine, key) => {
     const memoKey = `${goroutine}\0${key}`;
     const known = memo.get(memoKey);
@@ -91,7 +100,7 @@ function wakeIndex(runs: readonly AnalysedRun[]): (goroutine: string, key: strin
   };
 }
 
-function sumWakes(runs: readonly AnalysedRun[], goroutine: string, key: string): { count: number; timer: number; wakers: string[] } {
+function sumWakes(runs: readonly AnalysedRun[], goroutine: string, key: string): SiteWakes {
   let count = 0;
   let timer = 0;
   const wakers = new Set<string>();
@@ -156,7 +165,7 @@ export function judgeProgram(program: ProgramRuns, options: RuleOptions = {}): G
 
 interface RunContext {
   readonly owner: Owner;
-  readonly wakes: { count: number; timer: number; wakers: string[] };
+  readonly wakes: SiteWakes;
   readonly source: WaitSource | null;
   /** Time (a timer, a ticker, a context) can still end the wait (judgeProgram's timerCapable). */
   readonly aliveByTime: boolean;
@@ -172,9 +181,8 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
   if (c.owner.kind === "background") return judgement("background", "likely", false, BACKGROUND_WHY[c.owner.why]);
 
   // Alive: a timer, a ticker or a context can still end this wait.
-  const timerWoken = c.wakes.timer > 0 || c.wakes.wakers.includes(TIMER_WAKER);
   if (c.aliveByTime) {
-    const by = timerWoken ? `a timer woke it there ${plural(c.wakes.timer, "time")}` : c.source?.context === true ? "the wait has a context case" : "the wait has a timer case";
+    const by = c.wakes.timer > 0 ? `a timer woke it there ${plural(c.wakes.timer, "time")}` : c.source?.context === true ? "the wait has a context case" : "the wait has a timer case";
     if (states.cut) return judgement(null, "inconclusive", false, `${by}; the run was cut while it waited`);
     // A one-shot timer wait never seen firing there ends by itself if its timer is live
     // (time.After) and never if it was already spent (a drain of t.C after Stop): listed, never counted.

@@ -14,9 +14,9 @@ export const leaksStage: StageDescriptor<LeaksInput, { readonly summary: LeakSum
   name: "leaks",
   optional: true,
   work: async (_input, _say, context) => {
-    // scoreLeaks analyses (and stores) the findings itself; the summary needs both.
-    const score = await scoreLeaks(context.db);
-    const analysis = await analyseLeaks(context.db, { save: false });
+    // One analysis (stored) serves the summary and the score.
+    const analysis = await analyseLeaks(context.db);
+    const score = await scoreLeaks(context.db, {}, analysis);
     const summary = leakSummaryOf(analysis, score);
     return { output: { summary }, note: `${summary.findings} findings in ${summary.programsWithFindings} of ${summary.programsAnalysed} programs` };
   },
