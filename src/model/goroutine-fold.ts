@@ -30,7 +30,7 @@ interface Track {
   state: EndState;
   /** The leak-reason wait it is in, when state is "blocked". */
   wait: LeakWait | null;
-  /** Set once its records show a real block (so an Initial wait of unknown reason counts as hung). */
+  /** Its "waiting" state comes from the Initial record (a wait of unknown reason when tracing began), which counts as hung. */
   initialWait: boolean;
   readonly woken: Map<string, MutableTally>;
 }
@@ -41,13 +41,14 @@ export function blockKey(reason: string, site: string | null): string {
 }
 
 function applyRecord(track: Track, record: GoroutineRecord, depth: number): void {
+  // Only an Initial record leaves a wait of unknown reason; any later record says more.
+  track.initialWait = false;
   switch (record.kind) {
     case "GoCreate":
       track.state = "not-started";
       track.wait = null;
       return;
     case "GoBlock":
-      track.initialWait = false;
       track.wait = null;
       // A GC stack-scan suspension (reason "preempted") is not a block: the goroutine stays runnable.
       if (record.reason === "preempted") track.state = "runnable";
@@ -68,14 +69,12 @@ function applyRecord(track: Track, record: GoroutineRecord, depth: number): void
         track.woken.set(wait.key, tally);
       }
       track.wait = null;
-      track.initialWait = false;
       track.state = "runnable";
       return;
     }
     case "GoStart":
     case "SyscallExit":
       track.wait = null;
-      track.initialWait = false;
       track.state = "running";
       return;
     case "GoSched":
