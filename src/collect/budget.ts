@@ -236,7 +236,7 @@ export async function exploreWithBudget(
     executed++;
     if (result.outcome !== "ok") failures++;
     const check = withFailureClass(await checkRun(result, s.program, go), config.strategy, s.failedInPlain);
-    if (config.strategy === "plain") learnFromPlainRun(s, result.outcome, result.wallMs, config.testCount, check);
+    if (config.strategy === "plain") learnFromPlainRun(s, result.outcome, result.wallMs, config.testCount, check.failures);
     recordCheck(db, runId, timeoutMs, check);
     // The run and its check are this program's time (the bookkeeping too).
     s.spentMs += performance.now() - t0;
@@ -282,9 +282,15 @@ export async function exploreWithBudget(
 }
 
 /** What a plain run teaches the rest of the hunt: the tests that fail anyway, and how long an ok run takes. */
-function learnFromPlainRun(s: Exploring, outcome: RunOutcome, wallMs: number, testCount: number | null, check: RunCheck): void {
-  for (const f of check.failures) if (!f.tracerInduced) s.failedInPlain.add(failureKey(f));
-  if (outcome === "ok") s.plainOkMsPerIteration = Math.max(s.plainOkMsPerIteration ?? 0, wallMs / (testCount ?? 1));
+function learnFromPlainRun(
+  s: Pick<Exploring, "failedInPlain" | "plainOkMsPerIteration">,
+  outcome: RunOutcome,
+  wallMs: number | null,
+  testCount: number | null,
+  failures: RunCheck["failures"],
+): void {
+  for (const f of failures) if (!f.tracerInduced) s.failedInPlain.add(failureKey(f));
+  if (outcome === "ok" && wallMs !== null) s.plainOkMsPerIteration = Math.max(s.plainOkMsPerIteration ?? 0, wallMs / (testCount ?? 1));
 }
 
 function explorationSummary(s: Exploring, stopOn: readonly FindingClass[]): ExplorationSummary {
@@ -323,16 +329,9 @@ function recordedHistory(db: SchedlabDatabase, programId: number, dbPath: string
   const plain = db
     .prepare("SELECT config, outcome, wall_ms AS wallMs, stderr_tail AS stderrTail FROM runs WHERE program_id = ? AND strategy = 'plain' AND outcome != 'build-error'")
     .all(programId) as { config: string; outcome: RunOutcome; wallMs: number | null; stderrTail: string | null }[];
-  const failedInPlain = new Set<string>();
-  let plainOkMsPerIteration: number | null = null;
-  for (const run of plain) {
-    for (const f of parseFailures(run.stderrTail ?? "")) if (!f.tracerInduced) failedInPlain.add(failureKey(f));
-    if (run.outcome === "ok" && run.wallMs !== null) {
-      const count = parseConfigKey(run.config)?.testCount ?? 1;
-      plainOkMsPerIteration = Math.max(plainOkMsPerIteration ?? 0, run.wallMs / count);
-    }
-  }
-  return { findings, failedInPlain, plainOkMsPerIteration };
+  const learned = { failedInPlain: new Set<string>(), plainOkMsPerIteration: null as number | null };
+  for (const run of plain) learnFromPlainRun(learned, run.outcome, run.wallMs, parseConfigKey(run.config)?.testCount ?? null, parseFailures(run.stderrTail ?? ""));
+  return { findings, ...learned };
 }
 
 function firstLines(text: string, n: number): string {
