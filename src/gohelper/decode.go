@@ -1,5 +1,7 @@
 // Subcommand decode: reads a Go 1.22–1.26 execution trace with golang.org/x/exp/trace and
-// streams the user goroutines' scheduling records to stdout (format: docs/events.md).
+// streams the user goroutines' scheduling records, with the stack of each GoBlock, and the
+// lock operations the instrumentation logged (category "schedlab.lock") to stdout
+// (format: docs/events.md).
 package main
 
 import (
@@ -96,7 +98,8 @@ type goroutineInfo struct {
 	rootCandidate string
 }
 
-// pendingRecord is a record held back while its goroutine (or actor) is undecided.
+// pendingRecord is a record, or a lock operation (lock set), held back while its goroutine
+// (or actor) is undecided. Both wait in one queue, so a lock op keeps its place among records.
 type pendingRecord struct {
 	kind   recordKind
 	time   int64
@@ -104,6 +107,46 @@ type pendingRecord struct {
 	actor  trace.GoID
 	reason string
 	site   string
+	stack  string  // GoBlock and lock ops: the stack string ("" none)
+	lock   *lockOp // set for a lock operation, nil for a record
+}
+
+// lockCategory is the runtime/trace user-log category of the lock instrumentation.
+const lockCategory = "schedlab.lock"
+
+// lockOp is one logged lock operation: "<phase> <mode> <id>" (docs/events.md).
+type lockOp struct {
+	phase string // want, got or drop
+	mode  string // w or r
+	id    string // the mutex's address in hex
+}
+
+// parseLockOp reads a log message of the lock instrumentation; ok is false for anything
+// else (the message is then dropped, never an error: a program may log what it likes).
+func parseLockOp(message string) (op lockOp, ok bool) {
+	parts := strings.Split(message, " ")
+	if len(parts) != 3 {
+		return lockOp{}, false
+	}
+	op = lockOp{phase: parts[0], mode: parts[1], id: parts[2]}
+	if op.phase != "want" && op.phase != "got" && op.phase != "drop" || op.mode != "w" && op.mode != "r" || !isHexID(op.id) {
+		return lockOp{}, false
+	}
+	return op, true
+}
+
+// isHexID: lowercase hex digits, optionally after "0x".
+func isHexID(id string) bool {
+	id = strings.TrimPrefix(id, "0x")
+	if id == "" {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 type decoder struct {
@@ -134,7 +177,12 @@ type stackSummary struct {
 	hasUser    bool   // some frame is the user's (topUser is then the top user frame, not the top frame)
 	namedRoot  string // innermost user TestMain or ExampleXxx frame's function base name, if any
 	inSettle   bool   // the harness's settle loop (main.schedlabHarnessSettle) is on the stack
+	blockStack string // the stack string of a GoBlock with this stack (stackStrings)
+	logStack   string // the stack string of a lock op logged with this stack (API part empty)
 }
+
+// maxStackUserFrames bounds the user frames of a stack string.
+const maxStackUserFrames = 12
 
 func runDecode(args []string) int {
 	fs := flag.NewFlagSet("decode", flag.ContinueOnError)
@@ -208,6 +256,8 @@ func (d *decoder) decode(r io.Reader) (status, message string, generations int) 
 			if st := ev.StateTransition(); st.Resource.Kind == trace.ResourceGoroutine {
 				d.transition(ev, st)
 			}
+		case trace.EventLog:
+			d.log(ev)
 		}
 		if ev.Kind() != trace.EventSync && ev.Goroutine() != trace.NoGoroutine {
 			d.learnFromStack(ev.Goroutine(), ev.Stack())
@@ -267,7 +317,7 @@ func (d *decoder) transition(ev trace.Event, st trace.StateTransition) {
 		if s.inSettle {
 			g.settling = true
 		}
-		d.record(kindGoBlock, t, g, actor, st.Reason, s.topUser)
+		d.emit(g, pendingRecord{kind: kindGoBlock, time: t, g: id, actor: actor, reason: st.Reason, site: s.topUser, stack: s.blockStack})
 	case from == trace.GoWaiting && to == trace.GoRunnable:
 		d.record(kindGoUnblock, t, d.lookup(id), actor, "", "")
 	case from == trace.GoRunning && to == trace.GoRunnable:
@@ -476,12 +526,12 @@ func (d *decoder) summary(stack trace.Stack) stackSummary {
 		if !haveTop {
 			top, haveTop = f, true
 		}
-		// collect --budget's perturbation function is not the user's: the site is its caller's line.
-		if !haveUser && !d.isStdFrame(f) && !isHarnessFrame(f) && !strings.HasSuffix(f.Func, ".schedlabPerturb") {
+		// Injected functions (perturbation, lock recording) are not the user's: the site is their caller's line.
+		if !haveUser && d.isUserFrame(f) {
 			s.topUser, s.topUserKey = frameSite(f), frameKey(f)
 			haveUser = true
 		}
-		if s.namedRoot == "" && !d.isStdFrame(f) && !isHarnessFrame(f) {
+		if s.namedRoot == "" && d.isUserFrame(f) {
 			s.namedRoot = namedRootOf(f)
 		}
 		if f.Func == "testing.(*M).Run" || strings.HasSuffix(f.File, "_testmain.go") {
@@ -506,22 +556,76 @@ func (d *decoder) summary(stack trace.Stack) stackSummary {
 			}
 		}
 	}
+	s.blockStack, s.logStack = d.stackStrings(frames)
 	d.frameCache[stack] = s
 	return s
 }
 
-// record emits a record of a user goroutine, holds it while the goroutine or actor is
-// undecided, and drops it for a system goroutine.
+// stackStrings formats frames (innermost first, functions mapped) as the stack strings of
+// docs/events.md: "API;FUNC FILE:LINE;…" for a GoBlock, ";FUNC FILE:LINE;…" for a lock op.
+// API is the standard-library function the top user (or injected) frame called: walking
+// from the innermost frame, the last standard-library frame before the first frame that is
+// not; "" when the top frame is not standard library, the outermost frame when none is.
+// Then up to maxStackUserFrames user frames, injected frames skipped, so the first one is
+// the site. A lock op's stack has no user frame only when the instrumentation ran outside
+// user code: it is "" (none) then.
+func (d *decoder) stackStrings(frames []trace.StackFrame) (block, log string) {
+	api := ""
+	i := 0
+	for ; i < len(frames) && d.isStdFrame(frames[i]) && !isInjectedFrame(frames[i]); i++ {
+		api = frames[i].Func
+	}
+	var b strings.Builder
+	n := 0
+	for ; i < len(frames) && n < maxStackUserFrames; i++ {
+		if f := frames[i]; d.isUserFrame(f) {
+			b.WriteByte(';')
+			b.WriteString(frameSite(f))
+			n++
+		}
+	}
+	users := b.String()
+	return api + users, users
+}
+
+// record emits a record of goroutine g (see emit).
 func (d *decoder) record(kind recordKind, t int64, g *goroutineInfo, actor trace.GoID, reason, site string) {
+	d.emit(g, pendingRecord{kind: kind, time: t, g: g.id, actor: actor, reason: reason, site: site})
+}
+
+// emit writes a record or lock op of a user goroutine, holds it while the goroutine or
+// actor is undecided (behind everything already held, so the order is the trace's), and
+// drops it for a system goroutine.
+func (d *decoder) emit(g *goroutineInfo, p pendingRecord) {
 	if g.class == classSystem || g.settling {
 		return
 	}
-	p := pendingRecord{kind: kind, time: t, g: g.id, actor: actor, reason: reason, site: site}
-	if len(d.pending) > 0 || d.undecided > 0 && (g.class == classUndecided || d.isUndecided(actor)) {
+	if len(d.pending) > 0 || d.undecided > 0 && (g.class == classUndecided || d.isUndecided(p.actor)) {
 		d.pending = append(d.pending, p)
 		return
 	}
 	d.write(p)
+}
+
+// log turns a lock instrumentation's user log (category lockCategory) into a lock op of
+// its goroutine; logs of other categories and malformed messages are ignored.
+func (d *decoder) log(ev trace.Event) {
+	l := ev.Log()
+	id := ev.Goroutine()
+	if l.Category != lockCategory || id == trace.NoGoroutine {
+		return
+	}
+	op, ok := parseLockOp(l.Message)
+	if !ok {
+		return
+	}
+	d.learnFromStack(id, ev.Stack()) // may decide the goroutine, as a block's stack does
+	s := d.summary(ev.Stack())
+	site := ""
+	if s.hasUser {
+		site = s.topUser
+	}
+	d.emit(d.lookup(id), pendingRecord{time: int64(ev.Time() - d.startTime), g: id, actor: id, site: site, stack: s.logStack, lock: &op})
 }
 
 func (d *decoder) isUndecided(id trace.GoID) bool {
@@ -547,14 +651,20 @@ func (d *decoder) flushPending(final bool) {
 
 var lineBuf []byte
 
-// write prints one record line: kind, time, gid, actor (user goroutine or -1), reason id, site id.
+// write prints one record line: kind, time, gid, actor (user goroutine or -1), reason id,
+// site id, stack id; or a lock op line (writeLockOp).
 func (d *decoder) write(p pendingRecord) {
+	if p.lock != nil {
+		d.writeLockOp(p)
+		return
+	}
 	actor := int64(-1)
 	if a, ok := d.goroutines[p.actor]; ok && a.class == classUser {
 		actor = int64(p.actor)
 	}
 	reason := d.intern(p.reason)
 	site := d.intern(p.site)
+	stack := d.intern(p.stack)
 	b := lineBuf[:0]
 	b = strconv.AppendInt(b, int64(p.kind), 10)
 	b = append(b, '\t')
@@ -567,10 +677,36 @@ func (d *decoder) write(p pendingRecord) {
 	b = strconv.AppendInt(b, int64(reason), 10)
 	b = append(b, '\t')
 	b = strconv.AppendInt(b, int64(site), 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, int64(stack), 10)
 	b = append(b, '\n')
 	d.out.Write(b)
 	lineBuf = b
 	d.seq++
+}
+
+// writeLockOp prints one lock op line: "L phase mode lock time gid siteId stackId". It
+// does not count as a record: its place is before the record numbered d.seq.
+func (d *decoder) writeLockOp(p pendingRecord) {
+	site := d.intern(p.site)
+	stack := d.intern(p.stack)
+	b := append(lineBuf[:0], "L\t"...)
+	b = append(b, p.lock.phase...)
+	b = append(b, '\t')
+	b = append(b, p.lock.mode...)
+	b = append(b, '\t')
+	b = append(b, p.lock.id...)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, p.time, 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, int64(p.g), 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, int64(site), 10)
+	b = append(b, '\t')
+	b = strconv.AppendInt(b, int64(stack), 10)
+	b = append(b, '\n')
+	d.out.Write(b)
+	lineBuf = b
 }
 
 // intern returns the id of s, first printing an "S id text" line for a new string.
@@ -674,6 +810,19 @@ func frameKey(f trace.StackFrame) string {
 // trace to stop while another goroutine crashes) gets no harness site, like one with no user frame.
 func isHarnessFrame(f trace.StackFrame) bool {
 	return strings.HasPrefix(f.Func, "main.schedlabHarness") || path.Base(f.File) == "zz_schedlab_harness.go"
+}
+
+// isInjectedFrame reports whether a frame is code schedlab put into the program: the
+// harness, and every function whose name (after the package path) contains ".schedlab" —
+// the perturbation (pkg.schedlabPerturb), the lock recording (pkg.schedlabLock…) and their
+// closures. Never a user frame: a site is the user line that called it.
+func isInjectedFrame(f trace.StackFrame) bool {
+	return isHarnessFrame(f) || strings.Contains(f.Func[strings.LastIndexByte(f.Func, '/')+1:], ".schedlab")
+}
+
+// isUserFrame: neither standard library nor injected.
+func (d *decoder) isUserFrame(f trace.StackFrame) bool {
+	return !d.isStdFrame(f) && !isInjectedFrame(f)
 }
 
 // isStdFrame reports whether a frame is Go standard library code: its file is under the

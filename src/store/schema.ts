@@ -2,10 +2,13 @@
 // Invariant: SCHEMA_VERSION changes whenever SCHEMA_SQL changes in a way an older
 // schedlab could not read; openDatabase refuses databases of any other version.
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
- * A version-2 database made before event_records existed keeps its records in a table
+ * Version 3 added event_records.stack and the lock_ops table; a version-2 database is
+ * refused as older (docs/schema.md).
+ *
+ * A database made before event_records existed keeps its records in a table
  * named events (text columns). openDatabase converts it on a writable open, in one
  * transaction: the table is renamed to LEGACY_EVENTS_TABLE, SCHEMA_SQL creates the compact
  * tables and the events view, COPY_LEGACY_EVENTS_SQL interns the strings, copies the
@@ -126,7 +129,8 @@ INSERT OR IGNORE INTO trace_strings (id, text) VALUES (0, '');
 -- Decoded records of user goroutines, in trace order, stored compactly (docs/schema.md):
 -- kind is a record-kind code (0-5 the six event types GoCreate GoStart GoBlock GoUnblock
 -- GoSched GoEnd, 6-9 the non-event records SyscallEnter SyscallExit SyscallUnblock
--- Initial); reason and site are trace_strings ids (site NULL: none). seq numbers all
+-- Initial); reason and site are trace_strings ids (site NULL: none); stack is a GoBlock's
+-- stack string's id (0: the trace gave none), NULL for every other kind. seq numbers all
 -- records of a run. Readers in src/ go through src/trace/load.ts.
 CREATE TABLE IF NOT EXISTS event_records (
   run_id    INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -137,7 +141,27 @@ CREATE TABLE IF NOT EXISTS event_records (
   actor_gid INTEGER,
   reason    INTEGER NOT NULL DEFAULT 0 REFERENCES trace_strings(id),
   site      INTEGER REFERENCES trace_strings(id),
+  stack     INTEGER REFERENCES trace_strings(id),
   PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+
+-- Lock operations logged by collect --budget's lock instrumentation (docs/events.md), not
+-- records: an op comes just before the run's record numbered seq (seq = the run's record
+-- count for ops after the last record); ord numbers the ops sharing one seq, in order.
+-- lock is the mutex's hex address (unique within the run only); site and stack are
+-- trace_strings ids (NULL: none). Readers in src/ go through src/trace/load.ts.
+CREATE TABLE IF NOT EXISTS lock_ops (
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq     INTEGER NOT NULL,
+  ord     INTEGER NOT NULL,
+  time_ns INTEGER NOT NULL,
+  gid     INTEGER NOT NULL,
+  phase   TEXT NOT NULL CHECK (phase IN ('want', 'got', 'drop')),
+  mode    TEXT NOT NULL CHECK (mode IN ('w', 'r')),
+  lock    TEXT NOT NULL,
+  site    INTEGER REFERENCES trace_strings(id),
+  stack   INTEGER REFERENCES trace_strings(id),
+  PRIMARY KEY (run_id, seq, ord)
 ) WITHOUT ROWID;
 
 -- @section collect (budgeted schedule exploration: collect --budget, --replay)
@@ -169,27 +193,30 @@ CREATE TABLE IF NOT EXISTS explorations (
   updated_at     TEXT NOT NULL
 );
 
--- The records with their text, for SQL by hand: the columns of the original events table.
--- Inserting into it interns the strings; deleting from it deletes the records.
-CREATE VIEW IF NOT EXISTS events (run_id, seq, time_ns, kind, gid, actor_gid, reason, site) AS
+-- The records with their text, for SQL by hand: the columns of the original events table,
+-- and the stack. Inserting into it interns the strings; deleting from it deletes the records.
+CREATE VIEW IF NOT EXISTS events (run_id, seq, time_ns, kind, gid, actor_gid, reason, site, stack) AS
   SELECT e.run_id, e.seq, e.time_ns,
          CASE e.kind WHEN 0 THEN 'GoCreate' WHEN 1 THEN 'GoStart' WHEN 2 THEN 'GoBlock' WHEN 3 THEN 'GoUnblock'
                      WHEN 4 THEN 'GoSched' WHEN 5 THEN 'GoEnd' WHEN 6 THEN 'SyscallEnter' WHEN 7 THEN 'SyscallExit'
                      WHEN 8 THEN 'SyscallUnblock' WHEN 9 THEN 'Initial' END,
-         e.gid, e.actor_gid, r.text, s.text
-  FROM event_records e JOIN trace_strings r ON r.id = e.reason LEFT JOIN trace_strings s ON s.id = e.site;
+         e.gid, e.actor_gid, r.text, s.text, k.text
+  FROM event_records e JOIN trace_strings r ON r.id = e.reason LEFT JOIN trace_strings s ON s.id = e.site
+       LEFT JOIN trace_strings k ON k.id = e.stack;
 CREATE TRIGGER IF NOT EXISTS events_insert INSTEAD OF INSERT ON events
 BEGIN
   INSERT OR IGNORE INTO trace_strings (text) VALUES (coalesce(NEW.reason, ''));
   INSERT OR IGNORE INTO trace_strings (text) SELECT NEW.site WHERE NEW.site IS NOT NULL;
-  INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site)
+  INSERT OR IGNORE INTO trace_strings (text) SELECT NEW.stack WHERE NEW.stack IS NOT NULL;
+  INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site, stack)
   VALUES (NEW.run_id, NEW.seq, NEW.time_ns,
           CASE NEW.kind WHEN 'GoCreate' THEN 0 WHEN 'GoStart' THEN 1 WHEN 'GoBlock' THEN 2 WHEN 'GoUnblock' THEN 3
                         WHEN 'GoSched' THEN 4 WHEN 'GoEnd' THEN 5 WHEN 'SyscallEnter' THEN 6 WHEN 'SyscallExit' THEN 7
                         WHEN 'SyscallUnblock' THEN 8 WHEN 'Initial' THEN 9 END,
           NEW.gid, NEW.actor_gid,
           (SELECT id FROM trace_strings WHERE text = coalesce(NEW.reason, '')),
-          (SELECT id FROM trace_strings WHERE text = NEW.site));
+          (SELECT id FROM trace_strings WHERE text = NEW.site),
+          (SELECT id FROM trace_strings WHERE text = NEW.stack));
 END;
 CREATE TRIGGER IF NOT EXISTS events_delete INSTEAD OF DELETE ON events
 BEGIN

@@ -9,7 +9,7 @@ import { DEFAULT_GOROUTINE_FILTER } from "./filter.js";
 import { canonicalGoroutineIds } from "./identity.js";
 import { relativePackagePaths } from "./package-path.js";
 import { DecodeStreamParser } from "./stream.js";
-import type { DecodedGoroutine, DecodeSummary, GoroutineFilter, GoroutineRecord, RootMode } from "./types.js";
+import type { DecodedGoroutine, DecodeSummary, GoroutineFilter, GoroutineRecord, LockOp, RootMode } from "./types.js";
 
 export interface DecodeOptions {
   /** Which goroutine is the root (default "auto"). */
@@ -29,11 +29,18 @@ export interface DecodeOptions {
    * outside any module ("_/abs/dir/pkg.F") are made relative to it (relativePackagePaths).
    */
   readonly packageRoot?: string;
+  /**
+   * Receives the run's lock operations (docs/events.md), in order with the records: every
+   * op after the records before it (seq < op.seq) and before the batch holding record
+   * op.seq. Without it they are dropped and record batches are never cut short by them.
+   */
+  readonly onLockOps?: (ops: LockOp[]) => void;
 }
 
 /**
  * Decodes the trace at `path`, handing the user goroutines' records to `onRecords` in
- * trace order, in batches (seq counts from 0). Resolves with the status and the run's
+ * trace order, in batches (seq counts from 0), and their lock operations to
+ * `options.onLockOps` in order with them. Resolves with the status and the run's
  * goroutines with canonical ids once the stream ends. A truncated trace resolves with
  * status "truncated" after every complete generation's records; a file that is not a
  * readable trace rejects with TraceCorruptError.
@@ -59,7 +66,8 @@ export async function decodeTrace(
   ];
   const child = execa(helper, args, { reject: false, stdout: "pipe", stderr: "pipe", buffer: { stdout: false, stderr: true } });
   const root = options.packageRoot;
-  const parser = new DecodeStreamParser(onRecords, options.batchSize, root === undefined ? undefined : (text) => relativePackagePaths(text, root));
+  const rename = root === undefined ? undefined : (text: string) => relativePackagePaths(text, root);
+  const parser = new DecodeStreamParser(onRecords, options.batchSize, rename, options.onLockOps);
   child.stdout.setEncoding("utf8");
   try {
     for await (const chunk of child.stdout) parser.push(chunk as string);

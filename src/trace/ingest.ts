@@ -1,4 +1,5 @@
-// Ingest: decodes the traces of recorded runs into the goroutines and events tables.
+// Ingest: decodes the traces of recorded runs into the goroutines, event_records and
+// lock_ops tables.
 // Decoding runs in parallel (a small pool of helper processes); every database write
 // happens on this thread in short transactions, so writes never interleave mid-batch.
 
@@ -10,7 +11,7 @@ import { decodeTrace } from "./decode.js";
 import { TraceCorruptError, TraceDecodeError } from "./errors.js";
 import { testFunctionsInOrder } from "./testOrder.js";
 import { recordKindCode } from "./load.js";
-import { RECORD_KINDS, type GoroutineFilter, type GoroutineRecord, type RootMode } from "./types.js";
+import { RECORD_KINDS, type GoroutineFilter, type GoroutineRecord, type LockOp, type RootMode } from "./types.js";
 import type { Progress } from "../progress.js";
 
 export interface IngestOptions {
@@ -60,8 +61,9 @@ interface RunToIngest {
 /**
  * Decodes and stores the runs that have a trace and no ingest_status (all of them with
  * `force`). Per run: its old rows are deleted and ingest_status cleared in one
- * transaction, events are inserted in batch transactions, and a last transaction writes
- * the goroutines and sets ingest_status ('ok' | 'truncated' | 'error'). ingest_status
+ * transaction, events and the lock ops among them are inserted in batch transactions,
+ * and a last transaction writes the goroutines and sets ingest_status ('ok' |
+ * 'truncated' | 'error'). ingest_status
  * is therefore the commit mark: a run whose status is NULL is incomplete and is
  * ingested again next time. A bad trace marks its run 'error' and the batch goes on.
  * Relative trace paths are resolved against the database file's directory.
@@ -120,19 +122,27 @@ type Statements = ReturnType<typeof prepare>;
 /** Rows per multi-row INSERT: one statement call per 128 events is ~3x faster than per row. */
 const ROWS_PER_INSERT = 128;
 
+const EVENT_COLUMNS = 9;
+
 function insertEventsSql(rows: number): string {
-  const values = Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ");
-  return `INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site) VALUES ${values}`;
+  const values = Array.from({ length: rows }, () => `(${Array.from({ length: EVENT_COLUMNS }, () => "?").join(", ")})`).join(", ");
+  return `INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site, stack) VALUES ${values}`;
 }
 
-/** Inserts records with as few statement calls as possible (SQLite's 32766-parameter limit allows 4095 rows). */
+/** event_records.stack of a record: a GoBlock's stack id (0 when it has none), NULL otherwise (docs/schema.md). */
+function stackId(s: Statements, r: GoroutineRecord): number | null {
+  if (r.stack === undefined) return null;
+  return r.stack === null ? 0 : s.intern.id(r.stack);
+}
+
+/** Inserts records with as few statement calls as possible (SQLite's 32766-parameter limit allows 3640 rows). */
 function insertRecords(s: Statements, runId: number, records: readonly GoroutineRecord[]): void {
-  const params: (number | null)[] = new Array(ROWS_PER_INSERT * 8);
+  const params: (number | null)[] = new Array(ROWS_PER_INSERT * EVENT_COLUMNS);
   let i = 0;
   for (; i + ROWS_PER_INSERT <= records.length; i += ROWS_PER_INSERT) {
     for (let j = 0; j < ROWS_PER_INSERT; j++) {
       const r = records[i + j];
-      const o = j * 8;
+      const o = j * EVENT_COLUMNS;
       params[o] = runId;
       params[o + 1] = r.seq;
       params[o + 2] = r.timeNs;
@@ -141,12 +151,35 @@ function insertRecords(s: Statements, runId: number, records: readonly Goroutine
       params[o + 5] = r.actor;
       params[o + 6] = s.intern.id(r.reason);
       params[o + 7] = r.site === null ? null : s.intern.id(r.site);
+      params[o + 8] = stackId(s, r);
     }
     s.insertEvents.run(params);
   }
   for (; i < records.length; i++) {
     const r = records[i];
-    s.insertEvent.run(runId, r.seq, r.timeNs, KIND_CODES.get(r.kind)!, r.goroutine, r.actor, s.intern.id(r.reason), r.site === null ? null : s.intern.id(r.site));
+    s.insertEvent.run(runId, r.seq, r.timeNs, KIND_CODES.get(r.kind)!, r.goroutine, r.actor, s.intern.id(r.reason), r.site === null ? null : s.intern.id(r.site), stackId(s, r));
+  }
+}
+
+/**
+ * Numbers lock ops for lock_ops.ord: 0 for the first op before a record, then 1, 2, …
+ * for the ops that share its seq. One per run: ops arrive in order.
+ */
+function lockOpNumbering(): (op: LockOp) => number {
+  let seq = -1;
+  let ord = 0;
+  return (op) => {
+    ord = op.seq === seq ? ord + 1 : 0;
+    seq = op.seq;
+    return ord;
+  };
+}
+
+function insertLockOps(s: Statements, runId: number, ops: readonly LockOp[], ordOf: (op: LockOp) => number): void {
+  for (const op of ops) {
+    const site = op.site === null ? null : s.intern.id(op.site);
+    const stack = op.stack === null ? null : s.intern.id(op.stack);
+    s.insertLockOp.run(runId, op.seq, ordOf(op), op.timeNs, op.goroutine, op.phase, op.mode, op.lock, site, stack);
   }
 }
 
@@ -187,6 +220,10 @@ function prepare(db: SchedlabDatabase) {
     db,
     intern: stringInterner(db),
     deleteEvents: db.prepare("DELETE FROM event_records WHERE run_id = ?"),
+    deleteLockOps: db.prepare("DELETE FROM lock_ops WHERE run_id = ?"),
+    insertLockOp: db.prepare(
+      "INSERT INTO lock_ops (run_id, seq, ord, time_ns, gid, phase, mode, lock, site, stack) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ),
     deleteGoroutines: db.prepare("DELETE FROM goroutines WHERE run_id = ?"),
     clearStatus: db.prepare("UPDATE runs SET ingest_status = NULL, ingest_error = NULL WHERE id = ?"),
     insertEvent: db.prepare(insertEventsSql(1)),
@@ -207,16 +244,27 @@ function expectedTests(run: RunToIngest): string[] | undefined {
   return run.test_name !== null ? [run.test_name] : testFunctionsInOrder(run.dir);
 }
 
+/** Records (or lock ops) per write transaction. */
+const INGEST_BATCH = 8192;
+
 async function ingestRun(s: Statements, run: RunToIngest, path: string, options: IngestOptions): Promise<RunIngestResult> {
   inTransaction(s.db, () => {
     s.deleteEvents.run(run.id);
+    s.deleteLockOps.run(run.id);
     s.deleteGoroutines.run(run.id);
     s.clearStatus.run(run.id);
   });
   let events = 0;
-  const writeBatch = (records: GoroutineRecord[]): void => {
+  // Lock ops cut the decoder's batches short; records and ops are gathered here until a
+  // batch's worth, so a run with many ops is still written in large transactions.
+  let records: GoroutineRecord[] = [];
+  let ops: LockOp[] = [];
+  const ordOf = lockOpNumbering();
+  const write = (): void => {
+    if (records.length === 0 && ops.length === 0) return;
     try {
       inTransaction(s.db, () => {
+        insertLockOps(s, run.id, ops, ordOf);
         insertRecords(s, run.id, records);
       });
     } catch (error) {
@@ -224,10 +272,23 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
       throw error;
     }
     events += records.length;
+    records = [];
+    ops = [];
+  };
+  const onRecords = (batch: GoroutineRecord[]): void => {
+    if (records.length === 0) records = batch;
+    else for (const r of batch) records.push(r);
+    if (records.length >= INGEST_BATCH) write();
+  };
+  const onLockOps = (batch: LockOp[]): void => {
+    for (const op of batch) ops.push(op);
+    if (ops.length >= INGEST_BATCH) write();
   };
   const mode: RootMode = run.kind === "test" ? "test" : "main";
   try {
-    const summary = await decodeTrace(path, { mode, filter: options.filter, batchSize: 8192, testNames: expectedTests(run), packageRoot: run.root }, writeBatch);
+    const decodeOptions = { mode, filter: options.filter, batchSize: INGEST_BATCH, testNames: expectedTests(run), packageRoot: run.root, onLockOps };
+    const summary = await decodeTrace(path, decodeOptions, onRecords);
+    write();
     inTransaction(s.db, () => {
       for (const g of summary.goroutines) {
         s.insertGoroutine.run(run.id, g.goroutine, g.canonicalId, g.parent, g.entry, g.creationSite, g.isRoot ? 1 : 0);
@@ -240,6 +301,7 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
     const message = error.message;
     inTransaction(s.db, () => {
       s.deleteEvents.run(run.id);
+      s.deleteLockOps.run(run.id);
       s.deleteGoroutines.run(run.id);
       s.setStatus.run("error", message, 0, run.id);
     });

@@ -1,9 +1,9 @@
 // Reading decoded runs back: the one API later stages (dataset, leaks, events) use to get
-// records. It owns the compact layout of event_records (kind codes, interned strings;
-// docs/schema.md), so no other module reads that table.
+// records and lock operations. It owns the compact layout of event_records and lock_ops
+// (kind codes, interned strings; docs/schema.md), so no other module reads those tables.
 
 import type { SchedlabDatabase } from "../store/index.js";
-import { RECORD_KINDS, type GoroutineInfo, type GoroutineRecord, type RecordKind } from "./types.js";
+import { RECORD_KINDS, type GoroutineInfo, type GoroutineRecord, type LockOp, type RecordKind } from "./types.js";
 
 /** event_records.kind of a record kind: its index in RECORD_KINDS (the Go helper's numbering). */
 export function recordKindCode(kind: RecordKind): number {
@@ -36,11 +36,14 @@ function traceStrings(db: SchedlabDatabase): (id: number) => string {
   return textOf;
 }
 
-type EventRow = [seq: number, timeNs: number, kind: number, gid: number, actor: number | null, reason: number, site: number | null];
+type EventRow = [seq: number, timeNs: number, kind: number, gid: number, actor: number | null, reason: number, site: number | null, stack: number | null];
 
-const RUN_RECORDS_SQL = "SELECT seq, time_ns, kind, gid, actor_gid, reason, site FROM event_records WHERE run_id = ? ORDER BY seq";
+const EVENT_COLUMNS = "seq, time_ns, kind, gid, actor_gid, reason, site, stack";
+const RUN_RECORDS_SQL = `SELECT ${EVENT_COLUMNS} FROM event_records WHERE run_id = ? ORDER BY seq`;
 
+/** A GoBlock's stack is its string, or null (id 0: the trace gave none); NULL (other kinds, older rows) is undefined. */
 function rowToRecord(textOf: (id: number) => string, row: EventRow): GoroutineRecord {
+  const stack = row[7];
   return {
     seq: row[0],
     timeNs: row[1],
@@ -49,6 +52,24 @@ function rowToRecord(textOf: (id: number) => string, row: EventRow): GoroutineRe
     actor: row[4],
     reason: textOf(row[5]),
     site: row[6] === null ? null : textOf(row[6]),
+    stack: stack === null ? undefined : stack === 0 ? null : textOf(stack),
+  };
+}
+
+type LockOpRow = [seq: number, timeNs: number, gid: number, phase: LockOp["phase"], mode: LockOp["mode"], lock: string, site: number | null, stack: number | null];
+
+const RUN_LOCK_OPS_SQL = "SELECT seq, time_ns, gid, phase, mode, lock, site, stack FROM lock_ops WHERE run_id = ? ORDER BY seq, ord";
+
+function rowToLockOp(textOf: (id: number) => string, row: LockOpRow): LockOp {
+  return {
+    seq: row[0],
+    timeNs: row[1],
+    goroutine: row[2],
+    phase: row[3],
+    mode: row[4],
+    lock: row[5],
+    site: row[6] === null ? null : textOf(row[6]),
+    stack: row[7] === null ? null : textOf(row[7]),
   };
 }
 
@@ -57,18 +78,44 @@ function rowToRecord(textOf: (id: number) => string, row: EventRow): GoroutineRe
  * range scan; returns how many there were. Memory stays flat in the run's length: this
  * is the reader for whole collections. 0 for a run that is not ingested (check
  * runs.ingest_status, 'ok' or 'truncated', to tell "no user events" from "not ingested").
+ *
+ * With `onLockOp`, the run's lock operations are merged in from a second range scan read
+ * in step: each op is handed over just before the record whose seq equals op.seq, ops
+ * after the last record at the end.
  */
-export function forEachRunRecord(db: SchedlabDatabase, runId: number, visit: (record: GoroutineRecord) => void): number {
+export function forEachRunRecord(db: SchedlabDatabase, runId: number, visit: (record: GoroutineRecord) => void, onLockOp?: (op: LockOp) => void): number {
   const textOf = traceStrings(db);
+  const ops = onLockOp === undefined ? undefined : lockOpFeed(db, runId, textOf, onLockOp);
   let n = 0;
-  for (const row of db.prepare(RUN_RECORDS_SQL).raw().iterate(runId) as IterableIterator<EventRow>) {
-    visit(rowToRecord(textOf, row));
-    n++;
+  try {
+    for (const row of db.prepare(RUN_RECORDS_SQL).raw().iterate(runId) as IterableIterator<EventRow>) {
+      ops?.through(row[0]);
+      visit(rowToRecord(textOf, row));
+      n++;
+    }
+    ops?.through(Infinity);
+  } finally {
+    ops?.close(); // a visitor that throws must not leave the scan open: the connection could not write
   }
   return n;
 }
 
-const RUN_CHUNK_SQL = "SELECT seq, time_ns, kind, gid, actor_gid, reason, site FROM event_records WHERE run_id = ? AND seq >= ? ORDER BY seq LIMIT ?";
+/** A run's lock ops from one range scan, handed to `onLockOp` as far as the records have come. */
+function lockOpFeed(db: SchedlabDatabase, runId: number, textOf: (id: number) => string, onLockOp: (op: LockOp) => void) {
+  const rows = db.prepare(RUN_LOCK_OPS_SQL).raw().iterate(runId) as IterableIterator<LockOpRow>;
+  let next = rows.next();
+  return {
+    /** Hands over every op not yet handed over whose seq is at most `seq`. */
+    through(seq: number): void {
+      for (; next.done !== true && next.value[0] <= seq; next = rows.next()) onLockOp(rowToLockOp(textOf, next.value));
+    },
+    close(): void {
+      rows.return?.();
+    },
+  };
+}
+
+const RUN_CHUNK_SQL = `SELECT ${EVENT_COLUMNS} FROM event_records WHERE run_id = ? AND seq >= ? ORDER BY seq LIMIT ?`;
 
 /**
  * Streams a run's records like forEachRunRecord, but in chunks of `chunk` records (one indexed

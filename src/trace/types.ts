@@ -42,6 +42,30 @@ export interface GoroutineRecord {
   readonly reason: string;
   /** GoCreate: the `go` statement (function file:line); GoBlock and GoSched: the top user frame; else null. */
   readonly site: string | null;
+  /**
+   * GoBlock: the blocked goroutine's stack string, `API;FUNC FILE:LINE;…` (docs/events.md):
+   * the standard-library function the top user frame called, then up to 12 user frames,
+   * innermost first, the first one equal to `site`; null when the trace gave no stack.
+   * Undefined for every other kind, and for a GoBlock stored before stacks were recorded.
+   */
+  readonly stack?: string | null;
+}
+
+/**
+ * A lock operation the lock instrumentation of `collect --budget` logged (runtime/trace user
+ * log, category "schedlab.lock"; docs/events.md). Not a record: it has no seq of its own
+ * and never changes RECORD_KINDS; readers deliver it just before the record numbered `seq`.
+ */
+export interface LockOp {
+  /** Position in the run: the seq of the record that follows it (ops come before record `seq`). */
+  readonly seq: number;
+  readonly timeNs: number;
+  readonly goroutine: number; // runtime gid of the goroutine that logged it
+  readonly phase: "want" | "got" | "drop";
+  readonly mode: "w" | "r";
+  readonly lock: string; // hex id, unique within one run only
+  readonly site: string | null; // top user frame of the log's stack ("function file:line")
+  readonly stack: string | null; // same format as GoroutineRecord.stack, API part empty ("" before the first ";")
 }
 
 /** A user goroutine of one run. */

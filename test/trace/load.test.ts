@@ -47,10 +47,10 @@ describe("event_records and the loaders", () => {
       expect(lastRunRecord(db, first)).toEqual({ seq: 56, timeNs: expected[56].timeNs });
       expect(lastRunRecord(db, 999)).toBeNull();
 
-      const view = db.prepare("SELECT seq, time_ns AS timeNs, kind, gid AS goroutine, actor_gid AS actor, reason, site FROM events WHERE run_id = ? ORDER BY seq").all(first);
-      expect(view).toEqual(expected);
-      // Every distinct reason and site once, whatever the number of runs.
-      const distinct = new Set(expected.flatMap((r) => [r.reason, ...(r.site === null ? [] : [r.site])]));
+      const view = db.prepare("SELECT seq, time_ns AS timeNs, kind, gid AS goroutine, actor_gid AS actor, reason, site, stack FROM events WHERE run_id = ? ORDER BY seq").all(first);
+      expect(view).toEqual(expected.map((r) => ({ ...r, stack: r.stack ?? null })));
+      // Every distinct reason, site and stack once, whatever the number of runs.
+      const distinct = new Set(expected.flatMap((r) => [r.reason, ...(r.site === null ? [] : [r.site]), ...(typeof r.stack === "string" ? [r.stack] : [])]));
       expect(db.prepare("SELECT count(*) FROM trace_strings").pluck().get()).toBe(distinct.size + (distinct.has("") ? 0 : 1));
       expect(db.prepare("SELECT DISTINCT typeof(kind), typeof(reason) FROM event_records").raw().all()).toEqual([["integer", "integer"]]);
     } finally {
