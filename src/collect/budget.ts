@@ -180,7 +180,8 @@ export async function exploreWithBudget(
     if (pending === undefined) {
       const t0 = performance.now();
       const { dir, kind, goFiles, testFiles } = s.program;
-      pending = buildProgram({ dir, kind, goFiles, testFiles, peers: opts.peers, strategy }, go, join(scratch, `build-${builds.size}`), signal)
+      // Every strategy's build of a hunt records lock operations in its traces (docs/leaks.md).
+      pending = buildProgram({ dir, kind, goFiles, testFiles, peers: opts.peers, strategy, recordLocks: true }, go, join(scratch, `build-${builds.size}`), signal)
         .then((build) => ({ build, wallMs: performance.now() - t0 }));
       builds.set(key, pending);
       // The program that starts a build pays for it.

@@ -8,7 +8,7 @@ import { buildEnvironment } from "./env.js";
 import { insideModule, moduleRoot } from "./module.js";
 import { writeHarnessOverlay, type Overlay } from "./harness.js";
 import { preparePeerBuild, type Peer } from "./peers.js";
-import { writePerturbOverlay } from "./perturb.js";
+import { writeLockRecordingOverlay, writePerturbOverlay } from "./perturb.js";
 import type { Strategy } from "./strategy.js";
 import { goCommandOf, type GoToolchain } from "./toolchain.js";
 import type { BuildResult, ProgramKind } from "./types.js";
@@ -32,6 +32,12 @@ export interface BuildTarget {
   readonly peers?: readonly Peer[];
   /** "race" builds with -race, "perturb" with seeded perturbation (default "plain"); such targets are built alone. */
   readonly strategy?: Strategy;
+  /**
+   * Rewrite each Lock/RLock/Unlock/RUnlock statement to log the operation into the run's
+   * trace (collect --budget; src/gohelper/locks.go), on top of any other rewrite. A program
+   * that does not compile so is built without it, and its output says why. Such targets are built alone.
+   */
+  readonly recordLocks?: boolean;
 }
 
 /**
@@ -58,27 +64,48 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
     Object.assign(overlay.Replace, peers.overlay);
     args.push(...peers.args);
   }
+  const files = target.kind === "main" ? target.goFiles : [...target.goFiles, ...(target.testFiles ?? [])];
   if (strategy === "perturb") {
-    const files = target.kind === "main" ? target.goFiles : [...target.goFiles, ...(target.testFiles ?? [])];
     try {
       overlay = (await writePerturbOverlay(files, overlay, scratch)).overlay;
     } catch (error) {
       return await unpreparedBuild(target, go, scratch, signal, `cannot prepare the perturbed copies: ${(error as Error).message}`);
     }
   }
-  if (strategy === "race") args.push("-race");
-  if (Object.keys(overlay.Replace).length > 0) {
-    const overlayFile = join(scratch, "overlay.json");
-    writeFileSync(overlayFile, JSON.stringify(overlay));
-    args.push("-overlay", overlayFile);
+  // Lock recording goes last: perturbation points stay those of the sources it always sees.
+  const withoutLocks = overlay;
+  if (target.recordLocks === true) {
+    try {
+      overlay = (await writeLockRecordingOverlay(files, overlay, scratch)).overlay;
+    } catch (error) {
+      return await unpreparedBuild(target, go, scratch, signal, `cannot prepare the lock-recording copies: ${(error as Error).message}`);
+    }
   }
-  args.push("-ldflags=-s -w", "-o", binary, ".");
-  const result = await goCommand(go, args, target.dir, { ...buildEnvironment(go, { inModule: peers?.inModule ?? insideModule(target.dir), tmpdir: scratch }), ...peers?.env }, signal);
+  if (strategy === "race") args.push("-race");
+  const env = { ...buildEnvironment(go, { inModule: peers?.inModule ?? insideModule(target.dir), tmpdir: scratch }), ...peers?.env };
   const peerNotes = peers === null || peers.skipped.length === 0 ? "" : peers.skipped.map((s) => `schedlab --peers: ${s}\n`).join("");
-  const output = peerNotes + tail(originalPaths(result.all ?? "", overlay), BUILD_OUTPUT_CAP);
-  if (result.exitCode === 0 && existsSync(binary)) return { status: "ok", binary, output };
-  const why = result.timedOut ? `go ${args[0]} did not finish within ${BUILD_TIMEOUT_MS / 60_000} minutes\n` : "";
-  return { status: "error", binary: null, output: why + (output === "" ? (result.message ?? "build failed") : output) };
+  const compile = async (using: Overlay, overlayName: string): Promise<{ build: BuildResult; timedOut: boolean }> => {
+    const command = [...args];
+    if (Object.keys(using.Replace).length > 0) {
+      const overlayFile = join(scratch, overlayName);
+      writeFileSync(overlayFile, JSON.stringify(using));
+      command.push("-overlay", overlayFile);
+    }
+    command.push("-ldflags=-s -w", "-o", binary, ".");
+    const result = await goCommand(go, command, target.dir, env, signal);
+    const output = peerNotes + tail(originalPaths(result.all ?? "", using, target.dir), BUILD_OUTPUT_CAP);
+    if (result.exitCode === 0 && existsSync(binary)) return { build: { status: "ok", binary, output }, timedOut: false };
+    const why = result.timedOut ? `go ${args[0]} did not finish within ${BUILD_TIMEOUT_MS / 60_000} minutes\n` : "";
+    return { build: { status: "error", binary: null, output: why + (output === "" ? (result.message ?? "build failed") : output) }, timedOut: result.timedOut };
+  };
+  const built = await compile(overlay, "overlay.json");
+  if (built.build.status === "ok" || built.timedOut || overlay === withoutLocks || signal?.aborted === true) return built.build;
+  // Lock recording must never cost a program its build: without it, the result (and a
+  // compiler error) is the program's own; a success says what lock recording broke.
+  const without = (await compile(withoutLocks, "overlay-without-locks.json")).build;
+  if (without.status === "error") return without;
+  const broke = built.build.output.slice(peerNotes.length).trim().split("\n").slice(0, 5).join("\n");
+  return { ...without, output: `schedlab: built without lock recording, which did not compile:\n${broke}\n${without.output}` };
 }
 
 /**
@@ -99,12 +126,13 @@ function goCommand(go: GoToolchain, args: readonly string[], dir: string, env: R
 }
 
 /**
- * Compiler messages name the overlay copies; the copies keep every line where it was,
- * so naming the user's files instead gives correct file:line positions.
+ * Compiler messages name the overlay copies, by absolute path or, when shorter, relative to
+ * the build's directory `cwd`; the copies keep every line where it was, so naming the
+ * user's files instead gives correct file:line positions.
  */
-export function originalPaths(output: string, overlay: Overlay): string {
+export function originalPaths(output: string, overlay: Overlay, cwd: string): string {
   let text = output;
-  for (const [original, copy] of Object.entries(overlay.Replace)) text = text.split(copy).join(original);
+  for (const [original, copy] of Object.entries(overlay.Replace)) text = text.split(copy).join(original).split(relative(cwd, copy)).join(original);
   return text;
 }
 
@@ -115,16 +143,17 @@ function batchBinaryName(target: BuildTarget): string {
 
 /**
  * Splits targets into groups that one `go` command can build together: same module,
- * same kind, distinct binary names, at most `size` each. Targets outside a module
- * are built one by one.
+ * same kind, distinct binary names, at most `size` each. Targets outside a module, and
+ * those recording locks, are built one by one.
  */
 export function buildBatches(targets: readonly BuildTarget[], size: number): BuildTarget[][] {
   const batches: BuildTarget[][] = [];
   const open = new Map<string, { names: Set<string>; batch: BuildTarget[] }[]>();
   for (const target of targets) {
     const root = moduleRoot(target.dir);
-    if (root === null || root === target.dir) {
-      // Outside a module (GOPATH mode) or the module root itself (binary named after the module path).
+    if (root === null || root === target.dir || target.recordLocks === true) {
+      // Outside a module (GOPATH mode), the module root itself (binary named after the module
+      // path), or with lock-recording copies, which are per package.
       batches.push([target]);
       continue;
     }

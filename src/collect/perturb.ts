@@ -1,8 +1,11 @@
-// Seeded schedule perturbation through `go build -overlay` (collect --budget): the Go
-// helper's collect-perturb inserts `schedlabPerturb(K)` at each synchronisation point of
-// overlay copies of the package's files, on the same line, and adds the decision function
-// (src/gohelper/perturb.go states its invariants). The seed is read at run time, so one
-// perturbed binary serves every seed; the user's tree is never written to.
+// The overlay rewrites of collect --budget, through `go build -overlay` on the same line as
+// the code they instrument (the user's tree is never written to):
+// - seeded schedule perturbation: the Go helper's collect-perturb inserts
+//   `schedlabPerturb(K)` at each synchronisation point of overlay copies of the package's
+//   files and adds the decision function (src/gohelper/perturb.go states its invariants).
+//   The seed is read at run time, so one perturbed binary serves every seed;
+// - lock recording: collect-locks logs each Lock/RLock/Unlock/RUnlock statement and deferred
+//   unlock as a runtime/trace user log "schedlab.lock" (src/gohelper/locks.go).
 
 import { execa } from "execa";
 import { createHash } from "node:crypto";
@@ -28,14 +31,31 @@ export interface PerturbPoint {
  * its replacement) and the points inserted. Throws when a file does not parse.
  */
 export async function writePerturbOverlay(files: readonly string[], overlay: Overlay, scratch: string): Promise<{ overlay: Overlay; points: PerturbPoint[] }> {
-  const helper = await goHelperPath();
-  const dir = join(scratch, "perturb");
-  mkdirSync(dir, { recursive: true });
-  const input = join(scratch, "perturb-input.json");
-  writeFileSync(input, JSON.stringify(overlay));
-  const { stdout } = await execa(helper, ["collect-perturb", "-out", dir, "-overlay", input, ...files]);
-  const result = JSON.parse(stdout) as { replace: Record<string, string>; points: PerturbPoint[] };
+  const result = (await runRewrite("collect-perturb", "perturb", files, overlay, scratch)) as { replace: Record<string, string>; points: PerturbPoint[] };
   return { overlay: { Replace: result.replace }, points: result.points };
+}
+
+/**
+ * Writes lock-recording copies of `files` into `scratch` and returns `overlay` extended
+ * with them and the number of statements rewritten. Like writePerturbOverlay, a file
+ * `overlay` replaces is rewritten from its replacement; it runs after perturbation, so
+ * perturbation points are the same with or without lock recording and a lock's "got" is
+ * logged before the perturbation point that follows the Lock. Throws when a file does not parse.
+ */
+export async function writeLockRecordingOverlay(files: readonly string[], overlay: Overlay, scratch: string): Promise<{ overlay: Overlay; statements: number }> {
+  const result = (await runRewrite("collect-locks", "locks", files, overlay, scratch)) as { replace: Record<string, string>; statements: number };
+  return { overlay: { Replace: result.replace }, statements: result.statements };
+}
+
+/** Runs the helper's rewrite `subcommand` on `files` over `overlay`, its copies in scratch/`dir`; returns its JSON report. */
+async function runRewrite(subcommand: string, dir: string, files: readonly string[], overlay: Overlay, scratch: string): Promise<unknown> {
+  const helper = await goHelperPath();
+  const out = join(scratch, dir);
+  mkdirSync(out, { recursive: true });
+  const input = join(scratch, `${dir}-input.json`);
+  writeFileSync(input, JSON.stringify(overlay));
+  const { stdout } = await execa(helper, [subcommand, "-out", out, "-overlay", input, ...files]);
+  return JSON.parse(stdout) as unknown;
 }
 
 /**

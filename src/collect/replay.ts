@@ -90,7 +90,9 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     const recorded = recordedCheck(db, run.id);
     const timeoutMs = options.timeoutMs ?? recorded?.timeoutMs ?? opts.timeoutMs;
     const config: RunConfig = { key: run.config, ...parsed };
-    const build = await buildProgram({ dir: program.dir, kind: program.kind, goFiles: program.goFiles, testFiles: program.testFiles, strategy: parsed.strategy }, go, join(scratch, "build"), options.signal);
+    // A run a budgeted hunt checked was built with lock recording (src/collect/budget.ts): its replay is too.
+    const recordLocks = recorded !== null;
+    const build = await buildProgram({ dir: program.dir, kind: program.kind, goFiles: program.goFiles, testFiles: program.testFiles, strategy: parsed.strategy, recordLocks }, go, join(scratch, "build"), options.signal);
     if (build.status === "error") throw new ReplayError(`${run.program} no longer builds (${parsed.strategy}):\n${build.output.trim().split("\n").slice(0, 10).join("\n")}`, "Fix the build, or replay on the machine and toolchain the run came from.");
     const originalCheck = recorded?.check ?? (await checkRun({ outcome: run.outcome, tracePath: run.tracePath, races: 0, stderrTail: run.stderrTail ?? undefined }, program, go));
     const showsSomething = originalCheck.finding !== null || originalCheck.failures.some((f) => !f.tracerInduced);

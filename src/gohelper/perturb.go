@@ -12,6 +12,9 @@
 //   - points are numbered 0..N-1 in the order of the files given, then of their position;
 //   - the decision at a point is a pure function of (seed, point, visit ordinal at that
 //     point), so a run is replayable from (strategy, seed) as far as the Go scheduler allows.
+//
+// Its overlay machinery (overlaySources, writeOverlayCopies, applyInsertions, the statement
+// lists) serves lock recording too (locks.go), which runs after it on its copies.
 package main
 
 import (
@@ -80,44 +83,94 @@ func collectPerturb(args []string) int {
 }
 
 func perturbFiles(out, overlayFile string, files []string) (*perturbResult, error) {
-	result := &perturbResult{Replace: map[string]string{}, Points: []perturbPoint{}}
+	replace, sources, err := overlaySources(overlayFile, files)
+	if err != nil {
+		return nil, err
+	}
+	result := &perturbResult{Replace: replace, Points: []perturbPoint{}}
+	// Points are numbered across the files in order; the runtime of each package is sized
+	// for all of them, so it is written once every file has been rewritten.
+	pass := overlayPass{
+		copyPrefix:  "p",
+		runtimeFile: "zz_schedlab_perturb",
+		rewrite: func(file string, src []byte) ([]byte, string, bool, error) {
+			rewritten, name, points, err := perturbSource(file, src, len(result.Points))
+			result.Points = append(result.Points, points...)
+			return rewritten, name, len(points) > 0, err
+		},
+		runtime: func(pkg string) string { return perturbRuntime(pkg, len(result.Points)) },
+	}
+	if err := writeOverlayCopies(out, replace, files, sources, pass); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// overlaySources reads an existing go build -overlay file (none: "") and the source of each
+// file: its replacement in that overlay when it has one, so rewrites compose. The map
+// returned holds the overlay's entries, for the rewrite to extend.
+func overlaySources(overlayFile string, files []string) (map[string]string, [][]byte, error) {
+	replace := map[string]string{}
 	if overlayFile != "" {
 		data, err := os.ReadFile(overlayFile)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var existing struct{ Replace map[string]string }
 		if err := json.Unmarshal(data, &existing); err != nil {
-			return nil, fmt.Errorf("%s: %v", overlayFile, err)
+			return nil, nil, fmt.Errorf("%s: %v", overlayFile, err)
 		}
 		for k, v := range existing.Replace {
-			result.Replace[k] = v
+			replace[k] = v
 		}
 	}
+	sources := make([][]byte, len(files))
+	for i, file := range files {
+		source := file
+		if replaced, ok := replace[file]; ok {
+			source = replaced
+		}
+		src, err := os.ReadFile(source)
+		if err != nil {
+			return nil, nil, err
+		}
+		sources[i] = src
+	}
+	return replace, sources, nil
+}
+
+// overlayPass is one overlay rewrite of a package's files (perturbation, lock recording).
+type overlayPass struct {
+	// copyPrefix starts the name of each rewritten copy in the output directory ("p" → p003_main.go).
+	copyPrefix string
+	// runtimeFile names the file added to each package, without ".go" (zz_schedlab_perturb).
+	runtimeFile string
+	// rewrite returns a file's rewritten source, its package name and whether anything was
+	// inserted; a nil source leaves the file out (cgo), so its package gets no runtime from it.
+	rewrite func(file string, src []byte) ([]byte, string, bool, error)
+	// runtime is the source of the added file of package pkg, asked once every file is rewritten.
+	runtime func(pkg string) string
+}
+
+// writeOverlayCopies applies pass to each file (sources[i] is the source of files[i]),
+// writes the copies that changed and one runtime file per package into out, and adds
+// them to replace.
+func writeOverlayCopies(out string, replace map[string]string, files []string, sources [][]byte, pass overlayPass) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, err
+		return err
 	}
 	// The package clause of each package the files belong to, and whether it has
-	// non-test files: the decision function goes into a file of each package.
+	// non-test files: the runtime goes into a file of each package.
 	type pkgInfo struct {
 		dir     string
 		hasMain bool // a non-_test.go file declares the package
 	}
 	packages := map[string]*pkgInfo{}
 	var order []string
-	next := 0
 	for i, file := range files {
-		source := file
-		if replaced, ok := result.Replace[file]; ok {
-			source = replaced
-		}
-		src, err := os.ReadFile(source)
+		rewritten, name, changed, err := pass.rewrite(file, sources[i])
 		if err != nil {
-			return nil, err
-		}
-		rewritten, name, points, err := perturbSource(file, src, next)
-		if err != nil {
-			return nil, err
+			return err
 		}
 		if rewritten == nil {
 			continue // cgo
@@ -131,32 +184,30 @@ func perturbFiles(out, overlayFile string, files []string) (*perturbResult, erro
 		if !strings.HasSuffix(file, "_test.go") {
 			p.hasMain = true
 		}
-		next += len(points)
-		result.Points = append(result.Points, points...)
-		if len(points) == 0 {
+		if !changed {
 			continue
 		}
-		target := filepath.Join(out, fmt.Sprintf("p%03d_%s", i, filepath.Base(file)))
+		target := filepath.Join(out, fmt.Sprintf("%s%03d_%s", pass.copyPrefix, i, filepath.Base(file)))
 		if err := os.WriteFile(target, rewritten, 0o644); err != nil {
-			return nil, err
+			return err
 		}
-		result.Replace[file] = target
+		replace[file] = target
 	}
 	for _, name := range order {
 		p := packages[name]
-		// A package of test files only gets the function in a _test.go file, so a plain
+		// A package of test files only gets the runtime in a _test.go file, so a plain
 		// build of the package never sees it; an external test package (x_test) likewise.
-		base := "zz_schedlab_perturb.go"
+		base := pass.runtimeFile + ".go"
 		if !p.hasMain {
-			base = "zz_schedlab_perturb_" + name + "_test.go"
+			base = pass.runtimeFile + "_" + name + "_test.go"
 		}
 		target := filepath.Join(out, "rt_"+name+"_"+base)
-		if err := os.WriteFile(target, []byte(perturbRuntime(name, next)), 0o644); err != nil {
-			return nil, err
+		if err := os.WriteFile(target, []byte(pass.runtime(name)), 0o644); err != nil {
+			return err
 		}
-		result.Replace[filepath.Join(p.dir, base)] = target
+		replace[filepath.Join(p.dir, base)] = target
 	}
-	return result, nil
+	return nil
 }
 
 // insertion is text put at a byte offset of the source.
@@ -165,18 +216,76 @@ type insertion struct {
 	text   string
 }
 
-// perturbSource returns the rewritten source, the package name and the points, numbered
-// from first. A file importing "C" is returned as nil (cgo copies cannot move directories).
-func perturbSource(name string, src []byte, first int) ([]byte, string, []perturbPoint, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+// applyInsertions returns src with every insertion made, the one byte-offset rewrite of
+// the overlay passes. Insertions at one offset appear in the order given. Nothing is
+// removed, so a rewrite that inserts no newline keeps every line where it was.
+func applyInsertions(src []byte, inserts []insertion) []byte {
+	sorted := append([]insertion{}, inserts...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].offset < sorted[j].offset })
+	size := len(src)
+	for _, ins := range sorted {
+		size += len(ins.text)
+	}
+	out := make([]byte, 0, size)
+	at := 0
+	for _, ins := range sorted {
+		out = append(out, src[at:ins.offset]...)
+		out = append(out, ins.text...)
+		at = ins.offset
+	}
+	return append(out, src[at:]...)
+}
+
+// parseForRewrite parses one file of a package for an overlay pass; cgo reports a file
+// importing "C", which the passes leave alone (cgo copies cannot move directories).
+func parseForRewrite(name string, src []byte) (fset *token.FileSet, f *ast.File, cgo bool, err error) {
+	fset = token.NewFileSet()
+	f, err = parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		return nil, "", nil, err
+		return nil, nil, false, err
 	}
 	for _, spec := range f.Imports {
 		if strings.Trim(spec.Path.Value, "\"`") == "C" {
-			return nil, f.Name.Name, nil, nil
+			return fset, f, true, nil
 		}
+	}
+	return fset, f, false, nil
+}
+
+// statementList is the statement list n holds directly: a block's, a switch case's or a
+// select case's body; nil for any other node.
+func statementList(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
+}
+
+// unlabeled is the statement stmt labels, through any number of labels, or stmt itself.
+func unlabeled(stmt ast.Stmt) ast.Stmt {
+	for {
+		labeled, ok := stmt.(*ast.LabeledStmt)
+		if !ok {
+			return stmt
+		}
+		stmt = labeled.Stmt
+	}
+}
+
+// perturbSource returns the rewritten source, the package name and the points, numbered
+// from first. A file importing "C" is returned as nil (cgo copies cannot move directories).
+func perturbSource(name string, src []byte, first int) ([]byte, string, []perturbPoint, error) {
+	fset, f, cgo, err := parseForRewrite(name, src)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if cgo {
+		return nil, f.Name.Name, nil, nil
 	}
 	type found struct {
 		pos   token.Pos
@@ -185,17 +294,13 @@ func perturbSource(name string, src []byte, first int) ([]byte, string, []pertur
 	}
 	var sites []found
 	add := func(pos token.Pos, after bool, kind string) { sites = append(sites, found{pos, after, kind}) }
-	visitList := func(list []ast.Stmt) {
-		for _, stmt := range list {
-			inner := stmt
-			for {
-				labeled, ok := inner.(*ast.LabeledStmt)
-				if !ok {
-					break
-				}
-				inner = labeled.Stmt
-			}
-			kind, after := syncPoint(inner)
+	ast.Inspect(f, func(n ast.Node) bool {
+		if clause, ok := n.(*ast.CommClause); ok {
+			// The case that a select chose: a point at the start of its body.
+			add(clause.Colon+1, false, "select-case")
+		}
+		for _, stmt := range statementList(n) {
+			kind, after := syncPoint(unlabeled(stmt))
 			if kind == "" {
 				continue
 			}
@@ -204,18 +309,6 @@ func perturbSource(name string, src []byte, first int) ([]byte, string, []pertur
 			} else {
 				add(stmt.Pos(), false, kind)
 			}
-		}
-	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			visitList(n.List)
-		case *ast.CaseClause:
-			visitList(n.Body)
-		case *ast.CommClause:
-			// The case that a select chose: a point at the start of its body.
-			add(n.Colon+1, false, "select-case")
-			visitList(n.Body)
 		}
 		return true
 	})
@@ -235,14 +328,7 @@ func perturbSource(name string, src []byte, first int) ([]byte, string, []pertur
 			inserts = append(inserts, insertion{p.Offset, fmt.Sprintf("schedlabPerturb(%d); ", id)})
 		}
 	}
-	// Apply from the end so earlier offsets stay valid; at one offset, "after" text of
-	// the statement before goes first, then "before" text of the statement after.
-	sort.SliceStable(inserts, func(i, j int) bool { return inserts[i].offset > inserts[j].offset })
-	out := append([]byte{}, src...)
-	for _, ins := range inserts {
-		out = append(out[:ins.offset], append([]byte(ins.text), out[ins.offset:]...)...)
-	}
-	return out, f.Name.Name, points, nil
+	return applyInsertions(src, inserts), f.Name.Name, points, nil
 }
 
 // syncPoint classifies a statement of a statement list: the kind of synchronisation

@@ -1,0 +1,493 @@
+// Subcommand collect-locks: lock recording for `schedlab collect --budget`. It rewrites
+// overlay copies of a package's files so that each Lock/RLock/Unlock/RUnlock statement,
+// and each deferred Unlock/RUnlock, logs the operation as a runtime/trace user log
+// (category "schedlab.lock", message "<phase> <mode> <id>", the data contract of issue 23),
+// and adds the function that finds the mutex and logs. It uses perturb.go's machinery
+// (overlay sources, copies and runtime files, byte-offset insertions) and its invariants:
+// same-line insertions only, so line numbers never move; the user's tree is never written to.
+//
+// The rewrite of each form (X: an identifier, a selector chain, or a parenthesised or
+// starred one of those; mode w for Lock/Unlock, r for RLock/RUnlock):
+//
+//	X.Lock()         → schedlabLockOp("want w", &X); X.Lock(); schedlabLockOp("got w", &X)
+//	X.RLock()        → schedlabLockOp("want r", &X); X.RLock(); schedlabLockOp("got r", &X)
+//	X.Unlock()       → schedlabLockOp("drop w", &X); X.Unlock()
+//	X.RUnlock()      → schedlabLockOp("drop r", &X); X.RUnlock()
+//	defer X.Unlock() → defer X.Unlock(); defer schedlabLockLog("drop w", schedlabLockFind("drop w", &X))
+//	(defer X.RUnlock() likewise, with "drop r")
+//
+// The user's defer is left as it is, so Go evaluates its receiver as always; the defer added
+// after it finds the mutex at once, from the same X, and, deferred calls running last in
+// first out, logs the drop just before the Unlock runs.
+//
+// Any other operand is skipped: `&X` must compile whatever X's type, which rules out calls,
+// index expressions (a map element has no address), type assertions and literals, and an
+// identifier the package declares as a constant (a constant of another package, `pkg.C`,
+// cannot be told from a variable: collect builds such a program without lock recording).
+// Only statements of statement lists are matched, not an if/for/switch header's. The match
+// is syntactic; the runtime logs only when it finds a sync.Mutex or sync.RWMutex whose
+// method the statement calls.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"os"
+)
+
+func init() {
+	register("collect-locks", collectLocks)
+}
+
+// lockLogCategory is the runtime/trace log category of a lock operation.
+const lockLogCategory = "schedlab.lock"
+
+type lockResult struct {
+	// Replace is the overlay given, extended with the rewritten copies and runtime files.
+	Replace map[string]string `json:"replace"`
+	// Statements counts the statements rewritten.
+	Statements int `json:"statements"`
+}
+
+// collectLocks rewrites the files given for lock recording.
+//
+// Usage: collect-locks -out DIR [-overlay FILE] file.go...
+//
+// With -overlay (e.g. the harness's, or the harness's and perturbation's), a file that the
+// overlay already replaces is read from its replacement and the result keeps every entry.
+// Perturbation goes first: its points are then counted on the sources it always sees, and a
+// lock's "got" is logged before the perturbation point after the Lock, not after its sleep.
+func collectLocks(args []string) int {
+	flags := flag.NewFlagSet("collect-locks", flag.ContinueOnError)
+	out := flags.String("out", "", "directory for the rewritten copies")
+	overlayFile := flags.String("overlay", "", "existing overlay JSON whose replacements are the sources to rewrite")
+	if err := flags.Parse(args); err != nil {
+		return 2
+	}
+	if *out == "" || flags.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: gohelper collect-locks -out DIR [-overlay FILE] file.go...")
+		return 2
+	}
+	result, err := lockFiles(*out, *overlayFile, flags.Args())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "collect-locks: %v\n", err)
+		return 1
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(result); err != nil {
+		return 1
+	}
+	return 0
+}
+
+func lockFiles(out, overlayFile string, files []string) (*lockResult, error) {
+	replace, sources, err := overlaySources(overlayFile, files)
+	if err != nil {
+		return nil, err
+	}
+	consts, err := constantNames(files, sources)
+	if err != nil {
+		return nil, err
+	}
+	result := &lockResult{Replace: replace}
+	pass := overlayPass{
+		copyPrefix:  "l",
+		runtimeFile: "zz_schedlab_locks",
+		rewrite: func(file string, src []byte) ([]byte, string, bool, error) {
+			rewritten, name, n, err := lockSource(file, src, consts)
+			result.Statements += n
+			return rewritten, name, n > 0, err
+		},
+		runtime: lockRuntime,
+	}
+	if err := writeOverlayCopies(out, replace, files, sources, pass); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// constantNames is every name the files declare as a constant, at any scope: an operand
+// rooted at one is skipped (a constant has no address). Shadowing is ignored, which only
+// skips more.
+func constantNames(files []string, sources [][]byte) (map[string]bool, error) {
+	names := map[string]bool{"true": true, "false": true, "iota": true, "nil": true}
+	for i, file := range files {
+		_, f, _, err := parseForRewrite(file, sources[i])
+		if err != nil {
+			return nil, err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if decl, ok := n.(*ast.GenDecl); ok && decl.Tok == token.CONST {
+				for _, spec := range decl.Specs {
+					for _, name := range spec.(*ast.ValueSpec).Names {
+						names[name.Name] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return names, nil
+}
+
+// lockSource returns the rewritten source, the package name and the number of statements
+// rewritten. A file importing "C" is returned as nil, like perturbSource.
+func lockSource(name string, src []byte, consts map[string]bool) ([]byte, string, int, error) {
+	fset, f, cgo, err := parseForRewrite(name, src)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	if cgo {
+		return nil, f.Name.Name, 0, nil
+	}
+	offset := func(pos token.Pos) int { return fset.Position(pos).Offset }
+	var inserts []insertion
+	statements := 0
+	ast.Inspect(f, func(n ast.Node) bool {
+		for _, stmt := range statementList(n) {
+			// After any label, so a goto to the label logs the want too.
+			switch s := unlabeled(stmt).(type) {
+			case *ast.ExprStmt:
+				call, ok := s.X.(*ast.CallExpr)
+				if !ok {
+					continue
+				}
+				operand, method, ok := lockCall(call, consts)
+				if !ok {
+					continue
+				}
+				statements++
+				switch method {
+				case "Lock", "RLock":
+					mode := lockMode(method)
+					inserts = append(inserts,
+						insertion{offset(s.Pos()), fmt.Sprintf("schedlabLockOp(%q, &%s); ", "want "+mode, operand)},
+						insertion{offset(s.End()), fmt.Sprintf("; schedlabLockOp(%q, &%s)", "got "+mode, operand)})
+				default:
+					inserts = append(inserts, insertion{offset(s.Pos()), fmt.Sprintf("schedlabLockOp(%q, &%s); ", "drop "+lockMode(method), operand)})
+				}
+			case *ast.DeferStmt:
+				operand, method, ok := lockCall(s.Call, consts)
+				if !ok || (method != "Unlock" && method != "RUnlock") {
+					continue
+				}
+				statements++
+				op := fmt.Sprintf("%q", "drop "+lockMode(method))
+				inserts = append(inserts, insertion{offset(s.End()), fmt.Sprintf("; defer schedlabLockLog(%s, schedlabLockFind(%s, &%s))", op, op, operand)})
+			}
+		}
+		return true
+	})
+	if len(inserts) == 0 {
+		return src, f.Name.Name, 0, nil
+	}
+	return applyInsertions(src, inserts), f.Name.Name, statements, nil
+}
+
+// lockCall matches a call `X.M()` with M one of Lock, RLock, Unlock, RUnlock and no
+// arguments, and X an operand whose address can be taken (lockOperand); it returns X's
+// text and M.
+func lockCall(call *ast.CallExpr, consts map[string]bool) (string, string, bool) {
+	if len(call.Args) != 0 {
+		return "", "", false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return "", "", false
+	}
+	switch sel.Sel.Name {
+	case "Lock", "RLock", "Unlock", "RUnlock":
+	default:
+		return "", "", false
+	}
+	operand, ok := lockOperand(sel.X, consts)
+	if !ok {
+		return "", "", false
+	}
+	return operand, sel.Sel.Name, true
+}
+
+// lockOperand prints an operand of the forms whose address always exists (an identifier
+// not declared as a constant, a selector chain rooted at one, parenthesised or starred
+// forms of those), on one line and without comments; false for any other expression.
+// A variable is addressable, a field of an addressable struct or reached through a
+// pointer is, and so is *p: so `&X` compiles whatever the types are.
+func lockOperand(e ast.Expr, consts map[string]bool) (string, bool) {
+	switch e := e.(type) {
+	case *ast.Ident:
+		if e.Name == "_" || consts[e.Name] {
+			return "", false
+		}
+		return e.Name, true
+	case *ast.SelectorExpr:
+		x, ok := lockOperand(e.X, consts)
+		return x + "." + e.Sel.Name, ok
+	case *ast.ParenExpr:
+		x, ok := lockOperand(e.X, consts)
+		return "(" + x + ")", ok
+	case *ast.StarExpr:
+		x, ok := lockOperand(e.X, consts)
+		return "*" + x, ok
+	}
+	return "", false
+}
+
+// lockMode is the mode of a lock method: r for RLock and RUnlock, w for Lock and Unlock.
+func lockMode(method string) string {
+	if method == "RLock" || method == "RUnlock" {
+		return "r"
+	}
+	return "w"
+}
+
+// lockRuntime is the file added to each package: schedlabLockOp, schedlabLockFind and
+// schedlabLockLog, and the search for the mutex. It builds at any language version from go 1.12 (no any,
+// generics or 0o literals) and imports under aliases no user code uses.
+//
+// The search: the fast path takes a *sync.Mutex/RWMutex or a pointer to one; otherwise
+// reflect goes through pointers and interfaces, and in a struct follows the embedded
+// fields the method is promoted through, the way the compiler resolves X.Lock. A type that
+// declares the method itself (its method is no <autogenerated> wrapper) is a user lock:
+// nothing is logged, and the sync calls inside its method log their own operations. The
+// path through a struct type is computed once per type and method.
+func lockRuntime(pkg string) string {
+	return fmt.Sprintf(`// Code generated by schedlab collect (lock recording). DO NOT EDIT.
+
+package %s
+
+import (
+	schedlabLockContext "context"
+	schedlabLockReflect "reflect"
+	schedlabLockRuntime "runtime"
+	schedlabLockTrace "runtime/trace"
+	schedlabLockStrconv "strconv"
+	schedlabLockSync "sync"
+)
+
+// schedlabLockOp logs op ("want w", "got r", "drop w", …) for the mutex p points to, when a
+// trace is being written and p leads to a sync.Mutex or sync.RWMutex.
+func schedlabLockOp(op string, p interface{}) {
+	schedlabLockLog(op, schedlabLockFind(op, p))
+}
+
+// schedlabLockFind is the address of the mutex whose method op stands for, found from p
+// when a trace is being written; 0 otherwise. After `+"`defer X.Unlock()`"+`, a deferred
+// schedlabLockLog gets its result: the mutex the receiver is at the defer statement.
+func schedlabLockFind(op string, p interface{}) uintptr {
+	if !schedlabLockTrace.IsEnabled() {
+		return 0
+	}
+	return schedlabLockAddr(op, p)
+}
+
+// schedlabLockLog writes the user log "<op> <hex address>" when addr is a mutex and the
+// trace is still on. The message is built in a stack buffer: no fmt, one allocation.
+func schedlabLockLog(op string, addr uintptr) {
+	if addr == 0 || !schedlabLockTrace.IsEnabled() {
+		return
+	}
+	var buf [32]byte
+	message := append(buf[:0], op...)
+	message = append(message, ' ')
+	message = schedlabLockStrconv.AppendUint(message, uint64(addr), 16)
+	schedlabLockTrace.Log(schedlabLockContext.Background(), %q, string(message))
+}
+
+var (
+	schedlabLockMutexType   = schedlabLockReflect.TypeOf(schedlabLockSync.Mutex{})
+	schedlabLockRWMutexType = schedlabLockReflect.TypeOf(schedlabLockSync.RWMutex{})
+	// schedlabLockPaths caches schedlabLockPathOf per schedlabLockKey.
+	schedlabLockPaths schedlabLockSync.Map
+)
+
+// schedlabLockAddr is the address of the mutex whose method op calls, or 0 when p leads to
+// none (a nil pointer or interface, a user type with its own method, a copy).
+func schedlabLockAddr(op string, p interface{}) uintptr {
+	read := op[len(op)-1] == 'r'
+	switch m := p.(type) {
+	case *schedlabLockSync.RWMutex:
+		return schedlabLockReflect.ValueOf(m).Pointer()
+	case **schedlabLockSync.RWMutex:
+		return schedlabLockReflect.ValueOf(*m).Pointer()
+	case *schedlabLockSync.Mutex:
+		if !read {
+			return schedlabLockReflect.ValueOf(m).Pointer()
+		}
+	case **schedlabLockSync.Mutex:
+		if !read {
+			return schedlabLockReflect.ValueOf(*m).Pointer()
+		}
+	}
+	method := schedlabLockMethod(op)
+	v := schedlabLockReflect.ValueOf(p)
+	// Bounded: an interface field may lead back to the struct holding it.
+	for step := 0; step < 64; step++ {
+		switch v.Kind() {
+		case schedlabLockReflect.Ptr, schedlabLockReflect.Interface:
+			if v.IsNil() {
+				return 0
+			}
+			v = v.Elem()
+		case schedlabLockReflect.Struct:
+			t := v.Type()
+			if t == schedlabLockRWMutexType || (t == schedlabLockMutexType && !read) {
+				if !v.CanAddr() {
+					return 0
+				}
+				return v.UnsafeAddr()
+			}
+			path, ok := schedlabLockPath(t, method)
+			if !ok {
+				return 0
+			}
+			for _, index := range path {
+				v = v.Field(index)
+				if v.Kind() == schedlabLockReflect.Ptr {
+					if v.IsNil() {
+						return 0
+					}
+					v = v.Elem()
+				}
+			}
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// schedlabLockMethod is the method op stands for.
+func schedlabLockMethod(op string) string {
+	switch op {
+	case "want r", "got r":
+		return "RLock"
+	case "drop r":
+		return "RUnlock"
+	case "drop w":
+		return "Unlock"
+	}
+	return "Lock"
+}
+
+type schedlabLockKey struct {
+	t      schedlabLockReflect.Type
+	method string
+}
+
+type schedlabLockFound struct {
+	path []int
+	ok   bool
+}
+
+// schedlabLockPath is the embedded-field path along which struct type t's method is
+// promoted from a sync mutex or an embedded interface; false when it is not.
+func schedlabLockPath(t schedlabLockReflect.Type, method string) ([]int, bool) {
+	key := schedlabLockKey{t, method}
+	if found, ok := schedlabLockPaths.Load(key); ok {
+		f := found.(schedlabLockFound)
+		return f.path, f.ok
+	}
+	path, ok := schedlabLockPathOf(t, method)
+	schedlabLockPaths.Store(key, schedlabLockFound{path, ok})
+	return path, ok
+}
+
+// schedlabLockPathOf walks t's embedded fields depth by depth, as the compiler resolves a
+// promoted method: the one field or method named method at the shallowest depth decides.
+func schedlabLockPathOf(t schedlabLockReflect.Type, method string) ([]int, bool) {
+	if schedlabLockDeclares(t, method) {
+		return nil, false
+	}
+	type candidate struct {
+		t    schedlabLockReflect.Type
+		path []int
+	}
+	level := []candidate{{t, nil}}
+	seen := map[schedlabLockReflect.Type]bool{t: true}
+	for len(level) > 0 {
+		var next []candidate
+		var found []int
+		sources := 0
+		for _, c := range level {
+			for i := 0; i < c.t.NumField(); i++ {
+				field := c.t.Field(i)
+				path := append(append([]int{}, c.path...), i)
+				if field.Name == method && !field.Anonymous {
+					sources++ // a field named like the method: a user's
+					continue
+				}
+				if !field.Anonymous {
+					continue
+				}
+				ft := field.Type
+				if ft.Kind() == schedlabLockReflect.Ptr {
+					ft = ft.Elem()
+				}
+				switch {
+				case ft == schedlabLockRWMutexType || ft == schedlabLockMutexType:
+					// A Mutex has no RLock or RUnlock: then it is no source.
+					if ft == schedlabLockRWMutexType || method == "Lock" || method == "Unlock" {
+						sources++
+						found = path
+					}
+				case ft.Kind() == schedlabLockReflect.Interface:
+					if _, ok := ft.MethodByName(method); ok {
+						sources++
+						found = path
+					}
+				case schedlabLockDeclares(ft, method):
+					sources++
+					found = nil
+				case ft.Kind() == schedlabLockReflect.Struct && !seen[ft]:
+					seen[ft] = true
+					next = append(next, candidate{ft, path})
+				}
+			}
+		}
+		if sources > 0 {
+			return found, sources == 1 && found != nil
+		}
+		level = next
+	}
+	return nil, false
+}
+
+// schedlabLockDeclares reports whether t or *t has the method as its own, not as the
+// compiler's <autogenerated> wrapper of a promoted one.
+func schedlabLockDeclares(t schedlabLockReflect.Type, method string) bool {
+	if t.Kind() == schedlabLockReflect.Interface {
+		return false
+	}
+	for _, u := range []schedlabLockReflect.Type{t, schedlabLockReflect.PtrTo(t)} {
+		m, ok := schedlabLockMethodByName(u, method)
+		if !ok {
+			continue
+		}
+		f := schedlabLockRuntime.FuncForPC(m.Func.Pointer())
+		if f == nil {
+			return true
+		}
+		if file, _ := f.FileLine(f.Entry()); file != "<autogenerated>" {
+			return true
+		}
+	}
+	return false
+}
+
+// schedlabLockMethodByName looks the method up by a constant name, so the linker keeps
+// only methods of those four names for reflection.
+func schedlabLockMethodByName(t schedlabLockReflect.Type, method string) (schedlabLockReflect.Method, bool) {
+	switch method {
+	case "Lock":
+		return t.MethodByName("Lock")
+	case "Unlock":
+		return t.MethodByName("Unlock")
+	case "RLock":
+		return t.MethodByName("RLock")
+	}
+	return t.MethodByName("RUnlock")
+}
+`, pkg, lockLogCategory)
+}
