@@ -2,10 +2,10 @@
 
 import type { Command } from "commander";
 import { parsePositiveInteger } from "./options.js";
-import { progressWriter, type ProgressWriter } from "./progress.js";
+import { LOG_PROGRESS_EVERY_MS, logHeartbeat, progressWriter, type ProgressWriter } from "./progress.js";
 import {
-  collect, DEFAULT_REPLAY_ATTEMPTS, EVERY_BUILD_FAILED_EXIT_CODE, explorationLine, parseDuration, parseProcsList, parseShard, parseStopOn, progressLine, replayRun,
-  type CollectResult, type ExplorationSummary, type ReplayResult,
+  clock, collect, DEFAULT_REPLAY_ATTEMPTS, EVERY_BUILD_FAILED_EXIT_CODE, explorationLine, logProgressLine, parseDuration, parseProcsList, parseShardOption, parseStopOn, progressLine, replayRun, tallyFindings,
+  type CollectProgress, type ResolvedShard, type CollectResult, type ExplorationSummary, type ReplayResult,
 } from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import { parsePeers } from "../collect/peers.js";
@@ -41,14 +41,31 @@ interface CollectFlags {
   timeoutGiven?: boolean;
   ingest: boolean;
   json?: boolean;
+  quiet?: boolean;
+  progressInterval: string;
 }
 
-/** Decodes every recorded run not yet ingested (collect runs this unless --no-ingest). */
-async function ingestPending(dbFile: string, progress: ProgressWriter): Promise<IngestSummary> {
+/** How a log is kept informed: the interval of its status lines, and the clock of the command. */
+interface LogProgress {
+  readonly everyMs: number;
+  readonly started: number;
+  readonly quiet: boolean;
+}
+
+/** Decodes every recorded run not yet ingested (collect runs this unless --no-ingest); a log gets its counter every few seconds. */
+async function ingestPending(dbFile: string, progress: ProgressWriter, log: LogProgress): Promise<IngestSummary> {
   const db = openDatabase(dbFile);
+  let last = "starting";
+  const heartbeat = logHeartbeat(process.stderr, () => `ingest: ${last}; elapsed ${clock(performance.now() - log.started)}`, { quiet: log.quiet, everyMs: log.everyMs });
   try {
-    return await ingestRuns(db, { onProgress: (message, transient) => progress.write(`ingest ${message}`, transient) });
+    return await ingestRuns(db, {
+      onProgress: (message, transient) => {
+        if (transient === true) last = message;
+        progress.write(`ingest ${message}`, transient);
+      },
+    });
   } finally {
+    heartbeat.stop();
     progress.done();
     db.close();
   }
@@ -82,7 +99,7 @@ function collectNames(name: string, previous: string[] | undefined): string[] {
  */
 function explorationLines(e: ExplorationSummary): string {
   const stopper = e.finding;
-  const head = explorationHead(e);
+  const head = explorationLine(e);
   if (e.findings.length === 0) return head;
   const lines = [head, `  confirmed: ${e.findings.map((f) => f.class).join(", ")} (stops on: ${e.stopOn.join(", ")})`];
   for (const f of e.findings) {
@@ -98,18 +115,6 @@ function explorationLines(e: ExplorationSummary): string {
   const tracer = e.findings.flatMap((f) => f.check.failures).find((x) => x.tracerInduced);
   if (tracer !== undefined) lines.push(`  note: ${tracer.test ?? "(main)"}: ${tracer.message.split("\n").at(-1)}`);
   return lines.join("\n");
-}
-
-/** explorationLine, which describes leaks and races; a hunt a failure stopped is told by explorationLines. */
-function explorationHead(e: ExplorationSummary): string {
-  const f = e.finding;
-  if (f === null && e.findings.length > 0 && e.status === "exhausted") {
-    // explorationLine would say "no finding": say which classes did not show.
-    return explorationLine(e).replace(/^(.*?): no finding in /, `$1: no ${e.stopOn.join(" or ")} finding in `);
-  }
-  if (f === null || f.class !== "failure") return explorationLine(e);
-  const when = f.atMs === null ? "failure (recorded earlier)" : `failure after ${(f.atMs / 1000).toFixed(1)}s, ${f.atRun} run(s)`;
-  return `${e.program}: ${when} (${f.config}${f.seed === null ? "" : ` seed ${f.seed}`}) — replay: ${f.replay}`;
 }
 
 function humanSummary(result: CollectResult): string {
@@ -156,8 +161,13 @@ async function replay(flags: CollectFlags, paths: string[]): Promise<void> {
     attempts: flags.attempts === undefined ? undefined : parsePositiveInteger("--attempts", flags.attempts),
     traces: flags.traces,
   });
-  if (flags.ingest) await ingestPending(flags.db, progressWriter(process.stderr, { quiet: true }));
+  if (flags.ingest) await ingestPending(flags.db, progressWriter(process.stderr, { quiet: true }), { everyMs: LOG_PROGRESS_EVERY_MS, started: performance.now(), quiet: true });
   process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : replaySummary(result));
+}
+
+/** Where --shard auto found the shard, e.g. "shard 2/4 (slurm: SLURM_ARRAY_TASK_ID=3, SLURM_ARRAY_TASK_MIN=1, SLURM_ARRAY_TASK_COUNT=4)". */
+function shardLine(shard: ResolvedShard): string {
+  return `shard ${shard.index}/${shard.count} (${shard.engine}: ${shard.from})`;
 }
 
 export function registerCollect(program: Command): void {
@@ -186,21 +196,42 @@ export function registerCollect(program: Command): void {
     .option("--budget <duration>", "hunt leaks: per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded perturbation); stops at the first confirmed finding (--runs is ignored)")
     .option("--exhaust-budget", "with --budget: spend the whole budget even after a finding is confirmed")
     .option("--stop-on <classes>", "with --budget: the findings that end a program's hunt: leak, race, failure or any; repeatable or comma-separated (default: leak); the others are still recorded", collectNames)
-    .option("--shard <I/N>", "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`")
+    .option("--shard <I/N|auto>", "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`; auto (or auto/N): I and N from the engine that launched the process: JOB_COMPLETION_INDEX (Kubernetes Indexed Job) with SCHEDLAB_SHARD_COUNT, SLURM_ARRAY_TASK_ID/_COUNT (Slurm array), or SCHEDLAB_SHARD_INDEX/_COUNT (docs/scale-out.md)")
     .option("--replay <run-id>", "rerun one recorded run with its configuration and seed, and say whether its finding shows again")
     .option("--attempts <n>", `with --replay: runs at most, stopping at the first that shows the finding (default ${DEFAULT_REPLAY_ATTEMPTS})`)
     .option("--no-ingest", "do not decode the traces into the database afterwards (run `schedlab ingest` later)")
     .option("--json", "print the result as JSON on stdout, no progress")
+    .option("--quiet", "no progress on stderr (warnings and errors still show)")
+    .option("--progress-interval <duration>", "without a terminal (CI logs): a progress line this often", "10s")
     .action(async (paths: string[], flags: CollectFlags, command: Command) => {
+      const started = performance.now();
       flags.timeoutGiven = command.getOptionValueSource("timeout") === "cli";
       if (flags.replay !== undefined) return replay(flags, paths);
       if (flags.attempts !== undefined) throw new UsageError("--attempts goes with --replay", "Run `schedlab collect --replay RUN_ID --attempts N`.");
       if (paths.length === 0) throw new UsageError("collect needs at least one path", "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.");
+      const quiet = flags.json === true || flags.quiet === true;
+      const log: LogProgress = { everyMs: parseDuration(flags.progressInterval), started, quiet };
+      const shard = flags.shard === undefined ? undefined : parseShardOption(flags.shard, process.env);
       const controller = new AbortController();
       const interrupt = () => controller.abort();
       process.once("SIGINT", interrupt);
       process.once("SIGTERM", interrupt);
-      const progress = progressWriter(process.stderr, { quiet: flags.json === true });
+      const progress = progressWriter(process.stderr, { quiet });
+      if (shard !== undefined && shard.engine !== "flag") progress.write(shardLine(shard));
+      // The status a log gets every few seconds: the last snapshot, and with a budget the
+      // findings of the programs explored so far.
+      let latest: { progress: CollectProgress; at: number } | null = null;
+      const explored: ExplorationSummary[] = [];
+      const statusLine = (final = false) => {
+        const now = performance.now();
+        return logProgressLine(latest?.progress ?? null, {
+          elapsedMs: now - started,
+          sinceSnapshotMs: latest === null ? 0 : now - latest.at,
+          ...(flags.budget === undefined ? {} : { findings: tallyFindings(explored) }),
+          final,
+        });
+      };
+      const heartbeat = logHeartbeat(process.stderr, () => statusLine(), { quiet, everyMs: log.everyMs });
       try {
         const result = await collect({
           paths,
@@ -223,14 +254,21 @@ export function registerCollect(program: Command): void {
           budgetMs: flags.budget === undefined ? undefined : parseDuration(flags.budget),
           exhaustBudget: flags.exhaustBudget === true,
           stopOn: flags.stopOn === undefined ? undefined : parseStopOn(flags.stopOn),
-          shard: flags.shard === undefined ? undefined : parseShard(flags.shard),
+          shard: shard === undefined ? undefined : { index: shard.index, count: shard.count },
           signal: controller.signal,
-          onProgress: (p) => progress.write(progressLine(p), true),
-          onExplored: (exploration) => progress.write(explorationHead(exploration)),
+          onProgress: (p) => {
+            latest = { progress: p, at: performance.now() };
+            if (progress.live) progress.write(progressLine(p), true);
+          },
+          onExplored: (exploration) => {
+            explored.push(exploration);
+            progress.write(explorationLine(exploration));
+          },
         });
+        heartbeat.stop(statusLine(true));
         progress.done();
         for (const warning of result.warnings) process.stderr.write(`schedlab: warning: ${warning}\n`);
-        const ingest = flags.ingest ? await ingestPending(flags.db, progress) : null;
+        const ingest = flags.ingest ? await ingestPending(flags.db, progress, log) : null;
         if (flags.json === true) {
           const ingestJson = ingest && { runs: ingest.runs.length, ok: ingest.ok, truncated: ingest.truncated, errors: ingest.errors, events: ingest.events };
           process.stdout.write(`${JSON.stringify({ programs: result.programs, ...(ingestJson ? { ingest: ingestJson } : {}) })}\n`);
@@ -255,6 +293,7 @@ export function registerCollect(program: Command): void {
           process.exitCode = 1;
         }
       } catch (error) {
+        heartbeat.stop();
         progress.done();
         throw error;
       } finally {

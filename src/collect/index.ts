@@ -19,7 +19,7 @@ export { PERTURB_SEED_ENV, perturbSeed, writePerturbOverlay } from "./perturb.js
 export type { PerturbPoint } from "./perturb.js";
 export { raceReports } from "./races.js";
 export { parseFailures, TRACER_GOROUTINE_FUNCTION, TRACER_INDUCED_FIX } from "./failures.js";
-export { selectShard, shardOf } from "./shard.js";
+export { selectShard, shardOf, parseShardOption, shardFromEnvironment, ShardEnvironmentError, type ResolvedShard, type ShardEngine } from "./shard.js";
 export { runTimeoutMs, scaledTimeoutMs, TIMEOUT_FACTORS } from "./timeout.js";
 export type { ScaledTimeoutInput } from "./timeout.js";
 export { buildBatch, buildBatches, buildProgram, EVERY_BUILD_FAILED_EXIT_CODE } from "./build.js";
@@ -40,7 +40,7 @@ export type { HarnessStop } from "./harness.js";
 export { goCommandOf, goToolchain, MIN_GO_MINOR } from "./toolchain.js";
 export type { GoToolchain } from "./toolchain.js";
 export { buildEnvironment, runEnvironment } from "./env.js";
-export { explorationLine, progressLine } from "./progress.js";
+export { explorationLine, progressLine, clock, logProgressLine, tallyFindings, type FindingTally, type LogProgressContext } from "./progress.js";
 export { diagnose } from "./doctor.js";
 export type { Diagnosis, DoctorCheck } from "./doctor.js";
 export { CollectInterruptedError, NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
