@@ -1,10 +1,14 @@
-// `schedlab leaks`: goroutines that block forever, from the ingested runs; --score rates
-// them and the peer detectors against manifest labels.
+// `schedlab leaks`: goroutines that block forever, from the ingested runs, printed as text,
+// JSON, SARIF, JUnit or GitHub annotations, held against a baseline, gated for CI; --score
+// rates them and the peer detectors against manifest labels.
 
 import type { Command } from "commander";
-import { parseNumberOption } from "./options.js";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseChoice, parseNumberOption } from "./options.js";
+import { UsageError } from "../errors.js";
 import { openExistingDatabase } from "../store/index.js";
-import { analyseLeaks, analysisJson, formatFindings, formatScore, gateFailures, scoreLeaks, type Gate } from "../leaks/index.js";
+import { analyseLeaks, defaultRepoRoot, formatScore, gateFailures, leaksOutput, LEAKS_FORMATS, matchBaseline, readBaseline, saveBaseline, scoreLeaks, type Baseline, type Gate, type LeaksFormat } from "../leaks/index.js";
 
 /** Exit code of `--fail-on-leak` when there are findings (distinct from errors 1 and usage 2). */
 export const LEAK_FOUND_EXIT_CODE = 3;
@@ -16,7 +20,7 @@ export const RACE_FOUND_EXIT_CODE = 4;
 export const FLAKY_FOUND_EXIT_CODE = 5;
 
 /** Exit code of `--fail-on-outlived` / `--fail-on-background` (the same family as a leak). */
-const EXIT_CODE_OF_GATE: Record<Gate, number> = { leak: LEAK_FOUND_EXIT_CODE, outlived: LEAK_FOUND_EXIT_CODE, background: LEAK_FOUND_EXIT_CODE, race: RACE_FOUND_EXIT_CODE, flaky: FLAKY_FOUND_EXIT_CODE };
+const EXIT_CODE_OF_GATE: Record<Gate, number> = { leak: LEAK_FOUND_EXIT_CODE, outlived: LEAK_FOUND_EXIT_CODE, background: LEAK_FOUND_EXIT_CODE, potential: LEAK_FOUND_EXIT_CODE, race: RACE_FOUND_EXIT_CODE, flaky: FLAKY_FOUND_EXIT_CODE };
 
 interface LeaksFlags {
   program?: string;
@@ -24,47 +28,85 @@ interface LeaksFlags {
   failOnLeak?: boolean;
   failOnOutlived?: boolean;
   failOnBackground?: boolean;
+  failOnPotential?: boolean;
   failOnRace?: boolean;
   failOnFlaky?: boolean;
   json?: boolean;
+  format?: string;
+  repoRoot?: string;
+  baseline?: string;
+  saveBaseline?: string;
   score?: boolean;
   cutFraction: string;
+}
+
+/** --format, with --json as its alias for json; both given must agree. */
+function formatOf(flags: LeaksFlags): LeaksFormat {
+  const format = flags.format === undefined ? (flags.json === true ? "json" : "text") : parseChoice("--format", flags.format, LEAKS_FORMATS);
+  if (flags.json === true && format !== "json") throw new UsageError(`--json asks for --format json, but --format ${format} was given`, "Pass one of them.");
+  if (flags.score === true && format !== "text" && format !== "json") throw new UsageError(`--score prints text or JSON, not ${format}`, "Use --score with --format text or --format json.");
+  return format;
+}
+
+/** --repo-root as an absolute directory; default: the git toplevel of the working directory, else the working directory. */
+function repoRootOf(flags: LeaksFlags): string {
+  if (flags.repoRoot === undefined) return defaultRepoRoot();
+  const dir = resolve(flags.repoRoot);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--repo-root ${flags.repoRoot} is not a directory`, "Pass the root of the repository the programs' sources are in.");
+  return dir;
 }
 
 export function registerLeaks(program: Command): void {
   program
     .command("leaks")
-    .description("Find goroutines that block forever across runs (P(GoUnblock) = 0 after their last block), and the data races -race runs reported; store and print them.")
+    .description("Find the bugs that leave goroutines blocked forever across runs, say why each is stuck, predict lock-order deadlocks from recorded lock operations, and list the data races -race runs reported; store and print them.")
     .option("--program <name>", "only this program")
     .option("--db <file>", "SQLite database", "schedlab.db")
-    .option("--fail-on-leak", `exit with code ${LEAK_FOUND_EXIT_CODE} when a goroutine is blocked forever (leak or deadlock; not one seen only in runs the deadline cut) (for CI)`)
+    .option("--fail-on-leak", `exit with code ${LEAK_FOUND_EXIT_CODE} when a bug blocks goroutines forever (leak or deadlock; not one seen only in runs the deadline cut) (for CI)`)
     .option("--fail-on-outlived", `exit with code ${LEAK_FOUND_EXIT_CODE} when a goroutine outlived its test (a ticker or pool never stopped)`)
     .option("--fail-on-background", `exit with code ${LEAK_FOUND_EXIT_CODE} when a background goroutine (init, TestMain, package state) is left waiting`)
+    .option("--fail-on-potential", `exit with code ${LEAK_FOUND_EXIT_CODE} when recorded lock orders make a deadlock possible (an inversion, a recursive read lock), though no run hung`)
     .option("--fail-on-race", `exit with code ${RACE_FOUND_EXIT_CODE} when -race runs reported a data race (for CI)`)
     .option("--fail-on-flaky", `exit with code ${FLAKY_FOUND_EXIT_CODE} when a test failed only under a perturbed schedule (for CI)`)
     .option("--score", "score findings and peer detectors (dump, goleak, leakprofile) against manifest labels")
     .option("--cut-fraction <x>", "in a run the deadline cut, judge only goroutines blocked for at least this share of its traced time", "0.5")
-    .option("--json", "machine-readable output")
+    .option("--format <format>", `output: ${LEAKS_FORMATS.join(", ")} (SARIF 2.1.0 for code scanning, JUnit XML for test dashboards, GitHub workflow annotations; docs/ci.md)`)
+    .option("--json", "machine-readable output (the same as --format json)")
+    .option("--repo-root <dir>", "make SARIF, JUnit and annotation paths relative to this directory (default: the git toplevel of the working directory, else the working directory)")
+    .option("--baseline <file>", "accept the bugs, potential deadlocks, races and flaky tests this baseline lists: shown, but not counted by the --fail-on gates; entries that match nothing are listed as stale")
+    .option("--save-baseline <file>", "write the current bugs, potential deadlocks, races and flaky tests as a baseline (each with a reason to edit; reasons already in the file, or in --baseline, are kept)")
     .action(async (flags: LeaksFlags) => {
       const cutFraction = parseNumberOption("--cut-fraction", flags.cutFraction, 0, 1);
+      const format = formatOf(flags);
+      if (flags.score === true && (flags.baseline !== undefined || flags.saveBaseline !== undefined)) throw new UsageError("--score does not take a baseline", "Run --score without --baseline and --save-baseline.");
+      const repoRoot = format === "sarif" || format === "junit" || format === "github" ? repoRootOf(flags) : "";
+      const baseline: Baseline | null = flags.baseline === undefined ? null : readBaseline(flags.baseline);
       const db = openExistingDatabase(flags.db);
       try {
         const options = { program: flags.program, cutFraction };
         if (flags.score === true) {
           const report = await scoreLeaks(db, options);
-          process.stdout.write(flags.json === true ? `${JSON.stringify(report)}\n` : `${formatScore(report)}\n`);
+          process.stdout.write(format === "json" ? `${JSON.stringify(report)}\n` : `${formatScore(report)}\n`);
           return;
         }
         const analysis = await analyseLeaks(db, options);
-        process.stdout.write(flags.json === true ? `${JSON.stringify(analysisJson(analysis))}\n` : `${formatFindings(analysis)}\n`);
+        const scope = { program: flags.program };
+        const match = baseline === null || flags.baseline === undefined ? null : matchBaseline(analysis, baseline, flags.baseline, scope);
+        process.stdout.write(leaksOutput(db, analysis, { format, repoRoot, baseline: match }));
+        if (flags.saveBaseline !== undefined) {
+          const saved = saveBaseline(flags.saveBaseline, analysis, baseline, scope);
+          process.stderr.write(`schedlab: wrote ${saved.entries.length} baseline entr${saved.entries.length === 1 ? "y" : "ies"} to ${flags.saveBaseline}; give each a reason, then commit it and pass --baseline ${flags.saveBaseline}\n`);
+        }
         const gates: Gate[] = [];
         if (flags.failOnLeak === true) gates.push("leak");
         if (flags.failOnOutlived === true) gates.push("outlived");
         if (flags.failOnBackground === true) gates.push("background");
+        if (flags.failOnPotential === true) gates.push("potential");
         if (flags.failOnRace === true) gates.push("race");
         if (flags.failOnFlaky === true) gates.push("flaky");
         // The first failing gate in this order sets the exit code: leaks before races before flaky tests.
-        const failed = gateFailures(analysis, gates);
+        // What the baseline accepted is shown but never counted.
+        const failed = gateFailures(analysis, gates, match?.accepted);
         if (failed.length > 0) process.exitCode = EXIT_CODE_OF_GATE[failed[0]];
       } finally {
         db.close();

@@ -14,7 +14,7 @@
 
 import { goHelperPath } from "../gohelper/index.js";
 import { judgeProgram, RUNTIME_DEADLOCK, runEndedByCrash, runStateFold, waitSourceOf, type LeakRun, type RuleOptions } from "../model/index.js";
-import { decodeTrace } from "../trace/index.js";
+import { decodeTrace, type LockOp } from "../trace/index.js";
 import { parseFailures } from "./failures.js";
 import type { Strategy } from "./strategy.js";
 import type { GoToolchain } from "./toolchain.js";
@@ -33,7 +33,10 @@ export async function blockedForeverInRun(
   const stderr = run.stderrTail ?? "";
   const leakRun: LeakRun = { runId: 0, runIndex: 0, config: "", outcome: run.outcome, runtimeDeadlock: RUNTIME_DEADLOCK.test(stderr), crashed: runEndedByCrash(run.outcome, stderr), wallMs: run.wallMs ?? null, goroutines: [] };
   const fold = runStateFold(leakRun);
-  const summary = await decodeTrace(run.tracePath, { mode: kind, goroot: go.goroot }, (records) => {
+  const onLockOps = (ops: readonly LockOp[]): void => {
+    for (const op of ops) fold.addLockOp(op);
+  };
+  const summary = await decodeTrace(run.tracePath, { mode: kind, goroot: go.goroot, onLockOps }, (records) => {
     for (const record of records) fold.add(record);
   });
   const states = fold.finish(summary.goroutines);

@@ -2,15 +2,22 @@
 // for leak detection and corpus statistics. Documented in docs/manifest.md.
 // Programs without a manifest work everywhere in schedlab; only scoring needs labels.
 
-export const OUTCOMES = ["clean", "leak", "deadlock", "race", "panic", "flaky"] as const;
+/**
+ * "potential-deadlock": every run ends cleanly (nothing hangs or leaks on any schedule),
+ * yet the runs take locks in a pattern that could deadlock on another interleaving (a
+ * lock-order cycle, a recursive read lock); its expected entries are all potential deadlocks.
+ */
+export const OUTCOMES = ["clean", "leak", "deadlock", "race", "panic", "flaky", "potential-deadlock"] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /**
  * What the detector should report for an expected goroutine: blocked for ever (a leak, or
- * a deadlock when the run hung), or alive after the test that created it ended (a loop
- * on a ticker that nothing stops: what goleak reports).
+ * a deadlock when the run hung), alive after the test that created it ended (a loop on a
+ * ticker that nothing stops: what goleak reports), or a potential deadlock (a lock
+ * acquisition that closes a lock-order cycle or re-takes a read lock, in runs where it
+ * did not block).
  */
-export const FINDING_KINDS = ["blocked-forever", "outlived"] as const;
+export const FINDING_KINDS = ["blocked-forever", "outlived", "potential-deadlock"] as const;
 export type ExpectedFinding = (typeof FINDING_KINDS)[number];
 
 export const BLOCK_REASONS = [
@@ -24,7 +31,10 @@ export const BLOCK_REASONS = [
 ] as const;
 export type ExpectedBlockReason = (typeof BLOCK_REASONS)[number];
 
-/** A goroutine the program is expected to leave blocked (leak) or hang on (deadlock). */
+/**
+ * A goroutine the program is expected to leave blocked (leak), hang on (deadlock), or,
+ * for a potential deadlock, to take a lock at `lockSite` that could block on another schedule.
+ */
 export interface ExpectedBlockedGoroutine {
   /** Function containing the `go` statement, e.g. "main.main" or "corpus/kernels/abba.TestABBA". For the root goroutine itself (main or the test), the root function and site null. */
   readonly creator: string;
@@ -34,6 +44,12 @@ export interface ExpectedBlockedGoroutine {
   readonly reason: ExpectedBlockReason;
   /** The kind of finding expected; absent means "blocked-forever". "outlived" needs a test program and a site. */
   readonly finding?: ExpectedFinding;
+  /**
+   * Required with finding "potential-deadlock" and refused otherwise: "file.go:LINE" of the
+   * Lock/RLock call that would block (the acquisition closing the lock-order cycle, or the
+   * nested RLock). `site` still names the goroutine's `go` statement.
+   */
+  readonly lockSite?: string;
 }
 
 export interface Manifest {
@@ -41,7 +57,7 @@ export interface Manifest {
   /** The concurrency pattern, e.g. "worker-pool", "pipeline", "select-timeout". */
   readonly pattern: string;
   readonly outcome: Outcome;
-  /** The real-world bug class modelled, e.g. "double-lock", "abba"; null for clean programs. */
+  /** The real-world bug class modelled, e.g. "double-lock", "abba", "lock-order-inversion"; null for clean programs. */
   readonly bugClass: string | null;
   readonly expected: readonly ExpectedBlockedGoroutine[];
   /** Whether the bug shows on every schedule or only on some; "never" for clean programs. */
@@ -63,6 +79,16 @@ export interface Manifest {
 }
 
 export const MANIFEST_FILE = "schedlab.json";
+
+const FILE_LINE = /^[^:]+\.go:\d+$/;
+
+/**
+ * The expected goroutines a run itself shows blocked or alive: all but the potential
+ * deadlocks, whose lock acquisitions never blocked in any run.
+ */
+export function runTimeExpected(manifest: Manifest): ExpectedBlockedGoroutine[] {
+  return manifest.expected.filter((e) => e.finding !== "potential-deadlock");
+}
 
 /** Returns the problems with `value` as a manifest; an empty list means valid. */
 export function manifestProblems(value: unknown): string[] {
@@ -86,15 +112,34 @@ export function manifestProblems(value: unknown): string[] {
       const g = e as Record<string, unknown>;
       if (typeof g !== "object" || g === null) return problems.push(`expected[${i}] is not an object`);
       if (typeof g.creator !== "string") problems.push(`expected[${i}].creator must be a string`);
-      if (g.site !== null && (typeof g.site !== "string" || !/^[^:]+\.go:\d+$/.test(g.site))) problems.push(`expected[${i}].site must be "file.go:LINE" or null`);
+      if (g.site !== null && (typeof g.site !== "string" || !FILE_LINE.test(g.site))) problems.push(`expected[${i}].site must be "file.go:LINE" or null`);
       if (!BLOCK_REASONS.includes(g.reason as ExpectedBlockReason)) problems.push(`expected[${i}].reason must be one of ${BLOCK_REASONS.join(", ")}`);
       if (g.finding !== undefined && !FINDING_KINDS.includes(g.finding as ExpectedFinding)) problems.push(`expected[${i}].finding must be one of ${FINDING_KINDS.join(", ")} when present`);
       if (g.finding === "outlived" && g.site === null) problems.push(`expected[${i}]: a root goroutine (site null) cannot outlive its own test`);
+      problems.push(...potentialDeadlockProblems(g, i, m.outcome));
     });
-    if ((m.outcome === "leak" || m.outcome === "deadlock") && m.expected.length === 0) problems.push(`outcome ${String(m.outcome)} needs at least one expected goroutine`);
+    if ((m.outcome === "leak" || m.outcome === "deadlock" || m.outcome === "potential-deadlock") && m.expected.length === 0) {
+      problems.push(`outcome ${String(m.outcome)} needs at least one expected goroutine`);
+    }
     if (m.outcome === "clean" && m.expected.length > 0) problems.push("a clean program expects no blocked goroutines");
   }
   problems.push(...flakyTestsProblems(m.outcome, m.flakyTests));
+  return problems;
+}
+
+/**
+ * A potential deadlock names the lock call that would block (`lockSite`) and blocks in sync;
+ * outcome "potential-deadlock" lists only potential deadlocks (its runs leave nothing
+ * blocked), and only that outcome lists them.
+ */
+function potentialDeadlockProblems(g: Record<string, unknown>, i: number, outcome: unknown): string[] {
+  const problems: string[] = [];
+  const potential = g.finding === "potential-deadlock";
+  if (!potential && g.lockSite !== undefined) problems.push(`expected[${i}].lockSite is only allowed with finding "potential-deadlock"`);
+  if (potential && (typeof g.lockSite !== "string" || !FILE_LINE.test(g.lockSite))) problems.push(`expected[${i}].lockSite must be "file.go:LINE" (the lock call that would block) for a potential deadlock`);
+  if (potential && g.reason !== "sync") problems.push(`expected[${i}]: a potential deadlock would block in "sync", got ${JSON.stringify(g.reason)}`);
+  if (potential && outcome !== "potential-deadlock") problems.push(`expected[${i}]: finding "potential-deadlock" needs outcome "potential-deadlock"`);
+  if (!potential && outcome === "potential-deadlock") problems.push(`expected[${i}]: outcome potential-deadlock lists only finding "potential-deadlock" (its runs leave nothing blocked)`);
   return problems;
 }
 

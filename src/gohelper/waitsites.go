@@ -1,6 +1,9 @@
 // Subcommand wait-sites: lists the blocking channel operations of Go files (select,
 // receive, send, range over a channel) at the line the execution tracer reports for a
-// goroutine blocked there, and whether a timer or a context can end each one.
+// goroutine blocked there, and whether a timer or a context can end each one; and every
+// channel operation (close too) with its channel's class (chanflow.go) and enclosing
+// function, every function, and every same-package call that passes channels, so a
+// blocked wait can be matched, through the stacks, with the code that could complete it.
 package main
 
 import (
@@ -13,6 +16,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -28,6 +32,12 @@ type waitCase struct {
 	Operand string `json:"operand"`
 	Timed   bool   `json:"timed"`
 	Context bool   `json:"context"`
+	// Channel: the class of the operand (chanflow.go, precise), null when it is not an
+	// object; Merged: its class with every parameter merged with its arguments; Param: the
+	// local parameter the operand is, to be resolved through a stack (chanOp says how).
+	Channel *string   `json:"channel"`
+	Merged  *string   `json:"merged"`
+	Param   *paramRef `json:"param"`
 }
 
 // waitSite is one blocking operation. Line is where the Go 1.26 tracer puts the top user
@@ -54,12 +64,61 @@ type waitSite struct {
 	Timed    bool       `json:"timed"`
 	Context  bool       `json:"context"`
 	Cases    []waitCase `json:"cases"`
+	// Channels: the distinct classes of the operand, or of a select's cases in case order
+	// (each case's own is in its Channel); operands that are not objects have none. Merged:
+	// the same with the merged classes. Param: the local parameter a plain operation's
+	// operand is (a select's cases carry their own); null otherwise.
+	Channels []string  `json:"channels"`
+	Merged   []string  `json:"merged"`
+	Param    *paramRef `json:"param"`
+}
+
+// chanOp is one channel operation anywhere in the files: a send, a receive (a select's
+// cases and ranges over a channel included), or close(ch). Line is where the tracer
+// reports a goroutine parked at it, by waitSite's rules: the cases of a select are at the
+// select's line. FuncStart..FuncEnd are the lines of the innermost enclosing function
+// declaration or literal (of the declaration, at package level).
+//
+// Channel is the operand's precise class (chanflow.go), Merged its merged class (every
+// parameter joined with its arguments); both null when the operand is not an object. When
+// the precise class is a local parameter, Param names it: which channel it is depends on
+// the call, found from the call site (callSite) at the caller's frame of the goroutine
+// running it; Merged is the answer when no stack says.
+type chanOp struct {
+	Channel   *string   `json:"channel"`
+	Merged    *string   `json:"merged"`
+	Param     *paramRef `json:"param"`
+	Op        string    `json:"op"`   // "send" | "recv" | "close"
+	File      string    `json:"file"` // base name
+	Path      string    `json:"path"`
+	Function  string    `json:"function"` // as waitSite.Function
+	Line      int       `json:"line"`
+	Column    int       `json:"column"`
+	FuncStart int       `json:"funcStart"`
+	FuncEnd   int       `json:"funcEnd"`
+}
+
+// funcRange is one function declaration or literal: the lines from its func keyword to its
+// closing brace. A stack frame's innermost function is the narrowest range holding its line.
+type funcRange struct {
+	ID       string `json:"id"` // "F@file.go:line:column", a literal "F.func@…" (chanFlow.funcID): what paramRef and callSite name
+	File     string `json:"file"`
+	Path     string `json:"path"`
+	Function string `json:"function"` // the enclosing declaration, as waitSite.Function
+	Start    int    `json:"start"`
+	End      int    `json:"end"`
 }
 
 type waitSitesResult struct {
 	Sites []waitSite `json:"sites"`
 	// Files that could not be read or parsed (skipped), as "path: message".
 	Errors []string `json:"errors"`
+	// Every channel operation, in source order.
+	Ops []chanOp `json:"ops"`
+	// Every function declaration and literal, in source order (outer before inner).
+	Funcs []funcRange `json:"funcs"`
+	// Every call of a same-package function that takes channels, in source order.
+	Calls []callSite `json:"calls"`
 }
 
 func runWaitSites(args []string) int {
@@ -81,9 +140,9 @@ type waitSourceFile struct {
 }
 
 // waitSitesOf parses the files, type-checks each (directory, package) group without its
-// imports, and lists the sites of every file that parsed.
+// imports, and lists the sites, channel operations and functions of every file that parsed.
 func waitSitesOf(paths []string) waitSitesResult {
-	result := waitSitesResult{Sites: []waitSite{}, Errors: []string{}}
+	result := waitSitesResult{Sites: []waitSite{}, Errors: []string{}, Ops: []chanOp{}, Funcs: []funcRange{}, Calls: []callSite{}}
 	fset := token.NewFileSet()
 	groups := map[string][]waitSourceFile{}
 	var keys []string
@@ -105,19 +164,41 @@ func waitSitesOf(paths []string) waitSitesResult {
 		groups[key] = append(groups[key], waitSourceFile{path: path, src: src, ast: file})
 	}
 	for _, key := range keys {
-		result.Sites = append(result.Sites, waitSitesOfPackage(fset, groups[key])...)
+		walks, calls := waitSitesOfPackage(fset, groups[key])
+		result.Calls = append(result.Calls, calls...)
+		for _, w := range walks {
+			result.Sites = append(result.Sites, w.out...)
+			result.Ops = append(result.Ops, w.ops...)
+			result.Funcs = append(result.Funcs, w.funcs...)
+		}
 	}
 	sort.SliceStable(result.Sites, func(i, j int) bool {
 		a, b := result.Sites[i], result.Sites[j]
-		if a.Path != b.Path {
-			return a.Path < b.Path
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
+		return sourceOrder(a.Path, a.Line, a.Column, b.Path, b.Line, b.Column)
+	})
+	sort.SliceStable(result.Ops, func(i, j int) bool {
+		a, b := result.Ops[i], result.Ops[j]
+		return sourceOrder(a.Path, a.Line, a.Column, b.Path, b.Line, b.Column)
+	})
+	sort.SliceStable(result.Funcs, func(i, j int) bool {
+		a, b := result.Funcs[i], result.Funcs[j]
+		return sourceOrder(a.Path, a.Start, -a.End, b.Path, b.Start, -b.End)
+	})
+	sort.SliceStable(result.Calls, func(i, j int) bool {
+		a, b := result.Calls[i], result.Calls[j]
+		return sourceOrder(a.Path, a.Line, a.Column, b.Path, b.Line, b.Column)
 	})
 	return result
+}
+
+func sourceOrder(pathA string, lineA, colA int, pathB string, lineB, colB int) bool {
+	if pathA != pathB {
+		return pathA < pathB
+	}
+	if lineA != lineB {
+		return lineA < lineB
+	}
+	return colA < colB
 }
 
 // waitNoImports fails every import: the package is checked alone, quickly and without the
@@ -141,6 +222,7 @@ const (
 type waitPackage struct {
 	fset    *token.FileSet
 	info    *types.Info
+	flow    *chanFlow
 	tracked map[types.Object]trackedKind
 	// timeNames: per file, the local names of the "time" import.
 	timeNames map[*ast.File]map[string]bool
@@ -148,7 +230,7 @@ type waitPackage struct {
 	importNames map[*ast.File]map[string]bool
 }
 
-func waitSitesOfPackage(fset *token.FileSet, files []waitSourceFile) []waitSite {
+func waitSitesOfPackage(fset *token.FileSet, files []waitSourceFile) ([]*waitFileWalk, []callSite) {
 	p := &waitPackage{
 		fset:        fset,
 		info:        &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}},
@@ -163,13 +245,14 @@ func waitSitesOfPackage(fset *token.FileSet, files []waitSourceFile) []waitSite 
 	}
 	conf := types.Config{Importer: waitNoImports{}, Error: func(error) {}, FakeImportC: true}
 	// Errors (unresolved imports first of all) are expected; the info is filled regardless.
-	_, _ = conf.Check(asts[0].Name.Name, fset, asts, p.info)
+	pkg, _ := conf.Check(asts[0].Name.Name, fset, asts, p.info)
 	p.track(asts)
-	var sites []waitSite
-	for _, f := range files {
-		sites = append(sites, p.sitesOfFile(f)...)
+	p.flow = newChanFlow(fset, p.info, pkg, asts)
+	walks := make([]*waitFileWalk, len(files))
+	for i, f := range files {
+		walks[i] = p.walkFile(f)
 	}
-	return sites
+	return walks, p.flow.callSites()
 }
 
 func waitImportNames(file *ast.File) (timeNames, all map[string]bool) {
@@ -368,18 +451,61 @@ type waitFileWalk struct {
 	// timer has already fired; if the drain blocks, its value was taken already (or, with Go
 	// 1.23 timers, is never delivered after Stop), and no timer will send again.
 	spent map[ast.Expr]bool
+	ops   []chanOp
+	// funcs: the file's functions; spans: the same as positions, for innermost lookups;
+	// decl: the declaration being walked, the function of package-level operations.
+	funcs []funcRange
+	spans []funcSpan
+	decl  funcSpan
 }
 
-func (p *waitPackage) sitesOfFile(f waitSourceFile) []waitSite {
+// funcSpan is a function declaration or literal as positions.
+type funcSpan struct{ start, end token.Pos }
+
+func (p *waitPackage) walkFile(f waitSourceFile) *waitFileWalk {
 	w := &waitFileWalk{p: p, f: f, skip: map[ast.Node]bool{}, commaOK: map[*ast.UnaryExpr]token.Pos{}, spent: map[ast.Expr]bool{}}
 	for _, decl := range f.ast.Decls {
 		w.fn = ""
 		if fd, ok := decl.(*ast.FuncDecl); ok {
 			w.fn = waitFuncName(fd)
 		}
+		w.decl = funcSpan{decl.Pos(), decl.End()}
+		ast.Inspect(decl, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				w.spans = append(w.spans, funcSpan{n.Pos(), n.End()})
+				w.funcs = append(w.funcs, funcRange{
+					ID: p.flow.funcIDs[n], File: filepath.Base(f.path), Path: f.path, Function: w.fn,
+					Start: p.fset.Position(n.Pos()).Line, End: p.fset.Position(n.End()).Line,
+				})
+			}
+			return true
+		})
 		ast.Inspect(decl, w.visit)
 	}
-	return w.out
+	return w
+}
+
+// innermost is the narrowest function holding pos: the one that starts last (functions nest).
+func (w *waitFileWalk) innermost(pos token.Pos) funcSpan {
+	best := w.decl
+	for _, s := range w.spans {
+		if s.start <= pos && pos < s.end && s.start >= best.start {
+			best = s
+		}
+	}
+	return best
+}
+
+// addOp lists a channel operation at pos (its traced line) on operand.
+func (w *waitFileWalk) addOp(pos token.Pos, op string, operand ast.Expr) {
+	at := w.p.fset.Position(pos)
+	fn := w.innermost(pos)
+	class := w.p.flow.classOf(operand)
+	w.ops = append(w.ops, chanOp{
+		Channel: class.Channel, Merged: class.Merged, Param: class.Param, Op: op, File: filepath.Base(w.f.path), Path: w.f.path, Function: w.fn,
+		Line: at.Line, Column: at.Column, FuncStart: w.p.fset.Position(fn.start).Line, FuncEnd: w.p.fset.Position(fn.end).Line,
+	})
 }
 
 // waitFuncName names a declaration as the tracer does, without the package: F, T.M, (*T).M, (*T[...]).M.
@@ -439,25 +565,59 @@ func (w *waitFileWalk) visit(n ast.Node) bool {
 			pos = at
 		}
 		w.add(pos, "recv", x.X)
+		w.addOp(pos, "recv", x.X)
 	case *ast.SendStmt:
 		if !w.skip[x] {
 			w.add(x.Arrow, "send", x.Chan)
+			w.addOp(x.Arrow, "send", x.Chan)
 		}
 	case *ast.RangeStmt:
 		if w.p.isChannel(w.f.ast, x.X) {
 			w.add(x.Range, "range", x.X)
+			w.addOp(x.Range, "recv", x.X)
+		}
+	case *ast.CallExpr:
+		if w.isClose(x) {
+			w.addOp(x.Pos(), "close", x.Args[0])
 		}
 	}
 	return true
 }
 
+// isClose: a call of the builtin close (unresolved counts: the package may not check).
+func (w *waitFileWalk) isClose(call *ast.CallExpr) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || id.Name != "close" || len(call.Args) != 1 {
+		return false
+	}
+	switch obj := w.p.info.Uses[id].(type) {
+	case nil:
+		return true
+	case *types.Builtin:
+		return obj.Name() == "close"
+	}
+	return false
+}
+
 func (w *waitFileWalk) add(pos token.Pos, kind string, operand ast.Expr) {
 	at := w.p.fset.Position(pos)
+	class := w.p.flow.classOf(operand)
 	w.out = append(w.out, waitSite{
 		File: filepath.Base(w.f.path), Path: w.f.path, Package: w.f.ast.Name.Name, Function: w.fn,
 		Line: at.Line, Column: at.Column, Kind: kind, Blocking: true,
 		Timed: w.p.timed(w.f.ast, operand) && !w.spent[operand], Context: w.p.isContext(operand), Cases: []waitCase{},
+		Channels: channelsOf(class.Channel), Merged: channelsOf(class.Merged), Param: class.Param,
 	})
+}
+
+func channelsOf(keys ...*string) []string {
+	out := []string{}
+	for _, k := range keys {
+		if k != nil && !slices.Contains(out, *k) {
+			out = append(out, *k)
+		}
+	}
+	return out
 }
 
 // markSpentDrains records the X.C receives in the body of `if !X.Stop() { … }` (the drain
@@ -489,10 +649,11 @@ func (w *waitFileWalk) markSpentDrains(s *ast.IfStmt) {
 func (w *waitFileWalk) selectSite(s *ast.SelectStmt) {
 	site := waitSite{
 		File: filepath.Base(w.f.path), Path: w.f.path, Package: w.f.ast.Name.Name, Function: w.fn,
-		Kind: "select", Blocking: true, Cases: []waitCase{},
+		Kind: "select", Blocking: true, Cases: []waitCase{}, Channels: []string{}, Merged: []string{},
 	}
 	pos := s.Select
 	var opPos []token.Pos
+	var operands []ast.Expr
 	for _, stmt := range s.Body.List {
 		clause, ok := stmt.(*ast.CommClause)
 		if !ok {
@@ -523,7 +684,10 @@ func (w *waitFileWalk) selectSite(s *ast.SelectStmt) {
 		if operand == nil {
 			continue
 		}
+		operands = append(operands, operand)
 		c.Operand = w.source(operand)
+		class := w.p.flow.classOf(operand)
+		c.Channel, c.Merged, c.Param = class.Channel, class.Merged, class.Param
 		c.Timed = w.p.timed(w.f.ast, operand)
 		c.Context = w.p.isContext(operand)
 		site.Timed = site.Timed || c.Timed
@@ -536,6 +700,12 @@ func (w *waitFileWalk) selectSite(s *ast.SelectStmt) {
 	}
 	at := w.p.fset.Position(pos)
 	site.Line, site.Column = at.Line, at.Column
+	keys, merged := make([]*string, len(site.Cases)), make([]*string, len(site.Cases))
+	for i, c := range site.Cases {
+		keys[i], merged[i] = c.Channel, c.Merged
+		w.addOp(pos, c.Op, operands[i])
+	}
+	site.Channels, site.Merged = channelsOf(keys...), channelsOf(merged...)
 	w.out = append(w.out, site)
 }
 

@@ -2,7 +2,7 @@
 // rule (src/model/leak-rule.ts) judges, with its sites, run counts, the upper bound on
 // P(GoUnblock) and the early-detection curve. Pure: runs in, findings out.
 
-import { blockKey, judgeProgram } from "../model/index.js";
+import { blockKey, explainProgram, groupBugs, judgeProgram, predictDeadlocks, type Bug, type PotentialDeadlock } from "../model/index.js";
 import { clopperPearsonUpper } from "./bound.js";
 import type { BlockedAtCrash, DetectOptions, EarlyDetection, EarlyStep, FinalBlock, LeakFinding, LeakReason, ProgramRuns, RunGoroutineStates } from "./types.js";
 import type { GoroutineInfo } from "../trace/types.js";
@@ -62,11 +62,27 @@ function infosByCanonicalId(program: ProgramRuns): Map<string, GoroutineInfo> {
  * detectBlockedAtCrash).
  */
 export function detectLeaks(program: ProgramRuns, options: DetectOptions = {}): LeakFinding[] {
+  return analyseProgram(program, options).findings;
+}
+
+/** A program's findings, the bugs they form and the deadlocks its lock orders predict. */
+export interface ProgramFindings {
+  readonly findings: LeakFinding[];
+  readonly bugs: Bug[];
+  readonly potential: PotentialDeadlock[];
+}
+
+/** detectLeaks, with the findings grouped into bugs (src/model/bugs.ts) and the lock-order prediction (src/model/lock-order.ts). */
+export function analyseProgram(program: ProgramRuns, options: DetectOptions = {}): ProgramFindings {
   const confidence = options.confidence ?? 0.95;
   const states: RunGoroutineStates[] = program.runs.filter((r) => !r.run.crashed).map((r) => r.states);
   const infos = infosByCanonicalId(program);
+  const judgements = judgeProgram(program, { cutFraction: options.cutFraction, waitSourceAt: options.waitSourceAt });
+  const explanations = explainProgram(program, judgements.map((j) => j.goroutine), { sourceWakers: options.sourceWakers });
+  const bugs = groupBugs(program, judgements, explanations);
+  const bugOf = new Map(bugs.flatMap((b) => b.goroutines.map((g) => [g, b.fingerprint] as const)));
   const findings: LeakFinding[] = [];
-  for (const judged of judgeProgram(program, { cutFraction: options.cutFraction, waitSourceAt: options.waitSourceAt })) {
+  for (const judged of judgements) {
     const goroutine = judged.goroutine;
     const blocked = states.filter((s) => s.finalBlocks.has(goroutine));
     const blocks = blocked.map((s) => s.finalBlocks.get(goroutine) as FinalBlock);
@@ -77,9 +93,11 @@ export function detectLeaks(program: ProgramRuns, options: DetectOptions = {}): 
     const runsSeen = states.filter((s) => s.seen.has(goroutine)).length;
     const runsWoken = states.filter((s) => !s.finalBlocks.has(goroutine) && wokenThere(s)).length;
     const runsFalseAlarm = states.filter(wokenThere).length;
+    const explanation = explanations.get(goroutine) ?? null;
     findings.push({
       ...identityOf(program, goroutine, infos, options),
       reason,
+      wait: explanation?.wait ?? mode(blocks.filter((b) => b.reason === reason).map((b) => b.wait)),
       kind: judged.kind,
       verdict: judged.verdict,
       gating: judged.gating,
@@ -96,9 +114,11 @@ export function detectLeaks(program: ProgramRuns, options: DetectOptions = {}): 
       runsWoken,
       pUnblockUpper: clopperPearsonUpper(judged.wakesAtSite, blocked.length + judged.wakesAtSite, confidence),
       early: earlyDetection(blocks, runsSeen, runsFalseAlarm),
+      explanation,
+      bug: bugOf.get(goroutine) ?? "",
     });
   }
-  return findings;
+  return { findings, bugs, potential: predictDeadlocks(program) };
 }
 
 /** What every report of a goroutine says about who it is: program, id, test, entry, root or not, creation site. */

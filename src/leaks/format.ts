@@ -1,6 +1,7 @@
 // Rendering findings and scores for a terminal (fixed-width tables) and as JSON.
 
-import type { DetectorScore, LeakAnalysis, LeakScoreReport } from "./from-database.js";
+import { goroutineLabel, siteLine, type PotentialDeadlock } from "../model/index.js";
+import type { BugReport, DetectorScore, LeakAnalysis, LeakScoreReport } from "./from-database.js";
 import type { Counts, LeakScore } from "./score.js";
 import { gateCounts } from "./gates.js";
 import { splitCanonicalId } from "./test-path.js";
@@ -190,6 +191,86 @@ function buildErrorSection(analysis: LeakAnalysis): string {
   return `Not analysed for leaks: ${plural(failed.length, "program")} did not build (fix the build, then collect again):\n${lines.join("\n")}`;
 }
 
+/** Frames of a stack shown under a goroutine: enough to see the path into the wait. */
+const STACK_FRAMES_SHOWN = 4;
+
+function stackLines(stack: readonly string[], indent: string): string[] {
+  const shown = stack.slice(0, STACK_FRAMES_SHOWN).map((frame) => `${indent}${shortSite(frame)}`);
+  return stack.length > STACK_FRAMES_SHOWN ? [...shown, `${indent}… ${stack.length - STACK_FRAMES_SHOWN} more frame(s) in --json`] : shown;
+}
+
+/** Bugs in the order a reader needs them: blocked forever first (proven, likely, cut), then outlived, inconclusive, background. */
+const BUG_SECTIONS: readonly { readonly title: string; readonly pick: (b: BugReport) => boolean }[] = [
+  { title: "Blocked forever (counted by --fail-on-leak)", pick: (b) => (b.kind === "leak" || b.kind === "deadlock") && b.gating },
+  { title: "Blocked for most of a run the deadline cut (not counted on their own)", pick: (b) => b.kind === "leak" && !b.gating },
+  { title: "Outlived its test or program (--fail-on-outlived)", pick: (b) => b.kind === "outlived" },
+  { title: "Inconclusive", pick: (b) => b.kind === "inconclusive" },
+  { title: "Background (--fail-on-background)", pick: (b) => b.kind === "background" },
+];
+
+/** One bug: its verdict first, then why, its goroutines with where they wait and how they got there, and what to run next. */
+function bugBlock(bug: BugReport, findings: ReadonlyMap<string, LeakFinding>): string {
+  const head = `${bug.verdict.toUpperCase()} ${bug.kind}  ${bug.program}${bug.test === null ? "" : `  ${bug.test}`}  [${bug.fingerprint}]`;
+  const why = bug.explained?.explanation.text ?? bug.why;
+  const addsToWhy = bug.explained !== null && bug.explained.explanation.cycle === null && bug.why !== "" && !why.includes(bug.why);
+  const lines = [head, `  ${why}${addsToWhy ? ` (${bug.why})` : ""}`];
+  const repeats = new Map<string, { finding: LeakFinding; count: number }>();
+  for (const id of bug.goroutines) {
+    const f = findings.get(id);
+    if (f === undefined) continue;
+    const key = `${shortGoroutine(f.goroutine, f.test).replace(/#\d+$/, "")}|${f.blockingSite}|${f.wait}`;
+    const seen = repeats.get(key);
+    if (seen === undefined) repeats.set(key, { finding: f, count: 1 });
+    else seen.count++;
+  }
+  for (const { finding: f, count } of repeats.values()) {
+    const created = f.isRoot ? "root" : `created at ${f.creationSiteKey ?? shortSite(f.creationSite)}`;
+    lines.push(`  ${goroutineLabel(f.goroutine)}${count > 1 ? ` ×${count}` : ""}: ${f.wait} at ${siteLine(f.blockingSite)} (${created}; blocked in ${f.runsBlocked}/${f.runsSeen} runs, P(unblock) ≤ ${f.pUnblockUpper.toFixed(3)})`);
+    lines.push(...stackLines(f.explanation?.stack ?? [], "      "));
+  }
+  if (bug.replay !== null) lines.push(`  replay: ${bug.replay}`);
+  if (bug.trace !== null) lines.push(`  trace: go tool trace ${bug.trace}`);
+  return lines.join("\n");
+}
+
+function bugSections(analysis: LeakAnalysis): string[] {
+  const findings = new Map(analysis.findings.map((f) => [`${f.program}\u0000${f.goroutine}`, f]));
+  return BUG_SECTIONS.map((section) => {
+    const picked = analysis.bugs.filter(section.pick);
+    if (picked.length === 0) return "";
+    const blocks = picked.map((bug) => bugBlock(bug, new Map(bug.goroutines.map((g) => [g, findings.get(`${bug.program}\u0000${g}`) as LeakFinding]))));
+    return `${section.title}: ${plural(picked.length, "bug")}\n\n${blocks.join("\n\n")}`;
+  }).filter((s) => s !== "");
+}
+
+function potentialBlock(p: PotentialDeadlock): string {
+  const lines = [`POTENTIAL ${p.pattern}  ${p.program}  ${p.owner}  [${p.fingerprint}]`, `  ${p.why}`];
+  for (const step of p.steps) {
+    lines.push(`  ${goroutineLabel(step.goroutine)}: took ${siteLine(step.heldAt)}, then asked at ${siteLine(step.takenAt)}`);
+    lines.push(...stackLines((step.takenStack ?? "").split(";").slice(1).filter((f) => f !== ""), "      "));
+  }
+  lines.push(`  seen in ${plural(p.runIds.length, "run")} (${p.runIds.slice(0, 5).join(", ")}${p.runIds.length > 5 ? ", …" : ""}), none of which hung on it`);
+  return lines.join("\n");
+}
+
+function potentialSection(analysis: LeakAnalysis): string {
+  if (analysis.potentialDeadlocks.length === 0) return "";
+  return `Potential deadlocks (from the lock orders the runs recorded, though none hung on them; --fail-on-potential): ${plural(analysis.potentialDeadlocks.length, "finding")}\n\n${analysis.potentialDeadlocks.map(potentialBlock).join("\n\n")}`;
+}
+
+/** The headline: bugs per kind with their verdicts, then potential deadlocks. */
+export function bugCounts(analysis: LeakAnalysis): string {
+  const blocked = analysis.bugs.filter((b) => (b.kind === "leak" || b.kind === "deadlock") && b.gating);
+  const proven = blocked.filter((b) => b.verdict === "proven").length;
+  const parts = [`${plural(blocked.length, "bug")} blocking goroutines forever (${proven} proven, ${blocked.length - proven} likely)`];
+  for (const kind of ["outlived", "inconclusive", "background"] as const) {
+    const n = analysis.bugs.filter((b) => b.kind === kind).length;
+    if (n > 0) parts.push(`${n} ${kind}`);
+  }
+  if (analysis.potentialDeadlocks.length > 0) parts.push(`${analysis.potentialDeadlocks.length} potential deadlock(s)`);
+  return parts.join(", ");
+}
+
 /**
  * The terminal form: findings grouped by program and by test and subtest
  * ("TestPool/go_without_wait/before_wait"), with short goroutine chains and sites; then
@@ -198,8 +279,9 @@ function buildErrorSection(analysis: LeakAnalysis): string {
 export function formatFindings(analysis: LeakAnalysis): string {
   const notAnalysed = [buildErrorSection(analysis), analysis.withoutRuns.length > 0 ? `Not analysed for leaks (no ingested runs; run schedlab ingest first): ${analysis.withoutRuns.join(", ")}` : ""].filter((s) => s !== "").join("\n\n");
   const extra = [flakySection(analysis), crashSection(analysis), raceSection(analysis), ...analysis.notes.map((n) => `Note: ${n}`)].filter((s) => s !== "");
+  const potential = potentialSection(analysis);
   if (analysis.findings.length === 0) {
-    return [`No leaked or deadlocked goroutines in ${analysis.programs.length} program(s).`, ...extra, notAnalysed].filter((s) => s !== "").join("\n\n");
+    return [`No leaked or deadlocked goroutines in ${analysis.programs.length} program(s).`, potential, ...extra, notAnalysed].filter((s) => s !== "").join("\n\n");
   }
   const header = ["verdict", "goroutine", "reason", "kind", "created at", "blocked at", "blocked", "P(unblock)≤", "depth", "why"];
   const sections = KIND_SECTIONS.map((section) => {
@@ -209,14 +291,15 @@ export function formatFindings(analysis: LeakAnalysis): string {
     return `${section.title}:\n${groupedTable(header, groups)}`;
   }).filter((s) => s !== "");
   const notes = [
-    `${kindCounts(analysis.findings)} — in ${new Set(analysis.findings.map((f) => f.program)).size} of ${analysis.programs.length} program(s), grouped by program and test; --json gives each goroutine's full canonical id.`,
-    "verdict: proven (a hang, or every goroutine that woke that wait elsewhere had ended or was blocked), likely (never woken there in any run), inconclusive.",
+    `${bugCounts(analysis)} — in ${new Set(analysis.findings.map((f) => f.program)).size} of ${analysis.programs.length} program(s). Goroutines: ${kindCounts(analysis.findings)}; --json gives each goroutine's full canonical id and stack.`,
+    "bug verdict: proven (a run hung, or its goroutines wait for one another in a cycle), likely (blocked forever in a run that finished), inconclusive.",
+    "goroutine verdict: proven (a hang, or every goroutine that woke that wait elsewhere had ended or was blocked), likely (never woken there in any run), inconclusive.",
     "* select: the formal signature. blocked: runs where it ends blocked / runs it appears in (below 1: schedule-dependent).",
     "depth: first event index from which the signature holds in every run (†: only in the runs where it ends blocked).",
     BOUND_FORMULA,
   ];
   if (notAnalysed !== "") notes.push(notAnalysed);
-  return [...sections, ...extra, notes.join("\n")].join("\n\n");
+  return [...bugSections(analysis), potential, sections.length > 0 ? `Goroutines (detail):\n\n${sections.join("\n\n")}` : "", ...extra, notes.join("\n")].filter((s) => s !== "").join("\n\n");
 }
 
 /** The --json form: the contract fields first, then the rest of the finding. */
@@ -245,19 +328,26 @@ export function findingJson(f: LeakFinding): Record<string, unknown> {
     isRoot: f.isRoot,
     creationSiteKey: f.creationSiteKey,
     early: f.early,
+    wait: f.wait,
+    bug: f.bug,
+    explanation: f.explanation,
   };
 }
 
 /**
- * The version of `leaks --json`'s layout. 2: findings carry kind (leak, deadlock, outlived,
+ * The version of `leaks --json`'s layout. 3: `bugs` (findings grouped, with fingerprint,
+ * verdict, explanation, replay and trace), `potentialDeadlocks`, and each finding's `wait`,
+ * `bug` and `explanation` (stack, who it waits for, cycle); counts count bugs. 2: findings carry kind (leak, deadlock, outlived,
  * background, inconclusive), verdict, gating, why, owner, wakers and wakesAtSite, and the
  * output has flaky, tracerInduced, counts and notes; 1 (unversioned): leak and deadlock only.
  */
-export const LEAKS_JSON_VERSION = 2;
+export const LEAKS_JSON_VERSION = 3;
 
 export function analysisJson(analysis: LeakAnalysis): Record<string, unknown> {
   return {
     version: LEAKS_JSON_VERSION,
+    bugs: analysis.bugs,
+    potentialDeadlocks: analysis.potentialDeadlocks,
     findings: analysis.findings.map(findingJson),
     blockedAtCrash: analysis.blockedAtCrash,
     races: analysis.races,
@@ -266,7 +356,7 @@ export function analysisJson(analysis: LeakAnalysis): Record<string, unknown> {
     tracerInduced: analysis.tracerInduced,
     counts: gateCounts(analysis),
     notes: analysis.notes,
-    programs: analysis.programs.map((p) => ({ program: p.program, runs: p.runs, crashedRuns: p.crashedRuns, findings: p.findings.length, blockedForever: p.findings.filter((f) => f.gating).length, blockedAtCrash: p.blockedAtCrash.length, raceRunsChecked: p.raceRunsChecked, races: p.races.length, flaky: p.flaky.length })),
+    programs: analysis.programs.map((p) => ({ program: p.program, runs: p.runs, crashedRuns: p.crashedRuns, findings: p.findings.length, bugs: p.bugs.length, potentialDeadlocks: p.potential.length, blockedForever: p.findings.filter((f) => f.gating).length, blockedAtCrash: p.blockedAtCrash.length, raceRunsChecked: p.raceRunsChecked, races: p.races.length, flaky: p.flaky.length })),
     withoutRuns: analysis.withoutRuns,
     buildErrors: analysis.buildErrors ?? [],
     bound: BOUND_FORMULA,

@@ -4,17 +4,17 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { goHelperPath } from "../gohelper/index.js";
-import { waitSourceOf } from "../model/index.js";
+import { sourceWakersOf, waitSourceOf, type Bug, type PotentialDeadlock } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { relativePackagePaths } from "../trace/index.js";
-import { detectBlockedAtCrash, detectLeaks } from "./detect.js";
+import { analyseProgram, detectBlockedAtCrash } from "./detect.js";
 import { parseGoroutineDump } from "./dump.js";
 import { replayCommand } from "../collect/index.js";
 import { detectFlaky, detectTracerInduced, type FlakyFinding, type TracerInducedFailure } from "./flaky.js";
 import { analyseProgramRuns, failureRuns, raceRunOutputs, storedPrograms, type StoredProgram } from "./load.js";
 import { PEER_ARTIFACTS, parsePeerArtifact, type PeerName } from "./peers.js";
 import { scoreSignatures, type LabelledProgram, type LeakScore } from "./score.js";
-import { isReportedFinding, signatureOfFinding, type BlockedSignature } from "./signature.js";
+import { isReportedFinding, signatureOfFinding, signatureOfPotential, type BlockedSignature } from "./signature.js";
 import { detectRaces, type RaceFinding } from "./race.js";
 import { saveFindings, saveRaceFindings } from "./store.js";
 import { placeInTest, type TestPlacement } from "./test-path.js";
@@ -33,6 +33,16 @@ export interface AnalyseOptions extends DetectOptions {
   readonly goHelper?: string | null;
 }
 
+/** A bug as the leaks stage reports it: the model's bug with its test, one run to replay and that run's trace. */
+export interface BugReport extends Bug {
+  /** The test path (as `go test -run` names it) of its first goroutine; null in a main program. */
+  readonly test: string | null;
+  /** Rerun the run explained (or the first run) with its configuration and seed. */
+  readonly replay: string | null;
+  /** That run's trace, to open with `go tool trace`. */
+  readonly trace: string | null;
+}
+
 export interface ProgramAnalysis {
   readonly program: string;
   /** Ingested runs the detector read. */
@@ -40,6 +50,10 @@ export interface ProgramAnalysis {
   /** Of those, runs that ended by a panic or fatal error (left out of the findings). */
   readonly crashedRuns: number;
   readonly findings: readonly LeakFinding[];
+  /** Its findings grouped into bugs (every finding belongs to exactly one). */
+  readonly bugs: readonly BugReport[];
+  /** Deadlocks its recorded lock orders make possible though no run hung on them. */
+  readonly potential: readonly PotentialDeadlock[];
   readonly blockedAtCrash: readonly BlockedAtCrash[];
   /** Runs searched for race reports (-race runs, or runs that printed one). */
   readonly raceRunsChecked: number;
@@ -51,6 +65,8 @@ export interface ProgramAnalysis {
 export interface LeakAnalysis {
   readonly programs: readonly ProgramAnalysis[];
   readonly findings: readonly LeakFinding[];
+  readonly bugs: readonly BugReport[];
+  readonly potentialDeadlocks: readonly PotentialDeadlock[];
   /** Goroutines that were blocked when a run crashed: not leaks, listed apart. */
   readonly blockedAtCrash: readonly BlockedAtCrash[];
   /** Data races reported by -race runs. */
@@ -112,8 +128,8 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
       continue;
     }
     const placement = program.kind === "test" ? testPlacement(program.dir) : undefined;
-    const detect = { ...options, testPathOf: placement === undefined ? undefined : (id: string) => placement(id)?.test ?? null, waitSourceAt: waitSourceOf(program.dir, helper) };
-    const findings = detectLeaks(runs, detect);
+    const detect = { ...options, testPathOf: placement === undefined ? undefined : (id: string) => placement(id)?.test ?? null, waitSourceAt: waitSourceOf(program.dir, helper), sourceWakers: sourceWakersOf(program.dir, helper) };
+    const { findings, bugs, potential } = analyseProgram(runs, detect);
     const blockedAtCrash = detectBlockedAtCrash(runs, detect);
     if (options.save !== false) saveFindings(db, program.id, findings);
     programs.push({
@@ -121,6 +137,8 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
       runs: runs.runs.length,
       crashedRuns: runs.runs.filter((r) => r.run.crashed).length,
       findings,
+      bugs: bugs.map((b) => bugReport(db, b, findings)),
+      potential,
       blockedAtCrash,
       raceRunsChecked: raceRuns.length,
       races: programRaces,
@@ -128,7 +146,20 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
       tracerInduced: programTracer,
     });
   }
-  return { programs, findings: programs.flatMap((p) => p.findings), blockedAtCrash: programs.flatMap((p) => p.blockedAtCrash), races, raceRunsChecked, flaky, tracerInduced, withoutRuns, buildErrors, notes };
+  return { programs, findings: programs.flatMap((p) => p.findings), bugs: programs.flatMap((p) => p.bugs), potentialDeadlocks: programs.flatMap((p) => p.potential), blockedAtCrash: programs.flatMap((p) => p.blockedAtCrash), races, raceRunsChecked, flaky, tracerInduced, withoutRuns, buildErrors, notes };
+}
+
+/** A bug with its test path, the command replaying the run explained (else its first run) and that run's trace. */
+function bugReport(db: SchedlabDatabase, bug: Bug, findings: readonly LeakFinding[]): BugReport {
+  const runId = bug.explained?.explanation.runId ?? bug.runIds[0] ?? null;
+  const row = runId === null ? undefined : (db.prepare("SELECT trace_path FROM runs WHERE id = ?").get(runId) as { trace_path: string | null } | undefined);
+  const test = findings.find((f) => f.goroutine === bug.goroutines[0])?.test ?? null;
+  return {
+    ...bug,
+    test,
+    replay: runId === null ? null : replayCommand(runId, db.name),
+    trace: row?.trace_path == null ? null : resolveArtifact(db, row.trace_path),
+  };
 }
 
 /** The compiler output of a program whose latest build failed and that has no run but build-error ones; else null. */
@@ -206,7 +237,7 @@ export async function scoreLeaks(db: SchedlabDatabase, options: AnalyseOptions =
   const analysis = given ?? (await analyseLeaks(db, options));
   const programs = storedPrograms(db, options.program);
   const labelled = programs.filter((p) => p.manifest !== null);
-  const own = analysis.findings.filter(isReportedFinding).map(signatureOfFinding);
+  const own = [...analysis.findings.filter(isReportedFinding).map(signatureOfFinding), ...analysis.potentialDeadlocks.map(signatureOfPotential)];
   const analysed = new Set(analysis.programs.map((p) => p.program));
   const toLabelled = (ps: readonly StoredProgram[]): LabelledProgram[] => ps.map((p) => ({ program: p.name, manifest: p.manifest as NonNullable<StoredProgram["manifest"]> }));
   const detectors: DetectorScore[] = [];

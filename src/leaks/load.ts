@@ -82,7 +82,7 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
 /** Streams the records of one run through the final-state fold. */
 export function analyseRun(db: SchedlabDatabase, run: LeakRun): AnalysedRun {
   const fold = runStateFold(run);
-  forEachRunRecord(db, run.runId, (record) => fold.add(record));
+  forEachRunRecord(db, run.runId, (record) => fold.add(record), (op) => fold.addLockOp(op));
   return { run, states: fold.finish() };
 }
 

@@ -51,6 +51,10 @@ export interface LeakScore {
  * (ProgramScore.kindDiffers).
  */
 export function matchesExpected(signature: BlockedSignature, expected: ExpectedBlockedGoroutine): boolean {
+  // A potential deadlock is labelled by the lock call that would block and matched by any acquisition of its cycle.
+  const potential = expected.finding === "potential-deadlock";
+  if (potential !== (signature.finding === "potential-deadlock")) return false;
+  if (potential) return expected.lockSite !== undefined && (signature.lockSites ?? []).includes(basename(expected.lockSite));
   if (signature.reason !== null && signature.reason !== expected.reason) return false;
   if (expected.site === null) {
     return signature.root !== null && (signature.root === expected.creator || functionBaseName(signature.root) === functionBaseName(expected.creator));

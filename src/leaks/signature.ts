@@ -2,6 +2,7 @@
 // detector and its peers (goroutine dumps, goleak, the goroutineleak profile) are scored
 // by one matcher against manifest labels.
 
+import type { PotentialDeadlock } from "../model/index.js";
 import type { LeakFinding } from "./types.js";
 
 export interface BlockedSignature {
@@ -13,7 +14,9 @@ export interface BlockedSignature {
   /** Block reason in trace terms ("chan receive", "select", "sync", …); null when the detector does not say. */
   readonly reason: string | null;
   /** What is claimed: blocked forever, or alive after its test ended; absent when the detector does not tell them apart (the peers). */
-  readonly finding?: "blocked-forever" | "outlived";
+  readonly finding?: "blocked-forever" | "outlived" | "potential-deadlock";
+  /** For a potential deadlock: "file.go:LINE" (base name) of every lock acquisition of its cycle; it matches a label naming any of them. */
+  readonly lockSites?: readonly string[];
 }
 
 /**
@@ -36,9 +39,22 @@ export function signatureOfFinding(finding: LeakFinding): BlockedSignature {
   };
 }
 
+/** The signature of a potential deadlock: its goroutines' sites do not matter, its lock acquisitions do. */
+export function signatureOfPotential(p: PotentialDeadlock): BlockedSignature {
+  const key = (site: string | null): string => (site === null ? "" : (site.split(" ").pop() ?? site));
+  return {
+    program: p.program,
+    siteKey: null,
+    root: null,
+    reason: "sync",
+    finding: "potential-deadlock",
+    lockSites: p.steps.map((s) => key(s.takenAt)).filter((k) => k !== ""),
+  };
+}
+
 /** One key per distinct (site or root, reason): goroutines created in a loop collapse into one. */
 export function signatureKey(s: BlockedSignature): string {
-  return `${s.program}|${s.siteKey ?? `root:${s.root ?? ""}`}|${s.reason ?? "?"}|${s.finding ?? "?"}`;
+  return `${s.program}|${s.siteKey ?? `root:${s.root ?? ""}`}|${s.reason ?? "?"}|${s.finding ?? "?"}|${(s.lockSites ?? []).join(",")}`;
 }
 
 /** Distinct signatures, first occurrence kept. */

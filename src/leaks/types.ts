@@ -1,7 +1,7 @@
 // Types of the leaks stage: the runs it reads, the per-run final states it derives, and
 // the findings, early-detection curves and scores it reports (docs/leaks.md).
 
-import type { FindingKind, GoroutineJudgement, LeakReason, RuleOptions } from "../model/index.js";
+import type { Explanation, FindingKind, GoroutineJudgement, LeakReason, PreciseWait, RuleOptions, SourceWakers } from "../model/index.js";
 
 export {
   LEAK_REASONS, isLeakReason, FINDING_KINDS,
@@ -67,6 +67,12 @@ export interface LeakFinding extends BlockedGoroutine, Omit<GoroutineJudgement, 
   /** One-sided 95 % Clopper–Pearson upper bound on P(GoUnblock | blocked there), x = wakesAtSite of n = runsBlocked + wakesAtSite. */
   readonly pUnblockUpper: number;
   readonly early: EarlyDetection;
+  /** What it waits on precisely (Mutex.Lock, WaitGroup.Wait, chan receive, …), from the stack at its block. */
+  readonly wait: PreciseWait;
+  /** Why it is stuck, from the run that says the most (src/model/explain.ts); null when no run left it blocked. */
+  readonly explanation: Explanation | null;
+  /** Fingerprint of the bug it belongs to (src/model/bugs.ts). */
+  readonly bug: string;
 }
 
 /**
@@ -88,6 +94,8 @@ export interface DetectOptions {
   readonly cutFraction?: number;
   /** The source's view of a blocking site: can a timer or a context end it (src/leaks/wait-sites.ts)? */
   readonly waitSourceAt?: RuleOptions["waitSourceAt"];
+  /** The source's view of who can complete a channel wait (src/model/wait-sites.ts); default: none. */
+  readonly sourceWakers?: SourceWakers;
   /** The test path of a canonical goroutine id (LeakFinding.test); default: none. */
   readonly testPathOf?: (canonicalId: string) => string | null;
 }

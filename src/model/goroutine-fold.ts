@@ -3,8 +3,10 @@
 // Pure: a fold fed one record at a time (in seq order) whose state is per goroutine, so a
 // run of any length folds in memory proportional to its goroutines.
 
-import type { GoroutineRecord } from "../trace/types.js";
+import type { GoroutineRecord, LockOp } from "../trace/types.js";
 import { EVENT_TYPES } from "../trace/types.js";
+import { lockFold } from "./locks.js";
+import { parseStack, preciseWait } from "./waits.js";
 import { isLeakReason, NON_USER_WAKER, runWasCut, TIMER_WAKER, type EndState, type FinalBlock, type LeakReason, type LeakRun, type RunGoroutineStates, type WakeTally } from "./types.js";
 
 /** Wakers remembered per wait: enough to name the partners, bounded for loops woken by many. */
@@ -16,6 +18,7 @@ interface LeakWait {
   readonly key: string;
   readonly depth: number;
   readonly timeNs: number;
+  readonly stack: string | null;
 }
 
 interface MutableTally {
@@ -54,7 +57,7 @@ function applyRecord(track: Track, record: GoroutineRecord, depth: number): void
       if (record.reason === "preempted") track.state = "runnable";
       else if (isLeakReason(record.reason)) {
         track.state = "blocked";
-        track.wait = { reason: record.reason, site: record.site, key: blockKey(record.reason, record.site), depth, timeNs: record.timeNs };
+        track.wait = { reason: record.reason, site: record.site, key: blockKey(record.reason, record.site), depth, timeNs: record.timeNs, stack: record.stack ?? null };
       } else track.state = record.reason === "sleep" ? "sleeping" : "waiting";
       return;
     case "GoUnblock": {
@@ -105,6 +108,8 @@ const EVENT_KINDS: ReadonlySet<string> = new Set(EVENT_TYPES);
 /** A run's records folded one at a time (in seq order) into the end states of its goroutines. */
 export interface RunStateFold {
   add(record: GoroutineRecord): void;
+  /** A lock operation, in order with the records (before the record whose seq is op.seq). */
+  addLockOp(op: LockOp): void;
   /**
    * The states after every record was added; call once. `goroutines` names the run's
    * goroutines when they were not known at the start (a trace decoded on the fly).
@@ -122,6 +127,7 @@ export function runStateFold(run: LeakRun): RunStateFold {
   let depth = 0;
   let firstNs = Number.POSITIVE_INFINITY;
   let lastNs = 0;
+  const locks = lockFold();
   return {
     add(record) {
       let track = tracks.get(record.goroutine);
@@ -135,11 +141,16 @@ export function runStateFold(run: LeakRun): RunStateFold {
       if (record.timeNs > lastNs) lastNs = record.timeNs;
       if (record.timeNs < firstNs) firstNs = record.timeNs;
     },
+    addLockOp(op) {
+      locks.add(op);
+    },
     finish(goroutines) {
       const start = Number.isFinite(firstNs) ? firstNs : 0;
       // A cut run ended at the cut, which no user record marks: its wall time does.
       const endNs = runWasCut(run.outcome) && run.wallMs != null ? Math.max(lastNs, run.wallMs * 1e6) : lastNs;
-      return endStates(goroutines === undefined ? run : { ...run, goroutines }, tracks, depth, endNs - start, endNs);
+      const named = goroutines === undefined ? run : { ...run, goroutines };
+      const ids = new Map(named.goroutines.map((g) => [g.goroutine, g.canonicalId]));
+      return { ...endStates(named, tracks, depth, endNs - start, endNs), locks: locks.finish((gid) => ids.get(gid)) };
     },
   };
 }
@@ -151,7 +162,7 @@ export function runGoroutineStates(run: LeakRun, records: Iterable<GoroutineReco
   return fold.finish();
 }
 
-function endStates(run: LeakRun, tracks: ReadonlyMap<number, Track>, depth: number, tracedNs: number, endNs: number): RunGoroutineStates {
+function endStates(run: LeakRun, tracks: ReadonlyMap<number, Track>, depth: number, tracedNs: number, endNs: number): Omit<RunGoroutineStates, "locks"> {
   const ids = new Map(run.goroutines.map((g) => [g.goroutine, g.canonicalId]));
   const wakerName = (gid: number | null): string => (gid === null ? TIMER_WAKER : (ids.get(gid) ?? NON_USER_WAKER));
   const cut = runWasCut(run.outcome);
@@ -184,6 +195,8 @@ function endStates(run: LeakRun, tracks: ReadonlyMap<number, Track>, depth: numb
     finalBlocks.set(canonicalId, {
       canonicalId,
       reason: wait.reason,
+      wait: preciseWait(wait.reason, parseStack(wait.stack).api),
+      stack: wait.stack,
       blockingSite: wait.site,
       depth: wait.depth,
       runEvents: depth,

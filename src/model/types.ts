@@ -3,6 +3,8 @@
 // Shared by collect's per-run check and the leaks stage (docs/leaks.md, "One rule").
 
 import type { GoroutineInfo } from "../trace/types.js";
+import type { RunLocks } from "./locks.js";
+import type { PreciseWait } from "./waits.js";
 
 /** Block reasons after which only another goroutine (or a timer) can wake the blocked one. */
 export const LEAK_REASONS = ["chan send", "chan receive", "select", "sync", "sync.(*Cond).Wait", "forever"] as const;
@@ -77,6 +79,10 @@ export interface WakeTally {
 export interface FinalBlock {
   readonly canonicalId: string;
   readonly reason: LeakReason;
+  /** What it waits on precisely: the library call on its stack (Mutex.Lock, WaitGroup.Wait, …) or the channel operation. */
+  readonly wait: PreciseWait;
+  /** The stack at the block ("call;function file:line;…", docs/events.md), null when the trace had none. */
+  readonly stack: string | null;
   /** Top user frame at the block, "function file:line". */
   readonly blockingSite: string | null;
   /** Index among the run's six-event sequence of the GoBlock (the dataset's depth). */
@@ -106,6 +112,8 @@ export interface RunGoroutineStates {
   readonly allBlocked: boolean;
   /** Nanoseconds from the run's first user record to its last (to the cut, in a cut run with a known wall time). */
   readonly tracedNs: number;
+  /** Its lock operations' conclusions (holders, waits, lock-order edges); empty without lock recording. */
+  readonly locks: RunLocks;
 }
 
 /** A run with what its records say about each goroutine at its end: the rule's input. */

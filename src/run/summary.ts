@@ -46,6 +46,9 @@ export function bestStudentOf(students: readonly { readonly name: string; readon
 export function leakSummaryOf(analysis: LeakAnalysis, score: LeakScoreReport): LeakSummary {
   const own = score.detectors.find((d) => d.detector === "schedlab");
   return {
+    bugs: analysis.bugs.filter((b) => b.gating).length,
+    provenBugs: analysis.bugs.filter((b) => b.gating && b.verdict === "proven").length,
+    potentialDeadlocks: analysis.potentialDeadlocks.length,
     findings: analysis.findings.filter((f) => f.gating).length,
     proven: analysis.findings.filter((f) => f.gating && f.verdict === "proven").length,
     otherKinds: kindCounts(analysis.findings, { blockedForever: false }),
@@ -90,7 +93,7 @@ export function summaryLines(summary: PipelineSummary): string[] {
     ...summary.external.map(externalLine),
     leaks === null
       ? "leaks: not analysed (see the warnings above)"
-      : `leaks found: ${leaks.findings} blocked-forever goroutines (${leaks.proven} proven) in ${leaks.programsWithFindings} of ${leaks.programsAnalysed} programs${leaks.otherKinds === "" ? "" : `; also ${leaks.otherKinds}`}; ${
+      : `leaks found: ${leaks.bugs} bugs (${leaks.provenBugs} proven) leaving ${leaks.findings} goroutines blocked forever in ${leaks.programsWithFindings} of ${leaks.programsAnalysed} programs${leaks.otherKinds === "" ? "" : `; also ${leaks.otherKinds}`}${leaks.potentialDeadlocks === 0 ? "" : `; ${leaks.potentialDeadlocks} potential deadlocks`}; ${
           leaks.labelledPrograms === 0
             ? "no program has a schedlab.json manifest, so nothing is scored against labels"
             : `vs labels precision ${pct(leaks.precision)}, recall ${pct(leaks.recall)}, ${leaks.falsePositivesOnClean} false positives on clean programs`

@@ -94,6 +94,11 @@ export interface BestStudent {
 }
 
 export interface LeakSummary {
+  /** Bugs that block goroutines forever (counted by --fail-on-leak), and of those the proven ones (a hang or a cycle). */
+  readonly bugs: number;
+  readonly provenBugs: number;
+  /** Deadlocks the recorded lock orders make possible (only in runs built with lock recording: collect --budget). */
+  readonly potentialDeadlocks: number;
   /** Goroutines blocked forever (leak or deadlock, counted by --fail-on-leak). */
   readonly findings: number;
   /** Of those, proven (a hang, or every waker gone). */

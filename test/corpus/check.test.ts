@@ -1,13 +1,23 @@
 // corpus check on the project's real corpus and on small broken corpora made in temp dirs:
 // bad manifests, compile errors (main and test packages), wrong go-statement sites,
-// unlabelled programs, and a tree outside any Go module.
+// unlabelled programs, a tree outside any Go module, and the potential-deadlock labels.
 
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkCorpus, creatorMatches, enclosingFunction, hasGoStatement, manifestProblems, siteProblem, type CorpusCheckReport } from "../../src/corpus/index.js";
+import {
+  checkCorpus,
+  creatorMatches,
+  enclosingFunction,
+  hasGoStatement,
+  manifestProblems,
+  runTimeExpected,
+  siteProblem,
+  type CorpusCheckReport,
+  type Manifest,
+} from "../../src/corpus/index.js";
 import { runCli } from "../helpers/cli.js";
 
 const CORPUS = fileURLToPath(new URL("../../go-programs/", import.meta.url));
@@ -105,14 +115,14 @@ describe("manifest findings and flaky outcomes", () => {
   const flaky = { ...leak, kind: "test", outcome: "flaky", bugClass: "order-violation", expected: [], showsOn: "some" };
   const entry = { creator: "main.main", site: "main.go:7", reason: "chan send" };
 
-  it("accepts both finding kinds and leaves finding optional", () => {
+  it("accepts the blocked-forever and outlived finding kinds and leaves finding optional", () => {
     expect(manifestProblems({ ...leak, expected: [entry] })).toEqual([]);
     expect(manifestProblems({ ...leak, expected: [{ ...entry, finding: "blocked-forever" }] })).toEqual([]);
     expect(manifestProblems({ ...leak, expected: [{ ...entry, reason: "select", finding: "outlived" }] })).toEqual([]);
   });
 
   it("refuses an unknown finding and a root goroutine that outlives its own test", () => {
-    expect(manifestProblems({ ...leak, expected: [{ ...entry, finding: "stale" }] })).toEqual(["expected[0].finding must be one of blocked-forever, outlived when present"]);
+    expect(manifestProblems({ ...leak, expected: [{ ...entry, finding: "stale" }] })).toEqual(["expected[0].finding must be one of blocked-forever, outlived, potential-deadlock when present"]);
     expect(manifestProblems({ ...leak, expected: [{ creator: "x.TestY", site: null, reason: "select", finding: "outlived" }] })).toEqual([
       "expected[0]: a root goroutine (site null) cannot outlive its own test",
     ]);
@@ -135,6 +145,92 @@ describe("manifest findings and flaky outcomes", () => {
     expect(manifestProblems({ ...leak, outcome: "clean", bugClass: null, expected: [], showsOn: "never", flakyTests: ["TestWait"] })).toEqual([
       'flakyTests is only allowed with outcome "flaky"',
     ]);
+  });
+});
+
+describe("potential-deadlock labels", () => {
+  const creator = "fixture.example/corpus/order.TestOrders";
+  const potential = { creator, site: "order_test.go:20", reason: "sync", finding: "potential-deadlock", lockSite: "order_test.go:11" };
+  const latent = { ...(JSON.parse(manifest({})) as Record<string, unknown>), kind: "test", outcome: "potential-deadlock", bugClass: "lock-order-inversion", expected: [potential] };
+
+  it("accepts potential deadlocks with a lock site, for a started goroutine and for the root", () => {
+    expect(manifestProblems(latent)).toEqual([]);
+    expect(manifestProblems({ ...latent, expected: [{ ...potential, site: null }, potential] })).toEqual([]);
+  });
+
+  it("needs a well-formed lock site and the sync reason, and refuses a lock site elsewhere", () => {
+    const { lockSite: _, ...withoutLockSite } = potential;
+    expect(manifestProblems({ ...latent, expected: [withoutLockSite] })).toEqual([
+      'expected[0].lockSite must be "file.go:LINE" (the lock call that would block) for a potential deadlock',
+    ]);
+    expect(manifestProblems({ ...latent, expected: [{ ...potential, lockSite: "order_test.go" }] })).toEqual([
+      'expected[0].lockSite must be "file.go:LINE" (the lock call that would block) for a potential deadlock',
+    ]);
+    expect(manifestProblems({ ...latent, expected: [{ ...potential, reason: "chan send" }] })).toEqual(['expected[0]: a potential deadlock would block in "sync", got "chan send"']);
+    expect(manifestProblems({ ...latent, outcome: "leak", expected: [{ creator, site: "order_test.go:20", reason: "sync", lockSite: "order_test.go:11" }] })).toEqual([
+      'expected[0].lockSite is only allowed with finding "potential-deadlock"',
+    ]);
+  });
+
+  it("pairs finding potential-deadlock with outcome potential-deadlock, which needs at least one", () => {
+    expect(manifestProblems({ ...latent, outcome: "leak" })).toEqual(['expected[0]: finding "potential-deadlock" needs outcome "potential-deadlock"']);
+    expect(manifestProblems({ ...latent, expected: [potential, { creator, site: "order_test.go:20", reason: "sync" }] })).toEqual([
+      'expected[1]: outcome potential-deadlock lists only finding "potential-deadlock" (its runs leave nothing blocked)',
+    ]);
+    expect(manifestProblems({ ...latent, expected: [] })).toEqual(["outcome potential-deadlock needs at least one expected goroutine"]);
+    expect(manifestProblems({ ...latent, outcome: "clean", bugClass: null, showsOn: "never" })).toEqual([
+      'expected[0]: finding "potential-deadlock" needs outcome "potential-deadlock"',
+      "a clean program expects no blocked goroutines",
+    ]);
+  });
+
+  it("leaves potential deadlocks out of what a run itself shows", () => {
+    const blocked = { creator, site: "order_test.go:14", reason: "sync" };
+    const mixed = { ...(latent as unknown as Manifest), expected: [potential, blocked, { ...blocked, finding: "outlived" }] } as Manifest;
+    expect(runTimeExpected(mixed)).toEqual([blocked, { ...blocked, finding: "outlived" }]);
+    expect(runTimeExpected(latent as unknown as Manifest)).toEqual([]);
+  });
+
+  it("is checked against the program's go statements and shows on some or every schedule under corpus check", async () => {
+    const source = [
+      "package order", // 1
+      "", // 2
+      'import ("sync"; "testing")', // 3
+      "", // 4
+      "var a, b sync.Mutex", // 5
+      "", // 6
+      "func ab() { a.Lock(); b.Lock(); b.Unlock(); a.Unlock() }", // 7
+      "", // 8
+      "func ba() {", // 9
+      "\tb.Lock()", // 10
+      "\ta.Lock()", // 11
+      "\ta.Unlock()", // 12
+      "\tb.Unlock()", // 13
+      "}", // 14
+      "", // 15
+      "func TestOrders(t *testing.T) {", // 16
+      "\tab()", // 17
+      "\tdone := make(chan struct{})", // 18
+      "\t// ba runs after ab released both locks", // 19
+      "\tgo func() { ba(); close(done) }()", // 20
+      "\t<-done", // 21
+      "}", // 22
+      "",
+    ].join("\n");
+    const root = mkdtempSync(join(tmpdir(), "schedlab-corpus-potential-"));
+    try {
+      writeFileSync(join(root, "go.mod"), "module fixture.example/corpus\n\ngo 1.22\n");
+      writeProgram(root, "order", { "order_test.go": source, "schedlab.json": JSON.stringify(latent) });
+      writeProgram(root, "never", { "order_test.go": source.replace("package order", "package never"), "schedlab.json": JSON.stringify({ ...latent, showsOn: "never", expected: [{ ...potential, creator: "fixture.example/corpus/never.TestOrders" }] }) });
+      writeProgram(root, "badsite", { "order_test.go": source.replace("package order", "package badsite"), "schedlab.json": JSON.stringify({ ...latent, expected: [{ ...potential, creator: "fixture.example/corpus/badsite.TestOrders", site: "order_test.go:11" }] }) });
+      const report = await checkCorpus({ dir: root });
+      expect(problemsOf(report, "order")).toEqual([]);
+      expect(problemsOf(report, "never")).toEqual(['outcome potential-deadlock must show on "every" or "some" schedule']);
+      expect(problemsOf(report, "badsite")).toEqual(['expected[0]: site order_test.go:11 is not a go statement: "a.Lock()"']);
+      expect(report.byOutcome).toEqual({ "potential-deadlock": 3 });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
@@ -264,7 +360,7 @@ describe("corpus check on a broken fixture corpus", () => {
 
   it("reports manifest problems", () => {
     expect(problemsOf(report, "bad/manifest")).toEqual([
-      "manifest: outcome must be one of clean, leak, deadlock, race, panic, flaky, got \"flaky-ish\"",
+      "manifest: outcome must be one of clean, leak, deadlock, race, panic, flaky, potential-deadlock, got \"flaky-ish\"",
       "manifest: description must be a non-empty string",
       "manifest: timeoutMs must be a positive integer (milliseconds) when present",
     ]);

@@ -1,11 +1,13 @@
-// The committed bug kernels: manifests are valid and point at real `go` statements, and
-// one real run of every kernel leaves exactly the goroutines its manifest expects blocked.
+// The committed bug kernels: manifests are valid and point at real `go` statements (and,
+// for potential deadlocks, at real lock calls), and one real run of every kernel leaves
+// exactly the goroutines its manifest expects blocked; potential-deadlock kernels and their
+// clean negative controls pass and leave nothing blocked.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { manifestProblems, MANIFEST_FILE, type Manifest } from "../../src/corpus/manifest.js";
+import { manifestProblems, MANIFEST_FILE, runTimeExpected, type Manifest } from "../../src/corpus/manifest.js";
 import { key, type BlockedGoroutine } from "./goroutine-dump.js";
 import { observeKernels, type KernelObservation } from "./kernel-run.js";
 
@@ -26,7 +28,9 @@ function kernelDirs(): string[] {
 const kernels = kernelDirs();
 const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(moduleDir, dir, MANIFEST_FILE), "utf8")) as Manifest;
 const goFiles = (dir: string): string[] => readdirSync(join(moduleDir, dir)).filter((f) => f.endsWith(".go"));
-const expectedKeys = (m: Manifest): string[] => m.expected.map((e) => key(e as BlockedGoroutine)).sort();
+const expectedKeys = (m: Manifest): string[] => runTimeExpected(m).map((e) => key(e as BlockedGoroutine)).sort();
+/** Kernels whose test passes on every schedule with nothing blocked: latent bugs and their negative controls. */
+const neverBlocks = (m: Manifest): boolean => m.outcome === "potential-deadlock" || m.outcome === "clean";
 
 describe("bug kernels", () => {
   it("has at least 30 kernels, about a third of them hanging", () => {
@@ -37,11 +41,18 @@ describe("bug kernels", () => {
     expect(kernels.filter((d) => manifestOf(d).showsOn === "some").length).toBeGreaterThanOrEqual(5);
   });
 
+  it("has lock-order and recursive-read potential deadlocks, each class with a clean negative control", () => {
+    const classesOf = (outcome: Manifest["outcome"]): Set<string> =>
+      new Set(kernels.filter((d) => manifestOf(d).outcome === outcome).map((d) => d.split("/")[1]));
+    expect([...classesOf("potential-deadlock")].sort()).toEqual(["lockorder", "rwrecursive"]);
+    for (const cls of classesOf("potential-deadlock")) expect(classesOf("clean").has(cls), cls).toBe(true);
+  });
+
   it.each(kernels)("%s: valid test-kind manifest, one TestXxx in a package named after its directory", (dir) => {
     const m = manifestOf(dir);
     expect(manifestProblems(m)).toEqual([]);
     expect(m.kind).toBe("test");
-    expect(["leak", "deadlock"]).toContain(m.outcome);
+    expect(["leak", "deadlock", "potential-deadlock", "clean"]).toContain(m.outcome);
     const name = dir.split("/").at(-1);
     const sources = goFiles(dir).map((f) => readFileSync(join(moduleDir, dir, f), "utf8"));
     expect(sources.every((s) => new RegExp(`^package ${name}$`, "m").test(s))).toBe(true);
@@ -68,6 +79,14 @@ describe("bug kernels", () => {
     }
   });
 
+  it.each(kernels.filter((d) => manifestOf(d).outcome === "potential-deadlock"))("%s: every lockSite is a Lock or RLock call", (dir) => {
+    for (const e of manifestOf(dir).expected) {
+      const [file, line] = e.lockSite!.split(":");
+      const text = readFileSync(join(moduleDir, dir, file), "utf8").split("\n")[Number(line) - 1];
+      expect(text).toMatch(/^\s*[\w.]+\.R?Lock\(\)/);
+    }
+  });
+
   describe("run once under go test", () => {
     let observed: Map<string, KernelObservation>;
     beforeAll(async () => {
@@ -86,6 +105,10 @@ describe("bug kernels", () => {
       }
       if (m.showsOn === "every") expect(seen).toEqual(expectedKeys(m));
       else for (const g of seen) expect(expectedKeys(m)).toContain(g);
+      if (neverBlocks(m)) {
+        expect(seen).toEqual([]);
+        expect(observed.get(dir)?.output).toMatch(/^--- PASS: Test\w+/m);
+      }
     });
   });
 });

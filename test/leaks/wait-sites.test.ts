@@ -44,6 +44,43 @@ describe("wait sites of the fixture package", () => {
     for (const s of index.sites) expect(s).toMatchObject({ file: "main.go", path: join(FIXTURE, "main.go"), package: "main" });
   });
 
+  test("operands that are variables or parameters have a channel class; timers and Done() have none", () => {
+    expect(index.sites.map((s) => `${s.function} ${s.channels.join(",")} [${s.cases.map((c) => c.channel ?? "-").join(",")}]`)).toEqual([
+      "tickerLoop quit@main.go:12 [-,quit@main.go:12]",
+      "afterSelect results@main.go:24 [results@main.go:24,-]",
+      "contextSelect jobs@main.go:33 [-,jobs@main.go:33]",
+      "plainSelect a@main.go:40,b@main.go:40 [a@main.go:40,b@main.go:40]",
+      "defaultSelect a@main.go:48 [a@main.go:48]",
+      "bareAfter  []",
+      "rangeTicker  []",
+      "untimedRecv ch@main.go:67 []",
+    ]);
+    // Every case of a select is an operation at the select's line, in its function's lines.
+    expect(index.ops.filter((o) => o.function === "contextSelect").map((o) => `${o.op}@${String(o.line)} ${o.channel ?? "-"} ${String(o.funcStart)}-${String(o.funcEnd)}`)).toEqual([
+      "recv@34 - 33-38",
+      "send@34 jobs@main.go:33 33-38",
+    ]);
+    expect(index.opsByChannel.get("a@main.go:40")?.map((o) => o.function)).toEqual(["plainSelect"]);
+    expect(index.functions.map((f) => f.function)).toContain("allWaiting");
+  });
+
+  test("parameters that stay in their function are named; the go statements passing them fresh channels are call sites", () => {
+    // Every parameter here is given make(chan T): it joins no other class, merged or not.
+    expect(index.sites.filter((s) => s.function === "plainSelect").flatMap((s) => s.cases.map((c) => [c.channel, c.merged, c.param]))).toEqual([
+      ["a@main.go:40", "a@main.go:40", { funcId: "plainSelect@main.go:40:1", index: 0 }],
+      ["b@main.go:40", "b@main.go:40", { funcId: "plainSelect@main.go:40:1", index: 1 }],
+    ]);
+    expect(index.sites.find((s) => s.function === "untimedRecv")).toMatchObject({ merged: ["ch@main.go:67"], param: { funcId: "untimedRecv@main.go:67:1", index: 0 } });
+    expect(index.calls.map((c) => `${c.kind}@${String(c.line)} ${c.callee} in ${c.caller} [${c.args.map((a) => `${String(a.index)}:${a.channels.join(",")}`).join(" ")}]`)).toEqual([
+      "go@95 tickerLoop@main.go:12:1 in main@main.go:92:1 [0:]",
+      "go@96 afterSelect@main.go:24:1 in main@main.go:92:1 [0:]",
+      "go@97 contextSelect@main.go:33:1 in main@main.go:92:1 [1:]",
+      "go@98 plainSelect@main.go:40:1 in main@main.go:92:1 [0: 1:]",
+      "call@99 defaultSelect@main.go:48:1 in main@main.go:92:1 [0:]",
+      "go@102 untimedRecv@main.go:67:1 in main@main.go:92:1 [0:]",
+    ]);
+  });
+
   test("sites are looked up by base name and line, with or without function or directory", () => {
     expect(waitSiteAt(index, "main.tickerLoop main.go:16")?.function).toBe("tickerLoop");
     expect(waitSiteAt(index, "main.untimedRecv some/dir/main.go:68")?.kind).toBe("recv");
@@ -73,7 +110,7 @@ describe("wait sites of the fixture package", () => {
 
 describe("waitSiteAt disambiguation", () => {
   const site = (path: string, pkg: string, fn: string, kind: WaitSite["kind"], column: number): WaitSite => ({
-    file: "worker.go", path, package: pkg, function: fn, line: 10, column, kind, blocking: true, timed: pkg === "pool", context: false, cases: [],
+    file: "worker.go", path, package: pkg, function: fn, line: 10, column, kind, blocking: true, timed: pkg === "pool", context: false, cases: [], channels: [], merged: [], param: null,
   });
   const two = parseWaitSites(
     JSON.stringify({
@@ -130,5 +167,16 @@ describe("wait sites at the blocking sites of a real trace", () => {
       "main.rangeTicker": "chan receive rangeTicker range@63 T",
       "main.untimedRecv": "chan receive untimedRecv recv@68",
     });
+  });
+
+  test("a goroutine's creation site is the line of the go statement the helper lists as a call of its entry", () => {
+    const created = collected.db.prepare("SELECT DISTINCT entry, creation_site AS site FROM goroutines WHERE creation_site LIKE 'main.main %'").all() as { entry: string; site: string }[];
+    const byEntry = new Map(created.map((g) => [g.entry, g.site]));
+    const goCalls = index.calls.filter((c) => c.kind === "go");
+    expect(goCalls).toHaveLength(5);
+    for (const call of goCalls) {
+      const entry = `main.${call.callee.split("@")[0]}`;
+      expect(byEntry.get(entry), entry).toBe(`main.main main.go:${String(call.line)}`);
+    }
   });
 });

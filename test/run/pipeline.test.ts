@@ -40,7 +40,7 @@ describe("schedlab run --quick on a four-program corpus", () => {
       /^best student student:(kl|kl-tags) \(chosen on validation\): accuracy \d+\.\d% vs majority \d+\.\d% vs ceiling \d+\.\d% \(leave-one-run-out \d+\.\d%\) on \d+ held-out programs \(\d+ famil(y|ies), depth states\)$/,
     );
     expect(lines[2]).toMatch(/^calibration \(ECE, lower is better\): uniform /);
-    expect(lines[3]).toMatch(/^leaks found: [1-9]\d* blocked-forever goroutines \(\d+ proven\) in [1-9] of 4 programs/);
+    expect(lines[3]).toMatch(/^leaks found: [1-9]\d* bugs \(\d+ proven\) leaving [1-9]\d* goroutines blocked forever in [1-9] of 4 programs/);
     expect(lines[4]).toMatch(/^rollout of student:/);
     expect(lines[5]).toBe(`report: ${join(root, "report", "index.html")}`);
     for (const stage of ["collect", "ingest", "distributions", "train", "eval", "rollout", "leaks", "report"]) {

@@ -2,7 +2,7 @@
 // settings, warnings), the leak table with sites, and rollout survival.
 
 import type { BootstrapInterval } from "../../eval/metrics/clusterBootstrap.js";
-import { kindCounts, type LeakAnalysis } from "../../leaks/index.js";
+import { bugCounts, kindCounts, type LeakAnalysis } from "../../leaks/index.js";
 import type { RolloutReport, StoredRolloutRun } from "../../rollout/index.js";
 import { EVENT_TYPES } from "../../trace/types.js";
 import { escapeXml } from "../escape.js";
@@ -209,6 +209,36 @@ export function crashRows(blocked: LeakAnalysis["blockedAtCrash"]): string[][] {
   return blocked.map((b) => [b.program, b.test ?? MISSING, short(b.entry ?? b.goroutine), b.reason, short(b.blockingSite), String(b.runsCrashed)]);
 }
 
+/** One bug or potential deadlock as the report shows it: a verdict line, why, and the stacks that lead there. */
+interface BugView {
+  readonly head: string;
+  readonly why: string;
+  readonly stacks: readonly string[];
+  readonly next: readonly string[];
+}
+
+/** The bugs first (blocked forever, then the other kinds), then the potential deadlocks. */
+export function bugViews(analysis: LeakAnalysis): BugView[] {
+  const findings = new Map(analysis.findings.map((f) => [`${f.program}\u0000${f.goroutine}`, f]));
+  const rank = (b: LeakAnalysis["bugs"][number]): number => (b.gating ? 0 : ["leak", "deadlock", "outlived", "inconclusive", "background"].indexOf(b.kind) + 1);
+  const bugs = [...analysis.bugs].sort((a, b) => rank(a) - rank(b)).map((bug) => ({
+    head: `${bug.verdict.toUpperCase()} ${bug.kind} — ${bug.program}${bug.test === null ? "" : ` ${bug.test}`} [${bug.fingerprint}]`,
+    why: bug.explained?.explanation.text ?? bug.why,
+    stacks: bug.goroutines.slice(0, 4).map((g) => {
+      const f = findings.get(`${bug.program}\u0000${g}`);
+      return f === undefined ? short(g) : [`${short(f.entry ?? g)}: ${f.wait} at ${lastToken(f.blockingSite)}`, ...(f.explanation?.stack ?? []).slice(0, 4).map((frame) => `    ${short(frame)}`)].join("\n");
+    }),
+    next: [bug.replay, bug.trace === null ? null : `go tool trace ${bug.trace}`].filter((x): x is string => x !== null),
+  }));
+  const potential = analysis.potentialDeadlocks.map((p) => ({
+    head: `POTENTIAL ${p.pattern} — ${p.program} ${p.owner} [${p.fingerprint}]`,
+    why: p.why,
+    stacks: p.steps.map((step) => [`${short(step.goroutine.split("/").pop() ?? step.goroutine)}: took ${lastToken(step.heldAt)}, then asked at ${lastToken(step.takenAt)}`, ...(step.takenStack ?? "").split(";").slice(1, 5).filter((x) => x !== "").map((frame) => `    ${short(frame)}`)].join("\n")),
+    next: [`seen in ${plural(p.runIds.length, "run")}, none of which hung on it`],
+  }));
+  return [...bugs, ...potential];
+}
+
 /**
  * The leak table: every goroutine the leak rule judged — blocked forever (leak, deadlock)
  * first, then outlived, inconclusive and background — with its verdict, test, sites and
@@ -239,16 +269,21 @@ export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput[
     text === "" ? "" : `\n<p>${escapeXml(text)}</p>${body.length === 0 ? "" : `\n<div class="scroll">${htmlTable({ headers, rows: body, numeric })}</div>`}`;
   const markdownPart = (text: string, headers: readonly string[], body: string[][], numeric: number[]): string =>
     text === "" ? "" : `\n\n${text}${body.length === 0 ? "" : `\n\n${markdownTable(headers, body, numeric)}`}`;
+  const views = analysis === null ? [] : bugViews(analysis);
+  const bugIntro = analysis === null ? "" : `Bugs: ${bugCounts(analysis)}. Each bug is the goroutines of one test (repetitions folded) that end blocked together or wait for one another; its verdict comes first (proven: a hang or a wait-for cycle; likely: blocked forever in a finished run), then why, the stacks at the block, and the commands to replay the run and open its trace.`;
+  const bugsHtml = views.length === 0 ? "" : `<p>${escapeXml(bugIntro)}</p>\n${views.map((v) => `<div class="bug"><p><strong>${escapeXml(v.head)}</strong></p><p>${escapeXml(v.why)}</p><pre>${escapeXml([...v.stacks, ...v.next].join("\n"))}</pre></div>`).join("\n")}\n`;
+  const bugsMarkdown = views.length === 0 ? "" : `${bugIntro}\n\n${views.map((v) => `**${v.head}**\n\n${v.why}\n\n\`\`\`\n${[...v.stacks, ...v.next].join("\n")}\n\`\`\``).join("\n\n")}\n\n`;
   return {
     id: "leaks",
     title: "Goroutine leaks",
     html: () =>
+      bugsHtml +
       `<p>${escapeXml(intro)}</p>\n${rows.length === 0 ? "" : `<div class="scroll">${htmlTable({ headers: LEAK_HEADERS, rows, numeric: [3, 9, 10] })}</div>`}` +
       htmlPart(raceIntro, RACE_HEADERS, races, [4]) +
       htmlPart(crashIntro, CRASH_HEADERS, crashed, [5]),
     markdown: () =>
-      `${intro}\n\n${rows.length === 0 ? "" : markdownTable(LEAK_HEADERS, rows, [3, 9, 10])}` + markdownPart(raceIntro, RACE_HEADERS, races, [4]) + markdownPart(crashIntro, CRASH_HEADERS, crashed, [5]),
-    json: () => ({ score, findings: findings.length, blockedForever: blockedForever.length, rows: rows.length, races: races.length, blockedAtCrash: crashed.length }),
+      `${bugsMarkdown}${intro}\n\n${rows.length === 0 ? "" : markdownTable(LEAK_HEADERS, rows, [3, 9, 10])}` + markdownPart(raceIntro, RACE_HEADERS, races, [4]) + markdownPart(crashIntro, CRASH_HEADERS, crashed, [5]),
+    json: () => ({ score, bugs: analysis?.bugs.length ?? 0, potentialDeadlocks: analysis?.potentialDeadlocks.length ?? 0, findings: findings.length, blockedForever: blockedForever.length, rows: rows.length, races: races.length, blockedAtCrash: crashed.length }),
   };
 }
 

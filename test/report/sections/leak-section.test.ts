@@ -2,7 +2,8 @@
 // -race runs, and goroutines blocked at a crash in tables of their own.
 
 import { describe, expect, test } from "vitest";
-import type { LeakAnalysis, LeakFinding } from "../../../src/leaks/index.js";
+import type { BugReport, LeakAnalysis, LeakFinding } from "../../../src/leaks/index.js";
+import type { PotentialDeadlock } from "../../../src/model/index.js";
 import { MISSING } from "../../../src/report/format.js";
 import { crashRows, leakRows, leakSection, raceRows } from "../../../src/report/sections/pipeline.js";
 
@@ -30,16 +31,51 @@ const FINDING: LeakFinding = {
   runsWoken: 0,
   pUnblockUpper: 0.632,
   early: { firstDepthAllBlockedRuns: 10, firstDepthFraction: 0.5, firstDepthAllRuns: 10, runsFalseAlarm: 0, curve: [{ depth: 10, runsHolding: 3 }] },
+  wait: "chan receive",
+  explanation: null,
+  bug: "0123456789abcdef",
+};
+
+const BUG: BugReport = {
+  fingerprint: "0123456789abcdef",
+  program: "pool",
+  owner: "TestPool",
+  kind: "leak",
+  verdict: "likely",
+  gating: true,
+  goroutines: [FINDING.goroutine],
+  runIds: [1, 2, 3],
+  explained: null,
+  why: FINDING.why,
+  test: "TestPool/go_without_wait",
+  replay: "schedlab collect --replay 1 --db schedlab.db",
+  trace: "/tmp/traces/pool-1.trace",
+};
+
+const POTENTIAL: PotentialDeadlock = {
+  fingerprint: "fedcba9876543210",
+  program: "order",
+  owner: "TestOrder",
+  pattern: "lock-order",
+  steps: [
+    { goroutine: "TestOrder/order.TestOrder.func1@order_test.go:10#0", heldAt: "order.TestOrder.func1 order_test.go:11", heldStack: null, takenAt: "order.TestOrder.func1 order_test.go:12", takenStack: ";order.TestOrder.func1 order_test.go:12", modes: "ww" },
+    { goroutine: "TestOrder/order.TestOrder.func2@order_test.go:20#0", heldAt: "order.TestOrder.func2 order_test.go:21", heldStack: null, takenAt: "order.TestOrder.func2 order_test.go:22", takenStack: ";order.TestOrder.func2 order_test.go:22", modes: "ww" },
+  ],
+  writerAt: null,
+  runIds: [4],
+  why: "the locks are taken in opposite orders",
 };
 
 const ANALYSIS: LeakAnalysis = {
   programs: [
-    { program: "pool", runs: 3, crashedRuns: 0, findings: [FINDING], blockedAtCrash: [], raceRunsChecked: 0, races: [], flaky: [], tracerInduced: [] },
+    { program: "pool", runs: 3, crashedRuns: 0, findings: [FINDING], bugs: [], potential: [], blockedAtCrash: [], raceRunsChecked: 0, races: [], flaky: [], tracerInduced: [] },
     {
       program: "wgpanic",
       runs: 3,
       crashedRuns: 3,
       findings: [],
+      bugs: [],
+      potential: [],
       blockedAtCrash: [{ program: "wgpanic", goroutine: "main.main", test: null, entry: "main.main", isRoot: true, reason: "sync", creationSite: null, blockingSite: "main.main main.go:20", runsCrashed: 3 }],
       raceRunsChecked: 3,
       races: [{ program: "racy", frames: ["main.record main.go:14", "main.record main.go:14"], accesses: ["read", "write"], createdAt: ["main.main main.go:20", "main.main main.go:21"], runs: 3, runsChecked: 3 }],
@@ -48,6 +84,8 @@ const ANALYSIS: LeakAnalysis = {
     },
   ],
   findings: [FINDING],
+  bugs: [BUG],
+  potentialDeadlocks: [POTENTIAL],
   blockedAtCrash: [{ program: "wgpanic", goroutine: "main.main", test: null, entry: "main.main", isRoot: true, reason: "sync", creationSite: null, blockingSite: "main.main main.go:20", runsCrashed: 3 }],
   races: [{ program: "racy", frames: ["main.record main.go:14", "main.record main.go:14"], accesses: ["read", "write"], createdAt: ["main.main main.go:20", "main.main main.go:21"], runs: 3, runsChecked: 3 }],
   raceRunsChecked: 3,
@@ -75,7 +113,12 @@ describe("leakSection", () => {
     const markdown = section.markdown();
     expect(markdown).toMatch(/\| racy \| read main\.record main\.go:14 \| write main\.record main\.go:14 \|/);
     expect(markdown).toMatch(/\| wgpanic \| .+ \| main\.main \| sync \| main\.main main\.go:20 \| 3 \|/);
-    expect(section.json()).toEqual({ score: null, findings: 1, blockedForever: 1, rows: 1, races: 1, blockedAtCrash: 1 });
+    expect(html).toContain("LIKELY leak — pool TestPool/go_without_wait [0123456789abcdef]");
+    expect(html).toContain("schedlab collect --replay 1 --db schedlab.db");
+    expect(html).toContain("go tool trace /tmp/traces/pool-1.trace");
+    expect(html).toContain("POTENTIAL lock-order — order TestOrder [fedcba9876543210]");
+    expect(markdown).toContain("**LIKELY leak — pool TestPool/go_without_wait [0123456789abcdef]**");
+    expect(section.json()).toEqual({ score: null, bugs: 1, potentialDeadlocks: 1, findings: 1, blockedForever: 1, rows: 1, races: 1, blockedAtCrash: 1 });
   });
 
   test("without races searched or crashes, only the leak table is shown", () => {

@@ -1,0 +1,92 @@
+// Everything a gate can count, each under a stable, portable fingerprint: bugs and potential
+// deadlocks carry the model's (src/model/bugs.ts, lock-order.ts); a data race is keyed by its
+// two accesses' functions and kinds, a flaky test by its program, test and failure kind —
+// never by lines, run ids or machine paths, so an accepted finding stays accepted when code
+// above it moves (docs/ci.md, "Fingerprints"). Baselines, SARIF and the gates read them. Pure.
+
+import { fingerprintOf, parseFrame, type FindingKind, type Verdict } from "../model/index.js";
+import type { FlakyFinding } from "./flaky.js";
+import type { BugReport, LeakAnalysis } from "./from-database.js";
+import type { RaceFinding } from "./race.js";
+
+/** What a counted thing is: a bug's kind, or one of the other classes a gate counts. */
+export type CountedKind = FindingKind | "potential-deadlock" | "race" | "flaky";
+
+export const COUNTED_KINDS: readonly CountedKind[] = ["deadlock", "leak", "outlived", "inconclusive", "background", "potential-deadlock", "race", "flaky"];
+
+/** One thing a gate can count, as a baseline lists it. */
+export interface CountedItem {
+  readonly fingerprint: string;
+  readonly kind: CountedKind;
+  readonly program: string;
+  /** The Go test as `go test -run` names it; null for a main program or a goroutine no test owns. */
+  readonly test: string | null;
+  /** One line for a reader: verdict, kind and where. */
+  readonly summary: string;
+}
+
+/** A program's name without the "#TestName" of a split test: the same program whichever tests were split out. */
+function programKey(program: string): string {
+  return program.replace(/#.*$/, "");
+}
+
+/** The function of a "function file:line" site, without the line that edits move. */
+function siteFunction(site: string): string {
+  return parseFrame(site)?.function ?? site;
+}
+
+/** A race's fingerprint: its program and both accesses' functions and kinds, in the finding's (sorted) order. */
+export function raceFingerprint(race: RaceFinding): string {
+  return fingerprintOf([`race|${programKey(race.program)}|${siteFunction(race.frames[0])}|${race.accesses[0]}|${siteFunction(race.frames[1])}|${race.accesses[1]}`]);
+}
+
+/** A flaky test's fingerprint: its program, test and whether it failed or panicked. */
+export function flakyFingerprint(flaky: FlakyFinding): string {
+  return fingerprintOf([`flaky|${programKey(flaky.program)}|${flaky.test ?? ""}|${flaky.kind}`]);
+}
+
+/** Whether an owner is a Go test, example, fuzz target or benchmark (not main.main, TestMain or a background root). */
+export function isTestName(owner: string): boolean {
+  return /^(Test|Example|Fuzz|Benchmark)/.test(owner) && !/^TestMain(#|$)/.test(owner);
+}
+
+/** The first sentence of a paragraph, for one-line summaries. */
+export function firstSentence(text: string): string {
+  const end = text.search(/\.(\s|$)/);
+  return end < 0 ? text : text.slice(0, end + 1);
+}
+
+function bugSummary(bug: BugReport): string {
+  const why = bug.explained?.explanation.text ?? bug.why;
+  return `${bug.verdict} ${bug.kind}: ${firstSentence(why)}`;
+}
+
+/** One line naming a race's two accesses: "read at main.go:14 (main.record) races with write at main.go:14 (main.record)". */
+export function raceSummary(race: RaceFinding): string {
+  const side = (i: 0 | 1): string => {
+    const frame = parseFrame(race.frames[i]);
+    return frame === null ? `${race.accesses[i]} at ${race.frames[i]}` : `${race.accesses[i]} at ${frame.file}:${frame.line} (${frame.function})`;
+  };
+  return `data race: ${side(0)} races with ${side(1)}`;
+}
+
+export function flakySummary(flaky: FlakyFinding): string {
+  return `flaky ${flaky.kind}: ${flaky.test ?? "the program"} ${flaky.kind === "panic" ? "panicked" : "failed"} on some schedules: ${flaky.message.split("\n")[0] ?? ""}`;
+}
+
+/** The verdict a counted thing is shown with; races and flaky failures were observed, so proven. */
+export type CountedVerdict = Verdict | "potential";
+
+/**
+ * Every bug, potential deadlock, data race and flaky test of an analysis, in that order.
+ * Two bugs may share a fingerprint (the same wait in the same owner, seen in different
+ * runs): each is listed, and a baseline entry for it accepts both.
+ */
+export function countedItems(analysis: LeakAnalysis): CountedItem[] {
+  return [
+    ...analysis.bugs.map((b) => ({ fingerprint: b.fingerprint, kind: b.kind, program: b.program, test: b.test, summary: bugSummary(b) })),
+    ...analysis.potentialDeadlocks.map((p) => ({ fingerprint: p.fingerprint, kind: "potential-deadlock" as const, program: p.program, test: isTestName(p.owner) ? p.owner : null, summary: `potential ${p.pattern} deadlock: ${firstSentence(p.why)}` })),
+    ...analysis.races.map((r) => ({ fingerprint: raceFingerprint(r), kind: "race" as const, program: r.program, test: null, summary: raceSummary(r) })),
+    ...analysis.flaky.map((f) => ({ fingerprint: flakyFingerprint(f), kind: "flaky" as const, program: f.program, test: f.test, summary: flakySummary(f) })),
+  ];
+}
