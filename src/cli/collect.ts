@@ -33,6 +33,7 @@ interface CollectFlags {
   testCorpus?: boolean;
   budget?: string;
   exhaustBudget?: boolean;
+  lockRecording?: boolean;
   stopOn?: string[];
   shard?: string;
   replay?: string;
@@ -195,6 +196,7 @@ export function registerCollect(program: Command): void {
     .option("--test-corpus", "collect the paths as test corpora: programs named \"<label>/<path>\", never trained on, selected by --holdout corpus:DIR")
     .option("--budget <duration>", "hunt leaks: per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded perturbation); stops at the first confirmed finding (--runs is ignored)")
     .option("--exhaust-budget", "with --budget: spend the whole budget even after a finding is confirmed")
+    .option("--no-lock-recording", "with --budget: build without recording lock operations (no lock holders, no potential deadlocks; for measuring its cost)")
     .option("--stop-on <classes>", "with --budget: the findings that end a program's hunt: leak, race, failure or any; repeatable or comma-separated (default: leak); the others are still recorded", collectNames)
     .option("--shard <I/N|auto>", "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`; auto (or auto/N): I and N from the engine that launched the process: JOB_COMPLETION_INDEX (Kubernetes Indexed Job) with SCHEDLAB_SHARD_COUNT, SLURM_ARRAY_TASK_ID/_COUNT (Slurm array), or SCHEDLAB_SHARD_INDEX/_COUNT (docs/scale-out.md)")
     .option("--replay <run-id>", "rerun one recorded run with its configuration and seed, and say whether its finding shows again")
@@ -253,6 +255,7 @@ export function registerCollect(program: Command): void {
           testCorpus: flags.testCorpus === true,
           budgetMs: flags.budget === undefined ? undefined : parseDuration(flags.budget),
           exhaustBudget: flags.exhaustBudget === true,
+          recordLocks: flags.lockRecording === false ? false : undefined,
           stopOn: flags.stopOn === undefined ? undefined : parseStopOn(flags.stopOn),
           shard: shard === undefined ? undefined : { index: shard.index, count: shard.count },
           signal: controller.signal,

@@ -181,7 +181,7 @@ export async function exploreWithBudget(
       const t0 = performance.now();
       const { dir, kind, goFiles, testFiles } = s.program;
       // Every strategy's build of a hunt records lock operations in its traces (docs/leaks.md).
-      pending = buildProgram({ dir, kind, goFiles, testFiles, peers: opts.peers, strategy, recordLocks: true }, go, join(scratch, `build-${builds.size}`), signal)
+      pending = buildProgram({ dir, kind, goFiles, testFiles, peers: opts.peers, strategy, recordLocks: opts.recordLocks }, go, join(scratch, `build-${builds.size}`), signal)
         .then((build) => ({ build, wallMs: performance.now() - t0 }));
       builds.set(key, pending);
       // The program that starts a build pays for it.

@@ -35,6 +35,13 @@ function stopOnOf(options: CollectOptions): readonly FindingClass[] {
   return parseStopOn(options.stopOn);
 }
 
+function recordLocksOf(options: CollectOptions): boolean {
+  if (options.recordLocks === false && options.budgetMs === undefined) {
+    throw new UsageError("--no-lock-recording goes with --budget", "Only a hunt (collect --budget) records lock operations; a plain collect never does.");
+  }
+  return options.recordLocks ?? true;
+}
+
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** Parses "500ms", "10s", "1.5m", "1h" or a bare number of seconds into milliseconds. */
@@ -118,6 +125,7 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     testCorpus: options.testCorpus ?? false,
     budgetMs: options.budgetMs === undefined ? null : positiveInteger("--budget (ms)", options.budgetMs, 1),
     exhaustBudget: options.exhaustBudget ?? false,
+    recordLocks: options.budgetMs !== undefined && recordLocksOf(options),
     stopOn: stopOnOf(options),
     procsGiven: options.procs !== undefined && options.procs.length > 0,
     shard: checkShard(options.shard),

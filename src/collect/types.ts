@@ -71,6 +71,11 @@ export interface CollectOptions {
   /** With `budgetMs`: spend the whole budget even after a finding is confirmed (default false). */
   readonly exhaustBudget?: boolean;
   /**
+   * With `budgetMs`: build every strategy with lock recording (default true), so `leaks`
+   * can name lock holders and predict lock-order deadlocks (docs/leaks.md).
+   */
+  readonly recordLocks?: boolean;
+  /**
    * With `budgetMs`: the classes whose first confirmation ends a program's hunt (default
    * ["leak"]). Other classes are still recorded and summarised, and never stop it.
    */
@@ -117,6 +122,8 @@ export interface NormalizedCollectOptions {
   /** Null without --budget. */
   readonly budgetMs: number | null;
   readonly exhaustBudget: boolean;
+  /** Hunts build with lock recording (true unless --no-lock-recording); false without --budget. */
+  readonly recordLocks: boolean;
   /** Classes that stop a program's hunt (collect --stop-on); ["leak"] by default, without duplicates. */
   readonly stopOn: readonly FindingClass[];
   /** Whether `procs` / `testCount` were given (a budget explores its own values otherwise). */
