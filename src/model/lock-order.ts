@@ -31,7 +31,7 @@ export interface PotentialDeadlock {
   readonly steps: readonly OrderStep[];
   /** For recursive-read: where the writer asks for the lock. */
   readonly writerAt: string | null;
-  /** Runs in which it was seen, and among them the runs that hung on it. */
+  /** Runs in which it was seen; none of them hung on it. */
   readonly runIds: readonly number[];
   readonly why: string;
 }
@@ -92,18 +92,18 @@ function hungOn(r: AnalysedRun, goroutines: readonly string[]): boolean {
 
 /**
  * The potential deadlocks of a program over its runs (crashed runs included: the orders
- * were taken before the crash). One found only in runs where its goroutines ended blocked
- * is left out: the rule already reports it as a deadlock or leak, with its cycle.
+ * were taken before the crash). One whose goroutines ended blocked in some run is left
+ * out: it happened, and the rule reports it as a deadlock or leak, with its cycle.
  */
 export function predictDeadlocks(program: ProgramRuns): PotentialDeadlock[] {
-  const found = new Map<string, { steps: OrderStep[]; pattern: PotentialDeadlock["pattern"]; writerAt: string | null; runIds: number[]; hungEverywhere: boolean }>();
+  const found = new Map<string, { steps: OrderStep[]; pattern: PotentialDeadlock["pattern"]; writerAt: string | null; runIds: number[]; hungSomewhere: boolean }>();
   const note = (key: string, r: AnalysedRun, steps: OrderStep[], pattern: PotentialDeadlock["pattern"], writerAt: string | null): void => {
     const hung = hungOn(r, steps.map((s) => s.goroutine));
     const seen = found.get(key);
-    if (seen === undefined) found.set(key, { steps, pattern, writerAt, runIds: [r.run.runId], hungEverywhere: hung });
+    if (seen === undefined) found.set(key, { steps, pattern, writerAt, runIds: [r.run.runId], hungSomewhere: hung });
     else {
       if (!seen.runIds.includes(r.run.runId)) seen.runIds.push(r.run.runId);
-      seen.hungEverywhere &&= hung;
+      seen.hungSomewhere ||= hung;
     }
   };
   for (const r of program.runs) {
@@ -122,7 +122,7 @@ export function predictDeadlocks(program: ProgramRuns): PotentialDeadlock[] {
   }
   const out: PotentialDeadlock[] = [];
   for (const [key, f] of found) {
-    if (f.hungEverywhere) continue;
+    if (f.hungSomewhere) continue;
     out.push({
       fingerprint: fingerprintOf([`${program.program.replace(/#.*$/, "")}|${key.replace(/:\d+/g, "")}`]),
       program: program.program,

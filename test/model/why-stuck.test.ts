@@ -190,7 +190,7 @@ describe("lock-order prediction", () => {
     expect(predictDeadlocks({ program: "rw", runs: [run(1, [root, g1, g2], [...recursive, ...finish])] })).toEqual([]);
   });
 
-  test("an inversion that hung in every run it was seen in is left to the deadlock finding", () => {
+  test("an inversion that hung in some run is left to the deadlock finding, even where another run passed", () => {
     const hung: Step[] = [
       { kind: "GoStart", g: 1 }, { kind: "GoCreate", g: 2 }, { kind: "GoCreate", g: 3 },
       ...take(2, "A", 11), ...take(3, "B", 21),
@@ -198,6 +198,14 @@ describe("lock-order prediction", () => {
       { op: "want", g: 3, lock: "A", site: site("TestOrder.func2", 22) }, { kind: "GoBlock", g: 3, reason: "sync", site: site("TestOrder.func2", 22) },
     ];
     expect(predictDeadlocks({ program: "hang", runs: [run(1, [root, g1, g2], hung, "timeout")] })).toEqual([]);
+    const passed: Step[] = [
+      { kind: "GoStart", g: 1 }, { kind: "GoCreate", g: 2 }, { kind: "GoCreate", g: 3 },
+      ...take(2, "A", 11), { op: "want", g: 2, lock: "B", site: site("TestOrder.func1", 12) }, { op: "got", g: 2, lock: "B", site: site("TestOrder.func1", 12) }, drop(2, "B"), drop(2, "A"),
+      ...take(3, "B", 21), { op: "want", g: 3, lock: "A", site: site("TestOrder.func2", 22) }, { op: "got", g: 3, lock: "A", site: site("TestOrder.func2", 22) }, drop(3, "A"), drop(3, "B"),
+      ...finish,
+    ];
+    expect(predictDeadlocks({ program: "hang", runs: [run(2, [root, g1, g2], passed)] })).toHaveLength(1);
+    expect(predictDeadlocks({ program: "hang", runs: [run(2, [root, g1, g2], passed), run(1, [root, g1, g2], hung, "timeout")] })).toEqual([]);
   });
 });
 
