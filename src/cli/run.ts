@@ -1,8 +1,8 @@
 // `schedlab run`: the whole pipeline on a corpus (collect → … → report), then the report's
-// path and a five-line summary (or JSON with --json).
+// path and a short summary (or JSON with --json).
 
 import type { Command } from "commander";
-import { parseAbstraction, parsePositiveInteger } from "./options.js";
+import { parseAbstraction, parseIntegerOption, parsePositiveInteger } from "./options.js";
 import { parseDuration } from "../collect/index.js";
 import { runPipeline, summaryLines, type PipelineSummary, type SectionSummary } from "../run/index.js";
 import { progressWriter } from "./progress.js";
@@ -19,6 +19,7 @@ interface RunFlags {
   readonly jobs?: string;
   readonly timeout?: string;
   readonly abstraction: string;
+  readonly cv?: string;
   readonly force?: boolean;
   readonly json?: boolean;
 }
@@ -49,6 +50,7 @@ export function summaryJson(summary: PipelineSummary): unknown {
     ...sectionJson(summary),
     external: summary.external.map((e) => ({ corpus: e.corpus, ...sectionJson(e) })),
     leaks: summary.leaks,
+    crossValidation: summary.crossValidation,
     stages: summary.stages,
     warnings: summary.warnings,
   };
@@ -74,6 +76,7 @@ export function registerRun(program: Command): void {
     .option("--jobs <n>", "concurrent builds, runs and trace decodes (default: the number of CPUs)")
     .option("--timeout <duration>", "deadline per traced run (default 5s; 2s with --quick)")
     .option("--abstraction <name>", "state abstraction: split, depth, goroutine or context", "depth")
+    .option("--cv <k>", "folds of the leave-family-out cross-validation stage (students and baselines at depth and split, reported beside the holdout); 0 skips it (default 3)")
     .option("--force", "redo every stage even when its inputs are unchanged (recorded runs are still reused)")
     .option("--json", "print the summary as JSON on stdout")
     .action(async (flags: RunFlags) => {
@@ -95,6 +98,7 @@ export function registerRun(program: Command): void {
           jobs: flags.jobs === undefined ? undefined : parsePositiveInteger("--jobs", flags.jobs),
           timeoutMs: flags.timeout === undefined ? undefined : parseDuration(flags.timeout),
           abstraction: parseAbstraction(flags.abstraction),
+          cvFolds: flags.cv === undefined ? undefined : parseIntegerOption("--cv", flags.cv, 0),
           force: flags.force === true,
           signal: controller.signal,
           onProgress: progress.write,

@@ -6,7 +6,7 @@ import { UsageError } from "../errors.js";
 import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
 import { trainFromDatabase } from "../train/from-database.js";
-import { FEASIBILITY_RULES } from "../train/calibration.js";
+import { CALIBRATION_MODES, FEASIBILITY_RULES } from "../train/calibration.js";
 import { ACTIVATIONS, MODEL_KINDS } from "../train/model.js";
 import { DEFAULT_TRAIN_OPTIONS, OBJECTIVES } from "../train/types.js";
 
@@ -37,6 +37,7 @@ interface TrainCliOptions {
   calibrationFolds: string;
   members: string;
   calibrationWeighting: string;
+  calibrationMode: string;
   json?: boolean;
 }
 
@@ -74,6 +75,7 @@ export function registerTrain(program: Command): void {
     .option("--infeasible-cap <x>", "--feasibility cap: at most this probability on impossible events (< 1/6 keeps greedy rollouts valid)", String(d.infeasibleCap))
     .option("--calibration-folds <n>", "also calibrate on out-of-fold predictions of the training families (n ≥ 2 folds, one extra model each); 0: validation families only", String(d.calibrationFolds))
     .option("--calibration-weighting <how>", "samples (programs capped at 4× the median) or families (every family equally)", d.calibrationWeighting)
+    .option("--calibration-mode <mode>", "pooled (the ensemble's mean as one model), per-member (each member's temperature before the mean) or in-context (a temperature scaled by the run's in-context predictability)", d.calibrationMode)
     .option("--members <n>", "models averaged (seeds seed, seed+1, …), or auto: as many as fit 15 000 training rows, 1 to 5", String(d.members))
     .option("--json", "print the card as JSON")
     .action(async (opts: TrainCliOptions) => {
@@ -110,6 +112,7 @@ export function registerTrain(program: Command): void {
           splitGrid: opts.splitGrid,
           feasibility: parseChoice("--feasibility", opts.feasibility, FEASIBILITY_RULES),
           calibrationWeighting: parseChoice("--calibration-weighting", opts.calibrationWeighting, ["samples", "families"] as const),
+          calibrationMode: parseChoice("--calibration-mode", opts.calibrationMode, CALIBRATION_MODES),
           holdout: opts.holdout,
           runs: parseRunSelection(opts.configs),
           ...numbers,

@@ -2,7 +2,8 @@
 // into K folds (cv.ts), and per fold the split loaded by the one split loader, the requested
 // students trained by the one training path (trainFromDatabase: early stopping and calibration
 // on validation families drawn from the training folds only), every predictor fitted and queried
-// on the test fold through the prediction cache; the folds pooled and scored once (cv.ts).
+// on the test fold through the prediction cache (and on the fold's validation families, which
+// calibrate its conformal prediction sets); the folds pooled and scored once (cv.ts).
 
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -17,6 +18,7 @@ import { FEATURE_VERSION, loadStudentPredictor, trainFromDatabase, type TrainStu
 import type { Progress } from "../progress.js";
 import {
   assignFolds,
+  conformalThresholdOfStates,
   crossValidationScores,
   CV_REFERENCE,
   familyWeights,
@@ -134,6 +136,7 @@ async function trainFoldStudents(
           tags: recipe.tags,
           balance: recipe.balance,
           ...(recipe.calibrationFolds === undefined ? {} : { calibrationFolds: recipe.calibrationFolds }),
+          ...(recipe.calibrationMode === undefined ? {} : { calibrationMode: recipe.calibrationMode }),
           abstraction: data.abstraction,
           data,
           out,
@@ -195,17 +198,27 @@ async function crossValidateAbstraction(db: SchedlabDatabase, abstraction: Abstr
       predictStates: cachedStatePredictions(db),
     };
     const outputs: PredictorOutput[] = [];
+    const thresholds: Record<string, number> = {};
     for (const spec of options.predictors) {
       try {
         const predictor = await createPredictor(spec, context);
         const answered = await predictWithCache(db, predictor, data.test.states, { onProgress: (m, t) => progress(`fold ${fold}: ${spec}: ${m}`, t) });
         outputs.push({ name: spec, configHash: predictor.configHash, predictions: answered.predictions });
+        try {
+          // Split conformal: the sets of this fold are calibrated on its validation families, which
+          // the fold's model was not fitted on (they only stopped it early and set its calibration).
+          const calibration = await predictWithCache(db, predictor, data.validation.states, { onProgress: (m, t) => progress(`fold ${fold}: ${spec} (conformal calibration): ${m}`, t) });
+          thresholds[spec] = conformalThresholdOfStates(data.validation.states, calibration.predictions);
+        } catch (error) {
+          // Without a threshold in every fold the predictor is scored without conformal sets.
+          progress(`fold ${fold}: ${spec}: no conformal calibration: ${error instanceof Error ? error.message : String(error)}`);
+        }
       } catch (error) {
         failures.push(failureOf(spec, fold, error));
         progress(`fold ${fold}: ${spec} failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    foldPredictions.push({ fold, states: data.test.states, samples: data.test.samples, outputs });
+    foldPredictions.push({ fold, states: data.test.states, samples: data.test.samples, outputs, thresholds });
     foldSummaries.push({
       fold,
       families,

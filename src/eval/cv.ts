@@ -1,13 +1,15 @@
 // Leave-family-out cross-validation, the pure core: families dealt into K folds balanced by
 // sample count, fold predictions pooled, and the CV scoreboard of the pooled folds from the
-// metric functions evaluate() uses (intervals resample families). The database edge that
-// trains and predicts is cv-from-database.ts.
+// metric functions evaluate() uses (intervals resample families), with the coverage of
+// split-conformal prediction sets calibrated per fold. The database edge that trains and
+// predicts is cv-from-database.ts.
 
 import { createHash } from "node:crypto";
 import { UsageError } from "../errors.js";
 import { parsePredictorSpec } from "../predict/index.js";
 import { ceilingAccuracy, leaveOneRunOutCeiling } from "../dataset/ceiling.js";
 import type { Abstraction, State } from "../dataset/types.js";
+import type { CalibrationMode } from "../train/calibration.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
@@ -16,6 +18,8 @@ import { accuracy } from "./metrics/accuracy.js";
 import { brierScore } from "./metrics/brierScore.js";
 import { classScores } from "./metrics/classScores.js";
 import { clusterBootstrapMeanDifference, type BootstrapInterval, type BootstrapOptions } from "./metrics/clusterBootstrap.js";
+import { labelScore, predictionSet } from "./metrics/conformalPredictionSet.js";
+import { conformalThreshold } from "./metrics/conformalThreshold.js";
 import { confusionMatrix } from "./metrics/confusionMatrix.js";
 import { expectedCalibrationError } from "./metrics/expectedCalibrationError.js";
 import { expectedCalibrationErrorInterval } from "./metrics/expectedCalibrationErrorInterval.js";
@@ -30,6 +34,9 @@ export const CV_REFERENCE = "ngram-ctx:4";
 
 /** Folds when `--cv` is given without a number. */
 export const DEFAULT_CV_FOLDS = 5;
+
+/** Target coverage of the conformal prediction sets CV reports. */
+export const CONFORMAL_COVERAGE = 0.9;
 
 /** A family and the samples its programs contribute under the evaluated abstraction. */
 export interface FamilyWeight {
@@ -90,11 +97,13 @@ export function familyWeights(programs: readonly string[], familyOf: (program: s
 
 /**
  * What CV trains for `student:RECIPE`: RECIPE is an objective (ce, kl, trajectory) followed by
- * any of "-tags" (the reasoning-tag head), "-balance" (rare-event weights) and "-calfoldsN"
+ * any of "-tags" (the reasoning-tag head), "-balance" (rare-event weights), "-calfoldsN"
  * (also calibrate on out-of-fold predictions of N training-family folds: `train
- * --calibration-folds N`), e.g. "kl", "kl-tags", "kl-calfolds4" — `schedlab run` names its
- * students so. A path is refused: a saved adapter was trained on some split, so it may have
- * seen the test fold.
+ * --calibration-folds N`), "-memcal" (each ensemble member calibrated before averaging:
+ * `--calibration-mode per-member`) and "-ctxcal" (a temperature that depends on the run's
+ * in-context predictability: `--calibration-mode in-context`), e.g. "kl", "kl-tags",
+ * "kl-calfolds4" — `schedlab run` names its students so. A path is refused: a saved adapter
+ * was trained on some split, so it may have seen the test fold.
  */
 export interface StudentRecipe {
   readonly name: string;
@@ -103,27 +112,40 @@ export interface StudentRecipe {
   readonly balance: boolean;
   /** ≥ 2: calibration also on out-of-fold predictions; undefined: the training default. */
   readonly calibrationFolds?: number;
+  /** A calibration variant; undefined: the training default. */
+  readonly calibrationMode?: CalibrationMode;
 }
 
 const CALIBRATION_FOLDS = /^calfolds(\d+)$/;
+const MODE_FLAGS: Readonly<Record<string, CalibrationMode>> = { memcal: "per-member", ctxcal: "in-context" };
 
 export function parseStudentRecipe(name: string): StudentRecipe {
   const [objective, ...flags] = name.split("-");
   const known = ["ce", "kl", "trajectory"] as const;
   const calibrationFolds = flags.map((f) => CALIBRATION_FOLDS.exec(f)).find((m) => m !== null);
   const folds = calibrationFolds === undefined || calibrationFolds === null ? undefined : Number(calibrationFolds[1]);
+  const modes = flags.filter((f) => f in MODE_FLAGS).map((f) => MODE_FLAGS[f]!);
   const valid =
     (known as readonly string[]).includes(objective ?? "") &&
-    flags.every((f) => f === "tags" || f === "balance" || CALIBRATION_FOLDS.test(f)) &&
+    flags.every((f) => f === "tags" || f === "balance" || f in MODE_FLAGS || CALIBRATION_FOLDS.test(f)) &&
     new Set(flags.map((f) => f.replace(/\d+$/, ""))).size === flags.length &&
-    (folds === undefined || folds >= 2);
+    (folds === undefined || folds >= 2) &&
+    modes.length <= 1 &&
+    (modes.length === 0 || folds === undefined);
   if (!valid) {
     throw new UsageError(
       `--cv trains student:${name} in every fold, but "${name}" is not a student recipe`,
-      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance and -calfoldsN (N ≥ 2), e.g. student:kl or student:kl-tags; saved adapters cannot be cross-validated (they were trained on some of the test families).",
+      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; saved adapters cannot be cross-validated (they were trained on some of the test families).",
     );
   }
-  return { name, objective: objective as StudentRecipe["objective"], tags: flags.includes("tags"), balance: flags.includes("balance"), ...(folds === undefined ? {} : { calibrationFolds: folds }) };
+  return {
+    name,
+    objective: objective as StudentRecipe["objective"],
+    tags: flags.includes("tags"),
+    balance: flags.includes("balance"),
+    ...(folds === undefined ? {} : { calibrationFolds: folds }),
+    ...(modes[0] === undefined ? {} : { calibrationMode: modes[0] }),
+  };
 }
 
 /** The student recipes the predictor specs name, also inside cal:SPEC, each once, in order. */
@@ -144,6 +166,40 @@ export interface FoldPredictions {
   readonly states: readonly State[];
   readonly samples: readonly EvaluationSample[];
   readonly outputs: readonly PredictorOutput[];
+  /**
+   * Per predictor, the split-conformal threshold t̂ (conformalThreshold at CONFORMAL_COVERAGE)
+   * of its LAC scores on held-out calibration families of this fold (the validation families,
+   * never the test fold); +∞ when the set must hold every event. Absent: no conformal sets.
+   */
+  readonly thresholds?: Readonly<Record<string, number>>;
+}
+
+/**
+ * The calibration scores of one predictor on held-out states: for every event a state saw,
+ * the LAC score 1 − q(event), weighted by how many samples saw it (conformalThreshold's input).
+ *
+ * @example conformalCalibrationScores([state with counts GoStart 3, GoEnd 1], [{ probabilities: [0, 0.75, 0, 0, 0, 0.25] }]) // => { scores: [0.25, 0.75], weights: [3, 1] }
+ */
+export function conformalCalibrationScores(states: readonly State[], predictions: readonly { readonly probabilities: readonly number[] }[]): { scores: number[]; weights: number[] } {
+  if (states.length !== predictions.length) throw new RangeError(`conformalCalibrationScores: ${predictions.length} predictions for ${states.length} states`);
+  const scores: number[] = [];
+  const weights: number[] = [];
+  states.forEach((s, i) => {
+    EVENT_TYPES.forEach((e, k) => {
+      const n = s.counts[e];
+      if (n > 0) {
+        scores.push(labelScore(predictions[i]!.probabilities, k));
+        weights.push(n);
+      }
+    });
+  });
+  return { scores, weights };
+}
+
+/** conformalThreshold of a predictor's answers on held-out calibration states, at CONFORMAL_COVERAGE. */
+export function conformalThresholdOfStates(states: readonly State[], predictions: readonly { readonly probabilities: readonly number[] }[], coverage = CONFORMAL_COVERAGE): number {
+  const { scores, weights } = conformalCalibrationScores(states, predictions);
+  return conformalThreshold(scores, coverage, weights);
 }
 
 /** The folds as one evaluation input: states and samples concatenated, predictions likewise. */
@@ -154,6 +210,8 @@ export interface PooledFolds {
   readonly outputs: PredictorOutput[];
   /** Predictors missing from some fold (failed there): left out of the pooled evaluation. */
   readonly incomplete: string[];
+  /** Per predictor with a conformal threshold in every fold: t̂ of each fold, in fold order. */
+  readonly thresholds: Map<string, number[]>;
 }
 
 /**
@@ -182,7 +240,12 @@ export function poolFolds(folds: readonly FoldPredictions[]): PooledFolds {
     }
   }
   const outputs = complete.map((name) => ({ name, configHash: hashes.get(name)!.digest("hex").slice(0, 16), predictions: predictions.get(name)! }));
-  return { states, samples, outputs, incomplete };
+  const thresholds = new Map<string, number[]>();
+  for (const name of complete) {
+    const t = folds.map((f) => f.thresholds?.[name]);
+    if (t.every((x): x is number => x !== undefined)) thresholds.set(name, t);
+  }
+  return { states, samples, outputs, incomplete, thresholds };
 }
 
 /** One predictor's CV scores, pooled over the folds. */
@@ -203,6 +266,20 @@ export interface CrossValidatedPredictor {
   readonly shareOfCeilingLoo: number;
   /** Accuracy in each fold (same order as the folds). */
   readonly foldAccuracy: readonly number[];
+  /** Split-conformal prediction sets, calibrated per fold on held-out families; null without thresholds. */
+  readonly conformal: ConformalScores | null;
+}
+
+/** How split-conformal prediction sets did on the pooled test folds. */
+export interface ConformalScores {
+  /** The coverage the sets were calibrated for (CONFORMAL_COVERAGE). */
+  readonly target: number;
+  /** Share of test samples whose observed next event is in the set, with its family interval. */
+  readonly coverage: BootstrapInterval;
+  /** Mean number of events in the set (1: a point prediction; 6: no information), same resamples. */
+  readonly setSize: BootstrapInterval;
+  /** t̂ of each fold: the set holds the events with probability ≥ 1 − t̂ (+∞: every event). */
+  readonly foldThresholds: readonly number[];
 }
 
 /** accuracy(A) − accuracy(reference), paired on the same samples, family-bootstrapped. */
@@ -295,6 +372,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
       gapToCeilingLoo: ceilingLoo - estimate,
       shareOfCeilingLoo: estimate / ceilingLoo,
       foldAccuracy: foldRows.map((rows) => accuracy(rows.map((i) => q[i]!), rows.map((i) => observed[i]!))),
+      conformal: conformalScores(pooled.thresholds.get(output.name), q, observed, options.foldOfSample, clusters, zeros, bootstrap),
     };
   });
   const sampleScores = (name: string): SampleScores => ({ name, abstraction: options.abstraction, holdout: "cv", clusters, clusterUnit, credit: credits.get(name)! });
@@ -317,6 +395,27 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     majorityClass: options.majorityClass,
     predictors,
     againstReference,
+  };
+}
+
+/** Coverage and set size of each pooled sample's set, under its own fold's threshold. */
+function conformalScores(
+  thresholds: readonly number[] | undefined,
+  q: readonly (readonly number[])[],
+  observed: readonly number[],
+  foldOfSample: readonly number[],
+  clusters: readonly string[],
+  zeros: readonly number[],
+  bootstrap: BootstrapOptions,
+): ConformalScores | null {
+  if (thresholds === undefined) return null;
+  const covered = q.map((p, i) => (labelScore(p, observed[i]!) <= thresholds[foldOfSample[i]!]! ? 1 : 0));
+  const size = q.map((p, i) => predictionSet(p, thresholds[foldOfSample[i]!]!).length);
+  return {
+    target: CONFORMAL_COVERAGE,
+    coverage: clusterBootstrapMeanDifference(clusters, covered, zeros, bootstrap),
+    setSize: clusterBootstrapMeanDifference(clusters, size, zeros, bootstrap),
+    foldThresholds: thresholds,
   };
 }
 

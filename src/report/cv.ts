@@ -1,14 +1,19 @@
 // The terminal rendering of `schedlab eval --cv K`: per abstraction, the pooled scoreboard
-// (accuracy, ECE, NLL with family-bootstrap intervals, gap to the leave-one-run-out ceiling),
+// (accuracy with its family-bootstrap interval and gap to the leave-one-run-out ceiling; ECE,
+// NLL, Brier and the coverage and size of conformal prediction sets),
 // each predictor's paired difference against the reference, and accuracy per fold.
 
 import type { CrossValidatedAbstraction, CrossValidationRun } from "../eval/cv-from-database.js";
+import { CONFORMAL_COVERAGE } from "../eval/cv.js";
 import { fixed, interval, plural, pValue, signed } from "./format.js";
 import { textTable } from "./terminal.js";
 
 const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : "–");
 const points = (x: number): string => (Number.isFinite(x) ? (100 * x).toFixed(1) : "–");
 const pctInterval = (lower: number, upper: number): string => `[${points(lower)}, ${points(upper)}]`;
+
+/** The conformal target of an abstraction's scoreboard (the same for every predictor). */
+const conformalTarget = (a: CrossValidatedAbstraction): number => a.scores.predictors.find((p) => p.conformal !== null)?.conformal?.target ?? CONFORMAL_COVERAGE;
 
 function abstractionText(a: CrossValidatedAbstraction, reference: string): string {
   const s = a.scores;
@@ -18,19 +23,26 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
     `ceiling ${pct(s.ceiling)} · leave-one-run-out ceiling ${pct(s.ceilingLoo)} · majority (${s.majorityClass}, from the training folds) ${pct(s.majority)}`,
     "",
     textTable(
-      ["predictor", "accuracy", "95% CI", "LOO gap", "of LOO", "ECE", "95% CI", "NLL", "95% CI"],
+      ["predictor", "accuracy", "95% CI", "LOO gap", "of LOO"],
+      s.predictors.map((p) => [p.name, pct(p.accuracy.estimate), pctInterval(p.accuracy.lower, p.accuracy.upper), points(p.gapToCeilingLoo), pct(p.shareOfCeilingLoo)]),
+    ),
+    "",
+    textTable(
+      ["calibration", "ECE", "95% CI", "NLL", "95% CI", "Brier", `coverage@${Number((100 * conformalTarget(a)).toFixed(1))}%`, "95% CI", "set size", "95% CI"],
       s.predictors.map((p) => [
         p.name,
-        pct(p.accuracy.estimate),
-        pctInterval(p.accuracy.lower, p.accuracy.upper),
-        points(p.gapToCeilingLoo),
-        pct(p.shareOfCeilingLoo),
         fixed(p.ece.estimate),
         interval(p.ece.lower, p.ece.upper),
         fixed(p.nll.estimate),
         interval(p.nll.lower, p.nll.upper),
+        fixed(p.brier),
+        p.conformal === null ? "–" : pct(p.conformal.coverage.estimate),
+        p.conformal === null ? "–" : pctInterval(p.conformal.coverage.lower, p.conformal.coverage.upper),
+        p.conformal === null ? "–" : p.conformal.setSize.estimate.toFixed(2),
+        p.conformal === null ? "–" : `[${p.conformal.setSize.lower.toFixed(2)}, ${p.conformal.setSize.upper.toFixed(2)}]`,
       ]),
     ),
+    "coverage: share of test samples whose next event is in the split-conformal set (LAC score, calibrated per fold on its validation families); set size: mean events in the set.",
   ];
   if (s.againstReference.length > 0) {
     lines.push(

@@ -1,5 +1,5 @@
 // runPipeline(): the whole of `schedlab run` as a list of named stages — collect → ingest →
-// distributions → train → eval → rollout (per test set) → leaks → report — each skipped when
+// distributions → train → eval → rollout (per test set) → cv → leaks → report — each skipped when
 // the input it is given hashes as at its last completion. The split is loaded once and passed
 // to every stage in memory.
 
@@ -14,6 +14,7 @@ import { recordedTraces } from "../trace/index.js";
 import { silent } from "../progress.js";
 import { runStage, type StageContext } from "./stage.js";
 import { collectStage } from "./stages/collect.js";
+import { cvStage } from "./stages/cv.js";
 import { distributionsStage } from "./stages/distributions.js";
 import { adapterHash, evalStage } from "./stages/eval.js";
 import { ingestStage } from "./stages/ingest.js";
@@ -24,6 +25,7 @@ import { trainStage, type StudentRecipe, type TrainOutput } from "./stages/train
 import { contentHash, ingestedDataHash } from "./store.js";
 import { stratifiedSubset } from "./corpus-subset.js";
 import { bestStudentOf, predictorSummaries } from "./summary.js";
+import type { Abstraction } from "../dataset/types.js";
 import type { ExternalSummary, PipelineSettings, PipelineSummary, RunPipelineOptions, SectionSummary } from "./types.js";
 
 /**
@@ -44,6 +46,17 @@ export const PIPELINE_STUDENTS: readonly StudentRecipe[] = [
  */
 export const PIPELINE_BASELINES = ["uniform", "majority", "ngram:3", "cal:ngram:3"] as const;
 
+/**
+ * Folds of the CV stage unless --cv says otherwise: three keeps it cheap enough for every run
+ * (docs/run.md has the measured time); `schedlab eval --cv 5` is the full scoreboard.
+ */
+export const DEFAULT_RUN_CV_FOLDS = 3;
+
+/** The abstractions the CV stage scores: depth and split (issue 20's protocol), and the run's own. */
+export function crossValidatedAbstractions(abstraction: Abstraction): Abstraction[] {
+  return [...new Set<Abstraction>(["depth", "split", abstraction])];
+}
+
 /** Resolves defaults; `quick` trades coverage for time (see docs/run.md for measured times). */
 export function pipelineSettings(options: RunPipelineOptions): PipelineSettings {
   const quick = options.quick === true;
@@ -52,6 +65,8 @@ export function pipelineSettings(options: RunPipelineOptions): PipelineSettings 
   if (options.jobs !== undefined && (!Number.isInteger(options.jobs) || options.jobs < 1)) {
     throw new UsageError(`--jobs must be a positive integer, got ${options.jobs}`, "Pass e.g. --jobs 2.");
   }
+  const cvFolds = options.cvFolds ?? DEFAULT_RUN_CV_FOLDS;
+  if (!Number.isInteger(cvFolds) || cvFolds < 0 || cvFolds === 1) throw new UsageError(`--cv must be 0 (no cross-validation) or at least 2 folds, got ${cvFolds}`, "Pass e.g. --cv 3, or --cv 0 to skip the CV stage.");
   const corpus = resolve(options.corpus ?? "go-programs");
   const testCorpora = [...new Set((options.testCorpora ?? []).map((dir) => resolve(dir)))];
   if (testCorpora.includes(corpus)) throw new UsageError(`--test-corpus ${corpus} is the --corpus itself`, "Pass a different directory as the test corpus: its programs are never trained on.");
@@ -70,6 +85,7 @@ export function pipelineSettings(options: RunPipelineOptions): PipelineSettings 
     studentModel: quick ? "logreg" : "mlp",
     studentEpochs: quick ? 20 : 40,
     bootstrapResamples: quick ? 200 : 1000,
+    cvFolds,
     rollout: quick ? { steps: 10, samples: 5, prefixes: 10 } : { steps: 20, samples: 10, prefixes: 30 },
     force: options.force === true,
   };
@@ -137,6 +153,20 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
       }
     }
 
+    const crossValidation =
+      settings.cvFolds === 0
+        ? null
+        : await runStage(context, cvStage, {
+            data,
+            folds: settings.cvFolds,
+            abstractions: crossValidatedAbstractions(settings.abstraction),
+            predictors: [...PIPELINE_BASELINES, ...PIPELINE_STUDENTS.map((s) => `student:${s.name}`)],
+            model: settings.studentModel,
+            epochs: settings.studentEpochs,
+            resamples: settings.bootstrapResamples,
+            adapters: settings.adapters,
+          });
+
     const leaks = (await runStage(context, leaksStage, { data }))?.summary ?? null;
     const shownNames = Object.fromEntries([main, ...externals].flatMap((s) => s.summary.predictors.map((p) => [p.spec, p.name])));
     const overviewOf = (section: SectionSummary, title: string) => ({
@@ -160,6 +190,7 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
         warnings: context.warnings,
       },
       evaluations: [main.reported, ...externals.map((e) => e.reported)],
+      crossValidation,
       shownNames,
       leaks,
       out: settings.out,
@@ -174,6 +205,7 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
       programs: programs.length,
       external: externals.map((e) => e.summary),
       leaks,
+      crossValidation,
       stages: context.timings,
       warnings: context.warnings,
     };

@@ -1,8 +1,9 @@
 // The pipeline's headline numbers: per-predictor summaries, the best student (chosen on
-// validation), the leak summary, and the lines `schedlab run` prints. Pure.
+// validation), the leak summary, and the lines `schedlab run` prints (with the CV line). Pure.
 
 import type { PredictorEvaluation } from "../eval/index.js";
 import { kindCounts, type LeakAnalysis, type LeakScoreReport } from "../leaks/index.js";
+import { crossValidationLine } from "../report/sections/crossValidation.js";
 import { estimateWithInterval } from "../report/sections/evaluationTables.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import type { BestStudent, LeakSummary, PipelineSummary, PredictorSummary, SectionSummary } from "./types.js";
@@ -79,7 +80,7 @@ function externalLine(section: PipelineSummary["external"][number]): string {
   return `test corpus ${section.corpus.label} (${section.testPrograms.length} programs): ${best === undefined ? "no student" : `${best.name} ${pct(best.accuracy)} (ECE ${estimateWithInterval(best.ece, best.eceInterval)})`}; ${others}; ceiling ${pct(section.predictors[0]?.ceiling ?? NaN)}, leave-one-run-out ${pct(section.predictors[0]?.ceilingLoo ?? NaN)}`;
 }
 
-/** The summary lines printed at the end of `schedlab run` (five, plus one per test corpus), before where the report is. */
+/** The summary lines printed at the end of `schedlab run` (five, one for the CV stage when it ran, one per test corpus), before where the report is. */
 export function summaryLines(summary: PipelineSummary): string[] {
   const best = summary.best === null ? null : (summary.predictors.find((p) => p.name === summary.best!.name) ?? null);
   const reference = best ?? summary.predictors[0];
@@ -90,6 +91,7 @@ export function summaryLines(summary: PipelineSummary): string[] {
     headlineLine(summary, "held-out", summary.abstraction),
     `students: ${students.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ") || "–"}; baselines: ${baselines.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ")}`,
     `calibration (ECE, lower is better): ${summary.predictors.map((p) => `${p.name} ${estimateWithInterval(p.ece, p.eceInterval)}`).join(", ")}${reference === undefined ? "" : `; macro-F1 of ${reference.name} ${f3(reference.macroF1)}`}`,
+    ...(summary.crossValidation === null ? [] : [crossValidationLine(summary.crossValidation, summary.best?.name ?? null)]),
     ...summary.external.map(externalLine),
     leaks === null
       ? "leaks: not analysed (see the warnings above)"

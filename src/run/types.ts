@@ -5,12 +5,13 @@ import type { Abstraction, SplitFamilies } from "../dataset/index.js";
 import type { BootstrapInterval } from "../eval/index.js";
 import type { EventType } from "../trace/types.js";
 import type { Progress } from "../progress.js";
+import type { CrossValidationBoard } from "../report/sections/crossValidation.js";
 
 /**
  * Pipeline stages in execution order. With test corpora, train, eval and rollout also run as
  * "train:external", "eval:LABEL" and "rollout:LABEL" (one eval and rollout per test corpus).
  */
-export const PIPELINE_STAGES = ["collect", "ingest", "distributions", "train", "eval", "rollout", "leaks", "report"] as const;
+export const PIPELINE_STAGES = ["collect", "ingest", "distributions", "train", "eval", "rollout", "cv", "leaks", "report"] as const;
 
 /** Options of `runPipeline`, as the CLI gives them. Everything has a default. */
 export interface RunPipelineOptions {
@@ -40,6 +41,11 @@ export interface RunPipelineOptions {
   readonly timeoutMs?: number;
   /** State abstraction for distributions, training, evaluation and rollouts (default "depth"). */
   readonly abstraction?: Abstraction;
+  /**
+   * Folds of the leave-family-out cross-validation stage (default DEFAULT_RUN_CV_FOLDS; 0: no
+   * CV stage): the pipeline's students and baselines at depth, split and the run's abstraction.
+   */
+  readonly cvFolds?: number;
   /** Redo every stage even when its inputs are unchanged (collect still resumes recorded runs). */
   readonly force?: boolean;
   readonly signal?: AbortSignal;
@@ -63,6 +69,8 @@ export interface PipelineSettings {
   readonly studentModel: "logreg" | "mlp";
   readonly studentEpochs: number;
   readonly bootstrapResamples: number;
+  /** Folds of the CV stage; 0: none. */
+  readonly cvFolds: number;
   readonly rollout: { readonly steps: number; readonly samples: number; readonly prefixes: number };
   readonly force: boolean;
 }
@@ -162,6 +170,8 @@ export interface PipelineSummary extends SectionSummary {
   readonly programs: number;
   readonly external: readonly ExternalSummary[];
   readonly leaks: LeakSummary | null;
+  /** The leave-family-out CV scoreboard; null when the stage was turned off (cvFolds 0) or failed. */
+  readonly crossValidation: CrossValidationBoard | null;
   readonly stages: readonly StageTiming[];
   /** Problems that did not stop the pipeline (a predictor that failed, an optional stage that could not run). */
   readonly warnings: readonly string[];

@@ -106,6 +106,14 @@ export function loadAdapter(path: string): LoadedAdapter {
   if (!Array.isArray(moreMembers) || moreMembers.some((m) => !finite(m) || m.length !== size)) {
     throw new AdapterError(`adapter ${dir} has malformed ensemble members (each needs ${size} finite parameters)`, retrain);
   }
+  const memberTemperatures = weights.memberTemperatures;
+  if (memberTemperatures !== undefined && (!finite(memberTemperatures) || memberTemperatures.length !== 1 + moreMembers.length || memberTemperatures.some((t) => !(t > 0)))) {
+    throw new AdapterError(`adapter ${dir} has malformed member temperatures (one positive number per ensemble member)`, retrain);
+  }
+  const context = weights.contextTemperature;
+  if (context !== undefined && (!names.includes(context.feature) || !Number.isFinite(context.centre) || !Number.isFinite(context.slope))) {
+    throw new AdapterError(`adapter ${dir} has a malformed in-context temperature (a known feature, a finite centre and slope)`, retrain);
+  }
   if (weights.shape.inputs !== names.length || weights.shape.events !== EVENT_TYPES.length || !finite(weights.params) || weights.params.length !== size || !finite(weights.mean) || weights.mean.length !== names.length || !finite(weights.std) || weights.std.length !== names.length || !(weights.temperature > 0) || !validPrior(weights) || typeof weights.usesStaticFeatures !== "boolean") {
     throw new AdapterError(`adapter ${dir} has malformed weights (expected ${size} finite parameters for its shape, a temperature > 0, a prior weight in [0, 1) and a prior distribution over the ${EVENT_TYPES.length} events)`, retrain);
   }

@@ -2,11 +2,46 @@
 // temperature-and-prior family of src/predict/calibration.ts followed by the adapter's rule F
 // for events the prefix rules out (src/train/feasibility.ts). (T, α) are fitted on the
 // validation families' NLL, with F applied, by the search of src/predict/calibration.ts.
+// Two variants measured by leave-family-out CV (docs/training.md): a temperature per ensemble
+// member before averaging, and a temperature that depends on the run's in-context
+// predictability (T·exp(β·(h − h̄)), h a feature such as ctx.selfHits.recent).
 
-import { calibrateInPlace, fitOverPriorWeights, nllOf, type Calibration, type CalibrationTargets } from "../predict/calibration.js";
+import { calibrateInPlace, fitOverPriorWeights, fitTemperature, goldenTemperature, nllOf, type Calibration, type CalibrationTargets } from "../predict/calibration.js";
 import { capInfeasible, topFeasible } from "./feasibility.js";
 
 export type { Calibration };
+
+/**
+ * How a student is calibrated: the ensemble's mean distribution as one model ("pooled", the
+ * default), each member at its own temperature before averaging and then the mean as one
+ * model ("per-member"), or the pooled fit with a temperature scaled by the run's in-context
+ * predictability ("in-context").
+ */
+export const CALIBRATION_MODES = ["pooled", "per-member", "in-context"] as const;
+export type CalibrationMode = (typeof CALIBRATION_MODES)[number];
+
+/** The feature an "in-context" calibration reads: the share of the last 32 events the run's own counts predicted. */
+export const CONTEXT_CALIBRATION_FEATURE = "ctx.selfHits.recent";
+
+/**
+ * A temperature that depends on in-context evidence h (a raw feature value of the row):
+ * T(h) = T·exp(slope·(h − centre)). slope 0 is the plain temperature.
+ */
+export interface ContextTemperature {
+  /** Feature name (FEATURE_SPEC), e.g. CONTEXT_CALIBRATION_FEATURE. */
+  readonly feature: string;
+  /** The count-weighted mean of h over the rows it was fitted on. */
+  readonly centre: number;
+  readonly slope: number;
+}
+
+/** Slopes of log T per unit of h tried by fitContextTemperature (0 included: never worse than the pooled fit). */
+export const CONTEXT_SLOPE_GRID: readonly number[] = [-3, -2, -1.5, -1, -0.5, -0.25, 0, 0.25, 0.5, 1, 2];
+
+/** The calibration of one row whose in-context evidence is h. */
+export function atContext<C extends Calibration>(c: C, context: ContextTemperature | undefined, h: number): C {
+  return context === undefined || context.slope === 0 ? c : { ...c, temperature: c.temperature * Math.exp(context.slope * (h - context.centre)) };
+}
 
 /** Prior weights tried: fine near 0, where most fits land, coarser further out. */
 export const PRIOR_WEIGHT_GRID: readonly number[] = [0, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
@@ -56,4 +91,48 @@ export function fitStudentCalibration(
   const at = (temperature: number, priorWeight: number): StudentCalibration => ({ temperature, priorWeight, prior, feasibility, infeasibleCap });
   if (m.rows === 0) return at(1, 0);
   return fitOverPriorWeights(PRIOR_WEIGHT_GRID, at, (c) => calibratedNll(logits, m, classes, c, feasible), 40);
+}
+
+/**
+ * The in-context temperature: α and the feasibility rule kept from `base` (the pooled fit), the
+ * slope β from CONTEXT_SLOPE_GRID and, for each, the base temperature by golden-section search
+ * on the same validation NLL; the (β, T) with the lowest NLL. `h` holds each row's evidence.
+ * β = 0 reproduces `base`, so the fit is never worse than it on the rows it is fitted on.
+ */
+export function fitContextTemperature(
+  logits: Float64Array,
+  m: CalibrationTargets,
+  classes: number,
+  base: StudentCalibration,
+  feasible: Uint8Array | null,
+  h: Float64Array,
+  feature: string,
+): { calibration: StudentCalibration; context: ContextTemperature } {
+  let weight = 0;
+  let sum = 0;
+  for (let r = 0; r < m.rows; r++) {
+    weight += m.counts[r];
+    sum += m.counts[r] * h[r];
+  }
+  const centre = weight > 0 ? sum / weight : 0;
+  const nll = (c: StudentCalibration, context: ContextTemperature): number =>
+    nllOf(logits, m, classes, (q, offset) => calibrateRow(q, classes, atContext(c, context, h[offset / classes]), feasible, offset));
+  let best = { calibration: base, context: { feature, centre, slope: 0 } };
+  let bestLoss = nll(base, best.context);
+  for (const slope of CONTEXT_SLOPE_GRID) {
+    if (slope === 0 || m.rows === 0) continue;
+    const context = { feature, centre, slope };
+    const temperature = goldenTemperature((t) => nll({ ...base, temperature: t }, context), 40);
+    const loss = nll({ ...base, temperature }, context);
+    if (loss < bestLoss - 1e-9) {
+      best = { calibration: { ...base, temperature }, context };
+      bestLoss = loss;
+    }
+  }
+  return best;
+}
+
+/** Each ensemble member's own temperature on the validation rows (plain temperature scaling of its logits). */
+export function memberTemperatures(memberLogits: readonly Float64Array[], m: CalibrationTargets, classes: number): number[] {
+  return memberLogits.map((z) => fitTemperature(z, m, classes));
 }

@@ -195,19 +195,20 @@ export function eventLogits(shape: ModelShape, params: Float64Array, m: Training
 }
 
 /**
- * The logits of an ensemble (members share shape and standardiser): z = ln(mean_m softmax(z_m)),
+ * The logits of an ensemble (members share shape and standardiser): z = ln(mean_m softmax(z_m / T_m)),
  * so softmax(z) is the members' mean distribution and calibration treats the ensemble as one
- * model. One member gives its own logits unchanged.
+ * model. `temperatures` (one per member, default 1) calibrate each member before the mean
+ * (calibration mode "per-member"). One member gives its own logits unchanged.
  */
-export function ensembleLogits(shape: ModelShape, members: readonly Float64Array[], m: TrainingMatrix, standardiser = identityStandardiser(m.inputs)): Float64Array {
+export function ensembleLogits(shape: ModelShape, members: readonly Float64Array[], m: TrainingMatrix, standardiser = identityStandardiser(m.inputs), temperatures?: readonly number[]): Float64Array {
   if (members.length === 1) return eventLogits(shape, members[0], m, standardiser);
   const rows = sparseRows(m.x, m.rows, m.inputs, standardiser);
   const mean = new Float64Array(m.rows * shape.events);
-  for (const params of members) {
+  for (const [member, params] of members.entries()) {
     const z = sparseLogits(shape, params, rows);
     for (let r = 0; r < m.rows; r++) {
       const row = z.subarray(r * shape.events, (r + 1) * shape.events);
-      softmaxInPlace(row, shape.events);
+      softmaxInPlace(row, shape.events, temperatures?.[member] ?? 1);
       for (let c = 0; c < shape.events; c++) mean[r * shape.events + c] += row[c] / members.length;
     }
   }

@@ -1,12 +1,13 @@
 // The `student:` predictor backend: a saved adapter as a Predictor. Predictions are made
-// from each state's representative prefix, with the adapter's standardiser and calibration.
+// from each state's representative prefix, with the adapter's standardiser and calibration
+// (per-member temperatures and the in-context temperature when the adapter has them).
 
 import { createHash } from "node:crypto";
 import type { State } from "../dataset/types.js";
 import type { Prediction, Predictor, ReasoningTags } from "../predict/types.js";
 import { loadAdapter, loadedNgram } from "./adapter.js";
-import { calibrateRow, type StudentCalibration } from "./calibration.js";
-import { FEATURE_COUNT, featurizePrefixes } from "./features.js";
+import { atContext, calibrateRow, type StudentCalibration } from "./calibration.js";
+import { FEATURE_COUNT, FEATURE_SPEC, featurizePrefixes } from "./features.js";
 import { forward, newWorkspace, softmaxInPlace } from "./model.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES } from "./tags.js";
@@ -29,6 +30,9 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
   const known = new Map<string, StaticFeatures | null>(Object.entries(features.staticFeatures));
   const ngram = loadedNgram(features.ngram);
   const configHash = createHash("sha256").update(adapter.raw).digest("hex").slice(0, 16);
+  const memberTemperatures = weights.memberTemperatures ?? members.map(() => 1);
+  const context = weights.contextTemperature;
+  const contextColumn = context === undefined ? -1 : FEATURE_SPEC.names.indexOf(context.feature);
 
   async function staticFor(program: string): Promise<void> {
     if (known.has(program) || !weights.usesStaticFeatures) return;
@@ -68,9 +72,9 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
           // The members' mean distribution, as logits (ensembleLogits in fit.ts does the same).
           q.fill(0);
           tagMean.fill(0);
-          for (const member of members) {
+          for (const [m, member] of members.entries()) {
             forward(shape, member, row, 0, ws);
-            softmaxInPlace(ws.eventLogits, shape.events);
+            softmaxInPlace(ws.eventLogits, shape.events, memberTemperatures[m]);
             for (let c = 0; c < shape.events; c++) q[c] += ws.eventLogits[c] / members.length;
             if (shape.tags > 0) {
               softmaxInPlace(ws.tagLogits, shape.tags);
@@ -79,7 +83,8 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
           }
           for (let c = 0; c < shape.events; c++) q[c] = Math.log(Math.max(q[c], 1e-300));
         }
-        calibrateRow(q, shape.events, calibration, feasible, i * shape.events);
+        const rowCalibration = context === undefined ? calibration : atContext(calibration, context, x[i * FEATURE_COUNT + contextColumn]);
+        calibrateRow(q, shape.events, rowCalibration, feasible, i * shape.events);
         const probabilities = Array.from(q);
         if (shape.tags === 0) return { probabilities };
         return { probabilities, tags: reasoningTags(tagMean, shape.tags, q) };

@@ -10,12 +10,13 @@ import { applyRecord, newSchedulerTracker } from "../dataset/scheduler-state.js"
 import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../trace/types.js";
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
 import { FEATURE_COUNT, FEATURE_SPEC, FEATURE_VERSION, featurizePrefixes, type FeatureInputs } from "./features.js";
-import { calibrateRow, calibratedNll, fitStudentCalibration, type StudentCalibration } from "./calibration.js";
+import { atContext, calibrateRow, calibratedNll, CONTEXT_CALIBRATION_FEATURE, fitContextTemperature, fitStudentCalibration, memberTemperatures, type ContextTemperature, type StudentCalibration } from "./calibration.js";
 import { fitNgram } from "../predict/baselines.js";
+import { nllOf } from "../predict/calibration.js";
 import { savedNgram } from "./adapter.js";
 import { SPLIT_GRID_POINTS, runsOfSamples, splitGridStates } from "./split-grid.js";
 import { familyWeightedCounts, outOfFoldRows, withOutOfFold } from "./calibration-set.js";
-import { ensembleLogits, fitModel, fitStandardiser, type TrainingMatrix } from "./fit.js";
+import { ensembleLogits, eventLogits, fitModel, fitStandardiser, type TrainingMatrix } from "./fit.js";
 import { modelLayout, type ModelShape } from "./model.js";
 import { seededRandom, shuffleInPlace } from "../random.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
@@ -116,6 +117,9 @@ export async function trainStudent(name: string, data: TrainingData, options: Tr
 
 /** Trains a student on split data and returns its weights, feature file and card. */
 export async function trainOnSplit(name: string, data: StudentData, options: TrainStudentOptions): Promise<TrainedStudent> {
+  if (options.calibrationMode !== "pooled" && options.calibrationFolds >= 2) {
+    throw new UsageError(`calibration mode ${options.calibrationMode} is fitted on the validation families alone and cannot be combined with calibration folds`, "Pass --calibration-folds 0, or --calibration-mode pooled.");
+  }
   if (data.validation.programs.length === 0) {
     throw new UsageError(
       `only ${data.fit.programs.length} training program(s) left after the holdout and none for validation: a validation split for early stopping and calibration needs at least 2 (whole families where there are several)`,
@@ -187,7 +191,9 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
   );
   const fit = fits[0];
   const members = fits.map((f) => f.params);
-  const validationLogits = ensembleLogits(shape, members, validation, standardiser);
+  // Calibration mode "per-member": each member's own temperature before the mean.
+  const perMember = options.calibrationMode === "per-member" && members.length > 1 ? memberTemperatures(members.map((p) => eventLogits(shape, p, validation, standardiser)), validation, K) : undefined;
+  const validationLogits = ensembleLogits(shape, members, validation, standardiser, perMember);
   // Calibration toward the training class marginal: a model confidently wrong on programs it
   // has not seen keeps a floor α·prior on every event that can occur, which temperature alone
   // only buys by flattening every prediction (CE on depth: T 4.4; docs/training.md).
@@ -199,14 +205,19 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
         )
       : { logits: validationLogits, rows: validation, programs: keptStates(validationStates).map((s) => s.program) };
   const calibrationRows = options.calibrationWeighting === "families" ? { ...calibrationSet.rows, counts: familyWeightedCounts(calibrationSet, data.familyOf) } : calibrationSet.rows;
-  const calibration = fitStudentCalibration(calibrationSet.logits, calibrationRows, K, classMarginal(totals), calibrationRows.feasible, options);
+  const pooled = fitStudentCalibration(calibrationSet.logits, calibrationRows, K, classMarginal(totals), calibrationRows.feasible, options);
+  // Calibration mode "in-context": the temperature scaled by how predictable the run has been to itself.
+  const { calibration, context } =
+    options.calibrationMode === "in-context"
+      ? fitContextTemperature(calibrationSet.logits, calibrationRows, K, pooled, calibrationRows.feasible, featureColumn(validation, CONTEXT_CALIBRATION_FEATURE), CONTEXT_CALIBRATION_FEATURE)
+      : { calibration: pooled, context: undefined };
   const temperature = calibration.temperature;
   // The majority baseline is fitted on every non-held-out program, as the eval stage does.
   const seen = classTotals(trainSamples);
   for (const state of validationStates) for (const e of EVENT_TYPES) seen[e] += state.counts[e];
   const majorityEvent = EVENT_TYPES.reduce((a, b) => (seen[b] > seen[a] ? b : a));
   const score = (states: readonly State[], m: TrainingMatrix): CardMetrics | null =>
-    states.length === 0 ? null : cardMetrics(scoredStates(states, ensembleLogits(shape, members, m, standardiser), calibration, m.feasible), majorityEvent);
+    states.length === 0 ? null : cardMetrics(scoredStates(states, ensembleLogits(shape, members, m, standardiser, perMember), calibration, m.feasible, context === undefined ? null : featureColumn(m, context.feature), context), majorityEvent);
 
   const card: StudentCard = {
     name,
@@ -253,6 +264,9 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
         feasibility: options.feasibility === "cap" ? `cap ${options.infeasibleCap}` : options.feasibility,
         members: memberCount,
         ...(memberCount > 1 ? { memberBestEpochs: fits.map((f) => f.bestEpoch).join(",") } : {}),
+        calibrationMode: options.calibrationMode,
+        ...(perMember === undefined ? {} : { memberTemperatures: perMember.map((t) => t.toFixed(3)).join(",") }),
+        ...(context === undefined ? {} : { contextTemperature: `${context.feature} slope ${context.slope} centre ${context.centre.toFixed(3)}` }),
         programWeighting: "min(1, 4·median/n_p) on training rows and validation counts",
       },
       featureVersion: FEATURE_VERSION,
@@ -262,7 +276,7 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
       bestEpoch: fit.bestEpoch,
       temperature,
       priorWeight: calibration.priorWeight,
-      validationNll: calibratedNll(validationLogits, validation, K, calibration, validation.feasible),
+      validationNll: contextualNll(validationLogits, validation, calibration, context),
     },
     holdout: score(holdoutStates, holdout),
     validation: score(validationStates, validation),
@@ -282,6 +296,8 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
       temperature,
       priorWeight: calibration.priorWeight,
       prior: Array.from(calibration.prior),
+      ...(perMember === undefined ? {} : { memberTemperatures: perMember }),
+      ...(context === undefined ? {} : { contextTemperature: context }),
       feasibility: calibration.feasibility,
       infeasibleCap: calibration.infeasibleCap,
       eventTypes: [...EVENT_TYPES],
@@ -529,12 +545,33 @@ function classMarginal(totals: Readonly<Record<EventType, number>>): Float64Arra
   return Float64Array.from(EVENT_TYPES, (e) => (n > 0 ? totals[e] / n : 1 / K));
 }
 
-function scoredStates(states: readonly State[], logits: Float64Array, calibration: StudentCalibration, feasible: Uint8Array): { counts: number[]; probabilities: number[] }[] {
+/** The raw values of one feature column of `m` (the calibration's in-context evidence). */
+function featureColumn(m: TrainingMatrix, feature: string): Float64Array {
+  const column = FEATURE_SPEC.names.indexOf(feature);
+  if (column < 0) throw new Error(`featureColumn: no feature ${feature}`);
+  return Float64Array.from({ length: m.rows }, (_, r) => m.x[r * m.inputs + column]);
+}
+
+/** Validation NLL of calibrated logits, with the in-context temperature when there is one. */
+function contextualNll(logits: Float64Array, m: TrainingMatrix, calibration: StudentCalibration, context: ContextTemperature | undefined): number {
+  if (context === undefined) return calibratedNll(logits, m, K, calibration, m.feasible);
+  const h = featureColumn(m, context.feature);
+  return nllOf(logits, m, K, (q, offset) => calibrateRow(q, K, atContext(calibration, context, h[offset / K]), m.feasible, offset));
+}
+
+function scoredStates(
+  states: readonly State[],
+  logits: Float64Array,
+  calibration: StudentCalibration,
+  feasible: Uint8Array,
+  evidence: Float64Array | null,
+  context: ContextTemperature | undefined,
+): { counts: number[]; probabilities: number[] }[] {
   const kept = states.filter((s) => totalCount(s.counts) > 0);
   const q = new Float64Array(K);
   return kept.map((s, i) => {
     for (let c = 0; c < K; c++) q[c] = logits[i * K + c];
-    calibrateRow(q, K, calibration, feasible, i * K);
+    calibrateRow(q, K, evidence === null ? calibration : atContext(calibration, context, evidence[i]), feasible, i * K);
     return { counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: Array.from(q) };
   });
 }

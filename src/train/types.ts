@@ -3,7 +3,7 @@
 import type { Abstraction, RunRecords, Sample, State } from "../dataset/types.js";
 import type { EventType } from "../trace/types.js";
 import type { CardMetrics } from "./card-metrics.js";
-import type { FeasibilityRule } from "./calibration.js";
+import type { CalibrationMode, ContextTemperature, FeasibilityRule } from "./calibration.js";
 import type { FeatureSpec } from "./features.js";
 import type { Activation, ModelKind, ModelShape } from "./model.js";
 import type { StaticFeatures } from "./static-features.js";
@@ -85,6 +85,13 @@ export interface TrainStudentOptions {
   /** How calibration rows are weighted: by samples (programs capped at 4× the median), or every family equally. */
   readonly calibrationWeighting: "samples" | "families";
   /**
+   * "pooled": the ensemble's mean distribution calibrated as one model; "per-member": each
+   * member at its own validation temperature before the mean, then as "pooled"; "in-context":
+   * as "pooled", then a temperature that depends on the run's in-context predictability
+   * (CONTEXT_CALIBRATION_FEATURE). The variants need calibrationFolds 0.
+   */
+  readonly calibrationMode: CalibrationMode;
+  /**
    * Models averaged (seeds seed, seed + 1, …; each stopped early on its own; the mean
    * distribution is calibrated as one model). "auto": as many as fit ENSEMBLE_ROW_BUDGET
    * training rows, from 1 to MAX_ENSEMBLE_MEMBERS — small training sets (split: ≈ 2 900
@@ -120,6 +127,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   infeasibleCap: 0.15,
   calibrationFolds: 0,
   calibrationWeighting: "samples",
+  calibrationMode: "pooled",
   members: "auto",
 };
 
@@ -186,6 +194,10 @@ export interface StudentWeights {
   readonly priorWeight: number;
   /** The training samples' event frequencies, EVENT_TYPES order. */
   readonly prior: readonly number[];
+  /** Calibration mode "per-member": each member's temperature before the mean (absent: 1 each). */
+  readonly memberTemperatures?: readonly number[];
+  /** Calibration mode "in-context": the temperature scaled by a feature of the row (absent: none). */
+  readonly contextTemperature?: ContextTemperature;
   /** The feasibility rule (absent: "none") and the cap it uses for "cap". */
   readonly feasibility?: FeasibilityRule;
   readonly infeasibleCap?: number;

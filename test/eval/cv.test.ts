@@ -7,7 +7,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSide, selectPrograms } from "../../src/dataset/index.js";
-import { assignFolds, crossValidationScores, familyWeights, parseStudentRecipe, poolFolds, pooledMajorityClass, studentRecipesOf, type FoldPredictions } from "../../src/eval/cv.js";
+import {
+  assignFolds,
+  conformalCalibrationScores,
+  conformalThresholdOfStates,
+  crossValidationScores,
+  familyWeights,
+  parseStudentRecipe,
+  poolFolds,
+  pooledMajorityClass,
+  studentRecipesOf,
+  type FoldPredictions,
+} from "../../src/eval/cv.js";
 import { runCrossValidation } from "../../src/eval/cv-from-database.js";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { UsageError } from "../../src/errors.js";
@@ -77,6 +88,13 @@ describe("student recipes", () => {
     expect(parseStudentRecipe("kl-tags")).toEqual({ name: "kl-tags", objective: "kl", tags: true, balance: false });
     expect(parseStudentRecipe("kl-calfolds4")).toEqual({ name: "kl-calfolds4", objective: "kl", tags: false, balance: false, calibrationFolds: 4 });
     expect(studentRecipesOf(["ngram:3", "student:kl", "cal:student:ce-balance", "student:kl"]).map((r) => r.name)).toEqual(["kl", "ce-balance"]);
+  });
+
+  it("reads the calibration variants -memcal and -ctxcal, one at a time and not with -calfoldsN", () => {
+    expect(parseStudentRecipe("kl-memcal")).toEqual({ name: "kl-memcal", objective: "kl", tags: false, balance: false, calibrationMode: "per-member" });
+    expect(parseStudentRecipe("kl-tags-ctxcal")).toEqual({ name: "kl-tags-ctxcal", objective: "kl", tags: true, balance: false, calibrationMode: "in-context" });
+    expect(() => parseStudentRecipe("kl-memcal-ctxcal")).toThrow(UsageError);
+    expect(() => parseStudentRecipe("kl-ctxcal-calfolds4")).toThrow(UsageError);
   });
 
   it("refuses an adapter path: a saved student may have seen the test fold", () => {
@@ -196,6 +214,43 @@ describe("pooling folds and the CV scoreboard", () => {
     expect(scores.againstReference[0]!.p).toBe(c.clusterTest.pValue);
   });
 
+  it("scores conformal sets under each fold's own threshold: coverage and mean set size", () => {
+    // student:kl gives GoStart (the observed event) 0.8 and GoBlock 0.2 everywhere: LAC scores 0.2 and 0.8.
+    // Fold 1, t̂ = 0.1: empty sets, nothing covered. Fold 2, t̂ = 0.85: {GoStart, GoBlock}, all covered.
+    // The reference: fold 1 right with t̂ = +∞ (all six events, covered); fold 2 puts 1 on GoBlock with
+    // t̂ = 0: the set {GoBlock} misses GoStart.
+    const withThresholds = poolFolds([
+      { ...folds[0]!, thresholds: { "ngram-ctx:4": Infinity, "student:kl": 0.1 } },
+      { ...folds[1]!, thresholds: { "ngram-ctx:4": 0, "student:kl": 0.85 } },
+    ]);
+    expect(withThresholds.thresholds.get("student:kl")).toEqual([0.1, 0.85]);
+    const [reference, student] = score(withThresholds).predictors;
+    expect(student!.conformal!.target).toBe(0.9);
+    expect(student!.conformal!.coverage.estimate).toBe(0.5);
+    expect(student!.conformal!.setSize.estimate).toBe(1);
+    expect(student!.conformal!.foldThresholds).toEqual([0.1, 0.85]);
+    expect(reference!.conformal!.coverage.estimate).toBe(0.5);
+    expect(reference!.conformal!.setSize.estimate).toBe(3.5);
+    // Families resampled: each family is all-covered or all-missed, so the interval spans [0, 1] with 500 draws of 6.
+    expect(student!.conformal!.coverage.lower).toBeLessThan(0.5);
+    expect(student!.conformal!.coverage.upper).toBeGreaterThan(0.5);
+    // Without thresholds in every fold, no conformal scores.
+    expect(scores.predictors.every((p) => p.conformal === null)).toBe(true);
+    const partial = poolFolds([{ ...folds[0]!, thresholds: { "student:kl": 0.1 } }, folds[1]!]);
+    expect(partial.thresholds.size).toBe(0);
+  });
+
+  it("calibrates the threshold on held-out states, each event weighted by its samples", () => {
+    const states = [makeState("v1", "p9", { GoStart: 3, GoEnd: 1 }), makeState("v2", "p9", { GoBlock: 1 })];
+    const predictions = [{ probabilities: [0, 0.75, 0, 0, 0, 0.25] }, { probabilities: [0, 0.5, 0.5, 0, 0, 0] }];
+    expect(conformalCalibrationScores(states, predictions)).toEqual({ scores: [0.25, 0.75, 0.5], weights: [3, 1, 1] });
+    // n = 5 samples; at 50 % the ⌈3⌉rd smallest of 0.25 ×3, 0.5, 0.75 is 0.25; at 60 % (⌈3.6⌉ = 4) 0.5.
+    expect(conformalThresholdOfStates(states, predictions, 0.5)).toBe(0.25);
+    expect(conformalThresholdOfStates(states, predictions, 0.6)).toBe(0.5);
+    // 90 % of 5: ⌈5.4⌉ = 6 > 5, so the set must hold every event.
+    expect(conformalThresholdOfStates(states, predictions)).toBe(Infinity);
+  });
+
   it("takes the majority class most training folds agree on", () => {
     expect(pooledMajorityClass([{ majority: "GoStart", trainingSamples: 10 }, { majority: "GoBlock", trainingSamples: 5 }, { majority: "GoBlock", trainingSamples: 3 }])).toBe("GoBlock");
     expect(pooledMajorityClass([{ majority: "GoStart", trainingSamples: 10 }, { majority: "GoBlock", trainingSamples: 11 }])).toBe("GoBlock");
@@ -245,6 +300,12 @@ describe("eval --cv on real traces", () => {
         expect(p.accuracy.upper).toBeGreaterThanOrEqual(p.accuracy.estimate);
         expect(p.nll.estimate).toBeGreaterThan(0);
         expect(p.gapToCeilingLoo).toBeCloseTo(depth!.scores.ceilingLoo - p.accuracy.estimate, 12);
+        // Conformal sets calibrated in both folds on their validation families.
+        expect(p.conformal?.foldThresholds).toHaveLength(2);
+        expect(p.conformal!.coverage.estimate).toBeGreaterThan(0);
+        expect(p.conformal!.coverage.estimate).toBeLessThanOrEqual(1);
+        expect(p.conformal!.setSize.estimate).toBeGreaterThanOrEqual(p.conformal!.coverage.estimate);
+        expect(p.conformal!.setSize.estimate).toBeLessThanOrEqual(6);
       }
       expect(depth!.scores.clusterUnit).toEqual({ unit: "family", clusters: 5 });
       const students = depth!.folds.flatMap((f) => f.students);

@@ -74,7 +74,7 @@ describe("schedlab run --test-corpus on a tree of test-form kernels without go.m
     const again = await runCli(["run", "--quick", "--test-corpus", TEST_CORPUS, "--json", ...paths]);
     expect(again.code).toBe(0);
     const stages = (JSON.parse(again.stdout) as { stages: { stage: string; status: string }[] }).stages;
-    expect(stages.map((s) => s.stage)).toEqual(["collect", "ingest", "distributions", "train", "eval", "rollout", "train:external", "eval:test-corpus", "rollout:test-corpus", "leaks", "report"]);
+    expect(stages.map((s) => s.stage)).toEqual(["collect", "ingest", "distributions", "train", "eval", "rollout", "train:external", "eval:test-corpus", "rollout:test-corpus", "cv", "leaks", "report"]);
     expect(stages.every((s) => s.status === "skipped")).toBe(true);
   });
 });

@@ -1,11 +1,12 @@
-// End to end: `schedlab run --quick` on four real programs of the corpus, then again to
-// see every stage skipped, then --json; and the pure parts (categories, subset, hashes).
+// End to end: `schedlab run --quick` on four real programs of the corpus (its CV stage included),
+// then again to see every stage skipped, then --json; and the pure parts (categories, subset, hashes).
 
 import Database from "better-sqlite3";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ProgramSpec } from "../../src/collect/index.js";
+import type { CrossValidationBoard } from "../../src/report/sections/crossValidation.js";
 import { contentHash, stratifiedSubset } from "../../src/run/index.js";
 import { runCli } from "../helpers/cli.js";
 import { smallCorpus } from "./corpus.js";
@@ -24,30 +25,38 @@ interface JsonSummary {
   predictors: { name: string; accuracy: number; ceiling: number; majority: number; ece: number; eceInterval: { estimate: number; lower: number; upper: number }; macroF1: number; recall: Record<string, number | null> }[];
   leaks: { findings: number; programsWithFindings: number; programsAnalysed: number; recall: number | null };
   rollout: { steps: number; meanSurvival: number } | null;
+  crossValidation: CrossValidationBoard | null;
   stages: { stage: string; status: string }[];
 }
 
 describe("schedlab run --quick on a four-program corpus", () => {
   let first: Awaited<ReturnType<typeof runCli>>;
 
-  it("runs every stage and prints the report path and five summary lines", async () => {
+  it("runs every stage and prints the report path and six summary lines", async () => {
     first = await runCli(["run", "--quick", ...paths]);
     expect(first.stderr).not.toMatch(/schedlab: error/);
     expect(first.code).toBe(0);
     const lines = first.stdout.trimEnd().split("\n");
-    expect(lines).toHaveLength(6);
+    expect(lines).toHaveLength(7);
     expect(lines[0]).toMatch(
       /^best student student:(kl|kl-tags) \(chosen on validation\): accuracy \d+\.\d% vs majority \d+\.\d% vs ceiling \d+\.\d% \(leave-one-run-out \d+\.\d%\) on \d+ held-out programs \(\d+ famil(y|ies), depth states\)$/,
     );
     expect(lines[2]).toMatch(/^calibration \(ECE, lower is better\): uniform /);
-    expect(lines[3]).toMatch(/^leaks found: [1-9]\d* bugs \(\d+ proven\) leaving [1-9]\d* goroutines blocked forever in [1-9] of 4 programs/);
-    expect(lines[4]).toMatch(/^rollout of student:/);
-    expect(lines[5]).toBe(`report: ${join(root, "report", "index.html")}`);
-    for (const stage of ["collect", "ingest", "distributions", "train", "eval", "rollout", "leaks", "report"]) {
+    // Leave-family-out CV over the four families, three folds, at depth and split.
+    expect(lines[3]).toMatch(/^cross-validation \(3 folds of families\): depth student:(kl|kl-tags) \d+\.\d% \[\d+\.\d, \d+\.\d\], ngram-ctx:4 \d+\.\d%; LOO ceiling \d+\.\d% \(gap -?\d+\.\d points\); ECE \d\.\d{3}, 90% sets cover \d+\.\d%; split student:/);
+    expect(lines[4]).toMatch(/^leaks found: [1-9]\d* bugs \(\d+ proven\) leaving [1-9]\d* goroutines blocked forever in [1-9] of 4 programs/);
+    expect(lines[5]).toMatch(/^rollout of student:/);
+    expect(lines[6]).toBe(`report: ${join(root, "report", "index.html")}`);
+    for (const stage of ["collect", "ingest", "distributions", "train", "eval", "rollout", "cv", "leaks", "report"]) {
       expect(first.stderr).toMatch(new RegExp(`\\[${stage}\\] done in \\d+\\.\\d+s`));
     }
     const html = readFileSync(join(root, "report", "index.html"), "utf8");
-    for (const id of ["overview", "leaks", "rollout"]) expect(html).toContain(`<section id="${id}">`);
+    for (const id of ["overview", "cross-validation", "leaks", "rollout"]) expect(html).toContain(`<section id="${id}">`);
+    // The CV scoreboard sits right after the holdout's summary and comparisons.
+    expect(html.indexOf('<section id="cross-validation">')).toBeGreaterThan(html.indexOf('<section id="comparisons">'));
+    expect(html.indexOf('<section id="cross-validation">')).toBeLessThan(html.indexOf('<section id="predictor-1-'));
+    expect(readFileSync(join(root, "report", "report.md"), "utf8")).toMatch(/## Leave-family-out cross-validation \(3 folds\)\n\n### depth\n/);
+    expect(existsSync(join(root, "adapters", "cv"))).toBe(true);
     expect(html).toContain("orphan-receiver-leak");
     expect(existsSync(join(root, "adapters", "quick-kl-tags", "card.json"))).toBe(true);
     // The subset is collected from the corpus root, so programs keep the names a full run gives them.
@@ -65,8 +74,20 @@ describe("schedlab run --quick on a four-program corpus", () => {
     expect(second.code).toBe(0);
     const summary = JSON.parse(second.stdout) as JsonSummary;
     expect(summary.stages.map((s) => `${s.stage}:${s.status}`)).toEqual(
-      ["collect", "ingest", "distributions", "train", "eval", "rollout", "leaks", "report"].map((s) => `${s}:skipped`),
+      ["collect", "ingest", "distributions", "train", "eval", "rollout", "cv", "leaks", "report"].map((s) => `${s}:skipped`),
     );
+    // The CV board, as the report shows it: both abstractions, the pipeline's predictors and the reference.
+    expect(summary.crossValidation?.folds).toBe(3);
+    expect(summary.crossValidation?.abstractions.map((a) => a.abstraction)).toEqual(["depth", "split"]);
+    for (const a of summary.crossValidation?.abstractions ?? []) {
+      expect(a.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3", "cal:ngram:3", "student:kl", "student:kl-tags", "ngram-ctx:4"]);
+      for (const p of a.predictors) {
+        expect(p.accuracy.lower).toBeLessThanOrEqual(p.accuracy.estimate + 1e-12);
+        expect(p.gapToCeiling).toBeCloseTo(a.ceiling - p.accuracy.estimate, 12);
+        expect(p.coverage?.estimate).toBeGreaterThanOrEqual(0);
+        expect(p.setSize?.estimate).toBeGreaterThanOrEqual(0);
+      }
+    }
     expect(summary.reportPath).toBe(join(root, "report", "index.html"));
     expect(summary.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3", "cal:ngram:3", "student:kl", "student:kl-tags"]);
     // The headline student is chosen on the validation families, never on test.

@@ -216,6 +216,32 @@ describe("training a student on real traces", () => {
     await expect(loadStudentPredictor(dir)).rejects.toThrow(/malformed ensemble members/);
   });
 
+  it("calibrates each member before averaging, or by the run's in-context predictability, and round-trips both", async () => {
+    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
+    const base = options({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 6, members: 3 });
+    const pooled = await trainStudent("pooled", data, base);
+    const perMember = await trainStudent("per-member", data, { ...base, calibrationMode: "per-member" });
+    const inContext = await trainStudent("in-context", data, { ...base, calibrationMode: "in-context" });
+    // The same networks; only the calibration differs, and it is never worse on the rows it is fitted on.
+    for (const s of [perMember, inContext]) expect(s.weights.params).toEqual(pooled.weights.params);
+    expect(perMember.weights.memberTemperatures).toHaveLength(3);
+    expect(perMember.weights.memberTemperatures!.every((t) => t > 0)).toBe(true);
+    expect(pooled.weights.memberTemperatures).toBeUndefined();
+    expect(inContext.weights.contextTemperature).toMatchObject({ feature: "ctx.selfHits.recent" });
+    expect(inContext.card.training.validationNll).toBeLessThanOrEqual(pooled.card.training.validationNll + 1e-9);
+    expect(inContext.card.training.hyperParameters.calibrationMode).toBe("in-context");
+    const { states } = statesAndSamples(corpus.runs.filter((r) => HOLDOUT.includes(r.program)), "depth");
+    for (const [name, student] of [["per-member", perMember], ["in-context", inContext]] as const) {
+      const dir = join(corpus.scratch, "adapters", name);
+      saveAdapter(dir, student);
+      const predictions = await (await loadStudentPredictor(dir)).predict(states);
+      const metrics = cardMetrics(states.map((s, i) => ({ counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: predictions[i].probabilities })), student.card.holdout!.majorityEvent);
+      expect(metrics.nll).toBeCloseTo(student.card.holdout!.nll, 6);
+      expect(metrics.ece).toBeCloseTo(student.card.holdout!.ece, 6);
+    }
+    await expect(trainStudent("both", data, { ...base, calibrationMode: "in-context", calibrationFolds: 2 })).rejects.toThrow(/cannot be combined with calibration folds/);
+  });
+
   it("schedlab train writes an adapter and a card from a database", async () => {
     const out = join(corpus.scratch, "adapters", "cli-kl");
     const result = await runCli([

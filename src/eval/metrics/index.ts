@@ -44,3 +44,5 @@ export { tieCredit } from "./tieCredit.js";
 export { clusterSignFlipTest, SIGN_FLIP_EXACT_UP_TO, type SignFlipResult } from "./clusterSignFlipTest.js";
 export { clusterSpearman, spearmanOfRanks, type ClusterCorrelation } from "./clusterCorrelation.js";
 export { midranks, rankOrder, rankValues, type Ranking } from "./midranks.js";
+export { conformalThreshold } from "./conformalThreshold.js";
+export { labelScore, predictionSet } from "./conformalPredictionSet.js";

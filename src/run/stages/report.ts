@@ -1,10 +1,12 @@
 // Stage report: the HTML, Markdown and JSON report of the run — the overview with every test
-// set side by side, each evaluation's sections, the leak table and the rollouts.
+// set side by side, each evaluation's sections (the CV scoreboard beside the in-distribution
+// holdout's), the leak table and the rollouts.
 
 import { existsSync } from "node:fs";
 import { analyseLeaks } from "../../leaks/index.js";
 import { listEvaluations, loadEvaluation, type StoredEvaluation } from "../../eval/store.js";
 import { evaluationHistorySection, evaluationSections, writeReport, type SectionScope } from "../../report/index.js";
+import { crossValidationSection, type CrossValidationBoard } from "../../report/sections/crossValidation.js";
 import { leakSection, overviewSection, rolloutSection, type OverviewInput } from "../../report/sections/pipeline.js";
 import { listRolloutRuns, loadRolloutReport } from "../../rollout/index.js";
 import type { StageDescriptor } from "../stage.js";
@@ -22,6 +24,8 @@ export interface ReportedEvaluation {
 export interface ReportInput {
   readonly overview: Omit<OverviewInput, "stages">;
   readonly evaluations: readonly ReportedEvaluation[];
+  /** The CV stage's scoreboard, shown right after the in-distribution holdout's summary and comparisons (null: none). */
+  readonly crossValidation: CrossValidationBoard | null;
   /** Full spec → shown name, e.g. "student:/abs/adapters/ce" → "student:ce". */
   readonly shownNames: Readonly<Record<string, string>>;
   readonly leaks: LeakSummary | null;
@@ -40,11 +44,15 @@ export const reportStage: StageDescriptor<ReportInput, { readonly reportPath: st
       comparisons: stored.comparisons.map((c) => ({ ...c, a: rename(c.a), b: rename(c.b) })),
     });
     const rolloutRuns = listRolloutRuns(context.db);
-    const sections = input.evaluations.flatMap((e) => {
+    const sections = input.evaluations.flatMap((e, i) => {
       const runs = e.rolloutRunIds.flatMap((id) => rolloutRuns.filter((r) => r.id === id));
       const sampled = e.rolloutRunIds[0];
+      const [summary, comparisons, ...details] = evaluationSections(shown(loadEvaluation(context.db, e.evalRunId)), e.scope);
+      const beside = i === 0 && input.crossValidation !== null ? [crossValidationSection(input.crossValidation)] : [];
       return [
-        ...evaluationSections(shown(loadEvaluation(context.db, e.evalRunId)), e.scope),
+        ...[summary, comparisons].filter((s) => s !== undefined),
+        ...beside,
+        ...details,
         rolloutSection(runs, sampled === undefined ? null : loadRolloutReport(context.db, sampled), e.rollout?.predictor, e.scope),
       ];
     });

@@ -1,0 +1,224 @@
+// The leave-family-out CV scoreboard as a report section: per abstraction, every student and
+// baseline with its accuracy and family-bootstrap interval, the in-sample and leave-one-run-out
+// ceilings and each predictor's gap to them, its difference from the in-context reference, and
+// its calibration (ECE, NLL, Brier, coverage and size of conformal prediction sets).
+// `crossValidationBoard` turns a CV run into the JSON-safe board the section (and `run`'s
+// stage store) keeps.
+
+import type { CrossValidationRun } from "../../eval/cv-from-database.js";
+import { CONFORMAL_COVERAGE } from "../../eval/cv.js";
+import { escapeXml } from "../escape.js";
+import { fixed, MISSING, plural } from "../format.js";
+import { htmlTable } from "../html.js";
+import { markdownTable } from "../markdown.js";
+import type { ReportSection } from "../types.js";
+
+/** An estimate with its 95 % family-bootstrap interval. */
+export interface BoardInterval {
+  readonly estimate: number;
+  readonly lower: number;
+  readonly upper: number;
+}
+
+/** One predictor's row of the board. */
+export interface BoardPredictor {
+  readonly name: string;
+  readonly accuracy: BoardInterval;
+  /** In-sample ceiling − accuracy and leave-one-run-out ceiling − accuracy (fractions). */
+  readonly gapToCeiling: number;
+  readonly gapToCeilingLoo: number;
+  readonly ece: BoardInterval;
+  readonly nll: BoardInterval;
+  readonly brier: number;
+  /** Coverage of the conformal sets and their mean size; null when no set was calibrated. */
+  readonly coverage: BoardInterval | null;
+  readonly setSize: BoardInterval | null;
+  /** accuracy − the reference's, paired, with the sign-flip p-value; null for the reference itself. */
+  readonly againstReference: { readonly difference: BoardInterval; readonly p: number } | null;
+  readonly foldAccuracy: readonly number[];
+}
+
+/** One abstraction's board. */
+export interface BoardAbstraction {
+  readonly abstraction: string;
+  readonly families: number;
+  readonly programs: number;
+  readonly states: number;
+  readonly samples: number;
+  /** What the intervals resample ("family" or "program") and how many. */
+  readonly clusterUnit: string;
+  readonly clusters: number;
+  readonly ceiling: number;
+  readonly ceilingLoo: number;
+  readonly majority: number;
+  readonly majorityClass: string;
+  readonly seconds: number;
+  readonly studentsTrained: number;
+  readonly studentsReused: number;
+  readonly predictors: readonly BoardPredictor[];
+  readonly failures: readonly { readonly predictor: string; readonly message: string }[];
+}
+
+/** The CV scoreboard of a run, every number finite or null (it is stored as JSON). */
+export interface CrossValidationBoard {
+  readonly folds: number;
+  readonly seed: number;
+  readonly reference: string;
+  readonly conformalTarget: number;
+  readonly abstractions: readonly BoardAbstraction[];
+}
+
+const interval = (i: BoardInterval): BoardInterval => ({ estimate: i.estimate, lower: i.lower, upper: i.upper });
+
+/** The board of a CV run: what the section shows, without fold students' paths or thresholds. */
+export function crossValidationBoard(run: CrossValidationRun): CrossValidationBoard {
+  return {
+    folds: run.folds,
+    seed: run.foldSeed,
+    reference: run.reference,
+    conformalTarget: CONFORMAL_COVERAGE,
+    abstractions: run.abstractions.map((a): BoardAbstraction => {
+      const s = a.scores;
+      const students = a.folds.flatMap((f) => f.students);
+      return {
+        abstraction: a.abstraction,
+        families: a.assignment.folds.reduce((n, f) => n + f.length, 0),
+        programs: s.programs,
+        states: s.states,
+        samples: s.samples,
+        clusterUnit: s.clusterUnit.unit,
+        clusters: s.clusterUnit.clusters,
+        ceiling: s.ceiling,
+        ceilingLoo: s.ceilingLoo,
+        majority: s.majority,
+        majorityClass: s.majorityClass,
+        seconds: a.seconds,
+        studentsTrained: students.filter((st) => !st.reused).length,
+        studentsReused: students.filter((st) => st.reused).length,
+        predictors: s.predictors.map((p): BoardPredictor => {
+          const d = s.againstReference.find((r) => r.predictor === p.name);
+          return {
+            name: p.name,
+            accuracy: interval(p.accuracy),
+            gapToCeiling: s.ceiling - p.accuracy.estimate,
+            gapToCeilingLoo: p.gapToCeilingLoo,
+            ece: interval(p.ece),
+            nll: interval(p.nll),
+            brier: p.brier,
+            coverage: p.conformal === null ? null : interval(p.conformal.coverage),
+            setSize: p.conformal === null ? null : interval(p.conformal.setSize),
+            againstReference: d === undefined ? null : { difference: interval(d.difference), p: d.p },
+            foldAccuracy: p.foldAccuracy,
+          };
+        }),
+        failures: a.failures.map((f) => ({ predictor: f.predictor, message: f.message })),
+      };
+    }),
+  };
+}
+
+const finite = (x: number | null | undefined): x is number => typeof x === "number" && Number.isFinite(x);
+const pct = (x: number | null | undefined): string => (finite(x) ? `${(100 * x).toFixed(1)}%` : MISSING);
+const points = (x: number | null | undefined): string => (finite(x) ? (100 * x).toFixed(1) : MISSING);
+const signedPoints = (x: number | null | undefined): string => (finite(x) ? `${x >= 0 ? "+" : "−"}${Math.abs(100 * x).toFixed(1)}` : MISSING);
+const pctInterval = (i: BoardInterval | null): string => (i === null ? MISSING : `[${points(i.lower)}, ${points(i.upper)}]`);
+const percentTarget = (x: number): string => `${Number((100 * x).toFixed(1))}%`;
+const fixedInterval = (i: BoardInterval | null, digits = 3): string => (i === null ? MISSING : `[${fixed(i.lower, digits)}, ${fixed(i.upper, digits)}]`);
+
+const HEADERS = (reference: string, target: number): string[] => [
+  "predictor",
+  "accuracy",
+  "95% CI",
+  `− ${reference} (points)`,
+  "95% CI",
+  "gap to ceiling",
+  "gap to LOO ceiling",
+  "ECE",
+  "95% CI",
+  "NLL",
+  "95% CI",
+  "Brier",
+  `coverage of ${percentTarget(target)} sets`,
+  "95% CI",
+  "set size",
+];
+const NUMERIC = [1, 3, 5, 6, 7, 9, 11, 12, 14];
+
+function rows(a: BoardAbstraction): string[][] {
+  return a.predictors.map((p) => [
+    p.name,
+    pct(p.accuracy.estimate),
+    pctInterval(p.accuracy),
+    p.againstReference === null ? MISSING : signedPoints(p.againstReference.difference.estimate),
+    p.againstReference === null ? MISSING : `[${signedPoints(p.againstReference.difference.lower)}, ${signedPoints(p.againstReference.difference.upper)}]`,
+    points(p.gapToCeiling),
+    points(p.gapToCeilingLoo),
+    fixed(p.ece.estimate),
+    fixedInterval(p.ece),
+    fixed(p.nll.estimate),
+    fixedInterval(p.nll),
+    fixed(p.brier),
+    p.coverage === null ? MISSING : pct(p.coverage.estimate),
+    pctInterval(p.coverage),
+    p.setSize === null ? MISSING : fixed(p.setSize.estimate, 2),
+  ]);
+}
+
+function contextLine(board: CrossValidationBoard, a: BoardAbstraction): string {
+  const unit = a.clusterUnit === "family" ? plural(a.clusters, "family", "families") : plural(a.clusters, "program");
+  const students = a.studentsTrained + a.studentsReused;
+  return (
+    `${a.abstraction}: ${plural(board.folds, "fold")} of ${plural(a.families, "family", "families")} (seed ${board.seed}), ${plural(a.programs, "program")}, ${plural(a.states, "state")}, ${plural(a.samples, "sample")}; ` +
+    `ceiling ${pct(a.ceiling)}, leave-one-run-out ceiling ${pct(a.ceilingLoo)}, majority (${a.majorityClass}) ${pct(a.majority)}; intervals resample ${unit}; ` +
+    `${students === 0 ? "no students" : `${plural(students, "fold student")} (${a.studentsReused} reused)`}, ${a.seconds.toFixed(0)} s.`
+  );
+}
+
+function notes(board: CrossValidationBoard): string[] {
+  return [
+    `Every program is tested once, in the fold its family was dealt to; students and fitted baselines are trained on the other folds (early stopping and calibration on validation families drawn from them), so no number here was fitted on the families it scores. Beside the holdout above, this is the scoreboard that ranks predictors (docs/training.md, "Leave-family-out cross-validation").`,
+    `Gap to ceiling: the ceiling (each state's mode, in-sample; leave-one-run-out: the mode of the state's other runs) minus accuracy, in points. − ${board.reference}: the paired accuracy difference against the in-context n-gram on the same samples, family-bootstrapped.`,
+    `ECE: top-label, 15 bins. NLL in nats. Brier summed over the six events. Coverage: the share of test samples whose observed next event is in the split-conformal prediction set (LAC score 1 − q(event), threshold calibrated per fold on its validation families for a ${percentTarget(board.conformalTarget)} target); set size: the mean number of events in the set (1 is a point prediction, 6 no information).`,
+  ];
+}
+
+/** The section; `id` defaults to "cross-validation". */
+export function crossValidationSection(board: CrossValidationBoard, id = "cross-validation"): ReportSection {
+  const headers = HEADERS(board.reference, board.conformalTarget);
+  const failures = (a: BoardAbstraction): string[] => a.failures.map((f) => `${f.predictor} failed: ${f.message}`);
+  return {
+    id,
+    title: `Leave-family-out cross-validation (${plural(board.folds, "fold")})`,
+    html: () =>
+      [
+        ...board.abstractions.flatMap((a) => [
+          `<h3>${escapeXml(a.abstraction)}</h3>`,
+          `<p>${escapeXml(contextLine(board, a))}</p>`,
+          `<div class="scroll">${htmlTable({ headers, rows: rows(a), numeric: NUMERIC })}</div>`,
+          ...failures(a).map((f) => `<p class="note">${escapeXml(f)}</p>`),
+        ]),
+        board.abstractions.length === 0 ? `<p class="note">No abstraction was cross-validated.</p>` : "",
+        `<ul class="note">${notes(board).map((n) => `<li>${escapeXml(n)}</li>`).join("")}</ul>`,
+      ].join("\n"),
+    markdown: () =>
+      [
+        ...board.abstractions.flatMap((a) => [`### ${a.abstraction}`, contextLine(board, a), markdownTable(headers, rows(a), NUMERIC), ...failures(a)]),
+        ...(board.abstractions.length === 0 ? ["No abstraction was cross-validated."] : []),
+        notes(board).map((n) => `- ${n}`).join("\n"),
+      ].join("\n\n"),
+    json: () => board,
+  };
+}
+
+/** One line per abstraction for `run`'s summary: `headline`'s CV accuracy against the reference and the ceiling. */
+export function crossValidationLine(board: CrossValidationBoard, headline: string | null): string {
+  const parts = board.abstractions.map((a) => {
+    const shown = a.predictors.find((p) => p.name === headline) ?? a.predictors.find((p) => p.name.startsWith("student:")) ?? a.predictors[0];
+    const reference = a.predictors.find((p) => p.name === board.reference);
+    if (shown === undefined) return `${a.abstraction}: no predictor`;
+    const versus = shown === reference || reference === undefined ? "" : `, ${reference.name} ${pct(reference.accuracy.estimate)}`;
+    const sets = shown.coverage === null ? "" : `, ${percentTarget(board.conformalTarget)} sets cover ${pct(shown.coverage.estimate)}`;
+    return `${a.abstraction} ${shown.name} ${pct(shown.accuracy.estimate)} ${pctInterval(shown.accuracy)}${versus}; LOO ceiling ${pct(a.ceilingLoo)} (gap ${points(shown.gapToCeilingLoo)} points); ECE ${fixed(shown.ece.estimate)}${sets}`;
+  });
+  return `cross-validation (${plural(board.folds, "fold")} of families): ${parts.join("; ") || "nothing cross-validated"}`;
+}

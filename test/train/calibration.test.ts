@@ -1,0 +1,74 @@
+// The student calibration variants (pure): the in-context temperature T·exp(β·(h − h̄)) and its
+// fit, and each ensemble member's own temperature, on hand-made logits with known answers.
+
+import { describe, expect, it } from "vitest";
+import { nllOfLogits, type CalibrationTargets } from "../../src/predict/calibration.js";
+import { atContext, fitContextTemperature, fitStudentCalibration, memberTemperatures, type StudentCalibration } from "../../src/train/calibration.js";
+
+const K = 6;
+const base: StudentCalibration = { temperature: 1.5, priorWeight: 0, prior: new Array<number>(K).fill(1 / K), feasibility: "none", infeasibleCap: 0 };
+
+/** `rows` rows of the same logits [z0, 0, 0, 0, 0, 0]; target rows given. */
+function rowsOf(targets: readonly (readonly number[])[], z0: number): { logits: Float64Array; m: CalibrationTargets } {
+  const logits = new Float64Array(targets.length * K);
+  const events = new Float64Array(targets.length * K);
+  targets.forEach((t, r) => {
+    logits[r * K] = z0;
+    events.set(t, r * K);
+  });
+  return { logits, m: { rows: targets.length, events, counts: new Float64Array(targets.length).fill(1) } };
+}
+
+describe("atContext", () => {
+  it("scales the temperature by exp(slope·(h − centre)) and leaves slope 0 alone", () => {
+    expect(atContext(base, { feature: "f", centre: 0.5, slope: 0 }, 0.9)).toBe(base);
+    expect(atContext(base, undefined, 0.9)).toBe(base);
+    expect(atContext(base, { feature: "f", centre: 0.5, slope: 2 }, 1).temperature).toBeCloseTo(1.5 * Math.exp(1), 12);
+    expect(atContext(base, { feature: "f", centre: 0.5, slope: 2 }, 0.5).temperature).toBeCloseTo(1.5, 12);
+  });
+});
+
+describe("fitContextTemperature", () => {
+  const sure = [1, 0, 0, 0, 0, 0];
+  const unsure = [0.3, 0.14, 0.14, 0.14, 0.14, 0.14];
+
+  it("sharpens the rows whose run has been predictable and flattens the others: a negative slope", () => {
+    // Half the rows (h = 1) always end in event 0, the other half (h = 0) are nearly uniform.
+    const { logits, m } = rowsOf([sure, sure, sure, unsure, unsure, unsure], 2);
+    const h = Float64Array.of(1, 1, 1, 0, 0, 0);
+    const { calibration, context } = fitContextTemperature(logits, m, K, base, null, h, "ctx.selfHits.recent");
+    expect(context.centre).toBe(0.5);
+    expect(context.slope).toBeLessThan(0);
+    expect(calibration.priorWeight).toBe(base.priorWeight);
+    const nllAt = (c: StudentCalibration, rows: number[]): number => {
+      const sub = rowsOf(rows.map((r) => (r < 3 ? sure : unsure)), 2);
+      return nllOfLogits(sub.logits, sub.m, K, atContext(c, context, h[rows[0]!]!));
+    };
+    // Predictable rows get a lower temperature than unpredictable ones.
+    expect(atContext(calibration, context, 1).temperature).toBeLessThan(atContext(calibration, context, 0).temperature);
+    // And the fit beats the plain temperature on these rows.
+    const plainBest = Math.min(...[0.5, 1, 1.5, 2, 3].map((t) => nllOfLogits(logits, m, K, t)));
+    expect((nllAt(calibration, [0, 1, 2]) + nllAt(calibration, [3, 4, 5])) / 2).toBeLessThan(plainBest);
+  });
+
+  it("keeps the pooled fit when the evidence says nothing (every row the same h)", () => {
+    const { logits, m } = rowsOf([sure, unsure, sure, unsure], 2);
+    const pooled = fitStudentCalibration(logits, m, K, base.prior, null, base);
+    const { calibration, context } = fitContextTemperature(logits, m, K, pooled, null, Float64Array.of(0.4, 0.4, 0.4, 0.4), "ctx.selfHits.recent");
+    expect(context.slope).toBe(0);
+    expect(calibration).toBe(pooled);
+  });
+});
+
+describe("memberTemperatures", () => {
+  it("gives each member the temperature that undoes its over- or under-confidence", () => {
+    // Targets with p̂(0) = e²/(e² + 5): logits [2, 0, …] are calibrated at T = 1; doubled logits need T = 2.
+    const p0 = Math.exp(2) / (Math.exp(2) + 5);
+    const target = [p0, ...new Array<number>(5).fill((1 - p0) / 5)];
+    const calibrated = rowsOf([target, target], 2);
+    const doubled = rowsOf([target, target], 4);
+    const [t1, t2] = memberTemperatures([calibrated.logits, doubled.logits], calibrated.m, K);
+    expect(t1).toBeCloseTo(1, 4);
+    expect(t2).toBeCloseTo(2, 4);
+  });
+});
