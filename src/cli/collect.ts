@@ -1,97 +1,34 @@
 // `schedlab collect <path...>`: parses options and calls the collect library.
 
 import type { Command } from "commander";
-import { parsePositiveInteger } from "./options.js";
-import { LOG_PROGRESS_EVERY_MS, logHeartbeat, progressWriter, type ProgressWriter } from "./progress.js";
+import { collectOption, collectOptionsOf, type CollectSelectionFlags } from "./collect-options.js";
+import { collectAndIngest, ingestPending, quietLog, reportCollectProblems, type LogProgress } from "./collect-run.js";
+import { parseChoice, parsePositiveInteger } from "./options.js";
+import { progressWriter } from "./progress.js";
 import {
-  clock, collect, DEFAULT_REPLAY_ATTEMPTS, EVERY_BUILD_FAILED_EXIT_CODE, explorationLine, logProgressLine, parseDuration, parseProcsList, parseShardOption, parseStopOn, progressLine, replayRun, tallyFindings,
-  type CollectProgress, type ResolvedShard, type CollectResult, type ExplorationSummary, type ReplayResult,
+  DEFAULT_REPLAY_ATTEMPTS, explorationLine, parseDuration, parseShardOption, replayRun,
+  type ResolvedShard, type CollectResult, type ExplorationSummary, type ReplayResult,
 } from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import { parsePeers } from "../collect/peers.js";
-import { openDatabase } from "../store/index.js";
-import { ingestRuns, type IngestSummary } from "../trace/index.js";
+import { STORE_MODES, type StoreMode } from "../trace/index.js";
 
-interface CollectFlags {
-  program?: string[];
+/** collect's flags: the ones it shares with hunt (collect-options.ts), and its own. */
+interface CollectFlags extends CollectSelectionFlags {
   runs: string;
-  timeout: string;
-  procs?: string;
-  jobs?: string;
-  db: string;
-  traces: string;
-  force?: boolean;
-  splitTests?: boolean;
-  testCount?: string;
-  count?: string;
-  cpu?: string;
-  tags?: string[];
-  run?: string;
-  skip?: string;
-  race?: boolean;
   peers?: string;
   testCorpus?: boolean;
-  budget?: string;
-  exhaustBudget?: boolean;
-  lockRecording?: boolean;
-  stopOn?: string[];
   shard?: string;
   replay?: string;
   attempts?: string;
-  /** Set by the action: whether --timeout was given (a replay otherwise uses the original deadline). */
-  timeoutGiven?: boolean;
   ingest: boolean;
+  store: string;
   json?: boolean;
-  quiet?: boolean;
-  progressInterval: string;
 }
 
-/** How a log is kept informed: the interval of its status lines, and the clock of the command. */
-interface LogProgress {
-  readonly everyMs: number;
-  readonly started: number;
-  readonly quiet: boolean;
-}
-
-/** Decodes every recorded run not yet ingested (collect runs this unless --no-ingest); a log gets its counter every few seconds. */
-async function ingestPending(dbFile: string, progress: ProgressWriter, log: LogProgress): Promise<IngestSummary> {
-  const db = openDatabase(dbFile);
-  let last = "starting";
-  const heartbeat = logHeartbeat(process.stderr, () => `ingest: ${last}; elapsed ${clock(performance.now() - log.started)}`, { quiet: log.quiet, everyMs: log.everyMs });
-  try {
-    return await ingestRuns(db, {
-      onProgress: (message, transient) => {
-        if (transient === true) last = message;
-        progress.write(`ingest ${message}`, transient);
-      },
-    });
-  } finally {
-    heartbeat.stop();
-    progress.done();
-    db.close();
-  }
-}
-
-function integer(flag: string, text: string | undefined): number | undefined {
-  return text === undefined ? undefined : parsePositiveInteger(flag, text);
-}
-
-/** --procs, or its go test spelling --cpu (not both). */
-function procsOf(flags: CollectFlags): number[] | undefined {
-  if (flags.procs !== undefined && flags.cpu !== undefined) throw new UsageError("--cpu is --procs: give one of them", "Use --procs 1,2,4 or --cpu 1,2,4.");
-  const list = flags.procs ?? flags.cpu;
-  return list === undefined ? undefined : parseProcsList(list);
-}
-
-/** --test-count, or its go test spelling --count (not both). */
-function testCountOf(flags: CollectFlags): number | undefined {
-  if (flags.testCount !== undefined && flags.count !== undefined) throw new UsageError("--count is --test-count: give one of them", "Use --count N or --test-count N.");
-  return flags.count !== undefined ? integer("--count", flags.count) : integer("--test-count", flags.testCount);
-}
-
-/** Commander accumulator of the repeatable --program flag. */
-function collectNames(name: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), name];
+/** --store: what ingest keeps of each run (docs/schema.md, runs.store). */
+function storeOf(flags: CollectFlags): StoreMode {
+  return parseChoice("--store", flags.store, STORE_MODES);
 }
 
 /**
@@ -162,7 +99,7 @@ async function replay(flags: CollectFlags, paths: string[]): Promise<void> {
     attempts: flags.attempts === undefined ? undefined : parsePositiveInteger("--attempts", flags.attempts),
     traces: flags.traces,
   });
-  if (flags.ingest) await ingestPending(flags.db, progressWriter(process.stderr, { quiet: true }), { everyMs: LOG_PROGRESS_EVERY_MS, started: performance.now(), quiet: true });
+  if (flags.ingest) await ingestPending(flags.db, progressWriter(process.stderr, { quiet: true }), quietLog(), storeOf(flags));
   process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : replaySummary(result));
 }
 
@@ -176,132 +113,67 @@ export function registerCollect(program: Command): void {
     .command("collect")
     .description("Build Go programs and run each one many times under the execution tracer, recording every run.")
     .argument("[path...]", "program directories, trees of programs, Go module roots, or package patterns as go test takes them (./..., ./pkg/..., import paths)")
-    .option("--program <name>", "collect only this program, named as collect names it (path relative to the path given); repeatable", collectNames)
+    .addOption(collectOption("program"))
     .option("--runs <n>", "traced runs per program and configuration", "5")
-    .option("--timeout <duration>", "deadline per run (e.g. 500ms, 10s, 2m)", "10s")
-    .option("--procs <list>", "GOMAXPROCS values, comma-separated, one configuration each (default: the number of CPUs)")
-    .option("--jobs <n>", "concurrent builds and runs (default: the number of CPUs)")
-    .option("--db <file>", "SQLite database", "schedlab.db")
-    .option("--traces <dir>", "directory for traces and goroutine dumps", "traces")
-    .option("--force", "redo runs already recorded (default: resume)")
-    .option("--split-tests", "one program per TestXxx or ExampleXxx function (run with -test.run=^Name$) instead of one per test package")
-    .option("--test-count <n>", "repeat the tests inside one traced run (-test.count)")
-    .option("--count <n>", "go test -count: the same as --test-count")
-    .option("--cpu <list>", "go test -cpu: the same as --procs")
-    .option("--tags <list>", "build tags, comma-separated (go test -tags), for discovery and builds; repeatable", collectNames)
-    .option("--run <regexp>", "go test -run: collect only the tests and examples it selects, and pass it to test binaries (-test.run)")
-    .option("--skip <regexp>", "go test -skip: leave out the tests and examples it matches (-test.skip)")
-    .option("--race", "build and run every program with -race (not with --budget, which explores -race itself)")
+    .addOption(collectOption("timeout"))
+    .addOption(collectOption("procs"))
+    .addOption(collectOption("jobs"))
+    .addOption(collectOption("db"))
+    .addOption(collectOption("traces"))
+    .addOption(collectOption("force"))
+    .addOption(collectOption("splitTests"))
+    .addOption(collectOption("testCount"))
+    .addOption(collectOption("count"))
+    .addOption(collectOption("cpu"))
+    .addOption(collectOption("tags"))
+    .addOption(collectOption("run"))
+    .addOption(collectOption("skip"))
+    .addOption(collectOption("race"))
     .option("--peers <list>", "peer leak detectors run at the end of each run, for `schedlab leaks --score`: goleak, leakprofile (the goroutine dump is always kept)")
     .option("--test-corpus", "collect the paths as test corpora: programs named \"<label>/<path>\", never trained on, selected by --holdout corpus:DIR")
-    .option("--budget <duration>", "hunt leaks: per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded perturbation); stops at the first confirmed finding (--runs is ignored)")
-    .option("--exhaust-budget", "with --budget: spend the whole budget even after a finding is confirmed")
-    .option("--no-lock-recording", "with --budget: build without recording lock operations (no lock holders, no potential deadlocks; for measuring its cost)")
-    .option("--stop-on <classes>", "with --budget: the findings that end a program's hunt: leak, race, failure or any; repeatable or comma-separated (default: leak); the others are still recorded", collectNames)
+    .addOption(collectOption("budget"))
+    .addOption(collectOption("exhaustBudget"))
+    .addOption(collectOption("lockRecording"))
+    .addOption(collectOption("stopOn"))
     .option("--shard <I/N|auto>", "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`; auto (or auto/N): I and N from the engine that launched the process: JOB_COMPLETION_INDEX (Kubernetes Indexed Job) with SCHEDLAB_SHARD_COUNT, SLURM_ARRAY_TASK_ID/_COUNT (Slurm array), or SCHEDLAB_SHARD_INDEX/_COUNT (docs/scale-out.md)")
     .option("--replay <run-id>", "rerun one recorded run with its configuration and seed, and say whether its finding shows again")
     .option("--attempts <n>", `with --replay: runs at most, stopping at the first that shows the finding (default ${DEFAULT_REPLAY_ATTEMPTS})`)
     .option("--no-ingest", "do not decode the traces into the database afterwards (run `schedlab ingest` later)")
+    .option("--store <mode>", "what the ingest afterwards keeps of each run: events (every record, what dist, train, eval, events and export read) or summary (goroutines and end states: what leaks and --replay need, a few rows per run)", "events")
     .option("--json", "print the result as JSON on stdout, no progress")
-    .option("--quiet", "no progress on stderr (warnings and errors still show)")
-    .option("--progress-interval <duration>", "without a terminal (CI logs): a progress line this often", "10s")
+    .addOption(collectOption("quiet"))
+    .addOption(collectOption("progressInterval"))
     .action(async (paths: string[], flags: CollectFlags, command: Command) => {
       const started = performance.now();
       flags.timeoutGiven = command.getOptionValueSource("timeout") === "cli";
+      const store = storeOf(flags);
       if (flags.replay !== undefined) return replay(flags, paths);
       if (flags.attempts !== undefined) throw new UsageError("--attempts goes with --replay", "Run `schedlab collect --replay RUN_ID --attempts N`.");
       if (paths.length === 0) throw new UsageError("collect needs at least one path", "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.");
       const quiet = flags.json === true || flags.quiet === true;
       const log: LogProgress = { everyMs: parseDuration(flags.progressInterval), started, quiet };
       const shard = flags.shard === undefined ? undefined : parseShardOption(flags.shard, process.env);
-      const controller = new AbortController();
-      const interrupt = () => controller.abort();
-      process.once("SIGINT", interrupt);
-      process.once("SIGTERM", interrupt);
-      const progress = progressWriter(process.stderr, { quiet });
-      if (shard !== undefined && shard.engine !== "flag") progress.write(shardLine(shard));
-      // The status a log gets every few seconds: the last snapshot, and with a budget the
-      // findings of the programs explored so far.
-      let latest: { progress: CollectProgress; at: number } | null = null;
-      const explored: ExplorationSummary[] = [];
-      const statusLine = (final = false) => {
-        const now = performance.now();
-        return logProgressLine(latest?.progress ?? null, {
-          elapsedMs: now - started,
-          sinceSnapshotMs: latest === null ? 0 : now - latest.at,
-          ...(flags.budget === undefined ? {} : { findings: tallyFindings(explored) }),
-          final,
-        });
-      };
-      const heartbeat = logHeartbeat(process.stderr, () => statusLine(), { quiet, everyMs: log.everyMs });
-      try {
-        const result = await collect({
-          paths,
-          programs: flags.program,
-          runs: integer("--runs", flags.runs),
-          timeoutMs: parseDuration(flags.timeout),
-          procs: procsOf(flags),
-          jobs: integer("--jobs", flags.jobs),
-          db: flags.db,
-          traces: flags.traces,
-          force: flags.force === true,
-          splitTests: flags.splitTests === true,
-          testCount: testCountOf(flags),
-          tags: flags.tags,
-          run: flags.run,
-          skip: flags.skip,
-          race: flags.race === true,
+      const collected = await collectAndIngest(
+        {
+          ...collectOptionsOf(paths, flags),
+          runs: parsePositiveInteger("--runs", flags.runs),
           peers: flags.peers === undefined ? undefined : parsePeers(flags.peers),
           testCorpus: flags.testCorpus === true,
-          budgetMs: flags.budget === undefined ? undefined : parseDuration(flags.budget),
-          exhaustBudget: flags.exhaustBudget === true,
-          recordLocks: flags.lockRecording === false ? false : undefined,
-          stopOn: flags.stopOn === undefined ? undefined : parseStopOn(flags.stopOn),
           shard: shard === undefined ? undefined : { index: shard.index, count: shard.count },
-          signal: controller.signal,
-          onProgress: (p) => {
-            latest = { progress: p, at: performance.now() };
-            if (progress.live) progress.write(progressLine(p), true);
-          },
-          onExplored: (exploration) => {
-            explored.push(exploration);
-            progress.write(explorationLine(exploration));
-          },
-        });
-        heartbeat.stop(statusLine(true));
-        progress.done();
-        for (const warning of result.warnings) process.stderr.write(`schedlab: warning: ${warning}\n`);
-        const ingest = flags.ingest ? await ingestPending(flags.db, progress, log) : null;
-        if (flags.json === true) {
-          const ingestJson = ingest && { runs: ingest.runs.length, ok: ingest.ok, truncated: ingest.truncated, errors: ingest.errors, events: ingest.events };
-          process.stdout.write(`${JSON.stringify({ programs: result.programs, ...(ingestJson ? { ingest: ingestJson } : {}) })}\n`);
-        } else {
-          process.stdout.write(humanSummary(result));
-          if (ingest !== null && ingest.runs.length > 0) {
-            process.stdout.write(`ingested ${ingest.runs.length} run(s): ${ingest.ok} ok, ${ingest.truncated} truncated, ${ingest.errors} error(s); ${ingest.events} events.\n`);
-          }
+        },
+        { log, ingest: flags.ingest, store, announce: shard !== undefined && shard.engine !== "flag" ? [shardLine(shard)] : [] },
+      );
+      const { result, ingest } = collected;
+      if (flags.json === true) {
+        const ingestJson = ingest && { runs: ingest.runs.length, ok: ingest.ok, truncated: ingest.truncated, errors: ingest.errors, events: ingest.events };
+        process.stdout.write(`${JSON.stringify({ programs: result.programs, ...(ingestJson ? { ingest: ingestJson } : {}) })}\n`);
+      } else {
+        process.stdout.write(humanSummary(result));
+        if (ingest !== null && ingest.runs.length > 0) {
+          process.stdout.write(`ingested ${ingest.runs.length} run(s): ${ingest.ok} ok, ${ingest.truncated} truncated, ${ingest.errors} error(s); ${ingest.events} events.\n`);
         }
-        const failed = result.programs.filter((p) => p.build === "error");
-        if (failed.length > 0) {
-          const names = failed.slice(0, 5).map((p) => p.name).join(", ") + (failed.length > 5 ? `, … (${failed.length - 5} more)` : "");
-          process.stderr.write(`schedlab: ${failed.length} of ${result.programs.length} program(s) failed to build: ${names}; their runs are recorded as build-error${flags.json === true ? "" : " (compiler output above)"}.\n`);
-        }
-        if (failed.length > 0 && failed.length === result.programs.length) {
-          process.stderr.write(`  Nothing could run: fix the build (\`go vet\` on the packages shows the same errors) or check the toolchain with \`schedlab doctor\`.\n`);
-          process.exitCode = EVERY_BUILD_FAILED_EXIT_CODE;
-          return;
-        }
-        if (ingest !== null && ingest.errors > 0) {
-          for (const run of ingest.runs.filter((r) => r.status === "error")) process.stderr.write(`schedlab: run ${run.runId}: ${run.message}\n`);
-          process.exitCode = 1;
-        }
-      } catch (error) {
-        heartbeat.stop();
-        progress.done();
-        throw error;
-      } finally {
-        process.removeListener("SIGINT", interrupt);
-        process.removeListener("SIGTERM", interrupt);
       }
+      const code = reportCollectProblems(collected, flags.json !== true);
+      if (code !== undefined) process.exitCode = code;
     });
 }

@@ -9,6 +9,7 @@ import { registerEval } from "./eval.js";
 import { registerEvents } from "./events.js";
 import { registerExport } from "./export.js";
 import { registerFidelity } from "./fidelity.js";
+import { registerHunt } from "./hunt.js";
 import { registerIngest } from "./ingest.js";
 import { registerLeaks } from "./leaks.js";
 import { registerMerge } from "./merge.js";
@@ -32,6 +33,7 @@ export function registerCommands(program: Command): void {
   registerPredict(program);
   registerEval(program);
   registerLeaks(program);
+  registerHunt(program);
   registerRollout(program);
   registerFidelity(program);
   registerMutate(program);

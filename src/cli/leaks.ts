@@ -1,6 +1,7 @@
 // `schedlab leaks`: goroutines that block forever, from the ingested runs, printed as text,
 // JSON, SARIF, JUnit or GitHub annotations, held against a baseline, gated for CI; --score
-// rates them and the peer detectors against manifest labels.
+// rates them and the peer detectors against manifest labels; --compare shows, per goroutine,
+// which detectors report it, without labels.
 
 import type { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
@@ -8,7 +9,7 @@ import { resolve } from "node:path";
 import { parseChoice, parseNumberOption } from "./options.js";
 import { UsageError } from "../errors.js";
 import { openExistingDatabase } from "../store/index.js";
-import { analyseLeaks, defaultRepoRoot, formatScore, gateFailures, leaksOutput, LEAKS_FORMATS, matchBaseline, readBaseline, saveBaseline, scoreLeaks, type Baseline, type Gate, type LeaksFormat } from "../leaks/index.js";
+import { analyseLeaks, compareLeaks, formatComparison, parseCompareDetectors, defaultRepoRoot, formatScore, gateFailures, leaksOutput, LEAKS_FORMATS, matchBaseline, readBaseline, saveBaseline, scoreLeaks, type Baseline, type Gate, type LeaksFormat } from "../leaks/index.js";
 
 /** Exit code of `--fail-on-leak` when there are findings (distinct from errors 1 and usage 2). */
 export const LEAK_FOUND_EXIT_CODE = 3;
@@ -37,6 +38,7 @@ interface LeaksFlags {
   baseline?: string;
   saveBaseline?: string;
   score?: boolean;
+  compare?: string;
   cutFraction: string;
 }
 
@@ -45,6 +47,7 @@ function formatOf(flags: LeaksFlags): LeaksFormat {
   const format = flags.format === undefined ? (flags.json === true ? "json" : "text") : parseChoice("--format", flags.format, LEAKS_FORMATS);
   if (flags.json === true && format !== "json") throw new UsageError(`--json asks for --format json, but --format ${format} was given`, "Pass one of them.");
   if (flags.score === true && format !== "text" && format !== "json") throw new UsageError(`--score prints text or JSON, not ${format}`, "Use --score with --format text or --format json.");
+  if (flags.compare !== undefined && format !== "text" && format !== "json") throw new UsageError(`--compare prints text or JSON, not ${format}`, "Use --compare with --format text or --format json.");
   return format;
 }
 
@@ -69,6 +72,7 @@ export function registerLeaks(program: Command): void {
     .option("--fail-on-race", `exit with code ${RACE_FOUND_EXIT_CODE} when -race runs reported a data race (for CI)`)
     .option("--fail-on-flaky", `exit with code ${FLAKY_FOUND_EXIT_CODE} when a test failed only under a perturbed schedule (for CI)`)
     .option("--score", "score findings and peer detectors (dump, goleak, leakprofile) against manifest labels")
+    .option("--compare <detectors>", "show, per goroutine left blocked, which detectors report it, from the same runs and without manifests: schedlab and any of dump, goleak, leakprofile (comma-separated; peers are collected with collect --peers)")
     .option("--cut-fraction <x>", "in a run the deadline cut, judge only goroutines blocked for at least this share of its traced time", "0.5")
     .option("--format <format>", `output: ${LEAKS_FORMATS.join(", ")} (SARIF 2.1.0 for code scanning, JUnit XML for test dashboards, GitHub workflow annotations; docs/ci.md)`)
     .option("--json", "machine-readable output (the same as --format json)")
@@ -79,11 +83,18 @@ export function registerLeaks(program: Command): void {
       const cutFraction = parseNumberOption("--cut-fraction", flags.cutFraction, 0, 1);
       const format = formatOf(flags);
       if (flags.score === true && (flags.baseline !== undefined || flags.saveBaseline !== undefined)) throw new UsageError("--score does not take a baseline", "Run --score without --baseline and --save-baseline.");
+      if (flags.compare !== undefined && (flags.score === true || flags.baseline !== undefined || flags.saveBaseline !== undefined)) throw new UsageError("--compare goes alone", "Run --compare without --score, --baseline and --save-baseline.");
+      const compared = flags.compare === undefined ? null : parseCompareDetectors(flags.compare);
       const repoRoot = format === "sarif" || format === "junit" || format === "github" ? repoRootOf(flags) : "";
       const baseline: Baseline | null = flags.baseline === undefined ? null : readBaseline(flags.baseline);
       const db = openExistingDatabase(flags.db);
       try {
         const options = { program: flags.program, cutFraction };
+        if (compared !== null) {
+          const comparison = await compareLeaks(db, compared, options);
+          process.stdout.write(format === "json" ? `${JSON.stringify(comparison)}\n` : `${formatComparison(comparison)}\n`);
+          return;
+        }
         if (flags.score === true) {
           const report = await scoreLeaks(db, options);
           process.stdout.write(format === "json" ? `${JSON.stringify(report)}\n` : `${formatScore(report)}\n`);

@@ -2,8 +2,9 @@
 // program walks its exploration cycle (src/collect/explore.ts) one run at a time, builds
 // each strategy's binary when first needed, checks every run cheaply (src/collect/check.ts)
 // and stops once a finding of a class in stopOn is confirmed (unless exhaustBudget) or the
-// budget is spent; findings of other classes are recorded and never stop it. Race and
-// perturb runs get deadlines scaled by the program's plain runs (src/collect/timeout.ts).
+// budget is spent; findings of other classes are recorded and never stop it. Without
+// --timeout a program's runs take their deadline from its plain runs (its first plain run
+// goes alone), and race and perturb runs get deadlines scaled by them (src/collect/timeout.ts).
 // Programs share the worker pool; a program runs several runs at once only when there are
 // fewer programs left than workers. Every run and check is recorded as it ends, and the
 // exploration row after each, so an interrupted budgeted collect resumes where it stopped.
@@ -14,7 +15,7 @@ import type { SchedlabDatabase } from "../store/index.js";
 import { buildProgram } from "./build.js";
 import { checkRun, failureKey, stopsHunt, storedCheck, withFailureClass } from "./check.js";
 import { parseFailures } from "./failures.js";
-import { runTimeoutMs, scaledTimeoutMs } from "./timeout.js";
+import { configuredTimeoutMs, scaledTimeoutMs } from "./timeout.js";
 import { explorationCycle } from "./explore.js";
 import { deleteExploration, loadExploration, nextRunIndexes, recordCheck, saveExploration, type ExplorationRow } from "./exploration-store.js";
 import { testSelection } from "./options.js";
@@ -48,8 +49,10 @@ interface Exploring {
   findings: ExplorationFinding[];
   /** failureKey of every failure (not tracer-induced) of the program's plain runs so far. */
   failedInPlain: Set<string>;
-  /** The longest ok plain run so far, per -test.count iteration, for the scaled deadlines. */
+  /** The longest ok plain run so far, per -test.count iteration, for the derived and scaled deadlines. */
   plainOkMsPerIteration: number | null;
+  /** Whether a plain run of the program has ended (here or in an earlier collect): until then, without --timeout, one run at a time. */
+  plainRunEnded: boolean;
   inFlight: number;
   finished: boolean;
 }
@@ -101,6 +104,7 @@ export async function exploreWithBudget(
       findings: [],
       failedInPlain: history.failedInPlain,
       plainOkMsPerIteration: history.plainOkMsPerIteration,
+      plainRunEnded: history.plainRuns > 0,
       inFlight: 0,
       finished: false,
     };
@@ -220,9 +224,14 @@ export async function exploreWithBudget(
     const index = s.nextIndex.get(config.key) ?? 0;
     s.nextIndex.set(config.key, index + 1);
     const seed = config.strategy === "perturb" ? perturbSeed(config.key, index) : null;
+    const remainingBudgetMs = s.budgetMs - s.spentMs;
+    const configuredMs = configuredTimeoutMs({
+      givenMs: opts.timeoutGiven ? opts.timeoutMs : null, manifestMs: s.program.manifest?.timeoutMs,
+      plainOkMsPerIteration: s.plainOkMsPerIteration, testCount: config.testCount, remainingBudgetMs,
+    });
     const timeoutMs = scaledTimeoutMs({
-      strategy: config.strategy, configuredMs: runTimeoutMs(opts.timeoutMs, s.program.manifest?.timeoutMs), testCount: config.testCount,
-      plainOkMsPerIteration: s.plainOkMsPerIteration, remainingBudgetMs: s.budgetMs - s.spentMs,
+      strategy: config.strategy, configuredMs, testCount: config.testCount,
+      plainOkMsPerIteration: s.plainOkMsPerIteration, remainingBudgetMs,
     });
     const t0 = performance.now();
     const result = await tracedRun({
@@ -237,7 +246,10 @@ export async function exploreWithBudget(
     executed++;
     if (result.outcome !== "ok") failures++;
     const check = withFailureClass(await checkRun(result, s.program, go), config.strategy, s.failedInPlain);
-    if (config.strategy === "plain") learnFromPlainRun(s, result.outcome, result.wallMs, config.testCount, check.failures);
+    if (config.strategy === "plain") {
+      learnFromPlainRun(s, result.outcome, result.wallMs, config.testCount, check.failures);
+      s.plainRunEnded = true;
+    }
     recordCheck(db, runId, timeoutMs, check);
     // The run and its check are this program's time (the bookkeeping too).
     s.spentMs += performance.now() - t0;
@@ -254,7 +266,8 @@ export async function exploreWithBudget(
 
   const pump = (s: Exploring) => {
     if (s.finished) return;
-    const limit = Math.max(1, Math.floor(opts.jobs / Math.max(1, active())));
+    // Without --timeout, the program's first plain run sets the deadline of the rest: it goes alone.
+    const limit = !opts.timeoutGiven && !s.plainRunEnded ? 1 : Math.max(1, Math.floor(opts.jobs / Math.max(1, active())));
     while (s.inFlight < limit && wantsMore(s)) {
       s.inFlight++;
       queue.push(async () => {
@@ -317,7 +330,7 @@ type RecordedFinding = Omit<ExplorationFinding, "class">;
  * the checked runs (not replays) confirming any class, in run order; and from its plain
  * runs (ordinary collects' too), the tests that fail anyway and the longest ok run.
  */
-function recordedHistory(db: SchedlabDatabase, programId: number, dbPath: string): { findings: RecordedFinding[]; failedInPlain: Set<string>; plainOkMsPerIteration: number | null } {
+function recordedHistory(db: SchedlabDatabase, programId: number, dbPath: string): { findings: RecordedFinding[]; failedInPlain: Set<string>; plainOkMsPerIteration: number | null; plainRuns: number } {
   const checked = db
     .prepare("SELECT r.id, r.config, r.strategy, r.seed, c.detail FROM runs r JOIN run_checks c ON c.run_id = r.id WHERE r.program_id = ? AND c.replay_of IS NULL ORDER BY r.id")
     .all(programId) as { id: number; config: string; strategy: Strategy; seed: number | null; detail: string }[];
@@ -332,7 +345,7 @@ function recordedHistory(db: SchedlabDatabase, programId: number, dbPath: string
     .all(programId) as { config: string; outcome: RunOutcome; wallMs: number | null; stderrTail: string | null }[];
   const learned = { failedInPlain: new Set<string>(), plainOkMsPerIteration: null as number | null };
   for (const run of plain) learnFromPlainRun(learned, run.outcome, run.wallMs, parseConfigKey(run.config)?.testCount ?? null, parseFailures(run.stderrTail ?? ""));
-  return { findings, ...learned };
+  return { findings, ...learned, plainRuns: plain.length };
 }
 
 function firstLines(text: string, n: number): string {

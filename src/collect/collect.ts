@@ -1,6 +1,7 @@
 // The collect entry point: discover programs, plan the runs still missing, build each
 // package once, run every (program, config, index) through the worker pool, record
-// each run as it finishes, and summarise what the database now holds.
+// each run as it finishes, and summarise what the database now holds. Without --timeout,
+// a program's first run goes alone and the others take their deadline from it.
 
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,8 +16,9 @@ import { goflagsWithTags, normalizeCollectOptions, runConfigs, tagsOfGoflags } f
 import { runFiles } from "./paths.js";
 import { linkedAbort, workQueue, type Task } from "./pool.js";
 import { selectShard } from "./shard.js";
-import { runTimeoutMs } from "./timeout.js";
+import { configuredTimeoutMs, longestOkMsPerIteration, runTimeoutMs } from "./timeout.js";
 import { completedRunIndexes, deleteRuns, recordBuild, recordedBuild, recordedRuns, recordRun, upsertProgram } from "./record.js";
+import { parseConfigKey } from "./strategy.js";
 import { goToolchain, type GoToolchain } from "./toolchain.js";
 import { tracedRun } from "./traced-run.js";
 import type { BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramSpec, ProgramSummary, RunConfig } from "./types.js";
@@ -34,6 +36,12 @@ interface ProgramPlan {
   readonly pending: readonly PendingRun[];
   build: BuildResult | null;
   runsLeft: number;
+  /**
+   * The longest ok run of the program (of this collect's strategy) per -test.count
+   * iteration: recorded by earlier collects, else measured by its first run here; null
+   * until one ended ok. Without --timeout, the deadline of its later runs comes from it.
+   */
+  okMsPerIteration: number | null;
 }
 
 /** Programs built from the same package directory and kind share one binary (split tests). */
@@ -51,8 +59,17 @@ function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], op
       const done = options.force ? new Set<number>() : completedRunIndexes(db, id, config.key);
       for (let index = 0; index < options.runs; index++) if (!done.has(index)) pending.push({ config, index });
     }
-    return { program, id, configs, pending, build: null, runsLeft: pending.length };
+    const strategy = configs[0]?.strategy ?? "plain";
+    return { program, id, configs, pending, build: null, runsLeft: pending.length, okMsPerIteration: recordedOkMsPerIteration(db, id, strategy) };
   });
+}
+
+/** The longest ok run per -test.count iteration of `strategy` the program has recorded (any GOMAXPROCS), or null. */
+function recordedOkMsPerIteration(db: SchedlabDatabase, programId: number, strategy: string): number | null {
+  const runs = db
+    .prepare("SELECT config, outcome, wall_ms AS wallMs FROM runs WHERE program_id = ? AND strategy = ? AND outcome = 'ok'")
+    .all(programId, strategy) as { config: string; outcome: string; wallMs: number | null }[];
+  return longestOkMsPerIteration(runs.map((r) => ({ ...r, testCount: parseConfigKey(r.config)?.testCount ?? null })));
 }
 
 /**
@@ -170,7 +187,7 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
       }
       return [];
     }
-    return plan.pending.map((run) => async () => {
+    const runTask = (run: PendingRun): Task => async () => {
       const result = await tracedRun({
         kind: plan.program.kind,
         dir: plan.program.dir,
@@ -178,7 +195,10 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
         testName: plan.program.testName,
         config: run.config,
         files: runFiles(opts.traces, plan.program.name, run.config.key, run.index),
-        timeoutMs: runTimeoutMs(opts.timeoutMs, plan.program.manifest?.timeoutMs),
+        timeoutMs: configuredTimeoutMs({
+          givenMs: opts.timeoutGiven ? opts.timeoutMs : null, manifestMs: plan.program.manifest?.timeoutMs,
+          plainOkMsPerIteration: plan.okMsPerIteration, testCount: run.config.testCount,
+        }),
         graceMs: opts.graceMs,
         go,
         peers: opts.peers,
@@ -186,9 +206,18 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
       });
       if (result === null) return; // aborted: nothing recorded, the next collect redoes it
       recordRun(db, { ...result, programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, goVersion: go.version, strategy: run.config.strategy });
+      if (result.outcome === "ok") plan.okMsPerIteration = Math.max(plan.okMsPerIteration ?? 0, result.wallMs / (run.config.testCount ?? 1));
       executed++;
       finishRun(plan, result.outcome !== "ok");
-    });
+    };
+    // Without --timeout and nothing to measure by yet, the first run goes alone: the
+    // others start when it has ended, with the deadline derived from it.
+    const [first, ...rest] = plan.pending;
+    if (opts.timeoutGiven || plan.okMsPerIteration !== null || first === undefined || rest.length === 0) return plan.pending.map(runTask);
+    return [async () => {
+      await runTask(first)();
+      if (!signal.aborted) queue.pushFront(...rest.map(runTask));
+    }];
   };
 
   // An internal signal: the caller's abort, or a task failing (e.g. the disk is full),

@@ -20,8 +20,8 @@ export type { PerturbPoint } from "./perturb.js";
 export { raceReports } from "./races.js";
 export { parseFailures, TRACER_GOROUTINE_FUNCTION, TRACER_INDUCED_FIX } from "./failures.js";
 export { selectShard, shardOf, parseShardOption, shardFromEnvironment, ShardEnvironmentError, type ResolvedShard, type ShardEngine } from "./shard.js";
-export { runTimeoutMs, scaledTimeoutMs, TIMEOUT_FACTORS } from "./timeout.js";
-export type { ScaledTimeoutInput } from "./timeout.js";
+export { configuredTimeoutMs, DEFAULT_TIMEOUT_MS, DERIVED_TIMEOUT, longestOkMsPerIteration, runTimeoutMs, scaledTimeoutMs, TIMEOUT_FACTORS } from "./timeout.js";
+export type { ConfiguredTimeoutInput, ScaledTimeoutInput } from "./timeout.js";
 export { buildBatch, buildBatches, buildProgram, EVERY_BUILD_FAILED_EXIT_CODE } from "./build.js";
 export { insideModule, moduleRoot } from "./module.js";
 export type { BuildTarget } from "./build.js";
@@ -37,7 +37,7 @@ export { runFiles, programPath, raceLogPath } from "./paths.js";
 export type { RunFiles } from "./paths.js";
 export { DEFAULT_SETTLE_MS, HARNESS_ENV, HARNESS_FILE, HARNESS_SOURCE, HARNESS_TIMEOUT_EXIT_CODE, harnessStopOf, writeHarnessOverlay } from "./harness.js";
 export type { HarnessStop } from "./harness.js";
-export { goCommandOf, goToolchain, MIN_GO_MINOR } from "./toolchain.js";
+export { goCommandOf, goMinorVersion, goToolchain, MIN_GO_MINOR } from "./toolchain.js";
 export type { GoToolchain } from "./toolchain.js";
 export { buildEnvironment, runEnvironment } from "./env.js";
 export { explorationLine, progressLine, clock, logProgressLine, tallyFindings, type FindingTally, type LogProgressContext } from "./progress.js";
@@ -49,5 +49,5 @@ export type {
   BlockedAtEnd, BudgetProgress, BuildResult, CollectOptions, CollectProgress, CollectResult, ExplorationFinding, ExplorationSummary,
   FindingClass, NormalizedCollectOptions, ProgramKind, ProgramSpec, ProgramSummary, RunCheck, RunConfig, RunOutcome, RunSummary, Shard, TestFailure,
 } from "./types.js";
-export { PEERS, PEER_FILES, GOLEAK_MODULE, parsePeers, peerSource, preparePeerBuild, peerRunEnv, keepPeerReports } from "./peers.js";
+export { PEERS, PEER_FILES, GOLEAK_MODULE, LEAK_PROFILE_EXPERIMENT, leakProfileSupport, parsePeers, peerSource, preparePeerBuild, peerRunEnv, keepPeerReports, type LeakProfileSupport } from "./peers.js";
 export type { Peer, PeerBuild } from "./peers.js";

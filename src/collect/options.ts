@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { UsageError } from "../errors.js";
 import { isPackagePattern } from "./discover.js";
 import { configKey } from "./strategy.js";
+import { DEFAULT_TIMEOUT_MS } from "./timeout.js";
 import { FINDING_CLASSES, type CollectOptions, type FindingClass, type NormalizedCollectOptions, type ProgramKind, type RunConfig, type Shard } from "./types.js";
 
 /** The classes a budgeted hunt stops on unless told otherwise: the leaks it is for. */
@@ -100,7 +101,7 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     throw new UsageError("collect needs at least one path", "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.");
   }
   const cores = availableParallelism();
-  const timeoutMs = positiveInteger("--timeout (ms)", options.timeoutMs, 10_000);
+  const timeoutMs = positiveInteger("--timeout (ms)", options.timeoutMs, DEFAULT_TIMEOUT_MS);
   const procs = options.procs === undefined || options.procs.length === 0 ? [cores] : [...new Set(options.procs)];
   for (const p of procs) positiveInteger("--procs", p, 1);
   return {
@@ -109,6 +110,7 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     programs: programSelection(options.programs),
     runs: positiveInteger("--runs", options.runs, 5),
     timeoutMs,
+    timeoutGiven: options.timeoutMs !== undefined,
     graceMs: Math.min(5_000, Math.max(500, Math.round(timeoutMs / 2))),
     procs,
     jobs: positiveInteger("--jobs", options.jobs, cores),

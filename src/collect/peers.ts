@@ -6,6 +6,8 @@
 // go.mod passed with -modfile, or, for a package outside any module, into a temporary
 // go.mod (and go.sum) that the overlay places in the package directory, with the module
 // path GOPATH mode would give the package ("_/abs/dir"), so function names do not change.
+// The goroutine leak profile is read the way the selected toolchain offers it: a
+// GOEXPERIMENT build on Go 1.26, the standard profile from Go 1.27 (leakProfileSupport).
 // docs/leaks.md describes what each peer can and cannot see.
 
 import { execa } from "execa";
@@ -14,7 +16,7 @@ import { join } from "node:path";
 import { UsageError } from "../errors.js";
 import { moduleRoot } from "./module.js";
 import { buildEnvironment } from "./env.js";
-import { goCommandOf, type GoToolchain } from "./toolchain.js";
+import { goCommandOf, goMinorVersion, type GoToolchain } from "./toolchain.js";
 import type { ProgramKind } from "./types.js";
 
 export const PEERS = ["goleak", "leakprofile"] as const;
@@ -37,6 +39,28 @@ export function parsePeers(text: string): Peer[] {
   return [...new Set(names)] as Peer[];
 }
 
+/** The experiment that enables the goroutine leak profile in Go 1.26. */
+export const LEAK_PROFILE_EXPERIMENT = "goroutineleakprofile";
+
+/**
+ * How a Go version offers the goroutine leak profile (runtime/pprof "goroutineleak"): Go
+ * 1.26 only in a build with GOEXPERIMENT=goroutineleakprofile; Go 1.27 made it a standard
+ * profile and removed that experiment, which its go command rejects ("unknown
+ * GOEXPERIMENT"), so the build gets no GOEXPERIMENT; Go before 1.26 has no such profile. A
+ * version that names no minor (a development build) is taken as new.
+ */
+export type LeakProfileSupport =
+  | { readonly kind: "experiment"; readonly goexperiment: string }
+  | { readonly kind: "standard" }
+  | { readonly kind: "none"; readonly why: string };
+
+export function leakProfileSupport(version: string): LeakProfileSupport {
+  const minor = goMinorVersion(version);
+  if (minor === null || minor >= 27) return { kind: "standard" };
+  if (minor === 26) return { kind: "experiment", goexperiment: LEAK_PROFILE_EXPERIMENT };
+  return { kind: "none", why: `${version} has no goroutine leak profile (Go 1.26 has it as GOEXPERIMENT=${LEAK_PROFILE_EXPERIMENT}, Go 1.27 as a standard profile): select Go 1.26 or newer with GOTOOLCHAIN to run this peer` };
+}
+
 /** What a build needs for the peers: overlay entries, extra go flags and environment, and why a peer was left out. */
 export interface PeerBuild {
   readonly overlay: Record<string, string>;
@@ -47,7 +71,11 @@ export interface PeerBuild {
   readonly inModule?: boolean;
 }
 
-/** Each peer's end-of-run check; Go that compiles at any language version from go 1.12 (no `any`, no 0o literals). */
+/**
+ * Each peer's end-of-run check; Go that compiles at any language version from go 1.12 (no
+ * `any`, no 0o literals). The leak profile's check is the same source on Go 1.26 and 1.27:
+ * only the build's GOEXPERIMENT differs (leakProfileSupport).
+ */
 const CHECKS: Record<Peer, { imports: string[]; body: string }> = {
   goleak: {
     imports: ['schedlabPeerGoleak "go.uber.org/goleak"'],
@@ -107,10 +135,17 @@ export async function preparePeerBuild(
   let active = [...peers];
   const env: Record<string, string> = {};
   const args: string[] = [];
-  if (active.includes("leakprofile")) env.GOEXPERIMENT = "goroutineleakprofile";
+  if (active.includes("leakprofile")) {
+    const support = leakProfileSupport(go.version);
+    if (support.kind === "experiment") env.GOEXPERIMENT = support.goexperiment;
+    if (support.kind === "none") {
+      skipped.push(`leakprofile: ${support.why}`);
+      active = active.filter((p) => p !== "leakprofile");
+    }
+  }
   const testFiles = target.testFiles ?? [];
   if (target.kind === "test" && testFiles.some((f) => /^func TestMain\(/m.test(readFileSync(f, "utf8")))) {
-    return { overlay: {}, args: [], env, skipped: active.map((p) => `${p}: the package defines its own TestMain`) };
+    return { overlay: {}, args: [], env, skipped: [...skipped, ...active.map((p) => `${p}: the package defines its own TestMain`)] };
   }
   const root = moduleRoot(target.dir);
   const overlay: Record<string, string> = {};
@@ -120,8 +155,7 @@ export async function preparePeerBuild(
     const moduleDir = root ?? join(scratch, "peers-module");
     if (root === null) {
       mkdirSync(moduleDir, { recursive: true });
-      const minor = /^go1\.(\d+)/.exec(go.version)?.[1] ?? "22";
-      writeFileSync(join(moduleDir, "go.mod"), `module _${target.dir}\n\ngo 1.${minor}\n`);
+          writeFileSync(join(moduleDir, "go.mod"), `module _${target.dir}\n\ngo 1.${goMinorVersion(go.version) ?? 22}\n`);
     }
     const modfile = join(scratch, "peers.mod");
     copyFileSync(join(moduleDir, "go.mod"), modfile);

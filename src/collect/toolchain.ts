@@ -29,6 +29,12 @@ const GO_ENV_KEYS = [
 /** Minor version below which the execution tracer format is not supported. */
 export const MIN_GO_MINOR = 22;
 
+/** The minor version of a Go version string ("go1.27.3" → 27, "go1.26rc1" → 26, "devel go1.28-abc …" → 28); null when it names none. */
+export function goMinorVersion(version: string): number | null {
+  const minor = /go1\.(\d+)/.exec(version);
+  return minor === null ? null : Number(minor[1]);
+}
+
 /** The go binary to run for `go` commands of a collect: the selected toolchain's, else the one on PATH. */
 export function goCommandOf(go: GoToolchain): string {
   return go.goBinary ?? "go";

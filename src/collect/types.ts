@@ -30,7 +30,10 @@ export interface CollectOptions {
   readonly programs?: readonly string[];
   /** Traced runs per program and configuration (default 5). */
   readonly runs?: number;
-  /** Deadline per run in milliseconds (default 10 000). */
+  /**
+   * Deadline per run in milliseconds, and -test.timeout of test binaries. Default: 10 000 for
+   * a program's first run, then derived from its first ok plain run (configuredTimeoutMs).
+   */
   readonly timeoutMs?: number;
   /** GOMAXPROCS values, one configuration each (default: the number of CPUs). */
   readonly procs?: readonly number[];
@@ -103,6 +106,8 @@ export interface NormalizedCollectOptions {
   readonly programs: readonly string[] | null;
   readonly runs: number;
   readonly timeoutMs: number;
+  /** Whether `timeoutMs` was given; if not, each program's later runs derive their deadline from its first (configuredTimeoutMs). */
+  readonly timeoutGiven: boolean;
   /** Time between the deadline and SIGTERM, and between SIGTERM and SIGKILL. */
   readonly graceMs: number;
   readonly procs: readonly number[];

@@ -199,8 +199,8 @@ function resolveArtifact(db: SchedlabDatabase, path: string): string {
   return isAbsolute(path) ? path : resolve(dirname(db.name), path);
 }
 
-/** Signatures a peer reported over a program's runs, and whether it produced anything at all. */
-function peerSignatures(db: SchedlabDatabase, program: StoredProgram, detector: Exclude<DetectorName, "schedlab">): { covered: boolean; signatures: BlockedSignature[] } {
+/** Signatures a peer reported over a program's runs, and whether it produced anything at all (also read by `leaks --compare`). */
+export function peerSignatures(db: SchedlabDatabase, program: StoredProgram, detector: Exclude<DetectorName, "schedlab">): { covered: boolean; signatures: BlockedSignature[] } {
   const rows = db
     .prepare("SELECT dump_path, trace_path FROM runs WHERE program_id = ? AND outcome != 'build-error'")
     .all(program.id) as { dump_path: string | null; trace_path: string | null }[];

@@ -10,10 +10,11 @@ export { saveFindings, loadFindings, saveRaceFindings, loadRaceFindings } from "
 export { parseRaceReports, detectRaces, isStandardFrame, topUserFrame, frameSite, type RaceReport, type RaceAccess, type RaceFrame, type RaceFinding, type RaceRunOutput } from "./race.js";
 export { splitCanonicalId, testOfRoot, subtestNameInSource, rewriteSubtestName, placeInTest, type IdSegment, type SplitId, type TestPlacement } from "./test-path.js";
 export { subtestLookup } from "./test-source.js";
-export { signatureOfFinding, signatureKey, distinctSignatures, type BlockedSignature } from "./signature.js";
+export { signatureOfFinding, signatureKey, distinctSignatures, sameGoroutine, type BlockedSignature } from "./signature.js";
 export { scoreSignatures, scoreProgram, matchesExpected, counts, type Counts, type LeakScore, type ProgramScore, type LabelledProgram } from "./score.js";
 export { parseGoroutineDump, traceReasonOfDumpStatus } from "./dump.js";
 export { PEER_ARTIFACTS, parseGoleakReport, parsePeerArtifact, type PeerName, type PeerArtifact } from "./peers.js";
+export { compareLeaks, compareDetectors, formatComparison, parseCompareDetectors, COMPARISON_JSON_VERSION, type DetectorComparison, type ComparisonRow, type DetectorVerdict, type PairAgreement, type DetectorCoverage, type PeerDetector, type PeerOutput, type OwnOutput, type OwnFinding } from "./compare.js";
 export { analyseLeaks, scoreLeaks, testPlacement, DETECTORS, type AnalyseOptions, type LeakAnalysis, type ProgramAnalysis, type BugReport, type LeakScoreReport, type DetectorScore, type DetectorName } from "./from-database.js";
 export { formatFindings, formatScore, analysisJson, findingJson, kindCounts, bugCounts, BOUND_FORMULA, LEAKS_JSON_VERSION } from "./format.js";
 export { GATES, gateCounts, gateFailures, type Gate } from "./gates.js";

@@ -1,6 +1,7 @@
 // Reading the runs the detector needs from the database, per program and run: each run's
 // records are streamed through the final-state fold (never held), so memory follows the
-// number of goroutines and runs, not events. Uses the trace stage's loaders only.
+// number of goroutines and runs, not events; a run ingested with --store summary has its
+// fold's result stored, which is read instead. Uses the trace stage's loaders only.
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
@@ -8,10 +9,9 @@ import { parseFailures, raceLogPath } from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import type { Manifest } from "../corpus/manifest.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import { forEachRunRecord, loadRunGoroutines } from "../trace/index.js";
+import { forEachRunRecord, loadRunEndStates, loadRunGoroutines } from "../trace/index.js";
 import type { GoroutineInfo } from "../trace/types.js";
-import { RUNTIME_DEADLOCK, runEndedByCrash } from "../model/index.js";
-import { runStateFold } from "../model/index.js";
+import { leakRunOf, runStateFold } from "../model/index.js";
 import type { FailureRun } from "./flaky.js";
 import type { RaceRunOutput } from "./race.js";
 import type { AnalysedRun, LeakRun, ProgramRuns, RunEnd } from "./types.js";
@@ -67,20 +67,18 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
     if (id === undefined) ids.set(g.canonicalId, g.canonicalId);
     return id === undefined ? g : { ...g, canonicalId: id };
   };
-  return rows.map((row) => ({
-    runId: row.id,
-    runIndex: row.run_index,
-    config: row.config,
-    outcome: row.outcome,
-    runtimeDeadlock: RUNTIME_DEADLOCK.test(row.stderr_tail ?? ""),
-    crashed: runEndedByCrash(row.outcome, row.stderr_tail),
-    wallMs: row.wall_ms,
-    goroutines: loadRunGoroutines(db, row.id).map(shared),
-  }));
+  return rows.map((row) =>
+    leakRunOf({ id: row.id, runIndex: row.run_index, config: row.config, outcome: row.outcome, stderrTail: row.stderr_tail, wallMs: row.wall_ms }, loadRunGoroutines(db, row.id).map(shared)),
+  );
 }
 
-/** Streams the records of one run through the final-state fold. */
+/**
+ * Streams the records of one run through the final-state fold; for a run ingested with
+ * --store summary, reads the states that fold gave at ingest.
+ */
 export function analyseRun(db: SchedlabDatabase, run: LeakRun): AnalysedRun {
+  const stored = loadRunEndStates(db, run.runId, run.goroutines);
+  if (stored !== null) return { run, states: stored };
   const fold = runStateFold(run);
   forEachRunRecord(db, run.runId, (record) => fold.add(record), (op) => fold.addLockOp(op));
   return { run, states: fold.finish() };

@@ -24,12 +24,12 @@ export interface BlockedSignature {
  * forever (leak, deadlock) or outlived its test. Background and inconclusive findings
  * claim nothing about the program's own logic.
  */
-export function isReportedFinding(finding: LeakFinding): boolean {
+export function isReportedFinding(finding: Pick<LeakFinding, "kind">): boolean {
   return finding.kind === "leak" || finding.kind === "deadlock" || finding.kind === "outlived";
 }
 
 /** The signature of a detector finding. */
-export function signatureOfFinding(finding: LeakFinding): BlockedSignature {
+export function signatureOfFinding(finding: Pick<LeakFinding, "program" | "isRoot" | "creationSiteKey" | "goroutine" | "reason" | "kind">): BlockedSignature {
   return {
     program: finding.program,
     siteKey: finding.isRoot ? null : finding.creationSiteKey,
@@ -62,6 +62,25 @@ export function distinctSignatures(signatures: readonly BlockedSignature[]): Blo
   const seen = new Map<string, BlockedSignature>();
   for (const s of signatures) if (!seen.has(signatureKey(s))) seen.set(signatureKey(s), s);
   return [...seen.values()];
+}
+
+/**
+ * Whether two detectors' signatures name the same goroutine, by the rule scoring matches a
+ * signature to a label (score.ts, matchesExpected): the same program; the `go` statement's
+ * "file.go:LINE", or for root goroutines the same function (or its base name, a -test.count
+ * repetition suffix "#N" aside); and the same reason when both give one. Potential deadlocks
+ * match only each other, by a shared lock acquisition.
+ */
+export function sameGoroutine(a: BlockedSignature, b: BlockedSignature): boolean {
+  if (a.program !== b.program) return false;
+  const potential = a.finding === "potential-deadlock";
+  if (potential !== (b.finding === "potential-deadlock")) return false;
+  if (potential) return (a.lockSites ?? []).some((site) => (b.lockSites ?? []).includes(site));
+  if (a.reason !== null && b.reason !== null && a.reason !== b.reason) return false;
+  if (a.siteKey !== null || b.siteKey !== null) return a.siteKey === b.siteKey;
+  if (a.root === null || b.root === null) return false;
+  const rootName = (root: string): string => root.replace(/#\d+$/, "");
+  return rootName(a.root) === rootName(b.root) || functionBaseName(rootName(a.root)) === functionBaseName(rootName(b.root));
 }
 
 /** The last dotted component of a function name: "schedlab.dev/x/pkg.TestFoo" → "TestFoo". */

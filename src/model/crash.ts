@@ -1,7 +1,9 @@
 // Which runs ended by a crash: a Go panic or a fatal runtime error. Goroutines blocked at a
-// crash were waiting when something else killed the program; they are not leaks. Pure.
+// crash were waiting when something else killed the program; they are not leaks. And a
+// recorded run as the model reads it, how it ended included. Pure.
 
-import type { RunEnd } from "./types.js";
+import type { GoroutineInfo } from "../trace/types.js";
+import type { LeakRun, RunEnd } from "./types.js";
 
 /** The runtime's deadlock report: a fatal error, but the very signature of a deadlock. */
 export const RUNTIME_DEADLOCK = /all goroutines are asleep - deadlock!/;
@@ -26,4 +28,31 @@ export function runEndedByCrash(outcome: RunEnd, stderrTail: string | null): boo
   if ([...text.matchAll(CRASH_LINE)].some((m) => !TEST_TIMEOUT.test(m[1]))) return true;
   // collect says `panic` from the exit code and the harness: a tail that lost the crash line is still one.
   return outcome === "panic" && !TEST_TIMEOUT_LINE.test(text);
+}
+
+/** What collect recorded of a run that ran (a runs row), as the model reads it. */
+export interface RecordedRun {
+  readonly id: number;
+  readonly runIndex: number;
+  readonly config: string;
+  readonly outcome: RunEnd;
+  readonly stderrTail: string | null;
+  readonly wallMs: number | null;
+}
+
+/**
+ * A recorded run with its user goroutines as the fold and the rule take it. One function for
+ * `leaks` and for ingest's --store summary, so both fold a run from the same view of it.
+ */
+export function leakRunOf(run: RecordedRun, goroutines: readonly GoroutineInfo[]): LeakRun {
+  return {
+    runId: run.id,
+    runIndex: run.runIndex,
+    config: run.config,
+    outcome: run.outcome,
+    runtimeDeadlock: RUNTIME_DEADLOCK.test(run.stderrTail ?? ""),
+    crashed: runEndedByCrash(run.outcome, run.stderrTail),
+    wallMs: run.wallMs,
+    goroutines,
+  };
 }

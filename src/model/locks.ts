@@ -59,6 +59,11 @@ interface Held extends LockHold {
   count: number;
 }
 
+/** The hold as reported: without the fold's running count, which goes on changing after an edge is recorded. */
+function reported({ lock, mode, site, stack }: LockHold): LockHold {
+  return { lock, mode, site, stack };
+}
+
 interface RawEdge {
   readonly gid: number;
   readonly held: LockHold;
@@ -93,13 +98,13 @@ export function lockFold(): LockFold {
           const again = mine.get(op.lock);
           if (again !== undefined && again.mode === "r" && op.mode === "r") {
             const key = `${op.goroutine}|${op.lock}|${again.site}|${op.site}`;
-            if (recursive.size < MAX_EDGES && !recursive.has(key)) recursive.set(key, { gid: op.goroutine, first: again, again: hold });
+            if (recursive.size < MAX_EDGES && !recursive.has(key)) recursive.set(key, { gid: op.goroutine, first: reported(again), again: hold });
           }
           for (const [lock, h] of mine) {
             if (lock === op.lock) continue;
             const key = `${op.goroutine}|${lock}|${op.lock}|${h.site}|${op.site}`;
             if (edges.size >= MAX_EDGES || edges.has(key)) continue;
-            edges.set(key, { gid: op.goroutine, held: h, taken: hold, guards: [...mine.keys()].filter((l) => l !== lock && l !== op.lock) });
+            edges.set(key, { gid: op.goroutine, held: reported(h), taken: hold, guards: [...mine.keys()].filter((l) => l !== lock && l !== op.lock) });
           }
           return;
         }
@@ -126,7 +131,7 @@ export function lockFold(): LockFold {
       for (const [gid, mine] of held) {
         const name = nameOf(gid);
         if (name === undefined || mine.size === 0) continue;
-        holds.set(name, [...mine.values()].map(({ lock, mode, site, stack }) => ({ lock, mode, site, stack })));
+        holds.set(name, [...mine.values()].map(reported));
       }
       const named = <T extends { gid: number }>(items: Iterable<T>): (Omit<T, "gid"> & { goroutine: string })[] => {
         const out: (Omit<T, "gid"> & { goroutine: string })[] = [];

@@ -1,10 +1,17 @@
 // Assembling the report from a database: the sections available there, in page order.
-// Later stages (leaks, rollouts, fidelity) add their section builders to this list.
+// Later stages (leaks, rollouts, fidelity) add their section builders to this list. A
+// database with a collection and no evaluation gets a page of its own: the collection, the
+// leaks, races and flaky tests.
 
+import { NoEvaluationError } from "../eval/errors.js";
 import { listEvaluations, loadEvaluation } from "../eval/store.js";
+import { analyseLeaks } from "../leaks/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
+import { collectionSummary } from "./collection.js";
+import { collectionOverviewSection } from "./sections/collection.js";
 import { evaluationSections } from "./sections/evaluation.js";
 import { evaluationHistorySection } from "./sections/history.js";
+import { flakySection, leakSection } from "./sections/pipeline.js";
 import { listRolloutRuns } from "../rollout/store.js";
 import { rolloutSurvivalSection } from "./sections/rollout.js";
 import { listFidelityRuns } from "../fidelity/store.js";
@@ -25,4 +32,27 @@ export function reportSections(db: SchedlabDatabase, options: ReportSourceOption
   const fidelityRuns = listFidelityRuns(db);
   if (fidelityRuns.length > 0) sections.push(fidelitySection(fidelityRuns));
   return { sections, evalRunId: evaluation.id };
+}
+
+/** Whether the database holds an evaluation to report (else `collectionReportSections`). */
+export function hasEvaluation(db: SchedlabDatabase): boolean {
+  return listEvaluations(db, 1).length > 0;
+}
+
+/**
+ * The page of a collection without an evaluation (`collect`, `hunt`): the overview of what
+ * was collected, with a word on what prediction needs; the bugs, potential deadlocks,
+ * goroutines, races and crashes; the flaky tests. The analysis is not stored. A database
+ * without programs has nothing to report.
+ */
+export async function collectionReportSections(db: SchedlabDatabase): Promise<ReportSection[]> {
+  const collection = collectionSummary(db);
+  if (collection.programs.length === 0) {
+    throw new NoEvaluationError(
+      "the database holds no collection and no evaluation",
+      "Collect first with the same --db: `schedlab hunt ./...` or `schedlab collect PATH`; `schedlab run` or `schedlab eval` add the prediction sections.",
+    );
+  }
+  const analysis = await analyseLeaks(db, { save: false });
+  return [collectionOverviewSection(collection, analysis), leakSection(analysis, null), flakySection(analysis)];
 }

@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { DatabaseUnavailableError, SchemaVersionError } from "../errors.js";
-import { COPY_LEGACY_EVENTS_SQL, LEGACY_EVENTS_TABLE, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
+import { COPY_LEGACY_EVENTS_SQL, LEGACY_EVENTS_TABLE, SCHEMA_SQL, SCHEMA_VERSION, UPGRADE_FROM_3_SQL } from "./schema.js";
 
 export type SchedlabDatabase = Database.Database;
 
@@ -75,7 +75,8 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
   if (hasMeta) {
     const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
     const found = row === undefined ? NaN : Number(row.value);
-    if (found !== SCHEMA_VERSION) {
+    if (found === 3) upgradeFrom3(db, file, readonly);
+    else if (found !== SCHEMA_VERSION) {
       const older = found < SCHEMA_VERSION;
       throw new SchemaVersionError(
         `${file} has schema version ${row?.value ?? "unknown"}; this schedlab uses version ${SCHEMA_VERSION}`,
@@ -103,6 +104,25 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
   dropFindingsOfTwoKinds(db);
   db.exec(SCHEMA_SQL);
   db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+}
+
+/**
+ * Version 4 only added to version 3 (runs.store, whose default 'events' is what every
+ * version-3 run holds, and the run_end_states table): a writable open upgrades the file in
+ * place, in one transaction; a read-only one is refused with the hint to run a writing
+ * command once (it cannot add the column).
+ */
+function upgradeFrom3(db: SchedlabDatabase, file: string, readonly: boolean): void {
+  if (readonly) {
+    throw new SchemaVersionError(
+      `${file} has schema version 3; this schedlab uses version ${SCHEMA_VERSION}, to which a writing command upgrades it in place`,
+      "Run any writing command on it once (e.g. `schedlab ingest --db FILE`), which upgrades it keeping everything, then retry.",
+    );
+  }
+  inTransaction(db, () => {
+    db.exec(UPGRADE_FROM_3_SQL);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
+  });
 }
 
 /**

@@ -2,11 +2,13 @@
 // Invariant: SCHEMA_VERSION changes whenever SCHEMA_SQL changes in a way an older
 // schedlab could not read; openDatabase refuses databases of any other version.
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * Version 3 added event_records.stack and the lock_ops table; a version-2 database is
- * refused as older (docs/schema.md).
+ * refused as older (docs/schema.md). Version 4 added runs.store and the run_end_states
+ * table: openDatabase upgrades a version-3 database in place on a writable open
+ * (UPGRADE_FROM_3_SQL, then SCHEMA_SQL creates the table); its runs keep their events.
  *
  * A database made before event_records existed keeps its records in a table
  * named events (text columns). openDatabase converts it on a writable open, in one
@@ -28,6 +30,10 @@ INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, s
   FROM ${LEGACY_EVENTS_TABLE} e JOIN trace_strings r ON r.text = e.reason LEFT JOIN trace_strings s ON s.text = e.site
   ORDER BY e.run_id, e.seq;
 DROP TABLE ${LEGACY_EVENTS_TABLE};
+`;
+
+export const UPGRADE_FROM_3_SQL = `
+ALTER TABLE runs ADD COLUMN store TEXT NOT NULL DEFAULT 'events' CHECK (store IN ('events', 'summary'));
 `;
 
 export const SCHEMA_SQL = `
@@ -102,6 +108,10 @@ CREATE TABLE IF NOT EXISTS runs (
   ingest_status TEXT CHECK (ingest_status IS NULL OR ingest_status IN ('ok', 'truncated', 'error')),
   ingest_error  TEXT,
   created_at    TEXT NOT NULL,
+  -- What ingest kept of the run (ingest --store): 'events' (event_records and lock_ops) or
+  -- 'summary' (only its goroutines and its folded end state in run_end_states: enough for
+  -- leaks and replay, not for the stages that read events). Meaningful once ingest_status is set.
+  store         TEXT NOT NULL DEFAULT 'events' CHECK (store IN ('events', 'summary')),
   UNIQUE (program_id, config, run_index)
 );
 
@@ -163,6 +173,19 @@ CREATE TABLE IF NOT EXISTS lock_ops (
   stack   INTEGER REFERENCES trace_strings(id),
   PRIMARY KEY (run_id, seq, ord)
 ) WITHOUT ROWID;
+
+-- The end state of a run ingested with --store summary: what runStateFold concludes from
+-- all its records and lock operations (each goroutine's state when the trace stopped, its
+-- final block, its wake-ups, the run's locks; src/model/end-state-codec.ts), as JSON whose
+-- goroutines are the run's gids (named by the goroutines table) and whose texts are in a
+-- table of its own. records: how many records the trace gave (none of them stored);
+-- format: the codec's version.
+CREATE TABLE IF NOT EXISTS run_end_states (
+  run_id  INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  records INTEGER NOT NULL,
+  format  INTEGER NOT NULL,
+  states  TEXT NOT NULL
+);
 
 -- @section collect (budgeted schedule exploration: collect --budget, --replay)
 -- The cheap check collect --budget makes right after each run it executes (and each

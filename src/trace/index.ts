@@ -2,10 +2,10 @@
 export * from "./types.js";
 export { decodeTrace, type DecodeOptions } from "./decode.js";
 export { ingestRuns, pendingIngestCount, recordedTraces, type IngestOptions, type IngestSummary, type RunIngestResult } from "./ingest.js";
-export { countRunEvents, forEachRunRecord, forEachRunRecordInChunks, iterateRunRecords, loadRunRecords, lastRunRecord, loadRunGoroutines, recordKindCode, isGcPreemption } from "./load.js";
+export { countRunEvents, forEachRunRecord, forEachRunRecordInChunks, iterateRunRecords, loadRunRecords, lastRunRecord, loadRunGoroutines, loadRunEndStates, recordKindCode, isGcPreemption } from "./load.js";
 export { canonicalGoroutineIds, shortFunctionName, testName } from "./identity.js";
 export { relativePackagePaths } from "./package-path.js";
 export { DEFAULT_GOROUTINE_FILTER, isDroppedEntry } from "./filter.js";
-export { TraceCorruptError, TraceDecodeError } from "./errors.js";
+export { SummaryOnlyRunError, TraceCorruptError, TraceDecodeError } from "./errors.js";
 export { parseParsedDump, parseGo126DumpLine, parseGo122DumpLine, recordKindOfTransition, type DumpTransition } from "./parsedDump.js";
 export { testFunctionsInOrder } from "./testOrder.js";

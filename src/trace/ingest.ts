@@ -1,5 +1,6 @@
 // Ingest: decodes the traces of recorded runs into the goroutines, event_records and
-// lock_ops tables.
+// lock_ops tables (--store events), or into the goroutines and each run's folded end state
+// in run_end_states (--store summary: what leaks and replay need, a few rows per run).
 // Decoding runs in parallel (a small pool of helper processes); every database write
 // happens on this thread in short transactions, so writes never interleave mid-batch.
 
@@ -7,11 +8,12 @@ import { availableParallelism } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
 import { goHelperPath } from "../gohelper/index.js";
+import { encodeEndStates, END_STATE_FORMAT, leakRunOf, runStateFold, type RunEnd } from "../model/index.js";
 import { decodeTrace } from "./decode.js";
 import { TraceCorruptError, TraceDecodeError } from "./errors.js";
 import { testFunctionsInOrder } from "./testOrder.js";
 import { recordKindCode } from "./load.js";
-import { RECORD_KINDS, type GoroutineFilter, type GoroutineRecord, type LockOp, type RootMode } from "./types.js";
+import { RECORD_KINDS, type GoroutineFilter, type GoroutineInfo, type GoroutineRecord, type LockOp, type RootMode, type StoreMode } from "./types.js";
 import type { Progress } from "../progress.js";
 
 export interface IngestOptions {
@@ -22,7 +24,12 @@ export interface IngestOptions {
   /** Traces decoded at once (default: min(2, cores)). */
   readonly concurrency?: number;
   readonly filter?: GoroutineFilter;
-  /** Called after each run is ingested. */
+  /**
+   * What to keep of each run (default "events", docs/schema.md): every record, or only its
+   * goroutines and folded end state. With "events", runs stored as summaries are ingested
+   * again (with their events) as well as the runs not yet ingested.
+   */
+  readonly store?: StoreMode;
   /** After each run: "D/T traces" (transient). */
   readonly onProgress?: Progress;
 }
@@ -30,6 +37,7 @@ export interface IngestOptions {
 export interface RunIngestResult {
   readonly runId: number;
   readonly status: "ok" | "truncated" | "error";
+  /** Records the trace gave (stored with --store events, folded with summary). */
   readonly events: number;
   readonly goroutines: number;
   /** Why the run is truncated or failed; "" when ok. */
@@ -50,6 +58,11 @@ const BULK_CHECKPOINT_PAGES = 20_000;
 interface RunToIngest {
   readonly id: number;
   readonly trace_path: string;
+  readonly run_index: number;
+  readonly config: string;
+  readonly outcome: RunEnd;
+  readonly stderr_tail: string | null;
+  readonly wall_ms: number | null;
   readonly kind: "main" | "test";
   /** Set when the program is one test of a package (collect --split-tests). */
   readonly test_name: string | null;
@@ -60,10 +73,12 @@ interface RunToIngest {
 
 /**
  * Decodes and stores the runs that have a trace and no ingest_status (all of them with
- * `force`). Per run: its old rows are deleted and ingest_status cleared in one
- * transaction, events and the lock ops among them are inserted in batch transactions,
- * and a last transaction writes the goroutines and sets ingest_status ('ok' |
- * 'truncated' | 'error'). ingest_status
+ * `force`; with store "events" also those stored as summaries). Per run: its old rows are
+ * deleted and ingest_status cleared in one transaction; with store "events" its records and
+ * the lock ops among them are inserted in batch transactions, with "summary" they are folded
+ * as they stream by (nothing written); a last transaction writes the goroutines (and the
+ * summary's end states), and sets runs.store and ingest_status ('ok' | 'truncated' |
+ * 'error'). ingest_status
  * is therefore the commit mark: a run whose status is NULL is incomplete and is
  * ingested again next time. A bad trace marks its run 'error' and the batch goes on.
  * Relative trace paths are resolved against the database file's directory.
@@ -105,13 +120,26 @@ export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = 
   };
 }
 
+/**
+ * The runs (alias r) an ingest with `force` and `store` decodes, and its two parameters: those
+ * with a trace and no ingest_status, every one with a trace under force, and with store
+ * "events" also the runs stored as summaries.
+ */
+function toIngest(force: boolean, store: StoreMode): { readonly where: string; readonly params: [number, number] } {
+  return {
+    where: `r.trace_path IS NOT NULL AND (? OR r.ingest_status IS NULL OR (? AND r.store = 'summary' AND r.ingest_status IN ('ok', 'truncated')))`,
+    params: [force ? 1 : 0, store === "events" ? 1 : 0],
+  };
+}
+
 function selectRuns(db: SchedlabDatabase, options: IngestOptions): RunToIngest[] {
+  const { where, params } = toIngest(options.force ?? false, options.store ?? "events");
   const rows = db
     .prepare(
-      `SELECT r.id, r.trace_path, p.kind, p.test_name, p.dir, p.root FROM runs r JOIN programs p ON p.id = r.program_id
-       WHERE r.trace_path IS NOT NULL AND (? OR r.ingest_status IS NULL) ORDER BY r.id`,
+      `SELECT r.id, r.trace_path, r.run_index, r.config, r.outcome, r.stderr_tail, r.wall_ms, p.kind, p.test_name, p.dir, p.root
+       FROM runs r JOIN programs p ON p.id = r.program_id WHERE ${where} ORDER BY r.id`,
     )
-    .all(options.force ? 1 : 0) as RunToIngest[];
+    .all(...params) as RunToIngest[];
   if (options.runIds === undefined) return rows;
   const wanted = new Set(options.runIds);
   return rows.filter((r) => wanted.has(r.id));
@@ -175,11 +203,37 @@ function lockOpNumbering(): (op: LockOp) => number {
   };
 }
 
+const LOCK_OP_COLUMNS = 10;
+
+function insertLockOpsSql(rows: number): string {
+  const values = Array.from({ length: rows }, () => `(${Array.from({ length: LOCK_OP_COLUMNS }, () => "?").join(", ")})`).join(", ");
+  return `INSERT INTO lock_ops (run_id, seq, ord, time_ns, gid, phase, mode, lock, site, stack) VALUES ${values}`;
+}
+
+/** Inserts lock ops ROWS_PER_INSERT at a time, like insertRecords (a hunt's runs log about as many ops as records). */
 function insertLockOps(s: Statements, runId: number, ops: readonly LockOp[], ordOf: (op: LockOp) => number): void {
-  for (const op of ops) {
-    const site = op.site === null ? null : s.intern.id(op.site);
-    const stack = op.stack === null ? null : s.intern.id(op.stack);
-    s.insertLockOp.run(runId, op.seq, ordOf(op), op.timeNs, op.goroutine, op.phase, op.mode, op.lock, site, stack);
+  const params: (number | string | null)[] = new Array(ROWS_PER_INSERT * LOCK_OP_COLUMNS);
+  const fill = (target: (number | string | null)[], o: number, op: LockOp): void => {
+    target[o] = runId;
+    target[o + 1] = op.seq;
+    target[o + 2] = ordOf(op);
+    target[o + 3] = op.timeNs;
+    target[o + 4] = op.goroutine;
+    target[o + 5] = op.phase;
+    target[o + 6] = op.mode;
+    target[o + 7] = op.lock;
+    target[o + 8] = op.site === null ? null : s.intern.id(op.site);
+    target[o + 9] = op.stack === null ? null : s.intern.id(op.stack);
+  };
+  let i = 0;
+  for (; i + ROWS_PER_INSERT <= ops.length; i += ROWS_PER_INSERT) {
+    for (let j = 0; j < ROWS_PER_INSERT; j++) fill(params, j * LOCK_OP_COLUMNS, ops[i + j]);
+    s.insertLockOps.run(params);
+  }
+  const one: (number | string | null)[] = new Array(LOCK_OP_COLUMNS);
+  for (; i < ops.length; i++) {
+    fill(one, 0, ops[i]);
+    s.insertLockOp.run(one);
   }
 }
 
@@ -221,11 +275,12 @@ function prepare(db: SchedlabDatabase) {
     intern: stringInterner(db),
     deleteEvents: db.prepare("DELETE FROM event_records WHERE run_id = ?"),
     deleteLockOps: db.prepare("DELETE FROM lock_ops WHERE run_id = ?"),
-    insertLockOp: db.prepare(
-      "INSERT INTO lock_ops (run_id, seq, ord, time_ns, gid, phase, mode, lock, site, stack) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    ),
+    deleteEndStates: db.prepare("DELETE FROM run_end_states WHERE run_id = ?"),
+    insertEndStates: db.prepare("INSERT INTO run_end_states (run_id, records, format, states) VALUES (?, ?, ?, ?)"),
+    insertLockOp: db.prepare(insertLockOpsSql(1)),
+    insertLockOps: db.prepare(insertLockOpsSql(ROWS_PER_INSERT)),
     deleteGoroutines: db.prepare("DELETE FROM goroutines WHERE run_id = ?"),
-    clearStatus: db.prepare("UPDATE runs SET ingest_status = NULL, ingest_error = NULL WHERE id = ?"),
+    clearStatus: db.prepare("UPDATE runs SET ingest_status = NULL, ingest_error = NULL, store = 'events' WHERE id = ?"),
     insertEvent: db.prepare(insertEventsSql(1)),
     insertEvents: db.prepare(insertEventsSql(ROWS_PER_INSERT)),
     insertGoroutine: db.prepare(
@@ -233,7 +288,7 @@ function prepare(db: SchedlabDatabase) {
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
     setStatus: db.prepare(
-      "UPDATE runs SET ingest_status = ?, ingest_error = ?, truncated = CASE WHEN ? THEN 1 ELSE truncated END WHERE id = ?",
+      "UPDATE runs SET ingest_status = ?, ingest_error = ?, truncated = CASE WHEN ? THEN 1 ELSE truncated END, store = ? WHERE id = ?",
     ),
   };
 }
@@ -247,14 +302,21 @@ function expectedTests(run: RunToIngest): string[] | undefined {
 /** Records (or lock ops) per write transaction. */
 const INGEST_BATCH = 8192;
 
-async function ingestRun(s: Statements, run: RunToIngest, path: string, options: IngestOptions): Promise<RunIngestResult> {
-  inTransaction(s.db, () => {
-    s.deleteEvents.run(run.id);
-    s.deleteLockOps.run(run.id);
-    s.deleteGoroutines.run(run.id);
-    s.clearStatus.run(run.id);
-  });
-  let events = 0;
+/** Where a run's decoded records and lock ops go while its trace streams by. */
+interface RunSink {
+  onRecords(batch: GoroutineRecord[]): void;
+  onLockOps(batch: LockOp[]): void;
+  /** After the decode: writes what is still held, in transactions of its own. */
+  flush(): void;
+  /** Inside the run's last transaction, once its goroutines are known. */
+  finish(goroutines: readonly GoroutineInfo[]): void;
+  /** Records taken in so far (after flush, all of the run's). */
+  readonly records: number;
+}
+
+/** --store events: records and lock ops are inserted in batch transactions as they come. */
+function eventSink(s: Statements, runId: number): RunSink {
+  let written = 0;
   // Lock ops cut the decoder's batches short; records and ops are gathered here until a
   // batch's worth, so a run with many ops is still written in large transactions.
   let records: GoroutineRecord[] = [];
@@ -264,54 +326,106 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
     if (records.length === 0 && ops.length === 0) return;
     try {
       inTransaction(s.db, () => {
-        insertLockOps(s, run.id, ops, ordOf);
-        insertRecords(s, run.id, records);
+        insertLockOps(s, runId, ops, ordOf);
+        insertRecords(s, runId, records);
       });
     } catch (error) {
       s.intern.forget();
       throw error;
     }
-    events += records.length;
+    written += records.length;
     records = [];
     ops = [];
   };
-  const onRecords = (batch: GoroutineRecord[]): void => {
-    if (records.length === 0) records = batch;
-    else for (const r of batch) records.push(r);
-    if (records.length >= INGEST_BATCH) write();
+  return {
+    onRecords(batch) {
+      if (records.length === 0) records = batch;
+      else for (const r of batch) records.push(r);
+      if (records.length >= INGEST_BATCH) write();
+    },
+    onLockOps(batch) {
+      for (const op of batch) ops.push(op);
+      if (ops.length >= INGEST_BATCH) write();
+    },
+    flush: write,
+    finish() {},
+    get records() {
+      return written;
+    },
   };
-  const onLockOps = (batch: LockOp[]): void => {
-    for (const op of batch) ops.push(op);
-    if (ops.length >= INGEST_BATCH) write();
+}
+
+/**
+ * --store summary: records and lock ops go through the goroutine model's fold as they come
+ * (memory follows the run's goroutines), and only its end states are written, with the
+ * goroutines that name them. The fold sees the run as `leaks` does (leakRunOf), so `leaks`
+ * reads from the summary exactly what it would fold from the stored records.
+ */
+function summarySink(s: Statements, run: RunToIngest): RunSink {
+  const fold = runStateFold(leakRunOf({ id: run.id, runIndex: run.run_index, config: run.config, outcome: run.outcome, stderrTail: run.stderr_tail, wallMs: run.wall_ms }, []));
+  let records = 0;
+  return {
+    onRecords(batch) {
+      for (const record of batch) fold.add(record);
+      records += batch.length;
+    },
+    onLockOps(batch) {
+      for (const op of batch) fold.addLockOp(op);
+    },
+    flush() {},
+    finish(goroutines) {
+      s.insertEndStates.run(run.id, records, END_STATE_FORMAT, encodeEndStates(fold.finish(goroutines), goroutines));
+    },
+    get records() {
+      return records;
+    },
   };
+}
+
+async function ingestRun(s: Statements, run: RunToIngest, path: string, options: IngestOptions): Promise<RunIngestResult> {
+  const store = options.store ?? "events";
+  const clear = (): void => {
+    s.deleteEvents.run(run.id);
+    s.deleteLockOps.run(run.id);
+    s.deleteEndStates.run(run.id);
+    s.deleteGoroutines.run(run.id);
+  };
+  inTransaction(s.db, () => {
+    clear();
+    s.clearStatus.run(run.id);
+  });
+  const sink = store === "events" ? eventSink(s, run.id) : summarySink(s, run);
   const mode: RootMode = run.kind === "test" ? "test" : "main";
   try {
-    const decodeOptions = { mode, filter: options.filter, batchSize: INGEST_BATCH, testNames: expectedTests(run), packageRoot: run.root, onLockOps };
-    const summary = await decodeTrace(path, decodeOptions, onRecords);
-    write();
+    const decodeOptions = { mode, filter: options.filter, batchSize: INGEST_BATCH, testNames: expectedTests(run), packageRoot: run.root, onLockOps: (ops: LockOp[]) => sink.onLockOps(ops) };
+    const summary = await decodeTrace(path, decodeOptions, (records) => sink.onRecords(records));
+    sink.flush();
     inTransaction(s.db, () => {
       for (const g of summary.goroutines) {
         s.insertGoroutine.run(run.id, g.goroutine, g.canonicalId, g.parent, g.entry, g.creationSite, g.isRoot ? 1 : 0);
       }
-      s.setStatus.run(summary.status, summary.status === "ok" ? null : summary.message, summary.status === "truncated" ? 1 : 0, run.id);
+      sink.finish(summary.goroutines);
+      s.setStatus.run(summary.status, summary.status === "ok" ? null : summary.message, summary.status === "truncated" ? 1 : 0, store, run.id);
     });
-    return { runId: run.id, status: summary.status, events, goroutines: summary.goroutines.length, message: summary.message };
+    return { runId: run.id, status: summary.status, events: sink.records, goroutines: summary.goroutines.length, message: summary.message };
   } catch (error) {
     if (!(error instanceof TraceCorruptError || error instanceof TraceDecodeError)) throw error;
     const message = error.message;
     inTransaction(s.db, () => {
-      s.deleteEvents.run(run.id);
-      s.deleteLockOps.run(run.id);
-      s.deleteGoroutines.run(run.id);
-      s.setStatus.run("error", message, 0, run.id);
+      clear();
+      s.setStatus.run("error", message, 0, store, run.id);
     });
     return { runId: run.id, status: "error", events: 0, goroutines: 0, message };
   }
 }
 
-/** Runs with a trace that is not (completely) ingested yet: what the next ingestRuns will decode. */
-export function pendingIngestCount(db: SchedlabDatabase): number {
-  return (db.prepare("SELECT COUNT(*) AS n FROM runs WHERE ingest_status IS NULL AND trace_path IS NOT NULL").get() as { n: number }).n;
+/**
+ * Runs the next ingestRuns with `store` (default "events") will decode: those with a trace
+ * not (completely) ingested yet, and with "events" those stored as summaries.
+ */
+export function pendingIngestCount(db: SchedlabDatabase, store: StoreMode = "events"): number {
+  const { where, params } = toIngest(false, store);
+  return db.prepare(`SELECT COUNT(*) FROM runs r WHERE ${where}`).pluck().get(...params) as number;
 }
 
 /** Every run's id and trace hash, in id order: a new or re-collected run changes it. */

@@ -1,8 +1,12 @@
 // Reading decoded runs back: the one API later stages (dataset, leaks, events) use to get
-// records and lock operations. It owns the compact layout of event_records and lock_ops
-// (kind codes, interned strings; docs/schema.md), so no other module reads those tables.
+// records and lock operations, or a summary run's end states. It owns the compact layout of
+// event_records and lock_ops (kind codes, interned strings; docs/schema.md) and
+// run_end_states, so no other module reads those tables. The records of a run ingested with
+// --store summary were never stored: asking for them is a SummaryOnlyRunError.
 
+import { decodeEndStates, END_STATE_FORMAT, EndStateFormatError, type RunGoroutineStates } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
+import { SummaryOnlyRunError } from "./errors.js";
 import { RECORD_KINDS, type GoroutineInfo, type GoroutineRecord, type LockOp, type RecordKind } from "./types.js";
 
 /** event_records.kind of a record kind: its index in RECORD_KINDS (the Go helper's numbering). */
@@ -34,6 +38,21 @@ function traceStrings(db: SchedlabDatabase): (id: number) => string {
   };
   stringTables.set(db, textOf);
   return textOf;
+}
+
+/**
+ * Refuses to read the records of a run ingested with --store summary (runs.store), naming the
+ * run and the command that stores its events. A run that is not ingested has no records and passes.
+ */
+function requireEvents(db: SchedlabDatabase, runId: number): void {
+  const run = db
+    .prepare("SELECT r.store, r.config, r.run_index AS runIndex, p.name FROM runs r JOIN programs p ON p.id = r.program_id WHERE r.id = ? AND r.ingest_status IS NOT NULL")
+    .get(runId) as { store: "events" | "summary"; config: string; runIndex: number; name: string } | undefined;
+  if (run?.store !== "summary") return;
+  throw new SummaryOnlyRunError(
+    `run ${runId} (${run.name}, ${run.config} #${run.runIndex}) was ingested with --store summary: only its goroutines and end state are stored, not its events`,
+    `Store its events with \`schedlab ingest --store events --db ${db.name}\` (it decodes the traces on disk again, of summary runs only), then retry.`,
+  );
 }
 
 type EventRow = [seq: number, timeNs: number, kind: number, gid: number, actor: number | null, reason: number, site: number | null, stack: number | null];
@@ -84,6 +103,7 @@ function rowToLockOp(textOf: (id: number) => string, row: LockOpRow): LockOp {
  * after the last record at the end.
  */
 export function forEachRunRecord(db: SchedlabDatabase, runId: number, visit: (record: GoroutineRecord) => void, onLockOp?: (op: LockOp) => void): number {
+  requireEvents(db, runId);
   const textOf = traceStrings(db);
   const ops = onLockOp === undefined ? undefined : lockOpFeed(db, runId, textOf, onLockOp);
   let n = 0;
@@ -124,6 +144,7 @@ const RUN_CHUNK_SQL = `SELECT ${EVENT_COLUMNS} FROM event_records WHERE run_id =
  * while a read is being stepped). Returns how many records there were.
  */
 export function forEachRunRecordInChunks(db: SchedlabDatabase, runId: number, chunk: number, visit: (record: GoroutineRecord) => void, between: () => void): number {
+  requireEvents(db, runId);
   const textOf = traceStrings(db);
   const select = db.prepare(RUN_CHUNK_SQL).raw();
   let from = 0;
@@ -143,11 +164,13 @@ export function forEachRunRecordInChunks(db: SchedlabDatabase, runId: number, ch
 
 /** The number of six-type events of a run (kind codes 0–5; an index range scan, no records built). */
 export function countRunEvents(db: SchedlabDatabase, runId: number): number {
+  requireEvents(db, runId);
   return db.prepare("SELECT COUNT(*) FROM event_records WHERE run_id = ? AND kind < 6").pluck().get(runId) as number;
 }
 
 /** The same stream as forEachRunRecord, as a generator (stop early by breaking out of the loop). */
 export function* iterateRunRecords(db: SchedlabDatabase, runId: number): Generator<GoroutineRecord> {
+  requireEvents(db, runId);
   const textOf = traceStrings(db);
   for (const row of db.prepare(RUN_RECORDS_SQL).raw().iterate(runId) as IterableIterator<EventRow>) yield rowToRecord(textOf, row);
 }
@@ -164,6 +187,7 @@ export function loadRunRecords(db: SchedlabDatabase, runId: number): GoroutineRe
 
 /** The seq and time of a run's last record (an index seek, no scan), or null when it has none. */
 export function lastRunRecord(db: SchedlabDatabase, runId: number): { readonly seq: number; readonly timeNs: number } | null {
+  requireEvents(db, runId);
   const row = db.prepare("SELECT seq, time_ns FROM event_records WHERE run_id = ? ORDER BY seq DESC LIMIT 1").raw().get(runId) as [number, number] | undefined;
   return row === undefined ? null : { seq: row[0], timeNs: row[1] };
 }
@@ -184,6 +208,18 @@ export function loadRunGoroutines(db: SchedlabDatabase, runId: number): Goroutin
     creationSite,
     isRoot: isRoot === 1,
   }));
+}
+
+/**
+ * The end states of a run ingested with --store summary (what runStateFold concluded from
+ * all its records and lock operations at ingest), its goroutines named by `goroutines` (the
+ * run's, from loadRunGoroutines); null for a run whose events are stored, or not ingested.
+ */
+export function loadRunEndStates(db: SchedlabDatabase, runId: number, goroutines: readonly GoroutineInfo[]): RunGoroutineStates | null {
+  const row = db.prepare("SELECT format, states FROM run_end_states WHERE run_id = ?").get(runId) as { format: number; states: string } | undefined;
+  if (row === undefined) return null;
+  if (row.format !== END_STATE_FORMAT) throw new EndStateFormatError(`run ${runId}'s stored end states have format ${row.format}; this schedlab reads format ${END_STATE_FORMAT}`);
+  return decodeEndStates(row.states, goroutines);
 }
 
 /** A GoBlock with reason "preempted" is a GC stack-scan suspension, not a real block (docs/events.md). */

@@ -137,3 +137,11 @@ export interface DecodeSummary {
   readonly recordCount: number;
   readonly goroutines: readonly GoroutineInfo[];
 }
+
+/**
+ * What ingest keeps of a run (runs.store, `--store`): `events`, every record and lock
+ * operation (what every stage reads); `summary`, only the run's goroutines and the end state
+ * runStateFold concludes from its records (what `leaks` and `collect --replay` read).
+ */
+export const STORE_MODES = ["events", "summary"] as const;
+export type StoreMode = (typeof STORE_MODES)[number];

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SchemaVersionError, DatabaseUnavailableError } from "../../src/errors.js";
-import { openDatabase, SCHEMA_VERSION } from "../../src/store/index.js";
+import { openDatabase, SCHEMA_SQL, SCHEMA_VERSION } from "../../src/store/index.js";
 
 const scratch = () => mkdtempSync(join(tmpdir(), "schedlab-db-"));
 
@@ -36,6 +36,31 @@ describe("openDatabase", () => {
     raw.close();
     expect(() => openDatabase(file)).toThrow(SchemaVersionError);
     expect(hintOf(() => openDatabase(file))).toMatch(/older schedlab/);
+  });
+
+  it("upgrades a version-3 database in place on a writable open, its runs stored as events; a read-only open says to write once", () => {
+    const file = join(scratch(), "v3.db");
+    // Version 3 is version 4 without runs.store and run_end_states.
+    const v3 = SCHEMA_SQL.replace(/\n\s*-- What ingest kept[^]*?store\s+TEXT NOT NULL[^\n]*\n/, "\n").replace(/CREATE TABLE IF NOT EXISTS run_end_states \([^;]*\);/, "");
+    expect(v3).not.toMatch(/\bstore\s+TEXT/);
+    expect(v3).not.toContain("run_end_states (");
+    const raw = new Database(file);
+    raw.exec(v3);
+    raw.exec(`INSERT INTO meta VALUES ('schema_version', '3');
+      INSERT INTO programs (id, name, root, dir, kind, source_hash) VALUES (1, 'p', '/r', '/r/p', 'main', 'h');
+      INSERT INTO runs (id, program_id, config, procs, run_index, outcome, ingest_status, created_at) VALUES (7, 1, 'procs-2', 2, 0, 'ok', 'ok', 'now');`);
+    raw.close();
+    expect(hintOf(() => openDatabase(file, { readonly: true }))).toMatch(/writing command/);
+    const db = openDatabase(file);
+    try {
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(String(SCHEMA_VERSION));
+      expect(db.prepare("SELECT id, store FROM runs").all()).toEqual([{ id: 7, store: "events" }]);
+      expect(db.prepare("SELECT count(*) FROM run_end_states").pluck().get()).toBe(0);
+      expect(() => db.prepare("UPDATE runs SET store = 'nothing'").run()).toThrow(/CHECK/);
+    } finally {
+      db.close();
+    }
+    openDatabase(file, { readonly: true }).close();
   });
 
   it("refuses a newer schema version", () => {

@@ -1,5 +1,5 @@
 // Report sections of `schedlab run`: the overview (headline numbers, stage timings,
-// settings, warnings), the leak table with sites, and rollout survival.
+// settings, warnings), the leak table with sites, the flaky tests, and rollout survival.
 
 import type { BootstrapInterval } from "../../eval/metrics/clusterBootstrap.js";
 import { bugCounts, kindCounts, type LeakAnalysis } from "../../leaks/index.js";
@@ -284,6 +284,51 @@ export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput[
     markdown: () =>
       `${bugsMarkdown}${intro}\n\n${rows.length === 0 ? "" : markdownTable(LEAK_HEADERS, rows, [3, 9, 10])}` + markdownPart(raceIntro, RACE_HEADERS, races, [4]) + markdownPart(crashIntro, CRASH_HEADERS, crashed, [5]),
     json: () => ({ score, bugs: analysis?.bugs.length ?? 0, potentialDeadlocks: analysis?.potentialDeadlocks.length ?? 0, findings: findings.length, blockedForever: blockedForever.length, rows: rows.length, races: races.length, blockedAtCrash: crashed.length }),
+  };
+}
+
+const FLAKY_HEADERS = ["program", "test", "kind", "runs failed / passed", "failed plain", "failing configurations", "first failure", "replay"] as const;
+const TRACER_HEADERS = ["program", "test", "runs", "failure", "fix"] as const;
+
+/** One row per flaky test: how often it failed and passed, under which configurations, its first failure and the command replaying it. */
+export function flakyRows(flaky: LeakAnalysis["flaky"]): string[][] {
+  return flaky.map((f) => [f.program, f.test ?? MISSING, f.kind, `${f.runsFailed} / ${f.runsPassed}`, String(f.plainRunsFailed), f.strategies.join(", "), f.message.split("\n")[0] ?? "", f.replay]);
+}
+
+/** One row per test a leak check failed because it saw the tracer's goroutine: not flaky, with the fix. */
+export function tracerInducedRows(failures: LeakAnalysis["tracerInduced"]): string[][] {
+  return failures.map((f) => {
+    const lines = f.message.trim().split("\n");
+    return [f.program, f.test ?? MISSING, String(f.runs), lines[0] ?? "", lines.length > 1 ? lines.at(-1)! : MISSING];
+  });
+}
+
+/**
+ * Tests flaky under schedule: failed or panicked in some runs and passed in others (the race
+ * detector's own failures are the races'), each with its first failing run to replay; then
+ * the failures the execution tracer caused, which are not flaky (docs/leaks.md).
+ */
+export function flakySection(analysis: LeakAnalysis | null): ReportSection {
+  const rows = flakyRows(analysis?.flaky ?? []);
+  const tracer = tracerInducedRows(analysis?.tracerInduced ?? []);
+  const runs = analysis?.programs.reduce((sum, p) => sum + p.runs, 0) ?? 0;
+  const intro =
+    analysis === null
+      ? "The leak stage did not run; see the warnings in the overview."
+      : rows.length === 0
+        ? `No test failed on some schedules and passed on others in the ${plural(runs, "run")} read.`
+        : `${plural(rows.length, "test")} failed on some schedules and passed on others (flaky under schedule; \`schedlab leaks --fail-on-flaky\` or \`schedlab hunt --fail-on flaky\` gate them). "failed plain" counts the failing runs that were neither perturbed nor -race: 0 means it fails only under perturbation, -race or another GOMAXPROCS. Replay the first failing run with its seed to see it again.`;
+  const tracerIntro =
+    tracer.length === 0 ? "" : `Failures the execution tracer caused (a leak check saw the tracer's own goroutine): not flaky and not counted by a gate; the fix is in the last column. ${plural(tracer.length, "test")}.`;
+  return {
+    id: "flaky",
+    title: "Flaky tests",
+    html: () =>
+      `<p>${escapeXml(intro)}</p>${rows.length === 0 ? "" : `\n<div class="scroll">${htmlTable({ headers: FLAKY_HEADERS, rows, numeric: [4] })}</div>`}` +
+      (tracerIntro === "" ? "" : `\n<p>${escapeXml(tracerIntro)}</p>\n<div class="scroll">${htmlTable({ headers: TRACER_HEADERS, rows: tracer, numeric: [2] })}</div>`),
+    markdown: () =>
+      `${intro}${rows.length === 0 ? "" : `\n\n${markdownTable(FLAKY_HEADERS, rows, [4])}`}` + (tracerIntro === "" ? "" : `\n\n${tracerIntro}\n\n${markdownTable(TRACER_HEADERS, tracer, [2])}`),
+    json: () => ({ flaky: analysis?.flaky ?? [], tracerInduced: analysis?.tracerInduced ?? [] }),
   };
 }
 

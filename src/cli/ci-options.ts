@@ -1,0 +1,42 @@
+// Options of the commands that gate CI on findings (`hunt`; the gates' exit codes are
+// `leaks`'): --fail-on's list of gates, the exit code of the gates that failed, and
+// --repo-root. docs/ci.md, "Gates and exit codes".
+
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { FLAKY_FOUND_EXIT_CODE, LEAK_FOUND_EXIT_CODE, RACE_FOUND_EXIT_CODE } from "./leaks.js";
+import { UsageError } from "../errors.js";
+import { defaultRepoRoot, GATES, type Gate } from "../leaks/index.js";
+
+/** The exit code of each gate: 3 for the leak family, 4 for races, 5 for flaky tests. */
+export const EXIT_CODE_OF_GATE: Readonly<Record<Gate, number>> = {
+  leak: LEAK_FOUND_EXIT_CODE, outlived: LEAK_FOUND_EXIT_CODE, background: LEAK_FOUND_EXIT_CODE, potential: LEAK_FOUND_EXIT_CODE,
+  race: RACE_FOUND_EXIT_CODE, flaky: FLAKY_FOUND_EXIT_CODE,
+};
+
+/**
+ * --fail-on's values (repeatable, each comma-separated) as gates in GATES order; `all` is
+ * every gate. Undefined (not given) is no gate.
+ * @example parseFailOn(["race,leak"]) // => ["leak", "race"]
+ */
+export function parseFailOn(values: readonly string[] | undefined): Gate[] {
+  if (values === undefined) return [];
+  const words = values.flatMap((v) => v.split(",")).map((w) => w.trim()).filter((w) => w !== "");
+  if (words.length === 0) throw new UsageError("--fail-on needs a gate", `Give ${GATES.join(", ")} or all, e.g. --fail-on leak,race.`);
+  const unknown = words.filter((w) => w !== "all" && !(GATES as readonly string[]).includes(w));
+  if (unknown.length > 0) throw new UsageError(`--fail-on: unknown gate ${unknown.map((w) => JSON.stringify(w)).join(", ")}`, `Give ${GATES.join(", ")} or all, repeated or separated by commas, e.g. --fail-on leak,race,flaky.`);
+  return GATES.filter((g) => words.includes("all") || words.includes(g));
+}
+
+/** The exit code of the first failed gate (they come in GATES order), or undefined when none failed. */
+export function gateExitCode(failed: readonly Gate[]): number | undefined {
+  return failed.length === 0 ? undefined : EXIT_CODE_OF_GATE[failed[0]!];
+}
+
+/** --repo-root as an absolute directory; default: the git toplevel of the working directory, else the working directory. */
+export function repoRootOption(given: string | undefined): string {
+  if (given === undefined) return defaultRepoRoot();
+  const dir = resolve(given);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--repo-root ${given} is not a directory`, "Pass the root of the repository the programs' sources are in.");
+  return dir;
+}

@@ -1,0 +1,190 @@
+// `schedlab hunt` end to end on a module of its own (test/fixtures/huntmod: several packages,
+// tests behind `//go:build integration`, a data race under -race, a test that leaks a
+// goroutine, TestA/TestB/TestC, an example and a main package), run in-process from the
+// module's directory as a Go engineer runs go test: it hunts exactly the packages and tests
+// `go test -tags integration -run 'Test(A|B)'` selects (the real go command lists them), every
+// package under -race; it reports the race and the leak; `--fail-on` exits with leaks' codes;
+// a saved baseline makes the same command pass and a bug the baseline lacks fails it; and
+// `schedlab report` renders the leak section from the collection without an evaluation.
+
+import { execa } from "execa";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type * as Sarif from "sarif";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { openDatabase } from "../../src/store/index.js";
+import { runCli, type CliResult } from "../helpers/cli.js";
+import { leaksJsonValidator, sarifValidator } from "../leaks/schemas.js";
+
+const MODULE = fileURLToPath(new URL("../fixtures/huntmod/", import.meta.url)).replace(/\/$/, "");
+const MODULE_PATH = "example.com/huntmod";
+const SELECTION = ["./...", "--run", "Test(A|B)", "--tags", "integration", "--race"];
+
+/** The parts of the JSON output (`leaks --json`'s) these tests read. */
+interface HuntJson {
+  readonly programs: readonly { readonly program: string; readonly raceRunsChecked: number }[];
+  readonly withoutRuns: readonly string[];
+  readonly buildErrors: readonly { readonly program: string }[];
+  readonly bugs: readonly { readonly fingerprint: string; readonly program: string; readonly kind: string; readonly test: string | null; readonly gating: boolean }[];
+  readonly races: readonly { readonly program: string; readonly frames: readonly string[]; readonly accesses: readonly string[] }[];
+  readonly counts: Record<string, number>;
+  readonly baseline?: { readonly new: readonly { fingerprint: string }[]; readonly accepted: readonly { fingerprint: string; reason: string }[]; readonly stale: readonly unknown[] };
+}
+
+let dir: string;
+let db: string;
+let cwd: string;
+let first: CliResult;
+let firstJson: HuntJson;
+/** What `go test` selects, as "pkg#Test". */
+let expected: string[];
+
+function hunt(...args: string[]): Promise<CliResult> {
+  return runCli(["hunt", ...SELECTION, "--budget", "3s", "--db", db, "--traces", join(dir, "traces"), ...args]);
+}
+
+/** "pkg#Test" for every top-level test and example `go test ARGS ./...` would run, from the go command's own -list. */
+async function goTestSelection(): Promise<string[]> {
+  // -list ignores -run; the same regexp given to -list selects the top-level tests -run would.
+  const listed = await execa("go", ["test", "./...", "-tags", "integration", "-list", "Test(A|B)"], { cwd: MODULE, all: true });
+  const names: string[] = [];
+  const pending: string[] = [];
+  for (const line of (listed.all ?? "").split("\n")) {
+    const done = /^ok\s+(\S+)/.exec(line);
+    if (done !== null) {
+      const pkg = done[1]!.slice(MODULE_PATH.length + 1);
+      names.push(...pending.map((name) => `${pkg}#${name}`));
+      pending.length = 0;
+    } else if (/^(Test|Example|Benchmark|Fuzz)\w*$/.test(line.trim())) {
+      pending.push(line.trim());
+    }
+  }
+  return names.sort();
+}
+
+/** "program#Test" for every top-level test the hunt's runs ran: the `=== RUN` lines of -test.v in each run's output. */
+function huntedTests(): string[] {
+  const store = openDatabase(db);
+  try {
+    const rows = store.prepare("SELECT p.name, r.stderr_tail FROM runs r JOIN programs p ON p.id = r.program_id WHERE r.outcome <> 'build-error'").all() as { name: string; stderr_tail: string | null }[];
+    const names = new Set<string>();
+    for (const row of rows) for (const m of (row.stderr_tail ?? "").matchAll(/^=== RUN\s+([^/\s]+)$/gm)) names.add(`${row.name}#${m[1]}`);
+    return [...names].sort();
+  } finally {
+    store.close();
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "schedlab-hunt-"));
+  db = join(dir, "hunt.db");
+  cwd = process.cwd();
+  process.chdir(MODULE);
+  // go test's own listing compiles the test binaries: it overlaps the hunt's runs, which mostly wait.
+  [first, expected] = await Promise.all([hunt("--format", "json"), goTestSelection()]);
+  firstJson = JSON.parse(first.stdout) as HuntJson;
+});
+
+afterAll(() => {
+  process.chdir(cwd);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("schedlab hunt ./... --run 'Test(A|B)' --tags integration --race", () => {
+  test("hunts exactly the packages and tests go test selects with the same arguments", () => {
+    expect(first.code, first.stderr).toBe(0);
+    // Not vacuous: an unanchored -run keeps TestBackoff; TestC, the example, onlyc and the main package are left out.
+    expect(expected).toContain("store#TestBackoff");
+    expect(expected).toContain("tagonly#TestB");
+    expect(expected.some((t) => t.endsWith("#TestC") || t.includes("Example") || t.startsWith("onlyc#") || t.startsWith("cmd/"))).toBe(false);
+    expect(huntedTests()).toEqual(expected);
+    const programs = [...firstJson.programs.map((p) => p.program), ...firstJson.withoutRuns, ...firstJson.buildErrors.map((b) => b.program)].sort();
+    expect(programs).toEqual([...new Set(expected.map((t) => t.split("#")[0]!))].sort());
+  });
+
+  test("runs every package under the race detector, even one whose hunt stopped at its first finding", () => {
+    // fetch's hunt ends at its leak on the first (plain) run; --race then gives it a -race run.
+    for (const p of firstJson.programs) expect(p.raceRunsChecked, p.program).toBeGreaterThan(0);
+  });
+
+  test("reports the data race and the leaked goroutine, as leaks --json does", () => {
+    const validate = leaksJsonValidator();
+    expect(validate(firstJson), validate.problems().join("\n")).toBe(true);
+    expect(firstJson.races).toHaveLength(1);
+    expect(firstJson.races[0]!.program).toBe("racy");
+    expect(firstJson.races[0]!.frames.every((f) => f.includes("racy.(*Counter).Inc counter.go:12"))).toBe(true);
+    expect([...firstJson.races[0]!.accesses].sort()).toEqual(["read", "write"]);
+    const leaks = firstJson.bugs.filter((b) => b.gating);
+    expect(leaks.map((b) => [b.program, b.test, b.kind])).toEqual([["fetch", "TestB", "leak"]]);
+    expect(firstJson.counts).toMatchObject({ leak: 1, race: 1, flaky: 0 });
+    // Progress went to stderr, findings alone to stdout.
+    expect(first.stderr).toMatch(/^fetch: finding after/m);
+    expect(first.stderr).toMatch(/^hunt: 4 program\(s\), (\d+) run\(s\) recorded \(\1 executed now\); no gate asked for \(--fail-on\)\.$/m);
+  });
+
+  test("--fail-on leak,race exits 3 (the leak comes first) and saves a baseline; the hunt resumes without running anything", async () => {
+    const baseline = join(dir, "baseline.json");
+    const gated = await hunt("--format", "json", "--fail-on", "leak,race", "--save-baseline", baseline);
+    expect(gated.code, gated.stderr).toBe(3);
+    expect(gated.stderr).toMatch(/^hunt: 4 program\(s\), [1-9]\d* run\(s\) recorded \(0 executed now\); gates leak, race: leak, race failed \(exit 3\)\.$/m);
+    expect((JSON.parse(gated.stdout) as HuntJson).bugs.map((b) => b.fingerprint)).toEqual(firstJson.bugs.map((b) => b.fingerprint));
+    const saved = JSON.parse(readFileSync(baseline, "utf8")) as { entries: { kind: string; program: string }[] };
+    expect(saved.entries.map((e) => [e.kind, e.program])).toEqual([["leak", "fetch"], ["race", "racy"]]);
+
+    const accepted = await hunt("--format", "json", "--fail-on", "leak,race", "--baseline", baseline);
+    expect(accepted.code, accepted.stderr).toBe(0);
+    const json = JSON.parse(accepted.stdout) as HuntJson;
+    expect(json.baseline!.new).toEqual([]);
+    expect(json.baseline!.accepted).toHaveLength(2);
+    expect(json.counts).toMatchObject({ leak: 0, race: 0 });
+  });
+
+  test("a bug the baseline does not list fails the gate: with only the leak accepted, the race exits 4 (SARIF says which is new)", async () => {
+    const full = JSON.parse(readFileSync(join(dir, "baseline.json"), "utf8")) as { schedlabBaseline: number; entries: { kind: string }[] };
+    const leakOnly = join(dir, "leak-only.json");
+    writeFileSync(leakOnly, JSON.stringify({ ...full, entries: full.entries.filter((e) => e.kind === "leak") }));
+    const gated = await hunt("--format", "sarif", "--fail-on", "all", "--baseline", leakOnly, "--repo-root", MODULE);
+    expect(gated.code, gated.stderr).toBe(4);
+    const sarif = JSON.parse(gated.stdout) as Sarif.Log;
+    const validate = sarifValidator();
+    expect(validate(sarif), validate.problems().join("\n")).toBe(true);
+    const results = sarif.runs[0]!.results!.map((r) => [r.ruleId, r.baselineState, r.locations![0]!.physicalLocation?.artifactLocation?.uri]);
+    expect(results).toEqual(
+      expect.arrayContaining([
+        ["schedlab/leak", "unchanged", "fetch/fetch.go"],
+        ["schedlab/race", "new", "racy/counter.go"],
+      ]),
+    );
+  });
+
+  test("checks its options before hunting: a bad gate or format exits 2, a missing baseline 1, and no database is made", async () => {
+    const elsewhere = join(dir, "never.db");
+    const bad = await runCli(["hunt", "./...", "--db", elsewhere, "--fail-on", "leak,leaks"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown gate "leaks"');
+    expect((await runCli(["hunt", "./...", "--db", elsewhere, "--format", "xml"])).code).toBe(2);
+    const missing = await runCli(["hunt", "./...", "--db", elsewhere, "--baseline", join(dir, "none.json")]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("does not exist");
+    expect((await runCli(["hunt", "--db", elsewhere])).code).toBe(2);
+    expect(existsSync(elsewhere)).toBe(false);
+  });
+
+  test("schedlab report renders the leak, race and flaky sections from the collection, without an evaluation", async () => {
+    const out = join(dir, "report");
+    const report = await runCli(["report", "--db", db, "--out", out, "--json"]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(JSON.parse(report.stdout)).toMatchObject({ evalRunId: null, sections: ["overview", "leaks", "flaky"] });
+    const html = readFileSync(join(out, "index.html"), "utf8");
+    expect(html).toContain('<section id="leaks">');
+    expect(html).toContain(`LIKELY leak — fetch TestB [${firstJson.bugs[0]!.fingerprint}]`);
+    expect(html).toContain("racy.(*Counter).Inc counter.go:12");
+    expect(html).toContain('<section id="flaky">');
+    expect(html).toContain("need a trained and evaluated model: run `schedlab run`");
+    const markdown = readFileSync(join(out, "report.md"), "utf8");
+    expect(markdown).toMatch(/\| fetch \| test \| \d+ \| \d+ \/ [1-9]\d* \/ \d+ \| .* \| confirmed, /);
+    expect(markdown).toContain("4 programs (4 test, 0 main)");
+  });
+});
