@@ -6,7 +6,7 @@
 // (docs/leaks.md, "Bugs"). Pure.
 
 import { createHash } from "node:crypto";
-import type { Explanation } from "./explain.js";
+import { explanationWeight, type Explanation } from "./explain.js";
 import type { GoroutineJudgement } from "./leak-rule.js";
 import type { AnalysedRun, FindingKind, ProgramRuns, Verdict } from "./types.js";
 import { parseFrame, parseStack } from "./waits.js";
@@ -123,7 +123,7 @@ export function groupBugs(program: ProgramRuns, judgements: readonly GoroutineJu
     const explained = group
       .map((j) => ({ goroutine: j.goroutine, explanation: explanations.get(j.goroutine) }))
       .filter((e): e is { goroutine: string; explanation: Explanation } => e.explanation !== undefined)
-      .sort((a, b) => score(b.explanation) - score(a.explanation) || (a.goroutine < b.goroutine ? -1 : 1))[0] ?? null;
+      .sort((a, b) => explanationWeight(b.explanation) - explanationWeight(a.explanation) || (a.goroutine < b.goroutine ? -1 : 1))[0] ?? null;
     const runIds = [...new Set(group.flatMap((j) => j.runs.filter((x) => x.kind !== null).map((x) => x.runId)))].sort((a, b) => a - b);
     const { verdict, why } = verdictOf(kind, group, explained?.explanation ?? null);
     bugs.push({
@@ -159,9 +159,6 @@ function distinctFingerprints(bugs: readonly Bug[]): Bug[] {
     });
 }
 
-function score(e: Explanation): number {
-  return (e.cycle !== null ? 8 : 0) + (e.waitsFor.some((w) => w.basis === "holds-lock") ? 4 : 0) + (e.partnerGone ? 2 : 0) + (e.waitsFor.length > 0 ? 1 : 0);
-}
 
 /**
  * The verdict a reader sees first. Blocked forever: proven by a hung run or a cycle of

@@ -163,7 +163,7 @@ function frameText2(frame: Frame | undefined): string | null {
 }
 
 /** How much an explanation says: a cycle, then a lock holder, then a partner gone, then any waited-for goroutine. */
-function weight(e: Explanation): number {
+export function explanationWeight(e: Explanation): number {
   return (e.cycle !== null ? 8 : 0) + (e.waitsFor.some((w) => w.basis === "holds-lock") ? 4 : 0) + (e.partnerGone ? 2 : 0) + (e.waitsFor.length > 0 ? 1 : 0);
 }
 
@@ -252,7 +252,7 @@ export function explainProgram(program: ProgramRuns, goroutines: Iterable<string
       const block = r.states.finalBlocks.get(goroutine);
       if (block === undefined) continue;
       const e = explainIn(r, goroutine, block, edgesIn(r));
-      if (best === null || weight(e) > weight(best)) best = e;
+      if (best === null || explanationWeight(e) > explanationWeight(best)) best = e;
     }
     if (best !== null) out.set(goroutine, best);
   }
