@@ -14,6 +14,7 @@ import { scratch } from "./helpers.js";
 
 const VERSION = "go1.27.3";
 const MULTI = fileURLToPath(new URL("../fixtures/gotest/multi/", import.meta.url));
+const HUNTMOD = fileURLToPath(new URL("../fixtures/huntmod/", import.meta.url));
 
 /** Why the test cannot run here, or null when Go 1.27.3 answers from the module cache. */
 async function unavailable(): Promise<string | null> {
@@ -65,4 +66,28 @@ describe.skipIf(reason !== null)(`GOTOOLCHAIN=${VERSION}`, () => {
       store.close();
     }
   });
+
+  it("hunts the build-tagged module of the hunt test (`hunt ./... --run 'Test(A|B)' --tags integration`) and finds its leak, every run on that toolchain", async () => {
+    const dir = scratch("go127-hunt");
+    const db = join(dir, "h.db");
+    const cwd = process.cwd();
+    process.chdir(HUNTMOD);
+    let result: Awaited<ReturnType<typeof runCli>>;
+    try {
+      result = await runCli(["hunt", "./...", "--run", "Test(A|B)", "--tags", "integration", "--budget", "2s", "--format", "json", "--fail-on", "leak", "--db", db, "--traces", join(dir, "t")]);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(result.stderr).not.toContain("does not match go tool version");
+    expect(result.code).toBe(3);
+    const analysis = JSON.parse(result.stdout) as { bugs: { program: string; gating: boolean }[] };
+    expect(analysis.bugs.filter((b) => b.gating).map((b) => b.program)).toContain("fetch");
+    const store = openDatabase(db);
+    try {
+      const versions = store.prepare("SELECT DISTINCT go_version FROM runs WHERE outcome <> 'build-error'").pluck().all();
+      expect(versions).toEqual([VERSION]);
+    } finally {
+      store.close();
+    }
+  }, 900_000);
 });
