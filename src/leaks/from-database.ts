@@ -7,6 +7,7 @@ import { goHelperPath } from "../gohelper/index.js";
 import { sourceWakersOf, waitSourceOf, type Bug, type PotentialDeadlock } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { relativePackagePaths } from "../trace/index.js";
+import { runTimeExpected } from "../corpus/manifest.js";
 import { analyseProgram, detectBlockedAtCrash } from "./detect.js";
 import { parseGoroutineDump } from "./dump.js";
 import { replayCommand } from "../collect/index.js";
@@ -49,6 +50,8 @@ export interface ProgramAnalysis {
   readonly runs: number;
   /** Of those, runs that ended by a panic or fatal error (left out of the findings). */
   readonly crashedRuns: number;
+  /** Some run logged lock operations (a hunt's build): potential deadlocks could be predicted. */
+  readonly recordedLocks: boolean;
   readonly findings: readonly LeakFinding[];
   /** Its findings grouped into bugs (every finding belongs to exactly one). */
   readonly bugs: readonly BugReport[];
@@ -136,6 +139,7 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
       program: program.name,
       runs: runs.runs.length,
       crashedRuns: runs.runs.filter((r) => r.run.crashed).length,
+      recordedLocks: runs.runs.some((r) => r.states.locks.ops > 0),
       findings,
       bugs: bugs.map((b) => bugReport(db, b, findings)),
       potential,
@@ -239,7 +243,14 @@ export async function scoreLeaks(db: SchedlabDatabase, options: AnalyseOptions =
   const labelled = programs.filter((p) => p.manifest !== null);
   const own = [...analysis.findings.filter(isReportedFinding).map(signatureOfFinding), ...analysis.potentialDeadlocks.map(signatureOfPotential)];
   const analysed = new Set(analysis.programs.map((p) => p.program));
-  const toLabelled = (ps: readonly StoredProgram[]): LabelledProgram[] => ps.map((p) => ({ program: p.name, manifest: p.manifest as NonNullable<StoredProgram["manifest"]> }));
+  // A potential deadlock can only be predicted from recorded lock operations (collect
+  // --budget): without them its label is not scored, for schedlab and the peers alike.
+  const withLocks = new Set(analysis.programs.filter((p) => p.recordedLocks).map((p) => p.program));
+  const toLabelled = (ps: readonly StoredProgram[]): LabelledProgram[] =>
+    ps.map((p) => {
+      const manifest = p.manifest as NonNullable<StoredProgram["manifest"]>;
+      return { program: p.name, manifest: withLocks.has(p.name) ? manifest : { ...manifest, expected: runTimeExpected(manifest) } };
+    });
   const detectors: DetectorScore[] = [];
   const all = toLabelled(labelled);
   detectors.push({ detector: "schedlab", programsCovered: labelled.filter((p) => analysed.has(p.name)).length, score: scoreSignatures(all, own) });

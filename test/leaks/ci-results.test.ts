@@ -103,7 +103,7 @@ beforeAll(() => {
   ].map(({ name, runs }) => {
     const { findings, bugs, potential } = analyseProgram({ program: name, runs });
     const reports: BugReport[] = bugs.map((b) => ({ ...b, test: b.owner, replay: `schedlab collect --replay ${b.runIds[0]} --db schedlab.db`, trace: null }));
-    return { program: name, runs: runs.length, crashedRuns: 0, findings, bugs: reports, potential, blockedAtCrash: [], raceRunsChecked: 0, races: [], flaky: [], tracerInduced: [] };
+    return { program: name, runs: runs.length, crashedRuns: 0, recordedLocks: runs.some((r) => r.states.locks.ops > 0), findings, bugs: reports, potential, blockedAtCrash: [], raceRunsChecked: 0, races: [], flaky: [], tracerInduced: [] };
   });
   analysis = {
     programs,

@@ -25,7 +25,7 @@ const FLAKY: FlakyFinding = {
 const TRACER: TracerInducedFailure = { program: "pool", test: "TestMain", message: "found unexpected goroutines\nignore it, e.g. goleak.IgnoreAnyFunction(…)", runs: 3 };
 
 const program = (name: string, runs: number, extra: Partial<LeakAnalysis["programs"][number]> = {}): LeakAnalysis["programs"][number] => ({
-  program: name, runs, crashedRuns: 0, findings: [], bugs: [], potential: [], blockedAtCrash: [], raceRunsChecked: 0, races: [], flaky: [], tracerInduced: [], ...extra,
+  program: name, runs, crashedRuns: 0, recordedLocks: false, findings: [], bugs: [], potential: [], blockedAtCrash: [], raceRunsChecked: 0, races: [], flaky: [], tracerInduced: [], ...extra,
 });
 
 const ANALYSIS: LeakAnalysis = {

@@ -68,11 +68,12 @@ const POTENTIAL: PotentialDeadlock = {
 
 const ANALYSIS: LeakAnalysis = {
   programs: [
-    { program: "pool", runs: 3, crashedRuns: 0, findings: [FINDING], bugs: [], potential: [], blockedAtCrash: [], raceRunsChecked: 0, races: [], flaky: [], tracerInduced: [] },
+    { program: "pool", runs: 3, crashedRuns: 0, recordedLocks: false, findings: [FINDING], bugs: [], potential: [], blockedAtCrash: [], raceRunsChecked: 0, races: [], flaky: [], tracerInduced: [] },
     {
       program: "wgpanic",
       runs: 3,
       crashedRuns: 3,
+      recordedLocks: false,
       findings: [],
       bugs: [],
       potential: [],
