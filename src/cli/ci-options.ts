@@ -1,12 +1,20 @@
-// Options of the commands that gate CI on findings (`hunt`; the gates' exit codes are
-// `leaks`'): --fail-on's list of gates, the exit code of the gates that failed, and
+// Options of the commands that gate CI on findings (`leaks`, `hunt`): the gates' exit
+// codes, --fail-on's list of gates, the exit code of the gates that failed, and
 // --repo-root. docs/ci.md, "Gates and exit codes".
 
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { FLAKY_FOUND_EXIT_CODE, LEAK_FOUND_EXIT_CODE, RACE_FOUND_EXIT_CODE } from "./leaks.js";
 import { UsageError } from "../errors.js";
 import { defaultRepoRoot, GATES, type Gate } from "../leaks/index.js";
+
+/** Exit code of `--fail-on-leak` when there are findings (distinct from errors 1 and usage 2). */
+export const LEAK_FOUND_EXIT_CODE = 3;
+
+/** Exit code of `--fail-on-race` when -race runs reported a data race (and no leak failed the run first). */
+export const RACE_FOUND_EXIT_CODE = 4;
+
+/** Exit code of `--fail-on-flaky` when a test failed only under a perturbed schedule. */
+export const FLAKY_FOUND_EXIT_CODE = 5;
 
 /** The exit code of each gate: 3 for the leak family, 4 for races, 5 for flaky tests. */
 export const EXIT_CODE_OF_GATE: Readonly<Record<Gate, number>> = {

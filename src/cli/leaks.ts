@@ -4,24 +4,14 @@
 // which detectors report it, without labels.
 
 import type { Command } from "commander";
-import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
 import { parseChoice, parseNumberOption } from "./options.js";
 import { UsageError } from "../errors.js";
 import { openExistingDatabase } from "../store/index.js";
-import { analyseLeaks, compareLeaks, formatComparison, parseCompareDetectors, defaultRepoRoot, formatScore, gateFailures, leaksOutput, LEAKS_FORMATS, matchBaseline, readBaseline, saveBaseline, scoreLeaks, type Baseline, type Gate, type LeaksFormat } from "../leaks/index.js";
+import { analyseLeaks, compareLeaks, formatComparison, parseCompareDetectors, formatScore, gateFailures, leaksOutput, LEAKS_FORMATS, matchBaseline, readBaseline, saveBaseline, scoreLeaks, type Baseline, type Gate, type LeaksFormat } from "../leaks/index.js";
 
-/** Exit code of `--fail-on-leak` when there are findings (distinct from errors 1 and usage 2). */
-export const LEAK_FOUND_EXIT_CODE = 3;
+import { FLAKY_FOUND_EXIT_CODE, gateExitCode, LEAK_FOUND_EXIT_CODE, RACE_FOUND_EXIT_CODE, repoRootOption } from "./ci-options.js";
 
-/** Exit code of `--fail-on-race` when -race runs reported a data race (and no leak failed the run first). */
-export const RACE_FOUND_EXIT_CODE = 4;
-
-/** Exit code of `--fail-on-flaky` when a test failed only under a perturbed schedule. */
-export const FLAKY_FOUND_EXIT_CODE = 5;
-
-/** Exit code of `--fail-on-outlived` / `--fail-on-background` (the same family as a leak). */
-const EXIT_CODE_OF_GATE: Record<Gate, number> = { leak: LEAK_FOUND_EXIT_CODE, outlived: LEAK_FOUND_EXIT_CODE, background: LEAK_FOUND_EXIT_CODE, potential: LEAK_FOUND_EXIT_CODE, race: RACE_FOUND_EXIT_CODE, flaky: FLAKY_FOUND_EXIT_CODE };
+export { FLAKY_FOUND_EXIT_CODE, LEAK_FOUND_EXIT_CODE, RACE_FOUND_EXIT_CODE };
 
 interface LeaksFlags {
   program?: string;
@@ -51,14 +41,6 @@ function formatOf(flags: LeaksFlags): LeaksFormat {
   return format;
 }
 
-/** --repo-root as an absolute directory; default: the git toplevel of the working directory, else the working directory. */
-function repoRootOf(flags: LeaksFlags): string {
-  if (flags.repoRoot === undefined) return defaultRepoRoot();
-  const dir = resolve(flags.repoRoot);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--repo-root ${flags.repoRoot} is not a directory`, "Pass the root of the repository the programs' sources are in.");
-  return dir;
-}
-
 export function registerLeaks(program: Command): void {
   program
     .command("leaks")
@@ -85,7 +67,7 @@ export function registerLeaks(program: Command): void {
       if (flags.score === true && (flags.baseline !== undefined || flags.saveBaseline !== undefined)) throw new UsageError("--score does not take a baseline", "Run --score without --baseline and --save-baseline.");
       if (flags.compare !== undefined && (flags.score === true || flags.baseline !== undefined || flags.saveBaseline !== undefined)) throw new UsageError("--compare goes alone", "Run --compare without --score, --baseline and --save-baseline.");
       const compared = flags.compare === undefined ? null : parseCompareDetectors(flags.compare);
-      const repoRoot = format === "sarif" || format === "junit" || format === "github" ? repoRootOf(flags) : "";
+      const repoRoot = format === "sarif" || format === "junit" || format === "github" ? repoRootOption(flags.repoRoot) : "";
       const baseline: Baseline | null = flags.baseline === undefined ? null : readBaseline(flags.baseline);
       const db = openExistingDatabase(flags.db);
       try {
@@ -118,7 +100,8 @@ export function registerLeaks(program: Command): void {
         // The first failing gate in this order sets the exit code: leaks before races before flaky tests.
         // What the baseline accepted is shown but never counted.
         const failed = gateFailures(analysis, gates, match?.accepted);
-        if (failed.length > 0) process.exitCode = EXIT_CODE_OF_GATE[failed[0]];
+        const code = gateExitCode(failed);
+        if (code !== undefined) process.exitCode = code;
       } finally {
         db.close();
       }
