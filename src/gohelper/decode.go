@@ -111,9 +111,6 @@ type pendingRecord struct {
 	lock   *lockOp // set for a lock operation, nil for a record
 }
 
-// lockCategory is the runtime/trace user-log category of the lock instrumentation.
-const lockCategory = "schedlab.lock"
-
 // lockOp is one logged lock operation: "<phase> <mode> <id>" (docs/events.md).
 type lockOp struct {
 	phase string // want, got or drop
@@ -607,12 +604,12 @@ func (d *decoder) emit(g *goroutineInfo, p pendingRecord) {
 	d.write(p)
 }
 
-// log turns a lock instrumentation's user log (category lockCategory) into a lock op of
+// log turns a lock instrumentation's user log (category lockLogCategory, locks.go) into a lock op of
 // its goroutine; logs of other categories and malformed messages are ignored.
 func (d *decoder) log(ev trace.Event) {
 	l := ev.Log()
 	id := ev.Goroutine()
-	if l.Category != lockCategory || id == trace.NoGoroutine {
+	if l.Category != lockLogCategory || id == trace.NoGoroutine {
 		return
 	}
 	op, ok := parseLockOp(l.Message)
