@@ -4,7 +4,7 @@
 // never by lines, run ids or machine paths, so an accepted finding stays accepted when code
 // above it moves (docs/ci.md, "Fingerprints"). Baselines, SARIF and the gates read them. Pure.
 
-import { fingerprintOf, parseFrame, type FindingKind, type Verdict } from "../model/index.js";
+import { fingerprintOf, fingerprintProgram, parseFrame, type FindingKind, type Verdict } from "../model/index.js";
 import type { FlakyFinding } from "./flaky.js";
 import type { BugReport, LeakAnalysis } from "./from-database.js";
 import type { RaceFinding } from "./race.js";
@@ -25,11 +25,6 @@ export interface CountedItem {
   readonly summary: string;
 }
 
-/** A program's name without the "#TestName" of a split test: the same program whichever tests were split out. */
-function programKey(program: string): string {
-  return program.replace(/#.*$/, "");
-}
-
 /** The function of a "function file:line" site, without the line that edits move. */
 function siteFunction(site: string): string {
   return parseFrame(site)?.function ?? site;
@@ -37,12 +32,12 @@ function siteFunction(site: string): string {
 
 /** A race's fingerprint: its program and both accesses' functions and kinds, in the finding's (sorted) order. */
 export function raceFingerprint(race: RaceFinding): string {
-  return fingerprintOf([`race|${programKey(race.program)}|${siteFunction(race.frames[0])}|${race.accesses[0]}|${siteFunction(race.frames[1])}|${race.accesses[1]}`]);
+  return fingerprintOf([`race|${fingerprintProgram(race.program)}|${siteFunction(race.frames[0])}|${race.accesses[0]}|${siteFunction(race.frames[1])}|${race.accesses[1]}`]);
 }
 
 /** A flaky test's fingerprint: its program, test and whether it failed or panicked. */
 export function flakyFingerprint(flaky: FlakyFinding): string {
-  return fingerprintOf([`flaky|${programKey(flaky.program)}|${flaky.test ?? ""}|${flaky.kind}`]);
+  return fingerprintOf([`flaky|${fingerprintProgram(flaky.program)}|${flaky.test ?? ""}|${flaky.kind}`]);
 }
 
 /** Whether an owner is a Go test, example, fuzz target or benchmark (not main.main, TestMain or a background root). */

@@ -61,6 +61,11 @@ function signature(judgement: GoroutineJudgement, runs: readonly AnalysedRun[], 
   return `${ownerRoot(judgement.goroutine)}|${site ?? ""}|${wait}`;
 }
 
+/** A program's name without the "#TestName" of a split test: the same program whichever tests were split out. */
+export function fingerprintProgram(program: string): string {
+  return program.replace(/#.*$/, "");
+}
+
 /** Fingerprint of a bug from its members' signatures (sorted, deduplicated) and its program's kind of owner. */
 export function fingerprintOf(signatures: Iterable<string>): string {
   return createHash("sha256").update([...new Set(signatures)].sort().join("\n")).digest("hex").slice(0, 16);
@@ -127,7 +132,7 @@ export function groupBugs(program: ProgramRuns, judgements: readonly GoroutineJu
     const runIds = [...new Set(group.flatMap((j) => j.runs.filter((x) => x.kind !== null).map((x) => x.runId)))].sort((a, b) => a - b);
     const { verdict, why } = verdictOf(kind, group, explained?.explanation ?? null);
     bugs.push({
-      fingerprint: fingerprintOf(group.map((j) => `${program.program.replace(/#.*$/, "")}|${signature(j, runs, explanations.get(j.goroutine))}`)),
+      fingerprint: fingerprintOf(group.map((j) => `${fingerprintProgram(program.program)}|${signature(j, runs, explanations.get(j.goroutine))}`)),
       program: program.program,
       owner: ownerRoot(goroutines[0]),
       kind,

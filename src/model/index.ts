@@ -8,6 +8,6 @@ export { waitSites, loadWaitSites, waitSiteAt, parseWaitSites, waitSourceOf, sou
 export { parseStack, parseFrame, frameText, shortFunction, preciseWait, isLockWait, PRECISE_WAITS, type PreciseWait, type Frame, type BlockStack } from "./waits.js";
 export { lockFold, holdersOf, NO_LOCKS, type RunLocks, type LockHold, type LockEdge, type RecursiveRead, type LockMode } from "./locks.js";
 export { explainProgram, goroutineLabel, siteLine, type Explanation, type WaitFor, type WaitForBasis, type CycleStep, type SourceWakers, type ExplainOptions, type SourceGoroutine } from "./explain.js";
-export { groupBugs, fingerprintOf, ownerRoot, type Bug } from "./bugs.js";
+export { groupBugs, fingerprintOf, fingerprintProgram, ownerRoot, type Bug } from "./bugs.js";
 export { predictDeadlocks, type PotentialDeadlock, type OrderStep } from "./lock-order.js";
 export { encodeEndStates, decodeEndStates, EndStateFormatError, END_STATE_FORMAT } from "./end-state-codec.js";

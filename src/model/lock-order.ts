@@ -6,7 +6,7 @@
 // deadlocks once a writer queues between the two: that needs a writer of the same lock in
 // the run. Findings are keyed by their sites across runs. Pure.
 
-import { fingerprintOf, ownerRoot } from "./bugs.js";
+import { fingerprintOf, fingerprintProgram, ownerRoot } from "./bugs.js";
 import { goroutineLabel, siteLine } from "./explain.js";
 import type { LockEdge } from "./locks.js";
 import type { AnalysedRun, ProgramRuns } from "./types.js";
@@ -124,7 +124,7 @@ export function predictDeadlocks(program: ProgramRuns): PotentialDeadlock[] {
   for (const [key, f] of found) {
     if (f.hungSomewhere) continue;
     out.push({
-      fingerprint: fingerprintOf([`${program.program.replace(/#.*$/, "")}|${key.replace(/:\d+/g, "")}`]),
+      fingerprint: fingerprintOf([`${fingerprintProgram(program.program)}|${key.replace(/:\d+/g, "")}`]),
       program: program.program,
       owner: ownerRoot(f.steps[0].goroutine),
       pattern: f.pattern,
