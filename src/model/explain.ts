@@ -5,6 +5,7 @@
 // that says it (docs/leaks.md, "Why it is stuck"). Pure: analysed runs in, explanations out.
 
 import { blockKey } from "./goroutine-fold.js";
+import { wakeIndex } from "./leak-rule.js";
 import { holdersOf } from "./locks.js";
 import { isLive, NON_USER_WAKER, TIMER_WAKER, type AnalysedRun, type EndState, type FinalBlock, type ProgramRuns } from "./types.js";
 import { frameText, isLockWait, parseFrame, parseStack, shortFunction, type Frame, type PreciseWait } from "./waits.js";
@@ -83,21 +84,12 @@ export function siteLine(site: string | null): string {
   return frame === null ? site : `${frame.file}:${frame.line}`;
 }
 
-/** The goroutines that woke `goroutine` from the wait `key` in any run (timers and the runtime left out). */
-function userWakers(runs: readonly AnalysedRun[], goroutine: string, key: string): string[] {
-  const wakers = new Set<string>();
-  for (const { states } of runs) {
-    for (const w of states.wakes.get(goroutine)?.get(key)?.wakers ?? []) if (w !== goroutine && w !== TIMER_WAKER && w !== NON_USER_WAKER) wakers.add(w);
-  }
-  return [...wakers].sort();
-}
-
 function rootOf(canonicalId: string): string {
   return canonicalId.split("/", 1)[0];
 }
 
 /** The goroutines `goroutine` waits for in run `r`, where it ended in `block`. */
-function waitsForIn(r: AnalysedRun, runs: readonly AnalysedRun[], goroutine: string, block: FinalBlock, options: ExplainOptions): WaitFor[] {
+function waitsForIn(r: AnalysedRun, wakesOf: ReturnType<typeof wakeIndex>, goroutine: string, block: FinalBlock, options: ExplainOptions): WaitFor[] {
   const states = r.states;
   const describe = (id: string, basis: WaitForBasis, lock: { site: string | null; stack: string | null } | null): WaitFor => {
     const theirs = states.finalBlocks.get(id);
@@ -117,7 +109,8 @@ function waitsForIn(r: AnalysedRun, runs: readonly AnalysedRun[], goroutine: str
     const holders = holdersOf(states.locks, wanted.lock).filter((h) => !(h.goroutine === goroutine && h.hold.mode === "r" && wanted.mode === "r"));
     if (holders.length > 0) return holders.map((h) => describe(h.goroutine, "holds-lock", h.hold));
   }
-  const wakers = userWakers(runs, goroutine, blockKey(block.reason, block.blockingSite)).filter((w) => states.seen.has(w));
+  // Timers and the runtime are not goroutines to wait for.
+  const wakers = wakesOf(goroutine, blockKey(block.reason, block.blockingSite)).wakers.filter((w) => w !== TIMER_WAKER && w !== NON_USER_WAKER && states.seen.has(w));
   if (wakers.length > 0) return wakers.map((w) => describe(w, "woke-before", null));
   if (options.sourceWakers !== undefined && block.blockingSite !== null) {
     const createdAt = new Map(r.run.goroutines.map((g) => [g.canonicalId, g.creationSite]));
@@ -235,12 +228,13 @@ function explainIn(r: AnalysedRun, goroutine: string, block: FinalBlock, edges: 
  */
 export function explainProgram(program: ProgramRuns, goroutines: Iterable<string>, options: ExplainOptions = {}): Map<string, Explanation> {
   const runs = program.runs.filter((r) => !r.run.crashed);
+  const wakesOf = wakeIndex(runs);
   const memo = new Map<AnalysedRun, Map<string, WaitFor[]>>();
   const edgesIn = (r: AnalysedRun): ReadonlyMap<string, readonly WaitFor[]> => {
     let edges = memo.get(r);
     if (edges === undefined) {
       edges = new Map();
-      for (const [id, block] of r.states.finalBlocks) edges.set(id, waitsForIn(r, runs, id, block, options));
+      for (const [id, block] of r.states.finalBlocks) edges.set(id, waitsForIn(r, wakesOf, id, block, options));
       memo.set(r, edges);
     }
     return edges;

@@ -79,7 +79,7 @@ function plural(n: number, noun: string): string {
 }
 
 /** A goroutine's wake-ups from one wait, summed over all runs. */
-interface SiteWakes {
+export interface SiteWakes {
   readonly count: number;
   /** Of those, by a timer (no goroutine acted). */
   readonly timer: number;
@@ -88,7 +88,7 @@ interface SiteWakes {
 }
 
 /** Per goroutine and wait key, the wake-ups over all runs (each pair summed once). */
-function wakeIndex(runs: readonly AnalysedRun[]): (goroutine: string, key: string) => SiteWakes {
+export function wakeIndex(runs: readonly AnalysedRun[]): (goroutine: string, key: string) => SiteWakes {
   const memo = new Map<string, SiteWakes>();
   return (goroutine, key) => {
     const memoKey = `${goroutine}\0${key}`;
