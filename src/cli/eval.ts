@@ -1,4 +1,4 @@
-// `schedlab eval`: score predictors on the test split of a holdout (DESIGN §8), store the
+// `schedlab eval`: score predictors on the test split of a holdout (docs/metrics.md), store the
 // results and print them as a table or JSON; with --cv K, leave-family-out cross-validation
 // over the whole corpus instead (src/eval/cv-from-database.ts).
 

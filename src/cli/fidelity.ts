@@ -1,5 +1,5 @@
 // `schedlab fidelity`: check a student against a teacher on the same held-out states
-// (DESIGN §10) and print the four relations with their thresholds, or JSON.
+// (docs/fidelity.md) and print the four relations with their thresholds, or JSON.
 
 import type { Command } from "commander";
 import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRunSelection } from "./options.js";

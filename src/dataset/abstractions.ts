@@ -1,4 +1,4 @@
-// The four state abstractions of DESIGN §5 and the pure core that turns runs into
+// The four state abstractions of docs/dataset.md and the pure core that turns runs into
 // states (with counts) and samples: statesFromRuns(runs, abstraction).
 // Invariant: every six-type event of a run is the `next` of exactly one sample under
 // depth, goroutine and context; split takes three samples per non-empty run.

@@ -1,4 +1,4 @@
-// The ceilings of a set of states (DESIGN §5): what always predicting each state's mode of p̂
+// The ceilings of a set of states (docs/dataset.md): what always predicting each state's mode of p̂
 // would score, in-sample and leave-one-run-out, and how many states were seen only once.
 // Pure: counts in, numbers out; an empty input gives NaN, never a guess.
 

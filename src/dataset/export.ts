@@ -1,4 +1,4 @@
-// JSONL export of a dataset for fine-tuning models elsewhere (DESIGN §7): one record per
+// JSONL export of a dataset for fine-tuning models elsewhere (docs/export.md): one record per
 // sample (objective ce, a hard label per observed run) or per state (objective kl, the soft
 // target p̂), each keyed by the stable state id. The format is documented in docs/export.md.
 

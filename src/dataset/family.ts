@@ -1,4 +1,4 @@
-// Program families (DESIGN §5): programs that share a template, a hand-written category or
+// Program families (docs/dataset.md): programs that share a template, a hand-written category or
 // a directory are siblings, and no held-out program may have a sibling in training.
 // Pure: a program's name and manifest in, its family out.
 

@@ -1,4 +1,4 @@
-// The dataset stage: samples, states and empirical next-event distributions (DESIGN §5),
+// The dataset stage: samples, states and empirical next-event distributions (docs/dataset.md),
 // the scheduler-state tracker, prompt rendering, program splits, ceilings and baselines.
 
 export type { Abstraction, EventCounts, Prefix, RunRecords, RunSelection, RunStrategy, Sample, SampleRow, State } from "./types.js";

@@ -48,7 +48,7 @@ export function contextKey(counts: SchedulerCounts, lastEvents: readonly string[
 
 /**
  * A one-pass stepper for `abstraction`: pushed every record of one run in order, it calls
- * `visit` for each sample, in record order, with the key DESIGN §5 gives it:
+ * `visit` for each sample, in record order, with the key docs/dataset.md gives it:
  * - split: `split=P` at the event whose index in the event sequence is splitIndex(n, P);
  * - depth: `depth=i` at the i-th event;
  * - goroutine: `goroutine=<canonical id> step=<k>` at the subject's own k-th event (without

@@ -1,4 +1,4 @@
-// The ceiling and baselines that make an accuracy meaningful (DESIGN §5), and the summary
+// The ceiling and baselines that make an accuracy meaningful (docs/dataset.md), and the summary
 // of a set of states. Pure: states in, numbers out. An empty input gives NaN, never a guess.
 
 import { EVENT_TYPES } from "../trace/types.js";

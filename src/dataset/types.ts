@@ -1,4 +1,4 @@
-// Samples, states and empirical next-event distributions (DESIGN §5).
+// Samples, states and empirical next-event distributions (docs/dataset.md).
 // Invariant: a state's distribution keeps raw counts per event type; p̂ is derived.
 
 import type { EventType, GoroutineInfo, GoroutineRecord } from "../trace/types.js";

@@ -1,4 +1,4 @@
-// evaluate(): every single-step metric of DESIGN §8 for each predictor on one set of
+// evaluate(): every single-step metric of docs/metrics.md for each predictor on one set of
 // states and samples, plus paired comparisons. Pure: arrays in, typed results out.
 // Every label metric gives a tie of m top labels the credit 1/m (tieCredit), and every
 // interval and test resamples clusters (families, or programs when there are few families).

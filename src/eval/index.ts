@@ -1,4 +1,4 @@
-// The evaluation stage (DESIGN §8): pure metrics, evaluate/compare over states and
+// The evaluation stage (docs/metrics.md): pure metrics, evaluate/compare over states and
 // samples, leave-family-out cross-validation, and storage of results for reports.
 export * from "./metrics/index.js";
 export { evaluate, MIN_SAMPLES_FOR_ENTROPY } from "./evaluate.js";

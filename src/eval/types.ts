@@ -69,7 +69,7 @@ export interface EntropyPoint {
   readonly empirical: number;
 }
 
-/** All DESIGN §8 single-step metrics of one predictor on one set of states. */
+/** All single-step metrics (docs/metrics.md) of one predictor on one set of states. */
 export interface PredictorEvaluation {
   readonly name: string;
   readonly configHash: string;

@@ -1,4 +1,4 @@
-// The fidelity stage (DESIGN §10): teacher/student output relations on the same states,
+// The fidelity stage (docs/fidelity.md): teacher/student output relations on the same states,
 // and metamorphic rewrites of Go programs to re-check them on.
 export { checkFidelity, mr1Violated, mr2Violated, mr3Violated, stateDistribution } from "./relations.js";
 export { FidelityInputError, MutationError } from "./errors.js";

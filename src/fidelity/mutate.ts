@@ -1,4 +1,4 @@
-// Metamorphic rewrites of one Go program (DESIGN §10): runs the helper's go/ast pass,
+// Metamorphic rewrites of one Go program (docs/fidelity.md): runs the helper's go/ast pass,
 // rewrites the manifest's go-statement sites and creator names, and checks the variant builds.
 
 import { execa } from "execa";

@@ -1,4 +1,4 @@
-// The four teacher/student output relations (DESIGN §10) on one set of states: pure,
+// The four teacher/student output relations (docs/fidelity.md) on one set of states: pure,
 // predictions in, violation rates with program-bootstrap intervals out.
 
 import type { State } from "../dataset/types.js";

@@ -1,4 +1,4 @@
-// Types of the fidelity stage (DESIGN §10): thresholds, per-relation results and the
+// Types of the fidelity stage (docs/fidelity.md): thresholds, per-relation results and the
 // teacher/student summaries that sit beside them.
 
 /** The four output relations between a teacher and a student. */

@@ -2,7 +2,7 @@
 // "replay:preds.jsonl", "student:adapters/kl", …) plus a context → a Predictor.
 // Options are normalised here once; the backends never re-validate them.
 //
-// Trained students (DESIGN §7): `student:PATH` calls context.loadStudent (the train stage's
+// Trained students (docs/training.md): `student:PATH` calls context.loadStudent (the train stage's
 // loadStudentPredictor, passed in by the stages after train and by the CLI, so this stage
 // never imports train) with PATH as given; its id is `student:PATH` and its configHash
 // covers the adapter's weights, so a retrained adapter never reuses stale cache entries.

@@ -1,4 +1,4 @@
-// The one predictor interface (DESIGN §6): a batch of states in, a probability vector
+// The one predictor interface (docs/predictors.md): a batch of states in, a probability vector
 // over the six event types out, in EVENT_TYPES order. Invariant: every vector has six
 // finite non-negative entries summing to 1 (within 1e-6).
 

@@ -1,4 +1,4 @@
-// The rollout stage (DESIGN §8): the goroutine state machine, the goroutine-choice rule,
+// The rollout stage (docs/rollout.md): the goroutine state machine, the goroutine-choice rule,
 // multi-step rollouts of any predictor, their metrics, and their SQLite tables.
 export {
   applyTransition,

@@ -1,4 +1,4 @@
-// Rollout metrics (DESIGN §8), pure: survival, the share reaching k, k-step accuracy against
+// Rollout metrics (docs/rollout.md), pure: survival, the share reaching k, k-step accuracy against
 // the real continuations of the runs that share the prefix, and the rolled-out event-type
 // distribution against the empirical one. Definitions in docs/rollout.md.
 

@@ -1,4 +1,4 @@
-// Multi-step rollouts of any predictor from a prefix (DESIGN §8): each step asks the predictor
+// Multi-step rollouts of any predictor from a prefix (docs/rollout.md): each step asks the predictor
 // for the next event type in the state of the extended prefix, samples one (temperature,
 // seed), lets the state machine pick the goroutine, and appends the synthesised record.
 

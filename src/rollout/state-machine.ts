@@ -1,4 +1,4 @@
-// The goroutine state machine (DESIGN §4, §8): replays a prefix on the dataset stage's
+// The goroutine state machine (docs/rollout.md): replays a prefix on the dataset stage's
 // scheduler-state tracker and judges whether a proposed next record obeys Go's rules.
 // Pure and synchronous; the tracker holds the statuses, this module adds the rules and the
 // per-status arrival order the goroutine-choice rule needs.
@@ -93,7 +93,7 @@ function requireFreeProcessor(machine: GoroutineMachine, t: ProposedTransition):
 }
 
 /**
- * Judges `t` against the current state without changing it. The rules (DESIGN §4):
+ * Judges `t` against the current state without changing it. The rules (docs/rollout.md):
  * - GoCreate: the subject must be new; a known actor must be running (an actor that is not a
  *   user goroutine — the runtime, the testing driver — is invisible here and not checked).
  * - GoStart: runnable → running, and fewer than GOMAXPROCS goroutines running.

@@ -45,7 +45,7 @@ export function parseParsedDump(text: string): DumpTransition[] {
 }
 
 /**
- * The record kind of a goroutine transition (DESIGN §4), or null for a status restated in
+ * The record kind of a goroutine transition (docs/events.md, Mapping), or null for a status restated in
  * a later generation (X → X) and for Undetermined → NotExist.
  */
 export function recordKindOfTransition(from: string, to: string): RecordKind | null {

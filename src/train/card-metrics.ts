@@ -1,5 +1,5 @@
 // Holdout metrics for an adapter's card, computed from per-state predictions and counts:
-// every sample of a state is scored against the state's prediction (DESIGN §8 definitions:
+// every sample of a state is scored against the state's prediction (docs/metrics.md definitions:
 // accuracy against each run's observed next event, majority, ceiling, macro-F1, 15-bin
 // top-label ECE, per-event recall).
 

@@ -9,7 +9,7 @@ import { DEFAULT_CALIBRATION_BINS, reliabilityBins, type ReliabilityBin } from "
  *
  * @param probabilities predicted distribution per sample
  * @param observed observed class index per sample
- * @param bins number of bins (default 15, DESIGN §8)
+ * @param bins number of bins (default 15, docs/metrics.md)
  * @returns ECE in [0, 1]; NaN for no samples
  * @example expectedCalibrationError([[0.9, 0.1], [0.6, 0.4]], [0, 1], 2) // => |0.5 − 0.75| = 0.25
  */

@@ -2,7 +2,7 @@
 
 /**
  * Σ_k |q_k − p_k| / K, with K the number of classes (6 for schedlab's events),
- * as DESIGN §8 defines it. Note this is total-variation distance × 2 / K, so it
+ * as docs/metrics.md defines it. Note this is total-variation distance × 2 / K, so it
  * ranges over [0, 2/K].
  *
  * @param p empirical distribution

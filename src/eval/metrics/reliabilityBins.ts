@@ -14,7 +14,7 @@ export interface ReliabilityBin {
   readonly accuracy: number;
 }
 
-/** The number of bins DESIGN §8 fixes for ECE and the reliability diagram. */
+/** The number of bins docs/metrics.md fixes for ECE and the reliability diagram. */
 export const DEFAULT_CALIBRATION_BINS = 15;
 
 /**

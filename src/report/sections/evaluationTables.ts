@@ -6,7 +6,7 @@ import type { PredictorComparison, PredictorEvaluation } from "../../eval/types.
 import { EVENT_TYPES, type EventType } from "../../trace/types.js";
 import { count, fixed, interval, MISSING, pValue, signed } from "../format.js";
 
-/** Rare events whose recall the headline table shows (DESIGN §7 names them as rare). */
+/** Rare events whose recall the headline table shows (docs/metrics.md names them). */
 export const RARE_EVENTS: readonly EventType[] = ["GoUnblock", "GoSched", "GoEnd"];
 
 export const HEADLINE_HEADERS = [

@@ -1,4 +1,4 @@
-// Report section for teacher/student fidelity (DESIGN §10): the stored `schedlab fidelity`
+// Report section for teacher/student fidelity (docs/fidelity.md): the stored `schedlab fidelity`
 // runs with each relation's violation rate beside both accuracies and the thresholds,
 // and prediction flips on original programs against their metamorphic variants.
 

@@ -1,4 +1,4 @@
-// Report section on rollout survival (DESIGN §8): the stored `schedlab rollout` runs, with
+// Report section on rollout survival (docs/rollout.md): the stored `schedlab rollout` runs, with
 // mean survival per predictor, unconstrained beside constrained, so a trajectory-trained
 // student can be compared with the single-step one at the same k.
 
