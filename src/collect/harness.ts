@@ -70,7 +70,7 @@ var (
 func main() {
 	// The deadline is a timer: nothing runs until it fires. The SIGTERM handler is armed
 	// at half the deadline: signal.Notify costs two OS threads (the runtime's locked
-	// signal thread and the signal loop's), about 1.4 ms, which runs that end sooner never
+	// signal thread and the signal loop's; docs/experiments/collect.md), which runs that end sooner never
 	// pay; schedlab itself sends SIGTERM only after the deadline and a grace period.
 	if ms, err := schedlabHarnessStrconv.Atoi(schedlabHarnessOS.Getenv("${HARNESS_ENV.deadlineMs}")); err == nil && ms > 0 {
 		deadline := schedlabHarnessTime.Duration(ms) * schedlabHarnessTime.Millisecond

@@ -29,7 +29,7 @@ import { negativeLogLikelihood } from "./metrics/negativeLogLikelihood.js";
 import { tieCredit } from "./metrics/tieCredit.js";
 import type { ClusterUnit, EvaluationSample, PredictorOutput, SampleScores } from "./types.js";
 
-/** The in-context n-gram every other predictor is compared with, pair by pair (issue 20's bar). */
+/** The in-context n-gram every other predictor is compared with, pair by pair (docs/training.md). */
 export const CV_REFERENCE = "ngram-ctx:4";
 
 /** Folds when `--cv` is given without a number. */

@@ -107,11 +107,11 @@ export interface PredictorEvaluation {
   readonly reliability: readonly ReliabilityBin[];
   /** Multi-class Brier score over samples, in [0, 2]. */
   readonly brier: number;
-  /** Cluster bootstrap 95 % interval of `brier`, on the same resamples as `accuracyInterval` (absent in results stored before issue 25). */
+  /** Cluster bootstrap 95 % interval of `brier`, on the same resamples as `accuracyInterval` (absent in results stored by older versions). */
   readonly brierInterval?: BootstrapInterval;
   /** Mean −ln q(observed) over samples, nats, probabilities floored at 1e-12. */
   readonly nll: number;
-  /** Cluster bootstrap 95 % interval of `nll`, on the same resamples as `accuracyInterval` (absent in results stored before issue 25). */
+  /** Cluster bootstrap 95 % interval of `nll`, on the same resamples as `accuracyInterval` (absent in results stored by older versions). */
   readonly nllInterval?: BootstrapInterval;
   /** Mean over states of KL(p̂ ‖ q), nats, q floored at 1e-12. */
   readonly kl: number;

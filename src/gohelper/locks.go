@@ -1,7 +1,7 @@
 // Subcommand collect-locks: lock recording for `schedlab collect --budget`. It rewrites
 // overlay copies of a package's files so that each Lock/RLock/Unlock/RUnlock statement,
 // and each deferred Unlock/RUnlock, logs the operation as a runtime/trace user log
-// (category "schedlab.lock", message "<phase> <mode> <id>", the data contract of issue 23),
+// (category "schedlab.lock", message "<phase> <mode> <id>", the contract docs/events.md states),
 // and adds the function that finds the mutex and logs. It uses perturb.go's machinery
 // (overlay sources, copies and runtime files, byte-offset insertions) and its invariants:
 // same-line insertions only, so line numbers never move; the user's tree is never written to.

@@ -397,7 +397,7 @@ interface Scope {
 
 /**
  * Which candidates' code could complete the wait parked at `blockedAt`, by the source alone:
- * for issue 23's waits that no run ever saw completed (a ring A ← B ← C ← A where each
+ * for waits that no run ever saw completed (a ring A ← B ← C ← A where each
  * sends only after it received). Pure; returns the ids of `candidates` in their order.
  *
  * The rule. The wait's operations are those of the wait site at `blockedAt` (of the sites

@@ -31,9 +31,8 @@ import type { ExternalSummary, PipelineSettings, PipelineSummary, RunPipelineOpt
 /**
  * The students trained by every pipeline run: name, objective and the tag head. Both are KL
  * students (one row per state, p̂ as the target): on the proxy holdouts CE matched their
- * accuracy (87.9 vs 87.8 % at depth on dir:kernels, 65.9 vs 65.9 % on the default holdout)
- * at 3–6× the training time and with worse calibration (validation ECE 0.081 vs 0.035);
- * docs/training.md has the table. `schedlab train --objective ce` still trains one.
+ * accuracy at several times the training time and with worse calibration
+ * (docs/experiments/training.md). `schedlab train --objective ce` still trains one.
  */
 export const PIPELINE_STUDENTS: readonly StudentRecipe[] = [
   { name: "kl", objective: "kl", tags: false },
@@ -52,7 +51,7 @@ export const PIPELINE_BASELINES = ["uniform", "majority", "ngram:3", "cal:ngram:
  */
 export const DEFAULT_RUN_CV_FOLDS = 3;
 
-/** The abstractions the CV stage scores: depth and split (issue 20's protocol), and the run's own. */
+/** The abstractions the CV stage scores: depth and split (docs/training.md), and the run's own. */
 export function crossValidatedAbstractions(abstraction: Abstraction): Abstraction[] {
   return [...new Set<Abstraction>(["depth", "split", abstraction])];
 }

@@ -2,7 +2,7 @@
 // optionally out-of-fold predictions of the fit side's families (`calibrationFolds`) and
 // family-equal weights (`calibrationWeighting`), so the calibration sees how the student
 // behaves on more unseen families than the validation side holds. Measured on the
-// `dir:kernels` proxy, neither moved holdout ECE (docs/training.md); they stay as options.
+// `dir:kernels` proxy, neither moved holdout ECE (docs/experiments/training.md); they stay as options.
 
 import { seededRandom, shuffleInPlace } from "../random.js";
 import { EVENT_TYPES } from "../trace/types.js";

@@ -2,8 +2,8 @@
 // temperature-and-prior family of src/predict/calibration.ts followed by the adapter's rule F
 // for events the prefix rules out (src/train/feasibility.ts). (T, α) are fitted on the
 // validation families' NLL, with F applied, by the search of src/predict/calibration.ts.
-// Two variants measured by leave-family-out CV (docs/training.md): a temperature per ensemble
-// member before averaging, and a temperature that depends on the run's in-context
+// Two variants, measured by leave-family-out CV (docs/experiments/training.md): one temperature per
+// ensemble member before averaging, and a temperature that depends on the run's in-context
 // predictability (T·exp(β·(h − h̄)), h a feature such as ctx.selfHits.recent).
 
 import { calibrateInPlace, fitOverPriorWeights, fitTemperature, goldenTemperature, nllOf, type Calibration, type CalibrationTargets } from "../predict/calibration.js";

@@ -1,10 +1,9 @@
 // Which of the six events can happen next, from the replayed scheduler state alone (pure), and
 // the cap a student puts on the events its prefix rules out. The rules are the rollout state
-// machine's (docs/rollout.md); measured on the 224-program corpus (1 120 runs, 275 499 events)
-// a run's own next event broke one only for GoCreate while no user goroutine ran (470 events:
-// the runtime or the testing driver creates it). A pooled state's p̂ does put mass there: its
-// other runs are elsewhere (11 % of the training samples at depth), so infeasible events are
-// capped, not removed.
+// machine's (docs/rollout.md); a run's own next event breaks one only as a GoCreate while no
+// user goroutine runs (the runtime or the testing driver creates it). A pooled state's p̂ does
+// put mass there, since its other runs are elsewhere, so infeasible events are capped, not
+// removed (docs/experiments/training.md, "Events the prefix rules out").
 
 import type { SchedulerTracker } from "../dataset/scheduler-state.js";
 import { EVENT_TYPES } from "../trace/types.js";

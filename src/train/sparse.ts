@@ -1,5 +1,5 @@
 // Sparse, standardised input rows for training (pure). Most feature columns are zero in any
-// one row (one-hots, unused blocks: about 120 of 389 are non-zero), but z-scoring makes them
+// one row (one-hots, unused blocks), but z-scoring makes them
 // dense. Instead of standardising, a row keeps its raw non-zeros divided by σ, and the first
 // layer subtracts the centre W·(μ/σ) once per batch, so the arithmetic is exactly that of the
 // dense standardised row: W·((x − μ)/σ) = W·(x/σ) − W·(μ/σ), and the weight gradient

@@ -159,7 +159,7 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
   // (ce, trajectory) are fitted to each run's own prefix, which under a pooled abstraction
   // (depth) nearly determines its next event while the state's representative prefix does
   // not determine its pooled p̂: scored on states, every trained epoch looked worse than the
-  // random initialisation, and epoch 0 was kept (13.8 % on the corpus holdout, majority 38 %).
+  // random initialisation, and epoch 0 was kept (docs/experiments/training.md).
   const stopping = ceSamples !== null ? validationSampleRows(validationSamples, inputs, options) : validation;
   const holdout = stateRows(holdoutStates, inputs, null, null);
 
@@ -196,7 +196,7 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
   const validationLogits = ensembleLogits(shape, members, validation, standardiser, perMember);
   // Calibration toward the training class marginal: a model confidently wrong on programs it
   // has not seen keeps a floor α·prior on every event that can occur, which temperature alone
-  // only buys by flattening every prediction (CE on depth: T 4.4; docs/training.md).
+  // only buys by flattening every prediction (docs/training.md, "Calibration").
   const calibrationSet =
     options.calibrationFolds >= 2
       ? withOutOfFold(

@@ -30,8 +30,8 @@ export interface TrainStudentOptions {
   readonly balance: boolean;
   /**
    * Feed the go/ast static features of each program's source. Off by default: with tens of
-   * training programs they identify the program and the model memorises it (on the corpus
-   * holdout they cost 6–14 points of accuracy); the columns are then all zero.
+   * training programs they identify the program and the model memorises it (they cost accuracy
+   * on every holdout tried: docs/experiments/training.md); the columns are then all zero.
    */
   readonly staticFeatures: boolean;
   readonly abstraction: Abstraction;
