@@ -8,7 +8,7 @@ import { buildEnvironment } from "./env.js";
 import { insideModule, moduleRoot } from "./module.js";
 import { writeHarnessOverlay, type Overlay } from "./harness.js";
 import { preparePeerBuild, type Peer } from "./peers.js";
-import { writeLockRecordingOverlay, writePerturbOverlay } from "./perturb.js";
+import { LOCK_LOG_BUDGET, writeLockRecordingOverlay, writePerturbOverlay } from "./perturb.js";
 import type { Strategy } from "./strategy.js";
 import { goCommandOf, type GoToolchain } from "./toolchain.js";
 import type { BuildResult, ProgramKind } from "./types.js";
@@ -76,7 +76,7 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
   const withoutLocks = overlay;
   if (target.recordLocks === true) {
     try {
-      overlay = (await writeLockRecordingOverlay(files, overlay, scratch)).overlay;
+      overlay = (await writeLockRecordingOverlay(files, overlay, scratch, strategy === "race" ? 0 : LOCK_LOG_BUDGET)).overlay;
     } catch (error) {
       return await unpreparedBuild(target, go, scratch, signal, `cannot prepare the lock-recording copies: ${(error as Error).message}`);
     }

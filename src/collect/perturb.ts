@@ -36,25 +36,36 @@ export async function writePerturbOverlay(files: readonly string[], overlay: Ove
 }
 
 /**
+ * How many executions of one Lock/RLock statement log their want and got in a run
+ * (docs/leaks.md, "Lock recording"): a lock taken in a loop logs its first ones, enough for
+ * every lock order it takes, and its drops; without a bound it logs three trace events per
+ * iteration, and decoding and storing them dominates a hunt.
+ */
+export const LOCK_LOG_BUDGET = 64;
+
+/**
  * Writes lock-recording copies of `files` into `scratch` and returns `overlay` extended
  * with them and the number of statements rewritten. Like writePerturbOverlay, a file
  * `overlay` replaces is rewritten from its replacement; it runs after perturbation, so
  * perturbation points are the same with or without lock recording and a lock's "got" is
- * logged before the perturbation point that follows the Lock. Throws when a file does not parse.
+ * logged before the perturbation point that follows the Lock. `budget` bounds each
+ * statement's logged wants and gots per run (0: none; a -race build takes 0, because the
+ * budget's shared counters would be synchronisation the race detector sees and races
+ * between the goroutines counting would go unreported). Throws when a file does not parse.
  */
-export async function writeLockRecordingOverlay(files: readonly string[], overlay: Overlay, scratch: string): Promise<{ overlay: Overlay; statements: number }> {
-  const result = (await runRewrite("collect-locks", "locks", files, overlay, scratch)) as { replace: Record<string, string>; statements: number };
+export async function writeLockRecordingOverlay(files: readonly string[], overlay: Overlay, scratch: string, budget: number): Promise<{ overlay: Overlay; statements: number }> {
+  const result = (await runRewrite("collect-locks", "locks", files, overlay, scratch, ["-budget", String(budget)])) as { replace: Record<string, string>; statements: number };
   return { overlay: { Replace: result.replace }, statements: result.statements };
 }
 
 /** Runs the helper's rewrite `subcommand` on `files` over `overlay`, its copies in scratch/`dir`; returns its JSON report. */
-async function runRewrite(subcommand: string, dir: string, files: readonly string[], overlay: Overlay, scratch: string): Promise<unknown> {
+async function runRewrite(subcommand: string, dir: string, files: readonly string[], overlay: Overlay, scratch: string, flags: readonly string[] = []): Promise<unknown> {
   const helper = await goHelperPath();
   const out = join(scratch, dir);
   mkdirSync(out, { recursive: true });
   const input = join(scratch, `${dir}-input.json`);
   writeFileSync(input, JSON.stringify(overlay));
-  const { stdout } = await execa(helper, [subcommand, "-out", out, "-overlay", input, ...files]);
+  const { stdout } = await execa(helper, [subcommand, "-out", out, "-overlay", input, ...flags, ...files]);
   return JSON.parse(stdout) as unknown;
 }
 

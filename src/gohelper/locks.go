@@ -9,8 +9,8 @@
 // The rewrite of each form (X: an identifier, a selector chain, or a parenthesised or
 // starred one of those; mode w for Lock/Unlock, r for RLock/RUnlock):
 //
-//	X.Lock()         → schedlabLockOp("want w", &X); X.Lock(); schedlabLockOp("got w", &X)
-//	X.RLock()        → schedlabLockOp("want r", &X); X.RLock(); schedlabLockOp("got r", &X)
+//	X.Lock()         → if schedlabLockWant("want w", &X, K) { X.Lock(); schedlabLockOp("got w", &X) } else { X.Lock() }
+//	X.RLock()        → if schedlabLockWant("want r", &X, K) { X.RLock(); schedlabLockOp("got r", &X) } else { X.RLock() }
 //	X.Unlock()       → schedlabLockOp("drop w", &X); X.Unlock()
 //	X.RUnlock()      → schedlabLockOp("drop r", &X); X.RUnlock()
 //	defer X.Unlock() → defer X.Unlock(); defer schedlabLockLog("drop w", schedlabLockFind("drop w", &X))
@@ -19,6 +19,14 @@
 // The user's defer is left as it is, so Go evaluates its receiver as always; the defer added
 // after it finds the mutex at once, from the same X, and, deferred calls running last in
 // first out, logs the drop just before the Unlock runs.
+//
+// The budget: K numbers the package's Lock/RLock statements, and with -budget N a statement
+// logs its want and got in its first N executions of a run only (a lock taken in a loop
+// would otherwise log three trace events per iteration: megabytes of trace, as many rows,
+// and decoding dominating a hunt). Drops are always logged: a drop of a hold that was not
+// logged is one the fold ignores, or, for a read lock another goroutine holds, ends that
+// hold early, so holders are only ever under-reported, never invented. The else branch
+// repeats the call on the statement's last line (lockOperand prints X on one line).
 //
 // Any other operand is skipped: `&X` must compile whatever X's type, which rules out calls,
 // index expressions (a map element has no address), type assertions and literals, and an
@@ -54,7 +62,7 @@ type lockResult struct {
 
 // collectLocks rewrites the files given for lock recording.
 //
-// Usage: collect-locks -out DIR [-overlay FILE] file.go...
+// Usage: collect-locks -out DIR [-overlay FILE] [-budget N] file.go...
 //
 // With -overlay (e.g. the harness's, or the harness's and perturbation's), a file that the
 // overlay already replaces is read from its replacement and the result keeps every entry.
@@ -64,14 +72,15 @@ func collectLocks(args []string) int {
 	flags := flag.NewFlagSet("collect-locks", flag.ContinueOnError)
 	out := flags.String("out", "", "directory for the rewritten copies")
 	overlayFile := flags.String("overlay", "", "existing overlay JSON whose replacements are the sources to rewrite")
+	budget := flags.Int("budget", 0, "wants and gots logged per Lock/RLock statement and run; 0: all (a race build: the budget's shared counters would be synchronisation the race detector sees)")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
 	if *out == "" || flags.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: gohelper collect-locks -out DIR [-overlay FILE] file.go...")
+		fmt.Fprintln(os.Stderr, "usage: gohelper collect-locks -out DIR [-overlay FILE] [-budget N] file.go...")
 		return 2
 	}
-	result, err := lockFiles(*out, *overlayFile, flags.Args())
+	result, err := lockFiles(*out, *overlayFile, flags.Args(), *budget)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "collect-locks: %v\n", err)
 		return 1
@@ -82,7 +91,7 @@ func collectLocks(args []string) int {
 	return 0
 }
 
-func lockFiles(out, overlayFile string, files []string) (*lockResult, error) {
+func lockFiles(out, overlayFile string, files []string, budget int) (*lockResult, error) {
 	replace, sources, err := overlaySources(overlayFile, files)
 	if err != nil {
 		return nil, err
@@ -92,15 +101,18 @@ func lockFiles(out, overlayFile string, files []string) (*lockResult, error) {
 		return nil, err
 	}
 	result := &lockResult{Replace: replace}
+	// The Lock/RLock statements of each package, numbered in the order rewritten: the
+	// index of a statement's budget counter.
+	sites := map[string]int{}
 	pass := overlayPass{
 		copyPrefix:  "l",
 		runtimeFile: "zz_schedlab_locks",
 		rewrite: func(file string, src []byte) ([]byte, string, bool, error) {
-			rewritten, name, n, err := lockSource(file, src, consts)
+			rewritten, name, n, err := lockSource(file, src, consts, sites)
 			result.Statements += n
 			return rewritten, name, n > 0, err
 		},
-		runtime: lockRuntime,
+		runtime: func(pkg string) string { return lockRuntime(pkg, sites[pkg], budget) },
 	}
 	if err := writeOverlayCopies(out, replace, files, sources, pass); err != nil {
 		return nil, err
@@ -134,7 +146,7 @@ func constantNames(files []string, sources [][]byte) (map[string]bool, error) {
 
 // lockSource returns the rewritten source, the package name and the number of statements
 // rewritten. A file importing "C" is returned as nil, like perturbSource.
-func lockSource(name string, src []byte, consts map[string]bool) ([]byte, string, int, error) {
+func lockSource(name string, src []byte, consts map[string]bool, sites map[string]int) ([]byte, string, int, error) {
 	fset, f, cgo, err := parseForRewrite(name, src)
 	if err != nil {
 		return nil, "", 0, err
@@ -162,9 +174,11 @@ func lockSource(name string, src []byte, consts map[string]bool) ([]byte, string
 				switch method {
 				case "Lock", "RLock":
 					mode := lockMode(method)
+					site := sites[f.Name.Name]
+					sites[f.Name.Name]++
 					inserts = append(inserts,
-						insertion{offset(s.Pos()), fmt.Sprintf("schedlabLockOp(%q, &%s); ", "want "+mode, operand)},
-						insertion{offset(s.End()), fmt.Sprintf("; schedlabLockOp(%q, &%s)", "got "+mode, operand)})
+						insertion{offset(s.Pos()), fmt.Sprintf("if schedlabLockWant(%q, &%s, %d) { ", "want "+mode, operand, site)},
+						insertion{offset(s.End()), fmt.Sprintf("; schedlabLockOp(%q, &%s) } else { %s.%s() }", "got "+mode, operand, operand, method)})
 				default:
 					inserts = append(inserts, insertion{offset(s.Pos()), fmt.Sprintf("schedlabLockOp(%q, &%s); ", "drop "+lockMode(method), operand)})
 				}
@@ -252,7 +266,10 @@ func lockMode(method string) string {
 // declares the method itself (its method is no <autogenerated> wrapper) is a user lock:
 // nothing is logged, and the sync calls inside its method log their own operations. The
 // path through a struct type is computed once per type and method.
-func lockRuntime(pkg string) string {
+func lockRuntime(pkg string, sites, budget int) string {
+	if sites < 1 {
+		sites = 1 // an array of one: the index is never used
+	}
 	return fmt.Sprintf(`// Code generated by schedlab collect (lock recording). DO NOT EDIT.
 
 package %s
@@ -264,7 +281,33 @@ import (
 	schedlabLockTrace "runtime/trace"
 	schedlabLockStrconv "strconv"
 	schedlabLockSync "sync"
+	schedlabLockAtomic "sync/atomic"
 )
+
+// schedlabLockBudget is how many executions of one Lock/RLock statement log their want
+// and got in a run (0: all); schedlabLockSpent counts them per statement.
+const schedlabLockBudget = %d
+
+var schedlabLockSpent [%d]int32
+
+// schedlabLockWant logs op, a want, for the mutex p points to, as schedlabLockOp does,
+// unless the statement numbered site has spent its budget; it reports whether it logged,
+// and only then does the statement log its got. Counting stops at the budget, so the
+// counter never wraps.
+func schedlabLockWant(op string, p interface{}, site int) bool {
+	addr := schedlabLockFind(op, p)
+	if addr == 0 {
+		return false
+	}
+	if schedlabLockBudget > 0 {
+		spent := &schedlabLockSpent[site]
+		if schedlabLockAtomic.LoadInt32(spent) >= schedlabLockBudget || schedlabLockAtomic.AddInt32(spent, 1) > schedlabLockBudget {
+			return false
+		}
+	}
+	schedlabLockLog(op, addr)
+	return true
+}
 
 // schedlabLockOp logs op ("want w", "got r", "drop w", …) for the mutex p points to, when a
 // trace is being written and p leads to a sync.Mutex or sync.RWMutex.
@@ -489,5 +532,5 @@ func schedlabLockMethodByName(t schedlabLockReflect.Type, method string) (schedl
 	}
 	return t.MethodByName("RUnlock")
 }
-`, pkg, lockLogCategory)
+`, pkg, budget, sites, lockLogCategory)
 }

@@ -65,7 +65,7 @@ func (s *store) skipped(get func() *sync.Mutex, i int) {
 `
 
 func TestLockSourceRewritesEachFormOnItsLine(t *testing.T) {
-	out, pkg, n, err := lockSource("sample.go", []byte(lockSample), map[string]bool{"fixed": true})
+	out, pkg, n, err := lockSource("sample.go", []byte(lockSample), map[string]bool{"fixed": true}, map[string]int{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,21 +81,22 @@ func TestLockSourceRewritesEachFormOnItsLine(t *testing.T) {
 		t.Fatalf("the rewrite has %d lines, the source %d", len(got), len(source))
 	}
 	want := map[int]string{
-		16: `	schedlabLockOp("want w", &s.mu); s.mu.Lock(); schedlabLockOp("got w", &s.mu) // first`,
+		16: `	if schedlabLockWant("want w", &s.mu, 0) { s.mu.Lock(); schedlabLockOp("got w", &s.mu) } else { s.mu.Lock() } // first`,
 		17: `	schedlabLockOp("drop w", &s.mu); s.mu.Unlock()`,
-		18: `	schedlabLockOp("want r", &s.rw); s.rw.RLock(); schedlabLockOp("got r", &s.rw)`,
+		18: `	if schedlabLockWant("want r", &s.rw, 1) { s.rw.RLock(); schedlabLockOp("got r", &s.rw) } else { s.rw.RLock() }`,
 		19: `	schedlabLockOp("drop r", &s.rw); s.rw.RUnlock()`,
-		20: `	schedlabLockOp("want w", &(*s.ptr)); (*s.ptr).Lock(); schedlabLockOp("got w", &(*s.ptr)); defer s.ptr.Unlock(); defer schedlabLockLog("drop w", schedlabLockFind("drop w", &s.ptr))`,
+		20: `	if schedlabLockWant("want w", &(*s.ptr), 2) { (*s.ptr).Lock(); schedlabLockOp("got w", &(*s.ptr)) } else { (*s.ptr).Lock() }; defer s.ptr.Unlock(); defer schedlabLockLog("drop w", schedlabLockFind("drop w", &s.ptr))`,
 		// The user's defer stays; the one after it runs first, just before the Unlock.
 		21: `	defer (s.rw).RUnlock(); defer schedlabLockLog("drop r", schedlabLockFind("drop r", &(s.rw)))`,
 		// After the label, so a goto logs the want too.
-		23: `	schedlabLockOp("want w", &l); l.Lock(); schedlabLockOp("got w", &l)`,
+		23: `	if schedlabLockWant("want w", &l, 3) { l.Lock(); schedlabLockOp("got w", &l) } else { l.Lock() }`,
 		24: `	if l != nil { schedlabLockOp("drop w", &l); l.Unlock() }`,
-		// An operand split over lines is printed on one: the want goes on the first line.
-		25: `	schedlabLockOp("want w", &s.mu); s.`,
-		26: `		mu.Lock(); schedlabLockOp("got w", &s.mu)`,
+		// An operand split over lines is printed on one: the want goes on the first line, the
+		// got and the repeated call on the last.
+		25: `	if schedlabLockWant("want w", &s.mu, 4) { s.`,
+		26: `		mu.Lock(); schedlabLockOp("got w", &s.mu) } else { s.mu.Lock() }`,
 		// Inside a function literal: its own statement list.
-		39: `	f := func() { schedlabLockOp("want w", &s.mu); s.mu.Lock(); schedlabLockOp("got w", &s.mu) }`,
+		39: `	f := func() { if schedlabLockWant("want w", &s.mu, 5) { s.mu.Lock(); schedlabLockOp("got w", &s.mu) } else { s.mu.Lock() } }`,
 	}
 	for i := range source {
 		line := i + 1
@@ -110,12 +111,12 @@ func TestLockSourceRewritesEachFormOnItsLine(t *testing.T) {
 }
 
 func TestLockSourceLeavesCgoFilesAndLockFreeFilesAlone(t *testing.T) {
-	out, _, n, err := lockSource("c.go", []byte("package c\n\nimport \"C\"\n\nfunc f(mu interface{ Lock() }) { mu.Lock() }\n"), nil)
+	out, _, n, err := lockSource("c.go", []byte("package c\n\nimport \"C\"\n\nfunc f(mu interface{ Lock() }) { mu.Lock() }\n"), nil, map[string]int{})
 	if err != nil || out != nil || n != 0 {
 		t.Fatalf("cgo file rewritten: %v %q %d", err, out, n)
 	}
 	src := "package c\n\nfunc f(ch chan int) { ch <- 1 }\n"
-	out, _, n, err = lockSource("c.go", []byte(src), nil)
+	out, _, n, err = lockSource("c.go", []byte(src), nil, map[string]int{})
 	if err != nil || string(out) != src || n != 0 {
 		t.Fatalf("lock-free file changed: %v %q %d", err, out, n)
 	}
@@ -138,7 +139,7 @@ func TestLockRecordingComposesAfterPerturbation(t *testing.T) {
 	if err := os.WriteFile(overlay, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	locked, err := lockFiles(filepath.Join(dir, "locks"), overlay, []string{file})
+	locked, err := lockFiles(filepath.Join(dir, "locks"), overlay, []string{file}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestLockRecordingComposesAfterPerturbation(t *testing.T) {
 	if len(lines) != strings.Count(perturbSample, "\n")+1 {
 		t.Fatalf("%d lines", len(lines))
 	}
-	if lines[11] != `	schedlabLockOp("want w", &b.mu); b.mu.Lock(); schedlabLockOp("got w", &b.mu); schedlabPerturb(0) // first` {
+	if lines[11] != `	if schedlabLockWant("want w", &b.mu, 0) { b.mu.Lock(); schedlabLockOp("got w", &b.mu) } else { b.mu.Lock() }; schedlabPerturb(0) // first` {
 		t.Fatalf("line 12: %q", lines[11])
 	}
 	if lines[13] != `	schedlabLockOp("drop w", &b.mu); b.mu.Unlock(); schedlabPerturb(1)` {
@@ -175,7 +176,7 @@ func TestLockRecordingComposesAfterPerturbation(t *testing.T) {
 
 // The copies are built at the user module's language version, which may be as old as go 1.12.
 func TestLockCodeTypeChecksAtGo112(t *testing.T) {
-	out, _, _, err := lockSource("sample.go", []byte(lockSample), map[string]bool{"fixed": true})
+	out, _, _, err := lockSource("sample.go", []byte(lockSample), map[string]bool{"fixed": true}, map[string]int{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestLockCodeTypeChecksAtGo112(t *testing.T) {
 	valid := string(out[:strings.Index(string(out), "func (s *store) skipped")])
 	fset := token.NewFileSet()
 	var files []*ast.File
-	for name, src := range map[string]string{"sample.go": valid, "rt.go": lockRuntime("sample")} {
+	for name, src := range map[string]string{"sample.go": valid, "rt.go": lockRuntime("sample", 6, 100)} {
 		f, err := parser.ParseFile(fset, name, src, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -338,7 +339,7 @@ func TestLockRecordingTracesAGo112Program(t *testing.T) {
 		}
 	}
 	main := filepath.Join(dir, "main.go")
-	result, err := lockFiles(filepath.Join(dir, "locks"), "", []string{main})
+	result, err := lockFiles(filepath.Join(dir, "locks"), "", []string{main}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,5 +392,69 @@ func TestLockRecordingTracesAGo112Program(t *testing.T) {
 	}
 	if len(name) != 8 {
 		t.Fatalf("the program's 8 mutexes do not have distinct addresses: %v", name)
+	}
+}
+
+// budgetProgram takes one mutex ten times in a loop and another once after it, tracing.
+const budgetProgram = `package main
+
+import (
+	"os"
+	"runtime/trace"
+	"sync"
+)
+
+func main() {
+	f, _ := os.Create(os.Args[1])
+	trace.Start(f)
+	var loop, once sync.Mutex
+	for i := 0; i < 10; i++ {
+		loop.Lock()
+		loop.Unlock()
+	}
+	once.Lock()
+	once.Unlock()
+	trace.Stop()
+	f.Close()
+}
+`
+
+// With a budget, a statement logs its want and got in its first executions only; every
+// drop is still logged, and a statement with budget left logs as without one.
+func TestLockBudgetBoundsEachStatementsWantsAndGots(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a program")
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{"go.mod": "module example.com/budget\n\ngo 1.12\n", "main.go": budgetProgram} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	result, err := lockFiles(filepath.Join(dir, "locks"), "", []string{filepath.Join(dir, "main.go")}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(map[string]interface{}{"Replace": result.Replace})
+	overlay := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(overlay, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("go", "build", "-overlay", overlay, "-o", "prog", ".")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	tracePath := filepath.Join(dir, "run.trace")
+	if err := exec.Command(filepath.Join(dir, "prog"), tracePath).Run(); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	count := map[string]int{}
+	for _, log := range readLockLogs(t, tracePath) {
+		count[fmt.Sprintf("%d %s", log.line, strings.Join(strings.Fields(log.message)[:2], " "))]++
+	}
+	want := map[string]int{"14 want w": 3, "14 got w": 3, "15 drop w": 10, "17 want w": 1, "17 got w": 1, "18 drop w": 1}
+	if fmt.Sprint(count) != fmt.Sprint(want) {
+		t.Fatalf("lock logs per line and op: %v, want %v", count, want)
 	}
 }
