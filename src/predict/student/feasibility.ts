@@ -6,8 +6,8 @@
 // other runs are elsewhere (11 % of the training samples at depth), so infeasible events are
 // capped, not removed.
 
-import type { SchedulerTracker } from "../dataset/scheduler-state.js";
-import { EVENT_TYPES } from "../trace/types.js";
+import type { SchedulerTracker } from "../../dataset/index.js";
+import { EVENT_TYPES } from "../../trace/types.js";
 
 const K = EVENT_TYPES.length;
 const START = EVENT_TYPES.indexOf("GoStart");
