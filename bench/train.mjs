@@ -14,6 +14,7 @@ import { pathToFileURL } from "node:url";
 
 const distRoot = process.env.SCHEDLAB_DIST ? pathToFileURL(`${process.env.SCHEDLAB_DIST}/`) : new URL("../dist/", import.meta.url);
 const train = await import(new URL("train/index.js", distRoot).href);
+const predict = await import(new URL("predict/index.js", distRoot).href);
 const { seededRandom } = await import(new URL("random.js", distRoot).href);
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100_000);
@@ -100,7 +101,7 @@ async function timeAsync(work) {
 const { states, samples } = train.statesAndSamples(runs, "depth");
 const prefixes = samples.slice(0, SAMPLES).map((s) => s.prefix);
 // Reference: features of every sample's prefix (one forward walk per run).
-const reference = time(() => train.featurizePrefixes(prefixes));
+const reference = time(() => predict.featurizePrefixes(prefixes));
 const perPrefixUs = (reference.ms * 1000) / prefixes.length;
 
 const rows = [];
@@ -125,12 +126,12 @@ for (const recipe of recipes) {
     train.saveAdapter(adapterDir, fit.result);
   }
 }
-const predictor = await train.loadStudentPredictor(adapterDir);
+const predictor = await predict.loadStudentPredictor(adapterDir);
 const batch = states.slice(0, 20_000);
 const predicted = await timeAsync(() => predictor.predict(batch));
 rmSync(scratch, { recursive: true, force: true });
 
-console.log(`samples: ${prefixes.length} (synthetic), ${runs.length} runs of ${programs} programs, ${train.FEATURE_COUNT} features`);
+console.log(`samples: ${prefixes.length} (synthetic), ${runs.length} runs of ${programs} programs, ${predict.FEATURE_COUNT} features`);
 console.log(`reference: feature extraction of ${prefixes.length} prefixes ${reference.ms.toFixed(0)} ms (${perPrefixUs.toFixed(2)} µs/prefix)`);
 for (const row of rows) {
   const per100k = (row.ms / 1000) * (100_000 / row.samples);

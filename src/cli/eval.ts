@@ -1,6 +1,6 @@
 // `schedlab eval`: score predictors on the test split of a holdout (docs/metrics.md), store the
 // results and print them as a table or JSON; with --cv K, leave-family-out cross-validation
-// over the whole corpus instead (src/eval/cv-from-database.ts).
+// over the whole corpus instead (src/cv).
 
 import type { Command } from "commander";
 import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parseIntegerOption, parsePositiveInteger, parseRunSelection } from "./options.js";
@@ -9,8 +9,8 @@ import { DEFAULT_RESAMPLES } from "../eval/metrics/clusterBootstrap.js";
 import { progressWriter } from "./progress.js";
 import { runEvaluation } from "../eval/from-database.js";
 import { evaluationText } from "../report/terminal.js";
-import { DEFAULT_CV_FOLDS } from "../eval/cv.js";
-import { runCrossValidation } from "../eval/cv-from-database.js";
+import { DEFAULT_CV_FOLDS } from "../eval/index.js";
+import { runCrossValidation } from "../cv/index.js";
 import { crossValidationText } from "../report/cv.js";
 import { UsageError } from "../errors.js";
 import type { Abstraction } from "../dataset/types.js";

@@ -5,7 +5,6 @@ import type { Command } from "commander";
 import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parsePositiveInteger, parseRowLimit, parseRunSelection } from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
-import { loadStudentPredictor } from "../train/index.js";
 import { UsageError } from "../errors.js";
 import { argmax, predictDataset, PREDICT_SPLITS, writeReplayFile, type PredictedDataset, type PredictSplit } from "../predict/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
@@ -74,7 +73,6 @@ export function registerPredict(program: Command): void {
           runs: parseRunSelection(flags.configs),
           split,
           context: {
-            loadStudent: loadStudentPredictor,
             baseUrl: flags.baseUrl,
             concurrency: flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency),
             timeoutMs: flags.timeout === undefined ? undefined : parsePositiveInteger("--timeout", flags.timeout),

@@ -5,10 +5,8 @@ import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseChoice, parseInteger
 import { UsageError } from "../errors.js";
 import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
-import { trainFromDatabase } from "../train/from-database.js";
-import { CALIBRATION_MODES, FEASIBILITY_RULES } from "../train/calibration.js";
-import { ACTIVATIONS, MODEL_KINDS } from "../train/model.js";
-import { DEFAULT_TRAIN_OPTIONS, OBJECTIVES } from "../train/types.js";
+import { ACTIVATIONS, FEASIBILITY_RULES, MODEL_KINDS } from "../predict/index.js";
+import { CALIBRATION_MODES, DEFAULT_TRAIN_OPTIONS, OBJECTIVES, trainFromDatabase } from "../train/index.js";
 
 interface TrainCliOptions {
   configs: string;

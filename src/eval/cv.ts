@@ -1,15 +1,13 @@
 // Leave-family-out cross-validation, the pure core: families dealt into K folds balanced by
 // sample count, fold predictions pooled, and the CV scoreboard of the pooled folds from the
 // metric functions evaluate() uses (intervals resample families), with the coverage of
-// split-conformal prediction sets calibrated per fold. The database edge that trains and
-// predicts is cv-from-database.ts.
+// split-conformal prediction sets calibrated per fold. The stage that trains the fold
+// students and predicts is src/cv (it sits above train and eval).
 
 import { createHash } from "node:crypto";
 import { UsageError } from "../errors.js";
-import { parsePredictorSpec } from "../predict/index.js";
 import { ceilingAccuracy, leaveOneRunOutCeiling } from "../dataset/ceiling.js";
 import type { Abstraction, State } from "../dataset/types.js";
-import type { CalibrationMode } from "../train/calibration.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
@@ -93,71 +91,6 @@ export function familyWeights(programs: readonly string[], familyOf: (program: s
     counts.set(f, (counts.get(f) ?? 0) + 1);
   }
   return [...counts].map(([family, samples]) => ({ family, samples })).sort((a, b) => (a.family < b.family ? -1 : 1));
-}
-
-/**
- * What CV trains for `student:RECIPE`: RECIPE is an objective (ce, kl, trajectory) followed by
- * any of "-tags" (the reasoning-tag head), "-balance" (rare-event weights), "-calfoldsN"
- * (also calibrate on out-of-fold predictions of N training-family folds: `train
- * --calibration-folds N`), "-memcal" (each ensemble member calibrated before averaging:
- * `--calibration-mode per-member`) and "-ctxcal" (a temperature that depends on the run's
- * in-context predictability: `--calibration-mode in-context`), e.g. "kl", "kl-tags",
- * "kl-calfolds4" — `schedlab run` names its students so. A path is refused: a saved adapter
- * was trained on some split, so it may have seen the test fold.
- */
-export interface StudentRecipe {
-  readonly name: string;
-  readonly objective: "ce" | "kl" | "trajectory";
-  readonly tags: boolean;
-  readonly balance: boolean;
-  /** ≥ 2: calibration also on out-of-fold predictions; undefined: the training default. */
-  readonly calibrationFolds?: number;
-  /** A calibration variant; undefined: the training default. */
-  readonly calibrationMode?: CalibrationMode;
-}
-
-const CALIBRATION_FOLDS = /^calfolds(\d+)$/;
-const MODE_FLAGS: Readonly<Record<string, CalibrationMode>> = { memcal: "per-member", ctxcal: "in-context" };
-
-export function parseStudentRecipe(name: string): StudentRecipe {
-  const [objective, ...flags] = name.split("-");
-  const known = ["ce", "kl", "trajectory"] as const;
-  const calibrationFolds = flags.map((f) => CALIBRATION_FOLDS.exec(f)).find((m) => m !== null);
-  const folds = calibrationFolds === undefined || calibrationFolds === null ? undefined : Number(calibrationFolds[1]);
-  const modes = flags.filter((f) => f in MODE_FLAGS).map((f) => MODE_FLAGS[f]!);
-  const valid =
-    (known as readonly string[]).includes(objective ?? "") &&
-    flags.every((f) => f === "tags" || f === "balance" || f in MODE_FLAGS || CALIBRATION_FOLDS.test(f)) &&
-    new Set(flags.map((f) => f.replace(/\d+$/, ""))).size === flags.length &&
-    (folds === undefined || folds >= 2) &&
-    modes.length <= 1 &&
-    (modes.length === 0 || folds === undefined);
-  if (!valid) {
-    throw new UsageError(
-      `--cv trains student:${name} in every fold, but "${name}" is not a student recipe`,
-      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; saved adapters cannot be cross-validated (they were trained on some of the test families).",
-    );
-  }
-  return {
-    name,
-    objective: objective as StudentRecipe["objective"],
-    tags: flags.includes("tags"),
-    balance: flags.includes("balance"),
-    ...(folds === undefined ? {} : { calibrationFolds: folds }),
-    ...(modes[0] === undefined ? {} : { calibrationMode: modes[0] }),
-  };
-}
-
-/** The student recipes the predictor specs name, also inside cal:SPEC, each once, in order. */
-export function studentRecipesOf(specs: readonly string[]): StudentRecipe[] {
-  const names: string[] = [];
-  const visit = (spec: string): void => {
-    const { kind, argument } = parsePredictorSpec(spec);
-    if (kind === "student" && !names.includes(argument)) names.push(argument);
-    if (kind === "cal") visit(argument);
-  };
-  specs.forEach(visit);
-  return names.map(parseStudentRecipe);
 }
 
 /** One fold's test side and every predictor's answers on it (aligned with its states). */

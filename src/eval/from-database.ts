@@ -3,7 +3,6 @@
 // validation side, query them on its test side through the prediction cache, evaluate,
 // store. The CLI is a thin layer over this.
 
-import { loadStudentPredictor } from "../train/index.js";
 import { samplesWithPrefixes, splitDataOf, type SplitSource } from "../dataset/index.js";
 import { cachedStatePredictions, createPredictor, predictWithCache, type PredictorContext, type PredictorSettings } from "../predict/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
@@ -98,7 +97,6 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
   const trainingSamples = samplesWithPrefixes(data.fit);
   const majority = trainingSamples.length === 0 ? undefined : EVENT_TYPES[majorityLabel(trainingSamples.map((s) => EVENT_TYPES.indexOf(s.next)), EVENT_TYPES.length)];
   const context: PredictorContext = {
-    loadStudent: loadStudentPredictor,
     ...options.predictorContext,
     training: { samples: trainingSamples, states: data.fit.states },
     validation: data.validation.states,

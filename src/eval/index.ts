@@ -1,5 +1,6 @@
 // The evaluation stage (docs/metrics.md): pure metrics, evaluate/compare over states and
-// samples, leave-family-out cross-validation, and storage of results for reports.
+// samples, the scoring of leave-family-out cross-validation (src/cv trains and runs it), and
+// storage of results for reports.
 export * from "./metrics/index.js";
 export { evaluate, MIN_SAMPLES_FOR_ENTROPY } from "./evaluate.js";
 export { compare } from "./compare.js";
@@ -16,7 +17,6 @@ export type {
   PredictorOutput,
   SampleScores,
 } from "./types.js";
-export { assignFolds, crossValidationScores, familyWeights, parseStudentRecipe, poolFolds, pooledMajorityClass, studentRecipesOf, CV_REFERENCE, DEFAULT_CV_FOLDS } from "./cv.js";
-export type { CrossValidatedPredictor, CrossValidationScores, FamilyWeight, FoldAssignment, FoldPredictions, PooledFolds, ReferenceDifference, StudentRecipe } from "./cv.js";
-export { runCrossValidation } from "./cv-from-database.js";
-export type { CrossValidatedAbstraction, CrossValidationOptions, CrossValidationRun, CrossValidationStudentSettings, FoldSummary } from "./cv-from-database.js";
+export type { PredictorFailure } from "./from-database.js";
+export { assignFolds, conformalThresholdOfStates, crossValidationScores, familyWeights, poolFolds, pooledMajorityClass, CONFORMAL_COVERAGE, CV_REFERENCE, DEFAULT_CV_FOLDS } from "./cv.js";
+export type { CrossValidatedPredictor, CrossValidationScores, FamilyWeight, FoldAssignment, FoldPredictions, PooledFolds, ReferenceDifference } from "./cv.js";

@@ -2,7 +2,6 @@
 // the test states, query teacher and student through the prediction cache, check the
 // four relations. The CLI is a thin layer over this.
 
-import { loadStudentPredictor } from "../train/index.js";
 import { samplesWithPrefixes, splitDataOf, type Abstraction, type SplitSource } from "../dataset/index.js";
 import { cachedStatePredictions, createPredictor, predictWithCache, type PredictorContext, type PredictorSettings } from "../predict/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
@@ -46,7 +45,6 @@ export async function runFidelity(db: SchedlabDatabase, options: FidelityRunOpti
   }
   progress(`${data.abstraction}: ${test.states.length} test states from ${split.test.length} programs`);
   const context: PredictorContext = {
-    loadStudent: loadStudentPredictor,
     ...options.predictorContext,
     training: { samples: samplesWithPrefixes(data.fit), states: data.fit.states },
     validation: data.validation.states,

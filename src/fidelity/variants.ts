@@ -2,7 +2,6 @@
 // abstraction key (program names differ), prediction flips and accuracy on both sides,
 // and the teacher/student relations re-checked on the variants.
 
-import { loadStudentPredictor } from "../train/index.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ingestedPrograms, loadSide, samplesWithPrefixes, type Abstraction, type DatasetProgram, type SampleRow, type State } from "../dataset/index.js";
@@ -209,7 +208,7 @@ export async function compareVariants(db: SchedlabDatabase, options: VariantComp
   const training = { samples: samplesWithPrefixes(train), states: train.states };
   const outputs: PredictorOutput[] = [];
   for (const spec of options.predictors) {
-    const predictor = await createPredictor(spec, { loadStudent: loadStudentPredictor, ...options.predictorContext, training });
+    const predictor = await createPredictor(spec, { ...options.predictorContext, training });
     const answered = await predictWithCache(db, predictor, data.states);
     outputs.push({ name: spec, configHash: predictor.configHash, predictions: answered.predictions });
   }

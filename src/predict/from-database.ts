@@ -6,7 +6,7 @@ import { loadSplitData, samplesWithPrefixes, trainingSide, type Abstraction, typ
 import { UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { cachedStatePredictions, predictWithCache } from "./cache.js";
-import { createPredictor, type PredictorSettings } from "./create.js";
+import { createPredictor, type PredictorSettings } from "./registry.js";
 import type { Prediction } from "./types.js";
 import type { Progress } from "../progress.js";
 

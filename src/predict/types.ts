@@ -28,9 +28,3 @@ export interface Predictor {
   predict(states: readonly State[]): Promise<Prediction[]>;
 }
 
-/**
- * Loads a trained student adapter as a predictor (src/train's loadStudentPredictor). The
- * predict stage does not depend on the train stage: whoever builds predictors passes it in
- * PredictorContext.loadStudent.
- */
-export type StudentLoader = (path: string, options: { readonly programDir?: (program: string) => string | undefined }) => Promise<Predictor>;

@@ -3,7 +3,7 @@
 // NLL, Brier and the coverage and size of conformal prediction sets),
 // each predictor's paired difference against the reference, and accuracy per fold.
 
-import type { CrossValidatedAbstraction, CrossValidationRun } from "../eval/cv-from-database.js";
+import type { CrossValidatedAbstraction, CrossValidationRun } from "../cv/index.js";
 import { CONFORMAL_COVERAGE } from "../eval/cv.js";
 import { fixed, interval, plural, pValue, signed } from "./format.js";
 import { textTable } from "./terminal.js";

@@ -2,13 +2,11 @@
 // score the rollouts against the runs that share each prefix. Fitted baselines train on the
 // training split, as in `schedlab predict` and `schedlab eval`.
 
-import { loadStudentPredictor } from "../train/index.js";
 import { samplesWithPrefixes, splitDataOf, type Abstraction, type RunRecords, type SampleRow, type SplitSource, type State } from "../dataset/index.js";
 import { eventSequence } from "../dataset/abstractions.js";
 import { seededRandom } from "../random.js";
 import { UsageError } from "../errors.js";
-import { cachedStatePredictions } from "../predict/cache.js";
-import { createPredictor, type PredictorSettings } from "../predict/create.js";
+import { cachedStatePredictions, createPredictor, type PredictorSettings } from "../predict/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import type { EventType } from "../trace/types.js";
 import {
@@ -164,7 +162,6 @@ export async function runRollouts(db: SchedlabDatabase, options: RolloutRunOptio
   }
   const target = data.test;
   const predictor = await createPredictor(options.predictor, {
-    loadStudent: loadStudentPredictor,
     ...options.context,
     training: { samples: samplesWithPrefixes(data.fit), states: data.fit.states },
     validation: data.validation.states,

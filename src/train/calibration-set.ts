@@ -7,7 +7,7 @@
 import { seededRandom, shuffleInPlace } from "../random.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import { eventLogits, fitModel, type Standardiser, type TrainingMatrix } from "./fit.js";
-import type { ModelShape } from "./model.js";
+import type { ModelShape } from "../predict/index.js";
 import type { TrainStudentOptions } from "./types.js";
 
 const K = EVENT_TYPES.length;

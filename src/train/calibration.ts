@@ -1,15 +1,11 @@
-// The student's calibration (pure): q = F((1 − α)·softmax(z / T) + α·prior), the
-// temperature-and-prior family of src/predict/calibration.ts followed by the adapter's rule F
-// for events the prefix rules out (src/train/feasibility.ts). (T, α) are fitted on the
-// validation families' NLL, with F applied, by the search of src/predict/calibration.ts.
-// Two variants, measured by leave-family-out CV (docs/experiments/training.md): one temperature per
-// ensemble member before averaging, and a temperature that depends on the run's in-context
+// Fitting the student's calibration (pure): (T, α) of src/predict/student/calibration.ts's
+// q = F((1 − α)·softmax(z / T) + α·prior) are fitted on the validation families' NLL, with the
+// adapter's feasibility rule F applied, by the search of src/predict/calibration.ts.
+// Two variants measured by leave-family-out CV (docs/experiments/training.md): a temperature per ensemble
+// member before averaging, and a temperature that depends on the run's in-context
 // predictability (T·exp(β·(h − h̄)), h a feature such as ctx.selfHits.recent).
 
-import { calibrateInPlace, fitOverPriorWeights, fitTemperature, goldenTemperature, nllOf, type Calibration, type CalibrationTargets } from "../predict/calibration.js";
-import { capInfeasible, topFeasible } from "./feasibility.js";
-
-export type { Calibration };
+import { atContext, calibrateRow, fitOverPriorWeights, fitTemperature, goldenTemperature, nllOf, type Calibration, type CalibrationTargets, type ContextTemperature, type StudentCalibration } from "../predict/index.js";
 
 /**
  * How a student is calibrated: the ensemble's mean distribution as one model ("pooled", the
@@ -23,52 +19,11 @@ export type CalibrationMode = (typeof CALIBRATION_MODES)[number];
 /** The feature an "in-context" calibration reads: the share of the last 32 events the run's own counts predicted. */
 export const CONTEXT_CALIBRATION_FEATURE = "ctx.selfHits.recent";
 
-/**
- * A temperature that depends on in-context evidence h (a raw feature value of the row):
- * T(h) = T·exp(slope·(h − centre)). slope 0 is the plain temperature.
- */
-export interface ContextTemperature {
-  /** Feature name (FEATURE_SPEC), e.g. CONTEXT_CALIBRATION_FEATURE. */
-  readonly feature: string;
-  /** The count-weighted mean of h over the rows it was fitted on. */
-  readonly centre: number;
-  readonly slope: number;
-}
-
 /** Slopes of log T per unit of h tried by fitContextTemperature (0 included: never worse than the pooled fit). */
 export const CONTEXT_SLOPE_GRID: readonly number[] = [-3, -2, -1.5, -1, -0.5, -0.25, 0, 0.25, 0.5, 1, 2];
 
-/** The calibration of one row whose in-context evidence is h. */
-export function atContext<C extends Calibration>(c: C, context: ContextTemperature | undefined, h: number): C {
-  return context === undefined || context.slope === 0 ? c : { ...c, temperature: c.temperature * Math.exp(context.slope * (h - context.centre)) };
-}
-
 /** Prior weights tried: fine near 0, where most fits land, coarser further out. */
 export const PRIOR_WEIGHT_GRID: readonly number[] = [0, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
-
-/**
- * What a student does with events its prefix rules out (src/train/feasibility.ts): nothing,
- * make the top event a feasible one (topFeasible), or cap their total probability.
- */
-export const FEASIBILITY_RULES = ["none", "top", "cap"] as const;
-export type FeasibilityRule = (typeof FEASIBILITY_RULES)[number];
-
-/** A calibration and the adapter's feasibility rule (the cap is used by "cap" only). */
-export interface StudentCalibration extends Calibration {
-  readonly feasibility: FeasibilityRule;
-  readonly infeasibleCap: number;
-}
-
-/**
- * Replaces the logits q[0 .. classes) with the calibrated distribution; with a cap and the
- * row's feasible flags (feasible[maskAt ..]), infeasible events share at most the cap.
- */
-export function calibrateRow(q: Float64Array, classes: number, c: Calibration | StudentCalibration, feasible: Uint8Array | null, maskAt: number): void {
-  calibrateInPlace(q, classes, c);
-  if (feasible === null || !("feasibility" in c)) return;
-  if (c.feasibility === "cap") capInfeasible(q, 0, feasible, maskAt, c.infeasibleCap);
-  else if (c.feasibility === "top") topFeasible(q, 0, feasible, maskAt);
-}
 
 /** Count-weighted NLL per sample of calibrated logits (rows × classes). */
 export function calibratedNll(logits: Float64Array, m: CalibrationTargets, classes: number, c: Calibration | StudentCalibration, feasible: Uint8Array | null): number {

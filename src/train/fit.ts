@@ -3,18 +3,9 @@
 // The CE objective is the special case of one-hot targets; the KL objective uses p̂ as
 // the target (KL(p̂‖q) and CE(p̂, q) differ by H(p̂), a constant, so gradients are equal).
 
-import { calibrateInPlace, fitCalibration, fitTemperature, nllOfLogits, temperatureOnly, type Calibration } from "../predict/calibration.js";
-import {
-  adamStep,
-  initialParameters,
-  modelLayout,
-  newAdam,
-  newWorkspace,
-  weightMask,
-  type ModelShape,
-} from "./model.js";
+import { calibrateInPlace, fitCalibration, fitTemperature, modelLayout, newWorkspace, nllOfLogits, softmaxInPlace, temperatureOnly, type Calibration, type ModelShape } from "../predict/index.js";
+import { adamStep, initialParameters, newAdam, weightMask } from "./model.js";
 import { seededRandom, shuffleInPlace } from "../random.js";
-import { softmaxInPlace } from "../predict/calibration.js";
 import { centreWidth, finishBatchGradient, firstLayerCentre, sparseBackward, sparseForward, sparseRows, type SparseRows } from "./sparse.js";
 
 export { calibrateInPlace, fitCalibration, fitTemperature, nllOfLogits, temperatureOnly, type Calibration };
@@ -25,7 +16,7 @@ export interface TrainingMatrix {
   readonly inputs: number;
   /** rows × inputs feature values. */
   readonly x: Float32Array;
-  /** rows × 6 feasible-event flags of each row's prefix (src/train/feasibility.ts). */
+  /** rows × 6 feasible-event flags of each row's prefix (src/predict/student/feasibility.ts). */
   readonly feasible: Uint8Array;
   /** rows × 6 target distributions over EVENT_TYPES (each row sums to 1). */
   readonly events: Float64Array;

@@ -1,12 +1,9 @@
-// The train stage: student models trained in TypeScript on features of the prefix, saved
-// as adapters, and loaded back as the `student:` predictor.
+// The train stage: student models fitted in TypeScript on the prefix features of
+// src/predict/student and saved as adapters, which the `student:` predictor loads back.
 export { trainStudent, trainOnSplit, splitPrograms, classWeights, statesAndSamples, tagsOfSamples } from "./train.js";
 export { trainFromDatabase, type TrainFromDatabaseOptions } from "./from-database.js";
-export { saveAdapter, loadAdapter, cardMarkdown, AdapterError, ADAPTER_FILES } from "./adapter.js";
-export { loadStudentPredictor, type StudentPredictorOptions } from "./predictor.js";
-export { FEATURE_SPEC, FEATURE_COUNT, FEATURE_VERSION, NO_FEATURE_INPUTS, prefixFeatures, featurizePrefixes, newPrefixFeaturizer, type FeatureInputs, type FeatureRows, type FeatureSpec } from "./features.js";
-export { staticFeaturesOf, STATIC_FEATURE_KEYS, StaticFeaturesError, type StaticFeatures } from "./static-features.js";
-export { TAG_CLASSES, tagTargetOfPrefix, type TagClass } from "./tags.js";
+export { saveAdapter, cardMarkdown } from "./adapter.js";
+export { CALIBRATION_MODES, type CalibrationMode } from "./calibration.js";
+export { tagTargetOfPrefix } from "./tags.js";
 export { cardMetrics, type CardMetrics } from "./card-metrics.js";
-export { MODEL_KINDS, type ModelKind } from "./model.js";
 export * from "./types.js";

@@ -1,63 +1,8 @@
-// The student networks (pure Float64Array math): multinomial logistic regression and a
-// one-hidden-layer MLP, each with an event head (6 classes) and an optional tag head.
-// Invariant: all parameters live in one flat Float64Array; `layout` gives each block's
-// offset, so Adam, L2 and serialisation treat the model as one vector.
+// Fitting the student networks of src/predict/student/model.ts: initial parameters, the
+// backward pass of its forward pass, and the Adam optimiser over the flat parameter vector.
 
+import { modelLayout, type ModelShape, type Workspace } from "../predict/index.js";
 import type { RandomSource } from "../random.js";
-import { softmaxInPlace } from "../predict/calibration.js";
-
-export { softmaxInPlace };
-
-export const MODEL_KINDS = ["logreg", "mlp"] as const;
-export type ModelKind = (typeof MODEL_KINDS)[number];
-export const ACTIVATIONS = ["tanh", "relu"] as const;
-export type Activation = (typeof ACTIVATIONS)[number];
-
-export interface ModelShape {
-  readonly kind: ModelKind;
-  readonly inputs: number;
-  /** Hidden units (MLP only; 0 for logreg). */
-  readonly hidden: number;
-  readonly activation: Activation;
-  readonly events: number;
-  /** Tag classes of the auxiliary head; 0 without one. */
-  readonly tags: number;
-}
-
-/**
- * Offsets of each parameter block in the flat vector; -1 for absent blocks. The MLP's hidden
- * weights are input-major (weight of input j into unit h at hiddenW + j·hidden + h), so a row's
- * non-zero inputs each touch one contiguous run of weights; heads are class-major.
- */
-export interface ModelLayout {
-  readonly hiddenW: number;
-  readonly hiddenB: number;
-  readonly eventW: number;
-  readonly eventB: number;
-  readonly tagW: number;
-  readonly tagB: number;
-  readonly size: number;
-  /** Width of the representation the heads read: hidden units or inputs. */
-  readonly repr: number;
-}
-
-export function modelLayout(shape: ModelShape): ModelLayout {
-  let at = 0;
-  const take = (n: number): number => {
-    const start = at;
-    at += n;
-    return start;
-  };
-  const mlp = shape.kind === "mlp";
-  const hiddenW = mlp ? take(shape.hidden * shape.inputs) : -1;
-  const hiddenB = mlp ? take(shape.hidden) : -1;
-  const repr = mlp ? shape.hidden : shape.inputs;
-  const eventW = take(shape.events * repr);
-  const eventB = take(shape.events);
-  const tagW = shape.tags > 0 ? take(shape.tags * repr) : -1;
-  const tagB = shape.tags > 0 ? take(shape.tags) : -1;
-  return { hiddenW, hiddenB, eventW, eventB, tagW, tagB, size: at, repr };
-}
 
 /** Whether parameter i is a weight (L2-penalised) rather than a bias. */
 export function weightMask(shape: ModelShape): Uint8Array {
@@ -85,59 +30,6 @@ export function initialParameters(shape: ModelShape, random: RandomSource): Floa
   fill(l.eventW, l.repr, shape.events);
   fill(l.tagW, l.repr, shape.tags);
   return params;
-}
-
-/** Scratch buffers for one forward/backward pass; reuse across rows. */
-export interface Workspace {
-  readonly pre: Float64Array;
-  readonly repr: Float64Array;
-  readonly eventLogits: Float64Array;
-  readonly tagLogits: Float64Array;
-  readonly dRepr: Float64Array;
-}
-
-export function newWorkspace(shape: ModelShape): Workspace {
-  const l = modelLayout(shape);
-  return {
-    pre: new Float64Array(Math.max(1, shape.hidden)),
-    repr: new Float64Array(l.repr),
-    eventLogits: new Float64Array(shape.events),
-    tagLogits: new Float64Array(Math.max(1, shape.tags)),
-    dRepr: new Float64Array(l.repr),
-  };
-}
-
-/** Forward pass of row `x[offset .. offset+inputs)`: fills ws.repr, ws.eventLogits, ws.tagLogits. */
-export function forward(shape: ModelShape, params: Float64Array, x: ArrayLike<number>, offset: number, ws: Workspace): void {
-  const l = modelLayout(shape);
-  const d = shape.inputs;
-  if (shape.kind === "mlp") {
-    const hidden = shape.hidden;
-    for (let h = 0; h < hidden; h++) ws.pre[h] = params[l.hiddenB + h];
-    for (let j = 0; j < d; j++) {
-      const v = x[offset + j];
-      if (v === 0) continue;
-      const w = l.hiddenW + j * hidden;
-      for (let h = 0; h < hidden; h++) ws.pre[h] += params[w + h] * v;
-    }
-    for (let h = 0; h < hidden; h++) {
-      const s = ws.pre[h];
-      ws.repr[h] = shape.activation === "tanh" ? Math.tanh(s) : s > 0 ? s : 0;
-    }
-  } else {
-    for (let j = 0; j < d; j++) ws.repr[j] = x[offset + j];
-  }
-  head(params, l.eventW, l.eventB, shape.events, ws.repr, l.repr, ws.eventLogits);
-  if (shape.tags > 0) head(params, l.tagW, l.tagB, shape.tags, ws.repr, l.repr, ws.tagLogits);
-}
-
-function head(params: Float64Array, wAt: number, bAt: number, classes: number, repr: Float64Array, width: number, out: Float64Array): void {
-  for (let c = 0; c < classes; c++) {
-    let s = params[bAt + c];
-    const w = wAt + c * width;
-    for (let j = 0; j < width; j++) s += params[w + j] * repr[j];
-    out[c] = s;
-  }
 }
 
 /**

@@ -8,7 +8,7 @@
 // dense row r (tested), up to floating-point rounding.
 
 import type { Standardiser } from "./fit.js";
-import { modelLayout, type ModelShape, type Workspace } from "./model.js";
+import { modelLayout, type ModelShape, type Workspace } from "../predict/index.js";
 
 export interface SparseRows {
   readonly rows: number;

@@ -1,19 +1,11 @@
 // Symbolic reasoning targets, exact from the trace: the block reason behind the next event
 // if it is a GoBlock, the wake-up cause if it is a GoUnblock (the reason of the wait that
 // ends: a goroutine waiting on "chan receive" is woken by a send), and "none" otherwise.
+// The tag classes themselves are the student's (src/predict/student/tags.ts).
 
-import { goroutineState, trackerAt, type SchedulerTracker } from "../dataset/scheduler-state.js";
-import type { Prefix } from "../dataset/types.js";
+import { goroutineState, trackerAt, type Prefix, type SchedulerTracker } from "../dataset/index.js";
+import { tagOfReason, type TagClass } from "../predict/index.js";
 import type { EventType, GoroutineRecord } from "../trace/types.js";
-import { blockReasonClass } from "./reasons.js";
-
-export const TAG_CLASSES = ["none", "chan send", "chan receive", "select", "sync", "cond", "sleep", "forever", "other"] as const;
-export type TagClass = (typeof TAG_CLASSES)[number];
-
-function tagOfReason(reason: string): TagClass {
-  const cls = blockReasonClass(reason);
-  return cls === "preempted" || cls === "yield" || cls === "none" ? "other" : cls;
-}
 
 /**
  * The record of the next event after `prefix`: records[end] when it is that event, else the

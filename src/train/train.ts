@@ -9,18 +9,31 @@ import { UsageError } from "../errors.js";
 import { applyRecord, newSchedulerTracker } from "../dataset/scheduler-state.js";
 import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../trace/types.js";
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
-import { FEATURE_COUNT, FEATURE_SPEC, FEATURE_VERSION, featurizePrefixes, type FeatureInputs } from "./features.js";
-import { atContext, calibrateRow, calibratedNll, CONTEXT_CALIBRATION_FEATURE, fitContextTemperature, fitStudentCalibration, memberTemperatures, type ContextTemperature, type StudentCalibration } from "./calibration.js";
-import { fitNgram } from "../predict/baselines.js";
-import { nllOf } from "../predict/calibration.js";
+import { calibratedNll, CONTEXT_CALIBRATION_FEATURE, fitContextTemperature, fitStudentCalibration, memberTemperatures } from "./calibration.js";
+import {
+  atContext,
+  calibrateRow,
+  FEATURE_COUNT,
+  FEATURE_SPEC,
+  FEATURE_VERSION,
+  featurizePrefixes,
+  fitNgram,
+  modelLayout,
+  nllOf,
+  staticFeaturesOf,
+  TAG_CLASSES,
+  type ContextTemperature,
+  type FeatureInputs,
+  type ModelShape,
+  type StaticFeatures,
+  type StudentCalibration,
+} from "../predict/index.js";
 import { savedNgram } from "./adapter.js";
 import { SPLIT_GRID_POINTS, runsOfSamples, splitGridStates } from "./split-grid.js";
 import { familyWeightedCounts, outOfFoldRows, withOutOfFold } from "./calibration-set.js";
 import { ensembleLogits, eventLogits, fitModel, fitStandardiser, type TrainingMatrix } from "./fit.js";
-import { modelLayout, type ModelShape } from "./model.js";
 import { seededRandom, shuffleInPlace } from "../random.js";
-import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
-import { TAG_CLASSES, nextEventRecord, tagTarget } from "./tags.js";
+import { nextEventRecord, tagTarget } from "./tags.js";
 import { RARE_EVENTS, ensembleMembers, type StudentCard, type StudentData, type StudentSide, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";
 
 const K = EVENT_TYPES.length;

@@ -1,13 +1,11 @@
-// Types of the train stage: options of a training run, the saved adapter and its card.
+// Types of the train stage: options of a training run and the adapter's card (its weights and
+// features as saved are the student predictor's, src/predict/student/types.ts).
 
 import type { Abstraction, RunRecords, Sample, State } from "../dataset/types.js";
 import type { EventType } from "../trace/types.js";
+import type { Activation, FeasibilityRule, ModelKind, StudentFeatureFile, StudentWeights } from "../predict/index.js";
 import type { CardMetrics } from "./card-metrics.js";
-import type { CalibrationMode, ContextTemperature, FeasibilityRule } from "./calibration.js";
-import type { FeatureSpec } from "./features.js";
-import type { Activation, ModelKind, ModelShape } from "./model.js";
-import type { StaticFeatures } from "./static-features.js";
-import type { TagClass } from "./tags.js";
+import type { CalibrationMode } from "./calibration.js";
 import type { Progress } from "../progress.js";
 
 export const OBJECTIVES = ["ce", "kl", "trajectory"] as const;
@@ -70,7 +68,7 @@ export interface TrainStudentOptions {
    */
   readonly splitGrid: boolean;
   /**
-   * Events the prefix's replayed state rules out (src/train/feasibility.ts): "top" makes the most
+   * Events the prefix's replayed state rules out (src/predict/student/feasibility.ts): "top" makes the most
    * probable event a feasible one with the least change, so greedy rollouts never pick an
    * impossible event; "cap" caps their total at `infeasibleCap` (< 1/6 has the same guarantee);
    * "none" leaves the distribution as calibrated.
@@ -171,54 +169,6 @@ export interface StudentData {
   readonly programDirs: ReadonlyMap<string, string>;
   /** Family of each program (the split's); folds and family weights use it, else each program is its own. */
   readonly familyOf?: Readonly<Record<string, string>>;
-}
-
-/**
- * weights.json of an adapter (format version 2). Version 1 had no prior; the loader reads it
- * with priorWeight 0, which predicts exactly what it did.
- */
-export interface StudentWeights {
-  readonly format: "schedlab-student";
-  readonly formatVersion: 2;
-  readonly featureVersion: number;
-  readonly shape: ModelShape;
-  /** Parameters of the (first) model. */
-  readonly params: readonly number[];
-  /** Parameters of the other ensemble members (absent: a single model). */
-  readonly moreMembers?: readonly (readonly number[])[];
-  readonly mean: readonly number[];
-  readonly std: readonly number[];
-  /** Softmax temperature fitted on the validation split. */
-  readonly temperature: number;
-  /** α in q = (1 − α)·softmax(z / T) + α·prior, fitted with T on the validation split; in [0, 1). */
-  readonly priorWeight: number;
-  /** The training samples' event frequencies, EVENT_TYPES order. */
-  readonly prior: readonly number[];
-  /** Calibration mode "per-member": each member's temperature before the mean (absent: 1 each). */
-  readonly memberTemperatures?: readonly number[];
-  /** Calibration mode "in-context": the temperature scaled by a feature of the row (absent: none). */
-  readonly contextTemperature?: ContextTemperature;
-  /** The feasibility rule (absent: "none") and the cap it uses for "cap". */
-  readonly feasibility?: FeasibilityRule;
-  readonly infeasibleCap?: number;
-  readonly eventTypes: readonly EventType[];
-  readonly tagClasses: readonly TagClass[];
-  /** Whether the static-feature columns were filled in training (else they stay zero). */
-  readonly usesStaticFeatures: boolean;
-}
-
-/** The training n-gram an adapter stacks into its features, as saved: contexts sorted by key. */
-export interface SavedNgram {
-  readonly order: number;
-  readonly addK: number;
-  readonly table: readonly (readonly [string, readonly number[]])[];
-}
-
-/** features.json of an adapter: the spec, static features of every program seen, and the stacked n-gram. */
-export interface StudentFeatureFile {
-  readonly spec: FeatureSpec;
-  readonly staticFeatures: Readonly<Record<string, StaticFeatures>>;
-  readonly ngram: SavedNgram;
 }
 
 export interface StudentCard {

@@ -1,30 +1,20 @@
-// Leave-family-out cross-validation: the fold assignment, the pooling of fold predictions and
-// the scoreboard on hand-made inputs with values known by hand, then `eval --cv` end to end on
-// five real traced Go programs (students trained per fold, reused from the cache on a rerun).
+// Leave-family-out cross-validation, the pure core: the fold assignment, the pooling of fold
+// predictions and the scoreboard on hand-made inputs with values known by hand (`eval --cv` end
+// to end is test/cv/from-database.test.ts).
 
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadSide, selectPrograms } from "../../src/dataset/index.js";
+import { describe, expect, it } from "vitest";
 import {
   assignFolds,
   conformalCalibrationScores,
   conformalThresholdOfStates,
   crossValidationScores,
   familyWeights,
-  parseStudentRecipe,
   poolFolds,
   pooledMajorityClass,
-  studentRecipesOf,
   type FoldPredictions,
 } from "../../src/eval/cv.js";
-import { runCrossValidation } from "../../src/eval/cv-from-database.js";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { UsageError } from "../../src/errors.js";
-import { openDatabase } from "../../src/store/index.js";
-import { runCli } from "../helpers/cli.js";
-import { FIXTURE_PROGRAMS, traceFixtures, type TracedCorpus } from "../train/traced-runs.js";
 import { makeState, samplesOf } from "./fixtures/states.js";
 
 describe("assignFolds", () => {
@@ -80,28 +70,6 @@ describe("assignFolds", () => {
       { family: "k/a", samples: 3 },
       { family: "k/b", samples: 1 },
     ]);
-  });
-});
-
-describe("student recipes", () => {
-  it("reads the objective and flags, also inside cal:", () => {
-    expect(parseStudentRecipe("kl-tags")).toEqual({ name: "kl-tags", objective: "kl", tags: true, balance: false });
-    expect(parseStudentRecipe("kl-calfolds4")).toEqual({ name: "kl-calfolds4", objective: "kl", tags: false, balance: false, calibrationFolds: 4 });
-    expect(studentRecipesOf(["ngram:3", "student:kl", "cal:student:ce-balance", "student:kl"]).map((r) => r.name)).toEqual(["kl", "ce-balance"]);
-  });
-
-  it("reads the calibration variants -memcal and -ctxcal, one at a time and not with -calfoldsN", () => {
-    expect(parseStudentRecipe("kl-memcal")).toEqual({ name: "kl-memcal", objective: "kl", tags: false, balance: false, calibrationMode: "per-member" });
-    expect(parseStudentRecipe("kl-tags-ctxcal")).toEqual({ name: "kl-tags-ctxcal", objective: "kl", tags: true, balance: false, calibrationMode: "in-context" });
-    expect(() => parseStudentRecipe("kl-memcal-ctxcal")).toThrow(UsageError);
-    expect(() => parseStudentRecipe("kl-ctxcal-calfolds4")).toThrow(UsageError);
-  });
-
-  it("refuses an adapter path: a saved student may have seen the test fold", () => {
-    expect(() => studentRecipesOf(["student:adapters/kl"])).toThrow(UsageError);
-    expect(() => parseStudentRecipe("kl-tags-tags")).toThrow(UsageError);
-    expect(() => parseStudentRecipe("kl-calfolds1")).toThrow(UsageError);
-    expect(() => parseStudentRecipe("kl-calfolds2-calfolds3")).toThrow(UsageError);
   });
 });
 
@@ -254,97 +222,5 @@ describe("pooling folds and the CV scoreboard", () => {
   it("takes the majority class most training folds agree on", () => {
     expect(pooledMajorityClass([{ majority: "GoStart", trainingSamples: 10 }, { majority: "GoBlock", trainingSamples: 5 }, { majority: "GoBlock", trainingSamples: 3 }])).toBe("GoBlock");
     expect(pooledMajorityClass([{ majority: "GoStart", trainingSamples: 10 }, { majority: "GoBlock", trainingSamples: 11 }])).toBe("GoBlock");
-  });
-});
-
-describe("eval --cv on real traces", () => {
-  let corpus: TracedCorpus;
-  let adapters: string;
-  beforeAll(async () => {
-    corpus = await traceFixtures(FIXTURE_PROGRAMS, 3);
-    adapters = mkdtempSync(join(tmpdir(), "schedlab-cv-adapters-"));
-  }, 120_000);
-  afterAll(() => {
-    rmSync(corpus.scratch, { recursive: true, force: true });
-    rmSync(adapters, { recursive: true, force: true });
-  });
-
-  const options = () => ({
-    predictors: ["majority", "ngram:3", "student:kl"],
-    abstractions: ["depth" as const],
-    folds: 2,
-    adapters,
-    student: { model: "logreg" as const, epochs: 4 },
-    bootstrapResamples: 200,
-  });
-
-  it("tests every program once, trains the fold students, scores against ngram-ctx:4, and reuses the students", async () => {
-    const db = openDatabase(corpus.dbPath);
-    try {
-      const run = await runCrossValidation(db, options());
-      const [depth] = run.abstractions;
-      expect(run.reference).toBe("ngram-ctx:4");
-      expect(depth!.folds).toHaveLength(2);
-      expect(depth!.folds.flatMap((f) => f.families).sort()).toEqual([...FIXTURE_PROGRAMS].sort());
-      expect(depth!.folds.reduce((n, f) => n + f.testPrograms, 0)).toBe(FIXTURE_PROGRAMS.length);
-      // No program trains in its own fold: fit + validation + test = all five in every fold.
-      for (const f of depth!.folds) expect(f.trainPrograms + f.validationPrograms + f.testPrograms).toBe(FIXTURE_PROGRAMS.length);
-      const all = loadSide(db, "depth", selectPrograms(db).map((p) => p.name));
-      expect(depth!.scores.samples).toBe(all.samples.length);
-      expect(depth!.folds.reduce((n, f) => n + f.testSamples, 0)).toBe(all.samples.length);
-      expect(depth!.scores.predictors.map((p) => p.name)).toEqual(["majority", "ngram:3", "student:kl", "ngram-ctx:4"]);
-      expect(depth!.scores.againstReference.map((d) => d.predictor)).toEqual(["majority", "ngram:3", "student:kl"]);
-      for (const p of depth!.scores.predictors) {
-        expect(p.accuracy.estimate).toBeGreaterThan(0);
-        expect(p.accuracy.lower).toBeLessThanOrEqual(p.accuracy.estimate);
-        expect(p.accuracy.upper).toBeGreaterThanOrEqual(p.accuracy.estimate);
-        expect(p.nll.estimate).toBeGreaterThan(0);
-        expect(p.gapToCeilingLoo).toBeCloseTo(depth!.scores.ceilingLoo - p.accuracy.estimate, 12);
-        // Conformal sets calibrated in both folds on their validation families.
-        expect(p.conformal?.foldThresholds).toHaveLength(2);
-        expect(p.conformal!.coverage.estimate).toBeGreaterThan(0);
-        expect(p.conformal!.coverage.estimate).toBeLessThanOrEqual(1);
-        expect(p.conformal!.setSize.estimate).toBeGreaterThanOrEqual(p.conformal!.coverage.estimate);
-        expect(p.conformal!.setSize.estimate).toBeLessThanOrEqual(6);
-      }
-      expect(depth!.scores.clusterUnit).toEqual({ unit: "family", clusters: 5 });
-      const students = depth!.folds.flatMap((f) => f.students);
-      expect(students.map((s) => s.reused)).toEqual([false, false]);
-      for (const s of students) expect(existsSync(join(s.path, "card.json"))).toBe(true);
-      expect(students[0]!.path).toContain(join(adapters, "cv"));
-      expect(depth!.failures).toEqual([]);
-
-      const again = await runCrossValidation(db, options());
-      expect(again.abstractions[0]!.folds.flatMap((f) => f.students).map((s) => s.reused)).toEqual([true, true]);
-      expect(again.abstractions[0]!.scores.predictors.map((p) => p.accuracy.estimate)).toEqual(depth!.scores.predictors.map((p) => p.accuracy.estimate));
-    } finally {
-      db.close();
-    }
-  }, 120_000);
-
-  it("runs from the CLI as eval --cv K --json", async () => {
-    const result = await runCli(["eval", "--db", corpus.dbPath, "--cv", "2", "--abstraction", "split", "--predictor", "ngram:3", "--resamples", "100", "--adapters", adapters, "--json"]);
-    expect(result.stderr).not.toContain("failed");
-    expect(result.code).toBe(0);
-    const json = JSON.parse(result.stdout) as { cv: { folds: number; reference: string }; abstractions: { abstraction: string; predictors: { name: string }[]; folds: unknown[] }[] };
-    expect(json.cv).toEqual({ folds: 2, seed: 1, reference: "ngram-ctx:4" });
-    expect(json.abstractions.map((a) => a.abstraction)).toEqual(["split"]);
-    expect(json.abstractions[0]!.predictors.map((p) => p.name)).toEqual(["ngram:3", "ngram-ctx:4"]);
-    expect(json.abstractions[0]!.folds).toHaveLength(2);
-
-    const text = await runCli(["eval", "--db", corpus.dbPath, "--cv", "2", "--abstraction", "split", "--predictor", "ngram:3", "--resamples", "100", "--adapters", adapters]);
-    expect(text.code).toBe(0);
-    expect(text.stdout).toContain("leave-family-out CV · split · 2 folds (seed 1) · 5 families, 5 programs");
-    expect(text.stdout).toMatch(/vs ngram-ctx:4 +accuracy difference/);
-    expect(text.stdout).toMatch(/\nngram:3 +[+-]\d+\.\d/);
-  }, 60_000);
-
-  it("refuses --cv with --holdout and a student given as a path", async () => {
-    const withHoldout = await runCli(["eval", "--db", corpus.dbPath, "--cv", "--holdout", "dir:x", "--predictor", "ngram:3"]);
-    expect(withHoldout.code).not.toBe(0);
-    expect(withHoldout.stderr).toContain("--cv and --holdout");
-    const withPath = await runCli(["eval", "--db", corpus.dbPath, "--cv", "2", "--predictor", "student:adapters/kl"]);
-    expect(withPath.code).not.toBe(0);
-    expect(withPath.stderr).toContain("not a student recipe");
   });
 });

@@ -12,7 +12,7 @@ import {
   recentTokens,
   uniformPredictor,
 } from "../../src/predict/baselines.js";
-import { createPredictor } from "../../src/predict/create.js";
+import { createPredictor } from "../../src/predict/registry.js";
 import { PredictorSpecError } from "../../src/predict/errors.js";
 import { prefixOf, records, sampleOf, stateOf } from "./states.js";
 
@@ -131,15 +131,14 @@ describe("createPredictor specs", () => {
 });
 
 describe("createPredictor student:PATH", () => {
-  it("hands the path to the train stage's loader, whose error names the missing adapter file", async () => {
+  it("loads the adapter at PATH, whose error names the missing adapter file", async () => {
     const { mkdtempSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
-    const { loadStudentPredictor } = await import("../../src/train/index.js");
     const dir = mkdtempSync(join(tmpdir(), "schedlab-noadapter-"));
-    await expect(createPredictor(`student:${dir}`, { loadStudent: loadStudentPredictor })).rejects.toThrow(/is not a schedlab adapter: weights.json is missing/);
-    // The predict stage does not import the train stage: without a loader it says what to pass.
-    await expect(createPredictor(`student:${dir}`)).rejects.toThrow(/needs a student loader/);
+    await expect(createPredictor(`student:${dir}`)).rejects.toThrow(/is not a schedlab adapter: weights.json is missing/);
+    // studentDir maps PATH to the adapter directory (cross-validation: a recipe to its fold's student).
+    await expect(createPredictor("student:kl", { studentDir: (path) => join(dir, path) })).rejects.toThrow(`${join(dir, "kl")} is not a schedlab adapter`);
     await expect(createPredictor("student:")).rejects.toThrow(/needs an adapter directory/);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createPredictor } from "../../src/predict/create.js";
+import { createPredictor } from "../../src/predict/registry.js";
 import { EndpointError, EndpointUnreachableError, ModelResponseError } from "../../src/predict/errors.js";
 import { labelOfToken, openAiPredictor, probabilitiesFromJsonAnswer, retryAfterMs } from "../../src/predict/openai.js";
 import { probabilityVectorProblem } from "../../src/predict/probabilities.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ngramPredictor } from "../../src/predict/baselines.js";
-import { createPredictor } from "../../src/predict/create.js";
+import { createPredictor } from "../../src/predict/registry.js";
 import { ReplayFormatError, ReplayMissingStatesError } from "../../src/predict/errors.js";
 import { writeReplayFile } from "../../src/predict/replay.js";
 import { prefixOf, records, sampleOf, stateOf } from "./states.js";

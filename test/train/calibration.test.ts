@@ -3,7 +3,8 @@
 
 import { describe, expect, it } from "vitest";
 import { nllOfLogits, type CalibrationTargets } from "../../src/predict/calibration.js";
-import { atContext, fitContextTemperature, fitStudentCalibration, memberTemperatures, type StudentCalibration } from "../../src/train/calibration.js";
+import { atContext, type StudentCalibration } from "../../src/predict/student/calibration.js";
+import { fitContextTemperature, fitStudentCalibration, memberTemperatures } from "../../src/train/calibration.js";
 
 const K = 6;
 const base: StudentCalibration = { temperature: 1.5, priorWeight: 0, prior: new Array<number>(K).fill(1 / K), feasibility: "none", infeasibleCap: 0 };

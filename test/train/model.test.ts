@@ -3,7 +3,8 @@
 
 import { describe, expect, it } from "vitest";
 import { calibrateInPlace, eventLogits, fitCalibration, fitModel, fitTemperature, nllOfLogits, type TrainingMatrix } from "../../src/train/fit.js";
-import { backward, forward, initialParameters, modelLayout, newWorkspace, softmaxInPlace, type ModelShape } from "../../src/train/model.js";
+import { forward, modelLayout, newWorkspace, softmaxInPlace, type ModelShape } from "../../src/predict/index.js";
+import { backward, initialParameters } from "../../src/train/model.js";
 import { seededRandom } from "../../src/random.js";
 import { centreWidth, finishBatchGradient, firstLayerCentre, sparseBackward, sparseForward, sparseRows } from "../../src/train/sparse.js";
 

@@ -5,13 +5,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createPredictor } from "../../src/predict/create.js";
+import { AdapterError, createPredictor, featurizePrefixes, loadStudentPredictor } from "../../src/predict/index.js";
 import {
-  AdapterError,
   cardMetrics,
   DEFAULT_TRAIN_OPTIONS,
-  featurizePrefixes,
-  loadStudentPredictor,
   saveAdapter,
   statesAndSamples,
   trainStudent,
@@ -128,7 +125,7 @@ describe("training a student on real traces", () => {
     expect(metrics.ece).toBeCloseTo(student.card.holdout!.ece, 6);
     expect(predictions.some((p) => p.tags?.blockReason !== undefined || p.tags?.wakeCause !== undefined)).toBe(true);
 
-    const viaFactory = await createPredictor(`student:${dir}`, { loadStudent: loadStudentPredictor });
+    const viaFactory = await createPredictor(`student:${dir}`);
     expect(viaFactory.configHash).toBe(predictor.configHash);
     expect((await viaFactory.predict(states.slice(0, 3))).map((p) => p.probabilities)).toEqual(predictions.slice(0, 3).map((p) => p.probabilities));
 

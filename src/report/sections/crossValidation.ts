@@ -5,7 +5,7 @@
 // `crossValidationBoard` turns a CV run into the JSON-safe board the section (and `run`'s
 // stage store) keeps.
 
-import type { CrossValidationRun } from "../../eval/cv-from-database.js";
+import type { CrossValidationRun } from "../../cv/index.js";
 import { CONFORMAL_COVERAGE } from "../../eval/cv.js";
 import { escapeXml } from "../escape.js";
 import { fixed, MISSING, plural } from "../format.js";

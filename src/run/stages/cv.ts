@@ -1,10 +1,10 @@
 // Stage cv: leave-family-out cross-validation of the pipeline's students and baselines over the
-// whole corpus (src/eval/cv-from-database.ts), so the report shows, beside the one holdout, a
+// whole corpus (src/cv), so the report shows, beside the one holdout, a
 // scoreboard where every program is tested once. Fold students are cached under
 // ADAPTERS/cv/<hash> and reused by a later run on the same data.
 
 import type { Abstraction } from "../../dataset/index.js";
-import { runCrossValidation } from "../../eval/cv-from-database.js";
+import { runCrossValidation } from "../../cv/index.js";
 import { crossValidationBoard, type CrossValidationBoard } from "../../report/sections/crossValidation.js";
 import type { StageDescriptor } from "../stage.js";
 

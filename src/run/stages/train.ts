@@ -4,8 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { SplitData } from "../../dataset/index.js";
-import type { Objective } from "../../train/index.js";
-import { trainFromDatabase } from "../../train/from-database.js";
+import { trainFromDatabase, type Objective } from "../../train/index.js";
 import type { StageDescriptor } from "../stage.js";
 
 export interface StudentRecipe {

@@ -3,7 +3,7 @@
 // and conformal coverage; and `run`'s summary line.
 
 import { describe, expect, it } from "vitest";
-import type { CrossValidationRun } from "../../../src/eval/cv-from-database.js";
+import type { CrossValidationRun } from "../../../src/cv/index.js";
 import { crossValidationScores, poolFolds, type FoldPredictions } from "../../../src/eval/cv.js";
 import { crossValidationBoard, crossValidationLine, crossValidationSection } from "../../../src/report/sections/crossValidation.js";
 import { makeState, samplesOf } from "../../eval/fixtures/states.js";

@@ -8,16 +8,13 @@
 // adapter refuses a spec it was not trained with.
 // Invariant: features of records[0 .. end) never look at records[end ..] (no future leak).
 
-import { applyRecord, goroutineState, newSchedulerTracker, type GoroutineStatus, type SchedulerTracker } from "../dataset/scheduler-state.js";
-import type { Prefix } from "../dataset/types.js";
-import { contextCountsOf, contextNgramProbabilities, ngramProbabilities, type NgramModel } from "../predict/baselines.js";
-import { EVENT_TYPES, RECORD_KINDS, type GoroutineRecord, type RecordKind } from "../trace/types.js";
+import { applyRecord, goroutineState, newSchedulerTracker, type GoroutineStatus, type Prefix, type SchedulerTracker } from "../../dataset/index.js";
+import { contextCountsOf, contextNgramProbabilities, ngramProbabilities, type NgramModel } from "../baselines.js";
+import { EVENT_TYPES, RECORD_KINDS, type GoroutineRecord, type RecordKind } from "../../trace/types.js";
 import { CONTEXT_ORDER, PREDICTABILITY_WINDOW, currentGoroutine, keyedContext, newContextStats, observeRecord, oldestOf, type ContextStats } from "./context-stats.js";
 import { writeFeasibleEvents } from "./feasibility.js";
 import { REASON_CLASSES, WAIT_CLASSES, blockReasonClass, recordReasonClass, type ReasonClass } from "./reasons.js";
 import { STATIC_FEATURE_KEYS, type StaticFeatures } from "./static-features.js";
-
-export { REASON_CLASSES, blockReasonClass, recordReasonClass, type ReasonClass } from "./reasons.js";
 
 /**
  * Bump whenever a column's meaning, order or scaling changes. Version 2 added the in-context

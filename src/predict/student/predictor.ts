@@ -3,12 +3,13 @@
 // (per-member temperatures and the in-context temperature when the adapter has them).
 
 import { createHash } from "node:crypto";
-import type { State } from "../dataset/types.js";
-import type { Prediction, Predictor, ReasoningTags } from "../predict/types.js";
+import type { State } from "../../dataset/index.js";
+import { softmaxInPlace } from "../calibration.js";
+import type { Prediction, Predictor, ReasoningTags } from "../types.js";
 import { loadAdapter, loadedNgram } from "./adapter.js";
 import { atContext, calibrateRow, type StudentCalibration } from "./calibration.js";
 import { FEATURE_COUNT, FEATURE_SPEC, featurizePrefixes } from "./features.js";
-import { forward, newWorkspace, softmaxInPlace } from "./model.js";
+import { forward, newWorkspace } from "./model.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES } from "./tags.js";
 

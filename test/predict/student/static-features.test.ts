@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { STATIC_FEATURE_KEYS, StaticFeaturesError, staticFeaturesOf } from "../../src/train/static-features.js";
-import { FIXTURE_DIR } from "./traced-runs.js";
+import { STATIC_FEATURE_KEYS, StaticFeaturesError, staticFeaturesOf } from "../../../src/predict/student/static-features.js";
+import { FIXTURE_DIR } from "../../train/traced-runs.js";
 
 describe("static features", () => {
   it("counts the concurrency constructs of the worker pool", async () => {

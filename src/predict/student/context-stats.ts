@@ -11,9 +11,9 @@ import {
   newContextNgramCounts,
   observeContextEvent,
   type ContextNgramCounts,
-} from "../predict/baselines.js";
-import type { GoroutineStatus } from "../dataset/scheduler-state.js";
-import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../trace/types.js";
+} from "../baselines.js";
+import type { GoroutineStatus } from "../../dataset/index.js";
+import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../../trace/types.js";
 
 /** Order of the in-context n-gram: contexts of 0 … CONTEXT_ORDER − 1 previous tokens. */
 export const CONTEXT_ORDER = 4;

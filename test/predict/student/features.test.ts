@@ -2,11 +2,10 @@
 // incremental featurizer agreeing with one-prefix replays.
 
 import { describe, expect, it } from "vitest";
-import type { Prefix } from "../../src/dataset/types.js";
-import { FEATURE_COUNT, FEATURE_SPEC, NO_FEATURE_INPUTS, featurizePrefixes, prefixFeatures, type FeatureInputs } from "../../src/train/features.js";
-import { normaliseStaticFeatures } from "../../src/train/static-features.js";
-import { tagTargetOfPrefix } from "../../src/train/tags.js";
-import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
+import type { Prefix } from "../../../src/dataset/types.js";
+import { FEATURE_COUNT, FEATURE_SPEC, NO_FEATURE_INPUTS, featurizePrefixes, prefixFeatures, type FeatureInputs } from "../../../src/predict/student/features.js";
+import { normaliseStaticFeatures } from "../../../src/predict/student/static-features.js";
+import type { GoroutineRecord, RecordKind } from "../../../src/trace/types.js";
 
 let seq = 0;
 function rec(kind: RecordKind, goroutine: number, actor: number | null, reason = "", timeNs = seq * 1000): GoroutineRecord {
@@ -103,12 +102,5 @@ describe("prefix features", () => {
       expect(Array.from(rows.subarray(i * FEATURE_COUNT, (i + 1) * FEATURE_COUNT))).toEqual(Array.from(one));
     });
     expect(rows[FEATURE_SPEC.names.indexOf("static.log1p.goStmts")]).toBeCloseTo(Math.log1p(2), 5);
-  });
-
-  it("derives reasoning tags exactly from the trace", () => {
-    expect(tagTargetOfPrefix(prefix(3), "GoBlock")).toBe("chan receive");
-    expect(tagTargetOfPrefix(prefix(5), "GoUnblock")).toBe("chan receive"); // g1's wait ends
-    expect(tagTargetOfPrefix(prefix(7), "GoBlock")).toBe("sleep");
-    expect(tagTargetOfPrefix(prefix(4), "GoStart")).toBe("none");
   });
 });

@@ -5,8 +5,8 @@ import { execa } from "execa";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SchedlabError } from "../errors.js";
-import { goHelperPath, schedlabCacheDir } from "../gohelper/index.js";
+import { SchedlabError } from "../../errors.js";
+import { goHelperPath, schedlabCacheDir } from "../../gohelper/index.js";
 
 /** The counts the helper prints, in the fixed order the feature vector uses. */
 export const STATIC_FEATURE_KEYS = [

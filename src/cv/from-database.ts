@@ -1,38 +1,36 @@
 // runCrossValidation(): `schedlab eval --cv K` over a database — the corpus's families dealt
-// into K folds (cv.ts), and per fold the split loaded by the one split loader, the requested
-// students trained by the one training path (trainFromDatabase: early stopping and calibration
-// on validation families drawn from the training folds only), every predictor fitted and queried
-// on the test fold through the prediction cache (and on the fold's validation families, which
-// calibrate its conformal prediction sets); the folds pooled and scored once (cv.ts).
+// into K folds (src/eval/cv.ts), and per fold the split loaded by the one split loader, the
+// requested students trained by the one training path (trainFromDatabase: early stopping and
+// calibration on validation families drawn from the training folds only), every predictor
+// fitted and queried on the test fold through the prediction cache (and on the fold's validation
+// families, which calibrate its conformal prediction sets); the folds pooled and scored once.
 
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
-import { loadSide, loadSplitData, samplesWithPrefixes, splitCandidates, splitPrograms, type HoldoutSplit, type SplitData, type SplitProgram } from "../dataset/index.js";
-import type { Abstraction, RunSelection } from "../dataset/types.js";
-import { cachedStatePredictions, createPredictor, predictWithCache, type PredictorContext, type PredictorSettings } from "../predict/index.js";
-import { SchedlabError, UsageError } from "../errors.js";
-import type { SchedlabDatabase } from "../store/index.js";
-import { EVENT_TYPES, type EventType } from "../trace/types.js";
-import { FEATURE_VERSION, loadStudentPredictor, trainFromDatabase, type TrainStudentOptions } from "../train/index.js";
-import type { Progress } from "../progress.js";
+import { loadSide, loadSplitData, samplesWithPrefixes, splitCandidates, splitPrograms, type Abstraction, type HoldoutSplit, type RunSelection, type SplitData, type SplitProgram } from "../dataset/index.js";
 import {
   assignFolds,
   conformalThresholdOfStates,
   crossValidationScores,
   CV_REFERENCE,
   familyWeights,
+  majorityLabel,
   poolFolds,
   pooledMajorityClass,
-  studentRecipesOf,
   type CrossValidationScores,
   type FoldAssignment,
   type FoldPredictions,
-  type StudentRecipe,
-} from "./cv.js";
-import { majorityLabel } from "./metrics/majorityAccuracy.js";
-import type { PredictorFailure } from "./from-database.js";
-import type { PredictorOutput } from "./types.js";
+  type PredictorFailure,
+  type PredictorOutput,
+} from "../eval/index.js";
+import { cachedStatePredictions, createPredictor, FEATURE_VERSION, predictWithCache, type PredictorContext, type PredictorSettings } from "../predict/index.js";
+import { SchedlabError, UsageError } from "../errors.js";
+import type { SchedlabDatabase } from "../store/index.js";
+import { EVENT_TYPES, type EventType } from "../trace/types.js";
+import { trainFromDatabase, type TrainStudentOptions } from "../train/index.js";
+import type { Progress } from "../progress.js";
+import { studentRecipesOf, type StudentRecipe } from "./recipes.js";
 
 /** Bumped when what a cached fold student depends on changes outside the hashed inputs. */
 const CV_CACHE_VERSION = 1;
@@ -41,7 +39,7 @@ const CV_CACHE_VERSION = 1;
 export type CrossValidationStudentSettings = Partial<Pick<TrainStudentOptions, "model" | "epochs" | "hidden" | "seed" | "members" | "calibrationFolds">>;
 
 export interface CrossValidationOptions {
-  /** Predictor specs as eval takes them; `student:RECIPE` names a recipe (cv.ts) trained per fold. */
+  /** Predictor specs as eval takes them; `student:RECIPE` names a recipe (recipes.ts) trained per fold. */
   readonly predictors: readonly string[];
   /** Each abstraction is cross-validated on its own (folds balanced by its own sample counts). */
   readonly abstractions: readonly Abstraction[];
@@ -187,11 +185,11 @@ async function crossValidateAbstraction(db: SchedlabDatabase, abstraction: Abstr
     majorities.push({ majority, trainingSamples: trainingSamples.length });
     const context: PredictorContext = {
       ...options.predictorContext,
-      // student:RECIPE means this fold's student of that recipe, whatever loader the caller passed.
-      loadStudent: (recipe, o) => {
+      // student:RECIPE means this fold's student of that recipe, whatever directory the caller mapped it to.
+      studentDir: (recipe) => {
         const path = students.paths.get(recipe);
         if (path === undefined) throw students.failures.get(recipe) ?? new UsageError(`no fold student for recipe ${recipe}`, "Name a recipe such as student:kl.");
-        return loadStudentPredictor(path, o);
+        return path;
       },
       training: { samples: trainingSamples, states: data.fit.states },
       validation: data.validation.states,

@@ -2,9 +2,9 @@
 // rollout valid.
 
 import { describe, expect, it } from "vitest";
-import { applyRecord, newSchedulerTracker } from "../../src/dataset/scheduler-state.js";
-import { capInfeasible, topFeasible, writeFeasibleEvents } from "../../src/train/feasibility.js";
-import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
+import { applyRecord, newSchedulerTracker } from "../../../src/dataset/scheduler-state.js";
+import { capInfeasible, topFeasible, writeFeasibleEvents } from "../../../src/predict/student/feasibility.js";
+import type { GoroutineRecord, RecordKind } from "../../../src/trace/types.js";
 
 const rec = (seq: number, kind: RecordKind, goroutine: number, reason = ""): GoroutineRecord => ({ seq, timeNs: seq, kind, goroutine, actor: null, reason, site: null });
 
