@@ -30,7 +30,7 @@ import {
   type FoldPredictions,
   type StudentRecipe,
 } from "./cv.js";
-import { majorityLabel } from "./metrics/majorityAccuracy.js";
+import { majorityLabel } from "../metrics/index.js";
 import type { PredictorFailure } from "./from-database.js";
 import type { PredictorOutput } from "./types.js";
 

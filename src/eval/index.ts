@@ -1,6 +1,5 @@
-// The evaluation stage (DESIGN §8): pure metrics, evaluate/compare over states and
+// The evaluation stage (DESIGN §8): evaluate/compare over states and
 // samples, leave-family-out cross-validation, and storage of results for reports.
-export * from "./metrics/index.js";
 export { evaluate, MIN_SAMPLES_FOR_ENTROPY } from "./evaluate.js";
 export { compare } from "./compare.js";
 export { saveEvaluation, loadEvaluation, listEvaluations, type StoredEvaluation, type EvaluationSummary } from "./store.js";

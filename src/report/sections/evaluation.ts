@@ -1,7 +1,7 @@
 // Report sections for a stored evaluation: the headline table with charts across
 // predictors, the paired comparisons, and one detail section per predictor.
 
-import { DEFAULT_RESAMPLES } from "../../eval/metrics/clusterBootstrap.js";
+import { DEFAULT_RESAMPLES } from "../../metrics/index.js";
 import type { StoredEvaluation } from "../../eval/store.js";
 import type { PredictorEvaluation } from "../../eval/types.js";
 import { EVENT_TYPES } from "../../trace/types.js";

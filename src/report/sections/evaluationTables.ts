@@ -1,7 +1,7 @@
 // The rows of the evaluation tables, shared by the HTML, Markdown and terminal renderings,
 // so every output shows the same numbers under the same headings.
 
-import type { BootstrapInterval } from "../../eval/metrics/clusterBootstrap.js";
+import type { BootstrapInterval } from "../../metrics/index.js";
 import type { PredictorComparison, PredictorEvaluation } from "../../eval/types.js";
 import { EVENT_TYPES, type EventType } from "../../trace/types.js";
 import { count, fixed, interval, MISSING, pValue, signed } from "../format.js";

@@ -1,7 +1,7 @@
 // Report sections of `schedlab run`: the overview (headline numbers, stage timings,
 // settings, warnings), the leak table with sites, the flaky tests, and rollout survival.
 
-import type { BootstrapInterval } from "../../eval/metrics/clusterBootstrap.js";
+import type { BootstrapInterval } from "../../metrics/index.js";
 import { bugCounts, kindCounts, type LeakAnalysis } from "../../leaks/index.js";
 import type { RolloutReport, StoredRolloutRun } from "../../rollout/index.js";
 import { EVENT_TYPES } from "../../trace/types.js";
