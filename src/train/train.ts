@@ -7,7 +7,7 @@ import { statesFromRuns } from "../dataset/abstractions.js";
 import type { Abstraction, Prefix, RunRecords, Sample, State } from "../dataset/types.js";
 import { UsageError } from "../errors.js";
 import { applyRecord, newSchedulerTracker } from "../dataset/scheduler-state.js";
-import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../trace/types.js";
+import { EVENT_TYPES, isEventType, RARE_EVENTS, type EventType, type GoroutineRecord } from "../core/index.js";
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
 import { FEATURE_COUNT, FEATURE_SPEC, FEATURE_VERSION, featurizePrefixes, type FeatureInputs } from "./features.js";
 import { atContext, calibrateRow, calibratedNll, CONTEXT_CALIBRATION_FEATURE, fitContextTemperature, fitStudentCalibration, memberTemperatures, type ContextTemperature, type StudentCalibration } from "./calibration.js";
@@ -21,7 +21,7 @@ import { modelLayout, type ModelShape } from "./model.js";
 import { seededRandom, shuffleInPlace } from "../random.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES, nextEventRecord, tagTarget } from "./tags.js";
-import { RARE_EVENTS, ensembleMembers, type StudentCard, type StudentData, type StudentSide, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";
+import { ensembleMembers, type StudentCard, type StudentData, type StudentSide, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";
 
 const K = EVENT_TYPES.length;
 const T = TAG_CLASSES.length;

@@ -3,11 +3,7 @@
 
 import type { BootstrapInterval } from "../../metrics/index.js";
 import type { PredictorComparison, PredictorEvaluation } from "../../eval/types.js";
-import { EVENT_TYPES, type EventType } from "../../trace/types.js";
-import { count, fixed, interval, MISSING, pValue, signed } from "../format.js";
-
-/** Rare events whose recall the headline table shows (DESIGN §7 names them as rare). */
-export const RARE_EVENTS: readonly EventType[] = ["GoUnblock", "GoSched", "GoEnd"];
+import { count, EVENT_TYPES, fixed, interval, MISSING, pValue, RARE_EVENTS, signed } from "../../core/index.js";
 
 export const HEADLINE_HEADERS = [
   "predictor",

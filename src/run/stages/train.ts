@@ -3,6 +3,7 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { pct } from "../../core/index.js";
 import type { SplitData } from "../../dataset/index.js";
 import type { Objective } from "../../train/index.js";
 import { trainFromDatabase } from "../../train/from-database.js";
@@ -57,7 +58,7 @@ export function trainStage(name: string): StageDescriptor<TrainInput, TrainOutpu
           const validation = result.card.validation?.accuracy ?? null;
           students.push({ name: recipe.name, path: out, validationAccuracy: validation });
           const h = result.card.holdout;
-          say(`${recipe.name}: validation accuracy ${validation === null ? "–" : `${(100 * validation).toFixed(1)}%`}${h === null ? "" : `, test ${(100 * h.accuracy).toFixed(1)}%`}`);
+          say(`${recipe.name}: validation accuracy ${pct(validation)}${h === null ? "" : `, test ${pct(h.accuracy)}`}`);
         } catch (error) {
           failures.push(`${name} ${recipe.name}: ${error instanceof Error ? error.message : String(error)}`);
         }
