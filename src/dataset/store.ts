@@ -133,8 +133,14 @@ export function storeProgramStates(
       const c = st.counts;
       return [abstraction, program.id, st.key, st.id, c.GoCreate, c.GoStart, c.GoBlock, c.GoUnblock, c.GoSched, c.GoEnd, st.runs, st.representative.runId, st.representative.end, st.prefixHash];
     };
-    multiRowInsert(db, "INSERT INTO states (abstraction, program_id, key, state_id, n_gocreate, n_gostart, n_goblock, n_gounblock, n_gosched, n_goend, runs, rep_run_id, rep_end, prefix_hash)", 14)(states.flatMap(stateRow));
-    multiRowInsert(db, "INSERT INTO samples (abstraction, run_id, position, state_id, next)", 5)(samples.flatMap((sm) => [abstraction, sm.runId, sm.end, sm.stateId, sm.next]));
+    const insertStates = multiRowInsert(
+      db,
+      "INSERT INTO states (abstraction, program_id, key, state_id, n_gocreate, n_gostart, n_goblock, n_gounblock, n_gosched, n_goend, runs, rep_run_id, rep_end, prefix_hash)",
+      14,
+    );
+    const insertSamples = multiRowInsert(db, "INSERT INTO samples (abstraction, run_id, position, state_id, next)", 5);
+    insertStates(states.flatMap(stateRow));
+    insertSamples(samples.flatMap((sm) => [abstraction, sm.runId, sm.end, sm.stateId, sm.next]));
     db.prepare(
       `INSERT INTO dataset_inputs (abstraction, program_id, input_hash, built_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (abstraction, program_id) DO UPDATE SET input_hash = excluded.input_hash, built_at = excluded.built_at`,
