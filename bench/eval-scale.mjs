@@ -75,7 +75,7 @@ function generate() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// REFERENCE: src/eval/evaluate.ts and src/eval/metrics/clusterCorrelation.ts before issue 25,
+// REFERENCE: src/eval/evaluate.ts and src/metrics/clusterCorrelation.ts before issue 25,
 // compiled, verbatim but for the names (referenceEvaluate, referenceClusterSpearman,
 // referenceMidranks). The array-in metric functions they call are imported from dist: issue 25
 // left their arithmetic unchanged.
@@ -109,7 +109,7 @@ const {
   reliabilityBins,
   spearman,
   tieCredit,
-} = await load("eval/metrics/index.js");
+} = await load("metrics/index.js");
 const { seededRandom } = await load("random.js");
 
 function referenceMidranks(xs) {

@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import { parsePositiveInteger } from "./options.js";
 import { checkCorpus, type CorpusCheckReport } from "../corpus/index.js";
+import { pct } from "../core/index.js";
 
 interface CorpusCheckFlags {
   readonly json?: boolean;
@@ -33,17 +34,13 @@ function formatCounts(counts: Record<string, number>): string {
     .join(", ");
 }
 
-function percent(share: number): string {
-  return `${(share * 100).toFixed(1)}%`;
-}
-
 /** The human-readable report: totals, balance, then one line per failure. */
 export function formatReport(report: CorpusCheckReport): string {
   const lines = [
     `${report.programs} programs in ${report.dir} (main ${report.byKind.main}, test ${report.byKind.test}; unlabelled ${report.unlabelled})`,
     `outcomes: ${formatCounts(report.byOutcome) || "none labelled"}`,
     `shows on: ${formatCounts(report.byShowsOn) || "-"}`,
-    `balance: leak or deadlock ${percent(report.balance.leakOrDeadlock)}, clean high-nondeterminism ${percent(report.balance.cleanHighNondeterminism)}`,
+    `balance: leak or deadlock ${pct(report.balance.leakOrDeadlock)}, clean high-nondeterminism ${pct(report.balance.cleanHighNondeterminism)}`,
   ];
   if (report.unlabelled > 0) lines.push(`unlabelled: ${report.unlabelledPrograms.join(", ")}`);
   if (report.failures.length === 0) lines.push("no problems found");

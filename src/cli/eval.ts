@@ -5,7 +5,7 @@
 import type { Command } from "commander";
 import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parseIntegerOption, parsePositiveInteger, parseRunSelection } from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
-import { DEFAULT_RESAMPLES } from "../eval/metrics/clusterBootstrap.js";
+import { DEFAULT_RESAMPLES } from "../metrics/index.js";
 import { progressWriter } from "./progress.js";
 import { runEvaluation } from "../eval/from-database.js";
 import { evaluationText } from "../report/terminal.js";

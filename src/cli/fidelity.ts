@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRunSelection } from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
-import { DEFAULT_RESAMPLES } from "../eval/metrics/clusterBootstrap.js";
+import { DEFAULT_RESAMPLES } from "../metrics/index.js";
 import { progressWriter } from "./progress.js";
 import { UsageError } from "../errors.js";
 import { compareVariants, fidelityText, runFidelity, saveFidelityRun, variantsText } from "../fidelity/index.js";

@@ -7,7 +7,7 @@ import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
 import { UsageError } from "../errors.js";
 import { runRollouts, saveRolloutReport, type RolloutReport } from "../rollout/index.js";
-import { EVENT_TYPES } from "../trace/types.js";
+import { EVENT_TYPES, fixed } from "../core/index.js";
 
 interface RolloutFlags {
   readonly configs: string;
@@ -30,14 +30,12 @@ function parseTemperature(value: string): number {
   return t;
 }
 
-const f3 = (v: number): string => (Number.isNaN(v) ? "–" : v.toFixed(3));
-
 /** The terminal summary: one headline line, the distributions, the ends and the worst prefixes. */
 export function rolloutText(report: RolloutReport, runId: number): string {
   const o = report.overall;
   const lines = [
     `${report.predictor.id} (config ${report.predictor.configHash}), ${report.constrained ? "constrained" : "unconstrained"}, k=${report.steps}, n=${report.samples}, T=${report.temperature}, seed ${report.seed}: ${report.prefixes.length} ${report.abstraction} prefixes of ${report.programs.length} test programs (holdout ${report.holdout}); stored as rollout run ${runId}`,
-    `mean survival ${o.meanSurvival.toFixed(2)} / ${report.steps} steps, reached k ${f3(o.reachedK)}, k-step accuracy ${f3(o.kStepAccuracy)}, per-step accuracy ${f3(o.perStepAccuracy)}, L1 ${f3(o.l1)}, KL ${f3(o.kl)}`,
+    `mean survival ${o.meanSurvival.toFixed(2)} / ${report.steps} steps, reached k ${fixed(o.reachedK)}, k-step accuracy ${fixed(o.kStepAccuracy)}, per-step accuracy ${fixed(o.perStepAccuracy)}, L1 ${fixed(o.l1)}, KL ${fixed(o.kl)}`,
     `event types   ${EVENT_TYPES.join("  ")}`,
     `  rolled out  ${o.rolledDistribution.map((v, i) => v.toFixed(3).padStart(EVENT_TYPES[i].length)).join("  ")}`,
     `  empirical   ${o.empiricalDistribution.map((v, i) => v.toFixed(3).padStart(EVENT_TYPES[i].length)).join("  ")}`,

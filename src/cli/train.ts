@@ -2,6 +2,7 @@
 
 import type { Command } from "commander";
 import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseChoice, parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import { pct } from "../core/index.js";
 import { UsageError } from "../errors.js";
 import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
@@ -41,7 +42,6 @@ interface TrainCliOptions {
 
 
 
-const pct = (x: number): string => (Number.isNaN(x) ? "–" : `${(100 * x).toFixed(1)}%`);
 
 export function registerTrain(program: Command): void {
   const d = DEFAULT_TRAIN_OPTIONS;
@@ -130,7 +130,7 @@ export function registerTrain(program: Command): void {
             (h === null
               ? "no holdout programs: nothing scored\n"
               : `holdout (${h.samples} samples): accuracy ${pct(h.accuracy)}, majority ${pct(h.majority)}, ceiling ${pct(h.ceiling)}, macro-F1 ${h.macroF1.toFixed(3)}, ECE ${h.ece.toFixed(3)}, ` +
-                `recall GoEnd ${pct(h.recall.GoEnd ?? NaN)} GoSched ${pct(h.recall.GoSched ?? NaN)} GoUnblock ${pct(h.recall.GoUnblock ?? NaN)}\n`) +
+                `recall GoEnd ${pct(h.recall.GoEnd)} GoSched ${pct(h.recall.GoSched)} GoUnblock ${pct(h.recall.GoUnblock)}\n`) +
             `card: ${opts.out}/card.md\n`,
         );
       } finally {

@@ -15,7 +15,6 @@ import {
   crossValidationScores,
   CV_REFERENCE,
   familyWeights,
-  majorityLabel,
   poolFolds,
   pooledMajorityClass,
   type CrossValidationScores,
@@ -31,6 +30,7 @@ import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import { trainFromDatabase, type TrainStudentOptions } from "../train/index.js";
 import type { Progress } from "../progress.js";
 import { studentRecipesOf, type StudentRecipe } from "./recipes.js";
+import { majorityLabel } from "../metrics/index.js";
 
 /** Bumped when what a cached fold student depends on changes outside the hashed inputs. */
 const CV_CACHE_VERSION = 1;

@@ -2,8 +2,7 @@
 // per state, with the ceiling and majority baseline, as data and as a terminal table.
 
 import type { SchedlabDatabase } from "../store/index.js";
-import { EVENT_TYPES } from "../trace/types.js";
-import type { EventType } from "../trace/types.js";
+import { EVENT_TYPES, fixed, pct, type EventType } from "../core/index.js";
 import { summarizeStates } from "./summary.js";
 import type { DistributionSummary } from "./summary.js";
 import { entropyBits, probabilities, totalCount } from "./distribution.js";
@@ -115,11 +114,10 @@ export function formatDistributionTable(report: DistributionReport, options: { m
   if (report.states.length > maxRows) lines.push(`… ${report.states.length - maxRows} more states (use --json or --limit 0 for all)`);
   const samples = report.states.reduce((n, s) => n + totalCount(s.counts), 0);
   const sm = report.summary;
-  const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : "n/a");
   lines.push(
     "",
     `samples ${samples}; class frequencies: ${EVENT_TYPES.map((e) => `${e} ${pct(sm.classFrequencies[e])}`).join(", ")}`,
-    `mean entropy ${Number.isFinite(sm.meanEntropy) ? sm.meanEntropy.toFixed(3) : "n/a"} bits; states with more than one observed next event: ${pct(sm.multiOutcomeShare)}`,
+    `mean entropy ${fixed(sm.meanEntropy)} bits; states with more than one observed next event: ${pct(sm.multiOutcomeShare)}`,
     `ceiling (mode of p̂): ${pct(sm.ceiling)} in-sample, ${pct(sm.ceilingLoo)} leave-one-run-out; states seen once: ${pct(sm.seenOnce.states)} (${pct(sm.seenOnce.samples)} of samples)`,
     `majority baseline (${report.majorityClass ?? "none"}, learned on ${report.trainPrograms.length} training programs, holdout ${report.holdout}): ${pct(sm.majority)}`,
   );

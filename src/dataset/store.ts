@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { UsageError } from "../errors.js";
-import { inTransaction } from "../store/index.js";
+import { inTransaction, multiRowInsert } from "../store/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import { lastRunRecord, loadRunGoroutines, loadRunRecords } from "../trace/load.js";
@@ -117,18 +117,6 @@ function loadRun(db: SchedlabDatabase, programName: string, runId: number, procs
   return { program: programName, runId, procs, records: loadRunRecords(db, runId), goroutines: loadRunGoroutines(db, runId) };
 }
 
-/** Rows inserted per statement: multi-row VALUES cut the per-statement cost several-fold. */
-const INSERT_BATCH = 64;
-
-/** Inserts `items` as rows of `table (columns)` (`width` values each), INSERT_BATCH rows per statement. */
-function insertMany<T>(db: SchedlabDatabase, table: string, width: number, items: readonly T[], row: (item: T) => unknown[]): void {
-  const placeholders = (n: number) => Array.from({ length: n }, () => `(${Array(width).fill("?").join(", ")})`).join(", ");
-  const full = db.prepare(`INSERT INTO ${table} VALUES ${placeholders(INSERT_BATCH)}`);
-  let i = 0;
-  for (; i + INSERT_BATCH <= items.length; i += INSERT_BATCH) full.run(items.slice(i, i + INSERT_BATCH).flatMap(row));
-  if (i < items.length) db.prepare(`INSERT INTO ${table} VALUES ${placeholders(items.length - i)}`).run(items.slice(i).flatMap(row));
-}
-
 /** Replaces the stored states and samples of one (abstraction, program) in one transaction. */
 export function storeProgramStates(
   db: SchedlabDatabase,
@@ -145,8 +133,14 @@ export function storeProgramStates(
       const c = st.counts;
       return [abstraction, program.id, st.key, st.id, c.GoCreate, c.GoStart, c.GoBlock, c.GoUnblock, c.GoSched, c.GoEnd, st.runs, st.representative.runId, st.representative.end, st.prefixHash];
     };
-    insertMany(db, "states (abstraction, program_id, key, state_id, n_gocreate, n_gostart, n_goblock, n_gounblock, n_gosched, n_goend, runs, rep_run_id, rep_end, prefix_hash)", 14, states, stateRow);
-    insertMany(db, "samples (abstraction, run_id, position, state_id, next)", 5, samples, (sm) => [abstraction, sm.runId, sm.end, sm.stateId, sm.next]);
+    const insertStates = multiRowInsert(
+      db,
+      "INSERT INTO states (abstraction, program_id, key, state_id, n_gocreate, n_gostart, n_goblock, n_gounblock, n_gosched, n_goend, runs, rep_run_id, rep_end, prefix_hash)",
+      14,
+    );
+    const insertSamples = multiRowInsert(db, "INSERT INTO samples (abstraction, run_id, position, state_id, next)", 5);
+    insertStates(states.flatMap(stateRow));
+    insertSamples(samples.flatMap((sm) => [abstraction, sm.runId, sm.end, sm.stateId, sm.next]));
     db.prepare(
       `INSERT INTO dataset_inputs (abstraction, program_id, input_hash, built_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (abstraction, program_id) DO UPDATE SET input_hash = excluded.input_hash, built_at = excluded.built_at`,

@@ -4,7 +4,7 @@
 // flat in the number of events (one chunk, plus the stepper's per-goroutine state), so
 // `dist`, `export` and the pipeline's distributions stage work on collections of any size.
 
-import { inTransaction, type SchedlabDatabase } from "../store/index.js";
+import { inTransaction, multiRowInsert, type SchedlabDatabase } from "../store/index.js";
 import { countRunEvents, forEachRunRecordInChunks, loadRunGoroutines } from "../trace/index.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import { growingPrefixHash } from "./prefix-hash.js";
@@ -15,24 +15,10 @@ import type { Abstraction } from "./types.js";
 /** Records read per chunk; each chunk's samples are written before the next is read. */
 export const STREAM_CHUNK = 50_000;
 
-/** Rows per multi-row INSERT. */
-const BATCH = 64;
-
 /** A usable run of the program, as the build needs it. */
 export interface StreamedRun {
   readonly id: number;
   readonly procs: number;
-}
-
-/** Multi-row INSERT of `width`-column rows into `table`, in batches; `rows` is flat. */
-function insertRows(db: SchedlabDatabase, sql: string, width: number, rows: unknown[]): void {
-  const tuple = `(${Array(width).fill("?").join(", ")})`;
-  const statement = (n: number) => db.prepare(`${sql} VALUES ${Array(n).fill(tuple).join(", ")}`);
-  const full = statement(BATCH);
-  const per = BATCH * width;
-  let i = 0;
-  for (; i + per <= rows.length; i += per) full.run(rows.slice(i, i + per));
-  if (i < rows.length) statement((rows.length - i) / width).run(rows.slice(i));
 }
 
 const COUNT_COLUMNS = EVENT_TYPES.map((e, i) => `SUM(s.next = '${e}') AS n${i}`).join(", ");
@@ -56,6 +42,9 @@ export function streamProgramStates(
     db.prepare("DELETE FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)").run(abstraction, program.id);
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS stream_states (state_id TEXT PRIMARY KEY, key TEXT NOT NULL, rep_run_id INTEGER NOT NULL, rep_end INTEGER NOT NULL, prefix_hash TEXT NOT NULL) WITHOUT ROWID;
       DELETE FROM temp.stream_states;`);
+    // The first sample of a state (in run-id, then position order) is its representative.
+    const insertStates = multiRowInsert(db, "INSERT OR IGNORE INTO temp.stream_states (state_id, key, rep_run_id, rep_end, prefix_hash)", 5);
+    const insertSamples = multiRowInsert(db, "INSERT INTO samples (abstraction, run_id, position, state_id, next)", 5);
     for (const run of [...runs].sort((a, b) => a.id - b.id)) {
       const goroutines = loadRunGoroutines(db, run.id);
       const hash = growingPrefixHash({ program: program.name, procs: run.procs, goroutines });
@@ -77,9 +66,8 @@ export function streamProgramStates(
           hash.add(record);
         },
         () => {
-          // The first sample of a state (in run-id, then position order) is its representative.
-          insertRows(db, "INSERT OR IGNORE INTO temp.stream_states (state_id, key, rep_run_id, rep_end, prefix_hash)", 5, states);
-          insertRows(db, "INSERT INTO samples (abstraction, run_id, position, state_id, next)", 5, samples);
+          insertStates(states);
+          insertSamples(samples);
           samples = [];
           states = [];
         },

@@ -2,10 +2,7 @@
 // interval on the accuracy difference and the cluster sign-flip test as its p-value, with
 // McNemar's test kept beside it, labelled as assuming independent samples.
 
-import { clusterBootstrapMeanDifference } from "./metrics/clusterBootstrap.js";
-import type { BootstrapOptions } from "./metrics/clusterBootstrap.js";
-import { clusterSignFlipTest } from "./metrics/clusterSignFlipTest.js";
-import { mcnemar } from "./metrics/mcnemar.js";
+import { type BootstrapOptions, clusterBootstrapMeanDifference, clusterSignFlipTest, mcnemar } from "../metrics/index.js";
 import { EvaluationInputError } from "./errors.js";
 import type { PredictorComparison, SampleScores } from "./types.js";
 

@@ -12,19 +12,7 @@ import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
 import { chooseClusters } from "./evaluate.js";
-import { accuracy } from "./metrics/accuracy.js";
-import { brierScore } from "./metrics/brierScore.js";
-import { classScores } from "./metrics/classScores.js";
-import { clusterBootstrapMeanDifference, type BootstrapInterval, type BootstrapOptions } from "./metrics/clusterBootstrap.js";
-import { labelScore, predictionSet } from "./metrics/conformalPredictionSet.js";
-import { conformalThreshold } from "./metrics/conformalThreshold.js";
-import { confusionMatrix } from "./metrics/confusionMatrix.js";
-import { expectedCalibrationError } from "./metrics/expectedCalibrationError.js";
-import { expectedCalibrationErrorInterval } from "./metrics/expectedCalibrationErrorInterval.js";
-import { macroF1 } from "./metrics/macroF1.js";
-import { majorityAccuracy } from "./metrics/majorityAccuracy.js";
-import { negativeLogLikelihood } from "./metrics/negativeLogLikelihood.js";
-import { tieCredit } from "./metrics/tieCredit.js";
+import { accuracy, type BootstrapInterval, type BootstrapOptions, brierScore, classScores, clusterBootstrapMeanDifference, conformalThreshold, confusionMatrix, expectedCalibrationError, expectedCalibrationErrorInterval, labelScore, macroF1, majorityAccuracy, negativeLogLikelihood, predictionSet, tieCredit } from "../metrics/index.js";
 import type { ClusterUnit, EvaluationSample, PredictorOutput, SampleScores } from "./types.js";
 
 /** The in-context n-gram every other predictor is compared with, pair by pair (docs/training.md). */

@@ -10,22 +10,7 @@ import type { State } from "../dataset/types.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
-import { classScores } from "./metrics/classScores.js";
-import { clusterBootstrapMeanDifferenceOfSums } from "./metrics/clusterBootstrap.js";
-import { clusterSpearman } from "./metrics/clusterCorrelation.js";
-import { pearson } from "./metrics/correlation.js";
-import { correlationPValue } from "./metrics/correlationPValue.js";
-import { empiricalDistribution } from "./metrics/empiricalDistribution.js";
-import { entropy } from "./metrics/entropy.js";
-import { expectedCalibrationErrorOfBins } from "./metrics/expectedCalibrationError.js";
-import { expectedCalibrationErrorIntervalOfCells } from "./metrics/expectedCalibrationErrorInterval.js";
-import { klDivergence } from "./metrics/klDivergence.js";
-import { l1Distance } from "./metrics/l1Distance.js";
-import { macroF1 } from "./metrics/macroF1.js";
-import { majorityAccuracy, majorityLabel } from "./metrics/majorityAccuracy.js";
-import { PROBABILITY_FLOOR } from "./metrics/probabilityFloor.js";
-import { calibrationBin, DEFAULT_CALIBRATION_BINS, reliabilityBinsOfSums } from "./metrics/reliabilityBins.js";
-import { TIE_TOLERANCE } from "./metrics/topLabel.js";
+import { calibrationBin, classScores, clusterBootstrapMeanDifferenceOfSums, clusterSpearman, correlationPValue, DEFAULT_CALIBRATION_BINS, empiricalDistribution, entropy, expectedCalibrationErrorIntervalOfCells, expectedCalibrationErrorOfBins, klDivergence, l1Distance, macroF1, majorityAccuracy, majorityLabel, pearson, PROBABILITY_FLOOR, reliabilityBinsOfSums, TIE_TOLERANCE } from "../metrics/index.js";
 import type {
   ClusterUnit,
   EntropyPoint,

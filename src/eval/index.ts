@@ -1,7 +1,6 @@
-// The evaluation stage (docs/metrics.md): pure metrics, evaluate/compare over states and
-// samples, the scoring of leave-family-out cross-validation (src/cv trains and runs it), and
-// storage of results for reports.
-export * from "./metrics/index.js";
+// The evaluation stage (docs/metrics.md): evaluate/compare over states and samples, the
+// scoring of leave-family-out cross-validation (src/cv trains and runs it), and storage of
+// results for reports.
 export { evaluate, MIN_SAMPLES_FOR_ENTROPY } from "./evaluate.js";
 export { compare } from "./compare.js";
 export { saveEvaluation, loadEvaluation, listEvaluations, type StoredEvaluation, type EvaluationSummary } from "./store.js";

@@ -5,11 +5,8 @@
 import type { Abstraction, Sample, SampleRow } from "../dataset/types.js";
 import type { Prediction } from "../predict/types.js";
 import type { EventType } from "../trace/types.js";
-import type { BootstrapInterval } from "./metrics/clusterBootstrap.js";
+import type { BootstrapInterval, McNemarResult, ReliabilityBin, SignFlipResult } from "../metrics/index.js";
 import type { SeenOnce } from "../dataset/ceiling.js";
-import type { SignFlipResult } from "./metrics/clusterSignFlipTest.js";
-import type { McNemarResult } from "./metrics/mcnemar.js";
-import type { ReliabilityBin } from "./metrics/reliabilityBins.js";
 
 /** A sample as evaluation needs it: full Samples and compact SampleRows both fit. */
 export type EvaluationSample = Sample | SampleRow;

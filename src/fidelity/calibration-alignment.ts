@@ -2,10 +2,8 @@
 // tallies so the program bootstrap re-bins nothing: a resample just sums tallies.
 
 import { quantile } from "simple-statistics";
-import { DEFAULT_RESAMPLES } from "../eval/metrics/clusterBootstrap.js";
+import { calibrationBin, DEFAULT_RESAMPLES, tieCredit } from "../metrics/index.js";
 import { seededRandom } from "../random.js";
-import { calibrationBin } from "../eval/metrics/reliabilityBins.js";
-import { tieCredit } from "../eval/metrics/tieCredit.js";
 import type { AlignmentBin, FidelityOptions, FidelityThresholds, Mr4Result, RelationResult } from "./types.js";
 
 /** Per bin: samples placed there, how many of them were right, and the sum of their confidences. */

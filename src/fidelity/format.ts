@@ -1,12 +1,11 @@
 // Plain-text rendering of a fidelity result: thresholds first, then one line per
 // relation with its interval, then both predictors' plain scores.
 
+import { fixed, MISSING, pct } from "../core/index.js";
 import type { FidelityResult, RelationResult } from "./types.js";
 import type { VariantComparison } from "./variants.js";
 
-const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : "n/a");
-const num = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : "n/a");
-const ci = (r: RelationResult["ci"]): string => (Number.isFinite(r.lower) ? `[${pct(r.lower)}, ${pct(r.upper)}]` : "[n/a]");
+const ci = (r: RelationResult["ci"]): string => (Number.isFinite(r.lower) ? `[${pct(r.lower)}, ${pct(r.upper)}]` : `[${MISSING}]`);
 
 /** The text `schedlab fidelity` prints. */
 export function fidelityText(result: FidelityResult, context: { readonly abstraction: string; readonly holdout: string }): string {
@@ -23,11 +22,11 @@ export function fidelityText(result: FidelityResult, context: { readonly abstrac
   out += line("MR2", `KL(teacher||student) > ${t.tau}`, MR2, "states");
   out += line("MR3", `teacher >= ${t.confidence}, student not >= ${+(t.confidence - t.delta).toFixed(6)} same label`, MR3, "states");
   out += line("MR4", `calibration bins with |acc_T - acc_S| > ${t.mr4Threshold}`, MR4, "binned samples");
-  out += `       (${MR4.binsCompared} bins populated by both, ${pct(MR4.binViolationShare)} of them violated; |ECE_T - ECE_S| = ${num(MR4.eceGap)} ${MR4.eceGapCi.lower !== undefined && Number.isFinite(MR4.eceGapCi.lower) ? `[${num(MR4.eceGapCi.lower)}, ${num(MR4.eceGapCi.upper)}]` : ""})\n\n`;
+  out += `       (${MR4.binsCompared} bins populated by both, ${pct(MR4.binViolationShare)} of them violated; |ECE_T - ECE_S| = ${fixed(MR4.eceGap)} ${MR4.eceGapCi.lower !== undefined && Number.isFinite(MR4.eceGapCi.lower) ? `[${fixed(MR4.eceGapCi.lower)}, ${fixed(MR4.eceGapCi.upper)}]` : ""})\n\n`;
   const width = Math.max(9, result.teacher.name.length, result.student.name.length);
   out += `  ${"predictor".padEnd(width)} accuracy (CI)               mode acc  ECE    mean conf  confident states\n`;
   for (const p of [result.teacher, result.student]) {
-    out += `  ${p.name.padEnd(width)} ${pct(p.accuracy).padStart(6)} ${ci(p.accuracyCi).padEnd(20)} ${pct(p.modeAccuracy).padStart(8)}  ${num(p.ece)}  ${num(p.meanConfidence).padStart(9)}  ${p.confidentStates}\n`;
+    out += `  ${p.name.padEnd(width)} ${pct(p.accuracy).padStart(6)} ${ci(p.accuracyCi).padEnd(20)} ${pct(p.modeAccuracy).padStart(8)}  ${fixed(p.ece)}  ${fixed(p.meanConfidence).padStart(9)}  ${p.confidentStates}\n`;
   }
   return out;
 }

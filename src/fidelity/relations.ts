@@ -2,13 +2,7 @@
 // predictions in, violation rates with program-bootstrap intervals out.
 
 import type { State } from "../dataset/types.js";
-import { clusterBootstrapMeanDifference, type BootstrapInterval } from "../eval/metrics/clusterBootstrap.js";
-import { empiricalDistribution } from "../eval/metrics/empiricalDistribution.js";
-import { expectedCalibrationError } from "../eval/metrics/expectedCalibrationError.js";
-import { klDivergence } from "../eval/metrics/klDivergence.js";
-import { modeAccuracy } from "../eval/metrics/modeAccuracy.js";
-import { tieCredit } from "../eval/metrics/tieCredit.js";
-import { TIE_TOLERANCE, topLabel, topLabels } from "../eval/metrics/topLabel.js";
+import { type BootstrapInterval, clusterBootstrapMeanDifference, empiricalDistribution, expectedCalibrationError, klDivergence, modeAccuracy, TIE_TOLERANCE, tieCredit, topLabel, topLabels } from "../metrics/index.js";
 import type { EvaluationSample, PredictorOutput } from "../eval/types.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import { calibrationTallies, mr4FromTallies } from "./calibration-alignment.js";

@@ -2,7 +2,7 @@
 // crash were waiting when something else killed the program; they are not leaks. And a
 // recorded run as the model reads it, how it ended included. Pure.
 
-import type { GoroutineInfo } from "../trace/types.js";
+import type { GoroutineInfo } from "../core/index.js";
 import type { LeakRun, RunEnd } from "./types.js";
 
 /** The runtime's deadlock report: a fatal error, but the very signature of a deadlock. */

@@ -6,7 +6,7 @@
 // arrays in the same order, objects with the same keys in the same order.
 
 import { SchedlabError } from "../errors.js";
-import type { GoroutineInfo } from "../trace/types.js";
+import type { GoroutineInfo } from "../core/index.js";
 import { NO_LOCKS, type LockHold, type LockMode, type RunLocks } from "./locks.js";
 import { END_STATES, NON_USER_WAKER, TIMER_WAKER, type EndState, type FinalBlock, type LeakReason, type RunGoroutineStates, type WakeTally } from "./types.js";
 import type { PreciseWait } from "./waits.js";

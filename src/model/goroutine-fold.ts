@@ -3,8 +3,7 @@
 // Pure: a fold fed one record at a time (in seq order) whose state is per goroutine, so a
 // run of any length folds in memory proportional to its goroutines.
 
-import type { GoroutineRecord, LockOp } from "../trace/types.js";
-import { EVENT_TYPES } from "../trace/types.js";
+import { EVENT_TYPES, type GoroutineRecord, type LockOp } from "../core/index.js";
 import { lockFold } from "./locks.js";
 import { parseStack, preciseWait } from "./waits.js";
 import { isLeakReason, NON_USER_WAKER, runWasCut, TIMER_WAKER, type EndState, type FinalBlock, type LeakReason, type LeakRun, type RunGoroutineStates, type WakeTally } from "./types.js";

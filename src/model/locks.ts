@@ -5,7 +5,7 @@
 // re-taken by a goroutine that already holds it. Lock ids are addresses: they name a mutex
 // within one run only. Pure; memory follows the locks held, the edges are bounded per run.
 
-import type { LockOp } from "../trace/types.js";
+import type { LockOp } from "../core/index.js";
 
 export type LockMode = "w" | "r";
 

@@ -2,7 +2,7 @@
 // when its trace stops, the waits it was woken from, and the kinds of leak finding.
 // Shared by collect's per-run check and the leaks stage (docs/leaks.md, "One rule").
 
-import type { GoroutineInfo } from "../trace/types.js";
+import type { GoroutineInfo } from "../core/index.js";
 import type { RunLocks } from "./locks.js";
 import type { PreciseWait } from "./waits.js";
 

@@ -5,12 +5,8 @@
 
 import type { CrossValidatedAbstraction, CrossValidationRun } from "../cv/index.js";
 import { CONFORMAL_COVERAGE } from "../eval/cv.js";
-import { fixed, interval, plural, pValue, signed } from "./format.js";
+import { fixed, interval, MISSING, pct, pctInterval, plural, points, pValue, signed } from "../core/index.js";
 import { textTable } from "./terminal.js";
-
-const pct = (x: number): string => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : "–");
-const points = (x: number): string => (Number.isFinite(x) ? (100 * x).toFixed(1) : "–");
-const pctInterval = (lower: number, upper: number): string => `[${points(lower)}, ${points(upper)}]`;
 
 /** The conformal target of an abstraction's scoreboard (the same for every predictor). */
 const conformalTarget = (a: CrossValidatedAbstraction): number => a.scores.predictors.find((p) => p.conformal !== null)?.conformal?.target ?? CONFORMAL_COVERAGE;
@@ -24,7 +20,7 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
     "",
     textTable(
       ["predictor", "accuracy", "95% CI", "LOO gap", "of LOO"],
-      s.predictors.map((p) => [p.name, pct(p.accuracy.estimate), pctInterval(p.accuracy.lower, p.accuracy.upper), points(p.gapToCeilingLoo), pct(p.shareOfCeilingLoo)]),
+      s.predictors.map((p) => [p.name, pct(p.accuracy.estimate), pctInterval(p.accuracy), points(p.gapToCeilingLoo), pct(p.shareOfCeilingLoo)]),
     ),
     "",
     textTable(
@@ -36,10 +32,10 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
         fixed(p.nll.estimate),
         interval(p.nll.lower, p.nll.upper),
         fixed(p.brier),
-        p.conformal === null ? "–" : pct(p.conformal.coverage.estimate),
-        p.conformal === null ? "–" : pctInterval(p.conformal.coverage.lower, p.conformal.coverage.upper),
-        p.conformal === null ? "–" : p.conformal.setSize.estimate.toFixed(2),
-        p.conformal === null ? "–" : `[${p.conformal.setSize.lower.toFixed(2)}, ${p.conformal.setSize.upper.toFixed(2)}]`,
+        p.conformal === null ? MISSING : pct(p.conformal.coverage.estimate),
+        p.conformal === null ? MISSING : pctInterval(p.conformal.coverage),
+        p.conformal === null ? MISSING : p.conformal.setSize.estimate.toFixed(2),
+        p.conformal === null ? MISSING : `[${p.conformal.setSize.lower.toFixed(2)}, ${p.conformal.setSize.upper.toFixed(2)}]`,
       ]),
     ),
     "coverage: share of test samples whose next event is in the split-conformal set (LAC score, calibrated per fold on its validation families); set size: mean events in the set.",

@@ -5,7 +5,6 @@ export { writeReport, ReportWriteError, type WrittenReport } from "./write.js";
 export { htmlDocument, htmlTable, type HtmlTable } from "./html.js";
 export { markdownDocument, markdownTable } from "./markdown.js";
 export { escapeXml, escapeMarkdownCell } from "./escape.js";
-export { fixed, signed, pValue, interval, plural, MISSING } from "./format.js";
 export { evaluationSections, evaluationSummarySection, comparisonsSection, predictorDetailSection, slug } from "./sections/evaluation.js";
 export type { SectionScope } from "./sections/evaluation.js";
 export { evaluationHistorySection } from "./sections/history.js";

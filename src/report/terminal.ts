@@ -1,7 +1,7 @@
 // Plain-text tables for the terminal (`schedlab eval` without --json).
 
 import type { EvaluationResult } from "../eval/types.js";
-import { plural } from "./format.js";
+import { plural } from "../core/index.js";
 import { COMPARISON_HEADERS, comparisonRow, HEADLINE_HEADERS, headlineRow } from "./sections/evaluationTables.js";
 
 /** Left-aligns the first column, right-aligns the rest, two spaces between columns. */

@@ -2,8 +2,7 @@
 // the real continuations of the runs that share the prefix, and the rolled-out event-type
 // distribution against the empirical one. Definitions in docs/rollout.md.
 
-import { klDivergence } from "../eval/metrics/klDivergence.js";
-import { l1Distance } from "../eval/metrics/l1Distance.js";
+import { klDivergence, l1Distance } from "../metrics/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import type { EventType } from "../trace/types.js";
 import type { Rollout } from "./rollout.js";

@@ -5,7 +5,7 @@ import type { PredictorEvaluation } from "../eval/index.js";
 import { kindCounts, type LeakAnalysis, type LeakScoreReport } from "../leaks/index.js";
 import { crossValidationLine } from "../report/sections/crossValidation.js";
 import { estimateWithInterval } from "../report/sections/evaluationTables.js";
-import { EVENT_TYPES, type EventType } from "../trace/types.js";
+import { EVENT_TYPES, fixed, MISSING, pct, type EventType } from "../core/index.js";
 import type { BestStudent, LeakSummary, PipelineSummary, PredictorSummary, SectionSummary } from "./types.js";
 
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
@@ -62,8 +62,6 @@ export function leakSummaryOf(analysis: LeakAnalysis, score: LeakScoreReport): L
   };
 }
 
-const pct = (x: number | null): string => (x === null || !Number.isFinite(x) ? "–" : `${(100 * x).toFixed(1)}%`);
-const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : "–");
 
 function headlineLine(section: SectionSummary, where: string, abstraction: string): string {
   const best = section.best === null ? undefined : section.predictors.find((p) => p.name === section.best!.name);
@@ -77,7 +75,7 @@ function headlineLine(section: SectionSummary, where: string, abstraction: strin
 function externalLine(section: PipelineSummary["external"][number]): string {
   const best = section.best === null ? undefined : section.predictors.find((p) => p.name === section.best!.name);
   const others = section.predictors.filter((p) => p !== best).map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ");
-  return `test corpus ${section.corpus.label} (${section.testPrograms.length} programs): ${best === undefined ? "no student" : `${best.name} ${pct(best.accuracy)} (ECE ${estimateWithInterval(best.ece, best.eceInterval)})`}; ${others}; ceiling ${pct(section.predictors[0]?.ceiling ?? NaN)}, leave-one-run-out ${pct(section.predictors[0]?.ceilingLoo ?? NaN)}`;
+  return `test corpus ${section.corpus.label} (${section.testPrograms.length} programs): ${best === undefined ? "no student" : `${best.name} ${pct(best.accuracy)} (ECE ${estimateWithInterval(best.ece, best.eceInterval)})`}; ${others}; ceiling ${pct(section.predictors[0]?.ceiling)}, leave-one-run-out ${pct(section.predictors[0]?.ceilingLoo)}`;
 }
 
 /** The summary lines printed at the end of `schedlab run` (five, one for the CV stage when it ran, one per test corpus), before where the report is. */
@@ -89,8 +87,8 @@ export function summaryLines(summary: PipelineSummary): string[] {
   const leaks = summary.leaks;
   const lines = [
     headlineLine(summary, "held-out", summary.abstraction),
-    `students: ${students.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ") || "–"}; baselines: ${baselines.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ")}`,
-    `calibration (ECE, lower is better): ${summary.predictors.map((p) => `${p.name} ${estimateWithInterval(p.ece, p.eceInterval)}`).join(", ")}${reference === undefined ? "" : `; macro-F1 of ${reference.name} ${f3(reference.macroF1)}`}`,
+    `students: ${students.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ") || MISSING}; baselines: ${baselines.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ")}`,
+    `calibration (ECE, lower is better): ${summary.predictors.map((p) => `${p.name} ${estimateWithInterval(p.ece, p.eceInterval)}`).join(", ")}${reference === undefined ? "" : `; macro-F1 of ${reference.name} ${fixed(reference.macroF1)}`}`,
     ...(summary.crossValidation === null ? [] : [crossValidationLine(summary.crossValidation, summary.best?.name ?? null)]),
     ...summary.external.map(externalLine),
     leaks === null

@@ -2,7 +2,7 @@
 // to, per-stage progress, and the summary it returns.
 
 import type { Abstraction, SplitFamilies } from "../dataset/index.js";
-import type { BootstrapInterval } from "../eval/index.js";
+import type { BootstrapInterval } from "../metrics/index.js";
 import type { EventType } from "../trace/types.js";
 import type { Progress } from "../progress.js";
 import type { CrossValidationBoard } from "../report/sections/crossValidation.js";

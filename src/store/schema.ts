@@ -2,7 +2,25 @@
 // Invariant: SCHEMA_VERSION changes whenever SCHEMA_SQL changes in a way an older
 // schedlab could not read; openDatabase refuses databases of any other version.
 
+import { RECORD_KINDS, type RecordKind } from "../core/index.js";
+
 export const SCHEMA_VERSION = 4;
+
+/**
+ * The SQL CASE that maps a record kind's name in `expr` to its event_records.kind code
+ * (kindCodeCase) or back (kindNameCase), derived from RECORD_KINDS so the legacy copy, the
+ * events view and its insert trigger number kinds as ingest does. Four arms a line, the
+ * later lines aligned under the first arm of a CASE written at `column`.
+ */
+function kindCase(expr: string, column: number, arm: (kind: RecordKind, code: number) => string): string {
+  const arms = RECORD_KINDS.map(arm);
+  const lines: string[] = [];
+  for (let i = 0; i < arms.length; i += 4) lines.push(arms.slice(i, i + 4).join(" "));
+  return `CASE ${expr} ${lines.join(`\n${" ".repeat(column + "CASE ".length + expr.length + 1)}`)} END`;
+}
+
+const kindCodeCase = (expr: string, column: number): string => kindCase(expr, column, (kind, code) => `WHEN '${kind}' THEN ${code}`);
+const kindNameCase = (expr: string, column: number): string => kindCase(expr, column, (kind, code) => `WHEN ${code} THEN '${kind}'`);
 
 /**
  * Version 3 added event_records.stack and the lock_ops table; a version-2 database is
@@ -23,9 +41,7 @@ INSERT OR IGNORE INTO trace_strings (text) SELECT DISTINCT reason FROM ${LEGACY_
 INSERT OR IGNORE INTO trace_strings (text) SELECT DISTINCT site FROM ${LEGACY_EVENTS_TABLE} WHERE site IS NOT NULL;
 INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site)
   SELECT e.run_id, e.seq, e.time_ns,
-         CASE e.kind WHEN 'GoCreate' THEN 0 WHEN 'GoStart' THEN 1 WHEN 'GoBlock' THEN 2 WHEN 'GoUnblock' THEN 3
-                     WHEN 'GoSched' THEN 4 WHEN 'GoEnd' THEN 5 WHEN 'SyscallEnter' THEN 6 WHEN 'SyscallExit' THEN 7
-                     WHEN 'SyscallUnblock' THEN 8 WHEN 'Initial' THEN 9 END,
+         ${kindCodeCase("e.kind", 9)},
          e.gid, e.actor_gid, r.id, s.id
   FROM ${LEGACY_EVENTS_TABLE} e JOIN trace_strings r ON r.text = e.reason LEFT JOIN trace_strings s ON s.text = e.site
   ORDER BY e.run_id, e.seq;
@@ -220,9 +236,7 @@ CREATE TABLE IF NOT EXISTS explorations (
 -- and the stack. Inserting into it interns the strings; deleting from it deletes the records.
 CREATE VIEW IF NOT EXISTS events (run_id, seq, time_ns, kind, gid, actor_gid, reason, site, stack) AS
   SELECT e.run_id, e.seq, e.time_ns,
-         CASE e.kind WHEN 0 THEN 'GoCreate' WHEN 1 THEN 'GoStart' WHEN 2 THEN 'GoBlock' WHEN 3 THEN 'GoUnblock'
-                     WHEN 4 THEN 'GoSched' WHEN 5 THEN 'GoEnd' WHEN 6 THEN 'SyscallEnter' WHEN 7 THEN 'SyscallExit'
-                     WHEN 8 THEN 'SyscallUnblock' WHEN 9 THEN 'Initial' END,
+         ${kindNameCase("e.kind", 9)},
          e.gid, e.actor_gid, r.text, s.text, k.text
   FROM event_records e JOIN trace_strings r ON r.id = e.reason LEFT JOIN trace_strings s ON s.id = e.site
        LEFT JOIN trace_strings k ON k.id = e.stack;
@@ -233,9 +247,7 @@ BEGIN
   INSERT OR IGNORE INTO trace_strings (text) SELECT NEW.stack WHERE NEW.stack IS NOT NULL;
   INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site, stack)
   VALUES (NEW.run_id, NEW.seq, NEW.time_ns,
-          CASE NEW.kind WHEN 'GoCreate' THEN 0 WHEN 'GoStart' THEN 1 WHEN 'GoBlock' THEN 2 WHEN 'GoUnblock' THEN 3
-                        WHEN 'GoSched' THEN 4 WHEN 'GoEnd' THEN 5 WHEN 'SyscallEnter' THEN 6 WHEN 'SyscallExit' THEN 7
-                        WHEN 'SyscallUnblock' THEN 8 WHEN 'Initial' THEN 9 END,
+          ${kindCodeCase("NEW.kind", 10)},
           NEW.gid, NEW.actor_gid,
           (SELECT id FROM trace_strings WHERE text = coalesce(NEW.reason, '')),
           (SELECT id FROM trace_strings WHERE text = NEW.site),

@@ -2,7 +2,7 @@
 export * from "./types.js";
 export { decodeTrace, type DecodeOptions } from "./decode.js";
 export { ingestRuns, pendingIngestCount, recordedTraces, type IngestOptions, type IngestSummary, type RunIngestResult } from "./ingest.js";
-export { countRunEvents, forEachRunRecord, forEachRunRecordInChunks, iterateRunRecords, loadRunRecords, lastRunRecord, loadRunGoroutines, loadRunEndStates, recordKindCode, isGcPreemption } from "./load.js";
+export { countRunEvents, forEachRunRecord, forEachRunRecordInChunks, iterateRunRecords, loadRunRecords, lastRunRecord, loadRunGoroutines, loadRunEndStates, isGcPreemption } from "./load.js";
 export { canonicalGoroutineIds, shortFunctionName, testName } from "./identity.js";
 export { relativePackagePaths } from "./package-path.js";
 export { DEFAULT_GOROUTINE_FILTER, isDroppedEntry } from "./filter.js";

@@ -6,14 +6,14 @@
 
 import { availableParallelism } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { inTransaction, type SchedlabDatabase } from "../store/index.js";
+import { inTransaction, multiRowInsert, type SchedlabDatabase } from "../store/index.js";
 import { goHelperPath } from "../gohelper/index.js";
 import { encodeEndStates, END_STATE_FORMAT, leakRunOf, runStateFold, type RunEnd } from "../model/index.js";
 import { decodeTrace } from "./decode.js";
 import { TraceCorruptError, TraceDecodeError } from "./errors.js";
 import { testFunctionsInOrder } from "./testOrder.js";
-import { recordKindCode } from "./load.js";
-import { RECORD_KINDS, type GoroutineFilter, type GoroutineInfo, type GoroutineRecord, type LockOp, type RootMode, type StoreMode } from "./types.js";
+import { recordKindCode, type GoroutineInfo, type GoroutineRecord, type LockOp } from "../core/index.js";
+import type { GoroutineFilter, RootMode, StoreMode } from "./types.js";
 import type { Progress } from "../progress.js";
 
 export interface IngestOptions {
@@ -151,11 +151,7 @@ type Statements = ReturnType<typeof prepare>;
 const ROWS_PER_INSERT = 128;
 
 const EVENT_COLUMNS = 9;
-
-function insertEventsSql(rows: number): string {
-  const values = Array.from({ length: rows }, () => `(${Array.from({ length: EVENT_COLUMNS }, () => "?").join(", ")})`).join(", ");
-  return `INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site, stack) VALUES ${values}`;
-}
+const LOCK_OP_COLUMNS = 10;
 
 /** event_records.stack of a record: a GoBlock's stack id (0 when it has none), NULL otherwise (docs/schema.md). */
 function stackId(s: Statements, r: GoroutineRecord): number | null {
@@ -163,30 +159,23 @@ function stackId(s: Statements, r: GoroutineRecord): number | null {
   return r.stack === null ? 0 : s.intern.id(r.stack);
 }
 
-/** Inserts records with as few statement calls as possible (SQLite's 32766-parameter limit allows 3640 rows). */
+/** Inserts records ROWS_PER_INSERT at a time. */
 function insertRecords(s: Statements, runId: number, records: readonly GoroutineRecord[]): void {
-  const params: (number | null)[] = new Array(ROWS_PER_INSERT * EVENT_COLUMNS);
-  let i = 0;
-  for (; i + ROWS_PER_INSERT <= records.length; i += ROWS_PER_INSERT) {
-    for (let j = 0; j < ROWS_PER_INSERT; j++) {
-      const r = records[i + j];
-      const o = j * EVENT_COLUMNS;
-      params[o] = runId;
-      params[o + 1] = r.seq;
-      params[o + 2] = r.timeNs;
-      params[o + 3] = KIND_CODES.get(r.kind)!;
-      params[o + 4] = r.goroutine;
-      params[o + 5] = r.actor;
-      params[o + 6] = s.intern.id(r.reason);
-      params[o + 7] = r.site === null ? null : s.intern.id(r.site);
-      params[o + 8] = stackId(s, r);
-    }
-    s.insertEvents.run(params);
-  }
-  for (; i < records.length; i++) {
+  const values: (number | null)[] = new Array(records.length * EVENT_COLUMNS);
+  for (let i = 0; i < records.length; i++) {
     const r = records[i];
-    s.insertEvent.run(runId, r.seq, r.timeNs, KIND_CODES.get(r.kind)!, r.goroutine, r.actor, s.intern.id(r.reason), r.site === null ? null : s.intern.id(r.site), stackId(s, r));
+    const o = i * EVENT_COLUMNS;
+    values[o] = runId;
+    values[o + 1] = r.seq;
+    values[o + 2] = r.timeNs;
+    values[o + 3] = recordKindCode(r.kind);
+    values[o + 4] = r.goroutine;
+    values[o + 5] = r.actor;
+    values[o + 6] = s.intern.id(r.reason);
+    values[o + 7] = r.site === null ? null : s.intern.id(r.site);
+    values[o + 8] = stackId(s, r);
   }
+  s.insertEvents(values);
 }
 
 /**
@@ -203,41 +192,25 @@ function lockOpNumbering(): (op: LockOp) => number {
   };
 }
 
-const LOCK_OP_COLUMNS = 10;
-
-function insertLockOpsSql(rows: number): string {
-  const values = Array.from({ length: rows }, () => `(${Array.from({ length: LOCK_OP_COLUMNS }, () => "?").join(", ")})`).join(", ");
-  return `INSERT INTO lock_ops (run_id, seq, ord, time_ns, gid, phase, mode, lock, site, stack) VALUES ${values}`;
-}
-
 /** Inserts lock ops ROWS_PER_INSERT at a time, like insertRecords (a hunt's runs log about as many ops as records). */
 function insertLockOps(s: Statements, runId: number, ops: readonly LockOp[], ordOf: (op: LockOp) => number): void {
-  const params: (number | string | null)[] = new Array(ROWS_PER_INSERT * LOCK_OP_COLUMNS);
-  const fill = (target: (number | string | null)[], o: number, op: LockOp): void => {
-    target[o] = runId;
-    target[o + 1] = op.seq;
-    target[o + 2] = ordOf(op);
-    target[o + 3] = op.timeNs;
-    target[o + 4] = op.goroutine;
-    target[o + 5] = op.phase;
-    target[o + 6] = op.mode;
-    target[o + 7] = op.lock;
-    target[o + 8] = op.site === null ? null : s.intern.id(op.site);
-    target[o + 9] = op.stack === null ? null : s.intern.id(op.stack);
-  };
-  let i = 0;
-  for (; i + ROWS_PER_INSERT <= ops.length; i += ROWS_PER_INSERT) {
-    for (let j = 0; j < ROWS_PER_INSERT; j++) fill(params, j * LOCK_OP_COLUMNS, ops[i + j]);
-    s.insertLockOps.run(params);
+  const values: (number | string | null)[] = new Array(ops.length * LOCK_OP_COLUMNS);
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i];
+    const o = i * LOCK_OP_COLUMNS;
+    values[o] = runId;
+    values[o + 1] = op.seq;
+    values[o + 2] = ordOf(op);
+    values[o + 3] = op.timeNs;
+    values[o + 4] = op.goroutine;
+    values[o + 5] = op.phase;
+    values[o + 6] = op.mode;
+    values[o + 7] = op.lock;
+    values[o + 8] = op.site === null ? null : s.intern.id(op.site);
+    values[o + 9] = op.stack === null ? null : s.intern.id(op.stack);
   }
-  const one: (number | string | null)[] = new Array(LOCK_OP_COLUMNS);
-  for (; i < ops.length; i++) {
-    fill(one, 0, ops[i]);
-    s.insertLockOp.run(one);
-  }
+  s.insertLockOps(values);
 }
-
-const KIND_CODES = new Map(RECORD_KINDS.map((kind) => [kind, recordKindCode(kind)]));
 
 interface StringInterner {
   /** The trace_strings id of `text`, added if new. */
@@ -277,12 +250,10 @@ function prepare(db: SchedlabDatabase) {
     deleteLockOps: db.prepare("DELETE FROM lock_ops WHERE run_id = ?"),
     deleteEndStates: db.prepare("DELETE FROM run_end_states WHERE run_id = ?"),
     insertEndStates: db.prepare("INSERT INTO run_end_states (run_id, records, format, states) VALUES (?, ?, ?, ?)"),
-    insertLockOp: db.prepare(insertLockOpsSql(1)),
-    insertLockOps: db.prepare(insertLockOpsSql(ROWS_PER_INSERT)),
+    insertLockOps: multiRowInsert(db, "INSERT INTO lock_ops (run_id, seq, ord, time_ns, gid, phase, mode, lock, site, stack)", LOCK_OP_COLUMNS, ROWS_PER_INSERT),
     deleteGoroutines: db.prepare("DELETE FROM goroutines WHERE run_id = ?"),
     clearStatus: db.prepare("UPDATE runs SET ingest_status = NULL, ingest_error = NULL, store = 'events' WHERE id = ?"),
-    insertEvent: db.prepare(insertEventsSql(1)),
-    insertEvents: db.prepare(insertEventsSql(ROWS_PER_INSERT)),
+    insertEvents: multiRowInsert(db, "INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site, stack)", EVENT_COLUMNS, ROWS_PER_INSERT),
     insertGoroutine: db.prepare(
       `INSERT INTO goroutines (run_id, gid, canonical_id, parent_gid, entry, creation_site, is_root)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,

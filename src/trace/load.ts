@@ -7,12 +7,7 @@
 import { decodeEndStates, END_STATE_FORMAT, EndStateFormatError, type RunGoroutineStates } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { SummaryOnlyRunError } from "./errors.js";
-import { RECORD_KINDS, type GoroutineInfo, type GoroutineRecord, type LockOp, type RecordKind } from "./types.js";
-
-/** event_records.kind of a record kind: its index in RECORD_KINDS (the Go helper's numbering). */
-export function recordKindCode(kind: RecordKind): number {
-  return RECORD_KINDS.indexOf(kind);
-}
+import { RECORD_KINDS, type GoroutineInfo, type GoroutineRecord, type LockOp } from "../core/index.js";
 
 /** Text by trace_strings id, one per connection. */
 const stringTables = new WeakMap<SchedlabDatabase, (id: number) => string>();

@@ -4,7 +4,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ADAPTER_FILES, type NgramModel, type SavedNgram } from "../predict/index.js";
-import { EVENT_TYPES } from "../trace/types.js";
+import { EVENT_TYPES, fixed, pct } from "../core/index.js";
 import type { CardMetrics } from "./card-metrics.js";
 import type { StudentCard, TrainedStudent } from "./types.js";
 
@@ -23,8 +23,6 @@ export function saveAdapter(dir: string, student: TrainedStudent): void {
   writeAtomically(join(dir, ADAPTER_FILES.cardMarkdown), cardMarkdown(student.card));
 }
 
-const pct = (x: number | null | undefined): string => (x === null || x === undefined || Number.isNaN(x) ? "–" : `${(100 * x).toFixed(1)}%`);
-const num = (x: number | null | undefined, digits = 3): string => (x === null || x === undefined || Number.isNaN(x) ? "–" : x.toFixed(digits));
 
 function metricsTable(title: string, m: CardMetrics | null): string {
   if (m === null) return `## ${title}\n\nNothing held out.\n`;
@@ -35,7 +33,7 @@ function metricsTable(title: string, m: CardMetrics | null): string {
     "",
     "| accuracy | majority (" + m.majorityEvent + ") | ceiling | macro-F1 | ECE (15 bins) | NLL | recall GoEnd | recall GoSched | recall GoUnblock |",
     "|---|---|---|---|---|---|---|---|---|",
-    `| ${pct(m.accuracy)} | ${pct(m.majority)} | ${pct(m.ceiling)} | ${num(m.macroF1)} | ${num(m.ece)} | ${num(m.nll)} | ${pct(m.recall.GoEnd)} | ${pct(m.recall.GoSched)} | ${pct(m.recall.GoUnblock)} |`,
+    `| ${pct(m.accuracy)} | ${pct(m.majority)} | ${pct(m.ceiling)} | ${fixed(m.macroF1)} | ${fixed(m.ece)} | ${fixed(m.nll)} | ${pct(m.recall.GoEnd)} | ${pct(m.recall.GoSched)} | ${pct(m.recall.GoUnblock)} |`,
     "",
   ].join("\n");
 }
@@ -55,7 +53,7 @@ export function cardMarkdown(card: StudentCard): string {
     `- objective: **${t.objective}**${t.tags ? " + reasoning tags" : ""}${t.balance ? " + class rebalancing" : ""}${t.staticFeatures ? " + static source features" : ""}; model: **${t.model}**; seed ${t.seed}`,
     `- hyper-parameters: ${hyper}`,
     `- ${t.features} features (spec version ${t.featureVersion}), ${t.parameters} parameters; ${t.epochsRun} epochs run, best epoch ${t.bestEpoch}`,
-    `- calibration fitted on the validation programs: temperature ${num(t.temperature)}, weight ${num(t.priorWeight, 2)} of the training class marginal (q = F((1 − α)·softmax(z/T) + α·marginal), F the feasibility rule ${String(t.hyperParameters.feasibility ?? "none")}; validation NLL ${num(t.validationNll)})`,
+    `- calibration fitted on the validation programs: temperature ${fixed(t.temperature)}, weight ${fixed(t.priorWeight, 2)} of the training class marginal (q = F((1 − α)·softmax(z/T) + α·marginal), F the feasibility rule ${String(t.hyperParameters.feasibility ?? "none")}; validation NLL ${fixed(t.validationNll)})`,
     "",
     "## Data",
     "",
@@ -64,7 +62,7 @@ export function cardMarkdown(card: StudentCard): string {
     `- validation (split by ${d.validationSplit}): ${d.validationPrograms.length} programs, ${d.validationStates} states`,
     `- holdout: ${d.holdoutPrograms.length} programs, ${d.holdoutStates} states, ${d.holdoutSamples} samples`,
     `- training class totals: ${EVENT_TYPES.map((e) => `${e} ${d.classTotals[e]}`).join(", ")}`,
-    `- class weights: ${EVENT_TYPES.map((e) => `${e} ${num(d.classWeights[e], 2)}`).join(", ")}`,
+    `- class weights: ${EVENT_TYPES.map((e) => `${e} ${fixed(d.classWeights[e], 2)}`).join(", ")}`,
     !t.staticFeatures
       ? "- static source features not used (columns zero)"
       : d.programsWithoutStaticFeatures.length > 0

@@ -7,7 +7,7 @@ import { statesFromRuns } from "../dataset/abstractions.js";
 import type { Abstraction, Prefix, RunRecords, Sample, State } from "../dataset/types.js";
 import { UsageError } from "../errors.js";
 import { applyRecord, newSchedulerTracker } from "../dataset/scheduler-state.js";
-import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../trace/types.js";
+import { EVENT_TYPES, isEventType, RARE_EVENTS, type EventType, type GoroutineRecord } from "../core/index.js";
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
 import { calibratedNll, CONTEXT_CALIBRATION_FEATURE, fitContextTemperature, fitStudentCalibration, memberTemperatures } from "./calibration.js";
 import {
@@ -34,7 +34,7 @@ import { familyWeightedCounts, outOfFoldRows, withOutOfFold } from "./calibratio
 import { ensembleLogits, eventLogits, fitModel, fitStandardiser, type TrainingMatrix } from "./fit.js";
 import { seededRandom, shuffleInPlace } from "../random.js";
 import { nextEventRecord, tagTarget } from "./tags.js";
-import { RARE_EVENTS, ensembleMembers, type StudentCard, type StudentData, type StudentSide, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";
+import { ensembleMembers, type StudentCard, type StudentData, type StudentSide, type TrainedStudent, type TrainingData, type TrainStudentOptions } from "./types.js";
 
 const K = EVENT_TYPES.length;
 const T = TAG_CLASSES.length;

@@ -16,9 +16,6 @@ export const OBJECTIVES = ["ce", "kl", "trajectory"] as const;
  */
 export type Objective = (typeof OBJECTIVES)[number];
 
-/** Events --balance reweights (the rare ones); the others keep weight 1. */
-export const RARE_EVENTS: readonly EventType[] = ["GoEnd", "GoSched", "GoUnblock"];
-
 export interface TrainStudentOptions {
   readonly objective: Objective;
   readonly model: ModelKind;

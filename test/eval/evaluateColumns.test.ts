@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/eval/evaluate.js";
-import { clusterBootstrapMeanDifference } from "../../src/eval/metrics/clusterBootstrap.js";
-import { PROBABILITY_FLOOR } from "../../src/eval/metrics/probabilityFloor.js";
+import { clusterBootstrapMeanDifference } from "../../src/metrics/clusterBootstrap.js";
+import { PROBABILITY_FLOOR } from "../../src/metrics/probabilityFloor.js";
 import type { EvaluationResult } from "../../src/eval/types.js";
 import { EVENT_TYPES } from "../../src/trace/types.js";
 import { ORACLE, STATES, UNIFORM, samplesOf } from "./fixtures/states.js";

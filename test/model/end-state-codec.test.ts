@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from "vitest";
 import { decodeEndStates, encodeEndStates, EndStateFormatError, NO_LOCKS, runStateFold, type LeakRun, type RunGoroutineStates } from "../../src/model/index.js";
-import type { GoroutineInfo, GoroutineRecord, LockOp, RecordKind } from "../../src/trace/types.js";
+import type { GoroutineInfo, GoroutineRecord, LockOp, RecordKind } from "../../src/core/index.js";
 
 const PKG = "example.com/m/store";
 const site = (line: number): string => `${PKG}.worker store.go:${line}`;

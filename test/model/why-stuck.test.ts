@@ -6,7 +6,7 @@
 
 import { describe, expect, test } from "vitest";
 import { explainProgram, groupBugs, judgeProgram, predictDeadlocks, preciseWait, runStateFold, type AnalysedRun, type LeakRun, type RunEnd } from "../../src/model/index.js";
-import type { GoroutineInfo, GoroutineRecord, LockOp, RecordKind } from "../../src/trace/types.js";
+import type { GoroutineInfo, GoroutineRecord, LockOp, RecordKind } from "../../src/core/index.js";
 
 const MS = 1_000_000;
 const PKG = "example.com/m/bank";

@@ -6,7 +6,7 @@
 import { bugCounts, type LeakAnalysis } from "../../leaks/index.js";
 import type { CollectedProgram, CollectionSummary } from "../collection.js";
 import { escapeXml } from "../escape.js";
-import { MISSING, plural } from "../format.js";
+import { MISSING, plural } from "../../core/index.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import type { ReportSection } from "../types.js";

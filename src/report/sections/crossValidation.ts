@@ -8,7 +8,7 @@
 import type { CrossValidationRun } from "../../cv/index.js";
 import { CONFORMAL_COVERAGE } from "../../eval/cv.js";
 import { escapeXml } from "../escape.js";
-import { fixed, MISSING, plural } from "../format.js";
+import { fixed, MISSING, pct, pctInterval, plural, points } from "../../core/index.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import type { ReportSection } from "../types.js";
@@ -118,10 +118,7 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
 }
 
 const finite = (x: number | null | undefined): x is number => typeof x === "number" && Number.isFinite(x);
-const pct = (x: number | null | undefined): string => (finite(x) ? `${(100 * x).toFixed(1)}%` : MISSING);
-const points = (x: number | null | undefined): string => (finite(x) ? (100 * x).toFixed(1) : MISSING);
 const signedPoints = (x: number | null | undefined): string => (finite(x) ? `${x >= 0 ? "+" : "−"}${Math.abs(100 * x).toFixed(1)}` : MISSING);
-const pctInterval = (i: BoardInterval | null): string => (i === null ? MISSING : `[${points(i.lower)}, ${points(i.upper)}]`);
 const percentTarget = (x: number): string => `${Number((100 * x).toFixed(1))}%`;
 const fixedInterval = (i: BoardInterval | null, digits = 3): string => (i === null ? MISSING : `[${fixed(i.lower, digits)}, ${fixed(i.upper, digits)}]`);
 

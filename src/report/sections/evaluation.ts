@@ -1,12 +1,12 @@
 // Report sections for a stored evaluation: the headline table with charts across
 // predictors, the paired comparisons, and one detail section per predictor.
 
-import { DEFAULT_RESAMPLES } from "../../eval/metrics/clusterBootstrap.js";
+import { DEFAULT_RESAMPLES } from "../../metrics/index.js";
 import type { StoredEvaluation } from "../../eval/store.js";
 import type { PredictorEvaluation } from "../../eval/types.js";
 import { EVENT_TYPES } from "../../trace/types.js";
 import { escapeXml } from "../escape.js";
-import { count, fixed, plural } from "../format.js";
+import { count, fixed, plural } from "../../core/index.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import { barChart } from "../svg/barChart.js";

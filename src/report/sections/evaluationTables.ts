@@ -1,13 +1,9 @@
 // The rows of the evaluation tables, shared by the HTML, Markdown and terminal renderings,
 // so every output shows the same numbers under the same headings.
 
-import type { BootstrapInterval } from "../../eval/metrics/clusterBootstrap.js";
+import type { BootstrapInterval } from "../../metrics/index.js";
 import type { PredictorComparison, PredictorEvaluation } from "../../eval/types.js";
-import { EVENT_TYPES, type EventType } from "../../trace/types.js";
-import { count, fixed, interval, MISSING, pValue, signed } from "../format.js";
-
-/** Rare events whose recall the headline table shows (docs/metrics.md names them). */
-export const RARE_EVENTS: readonly EventType[] = ["GoUnblock", "GoSched", "GoEnd"];
+import { count, EVENT_TYPES, fixed, interval, MISSING, pValue, RARE_EVENTS, signed } from "../../core/index.js";
 
 export const HEADLINE_HEADERS = [
   "predictor",

@@ -5,7 +5,7 @@
 import type { StoredFidelityRun } from "../../fidelity/store.js";
 import type { VariantComparison } from "../../fidelity/variants.js";
 import { escapeXml } from "../escape.js";
-import { fixed } from "../format.js";
+import { fixed } from "../../core/index.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import type { ReportSection } from "../types.js";

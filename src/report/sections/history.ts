@@ -3,7 +3,7 @@
 
 import type { EvaluationSummary } from "../../eval/store.js";
 import { escapeXml } from "../escape.js";
-import { fixed } from "../format.js";
+import { fixed } from "../../core/index.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import type { ReportSection } from "../types.js";

@@ -1,12 +1,12 @@
 // Report sections of `schedlab run`: the overview (headline numbers, stage timings,
 // settings, warnings), the leak table with sites, the flaky tests, and rollout survival.
 
-import type { BootstrapInterval } from "../../eval/metrics/clusterBootstrap.js";
+import type { BootstrapInterval } from "../../metrics/index.js";
 import { bugCounts, kindCounts, type LeakAnalysis } from "../../leaks/index.js";
 import type { RolloutReport, StoredRolloutRun } from "../../rollout/index.js";
 import { EVENT_TYPES } from "../../trace/types.js";
 import { escapeXml } from "../escape.js";
-import { fixed, MISSING, plural } from "../format.js";
+import { fixed, MISSING, pct, plural } from "../../core/index.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import { barChart } from "../svg/index.js";
@@ -50,7 +50,6 @@ export interface OverviewInput {
   readonly warnings: readonly string[];
 }
 
-const pct = (x: number | null): string => (x === null || !Number.isFinite(x) ? MISSING : `${(100 * x).toFixed(1)}%`);
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 function headline(input: OverviewInput): string[] {

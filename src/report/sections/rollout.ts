@@ -4,7 +4,7 @@
 
 import type { StoredRolloutRun } from "../../rollout/store.js";
 import { escapeXml } from "../escape.js";
-import { fixed } from "../format.js";
+import { fixed } from "../../core/index.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import { barChart } from "../svg/barChart.js";

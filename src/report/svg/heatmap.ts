@@ -1,6 +1,6 @@
 // Heatmap of a matrix (e.g. a confusion matrix): cell shade from a per-row share, cell text the raw value.
 
-import { count } from "../format.js";
+import { count } from "../../core/index.js";
 import { line, rect, svgRoot, text } from "./elements.js";
 
 export interface HeatmapInput {

@@ -3,6 +3,7 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { pct } from "../../core/index.js";
 import type { SplitData } from "../../dataset/index.js";
 import { trainFromDatabase, type Objective } from "../../train/index.js";
 import type { StageDescriptor } from "../stage.js";
@@ -56,7 +57,7 @@ export function trainStage(name: string): StageDescriptor<TrainInput, TrainOutpu
           const validation = result.card.validation?.accuracy ?? null;
           students.push({ name: recipe.name, path: out, validationAccuracy: validation });
           const h = result.card.holdout;
-          say(`${recipe.name}: validation accuracy ${validation === null ? "–" : `${(100 * validation).toFixed(1)}%`}${h === null ? "" : `, test ${(100 * h.accuracy).toFixed(1)}%`}`);
+          say(`${recipe.name}: validation accuracy ${pct(validation)}${h === null ? "" : `, test ${pct(h.accuracy)}`}`);
         } catch (error) {
           failures.push(`${name} ${recipe.name}: ${error instanceof Error ? error.message : String(error)}`);
         }

@@ -1,10 +1,10 @@
-// REFERENCE ONLY: the clusterSpearman and midranks of src/eval/metrics/clusterCorrelation.ts
+// REFERENCE ONLY: the clusterSpearman and midranks of src/metrics/clusterCorrelation.ts
 // before issue 25 (re-ranking every resample), kept verbatim so tests can check the linear-time
 // version returns bit-identical results. Not used by src/.
 
 import { sampleCorrelation } from "simple-statistics";
-import { DEFAULT_RESAMPLES, clusterBootstrapStatistic, clusterIndex, type BootstrapInterval } from "../../../src/eval/metrics/clusterBootstrap.js";
-import { spearman } from "../../../src/eval/metrics/correlation.js";
+import { DEFAULT_RESAMPLES, clusterBootstrapStatistic, clusterIndex, type BootstrapInterval } from "../../../src/metrics/clusterBootstrap.js";
+import { spearman } from "../../../src/metrics/correlation.js";
 import { seededRandom } from "../../../src/random.js";
 
 export interface ClusterCorrelation {

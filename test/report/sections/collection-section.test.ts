@@ -5,7 +5,7 @@
 import { describe, expect, test } from "vitest";
 import type { FlakyFinding, LeakAnalysis, TracerInducedFailure } from "../../../src/leaks/index.js";
 import type { CollectionSummary } from "../../../src/report/collection.js";
-import { MISSING } from "../../../src/report/format.js";
+import { MISSING } from "../../../src/core/index.js";
 import { collectionLines, collectionOverviewSection, collectionRows } from "../../../src/report/sections/collection.js";
 import { flakyRows, flakySection, tracerInducedRows } from "../../../src/report/sections/pipeline.js";
 

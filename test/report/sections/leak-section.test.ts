@@ -4,7 +4,7 @@
 import { describe, expect, test } from "vitest";
 import type { BugReport, LeakAnalysis, LeakFinding } from "../../../src/leaks/index.js";
 import type { PotentialDeadlock } from "../../../src/model/index.js";
-import { MISSING } from "../../../src/report/format.js";
+import { MISSING } from "../../../src/core/index.js";
 import { crashRows, leakRows, leakSection, raceRows } from "../../../src/report/sections/pipeline.js";
 
 const FINDING: LeakFinding = {

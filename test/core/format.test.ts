@@ -1,0 +1,27 @@
+// The shared number formatting: one rendering per kind of number, and one glyph (an en
+// dash) for every missing value, whichever way it is missing.
+
+import { describe, expect, it } from "vitest";
+import { fixed, MISSING, pct, pctInterval, points } from "../../src/core/index.js";
+
+describe("number formatting", () => {
+  it("prints shares as percentages or points with one decimal", () => {
+    expect(pct(0.12345)).toBe("12.3%");
+    expect(pct(1)).toBe("100.0%");
+    expect(points(-0.0456)).toBe("-4.6");
+    expect(pctInterval({ lower: 0.102, upper: 0.148 })).toBe("[10.2, 14.8]");
+    expect(fixed(0.12345)).toBe("0.123");
+    expect(fixed(2, 2)).toBe("2.00");
+  });
+
+  it("prints every missing value (NaN, ±Infinity, null, undefined, no interval) as an en dash", () => {
+    expect(MISSING).toBe("–");
+    for (const missing of [NaN, Infinity, -Infinity, null, undefined]) {
+      expect(pct(missing)).toBe("–");
+      expect(points(missing)).toBe("–");
+      expect(fixed(missing)).toBe("–");
+    }
+    expect(pctInterval(null)).toBe("–");
+    expect(pctInterval({ lower: null, upper: 0.5 })).toBe("[–, 50.0]");
+  });
+});
