@@ -1,37 +1,22 @@
-// Saving and loading adapters: adapters/NAME/ holds weights.json (parameters, standardiser,
-// calibration), features.json (the feature specification and per-program static features)
-// and card.json + card.md. A loaded adapter is checked against this build's feature spec.
+// The adapter directory and loading it: adapters/NAME/ holds weights.json (parameters,
+// standardiser, calibration), features.json (the feature specification, per-program static
+// features, the stacked n-gram) and card.json + card.md (written by save-adapter.ts). A loaded
+// adapter is checked against this build's feature spec.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
+import { readFileSync, existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SchedlabError } from "../errors.js";
 import { EVENT_TYPES } from "../trace/types.js";
-import type { CardMetrics } from "./card-metrics.js";
 import { FEASIBILITY_RULES } from "./calibration.js";
 import { FEATURE_SPEC, FEATURE_VERSION } from "./features.js";
 import { modelLayout } from "./model.js";
 import type { NgramModel } from "../predict/baselines.js";
-import type { SavedNgram, StudentCard, StudentFeatureFile, StudentWeights, TrainedStudent } from "./types.js";
+import type { SavedNgram, StudentFeatureFile, StudentWeights } from "./types.js";
 
 /** An adapter directory is missing, incomplete, corrupt or from another feature version. */
 export class AdapterError extends SchedlabError {}
 
 export const ADAPTER_FILES = { weights: "weights.json", features: "features.json", card: "card.json", cardMarkdown: "card.md" } as const;
-
-function writeAtomically(file: string, text: string): void {
-  const temporary = `${file}.tmp-${process.pid}`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
-}
-
-/** Writes the adapter's four files into `dir` (created if needed). */
-export function saveAdapter(dir: string, student: TrainedStudent): void {
-  mkdirSync(dir, { recursive: true });
-  writeAtomically(join(dir, ADAPTER_FILES.weights), JSON.stringify(student.weights));
-  writeAtomically(join(dir, ADAPTER_FILES.features), JSON.stringify(student.features, null, 1));
-  writeAtomically(join(dir, ADAPTER_FILES.card), JSON.stringify(student.card, null, 2) + "\n");
-  writeAtomically(join(dir, ADAPTER_FILES.cardMarkdown), cardMarkdown(student.card));
-}
 
 export interface LoadedAdapter {
   readonly dir: string;
@@ -118,59 +103,6 @@ export function loadAdapter(path: string): LoadedAdapter {
     throw new AdapterError(`adapter ${dir} has malformed weights (expected ${size} finite parameters for its shape, a temperature > 0, a prior weight in [0, 1) and a prior distribution over the ${EVENT_TYPES.length} events)`, retrain);
   }
   return { dir, weights, features, raw: w.text + "\0" + f.text };
-}
-
-const pct = (x: number | null | undefined): string => (x === null || x === undefined || Number.isNaN(x) ? "–" : `${(100 * x).toFixed(1)}%`);
-const num = (x: number | null | undefined, digits = 3): string => (x === null || x === undefined || Number.isNaN(x) ? "–" : x.toFixed(digits));
-
-function metricsTable(title: string, m: CardMetrics | null): string {
-  if (m === null) return `## ${title}\n\nNothing held out.\n`;
-  return [
-    `## ${title}`,
-    "",
-    `${m.states} states, ${m.samples} samples.`,
-    "",
-    "| accuracy | majority (" + m.majorityEvent + ") | ceiling | macro-F1 | ECE (15 bins) | NLL | recall GoEnd | recall GoSched | recall GoUnblock |",
-    "|---|---|---|---|---|---|---|---|---|",
-    `| ${pct(m.accuracy)} | ${pct(m.majority)} | ${pct(m.ceiling)} | ${num(m.macroF1)} | ${num(m.ece)} | ${num(m.nll)} | ${pct(m.recall.GoEnd)} | ${pct(m.recall.GoSched)} | ${pct(m.recall.GoUnblock)} |`,
-    "",
-  ].join("\n");
-}
-
-/** The human-readable card. */
-export function cardMarkdown(card: StudentCard): string {
-  const t = card.training;
-  const d = card.data;
-  const hyper = Object.entries(t.hyperParameters).map(([k, v]) => `${k}=${String(v)}`).join(", ");
-  return [
-    `# Student adapter: ${card.name}`,
-    "",
-    `Trained ${card.createdAt} by \`schedlab train\`. Predictor spec: \`student:<this directory>\`.`,
-    "",
-    "## Training",
-    "",
-    `- objective: **${t.objective}**${t.tags ? " + reasoning tags" : ""}${t.balance ? " + class rebalancing" : ""}${t.staticFeatures ? " + static source features" : ""}; model: **${t.model}**; seed ${t.seed}`,
-    `- hyper-parameters: ${hyper}`,
-    `- ${t.features} features (spec version ${t.featureVersion}), ${t.parameters} parameters; ${t.epochsRun} epochs run, best epoch ${t.bestEpoch}`,
-    `- calibration fitted on the validation programs: temperature ${num(t.temperature)}, weight ${num(t.priorWeight, 2)} of the training class marginal (q = F((1 − α)·softmax(z/T) + α·marginal), F the feasibility rule ${String(t.hyperParameters.feasibility ?? "none")}; validation NLL ${num(t.validationNll)})`,
-    "",
-    "## Data",
-    "",
-    `- abstraction: **${d.abstraction}**; holdout: ${d.holdout}`,
-    `- train: ${d.trainPrograms.length} programs, ${d.trainSamples} samples, ${d.trainStates} states (${d.trainRows} training rows)`,
-    `- validation (split by ${d.validationSplit}): ${d.validationPrograms.length} programs, ${d.validationStates} states`,
-    `- holdout: ${d.holdoutPrograms.length} programs, ${d.holdoutStates} states, ${d.holdoutSamples} samples`,
-    `- training class totals: ${EVENT_TYPES.map((e) => `${e} ${d.classTotals[e]}`).join(", ")}`,
-    `- class weights: ${EVENT_TYPES.map((e) => `${e} ${num(d.classWeights[e], 2)}`).join(", ")}`,
-    !t.staticFeatures
-      ? "- static source features not used (columns zero)"
-      : d.programsWithoutStaticFeatures.length > 0
-        ? `- programs without static features: ${d.programsWithoutStaticFeatures.join(", ")}`
-        : "- static features for every program",
-    "",
-    metricsTable("Holdout", card.holdout),
-    metricsTable("Validation (after calibration)", card.validation),
-  ].join("\n");
 }
 
 /** The n-gram as features.json keeps it (contexts sorted, so equal models save equal bytes). */
