@@ -2,11 +2,9 @@
 // one row per sample (ce, trajectory) or per state (kl, validation, holdout), with the
 // reasoning-tag targets and the trajectory objective's multi-step targets.
 
-import { totalCount } from "../dataset/distribution.js";
-import { applyRecord, newSchedulerTracker } from "../dataset/scheduler-state.js";
-import type { Sample, State } from "../dataset/types.js";
+import { applyRecord, newSchedulerTracker, totalCount, type Sample, type State } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
-import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../trace/types.js";
+import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../trace/index.js";
 import { FEATURE_COUNT, FEATURE_SPEC, featurizePrefixes, type FeatureInputs } from "./features.js";
 import type { TrainingMatrix } from "./fit.js";
 import { TAG_CLASSES, nextEventRecord, tagTarget } from "./tags.js";

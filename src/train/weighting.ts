@@ -2,9 +2,9 @@
 // --balance class weights, the per-program caps that keep one huge program from deciding the
 // fit, early stopping or the calibration, and the class marginal the calibration mixes in.
 
-import type { Sample } from "../dataset/types.js";
+import type { Sample } from "../dataset/index.js";
 import { seededRandom, shuffleInPlace } from "../random.js";
-import { EVENT_TYPES, type EventType } from "../trace/types.js";
+import { EVENT_TYPES, type EventType } from "../trace/index.js";
 import type { TrainingMatrix } from "./fit.js";
 import { RARE_EVENTS } from "./types.js";
 
