@@ -6,11 +6,11 @@ import { basename, resolve } from "node:path";
 import { ingestedPrograms, samplesWithPrefixes, splitDataOf, type SplitSide, type SplitSource } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import { saveAdapter } from "./adapter.js";
+import { saveAdapter } from "./save-adapter.js";
 import { trainOnSplit } from "./train.js";
 import { DEFAULT_TRAIN_OPTIONS, type StudentSide, type TrainedStudent, type TrainStudentOptions } from "./types.js";
 
-export type TrainFromDatabaseOptions = Partial<Omit<TrainStudentOptions, "holdoutPrograms" | "holdoutSpec" | "validationPrograms">> &
+export type TrainFromDatabaseOptions = Partial<Omit<TrainStudentOptions, "holdoutSpec">> &
   Pick<TrainStudentOptions, "objective" | "abstraction"> &
   SplitSource & {
     /** Where to write the adapter; its last path component names it. */
@@ -40,9 +40,7 @@ export async function trainFromDatabase(db: SchedlabDatabase, options: TrainFrom
     ...DEFAULT_TRAIN_OPTIONS,
     ...rest,
     abstraction: data.abstraction,
-    holdoutPrograms: split.test,
     holdoutSpec: `${split.spec} (${split.description})`,
-    validationPrograms: split.validation,
   };
   const name = out === undefined ? "student" : basename(resolve(out));
   const student = await trainOnSplit(name, { fit: studentSide(data.fit), validation: studentSide(data.validation), holdout: studentSide(data.test), programDirs, familyOf: split.familyOf }, trainOptions);

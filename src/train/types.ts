@@ -1,7 +1,7 @@
 // Types of the train stage: options of a training run and the adapter's card (its weights and
 // features as saved are the student predictor's, src/predict/student/types.ts).
 
-import type { Abstraction, RunRecords, Sample, State } from "../dataset/types.js";
+import type { Abstraction, Sample, State } from "../dataset/types.js";
 import type { EventType } from "../trace/types.js";
 import type { Activation, FeasibilityRule, ModelKind, StudentFeatureFile, StudentWeights } from "../predict/index.js";
 import type { CardMetrics } from "./card-metrics.js";
@@ -30,15 +30,8 @@ export interface TrainStudentOptions {
    */
   readonly staticFeatures: boolean;
   readonly abstraction: Abstraction;
-  /** Programs held out of training and scored for the card. */
-  readonly holdoutPrograms: readonly string[];
   /** How the holdout was given (recorded on the card), e.g. "dir:kernels". */
   readonly holdoutSpec: string;
-  /**
-   * Training programs set aside for early stopping and the temperature (e.g. the dataset
-   * stage's resolveHoldout validation). Default: a seeded `validationFraction` of them.
-   */
-  readonly validationPrograms?: readonly string[];
   readonly seed: number;
   readonly hidden: number;
   readonly activation: Activation;
@@ -51,8 +44,6 @@ export interface TrainStudentOptions {
   /** Exponent τ of the class weights (n_max / n_c)^τ, capped at `balanceCap`. */
   readonly balanceTemper: number;
   readonly balanceCap: number;
-  /** Fraction of the training programs used for early stopping and the temperature. */
-  readonly validationFraction: number;
   /** CE and trajectory objectives: at most this many samples per program (seeded choice). */
   readonly maxSamplesPerProgram: number;
   /** Trajectory objective: k, the run's next event types each sample is trained on. */
@@ -97,7 +88,7 @@ export interface TrainStudentOptions {
   readonly onProgress?: Progress;
 }
 
-export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abstraction" | "holdoutPrograms" | "holdoutSpec"> = {
+export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abstraction" | "holdoutSpec"> = {
   model: "mlp",
   tags: false,
   balance: false,
@@ -113,7 +104,6 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   tagWeight: 0.3,
   balanceTemper: 0.5,
   balanceCap: 10,
-  validationFraction: 0.2,
   maxSamplesPerProgram: 20_000,
   trajectorySteps: 4,
   trajectoryDiscount: 0.5,
@@ -134,17 +124,6 @@ export const MAX_ENSEMBLE_MEMBERS = 5;
 export function ensembleMembers(members: number | "auto", rows: number): number {
   if (members !== "auto") return members;
   return Math.max(1, Math.min(MAX_ENSEMBLE_MEMBERS, Math.floor(ENSEMBLE_ROW_BUDGET / Math.max(1, rows))));
-}
-
-/**
- * What a training run reads: decoded runs (states and samples of the chosen abstraction are
- * built from them, separately for the train, validation and holdout programs so pooled
- * states never mix them), and where each program's source is.
- */
-export interface TrainingData {
-  readonly runs: readonly RunRecords[];
-  /** Program name → source directory (for static features); missing programs get none. */
-  readonly programDirs: ReadonlyMap<string, string>;
 }
 
 /** The states and samples (with prefixes) of one side of a training split. */

@@ -11,11 +11,11 @@ import { rollOut, summarizeRollouts } from "../../src/rollout/index.js";
 import type { Rollout } from "../../src/rollout/index.js";
 import { seededRandom } from "../../src/random.js";
 import { loadStudentPredictor } from "../../src/predict/index.js";
-import { DEFAULT_TRAIN_OPTIONS, saveAdapter, trainStudent } from "../../src/train/index.js";
-import { setTrajectoryTargets } from "../../src/train/train.js";
+import { saveAdapter } from "../../src/train/index.js";
+import { setTrajectoryTargets } from "../../src/train/rows.js";
 import type { TrainingMatrix } from "../../src/train/fit.js";
 import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
-import { FIXTURE_PROGRAMS, traceFixtures, type TracedCorpus } from "../train/traced-runs.js";
+import { FIXTURE_PROGRAMS, traceFixtures, trainOnDatabase, type TracedCorpus } from "../train/traced-runs.js";
 
 function stream(kinds: readonly RecordKind[]): GoroutineRecord[] {
   return kinds.map((kind, seq) => ({ seq, timeNs: seq, kind, goroutine: 1, actor: null, reason: "", site: null }));
@@ -62,11 +62,11 @@ describe("trajectory student on real traces", () => {
 
   it("trains, records k and γ on its card, and rolls out beside the ce student", async () => {
     const dir = mkdtempSync(join(tmpdir(), "schedlab-trajectory-"));
-    const base = { ...DEFAULT_TRAIN_OPTIONS, abstraction: "depth" as const, holdoutPrograms: ["pingpong"], holdoutSpec: "list:pingpong", epochs: 12, hidden: 16 };
+    const base = { abstraction: "depth", holdout: "list:pingpong", epochs: 12, hidden: 16 } as const;
     const summaries: Record<string, ReturnType<typeof summarizeRollouts>> = {};
     const params: Record<string, readonly number[]> = {};
     for (const objective of ["ce", "trajectory"] as const) {
-      const student = await trainStudent(objective, { runs: corpus.runs, programDirs: corpus.programDirs }, { ...base, objective });
+      const student = await trainOnDatabase(corpus.dbPath, { ...base, objective });
       expect(student.card.training.objective).toBe(objective);
       if (objective === "trajectory") expect(student.card.training.hyperParameters).toMatchObject({ trajectorySteps: 4, trajectoryDiscount: 0.5 });
       else expect(student.card.training.hyperParameters).not.toHaveProperty("trajectorySteps");

@@ -2,10 +2,9 @@
 // the representative from the lowest run id.
 
 import { describe, expect, it } from "vitest";
-import { statesFromRuns } from "../../src/dataset/abstractions.js";
+import { sampleOf, statesFromRuns } from "../../src/dataset/abstractions.js";
 import type { RunRecords } from "../../src/dataset/types.js";
 import { SPLIT_GRID_POINTS, runsOfSamples, splitGridStates } from "../../src/train/split-grid.js";
-import { statesAndSamples } from "../../src/train/train.js";
 import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
 
 function run(runId: number, kinds: readonly RecordKind[]): RunRecords {
@@ -34,7 +33,7 @@ describe("split grid states", () => {
   });
 
   it("recovers the runs behind samples, one per records array, in (program, run) order", () => {
-    const { samples } = statesAndSamples(runs, "split");
+    const samples = statesFromRuns(runs, "split").samples.map((row) => sampleOf(row, runs.find((r) => r.runId === row.runId)!));
     expect(runsOfSamples(samples).map((r) => r.runId)).toEqual([1, 2]);
   });
 });

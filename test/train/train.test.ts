@@ -1,37 +1,33 @@
-// Training on real traces of the fixture programs: learning happens on held-out programs,
-// training is deterministic for a seed, adapters round-trip as the student: predictor, and
-// `schedlab train` works on a real database.
+// Training on real traces of the fixture programs, through the real path (the dataset
+// stage's split of a real database, trainFromDatabase): learning happens on held-out
+// programs, training is deterministic for a seed, adapters round-trip as the student:
+// predictor, and `schedlab train` works on a real database.
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AdapterError, createPredictor, featurizePrefixes, loadStudentPredictor } from "../../src/predict/index.js";
+import { resolveHoldout, statesFromRuns } from "../../src/dataset/index.js";
+import { openDatabase } from "../../src/store/index.js";
 import {
   cardMetrics,
-  DEFAULT_TRAIN_OPTIONS,
   saveAdapter,
-  statesAndSamples,
-  trainStudent,
-  type TrainStudentOptions,
+  type TrainedStudent,
+  type TrainFromDatabaseOptions,
 } from "../../src/train/index.js";
-import { eventSequence } from "../../src/dataset/index.js";
-import type { RunRecords } from "../../src/dataset/types.js";
 import { EVENT_TYPES } from "../../src/trace/types.js";
 import { runCli } from "../helpers/cli.js";
-import { FIXTURE_PROGRAMS, traceFixtures, type TracedCorpus } from "./traced-runs.js";
+import { FIXTURE_PROGRAMS, mixedDatabase, traceFixtures, trainOnDatabase, type TracedCorpus } from "./traced-runs.js";
 
 let corpus: TracedCorpus;
 const HOLDOUT = ["pipeline", "mutexcounter"];
+const HOLDOUT_SPEC = `list:${HOLDOUT.join(",")}`;
 
-const options = (overrides: Partial<TrainStudentOptions>): TrainStudentOptions => ({
-  ...DEFAULT_TRAIN_OPTIONS,
-  objective: "ce",
-  abstraction: "context",
-  holdoutPrograms: HOLDOUT,
-  holdoutSpec: `list:${HOLDOUT.join(",")}`,
-  epochs: 25,
-  ...overrides,
-});
+/** Trains on the traced database with the fixture holdout (ce on context, 25 epochs unless overridden). */
+const train = (overrides: Partial<TrainFromDatabaseOptions>, dbPath = corpus.dbPath): Promise<TrainedStudent> =>
+  trainOnDatabase(dbPath, { objective: "ce", abstraction: "context", holdout: HOLDOUT_SPEC, epochs: 25, ...overrides });
+/** The states of the held-out programs under `abstraction`, as the card scores them. */
+const holdoutStates = (abstraction: "context" | "depth") => statesFromRuns(corpus.runs.filter((r) => HOLDOUT.includes(r.program)), abstraction).states;
 
 beforeAll(async () => {
   corpus = await traceFixtures(FIXTURE_PROGRAMS, 3);
@@ -39,9 +35,8 @@ beforeAll(async () => {
 
 describe("training a student on real traces", () => {
   it("beats the majority baseline on held-out programs with both objectives", async () => {
-    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
     for (const objective of ["ce", "kl"] as const) {
-      const student = await trainStudent("t", data, options({ objective, model: "mlp" }));
+      const student = await train({ objective, model: "mlp" });
       const h = student.card.holdout!;
       expect(student.card.data.holdoutPrograms).toEqual([...HOLDOUT].sort());
       expect(student.card.data.trainPrograms.some((p) => HOLDOUT.includes(p))).toBe(false);
@@ -59,23 +54,16 @@ describe("training a student on real traces", () => {
     // determines its next event. CE fits the latter; early stopping on the pooled states then
     // kept epoch 0 (random weights) and a temperature of 20: holdout accuracy far below
     // majority. Pooling real runs of two different fixtures under one name makes the
-    // divergence certain.
-    const mixed = (name: string, programs: readonly string[], offset: number): RunRecords[] => {
-      const runs = corpus.runs.filter((r) => programs.includes(r.program));
-      // Cut every run to the same number of events so that every depth pools both programs.
-      const events = Math.min(...runs.map((r) => eventSequence(r.records).length));
-      return runs.map((r, i) => ({ ...r, program: name, runId: offset + i, records: r.records.slice(0, eventSequence(r.records)[events - 1] + 1) }));
-    };
-    const runs = [
-      ...mixed("mix-a", ["condqueue", "pingpong"], 1000),
-      ...mixed("mix-b", ["workerpool", "condqueue"], 2000),
-      ...mixed("mix-c", ["pingpong", "workerpool"], 3000),
-      ...mixed("mix-h", ["pipeline", "mutexcounter"], 4000),
-    ];
-    const data = { runs, programDirs: new Map<string, string>() };
-    const depth = { model: "mlp", abstraction: "depth", holdoutPrograms: ["mix-h"], holdoutSpec: "list:mix-h" } as const;
-    const ce = await trainStudent("ce-depth", data, options({ ...depth, objective: "ce" }));
-    const kl = await trainStudent("kl-depth", data, options({ ...depth, objective: "kl" }));
+    // divergence certain (every run cut to the same number of events, so every depth pools both).
+    const mixed = mixedDatabase(corpus, [
+      { name: "mix-a", from: ["condqueue", "pingpong"] },
+      { name: "mix-b", from: ["workerpool", "condqueue"] },
+      { name: "mix-c", from: ["pingpong", "workerpool"] },
+      { name: "mix-h", from: ["pipeline", "mutexcounter"] },
+    ]);
+    const depth = { model: "mlp", abstraction: "depth", holdout: "list:mix-h" } as const;
+    const ce = await train({ ...depth, objective: "ce" }, mixed);
+    const kl = await train({ ...depth, objective: "kl" }, mixed);
     const h = ce.card.holdout!;
     expect(ce.card.training.bestEpoch).toBeGreaterThan(0);
     expect(ce.card.training.temperature).toBeLessThan(20);
@@ -91,10 +79,9 @@ describe("training a student on real traces", () => {
   });
 
   it("gives identical weights for the same seed and different ones for another seed", async () => {
-    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
-    const a = await trainStudent("a", data, options({ objective: "kl", model: "mlp", tags: true, balance: true, staticFeatures: true, seed: 5 }));
-    const b = await trainStudent("b", data, options({ objective: "kl", model: "mlp", tags: true, balance: true, staticFeatures: true, seed: 5 }));
-    const c = await trainStudent("c", data, options({ objective: "kl", model: "mlp", tags: true, balance: true, staticFeatures: true, seed: 6 }));
+    const a = await train({ objective: "kl", model: "mlp", tags: true, balance: true, staticFeatures: true, seed: 5 });
+    const b = await train({ objective: "kl", model: "mlp", tags: true, balance: true, staticFeatures: true, seed: 5 });
+    const c = await train({ objective: "kl", model: "mlp", tags: true, balance: true, staticFeatures: true, seed: 6 });
     expect(b.weights.params).toEqual(a.weights.params);
     expect(b.weights.temperature).toBe(a.weights.temperature);
     expect(c.weights.params).not.toEqual(a.weights.params);
@@ -109,14 +96,13 @@ describe("training a student on real traces", () => {
   });
 
   it("round-trips an adapter as the student: predictor with the card's holdout metrics", async () => {
-    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
-    const student = await trainStudent("rt", data, options({ objective: "ce", model: "logreg", tags: true }));
+    const student = await train({ objective: "ce", model: "logreg", tags: true });
     const dir = join(corpus.scratch, "adapters", "rt");
     saveAdapter(dir, student);
     expect(readFileSync(join(dir, "card.md"), "utf8")).toContain("## Holdout");
     const predictor = await loadStudentPredictor(dir);
     expect(predictor.id).toBe(`student:${dir}`);
-    const { states } = statesAndSamples(corpus.runs.filter((r) => HOLDOUT.includes(r.program)), "context");
+    const states = holdoutStates("context");
     const predictions = await predictor.predict(states);
     for (const p of predictions) expect(p.probabilities.reduce((x, y) => x + y, 0)).toBeCloseTo(1, 6);
     const scored = states.map((s, i) => ({ counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: predictions[i].probabilities }));
@@ -125,7 +111,7 @@ describe("training a student on real traces", () => {
     expect(metrics.ece).toBeCloseTo(student.card.holdout!.ece, 6);
     expect(predictions.some((p) => p.tags?.blockReason !== undefined || p.tags?.wakeCause !== undefined)).toBe(true);
 
-    const viaFactory = await createPredictor(`student:${dir}`);
+    const viaFactory = await createPredictor(`student:${dir}`, {});
     expect(viaFactory.configHash).toBe(predictor.configHash);
     expect((await viaFactory.predict(states.slice(0, 3))).map((p) => p.probabilities)).toEqual(predictions.slice(0, 3).map((p) => p.probabilities));
 
@@ -146,8 +132,7 @@ describe("training a student on real traces", () => {
   });
 
   it("calibrates toward the training class marginal, and reads version-1 adapters as temperature scaling", async () => {
-    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
-    const student = await trainStudent("prior", data, options({ objective: "kl", model: "mlp", tags: true }));
+    const student = await train({ objective: "kl", model: "mlp", tags: true });
     const w = student.weights;
     expect(w.formatVersion).toBe(2);
     expect(w.priorWeight).toBeGreaterThanOrEqual(0);
@@ -160,7 +145,7 @@ describe("training a student on real traces", () => {
 
     const dir = join(corpus.scratch, "adapters", "prior");
     saveAdapter(dir, student);
-    const { states } = statesAndSamples(corpus.runs.filter((r) => HOLDOUT.includes(r.program)), "context");
+    const states = holdoutStates("context");
     // A version-1 weights.json (no prior) predicts softmax(z / T): the same as priorWeight 0.
     const { priorWeight: _weight, prior: _prior, ...v1 } = w;
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 0 }));
@@ -179,31 +164,29 @@ describe("training a student on real traces", () => {
   });
 
   it("calibrates on out-of-fold predictions of the fit programs when asked, and on split states at every 5 %", async () => {
-    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
-    // Three fit programs (two held out, one validates): two folds train two extra models.
-    const base = options({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 8 });
-    const plain = await trainStudent("plain", data, base);
-    const folded = await trainStudent("folded", data, { ...base, calibrationFolds: 2, calibrationWeighting: "families" });
+    // Two fit programs (two held out, one validates): two folds train two extra models.
+    const base = { objective: "kl", model: "mlp", abstraction: "depth", epochs: 8 } as const;
+    const plain = await train(base);
+    const folded = await train({ ...base, calibrationFolds: 2, calibrationWeighting: "families" });
     expect(folded.weights.params).toEqual(plain.weights.params); // the student itself is the same model
     expect(folded.weights.temperature).not.toBe(plain.weights.temperature); // calibrated on more rows
-    const split = await trainStudent("split", data, options({ objective: "kl", model: "mlp", abstraction: "split", epochs: 8 }));
+    const split = await train({ objective: "kl", model: "mlp", abstraction: "split", epochs: 8 });
     expect(split.card.data.trainStates).toBe(19 * split.card.data.trainPrograms.length);
     expect(split.card.data.holdoutStates).toBe(3 * split.card.data.holdoutPrograms.length); // scored at 25/50/75 % only
-    const scoredOnly = await trainStudent("split3", data, options({ objective: "kl", model: "mlp", abstraction: "split", epochs: 8, splitGrid: false }));
+    const scoredOnly = await train({ objective: "kl", model: "mlp", abstraction: "split", epochs: 8, splitGrid: false });
     expect(scoredOnly.card.data.trainStates).toBe(3 * scoredOnly.card.data.trainPrograms.length);
   });
 
   it("averages an ensemble of seeds, calibrated as one model, and round-trips it as the student: predictor", async () => {
-    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
-    const single = await trainStudent("one", data, options({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 6, members: 1 }));
-    const ensemble = await trainStudent("three", data, options({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 6, members: 3 }));
+    const single = await train({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 6, members: 1 });
+    const ensemble = await train({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 6, members: 3 });
     expect(single.weights.moreMembers).toBeUndefined();
     expect(ensemble.weights.moreMembers).toHaveLength(2);
     expect(ensemble.weights.params).toEqual(single.weights.params); // member 1 is the seed's single model
     expect(ensemble.card.training.hyperParameters.members).toBe(3);
     const dir = join(corpus.scratch, "adapters", "ensemble");
     saveAdapter(dir, ensemble);
-    const { states } = statesAndSamples(corpus.runs.filter((r) => HOLDOUT.includes(r.program)), "depth");
+    const states = holdoutStates("depth");
     const predictions = await (await loadStudentPredictor(dir)).predict(states);
     const metrics = cardMetrics(states.map((s, i) => ({ counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: predictions[i].probabilities })), ensemble.card.holdout!.majorityEvent);
     expect(metrics.accuracy).toBeCloseTo(ensemble.card.holdout!.accuracy, 6);
@@ -214,11 +197,10 @@ describe("training a student on real traces", () => {
   });
 
   it("calibrates each member before averaging, or by the run's in-context predictability, and round-trips both", async () => {
-    const data = { runs: corpus.runs, programDirs: corpus.programDirs };
-    const base = options({ objective: "kl", model: "mlp", abstraction: "depth", epochs: 6, members: 3 });
-    const pooled = await trainStudent("pooled", data, base);
-    const perMember = await trainStudent("per-member", data, { ...base, calibrationMode: "per-member" });
-    const inContext = await trainStudent("in-context", data, { ...base, calibrationMode: "in-context" });
+    const base = { objective: "kl", model: "mlp", abstraction: "depth", epochs: 6, members: 3 } as const;
+    const pooled = await train(base);
+    const perMember = await train({ ...base, calibrationMode: "per-member" });
+    const inContext = await train({ ...base, calibrationMode: "in-context" });
     // The same networks; only the calibration differs, and it is never worse on the rows it is fitted on.
     for (const s of [perMember, inContext]) expect(s.weights.params).toEqual(pooled.weights.params);
     expect(perMember.weights.memberTemperatures).toHaveLength(3);
@@ -227,7 +209,7 @@ describe("training a student on real traces", () => {
     expect(inContext.weights.contextTemperature).toMatchObject({ feature: "ctx.selfHits.recent" });
     expect(inContext.card.training.validationNll).toBeLessThanOrEqual(pooled.card.training.validationNll + 1e-9);
     expect(inContext.card.training.hyperParameters.calibrationMode).toBe("in-context");
-    const { states } = statesAndSamples(corpus.runs.filter((r) => HOLDOUT.includes(r.program)), "depth");
+    const states = holdoutStates("depth");
     for (const [name, student] of [["per-member", perMember], ["in-context", inContext]] as const) {
       const dir = join(corpus.scratch, "adapters", name);
       saveAdapter(dir, student);
@@ -236,7 +218,26 @@ describe("training a student on real traces", () => {
       expect(metrics.nll).toBeCloseTo(student.card.holdout!.nll, 6);
       expect(metrics.ece).toBeCloseTo(student.card.holdout!.ece, 6);
     }
-    await expect(trainStudent("both", data, { ...base, calibrationMode: "in-context", calibrationFolds: 2 })).rejects.toThrow(/cannot be combined with calibration folds/);
+    await expect(train({ ...base, calibrationMode: "in-context", calibrationFolds: 2 })).rejects.toThrow(/cannot be combined with calibration folds/);
+  });
+
+  it("trains on the dataset stage's split: the holdout as given, whole validation families of the rest, nothing shared", async () => {
+    const db = openDatabase(corpus.dbPath);
+    try {
+      const split = resolveHoldout(db, HOLDOUT_SPEC);
+      const student = await trainOnDatabase(corpus.dbPath, { objective: "kl", abstraction: "context", model: "logreg", holdout: split, epochs: 3 });
+      const d = student.card.data;
+      expect(d.holdoutPrograms).toEqual([...HOLDOUT].sort());
+      expect(d.validationPrograms).toEqual(split.validation);
+      expect(d.validationPrograms).toHaveLength(1);
+      expect(d.trainPrograms.some((p) => d.validationPrograms.includes(p))).toBe(false);
+      expect([...d.trainPrograms, ...d.validationPrograms, ...d.holdoutPrograms].sort()).toEqual([...FIXTURE_PROGRAMS].sort());
+      expect(d.holdout).toBe(`${HOLDOUT_SPEC} (${split.description})`);
+      // One training program leaves no validation family: refused, never validated on the programs it fits.
+      await expect(train({ holdout: "list:condqueue,mutexcounter,pingpong,pipeline" })).rejects.toThrow(/1 training program\(s\) left after the holdout and none for validation: .* needs at least 2/);
+    } finally {
+      db.close();
+    }
   });
 
   it("schedlab train writes an adapter and a card from a database", async () => {

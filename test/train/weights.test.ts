@@ -1,8 +1,8 @@
-// Program splits, class rebalancing and per-program capping: pure helpers of train.ts.
+// Class rebalancing and per-program capping: the pure rules of weighting.ts.
 
 import { describe, expect, it } from "vitest";
 import type { Sample } from "../../src/dataset/types.js";
-import { capSamplesPerProgram, classWeights, splitPrograms, trainingProgramFactors } from "../../src/train/train.js";
+import { capSamplesPerProgram, classWeights, trainingProgramFactors } from "../../src/train/weighting.js";
 import type { EventType } from "../../src/trace/types.js";
 import { ensembleMembers } from "../../src/train/types.js";
 
@@ -12,18 +12,7 @@ const sample = (program: string, end: number, next: EventType = "GoStart"): Samp
   next,
 });
 
-describe("training splits and weights", () => {
-  it("splits by program: holdout as given, a seeded validation share of the rest", () => {
-    const programs = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
-    const split = splitPrograms(programs, ["j"], 0.2, 1);
-    expect(split.holdout).toEqual(["j"]);
-    expect(split.validation).toHaveLength(2);
-    expect([...split.train, ...split.validation].sort()).toEqual(programs.slice(0, 9));
-    expect(splitPrograms(programs, ["j"], 0.2, 1)).toEqual(split);
-    expect(splitPrograms(programs, ["j"], 0.2, 1, ["a"]).validation).toEqual(["a"]);
-    expect(() => splitPrograms(["a", "b"], ["b"], 0.2, 1)).toThrow(/needs at least 2/);
-  });
-
+describe("training weights", () => {
   it("rebalances only the rare events, tempered and capped", () => {
     const totals = { GoCreate: 100, GoStart: 1000, GoBlock: 800, GoUnblock: 250, GoSched: 10, GoEnd: 0 };
     const w = classWeights(totals, 0.5, 5);

@@ -1,0 +1,202 @@
+// The student's card: what a training run records about the student it made (data, training
+// settings, the calibrated ensemble's holdout and validation metrics), as card.json's object
+// and as the human-readable card.md.
+
+import { DEFAULT_HOLDOUT_FRACTION, totalCount, type Sample, type State } from "../dataset/index.js";
+import { EVENT_TYPES, fixed, pct, type EventType } from "../core/index.js";
+import { atContext, calibrateRow, FEATURE_COUNT, FEATURE_VERSION, modelLayout, nllOf, type ContextTemperature, type ModelShape, type StudentCalibration } from "../predict/index.js";
+import { calibratedNll } from "./calibration.js";
+import { cardMetrics, type CardMetrics } from "./card-metrics.js";
+import { ensembleLogits, type FitResult, type Standardiser, type TrainingMatrix } from "./fit.js";
+import { featureColumn } from "./rows.js";
+import { SPLIT_GRID_POINTS } from "./split-grid.js";
+import type { StudentCard, TrainStudentOptions } from "./types.js";
+import { classTotals } from "./weighting.js";
+
+const K = EVENT_TYPES.length;
+
+/** A trained student as the card scores it: the ensemble's members, their inputs' standardiser and the calibration. */
+export interface CalibratedEnsemble {
+  readonly shape: ModelShape;
+  readonly members: readonly Float64Array[];
+  readonly standardiser: Standardiser;
+  /** Calibration mode "per-member": each member's temperature before the mean. */
+  readonly memberTemperatures: readonly number[] | undefined;
+  readonly calibration: StudentCalibration;
+  /** Calibration mode "in-context": the temperature's dependence on a feature of the row. */
+  readonly context: ContextTemperature | undefined;
+}
+
+/** The majority baseline's event: the most frequent next event of every non-held-out program, as the eval stage fits it. */
+export function majorityEventOf(trainSamples: readonly Sample[], validationStates: readonly State[]): EventType {
+  const seen = classTotals(trainSamples);
+  for (const state of validationStates) for (const e of EVENT_TYPES) seen[e] += state.counts[e];
+  return EVENT_TYPES.reduce((a, b) => (seen[b] > seen[a] ? b : a));
+}
+
+/** The card metrics of `states` (their rows `m`) under the calibrated ensemble; null when there are none. */
+export function scoreStates(states: readonly State[], m: TrainingMatrix, student: CalibratedEnsemble, majorityEvent: EventType): CardMetrics | null {
+  if (states.length === 0) return null;
+  const { shape, members, standardiser, memberTemperatures, calibration, context } = student;
+  const logits = ensembleLogits(shape, members, m, standardiser, memberTemperatures);
+  const evidence = context === undefined ? null : featureColumn(m, context.feature);
+  const kept = states.filter((s) => totalCount(s.counts) > 0);
+  const q = new Float64Array(K);
+  const scored = kept.map((s, i) => {
+    for (let c = 0; c < K; c++) q[c] = logits[i * K + c];
+    calibrateRow(q, K, evidence === null ? calibration : atContext(calibration, context, evidence[i]), m.feasible, i * K);
+    return { counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: Array.from(q) };
+  });
+  return cardMetrics(scored, majorityEvent);
+}
+
+/** Validation NLL of calibrated logits, with the in-context temperature when there is one. */
+export function contextualNll(logits: Float64Array, m: TrainingMatrix, calibration: StudentCalibration, context: ContextTemperature | undefined): number {
+  if (context === undefined) return calibratedNll(logits, m, K, calibration, m.feasible);
+  const h = featureColumn(m, context.feature);
+  return nllOf(logits, m, K, (q, offset) => calibrateRow(q, K, atContext(calibration, context, h[offset / K]), m.feasible, offset));
+}
+
+/** What a training run knows when it writes the card. */
+export interface CardFacts {
+  readonly name: string;
+  readonly options: TrainStudentOptions;
+  readonly programs: { readonly train: readonly string[]; readonly validation: readonly string[]; readonly holdout: readonly string[] };
+  /** Whether split states were trained on at every SPLIT_GRID_POINTS. */
+  readonly splitGrid: boolean;
+  readonly trainSamples: number;
+  readonly trainStates: number;
+  readonly trainRows: number;
+  readonly validationStates: number;
+  readonly holdoutStates: readonly State[];
+  readonly classTotals: Readonly<Record<EventType, number>>;
+  readonly classWeights: Readonly<Record<EventType, number>>;
+  readonly programsWithoutStaticFeatures: readonly string[];
+  readonly student: CalibratedEnsemble;
+  /** Each member's fit, the first the student's own. */
+  readonly fits: readonly FitResult[];
+  readonly validationNll: number;
+  readonly holdout: CardMetrics | null;
+  readonly validation: CardMetrics | null;
+}
+
+/** The card of a trained student (card.json). */
+export function studentCard(facts: CardFacts): StudentCard {
+  const { options, student, fits } = facts;
+  const { shape, memberTemperatures, calibration, context } = student;
+  const fit = fits[0];
+  return {
+    name: facts.name,
+    createdAt: new Date().toISOString(),
+    data: {
+      abstraction: options.abstraction,
+      holdout: options.holdoutSpec,
+      trainPrograms: facts.programs.train,
+      validationPrograms: facts.programs.validation,
+      holdoutPrograms: facts.programs.holdout,
+      validationSplit: "program",
+      trainSamples: facts.trainSamples,
+      trainStates: facts.trainStates,
+      trainRows: facts.trainRows,
+      validationStates: facts.validationStates,
+      holdoutSamples: facts.holdoutStates.reduce((n, s) => n + totalCount(s.counts), 0),
+      holdoutStates: facts.holdoutStates.length,
+      classTotals: facts.classTotals,
+      classWeights: facts.classWeights,
+      programsWithoutStaticFeatures: facts.programsWithoutStaticFeatures,
+    },
+    training: {
+      objective: options.objective,
+      model: options.model,
+      tags: options.tags,
+      balance: options.balance,
+      staticFeatures: options.staticFeatures,
+      seed: options.seed,
+      hyperParameters: {
+        hidden: shape.hidden,
+        activation: options.activation,
+        epochs: options.epochs,
+        batchSize: options.batchSize,
+        learningRate: options.learningRate,
+        l2: options.l2,
+        patience: options.patience,
+        tagWeight: options.tags ? options.tagWeight : 0,
+        balanceTemper: options.balance ? options.balanceTemper : 0,
+        balanceCap: options.balance ? options.balanceCap : 1,
+        // The dataset split's share of families set aside for validation.
+        validationFraction: DEFAULT_HOLDOUT_FRACTION,
+        maxSamplesPerProgram: options.objective !== "kl" ? options.maxSamplesPerProgram : "n/a",
+        ...(options.objective === "trajectory" ? { trajectorySteps: options.trajectorySteps, trajectoryDiscount: options.trajectoryDiscount } : {}),
+        ...(facts.splitGrid ? { splitGrid: SPLIT_GRID_POINTS.join(",") } : {}),
+        feasibility: options.feasibility === "cap" ? `cap ${options.infeasibleCap}` : options.feasibility,
+        members: fits.length,
+        ...(fits.length > 1 ? { memberBestEpochs: fits.map((f) => f.bestEpoch).join(",") } : {}),
+        calibrationMode: options.calibrationMode,
+        ...(memberTemperatures === undefined ? {} : { memberTemperatures: memberTemperatures.map((t) => t.toFixed(3)).join(",") }),
+        ...(context === undefined ? {} : { contextTemperature: `${context.feature} slope ${context.slope} centre ${context.centre.toFixed(3)}` }),
+        programWeighting: "min(1, 4·median/n_p) on training rows and validation counts",
+      },
+      featureVersion: FEATURE_VERSION,
+      features: FEATURE_COUNT,
+      parameters: modelLayout(shape).size * fits.length,
+      epochsRun: fit.epochsRun,
+      bestEpoch: fit.bestEpoch,
+      temperature: calibration.temperature,
+      priorWeight: calibration.priorWeight,
+      validationNll: facts.validationNll,
+    },
+    holdout: facts.holdout,
+    validation: facts.validation,
+  };
+}
+
+
+function metricsTable(title: string, m: CardMetrics | null): string {
+  if (m === null) return `## ${title}\n\nNothing held out.\n`;
+  return [
+    `## ${title}`,
+    "",
+    `${m.states} states, ${m.samples} samples.`,
+    "",
+    "| accuracy | majority (" + m.majorityEvent + ") | ceiling | macro-F1 | ECE (15 bins) | NLL | recall GoEnd | recall GoSched | recall GoUnblock |",
+    "|---|---|---|---|---|---|---|---|---|",
+    `| ${pct(m.accuracy)} | ${pct(m.majority)} | ${pct(m.ceiling)} | ${fixed(m.macroF1)} | ${fixed(m.ece)} | ${fixed(m.nll)} | ${pct(m.recall.GoEnd)} | ${pct(m.recall.GoSched)} | ${pct(m.recall.GoUnblock)} |`,
+    "",
+  ].join("\n");
+}
+
+/** The human-readable card (card.md). */
+export function cardMarkdown(card: StudentCard): string {
+  const t = card.training;
+  const d = card.data;
+  const hyper = Object.entries(t.hyperParameters).map(([k, v]) => `${k}=${String(v)}`).join(", ");
+  return [
+    `# Student adapter: ${card.name}`,
+    "",
+    `Trained ${card.createdAt} by \`schedlab train\`. Predictor spec: \`student:<this directory>\`.`,
+    "",
+    "## Training",
+    "",
+    `- objective: **${t.objective}**${t.tags ? " + reasoning tags" : ""}${t.balance ? " + class rebalancing" : ""}${t.staticFeatures ? " + static source features" : ""}; model: **${t.model}**; seed ${t.seed}`,
+    `- hyper-parameters: ${hyper}`,
+    `- ${t.features} features (spec version ${t.featureVersion}), ${t.parameters} parameters; ${t.epochsRun} epochs run, best epoch ${t.bestEpoch}`,
+    `- calibration fitted on the validation programs: temperature ${fixed(t.temperature)}, weight ${fixed(t.priorWeight, 2)} of the training class marginal (q = F((1 − α)·softmax(z/T) + α·marginal), F the feasibility rule ${String(t.hyperParameters.feasibility ?? "none")}; validation NLL ${fixed(t.validationNll)})`,
+    "",
+    "## Data",
+    "",
+    `- abstraction: **${d.abstraction}**; holdout: ${d.holdout}`,
+    `- train: ${d.trainPrograms.length} programs, ${d.trainSamples} samples, ${d.trainStates} states (${d.trainRows} training rows)`,
+    `- validation (split by ${d.validationSplit}): ${d.validationPrograms.length} programs, ${d.validationStates} states`,
+    `- holdout: ${d.holdoutPrograms.length} programs, ${d.holdoutStates} states, ${d.holdoutSamples} samples`,
+    `- training class totals: ${EVENT_TYPES.map((e) => `${e} ${d.classTotals[e]}`).join(", ")}`,
+    `- class weights: ${EVENT_TYPES.map((e) => `${e} ${fixed(d.classWeights[e], 2)}`).join(", ")}`,
+    !t.staticFeatures
+      ? "- static source features not used (columns zero)"
+      : d.programsWithoutStaticFeatures.length > 0
+        ? `- programs without static features: ${d.programsWithoutStaticFeatures.join(", ")}`
+        : "- static features for every program",
+    "",
+    metricsTable("Holdout", card.holdout),
+    metricsTable("Validation (after calibration)", card.validation),
+  ].join("\n");
+}
