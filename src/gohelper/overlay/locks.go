@@ -2,8 +2,8 @@
 // overlay copies of a package's files so that each Lock/RLock/Unlock/RUnlock statement,
 // and each deferred Unlock/RUnlock, logs the operation as a runtime/trace user log
 // (category "schedlab.lock", message "<phase> <mode> <id>", the data contract of issue 23),
-// and adds the function that finds the mutex and logs. It uses perturb.go's machinery
-// (overlay sources, copies and runtime files, byte-offset insertions) and its invariants:
+// and adds the function that finds the mutex and logs. It uses the overlay machinery
+// (pass.go) and the source editor (srcedit), and perturbation's invariants:
 // same-line insertions only, so line numbers never move; the user's tree is never written to.
 //
 // The rewrite of each form (X: an identifier, a selector chain, or a parenthesised or
@@ -27,7 +27,7 @@
 // Only statements of statement lists are matched, not an if/for/switch header's. The match
 // is syntactic; the runtime logs only when it finds a sync.Mutex or sync.RWMutex whose
 // method the statement calls.
-package main
+package overlay
 
 import (
 	"encoding/json"
@@ -36,14 +36,13 @@ import (
 	"go/ast"
 	"go/token"
 	"os"
+
+	"schedlab.dev/gohelper/srcedit"
 )
 
-func init() {
-	register("collect-locks", collectLocks)
-}
-
-// lockLogCategory is the runtime/trace log category of a lock operation.
-const lockLogCategory = "schedlab.lock"
+// LockLogCategory is the runtime/trace log category of a lock operation; the decoder
+// reads the operations back from the logs of this category.
+const LockLogCategory = "schedlab.lock"
 
 type lockResult struct {
 	// Replace is the overlay given, extended with the rewritten copies and runtime files.
@@ -52,7 +51,7 @@ type lockResult struct {
 	Statements int `json:"statements"`
 }
 
-// collectLocks rewrites the files given for lock recording.
+// RunLocks rewrites the files given for lock recording.
 //
 // Usage: collect-locks -out DIR [-overlay FILE] file.go...
 //
@@ -60,7 +59,7 @@ type lockResult struct {
 // overlay already replaces is read from its replacement and the result keeps every entry.
 // Perturbation goes first: its points are then counted on the sources it always sees, and a
 // lock's "got" is logged before the perturbation point after the Lock, not after its sleep.
-func collectLocks(args []string) int {
+func RunLocks(args []string) int {
 	flags := flag.NewFlagSet("collect-locks", flag.ContinueOnError)
 	out := flags.String("out", "", "directory for the rewritten copies")
 	overlayFile := flags.String("overlay", "", "existing overlay JSON whose replacements are the sources to rewrite")
@@ -143,7 +142,7 @@ func lockSource(name string, src []byte, consts map[string]bool) ([]byte, string
 		return nil, f.Name.Name, 0, nil
 	}
 	offset := func(pos token.Pos) int { return fset.Position(pos).Offset }
-	var inserts []insertion
+	var inserts []srcedit.Edit
 	statements := 0
 	ast.Inspect(f, func(n ast.Node) bool {
 		for _, stmt := range statementList(n) {
@@ -163,10 +162,10 @@ func lockSource(name string, src []byte, consts map[string]bool) ([]byte, string
 				case "Lock", "RLock":
 					mode := lockMode(method)
 					inserts = append(inserts,
-						insertion{offset(s.Pos()), fmt.Sprintf("schedlabLockOp(%q, &%s); ", "want "+mode, operand)},
-						insertion{offset(s.End()), fmt.Sprintf("; schedlabLockOp(%q, &%s)", "got "+mode, operand)})
+						srcedit.Insert(offset(s.Pos()), fmt.Sprintf("schedlabLockOp(%q, &%s); ", "want "+mode, operand)),
+						srcedit.Insert(offset(s.End()), fmt.Sprintf("; schedlabLockOp(%q, &%s)", "got "+mode, operand)))
 				default:
-					inserts = append(inserts, insertion{offset(s.Pos()), fmt.Sprintf("schedlabLockOp(%q, &%s); ", "drop "+lockMode(method), operand)})
+					inserts = append(inserts, srcedit.Insert(offset(s.Pos()), fmt.Sprintf("schedlabLockOp(%q, &%s); ", "drop "+lockMode(method), operand)))
 				}
 			case *ast.DeferStmt:
 				operand, method, ok := lockCall(s.Call, consts)
@@ -175,7 +174,7 @@ func lockSource(name string, src []byte, consts map[string]bool) ([]byte, string
 				}
 				statements++
 				op := fmt.Sprintf("%q", "drop "+lockMode(method))
-				inserts = append(inserts, insertion{offset(s.End()), fmt.Sprintf("; defer schedlabLockLog(%s, schedlabLockFind(%s, &%s))", op, op, operand)})
+				inserts = append(inserts, srcedit.Insert(offset(s.End()), fmt.Sprintf("; defer schedlabLockLog(%s, schedlabLockFind(%s, &%s))", op, op, operand)))
 			}
 		}
 		return true
@@ -183,7 +182,7 @@ func lockSource(name string, src []byte, consts map[string]bool) ([]byte, string
 	if len(inserts) == 0 {
 		return src, f.Name.Name, 0, nil
 	}
-	return applyInsertions(src, inserts), f.Name.Name, statements, nil
+	return srcedit.Apply(src, inserts), f.Name.Name, statements, nil
 }
 
 // lockCall matches a call `X.M()` with M one of Lock, RLock, Unlock, RUnlock and no
@@ -489,5 +488,5 @@ func schedlabLockMethodByName(t schedlabLockReflect.Type, method string) (schedl
 	}
 	return t.MethodByName("RUnlock")
 }
-`, pkg, lockLogCategory)
+`, pkg, LockLogCategory)
 }

@@ -1,7 +1,7 @@
 // Tests of the lock-recording rewrite (locks.go): the exact rewrite of each statement form,
 // the operands left alone, lines that never move, composition after perturbation, code that
 // type-checks at go 1.12, and a real go 1.12 program whose trace carries the lock logs.
-package main
+package overlay
 
 import (
 	"bufio"
@@ -312,7 +312,7 @@ func readLockLogs(t *testing.T, path string) []tracedLockLog {
 		if err != nil {
 			break
 		}
-		if ev.Kind() != trace.EventLog || ev.Log().Category != lockLogCategory {
+		if ev.Kind() != trace.EventLog || ev.Log().Category != LockLogCategory {
 			continue
 		}
 		line := 0
