@@ -37,6 +37,7 @@ type decoder struct {
 	started    bool
 	seq        int
 	frameCache map[trace.Stack]stackSummary
+	lineBuf    []byte // the line being written, reused
 }
 
 // Run is the subcommand decode.
@@ -59,25 +60,39 @@ func Run(args []string) int {
 		return 1
 	}
 	defer file.Close()
+	opts := options{mode: *mode, filter: entryFilter{drop: splitPatterns(*drop), keep: splitPatterns(*keep)}, goroot: *goroot}
+	if err := decodeStream(file, os.Stdout, opts); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// options are decode's flags, parsed.
+type options struct {
+	mode   string // "main", "test" or "auto"
+	filter entryFilter
+	goroot string
+}
+
+// decodeStream decodes the trace r into the line stream of docs/events.md on w. A trace
+// that cannot be read is reported in the stream's status line; the error is w's.
+func decodeStream(r io.Reader, w io.Writer, opts options) error {
 	d := &decoder{
-		out:        bufio.NewWriterSize(os.Stdout, 1<<16),
-		mode:       *mode,
-		filter:     entryFilter{drop: splitPatterns(*drop), keep: splitPatterns(*keep)},
-		goroot:     strings.TrimSuffix(*goroot, "/"),
+		out:        bufio.NewWriterSize(w, 1<<16),
+		mode:       opts.mode,
+		filter:     opts.filter,
+		goroot:     strings.TrimSuffix(opts.goroot, "/"),
 		goroutines: map[trace.GoID]*goroutineInfo{},
 		ordinals:   map[string]int{},
 		strings:    map[string]int{"": 0},
 		frameCache: map[trace.Stack]stackSummary{},
 		waiting:    map[trace.GoID][]*goroutineInfo{},
 	}
-	status, message, generations := d.decode(file)
+	status, message, generations := d.decode(r)
 	d.flushPending(true)
 	d.writeGoroutines()
 	fmt.Fprintf(d.out, "Z\t%s\t%d\t%d\t%s\n", status, generations, d.seq, oneLine(message))
-	if err := d.out.Flush(); err != nil {
-		return 1
-	}
-	return 0
+	return d.out.Flush()
 }
 
 // decode reads every event; it returns "ok", "truncated" (some generation could not be

@@ -52,8 +52,6 @@ func RunRecordKinds(args []string) int {
 	return 0
 }
 
-var lineBuf []byte
-
 // write prints one record line: kind, time, gid, actor (user goroutine or -1), reason id,
 // site id, stack id; or a lock op line (writeLockOp).
 func (d *decoder) write(p pendingRecord) {
@@ -68,7 +66,7 @@ func (d *decoder) write(p pendingRecord) {
 	reason := d.intern(p.reason)
 	site := d.intern(p.site)
 	stack := d.intern(p.stack)
-	b := lineBuf[:0]
+	b := d.lineBuf[:0]
 	b = strconv.AppendInt(b, int64(p.kind), 10)
 	b = append(b, '\t')
 	b = strconv.AppendInt(b, p.time, 10)
@@ -84,7 +82,7 @@ func (d *decoder) write(p pendingRecord) {
 	b = strconv.AppendInt(b, int64(stack), 10)
 	b = append(b, '\n')
 	d.out.Write(b)
-	lineBuf = b
+	d.lineBuf = b
 	d.seq++
 }
 
@@ -93,7 +91,7 @@ func (d *decoder) write(p pendingRecord) {
 func (d *decoder) writeLockOp(p pendingRecord) {
 	site := d.intern(p.site)
 	stack := d.intern(p.stack)
-	b := append(lineBuf[:0], "L\t"...)
+	b := append(d.lineBuf[:0], "L\t"...)
 	b = append(b, p.lock.phase...)
 	b = append(b, '\t')
 	b = append(b, p.lock.mode...)
@@ -109,7 +107,7 @@ func (d *decoder) writeLockOp(p pendingRecord) {
 	b = strconv.AppendInt(b, int64(stack), 10)
 	b = append(b, '\n')
 	d.out.Write(b)
-	lineBuf = b
+	d.lineBuf = b
 }
 
 // intern returns the id of s, first printing an "S id text" line for a new string.

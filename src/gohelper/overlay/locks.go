@@ -44,7 +44,7 @@ import (
 // reads the operations back from the logs of this category.
 const LockLogCategory = "schedlab.lock"
 
-type lockResult struct {
+type LockResult struct {
 	// Replace is the overlay given, extended with the rewritten copies and runtime files.
 	Replace map[string]string `json:"replace"`
 	// Statements counts the statements rewritten.
@@ -70,7 +70,7 @@ func RunLocks(args []string) int {
 		fmt.Fprintln(os.Stderr, "usage: gohelper collect-locks -out DIR [-overlay FILE] file.go...")
 		return 2
 	}
-	result, err := lockFiles(*out, *overlayFile, flags.Args())
+	result, err := LockFiles(*out, *overlayFile, flags.Args())
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "collect-locks: %v\n", err)
 		return 1
@@ -81,7 +81,7 @@ func RunLocks(args []string) int {
 	return 0
 }
 
-func lockFiles(out, overlayFile string, files []string) (*lockResult, error) {
+func LockFiles(out, overlayFile string, files []string) (*LockResult, error) {
 	replace, sources, err := overlaySources(overlayFile, files)
 	if err != nil {
 		return nil, err
@@ -90,7 +90,7 @@ func lockFiles(out, overlayFile string, files []string) (*lockResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	result := &lockResult{Replace: replace}
+	result := &LockResult{Replace: replace}
 	pass := overlayPass{
 		copyPrefix:  "l",
 		runtimeFile: "zz_schedlab_locks",

@@ -138,7 +138,7 @@ func TestLockRecordingComposesAfterPerturbation(t *testing.T) {
 	if err := os.WriteFile(overlay, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	locked, err := lockFiles(filepath.Join(dir, "locks"), overlay, []string{file})
+	locked, err := LockFiles(filepath.Join(dir, "locks"), overlay, []string{file})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func TestLockRecordingTracesAGo112Program(t *testing.T) {
 		}
 	}
 	main := filepath.Join(dir, "main.go")
-	result, err := lockFiles(filepath.Join(dir, "locks"), "", []string{main})
+	result, err := LockFiles(filepath.Join(dir, "locks"), "", []string{main})
 	if err != nil {
 		t.Fatal(err)
 	}
