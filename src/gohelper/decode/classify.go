@@ -1,6 +1,7 @@
 // Which goroutines are the user's: each goroutine is decided user or system from its
 // creator, its entry function and its stacks (docs/identity.md), and its records are held
 // back, in trace order, until it and the goroutine acting on it are decided.
+
 package decode
 
 import (

@@ -1,5 +1,6 @@
 // The rule that tells user goroutines from the runtime's, the tracer's, the testing
 // package's, signal and timer goroutines and the collect harness's (docs/identity.md).
+
 package decode
 
 import "strings"

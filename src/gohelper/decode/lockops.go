@@ -1,5 +1,6 @@
 // Lock operations: the user logs the lock instrumentation writes (overlay/locks.go) read
 // back as lock op lines of their goroutine.
+
 package decode
 
 import (

@@ -1,6 +1,7 @@
 // Stacks as the records need them: the top user frame (a site), the standard-library
 // call a goroutine blocked in, the stack strings of docs/events.md, and which frames are
 // standard library, injected by schedlab, or the user's.
+
 package decode
 
 import (

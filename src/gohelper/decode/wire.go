@@ -1,5 +1,6 @@
 // The line format the decoder streams to Node (docs/events.md): record lines, lock op
 // lines, interned strings, the goroutine table and the closing status line.
+
 package decode
 
 import (

@@ -1,4 +1,5 @@
 // The deadcode mutation: never-taken blocks and never-called functions, inserted with the source editor.
+
 package mutate
 
 import (

@@ -1,4 +1,4 @@
-// Subcommand mutate: semantics-preserving rewrites of one Go program directory
+// Package mutate is the subcommand mutate: semantics-preserving rewrites of one Go program directory
 // (consistent renaming, reordering of independent top-level declarations, dead code,
 // and an unchanged copy as the control),
 // written to a new directory, with a JSON report of renamed names and moved go statements.

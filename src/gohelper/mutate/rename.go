@@ -1,4 +1,5 @@
 // The rename mutation: consistent renaming of what each package declares, resolved by go/types.
+
 package mutate
 
 import (

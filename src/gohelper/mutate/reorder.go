@@ -1,4 +1,5 @@
 // The reorder mutation: a permutation of the movable top-level declarations of each file.
+
 package mutate
 
 import (

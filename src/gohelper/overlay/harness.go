@@ -1,6 +1,7 @@
 // Subcommand collect-overlay: writes the overlay copies that let the collect harness wrap
 // a main package (its main renamed, the calls that end the process routed through the
 // harness so the trace is stopped first).
+
 package overlay
 
 import (

@@ -27,6 +27,7 @@
 // Only statements of statement lists are matched, not an if/for/switch header's. The match
 // is syntactic; the runtime logs only when it finds a sync.Mutex or sync.RWMutex whose
 // method the statement calls.
+
 package overlay
 
 import (

@@ -1,6 +1,10 @@
 // The machinery the overlay passes share (perturbation, lock recording): reading the
 // sources an existing overlay already replaces, writing rewritten copies and one runtime
 // file per package, parsing a file for a rewrite and finding the statement lists in it.
+
+// Package overlay writes the go build -overlay copies collect builds instead of the user's
+// files: the harness's (harness.go), schedule perturbation's (perturb.go) and lock
+// recording's (locks.go). None moves a line; the user's tree is never written to.
 package overlay
 
 import (

@@ -15,6 +15,7 @@
 //
 // Its overlay machinery (pass.go) serves lock recording too (locks.go), which runs after
 // it on its copies.
+
 package overlay
 
 import (

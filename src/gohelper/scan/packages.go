@@ -1,6 +1,10 @@
 // Subcommand collect-scan: finds the Go packages below a directory for `schedlab collect`
 // (honouring build constraints, as `go list` does), with each package's main function and
 // the tests and examples `go test` would run.
+
+// Package scan holds the static scans of Go sources: the packages below a directory
+// (collect-scan, this file), concurrency counts (staticfeatures.go), and the wait sites,
+// channel operations and channel classes (waitsites.go, chanflow.go).
 package scan
 
 import (

@@ -1,5 +1,6 @@
 // Subcommand staticfeatures: a go/ast pass over one program directory that prints
 // JSON counts of its concurrency constructs, used as static features by the student.
+
 package scan
 
 import (

@@ -4,6 +4,7 @@
 // channel operation (close too) with its channel's class (chanflow.go) and enclosing
 // function, every function, and every same-package call that passes channels, so a
 // blocked wait can be matched, through the stacks, with the code that could complete it.
+
 package scan
 
 import (
