@@ -34,7 +34,7 @@ export interface BuildTarget {
   readonly strategy?: Strategy;
   /**
    * Rewrite each Lock/RLock/Unlock/RUnlock statement to log the operation into the run's
-   * trace (collect --budget; src/gohelper/locks.go), on top of any other rewrite. A program
+   * trace (collect --budget; src/gohelper/overlay/locks.go), on top of any other rewrite. A program
    * that does not compile so is built without it, and its output says why. Such targets are built alone.
    */
   readonly recordLocks?: boolean;

@@ -2,10 +2,10 @@
 // the code they instrument (the user's tree is never written to):
 // - seeded schedule perturbation: the Go helper's collect-perturb inserts
 //   `schedlabPerturb(K)` at each synchronisation point of overlay copies of the package's
-//   files and adds the decision function (src/gohelper/perturb.go states its invariants).
+//   files and adds the decision function (src/gohelper/overlay/perturb.go states its invariants).
 //   The seed is read at run time, so one perturbed binary serves every seed;
 // - lock recording: collect-locks logs each Lock/RLock/Unlock/RUnlock statement and deferred
-//   unlock as a runtime/trace user log "schedlab.lock" (src/gohelper/locks.go).
+//   unlock as a runtime/trace user log "schedlab.lock" (src/gohelper/overlay/locks.go).
 
 import { execa } from "execa";
 import { createHash } from "node:crypto";

@@ -4,7 +4,7 @@
 // (runs.strategy and seed as the original; run_checks.replay_of names the original) and
 // checked like a budgeted run, so it says whether the original's finding showed again.
 // The Go scheduler is not deterministic, so one replay reproduces a schedule-dependent
-// finding often, not always (a seed fixes every perturbation decision, src/gohelper/perturb.go,
+// finding often, not always (a seed fixes every perturbation decision, src/gohelper/overlay/perturb.go,
 // not the scheduler's): a replay runs up to `attempts` times, stopping at the first that shows it.
 
 import { mkdtempSync, rmSync } from "node:fs";

@@ -16,7 +16,7 @@ export type MutationKind = (typeof MUTATION_KINDS)[number];
 /** Written beside each variant's sources: where it comes from and what changed. */
 export const VARIANT_FILE = "variant.json";
 
-/** What the helper reports for one rewrite (see src/gohelper/mutate.go). */
+/** What the helper reports for one rewrite (see src/gohelper/mutate/). */
 interface HelperMutation {
   readonly kind: MutationKind;
   readonly seed: number;

@@ -1,6 +1,6 @@
-// Builds and caches the Go helper binary (src/gohelper/*.go). The binary is cached
-// outside the repository tree, keyed by a hash of the helper's sources and the Go
-// version, so it is rebuilt exactly when either changes. Concurrent builders are safe:
+// Builds and caches the Go helper binary (the Go module in src/gohelper and its packages).
+// The binary is cached outside the repository tree, keyed by a hash of the helper's sources
+// and the Go version, so it is rebuilt exactly when either changes. Concurrent builders are safe:
 // each builds to a temporary name and renames into place.
 
 import { execa } from "execa";
@@ -61,13 +61,34 @@ async function buildGoHelper(): Promise<string> {
 
 function sourceHash(goVersion: string): string {
   const hash = createHash("sha256").update(goVersion);
-  const files = readdirSync(GOHELPER_SOURCE_DIR)
-    .filter((name) => name.endsWith(".go") || name === "go.mod" || name === "go.sum")
-    .sort();
-  for (const name of files) {
+  for (const name of binarySources(GOHELPER_SOURCE_DIR, "")) {
     hash.update(name).update("\0").update(readFileSync(join(GOHELPER_SOURCE_DIR, name))).update("\0");
   }
   return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * The files the binary is built from, as sorted paths relative to the module root: go.mod,
+ * go.sum and the non-test .go files of every package below it. testdata directories (the
+ * decoder's test traces and programs) and _test.go files do not go into the binary.
+ */
+function binarySources(root: string, relative: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(join(root, relative), { withFileTypes: true })) {
+    const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (entry.name !== "testdata" && !entry.name.startsWith(".") && !entry.name.startsWith("_")) {
+        files.push(...binarySources(root, path));
+      }
+    } else if (entry.name.endsWith(".go") ? !entry.name.endsWith("_test.go") : relative === "" && isModuleFile(entry.name)) {
+      files.push(path);
+    }
+  }
+  return files.sort();
+}
+
+function isModuleFile(name: string): boolean {
+  return name === "go.mod" || name === "go.sum";
 }
 
 /** `go version` output, e.g. "go version go1.26.8 linux/amd64"; throws ToolchainMissingError without Go. */

@@ -1,20 +1,31 @@
 // Command gohelper is schedlab's Go helper: trace decoding and go/ast passes that
-// are best done in Go. Each subcommand lives in its own file and registers itself
-// in init(); Node builds this binary on first use (src/gohelper/index.ts).
+// are best done in Go. This file is only the table of subcommands; each lives in its
+// package. Node builds this binary on first use (src/gohelper/index.ts).
 package main
 
 import (
 	"fmt"
 	"os"
 	"sort"
+
+	"schedlab.dev/gohelper/decode"
+	"schedlab.dev/gohelper/mutate"
+	"schedlab.dev/gohelper/overlay"
+	"schedlab.dev/gohelper/scan"
 )
 
 // subcommands maps a subcommand name to its entry point, which gets the remaining
 // arguments and returns the process exit code.
-var subcommands = map[string]func(args []string) int{}
-
-func register(name string, run func(args []string) int) {
-	subcommands[name] = run
+var subcommands = map[string]func(args []string) int{
+	"decode":          decode.Run,
+	"record-kinds":    decode.RunRecordKinds,
+	"collect-scan":    scan.RunPackages,
+	"staticfeatures":  scan.RunStaticFeatures,
+	"wait-sites":      scan.RunWaitSites,
+	"collect-overlay": overlay.RunHarness,
+	"collect-perturb": overlay.RunPerturb,
+	"collect-locks":   overlay.RunLocks,
+	"mutate":          mutate.Run,
 }
 
 func main() {

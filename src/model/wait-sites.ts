@@ -35,7 +35,7 @@ export type WaitSiteKind = "select" | "recv" | "send" | "range";
 
 /**
  * One blocking channel operation. `line` is the line the Go execution tracer reports as
- * the top user frame of a goroutine blocked there (src/gohelper/waitsites.go states the
+ * the top user frame of a goroutine blocked there (src/gohelper/scan/waitsites.go states the
  * rules, checked on Go 1.26 traces): the `select` keyword for a select of 0 or ≥ 2 cases;
  * the `<-` of a receive, or the `:=`/`=` of a comma-ok receive; a send's arrow; the
  * `range` keyword of a range over a channel; a one-case select is its case's operation.
@@ -84,7 +84,7 @@ export type ChannelOpKind = "send" | "recv" | "close";
  * every variable, parameter, result and struct field of the package that can hold the same
  * channel (assignments, struct literals, returns, slices of channels, and the arguments of
  * calls of same-package functions, methods and literals with the parameters that leave
- * their function; src/gohelper/chanflow.go), and names the class after its first-declared
+ * their function; src/gohelper/scan/chanflow.go), and names the class after its first-declared
  * member, "name@file.go:line". Null when the operand is not a variable or field (a call
  * such as time.After(d) or ctx.Done()).
  *
@@ -426,7 +426,7 @@ interface Scope {
  * own channels when stacks and creation sites are given, and makes every instance a waker
  * of every other when they are not.
  *
- * Its limits. The classes are flow-insensitive (src/gohelper/chanflow.go); a function that
+ * Its limits. The classes are flow-insensitive (src/gohelper/scan/chanflow.go); a function that
  * contains a completing operation counts even if the candidate already passed it or will
  * never reach it; a candidate parked at a completing operation on another channel of the
  * class is still counted. Channels passed through interfaces, maps, other channels,

@@ -1,4 +1,4 @@
-// The default user-goroutine filter; mirrors defaultDrop/defaultKeep in src/gohelper/filter.go.
+// The default user-goroutine filter; mirrors defaultDrop/defaultKeep in src/gohelper/decode/filter.go.
 
 import type { GoroutineFilter } from "./types.js";
 

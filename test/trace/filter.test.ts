@@ -29,7 +29,7 @@ describe("isDroppedEntry", () => {
   });
 
   it("mirrors the Go helper's default lists", () => {
-    const go = readFileSync(fileURLToPath(new URL("../../src/gohelper/filter.go", import.meta.url)), "utf8");
+    const go = readFileSync(fileURLToPath(new URL("../../src/gohelper/decode/filter.go", import.meta.url)), "utf8");
     const list = (name: string) => {
       const body = new RegExp(`var ${name} = \\[\\]string\\{([^}]*)\\}`).exec(go)?.[1] ?? "";
       return [...body.matchAll(/"([^"]+)"/g)].map((m) => m[1]);

@@ -3,7 +3,7 @@
 // traced program through decode, ingest and the readers) is tested in
 // test/trace/block-stacks.e2e.test.ts.
 
-package main
+package decode
 
 import (
 	"bufio"

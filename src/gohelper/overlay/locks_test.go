@@ -1,7 +1,7 @@
 // Tests of the lock-recording rewrite (locks.go): the exact rewrite of each statement form,
 // the operands left alone, lines that never move, composition after perturbation, code that
 // type-checks at go 1.12, and a real go 1.12 program whose trace carries the lock logs.
-package main
+package overlay
 
 import (
 	"bufio"
@@ -139,7 +139,7 @@ func TestLockRecordingComposesAfterPerturbation(t *testing.T) {
 	if err := os.WriteFile(overlay, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	locked, err := lockFiles(filepath.Join(dir, "locks"), overlay, []string{file}, 0)
+	locked, err := LockFiles(filepath.Join(dir, "locks"), overlay, []string{file}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func readLockLogs(t *testing.T, path string) []tracedLockLog {
 		if err != nil {
 			break
 		}
-		if ev.Kind() != trace.EventLog || ev.Log().Category != lockLogCategory {
+		if ev.Kind() != trace.EventLog || ev.Log().Category != LockLogCategory {
 			continue
 		}
 		line := 0
@@ -339,7 +339,7 @@ func TestLockRecordingTracesAGo112Program(t *testing.T) {
 		}
 	}
 	main := filepath.Join(dir, "main.go")
-	result, err := lockFiles(filepath.Join(dir, "locks"), "", []string{main}, 0)
+	result, err := LockFiles(filepath.Join(dir, "locks"), "", []string{main}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,7 +431,7 @@ func TestLockBudgetBoundsEachStatementsWantsAndGots(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	result, err := lockFiles(filepath.Join(dir, "locks"), "", []string{filepath.Join(dir, "main.go")}, 3)
+	result, err := LockFiles(filepath.Join(dir, "locks"), "", []string{filepath.Join(dir, "main.go")}, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

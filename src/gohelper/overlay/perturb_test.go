@@ -1,7 +1,6 @@
 // Tests of the perturbation rewrite (perturb.go): every line kept, each synchronisation
-// point marked, cgo files left alone, go 1.12 code; and the byte-offset insertion it shares
-// with lock recording.
-package main
+// point marked, cgo files left alone, go 1.12 code.
+package overlay
 
 import (
 	"bytes"
@@ -88,13 +87,6 @@ func TestPerturbSourceKeepsEveryLineAndMarksEachSyncPoint(t *testing.T) {
 	// A receive inside a function literal belongs to the literal's body, not the assignment.
 	if !strings.Contains(lines[29], "f := func() int { schedlabPerturb(20); return <-ch }") {
 		t.Fatalf("line 30: %q", lines[29])
-	}
-}
-
-func TestApplyInsertionsKeepsTheGivenOrderAtOneOffset(t *testing.T) {
-	got := string(applyInsertions([]byte("ab\ncd"), []insertion{{4, "[2]"}, {1, "[0]"}, {4, "[3]"}, {0, "[x]"}, {5, "[end]"}}))
-	if got != "[x]a[0]b\nc[2][3]d[end]" {
-		t.Fatalf("%q", got)
 	}
 }
 

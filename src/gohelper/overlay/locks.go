@@ -2,8 +2,8 @@
 // overlay copies of a package's files so that each Lock/RLock/Unlock/RUnlock statement,
 // and each deferred Unlock/RUnlock, logs the operation as a runtime/trace user log
 // (category "schedlab.lock", message "<phase> <mode> <id>", the contract docs/events.md states),
-// and adds the function that finds the mutex and logs. It uses perturb.go's machinery
-// (overlay sources, copies and runtime files, byte-offset insertions) and its invariants:
+// and adds the function that finds the mutex and logs. It uses the overlay machinery
+// (pass.go) and the source editor (srcedit), and perturbation's invariants:
 // same-line insertions only, so line numbers never move; the user's tree is never written to.
 //
 // The rewrite of each form (X: an identifier, a selector chain, or a parenthesised or
@@ -35,7 +35,8 @@
 // Only statements of statement lists are matched, not an if/for/switch header's. The match
 // is syntactic; the runtime logs only when it finds a sync.Mutex or sync.RWMutex whose
 // method the statement calls.
-package main
+
+package overlay
 
 import (
 	"encoding/json"
@@ -44,23 +45,22 @@ import (
 	"go/ast"
 	"go/token"
 	"os"
+
+	"schedlab.dev/gohelper/srcedit"
 )
 
-func init() {
-	register("collect-locks", collectLocks)
-}
+// LockLogCategory is the runtime/trace log category of a lock operation; the decoder
+// reads the operations back from the logs of this category.
+const LockLogCategory = "schedlab.lock"
 
-// lockLogCategory is the runtime/trace log category of a lock operation.
-const lockLogCategory = "schedlab.lock"
-
-type lockResult struct {
+type LockResult struct {
 	// Replace is the overlay given, extended with the rewritten copies and runtime files.
 	Replace map[string]string `json:"replace"`
 	// Statements counts the statements rewritten.
 	Statements int `json:"statements"`
 }
 
-// collectLocks rewrites the files given for lock recording.
+// RunLocks rewrites the files given for lock recording.
 //
 // Usage: collect-locks -out DIR [-overlay FILE] [-budget N] file.go...
 //
@@ -68,7 +68,7 @@ type lockResult struct {
 // overlay already replaces is read from its replacement and the result keeps every entry.
 // Perturbation goes first: its points are then counted on the sources it always sees, and a
 // lock's "got" is logged before the perturbation point after the Lock, not after its sleep.
-func collectLocks(args []string) int {
+func RunLocks(args []string) int {
 	flags := flag.NewFlagSet("collect-locks", flag.ContinueOnError)
 	out := flags.String("out", "", "directory for the rewritten copies")
 	overlayFile := flags.String("overlay", "", "existing overlay JSON whose replacements are the sources to rewrite")
@@ -80,7 +80,7 @@ func collectLocks(args []string) int {
 		fmt.Fprintln(os.Stderr, "usage: gohelper collect-locks -out DIR [-overlay FILE] [-budget N] file.go...")
 		return 2
 	}
-	result, err := lockFiles(*out, *overlayFile, flags.Args(), *budget)
+	result, err := LockFiles(*out, *overlayFile, flags.Args(), *budget)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "collect-locks: %v\n", err)
 		return 1
@@ -91,7 +91,7 @@ func collectLocks(args []string) int {
 	return 0
 }
 
-func lockFiles(out, overlayFile string, files []string, budget int) (*lockResult, error) {
+func LockFiles(out, overlayFile string, files []string, budget int) (*LockResult, error) {
 	replace, sources, err := overlaySources(overlayFile, files)
 	if err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func lockFiles(out, overlayFile string, files []string, budget int) (*lockResult
 	if err != nil {
 		return nil, err
 	}
-	result := &lockResult{Replace: replace}
+	result := &LockResult{Replace: replace}
 	// The Lock/RLock statements of each package, numbered in the order rewritten: the
 	// index of a statement's budget counter.
 	sites := map[string]int{}
@@ -155,7 +155,7 @@ func lockSource(name string, src []byte, consts map[string]bool, sites map[strin
 		return nil, f.Name.Name, 0, nil
 	}
 	offset := func(pos token.Pos) int { return fset.Position(pos).Offset }
-	var inserts []insertion
+	var inserts []srcedit.Edit
 	statements := 0
 	ast.Inspect(f, func(n ast.Node) bool {
 		for _, stmt := range statementList(n) {
@@ -177,10 +177,10 @@ func lockSource(name string, src []byte, consts map[string]bool, sites map[strin
 					site := sites[f.Name.Name]
 					sites[f.Name.Name]++
 					inserts = append(inserts,
-						insertion{offset(s.Pos()), fmt.Sprintf("if schedlabLockWant(%q, &%s, %d) { ", "want "+mode, operand, site)},
-						insertion{offset(s.End()), fmt.Sprintf("; schedlabLockOp(%q, &%s) } else { %s.%s() }", "got "+mode, operand, operand, method)})
+						srcedit.Insert(offset(s.Pos()), fmt.Sprintf("if schedlabLockWant(%q, &%s, %d) { ", "want "+mode, operand, site)),
+						srcedit.Insert(offset(s.End()), fmt.Sprintf("; schedlabLockOp(%q, &%s) } else { %s.%s() }", "got "+mode, operand, operand, method)))
 				default:
-					inserts = append(inserts, insertion{offset(s.Pos()), fmt.Sprintf("schedlabLockOp(%q, &%s); ", "drop "+lockMode(method), operand)})
+					inserts = append(inserts, srcedit.Insert(offset(s.Pos()), fmt.Sprintf("schedlabLockOp(%q, &%s); ", "drop "+lockMode(method), operand)))
 				}
 			case *ast.DeferStmt:
 				operand, method, ok := lockCall(s.Call, consts)
@@ -189,7 +189,7 @@ func lockSource(name string, src []byte, consts map[string]bool, sites map[strin
 				}
 				statements++
 				op := fmt.Sprintf("%q", "drop "+lockMode(method))
-				inserts = append(inserts, insertion{offset(s.End()), fmt.Sprintf("; defer schedlabLockLog(%s, schedlabLockFind(%s, &%s))", op, op, operand)})
+				inserts = append(inserts, srcedit.Insert(offset(s.End()), fmt.Sprintf("; defer schedlabLockLog(%s, schedlabLockFind(%s, &%s))", op, op, operand)))
 			}
 		}
 		return true
@@ -197,7 +197,7 @@ func lockSource(name string, src []byte, consts map[string]bool, sites map[strin
 	if len(inserts) == 0 {
 		return src, f.Name.Name, 0, nil
 	}
-	return applyInsertions(src, inserts), f.Name.Name, statements, nil
+	return srcedit.Apply(src, inserts), f.Name.Name, statements, nil
 }
 
 // lockCall matches a call `X.M()` with M one of Lock, RLock, Unlock, RUnlock and no
@@ -532,5 +532,5 @@ func schedlabLockMethodByName(t schedlabLockReflect.Type, method string) (schedl
 	}
 	return t.MethodByName("RUnlock")
 }
-`, pkg, budget, sites, lockLogCategory)
+`, pkg, budget, sites, LockLogCategory)
 }

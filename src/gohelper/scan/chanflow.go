@@ -4,7 +4,8 @@
 // one level of call-site context, a parameter that stays inside its function is not merged
 // with its arguments but named as a parameter, and each same-package call site says which
 // class every argument has, so a stack can tell the channels of one function's instances apart.
-package main
+
+package scan
 
 import (
 	"fmt"

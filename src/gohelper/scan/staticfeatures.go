@@ -1,6 +1,7 @@
 // Subcommand staticfeatures: a go/ast pass over one program directory that prints
 // JSON counts of its concurrency constructs, used as static features by the student.
-package main
+
+package scan
 
 import (
 	"encoding/json"
@@ -14,10 +15,6 @@ import (
 	"strconv"
 	"strings"
 )
-
-func init() {
-	register("staticfeatures", runStaticFeatures)
-}
 
 // staticFeatures are counts over every .go file (tests included) directly in the
 // directory. Without type information, sync method calls are attributed by the
@@ -84,7 +81,7 @@ type staticFeaturesError struct {
 	Error string `json:"error"`
 }
 
-func runStaticFeatures(args []string) int {
+func RunStaticFeatures(args []string) int {
 	if len(args) != 1 {
 		fmt.Fprintln(os.Stderr, "usage: gohelper staticfeatures DIR")
 		return 2

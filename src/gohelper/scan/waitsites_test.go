@@ -1,4 +1,4 @@
-package main
+package scan
 
 import (
 	"fmt"
@@ -600,7 +600,7 @@ func mixed(in chan int) {
 // channels of a ring. take's operations are on its parameters, and each call gives them
 // the shard's own pair of ring channels, where merged joins all three.
 func TestCompactionRingCallSites(t *testing.T) {
-	path := filepath.Join("..", "..", "go-programs", "kernels", "chancycle", "compactionring", "ring_test.go")
+	path := filepath.Join("..", "..", "..", "go-programs", "kernels", "chancycle", "compactionring", "ring_test.go")
 	result := waitSitesOf([]string{path})
 	if len(result.Errors) > 0 {
 		t.Fatalf("errors: %v", result.Errors)

@@ -4,7 +4,8 @@
 // channel operation (close too) with its channel's class (chanflow.go) and enclosing
 // function, every function, and every same-package call that passes channels, so a
 // blocked wait can be matched, through the stacks, with the code that could complete it.
-package main
+
+package scan
 
 import (
 	"encoding/json"
@@ -20,10 +21,6 @@ import (
 	"sort"
 	"strconv"
 )
-
-func init() {
-	register("wait-sites", runWaitSites)
-}
 
 // waitCase is one communication case of a select. Line is the line of its `case` keyword.
 type waitCase struct {
@@ -121,7 +118,7 @@ type waitSitesResult struct {
 	Calls []callSite `json:"calls"`
 }
 
-func runWaitSites(args []string) int {
+func RunWaitSites(args []string) int {
 	if len(args) == 0 {
 		fmt.Fprintln(os.Stderr, "usage: gohelper wait-sites file.go...")
 		return 2

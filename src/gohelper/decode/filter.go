@@ -1,6 +1,7 @@
 // The rule that tells user goroutines from the runtime's, the tracer's, the testing
 // package's, signal and timer goroutines and the collect harness's (docs/identity.md).
-package main
+
+package decode
 
 import "strings"
 

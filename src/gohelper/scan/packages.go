@@ -1,10 +1,13 @@
-// Subcommands for `schedlab collect`: collect-scan finds the Go packages below a
-// directory (honouring build constraints, as `go list` does), and collect-overlay
-// writes the overlay copies that let the harness wrap a main package.
-package main
+// Subcommand collect-scan: finds the Go packages below a directory for `schedlab collect`
+// (honouring build constraints, as `go list` does), with each package's main function and
+// the tests and examples `go test` would run.
+
+// Package scan holds the static scans of Go sources: the packages below a directory
+// (collect-scan, this file), concurrency counts (staticfeatures.go), and the wait sites,
+// channel operations and channel classes (waitsites.go, chanflow.go).
+package scan
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -23,11 +26,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 )
-
-func init() {
-	register("collect-scan", collectScan)
-	register("collect-overlay", collectOverlay)
-}
 
 // scannedPackage is one directory with buildable Go files. Paths are absolute.
 type scannedPackage struct {
@@ -54,13 +52,13 @@ type scanOptions struct {
 	matcher *topLevelMatcher
 }
 
-// collectScan walks each root (skipping vendor, testdata, node_modules, hidden and
+// RunPackages walks each root (skipping vendor, testdata, node_modules, hidden and
 // _-prefixed directories) and prints one JSON scanResult. Directories without Go
 // files are left out; directories whose files cannot be read are listed with Error.
 //
 // Usage: collect-scan [-tags a,b] [-run RE] [-skip RE] [-single] root...; with -single
 // each root is one package directory (resolved by `go list`), not walked.
-func collectScan(args []string) int {
+func RunPackages(args []string) int {
 	flags := flag.NewFlagSet("collect-scan", flag.ContinueOnError)
 	tags := flags.String("tags", "", "comma-separated build tags")
 	run := flags.String("run", "", "list only the tests and examples matching this regexp (go test -run)")
@@ -158,7 +156,7 @@ func scanDir(dir string, opts scanOptions) (scannedPackage, bool) {
 			f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
 			switch {
 			case err == nil:
-				if bp.Name == "main" && findMain(f) != nil {
+				if bp.Name == "main" && FindMain(f) != nil {
 					pkg.HasMain = true
 				}
 			case textualMain(file):
@@ -247,8 +245,8 @@ func joinAll(dir string, names []string) []string {
 	return out
 }
 
-// findMain returns the package-level `func main()` declaration of f, or nil.
-func findMain(f *ast.File) *ast.FuncDecl {
+// FindMain returns the package-level `func main()` declaration of f, or nil.
+func FindMain(f *ast.File) *ast.FuncDecl {
 	for _, decl := range f.Decls {
 		if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name == "main" && fn.Type.Params.NumFields() == 0 {
 			return fn
@@ -415,148 +413,4 @@ func splitTestPattern(s string) [][]string {
 	}
 	elems = append(elems, s)
 	return append(alternatives, elems)
-}
-
-type overlayResult struct {
-	// Replace maps an original file to its rewritten copy (go build -overlay format).
-	Replace  map[string]string `json:"replace"`
-	MainFile string            `json:"mainFile"`
-}
-
-// exitRewrites maps (import path, selector) to the harness function replacing it:
-// calls that end the process must stop the trace first or it is lost.
-var exitRewrites = map[string]map[string]string{
-	"os":  {"Exit": "schedlabHarnessExit"},
-	"log": {"Fatal": "schedlabHarnessLogFatal", "Fatalf": "schedlabHarnessLogFatalf", "Fatalln": "schedlabHarnessLogFatalln"},
-}
-
-// collectOverlay rewrites the files of one main package for the harness:
-//   - in the file declaring `func main()`, the name becomes schedlabUserMain on the
-//     same line (line numbers never move, so stack frames keep their positions);
-//   - in every file, os.Exit and log.Fatal* become harness functions, on the same line;
-//   - lines are only ever appended at the end of a file (`var _ = os.Exit` keeps an
-//     import used after its last call was rewritten).
-//
-// Usage: collect-overlay -out DIR file.go...; prints an overlayResult.
-func collectOverlay(args []string) int {
-	flags := flag.NewFlagSet("collect-overlay", flag.ContinueOnError)
-	out := flags.String("out", "", "directory for the rewritten copies")
-	if err := flags.Parse(args); err != nil {
-		return 2
-	}
-	if *out == "" || flags.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: gohelper collect-overlay -out DIR file.go...")
-		return 2
-	}
-	result := overlayResult{Replace: map[string]string{}}
-	for i, file := range flags.Args() {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "collect-overlay: %v\n", err)
-			return 1
-		}
-		rewritten, isMain, err := rewriteFile(file, src)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "collect-overlay: %v\n", err)
-			return 1
-		}
-		if isMain {
-			result.MainFile = file
-		}
-		if rewritten == nil {
-			continue
-		}
-		target := filepath.Join(*out, fmt.Sprintf("%03d_%s", i, filepath.Base(file)))
-		if err := os.WriteFile(target, rewritten, 0o644); err != nil {
-			fmt.Fprintf(os.Stderr, "collect-overlay: %v\n", err)
-			return 1
-		}
-		result.Replace[file] = target
-	}
-	if result.MainFile == "" {
-		fmt.Fprintln(os.Stderr, "collect-overlay: no file declares func main()")
-		return 1
-	}
-	if err := json.NewEncoder(os.Stdout).Encode(result); err != nil {
-		return 1
-	}
-	return 0
-}
-
-type edit struct {
-	start, end int
-	text       string
-}
-
-// rewriteFile returns the rewritten source (nil when nothing changes) and whether
-// the file declares func main.
-func rewriteFile(name string, src []byte) ([]byte, bool, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
-	if err != nil {
-		return nil, false, err
-	}
-	var edits []edit
-	offset := func(p token.Pos) int { return fset.Position(p).Offset }
-	mainDecl := findMain(f)
-	if mainDecl != nil {
-		edits = append(edits, edit{offset(mainDecl.Name.Pos()), offset(mainDecl.Name.End()), "schedlabUserMain"})
-	}
-	// Local names of the imports whose exit functions are rewritten.
-	locals := map[string]string{}
-	for _, spec := range f.Imports {
-		path := strings.Trim(spec.Path.Value, "\"`")
-		if _, ok := exitRewrites[path]; !ok {
-			continue
-		}
-		local := path
-		if spec.Name != nil {
-			local = spec.Name.Name
-		}
-		if local != "_" && local != "." {
-			locals[local] = path
-		}
-	}
-	used := map[string]string{}
-	ast.Inspect(f, func(n ast.Node) bool {
-		sel, ok := n.(*ast.SelectorExpr)
-		if !ok {
-			return true
-		}
-		x, ok := sel.X.(*ast.Ident)
-		// x.Obj != nil means a local declaration shadows the import.
-		if !ok || x.Obj != nil {
-			return true
-		}
-		path, ok := locals[x.Name]
-		if !ok {
-			return true
-		}
-		if replacement, ok := exitRewrites[path][sel.Sel.Name]; ok {
-			edits = append(edits, edit{offset(sel.Pos()), offset(sel.End()), replacement})
-			used[x.Name] = sel.Sel.Name
-		}
-		return true
-	})
-	if len(edits) == 0 {
-		return nil, mainDecl != nil, nil
-	}
-	sort.Slice(edits, func(i, j int) bool { return edits[i].start > edits[j].start })
-	out := append([]byte{}, src...)
-	for _, e := range edits {
-		out = append(out[:e.start], append([]byte(e.text), out[e.end:]...)...)
-	}
-	var trailer bytes.Buffer
-	locs := make([]string, 0, len(used))
-	for local := range used {
-		locs = append(locs, local)
-	}
-	sort.Strings(locs)
-	for _, local := range locs {
-		fmt.Fprintf(&trailer, "\nvar _ = %s.%s\n", local, used[local])
-	}
-	if trailer.Len() > 0 {
-		out = append(out, trailer.Bytes()...)
-	}
-	return out, mainDecl != nil, nil
 }
