@@ -14,7 +14,7 @@ import (
 )
 
 // recordKind numbers the records the decoder streams to Node. The order is RECORD_KINDS of
-// src/trace/types.ts (EVENT_TYPES, then NON_EVENT_KINDS): recordKindNames spells it out, the
+// src/core/events.ts (EVENT_TYPES, then NON_EVENT_KINDS): recordKindNames spells it out, the
 // record-kinds subcommand prints it, and test/gohelper checks it against the TypeScript list.
 type recordKind int
 
