@@ -58,7 +58,7 @@ export interface CollectRun {
  * found its shard). The callbacks and signal of `options` are the CLI's own.
  */
 export async function collectAndIngest(
-  options: Omit<CollectOptions, "signal" | "onProgress" | "onExplored">,
+  options: CollectOptions,
   ui: { readonly log: LogProgress; readonly ingest: boolean; readonly store?: IngestOptions["store"]; readonly announce?: readonly string[] },
 ): Promise<CollectRun> {
   const { log } = ui;

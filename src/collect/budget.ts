@@ -26,7 +26,7 @@ import { deleteRuns, recordBuild, recordRun, upsertProgram } from "./record.js";
 import { parseConfigKey, type Strategy } from "./strategy.js";
 import type { GoToolchain } from "./toolchain.js";
 import { tracedRun } from "./traced-run.js";
-import type { BuildResult, ExplorationFinding, ExplorationSummary, FindingClass, NormalizedCollectOptions, ProgramSpec, RunCheck, RunConfig, RunOutcome } from "./types.js";
+import type { BudgetMode, BuildResult, ExplorationFinding, ExplorationSummary, FindingClass, NormalizedCollectOptions, ProgramSpec, RunCheck, RunConfig, RunOutcome } from "./types.js";
 
 /** One program's exploration while it is under way. */
 interface Exploring {
@@ -73,7 +73,8 @@ export function replayCommand(runId: number, db: string): string {
 export async function exploreWithBudget(
   db: SchedlabDatabase,
   programs: readonly ProgramSpec[],
-  opts: NormalizedCollectOptions & { readonly budgetMs: number },
+  opts: NormalizedCollectOptions,
+  mode: BudgetMode,
   go: GoToolchain,
   scratch: string,
 ): Promise<BudgetResult> {
@@ -89,12 +90,12 @@ export async function exploreWithBudget(
     if (opts.force) for (const key of new Set(cycle.map((c) => c.key))) deleteRuns(db, id, key);
     const row = loadExploration(db, id);
     const history = recordedHistory(db, id, opts.db);
-    const stopping = history.findings.find((f) => stopsHunt(f.check.classes, opts.stopOn));
+    const stopping = history.findings.find((f) => stopsHunt(f.check.classes, mode.stopOn));
     const state: Exploring = {
       program, id, cycle,
       nextIndex: nextRunIndexes(db, id),
       unavailable: new Map(),
-      budgetMs: opts.budgetMs,
+      budgetMs: mode.budgetMs,
       spentMs: row?.spentMs ?? 0,
       buildMs: 0,
       runs: row?.runs ?? 0,
@@ -112,7 +113,7 @@ export async function exploreWithBudget(
     // does not stop on leaves the hunt open.
     for (const f of history.findings) for (const c of f.check.classes) if (!state.findings.some((x) => x.class === c)) state.findings.push({ ...f, class: c });
     if (stopping !== undefined) {
-      state.finding = { ...stopping, class: stopping.check.classes.find((c) => opts.stopOn.includes(c))! };
+      state.finding = { ...stopping, class: stopping.check.classes.find((c) => mode.stopOn.includes(c))! };
       state.findingRunId = stopping.runId;
     }
     if (state.status !== "build-error") state.status = state.finding !== null ? "confirmed" : "exploring";
@@ -128,7 +129,7 @@ export async function exploreWithBudget(
   const queue = workQueue(opts.jobs, signal, stop.abort);
 
   const wantsMore = (s: Exploring) =>
-    !signal.aborted && s.status !== "build-error" && s.spentMs < s.budgetMs && (s.finding === null || opts.exhaustBudget) && nextConfig(s) !== null;
+    !signal.aborted && s.status !== "build-error" && s.spentMs < s.budgetMs && (s.finding === null || mode.exhaustBudget) && nextConfig(s) !== null;
   const active = () => states.filter((s) => !s.finished).length;
 
   const report = (s: Exploring | null, config: string) => {
@@ -143,7 +144,7 @@ export async function exploreWithBudget(
       elapsedMs,
       etaMs: null,
       budget: {
-        totalMs: states.length * opts.budgetMs,
+        totalMs: states.length * mode.budgetMs,
         spentMs: states.reduce((sum, x) => sum + (x.finished ? x.budgetMs : Math.min(x.spentMs, x.budgetMs)), 0),
         findings: states.filter((x) => x.finding !== null).length,
         current: s === null ? null : { program: s.program.name, spentMs: s.spentMs, budgetMs: s.budgetMs, config },
@@ -163,7 +164,7 @@ export async function exploreWithBudget(
     if (s.status === "exploring") s.status = s.finding !== null ? "confirmed" : "exhausted";
     if (s.status === "confirmed" && s.finding === null) s.status = "exhausted";
     save(s);
-    const summary = explorationSummary(s, opts.stopOn);
+    const summary = explorationSummary(s, mode.stopOn);
     explorations.set(s.program.name, summary);
     opts.onExplored?.(summary);
     report(null, "");
@@ -185,7 +186,7 @@ export async function exploreWithBudget(
       const t0 = performance.now();
       const { dir, kind, goFiles, testFiles } = s.program;
       // Every strategy's build of a hunt records lock operations in its traces (docs/leaks.md).
-      pending = buildProgram({ dir, kind, goFiles, testFiles, peers: opts.peers, strategy, recordLocks: opts.recordLocks }, go, join(scratch, `build-${builds.size}`), signal)
+      pending = buildProgram({ dir, kind, goFiles, testFiles, peers: opts.peers, strategy, recordLocks: mode.recordLocks }, go, join(scratch, `build-${builds.size}`), signal)
         .then((build) => ({ build, wallMs: performance.now() - t0 }));
       builds.set(key, pending);
       // The program that starts a build pays for it.
@@ -256,9 +257,9 @@ export async function exploreWithBudget(
     const found = (c: FindingClass): ExplorationFinding =>
       ({ class: c, runId, config: config.key, strategy: config.strategy, seed, atMs: Math.round(s.spentMs), atRun: s.runs, check, replay: replayCommand(runId, opts.db) });
     for (const c of check.classes) if (!s.findings.some((f) => f.class === c)) s.findings.push(found(c));
-    if (s.finding === null && stopsHunt(check.classes, opts.stopOn)) {
+    if (s.finding === null && stopsHunt(check.classes, mode.stopOn)) {
       s.findingRunId = runId;
-      s.finding = found(check.classes.find((c) => opts.stopOn.includes(c))!);
+      s.finding = found(check.classes.find((c) => mode.stopOn.includes(c))!);
     }
     save(s);
     report(s, config.key);

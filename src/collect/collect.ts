@@ -21,7 +21,7 @@ import { completedRunIndexes, deleteRuns, recordBuild, recordedBuild, recordedRu
 import { parseConfigKey } from "./strategy.js";
 import { goToolchain, type GoToolchain } from "./toolchain.js";
 import { tracedRun } from "./traced-run.js";
-import type { BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramSpec, ProgramSummary, RunConfig } from "./types.js";
+import type { BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramSpec, ProgramSummary, RunConfig, RunsMode } from "./types.js";
 
 interface PendingRun {
   readonly config: RunConfig;
@@ -49,7 +49,7 @@ function buildKey(program: ProgramSpec): string {
   return `${program.kind}\0${program.dir}`;
 }
 
-function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], options: NormalizedCollectOptions): ProgramPlan[] {
+function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], options: NormalizedCollectOptions, mode: RunsMode): ProgramPlan[] {
   return programs.map((program) => {
     const { id } = upsertProgram(db, program);
     const configs = runConfigs(options, program.kind);
@@ -57,7 +57,7 @@ function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], op
     for (const config of configs) {
       if (options.force) deleteRuns(db, id, config.key);
       const done = options.force ? new Set<number>() : completedRunIndexes(db, id, config.key);
-      for (let index = 0; index < options.runs; index++) if (!done.has(index)) pending.push({ config, index });
+      for (let index = 0; index < mode.runs; index++) if (!done.has(index)) pending.push({ config, index });
     }
     const strategy = configs[0]?.strategy ?? "plain";
     return { program, id, configs, pending, build: null, runsLeft: pending.length, okMsPerIteration: recordedOkMsPerIteration(db, id, strategy) };
@@ -103,9 +103,10 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
   const db = openDatabase(opts.db);
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-build-"));
   try {
-    if (opts.budgetMs !== null) {
+    const { mode } = opts;
+    if (mode.kind === "budget") {
       saveCorpora(db, corpora.values());
-      const budget = await exploreWithBudget(db, programs, { ...opts, budgetMs: opts.budgetMs }, go, scratch);
+      const budget = await exploreWithBudget(db, programs, opts, mode, go, scratch);
       if (opts.signal?.aborted) throw new CollectInterruptedError(budget.executed);
       return {
         programs: programs.map((program) => {
@@ -117,22 +118,24 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
         executed: budget.executed,
         skipped: 0,
         warnings: discovery.warnings,
+        ingested: [],
       };
     }
     // One transaction: a name clash found while planning records neither corpus nor program.
     const plans = inTransaction(db, () => {
       saveCorpora(db, corpora.values());
-      return planPrograms(db, programs, opts);
+      return planPrograms(db, programs, opts, mode);
     });
-    const executed = await execute(db, plans, opts, go, scratch);
+    const executed = await execute(db, plans, opts, mode, go, scratch);
     if (opts.signal?.aborted) throw new CollectInterruptedError(executed);
-    const totalWanted = plans.reduce((sum, plan) => sum + plan.configs.length * opts.runs, 0);
+    const totalWanted = plans.reduce((sum, plan) => sum + plan.configs.length * mode.runs, 0);
     const pendingCount = plans.reduce((sum, plan) => sum + plan.pending.length, 0);
     return {
       programs: plans.map((plan) => summarise(db, plan)),
       executed,
       skipped: totalWanted - pendingCount,
       warnings: discovery.warnings,
+      ingested: [],
     };
   } finally {
     db.close();
@@ -141,7 +144,7 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
 }
 
 /** Runs the plans through the worker pool; returns the number of runs executed. */
-async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: NormalizedCollectOptions, go: GoToolchain, scratch: string): Promise<number> {
+async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: NormalizedCollectOptions, mode: RunsMode, go: GoToolchain, scratch: string): Promise<number> {
   const started = performance.now();
   const runsTotal = plans.reduce((sum, plan) => sum + plan.pending.length, 0);
   let runsDone = 0;
@@ -234,7 +237,7 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
   const groupList = [...groups.values()];
   const targetOf = new Map(groupList.map((group) => {
     const { dir, kind, goFiles, testFiles } = group[0].program;
-    return [{ dir, kind, goFiles, testFiles, peers: opts.peers, ...(opts.race ? { strategy: "race" } : {}) } as BuildTarget, group];
+    return [{ dir, kind, goFiles, testFiles, peers: opts.peers, ...(mode.race ? { strategy: "race" } : {}) } as BuildTarget, group];
   }));
   // Peer builds carry per-package overlays and go.mod copies: one package per build.
   const batchSize = opts.peers.length > 0 ? 1 : Math.max(1, Math.min(32, Math.ceil(groupList.length / opts.jobs)));
