@@ -13,6 +13,7 @@ import { progressWriter } from "./progress.js";
 import { EVERY_BUILD_FAILED_EXIT_CODE, parseDuration, type CollectCommonOptions, type CollectResult } from "../collect/index.js";
 import { analyseLeaks, gateFailures, GATES, leaksOutput, LEAKS_FORMATS, matchBaseline, readBaseline, saveBaseline, type Gate, type LeakAnalysis } from "../leaks/index.js";
 import { openExistingDatabase } from "../store/index.js";
+import { ingestSummaryOf } from "../trace/index.js";
 
 /** The budget of each program when --budget is not given. */
 export const DEFAULT_HUNT_BUDGET = "20s";
@@ -113,9 +114,11 @@ export function registerHunt(program: Command): void {
       // A budgeted collect explores -race itself: collect's --race (every run with -race) is not passed on.
       const options = collectOptionsOf(patterns, flags, budgetFieldsOf(flags));
 
-      const hunt = await collectAndIngest(options, { log, ingest: false });
+      // The hunt's runs are ingested as their checks decode them; the -race runs added after.
+      const hunt = await collectAndIngest(options, { log, ingest: true });
       const race: RaceRuns = flags.race === true ? await raceRunsWhereMissing(collectCommonOptionsOf(patterns, flags), hunt.result, log) : { executed: 0, unavailable: [] };
-      const ingest = await ingestPending(flags.db, progressWriter(process.stderr, { quiet: log.quiet }), log);
+      const raceIngest = flags.race === true ? (await ingestPending(flags.db, progressWriter(process.stderr, { quiet: log.quiet }), log)).runs : [];
+      const ingest = ingestSummaryOf([...hunt.ingest!.runs, ...raceIngest]);
       const problem = reportCollectProblems({ result: hunt.result, ingest }, false);
       for (const r of race.unavailable) process.stderr.write(`schedlab: --race: ${r.program} does not build with -race: ${r.why}\n`);
       if (race.unavailable.length > 0) process.stderr.write("  go test -race needs cgo and a C compiler (CGO_ENABLED=1, gcc or clang on PATH); drop --race to hunt without requiring it.\n");

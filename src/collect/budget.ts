@@ -8,10 +8,12 @@
 // Programs share the worker pool; a program runs several runs at once only when there are
 // fewer programs left than workers. Every run and check is recorded as it ends, and the
 // exploration row after each, so an interrupted budgeted collect resumes where it stopped.
+// With mode.ingest each run is ingested as its check decodes it: one decode for both.
 
 import { availableParallelism } from "node:os";
 import type { SchedlabDatabase } from "../store/index.js";
-import { checkRun, withFailureClass } from "./check.js";
+import { runIngester, type IngestedRun, type DecodeTap, type RunIngestResult } from "../trace/index.js";
+import { checkRun, withFailureClass, type TraceDecode } from "./check.js";
 import { confirm, explorationRow, explorationSummary, finishExploration, learnFromPlainRun, nextConfig, resumedExploration, wantsMore, type Exploring } from "./exploration.js";
 import { checkedRuns, deleteExploration, loadExploration, nextRunIndexes, plainRuns, recordCheck, saveExploration } from "./exploration-store.js";
 import { collectExecutor, type Executor } from "./executor.js";
@@ -29,6 +31,8 @@ export interface BudgetResult {
   readonly explorations: Map<string, ExplorationSummary>;
   /** Each program's id and the config keys it may have runs in (for the summary). */
   readonly programs: Map<string, { readonly id: number; readonly configs: readonly string[] }>;
+  /** The runs ingested with their checks (mode.ingest), in the order ingested. */
+  readonly ingested: readonly RunIngestResult[];
 }
 
 /** A budgeted collect while it runs: what each program's steps share. */
@@ -43,6 +47,9 @@ interface Hunt {
   readonly signal: AbortSignal;
   readonly states: readonly Exploring[];
   readonly explorations: Map<string, ExplorationSummary>;
+  /** Ingests a run with its check's decode (mode.ingest), or null: the check decodes alone. */
+  readonly ingest: ((runId: number, tap: DecodeTap) => Promise<IngestedRun>) | null;
+  readonly ingested: RunIngestResult[];
   readonly started: number;
   executed: number;
   failures: number;
@@ -71,6 +78,9 @@ export async function exploreWithBudget(
     queue: workQueue(opts.jobs, stop.signal, stop.abort),
     signal: stop.signal,
     explorations: new Map(),
+    // The check's toolchain decodes for the ingest too: the one that built the binaries.
+    ingest: mode.ingest === null ? null : runIngester(db, { store: mode.ingest.store, goroot: go.goroot }),
+    ingested: [],
     started: performance.now(),
     executed: 0,
     failures: 0,
@@ -82,7 +92,7 @@ export async function exploreWithBudget(
   } finally {
     stop.dispose();
   }
-  return { executed: hunt.executed, explorations: hunt.explorations, programs: ids };
+  return { executed: hunt.executed, explorations: hunt.explorations, programs: ids, ingested: hunt.ingested };
 }
 
 /**
@@ -161,7 +171,7 @@ async function step(h: Hunt, s: Exploring): Promise<void> {
   const { runId, result } = ran;
   h.executed++;
   if (result.outcome !== "ok") h.failures++;
-  const check = withFailureClass(await checkRun(result, s.program, h.go), config.strategy, s.failedInPlain);
+  const check = withFailureClass(await checkRun(result, s.program, h.go, ingestingDecode(h, runId)), config.strategy, s.failedInPlain);
   if (config.strategy === "plain") {
     learnFromPlainRun(s, result.outcome, result.wallMs, config.testCount, check.failures);
     s.plainRunEnded = true;
@@ -172,6 +182,22 @@ async function step(h: Hunt, s: Exploring): Promise<void> {
   confirm(s, { runId, config, seed, check }, h.mode.stopOn, h.opts.db);
   saveExploration(h.db, s.id, explorationRow(s));
   report(h, s, config.key);
+}
+
+/**
+ * The check's decode of run `runId` when the hunt ingests: the run's ingest, whose decode the
+ * check taps, so its trace is decoded once; undefined otherwise (the check decodes alone).
+ */
+function ingestingDecode(h: Hunt, runId: number): TraceDecode | undefined {
+  const { ingest } = h;
+  if (ingest === null) return undefined;
+  return async (tap) => {
+    const { result, goroutines } = await ingest(runId, tap);
+    h.ingested.push(result);
+    // Recorded as the run's ingest error; the check says the same as its own decode would.
+    if (goroutines === null) throw new Error(result.message);
+    return goroutines;
+  };
 }
 
 /** The deadline of `s`'s next run in `config`: --timeout, else derived from its plain runs, scaled by strategy, within what is left of its budget. */

@@ -103,7 +103,7 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
         executed: budget.executed,
         skipped: 0,
         warnings: discovery.warnings,
-        ingested: [],
+        ingested: budget.ingested,
       };
     }
     // One transaction: a name clash found while planning records neither corpus nor program.

@@ -334,7 +334,7 @@ export interface CollectResult {
   readonly skipped: number;
   /** Problems that did not stop collection: invalid manifests, unreadable packages. */
   readonly warnings: string[];
-  /** The runs ingested with their check's decode (BudgetModeOptions.ingest), in run order; empty otherwise. */
+  /** The runs ingested with their check's decode (BudgetModeOptions.ingest), in the order ingested; empty otherwise. */
   readonly ingested: readonly RunIngestResult[];
 }
 
