@@ -4,7 +4,10 @@
 
 import { Option } from "commander";
 import { parsePositiveInteger } from "./options.js";
-import { DEFAULT_TIMEOUT_MS, DERIVED_TIMEOUT, parseDuration, parseProcsList, parseStopOn, type CollectOptions } from "../collect/index.js";
+import {
+  collectModeOf, DEFAULT_TIMEOUT_MS, DERIVED_TIMEOUT, parseDuration, parseProcsList, parseStopOn,
+  type CollectCommonOptions, type CollectMode, type CollectModeFields, type CollectModeOptions, type CollectOptions,
+} from "../collect/index.js";
 import { UsageError } from "../errors.js";
 
 /** The flags of the shared options as commander parses them. */
@@ -66,7 +69,7 @@ const OPTIONS = {
   run: { flags: "--run <regexp>", description: "go test -run: collect only the tests and examples it selects, and pass it to test binaries (-test.run)" },
   skip: { flags: "--skip <regexp>", description: "go test -skip: leave out the tests and examples it matches (-test.skip)" },
   race: { flags: "--race", description: "build and run every program with -race (not with --budget, which explores -race itself)" },
-  budget: { flags: "--budget <duration>", description: "hunt leaks: per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded perturbation); stops at the first confirmed finding (--runs is ignored)" },
+  budget: { flags: "--budget <duration>", description: "hunt leaks: per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded perturbation); stops at the first confirmed finding (not with --runs or --race)" },
   exhaustBudget: { flags: "--exhaust-budget", description: "with --budget: spend the whole budget even after a finding is confirmed" },
   lockRecording: { flags: "--no-lock-recording", description: "with --budget: build without recording lock operations (no lock holders, no potential deadlocks; for measuring its cost)" },
   stopOn: { flags: "--stop-on <classes>", description: "with --budget: the findings that end a program's hunt: leak, race, failure or any; repeatable or comma-separated (default: leak); the others are still recorded", repeatable: true },
@@ -106,8 +109,8 @@ function testCountOf(flags: CollectSelectionFlags): number | undefined {
   return flags.count !== undefined ? integer("--count", flags.count) : integer("--test-count", flags.testCount);
 }
 
-/** The library options of the shared flags; the command adds its own (runs, peers, shard, callbacks). */
-export function collectOptionsOf(paths: readonly string[], flags: CollectSelectionFlags): CollectOptions {
+/** The library options of the shared flags every mode takes; the command adds its own (peers, shard, callbacks). */
+export function collectCommonOptionsOf(paths: readonly string[], flags: CollectSelectionFlags): CollectCommonOptions {
   return {
     paths,
     programs: flags.program,
@@ -123,10 +126,30 @@ export function collectOptionsOf(paths: readonly string[], flags: CollectSelecti
     tags: flags.tags,
     run: flags.run,
     skip: flags.skip,
-    race: flags.race === true,
+  };
+}
+
+/** The budget's fields of the shared flags, each only when given (collect adds --runs and --race; hunt's --race is its own). */
+export function budgetFieldsOf(flags: CollectSelectionFlags): CollectModeFields {
+  return {
     budgetMs: flags.budget === undefined ? undefined : parseDuration(flags.budget),
-    exhaustBudget: flags.exhaustBudget === true,
+    exhaustBudget: flags.exhaustBudget,
     recordLocks: flags.lockRecording === false ? false : undefined,
     stopOn: flags.stopOn === undefined ? undefined : parseStopOn(flags.stopOn),
   };
+}
+
+/**
+ * The library options of the shared flags in the mode `fields` ask for: collectModeOf refuses
+ * a flag of the other mode (--runs with --budget, --exhaust-budget without) with a UsageError.
+ */
+export function collectOptionsOf(paths: readonly string[], flags: CollectSelectionFlags, fields: CollectModeFields): CollectOptions {
+  return { ...collectCommonOptionsOf(paths, flags), ...modeOptionsOf(collectModeOf(fields)) };
+}
+
+/** `mode` as the fields of CollectOptions. */
+function modeOptionsOf(mode: CollectMode): CollectModeOptions {
+  if (mode.kind === "runs") return { runs: mode.runs, race: mode.race };
+  const { budgetMs, exhaustBudget, recordLocks, stopOn, ingest } = mode;
+  return { budgetMs, exhaustBudget, recordLocks, stopOn, ...(ingest === null ? {} : { ingest }) };
 }

@@ -9,7 +9,7 @@ import {
   type CollectOptions, type CollectProgress, type CollectResult, type ExplorationSummary,
 } from "../collect/index.js";
 import { openDatabase } from "../store/index.js";
-import { ingestRuns, type IngestOptions, type IngestSummary } from "../trace/index.js";
+import { ingestRuns, ingestSummaryOf, type IngestOptions, type IngestSummary } from "../trace/index.js";
 
 /** How a log is kept informed: the interval of its status lines, and the clock of the command. */
 export interface LogProgress {
@@ -54,11 +54,12 @@ export interface CollectRun {
 
 /**
  * Runs collect with the CLI's progress on stderr and, unless `ingest` is false, ingests the
- * new runs; warnings are printed. `announce` lines are printed first (e.g. where --shard auto
- * found its shard). The callbacks and signal of `options` are the CLI's own.
+ * new runs (a hunt's as its checks decode them, the others afterwards); warnings are printed.
+ * `announce` lines are printed first (e.g. where --shard auto found its shard). The callbacks
+ * and signal of `options` are the CLI's own.
  */
 export async function collectAndIngest(
-  options: Omit<CollectOptions, "signal" | "onProgress" | "onExplored">,
+  options: CollectOptions,
   ui: { readonly log: LogProgress; readonly ingest: boolean; readonly store?: IngestOptions["store"]; readonly announce?: readonly string[] },
 ): Promise<CollectRun> {
   const { log } = ui;
@@ -83,8 +84,10 @@ export async function collectAndIngest(
   };
   const heartbeat = logHeartbeat(process.stderr, () => statusLine(), { quiet: log.quiet, everyMs: log.everyMs });
   try {
+    // A hunt's runs are ingested as their checks decode them: one decode each.
+    const ingesting = ui.ingest && options.budgetMs !== undefined ? { ...options, ingest: { store: ui.store } } : options;
     const result = await collect({
-      ...options,
+      ...ingesting,
       signal: controller.signal,
       onProgress: (p) => {
         latest = { progress: p, at: performance.now() };
@@ -98,7 +101,7 @@ export async function collectAndIngest(
     heartbeat.stop(statusLine(true));
     progress.done();
     for (const warning of result.warnings) process.stderr.write(`schedlab: warning: ${warning}\n`);
-    const ingest = ui.ingest ? await ingestPending(options.db ?? "schedlab.db", progress, log, ui.store) : null;
+    const ingest = ui.ingest ? ingestSummaryOf([...result.ingested, ...(await ingestPending(options.db ?? "schedlab.db", progress, log, ui.store)).runs]) : null;
     return { result, ingest };
   } catch (error) {
     heartbeat.stop();

@@ -1,7 +1,7 @@
 // `schedlab collect <path...>`: parses options and calls the collect library.
 
 import type { Command } from "commander";
-import { collectOption, collectOptionsOf, type CollectSelectionFlags } from "./collect-options.js";
+import { budgetFieldsOf, collectOption, collectOptionsOf, type CollectSelectionFlags } from "./collect-options.js";
 import { collectAndIngest, ingestPending, quietLog, reportCollectProblems, type LogProgress } from "./collect-run.js";
 import { parseChoice, parsePositiveInteger } from "./options.js";
 import { progressWriter } from "./progress.js";
@@ -90,8 +90,22 @@ function replaySummary(r: ReplayResult): string {
   ].join("\n") + "\n";
 }
 
-async function replay(flags: CollectFlags, paths: string[]): Promise<void> {
+/** The flags a replay reads (collect's attribute names); any other given means nothing to it. */
+const REPLAY_FLAGS: ReadonlySet<string> = new Set(["replay", "attempts", "db", "traces", "timeout", "ingest", "store", "json", "quiet"]);
+
+/** Refuses the flags given with --replay that a replay does not read: it reruns a recorded run as it was. */
+function refuseOutsideReplay(command: Command): void {
+  for (const option of command.options) {
+    const name = option.attributeName();
+    if (REPLAY_FLAGS.has(name) || command.getOptionValueSource(name) !== "cli") continue;
+    const flag = option.long ?? name;
+    throw new UsageError(`${flag} goes without --replay`, `A replay reruns one recorded run with its own program, configuration and seed: drop ${flag}, or drop --replay to collect.`);
+  }
+}
+
+async function replay(flags: CollectFlags, paths: string[], command: Command): Promise<void> {
   if (paths.length > 0) throw new UsageError("--replay takes a run id, not paths", "Run `schedlab collect --replay RUN_ID [--db FILE]`.");
+  refuseOutsideReplay(command);
   const result = await replayRun({
     runId: parsePositiveInteger("--replay", flags.replay!),
     db: flags.db,
@@ -147,7 +161,7 @@ export function registerCollect(program: Command): void {
       const started = performance.now();
       flags.timeoutGiven = command.getOptionValueSource("timeout") === "cli";
       const store = storeOf(flags);
-      if (flags.replay !== undefined) return replay(flags, paths);
+      if (flags.replay !== undefined) return replay(flags, paths, command);
       if (flags.attempts !== undefined) throw new UsageError("--attempts goes with --replay", "Run `schedlab collect --replay RUN_ID --attempts N`.");
       if (paths.length === 0) throw new UsageError("collect needs at least one path", "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.");
       const quiet = flags.json === true || flags.quiet === true;
@@ -155,8 +169,12 @@ export function registerCollect(program: Command): void {
       const shard = flags.shard === undefined ? undefined : parseShardOption(flags.shard, process.env);
       const collected = await collectAndIngest(
         {
-          ...collectOptionsOf(paths, flags),
-          runs: parsePositiveInteger("--runs", flags.runs),
+          // --runs (its default is collect's own) and --race only when given: with --budget they are refused.
+          ...collectOptionsOf(paths, flags, {
+            ...budgetFieldsOf(flags),
+            runs: command.getOptionValueSource("runs") === "cli" ? parsePositiveInteger("--runs", flags.runs) : undefined,
+            race: flags.race,
+          }),
           peers: flags.peers === undefined ? undefined : parsePeers(flags.peers),
           testCorpus: flags.testCorpus === true,
           shard: shard === undefined ? undefined : { index: shard.index, count: shard.count },

@@ -5,14 +5,15 @@
 
 import type { Command } from "commander";
 import { existsSync } from "node:fs";
-import { collectNames, collectOption, collectOptionsOf, type CollectSelectionFlags } from "./collect-options.js";
+import { budgetFieldsOf, collectCommonOptionsOf, collectNames, collectOption, collectOptionsOf, type CollectSelectionFlags } from "./collect-options.js";
 import { collectAndIngest, ingestPending, reportCollectProblems, type LogProgress } from "./collect-run.js";
 import { gateExitCode, parseFailOn, repoRootOption } from "./ci-options.js";
 import { parseChoice } from "./options.js";
 import { progressWriter } from "./progress.js";
-import { EVERY_BUILD_FAILED_EXIT_CODE, parseDuration, type CollectOptions, type CollectResult } from "../collect/index.js";
+import { EVERY_BUILD_FAILED_EXIT_CODE, parseDuration, type CollectCommonOptions, type CollectResult } from "../collect/index.js";
 import { analyseLeaks, gateFailures, GATES, leaksOutput, LEAKS_FORMATS, matchBaseline, readBaseline, saveBaseline, type Gate, type LeakAnalysis } from "../leaks/index.js";
 import { openExistingDatabase } from "../store/index.js";
+import { ingestSummaryOf } from "../trace/index.js";
 
 /** The budget of each program when --budget is not given. */
 export const DEFAULT_HUNT_BUDGET = "20s";
@@ -43,16 +44,15 @@ interface RaceRuns {
  * may not have reached one: each such program gets one -race run per GOMAXPROCS value now
  * (resumed like any collect).
  */
-async function raceRunsWhereMissing(options: CollectOptions, hunt: CollectResult, log: LogProgress): Promise<RaceRuns> {
+async function raceRunsWhereMissing(common: CollectCommonOptions, hunt: CollectResult, log: LogProgress): Promise<RaceRuns> {
   const built = hunt.programs.filter((p) => p.build === "ok");
   const unavailable: RaceUnavailable[] = built.flatMap((p) =>
     (p.exploration?.unavailable ?? []).filter((u) => u.startsWith("race:")).map((u) => ({ program: p.name, why: u.slice("race:".length).trim().split("\n")[0]! })),
   );
   const missing = built.filter((p) => !p.runs.some((r) => r.strategy === "race") && !unavailable.some((u) => u.program === p.name)).map((p) => p.name);
   if (missing.length === 0) return { executed: 0, unavailable };
-  // The budget's own options go; these programs have no -race run to redo (no --force).
-  const { budgetMs: _budget, exhaustBudget: _exhaust, recordLocks: _locks, stopOn: _stopOn, ...plain } = options;
-  const { result } = await collectAndIngest({ ...plain, force: false, race: true, runs: 1, programs: missing }, { log, ingest: false });
+  // A collect of one -race run each; these programs have no -race run to redo (no --force).
+  const { result } = await collectAndIngest({ ...common, force: false, race: true, runs: 1, programs: missing }, { log, ingest: false });
   for (const p of result.programs.filter((x) => x.build === "error")) unavailable.push({ program: p.name, why: (p.buildOutput ?? "").trim().split("\n")[0] ?? "" });
   return { executed: result.executed, unavailable };
 }
@@ -112,11 +112,13 @@ export function registerHunt(program: Command): void {
       if (flags.saveBaseline !== undefined && existsSync(flags.saveBaseline)) readBaseline(flags.saveBaseline);
       const log: LogProgress = { everyMs: parseDuration(flags.progressInterval), started, quiet: flags.quiet === true };
       // A budgeted collect explores -race itself: collect's --race (every run with -race) is not passed on.
-      const options: CollectOptions = { ...collectOptionsOf(patterns, flags), race: false };
+      const options = collectOptionsOf(patterns, flags, budgetFieldsOf(flags));
 
-      const hunt = await collectAndIngest(options, { log, ingest: false });
-      const race: RaceRuns = flags.race === true ? await raceRunsWhereMissing(options, hunt.result, log) : { executed: 0, unavailable: [] };
-      const ingest = await ingestPending(flags.db, progressWriter(process.stderr, { quiet: log.quiet }), log);
+      // The hunt's runs are ingested as their checks decode them; the -race runs added after.
+      const hunt = await collectAndIngest(options, { log, ingest: true });
+      const race: RaceRuns = flags.race === true ? await raceRunsWhereMissing(collectCommonOptionsOf(patterns, flags), hunt.result, log) : { executed: 0, unavailable: [] };
+      const raceIngest = flags.race === true ? (await ingestPending(flags.db, progressWriter(process.stderr, { quiet: log.quiet }), log)).runs : [];
+      const ingest = ingestSummaryOf([...hunt.ingest!.runs, ...raceIngest]);
       const problem = reportCollectProblems({ result: hunt.result, ingest }, false);
       for (const r of race.unavailable) process.stderr.write(`schedlab: --race: ${r.program} does not build with -race: ${r.why}\n`);
       if (race.unavailable.length > 0) process.stderr.write("  go test -race needs cgo and a C compiler (CGO_ENABLED=1, gcc or clang on PATH); drop --race to hunt without requiring it.\n");

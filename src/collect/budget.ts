@@ -8,344 +8,256 @@
 // Programs share the worker pool; a program runs several runs at once only when there are
 // fewer programs left than workers. Every run and check is recorded as it ends, and the
 // exploration row after each, so an interrupted budgeted collect resumes where it stopped.
+// With mode.ingest each run is ingested as its check decodes it: one decode for both.
 
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import type { SchedlabDatabase } from "../store/index.js";
-import { buildProgram } from "./build.js";
-import { checkRun, failureKey, stopsHunt, storedCheck, withFailureClass } from "./check.js";
-import { parseFailures } from "./failures.js";
-import { configuredTimeoutMs, scaledTimeoutMs } from "./timeout.js";
+import { runIngester, type IngestedRun, type DecodeTap, type RunIngestResult } from "../trace/index.js";
+import { checkRun, withFailureClass, type TraceDecode } from "./check.js";
+import { confirm, explorationRow, explorationSummary, finishExploration, learnFromPlainRun, nextConfig, resumedExploration, wantsMore, type Exploring } from "./exploration.js";
+import { checkedRuns, deleteExploration, loadExploration, nextRunIndexes, plainRuns, recordCheck, saveExploration } from "./exploration-store.js";
+import { collectExecutor, type Executor } from "./executor.js";
 import { explorationCycle } from "./explore.js";
-import { deleteExploration, loadExploration, nextRunIndexes, recordCheck, saveExploration, type ExplorationRow } from "./exploration-store.js";
 import { testSelection } from "./options.js";
-import { runFiles } from "./paths.js";
 import { perturbSeed } from "./perturb.js";
-import { linkedAbort, workQueue } from "./pool.js";
-import { deleteRuns, recordBuild, recordRun, upsertProgram } from "./record.js";
-import { parseConfigKey, type Strategy } from "./strategy.js";
+import { linkedAbort, workQueue, type WorkQueue } from "./pool.js";
+import { deleteRuns, upsertProgram } from "./record.js";
+import { configuredTimeoutMs, scaledTimeoutMs } from "./timeout.js";
 import type { GoToolchain } from "./toolchain.js";
-import { tracedRun } from "./traced-run.js";
-import type { BuildResult, ExplorationFinding, ExplorationSummary, FindingClass, NormalizedCollectOptions, ProgramSpec, RunCheck, RunConfig, RunOutcome } from "./types.js";
-
-/** One program's exploration while it is under way. */
-interface Exploring {
-  readonly program: ProgramSpec;
-  readonly id: number;
-  readonly cycle: readonly RunConfig[];
-  readonly nextIndex: Map<string, number>;
-  /** Strategies that cannot be built for this program → why. */
-  readonly unavailable: Map<Strategy, string>;
-  budgetMs: number;
-  /** Wall time of the program's runs and their checks; builds are counted apart (buildMs). */
-  spentMs: number;
-  buildMs: number;
-  runs: number;
-  status: ExplorationRow["status"];
-  /** The first run confirming a class of stopOn: the hunt is over. */
-  finding: ExplorationFinding | null;
-  findingRunId: number | null;
-  /** The first run confirming each class, in the order confirmed. */
-  findings: ExplorationFinding[];
-  /** failureKey of every failure (not tracer-induced) of the program's plain runs so far. */
-  failedInPlain: Set<string>;
-  /** The longest ok plain run so far, per -test.count iteration, for the derived and scaled deadlines. */
-  plainOkMsPerIteration: number | null;
-  /** Whether a plain run of the program has ended (here or in an earlier collect): until then, without --timeout, one run at a time. */
-  plainRunEnded: boolean;
-  inFlight: number;
-  finished: boolean;
-}
+import type { BudgetMode, BuildResult, ExplorationSummary, NormalizedCollectOptions, ProgramSpec, RunConfig } from "./types.js";
 
 export interface BudgetResult {
   readonly executed: number;
   readonly explorations: Map<string, ExplorationSummary>;
   /** Each program's id and the config keys it may have runs in (for the summary). */
   readonly programs: Map<string, { readonly id: number; readonly configs: readonly string[] }>;
+  /** The runs ingested with their checks (mode.ingest), in the order ingested. */
+  readonly ingested: readonly RunIngestResult[];
 }
 
-/** The command that reruns run `runId` with its configuration and seed. */
-export function replayCommand(runId: number, db: string): string {
-  return `schedlab collect --replay ${runId} --db ${db}`;
+/** A budgeted collect while it runs: what each program's steps share. */
+interface Hunt {
+  readonly db: SchedlabDatabase;
+  readonly opts: NormalizedCollectOptions;
+  readonly mode: BudgetMode;
+  readonly go: GoToolchain;
+  readonly executor: Executor;
+  readonly queue: WorkQueue;
+  /** The caller's abort, or a task failing: stops the queue and kills the running programs. */
+  readonly signal: AbortSignal;
+  readonly states: readonly Exploring[];
+  readonly explorations: Map<string, ExplorationSummary>;
+  /** Ingests a run with its check's decode (mode.ingest), or null: the check decodes alone. */
+  readonly ingest: ((runId: number, tap: DecodeTap) => Promise<IngestedRun>) | null;
+  readonly ingested: RunIngestResult[];
+  readonly started: number;
+  executed: number;
+  failures: number;
 }
 
 /** Runs the budgeted exploration of `programs`; the caller owns `db` and `scratch`. */
 export async function exploreWithBudget(
   db: SchedlabDatabase,
   programs: readonly ProgramSpec[],
-  opts: NormalizedCollectOptions & { readonly budgetMs: number },
+  opts: NormalizedCollectOptions,
+  mode: BudgetMode,
   go: GoToolchain,
   scratch: string,
 ): Promise<BudgetResult> {
   const cores = availableParallelism();
-  const explorations = new Map<string, ExplorationSummary>();
   const ids = new Map<string, { id: number; configs: readonly string[] }>();
-  const states: Exploring[] = [];
-  for (const program of programs) {
-    const { id, sourceChanged } = upsertProgram(db, program);
-    const cycle = explorationCycle({ kind: program.kind, cores, procs: opts.procsGiven ? opts.procs : null, testCount: opts.testCount }).map((c) => ({ ...c, ...testSelection(opts, program.kind) }));
-    ids.set(program.name, { id, configs: [...new Set(cycle.map((c) => c.key))] });
-    if (sourceChanged || opts.force) deleteExploration(db, id);
-    if (opts.force) for (const key of new Set(cycle.map((c) => c.key))) deleteRuns(db, id, key);
-    const row = loadExploration(db, id);
-    const history = recordedHistory(db, id, opts.db);
-    const stopping = history.findings.find((f) => stopsHunt(f.check.classes, opts.stopOn));
-    const state: Exploring = {
-      program, id, cycle,
-      nextIndex: nextRunIndexes(db, id),
-      unavailable: new Map(),
-      budgetMs: opts.budgetMs,
-      spentMs: row?.spentMs ?? 0,
-      buildMs: 0,
-      runs: row?.runs ?? 0,
-      status: row?.status ?? "exploring",
-      finding: null,
-      findingRunId: null,
-      findings: [],
-      failedInPlain: history.failedInPlain,
-      plainOkMsPerIteration: history.plainOkMsPerIteration,
-      plainRunEnded: history.plainRuns > 0,
-      inFlight: 0,
-      finished: false,
-    };
-    // The recorded runs decide, under this collect's stop set: a finding of a class it
-    // does not stop on leaves the hunt open.
-    for (const f of history.findings) for (const c of f.check.classes) if (!state.findings.some((x) => x.class === c)) state.findings.push({ ...f, class: c });
-    if (stopping !== undefined) {
-      state.finding = { ...stopping, class: stopping.check.classes.find((c) => opts.stopOn.includes(c))! };
-      state.findingRunId = stopping.runId;
-    }
-    if (state.status !== "build-error") state.status = state.finding !== null ? "confirmed" : "exploring";
-    states.push(state);
-  }
-
-  const started = performance.now();
-  let executed = 0;
-  let failures = 0;
-  const builds = new Map<string, Promise<{ build: BuildResult; wallMs: number }>>();
+  const states = programs.map((program) => {
+    const { state, configs } = startExploration(db, program, opts, mode, cores);
+    ids.set(program.name, { id: state.id, configs });
+    return state;
+  });
   const stop = linkedAbort(opts.signal);
-  const signal = stop.signal;
-  const queue = workQueue(opts.jobs, signal, stop.abort);
-
-  const wantsMore = (s: Exploring) =>
-    !signal.aborted && s.status !== "build-error" && s.spentMs < s.budgetMs && (s.finding === null || opts.exhaustBudget) && nextConfig(s) !== null;
-  const active = () => states.filter((s) => !s.finished).length;
-
-  const report = (s: Exploring | null, config: string) => {
-    if (opts.onProgress === undefined) return;
-    const elapsedMs = performance.now() - started;
-    opts.onProgress({
-      programsDone: states.filter((x) => x.finished).length,
-      programsTotal: states.length,
-      runsDone: executed,
-      runsTotal: executed,
-      failures,
-      elapsedMs,
-      etaMs: null,
-      budget: {
-        totalMs: states.length * opts.budgetMs,
-        spentMs: states.reduce((sum, x) => sum + (x.finished ? x.budgetMs : Math.min(x.spentMs, x.budgetMs)), 0),
-        findings: states.filter((x) => x.finding !== null).length,
-        current: s === null ? null : { program: s.program.name, spentMs: s.spentMs, budgetMs: s.budgetMs, config },
-      },
-    });
+  const hunt: Hunt = {
+    db, opts, mode, go, states,
+    executor: collectExecutor(db, opts, mode.recordLocks, go, scratch, stop.signal),
+    queue: workQueue(opts.jobs, stop.signal, stop.abort),
+    signal: stop.signal,
+    explorations: new Map(),
+    // The check's toolchain decodes for the ingest too: the one that built the binaries.
+    ingest: mode.ingest === null ? null : runIngester(db, { store: mode.ingest.store, goroot: go.goroot }),
+    ingested: [],
+    started: performance.now(),
+    executed: 0,
+    failures: 0,
   };
-
-  const save = (s: Exploring) =>
-    saveExploration(db, s.id, {
-      budgetMs: s.budgetMs, spentMs: s.spentMs, runs: s.runs, status: s.status, findingRunId: s.findingRunId,
-      unavailable: [...s.unavailable].map(([strategy, why]) => `${strategy}: ${why}`),
-    });
-
-  const finish = (s: Exploring) => {
-    if (s.finished) return;
-    s.finished = true;
-    if (s.status === "exploring") s.status = s.finding !== null ? "confirmed" : "exhausted";
-    if (s.status === "confirmed" && s.finding === null) s.status = "exhausted";
-    save(s);
-    const summary = explorationSummary(s, opts.stopOn);
-    explorations.set(s.program.name, summary);
-    opts.onExplored?.(summary);
-    report(null, "");
-  };
-
-  /** The next configuration of the cycle whose strategy can be built, advancing the position. */
-  function nextConfig(s: Exploring): RunConfig | null {
-    for (let tried = 0; tried < s.cycle.length; tried++) {
-      const config = s.cycle[(s.runs + tried) % s.cycle.length]!;
-      if (!s.unavailable.has(config.strategy)) return config;
-    }
-    return null;
-  }
-
-  const buildOf = (s: Exploring, strategy: Strategy) => {
-    const key = `${s.program.kind}\0${s.program.dir}\0${strategy}`;
-    let pending = builds.get(key);
-    if (pending === undefined) {
-      const t0 = performance.now();
-      const { dir, kind, goFiles, testFiles } = s.program;
-      // Every strategy's build of a hunt records lock operations in its traces (docs/leaks.md).
-      pending = buildProgram({ dir, kind, goFiles, testFiles, peers: opts.peers, strategy, recordLocks: opts.recordLocks }, go, join(scratch, `build-${builds.size}`), signal)
-        .then((build) => ({ build, wallMs: performance.now() - t0 }));
-      builds.set(key, pending);
-      // The program that starts a build pays for it.
-      return pending.then((b) => ({ ...b, paid: true }));
-    }
-    return pending.then((b) => ({ ...b, paid: false }));
-  };
-
-  const step = async (s: Exploring): Promise<void> => {
-    const config = nextConfig(s);
-    if (config === null) return;
-    s.runs++;
-    const { build, wallMs, paid } = await buildOf(s, config.strategy);
-    if (signal.aborted) return;
-    // Builds are not exploration: a cold -race build alone can take longer than a budget.
-    if (paid) s.buildMs += wallMs;
-    recordBuild(db, { programId: s.id, config: config.key, status: build.status, output: build.output, sourceHash: s.program.sourceHash, goVersion: go.version });
-    if (build.status === "error") {
-      s.runs--;
-      if (config.strategy === "plain") {
-        if (s.status !== "build-error") {
-          s.status = "build-error";
-          recordRun(db, {
-            programId: s.id, config: config.key, procs: config.procs, index: 0, outcome: "build-error",
-            exitCode: null, wallMs: 0, tracePath: null, traceSha256: null, traceBytes: null, dumpPath: null,
-            stderrTail: build.output.slice(-16 * 1024), goVersion: go.version, env: {}, truncated: false,
-          });
-          failures++;
-        }
-      } else if (!s.unavailable.has(config.strategy)) {
-        s.unavailable.set(config.strategy, firstLines(build.output, 3));
-      }
-      save(s);
-      return;
-    }
-    const index = s.nextIndex.get(config.key) ?? 0;
-    s.nextIndex.set(config.key, index + 1);
-    const seed = config.strategy === "perturb" ? perturbSeed(config.key, index) : null;
-    const remainingBudgetMs = s.budgetMs - s.spentMs;
-    const configuredMs = configuredTimeoutMs({
-      givenMs: opts.timeoutGiven ? opts.timeoutMs : null, manifestMs: s.program.manifest?.timeoutMs,
-      plainOkMsPerIteration: s.plainOkMsPerIteration, testCount: config.testCount, remainingBudgetMs,
-    });
-    const timeoutMs = scaledTimeoutMs({
-      strategy: config.strategy, configuredMs, testCount: config.testCount,
-      plainOkMsPerIteration: s.plainOkMsPerIteration, remainingBudgetMs,
-    });
-    const t0 = performance.now();
-    const result = await tracedRun({
-      kind: s.program.kind, dir: s.program.dir, binary: build.binary!, testName: s.program.testName, config,
-      files: runFiles(opts.traces, s.program.name, config.key, index), timeoutMs, graceMs: opts.graceMs, go,
-      peers: opts.peers, seed, signal,
-    });
-    if (result === null) return; // aborted: nothing recorded
-    const runId = recordRun(db, {
-      ...result, programId: s.id, config: config.key, procs: config.procs, index, goVersion: go.version, strategy: config.strategy, seed,
-    });
-    executed++;
-    if (result.outcome !== "ok") failures++;
-    const check = withFailureClass(await checkRun(result, s.program, go), config.strategy, s.failedInPlain);
-    if (config.strategy === "plain") {
-      learnFromPlainRun(s, result.outcome, result.wallMs, config.testCount, check.failures);
-      s.plainRunEnded = true;
-    }
-    recordCheck(db, runId, timeoutMs, check);
-    // The run and its check are this program's time (the bookkeeping too).
-    s.spentMs += performance.now() - t0;
-    const found = (c: FindingClass): ExplorationFinding =>
-      ({ class: c, runId, config: config.key, strategy: config.strategy, seed, atMs: Math.round(s.spentMs), atRun: s.runs, check, replay: replayCommand(runId, opts.db) });
-    for (const c of check.classes) if (!s.findings.some((f) => f.class === c)) s.findings.push(found(c));
-    if (s.finding === null && stopsHunt(check.classes, opts.stopOn)) {
-      s.findingRunId = runId;
-      s.finding = found(check.classes.find((c) => opts.stopOn.includes(c))!);
-    }
-    save(s);
-    report(s, config.key);
-  };
-
-  const pump = (s: Exploring) => {
-    if (s.finished) return;
-    // Without --timeout, the program's first plain run sets the deadline of the rest: it goes alone.
-    const limit = !opts.timeoutGiven && !s.plainRunEnded ? 1 : Math.max(1, Math.floor(opts.jobs / Math.max(1, active())));
-    while (s.inFlight < limit && wantsMore(s)) {
-      s.inFlight++;
-      queue.push(async () => {
-        try {
-          await step(s);
-        } finally {
-          s.inFlight--;
-          if (!signal.aborted) {
-            pump(s);
-            if (s.inFlight === 0 && !wantsMore(s)) finish(s);
-          }
-        }
-      });
-    }
-    if (s.inFlight === 0 && !wantsMore(s) && !signal.aborted) finish(s);
-  };
-
-  for (const s of states) pump(s);
-  report(null, "");
+  for (const s of states) pump(hunt, s);
+  report(hunt, null, "");
   try {
-    await queue.drain();
+    await hunt.queue.drain();
   } finally {
     stop.dispose();
   }
-  return { executed, explorations, programs: ids };
+  return { executed: hunt.executed, explorations: hunt.explorations, programs: ids, ingested: hunt.ingested };
 }
 
-/** What a plain run teaches the rest of the hunt: the tests that fail anyway, and how long an ok run takes. */
-function learnFromPlainRun(
-  s: Pick<Exploring, "failedInPlain" | "plainOkMsPerIteration">,
-  outcome: RunOutcome,
-  wallMs: number | null,
-  testCount: number | null,
-  failures: RunCheck["failures"],
-): void {
-  for (const f of failures) if (!f.tracerInduced) s.failedInPlain.add(failureKey(f));
-  if (outcome === "ok" && wallMs !== null) s.plainOkMsPerIteration = Math.max(s.plainOkMsPerIteration ?? 0, wallMs / (testCount ?? 1));
+/**
+ * A program's exploration as this collect starts it, and the config keys it may have runs in:
+ * changed sources or --force start it afresh (--force also drops its runs), else it resumes.
+ */
+function startExploration(
+  db: SchedlabDatabase,
+  program: ProgramSpec,
+  opts: NormalizedCollectOptions,
+  mode: BudgetMode,
+  cores: number,
+): { readonly state: Exploring; readonly configs: readonly string[] } {
+  const { id, sourceChanged } = upsertProgram(db, program);
+  const cycle = explorationCycle({ kind: program.kind, cores, procs: opts.procsGiven ? opts.procs : null, testCount: opts.testCount }).map((c) => ({ ...c, ...testSelection(opts, program.kind) }));
+  const configs = [...new Set(cycle.map((c) => c.key))];
+  if (sourceChanged || opts.force) deleteExploration(db, id);
+  if (opts.force) for (const key of configs) deleteRuns(db, id, key);
+  const recorded = { checked: checkedRuns(db, id), plain: plainRuns(db, id) };
+  const state = resumedExploration({ program, id, cycle, nextIndex: nextRunIndexes(db, id) }, loadExploration(db, id), recorded, mode, opts.db);
+  return { state, configs };
 }
 
-function explorationSummary(s: Exploring, stopOn: readonly FindingClass[]): ExplorationSummary {
-  return {
-    program: s.program.name,
-    budgetMs: s.budgetMs,
-    spentMs: Math.round(s.spentMs),
-    buildMs: Math.round(s.buildMs),
-    runs: s.runs,
-    status: s.status === "exploring" ? "exhausted" : s.status,
-    finding: s.finding,
-    findings: s.findings,
-    stopOn,
-    unavailable: [...s.unavailable].map(([strategy, why]) => `${strategy}: ${why}`),
+/** Whether `s` wants another run of this collect (none once it is interrupted). */
+function more(h: Hunt, s: Exploring): boolean {
+  return !h.signal.aborted && wantsMore(s, h.mode);
+}
+
+/** Queues as many runs of `s` as it may have in flight; finishes it when it wants no more. */
+function pump(h: Hunt, s: Exploring): void {
+  if (s.finished) return;
+  // Without --timeout, the program's first plain run sets the deadline of the rest: it goes alone.
+  // A program runs several runs at once only when there are fewer programs left than workers.
+  const active = h.states.filter((x) => !x.finished).length;
+  const limit = !h.opts.timeoutGiven && !s.plainRunEnded ? 1 : Math.max(1, Math.floor(h.opts.jobs / Math.max(1, active)));
+  while (s.inFlight < limit && more(h, s)) {
+    s.inFlight++;
+    h.queue.push(async () => {
+      try {
+        await step(h, s);
+      } finally {
+        s.inFlight--;
+        if (!h.signal.aborted) {
+          pump(h, s);
+          if (s.inFlight === 0 && !more(h, s)) finish(h, s);
+        }
+      }
+    });
+  }
+  if (s.inFlight === 0 && !more(h, s) && !h.signal.aborted) finish(h, s);
+}
+
+/** One run of `s`: its configuration's build (shared), the traced run, its check, and what they confirm, all recorded. */
+async function step(h: Hunt, s: Exploring): Promise<void> {
+  const config = nextConfig(s);
+  if (config === null) return;
+  s.runs++;
+  const { build, wallMs, paid } = await h.executor.build(h.executor.target(s.program, config.strategy));
+  if (h.signal.aborted) return;
+  // Builds are not exploration: a cold -race build alone can take longer than a budget.
+  if (paid) s.buildMs += wallMs;
+  h.executor.recordBuild(s.program, s.id, config, build);
+  if (build.status === "error") {
+    s.runs--;
+    buildFailed(h, s, config, build);
+    saveExploration(h.db, s.id, explorationRow(s));
+    return;
+  }
+  const index = s.nextIndex.get(config.key) ?? 0;
+  s.nextIndex.set(config.key, index + 1);
+  const seed = config.strategy === "perturb" ? perturbSeed(config.key, index) : null;
+  const timeoutMs = runDeadlineMs(h, s, config);
+  const t0 = performance.now();
+  const ran = await h.executor.run({ program: s.program, programId: s.id, config, index, binary: build.binary!, timeoutMs, seed });
+  if (ran === null) return; // aborted: nothing recorded
+  const { runId, result } = ran;
+  h.executed++;
+  if (result.outcome !== "ok") h.failures++;
+  const check = withFailureClass(await checkRun(result, s.program, h.go, ingestingDecode(h, runId)), config.strategy, s.failedInPlain);
+  if (config.strategy === "plain") {
+    learnFromPlainRun(s, result.outcome, result.wallMs, config.testCount, check.failures);
+    s.plainRunEnded = true;
+  }
+  recordCheck(h.db, runId, timeoutMs, check);
+  // The run and its check are this program's time (the bookkeeping too).
+  s.spentMs += performance.now() - t0;
+  confirm(s, { runId, config, seed, check }, h.mode.stopOn, h.opts.db);
+  saveExploration(h.db, s.id, explorationRow(s));
+  report(h, s, config.key);
+}
+
+/**
+ * The check's decode of run `runId` when the hunt ingests: the run's ingest, whose decode the
+ * check taps, so its trace is decoded once; undefined otherwise (the check decodes alone).
+ */
+function ingestingDecode(h: Hunt, runId: number): TraceDecode | undefined {
+  const { ingest } = h;
+  if (ingest === null) return undefined;
+  return async (tap) => {
+    const { result, goroutines } = await ingest(runId, tap);
+    h.ingested.push(result);
+    // Recorded as the run's ingest error; the check says the same as its own decode would.
+    if (goroutines === null) throw new Error(result.message);
+    return goroutines;
   };
 }
 
-/** A finding of an earlier collect, before its class is chosen. */
-type RecordedFinding = Omit<ExplorationFinding, "class">;
+/** The deadline of `s`'s next run in `config`: --timeout, else derived from its plain runs, scaled by strategy, within what is left of its budget. */
+function runDeadlineMs(h: Hunt, s: Exploring, config: RunConfig): number {
+  const remainingBudgetMs = s.budgetMs - s.spentMs;
+  const configuredMs = configuredTimeoutMs({
+    givenMs: h.opts.timeoutGiven ? h.opts.timeoutMs : null, manifestMs: s.program.manifest?.timeoutMs,
+    plainOkMsPerIteration: s.plainOkMsPerIteration, testCount: config.testCount, remainingBudgetMs,
+  });
+  return scaledTimeoutMs({
+    strategy: config.strategy, configuredMs, testCount: config.testCount,
+    plainOkMsPerIteration: s.plainOkMsPerIteration, remainingBudgetMs,
+  });
+}
 
 /**
- * What the program's recorded runs already say, so a resumed hunt goes on where it stopped:
- * the checked runs (not replays) confirming any class, in run order; and from its plain
- * runs (ordinary collects' too), the tests that fail anyway and the longest ok run.
+ * A failed build of `config`: the plain one ends the program's hunt (recorded once as a
+ * build-error run); another strategy's is noted as unavailable and left out of the cycle.
  */
-function recordedHistory(db: SchedlabDatabase, programId: number, dbPath: string): { findings: RecordedFinding[]; failedInPlain: Set<string>; plainOkMsPerIteration: number | null; plainRuns: number } {
-  const checked = db
-    .prepare("SELECT r.id, r.config, r.strategy, r.seed, c.detail FROM runs r JOIN run_checks c ON c.run_id = r.id WHERE r.program_id = ? AND c.replay_of IS NULL ORDER BY r.id")
-    .all(programId) as { id: number; config: string; strategy: Strategy; seed: number | null; detail: string }[];
-  const findings: RecordedFinding[] = [];
-  for (const row of checked) {
-    const check = storedCheck(row.detail);
-    if (check.classes.length === 0) continue;
-    findings.push({ runId: row.id, config: row.config, strategy: row.strategy, seed: row.seed, atMs: null, atRun: null, check, replay: replayCommand(row.id, dbPath) });
+function buildFailed(h: Hunt, s: Exploring, config: RunConfig, build: BuildResult): void {
+  if (config.strategy === "plain") {
+    if (s.status === "build-error") return;
+    s.status = "build-error";
+    h.executor.recordBuildError(s.id, config, 0, build);
+    h.failures++;
+  } else if (!s.unavailable.has(config.strategy)) {
+    s.unavailable.set(config.strategy, firstLines(build.output, 3));
   }
-  const plain = db
-    .prepare("SELECT config, outcome, wall_ms AS wallMs, stderr_tail AS stderrTail FROM runs WHERE program_id = ? AND strategy = 'plain' AND outcome != 'build-error'")
-    .all(programId) as { config: string; outcome: RunOutcome; wallMs: number | null; stderrTail: string | null }[];
-  const learned = { failedInPlain: new Set<string>(), plainOkMsPerIteration: null as number | null };
-  for (const run of plain) learnFromPlainRun(learned, run.outcome, run.wallMs, parseConfigKey(run.config)?.testCount ?? null, parseFailures(run.stderrTail ?? ""));
-  return { findings, ...learned, plainRuns: plain.length };
+}
+
+/** Ends `s`'s exploration: its final row and summary, announced. */
+function finish(h: Hunt, s: Exploring): void {
+  if (s.finished) return;
+  finishExploration(s);
+  saveExploration(h.db, s.id, explorationRow(s));
+  const summary = explorationSummary(s, h.mode.stopOn);
+  h.explorations.set(s.program.name, summary);
+  h.opts.onExplored?.(summary);
+  report(h, null, "");
+}
+
+/** Progress after a run of `s` in `config` (or a program's end, with null): runs so far, and the budget spent. */
+function report(h: Hunt, s: Exploring | null, config: string): void {
+  if (h.opts.onProgress === undefined) return;
+  const { states, mode } = h;
+  h.opts.onProgress({
+    programsDone: states.filter((x) => x.finished).length,
+    programsTotal: states.length,
+    runsDone: h.executed,
+    runsTotal: h.executed,
+    failures: h.failures,
+    elapsedMs: performance.now() - h.started,
+    etaMs: null,
+    budget: {
+      totalMs: states.length * mode.budgetMs,
+      spentMs: states.reduce((sum, x) => sum + (x.finished ? x.budgetMs : Math.min(x.spentMs, x.budgetMs)), 0),
+      findings: states.filter((x) => x.finding !== null).length,
+      current: s === null ? null : { program: s.program.name, spentMs: s.spentMs, budgetMs: s.budgetMs, config },
+    },
+  });
 }
 
 function firstLines(text: string, n: number): string {

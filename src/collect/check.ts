@@ -14,33 +14,52 @@
 
 import { goHelperPath } from "../gohelper/index.js";
 import { judgeProgram, RUNTIME_DEADLOCK, runEndedByCrash, runStateFold, waitSourceOf, type LeakRun, type RuleOptions } from "../model/index.js";
-import { decodeTrace, type LockOp } from "../trace/index.js";
+import { decodeTrace, type DecodeTap, type GoroutineInfo } from "../trace/index.js";
 import { parseFailures } from "./failures.js";
 import type { Strategy } from "./strategy.js";
 import type { GoToolchain } from "./toolchain.js";
 import type { BlockedAtEnd, FindingClass, ProgramKind, RunCheck, RunOutcome, TestFailure } from "./types.js";
 
 /**
+ * How a check gets a run's decode: it streams the records and lock ops to `tap` and resolves
+ * with the run's goroutines, or rejects when the trace cannot be read. The check's own
+ * (checkDecode), or the one the run's ingest makes (collect --budget: one decode for both).
+ */
+export type TraceDecode = (tap: DecodeTap) => Promise<readonly GoroutineInfo[]>;
+
+/** The trace at `tracePath` decoded for the check alone. */
+export function checkDecode(tracePath: string, kind: ProgramKind, go: GoToolchain): TraceDecode {
+  return async (tap) => {
+    const summary = await decodeTrace(tracePath, { mode: kind, goroot: go.goroot, onLockOps: (ops) => tap.onLockOps(ops) }, (records) => tap.onRecords(records));
+    return summary.goroutines;
+  };
+}
+
+/**
  * The goroutines the one leak rule judges blocked forever (and gating) in one run, from its
- * trace; `waitSourceAt` is the program source's view of its waits. Crashed runs have none.
+ * trace (decoded by `decode`, the check's own by default); `waitSourceAt` is the program
+ * source's view of its waits. Crashed runs have none.
  */
 export async function blockedForeverInRun(
   run: { readonly outcome: Exclude<RunOutcome, "build-error">; readonly tracePath: string; readonly stderrTail?: string; readonly wallMs?: number | null },
   kind: ProgramKind,
   go: GoToolchain,
   waitSourceAt: RuleOptions["waitSourceAt"],
+  decode: TraceDecode = checkDecode(run.tracePath, kind, go),
 ): Promise<BlockedAtEnd[]> {
   const stderr = run.stderrTail ?? "";
   const leakRun: LeakRun = { runId: 0, runIndex: 0, config: "", outcome: run.outcome, runtimeDeadlock: RUNTIME_DEADLOCK.test(stderr), crashed: runEndedByCrash(run.outcome, stderr), wallMs: run.wallMs ?? null, goroutines: [] };
   const fold = runStateFold(leakRun);
-  const onLockOps = (ops: readonly LockOp[]): void => {
-    for (const op of ops) fold.addLockOp(op);
-  };
-  const summary = await decodeTrace(run.tracePath, { mode: kind, goroot: go.goroot, onLockOps }, (records) => {
-    for (const record of records) fold.add(record);
+  const goroutines = await decode({
+    onRecords: (records) => {
+      for (const record of records) fold.add(record);
+    },
+    onLockOps: (ops) => {
+      for (const op of ops) fold.addLockOp(op);
+    },
   });
-  const states = fold.finish(summary.goroutines);
-  const judged = judgeProgram({ program: "", runs: [{ run: { ...leakRun, goroutines: summary.goroutines }, states }] }, { waitSourceAt });
+  const states = fold.finish(goroutines);
+  const judged = judgeProgram({ program: "", runs: [{ run: { ...leakRun, goroutines }, states }] }, { waitSourceAt });
   return judged
     .filter((j) => j.gating)
     .map((j) => {
@@ -99,16 +118,20 @@ export function storedCheck(detail: string): RunCheck {
   return { ...raw, classes, failures: raw.failures ?? [] } as RunCheck;
 }
 
-/** Checks one recorded run: decodes its trace (if any), applies the rule above, and lists the failures in its output. */
+/**
+ * Checks one recorded run: decodes its trace (if any; `decode` as blockedForeverInRun takes
+ * it), applies the rule above, and lists the failures in its output.
+ */
 export async function checkRun(
   run: { readonly outcome: RunOutcome; readonly tracePath: string | null; readonly races: number; readonly stderrTail?: string; readonly wallMs?: number | null },
   program: { readonly kind: ProgramKind; readonly dir: string },
   go: GoToolchain,
+  decode?: TraceDecode,
 ): Promise<RunCheck> {
   const failures = run.stderrTail === undefined ? [] : parseFailures(run.stderrTail);
   if (run.tracePath === null || run.outcome === "build-error") return runCheckOf(run.outcome, [], run.races, run.tracePath === null ? "the run left no trace" : undefined, failures);
   try {
-    const blocked = await blockedForeverInRun({ outcome: run.outcome, tracePath: run.tracePath, stderrTail: run.stderrTail, wallMs: run.wallMs }, program.kind, go, waitSourceOf(program.dir, await goHelperPath()));
+    const blocked = await blockedForeverInRun({ outcome: run.outcome, tracePath: run.tracePath, stderrTail: run.stderrTail, wallMs: run.wallMs }, program.kind, go, waitSourceOf(program.dir, await goHelperPath()), decode);
     return runCheckOf(run.outcome, blocked, run.races, undefined, failures);
   } catch (error) {
     return runCheckOf(run.outcome, [], run.races, `the trace could not be checked: ${(error as Error).message}`, failures);

@@ -7,21 +7,19 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { inTransaction, openDatabase, type SchedlabDatabase } from "../store/index.js";
-import { buildBatch, buildBatches, type BuildTarget } from "./build.js";
+import { buildBatches, type BuildTarget } from "./build.js";
 import { recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
 import { exploreWithBudget } from "./budget.js";
 import { discoverPrograms, discoveryRoots, selectProgramsByName } from "./discover.js";
 import { CollectInterruptedError } from "./errors.js";
 import { goflagsWithTags, normalizeCollectOptions, runConfigs, tagsOfGoflags } from "./options.js";
-import { runFiles } from "./paths.js";
+import { collectExecutor } from "./executor.js";
 import { linkedAbort, workQueue, type Task } from "./pool.js";
 import { selectShard } from "./shard.js";
 import { configuredTimeoutMs, longestOkMsPerIteration, runTimeoutMs } from "./timeout.js";
-import { completedRunIndexes, deleteRuns, recordBuild, recordedBuild, recordedRuns, recordRun, upsertProgram } from "./record.js";
-import { parseConfigKey } from "./strategy.js";
+import { completedRunIndexes, deleteRuns, okRuns, recordedBuild, recordedRuns, upsertProgram } from "./record.js";
 import { goToolchain, type GoToolchain } from "./toolchain.js";
-import { tracedRun } from "./traced-run.js";
-import type { BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramSpec, ProgramSummary, RunConfig } from "./types.js";
+import type { BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramSpec, ProgramSummary, RunConfig, RunsMode } from "./types.js";
 
 interface PendingRun {
   readonly config: RunConfig;
@@ -44,12 +42,7 @@ interface ProgramPlan {
   okMsPerIteration: number | null;
 }
 
-/** Programs built from the same package directory and kind share one binary (split tests). */
-function buildKey(program: ProgramSpec): string {
-  return `${program.kind}\0${program.dir}`;
-}
-
-function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], options: NormalizedCollectOptions): ProgramPlan[] {
+function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], options: NormalizedCollectOptions, mode: RunsMode): ProgramPlan[] {
   return programs.map((program) => {
     const { id } = upsertProgram(db, program);
     const configs = runConfigs(options, program.kind);
@@ -57,19 +50,11 @@ function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], op
     for (const config of configs) {
       if (options.force) deleteRuns(db, id, config.key);
       const done = options.force ? new Set<number>() : completedRunIndexes(db, id, config.key);
-      for (let index = 0; index < options.runs; index++) if (!done.has(index)) pending.push({ config, index });
+      for (let index = 0; index < mode.runs; index++) if (!done.has(index)) pending.push({ config, index });
     }
     const strategy = configs[0]?.strategy ?? "plain";
-    return { program, id, configs, pending, build: null, runsLeft: pending.length, okMsPerIteration: recordedOkMsPerIteration(db, id, strategy) };
+    return { program, id, configs, pending, build: null, runsLeft: pending.length, okMsPerIteration: longestOkMsPerIteration(okRuns(db, id, strategy)) };
   });
-}
-
-/** The longest ok run per -test.count iteration of `strategy` the program has recorded (any GOMAXPROCS), or null. */
-function recordedOkMsPerIteration(db: SchedlabDatabase, programId: number, strategy: string): number | null {
-  const runs = db
-    .prepare("SELECT config, outcome, wall_ms AS wallMs FROM runs WHERE program_id = ? AND strategy = ? AND outcome = 'ok'")
-    .all(programId, strategy) as { config: string; outcome: string; wallMs: number | null }[];
-  return longestOkMsPerIteration(runs.map((r) => ({ ...r, testCount: parseConfigKey(r.config)?.testCount ?? null })));
 }
 
 /**
@@ -103,9 +88,10 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
   const db = openDatabase(opts.db);
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-build-"));
   try {
-    if (opts.budgetMs !== null) {
+    const { mode } = opts;
+    if (mode.kind === "budget") {
       saveCorpora(db, corpora.values());
-      const budget = await exploreWithBudget(db, programs, { ...opts, budgetMs: opts.budgetMs }, go, scratch);
+      const budget = await exploreWithBudget(db, programs, opts, mode, go, scratch);
       if (opts.signal?.aborted) throw new CollectInterruptedError(budget.executed);
       return {
         programs: programs.map((program) => {
@@ -117,22 +103,24 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
         executed: budget.executed,
         skipped: 0,
         warnings: discovery.warnings,
+        ingested: budget.ingested,
       };
     }
     // One transaction: a name clash found while planning records neither corpus nor program.
     const plans = inTransaction(db, () => {
       saveCorpora(db, corpora.values());
-      return planPrograms(db, programs, opts);
+      return planPrograms(db, programs, opts, mode);
     });
-    const executed = await execute(db, plans, opts, go, scratch);
+    const executed = await execute(db, plans, opts, mode, go, scratch);
     if (opts.signal?.aborted) throw new CollectInterruptedError(executed);
-    const totalWanted = plans.reduce((sum, plan) => sum + plan.configs.length * opts.runs, 0);
+    const totalWanted = plans.reduce((sum, plan) => sum + plan.configs.length * mode.runs, 0);
     const pendingCount = plans.reduce((sum, plan) => sum + plan.pending.length, 0);
     return {
       programs: plans.map((plan) => summarise(db, plan)),
       executed,
       skipped: totalWanted - pendingCount,
       warnings: discovery.warnings,
+      ingested: [],
     };
   } finally {
     db.close();
@@ -141,7 +129,7 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
 }
 
 /** Runs the plans through the worker pool; returns the number of runs executed. */
-async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: NormalizedCollectOptions, go: GoToolchain, scratch: string): Promise<number> {
+async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: NormalizedCollectOptions, mode: RunsMode, go: GoToolchain, scratch: string): Promise<number> {
   const started = performance.now();
   const runsTotal = plans.reduce((sum, plan) => sum + plan.pending.length, 0);
   let runsDone = 0;
@@ -173,39 +161,22 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
   /** Records the build for `plan`, and returns its run tasks (none after a build error). */
   const planRuns = (plan: ProgramPlan, build: BuildResult): Task[] => {
     plan.build = build;
-    for (const config of plan.configs) {
-      recordBuild(db, { programId: plan.id, config: config.key, status: build.status, output: build.output, sourceHash: plan.program.sourceHash, goVersion: go.version });
-    }
+    for (const config of plan.configs) executor.recordBuild(plan.program, plan.id, config, build);
     if (build.status === "error") {
       for (const run of plan.pending) {
-        recordRun(db, {
-          programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, outcome: "build-error",
-          exitCode: null, wallMs: 0, tracePath: null, traceSha256: null, traceBytes: null, dumpPath: null,
-          stderrTail: build.output.slice(-16 * 1024), goVersion: go.version, env: {}, truncated: false, strategy: run.config.strategy,
-        });
+        executor.recordBuildError(plan.id, run.config, run.index, build);
         finishRun(plan, true);
       }
       return [];
     }
     const runTask = (run: PendingRun): Task => async () => {
-      const result = await tracedRun({
-        kind: plan.program.kind,
-        dir: plan.program.dir,
-        binary: build.binary!,
-        testName: plan.program.testName,
-        config: run.config,
-        files: runFiles(opts.traces, plan.program.name, run.config.key, run.index),
-        timeoutMs: configuredTimeoutMs({
-          givenMs: opts.timeoutGiven ? opts.timeoutMs : null, manifestMs: plan.program.manifest?.timeoutMs,
-          plainOkMsPerIteration: plan.okMsPerIteration, testCount: run.config.testCount,
-        }),
-        graceMs: opts.graceMs,
-        go,
-        peers: opts.peers,
-        signal,
+      const timeoutMs = configuredTimeoutMs({
+        givenMs: opts.timeoutGiven ? opts.timeoutMs : null, manifestMs: plan.program.manifest?.timeoutMs,
+        plainOkMsPerIteration: plan.okMsPerIteration, testCount: run.config.testCount,
       });
-      if (result === null) return; // aborted: nothing recorded, the next collect redoes it
-      recordRun(db, { ...result, programId: plan.id, config: run.config.key, procs: run.config.procs, index: run.index, goVersion: go.version, strategy: run.config.strategy });
+      const ran = await executor.run({ program: plan.program, programId: plan.id, config: run.config, index: run.index, binary: build.binary!, timeoutMs, seed: null });
+      if (ran === null) return; // aborted: nothing recorded, the next collect redoes it
+      const { result } = ran;
       if (result.outcome === "ok") plan.okMsPerIteration = Math.max(plan.okMsPerIteration ?? 0, result.wallMs / (run.config.testCount ?? 1));
       executed++;
       finishRun(plan, result.outcome !== "ok");
@@ -225,26 +196,27 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
   const stop = linkedAbort(opts.signal);
   const signal = stop.signal;
   const queue = workQueue(opts.jobs, signal, stop.abort);
-  const groups = new Map<string, ProgramPlan[]>();
+  const executor = collectExecutor(db, opts, false, go, scratch, signal);
+  // Programs built from the same package directory and kind share one binary (split tests).
+  const strategy = mode.race ? "race" : "plain";
+  const groups = new Map<BuildTarget, ProgramPlan[]>();
+  const targets = new Map<string, BuildTarget>();
   for (const plan of plans.filter((p) => p.pending.length > 0)) {
-    const key = buildKey(plan.program);
-    groups.set(key, [...(groups.get(key) ?? []), plan]);
+    const key = `${plan.program.kind}\0${plan.program.dir}`;
+    const target = targets.get(key) ?? executor.target(plan.program, strategy);
+    targets.set(key, target);
+    groups.set(target, [...(groups.get(target) ?? []), plan]);
   }
   // Packages of one module are built together, in batches small enough that runs start early.
-  const groupList = [...groups.values()];
-  const targetOf = new Map(groupList.map((group) => {
-    const { dir, kind, goFiles, testFiles } = group[0].program;
-    return [{ dir, kind, goFiles, testFiles, peers: opts.peers, ...(opts.race ? { strategy: "race" } : {}) } as BuildTarget, group];
-  }));
   // Peer builds carry per-package overlays and go.mod copies: one package per build.
-  const batchSize = opts.peers.length > 0 ? 1 : Math.max(1, Math.min(32, Math.ceil(groupList.length / opts.jobs)));
-  for (const [b, batch] of buildBatches([...targetOf.keys()], batchSize).entries()) {
+  const batchSize = opts.peers.length > 0 ? 1 : Math.max(1, Math.min(32, Math.ceil(groups.size / opts.jobs)));
+  for (const [b, batch] of buildBatches([...groups.keys()], batchSize).entries()) {
     queue.push(async () => {
-      const builds = await buildBatch(batch, go, join(scratch, `batch-${b}`), signal);
+      const builds = await executor.buildTogether(batch, `batch-${b}`);
       if (signal.aborted) return;
       const runTasks: Task[] = [];
       for (const [t, target] of batch.entries()) {
-        for (const plan of targetOf.get(target)!) runTasks.push(...planRuns(plan, builds[t]));
+        for (const plan of groups.get(target)!) runTasks.push(...planRuns(plan, builds[t]));
       }
       queue.pushFront(...runTasks);
     });

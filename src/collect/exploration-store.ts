@@ -48,6 +48,38 @@ export function deleteExploration(db: SchedlabDatabase, programId: number): void
   inTransaction(db, () => db.prepare("DELETE FROM explorations WHERE program_id = ?").run(programId));
 }
 
+/** A checked run of a program (not a replay), with its check as stored. */
+export interface CheckedRunRow {
+  readonly id: number;
+  readonly config: string;
+  readonly strategy: Strategy;
+  readonly seed: number | null;
+  /** run_checks.detail (storedCheck reads it). */
+  readonly detail: string;
+}
+
+/** The checked runs of a program that are not replays, in run order. */
+export function checkedRuns(db: SchedlabDatabase, programId: number): CheckedRunRow[] {
+  return db
+    .prepare("SELECT r.id, r.config, r.strategy, r.seed, c.detail FROM runs r JOIN run_checks c ON c.run_id = r.id WHERE r.program_id = ? AND c.replay_of IS NULL ORDER BY r.id")
+    .all(programId) as CheckedRunRow[];
+}
+
+/** A plain run of a program that got past its build. */
+export interface PlainRunRow {
+  readonly config: string;
+  readonly outcome: RunOutcome;
+  readonly wallMs: number | null;
+  readonly stderrTail: string | null;
+}
+
+/** The plain runs of a program (ordinary collects' too), build errors left out. */
+export function plainRuns(db: SchedlabDatabase, programId: number): PlainRunRow[] {
+  return db
+    .prepare("SELECT config, outcome, wall_ms AS wallMs, stderr_tail AS stderrTail FROM runs WHERE program_id = ? AND strategy = 'plain' AND outcome != 'build-error'")
+    .all(programId) as PlainRunRow[];
+}
+
 /** The next run index of each configuration of a program (one past the largest recorded). */
 export function nextRunIndexes(db: SchedlabDatabase, programId: number): Map<string, number> {
   const rows = db.prepare("SELECT config, MAX(run_index) AS last FROM runs WHERE program_id = ? GROUP BY config").all(programId) as { config: string; last: number }[];

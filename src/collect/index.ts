@@ -6,12 +6,13 @@ export { corpusOf, labelCandidates, recordedCorpora, recordedCorporaAt, resolveC
 export type { Corpus, CorpusRole, RecordedCorpora } from "./corpora.js";
 export { discoverPrograms, discoveryRoots, isPackagePattern, programName, readManifest, resolvePackagePattern, scanPackages, selectProgramsByName } from "./discover.js";
 export type { Discovery, DiscoverOptions, ResolvedPattern, ScannedPackage, ScanOptions } from "./discover.js";
-export { DEFAULT_STOP_ON, goflagsWithTags, normalizeCollectOptions, parseDuration, parseProcsList, parseShard, parseStopOn, parseTags, runConfigs, tagsOfGoflags } from "./options.js";
+export { collectModeOf, DEFAULT_STOP_ON, goflagsWithTags, normalizeCollectOptions, parseDuration, parseProcsList, parseShard, parseStopOn, parseTags, runConfigs, tagsOfGoflags } from "./options.js";
 export { STRATEGIES, configKey, parseConfigKey } from "./strategy.js";
 export type { Strategy } from "./strategy.js";
 export { explorationCycle, exploredProcs, EXPLORE_TEST_COUNT } from "./explore.js";
 export type { ExploreOptions } from "./explore.js";
-export { exploreWithBudget, replayCommand } from "./budget.js";
+export { exploreWithBudget } from "./budget.js";
+export { replayCommand } from "./exploration.js";
 export { blockedForeverInRun, checkRun, failureKey, runCheckOf, stopsHunt, storedCheck, withFailureClass } from "./check.js";
 export { DEFAULT_REPLAY_ATTEMPTS, replayRun, sameFinding, ReplayError } from "./replay.js";
 export type { ReplayOptions, ReplayResult } from "./replay.js";
@@ -45,9 +46,10 @@ export { diagnose } from "./doctor.js";
 export type { Diagnosis, DoctorCheck } from "./doctor.js";
 export { CollectInterruptedError, NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
 export { FINDING_CLASSES, RUN_OUTCOMES } from "./types.js";
+export type { CollectModeFields } from "./options.js";
 export type {
-  BlockedAtEnd, BudgetProgress, BuildResult, CollectOptions, CollectProgress, CollectResult, ExplorationFinding, ExplorationSummary,
-  FindingClass, NormalizedCollectOptions, ProgramKind, ProgramSpec, ProgramSummary, RunCheck, RunConfig, RunOutcome, RunSummary, Shard, TestFailure,
+  BlockedAtEnd, BudgetMode, BudgetModeOptions, BudgetProgress, BuildResult, CollectCommonOptions, CollectMode, CollectModeOptions, CollectOptions, CollectProgress, CollectResult, ExplorationFinding, ExplorationSummary,
+  FindingClass, NormalizedCollectOptions, ProgramKind, ProgramSpec, ProgramSummary, RunCheck, RunConfig, RunOutcome, RunsMode, RunsModeOptions, RunSummary, Shard, TestFailure,
 } from "./types.js";
 export { PEERS, PEER_FILES, GOLEAK_MODULE, LEAK_PROFILE_EXPERIMENT, leakProfileSupport, parsePeers, peerSource, preparePeerBuild, peerRunEnv, keepPeerReports, type LeakProfileSupport } from "./peers.js";
 export type { Peer, PeerBuild } from "./peers.js";

@@ -7,7 +7,10 @@ import { UsageError } from "../errors.js";
 import { isPackagePattern } from "./discover.js";
 import { configKey } from "./strategy.js";
 import { DEFAULT_TIMEOUT_MS } from "./timeout.js";
-import { FINDING_CLASSES, type CollectOptions, type FindingClass, type NormalizedCollectOptions, type ProgramKind, type RunConfig, type Shard } from "./types.js";
+import {
+  FINDING_CLASSES, type BudgetModeOptions, type CollectMode, type CollectOptions, type FindingClass, type NormalizedCollectOptions, type ProgramKind,
+  type RunConfig, type RunsModeOptions, type Shard,
+} from "./types.js";
 
 /** The classes a budgeted hunt stops on unless told otherwise: the leaks it is for. */
 export const DEFAULT_STOP_ON: readonly FindingClass[] = ["leak"];
@@ -28,19 +31,62 @@ export function parseStopOn(values: readonly string[]): FindingClass[] {
   return [...classes];
 }
 
-function stopOnOf(options: CollectOptions): readonly FindingClass[] {
-  if (options.stopOn === undefined) return DEFAULT_STOP_ON;
-  if (options.budgetMs === undefined) {
-    throw new UsageError("--stop-on goes with --budget", "It says which findings end a program's hunt: run e.g. `schedlab collect DIR --budget 30s --stop-on leak,failure`.");
-  }
-  return parseStopOn(options.stopOn);
+/** A field of one mode: the flag that sets it, and what to do when it is given in the other mode. */
+interface ModeField {
+  readonly flag: string;
+  readonly hint: string;
 }
 
-function recordLocksOf(options: CollectOptions): boolean {
-  if (options.recordLocks === false && options.budgetMs === undefined) {
-    throw new UsageError("--no-lock-recording goes with --budget", "Only a hunt (collect --budget) records lock operations; a plain collect never does.");
+/** The fields only a collect of a fixed number of runs takes. */
+const RUNS_FIELDS: Record<keyof RunsModeOptions, ModeField> = {
+  runs: {
+    flag: "--runs",
+    hint: "A budgeted collect runs each program until its budget is spent or a finding ends its hunt: drop --runs, or drop --budget to collect a fixed number of runs per configuration.",
+  },
+  race: {
+    flag: "--race",
+    hint: "A budgeted collect already explores -race builds among its strategies; drop --race, or drop --budget to build every run with -race.",
+  },
+};
+
+/** The fields only a budgeted collect takes. */
+const BUDGET_FIELDS: Record<Exclude<keyof BudgetModeOptions, "budgetMs">, ModeField> = {
+  exhaustBudget: {
+    flag: "--exhaust-budget",
+    hint: "It makes a hunt spend its whole budget after a finding: add --budget DURATION to hunt, or drop --exhaust-budget.",
+  },
+  recordLocks: { flag: "--no-lock-recording", hint: "Only a hunt (collect --budget) records lock operations; a plain collect never does." },
+  stopOn: { flag: "--stop-on", hint: "It says which findings end a program's hunt: run e.g. `schedlab collect DIR --budget 30s --stop-on leak,failure`." },
+  ingest: { flag: "the ingest option", hint: "Only a hunt decodes its runs while collecting (to check them); ingest the runs of a plain collect afterwards (ingestRuns)." },
+};
+
+/** The mode fields as a caller may give them before the mode is known (the CLI's flags). */
+export type CollectModeFields = Partial<RunsModeOptions & BudgetModeOptions>;
+
+/**
+ * The mode `fields` ask for, defaulted: a hunt when `budgetMs` is given, else a collect of
+ * `runs` runs. A field of the other mode means nothing there: it is refused with a UsageError
+ * naming its flag and what to do, never ignored.
+ */
+export function collectModeOf(fields: CollectModeFields): CollectMode {
+  const refuse = (table: Record<string, ModeField>, relation: "with" | "without"): void => {
+    for (const [name, field] of Object.entries(table)) {
+      if ((fields as Record<string, unknown>)[name] !== undefined) throw new UsageError(`${field.flag} goes ${relation} --budget`, field.hint);
+    }
+  };
+  if (fields.budgetMs === undefined) {
+    refuse(BUDGET_FIELDS, "with");
+    return { kind: "runs", runs: positiveInteger("--runs", fields.runs, 5), race: fields.race ?? false };
   }
-  return options.recordLocks ?? true;
+  refuse(RUNS_FIELDS, "without");
+  return {
+    kind: "budget",
+    budgetMs: positiveInteger("--budget (ms)", fields.budgetMs, 1),
+    exhaustBudget: fields.exhaustBudget ?? false,
+    recordLocks: fields.recordLocks ?? true,
+    stopOn: fields.stopOn === undefined ? DEFAULT_STOP_ON : parseStopOn(fields.stopOn),
+    ingest: fields.ingest === undefined ? null : { store: fields.ingest.store },
+  };
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -108,7 +154,6 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     // Package patterns (./..., import paths) stay as given: go list resolves them from the current directory.
     paths: options.paths.map((path) => (isPackagePattern(path, process.cwd()) ? path : resolve(path))),
     programs: programSelection(options.programs),
-    runs: positiveInteger("--runs", options.runs, 5),
     timeoutMs,
     timeoutGiven: options.timeoutMs !== undefined,
     graceMs: Math.min(5_000, Math.max(500, Math.round(timeoutMs / 2))),
@@ -122,13 +167,9 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     tags: parseTags(options.tags ?? []),
     run: nonEmpty("--run", options.run),
     skip: nonEmpty("--skip", options.skip),
-    race: raceOf(options),
     peers: [...new Set(options.peers ?? [])],
     testCorpus: options.testCorpus ?? false,
-    budgetMs: options.budgetMs === undefined ? null : positiveInteger("--budget (ms)", options.budgetMs, 1),
-    exhaustBudget: options.exhaustBudget ?? false,
-    recordLocks: options.budgetMs !== undefined && recordLocksOf(options),
-    stopOn: stopOnOf(options),
+    mode: collectModeOf(options),
     procsGiven: options.procs !== undefined && options.procs.length > 0,
     shard: checkShard(options.shard),
     signal: options.signal,
@@ -168,14 +209,6 @@ function nonEmpty(flag: string, value: string | undefined): string | null {
   return value;
 }
 
-function raceOf(options: CollectOptions): boolean {
-  if (options.race !== true) return false;
-  if (options.budgetMs !== undefined) {
-    throw new UsageError("--race goes without --budget", "A budgeted collect already explores -race builds among its strategies; drop --race, or drop --budget to build every run with -race.");
-  }
-  return true;
-}
-
 /** A program selection without blanks or repeats; undefined means every program. */
 function programSelection(names: readonly string[] | undefined): readonly string[] | null {
   if (names === undefined) return null;
@@ -192,7 +225,7 @@ function programSelection(names: readonly string[] | undefined): readonly string
 export function runConfigs(options: NormalizedCollectOptions, kind: ProgramKind): RunConfig[] {
   const testCount = kind === "test" ? options.testCount : null;
   // --race: every run is a race run, keyed like the budget's race configurations ("procs-2-race").
-  const strategy = options.race ? "race" : "plain";
+  const strategy = options.mode.kind === "runs" && options.mode.race ? "race" : "plain";
   return options.procs.map((procs) => ({ key: configKey(strategy, procs, testCount), strategy, procs, testCount, ...testSelection(options, kind) }));
 }
 

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
 import { ProgramNameClashError } from "./errors.js";
 import type { TracedRunResult } from "./traced-run.js";
-import type { Strategy } from "./strategy.js";
+import { parseConfigKey, type Strategy } from "./strategy.js";
 import type { ProgramSpec, RunOutcome, RunSummary } from "./types.js";
 
 /** One run as recorded: what the traced run produced, plus where it belongs. */
@@ -67,6 +67,14 @@ export function completedRunIndexes(db: SchedlabDatabase, programId: number, con
     .prepare("SELECT run_index AS idx, outcome, trace_path AS tracePath FROM runs WHERE program_id = ? AND config = ?")
     .all(programId, config) as { idx: number; outcome: RunOutcome; tracePath: string | null }[];
   return new Set(rows.filter((row) => row.outcome !== "build-error" && row.tracePath !== null && existsSync(row.tracePath)).map((row) => row.idx));
+}
+
+/** The ok runs of `strategy` a program has recorded (any GOMAXPROCS), with their -test.count, for the derived deadline. */
+export function okRuns(db: SchedlabDatabase, programId: number, strategy: Strategy): { readonly outcome: "ok"; readonly wallMs: number | null; readonly testCount: number | null }[] {
+  const rows = db
+    .prepare("SELECT config, wall_ms AS wallMs FROM runs WHERE program_id = ? AND strategy = ? AND outcome = 'ok'")
+    .all(programId, strategy) as { config: string; wallMs: number | null }[];
+  return rows.map((r) => ({ outcome: "ok", wallMs: r.wallMs, testCount: parseConfigKey(r.config)?.testCount ?? null }));
 }
 
 /** Deletes every run of `programId`/`config` (for --force). */

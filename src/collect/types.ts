@@ -3,6 +3,7 @@
 
 import type { Manifest } from "../corpus/manifest.js";
 import type { Peer } from "./peers.js";
+import type { RunIngestResult, StoreMode } from "../trace/index.js";
 import type { Strategy } from "./strategy.js";
 
 /** How a run ended. `build-error` runs have no trace; every other outcome has one. */
@@ -19,8 +20,8 @@ export type ProgramKind = "main" | "test";
 export const FINDING_CLASSES = ["leak", "race", "failure"] as const;
 export type FindingClass = (typeof FINDING_CLASSES)[number];
 
-/** Options of `collect()`, as a caller (or the CLI) gives them. Only `paths` is required. */
-export interface CollectOptions {
+/** What every collect takes, whatever its mode. Only `paths` is required. */
+export interface CollectCommonOptions {
   /** Program directories, trees or Go module roots. */
   readonly paths: readonly string[];
   /**
@@ -28,14 +29,12 @@ export interface CollectOptions {
    * "kernels/abba/transfer"); every name must exist. Default: every program found.
    */
   readonly programs?: readonly string[];
-  /** Traced runs per program and configuration (default 5). */
-  readonly runs?: number;
   /**
    * Deadline per run in milliseconds, and -test.timeout of test binaries. Default: 10 000 for
    * a program's first run, then derived from its first ok plain run (configuredTimeoutMs).
    */
   readonly timeoutMs?: number;
-  /** GOMAXPROCS values, one configuration each (default: the number of CPUs). */
+  /** GOMAXPROCS values, one configuration each (default: the number of CPUs); a hunt explores only these when given. */
   readonly procs?: readonly number[];
   /** Concurrent builds and runs (default: the number of CPUs). */
   readonly jobs?: number;
@@ -47,7 +46,7 @@ export interface CollectOptions {
   readonly force?: boolean;
   /** One program per TestXxx function instead of one per test package. */
   readonly splitTests?: boolean;
-  /** Passed to test binaries as -test.count (collect --count or --test-count). */
+  /** Passed to test binaries as -test.count (collect --count or --test-count); a hunt explores only this count when given. */
   readonly testCount?: number;
   /** Build tags (go test -tags), applied to discovery and every build (merged with GOFLAGS' -tags). */
   readonly tags?: readonly string[];
@@ -55,8 +54,6 @@ export interface CollectOptions {
   readonly run?: string;
   /** go test -skip: the tests and examples to leave out, and -test.skip of each test run. */
   readonly skip?: string;
-  /** Build and run every program with -race (go test -race); not with `budgetMs`, which explores -race itself. */
-  readonly race?: boolean;
   /** Peer leak detectors to run at the end of each run (docs/leaks.md); builds each program alone. */
   readonly peers?: readonly Peer[];
   /**
@@ -64,33 +61,85 @@ export interface CollectOptions {
    * the root's base name unless another root has it) and are never trained on (docs/dataset.md).
    */
   readonly testCorpus?: boolean;
-  /**
-   * Per-program budget in milliseconds for exploring schedules (docs/collect.md, "Hunting
-   * leaks"): runs go through the exploration order (GOMAXPROCS values, -test.count, -race,
-   * seeded perturbation) until a finding is confirmed or the budget is spent. `runs` is
-   * then ignored; `procs` and `testCount`, when given, narrow the values explored.
-   */
-  readonly budgetMs?: number;
-  /** With `budgetMs`: spend the whole budget even after a finding is confirmed (default false). */
-  readonly exhaustBudget?: boolean;
-  /**
-   * With `budgetMs`: build every strategy with lock recording (default true), so `leaks`
-   * can name lock holders and predict lock-order deadlocks (docs/leaks.md).
-   */
-  readonly recordLocks?: boolean;
-  /**
-   * With `budgetMs`: the classes whose first confirmation ends a program's hunt (default
-   * ["leak"]). Other classes are still recorded and summarised, and never stop it.
-   */
-  readonly stopOn?: readonly FindingClass[];
   /** Collect only the programs of this shard: index in [0, count), by a stable hash of the name. */
   readonly shard?: Shard;
   /** Aborting stops the workers, kills child process groups and rejects with CollectInterruptedError. */
   readonly signal?: AbortSignal;
   /** Receives progress after every build and run. */
   readonly onProgress?: (progress: CollectProgress) => void;
-  /** With `budgetMs`: called once per program when its exploration ends. */
+  /** Called once per program when its budgeted exploration ends (never without `budgetMs`). */
   readonly onExplored?: (exploration: ExplorationSummary) => void;
+}
+
+/** The options only a collect of a fixed number of runs takes (the mode without `budgetMs`). */
+export interface RunsModeOptions {
+  /** Traced runs per program and configuration (default 5). */
+  readonly runs?: number;
+  /** Build and run every program with -race (go test -race). */
+  readonly race?: boolean;
+}
+
+/** The options only a budgeted collect (a hunt) takes. */
+export interface BudgetModeOptions {
+  /**
+   * Per-program budget in milliseconds for exploring schedules (docs/collect.md, "Hunting
+   * leaks"): runs go through the exploration order (GOMAXPROCS values, -test.count, -race,
+   * seeded perturbation) until a finding is confirmed or the budget is spent; `procs` and
+   * `testCount`, when given, narrow the values explored.
+   */
+  readonly budgetMs: number;
+  /** Spend the whole budget even after a finding is confirmed (default false). */
+  readonly exhaustBudget?: boolean;
+  /**
+   * Build every strategy with lock recording (default true), so `leaks` can name lock
+   * holders and predict lock-order deadlocks (docs/leaks.md).
+   */
+  readonly recordLocks?: boolean;
+  /**
+   * The classes whose first confirmation ends a program's hunt (default ["leak"]). Other
+   * classes are still recorded and summarised, and never stop it.
+   */
+  readonly stopOn?: readonly FindingClass[];
+  /**
+   * Ingest each run while its check decodes the trace (one decode for both), keeping what
+   * `store` says (ingest's default when absent). Without it the runs are left for ingestRuns.
+   */
+  readonly ingest?: { readonly store?: StoreMode };
+}
+
+/** `T`'s fields, each refused: the fields of the other mode. */
+type Without<T> = { readonly [K in keyof T]?: never };
+
+/**
+ * Options of `collect()`, as a caller (or the CLI) gives them. The mode is told by `budgetMs`:
+ * given, a budgeted hunt (BudgetModeOptions); absent, `runs` runs per program and configuration
+ * (RunsModeOptions). A field of the other mode is a type error here, and a UsageError naming
+ * its flag at run time (collectModeOf).
+ */
+export type CollectOptions = CollectCommonOptions & CollectModeOptions;
+
+/** The fields of one mode, those of the other refused. */
+export type CollectModeOptions = (RunsModeOptions & Without<BudgetModeOptions>) | (BudgetModeOptions & Without<RunsModeOptions>);
+
+/** The mode of a collect after validation and defaulting (collectModeOf). */
+export type CollectMode = RunsMode | BudgetMode;
+
+export interface RunsMode {
+  readonly kind: "runs";
+  readonly runs: number;
+  readonly race: boolean;
+}
+
+export interface BudgetMode {
+  readonly kind: "budget";
+  readonly budgetMs: number;
+  readonly exhaustBudget: boolean;
+  /** Hunts build with lock recording (true unless --no-lock-recording). */
+  readonly recordLocks: boolean;
+  /** Classes that stop a program's hunt (collect --stop-on); ["leak"] by default, without duplicates. */
+  readonly stopOn: readonly FindingClass[];
+  /** Ingest each run with its check's decode (BudgetModeOptions.ingest), or null. */
+  readonly ingest: { readonly store: StoreMode | undefined } | null;
 }
 
 /** One part of a partition of the programs (collect --shard I/N). */
@@ -104,7 +153,6 @@ export interface NormalizedCollectOptions {
   readonly paths: readonly string[];
   /** The program names selected, or null for every program found. */
   readonly programs: readonly string[] | null;
-  readonly runs: number;
   readonly timeoutMs: number;
   /** Whether `timeoutMs` was given; if not, each program's later runs derive their deadline from its first (configuredTimeoutMs). */
   readonly timeoutGiven: boolean;
@@ -121,16 +169,9 @@ export interface NormalizedCollectOptions {
   readonly tags: readonly string[];
   readonly run: string | null;
   readonly skip: string | null;
-  readonly race: boolean;
   readonly peers: readonly Peer[];
   readonly testCorpus: boolean;
-  /** Null without --budget. */
-  readonly budgetMs: number | null;
-  readonly exhaustBudget: boolean;
-  /** Hunts build with lock recording (true unless --no-lock-recording); false without --budget. */
-  readonly recordLocks: boolean;
-  /** Classes that stop a program's hunt (collect --stop-on); ["leak"] by default, without duplicates. */
-  readonly stopOn: readonly FindingClass[];
+  readonly mode: CollectMode;
   /** Whether `procs` / `testCount` were given (a budget explores its own values otherwise). */
   readonly procsGiven: boolean;
   readonly shard: Shard | null;
@@ -293,6 +334,8 @@ export interface CollectResult {
   readonly skipped: number;
   /** Problems that did not stop collection: invalid manifests, unreadable packages. */
   readonly warnings: string[];
+  /** The runs ingested with their check's decode (BudgetModeOptions.ingest), in the order ingested; empty otherwise. */
+  readonly ingested: readonly RunIngestResult[];
 }
 
 export interface CollectProgress {

@@ -32,6 +32,20 @@ export interface IngestOptions {
   readonly store?: StoreMode;
   /** After each run: "D/T traces" (transient). */
   readonly onProgress?: Progress;
+  /** GOROOT of the toolchain that built the traced binaries (default: `go env GOROOT`). */
+  readonly goroot?: string;
+}
+
+/** Sees one run's records and lock ops as its ingest decodes them (collect --budget's check folds them: one decode for both). */
+export interface DecodeTap {
+  onRecords(records: readonly GoroutineRecord[]): void;
+  onLockOps(ops: readonly LockOp[]): void;
+}
+
+/** One run ingested by runIngester, and its goroutines as decoded (null when the trace could not be). */
+export interface IngestedRun {
+  readonly result: RunIngestResult;
+  readonly goroutines: readonly GoroutineInfo[] | null;
 }
 
 export interface RunIngestResult {
@@ -96,7 +110,7 @@ export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = 
   const worker = async (): Promise<void> => {
     while (next < runs.length) {
       const run = runs[next++];
-      const result = await ingestRun(statements, run, isAbsolute(run.trace_path) ? run.trace_path : resolve(base, run.trace_path), options);
+      const { result } = await ingestRun(statements, run, isAbsolute(run.trace_path) ? run.trace_path : resolve(base, run.trace_path), options);
       results.push(result);
       options.onProgress?.(`${results.length}/${runs.length} traces`, true);
     }
@@ -110,13 +124,33 @@ export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = 
   } finally {
     db.pragma(`wal_autocheckpoint = ${checkpointPages}`);
   }
-  results.sort((a, b) => a.runId - b.runId);
+  return ingestSummaryOf(results);
+}
+
+/** The summary of ingested runs, in run order. */
+export function ingestSummaryOf(results: readonly RunIngestResult[]): IngestSummary {
+  const runs = [...results].sort((a, b) => a.runId - b.runId);
   return {
-    runs: results,
-    events: results.reduce((n, r) => n + r.events, 0),
-    ok: results.filter((r) => r.status === "ok").length,
-    truncated: results.filter((r) => r.status === "truncated").length,
-    errors: results.filter((r) => r.status === "error").length,
+    runs,
+    events: runs.reduce((n, r) => n + r.events, 0),
+    ok: runs.filter((r) => r.status === "ok").length,
+    truncated: runs.filter((r) => r.status === "truncated").length,
+    errors: runs.filter((r) => r.status === "error").length,
+  };
+}
+
+/**
+ * Ingests single runs as they are recorded, each with a `tap` on its decode (collect
+ * --budget checks each run from the same decode), the way ingestRuns ingests them; the
+ * statements are prepared once. Resolves with the run's result and decoded goroutines.
+ */
+export function runIngester(db: SchedlabDatabase, options: Pick<IngestOptions, "store" | "filter" | "goroot"> = {}): (runId: number, tap: DecodeTap) => Promise<IngestedRun> {
+  const statements = prepare(db);
+  const base = dirname(db.name);
+  return async (runId, tap) => {
+    const run = statements.selectRun.get(runId) as RunToIngest | undefined;
+    if (run === undefined) throw new Error(`run ${runId} has no trace to ingest`);
+    return ingestRun(statements, run, isAbsolute(run.trace_path) ? run.trace_path : resolve(base, run.trace_path), options, tap);
   };
 }
 
@@ -132,13 +166,13 @@ function toIngest(force: boolean, store: StoreMode): { readonly where: string; r
   };
 }
 
+/** The columns of RunToIngest (runs r, programs p). */
+const RUN_TO_INGEST = "SELECT r.id, r.trace_path, r.run_index, r.config, r.outcome, r.stderr_tail, r.wall_ms, p.kind, p.test_name, p.dir, p.root FROM runs r JOIN programs p ON p.id = r.program_id";
+
 function selectRuns(db: SchedlabDatabase, options: IngestOptions): RunToIngest[] {
   const { where, params } = toIngest(options.force ?? false, options.store ?? "events");
   const rows = db
-    .prepare(
-      `SELECT r.id, r.trace_path, r.run_index, r.config, r.outcome, r.stderr_tail, r.wall_ms, p.kind, p.test_name, p.dir, p.root
-       FROM runs r JOIN programs p ON p.id = r.program_id WHERE ${where} ORDER BY r.id`,
-    )
+    .prepare(`${RUN_TO_INGEST} WHERE ${where} ORDER BY r.id`)
     .all(...params) as RunToIngest[];
   if (options.runIds === undefined) return rows;
   const wanted = new Set(options.runIds);
@@ -252,6 +286,7 @@ function prepare(db: SchedlabDatabase) {
     insertEndStates: db.prepare("INSERT INTO run_end_states (run_id, records, format, states) VALUES (?, ?, ?, ?)"),
     insertLockOps: multiRowInsert(db, "INSERT INTO lock_ops (run_id, seq, ord, time_ns, gid, phase, mode, lock, site, stack)", LOCK_OP_COLUMNS, ROWS_PER_INSERT),
     deleteGoroutines: db.prepare("DELETE FROM goroutines WHERE run_id = ?"),
+    selectRun: db.prepare(`${RUN_TO_INGEST} WHERE r.id = ? AND r.trace_path IS NOT NULL`),
     clearStatus: db.prepare("UPDATE runs SET ingest_status = NULL, ingest_error = NULL, store = 'events' WHERE id = ?"),
     insertEvents: multiRowInsert(db, "INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site, stack)", EVENT_COLUMNS, ROWS_PER_INSERT),
     insertGoroutine: db.prepare(
@@ -353,7 +388,7 @@ function summarySink(s: Statements, run: RunToIngest): RunSink {
   };
 }
 
-async function ingestRun(s: Statements, run: RunToIngest, path: string, options: IngestOptions): Promise<RunIngestResult> {
+async function ingestRun(s: Statements, run: RunToIngest, path: string, options: IngestOptions, tap?: DecodeTap): Promise<IngestedRun> {
   const store = options.store ?? "events";
   const clear = (): void => {
     s.deleteEvents.run(run.id);
@@ -368,8 +403,16 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
   const sink = store === "events" ? eventSink(s, run.id) : summarySink(s, run);
   const mode: RootMode = run.kind === "test" ? "test" : "main";
   try {
-    const decodeOptions = { mode, filter: options.filter, batchSize: INGEST_BATCH, testNames: expectedTests(run), packageRoot: run.root, onLockOps: (ops: LockOp[]) => sink.onLockOps(ops) };
-    const summary = await decodeTrace(path, decodeOptions, (records) => sink.onRecords(records));
+    // The tap sees each batch before the sink, which may append later batches to it.
+    const onLockOps = (ops: LockOp[]): void => {
+      tap?.onLockOps(ops);
+      sink.onLockOps(ops);
+    };
+    const decodeOptions = { mode, filter: options.filter, goroot: options.goroot, batchSize: INGEST_BATCH, testNames: expectedTests(run), packageRoot: run.root, onLockOps };
+    const summary = await decodeTrace(path, decodeOptions, (records) => {
+      tap?.onRecords(records);
+      sink.onRecords(records);
+    });
     sink.flush();
     inTransaction(s.db, () => {
       for (const g of summary.goroutines) {
@@ -378,7 +421,7 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
       sink.finish(summary.goroutines);
       s.setStatus.run(summary.status, summary.status === "ok" ? null : summary.message, summary.status === "truncated" ? 1 : 0, store, run.id);
     });
-    return { runId: run.id, status: summary.status, events: sink.records, goroutines: summary.goroutines.length, message: summary.message };
+    return { result: { runId: run.id, status: summary.status, events: sink.records, goroutines: summary.goroutines.length, message: summary.message }, goroutines: summary.goroutines };
   } catch (error) {
     if (!(error instanceof TraceCorruptError || error instanceof TraceDecodeError)) throw error;
     const message = error.message;
@@ -386,7 +429,7 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
       clear();
       s.setStatus.run("error", message, 0, store, run.id);
     });
-    return { runId: run.id, status: "error", events: 0, goroutines: 0, message };
+    return { result: { runId: run.id, status: "error", events: 0, goroutines: 0, message }, goroutines: null };
   }
 }
 

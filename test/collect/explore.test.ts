@@ -105,12 +105,12 @@ describe("collect --budget", () => {
 
   it("resumes: a second budgeted collect runs nothing for confirmed programs, and a wider stop set decides anew", async () => {
     const options = { paths: [join(EXPLORE, "racy-counter")], budgetMs: 8_000, procs: [1], timeoutMs: 2_000, jobs: 1, db: join(dir, "s2.db"), traces: join(dir, "traces2") };
-    const again = await collect({ ...options, stopOn: ["race"] });
+    const again = await collect({ ...options, stopOn: ["race"] as const });
     const first = again.programs[0]!.exploration!;
     expect(first).toMatchObject({ status: "confirmed", stopOn: ["race"] });
     expect(first.finding!).toMatchObject({ class: "race", config: "procs-1-race" });
     const id = first.finding!.runId;
-    const resumed = await collect({ ...options, stopOn: ["race"] });
+    const resumed = await collect({ ...options, stopOn: ["race"] as const });
     expect(resumed.executed).toBe(0);
     expect(resumed.programs[0]!.exploration!.finding!.runId).toBe(id);
     // Under the default stop set the recorded race does not end the hunt: it goes on, and keeps the race among its findings.

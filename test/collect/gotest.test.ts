@@ -151,6 +151,7 @@ describe("collecting with go test's options", () => {
   });
 
   it("refuses --race with --budget, which explores -race itself", async () => {
+    // @ts-expect-error -- the type refuses the mix; a caller without types gets a UsageError.
     await expect(collect({ paths: [MULTI], race: true, budgetMs: 1000 })).rejects.toThrow("--race goes without --budget");
   });
 });

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import {
-  DEFAULT_STOP_ON, normalizeCollectOptions, parseStopOn, runCheckOf, scaledTimeoutMs, stopsHunt, storedCheck, TIMEOUT_FACTORS, withFailureClass,
+  collectModeOf, DEFAULT_STOP_ON, normalizeCollectOptions, parseStopOn, runCheckOf, scaledTimeoutMs, stopsHunt, storedCheck, TIMEOUT_FACTORS, withFailureClass,
   type TestFailure,
 } from "../../src/collect/index.js";
 import { UsageError } from "../../src/errors.js";
@@ -96,11 +96,11 @@ describe("--stop-on", () => {
   });
 
   it("defaults to leak with a budget, and is a usage error without one", () => {
-    expect(normalizeCollectOptions({ paths: ["."], budgetMs: 1_000 }).stopOn).toEqual(["leak"]);
-    expect(normalizeCollectOptions({ paths: ["."], budgetMs: 1_000, stopOn: ["race", "leak"] }).stopOn).toEqual(["race", "leak"]);
+    expect(normalizeCollectOptions({ paths: ["."], budgetMs: 1_000 }).mode).toMatchObject({ kind: "budget", stopOn: ["leak"] });
+    expect(normalizeCollectOptions({ paths: ["."], budgetMs: 1_000, stopOn: ["race", "leak"] }).mode).toMatchObject({ kind: "budget", stopOn: ["race", "leak"] });
     const error = (() => {
       try {
-        normalizeCollectOptions({ paths: ["."], stopOn: ["race"] });
+        collectModeOf({ stopOn: ["race"] });
       } catch (e) {
         return e;
       }

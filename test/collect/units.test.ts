@@ -75,7 +75,7 @@ describe("options", () => {
 
   it("fills defaults and names configurations, adding the test count for tests only", () => {
     const options = normalizeCollectOptions({ paths: ["x"], procs: [1, 4], testCount: 3 });
-    expect(options.runs).toBe(5);
+    expect(options.mode).toEqual({ kind: "runs", runs: 5, race: false });
     expect(options.timeoutMs).toBe(10_000);
     expect(runConfigs(options, "main").map((c) => c.key)).toEqual(["procs-1", "procs-4"]);
     expect(runConfigs(options, "test").map((c) => c.key)).toEqual(["procs-1-count-3", "procs-4-count-3"]);

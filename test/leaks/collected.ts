@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { collect, type CollectOptions } from "../../src/collect/index.js";
+import { collect, type CollectCommonOptions, type RunsModeOptions } from "../../src/collect/index.js";
 import { openDatabase, type SchedlabDatabase } from "../../src/store/index.js";
 import { ingestRuns } from "../../src/trace/index.js";
 
@@ -18,7 +18,7 @@ export interface Collected {
 }
 
 /** Collects `paths` (default: every leak fixture) and ingests the traces. */
-export async function collectFixtures(paths: readonly string[] = [LEAK_PROGRAMS], extra: Partial<CollectOptions> = {}): Promise<Collected> {
+export async function collectFixtures(paths: readonly string[] = [LEAK_PROGRAMS], extra: Partial<CollectCommonOptions & RunsModeOptions> = {}): Promise<Collected> {
   const dir = mkdtempSync(join(tmpdir(), "schedlab-leaks-"));
   const dbFile = join(dir, "schedlab.db");
   await collect({ paths, runs: 3, timeoutMs: 1500, procs: [2], jobs: 2, db: dbFile, traces: join(dir, "traces"), ...extra });

@@ -44,7 +44,7 @@ beforeAll(async () => {
   await collect({ ...common, paths: [KERNELS], programs: KERNEL_PROGRAMS });
   // The whole budget, so race-leak gets -race runs after its leak is confirmed.
   await collect({ ...common, paths: [FIXTURES], programs: FIXTURE_PROGRAMS, exhaustBudget: true });
-  await collect({ ...common, paths: [RACY], stopOn: ["race"] });
+  await collect({ ...common, paths: [RACY], stopOn: ["race"] as const });
   const db = openDatabase(collected);
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();

@@ -1,0 +1,112 @@
+// The builds and runs of one collect, shared by plain (collect.ts) and budgeted (budget.ts)
+// collection: each package directory is built once per kind and strategy (split tests share
+// the binary), and a run is traced and recorded in one step.
+
+import { join } from "node:path";
+import type { SchedlabDatabase } from "../store/index.js";
+import { buildBatch, buildProgram, type BuildTarget } from "./build.js";
+import { runFiles } from "./paths.js";
+import { recordBuild, recordRun } from "./record.js";
+import type { Strategy } from "./strategy.js";
+import type { GoToolchain } from "./toolchain.js";
+import { tracedRun, type TracedRunResult } from "./traced-run.js";
+import type { BuildResult, NormalizedCollectOptions, ProgramSpec, RunConfig } from "./types.js";
+
+/** A build from the cache: `paid` is true for the one request that made it (it took `wallMs`). */
+export interface CachedBuild {
+  readonly build: BuildResult;
+  readonly wallMs: number;
+  readonly paid: boolean;
+}
+
+/** One traced run to make and record. */
+export interface RunRequest {
+  readonly program: ProgramSpec;
+  readonly programId: number;
+  readonly config: RunConfig;
+  readonly index: number;
+  readonly binary: string;
+  readonly timeoutMs: number;
+  /** The perturbation seed (perturb runs), else null. */
+  readonly seed: number | null;
+}
+
+export interface Executor {
+  /** The build target of `program` with `strategy`, with the collect's peers and lock recording. */
+  target(program: ProgramSpec, strategy: Strategy): BuildTarget;
+  /** The build of `target`: made alone on the first request, shared by the later ones. */
+  build(target: BuildTarget): Promise<CachedBuild>;
+  /** Builds `targets` (a batch of buildBatches) with one go command; later requests share the results. */
+  buildTogether(targets: readonly BuildTarget[], name: string): Promise<BuildResult[]>;
+  /** Records the build of one configuration of a program. */
+  recordBuild(program: ProgramSpec, programId: number, config: RunConfig, build: BuildResult): void;
+  /** Records a run that could not happen because its build failed (no trace, the compiler's tail). */
+  recordBuildError(programId: number, config: RunConfig, index: number, build: BuildResult): void;
+  /** Traces one run and records it; null when aborted (nothing recorded, the next collect redoes it). */
+  run(request: RunRequest): Promise<{ readonly runId: number; readonly result: TracedRunResult } | null>;
+}
+
+/** The cache key of a build: programs of one package directory and kind share a binary per strategy. */
+function buildKey(target: BuildTarget): string {
+  return `${target.kind}\0${target.dir}\0${target.strategy ?? "plain"}`;
+}
+
+/**
+ * The executor of one collect. `recordLocks`: every build records lock operations (a hunt's);
+ * `scratch` is the collect's own directory; aborting `signal` kills builds and runs.
+ */
+export function collectExecutor(
+  db: SchedlabDatabase,
+  opts: Pick<NormalizedCollectOptions, "traces" | "graceMs" | "peers">,
+  recordLocks: boolean,
+  go: GoToolchain,
+  scratch: string,
+  signal: AbortSignal,
+): Executor {
+  const builds = new Map<string, Promise<{ readonly build: BuildResult; readonly wallMs: number }>>();
+  const timed = async <T>(start: () => Promise<T>): Promise<{ readonly value: T; readonly wallMs: number }> => {
+    const t0 = performance.now();
+    const value = await start();
+    return { value, wallMs: performance.now() - t0 };
+  };
+  return {
+    target(program, strategy) {
+      const { dir, kind, goFiles, testFiles } = program;
+      return { dir, kind, goFiles, testFiles, peers: opts.peers, ...(strategy === "plain" ? {} : { strategy }), ...(recordLocks ? { recordLocks } : {}) };
+    },
+    async build(target) {
+      const key = buildKey(target);
+      const cached = builds.get(key);
+      if (cached !== undefined) return { ...(await cached), paid: false };
+      const pending = timed(() => buildProgram(target, go, join(scratch, `build-${builds.size}`), signal)).then(({ value, wallMs }) => ({ build: value, wallMs }));
+      builds.set(key, pending);
+      return { ...(await pending), paid: true };
+    },
+    async buildTogether(targets, name) {
+      const batch = timed(() => buildBatch(targets, go, join(scratch, name), signal));
+      // An aborted batch has results for a prefix only; nothing asks for the others then.
+      targets.forEach((target, i) => builds.set(buildKey(target), batch.then(({ value, wallMs }) => ({ build: value[i]!, wallMs }))));
+      return (await batch).value;
+    },
+    recordBuild(program, programId, config, build) {
+      recordBuild(db, { programId, config: config.key, status: build.status, output: build.output, sourceHash: program.sourceHash, goVersion: go.version });
+    },
+    recordBuildError(programId, config, index, build) {
+      recordRun(db, {
+        programId, config: config.key, procs: config.procs, index, outcome: "build-error",
+        exitCode: null, wallMs: 0, tracePath: null, traceSha256: null, traceBytes: null, dumpPath: null,
+        stderrTail: build.output.slice(-16 * 1024), goVersion: go.version, env: {}, truncated: false, strategy: config.strategy,
+      });
+    },
+    async run({ program, programId, config, index, binary, timeoutMs, seed }) {
+      const result = await tracedRun({
+        kind: program.kind, dir: program.dir, binary, testName: program.testName, config,
+        files: runFiles(opts.traces, program.name, config.key, index), timeoutMs, graceMs: opts.graceMs, go,
+        peers: opts.peers, seed, signal,
+      });
+      if (result === null) return null;
+      const runId = recordRun(db, { ...result, programId, config: config.key, procs: config.procs, index, goVersion: go.version, strategy: config.strategy, seed });
+      return { runId, result };
+    },
+  };
+}
