@@ -24,7 +24,7 @@ import { perturbSeed } from "./perturb.js";
 import { linkedAbort, workQueue } from "./pool.js";
 import { deleteRuns, recordBuild, recordRun, upsertProgram } from "./record.js";
 import { parseConfigKey, type Strategy } from "./strategy.js";
-import type { GoToolchain } from "./toolchain.js";
+import type { GoToolchain } from "../go/index.js";
 import { tracedRun } from "./traced-run.js";
 import type { BuildResult, ExplorationFinding, ExplorationSummary, FindingClass, NormalizedCollectOptions, ProgramSpec, RunCheck, RunConfig, RunOutcome } from "./types.js";
 

@@ -4,13 +4,11 @@
 import { execa } from "execa";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { buildEnvironment } from "./env.js";
-import { insideModule, moduleRoot } from "./module.js";
+import { buildEnvironment, goCommandOf, insideModule, moduleRoot, type GoToolchain } from "../go/index.js";
 import { writeHarnessOverlay, type Overlay } from "./harness.js";
 import { preparePeerBuild, type Peer } from "./peers.js";
 import { writeLockRecordingOverlay, writePerturbOverlay } from "./perturb.js";
 import type { Strategy } from "./strategy.js";
-import { goCommandOf, type GoToolchain } from "./toolchain.js";
 import type { BuildResult, ProgramKind } from "./types.js";
 
 /** Exit code of `schedlab collect` when no program built: nothing ran, which CI must not take for success. */

@@ -17,7 +17,7 @@ import { judgeProgram, RUNTIME_DEADLOCK, runEndedByCrash, runStateFold, waitSour
 import { decodeTrace, type LockOp } from "../trace/index.js";
 import { parseFailures } from "./failures.js";
 import type { Strategy } from "./strategy.js";
-import type { GoToolchain } from "./toolchain.js";
+import type { GoToolchain } from "../go/index.js";
 import type { BlockedAtEnd, FindingClass, ProgramKind, RunCheck, RunOutcome, TestFailure } from "./types.js";
 
 /**

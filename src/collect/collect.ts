@@ -19,7 +19,7 @@ import { selectShard } from "./shard.js";
 import { configuredTimeoutMs, longestOkMsPerIteration, runTimeoutMs } from "./timeout.js";
 import { completedRunIndexes, deleteRuns, recordBuild, recordedBuild, recordedRuns, recordRun, upsertProgram } from "./record.js";
 import { parseConfigKey } from "./strategy.js";
-import { goToolchain, type GoToolchain } from "./toolchain.js";
+import { goToolchain, type GoToolchain } from "../go/index.js";
 import { tracedRun } from "./traced-run.js";
 import type { BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramSpec, ProgramSummary, RunConfig } from "./types.js";
 

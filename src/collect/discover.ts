@@ -12,7 +12,7 @@ import { MANIFEST_FILE, manifestProblems, type Manifest } from "../corpus/manife
 import { goHelperPath } from "../gohelper/index.js";
 import { UsageError } from "../errors.js";
 import { NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
-import { moduleRoot } from "./module.js";
+import { moduleRoot } from "../go/index.js";
 import type { ProgramSpec } from "./types.js";
 
 /** A package directory as reported by `gohelper collect-scan`. */

@@ -23,7 +23,6 @@ export { selectShard, shardOf, parseShardOption, shardFromEnvironment, ShardEnvi
 export { configuredTimeoutMs, DEFAULT_TIMEOUT_MS, DERIVED_TIMEOUT, longestOkMsPerIteration, runTimeoutMs, scaledTimeoutMs, TIMEOUT_FACTORS } from "./timeout.js";
 export type { ConfiguredTimeoutInput, ScaledTimeoutInput } from "./timeout.js";
 export { buildBatch, buildBatches, buildProgram, EVERY_BUILD_FAILED_EXIT_CODE } from "./build.js";
-export { insideModule, moduleRoot } from "./module.js";
 export type { BuildTarget } from "./build.js";
 export { tracedRun, testArguments, RACE_RUN_ENV } from "./traced-run.js";
 export type { TracedRunRequest, TracedRunResult } from "./traced-run.js";
@@ -37,9 +36,6 @@ export { runFiles, programPath, raceLogPath } from "./paths.js";
 export type { RunFiles } from "./paths.js";
 export { DEFAULT_SETTLE_MS, HARNESS_ENV, HARNESS_FILE, HARNESS_SOURCE, HARNESS_TIMEOUT_EXIT_CODE, harnessStopOf, writeHarnessOverlay } from "./harness.js";
 export type { HarnessStop } from "./harness.js";
-export { goCommandOf, goMinorVersion, goToolchain, MIN_GO_MINOR } from "./toolchain.js";
-export type { GoToolchain } from "./toolchain.js";
-export { buildEnvironment, runEnvironment } from "./env.js";
 export { explorationLine, progressLine, clock, logProgressLine, tallyFindings, type FindingTally, type LogProgressContext } from "./progress.js";
 export { diagnose } from "./doctor.js";
 export type { Diagnosis, DoctorCheck } from "./doctor.js";

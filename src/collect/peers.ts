@@ -14,9 +14,7 @@ import { execa } from "execa";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
-import { moduleRoot } from "./module.js";
-import { buildEnvironment } from "./env.js";
-import { goCommandOf, goMinorVersion, type GoToolchain } from "./toolchain.js";
+import { buildEnvironment, goCommandOf, goMinorVersion, moduleRoot, type GoToolchain } from "../go/index.js";
 import type { ProgramKind } from "./types.js";
 
 export const PEERS = ["goleak", "leakprofile"] as const;

@@ -20,7 +20,7 @@ import { normalizeCollectOptions } from "./options.js";
 import { runFiles } from "./paths.js";
 import { recordRun } from "./record.js";
 import { parseConfigKey } from "./strategy.js";
-import { goToolchain } from "./toolchain.js";
+import { goToolchain } from "../go/index.js";
 import { tracedRun } from "./traced-run.js";
 import type { RunCheck, RunConfig, RunOutcome } from "./types.js";
 

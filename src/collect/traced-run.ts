@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runEnvironment } from "./env.js";
+import { runEnvironment, type GoToolchain } from "../go/index.js";
 import { HARNESS_ENV, harnessStopOf } from "./harness.js";
 import { classifyOutcome } from "./outcome.js";
 import { keepPeerReports, peerRunEnv, type Peer } from "./peers.js";
@@ -15,7 +15,6 @@ import { PERTURB_SEED_ENV } from "./perturb.js";
 import { raceReports } from "./races.js";
 import { raceLogPath, type RunFiles } from "./paths.js";
 import { spawnWithDeadline } from "./spawn.js";
-import type { GoToolchain } from "./toolchain.js";
 import { checkTraceFile, trimIncompleteBatch } from "./trace-file.js";
 import type { ProgramKind, RunConfig, RunOutcome } from "./types.js";
 

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.js";
-import { goVersionString } from "../gohelper/index.js";
+import { goToolchain } from "../go/index.js";
 import { discoverPrograms, type DiscoveredProgram, type ProgramKind } from "./discover.js";
 import { buildProblems } from "./go-build.js";
 import { manifestProblems, type Manifest } from "./manifest.js";
@@ -65,9 +65,9 @@ export async function checkCorpus(options: CorpusCheckOptions): Promise<CorpusCh
   const failures: CorpusFailure[] = [];
   const labelled = discovered.map((program) => readLabels(program, failures));
   if (options.skipBuild !== true) {
-    await goVersionString(); // a clear ToolchainMissingError before any build
+    const go = await goToolchain(dir); // the toolchain collect would build with here; a clear ToolchainMissingError before any build
     const targets = discovered.flatMap((p) => (p.kind === null ? [] : [{ dir: p.dir, kind: p.kind, goFiles: p.goFiles }]));
-    const problems = await buildProblems(targets, options.concurrency ?? Math.max(1, Math.floor(availableParallelism() / 2)));
+    const problems = await buildProblems(targets, go, options.concurrency ?? Math.max(1, Math.floor(availableParallelism() / 2)));
     for (const p of discovered) {
       const problem = problems.get(p.dir);
       if (problem !== undefined) failures.push({ program: p.name, problem });

@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/errors.js";
 import {
-  buildProgram, collect, discoverPrograms, EVERY_BUILD_FAILED_EXIT_CODE, goflagsWithTags, goToolchain, isPackagePattern, normalizeCollectOptions, parseTags, resolvePackagePattern, runConfigs, tagsOfGoflags,
+  buildProgram, collect, discoverPrograms, EVERY_BUILD_FAILED_EXIT_CODE, goflagsWithTags, isPackagePattern, normalizeCollectOptions, parseTags, resolvePackagePattern, runConfigs, tagsOfGoflags,
 } from "../../src/collect/index.js";
+import { goToolchain } from "../../src/go/index.js";
 import { analyseLeaks, formatFindings } from "../../src/leaks/index.js";
 import { openDatabase } from "../../src/store/index.js";
 import { runCli } from "../helpers/cli.js";
