@@ -11,6 +11,7 @@
 
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import type { ProgramSpec } from "../corpus/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { buildProgram } from "./build.js";
 import { checkRun, failureKey, stopsHunt, storedCheck, withFailureClass } from "./check.js";
@@ -26,7 +27,7 @@ import { deleteRuns, recordBuild, recordRun, upsertProgram } from "./record.js";
 import { parseConfigKey, type Strategy } from "./strategy.js";
 import type { GoToolchain } from "../go/index.js";
 import { tracedRun } from "./traced-run.js";
-import type { BuildResult, ExplorationFinding, ExplorationSummary, FindingClass, NormalizedCollectOptions, ProgramSpec, RunCheck, RunConfig, RunOutcome } from "./types.js";
+import type { BuildResult, ExplorationFinding, ExplorationSummary, FindingClass, NormalizedCollectOptions, RunCheck, RunConfig, RunOutcome } from "./types.js";
 
 /** One program's exploration while it is under way. */
 interface Exploring {

@@ -12,13 +12,14 @@
 //   - failure: a test failing (or panicking) under race or perturb that no plain run of the
 //     program has failed so far (withFailureClass: the check alone has no history).
 
+import type { ProgramKind } from "../corpus/index.js";
 import { goHelperPath } from "../gohelper/index.js";
 import { judgeProgram, RUNTIME_DEADLOCK, runEndedByCrash, runStateFold, waitSourceOf, type LeakRun, type RuleOptions } from "../model/index.js";
 import { decodeTrace, type LockOp } from "../trace/index.js";
 import { parseFailures } from "./failures.js";
 import type { Strategy } from "./strategy.js";
 import type { GoToolchain } from "../go/index.js";
-import type { BlockedAtEnd, FindingClass, ProgramKind, RunCheck, RunOutcome, TestFailure } from "./types.js";
+import type { BlockedAtEnd, FindingClass, RunCheck, RunOutcome, TestFailure } from "./types.js";
 
 /**
  * The goroutines the one leak rule judges blocked forever (and gating) in one run, from its

@@ -6,11 +6,11 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { discoverPrograms, discoveryRoots, selectProgramsByName, type ProgramSpec } from "../corpus/index.js";
 import { inTransaction, openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { buildBatch, buildBatches, type BuildTarget } from "./build.js";
 import { recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
 import { exploreWithBudget } from "./budget.js";
-import { discoverPrograms, discoveryRoots, selectProgramsByName } from "./discover.js";
 import { CollectInterruptedError } from "./errors.js";
 import { goflagsWithTags, normalizeCollectOptions, runConfigs, tagsOfGoflags } from "./options.js";
 import { runFiles } from "./paths.js";
@@ -21,7 +21,7 @@ import { completedRunIndexes, deleteRuns, recordBuild, recordedBuild, recordedRu
 import { parseConfigKey } from "./strategy.js";
 import { goToolchain, type GoToolchain } from "../go/index.js";
 import { tracedRun } from "./traced-run.js";
-import type { BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramSpec, ProgramSummary, RunConfig } from "./types.js";
+import type { BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramSummary, RunConfig } from "./types.js";
 
 interface PendingRun {
   readonly config: RunConfig;

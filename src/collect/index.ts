@@ -4,8 +4,6 @@
 export { collect } from "./collect.js";
 export { corpusOf, labelCandidates, recordedCorpora, recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
 export type { Corpus, CorpusRole, RecordedCorpora } from "./corpora.js";
-export { discoverPrograms, discoveryRoots, isPackagePattern, programName, readManifest, resolvePackagePattern, scanPackages, selectProgramsByName } from "./discover.js";
-export type { Discovery, DiscoverOptions, ResolvedPattern, ScannedPackage, ScanOptions } from "./discover.js";
 export { DEFAULT_STOP_ON, goflagsWithTags, normalizeCollectOptions, parseDuration, parseProcsList, parseShard, parseStopOn, parseTags, runConfigs, tagsOfGoflags } from "./options.js";
 export { STRATEGIES, configKey, parseConfigKey } from "./strategy.js";
 export type { Strategy } from "./strategy.js";
@@ -39,11 +37,11 @@ export type { HarnessStop } from "./harness.js";
 export { explorationLine, progressLine, clock, logProgressLine, tallyFindings, type FindingTally, type LogProgressContext } from "./progress.js";
 export { diagnose } from "./doctor.js";
 export type { Diagnosis, DoctorCheck } from "./doctor.js";
-export { CollectInterruptedError, NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
+export { CollectInterruptedError } from "./errors.js";
 export { FINDING_CLASSES, RUN_OUTCOMES } from "./types.js";
 export type {
   BlockedAtEnd, BudgetProgress, BuildResult, CollectOptions, CollectProgress, CollectResult, ExplorationFinding, ExplorationSummary,
-  FindingClass, NormalizedCollectOptions, ProgramKind, ProgramSpec, ProgramSummary, RunCheck, RunConfig, RunOutcome, RunSummary, Shard, TestFailure,
+  FindingClass, NormalizedCollectOptions, ProgramSummary, RunCheck, RunConfig, RunOutcome, RunSummary, Shard, TestFailure,
 } from "./types.js";
 export { PEERS, PEER_FILES, GOLEAK_MODULE, LEAK_PROFILE_EXPERIMENT, leakProfileSupport, parsePeers, peerSource, preparePeerBuild, peerRunEnv, keepPeerReports, type LeakProfileSupport } from "./peers.js";
 export type { Peer, PeerBuild } from "./peers.js";

@@ -3,11 +3,11 @@
 
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { isPackagePattern, type ProgramKind } from "../corpus/index.js";
 import { UsageError } from "../errors.js";
-import { isPackagePattern } from "./discover.js";
 import { configKey } from "./strategy.js";
 import { DEFAULT_TIMEOUT_MS } from "./timeout.js";
-import { FINDING_CLASSES, type CollectOptions, type FindingClass, type NormalizedCollectOptions, type ProgramKind, type RunConfig, type Shard } from "./types.js";
+import { FINDING_CLASSES, type CollectOptions, type FindingClass, type NormalizedCollectOptions, type RunConfig, type Shard } from "./types.js";
 
 /** The classes a budgeted hunt stops on unless told otherwise: the leaks it is for. */
 export const DEFAULT_STOP_ON: readonly FindingClass[] = ["leak"];

@@ -10,11 +10,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { discoverPrograms } from "../corpus/index.js";
 import { SchedlabError } from "../errors.js";
 import { openDatabase } from "../store/index.js";
 import { buildProgram } from "./build.js";
 import { checkRun } from "./check.js";
-import { discoverPrograms } from "./discover.js";
 import { nextRunIndexes, recordCheck, recordedCheck, replayableRun } from "./exploration-store.js";
 import { normalizeCollectOptions } from "./options.js";
 import { runFiles } from "./paths.js";

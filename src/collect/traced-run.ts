@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ProgramKind } from "../corpus/index.js";
 import { runEnvironment, type GoToolchain } from "../go/index.js";
 import { HARNESS_ENV, harnessStopOf } from "./harness.js";
 import { classifyOutcome } from "./outcome.js";
@@ -16,7 +17,7 @@ import { raceReports } from "./races.js";
 import { raceLogPath, type RunFiles } from "./paths.js";
 import { spawnWithDeadline } from "./spawn.js";
 import { checkTraceFile, trimIncompleteBatch } from "./trace-file.js";
-import type { ProgramKind, RunConfig, RunOutcome } from "./types.js";
+import type { RunConfig, RunOutcome } from "./types.js";
 
 const STDOUT_CAP = 64 * 1024;
 /** Enough for the all-goroutine traceback of a large program. */

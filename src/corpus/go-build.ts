@@ -6,14 +6,7 @@
 import { execa } from "execa";
 import { relative, sep } from "node:path";
 import { goCommandOf, moduleRoot, type GoToolchain } from "../go/index.js";
-import type { ProgramKind } from "./discover.js";
-
-/** A program to compile: its directory, kind and Go files. */
-export interface BuildTarget {
-  readonly dir: string;
-  readonly kind: ProgramKind;
-  readonly goFiles: readonly string[];
-}
+import type { BuildTarget } from "./types.js";
 
 /** Build problems per program directory; directories that built are absent. */
 export type BuildProblems = Map<string, string>;
@@ -115,7 +108,7 @@ function mentionsPackage(root: string, dir: string, output: string): boolean {
 
 /** Builds one program on its own; outside a module, by file list. */
 async function packageProblem(go: GoToolchain, target: BuildTarget, inModule: boolean): Promise<string | null> {
-  const files = inModule ? ["."] : target.goFiles.filter((f) => target.kind === "test" || !f.endsWith("_test.go"));
+  const files = inModule ? ["."] : [...target.goFiles, ...(target.kind === "test" ? target.testFiles ?? [] : [])].map((f) => relative(target.dir, f));
   const args = target.kind === "main" ? ["build", "-o", "/dev/null", ...files] : ["vet", "-buildtag", ...files];
   const result = await goRun(go, args, target.dir);
   if (result.exitCode === 0) return null;
