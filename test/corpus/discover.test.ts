@@ -24,8 +24,9 @@ const TREE: Record<string, string> = {
   // A //go:build ignore file declaring a second func main is not part of the package.
   "ignored/main.go": MAIN,
   "ignored/gen.go": "//go:build ignore\n\npackage main\n\nfunc main() {}\n",
-  // A directory whose only main is ignored holds no program.
+  // A directory whose only main is ignored holds no program, so its manifest labels nothing.
   "allignored/gen.go": "//go:build ignore\n\npackage main\n\nfunc main() {}\n",
+  "allignored/schedlab.json": "{}",
   // A file for another GOOS (by name and by constraint) is left out; alone it makes no program.
   "goos/main.go": MAIN,
   [`goos/main_${OTHER_GOOS}.go`]: MAIN,
@@ -128,7 +129,7 @@ describe("one discovery for corpus check and collect, honouring build constraint
     expect(report.programs).toBe(programs.length);
     expect(report.byKind).toEqual({ main: 3, test: 4 });
     expect(report.unlabelledPrograms).toEqual(programs.map((p) => p.name));
-    expect(report.failures).toEqual([]);
+    expect(report.failures).toEqual([{ program: "allignored", problem: "has a manifest but no main package or TestXxx function" }]);
   });
 });
 
