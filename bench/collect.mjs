@@ -16,9 +16,10 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  buildProgram, collect, discoverPrograms, goToolchain, HARNESS_ENV, HARNESS_FILE, parseDuration, runFiles, spawnWithDeadline, testArguments, tracedRun,
-  writeHarnessOverlay,
+  buildProgram, collect, HARNESS_ENV, HARNESS_FILE, parseDuration, runFiles, spawnWithDeadline, testArguments, tracedRun, writeHarnessOverlay,
 } from "../dist/collect/index.js";
+import { discoverPrograms } from "../dist/corpus/index.js";
+import { goToolchain } from "../dist/go/index.js";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);

@@ -13,9 +13,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  buildProgram, checkRun, configKey, discoverPrograms, goToolchain, parseDuration, perturbSeed, runFiles, tracedRun,
-} from "../dist/collect/index.js";
+import { buildProgram, checkRun, configKey, parseDuration, perturbSeed, runFiles, tracedRun } from "../dist/collect/index.js";
+import { discoverPrograms } from "../dist/corpus/index.js";
+import { goToolchain } from "../dist/go/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);

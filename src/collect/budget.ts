@@ -11,6 +11,7 @@
 // With mode.ingest each run is ingested as its check decodes it: one decode for both.
 
 import { availableParallelism } from "node:os";
+import type { ProgramSpec } from "../corpus/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { runIngester, type IngestedRun, type DecodeTap, type RunIngestResult } from "../trace/index.js";
 import { checkRun, withFailureClass, type TraceDecode } from "./check.js";
@@ -23,8 +24,8 @@ import { perturbSeed } from "./perturb.js";
 import { linkedAbort, workQueue, type WorkQueue } from "./pool.js";
 import { deleteRuns, upsertProgram } from "./record.js";
 import { configuredTimeoutMs, scaledTimeoutMs } from "./timeout.js";
-import type { GoToolchain } from "./toolchain.js";
-import type { BudgetMode, BuildResult, ExplorationSummary, NormalizedCollectOptions, ProgramSpec, RunConfig } from "./types.js";
+import type { GoToolchain } from "../go/index.js";
+import type { BudgetMode, BuildResult, ExplorationSummary, NormalizedCollectOptions, RunConfig } from "./types.js";
 
 export interface BudgetResult {
   readonly executed: number;

@@ -4,14 +4,13 @@
 import { execa } from "execa";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { buildEnvironment } from "./env.js";
-import { insideModule, moduleRoot } from "./module.js";
+import type { BuildTarget as ProgramTarget } from "../corpus/index.js";
+import { buildEnvironment, goCommandOf, insideModule, moduleRoot, type GoToolchain } from "../go/index.js";
 import { writeHarnessOverlay, type Overlay } from "./harness.js";
 import { preparePeerBuild, type Peer } from "./peers.js";
 import { LOCK_LOG_BUDGET, writeLockRecordingOverlay, writePerturbOverlay } from "./perturb.js";
 import type { Strategy } from "./strategy.js";
-import { goCommandOf, type GoToolchain } from "./toolchain.js";
-import type { BuildResult, ProgramKind } from "./types.js";
+import type { BuildResult } from "./types.js";
 
 /** Exit code of `schedlab collect` when no program built: nothing ran, which CI must not take for success. */
 export const EVERY_BUILD_FAILED_EXIT_CODE = 6;
@@ -21,13 +20,12 @@ const BUILD_OUTPUT_CAP = 64 * 1024;
 /** A build that takes longer is stuck (e.g. a module download hanging). */
 const BUILD_TIMEOUT_MS = 10 * 60_000;
 
-/** What to build: a package directory as a main program (with harness) or as a test binary. */
-export interface BuildTarget {
-  readonly dir: string;
-  readonly kind: ProgramKind;
-  readonly goFiles: readonly string[];
-  /** Needed with peers (a test package's TestMain check). */
-  readonly testFiles?: readonly string[];
+/**
+ * What to build: a program's package (corpus's BuildTarget, as discovery finds it) as a
+ * main program (with harness) or as a test binary, and how collect builds it. testFiles
+ * are needed with peers (a test package's TestMain check).
+ */
+export interface BuildTarget extends ProgramTarget {
   /** Peer leak detectors to build in (collect --peers); such targets are built alone. */
   readonly peers?: readonly Peer[];
   /** "race" builds with -race, "perturb" with seeded perturbation (default "plain"); such targets are built alone. */

@@ -12,13 +12,14 @@
 //   - failure: a test failing (or panicking) under race or perturb that no plain run of the
 //     program has failed so far (withFailureClass: the check alone has no history).
 
+import type { ProgramKind } from "../corpus/index.js";
 import { goHelperPath } from "../gohelper/index.js";
 import { judgeProgram, RUNTIME_DEADLOCK, runEndedByCrash, runStateFold, waitSourceOf, type LeakRun, type RuleOptions } from "../model/index.js";
 import { decodeTrace, type DecodeTap, type GoroutineInfo } from "../trace/index.js";
 import { parseFailures } from "./failures.js";
 import type { Strategy } from "./strategy.js";
-import type { GoToolchain } from "./toolchain.js";
-import type { BlockedAtEnd, FindingClass, ProgramKind, RunCheck, RunOutcome, TestFailure } from "./types.js";
+import type { GoToolchain } from "../go/index.js";
+import type { BlockedAtEnd, FindingClass, RunCheck, RunOutcome, TestFailure } from "./types.js";
 
 /**
  * How a check gets a run's decode: it streams the records and lock ops to `tap` and resolves

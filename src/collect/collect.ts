@@ -6,11 +6,11 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { discoverPrograms, discoveryRoots, selectProgramsByName, type ProgramSpec } from "../corpus/index.js";
 import { inTransaction, openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { buildBatches, type BuildTarget } from "./build.js";
 import { recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
 import { exploreWithBudget } from "./budget.js";
-import { discoverPrograms, discoveryRoots, selectProgramsByName } from "./discover.js";
 import { CollectInterruptedError } from "./errors.js";
 import { goflagsWithTags, normalizeCollectOptions, runConfigs, tagsOfGoflags } from "./options.js";
 import { collectExecutor } from "./executor.js";
@@ -18,8 +18,8 @@ import { linkedAbort, workQueue, type Task } from "./pool.js";
 import { selectShard } from "./shard.js";
 import { configuredTimeoutMs, longestOkMsPerIteration, runTimeoutMs } from "./timeout.js";
 import { completedRunIndexes, deleteRuns, okRuns, recordedBuild, recordedRuns, upsertProgram } from "./record.js";
-import { goToolchain, type GoToolchain } from "./toolchain.js";
-import type { BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramSpec, ProgramSummary, RunConfig, RunsMode } from "./types.js";
+import { goToolchain, type GoToolchain } from "../go/index.js";
+import type { BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramSummary, RunConfig, RunsMode } from "./types.js";
 
 interface PendingRun {
   readonly config: RunConfig;

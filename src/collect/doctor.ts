@@ -3,8 +3,8 @@
 // how to fix each problem.
 
 import { execa } from "execa";
+import { goEnv, MIN_GO_MINOR, supportsTraces } from "../go/index.js";
 import { goHelperPath } from "../gohelper/index.js";
-import { MIN_GO_MINOR } from "./toolchain.js";
 
 export interface DoctorCheck {
   readonly name: string;
@@ -28,17 +28,14 @@ function check(name: string, ok: boolean, detail: string, fix: string): DoctorCh
 
 async function goVersionCheck(): Promise<{ check: DoctorCheck; goroot: string | null }> {
   try {
-    const { stdout } = await execa("go", ["env", "GOVERSION", "GOROOT"]);
-    const [version = "", goroot = ""] = stdout.trim().split("\n");
-    const minor = /^go1\.(\d+)/.exec(version);
-    const ok = minor === null || Number(minor[1]) >= MIN_GO_MINOR;
+    const { GOVERSION: version, GOROOT: goroot } = await goEnv(["GOVERSION", "GOROOT"]);
     return {
-      check: check("go", ok, version, `Install Go 1.${MIN_GO_MINOR} or newer (the trace format schedlab reads) and put it first on PATH.`),
+      check: check("go", supportsTraces(version), version, `Install Go 1.${MIN_GO_MINOR} or newer (the trace format schedlab reads) and put it first on PATH.`),
       goroot,
     };
   } catch (error) {
     return {
-      check: check("go", false, `not found on PATH (${(error as Error).message.split("\n")[0]})`, `Install Go 1.${MIN_GO_MINOR} or newer and make sure \`go version\` works in this shell.`),
+      check: check("go", false, (error as Error).message.split("\n")[0], `Install Go 1.${MIN_GO_MINOR} or newer and make sure \`go version\` works in this shell.`),
       goroot: null,
     };
   }

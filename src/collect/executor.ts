@@ -8,9 +8,10 @@ import { buildBatch, buildProgram, type BuildTarget } from "./build.js";
 import { runFiles } from "./paths.js";
 import { recordBuild, recordRun } from "./record.js";
 import type { Strategy } from "./strategy.js";
-import type { GoToolchain } from "./toolchain.js";
 import { tracedRun, type TracedRunResult } from "./traced-run.js";
-import type { BuildResult, NormalizedCollectOptions, ProgramSpec, RunConfig } from "./types.js";
+import type { BuildResult, NormalizedCollectOptions, RunConfig } from "./types.js";
+import type { ProgramSpec } from "../corpus/index.js";
+import type { GoToolchain } from "../go/index.js";
 
 /** A build from the cache: `paid` is true for the one request that made it (it took `wallMs`). */
 export interface CachedBuild {

@@ -5,9 +5,10 @@
 
 import { failureKey, stopsHunt, storedCheck } from "./check.js";
 import type { CheckedRunRow, ExplorationRow, PlainRunRow } from "./exploration-store.js";
+import type { ProgramSpec } from "../corpus/index.js";
 import { parseFailures } from "./failures.js";
 import { parseConfigKey, type Strategy } from "./strategy.js";
-import type { BudgetMode, ExplorationFinding, ExplorationSummary, FindingClass, ProgramSpec, RunCheck, RunConfig, RunOutcome } from "./types.js";
+import type { BudgetMode, ExplorationFinding, ExplorationSummary, FindingClass, RunCheck, RunConfig, RunOutcome } from "./types.js";
 
 export interface Exploring {
   readonly program: ProgramSpec;

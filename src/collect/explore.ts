@@ -2,8 +2,9 @@
 // -test.count) each next run of a program uses. Pure. docs/collect.md gives the
 // measurements behind the order.
 
+import type { ProgramKind } from "../corpus/index.js";
 import { configKey, type Strategy } from "./strategy.js";
-import type { ProgramKind, RunConfig } from "./types.js";
+import type { RunConfig } from "./types.js";
 
 /** -test.count of a budgeted test run when none is given: more chances per process start. */
 export const EXPLORE_TEST_COUNT = 20;

@@ -4,8 +4,6 @@
 export { collect } from "./collect.js";
 export { corpusOf, labelCandidates, recordedCorpora, recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
 export type { Corpus, CorpusRole, RecordedCorpora } from "./corpora.js";
-export { discoverPrograms, discoveryRoots, isPackagePattern, programName, readManifest, resolvePackagePattern, scanPackages, selectProgramsByName } from "./discover.js";
-export type { Discovery, DiscoverOptions, ResolvedPattern, ScannedPackage, ScanOptions } from "./discover.js";
 export { collectModeOf, DEFAULT_STOP_ON, goflagsWithTags, normalizeCollectOptions, parseDuration, parseProcsList, parseShard, parseStopOn, parseTags, runConfigs, tagsOfGoflags } from "./options.js";
 export { STRATEGIES, configKey, parseConfigKey } from "./strategy.js";
 export type { Strategy } from "./strategy.js";
@@ -24,7 +22,6 @@ export { selectShard, shardOf, parseShardOption, shardFromEnvironment, ShardEnvi
 export { configuredTimeoutMs, DEFAULT_TIMEOUT_MS, DERIVED_TIMEOUT, longestOkMsPerIteration, runTimeoutMs, scaledTimeoutMs, TIMEOUT_FACTORS } from "./timeout.js";
 export type { ConfiguredTimeoutInput, ScaledTimeoutInput } from "./timeout.js";
 export { buildBatch, buildBatches, buildProgram, EVERY_BUILD_FAILED_EXIT_CODE } from "./build.js";
-export { insideModule, moduleRoot } from "./module.js";
 export type { BuildTarget } from "./build.js";
 export { tracedRun, testArguments, RACE_RUN_ENV } from "./traced-run.js";
 export type { TracedRunRequest, TracedRunResult } from "./traced-run.js";
@@ -38,18 +35,15 @@ export { runFiles, programPath, raceLogPath } from "./paths.js";
 export type { RunFiles } from "./paths.js";
 export { DEFAULT_SETTLE_MS, HARNESS_ENV, HARNESS_FILE, HARNESS_SOURCE, HARNESS_TIMEOUT_EXIT_CODE, harnessStopOf, writeHarnessOverlay } from "./harness.js";
 export type { HarnessStop } from "./harness.js";
-export { goCommandOf, goMinorVersion, goToolchain, MIN_GO_MINOR } from "./toolchain.js";
-export type { GoToolchain } from "./toolchain.js";
-export { buildEnvironment, runEnvironment } from "./env.js";
 export { explorationLine, progressLine, clock, logProgressLine, tallyFindings, type FindingTally, type LogProgressContext } from "./progress.js";
 export { diagnose } from "./doctor.js";
 export type { Diagnosis, DoctorCheck } from "./doctor.js";
-export { CollectInterruptedError, NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
+export { CollectInterruptedError } from "./errors.js";
 export { FINDING_CLASSES, RUN_OUTCOMES } from "./types.js";
 export type { CollectModeFields } from "./options.js";
 export type {
   BlockedAtEnd, BudgetMode, BudgetModeOptions, BudgetProgress, BuildResult, CollectCommonOptions, CollectMode, CollectModeOptions, CollectOptions, CollectProgress, CollectResult, ExplorationFinding, ExplorationSummary,
-  FindingClass, NormalizedCollectOptions, ProgramKind, ProgramSpec, ProgramSummary, RunCheck, RunConfig, RunOutcome, RunsMode, RunsModeOptions, RunSummary, Shard, TestFailure,
+  FindingClass, NormalizedCollectOptions, ProgramSummary, RunCheck, RunConfig, RunOutcome, RunsMode, RunsModeOptions, RunSummary, Shard, TestFailure,
 } from "./types.js";
 export { PEERS, PEER_FILES, GOLEAK_MODULE, LEAK_PROFILE_EXPERIMENT, leakProfileSupport, parsePeers, peerSource, preparePeerBuild, peerRunEnv, keepPeerReports, type LeakProfileSupport } from "./peers.js";
 export type { Peer, PeerBuild } from "./peers.js";

@@ -3,12 +3,12 @@
 
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { isPackagePattern, type ProgramKind } from "../corpus/index.js";
 import { UsageError } from "../errors.js";
-import { isPackagePattern } from "./discover.js";
 import { configKey } from "./strategy.js";
 import { DEFAULT_TIMEOUT_MS } from "./timeout.js";
 import {
-  FINDING_CLASSES, type BudgetModeOptions, type CollectMode, type CollectOptions, type FindingClass, type NormalizedCollectOptions, type ProgramKind,
+  FINDING_CLASSES, type BudgetModeOptions, type CollectMode, type CollectOptions, type FindingClass, type NormalizedCollectOptions,
   type RunConfig, type RunsModeOptions, type Shard,
 } from "./types.js";
 

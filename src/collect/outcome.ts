@@ -1,9 +1,10 @@
 // Classifies how a run ended, from what the process did and what the harness or the
 // testing package reported. Pure: no I/O.
 
+import type { ProgramKind } from "../corpus/index.js";
 import type { HarnessStop } from "./harness.js";
 import type { Enforcement } from "./spawn.js";
-import type { ProgramKind, RunOutcome } from "./types.js";
+import type { RunOutcome } from "./types.js";
 
 export interface RunEvidence {
   readonly kind: ProgramKind;

@@ -13,11 +13,9 @@
 import { execa } from "execa";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { BuildTarget, ProgramKind } from "../corpus/index.js";
 import { UsageError } from "../errors.js";
-import { moduleRoot } from "./module.js";
-import { buildEnvironment } from "./env.js";
-import { goCommandOf, goMinorVersion, type GoToolchain } from "./toolchain.js";
-import type { ProgramKind } from "./types.js";
+import { buildEnvironment, goCommandOf, goMinorVersion, moduleRoot, type GoToolchain } from "../go/index.js";
 
 export const PEERS = ["goleak", "leakprofile"] as const;
 export type Peer = (typeof PEERS)[number];
@@ -126,7 +124,7 @@ function packageClause(file: string): string | null {
  * build goes on without it.
  */
 export async function preparePeerBuild(
-  target: { readonly dir: string; readonly kind: ProgramKind; readonly goFiles: readonly string[]; readonly testFiles?: readonly string[] },
+  target: BuildTarget,
   peers: readonly Peer[],
   go: GoToolchain,
   scratch: string,

@@ -2,11 +2,11 @@
 // short transaction, so an interrupted collect leaves only whole runs behind.
 
 import { existsSync } from "node:fs";
+import { ProgramNameClashError, type ProgramSpec } from "../corpus/index.js";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
-import { ProgramNameClashError } from "./errors.js";
 import type { TracedRunResult } from "./traced-run.js";
 import { parseConfigKey, type Strategy } from "./strategy.js";
-import type { ProgramSpec, RunOutcome, RunSummary } from "./types.js";
+import type { RunOutcome, RunSummary } from "./types.js";
 
 /** One run as recorded: what the traced run produced, plus where it belongs. */
 export interface RunRow

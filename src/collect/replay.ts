@@ -10,17 +10,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { discoverPrograms } from "../corpus/index.js";
 import { SchedlabError } from "../errors.js";
 import { openDatabase } from "../store/index.js";
 import { buildProgram } from "./build.js";
 import { checkRun } from "./check.js";
-import { discoverPrograms } from "./discover.js";
 import { nextRunIndexes, recordCheck, recordedCheck, replayableRun } from "./exploration-store.js";
 import { normalizeCollectOptions } from "./options.js";
 import { runFiles } from "./paths.js";
 import { recordRun } from "./record.js";
 import { parseConfigKey } from "./strategy.js";
-import { goToolchain } from "./toolchain.js";
+import { goToolchain } from "../go/index.js";
 import { tracedRun } from "./traced-run.js";
 import type { RunCheck, RunConfig, RunOutcome } from "./types.js";
 

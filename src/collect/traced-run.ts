@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runEnvironment } from "./env.js";
+import type { ProgramKind } from "../corpus/index.js";
+import { runEnvironment, type GoToolchain } from "../go/index.js";
 import { HARNESS_ENV, harnessStopOf } from "./harness.js";
 import { classifyOutcome } from "./outcome.js";
 import { keepPeerReports, peerRunEnv, type Peer } from "./peers.js";
@@ -15,9 +16,8 @@ import { PERTURB_SEED_ENV } from "./perturb.js";
 import { raceReports } from "./races.js";
 import { raceLogPath, type RunFiles } from "./paths.js";
 import { spawnWithDeadline } from "./spawn.js";
-import type { GoToolchain } from "./toolchain.js";
 import { checkTraceFile, trimIncompleteBatch } from "./trace-file.js";
-import type { ProgramKind, RunConfig, RunOutcome } from "./types.js";
+import type { RunConfig, RunOutcome } from "./types.js";
 
 const STDOUT_CAP = 64 * 1024;
 /** Enough for the all-goroutine traceback of a large program. */

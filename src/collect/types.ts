@@ -1,7 +1,7 @@
 // Types of the collect stage: the options a caller gives, the normalised options the
-// inner modules use, discovered programs, and the results of builds and runs.
+// inner modules use, and the results of builds and runs (programs are corpus's ProgramSpec).
 
-import type { Manifest } from "../corpus/manifest.js";
+import type { ProgramKind } from "../corpus/index.js";
 import type { Peer } from "./peers.js";
 import type { RunIngestResult, StoreMode } from "../trace/index.js";
 import type { Strategy } from "./strategy.js";
@@ -9,8 +9,6 @@ import type { Strategy } from "./strategy.js";
 /** How a run ended. `build-error` runs have no trace; every other outcome has one. */
 export const RUN_OUTCOMES = ["ok", "exit-error", "panic", "timeout", "build-error", "killed"] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
-
-export type ProgramKind = "main" | "test";
 
 /**
  * What a budgeted run can confirm (docs/collect.md, "Stop rule"): a goroutine blocked for
@@ -178,27 +176,6 @@ export interface NormalizedCollectOptions {
   readonly signal: AbortSignal | undefined;
   readonly onProgress: ((progress: CollectProgress) => void) | undefined;
   readonly onExplored: ((exploration: ExplorationSummary) => void) | undefined;
-}
-
-/** A program found by discovery: one main package, test package, or test function. */
-export interface ProgramSpec {
-  /** Directory relative to the root given ("." → the root's base name), after "<label>/" for a test corpus; "#TestXxx" for a split test. */
-  readonly name: string;
-  readonly root: string;
-  /** Absolute package directory. */
-  readonly dir: string;
-  readonly kind: ProgramKind;
-  /** The test function run, for split tests; null otherwise. */
-  readonly testName: string | null;
-  /** Absolute paths of the package's non-test Go files (after build constraints). */
-  readonly goFiles: readonly string[];
-  /** Absolute paths of the package's _test.go files. */
-  readonly testFiles: readonly string[];
-  /** sha256 of the package's Go sources; a change invalidates recorded runs. */
-  readonly sourceHash: string;
-  /** The parsed schedlab.json, or null when absent or invalid (see `manifestProblems`). */
-  readonly manifest: Manifest | null;
-  readonly manifestProblems: readonly string[];
 }
 
 /** One configuration a program is run under. */

@@ -1,15 +1,18 @@
 // `corpus check`: validates every manifest under a directory, checks that every program
 // builds and that expected creation sites are `go` statements, and reports the class balance.
+// The programs are discovery's (discoverPrograms), the ones collect would collect.
 
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { UsageError } from "../errors.js";
-import { goVersionString } from "../gohelper/index.js";
-import { discoverPrograms, type DiscoveredProgram, type ProgramKind } from "./discover.js";
+import { goToolchain } from "../go/index.js";
+import { discoverPrograms, programName } from "./discover.js";
+import { NoGoCodeError } from "./errors.js";
 import { buildProblems } from "./go-build.js";
-import { manifestProblems, type Manifest } from "./manifest.js";
+import { MANIFEST_FILE, type Manifest } from "./manifest.js";
 import { creatorMatches, enclosingFunction, siteProblem } from "./sites.js";
+import type { ProgramKind, ProgramSpec } from "./types.js";
 
 export interface CorpusCheckOptions {
   /** The directory to scan; every program below it is checked. */
@@ -46,65 +49,63 @@ export interface CorpusCheckReport {
   readonly failures: readonly CorpusFailure[];
 }
 
-/** A program with its parsed manifest (null when unlabelled or unreadable). */
-interface LabelledProgram {
-  readonly program: DiscoveredProgram;
-  readonly manifest: Manifest | null;
-}
-
 /** Checks every program under `options.dir`; failures are collected, never thrown, so one bad program never hides the others. */
 export async function checkCorpus(options: CorpusCheckOptions): Promise<CorpusCheckReport> {
   const dir = resolve(options.dir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new UsageError(`${options.dir} is not a directory`, "Pass the directory that holds the Go programs (default: go-programs).");
   }
-  const discovered = discoverPrograms(dir);
-  if (discovered.length === 0) {
-    throw new UsageError(`no Go programs found under ${options.dir}`, "A program is a main package or a package with _test.go files defining TestXxx functions.");
-  }
+  const programs = await discoverOrRefuse(dir, options.dir);
   const failures: CorpusFailure[] = [];
-  const labelled = discovered.map((program) => readLabels(program, failures));
+  for (const program of programs) {
+    for (const problem of program.manifestProblems) failures.push({ program: program.name, problem: `manifest: ${problem}` });
+    if (program.manifest !== null) for (const problem of labelProblems(program, program.manifest)) failures.push({ program: program.name, problem });
+  }
+  const programDirs = new Set(programs.map((p) => p.dir));
+  for (const orphan of manifestDirs(dir).filter((d) => !programDirs.has(d))) {
+    failures.push({ program: programName(dir, orphan), problem: "has a manifest but no main package or TestXxx function" });
+  }
   if (options.skipBuild !== true) {
-    await goVersionString(); // a clear ToolchainMissingError before any build
-    const targets = discovered.flatMap((p) => (p.kind === null ? [] : [{ dir: p.dir, kind: p.kind, goFiles: p.goFiles }]));
-    const problems = await buildProblems(targets, options.concurrency ?? Math.max(1, Math.floor(availableParallelism() / 2)));
-    for (const p of discovered) {
+    const go = await goToolchain(dir); // the toolchain collect would build with here; a clear ToolchainMissingError before any build
+    const problems = await buildProblems(programs, go, options.concurrency ?? Math.max(1, Math.floor(availableParallelism() / 2)));
+    for (const p of programs) {
       const problem = problems.get(p.dir);
       if (problem !== undefined) failures.push({ program: p.name, problem });
     }
   }
   failures.sort((a, b) => a.program.localeCompare(b.program));
-  return summarize(dir, labelled, failures);
+  return summarize(dir, programs, failures);
 }
 
-/** Reads and validates one program's manifest, appending its problems to `failures`. */
-function readLabels(program: DiscoveredProgram, failures: CorpusFailure[]): LabelledProgram {
-  const fail = (problem: string): LabelledProgram => {
-    failures.push({ program: program.name, problem });
-    return { program, manifest: null };
-  };
-  if (program.kind === null) fail("has a manifest but no main package or TestXxx function");
-  if (program.manifestPath === null) return { program, manifest: null };
-  let value: unknown;
+/** The programs under `dir` as collect finds them; none is a usage error of `corpus check`. */
+async function discoverOrRefuse(dir: string, given: string): Promise<ProgramSpec[]> {
   try {
-    value = JSON.parse(readFileSync(program.manifestPath, "utf8"));
+    return (await discoverPrograms([dir])).programs;
   } catch (error) {
-    return fail(`manifest is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    if (!(error instanceof NoGoCodeError)) throw error;
+    throw new UsageError(`no Go programs found under ${given}`, "A program is a main package or a package with _test.go files defining TestXxx functions.");
   }
-  const problems = manifestProblems(value);
-  if (problems.length > 0) {
-    for (const problem of problems) failures.push({ program: program.name, problem: `manifest: ${problem}` });
-    return { program, manifest: null };
-  }
-  const manifest = value as Manifest;
-  for (const problem of labelProblems(program, manifest)) failures.push({ program: program.name, problem });
-  return { program, manifest };
+}
+
+/** Directories below `root` holding a manifest, skipping the directories discovery skips (testdata, vendor, node_modules, hidden, _-prefixed). */
+function manifestDirs(root: string): string[] {
+  const found: string[] = [];
+  const visit = (dir: string): void => {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    if (entries.some((e) => e.isFile() && e.name === MANIFEST_FILE)) found.push(dir);
+    for (const e of entries) {
+      const skipped = e.name === "testdata" || e.name === "vendor" || e.name === "node_modules" || e.name.startsWith(".") || e.name.startsWith("_");
+      if (e.isDirectory() && !skipped) visit(join(dir, e.name));
+    }
+  };
+  visit(root);
+  return found;
 }
 
 /** Consistency between a valid manifest and the program's source: kind, sites and root goroutines. */
-export function labelProblems(program: DiscoveredProgram, manifest: Manifest): string[] {
+export function labelProblems(program: ProgramSpec, manifest: Manifest): string[] {
   const problems: string[] = [];
-  if (program.kind !== null && manifest.kind !== program.kind) {
+  if (manifest.kind !== program.kind) {
     problems.push(`manifest says kind "${manifest.kind}" but the directory holds a ${program.kind === "main" ? "main package" : "test package"}`);
   }
   if (manifest.outcome === "clean" && manifest.showsOn !== "never") problems.push(`a clean program must have showsOn "never", got "${manifest.showsOn}"`);
@@ -128,15 +129,15 @@ export function labelProblems(program: DiscoveredProgram, manifest: Manifest): s
       problems.push(`expected[${i}]: creator "${g.creator}" is not ${declared} (or a closure in it), the function around ${g.site}`);
     }
   });
-  problems.push(...flakyTestProblems(program, manifest, readSource));
+  problems.push(...flakyTestProblems(program, manifest));
   return problems;
 }
 
 /** A flaky program is a test program, and each of its `flakyTests` names a test function declared in its `_test.go` files. */
-function flakyTestProblems(program: DiscoveredProgram, manifest: Manifest, readSource: (file: string) => string | null): string[] {
+function flakyTestProblems(program: ProgramSpec, manifest: Manifest): string[] {
   if (manifest.outcome !== "flaky") return [];
   if (manifest.kind !== "test") return [`outcome flaky needs a test program (flakyTests name tests), got kind "${manifest.kind}"`];
-  const testSources = program.goFiles.filter((f) => f.endsWith("_test.go")).map((f) => readSource(f) ?? "");
+  const testSources = program.testFiles.map((f) => readFileSync(f, "utf8"));
   return (manifest.flakyTests ?? []).flatMap((name, i) => {
     const top = name.split("/")[0];
     const declared = testSources.some((text) => new RegExp(`^func\\s+${top}\\s*\\(`, "m").test(text));
@@ -144,7 +145,7 @@ function flakyTestProblems(program: DiscoveredProgram, manifest: Manifest, readS
   });
 }
 
-function summarize(dir: string, labelled: readonly LabelledProgram[], failures: CorpusFailure[]): CorpusCheckReport {
+function summarize(dir: string, programs: readonly ProgramSpec[], failures: CorpusFailure[]): CorpusCheckReport {
   const count = (record: Record<string, number>, key: string): void => {
     record[key] = (record[key] ?? 0) + 1;
   };
@@ -154,8 +155,8 @@ function summarize(dir: string, labelled: readonly LabelledProgram[], failures: 
   const byShowsOn: Record<string, number> = {};
   let leakOrDeadlock = 0;
   let cleanHigh = 0;
-  for (const { program, manifest } of labelled) {
-    if (program.kind !== null) byKind[program.kind] += 1;
+  for (const { kind, manifest } of programs) {
+    byKind[kind] += 1;
     if (manifest === null) continue;
     count(byOutcome, manifest.outcome);
     count(byPattern, manifest.pattern);
@@ -163,12 +164,12 @@ function summarize(dir: string, labelled: readonly LabelledProgram[], failures: 
     if (manifest.outcome === "leak" || manifest.outcome === "deadlock") leakOrDeadlock += 1;
     if (manifest.outcome === "clean" && manifest.tags.includes(HIGH_NONDETERMINISM_TAG)) cleanHigh += 1;
   }
-  const programs = labelled.filter((l) => l.program.kind !== null).length;
-  const share = (n: number): number => (programs === 0 ? 0 : Math.round((n / programs) * 1000) / 1000);
-  const unlabelledPrograms = labelled.filter((l) => l.program.manifestPath === null).map((l) => l.program.name);
+  const share = (n: number): number => (programs.length === 0 ? 0 : Math.round((n / programs.length) * 1000) / 1000);
+  // Unlabelled: no manifest file at all (an invalid one is a failure, not a missing label).
+  const unlabelledPrograms = programs.filter((p) => p.manifest === null && p.manifestProblems.length === 0).map((p) => p.name);
   return {
     dir,
-    programs,
+    programs: programs.length,
     unlabelled: unlabelledPrograms.length,
     byKind,
     byOutcome,

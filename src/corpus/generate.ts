@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { UsageError } from "../errors.js";
-import { moduleRoot } from "../collect/module.js";
+import { moduleRoot } from "../go/index.js";
 import { MANIFEST_FILE, type ExpectedBlockedGoroutine, type Manifest } from "./manifest.js";
 import { mulberry32 } from "./prng.js";
 import { TEMPLATES } from "./templates/index.js";

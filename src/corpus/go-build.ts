@@ -5,25 +5,20 @@
 
 import { execa } from "execa";
 import { relative, sep } from "node:path";
-import { moduleRoot } from "../collect/module.js";
-import type { ProgramKind } from "./discover.js";
-
-/** A program to compile: its directory, kind and Go files. */
-export interface BuildTarget {
-  readonly dir: string;
-  readonly kind: ProgramKind;
-  readonly goFiles: readonly string[];
-}
+import { goCommandOf, moduleRoot, type GoToolchain } from "../go/index.js";
+import type { BuildTarget } from "./types.js";
 
 /** Build problems per program directory; directories that built are absent. */
 export type BuildProblems = Map<string, string>;
 
-// GOTOOLCHAIN=local: never download another toolchain to satisfy a go.mod line.
-const GO_ENV = { GOTOOLCHAIN: "local", GOFLAGS: "" };
+/** The go command of `go` (its own binary, GOROOT and GOTOOLCHAIN=local, as collect builds), with no GOFLAGS. */
+function goRun(go: GoToolchain, args: readonly string[], cwd: string) {
+  return execa(goCommandOf(go), args, { cwd, reject: false, all: true, env: { GOROOT: go.goroot, GOTOOLCHAIN: "local", GOFLAGS: "" } });
+}
 const MAX_OUTPUT = 2000;
 
 /** Compiles every target and returns the problems of those that do not build. */
-export async function buildProblems(targets: readonly BuildTarget[], concurrency: number): Promise<BuildProblems> {
+export async function buildProblems(targets: readonly BuildTarget[], go: GoToolchain, concurrency: number): Promise<BuildProblems> {
   const problems: BuildProblems = new Map();
   const byModule = new Map<string | null, BuildTarget[]>();
   for (const target of targets) {
@@ -33,10 +28,10 @@ export async function buildProblems(targets: readonly BuildTarget[], concurrency
   const retry: BuildTarget[] = [];
   for (const [root, members] of byModule) {
     if (root === null) retry.push(...members);
-    else retry.push(...(await modulePass(root, members, problems)));
+    else retry.push(...(await modulePass(go, root, members, problems)));
   }
   await runPool(retry, concurrency, async (target) => {
-    const problem = await packageProblem(target, moduleRoot(target.dir) !== null);
+    const problem = await packageProblem(go, target, moduleRoot(target.dir) !== null);
     if (problem !== null) problems.set(target.dir, problem);
   });
   return problems;
@@ -50,9 +45,9 @@ export async function buildProblems(targets: readonly BuildTarget[], concurrency
  * lies in a target are recorded directly; returns the targets that must be rebuilt
  * alone to learn their error.
  */
-async function modulePass(root: string, members: readonly BuildTarget[], problems: BuildProblems): Promise<BuildTarget[]> {
+async function modulePass(go: GoToolchain, root: string, members: readonly BuildTarget[], problems: BuildProblems): Promise<BuildTarget[]> {
   const byDir = new Set(members.map((m) => m.dir));
-  const list = await execa("go", ["list", "-e", "-export", "-json=Dir,Error", "./..."], { cwd: root, reject: false, all: true, env: GO_ENV });
+  const list = await goRun(go, ["list", "-e", "-export", "-json=Dir,Error", "./..."], root);
   if (list.exitCode !== 0) return [...members]; // the module itself is broken: go.mod, GOFLAGS, …
   for (const { dir, error } of listedPackages(list.stdout)) {
     if (error === null || !byDir.has(dir)) continue;
@@ -66,7 +61,7 @@ async function modulePass(root: string, members: readonly BuildTarget[], problem
   }
   const tests = members.filter((m) => m.kind === "test" && !problems.has(m.dir));
   if (tests.length === 0) return [];
-  const vet = await execa("go", ["vet", "-buildtag", "./..."], { cwd: root, reject: false, all: true, env: GO_ENV });
+  const vet = await goRun(go, ["vet", "-buildtag", "./..."], root);
   if (vet.exitCode === 0) return [];
   const output = vet.all ?? "";
   const attributed = attributeErrors(root, tests, output);
@@ -112,10 +107,10 @@ function mentionsPackage(root: string, dir: string, output: string): boolean {
 }
 
 /** Builds one program on its own; outside a module, by file list. */
-async function packageProblem(target: BuildTarget, inModule: boolean): Promise<string | null> {
-  const files = inModule ? ["."] : target.goFiles.filter((f) => target.kind === "test" || !f.endsWith("_test.go"));
+async function packageProblem(go: GoToolchain, target: BuildTarget, inModule: boolean): Promise<string | null> {
+  const files = inModule ? ["."] : [...target.goFiles, ...(target.kind === "test" ? target.testFiles ?? [] : [])].map((f) => relative(target.dir, f));
   const args = target.kind === "main" ? ["build", "-o", "/dev/null", ...files] : ["vet", "-buildtag", ...files];
-  const result = await execa("go", args, { cwd: target.dir, reject: false, all: true, env: GO_ENV });
+  const result = await goRun(go, args, target.dir);
   if (result.exitCode === 0) return null;
   const text = (result.all ?? "").split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((l) => l.replace(/^vet: /, "")).join("; ");
   return `does not build: ${truncate(text || `go ${args.join(" ")} exited with ${String(result.exitCode)}`)}`;

@@ -1,7 +1,11 @@
-// The corpus stage: program manifests, discovery and `corpus check`.
+// The corpus stage: what a program on disk is (discovery, shared by `corpus check` and
+// collect), program manifests, `corpus check` and the corpus generator.
 
 export * from "./manifest.js";
-export { discoverPrograms, programKind, type DiscoveredProgram, type ProgramKind } from "./discover.js";
+export type { BuildTarget, ProgramKind, ProgramSpec } from "./types.js";
+export { NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
+export { discoverPrograms, discoveryRoots, isPackagePattern, programName, readManifest, resolvePackagePattern, scanPackages, selectProgramsByName } from "./discover.js";
+export type { Discovery, DiscoverOptions, ResolvedPattern, ScannedPackage, ScanOptions } from "./discover.js";
 export { creatorMatches, enclosingFunction, hasGoStatement, siteProblem } from "./sites.js";
 export { checkCorpus, labelProblems, HIGH_NONDETERMINISM_TAG, type CorpusCheckOptions, type CorpusCheckReport, type CorpusFailure } from "./check.js";
 export {

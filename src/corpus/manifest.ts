@@ -2,6 +2,8 @@
 // for leak detection and corpus statistics. Documented in docs/manifest.md.
 // Programs without a manifest work everywhere in schedlab; only scoring needs labels.
 
+import type { ProgramKind } from "./types.js";
+
 /**
  * "potential-deadlock": every run ends cleanly (nothing hangs or leaks on any schedule),
  * yet the runs take locks in a pattern that could deadlock on another interleaving (a
@@ -53,7 +55,7 @@ export interface ExpectedBlockedGoroutine {
 }
 
 export interface Manifest {
-  readonly kind: "main" | "test";
+  readonly kind: ProgramKind;
   /** The concurrency pattern, e.g. "worker-pool", "pipeline", "select-timeout". */
   readonly pattern: string;
   readonly outcome: Outcome;

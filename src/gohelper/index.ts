@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SchedlabError, ToolchainMissingError } from "../errors.js";
+import { SchedlabError } from "../errors.js";
+import { goEnv } from "../go/index.js";
 
 /** The helper's Go sources; the same relative path from src/gohelper and dist/gohelper. */
 export const GOHELPER_SOURCE_DIR = fileURLToPath(new URL("../../src/gohelper/", import.meta.url));
@@ -36,8 +37,9 @@ export function goHelperPath(): Promise<string> {
 }
 
 async function buildGoHelper(): Promise<string> {
-  const goVersion = await goVersionString();
-  const hash = sourceHash(goVersion);
+  // Keyed as `go version` prints it ("go version go1.26.8 linux/amd64"), so caches built before stay valid.
+  const go = await goEnv(["GOVERSION", "GOOS", "GOARCH"]);
+  const hash = sourceHash(`go version ${go.GOVERSION} ${go.GOOS}/${go.GOARCH}`);
   const dir = join(schedlabCacheDir(), "gohelper");
   const binary = join(dir, `gohelper-${hash}`);
   if (existsSync(binary)) return binary;
@@ -91,15 +93,3 @@ function isModuleFile(name: string): boolean {
   return name === "go.mod" || name === "go.sum";
 }
 
-/** `go version` output, e.g. "go version go1.26.8 linux/amd64"; throws ToolchainMissingError without Go. */
-export async function goVersionString(): Promise<string> {
-  try {
-    const { stdout } = await execa("go", ["version"]);
-    return stdout.trim();
-  } catch {
-    throw new ToolchainMissingError(
-      "the Go toolchain was not found on PATH",
-      "Install Go 1.22 or newer and make sure `go version` works in this shell.",
-    );
-  }
-}

@@ -1,7 +1,7 @@
 // The --quick corpus: one program of every family (each kernel class, pattern category,
 // generator template), so a short run still sees every kind of program.
 
-import type { ProgramSpec } from "../collect/index.js";
+import type { ProgramSpec } from "../corpus/index.js";
 import { programFamily } from "../dataset/index.js";
 import { contentHash } from "./store.js";
 

@@ -5,7 +5,8 @@
 
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { corpusOf, discoverPrograms, type ProgramSpec } from "../collect/index.js";
+import { corpusOf } from "../collect/index.js";
+import { discoverPrograms, type ProgramSpec } from "../corpus/index.js";
 import { loadSide, loadSplitData, resolveHoldout, selectPrograms, splitData, type HoldoutSplit, type SplitData } from "../dataset/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import { loadEvaluation } from "../eval/store.js";

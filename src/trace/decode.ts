@@ -3,7 +3,8 @@
 
 import { execa } from "execa";
 import { existsSync } from "node:fs";
-import { goHelperPath, goVersionString } from "../gohelper/index.js";
+import { goEnv } from "../go/index.js";
+import { goHelperPath } from "../gohelper/index.js";
 import { TraceCorruptError, TraceDecodeError } from "./errors.js";
 import { DEFAULT_GOROUTINE_FILTER } from "./filter.js";
 import { canonicalGoroutineIds } from "./identity.js";
@@ -120,9 +121,8 @@ let gorootPromise: Promise<string> | undefined;
 /** `go env GOROOT`, asked once per process. */
 function defaultGoroot(): Promise<string> {
   gorootPromise ??= (async () => {
-    await goVersionString(); // a clear ToolchainMissingError when Go is absent
-    const { stdout } = await execa("go", ["env", "GOROOT"]);
-    return stdout.trim();
+    const { GOROOT } = await goEnv(["GOROOT"]); // a clear ToolchainMissingError when Go is absent
+    return GOROOT;
   })();
   return gorootPromise;
 }

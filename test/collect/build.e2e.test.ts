@@ -5,7 +5,9 @@
 import { execa } from "execa";
 import { basename, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildBatch, buildBatches, discoverPrograms, goToolchain, type BuildTarget, type GoToolchain } from "../../src/collect/index.js";
+import { buildBatch, buildBatches, type BuildTarget } from "../../src/collect/index.js";
+import { discoverPrograms } from "../../src/corpus/index.js";
+import { goToolchain, type GoToolchain } from "../../src/go/index.js";
 import { PROGRAMS, scratch } from "./helpers.js";
 
 const MODTREE = join(PROGRAMS, "modtree");

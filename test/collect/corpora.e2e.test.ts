@@ -5,7 +5,8 @@ import Database from "better-sqlite3";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { collect, labelCandidates, ProgramNameClashError } from "../../src/collect/index.js";
+import { collect, labelCandidates } from "../../src/collect/index.js";
+import { ProgramNameClashError } from "../../src/corpus/index.js";
 import { UsageError } from "../../src/errors.js";
 import { scratch } from "./helpers.js";
 

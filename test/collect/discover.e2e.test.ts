@@ -3,7 +3,7 @@
 
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverPrograms, NoGoCodeError, ProgramNotFoundError, selectProgramsByName } from "../../src/collect/index.js";
+import { discoverPrograms, NoGoCodeError, ProgramNotFoundError, selectProgramsByName } from "../../src/corpus/index.js";
 import { PROGRAMS, SPECIAL } from "./helpers.js";
 
 describe("discoverPrograms", () => {

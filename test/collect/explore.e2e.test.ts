@@ -11,9 +11,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  buildProgram, collect, DEFAULT_REPLAY_ATTEMPTS, discoverPrograms, goToolchain, replayRun, runFiles, sameFinding, tracedRun, writePerturbOverlay,
-  type CollectResult, type ExplorationSummary, type RunConfig,
+  buildProgram, collect, DEFAULT_REPLAY_ATTEMPTS, replayRun, runFiles, sameFinding, tracedRun, writePerturbOverlay, type CollectResult, type ExplorationSummary, type RunConfig,
 } from "../../src/collect/index.js";
+import { discoverPrograms } from "../../src/corpus/index.js";
+import { goToolchain } from "../../src/go/index.js";
 import { decodeTrace, type GoroutineRecord } from "../../src/trace/index.js";
 import { runCli } from "../helpers/cli.js";
 import { FIXTURES, PROGRAMS, parsedTrace, scratch } from "./helpers.js";

@@ -10,7 +10,9 @@ import { execa } from "execa";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildProgram, collect, discoverPrograms, goToolchain, runFiles, tracedRun, type GoToolchain, type RunConfig, type Strategy } from "../../src/collect/index.js";
+import { buildProgram, collect, runFiles, tracedRun, type RunConfig, type Strategy } from "../../src/collect/index.js";
+import { discoverPrograms } from "../../src/corpus/index.js";
+import { goToolchain, type GoToolchain } from "../../src/go/index.js";
 import { GOHELPER_SOURCE_DIR, goHelperPath } from "../../src/gohelper/index.js";
 import { scratch } from "./helpers.js";
 

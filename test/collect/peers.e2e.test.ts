@@ -5,7 +5,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { collect, moduleRoot } from "../../src/collect/index.js";
+import { collect } from "../../src/collect/index.js";
+import { moduleRoot } from "../../src/go/index.js";
 import { PROGRAMS, scratch } from "./helpers.js";
 
 describe("collect --peers goleak without a go.mod", () => {

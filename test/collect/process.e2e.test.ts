@@ -5,7 +5,8 @@ import { execa } from "execa";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildProgram, goToolchain, HARNESS_ENV, spawnWithDeadline, type GoToolchain } from "../../src/collect/index.js";
+import { buildProgram, HARNESS_ENV, spawnWithDeadline } from "../../src/collect/index.js";
+import { goToolchain, type GoToolchain } from "../../src/go/index.js";
 import { parsedTrace, PROGRAMS, scratch, SPECIAL } from "./helpers.js";
 
 let go: GoToolchain;

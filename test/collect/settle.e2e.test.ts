@@ -6,10 +6,9 @@ import { execa } from "execa";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  buildProgram, checkRun, DEFAULT_SETTLE_MS, discoverPrograms, goToolchain, HARNESS_ENV, HARNESS_SOURCE, runFiles, tracedRun,
-  type GoToolchain, type ProgramSpec, type RunConfig,
-} from "../../src/collect/index.js";
+import { buildProgram, checkRun, DEFAULT_SETTLE_MS, HARNESS_ENV, HARNESS_SOURCE, runFiles, tracedRun, type RunConfig } from "../../src/collect/index.js";
+import { discoverPrograms, type ProgramSpec } from "../../src/corpus/index.js";
+import { goToolchain, type GoToolchain } from "../../src/go/index.js";
 import { decodeTrace, type GoroutineRecord } from "../../src/trace/index.js";
 import { scratch } from "./helpers.js";
 

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { goToolchain } from "../../src/collect/index.js";
+import { goToolchain } from "../../src/go/index.js";
 import { openDatabase } from "../../src/store/index.js";
 import { runCli } from "../helpers/cli.js";
 import { scratch } from "./helpers.js";

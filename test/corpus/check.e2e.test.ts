@@ -365,7 +365,7 @@ describe("corpus check on a broken fixture corpus", () => {
       "manifest: timeoutMs must be a positive integer (milliseconds) when present",
     ]);
     expect(problemsOf(report, "bad/json")).toHaveLength(1);
-    expect(problemsOf(report, "bad/json")[0]).toMatch(/^manifest is not valid JSON: /);
+    expect(problemsOf(report, "bad/json")[0]).toMatch(/^manifest: not valid JSON \(/);
     expect(problemsOf(report, "bad/kind")).toEqual(['manifest says kind "test" but the directory holds a main package']);
   });
 

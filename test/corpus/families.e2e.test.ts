@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { discoverPrograms } from "../../src/collect/index.js";
+import { discoverPrograms } from "../../src/corpus/index.js";
 import { splitProgram, splitPrograms } from "../../src/dataset/split.js";
 
 const CORPUS = resolve(import.meta.dirname, "../../go-programs");

@@ -5,7 +5,8 @@
 import { rmSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { blockedForeverInRun, goToolchain } from "../../src/collect/index.js";
+import { blockedForeverInRun } from "../../src/collect/index.js";
+import { goToolchain } from "../../src/go/index.js";
 import { goHelperPath } from "../../src/gohelper/index.js";
 import { analyseLeaks, analyseProgramRuns, clopperPearsonUpper, detectLeaks, loadFindings, waitSourceOf, scoreLeaks, storedPrograms, type LeakAnalysis, type LeakFinding } from "../../src/leaks/index.js";
 import { runCli } from "../helpers/cli.js";

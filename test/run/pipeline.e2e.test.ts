@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ProgramSpec } from "../../src/collect/index.js";
+import type { ProgramSpec } from "../../src/corpus/index.js";
 import type { CrossValidationBoard } from "../../src/report/sections/crossValidation.js";
 import { contentHash, stratifiedSubset } from "../../src/run/index.js";
 import { runCli } from "../helpers/cli.js";

@@ -2,6 +2,7 @@
 
 import type { ExpectedBlockReason } from "../manifest.js";
 import type { Prng } from "../prng.js";
+import type { ProgramKind } from "../types.js";
 
 /**
  * A goroutine an injected bug leaves blocked. Either a goroutine started by a `go`
@@ -57,7 +58,7 @@ export interface TemplateProgram {
    * template) whose `_test.go` files define one or more `func TestXxx(t *testing.T)` and
    * no main, the layout of most real-world bug kernels.
    */
-  readonly form: "main" | "test";
+  readonly form: ProgramKind;
   /** The program's Go files; marker names are unique across all of them. */
   readonly files: readonly TemplateFile[];
   /** The concurrency pattern, as in manifests ("worker-pool", "pipeline", …). */
@@ -77,7 +78,7 @@ export interface ProgramTemplate {
    */
   readonly name: string;
   /** The form every program of this template takes. */
-  readonly form: "main" | "test";
+  readonly form: ProgramKind;
   /**
    * Draws parameters from `rng` and renders a program, with a bug injected when
    * `injectBug` is set. Pure: the same rng state and flag give the same program.

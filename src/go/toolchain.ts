@@ -1,7 +1,8 @@
-// The Go toolchain as collect sees it: the one the go command selects (GOTOOLCHAIN, a
-// go.mod `toolchain` or `go` line) in the directory collected, read once per collect from
-// `go env -json`. Every later go command runs that toolchain's own go binary with
-// GOTOOLCHAIN=local, so one toolchain's GOROOT is never paired with another's binary.
+// The Go toolchain, read one way: `go env -json` (goEnv) in a directory, which honours
+// GOTOOLCHAIN and a go.mod `toolchain` or `go` line. goToolchain is the toolchain a build
+// uses, read once per collect or corpus check; every later go command runs that
+// toolchain's own go binary with GOTOOLCHAIN=local, so one toolchain's GOROOT is never
+// paired with another's binary.
 
 import { execa } from "execa";
 import { existsSync } from "node:fs";
@@ -29,13 +30,19 @@ const GO_ENV_KEYS = [
 /** Minor version below which the execution tracer format is not supported. */
 export const MIN_GO_MINOR = 22;
 
+/** Whether a Go version reads and writes the execution trace format schedlab decodes (Go 1.22 or newer); an unnumbered (devel) version is taken as new enough. */
+export function supportsTraces(version: string): boolean {
+  const minor = goMinorVersion(version);
+  return minor === null || minor >= MIN_GO_MINOR;
+}
+
 /** The minor version of a Go version string ("go1.27.3" → 27, "go1.26rc1" → 26, "devel go1.28-abc …" → 28); null when it names none. */
 export function goMinorVersion(version: string): number | null {
   const minor = /go1\.(\d+)/.exec(version);
   return minor === null ? null : Number(minor[1]);
 }
 
-/** The go binary to run for `go` commands of a collect: the selected toolchain's, else the one on PATH. */
+/** The go binary to run for the go commands of a build: the selected toolchain's, else the one on PATH. */
 export function goCommandOf(go: GoToolchain): string {
   return go.goBinary ?? "go";
 }
@@ -48,30 +55,15 @@ export function goCommandOf(go: GoToolchain): string {
  * had, or when its GOROOT holds no go binary of that version.
  */
 export async function goToolchain(dir?: string): Promise<GoToolchain> {
-  const result = await execa("go", ["env", "-json", ...GO_ENV_KEYS], { cwd: dir, reject: false, all: true });
-  if (result.failed && (result.code === "ENOENT" || result.exitCode === undefined)) {
-    throw new ToolchainMissingError(
-      "the Go toolchain was not found on PATH",
-      "Install Go 1.22 or newer and make sure `go version` works in this shell; `schedlab doctor` checks the setup.",
-    );
-  }
-  if (result.exitCode !== 0) {
-    const selected = process.env.GOTOOLCHAIN === undefined || process.env.GOTOOLCHAIN === "" ? "" : ` (GOTOOLCHAIN=${process.env.GOTOOLCHAIN})`;
-    throw new ToolchainMissingError(
-      `the go command cannot select its toolchain${selected}${dir === undefined ? "" : ` in ${dir}`}: ${(result.all ?? "").trim().split("\n").slice(-3).join(" ")}`,
-      "Run `go version` there to see the error; a toolchain named by GOTOOLCHAIN or a go.mod `toolchain` line is downloaded from the module proxy (check GOPROXY and the network), or set GOTOOLCHAIN=local to use the Go on PATH.",
-    );
-  }
-  const env = JSON.parse(result.stdout) as Record<string, string>;
-  const version = env.GOVERSION ?? "";
-  const minor = /^go1\.(\d+)/.exec(version);
-  if (minor !== null && Number(minor[1]) < MIN_GO_MINOR) {
+  const env = await goEnv(GO_ENV_KEYS, dir);
+  const version = env.GOVERSION;
+  if (!supportsTraces(version)) {
     throw new ToolchainMissingError(
       `${version} is too old: schedlab needs Go 1.22 or newer (the execution trace format it reads)`,
       "Install Go 1.22 or newer and put it first on PATH, or select one with GOTOOLCHAIN=go1.22.0 (or newer).",
     );
   }
-  const goroot = env.GOROOT ?? "";
+  const goroot = env.GOROOT;
   const goBinary = join(goroot, "bin", "go");
   if (goroot === "" || !existsSync(goBinary)) {
     throw new ToolchainMissingError(
@@ -90,9 +82,33 @@ export async function goToolchain(dir?: string): Promise<GoToolchain> {
     version,
     goroot,
     goBinary,
-    gocache: env.GOCACHE ?? "",
-    gopath: env.GOPATH ?? "",
-    gomodcache: env.GOMODCACHE ?? "",
+    gocache: env.GOCACHE,
+    gopath: env.GOPATH,
+    gomodcache: env.GOMODCACHE,
     env,
   };
+}
+
+/**
+ * `go env -json KEYS` run in `dir` (default: the current directory) with the go command on
+ * PATH, which first selects its toolchain there. Throws ToolchainMissingError without Go on
+ * PATH, or when the selected toolchain cannot be had.
+ */
+export async function goEnv<K extends string>(keys: readonly K[], dir?: string): Promise<Record<K, string>> {
+  const result = await execa("go", ["env", "-json", ...keys], { cwd: dir, reject: false, all: true });
+  if (result.failed && (result.code === "ENOENT" || result.exitCode === undefined)) {
+    throw new ToolchainMissingError(
+      "the Go toolchain was not found on PATH",
+      "Install Go 1.22 or newer and make sure `go version` works in this shell; `schedlab doctor` checks the setup.",
+    );
+  }
+  if (result.exitCode !== 0) {
+    const selected = process.env.GOTOOLCHAIN === undefined || process.env.GOTOOLCHAIN === "" ? "" : ` (GOTOOLCHAIN=${process.env.GOTOOLCHAIN})`;
+    throw new ToolchainMissingError(
+      `the go command cannot select its toolchain${selected}${dir === undefined ? "" : ` in ${dir}`}: ${(result.all ?? "").trim().split("\n").slice(-3).join(" ")}`,
+      "Run `go version` there to see the error; a toolchain named by GOTOOLCHAIN or a go.mod `toolchain` line is downloaded from the module proxy (check GOPROXY and the network), or set GOTOOLCHAIN=local to use the Go on PATH.",
+    );
+  }
+  const values = JSON.parse(result.stdout) as Partial<Record<K, string>>;
+  return Object.fromEntries(keys.map((key) => [key, values[key] ?? ""])) as Record<K, string>;
 }
