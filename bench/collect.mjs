@@ -16,7 +16,16 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  buildProgram, collect, HARNESS_ENV, HARNESS_FILE, parseDuration, runFiles, spawnWithDeadline, testArguments, tracedRun, writeHarnessOverlay,
+  buildProgram,
+  collect,
+  HARNESS_ENV,
+  HARNESS_FILE,
+  parseDuration,
+  runFiles,
+  spawnWithDeadline,
+  testArguments,
+  tracedRun,
+  writeHarnessOverlay,
 } from "../dist/collect/index.js";
 import { discoverPrograms } from "../dist/corpus/index.js";
 import { goToolchain } from "../dist/go/index.js";
@@ -63,24 +72,48 @@ async function naive(programs, go, work, timed) {
     const bin = join(dir, "bin");
     const inModule = existsSync(join(program.root, "go.mod")) || existsSync(join(program.dir, "go.mod"));
     const env = inModule ? {} : { GO111MODULE: "off" };
-    const build = program.kind === "main"
-      ? ["build", "-overlay", (await writeHarnessOverlay(program.dir, program.goFiles, dir)).overlayFile, "-o", bin, "."]
-      : ["test", "-c", "-o", bin, "."];
+    const build =
+      program.kind === "main"
+        ? [
+            "build",
+            "-overlay",
+            (await writeHarnessOverlay(program.dir, program.goFiles, dir)).overlayFile,
+            "-o",
+            bin,
+            ".",
+          ]
+        : ["test", "-c", "-o", bin, "."];
     const built = await execa("go", build, { cwd: program.dir, env, reject: false });
     if (built.exitCode !== 0 || !timed) continue;
     for (let i = 0; i < runs; i++) {
       const trace = join(dir, `run-${i}.trace`);
-      const runArgs = program.kind === "main" ? [] : testArguments({ testName: program.testName, config: { testCount: null }, timeoutMs }, trace);
-      const runEnv = program.kind === "main"
-        ? { [HARNESS_ENV.trace]: trace, [HARNESS_ENV.dump]: join(dir, `run-${i}.dump`), [HARNESS_ENV.deadlineMs]: String(timeoutMs) }
-        : {};
-      await execa(bin, runArgs, { cwd: dir, env: { ...runEnv, GOMAXPROCS: String(availableParallelism()) }, reject: false, timeout: timeoutMs * 3, forceKillAfterDelay: 1000 });
+      const runArgs =
+        program.kind === "main"
+          ? []
+          : testArguments({ testName: program.testName, config: { testCount: null }, timeoutMs }, trace);
+      const runEnv =
+        program.kind === "main"
+          ? {
+              [HARNESS_ENV.trace]: trace,
+              [HARNESS_ENV.dump]: join(dir, `run-${i}.dump`),
+              [HARNESS_ENV.deadlineMs]: String(timeoutMs),
+            }
+          : {};
+      await execa(bin, runArgs, {
+        cwd: dir,
+        env: { ...runEnv, GOMAXPROCS: String(availableParallelism()) },
+        reject: false,
+        timeout: timeoutMs * 3,
+        forceKillAfterDelay: 1000,
+      });
     }
   }
 }
 
 async function speedup(root, programs, go, work) {
-  console.log(`corpus: ${root} — ${programs.length} programs (${programs.filter((p) => p.kind === "main").length} main, ${programs.filter((p) => p.kind === "test").length} test), --runs ${runs}, --timeout ${timeoutMs} ms, ${availableParallelism()} cores`);
+  console.log(
+    `corpus: ${root} — ${programs.length} programs (${programs.filter((p) => p.kind === "main").length} main, ${programs.filter((p) => p.kind === "test").length} test), --runs ${runs}, --timeout ${timeoutMs} ms, ${availableParallelism()} cores`,
+  );
   process.stdout.write("warming the Go build cache … ");
   await naive(programs, go, join(work, "warm"), false);
   console.log("done");
@@ -91,7 +124,13 @@ async function speedup(root, programs, go, work) {
   console.log(`naive sequential loop:  ${seconds(naiveMs)}`);
 
   started = performance.now();
-  const result = await collect({ paths: programs.map((p) => p.dir), runs, timeoutMs, db: join(work, "bench.db"), traces: join(work, "traces") });
+  const result = await collect({
+    paths: programs.map((p) => p.dir),
+    runs,
+    timeoutMs,
+    db: join(work, "bench.db"),
+    traces: join(work, "traces"),
+  });
   const collectMs = performance.now() - started;
   const traces = result.programs.reduce((n, p) => n + p.runs.length, 0);
   console.log(`schedlab collect:       ${seconds(collectMs)} (${traces} traces)`);
@@ -134,7 +173,9 @@ async function buildHandTraced(program, dir, env) {
   const { overlay } = await writeHarnessOverlay(program.dir, program.goFiles, join(dir, "hand-overlay"));
   const wrapper = join(dir, "hand_main.go");
   writeFileSync(wrapper, HAND_TRACED_MAIN);
-  const replace = Object.fromEntries(Object.entries(overlay.Replace).map(([at, file]) => [at, at.endsWith(HARNESS_FILE) ? wrapper : file]));
+  const replace = Object.fromEntries(
+    Object.entries(overlay.Replace).map(([at, file]) => [at, at.endsWith(HARNESS_FILE) ? wrapper : file]),
+  );
   const overlayFile = join(dir, "hand-overlay.json");
   writeFileSync(overlayFile, JSON.stringify({ Replace: replace }));
   const binary = join(dir, "hand");
@@ -143,7 +184,9 @@ async function buildHandTraced(program, dir, env) {
 }
 
 async function overhead(programs, go, work, result) {
-  const finishedOk = new Set(result.programs.filter((r) => r.runs.length > 0 && r.runs.every((run) => run.outcome === "ok")).map((r) => r.name));
+  const finishedOk = new Set(
+    result.programs.filter((r) => r.runs.length > 0 && r.runs.every((run) => run.outcome === "ok")).map((r) => r.name),
+  );
   const okMains = programs.filter((p) => p.kind === "main" && finishedOk.has(p.name.split("/").pop()));
   const chosen = spread(okMains, overheadPrograms);
   const variants = ["bare", "hand", "harness", "traced"];
@@ -164,7 +207,11 @@ async function overhead(programs, go, work, result) {
     const buildEnv = inModule ? {} : { GO111MODULE: "off" };
     await execa("go", ["build", "-ldflags=-s -w", "-o", bare, "."], { cwd: program.dir, env: buildEnv });
     const hand = await buildHandTraced(program, dir, buildEnv);
-    const harnessed = await buildProgram({ dir: program.dir, kind: "main", goFiles: program.goFiles }, go, join(dir, "h"));
+    const harnessed = await buildProgram(
+      { dir: program.dir, kind: "main", goFiles: program.goFiles },
+      go,
+      join(dir, "h"),
+    );
     const ms = zero();
     const min = Object.fromEntries(variants.map((key) => [key, Infinity]));
     const time = async (key, request) => {
@@ -178,19 +225,40 @@ async function overhead(programs, go, work, result) {
     // in place costs ext4 a flush on close and would inflate the traced variants).
     for (let i = 0; i < overheadRuns; i++) {
       await time("bare", { ...base, command: bare, env: { GOMAXPROCS: "2" } });
-      await time("hand", { ...base, command: hand, env: { GOMAXPROCS: "2", [HARNESS_ENV.trace]: join(dir, `hand${i}.trace`) } });
-      await time("harness", { ...base, command: harnessed.binary, env: { GOMAXPROCS: "2", [HARNESS_ENV.deadlineMs]: "60000" } });
+      await time("hand", {
+        ...base,
+        command: hand,
+        env: { GOMAXPROCS: "2", [HARNESS_ENV.trace]: join(dir, `hand${i}.trace`) },
+      });
+      await time("harness", {
+        ...base,
+        command: harnessed.binary,
+        env: { GOMAXPROCS: "2", [HARNESS_ENV.deadlineMs]: "60000" },
+      });
       await time("traced", {
-        ...base, command: harnessed.binary,
-        env: { GOMAXPROCS: "2", [HARNESS_ENV.trace]: join(dir, `t${i}.trace`), [HARNESS_ENV.dump]: join(dir, `d${i}.dump`), [HARNESS_ENV.deadlineMs]: "60000" },
+        ...base,
+        command: harnessed.binary,
+        env: {
+          GOMAXPROCS: "2",
+          [HARNESS_ENV.trace]: join(dir, `t${i}.trace`),
+          [HARNESS_ENV.dump]: join(dir, `d${i}.dump`),
+          [HARNESS_ENV.deadlineMs]: "60000",
+        },
       });
     }
     // The whole of one collect run (temp dir, spawn, trace check, hash, renames), a few times.
     for (let i = 0; i < Math.min(overheadRuns, 5); i++) {
       const started = performance.now();
       const run = await tracedRun({
-        kind: "main", dir: program.dir, binary: harnessed.binary, testName: null, config: { procs: 2, testCount: null },
-        files: runFiles(join(dir, "collected"), "p", "procs-2", i), timeoutMs: 60_000, graceMs: 1000, go,
+        kind: "main",
+        dir: program.dir,
+        binary: harnessed.binary,
+        testName: null,
+        config: { procs: 2, testCount: null },
+        files: runFiles(join(dir, "collected"), "p", "procs-2", i),
+        timeoutMs: 60_000,
+        graceMs: 1000,
+        go,
       });
       bookkeepingMs += performance.now() - started - run.wallMs;
       bookkept++;
@@ -202,7 +270,9 @@ async function overhead(programs, go, work, result) {
     ratios.push(ms.traced / ms.bare - 1);
     handRatios.push(ms.hand / ms.bare - 1);
     const per = (v) => (v / overheadRuns).toFixed(1);
-    console.log(`  ${program.name}: bare ${per(ms.bare)} ms, hand-traced ${per(ms.hand)} ms, harness untraced ${per(ms.harness)} ms, harness traced ${per(ms.traced)} ms per run (${((ms.traced / ms.bare - 1) * 100).toFixed(1)} %; hand-traced ${((ms.hand / ms.bare - 1) * 100).toFixed(1)} %)`);
+    console.log(
+      `  ${program.name}: bare ${per(ms.bare)} ms, hand-traced ${per(ms.hand)} ms, harness untraced ${per(ms.harness)} ms, harness traced ${per(ms.traced)} ms per run (${((ms.traced / ms.bare - 1) * 100).toFixed(1)} %; hand-traced ${((ms.hand / ms.bare - 1) * 100).toFixed(1)} %)`,
+    );
   }
   if (chosen.length === 0) {
     console.log("harness overhead: no main program finished ok; nothing to measure");
@@ -212,11 +282,21 @@ async function overhead(programs, go, work, result) {
   const runsMeasured = chosen.length * overheadRuns;
   const pct = (a, b) => `${((a / b - 1) * 100).toFixed(1)} %`;
   const perRun = (a, b) => `${a >= b ? "+" : ""}${((a - b) / runsMeasured).toFixed(1)} ms`;
-  console.log(`harness overhead per run (traced, over the bare binary): ${pct(totals.traced, totals.bare)} of wall time, ${perRun(totals.traced, totals.bare)} per run, median ${(median(ratios) * 100).toFixed(1)} % per program (target <= 15 %)`);
-  console.log(`  tracing itself (hand-traced reference: trace.Start/Stop only, over bare): ${pct(totals.hand, totals.bare)}, ${perRun(totals.hand, totals.bare)} per run, median ${(median(handRatios) * 100).toFixed(1)} % per program`);
-  console.log(`  the harness's own cost (harness traced, over hand-traced): ${pct(totals.traced, totals.hand)}, ${perRun(totals.traced, totals.hand)} per run; harness untraced over bare: ${pct(totals.harness, totals.bare)} (${chosen.length} programs x ${overheadRuns} runs)`);
-  console.log(`on the fastest run of each variant (robust to background load): traced over bare ${pct(fastest.traced, fastest.bare)}, hand-traced over bare ${pct(fastest.hand, fastest.bare)}, harness over hand-traced ${pct(fastest.traced, fastest.hand)}`);
-  console.log(`schedlab bookkeeping per run outside the process (tracedRun wall minus process wall): ${(bookkeepingMs / bookkept).toFixed(2)} ms (${bookkept} runs)`);
+  console.log(
+    `harness overhead per run (traced, over the bare binary): ${pct(totals.traced, totals.bare)} of wall time, ${perRun(totals.traced, totals.bare)} per run, median ${(median(ratios) * 100).toFixed(1)} % per program (target <= 15 %)`,
+  );
+  console.log(
+    `  tracing itself (hand-traced reference: trace.Start/Stop only, over bare): ${pct(totals.hand, totals.bare)}, ${perRun(totals.hand, totals.bare)} per run, median ${(median(handRatios) * 100).toFixed(1)} % per program`,
+  );
+  console.log(
+    `  the harness's own cost (harness traced, over hand-traced): ${pct(totals.traced, totals.hand)}, ${perRun(totals.traced, totals.hand)} per run; harness untraced over bare: ${pct(totals.harness, totals.bare)} (${chosen.length} programs x ${overheadRuns} runs)`,
+  );
+  console.log(
+    `on the fastest run of each variant (robust to background load): traced over bare ${pct(fastest.traced, fastest.bare)}, hand-traced over bare ${pct(fastest.hand, fastest.bare)}, harness over hand-traced ${pct(fastest.traced, fastest.hand)}`,
+  );
+  console.log(
+    `schedlab bookkeeping per run outside the process (tracedRun wall minus process wall): ${(bookkeepingMs / bookkept).toFixed(2)} ms (${bookkept} runs)`,
+  );
 }
 
 const work = mkdtempSync(join(tmpdir(), "schedlab-bench-"));

@@ -10,9 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const distRoot = process.env.SCHEDLAB_DIST ? pathToFileURL(`${process.env.SCHEDLAB_DIST}/`) : new URL("../dist/", import.meta.url);
+const distRoot = process.env.SCHEDLAB_DIST
+  ? pathToFileURL(`${process.env.SCHEDLAB_DIST}/`)
+  : new URL("../dist/", import.meta.url);
 const { openDatabase, inTransaction } = await import(new URL("store/index.js", distRoot).href);
-const { ingestedPrograms, loadDataset, loadSide, refreshDataset } = await import(new URL("dataset/index.js", distRoot).href);
+const { ingestedPrograms, loadDataset, loadSide, refreshDataset } = await import(
+  new URL("dataset/index.js", distRoot).href
+);
 const { seed } = await import(new URL("./synthetic.mjs", import.meta.url).href);
 
 const PROGRAMS = Number(process.env.BENCH_PROGRAMS ?? 130);
@@ -31,7 +35,14 @@ try {
   seed(db, inTransaction, { programs: PROGRAMS, runs: RUNS, events: EVENTS });
   // The reference is re-measured before each abstraction and the fastest scan used, so a
   // busy machine inflates numerator and denominator alike.
-  const scanEvents = () => time(() => db.prepare("SELECT run_id, seq, time_ns, kind, gid, actor_gid, reason, site FROM events ORDER BY run_id, seq").raw().all().length);
+  const scanEvents = () =>
+    time(
+      () =>
+        db
+          .prepare("SELECT run_id, seq, time_ns, kind, gid, actor_gid, reason, site FROM events ORDER BY run_id, seq")
+          .raw()
+          .all().length,
+    );
   const scans = [scanEvents()];
   const rows = [];
   for (const abstraction of ["split", "depth", "goroutine", "context"]) {
@@ -40,12 +51,20 @@ try {
     // in-memory build train and eval make (states already stored: nothing is written).
     db.prepare("DELETE FROM dataset_inputs WHERE abstraction = ?").run(abstraction);
     const streamed = time(() => refreshDataset(db, { abstraction }));
-    const first = time(() => loadSide(db, abstraction, ingestedPrograms(db).map((p) => p.name)));
+    const first = time(() =>
+      loadSide(
+        db,
+        abstraction,
+        ingestedPrograms(db).map((p) => p.name),
+      ),
+    );
     const again = time(() => loadDataset(db, { abstraction }));
     rows.push({ abstraction, streamed, first, again });
   }
   const reference = Math.min(...scans.map((s) => s.ms));
-  console.log(`corpus: ${PROGRAMS} programs × ${RUNS} runs, ${scans[0].result} records; reference (fastest raw scan of events of ${scans.length}): ${reference.toFixed(0)} ms`);
+  console.log(
+    `corpus: ${PROGRAMS} programs × ${RUNS} runs, ${scans[0].result} records; reference (fastest raw scan of events of ${scans.length}): ${reference.toFixed(0)} ms`,
+  );
   for (const { abstraction, streamed, first, again } of rows) {
     console.log(
       `${abstraction.padEnd(9)} streamed build and store ${(streamed.ms / reference).toFixed(1)}× reference; in-memory build ${(first.ms / reference).toFixed(1)}× (${first.result.states.length} states, ${first.result.samples.length} samples); ` +
@@ -53,7 +72,9 @@ try {
     );
   }
   const sum = (pick) => rows.reduce((n, r) => n + pick(r).ms, 0) / reference;
-  console.log(`all four: streamed builds ${sum((r) => r.streamed).toFixed(1)}×, in-memory builds ${sum((r) => r.first).toFixed(1)}×, cached loads ${sum((r) => r.again).toFixed(1)}× reference`);
+  console.log(
+    `all four: streamed builds ${sum((r) => r.streamed).toFixed(1)}×, in-memory builds ${sum((r) => r.first).toFixed(1)}×, cached loads ${sum((r) => r.again).toFixed(1)}× reference`,
+  );
   db.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

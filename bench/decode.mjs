@@ -36,9 +36,12 @@ try {
 
   // Ours, end to end: helper decode, stream parse, SQLite ingest.
   const db = openDatabase(join(dir, "bench.db"));
-  const programId = db.prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES ('pingpong', ?, ?, 'main', 'x')").run(dir, dir).lastInsertRowid;
-  db.prepare("INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_path, created_at) VALUES (?, 'bench', 2, 0, 'ok', ?, ?)")
-    .run(programId, tracePath, new Date().toISOString());
+  const programId = db
+    .prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES ('pingpong', ?, ?, 'main', 'x')")
+    .run(dir, dir).lastInsertRowid;
+  db.prepare(
+    "INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_path, created_at) VALUES (?, 'bench', 2, 0, 'ok', ?, ?)",
+  ).run(programId, tracePath, new Date().toISOString());
   const start = process.hrtime.bigint();
   const summary = await ingestRuns(db);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
@@ -48,11 +51,19 @@ try {
 
   const events = summary.events;
   if (summary.ok !== 1) throw new Error(`ingest failed: ${JSON.stringify(summary.runs)}`);
-  console.log(`trace: ${(statSync(tracePath).size / 1e6).toFixed(1)} MB, ${events} user-goroutine events (${rounds} rounds × ${pairs} pairs)`);
-  console.log(`go tool trace -d=parsed > /dev/null: ${go.seconds.toFixed(2)} s, ${(events / go.seconds).toFixed(0)} events/s, peak ${go.mib.toFixed(0)} MiB`);
-  console.log(`schedlab decode+ingest (SQLite):    ${seconds.toFixed(2)} s, ${(events / seconds).toFixed(0)} events/s, peak ${nodeMiB.toFixed(0)} MiB node + ${helperAlone.mib.toFixed(0)} MiB helper`);
+  console.log(
+    `trace: ${(statSync(tracePath).size / 1e6).toFixed(1)} MB, ${events} user-goroutine events (${rounds} rounds × ${pairs} pairs)`,
+  );
+  console.log(
+    `go tool trace -d=parsed > /dev/null: ${go.seconds.toFixed(2)} s, ${(events / go.seconds).toFixed(0)} events/s, peak ${go.mib.toFixed(0)} MiB`,
+  );
+  console.log(
+    `schedlab decode+ingest (SQLite):    ${seconds.toFixed(2)} s, ${(events / seconds).toFixed(0)} events/s, peak ${nodeMiB.toFixed(0)} MiB node + ${helperAlone.mib.toFixed(0)} MiB helper`,
+  );
   console.log(`  (helper decode alone: ${helperAlone.seconds.toFixed(2)} s)`);
-  console.log(`ratio (Go dump time / schedlab time): ${(go.seconds / seconds).toFixed(2)}x ${go.seconds >= seconds ? "— not slower than Go's dump" : "— SLOWER than Go's dump"}`);
+  console.log(
+    `ratio (Go dump time / schedlab time): ${(go.seconds / seconds).toFixed(2)}x ${go.seconds >= seconds ? "— not slower than Go's dump" : "— SLOWER than Go's dump"}`,
+  );
   if (events < 1_000_000) console.log(`warning: only ${events} events; pass more ROUNDS for the ≥1M-event benchmark`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,9 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const distRoot = process.env.SCHEDLAB_DIST ? pathToFileURL(`${process.env.SCHEDLAB_DIST}/`) : new URL("../dist/", import.meta.url);
+const distRoot = process.env.SCHEDLAB_DIST
+  ? pathToFileURL(`${process.env.SCHEDLAB_DIST}/`)
+  : new URL("../dist/", import.meta.url);
 const load = (path) => import(new URL(path, distRoot).href);
 
 const STATES = Number(process.env.BENCH_STATES ?? 70000);
@@ -43,7 +45,7 @@ function prng(seed) {
 function generate() {
   const random = prng(7);
   const runsOf = new Uint8Array(STATES).fill(1);
-  for (let extra = SAMPLES - STATES; extra > 0; ) {
+  for (let extra = SAMPLES - STATES; extra > 0;) {
     const i = Math.floor(random() * STATES);
     if (runsOf[i] < 5) {
       runsOf[i]++;
@@ -63,10 +65,25 @@ function generate() {
       let k = 0;
       while (k < 5 && u >= w[k]) u -= w[k++];
       counts[EVENTS[k]]++;
-      samples.push({ stateId: `s${i}`, program, runId: 5 * Math.floor((i * PROGRAMS) / STATES) + r, end: 0, next: EVENTS[k] });
+      samples.push({
+        stateId: `s${i}`,
+        program,
+        runId: 5 * Math.floor((i * PROGRAMS) / STATES) + r,
+        end: 0,
+        next: EVENTS[k],
+      });
     }
     const representative = { program, runId: 0, procs: 1, records: [], end: 0 };
-    states.push({ id: `s${i}`, abstraction: "depth", program, key: `depth=${i}`, counts, runs: runsOf[i], representative, prefixHash: `h${i}` });
+    states.push({
+      id: `s${i}`,
+      abstraction: "depth",
+      program,
+      key: `depth=${i}`,
+      counts,
+      runs: runsOf[i],
+      representative,
+      prefixHash: `h${i}`,
+    });
     const q = w.map((x) => x + 0.05 * random() + 0.01);
     const tq = q.reduce((a, b) => a + b, 0);
     predictions.push({ probabilities: q.map((x) => x / tq) });
@@ -113,18 +130,16 @@ const {
 const { seededRandom } = await load("random.js");
 
 function referenceMidranks(xs) {
-    const order = xs.map((_, i) => i).sort((i, j) => xs[i] - xs[j]);
-    const ranks = new Float64Array(xs.length);
-    for (let start = 0; start < order.length;) {
-        let stop = start + 1;
-        while (stop < order.length && xs[order[stop]] === xs[order[start]])
-            stop++;
-        const rank = (start + stop + 1) / 2;
-        for (let k = start; k < stop; k++)
-            ranks[order[k]] = rank;
-        start = stop;
-    }
-    return ranks;
+  const order = xs.map((_, i) => i).sort((i, j) => xs[i] - xs[j]);
+  const ranks = new Float64Array(xs.length);
+  for (let start = 0; start < order.length;) {
+    let stop = start + 1;
+    while (stop < order.length && xs[order[stop]] === xs[order[start]]) stop++;
+    const rank = (start + stop + 1) / 2;
+    for (let k = start; k < stop; k++) ranks[order[k]] = rank;
+    start = stop;
+  }
+  return ranks;
 }
 /**
  * Spearman's ρ between x and y with a within-cluster permutation p-value and a cluster
@@ -136,38 +151,44 @@ function referenceMidranks(xs) {
  * @example clusterSpearman(["a", "a", "b", "b"], [1, 2, 3, 4], [1, 2, 3, 4]).rho // => 1
  */
 function referenceClusterSpearman(groups, x, y, options = {}) {
-    if (groups.length !== x.length || x.length !== y.length)
-        throw new RangeError("clusterSpearman: arrays differ in length");
-    const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-    const seed = options.seed ?? 1;
-    const rho = spearman(x, y).r;
-    const { clusterOf, sizes } = clusterIndex(groups);
-    const interval = clusterBootstrapStatistic(groups, (indices) => spearman(indices.map((i) => x[i]), indices.map((i) => y[i])).r, { resamples, seed });
-    if (!Number.isFinite(rho))
-        return { rho, pValue: NaN, interval, clusters: sizes.length, n: x.length };
-    const rx = referenceMidranks(x);
-    const ry = Array.from(referenceMidranks(y));
-    const members = sizes.map(() => []);
-    clusterOf.forEach((g, i) => members[g].push(i));
-    const random = seededRandom(seed);
-    const permuted = new Array(x.length);
-    let hits = 0;
-    for (let r = 0; r < resamples; r++) {
-        for (const items of members) {
-            // Fisher–Yates over the cluster's ranks, written into the cluster's own positions.
-            const values = items.map((i) => rx[i]);
-            for (let k = values.length - 1; k > 0; k--) {
-                const j = Math.floor(random() * (k + 1));
-                const t = values[k];
-                values[k] = values[j];
-                values[j] = t;
-            }
-            items.forEach((i, k) => (permuted[i] = values[k]));
-        }
-        if (Math.abs(sampleCorrelation(permuted, ry)) >= Math.abs(rho) * (1 - 1e-12))
-            hits++;
+  if (groups.length !== x.length || x.length !== y.length)
+    throw new RangeError("clusterSpearman: arrays differ in length");
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const seed = options.seed ?? 1;
+  const rho = spearman(x, y).r;
+  const { clusterOf, sizes } = clusterIndex(groups);
+  const interval = clusterBootstrapStatistic(
+    groups,
+    (indices) =>
+      spearman(
+        indices.map((i) => x[i]),
+        indices.map((i) => y[i]),
+      ).r,
+    { resamples, seed },
+  );
+  if (!Number.isFinite(rho)) return { rho, pValue: NaN, interval, clusters: sizes.length, n: x.length };
+  const rx = referenceMidranks(x);
+  const ry = Array.from(referenceMidranks(y));
+  const members = sizes.map(() => []);
+  clusterOf.forEach((g, i) => members[g].push(i));
+  const random = seededRandom(seed);
+  const permuted = new Array(x.length);
+  let hits = 0;
+  for (let r = 0; r < resamples; r++) {
+    for (const items of members) {
+      // Fisher–Yates over the cluster's ranks, written into the cluster's own positions.
+      const values = items.map((i) => rx[i]);
+      for (let k = values.length - 1; k > 0; k--) {
+        const j = Math.floor(random() * (k + 1));
+        const t = values[k];
+        values[k] = values[j];
+        values[j] = t;
+      }
+      items.forEach((i, k) => (permuted[i] = values[k]));
     }
-    return { rho, pValue: (1 + hits) / (1 + resamples), interval, clusters: sizes.length, n: x.length };
+    if (Math.abs(sampleCorrelation(permuted, ry)) >= Math.abs(rho) * (1 - 1e-12)) hits++;
+  }
+  return { rho, pValue: (1 + hits) / (1 + resamples), interval, clusters: sizes.length, n: x.length };
 }
 
 /** States need at least this many samples to enter the entropy correlation: one run always has entropy 0. */
@@ -187,173 +208,194 @@ const mean = (xs) => (xs.length === 0 ? NaN : total(xs) / xs.length);
  * three families a bootstrap interval or permutation test is meaningless.
  */
 function chooseClusters(programs, familyOf) {
-    const distinct = [...new Set(programs)];
-    if (familyOf !== undefined) {
-        const families = new Set(distinct.map(familyOf)).size;
-        if (families >= MIN_FAMILY_CLUSTERS)
-            return { of: familyOf, unit: { unit: "family", clusters: families } };
-    }
-    return { of: (program) => program, unit: { unit: "program", clusters: distinct.length } };
+  const distinct = [...new Set(programs)];
+  if (familyOf !== undefined) {
+    const families = new Set(distinct.map(familyOf)).size;
+    if (families >= MIN_FAMILY_CLUSTERS) return { of: familyOf, unit: { unit: "family", clusters: families } };
+  }
+  return { of: (program) => program, unit: { unit: "program", clusters: distinct.length } };
 }
 function resolveSamples(states, samples, familyOf) {
-    const index = new Map();
-    states.forEach((s, i) => {
-        if (!index.has(s.id))
-            index.set(s.id, i);
-    });
-    const stateIndex = [];
-    const observed = [];
-    const runs = [];
-    const programs = [];
-    for (const sample of samples) {
-        const i = index.get(sample.stateId);
-        if (i === undefined) {
-            throw new EvaluationInputError(`sample of state ${sample.stateId} (program ${sampleProgram(sample)}) has no matching state`, "Pass the states and samples of the same dataset build (same abstraction and holdout split).");
-        }
-        const k = eventIndex(sample.next);
-        if (k < 0) {
-            throw new EvaluationInputError(`sample of state ${sample.stateId} has unknown next event "${sample.next}"`, "Rebuild the dataset.");
-        }
-        stateIndex.push(i);
-        observed.push(k);
-        runs.push(sampleRun(sample));
-        programs.push(sampleProgram(sample));
+  const index = new Map();
+  states.forEach((s, i) => {
+    if (!index.has(s.id)) index.set(s.id, i);
+  });
+  const stateIndex = [];
+  const observed = [];
+  const runs = [];
+  const programs = [];
+  for (const sample of samples) {
+    const i = index.get(sample.stateId);
+    if (i === undefined) {
+      throw new EvaluationInputError(
+        `sample of state ${sample.stateId} (program ${sampleProgram(sample)}) has no matching state`,
+        "Pass the states and samples of the same dataset build (same abstraction and holdout split).",
+      );
     }
-    const clusters = chooseClusters(programs, familyOf);
-    return {
-        stateIndex,
-        observed,
-        runs,
-        programs,
-        clusters: programs.map(clusters.of),
-        clusterUnit: clusters.unit,
-        stateClusters: states.map((s) => clusters.of(s.program)),
-    };
+    const k = eventIndex(sample.next);
+    if (k < 0) {
+      throw new EvaluationInputError(
+        `sample of state ${sample.stateId} has unknown next event "${sample.next}"`,
+        "Rebuild the dataset.",
+      );
+    }
+    stateIndex.push(i);
+    observed.push(k);
+    runs.push(sampleRun(sample));
+    programs.push(sampleProgram(sample));
+  }
+  const clusters = chooseClusters(programs, familyOf);
+  return {
+    stateIndex,
+    observed,
+    runs,
+    programs,
+    clusters: programs.map(clusters.of),
+    clusterUnit: clusters.unit,
+    stateClusters: states.map((s) => clusters.of(s.program)),
+  };
 }
 function checkOutput(states, output) {
-    if (output.predictions.length !== states.length) {
-        throw new EvaluationInputError(`predictor ${output.name} gave ${output.predictions.length} predictions for ${states.length} states`, "Predictions must be aligned with the states, one per state in the same order.");
+  if (output.predictions.length !== states.length) {
+    throw new EvaluationInputError(
+      `predictor ${output.name} gave ${output.predictions.length} predictions for ${states.length} states`,
+      "Predictions must be aligned with the states, one per state in the same order.",
+    );
+  }
+  output.predictions.forEach((p, i) => {
+    const q = p.probabilities;
+    const valid =
+      q.length === EVENT_TYPES.length &&
+      q.every((x) => Number.isFinite(x) && x >= 0) &&
+      Math.abs(total(q) - 1) <= PROBABILITY_SUM_TOLERANCE;
+    if (!valid) {
+      throw new EvaluationInputError(
+        `predictor ${output.name} gave an invalid distribution for state ${states[i].id}: [${q.join(", ")}]`,
+        "Each prediction must be six finite non-negative probabilities in EVENT_TYPES order summing to 1.",
+      );
     }
-    output.predictions.forEach((p, i) => {
-        const q = p.probabilities;
-        const valid = q.length === EVENT_TYPES.length &&
-            q.every((x) => Number.isFinite(x) && x >= 0) &&
-            Math.abs(total(q) - 1) <= PROBABILITY_SUM_TOLERANCE;
-        if (!valid) {
-            throw new EvaluationInputError(`predictor ${output.name} gave an invalid distribution for state ${states[i].id}: [${q.join(", ")}]`, "Each prediction must be six finite non-negative probabilities in EVENT_TYPES order summing to 1.");
-        }
-    });
+  });
 }
 function perEventScores(confusion) {
-    const scores = classScores(confusion);
-    return Object.fromEntries(EVENT_TYPES.map((e, k) => {
-        const { precision, recall, f1, support, predicted } = scores[k];
-        return [e, { precision, recall, f1, support, predicted }];
-    }));
+  const scores = classScores(confusion);
+  return Object.fromEntries(
+    EVENT_TYPES.map((e, k) => {
+      const { precision, recall, f1, support, predicted } = scores[k];
+      return [e, { precision, recall, f1, support, predicted }];
+    }),
+  );
 }
 /** The ceilings of the evaluated states: the same for every predictor. */
 function ceilings(states, table, fallback) {
-    const counts = states.map(countsVector);
-    return {
-        ceiling: ceilingAccuracy(counts),
-        ceilingLoo: leaveOneRunOutCeiling(table.stateIndex.map((state, i) => ({ state, run: table.runs[i], observed: table.observed[i] })), EVENT_TYPES.length, fallback),
-        seenOnce: seenOnceShare(counts),
-    };
+  const counts = states.map(countsVector);
+  return {
+    ceiling: ceilingAccuracy(counts),
+    ceilingLoo: leaveOneRunOutCeiling(
+      table.stateIndex.map((state, i) => ({ state, run: table.runs[i], observed: table.observed[i] })),
+      EVENT_TYPES.length,
+      fallback,
+    ),
+    seenOnce: seenOnceShare(counts),
+  };
 }
 function distributionMetrics(states, output, table, resamples, seed) {
-    const kl = [];
-    const l1 = [];
-    const points = [];
-    const pointClusters = [];
-    const modePredicted = [];
-    const modeCounts = [];
-    states.forEach((state, i) => {
-        const counts = countsVector(state);
-        const n = total(counts);
-        if (n === 0)
-            return;
-        const q = output.predictions[i].probabilities;
-        const p = empiricalDistribution(counts);
-        kl.push(klDivergence(p, q));
-        l1.push(l1Distance(p, q));
-        modePredicted.push(q);
-        modeCounts.push(counts);
-        if (n >= MIN_SAMPLES_FOR_ENTROPY) {
-            points.push({ predicted: entropy(q), empirical: entropy(p) });
-            pointClusters.push(table.stateClusters[i]);
-        }
-    });
-    const predictedH = points.map((pt) => pt.predicted);
-    const empiricalH = points.map((pt) => pt.empirical);
-    return {
-        modeAccuracy: modeAccuracy(modePredicted, modeCounts),
-        kl: mean(kl),
-        l1: mean(l1),
-        points,
-        rho: referenceClusterSpearman(pointClusters, predictedH, empiricalH, { resamples, seed }),
-        rhoIndependent: spearman(predictedH, empiricalH),
-        r: pearson(predictedH, empiricalH),
-        meanPredictedEntropy: mean(predictedH),
-        meanEmpiricalEntropy: mean(empiricalH),
-    };
+  const kl = [];
+  const l1 = [];
+  const points = [];
+  const pointClusters = [];
+  const modePredicted = [];
+  const modeCounts = [];
+  states.forEach((state, i) => {
+    const counts = countsVector(state);
+    const n = total(counts);
+    if (n === 0) return;
+    const q = output.predictions[i].probabilities;
+    const p = empiricalDistribution(counts);
+    kl.push(klDivergence(p, q));
+    l1.push(l1Distance(p, q));
+    modePredicted.push(q);
+    modeCounts.push(counts);
+    if (n >= MIN_SAMPLES_FOR_ENTROPY) {
+      points.push({ predicted: entropy(q), empirical: entropy(p) });
+      pointClusters.push(table.stateClusters[i]);
+    }
+  });
+  const predictedH = points.map((pt) => pt.predicted);
+  const empiricalH = points.map((pt) => pt.empirical);
+  return {
+    modeAccuracy: modeAccuracy(modePredicted, modeCounts),
+    kl: mean(kl),
+    l1: mean(l1),
+    points,
+    rho: referenceClusterSpearman(pointClusters, predictedH, empiricalH, { resamples, seed }),
+    rhoIndependent: spearman(predictedH, empiricalH),
+    r: pearson(predictedH, empiricalH),
+    meanPredictedEntropy: mean(predictedH),
+    meanEmpiricalEntropy: mean(empiricalH),
+  };
 }
 function scorePredictor(states, table, output, context, majority, bounds) {
-    checkOutput(states, output);
-    const probabilities = table.stateIndex.map((i) => output.predictions[i].probabilities);
-    const credit = probabilities.map((q, i) => tieCredit(q, table.observed[i]));
-    const confusion = confusionMatrix(probabilities, table.observed, EVENT_TYPES.length);
-    const perEvent = perEventScores(confusion);
-    const dist = distributionMetrics(states, output, table, context.bootstrapResamples, context.bootstrapSeed);
-    // Both intervals use the same seed and clusters, hence the same resamples.
-    const bootstrap = { resamples: context.bootstrapResamples, seed: context.bootstrapSeed };
-    const evaluation = {
-        name: output.name,
-        configHash: output.configHash,
-        abstraction: context.abstraction,
-        holdout: context.holdout,
-        states: states.length,
-        samples: table.observed.length,
-        programs: new Set(table.programs).size,
-        clusterUnit: table.clusterUnit,
-        accuracy: accuracy(probabilities, table.observed),
-        accuracyInterval: clusterBootstrapMeanDifference(table.clusters, credit, credit.map(() => 0), bootstrap),
-        modeAccuracy: dist.modeAccuracy,
-        ceiling: bounds.ceiling,
-        ceilingLoo: bounds.ceilingLoo,
-        seenOnce: bounds.seenOnce,
-        majority: majorityAccuracy(table.observed, majority.label),
-        majorityClass: EVENT_TYPES[majority.label],
-        majoritySource: majority.source,
-        macroF1: macroF1(Object.values(perEvent)),
-        perEvent,
-        confusion,
-        ece: expectedCalibrationError(probabilities, table.observed),
-        eceInterval: expectedCalibrationErrorInterval(table.clusters, probabilities, table.observed, bootstrap),
-        reliability: reliabilityBins(probabilities, table.observed),
-        brier: brierScore(probabilities, table.observed),
-        nll: negativeLogLikelihood(probabilities, table.observed),
-        kl: dist.kl,
-        l1: dist.l1,
-        entropySpearman: dist.rho.rho,
-        entropySpearmanP: dist.rho.pValue,
-        entropySpearmanInterval: dist.rho.interval,
-        entropySpearmanPIndependent: dist.rhoIndependent.pValue,
-        entropyPearson: dist.r.r,
-        entropyPearsonPIndependent: dist.r.pValue,
-        entropyStates: dist.points.length,
-        meanPredictedEntropy: dist.meanPredictedEntropy,
-        meanEmpiricalEntropy: dist.meanEmpiricalEntropy,
-        entropyPoints: dist.points,
-    };
-    const scores = {
-        name: output.name,
-        abstraction: context.abstraction,
-        holdout: context.holdout,
-        clusters: table.clusters,
-        clusterUnit: table.clusterUnit,
-        credit,
-    };
-    return { evaluation, scores };
+  checkOutput(states, output);
+  const probabilities = table.stateIndex.map((i) => output.predictions[i].probabilities);
+  const credit = probabilities.map((q, i) => tieCredit(q, table.observed[i]));
+  const confusion = confusionMatrix(probabilities, table.observed, EVENT_TYPES.length);
+  const perEvent = perEventScores(confusion);
+  const dist = distributionMetrics(states, output, table, context.bootstrapResamples, context.bootstrapSeed);
+  // Both intervals use the same seed and clusters, hence the same resamples.
+  const bootstrap = { resamples: context.bootstrapResamples, seed: context.bootstrapSeed };
+  const evaluation = {
+    name: output.name,
+    configHash: output.configHash,
+    abstraction: context.abstraction,
+    holdout: context.holdout,
+    states: states.length,
+    samples: table.observed.length,
+    programs: new Set(table.programs).size,
+    clusterUnit: table.clusterUnit,
+    accuracy: accuracy(probabilities, table.observed),
+    accuracyInterval: clusterBootstrapMeanDifference(
+      table.clusters,
+      credit,
+      credit.map(() => 0),
+      bootstrap,
+    ),
+    modeAccuracy: dist.modeAccuracy,
+    ceiling: bounds.ceiling,
+    ceilingLoo: bounds.ceilingLoo,
+    seenOnce: bounds.seenOnce,
+    majority: majorityAccuracy(table.observed, majority.label),
+    majorityClass: EVENT_TYPES[majority.label],
+    majoritySource: majority.source,
+    macroF1: macroF1(Object.values(perEvent)),
+    perEvent,
+    confusion,
+    ece: expectedCalibrationError(probabilities, table.observed),
+    eceInterval: expectedCalibrationErrorInterval(table.clusters, probabilities, table.observed, bootstrap),
+    reliability: reliabilityBins(probabilities, table.observed),
+    brier: brierScore(probabilities, table.observed),
+    nll: negativeLogLikelihood(probabilities, table.observed),
+    kl: dist.kl,
+    l1: dist.l1,
+    entropySpearman: dist.rho.rho,
+    entropySpearmanP: dist.rho.pValue,
+    entropySpearmanInterval: dist.rho.interval,
+    entropySpearmanPIndependent: dist.rhoIndependent.pValue,
+    entropyPearson: dist.r.r,
+    entropyPearsonPIndependent: dist.r.pValue,
+    entropyStates: dist.points.length,
+    meanPredictedEntropy: dist.meanPredictedEntropy,
+    meanEmpiricalEntropy: dist.meanEmpiricalEntropy,
+    entropyPoints: dist.points,
+  };
+  const scores = {
+    name: output.name,
+    abstraction: context.abstraction,
+    holdout: context.holdout,
+    clusters: table.clusters,
+    clusterUnit: table.clusterUnit,
+    credit,
+  };
+  return { evaluation, scores };
 }
 /**
  * Scores each predictor on `states` (distribution metrics: mode accuracy, KL, L1,
@@ -366,24 +408,30 @@ function scorePredictor(states, table, output, context, majority, bounds) {
  * at least MIN_SAMPLES_FOR_ENTROPY samples.
  */
 function referenceEvaluate(states, samples, outputs, context) {
-    const table = resolveSamples(states, samples, context.familyOf);
-    const majority = context.majorityClass !== undefined
-        ? { label: eventIndex(context.majorityClass), source: "train" }
-        : { label: majorityLabel(table.observed, EVENT_TYPES.length), source: "test" };
-    const bounds = ceilings(states, table, majority.label);
-    const scored = outputs.map((o) => scorePredictor(states, table, o, context, majority, bounds));
-    const comparisons = [];
-    for (let i = 0; i < scored.length; i++) {
-        for (let j = i + 1; j < scored.length; j++) {
-            comparisons.push(compare(scored[i].scores, scored[j].scores, { resamples: context.bootstrapResamples, seed: context.bootstrapSeed }));
-        }
+  const table = resolveSamples(states, samples, context.familyOf);
+  const majority =
+    context.majorityClass !== undefined
+      ? { label: eventIndex(context.majorityClass), source: "train" }
+      : { label: majorityLabel(table.observed, EVENT_TYPES.length), source: "test" };
+  const bounds = ceilings(states, table, majority.label);
+  const scored = outputs.map((o) => scorePredictor(states, table, o, context, majority, bounds));
+  const comparisons = [];
+  for (let i = 0; i < scored.length; i++) {
+    for (let j = i + 1; j < scored.length; j++) {
+      comparisons.push(
+        compare(scored[i].scores, scored[j].scores, {
+          resamples: context.bootstrapResamples,
+          seed: context.bootstrapSeed,
+        }),
+      );
     }
-    return {
-        abstraction: context.abstraction,
-        holdout: context.holdout,
-        predictors: scored.map((s) => s.evaluation),
-        comparisons,
-    };
+  }
+  return {
+    abstraction: context.abstraction,
+    holdout: context.holdout,
+    predictors: scored.map((s) => s.evaluation),
+    comparisons,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -397,15 +445,40 @@ async function runOne(which) {
   const inputRss = process.memoryUsage().rss;
   const implementation = which === "reference" ? referenceEvaluate : evaluate;
   const start = process.hrtime.bigint();
-  const result = implementation(input.states, input.samples, input.outputs, { abstraction: "depth", holdout: "bench", bootstrapResamples: RESAMPLES });
+  const result = implementation(input.states, input.samples, input.outputs, {
+    abstraction: "depth",
+    holdout: "bench",
+    bootstrapResamples: RESAMPLES,
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   const p = result.predictors[0];
   // The fields issue 25 added (brierInterval, nllInterval) are left out, so both sides hash the same fields.
-  const comparable = { ...result, predictors: result.predictors.map(({ brierInterval, nllInterval, ...rest }) => rest) };
+  const comparable = {
+    ...result,
+    predictors: result.predictors.map(({ brierInterval, nllInterval, ...rest }) => rest),
+  };
   const digest = createHash("sha256").update(JSON.stringify(comparable)).digest("hex").slice(0, 16);
-  const summary = { accuracy: p.accuracy, ece: p.ece, rho: p.entropySpearman, rhoInterval: [p.entropySpearmanInterval.lower, p.entropySpearmanInterval.upper], rhoP: p.entropySpearmanP };
+  const summary = {
+    accuracy: p.accuracy,
+    ece: p.ece,
+    rho: p.entropySpearman,
+    rhoInterval: [p.entropySpearmanInterval.lower, p.entropySpearmanInterval.upper],
+    rhoP: p.entropySpearmanP,
+  };
   const mb = (bytes) => Math.round(bytes / 1048576);
-  console.log(JSON.stringify({ which, ms, inputRssMB: mb(inputRss), peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024), states: p.states, samples: p.samples, entropyStates: p.entropyStates, digest, summary }));
+  console.log(
+    JSON.stringify({
+      which,
+      ms,
+      inputRssMB: mb(inputRss),
+      peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+      states: p.states,
+      samples: p.samples,
+      entropyStates: p.entropyStates,
+      digest,
+      summary,
+    }),
+  );
 }
 
 const only = process.argv.indexOf("--only");
@@ -413,17 +486,31 @@ if (only >= 0) {
   await runOne(process.argv[only + 1]);
 } else {
   const child = (which) => {
-    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--only", which], { encoding: "utf8", env: process.env, maxBuffer: 1 << 24 });
+    const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--only", which], {
+      encoding: "utf8",
+      env: process.env,
+      maxBuffer: 1 << 24,
+    });
     if (run.status !== 0) throw new Error(`${which} failed: ${run.stderr}`);
     return JSON.parse(run.stdout.trim().split("\n").at(-1));
   };
   const current = child("current");
   const reference = child("reference");
-  console.log(`${current.states} states, ${current.samples} samples, ${PROGRAMS} programs (clusters), 1 predictor, ${current.entropyStates} states in the entropy correlation, ${RESAMPLES} resamples`);
+  console.log(
+    `${current.states} states, ${current.samples} samples, ${PROGRAMS} programs (clusters), 1 predictor, ${current.entropyStates} states in the entropy correlation, ${RESAMPLES} resamples`,
+  );
   for (const r of [reference, current]) {
-    console.log(`${r.which.padEnd(9)}: ${(r.ms / 1000).toFixed(2)} s, peak RSS ${r.peakRssMB} MB (the input alone ${r.inputRssMB} MB)`);
+    console.log(
+      `${r.which.padEnd(9)}: ${(r.ms / 1000).toFixed(2)} s, peak RSS ${r.peakRssMB} MB (the input alone ${r.inputRssMB} MB)`,
+    );
   }
-  console.log(`ratio reference / current: ${(reference.ms / current.ms).toFixed(1)}× faster; peak RSS ${reference.peakRssMB} → ${current.peakRssMB} MB`);
-  console.log(`results identical (sha256 of the whole result JSON but the new Brier/NLL intervals): ${current.digest === reference.digest} (${current.digest})`);
-  console.log(`accuracy ${current.summary.accuracy}, ECE ${current.summary.ece.toFixed(4)}, ρ ${current.summary.rho.toFixed(4)} [${current.summary.rhoInterval.map((v) => v.toFixed(4)).join(", ")}], p ${current.summary.rhoP.toFixed(4)}`);
+  console.log(
+    `ratio reference / current: ${(reference.ms / current.ms).toFixed(1)}× faster; peak RSS ${reference.peakRssMB} → ${current.peakRssMB} MB`,
+  );
+  console.log(
+    `results identical (sha256 of the whole result JSON but the new Brier/NLL intervals): ${current.digest === reference.digest} (${current.digest})`,
+  );
+  console.log(
+    `accuracy ${current.summary.accuracy}, ECE ${current.summary.ece.toFixed(4)}, ρ ${current.summary.rho.toFixed(4)} [${current.summary.rhoInterval.map((v) => v.toFixed(4)).join(", ")}], p ${current.summary.rhoP.toFixed(4)}`,
+  );
 }

@@ -8,7 +8,9 @@
 
 import { pathToFileURL } from "node:url";
 
-const distRoot = process.env.SCHEDLAB_DIST ? pathToFileURL(`${process.env.SCHEDLAB_DIST}/`) : new URL("../dist/", import.meta.url);
+const distRoot = process.env.SCHEDLAB_DIST
+  ? pathToFileURL(`${process.env.SCHEDLAB_DIST}/`)
+  : new URL("../dist/", import.meta.url);
 const { evaluate } = await import(new URL("eval/index.js", distRoot).href);
 
 const EVENTS = ["GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd"];
@@ -38,7 +40,15 @@ for (let i = 0; i < STATES; i++) {
     counts[next] += 1;
     samples.push({ stateId: `s${i}`, program, runId: k, end: 0, next });
   }
-  states.push({ id: `s${i}`, abstraction: "depth", program, key: `depth=${i}`, counts, runs: SAMPLES_PER_STATE, representative: { program, runId: 0, procs: 1, records: [], end: 0 } });
+  states.push({
+    id: `s${i}`,
+    abstraction: "depth",
+    program,
+    key: `depth=${i}`,
+    counts,
+    runs: SAMPLES_PER_STATE,
+    representative: { program, runId: 0, procs: 1, records: [], end: 0 },
+  });
 }
 const outputs = Array.from({ length: PREDICTORS }, (_, j) => ({
   name: `synthetic-${j}`,
@@ -77,7 +87,11 @@ time(reference, 1);
 const ref = time(reference, 5);
 const full = time(() => evaluate(states, samples, outputs, { abstraction: "depth", holdout: "bench" }), 3);
 const accuracyMatches = full.result.predictors.every((p, j) => Math.abs(p.accuracy - ref.result[j]) < 1e-12);
-console.log(`${STATES} states, ${samples.length} samples, ${PROGRAMS} programs, ${PREDICTORS} predictors (${(PREDICTORS * (PREDICTORS - 1)) / 2} comparisons)`);
+console.log(
+  `${STATES} states, ${samples.length} samples, ${PROGRAMS} programs, ${PREDICTORS} predictors (${(PREDICTORS * (PREDICTORS - 1)) / 2} comparisons)`,
+);
 console.log(`reference (accuracy only): ${ref.ms.toFixed(1)} ms`);
-console.log(`evaluate (all metrics, 2000-resample bootstraps): ${full.ms.toFixed(1)} ms — ratio ${(full.ms / ref.ms).toFixed(1)}× the reference`);
+console.log(
+  `evaluate (all metrics, 2000-resample bootstraps): ${full.ms.toFixed(1)} ms — ratio ${(full.ms / ref.ms).toFixed(1)}× the reference`,
+);
 console.log(`accuracies agree with the reference: ${accuracyMatches}`);

@@ -201,10 +201,14 @@ const LEAK = (i) => `func TestFirstResult${i}(t *testing.T) {
 function writeSuite(root) {
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, "go.mod"), "module bench.local/suite\n\ngo 1.22\n");
-  writeFileSync(join(root, "suite.go"), `// Package suite is written by bench/hunt-storage.mjs: a test suite of ${tests} tests.\npackage suite\n\n// work is what each test moves through its goroutines.\nconst work = ${work}\n`);
+  writeFileSync(
+    join(root, "suite.go"),
+    `// Package suite is written by bench/hunt-storage.mjs: a test suite of ${tests} tests.\npackage suite\n\n// work is what each test moves through its goroutines.\nconst work = ${work}\n`,
+  );
   for (let file = 0; file * 10 < tests; file++) {
     const bodies = [];
-    for (let i = file * 10; i < Math.min(tests, file * 10 + 10); i++) bodies.push(i % 40 === 39 ? LEAK(i) : TEMPLATES[i % TEMPLATES.length](i));
+    for (let i = file * 10; i < Math.min(tests, file * 10 + 10); i++)
+      bodies.push(i % 40 === 39 ? LEAK(i) : TEMPLATES[i % TEMPLATES.length](i));
     const source = `package suite\n\nimport (\n\t"context"\n\t"runtime"\n\t"sync"\n\t"testing"\n\t"time"\n)\n\nvar (\n\t_ = context.Background\n\t_ = runtime.Gosched\n\t_ = time.Now\n)\n\n${bodies.join("\n\n")}\n`;
     writeFileSync(join(root, `suite${String(file).padStart(3, "0")}_test.go`), source);
   }
@@ -212,11 +216,16 @@ function writeSuite(root) {
 
 /** Runs `schedlab ARGS` under /usr/bin/time: wall seconds, peak RSS in MiB, stdout. */
 async function timed(args) {
-  const result = await execa("/usr/bin/time", ["-f", "%e %M", process.execPath, bin, ...args], { reject: false, maxBuffer: 1 << 30 });
+  const result = await execa("/usr/bin/time", ["-f", "%e %M", process.execPath, bin, ...args], {
+    reject: false,
+    maxBuffer: 1 << 30,
+  });
   const last = result.stderr.trim().split("\n").pop() ?? "";
   const [wall, kb] = last.split(" ").map(Number);
-  if (!Number.isFinite(wall)) throw new Error(`no timing for schedlab ${args.join(" ")}:\n${result.stderr.slice(-2000)}`);
-  if (result.exitCode !== 0 && result.exitCode !== 3) throw new Error(`schedlab ${args.join(" ")} exited ${result.exitCode}:\n${result.stderr.slice(-2000)}`);
+  if (!Number.isFinite(wall))
+    throw new Error(`no timing for schedlab ${args.join(" ")}:\n${result.stderr.slice(-2000)}`);
+  if (result.exitCode !== 0 && result.exitCode !== 3)
+    throw new Error(`schedlab ${args.join(" ")} exited ${result.exitCode}:\n${result.stderr.slice(-2000)}`);
   return { wall, rssMiB: kb / 1024, stdout: result.stdout };
 }
 
@@ -240,7 +249,12 @@ function compactMiB(file) {
 /** What `leaks --json` reports, without the database path its replay commands name. */
 function bugsOf(leaks, dbFile) {
   const analysis = JSON.parse(leaks.stdout.replaceAll(dbFile, "DB"));
-  return { bugs: analysis.bugs, findings: analysis.findings, potential: analysis.potentialDeadlocks, counts: analysis.counts };
+  return {
+    bugs: analysis.bugs,
+    findings: analysis.findings,
+    potential: analysis.potentialDeadlocks,
+    counts: analysis.counts,
+  };
 }
 
 const fmt = (x, digits = 1) => x.toFixed(digits);
@@ -248,11 +262,30 @@ try {
   const suite = join(dir, "suite");
   writeSuite(suite);
   const reference = join(dir, "reference.db");
-  const hunt = await timed(["collect", suite, "--budget", budget, "--exhaust-budget", "--no-ingest", "--db", reference, "--traces", join(dir, "traces"), "--quiet", "--json"]);
+  const hunt = await timed([
+    "collect",
+    suite,
+    "--budget",
+    budget,
+    "--exhaust-budget",
+    "--no-ingest",
+    "--db",
+    reference,
+    "--traces",
+    join(dir, "traces"),
+    "--quiet",
+    "--json",
+  ]);
   checkpointed(reference);
   const probe = openDatabase(reference);
-  const runs = probe.prepare("SELECT count(*) AS n, sum(trace_bytes) AS bytes, sum(wall_ms) AS wallMs FROM runs WHERE trace_path IS NOT NULL").get();
-  const strategies = probe.prepare("SELECT strategy, count(*) AS n FROM runs GROUP BY strategy ORDER BY strategy").all();
+  const runs = probe
+    .prepare(
+      "SELECT count(*) AS n, sum(trace_bytes) AS bytes, sum(wall_ms) AS wallMs FROM runs WHERE trace_path IS NOT NULL",
+    )
+    .get();
+  const strategies = probe
+    .prepare("SELECT strategy, count(*) AS n FROM runs GROUP BY strategy ORDER BY strategy")
+    .all();
   probe.close();
   const stores = {};
   for (const store of ["events", "summary"]) {
@@ -281,7 +314,11 @@ try {
       `leaks summary / events: time ${fmt(summary.leaks.wall / events.leaks.wall, 2)}x; database summary / events ${fmt(summary.mib / events.mib, 4)}x`,
   );
   const same = JSON.stringify(events.found) === JSON.stringify(summary.found);
-  console.log(same ? "leaks: the same bugs and findings from both databases" : "WARNING: leaks reports differ between the events and the summary database");
+  console.log(
+    same
+      ? "leaks: the same bugs and findings from both databases"
+      : "WARNING: leaks reports differ between the events and the summary database",
+  );
   if (!same || ratio(summary) > 2) process.exitCode = 1;
 } finally {
   if (!keep) rmSync(dir, { recursive: true, force: true });

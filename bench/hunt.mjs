@@ -23,23 +23,48 @@ const keep = process.env.BENCH_DIR !== undefined;
 
 /** Runs `schedlab ARGS` under /usr/bin/time: wall seconds, peak RSS in MiB, stdout. */
 async function timed(args) {
-  const result = await execa("/usr/bin/time", ["-f", "%e %M", process.execPath, bin, ...args], { reject: false, all: false });
+  const result = await execa("/usr/bin/time", ["-f", "%e %M", process.execPath, bin, ...args], {
+    reject: false,
+    all: false,
+  });
   const last = result.stderr.trim().split("\n").pop() ?? "";
   const [wall, kb] = last.split(" ").map(Number);
-  if (!Number.isFinite(wall)) throw new Error(`no timing for schedlab ${args.join(" ")}:\n${result.stderr.slice(-2000)}`);
-  if (result.exitCode !== 0 && result.exitCode !== 3) throw new Error(`schedlab ${args.join(" ")} exited ${result.exitCode}:\n${result.stderr.slice(-2000)}`);
+  if (!Number.isFinite(wall))
+    throw new Error(`no timing for schedlab ${args.join(" ")}:\n${result.stderr.slice(-2000)}`);
+  if (result.exitCode !== 0 && result.exitCode !== 3)
+    throw new Error(`schedlab ${args.join(" ")} exited ${result.exitCode}:\n${result.stderr.slice(-2000)}`);
   return { wall, rssMiB: kb / 1024, stdout: result.stdout };
 }
 
 async function hunt(label, extra) {
   const db = join(dir, `${label}.db`);
-  const collect = await timed(["collect", tree, "--budget", budget, "--db", db, "--traces", join(dir, `${label}-traces`), "--quiet", ...extra]);
+  const collect = await timed([
+    "collect",
+    tree,
+    "--budget",
+    budget,
+    "--db",
+    db,
+    "--traces",
+    join(dir, `${label}-traces`),
+    "--quiet",
+    ...extra,
+  ]);
   const ingest = await timed(["ingest", "--db", db]);
   const leaks = await timed(["leaks", "--db", db, "--json"]);
   const analysis = JSON.parse(leaks.stdout);
   const runs = analysis.programs.reduce((n, p) => n + p.runs, 0);
   const withBug = analysis.programs.filter((p) => p.blockedForever > 0).length;
-  return { collect, ingest, leaks, runs, withBug, bugs: analysis.counts.leak, potential: analysis.counts.potential, programs: analysis.programs.length };
+  return {
+    collect,
+    ingest,
+    leaks,
+    runs,
+    withBug,
+    bugs: analysis.counts.leak,
+    potential: analysis.counts.potential,
+    programs: analysis.programs.length,
+  };
 }
 
 const fmt = (x, digits = 1) => x.toFixed(digits);
@@ -47,7 +72,10 @@ try {
   // The reference first, then recording: a warm build cache favours the second, which is the one measured against.
   const reference = await hunt("reference", ["--no-lock-recording"]);
   const recording = await hunt("recording", []);
-  for (const [label, h] of [["reference (no lock recording)", reference], ["lock recording", recording]]) {
+  for (const [label, h] of [
+    ["reference (no lock recording)", reference],
+    ["lock recording", recording],
+  ]) {
     console.log(
       `${label}: hunt ${fmt(h.collect.wall)} s (${h.runs} runs, ${fmt(h.runs / h.collect.wall, 2)} runs/s), ingest ${fmt(h.ingest.wall)} s, ` +
         `leaks ${fmt(h.leaks.wall)} s peak ${fmt(h.leaks.rssMiB, 0)} MiB; ${h.bugs} bugs blocking forever in ${h.withBug} of ${h.programs} programs, ${h.potential} potential deadlocks`,
@@ -58,7 +86,8 @@ try {
       `runs per second ${fmt(recording.runs / recording.collect.wall / (reference.runs / reference.collect.wall), 2)}x, ` +
       `leaks time ${fmt(recording.leaks.wall / reference.leaks.wall, 2)}x, leaks peak RSS ${fmt(recording.leaks.rssMiB / reference.leaks.rssMiB, 2)}x`,
   );
-  if (recording.withBug < reference.withBug) console.log(`WARNING: fewer programs with a bug under recording (${recording.withBug} < ${reference.withBug})`);
+  if (recording.withBug < reference.withBug)
+    console.log(`WARNING: fewer programs with a bug under recording (${recording.withBug} < ${reference.withBug})`);
 } finally {
   if (!keep) rmSync(dir, { recursive: true, force: true });
 }

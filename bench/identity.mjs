@@ -89,7 +89,9 @@ func main() {
 
 /** Runs a command under /usr/bin/time; returns its stdout, wall seconds and peak RSS in MiB. */
 async function measured(command, args) {
-  const { stdout, stderr } = await execa("/usr/bin/time", ["-f", "TIME %e %M", command, ...args], { maxBuffer: 1 << 30 });
+  const { stdout, stderr } = await execa("/usr/bin/time", ["-f", "TIME %e %M", command, ...args], {
+    maxBuffer: 1 << 30,
+  });
   const [, seconds, kb] = /TIME (\S+) (\d+)/.exec(stderr);
   return { stdout, seconds: Number(seconds), mib: Number(kb) / 1024 };
 }
@@ -101,13 +103,27 @@ async function measureProgram(name, source) {
   mkdirSync(program, { recursive: true });
   writeFileSync(join(program, "main.go"), source);
   const dbFile = join(root, "schedlab.db");
-  await collect({ paths: [join(root, "programs")], runs: 1, timeoutMs: 600_000, procs: [2], jobs: 1, db: dbFile, traces: join(root, "traces") });
+  await collect({
+    paths: [join(root, "programs")],
+    runs: 1,
+    timeoutMs: 600_000,
+    procs: [2],
+    jobs: 1,
+    db: dbFile,
+    traces: join(root, "traces"),
+  });
   const db = openDatabase(dbFile);
   const since = process.hrtime.bigint();
   const ingest = await ingestRuns(db, { concurrency: 1 });
   const ingestSeconds = Number(process.hrtime.bigint() - since) / 1e9;
-  const ids = db.prepare("SELECT count(*) AS n, max(length(canonical_id)) AS longest, sum(length(canonical_id)) AS total FROM goroutines").get();
-  const deepest = db.prepare("SELECT canonical_id FROM goroutines WHERE entry = 'main.worker' ORDER BY gid DESC LIMIT 1").get();
+  const ids = db
+    .prepare(
+      "SELECT count(*) AS n, max(length(canonical_id)) AS longest, sum(length(canonical_id)) AS total FROM goroutines",
+    )
+    .get();
+  const deepest = db
+    .prepare("SELECT canonical_id FROM goroutines WHERE entry = 'main.worker' ORDER BY gid DESC LIMIT 1")
+    .get();
   db.close();
   if (ingest.ok !== 1) throw new Error(`${name}: expected 1 ingested run, got ${JSON.stringify(ingest.runs)}`);
   // the database file as a reader sees it: checkpointed, without free pages
@@ -116,7 +132,17 @@ async function measureProgram(name, source) {
   compact.close();
   const bytes = statSync(dbFile).size;
   const leaks = await measured(process.execPath, [bin, "leaks", "--db", dbFile, "--json"]);
-  return { name, events: ingest.events, goroutines: ids.n, longest: ids.longest, meanId: ids.total / ids.n, deepest: deepest.canonical_id, bytes, ingestSeconds, leaks };
+  return {
+    name,
+    events: ingest.events,
+    goroutines: ids.n,
+    longest: ids.longest,
+    meanId: ids.total / ids.n,
+    deepest: deepest.canonical_id,
+    bytes,
+    ingestSeconds,
+    leaks,
+  };
 }
 
 try {

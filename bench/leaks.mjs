@@ -72,7 +72,9 @@ console.log(n);
 
 /** Runs a command under /usr/bin/time; returns its stdout, wall seconds and peak RSS in MiB. */
 async function measured(command, args) {
-  const { stdout, stderr } = await execa("/usr/bin/time", ["-f", "TIME %e %M", command, ...args], { maxBuffer: 1 << 30 });
+  const { stdout, stderr } = await execa("/usr/bin/time", ["-f", "TIME %e %M", command, ...args], {
+    maxBuffer: 1 << 30,
+  });
   const [, seconds, kb] = /TIME (\S+) (\d+)/.exec(stderr);
   return { stdout, seconds: Number(seconds), mib: Number(kb) / 1024 };
 }
@@ -88,7 +90,15 @@ try {
   const dbFile = join(dir, "schedlab.db");
 
   let since = process.hrtime.bigint();
-  await collect({ paths: [join(dir, "programs")], runs, timeoutMs: 600_000, procs: [2], jobs: 1, db: dbFile, traces: join(dir, "traces") });
+  await collect({
+    paths: [join(dir, "programs")],
+    runs,
+    timeoutMs: 600_000,
+    procs: [2],
+    jobs: 1,
+    db: dbFile,
+    traces: join(dir, "traces"),
+  });
   const collectSeconds = seconds(since);
   const db = openDatabase(dbFile);
   since = process.hrtime.bigint();
@@ -96,20 +106,35 @@ try {
   const ingestSeconds = seconds(since);
   const outcomes = db.prepare("SELECT outcome, count(*) AS n FROM runs GROUP BY outcome").all();
   db.close();
-  if (ingest.ok !== runs) throw new Error(`expected ${runs} ingested runs, got ${JSON.stringify(ingest.runs)} (outcomes ${JSON.stringify(outcomes)})`);
+  if (ingest.ok !== runs)
+    throw new Error(
+      `expected ${runs} ingested runs, got ${JSON.stringify(ingest.runs)} (outcomes ${JSON.stringify(outcomes)})`,
+    );
 
   const scan = await measured(process.execPath, ["-e", SCAN, dbFile]);
   const leaks = await measured(process.execPath, [bin, "leaks", "--db", dbFile, "--json"]);
   const scanned = Number(scan.stdout.trim());
   const findings = JSON.parse(leaks.stdout).findings;
 
-  const found = findings.length === 1 && findings[0].reason === "select" && findings[0].goroutine.startsWith("main.main/main.stuck@") && findings[0].runsBlocked === runs;
-  console.log(`collection: ${runs} runs of a ${hops}-hop ping-pong flood, ${ingest.events} events (${scanned} rows scanned); database ${(statSync(dbFile).size / 2 ** 20).toFixed(0)} MiB, ${(statSync(dbFile).size / ingest.events).toFixed(1)} bytes/event`);
-  console.log(`  collect ${collectSeconds.toFixed(1)} s, ingest ${ingestSeconds.toFixed(1)} s (${(ingest.events / ingestSeconds / 1e6).toFixed(2)} M events/s)`);
+  const found =
+    findings.length === 1 &&
+    findings[0].reason === "select" &&
+    findings[0].goroutine.startsWith("main.main/main.stuck@") &&
+    findings[0].runsBlocked === runs;
+  console.log(
+    `collection: ${runs} runs of a ${hops}-hop ping-pong flood, ${ingest.events} events (${scanned} rows scanned); database ${(statSync(dbFile).size / 2 ** 20).toFixed(0)} MiB, ${(statSync(dbFile).size / ingest.events).toFixed(1)} bytes/event`,
+  );
+  console.log(
+    `  collect ${collectSeconds.toFixed(1)} s, ingest ${ingestSeconds.toFixed(1)} s (${(ingest.events / ingestSeconds / 1e6).toFixed(2)} M events/s)`,
+  );
   console.log(`plain scan of event_records: ${scan.seconds.toFixed(1)} s, peak ${scan.mib.toFixed(0)} MiB`);
   console.log(`schedlab leaks --json:       ${leaks.seconds.toFixed(1)} s, peak ${leaks.mib.toFixed(0)} MiB`);
-  console.log(`ratio leaks / plain scan: time ${(leaks.seconds / scan.seconds).toFixed(2)}x (target ≤ 2), peak RSS ${(leaks.mib / scan.mib).toFixed(2)}x; peak ${leaks.mib <= 1024 ? "within" : "OVER"} 1 GiB`);
-  console.log(`finding: ${found ? "the goroutine left in select, blocked in every run" : "MISSING"} — ${JSON.stringify(findings.map((f) => [f.goroutine, f.reason, `${f.runsBlocked}/${f.runsSeen}`]))}`);
+  console.log(
+    `ratio leaks / plain scan: time ${(leaks.seconds / scan.seconds).toFixed(2)}x (target ≤ 2), peak RSS ${(leaks.mib / scan.mib).toFixed(2)}x; peak ${leaks.mib <= 1024 ? "within" : "OVER"} 1 GiB`,
+  );
+  console.log(
+    `finding: ${found ? "the goroutine left in select, blocked in every run" : "MISSING"} — ${JSON.stringify(findings.map((f) => [f.goroutine, f.reason, `${f.runsBlocked}/${f.runsSeen}`]))}`,
+  );
   if (!found || leaks.mib > 1024) process.exitCode = 1;
 } finally {
   if (!keep) rmSync(dir, { recursive: true, force: true });

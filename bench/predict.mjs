@@ -19,7 +19,7 @@ const REASONS = ["chan receive", "chan send", "select", "sync", "sleep"];
 /** A deterministic pseudo-random run of `length` records. */
 function run(seed, length) {
   let x = seed;
-  const next = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   return Array.from({ length }, (_, seq) => {
     const kind = KINDS[Math.floor(next() * 6)];
     const reason = kind === "GoBlock" ? REASONS[Math.floor(next() * REASONS.length)] : "";
@@ -38,7 +38,11 @@ const states = Array.from({ length: n }, (_, i) => ({
   runs: 1,
   representative: { program: "bench", runId: 1, procs: 2, records, end: 32 + i },
 }));
-const samples = states.map((s) => ({ stateId: s.id, prefix: s.representative, next: records[s.representative.end].kind }));
+const samples = states.map((s) => ({
+  stateId: s.id,
+  prefix: s.representative,
+  next: records[s.representative.end].kind,
+}));
 
 const seconds = async (work) => {
   const start = process.hrtime.bigint();
@@ -51,11 +55,32 @@ try {
   const ngram = await createPredictor("ngram:3", { training: { samples } });
   const computed = await seconds(() => predictWithCache(db, ngram, states, { batchSize: 512 }));
   const cached = await seconds(() => predictWithCache(db, ngram, states, { batchSize: 512 }));
-  console.log(`cache: ${n} states computed+stored in ${computed.toFixed(3)} s, answered from cache in ${cached.toFixed(3)} s; ratio ${(computed / cached).toFixed(2)}`);
+  console.log(
+    `cache: ${n} states computed+stored in ${computed.toFixed(3)} s, answered from cache in ${cached.toFixed(3)} s; ratio ${(computed / cached).toFixed(2)}`,
+  );
   db.close();
 
   const reply = JSON.stringify({
-    choices: [{ index: 0, message: { role: "assistant", content: "C" }, logprobs: { content: [{ token: "C", logprob: -0.1, bytes: [67], top_logprobs: [{ token: "C", logprob: -0.1, bytes: [67] }, { token: "B", logprob: -2.4, bytes: [66] }] }] }, finish_reason: "length" }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: "C" },
+        logprobs: {
+          content: [
+            {
+              token: "C",
+              logprob: -0.1,
+              bytes: [67],
+              top_logprobs: [
+                { token: "C", logprob: -0.1, bytes: [67] },
+                { token: "B", logprob: -2.4, bytes: [66] },
+              ],
+            },
+          ],
+        },
+        finish_reason: "length",
+      },
+    ],
   });
   const server = createServer((req, res) => {
     req.resume();
@@ -64,9 +89,15 @@ try {
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${server.address().port}/v1`;
   const few = states.slice(0, 80);
-  const serial = await seconds(() => createPredictor("openai:bench", { baseUrl, concurrency: 1 }).then((p) => p.predict(few)));
-  const parallel = await seconds(() => createPredictor("openai:bench", { baseUrl, concurrency: 8 }).then((p) => p.predict(few)));
-  console.log(`openai: ${few.length} states at 10 ms/reply: concurrency 1 ${serial.toFixed(3)} s, concurrency 8 ${parallel.toFixed(3)} s; ratio ${(serial / parallel).toFixed(2)}`);
+  const serial = await seconds(() =>
+    createPredictor("openai:bench", { baseUrl, concurrency: 1 }).then((p) => p.predict(few)),
+  );
+  const parallel = await seconds(() =>
+    createPredictor("openai:bench", { baseUrl, concurrency: 8 }).then((p) => p.predict(few)),
+  );
+  console.log(
+    `openai: ${few.length} states at 10 ms/reply: concurrency 1 ${serial.toFixed(3)} s, concurrency 8 ${parallel.toFixed(3)} s; ratio ${(serial / parallel).toFixed(2)}`,
+  );
   server.closeAllConnections();
   server.close();
 } finally {

@@ -35,9 +35,25 @@ try {
   db.prepare("UPDATE programs SET name = 'bench/f' || (id % 10) || '/' || name").run();
   refreshDataset(db, { abstraction: ABSTRACTION });
   const stages = (source) => [
-    () => runEvaluation(db, { predictors: ["majority", "ngram:3"], abstraction: ABSTRACTION, ...source, bootstrapResamples: 200, store: false }),
-    () => runRollouts(db, { predictor: "ngram:3", abstraction: ABSTRACTION, ...source, steps: 10, samples: 5, prefixes: 10 }),
-    () => runFidelity(db, { teacher: "ngram:3", student: "majority", abstraction: ABSTRACTION, ...source, resamples: 200 }),
+    () =>
+      runEvaluation(db, {
+        predictors: ["majority", "ngram:3"],
+        abstraction: ABSTRACTION,
+        ...source,
+        bootstrapResamples: 200,
+        store: false,
+      }),
+    () =>
+      runRollouts(db, {
+        predictor: "ngram:3",
+        abstraction: ABSTRACTION,
+        ...source,
+        steps: 10,
+        samples: 5,
+        prefixes: 10,
+      }),
+    () =>
+      runFidelity(db, { teacher: "ngram:3", student: "majority", abstraction: ABSTRACTION, ...source, resamples: 200 }),
   ];
   const clearCache = () => db.prepare("DELETE FROM predictions").run();
   clearCache();
@@ -53,10 +69,16 @@ try {
     for (const stage of stages({ data })) await stage();
   });
   const events = db.prepare("SELECT COUNT(*) AS n FROM events").get().n;
-  console.log(`collection: ${PROGRAMS} programs × 5 runs, ${events} records; ${ABSTRACTION} states; split ${data.fit.programs.length} fit / ${data.validation.programs.length} validation / ${data.test.programs.length} test programs`);
+  console.log(
+    `collection: ${PROGRAMS} programs × 5 runs, ${events} records; ${ABSTRACTION} states; split ${data.fit.programs.length} fit / ${data.validation.programs.length} validation / ${data.test.programs.length} test programs`,
+  );
   console.log(`eval + rollout + fidelity, each loading the split: ${separate.toFixed(2)} s`);
-  console.log(`the split loaded once (${load.toFixed(2)} s), then the three stages on it: ${(load + shared).toFixed(2)} s`);
-  console.log(`ratio separate / shared: ${(separate / (load + shared)).toFixed(2)}×; one load is ${((100 * load) / separate).toFixed(0)} % of the separate time`);
+  console.log(
+    `the split loaded once (${load.toFixed(2)} s), then the three stages on it: ${(load + shared).toFixed(2)} s`,
+  );
+  console.log(
+    `ratio separate / shared: ${(separate / (load + shared)).toFixed(2)}×; one load is ${((100 * load) / separate).toFixed(0)} % of the separate time`,
+  );
   db.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

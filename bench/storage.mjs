@@ -99,7 +99,15 @@ try {
   writeFileSync(join(program, "main.go"), CHAINS);
   const collected = join(dir, "collected.db");
   const since = process.hrtime.bigint();
-  await collect({ paths: [join(dir, "programs")], runs: 1, timeoutMs: 1_200_000, procs: [2], jobs: 1, db: collected, traces: join(dir, "traces") });
+  await collect({
+    paths: [join(dir, "programs")],
+    runs: 1,
+    timeoutMs: 1_200_000,
+    procs: [2],
+    jobs: 1,
+    db: collected,
+    traces: join(dir, "traces"),
+  });
   const collectSeconds = seconds(since);
   const probe = openDatabase(collected);
   const run = probe.prepare("SELECT outcome, trace_path AS tracePath, trace_bytes AS traceBytes FROM runs").get();
@@ -117,15 +125,24 @@ try {
   })();
   const perEvent = (bytes) => bytes / full.records;
   const trace = perEvent(run.traceBytes);
-  console.log(`collection: 1 run of ${chains} chains × ${workersPerChain} workers × ${rounds} rounds: ${full.records} records, ${goroutines.n} goroutines (longest id ${goroutines.longest} chars); collect ${collectSeconds.toFixed(1)} s`);
+  console.log(
+    `collection: 1 run of ${chains} chains × ${workersPerChain} workers × ${rounds} rounds: ${full.records} records, ${goroutines.n} goroutines (longest id ${goroutines.longest} chars); collect ${collectSeconds.toFixed(1)} s`,
+  );
   console.log(`trace file (reference):  ${(run.traceBytes / MiB).toFixed(1)} MiB, ${trace.toFixed(1)} bytes/event`);
   for (const m of [full, summary]) {
-    console.log(`--store ${m.store.padEnd(8)} ${(m.bytes / MiB).toFixed(1).padStart(7)} MiB, ${perEvent(m.bytes).toFixed(1)} bytes/event (${(perEvent(m.bytes) / trace).toFixed(2)}x the trace); ingest ${m.seconds.toFixed(1)} s (${(m.records / m.seconds / 1e6).toFixed(2)} M events/s)`);
+    console.log(
+      `--store ${m.store.padEnd(8)} ${(m.bytes / MiB).toFixed(1).padStart(7)} MiB, ${perEvent(m.bytes).toFixed(1)} bytes/event (${(perEvent(m.bytes) / trace).toFixed(2)}x the trace); ingest ${m.seconds.toFixed(1)} s (${(m.records / m.seconds / 1e6).toFixed(2)} M events/s)`,
+    );
   }
   console.log("where the bytes of --store events go (after VACUUM):");
-  for (const t of full.tables.filter((t) => t.bytes >= full.bytes / 1000)) console.log(`  ${t.name.padEnd(28)} ${(t.bytes / MiB).toFixed(1).padStart(7)} MiB  ${perEvent(t.bytes).toFixed(1).padStart(5)} bytes/event`);
+  for (const t of full.tables.filter((t) => t.bytes >= full.bytes / 1000))
+    console.log(
+      `  ${t.name.padEnd(28)} ${(t.bytes / MiB).toFixed(1).padStart(7)} MiB  ${perEvent(t.bytes).toFixed(1).padStart(5)} bytes/event`,
+    );
   const within = perEvent(full.bytes) <= 60;
-  console.log(`ratio events database / trace: ${(perEvent(full.bytes) / trace).toFixed(2)}x; summary / events: ${(summary.bytes / full.bytes).toFixed(4)}x; events ${within ? "within" : "OVER"} 60 bytes/event`);
+  console.log(
+    `ratio events database / trace: ${(perEvent(full.bytes) / trace).toFixed(2)}x; summary / events: ${(summary.bytes / full.bytes).toFixed(4)}x; events ${within ? "within" : "OVER"} 60 bytes/event`,
+  );
   if (!within) process.exitCode = 1;
 } finally {
   if (!keep) rmSync(dir, { recursive: true, force: true });

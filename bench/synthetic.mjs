@@ -37,7 +37,14 @@ export function simulate(program, run, events = 1000) {
     } else if (running.length > 0 && r < 0.8) {
       const g = running[Math.floor(rand() * running.length)];
       const end = g !== 1 && rand() < 0.05;
-      rec = end ? { kind: "GoEnd", g, reason: "", site: null } : { kind: "GoBlock", g, reason: reasons[Math.floor(rand() * reasons.length)], site: `main.worker main.go:${30 + (g % 5)}` };
+      rec = end
+        ? { kind: "GoEnd", g, reason: "", site: null }
+        : {
+            kind: "GoBlock",
+            g,
+            reason: reasons[Math.floor(rand() * reasons.length)],
+            site: `main.worker main.go:${30 + (g % 5)}`,
+          };
       state.set(g, end ? "ended" : "waiting");
     } else if (waiting.length > 0 && r < 0.95) {
       const g = waiting[Math.floor(rand() * waiting.length)];
@@ -66,20 +73,33 @@ export function simulate(program, run, events = 1000) {
 
 /** Writes `programs` synthetic programs × `runs` runs of `events` events each into `db` (the tables the trace stage fills). */
 export function seed(db, inTransaction, { programs, runs, events }) {
-  const insertProgram = db.prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES (?, '/bench', ?, 'main', 'x')");
-  const insertRun = db.prepare("INSERT INTO runs (program_id, config, procs, run_index, outcome, ingest_status, created_at) VALUES (?, 'procs-2', 2, ?, 'ok', 'ok', 'now')");
-  const insertEvent = db.prepare("INSERT INTO events (run_id, seq, time_ns, kind, gid, actor_gid, reason, site) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)");
+  const insertProgram = db.prepare(
+    "INSERT INTO programs (name, root, dir, kind, source_hash) VALUES (?, '/bench', ?, 'main', 'x')",
+  );
+  const insertRun = db.prepare(
+    "INSERT INTO runs (program_id, config, procs, run_index, outcome, ingest_status, created_at) VALUES (?, 'procs-2', 2, ?, 'ok', 'ok', 'now')",
+  );
+  const insertEvent = db.prepare(
+    "INSERT INTO events (run_id, seq, time_ns, kind, gid, actor_gid, reason, site) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)",
+  );
   const insertGoroutine = db.prepare("INSERT INTO goroutines (run_id, gid, canonical_id, is_root) VALUES (?, ?, ?, ?)");
   for (let p = 0; p < programs; p++) {
     inTransaction(db, () => {
-      const programId = Number(insertProgram.run(`bench/p${String(p).padStart(3, "0")}`, `/bench/p${p}`).lastInsertRowid);
+      const programId = Number(
+        insertProgram.run(`bench/p${String(p).padStart(3, "0")}`, `/bench/p${p}`).lastInsertRowid,
+      );
       for (let r = 0; r < runs; r++) {
         const runId = Number(insertRun.run(programId, r).lastInsertRowid);
         const { records, goroutines } = simulate(p, r, events);
         records.forEach((rec, seq) => insertEvent.run(runId, seq, seq * 100, rec.kind, rec.g, rec.reason, rec.site));
-        for (let g = 1; g <= goroutines; g++) insertGoroutine.run(runId, g, g === 1 ? "main.main" : `main.main/main.worker@main.go:${10 + g}#0`, g === 1 ? 1 : 0);
+        for (let g = 1; g <= goroutines; g++)
+          insertGoroutine.run(
+            runId,
+            g,
+            g === 1 ? "main.main" : `main.main/main.worker@main.go:${10 + g}#0`,
+            g === 1 ? 1 : 0,
+          );
       }
     });
   }
 }
-

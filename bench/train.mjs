@@ -12,7 +12,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const distRoot = process.env.SCHEDLAB_DIST ? pathToFileURL(`${process.env.SCHEDLAB_DIST}/`) : new URL("../dist/", import.meta.url);
+const distRoot = process.env.SCHEDLAB_DIST
+  ? pathToFileURL(`${process.env.SCHEDLAB_DIST}/`)
+  : new URL("../dist/", import.meta.url);
 const train = await import(new URL("train/index.js", distRoot).href);
 const predict = await import(new URL("predict/index.js", distRoot).href);
 const { seededRandom } = await import(new URL("random.js", distRoot).href);
@@ -83,7 +85,13 @@ function simulate(program, run) {
 const programs = Math.max(4, Math.ceil(SAMPLES / (EVENTS_PER_RUN * RUNS_PER_PROGRAM) / 0.8) + 1);
 const runs = [];
 for (let p = 0; p < programs; p++) {
-  for (let r = 0; r < RUNS_PER_PROGRAM; r++) runs.push({ program: `synthetic/p${String(p).padStart(3, "0")}`, runId: p * 100 + r, procs: 2, records: simulate(p, r) });
+  for (let r = 0; r < RUNS_PER_PROGRAM; r++)
+    runs.push({
+      program: `synthetic/p${String(p).padStart(3, "0")}`,
+      runId: p * 100 + r,
+      procs: 2,
+      records: simulate(p, r),
+    });
 }
 const holdout = ["synthetic/p000"]; // one program held out, so about SAMPLES remain for training
 
@@ -117,7 +125,16 @@ const recipes = [
   { what: "ce/mlp", objective: "ce", model: "mlp", epochs: EPOCHS },
 ];
 for (const recipe of recipes) {
-  const options = { ...train.DEFAULT_TRAIN_OPTIONS, objective: recipe.objective, model: recipe.model, abstraction: "depth", holdoutPrograms: holdout, holdoutSpec: "synthetic", epochs: recipe.epochs, patience: recipe.epochs };
+  const options = {
+    ...train.DEFAULT_TRAIN_OPTIONS,
+    objective: recipe.objective,
+    model: recipe.model,
+    abstraction: "depth",
+    holdoutPrograms: holdout,
+    holdoutSpec: "synthetic",
+    epochs: recipe.epochs,
+    patience: recipe.epochs,
+  };
   const fit = await timeAsync(() => train.trainStudent("bench", { runs, programDirs: new Map() }, options));
   const card = fit.result.card;
   rows.push({ ...recipe, ms: fit.ms, samples: card.data.trainSamples, trainRows: card.data.trainRows });
@@ -131,8 +148,12 @@ const batch = states.slice(0, 20_000);
 const predicted = await timeAsync(() => predictor.predict(batch));
 rmSync(scratch, { recursive: true, force: true });
 
-console.log(`samples: ${prefixes.length} (synthetic), ${runs.length} runs of ${programs} programs, ${predict.FEATURE_COUNT} features`);
-console.log(`reference: feature extraction of ${prefixes.length} prefixes ${reference.ms.toFixed(0)} ms (${perPrefixUs.toFixed(2)} µs/prefix)`);
+console.log(
+  `samples: ${prefixes.length} (synthetic), ${runs.length} runs of ${programs} programs, ${predict.FEATURE_COUNT} features`,
+);
+console.log(
+  `reference: feature extraction of ${prefixes.length} prefixes ${reference.ms.toFixed(0)} ms (${perPrefixUs.toFixed(2)} µs/prefix)`,
+);
 for (const row of rows) {
   const per100k = (row.ms / 1000) * (100_000 / row.samples);
   console.log(

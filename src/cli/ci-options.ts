@@ -18,8 +18,12 @@ export const FLAKY_FOUND_EXIT_CODE = 5;
 
 /** The exit code of each gate: 3 for the leak family, 4 for races, 5 for flaky tests. */
 export const EXIT_CODE_OF_GATE: Readonly<Record<Gate, number>> = {
-  leak: LEAK_FOUND_EXIT_CODE, outlived: LEAK_FOUND_EXIT_CODE, background: LEAK_FOUND_EXIT_CODE, potential: LEAK_FOUND_EXIT_CODE,
-  race: RACE_FOUND_EXIT_CODE, flaky: FLAKY_FOUND_EXIT_CODE,
+  leak: LEAK_FOUND_EXIT_CODE,
+  outlived: LEAK_FOUND_EXIT_CODE,
+  background: LEAK_FOUND_EXIT_CODE,
+  potential: LEAK_FOUND_EXIT_CODE,
+  race: RACE_FOUND_EXIT_CODE,
+  flaky: FLAKY_FOUND_EXIT_CODE,
 };
 
 /**
@@ -29,10 +33,18 @@ export const EXIT_CODE_OF_GATE: Readonly<Record<Gate, number>> = {
  */
 export function parseFailOn(values: readonly string[] | undefined): Gate[] {
   if (values === undefined) return [];
-  const words = values.flatMap((v) => v.split(",")).map((w) => w.trim()).filter((w) => w !== "");
-  if (words.length === 0) throw new UsageError("--fail-on needs a gate", `Give ${GATES.join(", ")} or all, e.g. --fail-on leak,race.`);
+  const words = values
+    .flatMap((v) => v.split(","))
+    .map((w) => w.trim())
+    .filter((w) => w !== "");
+  if (words.length === 0)
+    throw new UsageError("--fail-on needs a gate", `Give ${GATES.join(", ")} or all, e.g. --fail-on leak,race.`);
   const unknown = words.filter((w) => w !== "all" && !(GATES as readonly string[]).includes(w));
-  if (unknown.length > 0) throw new UsageError(`--fail-on: unknown gate ${unknown.map((w) => JSON.stringify(w)).join(", ")}`, `Give ${GATES.join(", ")} or all, repeated or separated by commas, e.g. --fail-on leak,race,flaky.`);
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--fail-on: unknown gate ${unknown.map((w) => JSON.stringify(w)).join(", ")}`,
+      `Give ${GATES.join(", ")} or all, repeated or separated by commas, e.g. --fail-on leak,race,flaky.`,
+    );
   return GATES.filter((g) => words.includes("all") || words.includes(g));
 }
 
@@ -45,6 +57,10 @@ export function gateExitCode(failed: readonly Gate[]): number | undefined {
 export function repoRootOption(given: string | undefined): string {
   if (given === undefined) return defaultRepoRoot();
   const dir = resolve(given);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--repo-root ${given} is not a directory`, "Pass the root of the repository the programs' sources are in.");
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new UsageError(
+      `--repo-root ${given} is not a directory`,
+      "Pass the root of the repository the programs' sources are in.",
+    );
   return dir;
 }

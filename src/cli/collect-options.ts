@@ -5,8 +5,17 @@
 import { Option } from "commander";
 import { parsePositiveInteger } from "./options.js";
 import {
-  collectModeOf, DEFAULT_TIMEOUT_MS, DERIVED_TIMEOUT, parseDuration, parseProcsList, parseStopOn,
-  type CollectCommonOptions, type CollectMode, type CollectModeFields, type CollectModeOptions, type CollectOptions,
+  collectModeOf,
+  DEFAULT_TIMEOUT_MS,
+  DERIVED_TIMEOUT,
+  parseDuration,
+  parseProcsList,
+  parseStopOn,
+  type CollectCommonOptions,
+  type CollectMode,
+  type CollectModeFields,
+  type CollectModeOptions,
+  type CollectOptions,
 } from "../collect/index.js";
 import { UsageError } from "../errors.js";
 
@@ -50,31 +59,76 @@ interface OptionDefinition {
 }
 
 const OPTIONS = {
-  program: { flags: "--program <name>", description: "collect only this program, named as collect names it (path relative to the path given); repeatable", repeatable: true },
+  program: {
+    flags: "--program <name>",
+    description: "collect only this program, named as collect names it (path relative to the path given); repeatable",
+    repeatable: true,
+  },
   timeout: {
     flags: "--timeout <duration>",
     description: `deadline per run and -test.timeout of test binaries (e.g. 500ms, 10s, 2m); not given: ${DEFAULT_TIMEOUT_MS / 1000}s for a program's first run, then ${DERIVED_TIMEOUT.factor}× its first ok plain run, between ${DERIVED_TIMEOUT.floorMs / 1000}s and ${DERIVED_TIMEOUT.ceilingMs / 1000}s`,
     defaultValue: "10s",
   },
-  procs: { flags: "--procs <list>", description: "GOMAXPROCS values, comma-separated, one configuration each (default: the number of CPUs)" },
+  procs: {
+    flags: "--procs <list>",
+    description: "GOMAXPROCS values, comma-separated, one configuration each (default: the number of CPUs)",
+  },
   jobs: { flags: "--jobs <n>", description: "concurrent builds and runs (default: the number of CPUs)" },
   db: { flags: "--db <file>", description: "SQLite database", defaultValue: "schedlab.db" },
   traces: { flags: "--traces <dir>", description: "directory for traces and goroutine dumps", defaultValue: "traces" },
   force: { flags: "--force", description: "redo runs already recorded (default: resume)" },
-  splitTests: { flags: "--split-tests", description: "one program per TestXxx or ExampleXxx function (run with -test.run=^Name$) instead of one per test package" },
+  splitTests: {
+    flags: "--split-tests",
+    description:
+      "one program per TestXxx or ExampleXxx function (run with -test.run=^Name$) instead of one per test package",
+  },
   testCount: { flags: "--test-count <n>", description: "repeat the tests inside one traced run (-test.count)" },
   count: { flags: "--count <n>", description: "go test -count: the same as --test-count" },
   cpu: { flags: "--cpu <list>", description: "go test -cpu: the same as --procs" },
-  tags: { flags: "--tags <list>", description: "build tags, comma-separated (go test -tags), for discovery and builds; repeatable", repeatable: true },
-  run: { flags: "--run <regexp>", description: "go test -run: collect only the tests and examples it selects, and pass it to test binaries (-test.run)" },
-  skip: { flags: "--skip <regexp>", description: "go test -skip: leave out the tests and examples it matches (-test.skip)" },
-  race: { flags: "--race", description: "build and run every program with -race (not with --budget, which explores -race itself)" },
-  budget: { flags: "--budget <duration>", description: "hunt leaks: per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded perturbation); stops at the first confirmed finding (not with --runs or --race)" },
-  exhaustBudget: { flags: "--exhaust-budget", description: "with --budget: spend the whole budget even after a finding is confirmed" },
-  lockRecording: { flags: "--no-lock-recording", description: "with --budget: build without recording lock operations (no lock holders, no potential deadlocks; for measuring its cost)" },
-  stopOn: { flags: "--stop-on <classes>", description: "with --budget: the findings that end a program's hunt: leak, race, failure or any; repeatable or comma-separated (default: leak); the others are still recorded", repeatable: true },
+  tags: {
+    flags: "--tags <list>",
+    description: "build tags, comma-separated (go test -tags), for discovery and builds; repeatable",
+    repeatable: true,
+  },
+  run: {
+    flags: "--run <regexp>",
+    description:
+      "go test -run: collect only the tests and examples it selects, and pass it to test binaries (-test.run)",
+  },
+  skip: {
+    flags: "--skip <regexp>",
+    description: "go test -skip: leave out the tests and examples it matches (-test.skip)",
+  },
+  race: {
+    flags: "--race",
+    description: "build and run every program with -race (not with --budget, which explores -race itself)",
+  },
+  budget: {
+    flags: "--budget <duration>",
+    description:
+      "hunt leaks: per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded perturbation); stops at the first confirmed finding (not with --runs or --race)",
+  },
+  exhaustBudget: {
+    flags: "--exhaust-budget",
+    description: "with --budget: spend the whole budget even after a finding is confirmed",
+  },
+  lockRecording: {
+    flags: "--no-lock-recording",
+    description:
+      "with --budget: build without recording lock operations (no lock holders, no potential deadlocks; for measuring its cost)",
+  },
+  stopOn: {
+    flags: "--stop-on <classes>",
+    description:
+      "with --budget: the findings that end a program's hunt: leak, race, failure or any; repeatable or comma-separated (default: leak); the others are still recorded",
+    repeatable: true,
+  },
   quiet: { flags: "--quiet", description: "no progress on stderr (warnings and errors still show)" },
-  progressInterval: { flags: "--progress-interval <duration>", description: "without a terminal (CI logs): a progress line this often", defaultValue: "10s" },
+  progressInterval: {
+    flags: "--progress-interval <duration>",
+    description: "without a terminal (CI logs): a progress line this often",
+    defaultValue: "10s",
+  },
 } satisfies Record<Exclude<keyof CollectSelectionFlags, "timeoutGiven">, OptionDefinition>;
 
 export type CollectOptionName = keyof typeof OPTIONS;
@@ -83,7 +137,10 @@ export type CollectOptionName = keyof typeof OPTIONS;
  * A fresh commander option of the shared set; `override` changes its description or default
  * for one command (hunt's --budget defaults to 20s and its --race means more than collect's).
  */
-export function collectOption(name: CollectOptionName, override: { readonly description?: string; readonly defaultValue?: string } = {}): Option {
+export function collectOption(
+  name: CollectOptionName,
+  override: { readonly description?: string; readonly defaultValue?: string } = {},
+): Option {
   const definition: OptionDefinition = OPTIONS[name];
   const option = new Option(definition.flags, override.description ?? definition.description);
   if (definition.repeatable === true) option.argParser(collectNames);
@@ -98,14 +155,16 @@ function integer(flag: string, text: string | undefined): number | undefined {
 
 /** --procs, or its go test spelling --cpu (not both). */
 function procsOf(flags: CollectSelectionFlags): number[] | undefined {
-  if (flags.procs !== undefined && flags.cpu !== undefined) throw new UsageError("--cpu is --procs: give one of them", "Use --procs 1,2,4 or --cpu 1,2,4.");
+  if (flags.procs !== undefined && flags.cpu !== undefined)
+    throw new UsageError("--cpu is --procs: give one of them", "Use --procs 1,2,4 or --cpu 1,2,4.");
   const list = flags.procs ?? flags.cpu;
   return list === undefined ? undefined : parseProcsList(list);
 }
 
 /** --test-count, or its go test spelling --count (not both). */
 function testCountOf(flags: CollectSelectionFlags): number | undefined {
-  if (flags.testCount !== undefined && flags.count !== undefined) throw new UsageError("--count is --test-count: give one of them", "Use --count N or --test-count N.");
+  if (flags.testCount !== undefined && flags.count !== undefined)
+    throw new UsageError("--count is --test-count: give one of them", "Use --count N or --test-count N.");
   return flags.count !== undefined ? integer("--count", flags.count) : integer("--test-count", flags.testCount);
 }
 
@@ -143,7 +202,11 @@ export function budgetFieldsOf(flags: CollectSelectionFlags): CollectModeFields 
  * The library options of the shared flags in the mode `fields` ask for: collectModeOf refuses
  * a flag of the other mode (--runs with --budget, --exhaust-budget without) with a UsageError.
  */
-export function collectOptionsOf(paths: readonly string[], flags: CollectSelectionFlags, fields: CollectModeFields): CollectOptions {
+export function collectOptionsOf(
+  paths: readonly string[],
+  flags: CollectSelectionFlags,
+  fields: CollectModeFields,
+): CollectOptions {
   return { ...collectCommonOptionsOf(paths, flags), ...modeOptionsOf(collectModeOf(fields)) };
 }
 

@@ -5,8 +5,17 @@
 
 import { LOG_PROGRESS_EVERY_MS, logHeartbeat, progressWriter, type ProgressWriter } from "./progress.js";
 import {
-  clock, collect, EVERY_BUILD_FAILED_EXIT_CODE, explorationLine, logProgressLine, progressLine, tallyFindings,
-  type CollectOptions, type CollectProgress, type CollectResult, type ExplorationSummary,
+  clock,
+  collect,
+  EVERY_BUILD_FAILED_EXIT_CODE,
+  explorationLine,
+  logProgressLine,
+  progressLine,
+  tallyFindings,
+  type CollectOptions,
+  type CollectProgress,
+  type CollectResult,
+  type ExplorationSummary,
 } from "../collect/index.js";
 import { openDatabase } from "../store/index.js";
 import { ingestRuns, ingestSummaryOf, type IngestOptions, type IngestSummary } from "../trace/index.js";
@@ -27,10 +36,19 @@ export function quietLog(): LogProgress {
  * Decodes every recorded run not yet ingested (collect runs this unless --no-ingest), keeping
  * what `store` says (ingest's default when undefined); a log gets its counter every few seconds.
  */
-export async function ingestPending(dbFile: string, progress: ProgressWriter, log: LogProgress, store?: IngestOptions["store"]): Promise<IngestSummary> {
+export async function ingestPending(
+  dbFile: string,
+  progress: ProgressWriter,
+  log: LogProgress,
+  store?: IngestOptions["store"],
+): Promise<IngestSummary> {
   const db = openDatabase(dbFile);
   let last = "starting";
-  const heartbeat = logHeartbeat(process.stderr, () => `ingest: ${last}; elapsed ${clock(performance.now() - log.started)}`, { quiet: log.quiet, everyMs: log.everyMs });
+  const heartbeat = logHeartbeat(
+    process.stderr,
+    () => `ingest: ${last}; elapsed ${clock(performance.now() - log.started)}`,
+    { quiet: log.quiet, everyMs: log.everyMs },
+  );
   try {
     return await ingestRuns(db, {
       ...(store === undefined ? {} : { store }),
@@ -60,7 +78,12 @@ export interface CollectRun {
  */
 export async function collectAndIngest(
   options: CollectOptions,
-  ui: { readonly log: LogProgress; readonly ingest: boolean; readonly store?: IngestOptions["store"]; readonly announce?: readonly string[] },
+  ui: {
+    readonly log: LogProgress;
+    readonly ingest: boolean;
+    readonly store?: IngestOptions["store"];
+    readonly announce?: readonly string[];
+  },
 ): Promise<CollectRun> {
   const { log } = ui;
   const controller = new AbortController();
@@ -85,7 +108,8 @@ export async function collectAndIngest(
   const heartbeat = logHeartbeat(process.stderr, () => statusLine(), { quiet: log.quiet, everyMs: log.everyMs });
   try {
     // A hunt's runs are ingested as their checks decode them: one decode each.
-    const ingesting = ui.ingest && options.budgetMs !== undefined ? { ...options, ingest: { store: ui.store } } : options;
+    const ingesting =
+      ui.ingest && options.budgetMs !== undefined ? { ...options, ingest: { store: ui.store } } : options;
     const result = await collect({
       ...ingesting,
       signal: controller.signal,
@@ -101,7 +125,12 @@ export async function collectAndIngest(
     heartbeat.stop(statusLine(true));
     progress.done();
     for (const warning of result.warnings) process.stderr.write(`schedlab: warning: ${warning}\n`);
-    const ingest = ui.ingest ? ingestSummaryOf([...result.ingested, ...(await ingestPending(options.db ?? "schedlab.db", progress, log, ui.store)).runs]) : null;
+    const ingest = ui.ingest
+      ? ingestSummaryOf([
+          ...result.ingested,
+          ...(await ingestPending(options.db ?? "schedlab.db", progress, log, ui.store)).runs,
+        ])
+      : null;
     return { result, ingest };
   } catch (error) {
     heartbeat.stop();
@@ -119,18 +148,30 @@ export async function collectAndIngest(
  * 1 when a run could not be ingested, else undefined. `compilerOutputShown`: whether the
  * compiler's output was printed already (it is not in JSON).
  */
-export function reportCollectProblems({ result, ingest }: CollectRun, compilerOutputShown: boolean): number | undefined {
+export function reportCollectProblems(
+  { result, ingest }: CollectRun,
+  compilerOutputShown: boolean,
+): number | undefined {
   const failed = result.programs.filter((p) => p.build === "error");
   if (failed.length > 0) {
-    const names = failed.slice(0, 5).map((p) => p.name).join(", ") + (failed.length > 5 ? `, … (${failed.length - 5} more)` : "");
-    process.stderr.write(`schedlab: ${failed.length} of ${result.programs.length} program(s) failed to build: ${names}; their runs are recorded as build-error${compilerOutputShown ? " (compiler output above)" : ""}.\n`);
+    const names =
+      failed
+        .slice(0, 5)
+        .map((p) => p.name)
+        .join(", ") + (failed.length > 5 ? `, … (${failed.length - 5} more)` : "");
+    process.stderr.write(
+      `schedlab: ${failed.length} of ${result.programs.length} program(s) failed to build: ${names}; their runs are recorded as build-error${compilerOutputShown ? " (compiler output above)" : ""}.\n`,
+    );
   }
   if (failed.length > 0 && failed.length === result.programs.length) {
-    process.stderr.write(`  Nothing could run: fix the build (\`go vet\` on the packages shows the same errors) or check the toolchain with \`schedlab doctor\`.\n`);
+    process.stderr.write(
+      `  Nothing could run: fix the build (\`go vet\` on the packages shows the same errors) or check the toolchain with \`schedlab doctor\`.\n`,
+    );
     return EVERY_BUILD_FAILED_EXIT_CODE;
   }
   if (ingest !== null && ingest.errors > 0) {
-    for (const run of ingest.runs.filter((r) => r.status === "error")) process.stderr.write(`schedlab: run ${run.runId}: ${run.message}\n`);
+    for (const run of ingest.runs.filter((r) => r.status === "error"))
+      process.stderr.write(`schedlab: run ${run.runId}: ${run.message}\n`);
     return 1;
   }
   return undefined;

@@ -6,8 +6,15 @@ import { collectAndIngest, ingestPending, quietLog, reportCollectProblems, type 
 import { parseChoice, parsePositiveInteger } from "./options.js";
 import { progressWriter } from "./progress.js";
 import {
-  DEFAULT_REPLAY_ATTEMPTS, explorationLine, parseDuration, parseShardOption, replayRun,
-  type ResolvedShard, type CollectResult, type ExplorationSummary, type ReplayResult,
+  DEFAULT_REPLAY_ATTEMPTS,
+  explorationLine,
+  parseDuration,
+  parseShardOption,
+  replayRun,
+  type ResolvedShard,
+  type CollectResult,
+  type ExplorationSummary,
+  type ReplayResult,
 } from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import { parsePeers } from "../collect/peers.js";
@@ -44,10 +51,14 @@ function explorationLines(e: ExplorationSummary): string {
     const where = `${f.config}${f.seed === null ? "" : ` seed ${f.seed}`}, run ${f.runId}`;
     if (f.class === "failure") {
       for (const failure of f.check.failures.filter((x) => !x.tracerInduced)) {
-        lines.push(`  failure: ${failure.test ?? "(main)"} ${failure.kind === "panic" ? "panicked" : "failed"}: ${failure.message.split("\n")[0]} (${where}) — replay: ${f.replay}`);
+        lines.push(
+          `  failure: ${failure.test ?? "(main)"} ${failure.kind === "panic" ? "panicked" : "failed"}: ${failure.message.split("\n")[0]} (${where}) — replay: ${f.replay}`,
+        );
       }
     } else if (f !== stopper && !(stopper !== null && f.runId === stopper.runId)) {
-      lines.push(`  ${f.class}: ${f.class === "race" ? `${f.check.races} data race report(s)` : `${f.check.blocked.length} goroutine(s) blocked`} (${where}) — replay: ${f.replay}`);
+      lines.push(
+        `  ${f.class}: ${f.class === "race" ? `${f.check.races} data race report(s)` : `${f.check.blocked.length} goroutine(s) blocked`} (${where}) — replay: ${f.replay}`,
+      );
     }
   }
   const tracer = e.findings.flatMap((f) => f.check.failures).find((x) => x.tracerInduced);
@@ -57,7 +68,8 @@ function explorationLines(e: ExplorationSummary): string {
 
 function humanSummary(result: CollectResult): string {
   const lines = result.programs.map((program) => {
-    if (program.build === "error") return `${program.name} (${program.kind}): build error\n${indent(program.buildOutput ?? "")}`;
+    if (program.build === "error")
+      return `${program.name} (${program.kind}): build error\n${indent(program.buildOutput ?? "")}`;
     if (program.exploration !== undefined) return explorationLines(program.exploration);
     const counts = new Map<string, number>();
     for (const run of program.runs) counts.set(run.outcome, (counts.get(run.outcome) ?? 0) + 1);
@@ -65,13 +77,20 @@ function humanSummary(result: CollectResult): string {
     const outcomes = [...counts].map(([outcome, n]) => `${outcome} ${n}`).join(", ");
     return `${program.name} (${program.kind}): ${outcomes}${truncated > 0 ? ` (${truncated} truncated trace${truncated > 1 ? "s" : ""})` : ""}`;
   });
-  lines.push(`${result.programs.length} program(s); ${result.executed} run(s) executed, ${result.skipped} already recorded.`);
+  lines.push(
+    `${result.programs.length} program(s); ${result.executed} run(s) executed, ${result.skipped} already recorded.`,
+  );
   return lines.join("\n") + "\n";
 }
 
 /** The compiler's first lines: they hold the first error (a batch's tail holds other packages). */
 function indent(text: string): string {
-  return text.trimEnd().split("\n").slice(0, 20).map((line) => `    ${line}`).join("\n");
+  return text
+    .trimEnd()
+    .split("\n")
+    .slice(0, 20)
+    .map((line) => `    ${line}`)
+    .join("\n");
 }
 
 function replaySummary(r: ReplayResult): string {
@@ -79,19 +98,32 @@ function replaySummary(r: ReplayResult): string {
     if (check.finding === null) return "no finding";
     if (check.finding === "race") return `${check.races} race report(s)`;
     const counts = new Map<string, number>();
-    for (const b of check.blocked) counts.set(`${b.reason} at ${b.site ?? "?"}`, (counts.get(`${b.reason} at ${b.site ?? "?"}`) ?? 0) + 1);
+    for (const b of check.blocked)
+      counts.set(`${b.reason} at ${b.site ?? "?"}`, (counts.get(`${b.reason} at ${b.site ?? "?"}`) ?? 0) + 1);
     return [...counts].map(([signature, n]) => `${n} blocked in ${signature}`).join("; ");
   };
-  return [
-    `replayed run ${r.original.runId} of ${r.program} (${r.config}${r.seed === null ? "" : `, seed ${r.seed}`}) ${r.attempts === 1 ? "as run" : `${r.attempts} times, last as run`} ${r.replay.runId}: ${r.replay.outcome}`,
-    `  original: ${r.original.outcome}, ${what(r.original.check)}`,
-    `  replay:   ${r.replay.outcome}, ${what(r.replay.check)}`,
-    `  ${r.reproduced ? "the finding was reproduced" : r.original.check.finding === null ? "the original run had no finding" : `the finding did not show in ${r.attempts === 1 ? "the replay" : `${r.attempts} replays`} (the scheduler is not deterministic: replay again, or give more --attempts)`}`,
-  ].join("\n") + "\n";
+  return (
+    [
+      `replayed run ${r.original.runId} of ${r.program} (${r.config}${r.seed === null ? "" : `, seed ${r.seed}`}) ${r.attempts === 1 ? "as run" : `${r.attempts} times, last as run`} ${r.replay.runId}: ${r.replay.outcome}`,
+      `  original: ${r.original.outcome}, ${what(r.original.check)}`,
+      `  replay:   ${r.replay.outcome}, ${what(r.replay.check)}`,
+      `  ${r.reproduced ? "the finding was reproduced" : r.original.check.finding === null ? "the original run had no finding" : `the finding did not show in ${r.attempts === 1 ? "the replay" : `${r.attempts} replays`} (the scheduler is not deterministic: replay again, or give more --attempts)`}`,
+    ].join("\n") + "\n"
+  );
 }
 
 /** The flags a replay reads (collect's attribute names); any other given means nothing to it. */
-const REPLAY_FLAGS: ReadonlySet<string> = new Set(["replay", "attempts", "db", "traces", "timeout", "ingest", "store", "json", "quiet"]);
+const REPLAY_FLAGS: ReadonlySet<string> = new Set([
+  "replay",
+  "attempts",
+  "db",
+  "traces",
+  "timeout",
+  "ingest",
+  "store",
+  "json",
+  "quiet",
+]);
 
 /** Refuses the flags given with --replay that a replay does not read: it reruns a recorded run as it was. */
 function refuseOutsideReplay(command: Command): void {
@@ -99,12 +131,16 @@ function refuseOutsideReplay(command: Command): void {
     const name = option.attributeName();
     if (REPLAY_FLAGS.has(name) || command.getOptionValueSource(name) !== "cli") continue;
     const flag = option.long ?? name;
-    throw new UsageError(`${flag} goes without --replay`, `A replay reruns one recorded run with its own program, configuration and seed: drop ${flag}, or drop --replay to collect.`);
+    throw new UsageError(
+      `${flag} goes without --replay`,
+      `A replay reruns one recorded run with its own program, configuration and seed: drop ${flag}, or drop --replay to collect.`,
+    );
   }
 }
 
 async function replay(flags: CollectFlags, paths: string[], command: Command): Promise<void> {
-  if (paths.length > 0) throw new UsageError("--replay takes a run id, not paths", "Run `schedlab collect --replay RUN_ID [--db FILE]`.");
+  if (paths.length > 0)
+    throw new UsageError("--replay takes a run id, not paths", "Run `schedlab collect --replay RUN_ID [--db FILE]`.");
   refuseOutsideReplay(command);
   const result = await replayRun({
     runId: parsePositiveInteger("--replay", flags.replay!),
@@ -113,7 +149,8 @@ async function replay(flags: CollectFlags, paths: string[], command: Command): P
     attempts: flags.attempts === undefined ? undefined : parsePositiveInteger("--attempts", flags.attempts),
     traces: flags.traces,
   });
-  if (flags.ingest) await ingestPending(flags.db, progressWriter(process.stderr, { quiet: true }), quietLog(), storeOf(flags));
+  if (flags.ingest)
+    await ingestPending(flags.db, progressWriter(process.stderr, { quiet: true }), quietLog(), storeOf(flags));
   process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : replaySummary(result));
 }
 
@@ -126,7 +163,10 @@ export function registerCollect(program: Command): void {
   program
     .command("collect")
     .description("Build Go programs and run each one many times under the execution tracer, recording every run.")
-    .argument("[path...]", "program directories, trees of programs, Go module roots, or package patterns as go test takes them (./..., ./pkg/..., import paths)")
+    .argument(
+      "[path...]",
+      "program directories, trees of programs, Go module roots, or package patterns as go test takes them (./..., ./pkg/..., import paths)",
+    )
     .addOption(collectOption("program"))
     .option("--runs <n>", "traced runs per program and configuration", "5")
     .addOption(collectOption("timeout"))
@@ -143,17 +183,36 @@ export function registerCollect(program: Command): void {
     .addOption(collectOption("run"))
     .addOption(collectOption("skip"))
     .addOption(collectOption("race"))
-    .option("--peers <list>", "peer leak detectors run at the end of each run, for `schedlab leaks --score`: goleak, leakprofile (the goroutine dump is always kept)")
-    .option("--test-corpus", "collect the paths as test corpora: programs named \"<label>/<path>\", never trained on, selected by --holdout corpus:DIR")
+    .option(
+      "--peers <list>",
+      "peer leak detectors run at the end of each run, for `schedlab leaks --score`: goleak, leakprofile (the goroutine dump is always kept)",
+    )
+    .option(
+      "--test-corpus",
+      'collect the paths as test corpora: programs named "<label>/<path>", never trained on, selected by --holdout corpus:DIR',
+    )
     .addOption(collectOption("budget"))
     .addOption(collectOption("exhaustBudget"))
     .addOption(collectOption("lockRecording"))
     .addOption(collectOption("stopOn"))
-    .option("--shard <I/N|auto>", "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`; auto (or auto/N): I and N from the engine that launched the process: JOB_COMPLETION_INDEX (Kubernetes Indexed Job) with SCHEDLAB_SHARD_COUNT, SLURM_ARRAY_TASK_ID/_COUNT (Slurm array), or SCHEDLAB_SHARD_INDEX/_COUNT (docs/scale-out.md)")
-    .option("--replay <run-id>", "rerun one recorded run with its configuration and seed, and say whether its finding shows again")
-    .option("--attempts <n>", `with --replay: runs at most, stopping at the first that shows the finding (default ${DEFAULT_REPLAY_ATTEMPTS})`)
+    .option(
+      "--shard <I/N|auto>",
+      "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`; auto (or auto/N): I and N from the engine that launched the process: JOB_COMPLETION_INDEX (Kubernetes Indexed Job) with SCHEDLAB_SHARD_COUNT, SLURM_ARRAY_TASK_ID/_COUNT (Slurm array), or SCHEDLAB_SHARD_INDEX/_COUNT (docs/scale-out.md)",
+    )
+    .option(
+      "--replay <run-id>",
+      "rerun one recorded run with its configuration and seed, and say whether its finding shows again",
+    )
+    .option(
+      "--attempts <n>",
+      `with --replay: runs at most, stopping at the first that shows the finding (default ${DEFAULT_REPLAY_ATTEMPTS})`,
+    )
     .option("--no-ingest", "do not decode the traces into the database afterwards (run `schedlab ingest` later)")
-    .option("--store <mode>", "what the ingest afterwards keeps of each run: events (every record, what dist, train, eval, events and export read) or summary (goroutines and end states: what leaks and --replay need, a few rows per run)", "events")
+    .option(
+      "--store <mode>",
+      "what the ingest afterwards keeps of each run: events (every record, what dist, train, eval, events and export read) or summary (goroutines and end states: what leaks and --replay need, a few rows per run)",
+      "events",
+    )
     .option("--json", "print the result as JSON on stdout, no progress")
     .addOption(collectOption("quiet"))
     .addOption(collectOption("progressInterval"))
@@ -162,8 +221,13 @@ export function registerCollect(program: Command): void {
       flags.timeoutGiven = command.getOptionValueSource("timeout") === "cli";
       const store = storeOf(flags);
       if (flags.replay !== undefined) return replay(flags, paths, command);
-      if (flags.attempts !== undefined) throw new UsageError("--attempts goes with --replay", "Run `schedlab collect --replay RUN_ID --attempts N`.");
-      if (paths.length === 0) throw new UsageError("collect needs at least one path", "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.");
+      if (flags.attempts !== undefined)
+        throw new UsageError("--attempts goes with --replay", "Run `schedlab collect --replay RUN_ID --attempts N`.");
+      if (paths.length === 0)
+        throw new UsageError(
+          "collect needs at least one path",
+          "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.",
+        );
       const quiet = flags.json === true || flags.quiet === true;
       const log: LogProgress = { everyMs: parseDuration(flags.progressInterval), started, quiet };
       const shard = flags.shard === undefined ? undefined : parseShardOption(flags.shard, process.env);
@@ -172,23 +236,39 @@ export function registerCollect(program: Command): void {
           // --runs (its default is collect's own) and --race only when given: with --budget they are refused.
           ...collectOptionsOf(paths, flags, {
             ...budgetFieldsOf(flags),
-            runs: command.getOptionValueSource("runs") === "cli" ? parsePositiveInteger("--runs", flags.runs) : undefined,
+            runs:
+              command.getOptionValueSource("runs") === "cli" ? parsePositiveInteger("--runs", flags.runs) : undefined,
             race: flags.race,
           }),
           peers: flags.peers === undefined ? undefined : parsePeers(flags.peers),
           testCorpus: flags.testCorpus === true,
           shard: shard === undefined ? undefined : { index: shard.index, count: shard.count },
         },
-        { log, ingest: flags.ingest, store, announce: shard !== undefined && shard.engine !== "flag" ? [shardLine(shard)] : [] },
+        {
+          log,
+          ingest: flags.ingest,
+          store,
+          announce: shard !== undefined && shard.engine !== "flag" ? [shardLine(shard)] : [],
+        },
       );
       const { result, ingest } = collected;
       if (flags.json === true) {
-        const ingestJson = ingest && { runs: ingest.runs.length, ok: ingest.ok, truncated: ingest.truncated, errors: ingest.errors, events: ingest.events };
-        process.stdout.write(`${JSON.stringify({ programs: result.programs, ...(ingestJson ? { ingest: ingestJson } : {}) })}\n`);
+        const ingestJson = ingest && {
+          runs: ingest.runs.length,
+          ok: ingest.ok,
+          truncated: ingest.truncated,
+          errors: ingest.errors,
+          events: ingest.events,
+        };
+        process.stdout.write(
+          `${JSON.stringify({ programs: result.programs, ...(ingestJson ? { ingest: ingestJson } : {}) })}\n`,
+        );
       } else {
         process.stdout.write(humanSummary(result));
         if (ingest !== null && ingest.runs.length > 0) {
-          process.stdout.write(`ingested ${ingest.runs.length} run(s): ${ingest.ok} ok, ${ingest.truncated} truncated, ${ingest.errors} error(s); ${ingest.events} events.\n`);
+          process.stdout.write(
+            `ingested ${ingest.runs.length} run(s): ${ingest.ok} ok, ${ingest.truncated} truncated, ${ingest.errors} error(s); ${ingest.events} events.\n`,
+          );
         }
       }
       const code = reportCollectProblems(collected, flags.json !== true);

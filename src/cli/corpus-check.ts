@@ -14,7 +14,9 @@ interface CorpusCheckFlags {
 export function registerCorpusCheck(corpus: Command): void {
   corpus
     .command("check")
-    .description("Validate every program's manifest, check that every program builds and that expected sites are go statements, and report the class balance.")
+    .description(
+      "Validate every program's manifest, check that every program builds and that expected sites are go statements, and report the class balance.",
+    )
     .argument("[dir]", "directory of Go programs", "go-programs")
     .option("--json", "print the report as JSON")
     .option("--no-build", "skip compiling; check manifests and sites only")

@@ -17,11 +17,20 @@ interface CorpusGenerateFlags {
 export function registerCorpusGenerate(corpus: Command): void {
   corpus
     .command("generate")
-    .description("Synthesise labelled programs (main packages and test-form packages) from parameterised templates; the same seed reproduces the same bytes.")
+    .description(
+      "Synthesise labelled programs (main packages and test-form packages) from parameterised templates; the same seed reproduces the same bytes.",
+    )
     .option("--seed <n>", "seed of the first program; program i uses seed + i", "1")
     .option("--count <n>", "number of programs", "12")
-    .option("--out <dir>", "output directory (created if missing; gets one directory per program and SEEDS.json)", "generated")
-    .option("--template <names>", `comma-separated templates to cycle through (default: all of ${TEMPLATE_NAMES.join(", ")})`)
+    .option(
+      "--out <dir>",
+      "output directory (created if missing; gets one directory per program and SEEDS.json)",
+      "generated",
+    )
+    .option(
+      "--template <names>",
+      `comma-separated templates to cycle through (default: all of ${TEMPLATE_NAMES.join(", ")})`,
+    )
     .option("--verify", "instead of writing, check that --out reproduces byte for byte from its SEEDS.json")
     .option("--json", "print the result as JSON")
     .action((flags: CorpusGenerateFlags) => {
@@ -37,7 +46,10 @@ export function registerCorpusGenerate(corpus: Command): void {
         if (drift.length > 0) process.exitCode = 1;
         return;
       }
-      const templates = flags.template?.split(",").map((t) => t.trim()).filter((t) => t !== "");
+      const templates = flags.template
+        ?.split(",")
+        .map((t) => t.trim())
+        .filter((t) => t !== "");
       const result = generateCorpus({
         seed: parseIntegerOption("--seed", flags.seed, 0),
         count: parseIntegerOption("--count", flags.count, 1),
@@ -47,7 +59,9 @@ export function registerCorpusGenerate(corpus: Command): void {
       const leaks = result.programs.filter((p) => p.manifest.outcome === "leak").length;
       const deadlocks = result.programs.filter((p) => p.manifest.outcome === "deadlock").length;
       if (flags.json === true) {
-        process.stdout.write(`${JSON.stringify({ outDir: result.outDir, ...result.seeds, stale: result.stale }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ outDir: result.outDir, ...result.seeds, stale: result.stale }, null, 2)}\n`,
+        );
         return;
       }
       if (result.stale.length > 0) {

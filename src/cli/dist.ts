@@ -15,28 +15,53 @@ export function registerDist(program: Command): void {
     .option("--program <name>", "only this program's states")
     .option("--holdout <spec>", HOLDOUT_HELP)
     .option("--configs <list>", CONFIGS_HELP, "plain")
-    .option("--save-holdout <name>", "save the --holdout's test programs under this name (frozen; reuse with --holdout NAME)")
+    .option(
+      "--save-holdout <name>",
+      "save the --holdout's test programs under this name (frozen; reuse with --holdout NAME)",
+    )
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--limit <n>", "rows shown on a terminal (0 = all)", "40")
     .option("--json", "machine-readable output")
-    .action((opts: { abstraction: string; program?: string; holdout?: string; configs: string; saveHoldout?: string; db: string; limit: string; json?: boolean }) => {
-      const abstraction = parseAbstraction(opts.abstraction);
-      const maxRows = parseRowLimit("--limit", opts.limit);
-      const db = openExistingDatabase(opts.db);
-      try {
-        if (opts.saveHoldout !== undefined) {
-          if (opts.holdout === undefined) throw new UsageError("--save-holdout needs --holdout SPEC", "Pass e.g. --holdout dir:kernels --save-holdout kernels.");
-          const saved = saveHoldout(db, opts.saveHoldout, opts.holdout);
-          process.stderr.write(`saved holdout ${opts.saveHoldout}: ${saved.test.length} test programs (${saved.description})\n`);
+    .action(
+      (opts: {
+        abstraction: string;
+        program?: string;
+        holdout?: string;
+        configs: string;
+        saveHoldout?: string;
+        db: string;
+        limit: string;
+        json?: boolean;
+      }) => {
+        const abstraction = parseAbstraction(opts.abstraction);
+        const maxRows = parseRowLimit("--limit", opts.limit);
+        const db = openExistingDatabase(opts.db);
+        try {
+          if (opts.saveHoldout !== undefined) {
+            if (opts.holdout === undefined)
+              throw new UsageError(
+                "--save-holdout needs --holdout SPEC",
+                "Pass e.g. --holdout dir:kernels --save-holdout kernels.",
+              );
+            const saved = saveHoldout(db, opts.saveHoldout, opts.holdout);
+            process.stderr.write(
+              `saved holdout ${opts.saveHoldout}: ${saved.test.length} test programs (${saved.description})\n`,
+            );
+          }
+          const report = distributionReport(db, {
+            abstraction,
+            program: opts.program,
+            holdout: opts.holdout,
+            runs: parseRunSelection(opts.configs),
+          });
+          if (opts.json) {
+            process.stdout.write(`${JSON.stringify(distributionJson(report))}\n`);
+            return;
+          }
+          process.stdout.write(`${formatDistributionTable(report, { maxRows })}\n`);
+        } finally {
+          db.close();
         }
-        const report = distributionReport(db, { abstraction, program: opts.program, holdout: opts.holdout, runs: parseRunSelection(opts.configs) });
-        if (opts.json) {
-          process.stdout.write(`${JSON.stringify(distributionJson(report))}\n`);
-          return;
-        }
-        process.stdout.write(`${formatDistributionTable(report, { maxRows })}\n`);
-      } finally {
-        db.close();
-      }
-    });
+      },
+    );
 }

@@ -6,7 +6,9 @@ import { diagnose } from "../collect/index.js";
 export function registerDoctor(program: Command): void {
   program
     .command("doctor")
-    .description("Check Node, the Go toolchain, GOROOT, the Go helper build and `go tool trace`; print a fix for each problem.")
+    .description(
+      "Check Node, the Go toolchain, GOROOT, the Go helper build and `go tool trace`; print a fix for each problem.",
+    )
     .option("--json", "print the checks as JSON")
     .action(async (flags: { json?: boolean }) => {
       const diagnosis = await diagnose();
@@ -17,7 +19,9 @@ export function registerDoctor(program: Command): void {
           process.stdout.write(`${c.ok ? "ok  " : "FAIL"} ${c.name}: ${c.detail.split("\n")[0]}\n`);
           if (c.fix !== undefined) process.stdout.write(`     fix: ${c.fix}\n`);
         }
-        process.stdout.write(diagnosis.ok ? "Everything schedlab needs is in place.\n" : "Some checks failed; see the fixes above.\n");
+        process.stdout.write(
+          diagnosis.ok ? "Everything schedlab needs is in place.\n" : "Some checks failed; see the fixes above.\n",
+        );
       }
       if (!diagnosis.ok) process.exitCode = 1;
     });

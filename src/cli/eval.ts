@@ -3,7 +3,15 @@
 // over the whole corpus instead (src/cv).
 
 import type { Command } from "commander";
-import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parseIntegerOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import {
+  CONFIGS_HELP,
+  HOLDOUT_HELP,
+  PREDICTOR_SPECS_HELP,
+  parseAbstraction,
+  parseIntegerOption,
+  parsePositiveInteger,
+  parseRunSelection,
+} from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
 import { DEFAULT_RESAMPLES } from "../metrics/index.js";
 import { progressWriter } from "./progress.js";
@@ -46,12 +54,23 @@ export function registerEval(program: Command): void {
       "Score predictors on the held-out programs: accuracy with the ceiling and majority beside it, per-event P/R/F1, calibration (ECE, Brier, NLL, KL, L1), entropy correlation, and paired comparisons; with --cv K, leave-family-out cross-validation over the whole corpus.",
     )
     .option("--predictor <spec>", `${PREDICTOR_SPECS_HELP} (repeat for several)`, collect, [])
-    .option("--abstraction <name>", "state abstraction: split, depth, goroutine or context (required; with --cv repeatable, default depth and split)", collectOptional)
+    .option(
+      "--abstraction <name>",
+      "state abstraction: split, depth, goroutine or context (required; with --cv repeatable, default depth and split)",
+      collectOptional,
+    )
     .option("--holdout <spec>", HOLDOUT_HELP)
-    .option("--cv [k]", `leave-family-out cross-validation instead of a holdout: the families in k folds (default ${DEFAULT_CV_FOLDS}), students (student:kl, student:kl-tags, …: recipes, not paths) trained per fold; not stored`)
+    .option(
+      "--cv [k]",
+      `leave-family-out cross-validation instead of a holdout: the families in k folds (default ${DEFAULT_CV_FOLDS}), students (student:kl, student:kl-tags, …: recipes, not paths) trained per fold; not stored`,
+    )
     .option("--cv-seed <n>", "--cv: seed of the fold assignment", "1")
     .option("--cv-test-corpora", "--cv: put the test corpora's families into the folds too (default: left out)")
-    .option("--adapters <dir>", "--cv: fold students go under DIR/cv/<hash>/fold-<i>/<recipe> and are reused", "adapters")
+    .option(
+      "--adapters <dir>",
+      "--cv: fold students go under DIR/cv/<hash>/fold-<i>/<recipe> and are reused",
+      "adapters",
+    )
     .option("--force", "--cv: retrain the fold students even when cached")
     .option("--configs <list>", CONFIGS_HELP, "plain")
     .option("--db <file>", "SQLite database", "schedlab.db")
@@ -68,9 +87,14 @@ export function registerEval(program: Command): void {
         return;
       }
       const given = flags.abstraction ?? [];
-      if (given.length !== 1) throw new UsageError("eval needs exactly one --abstraction (several only with --cv)", "Pass e.g. --abstraction depth.");
+      if (given.length !== 1)
+        throw new UsageError(
+          "eval needs exactly one --abstraction (several only with --cv)",
+          "Pass e.g. --abstraction depth.",
+        );
       const abstraction = parseAbstraction(given[0]!);
-      const concurrency = flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency);
+      const concurrency =
+        flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency);
       const bootstrapResamples = parsePositiveInteger("--resamples", flags.resamples);
       const bootstrapSeed = parseIntegerOption("--seed", flags.seed);
       const db = openExistingDatabase(flags.db);
@@ -92,14 +116,26 @@ export function registerEval(program: Command): void {
           onProgress: progress.write,
         });
         progress.done();
-        for (const f of run.failures) process.stderr.write(`schedlab: predictor ${f.predictor} failed: ${f.message}\n  ${f.hint}\n`);
+        for (const f of run.failures)
+          process.stderr.write(`schedlab: predictor ${f.predictor} failed: ${f.message}\n  ${f.hint}\n`);
         if (flags.json === true) {
           const { predictors, comparisons, abstraction: a, holdout } = run.result;
-          const json = { evalRunId: run.id, abstraction: a, holdout, trainPrograms: run.trainPrograms, testPrograms: run.testPrograms, predictors, comparisons, failures: run.failures, cache: run.cache };
+          const json = {
+            evalRunId: run.id,
+            abstraction: a,
+            holdout,
+            trainPrograms: run.trainPrograms,
+            testPrograms: run.testPrograms,
+            predictors,
+            comparisons,
+            failures: run.failures,
+            cache: run.cache,
+          };
           process.stdout.write(`${JSON.stringify(json)}\n`);
         } else {
           process.stdout.write(evaluationText(run.result));
-          if (run.id !== null) process.stdout.write(`\nstored as eval run ${run.id}; \`schedlab report --db ${flags.db}\` renders it\n`);
+          if (run.id !== null)
+            process.stdout.write(`\nstored as eval run ${run.id}; \`schedlab report --db ${flags.db}\` renders it\n`);
         }
         if (run.failures.length > 0) process.exitCode = 1;
       } finally {
@@ -110,9 +146,14 @@ export function registerEval(program: Command): void {
 
 /** `eval --cv K`: every program tested once, in the fold its family was dealt to. */
 async function crossValidate(flags: EvalFlags): Promise<void> {
-  if (flags.holdout !== undefined) throw new UsageError("--cv and --holdout do not go together: CV holds out every family once", "Drop --holdout, or drop --cv to score one holdout.");
+  if (flags.holdout !== undefined)
+    throw new UsageError(
+      "--cv and --holdout do not go together: CV holds out every family once",
+      "Drop --holdout, or drop --cv to score one holdout.",
+    );
   const folds = flags.cv === true ? DEFAULT_CV_FOLDS : parseIntegerOption("--cv", flags.cv!, 2);
-  const abstractions: Abstraction[] = flags.abstraction === undefined ? ["depth", "split"] : [...new Set(flags.abstraction.map(parseAbstraction))];
+  const abstractions: Abstraction[] =
+    flags.abstraction === undefined ? ["depth", "split"] : [...new Set(flags.abstraction.map(parseAbstraction))];
   const db = openExistingDatabase(flags.db);
   const progress = progressWriter(process.stderr);
   try {
@@ -125,18 +166,31 @@ async function crossValidate(flags: EvalFlags): Promise<void> {
       includeTestCorpora: flags.cvTestCorpora === true,
       adapters: flags.adapters,
       force: flags.force === true,
-      predictorContext: { baseUrl: flags.baseUrl, allowDownload: flags.allowDownload === true, concurrency: flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency) },
+      predictorContext: {
+        baseUrl: flags.baseUrl,
+        allowDownload: flags.allowDownload === true,
+        concurrency:
+          flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency),
+      },
       bootstrapResamples: parsePositiveInteger("--resamples", flags.resamples),
       bootstrapSeed: parseIntegerOption("--seed", flags.seed),
       onProgress: progress.write,
     });
     progress.done();
     const failures = run.abstractions.flatMap((a) => a.failures);
-    for (const f of failures) process.stderr.write(`schedlab: predictor ${f.predictor} failed: ${f.message}\n  ${f.hint}\n`);
+    for (const f of failures)
+      process.stderr.write(`schedlab: predictor ${f.predictor} failed: ${f.message}\n  ${f.hint}\n`);
     if (flags.json === true) {
       const json = {
         cv: { folds: run.folds, seed: run.foldSeed, reference: run.reference },
-        abstractions: run.abstractions.map((a) => ({ abstraction: a.abstraction, seconds: a.seconds, cacheDir: a.cacheDir, folds: a.folds, ...a.scores, failures: a.failures })),
+        abstractions: run.abstractions.map((a) => ({
+          abstraction: a.abstraction,
+          seconds: a.seconds,
+          cacheDir: a.cacheDir,
+          folds: a.folds,
+          ...a.scores,
+          failures: a.failures,
+        })),
       };
       process.stdout.write(`${JSON.stringify(json)}\n`);
     } else {

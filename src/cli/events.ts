@@ -67,23 +67,40 @@ interface RunRow {
 
 function findRun(db: SchedlabDatabase, name: string, index: number, config: string | undefined): number {
   const program = db.prepare("SELECT id, name FROM programs WHERE name = ? OR CAST(id AS TEXT) = ?").get(name, name) as
-    | { id: number; name: string }
-    | undefined;
+    { id: number; name: string } | undefined;
   if (program === undefined) {
-    const names = (db.prepare("SELECT name FROM programs ORDER BY name LIMIT 20").all() as { name: string }[]).map((p) => p.name);
-    throw new UsageError(`no program named ${JSON.stringify(name)}`, `Known programs: ${names.join(", ") || "(none: run `schedlab collect`)"}.`);
+    const names = (db.prepare("SELECT name FROM programs ORDER BY name LIMIT 20").all() as { name: string }[]).map(
+      (p) => p.name,
+    );
+    throw new UsageError(
+      `no program named ${JSON.stringify(name)}`,
+      `Known programs: ${names.join(", ") || "(none: run `schedlab collect`)"}.`,
+    );
   }
   const runs = db
-    .prepare("SELECT id, config, ingest_status, ingest_error FROM runs WHERE program_id = ? AND run_index = ? AND (? IS NULL OR config = ?) ORDER BY config")
+    .prepare(
+      "SELECT id, config, ingest_status, ingest_error FROM runs WHERE program_id = ? AND run_index = ? AND (? IS NULL OR config = ?) ORDER BY config",
+    )
     .all(program.id, index, config ?? null, config ?? null) as RunRow[];
-  if (runs.length === 0) throw new UsageError(`${program.name} has no run ${index}${config ? ` in configuration ${config}` : ""}`, "`schedlab collect --runs N` records runs 0…N-1.");
+  if (runs.length === 0)
+    throw new UsageError(
+      `${program.name} has no run ${index}${config ? ` in configuration ${config}` : ""}`,
+      "`schedlab collect --runs N` records runs 0…N-1.",
+    );
   if (runs.length > 1) {
-    throw new UsageError(`${program.name} run ${index} exists in several configurations`, `Pass --config with one of: ${runs.map((r) => r.config).join(", ")}.`);
+    throw new UsageError(
+      `${program.name} run ${index} exists in several configurations`,
+      `Pass --config with one of: ${runs.map((r) => r.config).join(", ")}.`,
+    );
   }
   const run = runs[0];
-  if (run.ingest_status === null) throw new UsageError(`run ${index} of ${program.name} is not ingested yet`, "Run `schedlab ingest` first.");
+  if (run.ingest_status === null)
+    throw new UsageError(`run ${index} of ${program.name} is not ingested yet`, "Run `schedlab ingest` first.");
   if (run.ingest_status === "error") {
-    throw new UsageError(`the trace of run ${index} of ${program.name} could not be decoded: ${run.ingest_error ?? ""}`, "Re-collect the run with `schedlab collect --force`.");
+    throw new UsageError(
+      `the trace of run ${index} of ${program.name} could not be decoded: ${run.ingest_error ?? ""}`,
+      "Re-collect the run with `schedlab collect --force`.",
+    );
   }
   return run.id;
 }
@@ -161,7 +178,10 @@ function* eventRows(db: SchedlabDatabase, runId: number, goroutine: string | und
   if (goroutine !== undefined) {
     only = goroutines.find((g) => g.canonicalId === goroutine || String(g.goroutine) === goroutine)?.goroutine;
     if (only === undefined) {
-      throw new UsageError(`run has no user goroutine ${JSON.stringify(goroutine)}`, "Pass a canonical id or goroutine number as shown by `schedlab events` without --goroutine.");
+      throw new UsageError(
+        `run has no user goroutine ${JSON.stringify(goroutine)}`,
+        "Pass a canonical id or goroutine number as shown by `schedlab events` without --goroutine.",
+      );
     }
   }
   for (const r of iterateRunRecords(db, runId)) {
@@ -181,7 +201,12 @@ function* eventRows(db: SchedlabDatabase, runId: number, goroutine: string | und
 }
 
 /** The JSON array `JSON.stringify(rows, null, 1)` would print, written row by row. */
-async function writeJson(db: SchedlabDatabase, runId: number, goroutine: string | undefined, out: StdoutWriter): Promise<void> {
+async function writeJson(
+  db: SchedlabDatabase,
+  runId: number,
+  goroutine: string | undefined,
+  out: StdoutWriter,
+): Promise<void> {
   let n = 0;
   for (const row of eventRows(db, runId, goroutine)) {
     out.write(n++ === 0 ? "[\n" : ",\n");
@@ -227,11 +252,17 @@ function addToLayout(layout: TableLayout, r: EventRow): void {
 }
 
 function tableLine(widths: readonly number[], cells: readonly string[]): string {
-  return cells.map((v, i) => (i === cells.length - 1 ? v : v.padEnd(widths[i]))).join("  ").trimEnd();
+  return cells
+    .map((v, i) => (i === cells.length - 1 ? v : v.padEnd(widths[i])))
+    .join("  ")
+    .trimEnd();
 }
 
 function legendLines(layout: TableLayout): string {
-  return [...layout.legend].sort((a, b) => a[0] - b[0]).map(([gid, id]) => `  G${gid}  ${id}`).join("\n");
+  return [...layout.legend]
+    .sort((a, b) => a[0] - b[0])
+    .map(([gid, id]) => `  G${gid}  ${id}`)
+    .join("\n");
 }
 
 /**
@@ -240,7 +271,12 @@ function legendLines(layout: TableLayout): string {
  * since the trace started, sites with package directories dropped. Two streamed passes
  * over the run: the layout (legend, column widths), then the lines.
  */
-async function writeTable(db: SchedlabDatabase, runId: number, goroutine: string | undefined, out: StdoutWriter): Promise<void> {
+async function writeTable(
+  db: SchedlabDatabase,
+  runId: number,
+  goroutine: string | undefined,
+  out: StdoutWriter,
+): Promise<void> {
   const layout = emptyLayout();
   for (const row of eventRows(db, runId, goroutine)) addToLayout(layout, row);
   out.write(`goroutines:\n${legendLines(layout)}\n\n${tableLine(layout.widths, TABLE_HEADER)}`);

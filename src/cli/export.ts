@@ -1,7 +1,14 @@
 // `schedlab export`: the dataset as JSONL for fine-tuning elsewhere (docs/export.md).
 
 import type { Command } from "commander";
-import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseChoice, parsePositiveInteger, parseRunSelection } from "./options.js";
+import {
+  CONFIGS_HELP,
+  HOLDOUT_HELP,
+  parseAbstraction,
+  parseChoice,
+  parsePositiveInteger,
+  parseRunSelection,
+} from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
 import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
@@ -53,7 +60,10 @@ export function registerExport(program: Command): void {
       try {
         if (opts.out === undefined) {
           const summary = exportDataset(db, options, (line) => process.stdout.write(`${line}\n`));
-          if (summary.missingSources.length > 0) process.stderr.write(`schedlab: no readable source for ${summary.missingSources.join(", ")} (records have source "")\n`);
+          if (summary.missingSources.length > 0)
+            process.stderr.write(
+              `schedlab: no readable source for ${summary.missingSources.join(", ")} (records have source "")\n`,
+            );
           return;
         }
         // Write to a temporary name and rename, so an interrupted export leaves no half file.
@@ -73,7 +83,10 @@ export function registerExport(program: Command): void {
         process.stderr.write(
           `exported ${summary.records} ${options.objective} records (${summary.states} states, ${summary.programs} programs, abstraction ${options.abstraction}) to ${target}\n`,
         );
-        if (summary.missingSources.length > 0) process.stderr.write(`  no readable source for ${summary.missingSources.join(", ")} (records have source "")\n`);
+        if (summary.missingSources.length > 0)
+          process.stderr.write(
+            `  no readable source for ${summary.missingSources.join(", ")} (records have source "")\n`,
+          );
       } finally {
         db.close();
       }

@@ -2,7 +2,16 @@
 // (docs/fidelity.md) and print the four relations with their thresholds, or JSON.
 
 import type { Command } from "commander";
-import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import {
+  CONFIGS_HELP,
+  HOLDOUT_HELP,
+  PREDICTOR_SPECS_HELP,
+  parseAbstraction,
+  parseIntegerOption,
+  parseNumberOption,
+  parsePositiveInteger,
+  parseRunSelection,
+} from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
 import { DEFAULT_RESAMPLES } from "../metrics/index.js";
 import { progressWriter } from "./progress.js";
@@ -29,12 +38,15 @@ interface FidelityFlags {
   readonly json?: boolean;
 }
 
-const stored = (id: number | null, db: string): string => (id === null ? "" : `\nstored as fidelity run ${id}; \`schedlab report --db ${db}\` shows it\n`);
+const stored = (id: number | null, db: string): string =>
+  id === null ? "" : `\nstored as fidelity run ${id}; \`schedlab report --db ${db}\` shows it\n`;
 
 export function registerFidelity(program: Command): void {
   program
     .command("fidelity")
-    .description("Check a student predictor against a teacher on the same held-out states: MR1 top-1 agreement, MR2 KL(teacher||student) <= tau, MR3 agreement where the teacher is confident, MR4 per-bin calibration alignment; violation rates with program-bootstrap CIs beside plain accuracy.")
+    .description(
+      "Check a student predictor against a teacher on the same held-out states: MR1 top-1 agreement, MR2 KL(teacher||student) <= tau, MR3 agreement where the teacher is confident, MR4 per-bin calibration alignment; violation rates with program-bootstrap CIs beside plain accuracy.",
+    )
     .requiredOption("--teacher <spec>", `teacher predictor spec (${PREDICTOR_SPECS_HELP})`)
     .requiredOption("--student <spec>", "student predictor spec")
     .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
@@ -49,7 +61,10 @@ export function registerFidelity(program: Command): void {
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--base-url <url>", "OpenAI-compatible endpoint for openai:MODEL, ending in /v1")
     .option("--allow-download", "let hf:MODEL fetch weights from the hub")
-    .option("--variants", "instead of the holdout: compare both predictors on original programs against their `schedlab mutate` variants (flips, accuracy, relations on each side)")
+    .option(
+      "--variants",
+      "instead of the holdout: compare both predictors on original programs against their `schedlab mutate` variants (flips, accuracy, relations on each side)",
+    )
     .option("--no-store", "do not store the result in the database (the report shows stored runs)")
     .option("--json", "machine-readable output")
     .action(async (flags: FidelityFlags) => {
@@ -63,7 +78,10 @@ export function registerFidelity(program: Command): void {
       const resamples = parsePositiveInteger("--bootstrap", flags.bootstrap);
       const seed = parseIntegerOption("--seed", flags.seed);
       if (flags.variants === true && flags.holdout !== undefined) {
-        throw new UsageError("--variants and --holdout do not go together", "The variant comparison uses every original/variant pair in the database; drop --holdout.");
+        throw new UsageError(
+          "--variants and --holdout do not go together",
+          "The variant comparison uses every original/variant pair in the database; drop --holdout.",
+        );
       }
       const db = openExistingDatabase(flags.db);
       const progress = progressWriter(process.stderr, { quiet: flags.json === true });
@@ -77,18 +95,41 @@ export function registerFidelity(program: Command): void {
           onProgress: progress.write,
         };
         if (flags.variants === true) {
-          const comparison = await compareVariants(db, { ...common, predictors: [flags.teacher, flags.student], teacherStudent: true });
+          const comparison = await compareVariants(db, {
+            ...common,
+            predictors: [flags.teacher, flags.student],
+            teacherStudent: true,
+          });
           progress.done();
           const id = flags.store ? saveFidelityRun(db, { mode: "variants", comparison }) : null;
-          process.stdout.write(flags.json === true ? `${JSON.stringify({ fidelityRunId: id, ...comparison })}\n` : `${variantsText(comparison)}${stored(id, flags.db)}`);
+          process.stdout.write(
+            flags.json === true
+              ? `${JSON.stringify({ fidelityRunId: id, ...comparison })}\n`
+              : `${variantsText(comparison)}${stored(id, flags.db)}`,
+          );
           return;
         }
-        const run = await runFidelity(db, { ...common, teacher: flags.teacher, student: flags.student, holdout: flags.holdout, runs: parseRunSelection(flags.configs) });
+        const run = await runFidelity(db, {
+          ...common,
+          teacher: flags.teacher,
+          student: flags.student,
+          holdout: flags.holdout,
+          runs: parseRunSelection(flags.configs),
+        });
         progress.done();
-        const id = flags.store ? saveFidelityRun(db, { mode: "holdout", holdout: run.holdout, abstraction: run.abstraction, result: run.result }) : null;
+        const id = flags.store
+          ? saveFidelityRun(db, {
+              mode: "holdout",
+              holdout: run.holdout,
+              abstraction: run.abstraction,
+              result: run.result,
+            })
+          : null;
         if (flags.json === true) {
           const { relations, teacher, student, thresholds: t, states, samples, programs } = run.result;
-          process.stdout.write(`${JSON.stringify({ fidelityRunId: id, abstraction: run.abstraction, holdout: run.holdout, testPrograms: run.testPrograms, thresholds: t, states, samples, programs, relations, teacher, student })}\n`);
+          process.stdout.write(
+            `${JSON.stringify({ fidelityRunId: id, abstraction: run.abstraction, holdout: run.holdout, testPrograms: run.testPrograms, thresholds: t, states, samples, programs, relations, teacher, student })}\n`,
+          );
         } else {
           process.stdout.write(`${fidelityText(run.result, run)}${stored(id, flags.db)}`);
         }

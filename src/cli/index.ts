@@ -34,6 +34,8 @@ function reportError(error: unknown): number {
     if (code === "commander.helpDisplayed" || code === "commander.version" || code === "commander.help") return 0;
     return 2;
   }
-  process.stderr.write(`schedlab: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `schedlab: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   return 70;
 }

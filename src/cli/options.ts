@@ -4,7 +4,13 @@
 
 import { UsageError } from "../errors.js";
 import { PREDICTOR_SPECS } from "../predict/index.js";
-import { ABSTRACTIONS, RUN_STRATEGIES, type Abstraction, type RunSelection, type RunStrategy } from "../dataset/index.js";
+import {
+  ABSTRACTIONS,
+  RUN_STRATEGIES,
+  type Abstraction,
+  type RunSelection,
+  type RunStrategy,
+} from "../dataset/index.js";
 
 const INTEGER = /^[+-]?\d+$/;
 
@@ -15,8 +21,18 @@ const INTEGER = /^[+-]?\d+$/;
 export function parseIntegerOption(option: string, text: string, min = Number.MIN_SAFE_INTEGER): number {
   const value = Number(text);
   if (!INTEGER.test(text.trim()) || !Number.isSafeInteger(value) || value < min) {
-    const what = min === 1 ? "a positive integer" : min === 0 ? "a non-negative integer" : min === Number.MIN_SAFE_INTEGER ? "an integer" : `an integer ≥ ${min}`;
-    throw new UsageError(`${option} must be ${what}, got ${JSON.stringify(text)}`, `Pass e.g. ${option} ${Math.max(min, 1)}.`);
+    const what =
+      min === 1
+        ? "a positive integer"
+        : min === 0
+          ? "a non-negative integer"
+          : min === Number.MIN_SAFE_INTEGER
+            ? "an integer"
+            : `an integer ≥ ${min}`;
+    throw new UsageError(
+      `${option} must be ${what}, got ${JSON.stringify(text)}`,
+      `Pass e.g. ${option} ${Math.max(min, 1)}.`,
+    );
   }
   return value;
 }
@@ -34,7 +50,10 @@ export function parseNumberOption(option: string, text: string, min: number, max
   const value = Number(text);
   if (text.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
     const range = max === Infinity ? `≥ ${min}` : `in [${min}, ${max}]`;
-    throw new UsageError(`${option} must be a number ${range}, got ${JSON.stringify(text)}`, `Pass e.g. ${option} ${max === Infinity ? Math.max(min, 1) : max}.`);
+    throw new UsageError(
+      `${option} must be a number ${range}, got ${JSON.stringify(text)}`,
+      `Pass e.g. ${option} ${max === Infinity ? Math.max(min, 1) : max}.`,
+    );
   }
   return value;
 }
@@ -48,7 +67,10 @@ export function parseRowLimit(option: string, text: string): number {
 /** `value` if it is one of `choices`, else a UsageError naming them. */
 export function parseChoice<T extends string>(option: string, value: string, choices: readonly T[]): T {
   if ((choices as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${option} must be one of ${choices.join(", ")}, got ${JSON.stringify(value)}`, `Use ${option} ${choices.join(" | ")}.`);
+  throw new UsageError(
+    `${option} must be one of ${choices.join(", ")}, got ${JSON.stringify(value)}`,
+    `Use ${option} ${choices.join(" | ")}.`,
+  );
 }
 
 /** --abstraction: one of ABSTRACTIONS. */
@@ -63,10 +85,16 @@ export function parseAbstraction(name: string): Abstraction {
 export function parseRunSelection(text: string): RunSelection {
   const value = text.trim();
   if (value === "plain" || value === "all") return value;
-  const parts = value.split(",").map((p) => p.trim()).filter((p) => p !== "");
+  const parts = value
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
   const unknown = parts.filter((p) => !(RUN_STRATEGIES as readonly string[]).includes(p));
   if (parts.length === 0 || unknown.length > 0) {
-    throw new UsageError(`--configs ${JSON.stringify(text)} names no run strategy${unknown.length > 0 ? ` (unknown: ${unknown.join(", ")})` : ""}`, `Use --configs plain (default), all, or a list of ${RUN_STRATEGIES.join(", ")}.`);
+    throw new UsageError(
+      `--configs ${JSON.stringify(text)} names no run strategy${unknown.length > 0 ? ` (unknown: ${unknown.join(", ")})` : ""}`,
+      `Use --configs plain (default), all, or a list of ${RUN_STRATEGIES.join(", ")}.`,
+    );
   }
   return parts as RunStrategy[];
 }
@@ -79,4 +107,5 @@ export const HOLDOUT_HELP =
 export const PREDICTOR_SPECS_HELP = PREDICTOR_SPECS.join(" | ");
 
 /** The --configs help. */
-export const CONFIGS_HELP = "which runs feed the states: plain (default, unperturbed), all, or a list of plain,race,perturb";
+export const CONFIGS_HELP =
+  "which runs feed the states: plain (default, unperturbed), all, or a list of plain,race,perturb";

@@ -2,11 +2,26 @@
 // cache), print them, and optionally write them as a replay file to score elsewhere.
 
 import type { Command } from "commander";
-import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parsePositiveInteger, parseRowLimit, parseRunSelection } from "./options.js";
+import {
+  CONFIGS_HELP,
+  HOLDOUT_HELP,
+  PREDICTOR_SPECS_HELP,
+  parseAbstraction,
+  parsePositiveInteger,
+  parseRowLimit,
+  parseRunSelection,
+} from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
 import { UsageError } from "../errors.js";
-import { argmax, predictDataset, PREDICT_SPLITS, writeReplayFile, type PredictedDataset, type PredictSplit } from "../predict/index.js";
+import {
+  argmax,
+  predictDataset,
+  PREDICT_SPLITS,
+  writeReplayFile,
+  type PredictedDataset,
+  type PredictSplit,
+} from "../predict/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
 
 interface PredictFlags {
@@ -38,15 +53,24 @@ export function predictionTable(result: PredictedDataset, maxRows: number): stri
     return [s.id, s.program, s.key, ...p.map((v) => v.toFixed(3)), EVENT_TYPES[argmax(p)]];
   });
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
-  const line = (cells: readonly string[]): string => cells.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd();
-  const more = result.states.length > maxRows ? [`… ${result.states.length - maxRows} more states (--limit 0 shows all, --out writes all)`] : [];
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, c) => cell.padEnd(widths[c]))
+      .join("  ")
+      .trimEnd();
+  const more =
+    result.states.length > maxRows
+      ? [`… ${result.states.length - maxRows} more states (--limit 0 shows all, --out writes all)`]
+      : [];
   return [line(header), ...rows.map(line), ...more].join("\n");
 }
 
 export function registerPredict(program: Command): void {
   program
     .command("predict")
-    .description("Run one predictor over the states of a split (cached in the database); print them or write a replay JSONL file.")
+    .description(
+      "Run one predictor over the states of a split (cached in the database); print them or write a replay JSONL file.",
+    )
     .requiredOption("--predictor <spec>", PREDICTOR_SPECS_HELP)
     .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
     .option("--holdout <spec>", HOLDOUT_HELP)
@@ -74,14 +98,19 @@ export function registerPredict(program: Command): void {
           split,
           context: {
             baseUrl: flags.baseUrl,
-            concurrency: flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency),
+            concurrency:
+              flags.concurrency === undefined ? undefined : parsePositiveInteger("--concurrency", flags.concurrency),
             timeoutMs: flags.timeout === undefined ? undefined : parsePositiveInteger("--timeout", flags.timeout),
             allowDownload: flags.allowDownload === true,
           },
           onProgress: progress.write,
         });
         progress.done();
-        if (flags.out !== undefined) writeReplayFile(flags.out, result.states.map((s, i) => [s, result.predictions[i]] as const));
+        if (flags.out !== undefined)
+          writeReplayFile(
+            flags.out,
+            result.states.map((s, i) => [s, result.predictions[i]] as const),
+          );
         if (flags.json === true) {
           const predictions = result.states.map((s, i) => ({
             stateId: s.id,
@@ -98,7 +127,8 @@ export function registerPredict(program: Command): void {
           `${result.predictor.id} (config ${result.predictor.configHash}) on ${result.states.length} ${result.abstraction} states of ${result.programs.length} ${result.split} programs (holdout ${result.holdout}): ${result.hits} cached, ${result.computed} computed\n`,
         );
         process.stdout.write(`${predictionTable(result, maxRows)}\n`);
-        if (flags.out !== undefined) process.stdout.write(`wrote ${result.states.length} predictions to ${flags.out}\n`);
+        if (flags.out !== undefined)
+          process.stdout.write(`wrote ${result.states.length} predictions to ${flags.out}\n`);
       } finally {
         db.close();
       }

@@ -21,7 +21,9 @@ interface ReportFlags {
 export function registerReport(program: Command): void {
   program
     .command("report")
-    .description("Write a self-contained HTML report (inline SVG charts), a Markdown report and metrics.json from the latest stored evaluation; without one, from the collection: what was collected, its leaks, races and flaky tests.")
+    .description(
+      "Write a self-contained HTML report (inline SVG charts), a Markdown report and metrics.json from the latest stored evaluation; without one, from the collection: what was collected, its leaks, races and flaky tests.",
+    )
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--out <dir>", "output directory", "report")
     .option("--eval-run <id>", "report this eval run instead of the latest")
@@ -43,7 +45,10 @@ export function registerReport(program: Command): void {
           generatedAt: new Date().toISOString(),
           source: `${resolve(flags.db)}, ${used === null ? "collection only (no evaluation)" : `eval run ${used}`}`,
         });
-        if (flags.json === true) process.stdout.write(`${JSON.stringify({ ...written, evalRunId: used, sections: sections.map((s) => s.id) })}\n`);
+        if (flags.json === true)
+          process.stdout.write(
+            `${JSON.stringify({ ...written, evalRunId: used, sections: sections.map((s) => s.id) })}\n`,
+          );
         else process.stdout.write(`wrote ${written.html}\n      ${written.markdown}\n      ${written.json}\n`);
       } finally {
         db.close();

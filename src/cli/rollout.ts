@@ -2,7 +2,15 @@
 // step with the goroutine state machine, print survival and k-step accuracy, and store them.
 
 import type { Command } from "commander";
-import { CONFIGS_HELP, HOLDOUT_HELP, PREDICTOR_SPECS_HELP, parseAbstraction, parseIntegerOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import {
+  CONFIGS_HELP,
+  HOLDOUT_HELP,
+  PREDICTOR_SPECS_HELP,
+  parseAbstraction,
+  parseIntegerOption,
+  parsePositiveInteger,
+  parseRunSelection,
+} from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
 import { UsageError } from "../errors.js";
@@ -26,7 +34,11 @@ interface RolloutFlags {
 
 function parseTemperature(value: string): number {
   const t = Number(value);
-  if (value.trim() === "" || !Number.isFinite(t) || t < 0) throw new UsageError(`--temperature must be a number ≥ 0, got ${JSON.stringify(value)}`, "Use 1 for the predictor's own distribution, 0 for its most probable event.");
+  if (value.trim() === "" || !Number.isFinite(t) || t < 0)
+    throw new UsageError(
+      `--temperature must be a number ≥ 0, got ${JSON.stringify(value)}`,
+      "Use 1 for the predictor's own distribution, 0 for its most probable event.",
+    );
   return t;
 }
 
@@ -39,23 +51,37 @@ export function rolloutText(report: RolloutReport, runId: number): string {
     `event types   ${EVENT_TYPES.join("  ")}`,
     `  rolled out  ${o.rolledDistribution.map((v, i) => v.toFixed(3).padStart(EVENT_TYPES[i].length)).join("  ")}`,
     `  empirical   ${o.empiricalDistribution.map((v, i) => v.toFixed(3).padStart(EVENT_TYPES[i].length)).join("  ")}`,
-    `ends: ${Object.entries(o.ends).map(([k, v]) => `${k} ${v}`).join(", ")}`,
+    `ends: ${Object.entries(o.ends)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
   ];
   const rules = Object.entries(o.brokenRules);
-  if (rules.length > 0) lines.push(`broken rules: ${rules.sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  if (rules.length > 0)
+    lines.push(
+      `broken rules: ${rules
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+    );
   return `${lines.join("\n")}\n`;
 }
 
 export function registerRollout(program: Command): void {
   program
     .command("rollout")
-    .description("Roll a predictor out k steps from held-out prefixes; check each step with the goroutine state machine (survival, k-step accuracy).")
+    .description(
+      "Roll a predictor out k steps from held-out prefixes; check each step with the goroutine state machine (survival, k-step accuracy).",
+    )
     .requiredOption("--predictor <spec>", PREDICTOR_SPECS_HELP)
     .option("--steps <k>", "events per rollout", "10")
     .option("--samples <n>", "rollouts per prefix", "10")
     .option("--temperature <t>", "sampling temperature (0 = most probable event)", "1")
     .option("--constrained", "mask event types the state machine rejects and renormalise the rest")
-    .option("--abstraction <name>", "state abstraction the prefixes come from: split, depth, goroutine or context", "split")
+    .option(
+      "--abstraction <name>",
+      "state abstraction the prefixes come from: split, depth, goroutine or context",
+      "split",
+    )
     .option("--holdout <spec>", HOLDOUT_HELP)
     .option("--configs <list>", CONFIGS_HELP, "plain")
     .option("--prefixes <m>", "prefixes (test states) to roll out from, spread evenly", "20")
@@ -83,7 +109,9 @@ export function registerRollout(program: Command): void {
         const runId = saveRolloutReport(db, report);
         if (flags.json === true) {
           const o = report.overall;
-          process.stdout.write(`${JSON.stringify({ rolloutRunId: runId, ...report, meanSurvival: o.meanSurvival, reachedK: o.reachedK, kStepAccuracy: o.kStepAccuracy, perStepAccuracy: o.perStepAccuracy, l1: o.l1, kl: o.kl })}\n`);
+          process.stdout.write(
+            `${JSON.stringify({ rolloutRunId: runId, ...report, meanSurvival: o.meanSurvival, reachedK: o.reachedK, kStepAccuracy: o.kStepAccuracy, perStepAccuracy: o.perStepAccuracy, l1: o.l1, kl: o.kl })}\n`,
+          );
           return;
         }
         process.stdout.write(rolloutText(report, runId));

@@ -64,9 +64,15 @@ function collectDirs(dir: string, previous: string[] | undefined): string[] {
 export function registerRun(program: Command): void {
   program
     .command("run")
-    .description("Run the whole pipeline on a corpus: collect, ingest, distributions, train students, evaluate on held-out programs, leaks, rollouts, and write report/index.html.")
+    .description(
+      "Run the whole pipeline on a corpus: collect, ingest, distributions, train students, evaluate on held-out programs, leaks, rollouts, and write report/index.html.",
+    )
     .option("--corpus <dir>", "directory of Go programs", "go-programs")
-    .option("--test-corpus <dir>", "also collect DIR as a test corpus, never trained on, and evaluate, roll out and report on it beside the in-distribution holdout; repeatable", collectDirs)
+    .option(
+      "--test-corpus <dir>",
+      "also collect DIR as a test corpus, never trained on, and evaluate, roll out and report on it beside the in-distribution holdout; repeatable",
+      collectDirs,
+    )
     .option("--runs <n>", "traced runs per program (default 5; 3 with --quick)")
     .option("--quick", "a quick look: a category-stratified subset, 3 runs, 2 s deadline, logistic-regression students")
     .option("--db <file>", "SQLite database", "schedlab.db")
@@ -76,7 +82,10 @@ export function registerRun(program: Command): void {
     .option("--jobs <n>", "concurrent builds, runs and trace decodes (default: the number of CPUs)")
     .option("--timeout <duration>", "deadline per traced run (default 5s; 2s with --quick)")
     .option("--abstraction <name>", "state abstraction: split, depth, goroutine or context", "depth")
-    .option("--cv <k>", "folds of the leave-family-out cross-validation stage (students and baselines at depth and split, reported beside the holdout); 0 skips it (default 3)")
+    .option(
+      "--cv <k>",
+      "folds of the leave-family-out cross-validation stage (students and baselines at depth and split, reported beside the holdout); 0 skips it (default 3)",
+    )
     .option("--force", "redo every stage even when its inputs are unchanged (recorded runs are still reused)")
     .option("--json", "print the summary as JSON on stdout")
     .action(async (flags: RunFlags) => {

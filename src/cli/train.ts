@@ -1,7 +1,16 @@
 // `schedlab train`: trains a student (logreg or MLP, CE or KL objective) and saves an adapter.
 
 import type { Command } from "commander";
-import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseChoice, parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRunSelection } from "./options.js";
+import {
+  CONFIGS_HELP,
+  HOLDOUT_HELP,
+  parseAbstraction,
+  parseChoice,
+  parseIntegerOption,
+  parseNumberOption,
+  parsePositiveInteger,
+  parseRunSelection,
+} from "./options.js";
 import { pct } from "../core/index.js";
 import { UsageError } from "../errors.js";
 import { openExistingDatabase } from "../store/index.js";
@@ -40,15 +49,15 @@ interface TrainCliOptions {
   json?: boolean;
 }
 
-
-
-
 export function registerTrain(program: Command): void {
   const d = DEFAULT_TRAIN_OPTIONS;
   program
     .command("train")
     .description("Train a student model on the collected runs and save it as an adapter (weights, feature spec, card).")
-    .requiredOption("--objective <name>", "ce (cross-entropy on observed events), kl (KL to p̂ per state) or trajectory (discounted CE on the next k events)")
+    .requiredOption(
+      "--objective <name>",
+      "ce (cross-entropy on observed events), kl (KL to p̂ per state) or trajectory (discounted CE on the next k events)",
+    )
     .requiredOption("--abstraction <name>", "state abstraction: split, depth, goroutine or context")
     .requiredOption("--out <dir>", "adapter directory to write, e.g. adapters/kl")
     .option("--model <kind>", "logreg or mlp", d.model)
@@ -67,14 +76,42 @@ export function registerTrain(program: Command): void {
     .option("--l2 <x>", "L2 penalty on weights", String(d.l2))
     .option("--tag-weight <x>", "weight of the tag head's loss", String(d.tagWeight))
     .option("--trajectory-steps <k>", "trajectory objective: next events per sample", String(d.trajectorySteps))
-    .option("--trajectory-discount <g>", "trajectory objective: weight γ^j of step j, γ in (0, 1]", String(d.trajectoryDiscount))
+    .option(
+      "--trajectory-discount <g>",
+      "trajectory objective: weight γ^j of step j, γ in (0, 1]",
+      String(d.trajectoryDiscount),
+    )
     .option("--no-split-grid", "split abstraction: train on the scored 25/50/75 % states only, not on every 5 %")
-    .option("--feasibility <rule>", "events the prefix rules out: top (the most probable event is always a possible one), cap (their total at most --infeasible-cap) or none", d.feasibility)
-    .option("--infeasible-cap <x>", "--feasibility cap: at most this probability on impossible events (< 1/6 keeps greedy rollouts valid)", String(d.infeasibleCap))
-    .option("--calibration-folds <n>", "also calibrate on out-of-fold predictions of the training families (n ≥ 2 folds, one extra model each); 0: validation families only", String(d.calibrationFolds))
-    .option("--calibration-weighting <how>", "samples (programs capped at 4× the median) or families (every family equally)", d.calibrationWeighting)
-    .option("--calibration-mode <mode>", "pooled (the ensemble's mean as one model), per-member (each member's temperature before the mean) or in-context (a temperature scaled by the run's in-context predictability)", d.calibrationMode)
-    .option("--members <n>", "models averaged (seeds seed, seed+1, …), or auto: as many as fit 15 000 training rows, 1 to 5", String(d.members))
+    .option(
+      "--feasibility <rule>",
+      "events the prefix rules out: top (the most probable event is always a possible one), cap (their total at most --infeasible-cap) or none",
+      d.feasibility,
+    )
+    .option(
+      "--infeasible-cap <x>",
+      "--feasibility cap: at most this probability on impossible events (< 1/6 keeps greedy rollouts valid)",
+      String(d.infeasibleCap),
+    )
+    .option(
+      "--calibration-folds <n>",
+      "also calibrate on out-of-fold predictions of the training families (n ≥ 2 folds, one extra model each); 0: validation families only",
+      String(d.calibrationFolds),
+    )
+    .option(
+      "--calibration-weighting <how>",
+      "samples (programs capped at 4× the median) or families (every family equally)",
+      d.calibrationWeighting,
+    )
+    .option(
+      "--calibration-mode <mode>",
+      "pooled (the ensemble's mean as one model), per-member (each member's temperature before the mean) or in-context (a temperature scaled by the run's in-context predictability)",
+      d.calibrationMode,
+    )
+    .option(
+      "--members <n>",
+      "models averaged (seeds seed, seed+1, …), or auto: as many as fit 15 000 training rows, 1 to 5",
+      String(d.members),
+    )
     .option("--json", "print the card as JSON")
     .action(async (opts: TrainCliOptions) => {
       const objective = parseChoice("--objective", opts.objective, OBJECTIVES);
@@ -95,7 +132,11 @@ export function registerTrain(program: Command): void {
         calibrationFolds: parseIntegerOption("--calibration-folds", opts.calibrationFolds, 0),
         members: opts.members === "auto" ? ("auto" as const) : parsePositiveInteger("--members", opts.members),
       };
-      if (numbers.calibrationFolds === 1) throw new UsageError("--calibration-folds must be 0 (validation families only) or at least 2, got 1", "Pass --calibration-folds 0 or e.g. 4.");
+      if (numbers.calibrationFolds === 1)
+        throw new UsageError(
+          "--calibration-folds must be 0 (validation families only) or at least 2, got 1",
+          "Pass --calibration-folds 0 or e.g. 4.",
+        );
       const db = openExistingDatabase(opts.db);
       const progress = progressWriter(process.stderr, { quiet: opts.json === true });
       try {
@@ -109,7 +150,10 @@ export function registerTrain(program: Command): void {
           staticFeatures: opts.staticFeatures === true,
           splitGrid: opts.splitGrid,
           feasibility: parseChoice("--feasibility", opts.feasibility, FEASIBILITY_RULES),
-          calibrationWeighting: parseChoice("--calibration-weighting", opts.calibrationWeighting, ["samples", "families"] as const),
+          calibrationWeighting: parseChoice("--calibration-weighting", opts.calibrationWeighting, [
+            "samples",
+            "families",
+          ] as const),
           calibrationMode: parseChoice("--calibration-mode", opts.calibrationMode, CALIBRATION_MODES),
           holdout: opts.holdout,
           runs: parseRunSelection(opts.configs),

@@ -15,8 +15,26 @@ import type { ProgramSpec } from "../corpus/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { runIngester, type IngestedRun, type DecodeTap, type RunIngestResult } from "../trace/index.js";
 import { checkRun, withFailureClass, type TraceDecode } from "./check.js";
-import { confirm, explorationRow, explorationSummary, finishExploration, learnFromPlainRun, nextConfig, resumedExploration, wantsMore, type Exploring } from "./exploration.js";
-import { checkedRuns, deleteExploration, loadExploration, nextRunIndexes, plainRuns, recordCheck, saveExploration } from "./exploration-store.js";
+import {
+  confirm,
+  explorationRow,
+  explorationSummary,
+  finishExploration,
+  learnFromPlainRun,
+  nextConfig,
+  resumedExploration,
+  wantsMore,
+  type Exploring,
+} from "./exploration.js";
+import {
+  checkedRuns,
+  deleteExploration,
+  loadExploration,
+  nextRunIndexes,
+  plainRuns,
+  recordCheck,
+  saveExploration,
+} from "./exploration-store.js";
 import { collectExecutor, type Executor } from "./executor.js";
 import { explorationCycle } from "./explore.js";
 import { testSelection } from "./options.js";
@@ -74,7 +92,11 @@ export async function exploreWithBudget(
   });
   const stop = linkedAbort(opts.signal);
   const hunt: Hunt = {
-    db, opts, mode, go, states,
+    db,
+    opts,
+    mode,
+    go,
+    states,
     executor: collectExecutor(db, opts, mode.recordLocks, go, scratch, stop.signal),
     queue: workQueue(opts.jobs, stop.signal, stop.abort),
     signal: stop.signal,
@@ -108,12 +130,23 @@ function startExploration(
   cores: number,
 ): { readonly state: Exploring; readonly configs: readonly string[] } {
   const { id, sourceChanged } = upsertProgram(db, program);
-  const cycle = explorationCycle({ kind: program.kind, cores, procs: opts.procsGiven ? opts.procs : null, testCount: opts.testCount }).map((c) => ({ ...c, ...testSelection(opts, program.kind) }));
+  const cycle = explorationCycle({
+    kind: program.kind,
+    cores,
+    procs: opts.procsGiven ? opts.procs : null,
+    testCount: opts.testCount,
+  }).map((c) => ({ ...c, ...testSelection(opts, program.kind) }));
   const configs = [...new Set(cycle.map((c) => c.key))];
   if (sourceChanged || opts.force) deleteExploration(db, id);
   if (opts.force) for (const key of configs) deleteRuns(db, id, key);
   const recorded = { checked: checkedRuns(db, id), plain: plainRuns(db, id) };
-  const state = resumedExploration({ program, id, cycle, nextIndex: nextRunIndexes(db, id) }, loadExploration(db, id), recorded, mode, opts.db);
+  const state = resumedExploration(
+    { program, id, cycle, nextIndex: nextRunIndexes(db, id) },
+    loadExploration(db, id),
+    recorded,
+    mode,
+    opts.db,
+  );
   return { state, configs };
 }
 
@@ -128,7 +161,8 @@ function pump(h: Hunt, s: Exploring): void {
   // Without --timeout, the program's first plain run sets the deadline of the rest: it goes alone.
   // A program runs several runs at once only when there are fewer programs left than workers.
   const active = h.states.filter((x) => !x.finished).length;
-  const limit = !h.opts.timeoutGiven && !s.plainRunEnded ? 1 : Math.max(1, Math.floor(h.opts.jobs / Math.max(1, active)));
+  const limit =
+    !h.opts.timeoutGiven && !s.plainRunEnded ? 1 : Math.max(1, Math.floor(h.opts.jobs / Math.max(1, active)));
   while (s.inFlight < limit && more(h, s)) {
     s.inFlight++;
     h.queue.push(async () => {
@@ -167,12 +201,24 @@ async function step(h: Hunt, s: Exploring): Promise<void> {
   const seed = config.strategy === "perturb" ? perturbSeed(config.key, index) : null;
   const timeoutMs = runDeadlineMs(h, s, config);
   const t0 = performance.now();
-  const ran = await h.executor.run({ program: s.program, programId: s.id, config, index, binary: build.binary!, timeoutMs, seed });
+  const ran = await h.executor.run({
+    program: s.program,
+    programId: s.id,
+    config,
+    index,
+    binary: build.binary!,
+    timeoutMs,
+    seed,
+  });
   if (ran === null) return; // aborted: nothing recorded
   const { runId, result } = ran;
   h.executed++;
   if (result.outcome !== "ok") h.failures++;
-  const check = withFailureClass(await checkRun(result, s.program, h.go, ingestingDecode(h, runId)), config.strategy, s.failedInPlain);
+  const check = withFailureClass(
+    await checkRun(result, s.program, h.go, ingestingDecode(h, runId)),
+    config.strategy,
+    s.failedInPlain,
+  );
   if (config.strategy === "plain") {
     learnFromPlainRun(s, result.outcome, result.wallMs, config.testCount, check.failures);
     s.plainRunEnded = true;
@@ -205,12 +251,18 @@ function ingestingDecode(h: Hunt, runId: number): TraceDecode | undefined {
 function runDeadlineMs(h: Hunt, s: Exploring, config: RunConfig): number {
   const remainingBudgetMs = s.budgetMs - s.spentMs;
   const configuredMs = configuredTimeoutMs({
-    givenMs: h.opts.timeoutGiven ? h.opts.timeoutMs : null, manifestMs: s.program.manifest?.timeoutMs,
-    plainOkMsPerIteration: s.plainOkMsPerIteration, testCount: config.testCount, remainingBudgetMs,
+    givenMs: h.opts.timeoutGiven ? h.opts.timeoutMs : null,
+    manifestMs: s.program.manifest?.timeoutMs,
+    plainOkMsPerIteration: s.plainOkMsPerIteration,
+    testCount: config.testCount,
+    remainingBudgetMs,
   });
   return scaledTimeoutMs({
-    strategy: config.strategy, configuredMs, testCount: config.testCount,
-    plainOkMsPerIteration: s.plainOkMsPerIteration, remainingBudgetMs,
+    strategy: config.strategy,
+    configuredMs,
+    testCount: config.testCount,
+    plainOkMsPerIteration: s.plainOkMsPerIteration,
+    remainingBudgetMs,
   });
 }
 

@@ -42,7 +42,12 @@ export interface BuildTarget extends ProgramTarget {
  * Builds `target` into `scratch`/bin. `scratch` must be a fresh directory owned by the
  * caller; it also holds the overlay files. Aborting `signal` kills the build.
  */
-export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch: string, signal?: AbortSignal): Promise<BuildResult> {
+export async function buildProgram(
+  target: BuildTarget,
+  go: GoToolchain,
+  scratch: string,
+  signal?: AbortSignal,
+): Promise<BuildResult> {
   mkdirSync(scratch, { recursive: true });
   const binary = join(scratch, "bin");
   const strategy = target.strategy ?? "plain";
@@ -52,12 +57,19 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
     try {
       overlay = (await writeHarnessOverlay(target.dir, target.goFiles, scratch)).overlay;
     } catch (error) {
-      return await unpreparedBuild(target, go, scratch, signal, `cannot prepare the tracing harness: ${(error as Error).message}`);
+      return await unpreparedBuild(
+        target,
+        go,
+        scratch,
+        signal,
+        `cannot prepare the tracing harness: ${(error as Error).message}`,
+      );
     }
   }
   // -s -w drop the symbol table and DWARF, which makes linking faster; stack traces and
   // the trace's stacks come from the runtime's own tables and keep names and lines.
-  const peers = (target.peers ?? []).length === 0 ? null : await preparePeerBuild(target, target.peers ?? [], go, scratch);
+  const peers =
+    (target.peers ?? []).length === 0 ? null : await preparePeerBuild(target, target.peers ?? [], go, scratch);
   if (peers !== null) {
     Object.assign(overlay.Replace, peers.overlay);
     args.push(...peers.args);
@@ -67,21 +79,38 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
     try {
       overlay = (await writePerturbOverlay(files, overlay, scratch)).overlay;
     } catch (error) {
-      return await unpreparedBuild(target, go, scratch, signal, `cannot prepare the perturbed copies: ${(error as Error).message}`);
+      return await unpreparedBuild(
+        target,
+        go,
+        scratch,
+        signal,
+        `cannot prepare the perturbed copies: ${(error as Error).message}`,
+      );
     }
   }
   // Lock recording goes last: perturbation points stay those of the sources it always sees.
   const withoutLocks = overlay;
   if (target.recordLocks === true) {
     try {
-      overlay = (await writeLockRecordingOverlay(files, overlay, scratch, strategy === "race" ? 0 : LOCK_LOG_BUDGET)).overlay;
+      overlay = (await writeLockRecordingOverlay(files, overlay, scratch, strategy === "race" ? 0 : LOCK_LOG_BUDGET))
+        .overlay;
     } catch (error) {
-      return await unpreparedBuild(target, go, scratch, signal, `cannot prepare the lock-recording copies: ${(error as Error).message}`);
+      return await unpreparedBuild(
+        target,
+        go,
+        scratch,
+        signal,
+        `cannot prepare the lock-recording copies: ${(error as Error).message}`,
+      );
     }
   }
   if (strategy === "race") args.push("-race");
-  const env = { ...buildEnvironment(go, { inModule: peers?.inModule ?? insideModule(target.dir), tmpdir: scratch }), ...peers?.env };
-  const peerNotes = peers === null || peers.skipped.length === 0 ? "" : peers.skipped.map((s) => `schedlab --peers: ${s}\n`).join("");
+  const env = {
+    ...buildEnvironment(go, { inModule: peers?.inModule ?? insideModule(target.dir), tmpdir: scratch }),
+    ...peers?.env,
+  };
+  const peerNotes =
+    peers === null || peers.skipped.length === 0 ? "" : peers.skipped.map((s) => `schedlab --peers: ${s}\n`).join("");
   const compile = async (using: Overlay, overlayName: string): Promise<{ build: BuildResult; timedOut: boolean }> => {
     const command = [...args];
     if (Object.keys(using.Replace).length > 0) {
@@ -92,18 +121,30 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
     command.push("-ldflags=-s -w", "-o", binary, ".");
     const result = await goCommand(go, command, target.dir, env, signal);
     const output = peerNotes + tail(originalPaths(result.all ?? "", using, target.dir), BUILD_OUTPUT_CAP);
-    if (result.exitCode === 0 && existsSync(binary)) return { build: { status: "ok", binary, output }, timedOut: false };
+    if (result.exitCode === 0 && existsSync(binary))
+      return { build: { status: "ok", binary, output }, timedOut: false };
     const why = result.timedOut ? `go ${args[0]} did not finish within ${BUILD_TIMEOUT_MS / 60_000} minutes\n` : "";
-    return { build: { status: "error", binary: null, output: why + (output === "" ? (result.message ?? "build failed") : output) }, timedOut: result.timedOut };
+    return {
+      build: {
+        status: "error",
+        binary: null,
+        output: why + (output === "" ? (result.message ?? "build failed") : output),
+      },
+      timedOut: result.timedOut,
+    };
   };
   const built = await compile(overlay, "overlay.json");
-  if (built.build.status === "ok" || built.timedOut || overlay === withoutLocks || signal?.aborted === true) return built.build;
+  if (built.build.status === "ok" || built.timedOut || overlay === withoutLocks || signal?.aborted === true)
+    return built.build;
   // Lock recording must never cost a program its build: without it, the result (and a
   // compiler error) is the program's own; a success says what lock recording broke.
   const without = (await compile(withoutLocks, "overlay-without-locks.json")).build;
   if (without.status === "error") return without;
   const broke = built.build.output.slice(peerNotes.length).trim().split("\n").slice(0, 5).join("\n");
-  return { ...without, output: `schedlab: built without lock recording, which did not compile:\n${broke}\n${without.output}` };
+  return {
+    ...without,
+    output: `schedlab: built without lock recording, which did not compile:\n${broke}\n${without.output}`,
+  };
 }
 
 /**
@@ -111,16 +152,43 @@ export async function buildProgram(target: BuildTarget, go: GoToolchain, scratch
  * it is, without overlay, so the error recorded is the compiler's own (`syntax error: …`
  * with the user's file:line), not the helper's. `why` is kept when that build succeeds.
  */
-async function unpreparedBuild(target: BuildTarget, go: GoToolchain, scratch: string, signal: AbortSignal | undefined, why: string): Promise<BuildResult> {
+async function unpreparedBuild(
+  target: BuildTarget,
+  go: GoToolchain,
+  scratch: string,
+  signal: AbortSignal | undefined,
+  why: string,
+): Promise<BuildResult> {
   const args = target.kind === "main" ? ["build"] : ["test", "-c"];
-  const result = await goCommand(go, [...args, "-o", join(scratch, "unprepared"), "."], target.dir, buildEnvironment(go, { inModule: insideModule(target.dir), tmpdir: scratch }), signal);
+  const result = await goCommand(
+    go,
+    [...args, "-o", join(scratch, "unprepared"), "."],
+    target.dir,
+    buildEnvironment(go, { inModule: insideModule(target.dir), tmpdir: scratch }),
+    signal,
+  );
   const output = tail(result.all ?? "", BUILD_OUTPUT_CAP);
   return { status: "error", binary: null, output: result.exitCode !== 0 && output !== "" ? output : why };
 }
 
 /** Runs the selected toolchain's `go ARGS` in `dir` with exactly `env`, output interleaved, killed at BUILD_TIMEOUT_MS or on `signal`. */
-function goCommand(go: GoToolchain, args: readonly string[], dir: string, env: Record<string, string | undefined>, signal: AbortSignal | undefined) {
-  return execa(goCommandOf(go), args, { cwd: dir, env, extendEnv: false, reject: false, all: true, timeout: BUILD_TIMEOUT_MS, cancelSignal: signal, stdin: "ignore" });
+function goCommand(
+  go: GoToolchain,
+  args: readonly string[],
+  dir: string,
+  env: Record<string, string | undefined>,
+  signal: AbortSignal | undefined,
+) {
+  return execa(goCommandOf(go), args, {
+    cwd: dir,
+    env,
+    extendEnv: false,
+    reject: false,
+    all: true,
+    timeout: BUILD_TIMEOUT_MS,
+    cancelSignal: signal,
+    stdin: "ignore",
+  });
 }
 
 /**
@@ -130,7 +198,8 @@ function goCommand(go: GoToolchain, args: readonly string[], dir: string, env: R
  */
 export function originalPaths(output: string, overlay: Overlay, cwd: string): string {
   let text = output;
-  for (const [original, copy] of Object.entries(overlay.Replace)) text = text.split(copy).join(original).split(relative(cwd, copy)).join(original);
+  for (const [original, copy] of Object.entries(overlay.Replace))
+    text = text.split(copy).join(original).split(relative(cwd, copy)).join(original);
   return text;
 }
 
@@ -177,7 +246,12 @@ export function buildBatches(targets: readonly BuildTarget[], size: number): Bui
  * afterwards (it failed, or Go named it differently) is rebuilt alone, so its result
  * and compiler output are its own. Results are in the order of `targets`.
  */
-export async function buildBatch(targets: readonly BuildTarget[], go: GoToolchain, scratch: string, signal?: AbortSignal): Promise<BuildResult[]> {
+export async function buildBatch(
+  targets: readonly BuildTarget[],
+  go: GoToolchain,
+  scratch: string,
+  signal?: AbortSignal,
+): Promise<BuildResult[]> {
   if (targets.length === 1) return [await buildProgram(targets[0], go, scratch, signal)];
   const root = moduleRoot(targets[0].dir)!;
   const out = join(scratch, "out");
@@ -218,7 +292,11 @@ export async function buildBatch(targets: readonly BuildTarget[], go: GoToolchai
   for (const [i, target] of targets.entries()) {
     if (signal?.aborted) return results;
     const binary = join(out, batchBinaryName(target));
-    results.push(usable.includes(target) && existsSync(binary) ? { status: "ok", binary, output: "" } : await buildProgram(target, go, join(scratch, `alone-${i}`), signal));
+    results.push(
+      usable.includes(target) && existsSync(binary)
+        ? { status: "ok", binary, output: "" }
+        : await buildProgram(target, go, join(scratch, `alone-${i}`), signal),
+    );
   }
   return results;
 }

@@ -14,7 +14,15 @@
 
 import type { ProgramKind } from "../corpus/index.js";
 import { goHelperPath } from "../gohelper/index.js";
-import { judgeProgram, RUNTIME_DEADLOCK, runEndedByCrash, runStateFold, waitSourceOf, type LeakRun, type RuleOptions } from "../model/index.js";
+import {
+  judgeProgram,
+  RUNTIME_DEADLOCK,
+  runEndedByCrash,
+  runStateFold,
+  waitSourceOf,
+  type LeakRun,
+  type RuleOptions,
+} from "../model/index.js";
 import { decodeTrace, type DecodeTap, type GoroutineInfo } from "../trace/index.js";
 import { parseFailures } from "./failures.js";
 import type { Strategy } from "./strategy.js";
@@ -31,7 +39,11 @@ export type TraceDecode = (tap: DecodeTap) => Promise<readonly GoroutineInfo[]>;
 /** The trace at `tracePath` decoded for the check alone. */
 export function checkDecode(tracePath: string, kind: ProgramKind, go: GoToolchain): TraceDecode {
   return async (tap) => {
-    const summary = await decodeTrace(tracePath, { mode: kind, goroot: go.goroot, onLockOps: (ops) => tap.onLockOps(ops) }, (records) => tap.onRecords(records));
+    const summary = await decodeTrace(
+      tracePath,
+      { mode: kind, goroot: go.goroot, onLockOps: (ops) => tap.onLockOps(ops) },
+      (records) => tap.onRecords(records),
+    );
     return summary.goroutines;
   };
 }
@@ -42,14 +54,28 @@ export function checkDecode(tracePath: string, kind: ProgramKind, go: GoToolchai
  * source's view of its waits. Crashed runs have none.
  */
 export async function blockedForeverInRun(
-  run: { readonly outcome: Exclude<RunOutcome, "build-error">; readonly tracePath: string; readonly stderrTail?: string; readonly wallMs?: number | null },
+  run: {
+    readonly outcome: Exclude<RunOutcome, "build-error">;
+    readonly tracePath: string;
+    readonly stderrTail?: string;
+    readonly wallMs?: number | null;
+  },
   kind: ProgramKind,
   go: GoToolchain,
   waitSourceAt: RuleOptions["waitSourceAt"],
   decode: TraceDecode = checkDecode(run.tracePath, kind, go),
 ): Promise<BlockedAtEnd[]> {
   const stderr = run.stderrTail ?? "";
-  const leakRun: LeakRun = { runId: 0, runIndex: 0, config: "", outcome: run.outcome, runtimeDeadlock: RUNTIME_DEADLOCK.test(stderr), crashed: runEndedByCrash(run.outcome, stderr), wallMs: run.wallMs ?? null, goroutines: [] };
+  const leakRun: LeakRun = {
+    runId: 0,
+    runIndex: 0,
+    config: "",
+    outcome: run.outcome,
+    runtimeDeadlock: RUNTIME_DEADLOCK.test(stderr),
+    crashed: runEndedByCrash(run.outcome, stderr),
+    wallMs: run.wallMs ?? null,
+    goroutines: [],
+  };
   const fold = runStateFold(leakRun);
   const goroutines = await decode({
     onRecords: (records) => {
@@ -70,7 +96,13 @@ export async function blockedForeverInRun(
 }
 
 /** The verdict from what a check saw; pure. Failures are listed, never a class here (see withFailureClass). */
-export function runCheckOf(outcome: RunOutcome, blocked: readonly BlockedAtEnd[], races: number, problem?: string, failures: readonly TestFailure[] = []): RunCheck {
+export function runCheckOf(
+  outcome: RunOutcome,
+  blocked: readonly BlockedAtEnd[],
+  races: number,
+  problem?: string,
+  failures: readonly TestFailure[] = [],
+): RunCheck {
   const counted = outcome === "panic" ? [] : blocked;
   const classes: FindingClass[] = [];
   if (races > 0) classes.push("race");
@@ -114,8 +146,11 @@ export function stopsHunt(classes: readonly FindingClass[], stopOn: readonly Fin
 
 /** A check as stored in run_checks.detail, also one recorded before classes and failures existed. */
 export function storedCheck(detail: string): RunCheck {
-  const raw = JSON.parse(detail) as Omit<RunCheck, "classes" | "failures"> & Partial<Pick<RunCheck, "classes" | "failures">>;
-  const classes = raw.classes ?? (raw.finding === null ? [] : raw.races > 0 ? (raw.blocked.length > 0 ? ["race", "leak"] : ["race"]) : ["leak"]);
+  const raw = JSON.parse(detail) as Omit<RunCheck, "classes" | "failures"> &
+    Partial<Pick<RunCheck, "classes" | "failures">>;
+  const classes =
+    raw.classes ??
+    (raw.finding === null ? [] : raw.races > 0 ? (raw.blocked.length > 0 ? ["race", "leak"] : ["race"]) : ["leak"]);
   return { ...raw, classes, failures: raw.failures ?? [] } as RunCheck;
 }
 
@@ -124,17 +159,42 @@ export function storedCheck(detail: string): RunCheck {
  * it), applies the rule above, and lists the failures in its output.
  */
 export async function checkRun(
-  run: { readonly outcome: RunOutcome; readonly tracePath: string | null; readonly races: number; readonly stderrTail?: string; readonly wallMs?: number | null },
+  run: {
+    readonly outcome: RunOutcome;
+    readonly tracePath: string | null;
+    readonly races: number;
+    readonly stderrTail?: string;
+    readonly wallMs?: number | null;
+  },
   program: { readonly kind: ProgramKind; readonly dir: string },
   go: GoToolchain,
   decode?: TraceDecode,
 ): Promise<RunCheck> {
   const failures = run.stderrTail === undefined ? [] : parseFailures(run.stderrTail);
-  if (run.tracePath === null || run.outcome === "build-error") return runCheckOf(run.outcome, [], run.races, run.tracePath === null ? "the run left no trace" : undefined, failures);
+  if (run.tracePath === null || run.outcome === "build-error")
+    return runCheckOf(
+      run.outcome,
+      [],
+      run.races,
+      run.tracePath === null ? "the run left no trace" : undefined,
+      failures,
+    );
   try {
-    const blocked = await blockedForeverInRun({ outcome: run.outcome, tracePath: run.tracePath, stderrTail: run.stderrTail, wallMs: run.wallMs }, program.kind, go, waitSourceOf(program.dir, await goHelperPath()), decode);
+    const blocked = await blockedForeverInRun(
+      { outcome: run.outcome, tracePath: run.tracePath, stderrTail: run.stderrTail, wallMs: run.wallMs },
+      program.kind,
+      go,
+      waitSourceOf(program.dir, await goHelperPath()),
+      decode,
+    );
     return runCheckOf(run.outcome, blocked, run.races, undefined, failures);
   } catch (error) {
-    return runCheckOf(run.outcome, [], run.races, `the trace could not be checked: ${(error as Error).message}`, failures);
+    return runCheckOf(
+      run.outcome,
+      [],
+      run.races,
+      `the trace could not be checked: ${(error as Error).message}`,
+      failures,
+    );
   }
 }

@@ -19,7 +19,16 @@ import { selectShard } from "./shard.js";
 import { configuredTimeoutMs, longestOkMsPerIteration, runTimeoutMs } from "./timeout.js";
 import { completedRunIndexes, deleteRuns, okRuns, recordedBuild, recordedRuns, upsertProgram } from "./record.js";
 import { goToolchain, type GoToolchain } from "../go/index.js";
-import type { BuildResult, CollectOptions, CollectProgress, CollectResult, NormalizedCollectOptions, ProgramSummary, RunConfig, RunsMode } from "./types.js";
+import type {
+  BuildResult,
+  CollectOptions,
+  CollectProgress,
+  CollectResult,
+  NormalizedCollectOptions,
+  ProgramSummary,
+  RunConfig,
+  RunsMode,
+} from "./types.js";
 
 interface PendingRun {
   readonly config: RunConfig;
@@ -42,7 +51,12 @@ interface ProgramPlan {
   okMsPerIteration: number | null;
 }
 
-function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], options: NormalizedCollectOptions, mode: RunsMode): ProgramPlan[] {
+function planPrograms(
+  db: SchedlabDatabase,
+  programs: readonly ProgramSpec[],
+  options: NormalizedCollectOptions,
+  mode: RunsMode,
+): ProgramPlan[] {
   return programs.map((program) => {
     const { id } = upsertProgram(db, program);
     const configs = runConfigs(options, program.kind);
@@ -53,7 +67,15 @@ function planPrograms(db: SchedlabDatabase, programs: readonly ProgramSpec[], op
       for (let index = 0; index < mode.runs; index++) if (!done.has(index)) pending.push({ config, index });
     }
     const strategy = configs[0]?.strategy ?? "plain";
-    return { program, id, configs, pending, build: null, runsLeft: pending.length, okMsPerIteration: longestOkMsPerIteration(okRuns(db, id, strategy)) };
+    return {
+      program,
+      id,
+      configs,
+      pending,
+      build: null,
+      runsLeft: pending.length,
+      okMsPerIteration: longestOkMsPerIteration(okRuns(db, id, strategy)),
+    };
   });
 }
 
@@ -70,12 +92,19 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
   const toolchain = await goToolchain(opts.paths.find((p) => isAbsolute(p) && existsSync(p)) ?? process.cwd());
   // --tags reach every go command through GOFLAGS (builds of every strategy, peers' go get),
   // and discovery sees the same tags, GOFLAGS' own included.
-  const go: GoToolchain = opts.tags.length === 0 ? toolchain : { ...toolchain, env: { ...toolchain.env, GOFLAGS: goflagsWithTags(toolchain.env.GOFLAGS ?? "", opts.tags) } };
+  const go: GoToolchain =
+    opts.tags.length === 0
+      ? toolchain
+      : { ...toolchain, env: { ...toolchain.env, GOFLAGS: goflagsWithTags(toolchain.env.GOFLAGS ?? "", opts.tags) } };
   // Labels come from what the database already records; it is only created once the
   // programs are known, so a bad --program or path leaves no database behind.
   const tags = tagsOfGoflags(go.env.GOFLAGS ?? "");
   // A package pattern's corpus is its root directory (./... → the current directory).
-  const corpora = resolveCorpora(recordedCorporaAt(opts.db), await discoveryRoots(opts.paths, { tags }), opts.testCorpus ? "test" : "train");
+  const corpora = resolveCorpora(
+    recordedCorporaAt(opts.db),
+    await discoveryRoots(opts.paths, { tags }),
+    opts.testCorpus ? "test" : "train",
+  );
   const discovery = await discoverPrograms(opts.paths, {
     splitTests: opts.splitTests,
     tags,
@@ -83,7 +112,8 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
     ...(opts.skip === null ? {} : { skip: opts.skip }),
     namePrefix: (root) => (opts.testCorpus ? corpora.get(root)?.label : undefined),
   });
-  const selected = opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
+  const selected =
+    opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
   const programs = opts.shard === null ? selected : selectShard(selected, opts.shard);
   const db = openDatabase(opts.db);
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-build-"));
@@ -129,7 +159,14 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
 }
 
 /** Runs the plans through the worker pool; returns the number of runs executed. */
-async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: NormalizedCollectOptions, mode: RunsMode, go: GoToolchain, scratch: string): Promise<number> {
+async function execute(
+  db: SchedlabDatabase,
+  plans: ProgramPlan[],
+  opts: NormalizedCollectOptions,
+  mode: RunsMode,
+  go: GoToolchain,
+  scratch: string,
+): Promise<number> {
   const started = performance.now();
   const runsTotal = plans.reduce((sum, plan) => sum + plan.pending.length, 0);
   let runsDone = 0;
@@ -169,26 +206,42 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
       }
       return [];
     }
-    const runTask = (run: PendingRun): Task => async () => {
-      const timeoutMs = configuredTimeoutMs({
-        givenMs: opts.timeoutGiven ? opts.timeoutMs : null, manifestMs: plan.program.manifest?.timeoutMs,
-        plainOkMsPerIteration: plan.okMsPerIteration, testCount: run.config.testCount,
-      });
-      const ran = await executor.run({ program: plan.program, programId: plan.id, config: run.config, index: run.index, binary: build.binary!, timeoutMs, seed: null });
-      if (ran === null) return; // aborted: nothing recorded, the next collect redoes it
-      const { result } = ran;
-      if (result.outcome === "ok") plan.okMsPerIteration = Math.max(plan.okMsPerIteration ?? 0, result.wallMs / (run.config.testCount ?? 1));
-      executed++;
-      finishRun(plan, result.outcome !== "ok");
-    };
+    const runTask =
+      (run: PendingRun): Task =>
+      async () => {
+        const timeoutMs = configuredTimeoutMs({
+          givenMs: opts.timeoutGiven ? opts.timeoutMs : null,
+          manifestMs: plan.program.manifest?.timeoutMs,
+          plainOkMsPerIteration: plan.okMsPerIteration,
+          testCount: run.config.testCount,
+        });
+        const ran = await executor.run({
+          program: plan.program,
+          programId: plan.id,
+          config: run.config,
+          index: run.index,
+          binary: build.binary!,
+          timeoutMs,
+          seed: null,
+        });
+        if (ran === null) return; // aborted: nothing recorded, the next collect redoes it
+        const { result } = ran;
+        if (result.outcome === "ok")
+          plan.okMsPerIteration = Math.max(plan.okMsPerIteration ?? 0, result.wallMs / (run.config.testCount ?? 1));
+        executed++;
+        finishRun(plan, result.outcome !== "ok");
+      };
     // Without --timeout and nothing to measure by yet, the first run goes alone: the
     // others start when it has ended, with the deadline derived from it.
     const [first, ...rest] = plan.pending;
-    if (opts.timeoutGiven || plan.okMsPerIteration !== null || first === undefined || rest.length === 0) return plan.pending.map(runTask);
-    return [async () => {
-      await runTask(first)();
-      if (!signal.aborted) queue.pushFront(...rest.map(runTask));
-    }];
+    if (opts.timeoutGiven || plan.okMsPerIteration !== null || first === undefined || rest.length === 0)
+      return plan.pending.map(runTask);
+    return [
+      async () => {
+        await runTask(first)();
+        if (!signal.aborted) queue.pushFront(...rest.map(runTask));
+      },
+    ];
   };
 
   // An internal signal: the caller's abort, or a task failing (e.g. the disk is full),
@@ -230,9 +283,17 @@ async function execute(db: SchedlabDatabase, plans: ProgramPlan[], opts: Normali
   return executed;
 }
 
-function summarise(db: SchedlabDatabase, plan: Pick<ProgramPlan, "program" | "id" | "build"> & { readonly configs: readonly { readonly key: string }[] }): ProgramSummary {
+function summarise(
+  db: SchedlabDatabase,
+  plan: Pick<ProgramPlan, "program" | "id" | "build"> & { readonly configs: readonly { readonly key: string }[] },
+): ProgramSummary {
   const keys = plan.configs.map((config) => config.key);
-  const build = plan.build ?? recordedBuild(db, plan.id, keys.filter((key) => !/-(race|perturb)(-|$)/.test(key))) ?? { status: "ok" as const, output: "" };
+  const build = plan.build ??
+    recordedBuild(
+      db,
+      plan.id,
+      keys.filter((key) => !/-(race|perturb)(-|$)/.test(key)),
+    ) ?? { status: "ok" as const, output: "" };
   return {
     name: plan.program.name,
     kind: plan.program.kind,

@@ -60,7 +60,12 @@ export function recordedCorporaAt(path: string): RecordedCorpora {
  * first recorded with; asking for the other role is a UsageError, because the role decides
  * the program names.
  */
-export function resolveCorpora(recorded: RecordedCorpora, roots: readonly string[], role: CorpusRole, reserved: Iterable<string> = []): Map<string, Corpus> {
+export function resolveCorpora(
+  recorded: RecordedCorpora,
+  roots: readonly string[],
+  role: CorpusRole,
+  reserved: Iterable<string> = [],
+): Map<string, Corpus> {
   const result = new Map<string, Corpus>();
   const taken = new Set(recorded.corpora.map((c) => c.label));
   if (role === "test") {
@@ -81,7 +86,8 @@ export function resolveCorpora(recorded: RecordedCorpora, roots: readonly string
       continue;
     }
     const label = labelCandidates(root).find((l) => !taken.has(l));
-    if (label === undefined) throw new UsageError(`no free corpus label for ${root}`, "Collect it into another --db file.");
+    if (label === undefined)
+      throw new UsageError(`no free corpus label for ${root}`, "Collect it into another --db file.");
     taken.add(label);
     result.set(root, { root, label, role });
   }

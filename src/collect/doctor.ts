@@ -30,12 +30,22 @@ async function goVersionCheck(): Promise<{ check: DoctorCheck; goroot: string | 
   try {
     const { GOVERSION: version, GOROOT: goroot } = await goEnv(["GOVERSION", "GOROOT"]);
     return {
-      check: check("go", supportsTraces(version), version, `Install Go 1.${MIN_GO_MINOR} or newer (the trace format schedlab reads) and put it first on PATH.`),
+      check: check(
+        "go",
+        supportsTraces(version),
+        version,
+        `Install Go 1.${MIN_GO_MINOR} or newer (the trace format schedlab reads) and put it first on PATH.`,
+      ),
       goroot,
     };
   } catch (error) {
     return {
-      check: check("go", false, (error as Error).message.split("\n")[0], `Install Go 1.${MIN_GO_MINOR} or newer and make sure \`go version\` works in this shell.`),
+      check: check(
+        "go",
+        false,
+        (error as Error).message.split("\n")[0],
+        `Install Go 1.${MIN_GO_MINOR} or newer and make sure \`go version\` works in this shell.`,
+      ),
       goroot: null,
     };
   }
@@ -45,18 +55,39 @@ async function goVersionCheck(): Promise<{ check: DoctorCheck; goroot: string | 
 export async function diagnose(): Promise<Diagnosis> {
   const checks: DoctorCheck[] = [];
   const nodeMajor = Number(process.versions.node.split(".")[0]);
-  checks.push(check("node", nodeMajor >= MIN_NODE_MAJOR, `v${process.versions.node}`, `Install Node.js ${MIN_NODE_MAJOR} or newer.`));
+  checks.push(
+    check(
+      "node",
+      nodeMajor >= MIN_NODE_MAJOR,
+      `v${process.versions.node}`,
+      `Install Node.js ${MIN_NODE_MAJOR} or newer.`,
+    ),
+  );
   const go = await goVersionCheck();
   checks.push(go.check);
   if (go.goroot !== null) {
-    checks.push(check("GOROOT", go.goroot !== "", go.goroot === "" ? "empty" : go.goroot, "Reinstall Go, or unset a wrong GOROOT so Go finds its own."));
+    checks.push(
+      check(
+        "GOROOT",
+        go.goroot !== "",
+        go.goroot === "" ? "empty" : go.goroot,
+        "Reinstall Go, or unset a wrong GOROOT so Go finds its own.",
+      ),
+    );
     try {
       const helper = await goHelperPath();
       checks.push({ name: "go helper (trace decoder)", ok: true, detail: helper });
     } catch (error) {
       const message = (error as Error).message;
       const hint = (error as { hint?: string }).hint;
-      checks.push(check("go helper (trace decoder)", false, message.slice(0, 2000), hint ?? "Check that the Go module proxy is reachable (the helper needs golang.org/x/exp)."));
+      checks.push(
+        check(
+          "go helper (trace decoder)",
+          false,
+          message.slice(0, 2000),
+          hint ?? "Check that the Go module proxy is reachable (the helper needs golang.org/x/exp).",
+        ),
+      );
     }
     const tool = await execa("go", ["tool", "-n", "trace"], { reject: false });
     checks.push(

@@ -73,40 +73,93 @@ export function collectExecutor(
   return {
     target(program, strategy) {
       const { dir, kind, goFiles, testFiles } = program;
-      return { dir, kind, goFiles, testFiles, peers: opts.peers, ...(strategy === "plain" ? {} : { strategy }), ...(recordLocks ? { recordLocks } : {}) };
+      return {
+        dir,
+        kind,
+        goFiles,
+        testFiles,
+        peers: opts.peers,
+        ...(strategy === "plain" ? {} : { strategy }),
+        ...(recordLocks ? { recordLocks } : {}),
+      };
     },
     async build(target) {
       const key = buildKey(target);
       const cached = builds.get(key);
       if (cached !== undefined) return { ...(await cached), paid: false };
-      const pending = timed(() => buildProgram(target, go, join(scratch, `build-${builds.size}`), signal)).then(({ value, wallMs }) => ({ build: value, wallMs }));
+      const pending = timed(() => buildProgram(target, go, join(scratch, `build-${builds.size}`), signal)).then(
+        ({ value, wallMs }) => ({ build: value, wallMs }),
+      );
       builds.set(key, pending);
       return { ...(await pending), paid: true };
     },
     async buildTogether(targets, name) {
       const batch = timed(() => buildBatch(targets, go, join(scratch, name), signal));
       // An aborted batch has results for a prefix only; nothing asks for the others then.
-      targets.forEach((target, i) => builds.set(buildKey(target), batch.then(({ value, wallMs }) => ({ build: value[i]!, wallMs }))));
+      targets.forEach((target, i) =>
+        builds.set(
+          buildKey(target),
+          batch.then(({ value, wallMs }) => ({ build: value[i]!, wallMs })),
+        ),
+      );
       return (await batch).value;
     },
     recordBuild(program, programId, config, build) {
-      recordBuild(db, { programId, config: config.key, status: build.status, output: build.output, sourceHash: program.sourceHash, goVersion: go.version });
+      recordBuild(db, {
+        programId,
+        config: config.key,
+        status: build.status,
+        output: build.output,
+        sourceHash: program.sourceHash,
+        goVersion: go.version,
+      });
     },
     recordBuildError(programId, config, index, build) {
       recordRun(db, {
-        programId, config: config.key, procs: config.procs, index, outcome: "build-error",
-        exitCode: null, wallMs: 0, tracePath: null, traceSha256: null, traceBytes: null, dumpPath: null,
-        stderrTail: build.output.slice(-16 * 1024), goVersion: go.version, env: {}, truncated: false, strategy: config.strategy,
+        programId,
+        config: config.key,
+        procs: config.procs,
+        index,
+        outcome: "build-error",
+        exitCode: null,
+        wallMs: 0,
+        tracePath: null,
+        traceSha256: null,
+        traceBytes: null,
+        dumpPath: null,
+        stderrTail: build.output.slice(-16 * 1024),
+        goVersion: go.version,
+        env: {},
+        truncated: false,
+        strategy: config.strategy,
       });
     },
     async run({ program, programId, config, index, binary, timeoutMs, seed }) {
       const result = await tracedRun({
-        kind: program.kind, dir: program.dir, binary, testName: program.testName, config,
-        files: runFiles(opts.traces, program.name, config.key, index), timeoutMs, graceMs: opts.graceMs, go,
-        peers: opts.peers, seed, signal,
+        kind: program.kind,
+        dir: program.dir,
+        binary,
+        testName: program.testName,
+        config,
+        files: runFiles(opts.traces, program.name, config.key, index),
+        timeoutMs,
+        graceMs: opts.graceMs,
+        go,
+        peers: opts.peers,
+        seed,
+        signal,
       });
       if (result === null) return null;
-      const runId = recordRun(db, { ...result, programId, config: config.key, procs: config.procs, index, goVersion: go.version, strategy: config.strategy, seed });
+      const runId = recordRun(db, {
+        ...result,
+        programId,
+        config: config.key,
+        procs: config.procs,
+        index,
+        goVersion: go.version,
+        strategy: config.strategy,
+        seed,
+      });
       return { runId, result };
     },
   };

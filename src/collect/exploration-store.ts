@@ -15,32 +15,55 @@ export interface ExplorationRow {
   readonly unavailable: readonly string[];
 }
 
-export function recordCheck(db: SchedlabDatabase, runId: number, timeoutMs: number, check: RunCheck, replayOf: number | null = null): void {
+export function recordCheck(
+  db: SchedlabDatabase,
+  runId: number,
+  timeoutMs: number,
+  check: RunCheck,
+  replayOf: number | null = null,
+): void {
   inTransaction(db, () =>
-    db.prepare("INSERT OR REPLACE INTO run_checks (run_id, timeout_ms, finding, detail, replay_of) VALUES (?, ?, ?, ?, ?)")
+    db
+      .prepare(
+        "INSERT OR REPLACE INTO run_checks (run_id, timeout_ms, finding, detail, replay_of) VALUES (?, ?, ?, ?, ?)",
+      )
       .run(runId, timeoutMs, check.finding, JSON.stringify(check), replayOf),
   );
 }
 
 export function recordedCheck(db: SchedlabDatabase, runId: number): { timeoutMs: number; check: RunCheck } | null {
-  const row = db.prepare("SELECT timeout_ms AS timeoutMs, detail FROM run_checks WHERE run_id = ?").get(runId) as { timeoutMs: number; detail: string } | undefined;
+  const row = db.prepare("SELECT timeout_ms AS timeoutMs, detail FROM run_checks WHERE run_id = ?").get(runId) as
+    { timeoutMs: number; detail: string } | undefined;
   return row === undefined ? null : { timeoutMs: row.timeoutMs, check: JSON.parse(row.detail) as RunCheck };
 }
 
 export function loadExploration(db: SchedlabDatabase, programId: number): ExplorationRow | null {
   const row = db
-    .prepare("SELECT budget_ms AS budgetMs, spent_ms AS spentMs, runs, status, finding_run_id AS findingRunId, unavailable FROM explorations WHERE program_id = ?")
+    .prepare(
+      "SELECT budget_ms AS budgetMs, spent_ms AS spentMs, runs, status, finding_run_id AS findingRunId, unavailable FROM explorations WHERE program_id = ?",
+    )
     .get(programId) as (Omit<ExplorationRow, "unavailable"> & { unavailable: string }) | undefined;
   return row === undefined ? null : { ...row, unavailable: JSON.parse(row.unavailable) as string[] };
 }
 
 export function saveExploration(db: SchedlabDatabase, programId: number, row: ExplorationRow): void {
   inTransaction(db, () =>
-    db.prepare(
-      `INSERT INTO explorations (program_id, budget_ms, spent_ms, runs, status, finding_run_id, unavailable, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    db
+      .prepare(
+        `INSERT INTO explorations (program_id, budget_ms, spent_ms, runs, status, finding_run_id, unavailable, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (program_id) DO UPDATE SET budget_ms = excluded.budget_ms, spent_ms = excluded.spent_ms, runs = excluded.runs,
          status = excluded.status, finding_run_id = excluded.finding_run_id, unavailable = excluded.unavailable, updated_at = excluded.updated_at`,
-    ).run(programId, row.budgetMs, row.spentMs, row.runs, row.status, row.findingRunId, JSON.stringify(row.unavailable), new Date().toISOString()),
+      )
+      .run(
+        programId,
+        row.budgetMs,
+        row.spentMs,
+        row.runs,
+        row.status,
+        row.findingRunId,
+        JSON.stringify(row.unavailable),
+        new Date().toISOString(),
+      ),
   );
 }
 
@@ -61,7 +84,9 @@ export interface CheckedRunRow {
 /** The checked runs of a program that are not replays, in run order. */
 export function checkedRuns(db: SchedlabDatabase, programId: number): CheckedRunRow[] {
   return db
-    .prepare("SELECT r.id, r.config, r.strategy, r.seed, c.detail FROM runs r JOIN run_checks c ON c.run_id = r.id WHERE r.program_id = ? AND c.replay_of IS NULL ORDER BY r.id")
+    .prepare(
+      "SELECT r.id, r.config, r.strategy, r.seed, c.detail FROM runs r JOIN run_checks c ON c.run_id = r.id WHERE r.program_id = ? AND c.replay_of IS NULL ORDER BY r.id",
+    )
     .all(programId) as CheckedRunRow[];
 }
 
@@ -76,13 +101,17 @@ export interface PlainRunRow {
 /** The plain runs of a program (ordinary collects' too), build errors left out. */
 export function plainRuns(db: SchedlabDatabase, programId: number): PlainRunRow[] {
   return db
-    .prepare("SELECT config, outcome, wall_ms AS wallMs, stderr_tail AS stderrTail FROM runs WHERE program_id = ? AND strategy = 'plain' AND outcome != 'build-error'")
+    .prepare(
+      "SELECT config, outcome, wall_ms AS wallMs, stderr_tail AS stderrTail FROM runs WHERE program_id = ? AND strategy = 'plain' AND outcome != 'build-error'",
+    )
     .all(programId) as PlainRunRow[];
 }
 
 /** The next run index of each configuration of a program (one past the largest recorded). */
 export function nextRunIndexes(db: SchedlabDatabase, programId: number): Map<string, number> {
-  const rows = db.prepare("SELECT config, MAX(run_index) AS last FROM runs WHERE program_id = ? GROUP BY config").all(programId) as { config: string; last: number }[];
+  const rows = db
+    .prepare("SELECT config, MAX(run_index) AS last FROM runs WHERE program_id = ? GROUP BY config")
+    .all(programId) as { config: string; last: number }[];
   return new Map(rows.map((row) => [row.config, row.last + 1]));
 }
 

@@ -8,7 +8,15 @@ import type { CheckedRunRow, ExplorationRow, PlainRunRow } from "./exploration-s
 import type { ProgramSpec } from "../corpus/index.js";
 import { parseFailures } from "./failures.js";
 import { parseConfigKey, type Strategy } from "./strategy.js";
-import type { BudgetMode, ExplorationFinding, ExplorationSummary, FindingClass, RunCheck, RunConfig, RunOutcome } from "./types.js";
+import type {
+  BudgetMode,
+  ExplorationFinding,
+  ExplorationSummary,
+  FindingClass,
+  RunCheck,
+  RunConfig,
+  RunOutcome,
+} from "./types.js";
 
 export interface Exploring {
   readonly program: ProgramSpec;
@@ -55,7 +63,12 @@ export function replayCommand(runId: number, db: string): string {
  * it does not stop on leaves the hunt open. Resumed hunts go on where they stopped.
  */
 export function resumedExploration(
-  start: { readonly program: ProgramSpec; readonly id: number; readonly cycle: readonly RunConfig[]; readonly nextIndex: Map<string, number> },
+  start: {
+    readonly program: ProgramSpec;
+    readonly id: number;
+    readonly cycle: readonly RunConfig[];
+    readonly nextIndex: Map<string, number>;
+  },
   row: ExplorationRow | null,
   recorded: RecordedRuns,
   mode: BudgetMode,
@@ -79,13 +92,30 @@ export function resumedExploration(
     finished: false,
   };
   // From its plain runs (ordinary collects' too): the tests that fail anyway and the longest ok run.
-  for (const run of recorded.plain) learnFromPlainRun(state, run.outcome, run.wallMs, parseConfigKey(run.config)?.testCount ?? null, parseFailures(run.stderrTail ?? ""));
+  for (const run of recorded.plain)
+    learnFromPlainRun(
+      state,
+      run.outcome,
+      run.wallMs,
+      parseConfigKey(run.config)?.testCount ?? null,
+      parseFailures(run.stderrTail ?? ""),
+    );
   // The checked runs (not replays) confirming any class, in run order.
   for (const run of recorded.checked) {
     const check = storedCheck(run.detail);
     if (check.classes.length === 0) continue;
-    const finding = { runId: run.id, config: run.config, strategy: run.strategy, seed: run.seed, atMs: null, atRun: null, check, replay: replayCommand(run.id, dbPath) };
-    for (const c of check.classes) if (!state.findings.some((x) => x.class === c)) state.findings.push({ ...finding, class: c });
+    const finding = {
+      runId: run.id,
+      config: run.config,
+      strategy: run.strategy,
+      seed: run.seed,
+      atMs: null,
+      atRun: null,
+      check,
+      replay: replayCommand(run.id, dbPath),
+    };
+    for (const c of check.classes)
+      if (!state.findings.some((x) => x.class === c)) state.findings.push({ ...finding, class: c });
     if (state.finding === null && stopsHunt(check.classes, mode.stopOn)) {
       state.finding = { ...finding, class: check.classes.find((c) => mode.stopOn.includes(c))! };
       state.findingRunId = run.id;
@@ -106,7 +136,12 @@ export function nextConfig(s: Exploring): RunConfig | null {
 
 /** Whether the program wants another run: it built, has budget left, no finding that ends it, and a configuration to run. */
 export function wantsMore(s: Exploring, mode: BudgetMode): boolean {
-  return s.status !== "build-error" && s.spentMs < s.budgetMs && (s.finding === null || mode.exhaustBudget) && nextConfig(s) !== null;
+  return (
+    s.status !== "build-error" &&
+    s.spentMs < s.budgetMs &&
+    (s.finding === null || mode.exhaustBudget) &&
+    nextConfig(s) !== null
+  );
 }
 
 /** What a plain run teaches the rest of the hunt: the tests that fail anyway, and how long an ok run takes. */
@@ -118,7 +153,8 @@ export function learnFromPlainRun(
   failures: RunCheck["failures"],
 ): void {
   for (const f of failures) if (!f.tracerInduced) s.failedInPlain.add(failureKey(f));
-  if (outcome === "ok" && wallMs !== null) s.plainOkMsPerIteration = Math.max(s.plainOkMsPerIteration ?? 0, wallMs / (testCount ?? 1));
+  if (outcome === "ok" && wallMs !== null)
+    s.plainOkMsPerIteration = Math.max(s.plainOkMsPerIteration ?? 0, wallMs / (testCount ?? 1));
 }
 
 /** Takes in what run `runId`'s check confirms: the first run of each class, and the first of a stopOn class, which ends the hunt. */
@@ -129,8 +165,17 @@ export function confirm(
   dbPath: string,
 ): void {
   const { runId, config, seed, check } = run;
-  const found = (c: FindingClass): ExplorationFinding =>
-    ({ class: c, runId, config: config.key, strategy: config.strategy, seed, atMs: Math.round(s.spentMs), atRun: s.runs, check, replay: replayCommand(runId, dbPath) });
+  const found = (c: FindingClass): ExplorationFinding => ({
+    class: c,
+    runId,
+    config: config.key,
+    strategy: config.strategy,
+    seed,
+    atMs: Math.round(s.spentMs),
+    atRun: s.runs,
+    check,
+    replay: replayCommand(runId, dbPath),
+  });
   for (const c of check.classes) if (!s.findings.some((f) => f.class === c)) s.findings.push(found(c));
   if (s.finding === null && stopsHunt(check.classes, stopOn)) {
     s.findingRunId = runId;
@@ -152,7 +197,14 @@ function unavailableLines(s: Exploring): string[] {
 
 /** The row saved after each run, so an interrupted hunt resumes where it stopped. */
 export function explorationRow(s: Exploring): ExplorationRow {
-  return { budgetMs: s.budgetMs, spentMs: s.spentMs, runs: s.runs, status: s.status, findingRunId: s.findingRunId, unavailable: unavailableLines(s) };
+  return {
+    budgetMs: s.budgetMs,
+    spentMs: s.spentMs,
+    runs: s.runs,
+    status: s.status,
+    findingRunId: s.findingRunId,
+    unavailable: unavailableLines(s),
+  };
 }
 
 export function explorationSummary(s: Exploring, stopOn: readonly FindingClass[]): ExplorationSummary {

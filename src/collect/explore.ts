@@ -38,10 +38,20 @@ export function exploredProcs(cores: number): number[] {
 export function explorationCycle(options: ExploreOptions): RunConfig[] {
   const procs = options.procs !== null && options.procs.length > 0 ? [...options.procs] : exploredProcs(options.cores);
   const count = options.kind === "test" ? (options.testCount ?? EXPLORE_TEST_COUNT) : null;
-  const config = (strategy: Strategy, p: number, testCount: number | null): RunConfig => ({ key: configKey(strategy, p, testCount), strategy, procs: p, testCount });
+  const config = (strategy: Strategy, p: number, testCount: number | null): RunConfig => ({
+    key: configKey(strategy, p, testCount),
+    strategy,
+    procs: p,
+    testCount,
+  });
   const [first, ...others] = procs as [number, ...number[]];
-  const cycle: RunConfig[] = [config("plain", first, null), config("perturb", first, null), config("race", first, null)];
+  const cycle: RunConfig[] = [
+    config("plain", first, null),
+    config("perturb", first, null),
+    config("race", first, null),
+  ];
   for (const p of others) cycle.push(config("perturb", p, null), config("plain", p, null), config("race", p, null));
-  if (count !== null) cycle.push(config("perturb", first, count), config("race", first, count), config("plain", first, count));
+  if (count !== null)
+    cycle.push(config("perturb", first, count), config("race", first, count), config("plain", first, count));
   return cycle;
 }

@@ -108,7 +108,9 @@ export function parseFailures(output: string): TestFailure[] {
     let test = p.test;
     if (test !== null) {
       const root = test;
-      const named = failed.filter((f) => (f === root || f.startsWith(`${root}/`)) && messageOf(f, under, logged) === "");
+      const named = failed.filter(
+        (f) => (f === root || f.startsWith(`${root}/`)) && messageOf(f, under, logged) === "",
+      );
       for (const f of named) if (f.length > test.length) test = f;
       for (const f of named) claimed.add(f);
     }
@@ -121,7 +123,12 @@ export function parseFailures(output: string): TestFailure[] {
     if (message === "" && failed.some((f) => f.startsWith(`${name}/`))) continue;
     if (message !== "" && message.split("\n").every((line) => RACE_DETECTED.test(line))) continue;
     const tracerInduced = isTracerInduced(message);
-    out.push({ test: name, kind: "fail", message: tracerInduced ? `${message}\n${TRACER_INDUCED_FIX}` : message, tracerInduced });
+    out.push({
+      test: name,
+      kind: "fail",
+      message: tracerInduced ? `${message}\n${TRACER_INDUCED_FIX}` : message,
+      tracerInduced,
+    });
   }
   const seen = new Set<string>();
   return out.filter((f) => {
@@ -157,7 +164,14 @@ function dedent(lines: readonly string[]): string {
 function panicAt(lines: readonly string[], start: number): { panic: Panic; next: number } {
   const first = lines[start]!.replace(/ \[recovered(?:, repanicked)?\]$/, "");
   let i = start + 1;
-  while (i < lines.length && !GOROUTINE_HEADER.test(lines[i]!) && !CRASH.test(lines[i]!) && !HEADER.test(lines[i]!) && !RESULT.test(lines[i]!)) i++;
+  while (
+    i < lines.length &&
+    !GOROUTINE_HEADER.test(lines[i]!) &&
+    !CRASH.test(lines[i]!) &&
+    !HEADER.test(lines[i]!) &&
+    !RESULT.test(lines[i]!)
+  )
+    i++;
   const frames: { fn: string; at: string }[] = [];
   let test: string | null = LOG_AFTER.exec(first)?.[1] ?? null;
   if (i < lines.length && GOROUTINE_HEADER.test(lines[i]!)) {

@@ -209,14 +209,20 @@ export interface Overlay {
  * Writes the harness and the rewritten copies of a main package's files into
  * `scratch`, and returns the -overlay JSON file and its content.
  */
-export async function writeHarnessOverlay(packageDir: string, goFiles: readonly string[], scratch: string): Promise<{ overlayFile: string; overlay: Overlay }> {
+export async function writeHarnessOverlay(
+  packageDir: string,
+  goFiles: readonly string[],
+  scratch: string,
+): Promise<{ overlayFile: string; overlay: Overlay }> {
   const helper = await goHelperPath();
   mkdirSync(scratch, { recursive: true });
   const { stdout } = await execa(helper, ["collect-overlay", "-out", scratch, ...goFiles]);
   const rewritten = JSON.parse(stdout) as { replace: Record<string, string>; mainFile: string };
   const harness = join(scratch, HARNESS_FILE);
   writeFileSync(harness, HARNESS_SOURCE);
-  const overlay: Overlay = { Replace: { ...rewritten.replace, [join(dirname(rewritten.mainFile) || packageDir, HARNESS_FILE)]: harness } };
+  const overlay: Overlay = {
+    Replace: { ...rewritten.replace, [join(dirname(rewritten.mainFile) || packageDir, HARNESS_FILE)]: harness },
+  };
   const overlayFile = join(scratch, "overlay.json");
   writeFileSync(overlayFile, JSON.stringify(overlay));
   return { overlayFile, overlay };

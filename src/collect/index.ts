@@ -2,24 +2,67 @@
 // tracer with the tracing harness, and record every run. See docs/collect.md.
 
 export { collect } from "./collect.js";
-export { corpusOf, labelCandidates, recordedCorpora, recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
+export {
+  corpusOf,
+  labelCandidates,
+  recordedCorpora,
+  recordedCorporaAt,
+  resolveCorpora,
+  saveCorpora,
+} from "./corpora.js";
 export type { Corpus, CorpusRole, RecordedCorpora } from "./corpora.js";
-export { collectModeOf, DEFAULT_STOP_ON, goflagsWithTags, normalizeCollectOptions, parseDuration, parseProcsList, parseShard, parseStopOn, parseTags, runConfigs, tagsOfGoflags } from "./options.js";
+export {
+  collectModeOf,
+  DEFAULT_STOP_ON,
+  goflagsWithTags,
+  normalizeCollectOptions,
+  parseDuration,
+  parseProcsList,
+  parseShard,
+  parseStopOn,
+  parseTags,
+  runConfigs,
+  tagsOfGoflags,
+} from "./options.js";
 export { STRATEGIES, configKey, parseConfigKey } from "./strategy.js";
 export type { Strategy } from "./strategy.js";
 export { explorationCycle, exploredProcs, EXPLORE_TEST_COUNT } from "./explore.js";
 export type { ExploreOptions } from "./explore.js";
 export { exploreWithBudget } from "./budget.js";
 export { replayCommand } from "./exploration.js";
-export { blockedForeverInRun, checkRun, failureKey, runCheckOf, stopsHunt, storedCheck, withFailureClass } from "./check.js";
+export {
+  blockedForeverInRun,
+  checkRun,
+  failureKey,
+  runCheckOf,
+  stopsHunt,
+  storedCheck,
+  withFailureClass,
+} from "./check.js";
 export { DEFAULT_REPLAY_ATTEMPTS, replayRun, sameFinding, ReplayError } from "./replay.js";
 export type { ReplayOptions, ReplayResult } from "./replay.js";
 export { PERTURB_SEED_ENV, perturbSeed, writePerturbOverlay } from "./perturb.js";
 export type { PerturbPoint } from "./perturb.js";
 export { raceReports } from "./races.js";
 export { parseFailures, TRACER_GOROUTINE_FUNCTION, TRACER_INDUCED_FIX } from "./failures.js";
-export { selectShard, shardOf, parseShardOption, shardFromEnvironment, ShardEnvironmentError, type ResolvedShard, type ShardEngine } from "./shard.js";
-export { configuredTimeoutMs, DEFAULT_TIMEOUT_MS, DERIVED_TIMEOUT, longestOkMsPerIteration, runTimeoutMs, scaledTimeoutMs, TIMEOUT_FACTORS } from "./timeout.js";
+export {
+  selectShard,
+  shardOf,
+  parseShardOption,
+  shardFromEnvironment,
+  ShardEnvironmentError,
+  type ResolvedShard,
+  type ShardEngine,
+} from "./shard.js";
+export {
+  configuredTimeoutMs,
+  DEFAULT_TIMEOUT_MS,
+  DERIVED_TIMEOUT,
+  longestOkMsPerIteration,
+  runTimeoutMs,
+  scaledTimeoutMs,
+  TIMEOUT_FACTORS,
+} from "./timeout.js";
 export type { ConfiguredTimeoutInput, ScaledTimeoutInput } from "./timeout.js";
 export { buildBatch, buildBatches, buildProgram, EVERY_BUILD_FAILED_EXIT_CODE } from "./build.js";
 export type { BuildTarget } from "./build.js";
@@ -33,17 +76,67 @@ export { checkTraceFile, trimIncompleteBatch } from "./trace-file.js";
 export type { TraceFileCheck } from "./trace-file.js";
 export { runFiles, programPath, raceLogPath } from "./paths.js";
 export type { RunFiles } from "./paths.js";
-export { DEFAULT_SETTLE_MS, HARNESS_ENV, HARNESS_FILE, HARNESS_SOURCE, HARNESS_TIMEOUT_EXIT_CODE, harnessStopOf, writeHarnessOverlay } from "./harness.js";
+export {
+  DEFAULT_SETTLE_MS,
+  HARNESS_ENV,
+  HARNESS_FILE,
+  HARNESS_SOURCE,
+  HARNESS_TIMEOUT_EXIT_CODE,
+  harnessStopOf,
+  writeHarnessOverlay,
+} from "./harness.js";
 export type { HarnessStop } from "./harness.js";
-export { explorationLine, progressLine, clock, logProgressLine, tallyFindings, type FindingTally, type LogProgressContext } from "./progress.js";
+export {
+  explorationLine,
+  progressLine,
+  clock,
+  logProgressLine,
+  tallyFindings,
+  type FindingTally,
+  type LogProgressContext,
+} from "./progress.js";
 export { diagnose } from "./doctor.js";
 export type { Diagnosis, DoctorCheck } from "./doctor.js";
 export { CollectInterruptedError } from "./errors.js";
 export { FINDING_CLASSES, RUN_OUTCOMES } from "./types.js";
 export type { CollectModeFields } from "./options.js";
 export type {
-  BlockedAtEnd, BudgetMode, BudgetModeOptions, BudgetProgress, BuildResult, CollectCommonOptions, CollectMode, CollectModeOptions, CollectOptions, CollectProgress, CollectResult, ExplorationFinding, ExplorationSummary,
-  FindingClass, NormalizedCollectOptions, ProgramSummary, RunCheck, RunConfig, RunOutcome, RunsMode, RunsModeOptions, RunSummary, Shard, TestFailure,
+  BlockedAtEnd,
+  BudgetMode,
+  BudgetModeOptions,
+  BudgetProgress,
+  BuildResult,
+  CollectCommonOptions,
+  CollectMode,
+  CollectModeOptions,
+  CollectOptions,
+  CollectProgress,
+  CollectResult,
+  ExplorationFinding,
+  ExplorationSummary,
+  FindingClass,
+  NormalizedCollectOptions,
+  ProgramSummary,
+  RunCheck,
+  RunConfig,
+  RunOutcome,
+  RunsMode,
+  RunsModeOptions,
+  RunSummary,
+  Shard,
+  TestFailure,
 } from "./types.js";
-export { PEERS, PEER_FILES, GOLEAK_MODULE, LEAK_PROFILE_EXPERIMENT, leakProfileSupport, parsePeers, peerSource, preparePeerBuild, peerRunEnv, keepPeerReports, type LeakProfileSupport } from "./peers.js";
+export {
+  PEERS,
+  PEER_FILES,
+  GOLEAK_MODULE,
+  LEAK_PROFILE_EXPERIMENT,
+  leakProfileSupport,
+  parsePeers,
+  peerSource,
+  preparePeerBuild,
+  peerRunEnv,
+  keepPeerReports,
+  type LeakProfileSupport,
+} from "./peers.js";
 export type { Peer, PeerBuild } from "./peers.js";

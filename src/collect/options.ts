@@ -8,8 +8,15 @@ import { UsageError } from "../errors.js";
 import { configKey } from "./strategy.js";
 import { DEFAULT_TIMEOUT_MS } from "./timeout.js";
 import {
-  FINDING_CLASSES, type BudgetModeOptions, type CollectMode, type CollectOptions, type FindingClass, type NormalizedCollectOptions,
-  type RunConfig, type RunsModeOptions, type Shard,
+  FINDING_CLASSES,
+  type BudgetModeOptions,
+  type CollectMode,
+  type CollectOptions,
+  type FindingClass,
+  type NormalizedCollectOptions,
+  type RunConfig,
+  type RunsModeOptions,
+  type Shard,
 } from "./types.js";
 
 /** The classes a budgeted hunt stops on unless told otherwise: the leaks it is for. */
@@ -20,14 +27,25 @@ export const DEFAULT_STOP_ON: readonly FindingClass[] = ["leak"];
  * "leak,race", "any" for every class), into the classes without repeats.
  */
 export function parseStopOn(values: readonly string[]): FindingClass[] {
-  const words = values.flatMap((v) => v.split(",")).map((w) => w.trim()).filter((w) => w !== "");
+  const words = values
+    .flatMap((v) => v.split(","))
+    .map((w) => w.trim())
+    .filter((w) => w !== "");
   const classes = new Set<FindingClass>();
   for (const word of words) {
     if (word === "any") FINDING_CLASSES.forEach((c) => classes.add(c));
     else if ((FINDING_CLASSES as readonly string[]).includes(word)) classes.add(word as FindingClass);
-    else throw new UsageError(`invalid --stop-on ${JSON.stringify(word)}`, `Give ${FINDING_CLASSES.join(", ")} or any, repeated or separated by commas, e.g. --stop-on leak,failure.`);
+    else
+      throw new UsageError(
+        `invalid --stop-on ${JSON.stringify(word)}`,
+        `Give ${FINDING_CLASSES.join(", ")} or any, repeated or separated by commas, e.g. --stop-on leak,failure.`,
+      );
   }
-  if (classes.size === 0) throw new UsageError("--stop-on needs a class", `Give ${FINDING_CLASSES.join(", ")} or any, e.g. --stop-on leak,race.`);
+  if (classes.size === 0)
+    throw new UsageError(
+      "--stop-on needs a class",
+      `Give ${FINDING_CLASSES.join(", ")} or any, e.g. --stop-on leak,race.`,
+    );
   return [...classes];
 }
 
@@ -55,9 +73,18 @@ const BUDGET_FIELDS: Record<Exclude<keyof BudgetModeOptions, "budgetMs">, ModeFi
     flag: "--exhaust-budget",
     hint: "It makes a hunt spend its whole budget after a finding: add --budget DURATION to hunt, or drop --exhaust-budget.",
   },
-  recordLocks: { flag: "--no-lock-recording", hint: "Only a hunt (collect --budget) records lock operations; a plain collect never does." },
-  stopOn: { flag: "--stop-on", hint: "It says which findings end a program's hunt: run e.g. `schedlab collect DIR --budget 30s --stop-on leak,failure`." },
-  ingest: { flag: "the ingest option", hint: "Only a hunt decodes its runs while collecting (to check them); ingest the runs of a plain collect afterwards (ingestRuns)." },
+  recordLocks: {
+    flag: "--no-lock-recording",
+    hint: "Only a hunt (collect --budget) records lock operations; a plain collect never does.",
+  },
+  stopOn: {
+    flag: "--stop-on",
+    hint: "It says which findings end a program's hunt: run e.g. `schedlab collect DIR --budget 30s --stop-on leak,failure`.",
+  },
+  ingest: {
+    flag: "the ingest option",
+    hint: "Only a hunt decodes its runs while collecting (to check them); ingest the runs of a plain collect afterwards (ingestRuns).",
+  },
 };
 
 /** The mode fields as a caller may give them before the mode is known (the CLI's flags). */
@@ -71,7 +98,8 @@ export type CollectModeFields = Partial<RunsModeOptions & BudgetModeOptions>;
 export function collectModeOf(fields: CollectModeFields): CollectMode {
   const refuse = (table: Record<string, ModeField>, relation: "with" | "without"): void => {
     for (const [name, field] of Object.entries(table)) {
-      if ((fields as Record<string, unknown>)[name] !== undefined) throw new UsageError(`${field.flag} goes ${relation} --budget`, field.hint);
+      if ((fields as Record<string, unknown>)[name] !== undefined)
+        throw new UsageError(`${field.flag} goes ${relation} --budget`, field.hint);
     }
   };
   if (fields.budgetMs === undefined) {
@@ -95,19 +123,29 @@ const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 
 export function parseDuration(text: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/.exec(text);
   if (match === null) {
-    throw new UsageError(`invalid duration ${JSON.stringify(text)}`, 'Write a duration such as "500ms", "10s" or "2m".');
+    throw new UsageError(
+      `invalid duration ${JSON.stringify(text)}`,
+      'Write a duration such as "500ms", "10s" or "2m".',
+    );
   }
   const ms = Number(match[1]) * UNITS[match[2] ?? "s"];
-  if (ms <= 0) throw new UsageError(`duration ${JSON.stringify(text)} must be positive`, 'Write a duration such as "10s".');
+  if (ms <= 0)
+    throw new UsageError(`duration ${JSON.stringify(text)} must be positive`, 'Write a duration such as "10s".');
   return Math.round(ms);
 }
 
 /** Parses a GOMAXPROCS list such as "1,2,4". */
 export function parseProcsList(text: string): number[] {
-  const values = text.split(",").map((part) => part.trim()).filter((part) => part !== "");
+  const values = text
+    .split(",")
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
   const procs = values.map(Number);
   if (procs.length === 0 || procs.some((p) => !Number.isInteger(p) || p < 1)) {
-    throw new UsageError(`invalid --procs ${JSON.stringify(text)}`, 'Give GOMAXPROCS values as positive integers separated by commas, e.g. "1,2,4".');
+    throw new UsageError(
+      `invalid --procs ${JSON.stringify(text)}`,
+      'Give GOMAXPROCS values as positive integers separated by commas, e.g. "1,2,4".',
+    );
   }
   return [...new Set(procs)];
 }
@@ -115,7 +153,10 @@ export function parseProcsList(text: string): number[] {
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1) {
-    throw new UsageError(`${name} must be a positive integer, got ${String(value)}`, `Pass ${name} as a whole number ≥ 1.`);
+    throw new UsageError(
+      `${name} must be a positive integer, got ${String(value)}`,
+      `Pass ${name} as a whole number ≥ 1.`,
+    );
   }
   return value;
 }
@@ -135,7 +176,13 @@ export function parseShard(text: string): Shard {
 
 function checkShard(shard: Shard | undefined): Shard | null {
   if (shard === undefined) return null;
-  if (!Number.isInteger(shard.count) || !Number.isInteger(shard.index) || shard.count < 1 || shard.index < 0 || shard.index >= shard.count) {
+  if (
+    !Number.isInteger(shard.count) ||
+    !Number.isInteger(shard.index) ||
+    shard.count < 1 ||
+    shard.index < 0 ||
+    shard.index >= shard.count
+  ) {
     throw new UsageError(`invalid shard ${shard.index}/${shard.count}`, "A shard is I/N with whole numbers 0 ≤ I < N.");
   }
   return shard;
@@ -144,7 +191,10 @@ function checkShard(shard: Shard | undefined): Shard | null {
 /** Validates `options` and fills in defaults; paths become absolute. */
 export function normalizeCollectOptions(options: CollectOptions): NormalizedCollectOptions {
   if (options.paths.length === 0) {
-    throw new UsageError("collect needs at least one path", "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.");
+    throw new UsageError(
+      "collect needs at least one path",
+      "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.",
+    );
   }
   const cores = availableParallelism();
   const timeoutMs = positiveInteger("--timeout (ms)", options.timeoutMs, DEFAULT_TIMEOUT_MS);
@@ -180,9 +230,16 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
 
 /** Build tags from `--tags a,b` values (repeatable), without blanks or repeats, as go accepts them. */
 export function parseTags(values: readonly string[]): string[] {
-  const tags = values.flatMap((v) => v.split(",")).map((t) => t.trim()).filter((t) => t !== "");
+  const tags = values
+    .flatMap((v) => v.split(","))
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
   const bad = tags.find((t) => !/^[A-Za-z0-9_.-]+$/.test(t));
-  if (bad !== undefined) throw new UsageError(`invalid build tag ${JSON.stringify(bad)}`, "Give build tags as go test -tags does: names separated by commas, e.g. --tags integration,linux.");
+  if (bad !== undefined)
+    throw new UsageError(
+      `invalid build tag ${JSON.stringify(bad)}`,
+      "Give build tags as go test -tags does: names separated by commas, e.g. --tags integration,linux.",
+    );
   return [...new Set(tags)];
 }
 
@@ -200,12 +257,20 @@ export function goflagsWithTags(goflags: string, tags: readonly string[]): strin
 
 /** The build tags a GOFLAGS value sets (-tags=a,b), for discovery. */
 export function tagsOfGoflags(goflags: string): string[] {
-  return goflags.split(/\s+/).filter((w) => /^--?tags=/.test(w)).flatMap((w) => w.replace(/^--?tags=/, "").split(",")).filter((t) => t !== "");
+  return goflags
+    .split(/\s+/)
+    .filter((w) => /^--?tags=/.test(w))
+    .flatMap((w) => w.replace(/^--?tags=/, "").split(","))
+    .filter((t) => t !== "");
 }
 
 function nonEmpty(flag: string, value: string | undefined): string | null {
   if (value === undefined) return null;
-  if (value === "") throw new UsageError(`${flag} needs a regular expression`, `Give ${flag} a Go regexp as go test takes it, e.g. ${flag} 'Test(A|B)'.`);
+  if (value === "")
+    throw new UsageError(
+      `${flag} needs a regular expression`,
+      `Give ${flag} a Go regexp as go test takes it, e.g. ${flag} 'Test(A|B)'.`,
+    );
   return value;
 }
 
@@ -213,7 +278,10 @@ function nonEmpty(flag: string, value: string | undefined): string | null {
 function programSelection(names: readonly string[] | undefined): readonly string[] | null {
   if (names === undefined) return null;
   if (names.length === 0 || names.some((name) => name.trim() === "")) {
-    throw new UsageError("--program needs a program name", 'Name a program by its path relative to the collect path, e.g. --program kernels/abba/transfer.');
+    throw new UsageError(
+      "--program needs a program name",
+      "Name a program by its path relative to the collect path, e.g. --program kernels/abba/transfer.",
+    );
   }
   return [...new Set(names)];
 }
@@ -226,11 +294,23 @@ export function runConfigs(options: NormalizedCollectOptions, kind: ProgramKind)
   const testCount = kind === "test" ? options.testCount : null;
   // --race: every run is a race run, keyed like the budget's race configurations ("procs-2-race").
   const strategy = options.mode.kind === "runs" && options.mode.race ? "race" : "plain";
-  return options.procs.map((procs) => ({ key: configKey(strategy, procs, testCount), strategy, procs, testCount, ...testSelection(options, kind) }));
+  return options.procs.map((procs) => ({
+    key: configKey(strategy, procs, testCount),
+    strategy,
+    procs,
+    testCount,
+    ...testSelection(options, kind),
+  }));
 }
 
 /** -test.run / -test.skip of a test program's runs: --run and --skip as given (nothing for main packages). */
-export function testSelection(options: Pick<NormalizedCollectOptions, "run" | "skip">, kind: ProgramKind): Pick<RunConfig, "testRun" | "testSkip"> {
+export function testSelection(
+  options: Pick<NormalizedCollectOptions, "run" | "skip">,
+  kind: ProgramKind,
+): Pick<RunConfig, "testRun" | "testSkip"> {
   if (kind !== "test") return {};
-  return { ...(options.run === null ? {} : { testRun: options.run }), ...(options.skip === null ? {} : { testSkip: options.skip }) };
+  return {
+    ...(options.run === null ? {} : { testRun: options.run }),
+    ...(options.skip === null ? {} : { testSkip: options.skip }),
+  };
 }

@@ -30,7 +30,8 @@ const GO_CRASH = /^(panic: |fatal error: )/m;
  */
 export function classifyOutcome(evidence: RunEvidence): RunOutcome {
   if (evidence.enforcement === "sigkill" || evidence.enforcement === "aborted") return "killed";
-  if (evidence.kind === "main" && (evidence.harnessStop === "deadline" || evidence.harnessStop === "sigterm")) return "timeout";
+  if (evidence.kind === "main" && (evidence.harnessStop === "deadline" || evidence.harnessStop === "sigterm"))
+    return "timeout";
   if (evidence.kind === "test" && TEST_TIMEOUT.test(evidence.output)) return "timeout";
   if (evidence.exitSignal !== null || evidence.exitCode === null) return "killed";
   if (evidence.exitCode === 0) return "ok";

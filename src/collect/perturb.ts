@@ -22,7 +22,8 @@ export interface PerturbPoint {
   readonly id: number;
   readonly file: string;
   readonly line: number;
-  readonly kind: "send" | "recv" | "select" | "select-case" | "go" | "lock" | "unlock" | "wait" | "signal" | "done" | "close";
+  readonly kind:
+    "send" | "recv" | "select" | "select-case" | "go" | "lock" | "unlock" | "wait" | "signal" | "done" | "close";
 }
 
 /**
@@ -30,8 +31,15 @@ export interface PerturbPoint {
  * them (a file `overlay` already replaces, e.g. by the tracing harness, is perturbed from
  * its replacement) and the points inserted. Throws when a file does not parse.
  */
-export async function writePerturbOverlay(files: readonly string[], overlay: Overlay, scratch: string): Promise<{ overlay: Overlay; points: PerturbPoint[] }> {
-  const result = (await runRewrite("collect-perturb", "perturb", files, overlay, scratch)) as { replace: Record<string, string>; points: PerturbPoint[] };
+export async function writePerturbOverlay(
+  files: readonly string[],
+  overlay: Overlay,
+  scratch: string,
+): Promise<{ overlay: Overlay; points: PerturbPoint[] }> {
+  const result = (await runRewrite("collect-perturb", "perturb", files, overlay, scratch)) as {
+    replace: Record<string, string>;
+    points: PerturbPoint[];
+  };
   return { overlay: { Replace: result.replace }, points: result.points };
 }
 
@@ -53,13 +61,28 @@ export const LOCK_LOG_BUDGET = 64;
  * budget's shared counters would be synchronisation the race detector sees and races
  * between the goroutines counting would go unreported). Throws when a file does not parse.
  */
-export async function writeLockRecordingOverlay(files: readonly string[], overlay: Overlay, scratch: string, budget: number): Promise<{ overlay: Overlay; statements: number }> {
-  const result = (await runRewrite("collect-locks", "locks", files, overlay, scratch, ["-budget", String(budget)])) as { replace: Record<string, string>; statements: number };
+export async function writeLockRecordingOverlay(
+  files: readonly string[],
+  overlay: Overlay,
+  scratch: string,
+  budget: number,
+): Promise<{ overlay: Overlay; statements: number }> {
+  const result = (await runRewrite("collect-locks", "locks", files, overlay, scratch, ["-budget", String(budget)])) as {
+    replace: Record<string, string>;
+    statements: number;
+  };
   return { overlay: { Replace: result.replace }, statements: result.statements };
 }
 
 /** Runs the helper's rewrite `subcommand` on `files` over `overlay`, its copies in scratch/`dir`; returns its JSON report. */
-async function runRewrite(subcommand: string, dir: string, files: readonly string[], overlay: Overlay, scratch: string, flags: readonly string[] = []): Promise<unknown> {
+async function runRewrite(
+  subcommand: string,
+  dir: string,
+  files: readonly string[],
+  overlay: Overlay,
+  scratch: string,
+  flags: readonly string[] = [],
+): Promise<unknown> {
   const helper = await goHelperPath();
   const out = join(scratch, dir);
   mkdirSync(out, { recursive: true });

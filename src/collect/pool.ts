@@ -82,7 +82,11 @@ export function workQueue(workers: number, signal?: AbortSignal, onFailure?: (er
  * A signal that aborts when `parent` aborts or `abort()` is called (a task failing stops the
  * queue and kills the running programs); `dispose()` unhooks it from `parent`.
  */
-export function linkedAbort(parent: AbortSignal | undefined): { readonly signal: AbortSignal; readonly abort: () => void; readonly dispose: () => void } {
+export function linkedAbort(parent: AbortSignal | undefined): {
+  readonly signal: AbortSignal;
+  readonly abort: () => void;
+  readonly dispose: () => void;
+} {
   const stop = new AbortController();
   const forward = (): void => stop.abort();
   parent?.addEventListener("abort", forward, { once: true });

@@ -3,7 +3,13 @@
 // a log gets every few seconds instead (logProgressLine: counts, findings by class, elapsed,
 // ETA), and one line per explored program. Pure: the CLI's writers decide when to print.
 
-import { FINDING_CLASSES, type CollectProgress, type ExplorationFinding, type ExplorationSummary, type FindingClass } from "./types.js";
+import {
+  FINDING_CLASSES,
+  type CollectProgress,
+  type ExplorationFinding,
+  type ExplorationSummary,
+  type FindingClass,
+} from "./types.js";
 
 /** A duration as m:ss, or h:mm:ss from an hour. */
 export function clock(ms: number): string {
@@ -11,7 +17,9 @@ export function clock(ms: number): string {
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   const s = seconds % 60;
-  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}` : `${m}:${String(s).padStart(2, "0")}`;
+  return h > 0
+    ? `${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`
+    : `${m}:${String(s).padStart(2, "0")}`;
 }
 
 /**
@@ -24,7 +32,10 @@ export function progressLine(p: CollectProgress, width = 20): string {
     const b = p.budget;
     const filled = Math.round((b.totalMs === 0 ? 1 : Math.min(1, b.spentMs / b.totalMs)) * width);
     const bar = `[${"#".repeat(filled)}${"-".repeat(width - filled)}]`;
-    const current = b.current === null ? "" : ` | ${b.current.program} ${seconds(b.current.spentMs)}/${seconds(b.current.budgetMs)} ${b.current.config}`;
+    const current =
+      b.current === null
+        ? ""
+        : ` | ${b.current.program} ${seconds(b.current.spentMs)}/${seconds(b.current.budgetMs)} ${b.current.config}`;
     return `${bar} programs ${p.programsDone}/${p.programsTotal}  budget ${clock(b.spentMs)}/${clock(b.totalMs)}  findings ${b.findings}  runs ${p.runsDone}${current}`;
   }
   const fraction = p.runsTotal === 0 ? 1 : p.runsDone / p.runsTotal;
@@ -46,7 +57,8 @@ function seconds(ms: number): string {
  * classes it does not stop on says which classes did not show ("no leak finding in …").
  */
 export function explorationLine(e: ExplorationSummary): string {
-  const unavailable = e.unavailable.length === 0 ? "" : ` (not built: ${e.unavailable.map((u) => u.split(":")[0]).join(", ")})`;
+  const unavailable =
+    e.unavailable.length === 0 ? "" : ` (not built: ${e.unavailable.map((u) => u.split(":")[0]).join(", ")})`;
   if (e.status === "build-error") return `${e.program}: build error`;
   if (e.finding === null) {
     const which = e.findings.length > 0 ? `no ${e.stopOn.join(" or ")} finding` : "no finding";
@@ -54,7 +66,10 @@ export function explorationLine(e: ExplorationSummary): string {
   }
   const f = e.finding;
   const word = f.class === "failure" ? "failure" : "finding";
-  const when = f.atMs === null || f.atRun === null ? `${word} (recorded earlier)` : `${word} after ${seconds(f.atMs)}, ${runs(f.atRun)}`;
+  const when =
+    f.atMs === null || f.atRun === null
+      ? `${word} (recorded earlier)`
+      : `${word} after ${seconds(f.atMs)}, ${runs(f.atRun)}`;
   const rest = f.atRun !== null && e.runs > f.atRun ? `; ${seconds(e.spentMs)}, ${runs(e.runs)} in all` : "";
   return `${e.program}: ${when} (${f.config}${f.seed === null ? "" : ` seed ${f.seed}`})${rest}: ${findingText(f)} — replay: ${f.replay}${unavailable}`;
 }
@@ -69,8 +84,12 @@ function findingText(f: ExplorationFinding): string {
       return `${c.races} data race report(s)`;
     case "failure": {
       const failures = c.failures.filter((x) => !x.tracerInduced);
-      const names = [...new Set(failures.map((x) => `${x.test ?? "(main)"} ${x.kind === "panic" ? "panicked" : "failed"}`))];
-      return names.length === 0 ? "a test failed" : `${names.slice(0, 3).join(", ")}${names.length > 3 ? `, and ${names.length - 3} more` : ""}`;
+      const names = [
+        ...new Set(failures.map((x) => `${x.test ?? "(main)"} ${x.kind === "panic" ? "panicked" : "failed"}`)),
+      ];
+      return names.length === 0
+        ? "a test failed"
+        : `${names.slice(0, 3).join(", ")}${names.length > 3 ? `, and ${names.length - 3} more` : ""}`;
     }
   }
 }
@@ -125,7 +144,9 @@ export function logProgressLine(progress: CollectProgress | null, context: LogPr
       // budget.findings counts the programs a finding ended, still exploring (their last runs
       // finishing, or --exhaust-budget) or not; their classes are known once they end.
       const pending = Math.max(0, b.findings - ended);
-      parts.push(`findings ${FINDING_CLASSES.map((c) => `${c} ${byClass[c]}`).join(", ")}${pending > 0 ? ` (+${pending} in programs still exploring)` : ""}`);
+      parts.push(
+        `findings ${FINDING_CLASSES.map((c) => `${c} ${byClass[c]}`).join(", ")}${pending > 0 ? ` (+${pending} in programs still exploring)` : ""}`,
+      );
     } else {
       parts.push(`findings ${b.findings}`);
     }
@@ -133,7 +154,8 @@ export function logProgressLine(progress: CollectProgress | null, context: LogPr
     // The budget left, at the pace so far (builds and parallel workers included).
     etaMs = b.spentMs <= 0 ? null : (progress.elapsedMs * (b.totalMs - b.spentMs)) / b.spentMs;
   }
-  const eta = context.final === true || etaMs === null ? "" : `, ETA ${clock(Math.max(0, etaMs - context.sinceSnapshotMs))}`;
+  const eta =
+    context.final === true || etaMs === null ? "" : `, ETA ${clock(Math.max(0, etaMs - context.sinceSnapshotMs))}`;
   return `${head} ${parts.join("; ")}; ${elapsed}${eta}`;
 }
 

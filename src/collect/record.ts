@@ -9,11 +9,19 @@ import { parseConfigKey, type Strategy } from "./strategy.js";
 import type { RunOutcome, RunSummary } from "./types.js";
 
 /** One run as recorded: what the traced run produced, plus where it belongs. */
-export interface RunRow
-  extends Pick<
-    TracedRunResult,
-    "outcome" | "exitCode" | "wallMs" | "tracePath" | "traceSha256" | "traceBytes" | "dumpPath" | "stderrTail" | "env" | "truncated"
-  > {
+export interface RunRow extends Pick<
+  TracedRunResult,
+  | "outcome"
+  | "exitCode"
+  | "wallMs"
+  | "tracePath"
+  | "traceSha256"
+  | "traceBytes"
+  | "dumpPath"
+  | "stderrTail"
+  | "env"
+  | "truncated"
+> {
   readonly programId: number;
   readonly config: string;
   readonly procs: number;
@@ -32,21 +40,23 @@ export interface RunRow
  */
 export function upsertProgram(db: SchedlabDatabase, program: ProgramSpec): { id: number; sourceChanged: boolean } {
   return inTransaction(db, () => {
-    const existing = db.prepare("SELECT id, root, dir, source_hash AS sourceHash FROM programs WHERE name = ?").get(program.name) as
-      | { id: number; root: string; dir: string; sourceHash: string }
-      | undefined;
+    const existing = db
+      .prepare("SELECT id, root, dir, source_hash AS sourceHash FROM programs WHERE name = ?")
+      .get(program.name) as { id: number; root: string; dir: string; sourceHash: string } | undefined;
     // Two roots may never silently share a name. The same sources under another root are the
     // same tree moved (a fresh clone, a renamed checkout), and keep their runs.
     if (existing !== undefined && existing.root !== program.root && existing.sourceHash !== program.sourceHash) {
       throw new ProgramNameClashError(
         `program name ${program.name} is already taken by ${existing.dir} (collected from ${existing.root}), so ${program.dir} cannot use it`,
-        "Collect the other tree as a test corpus (`schedlab collect DIR --test-corpus` names its programs \"<label>/<path>\"; `schedlab run --test-corpus DIR` does this), or into another --db file.",
+        'Collect the other tree as a test corpus (`schedlab collect DIR --test-corpus` names its programs "<label>/<path>"; `schedlab run --test-corpus DIR` does this), or into another --db file.',
       );
     }
     const manifest = program.manifest === null ? null : JSON.stringify(program.manifest);
     if (existing === undefined) {
       const info = db
-        .prepare("INSERT INTO programs (name, root, dir, kind, test_name, source_hash, manifest) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        .prepare(
+          "INSERT INTO programs (name, root, dir, kind, test_name, source_hash, manifest) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        )
         .run(program.name, program.root, program.dir, program.kind, program.testName, program.sourceHash, manifest);
       return { id: Number(info.lastInsertRowid), sourceChanged: false };
     }
@@ -55,8 +65,9 @@ export function upsertProgram(db: SchedlabDatabase, program: ProgramSpec): { id:
       db.prepare("DELETE FROM runs WHERE program_id = ?").run(existing.id);
       db.prepare("DELETE FROM builds WHERE program_id = ?").run(existing.id);
     }
-    db.prepare("UPDATE programs SET root = ?, dir = ?, kind = ?, test_name = ?, source_hash = ?, manifest = ? WHERE id = ?")
-      .run(program.root, program.dir, program.kind, program.testName, program.sourceHash, manifest, existing.id);
+    db.prepare(
+      "UPDATE programs SET root = ?, dir = ?, kind = ?, test_name = ?, source_hash = ?, manifest = ? WHERE id = ?",
+    ).run(program.root, program.dir, program.kind, program.testName, program.sourceHash, manifest, existing.id);
     return { id: existing.id, sourceChanged };
   });
 }
@@ -66,11 +77,19 @@ export function completedRunIndexes(db: SchedlabDatabase, programId: number, con
   const rows = db
     .prepare("SELECT run_index AS idx, outcome, trace_path AS tracePath FROM runs WHERE program_id = ? AND config = ?")
     .all(programId, config) as { idx: number; outcome: RunOutcome; tracePath: string | null }[];
-  return new Set(rows.filter((row) => row.outcome !== "build-error" && row.tracePath !== null && existsSync(row.tracePath)).map((row) => row.idx));
+  return new Set(
+    rows
+      .filter((row) => row.outcome !== "build-error" && row.tracePath !== null && existsSync(row.tracePath))
+      .map((row) => row.idx),
+  );
 }
 
 /** The ok runs of `strategy` a program has recorded (any GOMAXPROCS), with their -test.count, for the derived deadline. */
-export function okRuns(db: SchedlabDatabase, programId: number, strategy: Strategy): { readonly outcome: "ok"; readonly wallMs: number | null; readonly testCount: number | null }[] {
+export function okRuns(
+  db: SchedlabDatabase,
+  programId: number,
+  strategy: Strategy,
+): { readonly outcome: "ok"; readonly wallMs: number | null; readonly testCount: number | null }[] {
   const rows = db
     .prepare("SELECT config, wall_ms AS wallMs FROM runs WHERE program_id = ? AND strategy = ? AND outcome = 'ok'")
     .all(programId, strategy) as { config: string; wallMs: number | null }[];
@@ -84,7 +103,14 @@ export function deleteRuns(db: SchedlabDatabase, programId: number, config: stri
 
 export function recordBuild(
   db: SchedlabDatabase,
-  build: { programId: number; config: string; status: "ok" | "error"; output: string; sourceHash: string; goVersion: string },
+  build: {
+    programId: number;
+    config: string;
+    status: "ok" | "error";
+    output: string;
+    sourceHash: string;
+    goVersion: string;
+  },
 ): void {
   inTransaction(db, () =>
     db
@@ -93,23 +119,52 @@ export function recordBuild(
          ON CONFLICT (program_id, config) DO UPDATE SET status = excluded.status, output = excluded.output,
            source_hash = excluded.source_hash, go_version = excluded.go_version, built_at = excluded.built_at`,
       )
-      .run(build.programId, build.config, build.status, build.output, build.sourceHash, build.goVersion, new Date().toISOString()),
+      .run(
+        build.programId,
+        build.config,
+        build.status,
+        build.output,
+        build.sourceHash,
+        build.goVersion,
+        new Date().toISOString(),
+      ),
   );
 }
 
 /** Records one run, replacing an earlier record of the same (program, config, index) and its decoded events; returns its id. */
 export function recordRun(db: SchedlabDatabase, run: RunRow): number {
   return inTransaction(db, () => {
-    db.prepare("DELETE FROM runs WHERE program_id = ? AND config = ? AND run_index = ?").run(run.programId, run.config, run.index);
-    const info = db.prepare(
-      `INSERT INTO runs (program_id, config, procs, run_index, outcome, exit_code, wall_ms, trace_path, trace_sha256,
+    db.prepare("DELETE FROM runs WHERE program_id = ? AND config = ? AND run_index = ?").run(
+      run.programId,
+      run.config,
+      run.index,
+    );
+    const info = db
+      .prepare(
+        `INSERT INTO runs (program_id, config, procs, run_index, outcome, exit_code, wall_ms, trace_path, trace_sha256,
          trace_bytes, dump_path, stderr_tail, go_version, env, strategy, seed, truncated, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      run.programId, run.config, run.procs, run.index, run.outcome, run.exitCode, run.wallMs, run.tracePath, run.traceSha256,
-      run.traceBytes, run.dumpPath, run.stderrTail, run.goVersion, JSON.stringify(run.env), run.strategy ?? "plain", run.seed ?? null,
-      run.truncated ? 1 : 0, new Date().toISOString(),
-    );
+      )
+      .run(
+        run.programId,
+        run.config,
+        run.procs,
+        run.index,
+        run.outcome,
+        run.exitCode,
+        run.wallMs,
+        run.tracePath,
+        run.traceSha256,
+        run.traceBytes,
+        run.dumpPath,
+        run.stderrTail,
+        run.goVersion,
+        JSON.stringify(run.env),
+        run.strategy ?? "plain",
+        run.seed ?? null,
+        run.truncated ? 1 : 0,
+        new Date().toISOString(),
+      );
     return Number(info.lastInsertRowid);
   });
 }
@@ -119,13 +174,26 @@ export function recordRun(db: SchedlabDatabase, run: RunRow): number {
  * given configs when any is recorded (a failed -race build says nothing of the plain one),
  * else of any config.
  */
-export function recordedBuild(db: SchedlabDatabase, programId: number, configs: readonly string[] = []): { status: "ok" | "error"; output: string } | null {
+export function recordedBuild(
+  db: SchedlabDatabase,
+  programId: number,
+  configs: readonly string[] = [],
+): { status: "ok" | "error"; output: string } | null {
   type Row = { status: "ok" | "error"; output: string | null };
   const marks = configs.map(() => "?").join(", ");
-  const ofConfigs = configs.length === 0
-    ? undefined
-    : (db.prepare(`SELECT status, output FROM builds WHERE program_id = ? AND config IN (${marks}) ORDER BY built_at DESC LIMIT 1`).get(programId, ...configs) as Row | undefined);
-  const row = ofConfigs ?? (db.prepare("SELECT status, output FROM builds WHERE program_id = ? ORDER BY built_at DESC LIMIT 1").get(programId) as Row | undefined);
+  const ofConfigs =
+    configs.length === 0
+      ? undefined
+      : (db
+          .prepare(
+            `SELECT status, output FROM builds WHERE program_id = ? AND config IN (${marks}) ORDER BY built_at DESC LIMIT 1`,
+          )
+          .get(programId, ...configs) as Row | undefined);
+  const row =
+    ofConfigs ??
+    (db
+      .prepare("SELECT status, output FROM builds WHERE program_id = ? ORDER BY built_at DESC LIMIT 1")
+      .get(programId) as Row | undefined);
   return row === undefined ? null : { status: row.status, output: row.output ?? "" };
 }
 
@@ -137,8 +205,17 @@ export function recordedRuns(db: SchedlabDatabase, programId: number, configs: r
          dump_path AS dumpPath, truncated, strategy, seed FROM runs WHERE program_id = ? ORDER BY config, run_index`,
     )
     .all(programId) as {
-    id: number; idx: number; config: string; outcome: RunOutcome; exitCode: number | null; wallMs: number | null;
-    tracePath: string | null; dumpPath: string | null; truncated: number; strategy: Strategy; seed: number | null;
+    id: number;
+    idx: number;
+    config: string;
+    outcome: RunOutcome;
+    exitCode: number | null;
+    wallMs: number | null;
+    tracePath: string | null;
+    dumpPath: string | null;
+    truncated: number;
+    strategy: Strategy;
+    seed: number | null;
   }[];
   return rows
     .filter((row) => configs.includes(row.config) && row.outcome !== "build-error")

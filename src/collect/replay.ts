@@ -46,7 +46,13 @@ export interface ReplayResult {
   readonly seed: number | null;
   readonly original: { readonly runId: number; readonly outcome: RunOutcome; readonly check: RunCheck };
   /** The run that reproduced the finding, else the last one made. */
-  readonly replay: { readonly runId: number; readonly index: number; readonly outcome: RunOutcome; readonly trace: string | null; readonly check: RunCheck };
+  readonly replay: {
+    readonly runId: number;
+    readonly index: number;
+    readonly outcome: RunOutcome;
+    readonly trace: string | null;
+    readonly check: RunCheck;
+  };
   /** Runs made (each recorded as the configuration's next run). */
   readonly attempts: number;
   /** The replay's check shows the original's finding: a race, a goroutine blocked with the same reason at the same site, or the same test failing. */
@@ -71,44 +77,112 @@ export function sameFinding(original: RunCheck, replay: RunCheck): boolean {
 export const DEFAULT_REPLAY_ATTEMPTS = 5;
 
 export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
-  const opts = normalizeCollectOptions({ paths: ["."], db: options.db, traces: options.traces, timeoutMs: options.timeoutMs ?? 10_000 });
+  const opts = normalizeCollectOptions({
+    paths: ["."],
+    db: options.db,
+    traces: options.traces,
+    timeoutMs: options.timeoutMs ?? 10_000,
+  });
   const db = openDatabase(opts.db);
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-replay-"));
   try {
     const run = replayableRun(db, options.runId);
-    if (run === null) throw new ReplayError(`no run with id ${options.runId} in ${opts.db}`, "Run ids are in `schedlab collect --json` output (runs[].id) and in the replay line collect --budget prints for each finding.");
-    if (run.outcome === "build-error") throw new ReplayError(`run ${run.id} of ${run.program} is a build error: there is nothing to replay`, "Fix the build and collect again.");
+    if (run === null)
+      throw new ReplayError(
+        `no run with id ${options.runId} in ${opts.db}`,
+        "Run ids are in `schedlab collect --json` output (runs[].id) and in the replay line collect --budget prints for each finding.",
+      );
+    if (run.outcome === "build-error")
+      throw new ReplayError(
+        `run ${run.id} of ${run.program} is a build error: there is nothing to replay`,
+        "Fix the build and collect again.",
+      );
     const parsed = parseConfigKey(run.config);
-    if (parsed === null) throw new ReplayError(`run ${run.id} has a configuration schedlab does not know (${run.config})`, "Replay runs recorded by this version of schedlab collect.");
+    if (parsed === null)
+      throw new ReplayError(
+        `run ${run.id} has a configuration schedlab does not know (${run.config})`,
+        "Replay runs recorded by this version of schedlab collect.",
+      );
     const go = await goToolchain(run.dir);
     const { programs } = await discoverPrograms([run.dir]);
     const program = programs.find((p) => p.kind === run.kind && p.testName === run.testName && p.dir === run.dir);
-    if (program === undefined) throw new ReplayError(`${run.program} is no longer a Go program at ${run.dir}`, "Restore the sources the run was collected from, or collect the program again.");
+    if (program === undefined)
+      throw new ReplayError(
+        `${run.program} is no longer a Go program at ${run.dir}`,
+        "Restore the sources the run was collected from, or collect the program again.",
+      );
     if (program.sourceHash !== run.sourceHash) {
-      throw new ReplayError(`the sources of ${run.program} changed since run ${run.id} was collected`, "A replay must run the same code: restore the sources, or collect again and replay a new run.");
+      throw new ReplayError(
+        `the sources of ${run.program} changed since run ${run.id} was collected`,
+        "A replay must run the same code: restore the sources, or collect again and replay a new run.",
+      );
     }
     const recorded = recordedCheck(db, run.id);
     const timeoutMs = options.timeoutMs ?? recorded?.timeoutMs ?? opts.timeoutMs;
     const config: RunConfig = { key: run.config, ...parsed };
     // A run a budgeted hunt checked was built with lock recording (src/collect/budget.ts): its replay is too.
     const recordLocks = recorded !== null;
-    const build = await buildProgram({ dir: program.dir, kind: program.kind, goFiles: program.goFiles, testFiles: program.testFiles, strategy: parsed.strategy, recordLocks }, go, join(scratch, "build"), options.signal);
-    if (build.status === "error") throw new ReplayError(`${run.program} no longer builds (${parsed.strategy}):\n${build.output.trim().split("\n").slice(0, 10).join("\n")}`, "Fix the build, or replay on the machine and toolchain the run came from.");
-    const originalCheck = recorded?.check ?? (await checkRun({ outcome: run.outcome, tracePath: run.tracePath, races: 0, stderrTail: run.stderrTail ?? undefined }, program, go));
+    const build = await buildProgram(
+      {
+        dir: program.dir,
+        kind: program.kind,
+        goFiles: program.goFiles,
+        testFiles: program.testFiles,
+        strategy: parsed.strategy,
+        recordLocks,
+      },
+      go,
+      join(scratch, "build"),
+      options.signal,
+    );
+    if (build.status === "error")
+      throw new ReplayError(
+        `${run.program} no longer builds (${parsed.strategy}):\n${build.output.trim().split("\n").slice(0, 10).join("\n")}`,
+        "Fix the build, or replay on the machine and toolchain the run came from.",
+      );
+    const originalCheck =
+      recorded?.check ??
+      (await checkRun(
+        { outcome: run.outcome, tracePath: run.tracePath, races: 0, stderrTail: run.stderrTail ?? undefined },
+        program,
+        go,
+      ));
     const showsSomething = originalCheck.finding !== null || originalCheck.failures.some((f) => !f.tracerInduced);
     const attempts = showsSomething ? (options.attempts ?? DEFAULT_REPLAY_ATTEMPTS) : 1;
-    if (!Number.isInteger(attempts) || attempts < 1) throw new ReplayError(`attempts must be a positive integer, not ${attempts}`, "Give --attempts 1 or more.");
+    if (!Number.isInteger(attempts) || attempts < 1)
+      throw new ReplayError(`attempts must be a positive integer, not ${attempts}`, "Give --attempts 1 or more.");
     let made = 0;
     let replay: ReplayResult["replay"] | null = null;
     while (made < attempts && (replay === null || !sameFinding(originalCheck, replay.check))) {
       const index = nextRunIndexes(db, run.programId).get(run.config) ?? 0;
-      const files = run.tracePath === null ? runFiles(opts.traces, run.program, run.config, index) : filesBeside(run.tracePath, index);
+      const files =
+        run.tracePath === null
+          ? runFiles(opts.traces, run.program, run.config, index)
+          : filesBeside(run.tracePath, index);
       const result = await tracedRun({
-        kind: program.kind, dir: program.dir, binary: build.binary!, testName: program.testName, config, files, timeoutMs,
-        graceMs: opts.graceMs, go, seed: run.seed, signal: options.signal,
+        kind: program.kind,
+        dir: program.dir,
+        binary: build.binary!,
+        testName: program.testName,
+        config,
+        files,
+        timeoutMs,
+        graceMs: opts.graceMs,
+        go,
+        seed: run.seed,
+        signal: options.signal,
       });
       if (result === null) throw new ReplayError("the replay was interrupted", "Run the replay again.");
-      const replayId = recordRun(db, { ...result, programId: run.programId, config: run.config, procs: run.procs, index, goVersion: go.version, strategy: run.strategy, seed: run.seed });
+      const replayId = recordRun(db, {
+        ...result,
+        programId: run.programId,
+        config: run.config,
+        procs: run.procs,
+        index,
+        goVersion: go.version,
+        strategy: run.strategy,
+        seed: run.seed,
+      });
       const check = await checkRun(result, program, go);
       recordCheck(db, replayId, timeoutMs, check, run.id);
       replay = { runId: replayId, index, outcome: result.outcome, trace: result.tracePath, check };

@@ -94,7 +94,10 @@ export function shardFromEnvironment(env: Environment, count?: number): Resolved
   const slurmId = value(SLURM_ARRAY_ENV.id);
   if (explicitIndex !== undefined) {
     const total = explicitCount(value, count, "a CI matrix");
-    return checked("matrix", numberOf(SHARD_INDEX_ENV, explicitIndex), total.count, [`${SHARD_INDEX_ENV}=${explicitIndex}`, total.from]);
+    return checked("matrix", numberOf(SHARD_INDEX_ENV, explicitIndex), total.count, [
+      `${SHARD_INDEX_ENV}=${explicitIndex}`,
+      total.from,
+    ]);
   }
   if (kubernetesIndex !== undefined && slurmId !== undefined) {
     throw new ShardEnvironmentError(
@@ -104,7 +107,10 @@ export function shardFromEnvironment(env: Environment, count?: number): Resolved
   }
   if (kubernetesIndex !== undefined) {
     const total = explicitCount(value, count, "a Kubernetes Indexed Job (it does not export spec.completions)");
-    return checked("kubernetes", numberOf(KUBERNETES_INDEX_ENV, kubernetesIndex), total.count, [`${KUBERNETES_INDEX_ENV}=${kubernetesIndex}`, total.from]);
+    return checked("kubernetes", numberOf(KUBERNETES_INDEX_ENV, kubernetesIndex), total.count, [
+      `${KUBERNETES_INDEX_ENV}=${kubernetesIndex}`,
+      total.from,
+    ]);
   }
   if (slurmId !== undefined) return slurmShard(value, slurmId, count);
   throw new ShardEnvironmentError(
@@ -120,7 +126,10 @@ function explicitCount(value: Lookup, count: number | undefined, what: string): 
   const text = value(SHARD_COUNT_ENV);
   const fromEnv = text === undefined ? undefined : countOf(SHARD_COUNT_ENV, text);
   if (fromEnv !== undefined && count !== undefined && fromEnv !== count) {
-    throw new ShardEnvironmentError(`--shard auto/${count} disagrees with ${SHARD_COUNT_ENV}=${text}`, `Give the shard count once: --shard auto with ${SHARD_COUNT_ENV}, or --shard auto/N without it.`);
+    throw new ShardEnvironmentError(
+      `--shard auto/${count} disagrees with ${SHARD_COUNT_ENV}=${text}`,
+      `Give the shard count once: --shard auto with ${SHARD_COUNT_ENV}, or --shard auto/N without it.`,
+    );
   }
   const resolved = fromEnv ?? count;
   if (resolved === undefined) {
@@ -141,11 +150,17 @@ function slurmShard(value: Lookup, idText: string, count: number | undefined): R
   const countText = value(e.count);
   const fromEnv = countText === undefined ? undefined : countOf(e.count, countText);
   if (fromEnv !== undefined && count !== undefined && fromEnv !== count) {
-    throw new ShardEnvironmentError(`--shard auto/${count} disagrees with ${e.count}=${countText}`, `The array has ${countText} tasks: give --shard auto and let Slurm say how many.`);
+    throw new ShardEnvironmentError(
+      `--shard auto/${count} disagrees with ${e.count}=${countText}`,
+      `The array has ${countText} tasks: give --shard auto and let Slurm say how many.`,
+    );
   }
   const total = fromEnv ?? count;
   if (total === undefined) {
-    throw new ShardEnvironmentError(`--shard auto: ${e.id}=${idText} but no ${e.count}`, `Run under sbatch --array (which sets ${e.count}), or give --shard auto/N. --shard auto reads:\n  ${WHAT_TO_SET}`);
+    throw new ShardEnvironmentError(
+      `--shard auto: ${e.id}=${idText} but no ${e.count}`,
+      `Run under sbatch --array (which sets ${e.count}), or give --shard auto/N. --shard auto reads:\n  ${WHAT_TO_SET}`,
+    );
   }
   const maxText = value(e.max);
   const range = `${min}-${maxText ?? "?"}${step === 1 ? "" : `:${step}`}`;
@@ -155,7 +170,8 @@ function slurmShard(value: Lookup, idText: string, count: number | undefined): R
       `Submit the array as a range, e.g. sbatch --array=0-${total - 1} (ids may start elsewhere, with a step: 1-${total}, 0-${2 * (total - 1)}:2), not a list of ids.`,
     );
   if (id < min || (id - min) % step !== 0) throw notARange(`task ${id} is not MIN + k·STEP`);
-  if (maxText !== undefined && (numberOf(e.max, maxText) - min) / step + 1 !== total) throw notARange(`(MAX - MIN) / STEP + 1 is not ${e.count}`);
+  if (maxText !== undefined && (numberOf(e.max, maxText) - min) / step + 1 !== total)
+    throw notARange(`(MAX - MIN) / STEP + 1 is not ${e.count}`);
   const from = [`${e.id}=${idText}`];
   if (min !== 0) from.push(`${e.min}=${min}`);
   if (step !== 1) from.push(`${e.step}=${step}`);
@@ -167,7 +183,10 @@ function slurmShard(value: Lookup, idText: string, count: number | undefined): R
 function checked(engine: ShardEngine, index: number, count: number, from: readonly string[]): ResolvedShard {
   const said = from.join(", ");
   if (index >= count) {
-    throw new ShardEnvironmentError(`--shard auto: shard ${index} is not below the count ${count} (${said})`, `The count must be the number of shards (an Indexed Job's spec.completions, the array's size): 0 ≤ index < count.`);
+    throw new ShardEnvironmentError(
+      `--shard auto: shard ${index} is not below the count ${count} (${said})`,
+      `The count must be the number of shards (an Indexed Job's spec.completions, the array's size): 0 ≤ index < count.`,
+    );
   }
   return { index, count, engine, from: said };
 }
@@ -175,7 +194,10 @@ function checked(engine: ShardEngine, index: number, count: number, from: readon
 /** A whole number ≥ 0 written in decimal. */
 function numberOf(name: string, text: string): number {
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    throw new ShardEnvironmentError(`--shard auto: ${name}=${JSON.stringify(text)} is not a whole number ≥ 0`, `Set ${name} to the shard's index (0, 1, …).`);
+    throw new ShardEnvironmentError(
+      `--shard auto: ${name}=${JSON.stringify(text)} is not a whole number ≥ 0`,
+      `Set ${name} to the shard's index (0, 1, …).`,
+    );
   }
   return Number(text);
 }
@@ -184,7 +206,10 @@ function numberOf(name: string, text: string): number {
 function countOf(name: string, text: string): number {
   const n = /^\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(n) || n < 1) {
-    throw new ShardEnvironmentError(`--shard auto: ${name}=${JSON.stringify(text)} is not a whole number ≥ 1`, `Set ${name} to the number of shards.`);
+    throw new ShardEnvironmentError(
+      `--shard auto: ${name}=${JSON.stringify(text)} is not a whole number ≥ 1`,
+      `Set ${name} to the number of shards.`,
+    );
   }
   return n;
 }

@@ -61,15 +61,22 @@ export function configuredTimeoutMs(input: ConfiguredTimeoutInput): number {
 function derivedTimeoutMs(input: ConfiguredTimeoutInput): number {
   if (input.plainOkMsPerIteration === null) return DEFAULT_TIMEOUT_MS;
   const { factor, floorMs, ceilingMs } = DERIVED_TIMEOUT;
-  const derived = Math.min(ceilingMs, Math.max(floorMs, Math.ceil(factor * input.plainOkMsPerIteration * (input.testCount ?? 1))));
+  const derived = Math.min(
+    ceilingMs,
+    Math.max(floorMs, Math.ceil(factor * input.plainOkMsPerIteration * (input.testCount ?? 1))),
+  );
   if (input.remainingBudgetMs === undefined || derived <= DEFAULT_TIMEOUT_MS) return derived;
   return Math.max(DEFAULT_TIMEOUT_MS, Math.min(derived, Math.floor(input.remainingBudgetMs)));
 }
 
 /** The longest ok run per -test.count iteration among `runs` (wall ms / count), or null when none ended ok. */
-export function longestOkMsPerIteration(runs: readonly { readonly outcome: string; readonly wallMs: number | null; readonly testCount: number | null }[]): number | null {
+export function longestOkMsPerIteration(
+  runs: readonly { readonly outcome: string; readonly wallMs: number | null; readonly testCount: number | null }[],
+): number | null {
   let longest: number | null = null;
-  for (const run of runs) if (run.outcome === "ok" && run.wallMs !== null) longest = Math.max(longest ?? 0, run.wallMs / (run.testCount ?? 1));
+  for (const run of runs)
+    if (run.outcome === "ok" && run.wallMs !== null)
+      longest = Math.max(longest ?? 0, run.wallMs / (run.testCount ?? 1));
   return longest;
 }
 

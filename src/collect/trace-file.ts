@@ -43,7 +43,13 @@ export function checkTraceFile(path: string): TraceFileCheck {
     const got = readSync(fd, head, 0, HEADER_BYTES, 0);
     const match = /^go 1\.(\d+) trace\0*$/.exec(head.subarray(0, got).toString("latin1"));
     if (got < HEADER_BYTES || match === null) {
-      return { goMinor: null, bytes, generations: null, complete: false, problem: bytes === 0 ? "the trace is empty" : "no Go trace header" };
+      return {
+        goMinor: null,
+        bytes,
+        generations: null,
+        complete: false,
+        problem: bytes === 0 ? "the trace is empty" : "no Go trace header",
+      };
     }
     const goMinor = Number(match[1]);
     if (goMinor < 26) {
@@ -52,9 +58,16 @@ export function checkTraceFile(path: string): TraceFileCheck {
       return { goMinor, bytes, generations: null, complete: framing.problem === null, problem: framing.problem };
     }
     const framing = walkBatches(fd, bytes, true);
-    if (framing.problem !== null) return { goMinor, bytes, generations: framing.generations, complete: false, problem: framing.problem };
+    if (framing.problem !== null)
+      return { goMinor, bytes, generations: framing.generations, complete: false, problem: framing.problem };
     if (!framing.endsWithMarker) {
-      return { goMinor, bytes, generations: framing.generations, complete: false, problem: "the last generation has no end marker (the trace was not stopped)" };
+      return {
+        goMinor,
+        bytes,
+        generations: framing.generations,
+        complete: false,
+        problem: "the last generation has no end marker (the trace was not stopped)",
+      };
     }
     return { goMinor, bytes, generations: framing.generations, complete: true, problem: null };
   } finally {
@@ -78,7 +91,13 @@ function walkBatches(fd: number, bytes: number, withMarkers: boolean): Framing {
   let generations = 0;
   let endsWithMarker = false;
   let lastGenerationEnd = HEADER_BYTES;
-  const result = (problem: string | null): Framing => ({ generations, endsWithMarker, problem, lastGenerationEnd, lastBatchEnd: Math.min(at, bytes) });
+  const result = (problem: string | null): Framing => ({
+    generations,
+    endsWithMarker,
+    problem,
+    lastGenerationEnd,
+    lastBatchEnd: Math.min(at, bytes),
+  });
   while (at < bytes) {
     const got = readSync(fd, header, 0, header.length, at);
     const type = header[0];
@@ -92,7 +111,8 @@ function walkBatches(fd: number, bytes: number, withMarkers: boolean): Framing {
     endsWithMarker = false;
     let cursor = 1;
     if (type === EV_EXPERIMENTAL_BATCH && withMarkers) cursor = 2;
-    else if (type !== EV_EVENT_BATCH) return result(`unexpected byte ${type} at offset ${at} where a batch should start`);
+    else if (type !== EV_EVENT_BATCH)
+      return result(`unexpected byte ${type} at offset ${at} where a batch should start`);
     const view = header.subarray(0, got);
     let size = 0;
     for (let field = 0; field < 4; field++) {
@@ -101,7 +121,8 @@ function walkBatches(fd: number, bytes: number, withMarkers: boolean): Framing {
       cursor = value.next;
       size = value.value;
     }
-    if (at + cursor + size > bytes) return result(`the trace ends inside a batch (${at + cursor + size - bytes} bytes missing)`);
+    if (at + cursor + size > bytes)
+      return result(`the trace ends inside a batch (${at + cursor + size - bytes} bytes missing)`);
     at += cursor + size;
   }
   return result(null);
@@ -119,7 +140,9 @@ export function trimIncompleteBatch(path: string): number {
   let keep: number;
   try {
     const head = Buffer.alloc(HEADER_BYTES);
-    const match = /^go 1\.(\d+) trace\0*$/.exec(head.subarray(0, readSync(fd, head, 0, HEADER_BYTES, 0)).toString("latin1"));
+    const match = /^go 1\.(\d+) trace\0*$/.exec(
+      head.subarray(0, readSync(fd, head, 0, HEADER_BYTES, 0)).toString("latin1"),
+    );
     if (match === null) return 0;
     const framing = walkBatches(fd, bytes, Number(match[1]) >= 26);
     if (framing.problem === null || !framing.problem.startsWith("the trace ends inside")) return 0;

@@ -4,7 +4,17 @@
 // run leaves nothing that looks finished.
 
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ProgramKind } from "../corpus/index.js";
@@ -69,7 +79,10 @@ export interface TracedRunResult {
 export const RACE_RUN_ENV = "halt_on_error=0 atexit_sleep_ms=0";
 
 /** Go test flags for one traced run of a test binary. */
-export function testArguments(request: Pick<TracedRunRequest, "testName" | "config" | "timeoutMs">, tracePath: string): string[] {
+export function testArguments(
+  request: Pick<TracedRunRequest, "testName" | "config" | "timeoutMs">,
+  tracePath: string,
+): string[] {
   const args = [`-test.trace=${tracePath}`, `-test.timeout=${request.timeoutMs}ms`, "-test.v=true"];
   if (request.testName !== null) args.push(`-test.run=^${request.testName}$`);
   else if (request.config.testRun !== undefined) args.push(`-test.run=${request.config.testRun}`);
@@ -89,12 +102,21 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
   const workdir = mkdtempSync(join(tmpdir(), "schedlab-run-"));
   try {
     // Tests read testdata/ relative to their working directory.
-    if (existsSync(join(request.dir, "testdata"))) symlinkSync(join(request.dir, "testdata"), join(workdir, "testdata"));
+    if (existsSync(join(request.dir, "testdata")))
+      symlinkSync(join(request.dir, "testdata"), join(workdir, "testdata"));
     const peers = request.peers ?? [];
     const extra: Record<string, string> = {
-      ...(request.kind === "main" ? { [HARNESS_ENV.trace]: partialTrace, [HARNESS_ENV.dump]: partialDump, [HARNESS_ENV.deadlineMs]: String(request.timeoutMs) } : {}),
+      ...(request.kind === "main"
+        ? {
+            [HARNESS_ENV.trace]: partialTrace,
+            [HARNESS_ENV.dump]: partialDump,
+            [HARNESS_ENV.deadlineMs]: String(request.timeoutMs),
+          }
+        : {}),
       ...peerRunEnv(files.trace, peers),
-      ...(request.config.strategy === "perturb" && request.seed != null ? { [PERTURB_SEED_ENV]: String(request.seed) } : {}),
+      ...(request.config.strategy === "perturb" && request.seed != null
+        ? { [PERTURB_SEED_ENV]: String(request.seed) }
+        : {}),
       ...(request.config.strategy === "race" ? { GORACE: RACE_RUN_ENV } : {}),
     };
     const env = runEnvironment(request.go, { procs: request.config.procs, workdir, extra });
@@ -134,8 +156,15 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
       let check = checkTraceFile(files.trace);
       // A writer killed mid-batch leaves a tail no parser reads; keep what parses. Only a
       // trace cut inside a batch is walked twice; a complete one, the common case, once.
-      if (check.problem?.startsWith(CUT_INSIDE_BATCH) === true && trimIncompleteBatch(files.trace) > 0) check = checkTraceFile(files.trace);
-      trace = { path: files.trace, sha256: await sha256File(files.trace, check.bytes), bytes: check.bytes, complete: check.complete, problem: check.problem };
+      if (check.problem?.startsWith(CUT_INSIDE_BATCH) === true && trimIncompleteBatch(files.trace) > 0)
+        check = checkTraceFile(files.trace);
+      trace = {
+        path: files.trace,
+        sha256: await sha256File(files.trace, check.bytes),
+        bytes: check.bytes,
+        complete: check.complete,
+        problem: check.problem,
+      };
     }
 
     // The dump: the harness's own (main programs), else the crash traceback on stderr.
@@ -148,9 +177,14 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
       dumpPath = files.dump;
     }
     const races = raceReports(stderr);
-    if (races.length > 0) writeFileSync(racesFile, races.map((report) => `==================\n${report}\n==================\n`).join(""));
-    const spawnNote = result.spawnError === null ? "" : `schedlab: cannot start ${request.binary}: ${result.spawnError}\n`;
-    const signalNote = result.exitSignal === null ? "" : `\nschedlab: the process was ended by ${result.exitSignal}${result.enforcement === "none" ? "" : ` (sent by schedlab after the deadline, ${result.enforcement})`}`;
+    if (races.length > 0)
+      writeFileSync(racesFile, races.map((report) => `==================\n${report}\n==================\n`).join(""));
+    const spawnNote =
+      result.spawnError === null ? "" : `schedlab: cannot start ${request.binary}: ${result.spawnError}\n`;
+    const signalNote =
+      result.exitSignal === null
+        ? ""
+        : `\nschedlab: the process was ended by ${result.exitSignal}${result.enforcement === "none" ? "" : ` (sent by schedlab after the deadline, ${result.enforcement})`}`;
     return {
       outcome,
       exitCode: result.exitCode,

@@ -117,7 +117,8 @@ type Without<T> = { readonly [K in keyof T]?: never };
 export type CollectOptions = CollectCommonOptions & CollectModeOptions;
 
 /** The fields of one mode, those of the other refused. */
-export type CollectModeOptions = (RunsModeOptions & Without<BudgetModeOptions>) | (BudgetModeOptions & Without<RunsModeOptions>);
+export type CollectModeOptions =
+  (RunsModeOptions & Without<BudgetModeOptions>) | (BudgetModeOptions & Without<RunsModeOptions>);
 
 /** The mode of a collect after validation and defaulting (collectModeOf). */
 export type CollectMode = RunsMode | BudgetMode;
@@ -333,5 +334,10 @@ export interface BudgetProgress {
   readonly spentMs: number;
   readonly findings: number;
   /** The program the last run belonged to. */
-  readonly current: { readonly program: string; readonly spentMs: number; readonly budgetMs: number; readonly config: string } | null;
+  readonly current: {
+    readonly program: string;
+    readonly spentMs: number;
+    readonly budgetMs: number;
+    readonly config: string;
+  } | null;
 }

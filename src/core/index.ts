@@ -1,5 +1,15 @@
 // The shared vocabulary below every stage (floor 0): event types and record kinds with their
 // one numbering, the decoded records, and the number formatting every rendering uses.
-export { EVENT_TYPES, NON_EVENT_KINDS, RARE_EVENTS, RECORD_KINDS, isEventType, recordKindCode, type EventType, type NonEventKind, type RecordKind } from "./events.js";
+export {
+  EVENT_TYPES,
+  NON_EVENT_KINDS,
+  RARE_EVENTS,
+  RECORD_KINDS,
+  isEventType,
+  recordKindCode,
+  type EventType,
+  type NonEventKind,
+  type RecordKind,
+} from "./events.js";
 export type { GoroutineInfo, GoroutineRecord, LockOp } from "./records.js";
 export { MISSING, count, fixed, interval, pct, pctInterval, plural, points, pValue, signed } from "./format.js";

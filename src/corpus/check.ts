@@ -53,21 +53,33 @@ export interface CorpusCheckReport {
 export async function checkCorpus(options: CorpusCheckOptions): Promise<CorpusCheckReport> {
   const dir = resolve(options.dir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new UsageError(`${options.dir} is not a directory`, "Pass the directory that holds the Go programs (default: go-programs).");
+    throw new UsageError(
+      `${options.dir} is not a directory`,
+      "Pass the directory that holds the Go programs (default: go-programs).",
+    );
   }
   const programs = await discoverOrRefuse(dir, options.dir);
   const failures: CorpusFailure[] = [];
   for (const program of programs) {
-    for (const problem of program.manifestProblems) failures.push({ program: program.name, problem: `manifest: ${problem}` });
-    if (program.manifest !== null) for (const problem of labelProblems(program, program.manifest)) failures.push({ program: program.name, problem });
+    for (const problem of program.manifestProblems)
+      failures.push({ program: program.name, problem: `manifest: ${problem}` });
+    if (program.manifest !== null)
+      for (const problem of labelProblems(program, program.manifest)) failures.push({ program: program.name, problem });
   }
   const programDirs = new Set(programs.map((p) => p.dir));
   for (const orphan of manifestDirs(dir).filter((d) => !programDirs.has(d))) {
-    failures.push({ program: programName(dir, orphan), problem: "has a manifest but no main package or TestXxx function" });
+    failures.push({
+      program: programName(dir, orphan),
+      problem: "has a manifest but no main package or TestXxx function",
+    });
   }
   if (options.skipBuild !== true) {
     const go = await goToolchain(dir); // the toolchain collect would build with here; a clear ToolchainMissingError before any build
-    const problems = await buildProblems(programs, go, options.concurrency ?? Math.max(1, Math.floor(availableParallelism() / 2)));
+    const problems = await buildProblems(
+      programs,
+      go,
+      options.concurrency ?? Math.max(1, Math.floor(availableParallelism() / 2)),
+    );
     for (const p of programs) {
       const problem = problems.get(p.dir);
       if (problem !== undefined) failures.push({ program: p.name, problem });
@@ -83,7 +95,10 @@ async function discoverOrRefuse(dir: string, given: string): Promise<ProgramSpec
     return (await discoverPrograms([dir])).programs;
   } catch (error) {
     if (!(error instanceof NoGoCodeError)) throw error;
-    throw new UsageError(`no Go programs found under ${given}`, "A program is a main package or a package with _test.go files defining TestXxx functions.");
+    throw new UsageError(
+      `no Go programs found under ${given}`,
+      "A program is a main package or a package with _test.go files defining TestXxx functions.",
+    );
   }
 }
 
@@ -94,7 +109,12 @@ function manifestDirs(root: string): string[] {
     const entries = readdirSync(dir, { withFileTypes: true });
     if (entries.some((e) => e.isFile() && e.name === MANIFEST_FILE)) found.push(dir);
     for (const e of entries) {
-      const skipped = e.name === "testdata" || e.name === "vendor" || e.name === "node_modules" || e.name.startsWith(".") || e.name.startsWith("_");
+      const skipped =
+        e.name === "testdata" ||
+        e.name === "vendor" ||
+        e.name === "node_modules" ||
+        e.name.startsWith(".") ||
+        e.name.startsWith("_");
       if (e.isDirectory() && !skipped) visit(join(dir, e.name));
     }
   };
@@ -106,19 +126,30 @@ function manifestDirs(root: string): string[] {
 export function labelProblems(program: ProgramSpec, manifest: Manifest): string[] {
   const problems: string[] = [];
   if (manifest.kind !== program.kind) {
-    problems.push(`manifest says kind "${manifest.kind}" but the directory holds a ${program.kind === "main" ? "main package" : "test package"}`);
+    problems.push(
+      `manifest says kind "${manifest.kind}" but the directory holds a ${program.kind === "main" ? "main package" : "test package"}`,
+    );
   }
-  if (manifest.outcome === "clean" && manifest.showsOn !== "never") problems.push(`a clean program must have showsOn "never", got "${manifest.showsOn}"`);
-  if (manifest.outcome !== "clean" && manifest.showsOn === "never") problems.push(`outcome ${manifest.outcome} must show on "every" or "some" schedule`);
+  if (manifest.outcome === "clean" && manifest.showsOn !== "never")
+    problems.push(`a clean program must have showsOn "never", got "${manifest.showsOn}"`);
+  if (manifest.outcome !== "clean" && manifest.showsOn === "never")
+    problems.push(`outcome ${manifest.outcome} must show on "every" or "some" schedule`);
   const readSource = (file: string): string | null => {
     const path = join(program.dir, file);
     return existsSync(path) ? readFileSync(path, "utf8") : null;
   };
   manifest.expected.forEach((g, i) => {
-    if (g.finding === "outlived" && manifest.kind !== "test") problems.push(`expected[${i}]: finding "outlived" (alive after the test that created it) needs a test program`);
+    if (g.finding === "outlived" && manifest.kind !== "test")
+      problems.push(`expected[${i}]: finding "outlived" (alive after the test that created it) needs a test program`);
     if (g.site === null) {
-      if (manifest.kind === "main" && g.creator !== "main.main") problems.push(`expected[${i}]: a root goroutine (site null) of a main program has creator "main.main", got "${g.creator}"`);
-      if (manifest.kind === "test" && !/\.Test\w*$/.test(g.creator)) problems.push(`expected[${i}]: a root goroutine (site null) of a test program has the test function as creator, got "${g.creator}"`);
+      if (manifest.kind === "main" && g.creator !== "main.main")
+        problems.push(
+          `expected[${i}]: a root goroutine (site null) of a main program has creator "main.main", got "${g.creator}"`,
+        );
+      if (manifest.kind === "test" && !/\.Test\w*$/.test(g.creator))
+        problems.push(
+          `expected[${i}]: a root goroutine (site null) of a test program has the test function as creator, got "${g.creator}"`,
+        );
       return;
     }
     const problem = siteProblem(g.site, readSource);
@@ -126,7 +157,9 @@ export function labelProblems(program: ProgramSpec, manifest: Manifest): string[
     const [file, line] = g.site.split(":");
     const declared = enclosingFunction(readSource(file) ?? "", Number(line));
     if (declared !== null && !creatorMatches(g.creator, declared)) {
-      problems.push(`expected[${i}]: creator "${g.creator}" is not ${declared} (or a closure in it), the function around ${g.site}`);
+      problems.push(
+        `expected[${i}]: creator "${g.creator}" is not ${declared} (or a closure in it), the function around ${g.site}`,
+      );
     }
   });
   problems.push(...flakyTestProblems(program, manifest));
@@ -136,7 +169,8 @@ export function labelProblems(program: ProgramSpec, manifest: Manifest): string[
 /** A flaky program is a test program, and each of its `flakyTests` names a test function declared in its `_test.go` files. */
 function flakyTestProblems(program: ProgramSpec, manifest: Manifest): string[] {
   if (manifest.outcome !== "flaky") return [];
-  if (manifest.kind !== "test") return [`outcome flaky needs a test program (flakyTests name tests), got kind "${manifest.kind}"`];
+  if (manifest.kind !== "test")
+    return [`outcome flaky needs a test program (flakyTests name tests), got kind "${manifest.kind}"`];
   const testSources = program.testFiles.map((f) => readFileSync(f, "utf8"));
   return (manifest.flakyTests ?? []).flatMap((name, i) => {
     const top = name.split("/")[0];
@@ -166,7 +200,9 @@ function summarize(dir: string, programs: readonly ProgramSpec[], failures: Corp
   }
   const share = (n: number): number => (programs.length === 0 ? 0 : Math.round((n / programs.length) * 1000) / 1000);
   // Unlabelled: no manifest file at all (an invalid one is a failure, not a missing label).
-  const unlabelledPrograms = programs.filter((p) => p.manifest === null && p.manifestProblems.length === 0).map((p) => p.name);
+  const unlabelledPrograms = programs
+    .filter((p) => p.manifest === null && p.manifestProblems.length === 0)
+    .map((p) => p.name);
   return {
     dir,
     programs: programs.length,

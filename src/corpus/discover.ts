@@ -73,9 +73,15 @@ export async function scanPackages(roots: readonly string[], options: ScanOption
     ...(options.skip !== undefined ? [`-skip=${options.skip}`] : []),
     ...(options.single === true ? ["-single"] : []),
   ];
-  const result = await execa(helper, ["collect-scan", ...flags, "--", ...roots], { maxBuffer: 256 * 1024 * 1024, reject: false });
+  const result = await execa(helper, ["collect-scan", ...flags, "--", ...roots], {
+    maxBuffer: 256 * 1024 * 1024,
+    reject: false,
+  });
   if (result.exitCode === 2) {
-    throw new UsageError(result.stderr.replace(/^collect-scan: /, "").trim(), "Write --run and --skip as go test takes them: Go regular expressions, e.g. --run 'Test(A|B)'.");
+    throw new UsageError(
+      result.stderr.replace(/^collect-scan: /, "").trim(),
+      "Write --run and --skip as go test takes them: Go regular expressions, e.g. --run 'Test(A|B)'.",
+    );
   }
   if (result.exitCode !== 0) throw new Error(`gohelper collect-scan failed: ${result.stderr.trim()}`);
   return (JSON.parse(result.stdout) as { packages: ScannedPackage[] }).packages;
@@ -102,30 +108,60 @@ export interface ResolvedPattern {
  * for a relative pattern (./... → cwd), else the module root of the packages. A pattern
  * matching nothing, or naming a package that cannot be found, is a UsageError.
  */
-export async function resolvePackagePattern(pattern: string, cwd: string, tags: readonly string[] = []): Promise<ResolvedPattern> {
-  const args = ["list", "-e", ...(tags.length > 0 ? [`-tags=${tags.join(",")}`] : []), "-f", "{{.Dir}}\t{{with .Error}}{{.Err}}{{end}}", "--", pattern];
+export async function resolvePackagePattern(
+  pattern: string,
+  cwd: string,
+  tags: readonly string[] = [],
+): Promise<ResolvedPattern> {
+  const args = [
+    "list",
+    "-e",
+    ...(tags.length > 0 ? [`-tags=${tags.join(",")}`] : []),
+    "-f",
+    "{{.Dir}}\t{{with .Error}}{{.Err}}{{end}}",
+    "--",
+    pattern,
+  ];
   const result = await execa("go", args, { cwd, reject: false, all: false });
-  const rows = result.stdout.split("\n").filter((line) => line.trim() !== "").map((line) => {
-    const [dir = "", error = ""] = line.split("\t");
-    return { dir, error };
-  });
+  const rows = result.stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => {
+      const [dir = "", error = ""] = line.split("\t");
+      return { dir, error };
+    });
   const dirs = rows.filter((row) => row.dir !== "" && row.error === "").map((row) => row.dir);
   if (result.exitCode !== 0 || dirs.length === 0) {
-    const why = [...rows.map((row) => row.error).filter((e) => e !== ""), ...result.stderr.split("\n").filter((l) => l.trim() !== "")].slice(0, 3).join("; ");
+    const why = [
+      ...rows.map((row) => row.error).filter((e) => e !== ""),
+      ...result.stderr.split("\n").filter((l) => l.trim() !== ""),
+    ]
+      .slice(0, 3)
+      .join("; ");
     throw new UsageError(
       `the package pattern ${pattern} matches no Go package${tags.length > 0 ? ` with tags ${tags.join(",")}` : ""} in ${cwd}${why === "" ? "" : `: ${why}`}`,
       "Write patterns as go test takes them, relative to the current directory inside a module (./..., ./pkg/..., an import path of the module), or give a directory; `go list PATTERN` shows what a pattern matches (add --tags for build-tagged packages).",
     );
   }
   const prefix = pattern.endsWith("/...") ? pattern.slice(0, -4) : pattern === "..." ? null : undefined;
-  const root = prefix !== undefined && prefix !== null && (prefix.startsWith(".") || prefix.startsWith("/")) ? resolve(cwd, prefix) : moduleRoot(dirs[0]!) ?? dirs[0]!;
+  const root =
+    prefix !== undefined && prefix !== null && (prefix.startsWith(".") || prefix.startsWith("/"))
+      ? resolve(cwd, prefix)
+      : (moduleRoot(dirs[0]!) ?? dirs[0]!);
   return { pattern, root, dirs: [...new Set(dirs)].sort() };
 }
 
 /** The root each path's programs are named under: the directory itself, or a package pattern's root (resolvePackagePattern). */
-export async function discoveryRoots(paths: readonly string[], options: Pick<DiscoverOptions, "cwd" | "tags"> = {}): Promise<string[]> {
+export async function discoveryRoots(
+  paths: readonly string[],
+  options: Pick<DiscoverOptions, "cwd" | "tags"> = {},
+): Promise<string[]> {
   const cwd = options.cwd ?? process.cwd();
-  return Promise.all(paths.map(async (p) => (isPackagePattern(p, cwd) ? (await resolvePackagePattern(p, cwd, options.tags ?? [])).root : resolve(cwd, p))));
+  return Promise.all(
+    paths.map(async (p) =>
+      isPackagePattern(p, cwd) ? (await resolvePackagePattern(p, cwd, options.tags ?? [])).root : resolve(cwd, p),
+    ),
+  );
 }
 
 /**
@@ -141,7 +177,9 @@ export async function discoverPrograms(paths: readonly string[], options: Discov
   const byName = new Map<string, string>();
   const cwd = options.cwd ?? process.cwd();
   const tags = options.tags ?? [];
-  const patterns = await Promise.all(paths.filter((p) => isPackagePattern(p, cwd)).map((p) => resolvePackagePattern(p, cwd, tags)));
+  const patterns = await Promise.all(
+    paths.filter((p) => isPackagePattern(p, cwd)).map((p) => resolvePackagePattern(p, cwd, tags)),
+  );
   const roots = paths.filter((p) => !isPackagePattern(p, cwd)).map((p) => resolve(cwd, p));
   for (const path of roots) {
     if (!existsSync(path) || !statSync(path).isDirectory()) {
@@ -157,11 +195,14 @@ export async function discoverPrograms(paths: readonly string[], options: Discov
     ...(await scanPackages(roots, filter)),
     // A pattern's packages are scanned one by one and named under the pattern's root.
     ...(await scanPackages([...new Set(patterns.flatMap((p) => p.dirs))], { ...filter, single: true })).flatMap((pkg) =>
-      patterns.filter((p) => p.dirs.includes(pkg.dir)).map((p) => ({ ...pkg, root: p.root }))),
+      patterns.filter((p) => p.dirs.includes(pkg.dir)).map((p) => ({ ...pkg, root: p.root })),
+    ),
   ];
   const groups = [...new Set([...roots, ...patterns.map((p) => p.root)])];
   for (const path of groups) {
-    const packages = scanned.filter((pkg) => pkg.root === path).filter((pkg, i, all) => all.findIndex((other) => other.dir === pkg.dir) === i);
+    const packages = scanned
+      .filter((pkg) => pkg.root === path)
+      .filter((pkg, i, all) => all.findIndex((other) => other.dir === pkg.dir) === i);
     const prefix = options.namePrefix?.(path);
     const found = packages
       .flatMap((pkg) => programsOf(path, pkg, options.splitTests ?? false, warnings, prefix))
@@ -241,10 +282,22 @@ export function programName(root: string, dir: string): string {
   return rel === "" ? basename(root) : rel;
 }
 
-function programsOf(root: string, pkg: ScannedPackage, splitTests: boolean, warnings: string[], prefix: string | undefined): ProgramSpec[] {
+function programsOf(
+  root: string,
+  pkg: ScannedPackage,
+  splitTests: boolean,
+  warnings: string[],
+  prefix: string | undefined,
+): ProgramSpec[] {
   const relativeName = programName(root, pkg.dir);
-  const base = prefix === undefined ? relativeName : relative(root, pkg.dir) === "" ? prefix : `${prefix}/${relativeName}`;
-  if (pkg.error !== undefined && pkg.goFiles.length === 0 && pkg.testGoFiles.length === 0 && pkg.xTestGoFiles.length === 0) {
+  const base =
+    prefix === undefined ? relativeName : relative(root, pkg.dir) === "" ? prefix : `${prefix}/${relativeName}`;
+  if (
+    pkg.error !== undefined &&
+    pkg.goFiles.length === 0 &&
+    pkg.testGoFiles.length === 0 &&
+    pkg.xTestGoFiles.length === 0
+  ) {
     warnings.push(`${base}: skipped, the package cannot be read: ${pkg.error}`);
     return [];
   }
@@ -252,7 +305,15 @@ function programsOf(root: string, pkg: ScannedPackage, splitTests: boolean, warn
   const sourceHash = hashSources([...pkg.goFiles, ...testFiles]);
   const { manifest, problems } = readManifest(pkg.dir);
   if (problems.length > 0) warnings.push(`${base}: ${MANIFEST_FILE} ignored: ${problems.join("; ")}`);
-  const common = { root, dir: pkg.dir, goFiles: pkg.goFiles, testFiles, sourceHash, manifest, manifestProblems: problems };
+  const common = {
+    root,
+    dir: pkg.dir,
+    goFiles: pkg.goFiles,
+    testFiles,
+    sourceHash,
+    manifest,
+    manifestProblems: problems,
+  };
   const programs: ProgramSpec[] = [];
   // A package with pkg.error that still has programs (the scanner found func main or TestXxx in
   // the text of a file that does not parse) is collected: its build records the compiler's message.

@@ -73,7 +73,12 @@ export interface SeedsIndex {
   readonly templates: readonly string[];
   /** The import path test-form creators were qualified with (absent in SEEDS.json of generator version ≤ 2). */
   readonly importRoot?: string;
-  readonly programs: readonly { readonly dir: string; readonly template: string; readonly seed: number; readonly outcome: string }[];
+  readonly programs: readonly {
+    readonly dir: string;
+    readonly template: string;
+    readonly seed: number;
+    readonly outcome: string;
+  }[];
 }
 
 export interface GeneratedCorpus {
@@ -121,7 +126,11 @@ export function importRootOf(dir: string): string {
   const root = moduleRoot(absolute);
   if (root === null) return `_${absolute.split(sep).join("/")}`;
   const module = /^module\s+(\S+)/m.exec(readFileSync(join(root, "go.mod"), "utf8"))?.[1];
-  if (module === undefined) throw new UsageError(`${join(root, "go.mod")} has no module line`, "Fix the go.mod, or write the generated programs somewhere else.");
+  if (module === undefined)
+    throw new UsageError(
+      `${join(root, "go.mod")} has no module line`,
+      "Fix the go.mod, or write the generated programs somewhere else.",
+    );
   const below = relative(root, absolute).split(sep).join("/");
   return below === "" ? module.replace(/^"|"$/g, "") : `${module.replace(/^"|"$/g, "")}/${below}`;
 }
@@ -133,7 +142,12 @@ function header(template: string, seed: number): string {
 /** Where each marker's `go` statement ended up: marker → "file.go:LINE". */
 type MarkerSites = ReadonlyMap<string, string>;
 
-function expectedGoroutine(b: MarkedBlockedGoroutine, sites: MarkerSites, qualifier: string, template: string): ExpectedBlockedGoroutine {
+function expectedGoroutine(
+  b: MarkedBlockedGoroutine,
+  sites: MarkerSites,
+  qualifier: string,
+  template: string,
+): ExpectedBlockedGoroutine {
   const creator = `${qualifier}.${b.creator}`;
   if (b.marker === null) return { creator, site: null, reason: b.reason };
   const site = sites.get(b.marker);
@@ -141,10 +155,21 @@ function expectedGoroutine(b: MarkedBlockedGoroutine, sites: MarkerSites, qualif
   return { creator, site, reason: b.reason };
 }
 
-function manifestFor(program: TemplateProgram, sites: MarkerSites, qualifier: string, template: string, seed: number): Manifest {
+function manifestFor(
+  program: TemplateProgram,
+  sites: MarkerSites,
+  qualifier: string,
+  template: string,
+  seed: number,
+): Manifest {
   const bug = program.bug;
   const expected = (bug?.blocked ?? []).map((b) => expectedGoroutine(b, sites, qualifier, template));
-  const bugTags = bug === null ? ["high-nondeterminism"] : bug.outcome === "leak" ? ["injected-leak"] : ["injected-deadlock", "whole-program-deadlock"];
+  const bugTags =
+    bug === null
+      ? ["high-nondeterminism"]
+      : bug.outcome === "leak"
+        ? ["injected-leak"]
+        : ["injected-deadlock", "whole-program-deadlock"];
   return {
     kind: program.form,
     pattern: program.pattern,
@@ -160,13 +185,18 @@ function manifestFor(program: TemplateProgram, sites: MarkerSites, qualifier: st
 }
 
 /** Renders one program. Pure: the same (template, seed, importRoot) always gives the same files. */
-export function generateProgram(template: string, seed: number, options: GenerateProgramOptions = {}): GeneratedProgram {
+export function generateProgram(
+  template: string,
+  seed: number,
+  options: GenerateProgramOptions = {},
+): GeneratedProgram {
   if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError(`seed must be a non-negative integer, got ${seed}`);
   const t = templateNamed(template);
   const rng = mulberry32(seed);
   const injectBug = injectsBug(seed);
   const program = t.generate(rng, injectBug);
-  if (program.form !== t.form) throw new Error(`template ${template} declares form ${t.form} but drew a ${program.form} program`);
+  if (program.form !== t.form)
+    throw new Error(`template ${template} declares form ${t.form} but drew a ${program.form} program`);
   const dir = `${template}-${seed}`;
   const files = new Map<string, string>();
   const sites = new Map<string, string>();
@@ -185,10 +215,17 @@ export function generateProgram(template: string, seed: number, options: Generat
 }
 
 /** The (template, seed) pairs `generateCorpus` would produce, without rendering them. */
-export function corpusPlan(seed: number, count: number, templates: readonly string[] = TEMPLATE_NAMES): { template: string; seed: number }[] {
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${seed}`);
-  if (!Number.isSafeInteger(count) || count < 1) throw new UsageError(`--count must be a positive integer, got ${count}`);
-  if (templates.length === 0) throw new UsageError("no templates selected", `Use one or more of: ${TEMPLATE_NAMES.join(", ")}.`);
+export function corpusPlan(
+  seed: number,
+  count: number,
+  templates: readonly string[] = TEMPLATE_NAMES,
+): { template: string; seed: number }[] {
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    throw new UsageError(`--seed must be a non-negative integer, got ${seed}`);
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new UsageError(`--count must be a positive integer, got ${count}`);
+  if (templates.length === 0)
+    throw new UsageError("no templates selected", `Use one or more of: ${TEMPLATE_NAMES.join(", ")}.`);
   templates.forEach(templateNamed);
   return Array.from({ length: count }, (_, i) => ({ template: templates[i % templates.length], seed: seed + i }));
 }
@@ -198,7 +235,10 @@ export function generateCorpus(options: GenerateCorpusOptions): GeneratedCorpus 
   const templates = options.templates ?? TEMPLATE_NAMES;
   const plan = corpusPlan(options.seed, options.count, templates);
   if (existsSync(options.outDir) && !statSync(options.outDir).isDirectory()) {
-    throw new UsageError(`output path ${options.outDir} exists and is not a directory`, "Pass --out a directory (it is created if missing).");
+    throw new UsageError(
+      `output path ${options.outDir} exists and is not a directory`,
+      "Pass --out a directory (it is created if missing).",
+    );
   }
   const importRoot = options.importRoot ?? importRootOf(options.outDir);
   const programs = plan.map((p) => generateProgram(p.template, p.seed, { importRoot }));
@@ -239,7 +279,8 @@ function isGeneratedProgram(dir: string): boolean {
 /** Reads a SEEDS.json written by `generateCorpus`. */
 export function readSeedsIndex(dir: string): SeedsIndex {
   const file = join(dir, SEEDS_FILE);
-  if (!existsSync(file)) throw new UsageError(`no ${SEEDS_FILE} in ${dir}`, "Point at a directory written by `schedlab corpus generate`.");
+  if (!existsSync(file))
+    throw new UsageError(`no ${SEEDS_FILE} in ${dir}`, "Point at a directory written by `schedlab corpus generate`.");
   return JSON.parse(readFileSync(file, "utf8")) as SeedsIndex;
 }
 

@@ -13,12 +13,21 @@ export type BuildProblems = Map<string, string>;
 
 /** The go command of `go` (its own binary, GOROOT and GOTOOLCHAIN=local, as collect builds), with no GOFLAGS. */
 function goRun(go: GoToolchain, args: readonly string[], cwd: string) {
-  return execa(goCommandOf(go), args, { cwd, reject: false, all: true, env: { GOROOT: go.goroot, GOTOOLCHAIN: "local", GOFLAGS: "" } });
+  return execa(goCommandOf(go), args, {
+    cwd,
+    reject: false,
+    all: true,
+    env: { GOROOT: go.goroot, GOTOOLCHAIN: "local", GOFLAGS: "" },
+  });
 }
 const MAX_OUTPUT = 2000;
 
 /** Compiles every target and returns the problems of those that do not build. */
-export async function buildProblems(targets: readonly BuildTarget[], go: GoToolchain, concurrency: number): Promise<BuildProblems> {
+export async function buildProblems(
+  targets: readonly BuildTarget[],
+  go: GoToolchain,
+  concurrency: number,
+): Promise<BuildProblems> {
   const problems: BuildProblems = new Map();
   const byModule = new Map<string | null, BuildTarget[]>();
   for (const target of targets) {
@@ -45,7 +54,12 @@ export async function buildProblems(targets: readonly BuildTarget[], go: GoToolc
  * lies in a target are recorded directly; returns the targets that must be rebuilt
  * alone to learn their error.
  */
-async function modulePass(go: GoToolchain, root: string, members: readonly BuildTarget[], problems: BuildProblems): Promise<BuildTarget[]> {
+async function modulePass(
+  go: GoToolchain,
+  root: string,
+  members: readonly BuildTarget[],
+  problems: BuildProblems,
+): Promise<BuildTarget[]> {
   const byDir = new Set(members.map((m) => m.dir));
   const list = await goRun(go, ["list", "-e", "-export", "-json=Dir,Error", "./..."], root);
   if (list.exitCode !== 0) return [...members]; // the module itself is broken: go.mod, GOFLAGS, …
@@ -103,16 +117,27 @@ export function attributeErrors(root: string, members: readonly BuildTarget[], o
 /** True when `output` names the package in `dir` in a "# importpath" header. */
 function mentionsPackage(root: string, dir: string, output: string): boolean {
   const rel = relative(root, dir).split(sep).join("/");
-  return rel === "" || output.split("\n").some((line) => line.startsWith("# ") && (line.endsWith(`/${rel}`) || line.includes(`/${rel} `)));
+  return (
+    rel === "" ||
+    output.split("\n").some((line) => line.startsWith("# ") && (line.endsWith(`/${rel}`) || line.includes(`/${rel} `)))
+  );
 }
 
 /** Builds one program on its own; outside a module, by file list. */
 async function packageProblem(go: GoToolchain, target: BuildTarget, inModule: boolean): Promise<string | null> {
-  const files = inModule ? ["."] : [...target.goFiles, ...(target.kind === "test" ? target.testFiles ?? [] : [])].map((f) => relative(target.dir, f));
+  const files = inModule
+    ? ["."]
+    : [...target.goFiles, ...(target.kind === "test" ? (target.testFiles ?? []) : [])].map((f) =>
+        relative(target.dir, f),
+      );
   const args = target.kind === "main" ? ["build", "-o", "/dev/null", ...files] : ["vet", "-buildtag", ...files];
   const result = await goRun(go, args, target.dir);
   if (result.exitCode === 0) return null;
-  const text = (result.all ?? "").split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((l) => l.replace(/^vet: /, "")).join("; ");
+  const text = (result.all ?? "")
+    .split("\n")
+    .filter((l) => l !== "" && !l.startsWith("#"))
+    .map((l) => l.replace(/^vet: /, ""))
+    .join("; ");
   return `does not build: ${truncate(text || `go ${args.join(" ")} exited with ${String(result.exitCode)}`)}`;
 }
 

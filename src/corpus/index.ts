@@ -4,10 +4,26 @@
 export * from "./manifest.js";
 export type { BuildTarget, ProgramKind, ProgramSpec } from "./types.js";
 export { NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
-export { discoverPrograms, discoveryRoots, isPackagePattern, programName, readManifest, resolvePackagePattern, scanPackages, selectProgramsByName } from "./discover.js";
+export {
+  discoverPrograms,
+  discoveryRoots,
+  isPackagePattern,
+  programName,
+  readManifest,
+  resolvePackagePattern,
+  scanPackages,
+  selectProgramsByName,
+} from "./discover.js";
 export type { Discovery, DiscoverOptions, ResolvedPattern, ScannedPackage, ScanOptions } from "./discover.js";
 export { creatorMatches, enclosingFunction, hasGoStatement, siteProblem } from "./sites.js";
-export { checkCorpus, labelProblems, HIGH_NONDETERMINISM_TAG, type CorpusCheckOptions, type CorpusCheckReport, type CorpusFailure } from "./check.js";
+export {
+  checkCorpus,
+  labelProblems,
+  HIGH_NONDETERMINISM_TAG,
+  type CorpusCheckOptions,
+  type CorpusCheckReport,
+  type CorpusFailure,
+} from "./check.js";
 export {
   generateCorpus,
   generateProgram,

@@ -97,14 +97,22 @@ export function manifestProblems(value: unknown): string[] {
   const problems: string[] = [];
   if (typeof value !== "object" || value === null || Array.isArray(value)) return ["manifest is not a JSON object"];
   const m = value as Record<string, unknown>;
-  if (m.kind !== "main" && m.kind !== "test") problems.push(`kind must be "main" or "test", got ${JSON.stringify(m.kind)}`);
+  if (m.kind !== "main" && m.kind !== "test")
+    problems.push(`kind must be "main" or "test", got ${JSON.stringify(m.kind)}`);
   if (typeof m.pattern !== "string" || m.pattern === "") problems.push("pattern must be a non-empty string");
-  if (!OUTCOMES.includes(m.outcome as Outcome)) problems.push(`outcome must be one of ${OUTCOMES.join(", ")}, got ${JSON.stringify(m.outcome)}`);
+  if (!OUTCOMES.includes(m.outcome as Outcome))
+    problems.push(`outcome must be one of ${OUTCOMES.join(", ")}, got ${JSON.stringify(m.outcome)}`);
   if (m.bugClass !== null && typeof m.bugClass !== "string") problems.push("bugClass must be a string or null");
-  if (!["every", "some", "never"].includes(m.showsOn as string)) problems.push(`showsOn must be "every", "some" or "never"`);
-  if (!Array.isArray(m.tags) || !m.tags.every((t) => typeof t === "string")) problems.push("tags must be an array of strings");
-  if (typeof m.description !== "string" || m.description === "") problems.push("description must be a non-empty string");
-  if (m.timeoutMs !== undefined && (typeof m.timeoutMs !== "number" || !Number.isInteger(m.timeoutMs) || m.timeoutMs <= 0)) {
+  if (!["every", "some", "never"].includes(m.showsOn as string))
+    problems.push(`showsOn must be "every", "some" or "never"`);
+  if (!Array.isArray(m.tags) || !m.tags.every((t) => typeof t === "string"))
+    problems.push("tags must be an array of strings");
+  if (typeof m.description !== "string" || m.description === "")
+    problems.push("description must be a non-empty string");
+  if (
+    m.timeoutMs !== undefined &&
+    (typeof m.timeoutMs !== "number" || !Number.isInteger(m.timeoutMs) || m.timeoutMs <= 0)
+  ) {
     problems.push("timeoutMs must be a positive integer (milliseconds) when present");
   }
   if (!Array.isArray(m.expected)) {
@@ -114,13 +122,20 @@ export function manifestProblems(value: unknown): string[] {
       const g = e as Record<string, unknown>;
       if (typeof g !== "object" || g === null) return problems.push(`expected[${i}] is not an object`);
       if (typeof g.creator !== "string") problems.push(`expected[${i}].creator must be a string`);
-      if (g.site !== null && (typeof g.site !== "string" || !FILE_LINE.test(g.site))) problems.push(`expected[${i}].site must be "file.go:LINE" or null`);
-      if (!BLOCK_REASONS.includes(g.reason as ExpectedBlockReason)) problems.push(`expected[${i}].reason must be one of ${BLOCK_REASONS.join(", ")}`);
-      if (g.finding !== undefined && !FINDING_KINDS.includes(g.finding as ExpectedFinding)) problems.push(`expected[${i}].finding must be one of ${FINDING_KINDS.join(", ")} when present`);
-      if (g.finding === "outlived" && g.site === null) problems.push(`expected[${i}]: a root goroutine (site null) cannot outlive its own test`);
+      if (g.site !== null && (typeof g.site !== "string" || !FILE_LINE.test(g.site)))
+        problems.push(`expected[${i}].site must be "file.go:LINE" or null`);
+      if (!BLOCK_REASONS.includes(g.reason as ExpectedBlockReason))
+        problems.push(`expected[${i}].reason must be one of ${BLOCK_REASONS.join(", ")}`);
+      if (g.finding !== undefined && !FINDING_KINDS.includes(g.finding as ExpectedFinding))
+        problems.push(`expected[${i}].finding must be one of ${FINDING_KINDS.join(", ")} when present`);
+      if (g.finding === "outlived" && g.site === null)
+        problems.push(`expected[${i}]: a root goroutine (site null) cannot outlive its own test`);
       problems.push(...potentialDeadlockProblems(g, i, m.outcome));
     });
-    if ((m.outcome === "leak" || m.outcome === "deadlock" || m.outcome === "potential-deadlock") && m.expected.length === 0) {
+    if (
+      (m.outcome === "leak" || m.outcome === "deadlock" || m.outcome === "potential-deadlock") &&
+      m.expected.length === 0
+    ) {
       problems.push(`outcome ${String(m.outcome)} needs at least one expected goroutine`);
     }
     if (m.outcome === "clean" && m.expected.length > 0) problems.push("a clean program expects no blocked goroutines");
@@ -137,11 +152,20 @@ export function manifestProblems(value: unknown): string[] {
 function potentialDeadlockProblems(g: Record<string, unknown>, i: number, outcome: unknown): string[] {
   const problems: string[] = [];
   const potential = g.finding === "potential-deadlock";
-  if (!potential && g.lockSite !== undefined) problems.push(`expected[${i}].lockSite is only allowed with finding "potential-deadlock"`);
-  if (potential && (typeof g.lockSite !== "string" || !FILE_LINE.test(g.lockSite))) problems.push(`expected[${i}].lockSite must be "file.go:LINE" (the lock call that would block) for a potential deadlock`);
-  if (potential && g.reason !== "sync") problems.push(`expected[${i}]: a potential deadlock would block in "sync", got ${JSON.stringify(g.reason)}`);
-  if (potential && outcome !== "potential-deadlock") problems.push(`expected[${i}]: finding "potential-deadlock" needs outcome "potential-deadlock"`);
-  if (!potential && outcome === "potential-deadlock") problems.push(`expected[${i}]: outcome potential-deadlock lists only finding "potential-deadlock" (its runs leave nothing blocked)`);
+  if (!potential && g.lockSite !== undefined)
+    problems.push(`expected[${i}].lockSite is only allowed with finding "potential-deadlock"`);
+  if (potential && (typeof g.lockSite !== "string" || !FILE_LINE.test(g.lockSite)))
+    problems.push(
+      `expected[${i}].lockSite must be "file.go:LINE" (the lock call that would block) for a potential deadlock`,
+    );
+  if (potential && g.reason !== "sync")
+    problems.push(`expected[${i}]: a potential deadlock would block in "sync", got ${JSON.stringify(g.reason)}`);
+  if (potential && outcome !== "potential-deadlock")
+    problems.push(`expected[${i}]: finding "potential-deadlock" needs outcome "potential-deadlock"`);
+  if (!potential && outcome === "potential-deadlock")
+    problems.push(
+      `expected[${i}]: outcome potential-deadlock lists only finding "potential-deadlock" (its runs leave nothing blocked)`,
+    );
   return problems;
 }
 
@@ -151,8 +175,13 @@ const TEST_NAME = /^(Test|Example|Fuzz)[A-Za-z0-9_]*(\/\S+)?$/;
 /** `flakyTests` is required and non-empty with outcome "flaky", and refused with any other. */
 function flakyTestsProblems(outcome: unknown, flakyTests: unknown): string[] {
   if (outcome !== "flaky") return flakyTests === undefined ? [] : [`flakyTests is only allowed with outcome "flaky"`];
-  if (!Array.isArray(flakyTests) || flakyTests.length === 0) return [`outcome flaky needs flakyTests, a non-empty array of test names`];
+  if (!Array.isArray(flakyTests) || flakyTests.length === 0)
+    return [`outcome flaky needs flakyTests, a non-empty array of test names`];
   return flakyTests.flatMap((name: unknown, i: number) =>
-    typeof name === "string" && TEST_NAME.test(name) ? [] : [`flakyTests[${i}] must be a test name as go test -run takes it ("TestX", "TestX/sub"), got ${JSON.stringify(name)}`],
+    typeof name === "string" && TEST_NAME.test(name)
+      ? []
+      : [
+          `flakyTests[${i}] must be a test name as go test -run takes it ("TestX", "TestX/sub"), got ${JSON.stringify(name)}`,
+        ],
   );
 }

@@ -2,9 +2,7 @@
 
 /** Strips a trailing `//` comment and the contents of string literals, so only code is matched. */
 function codeOf(line: string): string {
-  return line
-    .replace(/"(?:[^"\\]|\\.)*"|`[^`]*`|'(?:[^'\\]|\\.)*'/g, '""')
-    .replace(/\/\/.*$/, "");
+  return line.replace(/"(?:[^"\\]|\\.)*"|`[^`]*`|'(?:[^'\\]|\\.)*'/g, '""').replace(/\/\/.*$/, "");
 }
 
 /** True when the source line contains a `go` statement (`go f(x)`, `go func() {`, `go s.run()`). */
@@ -25,7 +23,8 @@ export function siteProblem(site: string, readFile: (file: string) => string | n
   const lines = text.split("\n");
   const line = Number(lineText);
   if (line < 1 || line > lines.length) return `site ${site}: ${file} has only ${lines.length} lines`;
-  if (!hasGoStatement(lines[line - 1])) return `site ${site} is not a go statement: ${JSON.stringify(lines[line - 1].trim())}`;
+  if (!hasGoStatement(lines[line - 1]))
+    return `site ${site} is not a go statement: ${JSON.stringify(lines[line - 1].trim())}`;
   return null;
 }
 

@@ -8,7 +8,18 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
-import { loadSide, loadSplitData, samplesWithPrefixes, splitCandidates, splitPrograms, type Abstraction, type HoldoutSplit, type RunSelection, type SplitData, type SplitProgram } from "../dataset/index.js";
+import {
+  loadSide,
+  loadSplitData,
+  samplesWithPrefixes,
+  splitCandidates,
+  splitPrograms,
+  type Abstraction,
+  type HoldoutSplit,
+  type RunSelection,
+  type SplitData,
+  type SplitProgram,
+} from "../dataset/index.js";
 import {
   assignFolds,
   conformalThresholdOfStates,
@@ -23,7 +34,14 @@ import {
   type PredictorFailure,
   type PredictorOutput,
 } from "../eval/index.js";
-import { cachedStatePredictions, createPredictor, FEATURE_VERSION, predictWithCache, type PredictorContext, type PredictorSettings } from "../predict/index.js";
+import {
+  cachedStatePredictions,
+  createPredictor,
+  FEATURE_VERSION,
+  predictWithCache,
+  type PredictorContext,
+  type PredictorSettings,
+} from "../predict/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
@@ -36,7 +54,9 @@ import { majorityLabel } from "../metrics/index.js";
 const CV_CACHE_VERSION = 1;
 
 /** Training settings CV may override for its students (the rest are `schedlab train`'s defaults). */
-export type CrossValidationStudentSettings = Partial<Pick<TrainStudentOptions, "model" | "epochs" | "hidden" | "seed" | "members" | "calibrationFolds">>;
+export type CrossValidationStudentSettings = Partial<
+  Pick<TrainStudentOptions, "model" | "epochs" | "hidden" | "seed" | "members" | "calibrationFolds">
+>;
 
 export interface CrossValidationOptions {
   /** Predictor specs as eval takes them; `student:RECIPE` names a recipe (recipes.ts) trained per fold. */
@@ -95,19 +115,43 @@ export interface CrossValidationRun {
 const failureOf = (predictor: string, fold: number, error: unknown): PredictorFailure =>
   error instanceof SchedlabError
     ? { predictor, message: `fold ${fold}: ${error.message}`, hint: error.hint }
-    : { predictor, message: `fold ${fold}: ${error instanceof Error ? error.message : String(error)}`, hint: "This looks like a bug in the predictor backend; report it with the predictor spec." };
+    : {
+        predictor,
+        message: `fold ${fold}: ${error instanceof Error ? error.message : String(error)}`,
+        hint: "This looks like a bug in the predictor backend; report it with the predictor spec.",
+      };
 
 /** The fold's split: its families held out, the other folds' programs trained on, validation families drawn from those. */
-function foldSplit(candidates: readonly SplitProgram[], test: readonly string[], fold: number, k: number): HoldoutSplit {
+function foldSplit(
+  candidates: readonly SplitProgram[],
+  test: readonly string[],
+  fold: number,
+  k: number,
+): HoldoutSplit {
   const name = `cv-fold-${fold}-of-${k}`;
   // A saved-holdout lookup keeps splitPrograms' rules (whole families out, validation by family) without a list spec.
   const split = splitPrograms(candidates, name, (n) => (n === name ? test : undefined));
   return { ...split, spec: `cv:${k}#${fold}`, description: `leave-family-out fold ${fold} of ${k}` };
 }
 
-function cacheKey(abstraction: Abstraction, options: CrossValidationOptions, assignment: FoldAssignment, dataFingerprint: string): string {
+function cacheKey(
+  abstraction: Abstraction,
+  options: CrossValidationOptions,
+  assignment: FoldAssignment,
+  dataFingerprint: string,
+): string {
   return createHash("sha256")
-    .update(JSON.stringify({ v: CV_CACHE_VERSION, features: FEATURE_VERSION, abstraction, runs: options.runs ?? "plain", folds: assignment.folds, student: options.student ?? {}, data: dataFingerprint }))
+    .update(
+      JSON.stringify({
+        v: CV_CACHE_VERSION,
+        features: FEATURE_VERSION,
+        abstraction,
+        runs: options.runs ?? "plain",
+        folds: assignment.folds,
+        student: options.student ?? {},
+        data: dataFingerprint,
+      }),
+    )
     .digest("hex")
     .slice(0, 16);
 }
@@ -151,22 +195,48 @@ async function trainFoldStudents(
   return { paths, summary, failures };
 }
 
-async function crossValidateAbstraction(db: SchedlabDatabase, abstraction: Abstraction, options: CrossValidationOptions): Promise<CrossValidatedAbstraction> {
+async function crossValidateAbstraction(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  options: CrossValidationOptions,
+): Promise<CrossValidatedAbstraction> {
   const started = performance.now();
-  const progress = (message: string, transient = false): void => options.onProgress?.(`${abstraction}: ${message}`, transient);
+  const progress = (message: string, transient = false): void =>
+    options.onProgress?.(`${abstraction}: ${message}`, transient);
   const runs = options.runs ?? "plain";
   const candidates = splitCandidates(db, runs)
     .filter((p) => options.includeTestCorpora === true || !p.testOnly)
     .map((p) => ({ ...p, testOnly: false }));
-  if (candidates.length === 0) throw new UsageError("the database has no ingested programs to cross-validate", "Run `schedlab collect` on a corpus (e.g. go-programs/) first, or pass --db with the right file.");
+  if (candidates.length === 0)
+    throw new UsageError(
+      "the database has no ingested programs to cross-validate",
+      "Run `schedlab collect` on a corpus (e.g. go-programs/) first, or pass --db with the right file.",
+    );
   const familyOf = new Map(candidates.map((p) => [p.name, p.family]));
-  const everything = loadSide(db, abstraction, candidates.map((p) => p.name), runs);
-  const weights = familyWeights(everything.samples.map((s) => s.program), (p) => familyOf.get(p)!);
+  const everything = loadSide(
+    db,
+    abstraction,
+    candidates.map((p) => p.name),
+    runs,
+  );
+  const weights = familyWeights(
+    everything.samples.map((s) => s.program),
+    (p) => familyOf.get(p)!,
+  );
   const assignment = assignFolds(weights, options.folds, options.foldSeed ?? 1);
-  const cacheDir = resolve(options.adapters ?? "adapters", "cv", cacheKey(abstraction, options, assignment, everything.fingerprint));
+  const cacheDir = resolve(
+    options.adapters ?? "adapters",
+    "cv",
+    cacheKey(abstraction, options, assignment, everything.fingerprint),
+  );
   mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(join(cacheDir, "folds.json"), `${JSON.stringify({ abstraction, runs, k: assignment.k, seed: assignment.seed, folds: assignment.folds, samples: assignment.samples }, null, 2)}\n`);
-  progress(`${weights.length} families, ${candidates.length} programs, ${everything.samples.length} samples in ${assignment.k} folds of ${assignment.samples.join(" / ")} samples; students under ${cacheDir}`);
+  writeFileSync(
+    join(cacheDir, "folds.json"),
+    `${JSON.stringify({ abstraction, runs, k: assignment.k, seed: assignment.seed, folds: assignment.folds, samples: assignment.samples }, null, 2)}\n`,
+  );
+  progress(
+    `${weights.length} families, ${candidates.length} programs, ${everything.samples.length} samples in ${assignment.k} folds of ${assignment.samples.join(" / ")} samples; students under ${cacheDir}`,
+  );
 
   const recipes = studentRecipesOf(options.predictors);
   const foldPredictions: FoldPredictions[] = [];
@@ -178,17 +248,31 @@ async function crossValidateAbstraction(db: SchedlabDatabase, abstraction: Abstr
     const inFold = new Set(families);
     const test = candidates.filter((p) => inFold.has(p.family)).map((p) => p.name);
     const data = loadSplitData(db, { abstraction, holdout: foldSplit(candidates, test, fold, assignment.k), runs });
-    progress(`fold ${fold}/${assignment.k}: ${families.length} test families (${data.test.programs.length} programs, ${data.test.samples.length} samples); ${data.fit.programs.length} fit, ${data.validation.programs.length} validation programs`);
-    const students = await trainFoldStudents(db, data, recipes, join(cacheDir, `fold-${fold}`), options, (m, t) => progress(`fold ${fold}: ${m}`, t));
+    progress(
+      `fold ${fold}/${assignment.k}: ${families.length} test families (${data.test.programs.length} programs, ${data.test.samples.length} samples); ${data.fit.programs.length} fit, ${data.validation.programs.length} validation programs`,
+    );
+    const students = await trainFoldStudents(db, data, recipes, join(cacheDir, `fold-${fold}`), options, (m, t) =>
+      progress(`fold ${fold}: ${m}`, t),
+    );
     const trainingSamples = samplesWithPrefixes(data.fit);
-    const majority = EVENT_TYPES[majorityLabel(trainingSamples.map((s) => EVENT_TYPES.indexOf(s.next)), EVENT_TYPES.length)]!;
+    const majority =
+      EVENT_TYPES[
+        majorityLabel(
+          trainingSamples.map((s) => EVENT_TYPES.indexOf(s.next)),
+          EVENT_TYPES.length,
+        )
+      ]!;
     majorities.push({ majority, trainingSamples: trainingSamples.length });
     const context: PredictorContext = {
       ...options.predictorContext,
       // student:RECIPE means this fold's student of that recipe, whatever directory the caller mapped it to.
       studentDir: (recipe) => {
         const path = students.paths.get(recipe);
-        if (path === undefined) throw students.failures.get(recipe) ?? new UsageError(`no fold student for recipe ${recipe}`, "Name a recipe such as student:kl.");
+        if (path === undefined)
+          throw (
+            students.failures.get(recipe) ??
+            new UsageError(`no fold student for recipe ${recipe}`, "Name a recipe such as student:kl.")
+          );
         return path;
       },
       training: { samples: trainingSamples, states: data.fit.states },
@@ -200,16 +284,22 @@ async function crossValidateAbstraction(db: SchedlabDatabase, abstraction: Abstr
     for (const spec of options.predictors) {
       try {
         const predictor = await createPredictor(spec, context);
-        const answered = await predictWithCache(db, predictor, data.test.states, { onProgress: (m, t) => progress(`fold ${fold}: ${spec}: ${m}`, t) });
+        const answered = await predictWithCache(db, predictor, data.test.states, {
+          onProgress: (m, t) => progress(`fold ${fold}: ${spec}: ${m}`, t),
+        });
         outputs.push({ name: spec, configHash: predictor.configHash, predictions: answered.predictions });
         try {
           // Split conformal: the sets of this fold are calibrated on its validation families, which
           // the fold's model was not fitted on (they only stopped it early and set its calibration).
-          const calibration = await predictWithCache(db, predictor, data.validation.states, { onProgress: (m, t) => progress(`fold ${fold}: ${spec} (conformal calibration): ${m}`, t) });
+          const calibration = await predictWithCache(db, predictor, data.validation.states, {
+            onProgress: (m, t) => progress(`fold ${fold}: ${spec} (conformal calibration): ${m}`, t),
+          });
           thresholds[spec] = conformalThresholdOfStates(data.validation.states, calibration.predictions);
         } catch (error) {
           // Without a threshold in every fold the predictor is scored without conformal sets.
-          progress(`fold ${fold}: ${spec}: no conformal calibration: ${error instanceof Error ? error.message : String(error)}`);
+          progress(
+            `fold ${fold}: ${spec}: no conformal calibration: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       } catch (error) {
         failures.push(failureOf(spec, fold, error));
@@ -232,7 +322,10 @@ async function crossValidateAbstraction(db: SchedlabDatabase, abstraction: Abstr
   const pooled = poolFolds(foldPredictions);
   if (pooled.outputs.length === 0) {
     const first = failures[0];
-    throw new SchedlabError(`every predictor failed in some fold${first === undefined ? "" : `; ${first.predictor}: ${first.message}`}`, first?.hint ?? "Check the predictor specs.");
+    throw new SchedlabError(
+      `every predictor failed in some fold${first === undefined ? "" : `; ${first.predictor}: ${first.message}`}`,
+      first?.hint ?? "Check the predictor specs.",
+    );
   }
   const bootstrap = { resamples: options.bootstrapResamples, seed: options.bootstrapSeed };
   const majorityClass = pooledMajorityClass(majorities) ?? "GoStart";
@@ -246,7 +339,15 @@ async function crossValidateAbstraction(db: SchedlabDatabase, abstraction: Abstr
     bootstrap,
     reference: CV_REFERENCE,
   });
-  return { abstraction, assignment, cacheDir, folds: foldSummaries, scores, failures, seconds: (performance.now() - started) / 1000 };
+  return {
+    abstraction,
+    assignment,
+    cacheDir,
+    folds: foldSummaries,
+    scores,
+    failures,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 /**
@@ -254,14 +355,26 @@ async function crossValidateAbstraction(db: SchedlabDatabase, abstraction: Abstr
  * when not requested, so every predictor gets its paired difference against it. A predictor
  * that fails in some fold is reported in the failures and left out of the pooled scores.
  */
-export async function runCrossValidation(db: SchedlabDatabase, options: CrossValidationOptions): Promise<CrossValidationRun> {
-  if (options.predictors.length === 0) throw new UsageError("no predictor given", "Pass at least one --predictor, e.g. --predictor ngram:3 --predictor student:kl.");
+export async function runCrossValidation(
+  db: SchedlabDatabase,
+  options: CrossValidationOptions,
+): Promise<CrossValidationRun> {
+  if (options.predictors.length === 0)
+    throw new UsageError(
+      "no predictor given",
+      "Pass at least one --predictor, e.g. --predictor ngram:3 --predictor student:kl.",
+    );
   const duplicate = options.predictors.find((p, i) => options.predictors.indexOf(p) !== i);
-  if (duplicate !== undefined) throw new UsageError(`predictor ${duplicate} is given twice`, "Give each --predictor once.");
-  if (options.abstractions.length === 0) throw new UsageError("no abstraction given", "Pass --abstraction depth and/or --abstraction split.");
+  if (duplicate !== undefined)
+    throw new UsageError(`predictor ${duplicate} is given twice`, "Give each --predictor once.");
+  if (options.abstractions.length === 0)
+    throw new UsageError("no abstraction given", "Pass --abstraction depth and/or --abstraction split.");
   studentRecipesOf(options.predictors); // refuse student paths before any loading or training
-  const predictors = options.predictors.includes(CV_REFERENCE) ? options.predictors : [...options.predictors, CV_REFERENCE];
+  const predictors = options.predictors.includes(CV_REFERENCE)
+    ? options.predictors
+    : [...options.predictors, CV_REFERENCE];
   const abstractions: CrossValidatedAbstraction[] = [];
-  for (const abstraction of options.abstractions) abstractions.push(await crossValidateAbstraction(db, abstraction, { ...options, predictors }));
+  for (const abstraction of options.abstractions)
+    abstractions.push(await crossValidateAbstraction(db, abstraction, { ...options, predictors }));
   return { folds: options.folds, foldSeed: options.foldSeed ?? 1, reference: CV_REFERENCE, abstractions };
 }

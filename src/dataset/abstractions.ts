@@ -16,7 +16,11 @@ export { bucket, contextKey, eventLabel, SPLIT_POINTS, splitIndex } from "./samp
 
 /** Calls visit(key, end, next) for each sample of one run under `abstraction`, in record order. */
 export function forEachSample(run: RunRecords, abstraction: Abstraction, visit: SampleVisitor): void {
-  const step = sampleStepper(abstraction, { eventCount: abstraction === "split" ? eventSequence(run.records).length : 0, goroutines: run.goroutines }, visit);
+  const step = sampleStepper(
+    abstraction,
+    { eventCount: abstraction === "split" ? eventSequence(run.records).length : 0, goroutines: run.goroutines },
+    visit,
+  );
   run.records.forEach(step);
 }
 
@@ -49,7 +53,9 @@ interface Accumulator {
  * first-seen order, samples in visit order.
  */
 export function statesFromRuns(runs: readonly RunRecords[], abstraction: Abstraction): StatesAndSamples {
-  const ordered = [...runs].sort((a, b) => (a.program < b.program ? -1 : a.program > b.program ? 1 : a.runId - b.runId));
+  const ordered = [...runs].sort((a, b) =>
+    a.program < b.program ? -1 : a.program > b.program ? 1 : a.runId - b.runId,
+  );
   const accumulators = new Map<string, Accumulator>();
   const samples: SampleRow[] = [];
   const pooled = isPooled(abstraction);
@@ -60,8 +66,23 @@ export function statesFromRuns(runs: readonly RunRecords[], abstraction: Abstrac
       const groupKey = pooled ? key : `${run.program}\0${key}`;
       let acc = accumulators.get(groupKey);
       if (acc === undefined) {
-        const representative: Prefix = { program: run.program, runId: run.runId, procs: run.procs, records: run.records, end, goroutines: run.goroutines };
-        acc = { id: stateId(abstraction, run.program, key), key, counts: [0, 0, 0, 0, 0, 0], runs: 0, lastRun: -1, representative, prefixHash: hasher.at(end) };
+        const representative: Prefix = {
+          program: run.program,
+          runId: run.runId,
+          procs: run.procs,
+          records: run.records,
+          end,
+          goroutines: run.goroutines,
+        };
+        acc = {
+          id: stateId(abstraction, run.program, key),
+          key,
+          counts: [0, 0, 0, 0, 0, 0],
+          runs: 0,
+          lastRun: -1,
+          representative,
+          prefixHash: hasher.at(end),
+        };
         accumulators.set(groupKey, acc);
       }
       acc.counts[EVENT_INDEX[next]]++;
@@ -76,12 +97,28 @@ export function statesFromRuns(runs: readonly RunRecords[], abstraction: Abstrac
   for (const acc of accumulators.values()) {
     const counts = emptyCounts();
     EVENT_TYPES.forEach((event, i) => (counts[event] = acc.counts[i]));
-    states.push({ id: acc.id, abstraction, program: acc.representative.program, key: acc.key, counts, runs: acc.runs, representative: acc.representative, prefixHash: acc.prefixHash });
+    states.push({
+      id: acc.id,
+      abstraction,
+      program: acc.representative.program,
+      key: acc.key,
+      counts,
+      runs: acc.runs,
+      representative: acc.representative,
+      prefixHash: acc.prefixHash,
+    });
   }
   return { states, samples };
 }
 
-const EVENT_INDEX: Readonly<Record<EventType, number>> = { GoCreate: 0, GoStart: 1, GoBlock: 2, GoUnblock: 3, GoSched: 4, GoEnd: 5 };
+const EVENT_INDEX: Readonly<Record<EventType, number>> = {
+  GoCreate: 0,
+  GoStart: 1,
+  GoBlock: 2,
+  GoUnblock: 3,
+  GoSched: 4,
+  GoEnd: 5,
+};
 
 /**
  * Merges per-program state lists (each from statesFromRuns over one program's runs) into
@@ -90,11 +127,18 @@ const EVENT_INDEX: Readonly<Record<EventType, number>> = { GoCreate: 0, GoStart:
  */
 export function poolStates(perProgram: readonly (readonly State[])[]): State[] {
   const byId = new Map<string, State>();
-  const lists = [...perProgram].filter((l) => l.length > 0).sort((a, b) => (a[0].program < b[0].program ? -1 : a[0].program > b[0].program ? 1 : 0));
+  const lists = [...perProgram]
+    .filter((l) => l.length > 0)
+    .sort((a, b) => (a[0].program < b[0].program ? -1 : a[0].program > b[0].program ? 1 : 0));
   for (const list of lists) {
     for (const state of list) {
       const seen = byId.get(state.id);
-      byId.set(state.id, seen === undefined ? state : { ...seen, counts: addCounts(seen.counts, state.counts) as EventCounts, runs: seen.runs + state.runs });
+      byId.set(
+        state.id,
+        seen === undefined
+          ? state
+          : { ...seen, counts: addCounts(seen.counts, state.counts) as EventCounts, runs: seen.runs + state.runs },
+      );
     }
   }
   return [...byId.values()];
@@ -102,5 +146,16 @@ export function poolStates(perProgram: readonly (readonly State[])[]): State[] {
 
 /** The full Sample of a SampleRow, its prefix sharing the run's records (no copy). */
 export function sampleOf(row: SampleRow, run: RunRecords): Sample {
-  return { stateId: row.stateId, next: row.next, prefix: { program: run.program, runId: run.runId, procs: run.procs, records: run.records, end: row.end, goroutines: run.goroutines } };
+  return {
+    stateId: row.stateId,
+    next: row.next,
+    prefix: {
+      program: run.program,
+      runId: run.runId,
+      procs: run.procs,
+      records: run.records,
+      end: row.end,
+      goroutines: run.goroutines,
+    },
+  };
 }

@@ -48,9 +48,18 @@ export interface DistributionReport {
  */
 export function distributionReport(db: SchedlabDatabase, options: DistributionReportOptions): DistributionReport {
   const split = resolveHoldout(db, options.holdout, options.runs);
-  const shownPrograms = options.program !== undefined ? [options.program] : options.holdout !== undefined ? [...split.test] : undefined;
-  const shown = loadDataset(db, { abstraction: options.abstraction, programs: shownPrograms, samples: true, runs: options.runs });
-  const train = split.train.length === 0 ? [] : loadDataset(db, { abstraction: options.abstraction, programs: split.train, runs: options.runs }).states;
+  const shownPrograms =
+    options.program !== undefined ? [options.program] : options.holdout !== undefined ? [...split.test] : undefined;
+  const shown = loadDataset(db, {
+    abstraction: options.abstraction,
+    programs: shownPrograms,
+    samples: true,
+    runs: options.runs,
+  });
+  const train =
+    split.train.length === 0
+      ? []
+      : loadDataset(db, { abstraction: options.abstraction, programs: split.train, runs: options.runs }).states;
   const summary = summarizeStates(train, shown.states, shown.samples);
   const pooledTrain = train.length === 0 ? undefined : majorityOf(train.map((s) => s.counts));
   return {
@@ -59,7 +68,14 @@ export function distributionReport(db: SchedlabDatabase, options: DistributionRe
     trainPrograms: split.train,
     majorityClass: pooledTrain ?? null,
     holdout: split.spec,
-    states: shown.states.map((s) => ({ id: s.id, program: s.program, key: s.key, counts: s.counts, entropy: entropyBits(s.counts), runs: s.runs })),
+    states: shown.states.map((s) => ({
+      id: s.id,
+      program: s.program,
+      key: s.key,
+      counts: s.counts,
+      entropy: entropyBits(s.counts),
+      runs: s.runs,
+    })),
     summary,
   };
 }
@@ -76,11 +92,20 @@ function majorityOf(counts: readonly EventCounts[]): EventType | undefined {
 /** The --json document: exactly these field names (see docs/dataset.md). */
 export function distributionJson(report: DistributionReport): object {
   return {
-    states: report.states.map((s) => ({ program: s.program, key: s.key, counts: s.counts, entropy: s.entropy, runs: s.runs })),
+    states: report.states.map((s) => ({
+      program: s.program,
+      key: s.key,
+      counts: s.counts,
+      entropy: s.entropy,
+      runs: s.runs,
+    })),
     summary: {
       ceiling: finiteOrNull(report.summary.ceiling),
       ceilingLoo: finiteOrNull(report.summary.ceilingLoo),
-      seenOnce: { states: finiteOrNull(report.summary.seenOnce.states), samples: finiteOrNull(report.summary.seenOnce.samples) },
+      seenOnce: {
+        states: finiteOrNull(report.summary.seenOnce.states),
+        samples: finiteOrNull(report.summary.seenOnce.samples),
+      },
       majority: finiteOrNull(report.summary.majority),
       classFrequencies: report.summary.classFrequencies,
       meanEntropy: finiteOrNull(report.summary.meanEntropy),
@@ -93,25 +118,56 @@ function finiteOrNull(x: number): number | null {
   return Number.isFinite(x) ? x : null;
 }
 
-const SHORT: Readonly<Record<EventType, string>> = { GoCreate: "Create", GoStart: "Start", GoBlock: "Block", GoUnblock: "Unblock", GoSched: "Sched", GoEnd: "End" };
+const SHORT: Readonly<Record<EventType, string>> = {
+  GoCreate: "Create",
+  GoStart: "Start",
+  GoBlock: "Block",
+  GoUnblock: "Unblock",
+  GoSched: "Sched",
+  GoEnd: "End",
+};
 
 /**
  * A fixed-width table, one line per state (at most `maxRows`, the rest counted), then the
  * summary. Cells are "count (p̂)"; keys longer than `keyWidth` are cut with "…".
  */
-export function formatDistributionTable(report: DistributionReport, options: { maxRows?: number; keyWidth?: number } = {}): string {
+export function formatDistributionTable(
+  report: DistributionReport,
+  options: { maxRows?: number; keyWidth?: number } = {},
+): string {
   const maxRows = options.maxRows ?? Infinity;
   const keyWidth = options.keyWidth ?? 48;
-  const cut = (text: string, width: number) => (text.length <= width ? text.padEnd(width) : `${text.slice(0, width - 1)}…`);
+  const cut = (text: string, width: number) =>
+    text.length <= width ? text.padEnd(width) : `${text.slice(0, width - 1)}…`;
   const programWidth = Math.min(32, Math.max(7, ...report.states.map((s) => s.program.length)));
-  const header = [cut("program", programWidth), cut("key", keyWidth), ...EVENT_TYPES.map((e) => SHORT[e].padStart(11)), "H(bits)".padStart(8), "runs".padStart(5)].join(" ");
-  const lines = [`abstraction ${report.abstraction}: ${report.states.length} states over ${report.programs.length} programs`, header];
+  const header = [
+    cut("program", programWidth),
+    cut("key", keyWidth),
+    ...EVENT_TYPES.map((e) => SHORT[e].padStart(11)),
+    "H(bits)".padStart(8),
+    "runs".padStart(5),
+  ].join(" ");
+  const lines = [
+    `abstraction ${report.abstraction}: ${report.states.length} states over ${report.programs.length} programs`,
+    header,
+  ];
   for (const s of report.states.slice(0, maxRows)) {
     const p = probabilities(s.counts);
-    const cells = EVENT_TYPES.map((e, i) => (s.counts[e] === 0 ? "·" : `${s.counts[e]} (${p[i].toFixed(2)})`).padStart(11));
-    lines.push([cut(s.program, programWidth), cut(s.key, keyWidth), ...cells, s.entropy.toFixed(3).padStart(8), String(s.runs).padStart(5)].join(" "));
+    const cells = EVENT_TYPES.map((e, i) =>
+      (s.counts[e] === 0 ? "·" : `${s.counts[e]} (${p[i].toFixed(2)})`).padStart(11),
+    );
+    lines.push(
+      [
+        cut(s.program, programWidth),
+        cut(s.key, keyWidth),
+        ...cells,
+        s.entropy.toFixed(3).padStart(8),
+        String(s.runs).padStart(5),
+      ].join(" "),
+    );
   }
-  if (report.states.length > maxRows) lines.push(`… ${report.states.length - maxRows} more states (use --json or --limit 0 for all)`);
+  if (report.states.length > maxRows)
+    lines.push(`… ${report.states.length - maxRows} more states (use --json or --limit 0 for all)`);
   const samples = report.states.reduce((n, s) => n + totalCount(s.counts), 0);
   const sm = report.summary;
   lines.push(

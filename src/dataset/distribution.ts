@@ -47,7 +47,8 @@ export function entropyBits(counts: EventCounts): number {
 /** The most frequent event; ties go to the earliest in EVENT_TYPES order. Undefined without samples. */
 export function modeEvent(counts: EventCounts): EventType | undefined {
   let best: EventType | undefined;
-  for (const event of EVENT_TYPES) if (counts[event] > 0 && (best === undefined || counts[event] > counts[best])) best = event;
+  for (const event of EVENT_TYPES)
+    if (counts[event] > 0 && (best === undefined || counts[event] > counts[best])) best = event;
   return best;
 }
 

@@ -70,9 +70,14 @@ interface RecordBase {
  * Writes one JSON line per record through `write`, train side first, states in dataset
  * order, a state's CE records in (run id, position) order. Deterministic.
  */
-export function exportDataset(db: SchedlabDatabase, options: ExportOptions, write: (line: string) => void): ExportSummary {
+export function exportDataset(
+  db: SchedlabDatabase,
+  options: ExportOptions,
+  write: (line: string) => void,
+): ExportSummary {
   const holdout = resolveHoldout(db, options.holdout, options.runs);
-  const sides: ("train" | "test")[] = options.split === "all" ? ["train", "test"] : options.split === "test" ? ["test"] : ["train"];
+  const sides: ("train" | "test")[] =
+    options.split === "all" ? ["train", "test"] : options.split === "test" ? ["test"] : ["train"];
   const programInfo = new Map(ingestedPrograms(db, options.runs).map((p) => [p.name, p]));
   const sources = new Map<string, string>();
   const missingSources = new Set<string>();
@@ -80,7 +85,10 @@ export function exportDataset(db: SchedlabDatabase, options: ExportOptions, writ
     let text = sources.get(name);
     if (text === undefined) {
       const program = programInfo.get(name);
-      text = program === undefined ? undefined : programSource(program, (options.maxSourceTokens ?? DEFAULT_MAX_SOURCE_TOKENS) * 4);
+      text =
+        program === undefined
+          ? undefined
+          : programSource(program, (options.maxSourceTokens ?? DEFAULT_MAX_SOURCE_TOKENS) * 4);
       if (text === undefined) {
         missingSources.add(name);
         text = "";
@@ -95,12 +103,24 @@ export function exportDataset(db: SchedlabDatabase, options: ExportOptions, writ
   for (const side of sides) {
     const names = side === "train" ? holdout.train : holdout.test;
     if (names.length === 0) continue;
-    const dataset = loadDataset(db, { abstraction: options.abstraction, programs: names, samples: options.objective === "ce", runs: options.runs });
+    const dataset = loadDataset(db, {
+      abstraction: options.abstraction,
+      programs: names,
+      samples: options.objective === "ce",
+      runs: options.runs,
+    });
     const samplesByState = groupSamples(dataset.samples);
     for (const state of dataset.states) {
       states++;
       programs.add(state.program);
-      const base: RecordBase = { id: state.id, prefixHash: state.prefixHash, abstraction: state.abstraction, program: state.program, key: state.key, split: side };
+      const base: RecordBase = {
+        id: state.id,
+        prefixHash: state.prefixHash,
+        abstraction: state.abstraction,
+        program: state.program,
+        key: state.key,
+        split: side,
+      };
       const prompt = renderPrefix(state.representative, { maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS });
       const source = sourceOf(state.program);
       if (options.objective === "kl") {
@@ -134,7 +154,9 @@ function softTarget(counts: EventCounts): Record<EventType, number> {
 }
 
 function userMessage(source: string, prompt: string): string {
-  return source === "" ? `Trace so far:\n${prompt}` : `Go program:\n\`\`\`go\n${source}\n\`\`\`\n\nTrace so far:\n${prompt}`;
+  return source === ""
+    ? `Trace so far:\n${prompt}`
+    : `Go program:\n\`\`\`go\n${source}\n\`\`\`\n\nTrace so far:\n${prompt}`;
 }
 
 function messages(source: string, prompt: string, answer: string) {
@@ -153,7 +175,8 @@ function klRecord(base: RecordBase, state: State, source: string, prompt: string
 }
 
 function ceRecord(base: RecordBase, sample: SampleRow, source: string, prompt: string, chat: boolean): object {
-  if (chat) return { ...base, runId: sample.runId, messages: messages(source, prompt, sample.next), target: sample.next };
+  if (chat)
+    return { ...base, runId: sample.runId, messages: messages(source, prompt, sample.next), target: sample.next };
   return { ...base, runId: sample.runId, source, prompt, target: sample.next };
 }
 
@@ -165,7 +188,9 @@ export function programSource(program: Pick<DatasetProgram, "root" | "dir">, max
   const dir = isAbsolute(program.dir) ? program.dir : join(program.root, program.dir);
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith(".go")).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith(".go"))
+      .sort();
   } catch {
     return undefined;
   }

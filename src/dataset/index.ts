@@ -1,7 +1,17 @@
 // The dataset stage: samples, states and empirical next-event distributions (docs/dataset.md),
 // the scheduler-state tracker, prompt rendering, program splits, ceilings and baselines.
 
-export type { Abstraction, EventCounts, Prefix, RunRecords, RunSelection, RunStrategy, Sample, SampleRow, State } from "./types.js";
+export type {
+  Abstraction,
+  EventCounts,
+  Prefix,
+  RunRecords,
+  RunSelection,
+  RunStrategy,
+  Sample,
+  SampleRow,
+  State,
+} from "./types.js";
 export { ABSTRACTIONS, RUN_STRATEGIES } from "./types.js";
 export {
   applyRecord,
@@ -16,8 +26,28 @@ export {
 export type { GoroutineState, GoroutineStatus, SchedulerCounts, SchedulerTracker } from "./scheduler-state.js";
 export { approximateTokens, DEFAULT_MAX_TOKENS, NEXT_EVENT_QUESTION, renderPrefix, shortSite } from "./render.js";
 export type { RenderOptions } from "./render.js";
-export { addCounts, countsFromVector, distinctOutcomes, emptyCounts, entropyBits, modeEvent, probabilities, totalCount } from "./distribution.js";
-export { bucket, contextKey, eventLabel, eventSequence, forEachSample, poolStates, sampleOf, SPLIT_POINTS, splitIndex, statesFromRuns } from "./abstractions.js";
+export {
+  addCounts,
+  countsFromVector,
+  distinctOutcomes,
+  emptyCounts,
+  entropyBits,
+  modeEvent,
+  probabilities,
+  totalCount,
+} from "./distribution.js";
+export {
+  bucket,
+  contextKey,
+  eventLabel,
+  eventSequence,
+  forEachSample,
+  poolStates,
+  sampleOf,
+  SPLIT_POINTS,
+  splitIndex,
+  statesFromRuns,
+} from "./abstractions.js";
 export type { StatesAndSamples } from "./abstractions.js";
 export { isPooled, POOLED_PROGRAM, stateId } from "./state-id.js";
 export { prefixHash, prefixHasher } from "./prefix-hash.js";
@@ -35,10 +65,28 @@ export {
 export type { DistributionSummary, HasCounts } from "./summary.js";
 export { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare } from "./ceiling.js";
 export type { CeilingSample, SeenOnce } from "./ceiling.js";
-export { DATASET_FORMAT_VERSION, ingestedPrograms, loadDataset, loadProgramRuns, programInputHash, refreshDataset, runSelectionName, selectPrograms } from "./store.js";
+export {
+  DATASET_FORMAT_VERSION,
+  ingestedPrograms,
+  loadDataset,
+  loadProgramRuns,
+  programInputHash,
+  refreshDataset,
+  runSelectionName,
+  selectPrograms,
+} from "./store.js";
 export { loadSide, loadSplitData, samplesWithPrefixes, splitData, splitDataOf, trainingSide } from "./split-data.js";
 export type { LoadSplitOptions, SplitData, SplitSide, SplitSource } from "./split-data.js";
 export type { Dataset, DatasetOptions, DatasetProgram, LoadDatasetOptions, RefreshReport } from "./store.js";
-export { DEFAULT_HOLDOUT_FRACTION, hashedFamilyPick, holdoutPrograms, resolveHoldout, saveHoldout, splitCandidates, splitProgram, splitPrograms } from "./split.js";
+export {
+  DEFAULT_HOLDOUT_FRACTION,
+  hashedFamilyPick,
+  holdoutPrograms,
+  resolveHoldout,
+  saveHoldout,
+  splitCandidates,
+  splitProgram,
+  splitPrograms,
+} from "./split.js";
 export type { HoldoutSplit, SplitFamilies, SplitProgram } from "./split.js";
 export { familyGroup, programFamily } from "./family.js";

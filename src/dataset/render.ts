@@ -4,7 +4,13 @@
 
 import { EVENT_TYPES, isEventType } from "../trace/types.js";
 import type { GoroutineRecord } from "../trace/types.js";
-import { newSchedulerTracker, applyRecord, goroutineState, knownGoroutines, snapshotCounts } from "./scheduler-state.js";
+import {
+  newSchedulerTracker,
+  applyRecord,
+  goroutineState,
+  knownGoroutines,
+  snapshotCounts,
+} from "./scheduler-state.js";
 import type { Prefix } from "./types.js";
 
 export interface RenderOptions {
@@ -110,8 +116,10 @@ function countEvents(records: readonly GoroutineRecord[], end: number): number {
 function recordLine(record: GoroutineRecord, shortIds: ReadonlyMap<number, string>): string {
   const parts: string[] = [record.kind, shortIds.get(record.goroutine) ?? `g?${record.goroutine}`];
   if (record.kind === "GoCreate" && record.actor !== null) parts.push(`by ${shortIds.get(record.actor) ?? "runtime"}`);
-  if (record.kind === "GoUnblock") parts.push(`by ${record.actor === null ? "runtime" : (shortIds.get(record.actor) ?? "runtime")}`);
-  if (record.reason !== "" && (record.kind === "GoBlock" || record.kind === "GoSched")) parts.push(`"${record.reason}"`);
+  if (record.kind === "GoUnblock")
+    parts.push(`by ${record.actor === null ? "runtime" : (shortIds.get(record.actor) ?? "runtime")}`);
+  if (record.reason !== "" && (record.kind === "GoBlock" || record.kind === "GoSched"))
+    parts.push(`"${record.reason}"`);
   if (record.site !== null && record.site !== "") parts.push(`at ${shortSite(record.site)}`);
   return parts.join(" ");
 }

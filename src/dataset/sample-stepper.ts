@@ -37,12 +37,16 @@ export function bucket(n: number): string {
 
 /** An event with the reason that distinguishes it: GoBlock(chan receive), GoSched(preempted), GoStart. */
 export function eventLabel(record: GoroutineRecord): string {
-  return (record.kind === "GoBlock" || record.kind === "GoSched") && record.reason !== "" ? `${record.kind}(${record.reason})` : record.kind;
+  return (record.kind === "GoBlock" || record.kind === "GoSched") && record.reason !== ""
+    ? `${record.kind}(${record.reason})`
+    : record.kind;
 }
 
 /** The context key: bucketed counts per state and block reason, then the last two events (oldest first). */
 export function contextKey(counts: SchedulerCounts, lastEvents: readonly string[]): string {
-  const waits = Object.entries(counts.waitingByReason).map(([reason, n]) => `${reason === "" ? "unspecified" : reason}:${bucket(n)}`);
+  const waits = Object.entries(counts.waitingByReason).map(
+    ([reason, n]) => `${reason === "" ? "unspecified" : reason}:${bucket(n)}`,
+  );
   return `running=${bucket(counts.running)} runnable=${bucket(counts.runnable)} syscall=${bucket(counts.syscall)} waiting={${waits.join(",")}} last=${lastEvents.join(",")}`;
 }
 

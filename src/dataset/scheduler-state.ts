@@ -88,7 +88,15 @@ export function snapshotCounts(tracker: SchedulerTracker): SchedulerCounts {
     if (n > 0) waitingByReason[reason] = n;
   }
   const c = tracker.statusCounts;
-  return { running: c.running, runnable: c.runnable, waiting: c.waiting, waitingByReason, syscall: c.syscall, created: tracker.created, ended: tracker.ended };
+  return {
+    running: c.running,
+    runnable: c.runnable,
+    waiting: c.waiting,
+    waitingByReason,
+    syscall: c.syscall,
+    created: tracker.created,
+    ended: tracker.ended,
+  };
 }
 
 /** The state of goroutine `gid`, or undefined if no record has mentioned it yet. */
@@ -101,7 +109,10 @@ export function knownGoroutines(tracker: SchedulerTracker): number[] {
   return [...tracker.goroutines.keys()];
 }
 
-function targetState(record: GoroutineRecord, previous: GoroutineState | undefined): { status: GoroutineStatus; reason: string } {
+function targetState(
+  record: GoroutineRecord,
+  previous: GoroutineState | undefined,
+): { status: GoroutineStatus; reason: string } {
   switch (record.kind) {
     case "GoCreate":
       return { status: "runnable", reason: "" };
@@ -125,7 +136,9 @@ function targetState(record: GoroutineRecord, previous: GoroutineState | undefin
       return initialState(record.reason, previous);
     default:
       // A kind this version does not know (a newer decoder): the goroutine keeps its state.
-      return previous === undefined ? { status: "runnable", reason: "" } : { status: previous.status, reason: previous.reason };
+      return previous === undefined
+        ? { status: "runnable", reason: "" }
+        : { status: previous.status, reason: previous.reason };
   }
 }
 
@@ -144,7 +157,9 @@ export function initialState(name: string, previous?: GoroutineState): { status:
   if (lower.startsWith("runnable")) return { status: "runnable", reason: "" };
   if (lower.startsWith("syscall")) return { status: "syscall", reason: "" };
   if (lower.startsWith("notexist") || lower.startsWith("dead")) return { status: "ended", reason: "" };
-  return previous === undefined ? { status: "runnable", reason: "" } : { status: previous.status, reason: previous.reason };
+  return previous === undefined
+    ? { status: "runnable", reason: "" }
+    : { status: previous.status, reason: previous.reason };
 }
 
 function leave(tracker: SchedulerTracker, state: GoroutineState): void {
@@ -158,5 +173,6 @@ function leave(tracker: SchedulerTracker, state: GoroutineState): void {
 
 function enter(tracker: SchedulerTracker, state: GoroutineState): void {
   tracker.statusCounts[state.status]++;
-  if (state.status === "waiting") tracker.waitingByReason.set(state.reason, (tracker.waitingByReason.get(state.reason) ?? 0) + 1);
+  if (state.status === "waiting")
+    tracker.waitingByReason.set(state.reason, (tracker.waitingByReason.get(state.reason) ?? 0) + 1);
 }

@@ -7,7 +7,14 @@ import { createHash } from "node:crypto";
 import type { SchedlabDatabase } from "../store/index.js";
 import { sampleOf, statesFromRuns } from "./abstractions.js";
 import { resolveHoldout, type HoldoutSplit } from "./split.js";
-import { loadProgramRuns, programInputHash, runSelectionName, selectPrograms, storeProgramStates, storedInputHash } from "./store.js";
+import {
+  loadProgramRuns,
+  programInputHash,
+  runSelectionName,
+  selectPrograms,
+  storeProgramStates,
+  storedInputHash,
+} from "./store.js";
 import type { Abstraction, RunRecords, RunSelection, Sample, SampleRow, State } from "./types.js";
 
 /** The states and samples of one side of a split, with the runs their prefixes live in. */
@@ -71,7 +78,12 @@ export function samplesWithPrefixes(side: SplitSide): Sample[] {
  * them (pooled over the programs for pooled abstractions), and each program's stored states
  * refreshed when its inputs changed, so `dist` and `export` read what this computed.
  */
-export function loadSide(db: SchedlabDatabase, abstraction: Abstraction, names: readonly string[], runs: RunSelection = "plain"): SplitSide {
+export function loadSide(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  names: readonly string[],
+  runs: RunSelection = "plain",
+): SplitSide {
   const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
   const allRuns: RunRecords[] = [];
   const fingerprint = createHash("sha256").update(`${abstraction}\0${runSelectionName(runs)}\0`);
@@ -86,24 +98,42 @@ export function loadSide(db: SchedlabDatabase, abstraction: Abstraction, names: 
     for (const run of programRuns) allRuns.push(run);
   }
   const { states, samples } = statesFromRuns(allRuns, abstraction);
-  return { fingerprint: fingerprint.digest("hex"), programs: programs.map((p) => p.name), states, samples, runs: new Map(allRuns.map((r) => [r.runId, r])) };
+  return {
+    fingerprint: fingerprint.digest("hex"),
+    programs: programs.map((p) => p.name),
+    states,
+    samples,
+    runs: new Map(allRuns.map((r) => [r.runId, r])),
+  };
 }
 
 /** Resolves the holdout (unless given resolved) and loads fit, validation and test. */
 export function loadSplitData(db: SchedlabDatabase, options: LoadSplitOptions): SplitData {
-  const split = typeof options.holdout === "object" ? options.holdout : resolveHoldout(db, options.holdout, options.runs);
+  const split =
+    typeof options.holdout === "object" ? options.holdout : resolveHoldout(db, options.holdout, options.runs);
   const validation = new Set(split.validation);
   return splitData(
     options.abstraction,
     split,
-    loadSide(db, options.abstraction, split.train.filter((p) => !validation.has(p)), options.runs),
+    loadSide(
+      db,
+      options.abstraction,
+      split.train.filter((p) => !validation.has(p)),
+      options.runs,
+    ),
     loadSide(db, options.abstraction, split.validation, options.runs),
     loadSide(db, options.abstraction, split.test, options.runs),
   );
 }
 
 /** Assembles a SplitData from its sides (so several test sides can share one training side). */
-export function splitData(abstraction: Abstraction, split: HoldoutSplit, fit: SplitSide, validation: SplitSide, test: SplitSide): SplitData {
+export function splitData(
+  abstraction: Abstraction,
+  split: HoldoutSplit,
+  fit: SplitSide,
+  validation: SplitSide,
+  test: SplitSide,
+): SplitData {
   const fingerprint = createHash("sha256")
     .update(JSON.stringify({ spec: split.spec, train: split.train, validation: split.validation, test: split.test }))
     .update(`${fit.fingerprint}${validation.fingerprint}${test.fingerprint}`)
@@ -115,6 +145,8 @@ export function splitData(abstraction: Abstraction, split: HoldoutSplit, fit: Sp
 export function trainingSide(data: SplitData): SplitSide {
   const runs = new Map([...data.fit.runs, ...data.validation.runs]);
   const { states, samples } = statesFromRuns([...runs.values()], data.abstraction);
-  const fingerprint = createHash("sha256").update(`${data.fit.fingerprint}${data.validation.fingerprint}`).digest("hex");
+  const fingerprint = createHash("sha256")
+    .update(`${data.fit.fingerprint}${data.validation.fingerprint}`)
+    .digest("hex");
   return { fingerprint, programs: [...data.fit.programs, ...data.validation.programs].sort(), states, samples, runs };
 }

@@ -67,7 +67,11 @@ interface ManifestLabels extends FamilyLabels {
 }
 
 /** Parses a stored manifest's labels; an unreadable manifest counts as unlabelled. */
-export function splitProgram(name: string, manifest: string | null, corpus: { label: string; root: string; testOnly: boolean } = defaultCorpus): SplitProgram {
+export function splitProgram(
+  name: string,
+  manifest: string | null,
+  corpus: { label: string; root: string; testOnly: boolean } = defaultCorpus,
+): SplitProgram {
   let m: ManifestLabels | null = null;
   if (manifest !== null) {
     try {
@@ -79,7 +83,15 @@ export function splitProgram(name: string, manifest: string | null, corpus: { la
   }
   const outcome = m !== null && OUTCOMES.includes(m.outcome as Outcome) ? (m.outcome as Outcome) : null;
   const tags = m !== null && Array.isArray(m.tags) ? m.tags.filter((t): t is string => typeof t === "string") : [];
-  return { name, family: programFamily(name, m), corpus: corpus.label, root: corpus.root, testOnly: corpus.testOnly, outcome, tags };
+  return {
+    name,
+    family: programFamily(name, m),
+    corpus: corpus.label,
+    root: corpus.root,
+    testOnly: corpus.testOnly,
+    outcome,
+    tags,
+  };
 }
 
 const defaultCorpus = { label: "", root: "", testOnly: false };
@@ -97,7 +109,11 @@ function hashRank(salt: string, name: string): string {
  *
  * @example hashedFamilyPick(programs, "holdout") // => every program of the picked families, sorted
  */
-export function hashedFamilyPick(programs: readonly SplitProgram[], salt: string, fraction = DEFAULT_HOLDOUT_FRACTION): string[] {
+export function hashedFamilyPick(
+  programs: readonly SplitProgram[],
+  salt: string,
+  fraction = DEFAULT_HOLDOUT_FRACTION,
+): string[] {
   const groups = new Map<string, Set<string>>();
   for (const p of programs) {
     const group = familyGroup(p.family);
@@ -116,7 +132,10 @@ export function hashedFamilyPick(programs: readonly SplitProgram[], salt: string
   // Every group has a single family (e.g. a small corpus): pick among all families instead.
   const all = new Set(programs.map((p) => p.family));
   if (picked.size === 0 && all.size >= 2) rankedPick(all, Math.max(1, Math.round(all.size * fraction)));
-  return programs.filter((p) => picked.has(p.family)).map((p) => p.name).sort();
+  return programs
+    .filter((p) => picked.has(p.family))
+    .map((p) => p.name)
+    .sort();
 }
 
 /**
@@ -142,11 +161,16 @@ function selectTerm(
   const value = colon < 0 ? "" : term.slice(colon + 1).trim();
   const names = programs.map((p) => p.name);
   const matching = (predicate: (p: SplitProgram) => boolean) => programs.filter(predicate).map((p) => p.name);
-  if (colon >= 0 && value === "") throw new UsageError(`--holdout ${term} has nothing after the colon`, `Use one of: ${SPEC_FORMS}.`);
+  if (colon >= 0 && value === "")
+    throw new UsageError(`--holdout ${term} has nothing after the colon`, `Use one of: ${SPEC_FORMS}.`);
   switch (colon < 0 ? "saved" : form) {
     case "family": {
       const known = [...new Set(programs.map((p) => p.family))].sort();
-      if (!known.includes(value)) throw new UsageError(`no program is in family ${JSON.stringify(value)}`, `Families here: ${known.slice(0, 12).join(", ")}${known.length > 12 ? ", …" : ""}.`);
+      if (!known.includes(value))
+        throw new UsageError(
+          `no program is in family ${JSON.stringify(value)}`,
+          `Families here: ${known.slice(0, 12).join(", ")}${known.length > 12 ? ", …" : ""}.`,
+        );
       return { test: matching((p) => p.family === value), description: `family ${value}` };
     }
     case "corpus": {
@@ -154,30 +178,47 @@ function selectTerm(
       const selected = matching((p) => p.root === root || p.corpus === value);
       if (selected.length === 0) {
         const corpora = [...new Set(programs.map((p) => `${p.corpus} (${p.root})`))].join(", ");
-        throw new UsageError(`no collected program comes from corpus ${JSON.stringify(value)}`, `Collect it first (\`schedlab collect DIR --test-corpus\` or \`schedlab run --test-corpus DIR\`), or name one of: ${corpora}.`);
+        throw new UsageError(
+          `no collected program comes from corpus ${JSON.stringify(value)}`,
+          `Collect it first (\`schedlab collect DIR --test-corpus\` or \`schedlab run --test-corpus DIR\`), or name one of: ${corpora}.`,
+        );
       }
       return { test: selected, description: `corpus ${value}` };
     }
     case "dir": {
       const prefix = value.replace(/\/+$/, "");
-      return { test: matching((p) => p.name === prefix || p.name.startsWith(`${prefix}/`)), description: `programs under ${prefix}/` };
+      return {
+        test: matching((p) => p.name === prefix || p.name.startsWith(`${prefix}/`)),
+        description: `programs under ${prefix}/`,
+      };
     }
     case "tag":
       return { test: matching((p) => p.tags.includes(value)), description: `programs tagged ${value}` };
     case "outcome":
-      if (!OUTCOMES.includes(value as Outcome)) throw new UsageError(`unknown outcome ${JSON.stringify(value)} in --holdout`, `Use outcome:${OUTCOMES.join(" | outcome:")}.`);
+      if (!OUTCOMES.includes(value as Outcome))
+        throw new UsageError(
+          `unknown outcome ${JSON.stringify(value)} in --holdout`,
+          `Use outcome:${OUTCOMES.join(" | outcome:")}.`,
+        );
       return { test: matching((p) => p.outcome === value), description: `programs whose manifest outcome is ${value}` };
     case "list": {
-      const wanted = value.split(",").map((n) => n.trim()).filter((n) => n !== "");
+      const wanted = value
+        .split(",")
+        .map((n) => n.trim())
+        .filter((n) => n !== "");
       const unknown = wanted.filter((n) => !names.includes(n));
       if (unknown.length > 0) {
-        throw new UsageError(`--holdout list names programs without ingested runs: ${unknown.join(", ")}`, `Use program names as collected, e.g. ${names.slice(0, 3).join(", ")}.`);
+        throw new UsageError(
+          `--holdout list names programs without ingested runs: ${unknown.join(", ")}`,
+          `Use program names as collected, e.g. ${names.slice(0, 3).join(", ")}.`,
+        );
       }
       return { test: [...new Set(wanted)], description: "listed programs" };
     }
     case "saved": {
       const list = saved(term);
-      if (list === undefined) throw new UsageError(`unknown holdout ${JSON.stringify(term)}`, `Use one of: ${SPEC_FORMS}.`);
+      if (list === undefined)
+        throw new UsageError(`unknown holdout ${JSON.stringify(term)}`, `Use one of: ${SPEC_FORMS}.`);
       return { test: list.filter((n) => names.includes(n)), description: `saved holdout ${term}` };
     }
     default:
@@ -198,19 +239,34 @@ export function holdoutPrograms(
 ): { test: string[]; description: string } {
   const text = (spec ?? "default").trim();
   if (text === "default" || text === "") {
-    const test = hashedFamilyPick(programs.filter((p) => !p.testOnly), "holdout");
-    return { test, description: `default: ~${Math.round(DEFAULT_HOLDOUT_FRACTION * 100)}% of the families of each group (generated, patterns, kernels, …) by hash` };
+    const test = hashedFamilyPick(
+      programs.filter((p) => !p.testOnly),
+      "holdout",
+    );
+    return {
+      test,
+      description: `default: ~${Math.round(DEFAULT_HOLDOUT_FRACTION * 100)}% of the families of each group (generated, patterns, kernels, …) by hash`,
+    };
   }
   const terms = text.split("+").map((t) => t.trim());
   if (terms.some((t) => t === "" || t === "default")) {
-    throw new UsageError(`--holdout ${text} is not a valid union`, `Join non-empty terms with +, e.g. dir:kernels+family:generated/pipeline ("default" stands alone); forms: ${SPEC_FORMS}.`);
+    throw new UsageError(
+      `--holdout ${text} is not a valid union`,
+      `Join non-empty terms with +, e.g. dir:kernels+family:generated/pipeline ("default" stands alone); forms: ${SPEC_FORMS}.`,
+    );
   }
   const test = new Set<string>();
   const descriptions: string[] = [];
   for (const term of terms) {
     const selected = selectTerm(programs, term, saved);
     if (selected.test.length === 0 && programs.length > 0) {
-      throw new UsageError(`--holdout ${term} selects no program`, `Check the spec against the program names (e.g. ${programs.slice(0, 3).map((p) => p.name).join(", ")}); forms: ${SPEC_FORMS}.`);
+      throw new UsageError(
+        `--holdout ${term} selects no program`,
+        `Check the spec against the program names (e.g. ${programs
+          .slice(0, 3)
+          .map((p) => p.name)
+          .join(", ")}); forms: ${SPEC_FORMS}.`,
+      );
     }
     for (const name of selected.test) test.add(name);
     descriptions.push(selected.description);
@@ -233,7 +289,9 @@ export function splitPrograms(
   const held = new Set(test);
   const testFamilies = new Set(programs.filter((p) => held.has(p.name)).map((p) => p.family));
   const trainPrograms = programs.filter((p) => !held.has(p.name) && !p.testOnly && !testFamilies.has(p.family));
-  const excluded = programs.filter((p) => !held.has(p.name) && (p.testOnly || testFamilies.has(p.family))).map((p) => p.name);
+  const excluded = programs
+    .filter((p) => !held.has(p.name) && (p.testOnly || testFamilies.has(p.family)))
+    .map((p) => p.name);
   if (trainPrograms.length === 0 && programs.length > 0) {
     throw new UsageError(
       `--holdout ${spec ?? "default"} holds out every program (or every family), leaving nothing to train on`,
@@ -247,7 +305,9 @@ export function splitPrograms(
   const train = trainPrograms.map((p) => p.name).sort();
   return {
     spec: spec ?? "default",
-    description: byProgram ? `${description}; validation by program (the training programs form one family)` : description,
+    description: byProgram
+      ? `${description}; validation by program (the training programs form one family)`
+      : description,
     train,
     test,
     validation,
@@ -264,7 +324,9 @@ function savedHoldout(db: SchedlabDatabase, name: string): string[] | undefined 
 
 /** The programs with ingested runs (of the selected strategies), with their labels, families and corpora. */
 export function splitCandidates(db: SchedlabDatabase, runs: RunSelection = "plain"): SplitProgram[] {
-  return ingestedPrograms(db, runs).map((p) => splitProgram(p.name, p.manifest, { label: p.corpus, root: p.root, testOnly: p.testOnly }));
+  return ingestedPrograms(db, runs).map((p) =>
+    splitProgram(p.name, p.manifest, { label: p.corpus, root: p.root, testOnly: p.testOnly }),
+  );
 }
 
 /** Resolves a --holdout spec against the database's ingested programs. */
@@ -278,7 +340,10 @@ export function resolveHoldout(db: SchedlabDatabase, spec?: string, runs: RunSel
  */
 export function saveHoldout(db: SchedlabDatabase, name: string, spec: string): HoldoutSplit {
   if (!/^[A-Za-z0-9_.-]+$/.test(name) || name === "default") {
-    throw new UsageError(`invalid holdout name ${JSON.stringify(name)}`, "Use letters, digits, '.', '_' or '-' (not \"default\").");
+    throw new UsageError(
+      `invalid holdout name ${JSON.stringify(name)}`,
+      "Use letters, digits, '.', '_' or '-' (not \"default\").",
+    );
   }
   const split = resolveHoldout(db, spec);
   db.prepare(

@@ -13,7 +13,15 @@ import type { EventType } from "../trace/types.js";
 import { poolStates } from "./abstractions.js";
 import { streamProgramStates } from "./stream-build.js";
 import { countsFromVector } from "./distribution.js";
-import { RUN_STRATEGIES, type Abstraction, type Prefix, type RunRecords, type RunSelection, type SampleRow, type State } from "./types.js";
+import {
+  RUN_STRATEGIES,
+  type Abstraction,
+  type Prefix,
+  type RunRecords,
+  type RunSelection,
+  type SampleRow,
+  type State,
+} from "./types.js";
 
 /** Bump when keys, ids or sampling change, so every stored build is redone. */
 export const DATASET_FORMAT_VERSION = 2;
@@ -24,7 +32,8 @@ const USABLE = "('ok', 'truncated')";
 /** The SQL condition on runs (alias r) that a run selection stands for; the strategies are literals of RUN_STRATEGIES. */
 function strategyCondition(selection: RunSelection): string {
   if (selection === "all") return "1";
-  const strategies = selection === "plain" ? ["plain"] : selection.filter((s) => (RUN_STRATEGIES as readonly string[]).includes(s));
+  const strategies =
+    selection === "plain" ? ["plain"] : selection.filter((s) => (RUN_STRATEGIES as readonly string[]).includes(s));
   return `r.strategy IN (${strategies.map((s) => `'${s}'`).join(", ") || "''"})`;
 }
 
@@ -55,21 +64,44 @@ export function ingestedPrograms(db: SchedlabDatabase, runs: RunSelection = "pla
        WHERE EXISTS (SELECT 1 FROM runs r WHERE r.program_id = p.id AND r.ingest_status IN ${USABLE} AND ${strategyCondition(runs)})
        ORDER BY p.name`,
     )
-    .all() as { id: number; name: string; root: string; dir: string; manifest: string | null; label: string | null; role: string | null }[];
-  return rows.map((r) => ({ id: r.id, name: r.name, root: r.root, dir: r.dir, manifest: r.manifest, corpus: r.label ?? basename(r.root), testOnly: r.role === "test" }));
+    .all() as {
+    id: number;
+    name: string;
+    root: string;
+    dir: string;
+    manifest: string | null;
+    label: string | null;
+    role: string | null;
+  }[];
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    root: r.root,
+    dir: r.dir,
+    manifest: r.manifest,
+    corpus: r.label ?? basename(r.root),
+    testOnly: r.role === "test",
+  }));
 }
 
 /**
  * The programs named by `names` (all ingested programs when undefined), in name order.
  * Unknown names are a UsageError that lists a few known ones.
  */
-export function selectPrograms(db: SchedlabDatabase, names?: readonly string[], runs: RunSelection = "plain"): DatasetProgram[] {
+export function selectPrograms(
+  db: SchedlabDatabase,
+  names?: readonly string[],
+  runs: RunSelection = "plain",
+): DatasetProgram[] {
   const all = ingestedPrograms(db, runs);
   if (names === undefined) return all;
   const byName = new Map(all.map((p) => [p.name, p]));
   const missing = names.filter((n) => !byName.has(n));
   if (missing.length > 0) {
-    const known = all.slice(0, 8).map((p) => p.name).join(", ");
+    const known = all
+      .slice(0, 8)
+      .map((p) => p.name)
+      .join(", ");
     throw new UsageError(
       `no ingested runs for program${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`,
       all.length === 0
@@ -77,7 +109,9 @@ export function selectPrograms(db: SchedlabDatabase, names?: readonly string[], 
         : `Use a program name as stored by collect (e.g. ${known}); \`schedlab dist --abstraction split --json\` lists them.`,
     );
   }
-  return [...new Set(names)].map((n) => byName.get(n)!).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...new Set(names)]
+    .map((n) => byName.get(n)!)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 interface RunRow {
@@ -89,19 +123,30 @@ interface RunRow {
 
 function usableRuns(db: SchedlabDatabase, programId: number, runs: RunSelection): RunRow[] {
   return db
-    .prepare(`SELECT r.id, r.procs, r.ingest_status, r.trace_sha256 FROM runs r WHERE r.program_id = ? AND r.ingest_status IN ${USABLE} AND ${strategyCondition(runs)} ORDER BY r.id`)
+    .prepare(
+      `SELECT r.id, r.procs, r.ingest_status, r.trace_sha256 FROM runs r WHERE r.program_id = ? AND r.ingest_status IN ${USABLE} AND ${strategyCondition(runs)} ORDER BY r.id`,
+    )
     .all(programId) as RunRow[];
 }
 
 /** Hash of everything a program's states depend on: its usable runs, their records and goroutine ids. */
-export function programInputHash(db: SchedlabDatabase, programId: number, abstraction: Abstraction, runs: RunSelection = "plain"): string {
-  const hash = createHash("sha256").update(`dataset v${DATASET_FORMAT_VERSION} ${abstraction} ${runSelectionName(runs)}\n`);
+export function programInputHash(
+  db: SchedlabDatabase,
+  programId: number,
+  abstraction: Abstraction,
+  runs: RunSelection = "plain",
+): string {
+  const hash = createHash("sha256").update(
+    `dataset v${DATASET_FORMAT_VERSION} ${abstraction} ${runSelectionName(runs)}\n`,
+  );
   // Index seeks only (no scan of a run's events): the last record's seq and time change
   // whenever a run is re-ingested into different records; the trace hash covers the rest.
   const ids = db.prepare("SELECT gid, canonical_id FROM goroutines WHERE run_id = ? ORDER BY gid").raw();
   for (const run of usableRuns(db, programId, runs)) {
     const last = lastRunRecord(db, run.id);
-    hash.update(`${run.id} ${run.procs} ${run.ingest_status} ${run.trace_sha256 ?? ""} ${last?.seq ?? -1} ${last?.timeNs ?? -1}\n`);
+    hash.update(
+      `${run.id} ${run.procs} ${run.ingest_status} ${run.trace_sha256 ?? ""} ${last?.seq ?? -1} ${last?.timeNs ?? -1}\n`,
+    );
     for (const row of ids.all(run.id) as [number, string][]) hash.update(`${row[0]}=${row[1]};`);
     hash.update("\n");
   }
@@ -109,12 +154,22 @@ export function programInputHash(db: SchedlabDatabase, programId: number, abstra
 }
 
 /** Every usable run (of the selected strategies) of the program with all its records and goroutines. */
-export function loadProgramRuns(db: SchedlabDatabase, program: Pick<DatasetProgram, "id" | "name">, runs: RunSelection = "plain"): RunRecords[] {
+export function loadProgramRuns(
+  db: SchedlabDatabase,
+  program: Pick<DatasetProgram, "id" | "name">,
+  runs: RunSelection = "plain",
+): RunRecords[] {
   return usableRuns(db, program.id, runs).map((run) => loadRun(db, program.name, run.id, run.procs));
 }
 
 function loadRun(db: SchedlabDatabase, programName: string, runId: number, procs: number): RunRecords {
-  return { program: programName, runId, procs, records: loadRunRecords(db, runId), goroutines: loadRunGoroutines(db, runId) };
+  return {
+    program: programName,
+    runId,
+    procs,
+    records: loadRunRecords(db, runId),
+    goroutines: loadRunGoroutines(db, runId),
+  };
 }
 
 /** Replaces the stored states and samples of one (abstraction, program) in one transaction. */
@@ -128,10 +183,27 @@ export function storeProgramStates(
 ): void {
   inTransaction(db, () => {
     db.prepare("DELETE FROM states WHERE abstraction = ? AND program_id = ?").run(abstraction, program.id);
-    db.prepare("DELETE FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)").run(abstraction, program.id);
+    db.prepare(
+      "DELETE FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)",
+    ).run(abstraction, program.id);
     const stateRow = (st: State): unknown[] => {
       const c = st.counts;
-      return [abstraction, program.id, st.key, st.id, c.GoCreate, c.GoStart, c.GoBlock, c.GoUnblock, c.GoSched, c.GoEnd, st.runs, st.representative.runId, st.representative.end, st.prefixHash];
+      return [
+        abstraction,
+        program.id,
+        st.key,
+        st.id,
+        c.GoCreate,
+        c.GoStart,
+        c.GoBlock,
+        c.GoUnblock,
+        c.GoSched,
+        c.GoEnd,
+        st.runs,
+        st.representative.runId,
+        st.representative.end,
+        st.prefixHash,
+      ];
     };
     const insertStates = multiRowInsert(
       db,
@@ -150,9 +222,9 @@ export function storeProgramStates(
 
 /** The input hash the program's stored states of `abstraction` were built from, if any. */
 export function storedInputHash(db: SchedlabDatabase, abstraction: Abstraction, programId: number): string | undefined {
-  const row = db.prepare("SELECT input_hash FROM dataset_inputs WHERE abstraction = ? AND program_id = ?").get(abstraction, programId) as
-    | { input_hash: string }
-    | undefined;
+  const row = db
+    .prepare("SELECT input_hash FROM dataset_inputs WHERE abstraction = ? AND program_id = ?")
+    .get(abstraction, programId) as { input_hash: string } | undefined;
   return row?.input_hash;
 }
 
@@ -229,7 +301,8 @@ interface StoredStateRow {
  */
 export function loadDataset(db: SchedlabDatabase, options: LoadDatasetOptions): Dataset {
   const programs = selectPrograms(db, options.programs, options.runs);
-  if (!options.readonly) refreshDataset(db, { abstraction: options.abstraction, programs: programs.map((p) => p.name), runs: options.runs });
+  if (!options.readonly)
+    refreshDataset(db, { abstraction: options.abstraction, programs: programs.map((p) => p.name), runs: options.runs });
   const select = db.prepare(
     `SELECT p.name AS program, r.procs AS procs, s.key, s.state_id, s.n_gocreate, s.n_gostart, s.n_goblock, s.n_gounblock, s.n_gosched, s.n_goend,
             s.runs, s.rep_run_id, s.rep_end, s.prefix_hash
@@ -247,21 +320,37 @@ export function loadDataset(db: SchedlabDatabase, options: LoadDatasetOptions): 
       runCache.set(row.rep_run_id, run);
       if (runCache.size > RUNS_CACHED) runCache.delete(runCache.keys().next().value as number);
     }
-    return { program: row.program, runId: run.runId, procs: run.procs, records: run.records, end: row.rep_end, goroutines: run.goroutines };
+    return {
+      program: row.program,
+      runId: run.runId,
+      procs: run.procs,
+      records: run.records,
+      end: row.rep_end,
+      goroutines: run.goroutines,
+    };
   };
   const perProgram: State[][] = [];
   for (const program of programs) {
     const rows = select.all(options.abstraction, program.id) as StoredStateRow[];
     // Stored rows come back in key order; statesFromRuns order is first-seen. Order by the
     // representative position so both agree for non-pooled abstractions.
-    rows.sort((a, b) => a.rep_run_id - b.rep_run_id || a.rep_end - b.rep_end || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    rows.sort(
+      (a, b) => a.rep_run_id - b.rep_run_id || a.rep_end - b.rep_end || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+    );
     perProgram.push(
       rows.map((row) => ({
         id: row.state_id,
         abstraction: options.abstraction,
         program: row.program,
         key: row.key,
-        counts: countsFromVector([row.n_gocreate, row.n_gostart, row.n_goblock, row.n_gounblock, row.n_gosched, row.n_goend]),
+        counts: countsFromVector([
+          row.n_gocreate,
+          row.n_gostart,
+          row.n_goblock,
+          row.n_gounblock,
+          row.n_gosched,
+          row.n_goend,
+        ]),
         runs: row.runs,
         representative: lazyPrefix(() => representative(row)),
         prefixHash: row.prefix_hash,
@@ -312,8 +401,14 @@ function loadSamples(db: SchedlabDatabase, abstraction: Abstraction, programs: r
     .raw();
   const samples: SampleRow[] = [];
   for (const program of programs) {
-    for (const [stateId, runId, end, next] of select.all(abstraction, program.id) as [string, number, number, string][]) {
-      if ((EVENT_TYPES as readonly string[]).includes(next)) samples.push({ stateId, program: program.name, runId, end, next: next as EventType });
+    for (const [stateId, runId, end, next] of select.all(abstraction, program.id) as [
+      string,
+      number,
+      number,
+      string,
+    ][]) {
+      if ((EVENT_TYPES as readonly string[]).includes(next))
+        samples.push({ stateId, program: program.name, runId, end, next: next as EventType });
     }
   }
   return samples;

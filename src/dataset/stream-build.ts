@@ -39,11 +39,17 @@ export function streamProgramStates(
 ): void {
   inTransaction(db, () => {
     db.prepare("DELETE FROM states WHERE abstraction = ? AND program_id = ?").run(abstraction, program.id);
-    db.prepare("DELETE FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)").run(abstraction, program.id);
+    db.prepare(
+      "DELETE FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)",
+    ).run(abstraction, program.id);
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS stream_states (state_id TEXT PRIMARY KEY, key TEXT NOT NULL, rep_run_id INTEGER NOT NULL, rep_end INTEGER NOT NULL, prefix_hash TEXT NOT NULL) WITHOUT ROWID;
       DELETE FROM temp.stream_states;`);
     // The first sample of a state (in run-id, then position order) is its representative.
-    const insertStates = multiRowInsert(db, "INSERT OR IGNORE INTO temp.stream_states (state_id, key, rep_run_id, rep_end, prefix_hash)", 5);
+    const insertStates = multiRowInsert(
+      db,
+      "INSERT OR IGNORE INTO temp.stream_states (state_id, key, rep_run_id, rep_end, prefix_hash)",
+      5,
+    );
     const insertSamples = multiRowInsert(db, "INSERT INTO samples (abstraction, run_id, position, state_id, next)", 5);
     for (const run of [...runs].sort((a, b) => a.id - b.id)) {
       const goroutines = loadRunGoroutines(db, run.id);
@@ -55,7 +61,11 @@ export function streamProgramStates(
         samples.push(abstraction, run.id, end, id, next);
         states.push(id, key, run.id, end, hash.digest());
       };
-      const step = sampleStepper(abstraction, { eventCount: abstraction === "split" ? countRunEvents(db, run.id) : 0, goroutines }, visit);
+      const step = sampleStepper(
+        abstraction,
+        { eventCount: abstraction === "split" ? countRunEvents(db, run.id) : 0, goroutines },
+        visit,
+      );
       let index = 0;
       forEachRunRecordInChunks(
         db,

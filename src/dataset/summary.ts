@@ -91,7 +91,11 @@ export interface SummarySample {
  * leave-one-run-out ceiling's fallback). `samples` (the test states' samples) give the LOO
  * ceiling; without them it is NaN.
  */
-export function summarizeStates(train: readonly HasCounts[], test: readonly (HasCounts & { readonly id?: string })[], samples?: readonly SummarySample[]): DistributionSummary {
+export function summarizeStates(
+  train: readonly HasCounts[],
+  test: readonly (HasCounts & { readonly id?: string })[],
+  samples?: readonly SummarySample[],
+): DistributionSummary {
   const index = new Map(test.map((s, i) => [s.id, i] as const));
   const fallback = EVENT_TYPES.indexOf(majorityClass(train) ?? "GoStart");
   const loo =

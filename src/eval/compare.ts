@@ -2,7 +2,12 @@
 // interval on the accuracy difference and the cluster sign-flip test as its p-value, with
 // McNemar's test kept beside it, labelled as assuming independent samples.
 
-import { type BootstrapOptions, clusterBootstrapMeanDifference, clusterSignFlipTest, mcnemar } from "../metrics/index.js";
+import {
+  type BootstrapOptions,
+  clusterBootstrapMeanDifference,
+  clusterSignFlipTest,
+  mcnemar,
+} from "../metrics/index.js";
 import { EvaluationInputError } from "./errors.js";
 import type { PredictorComparison, SampleScores } from "./types.js";
 
@@ -33,7 +38,10 @@ export function compare(a: SampleScores, b: SampleScores, options: BootstrapOpti
     accuracyA: mean(a.credit),
     accuracyB: mean(b.credit),
     difference: clusterBootstrapMeanDifference(a.clusters, a.credit, b.credit, options),
-    clusterTest: clusterSignFlipTest(a.clusters, a.credit, b.credit, { resamples: options.resamples, seed: options.seed }),
+    clusterTest: clusterSignFlipTest(a.clusters, a.credit, b.credit, {
+      resamples: options.resamples,
+      seed: options.seed,
+    }),
     clusterUnit: a.clusterUnit,
     mcnemarIndependent: mcnemar(a.credit, b.credit),
   };

@@ -12,7 +12,24 @@ import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
 import { chooseClusters } from "./evaluate.js";
-import { accuracy, type BootstrapInterval, type BootstrapOptions, brierScore, classScores, clusterBootstrapMeanDifference, conformalThreshold, confusionMatrix, expectedCalibrationError, expectedCalibrationErrorInterval, labelScore, macroF1, majorityAccuracy, negativeLogLikelihood, predictionSet, tieCredit } from "../metrics/index.js";
+import {
+  accuracy,
+  type BootstrapInterval,
+  type BootstrapOptions,
+  brierScore,
+  classScores,
+  clusterBootstrapMeanDifference,
+  conformalThreshold,
+  confusionMatrix,
+  expectedCalibrationError,
+  expectedCalibrationErrorInterval,
+  labelScore,
+  macroF1,
+  majorityAccuracy,
+  negativeLogLikelihood,
+  predictionSet,
+  tieCredit,
+} from "../metrics/index.js";
 import type { ClusterUnit, EvaluationSample, PredictorOutput, SampleScores } from "./types.js";
 
 /** The in-context n-gram every other predictor is compared with, pair by pair (docs/training.md). */
@@ -53,17 +70,24 @@ const rank = (seed: number, name: string): string => createHash("sha256").update
 export function assignFolds(families: readonly FamilyWeight[], k: number, seed: number): FoldAssignment {
   if (!Number.isInteger(k) || k < 2) throw new UsageError(`--cv needs at least 2 folds, got ${k}`, "Pass e.g. --cv 5.");
   const distinct = new Set(families.map((f) => f.family));
-  if (distinct.size !== families.length) throw new UsageError("a family is listed twice in the fold assignment", "Aggregate the samples per family first.");
+  if (distinct.size !== families.length)
+    throw new UsageError("a family is listed twice in the fold assignment", "Aggregate the samples per family first.");
   if (families.length < k) {
-    throw new UsageError(`--cv ${k} needs at least ${k} families, the corpus has ${families.length}`, `Pass --cv ${Math.max(2, families.length)} or fewer folds, or collect programs of more families.`);
+    throw new UsageError(
+      `--cv ${k} needs at least ${k} families, the corpus has ${families.length}`,
+      `Pass --cv ${Math.max(2, families.length)} or fewer folds, or collect programs of more families.`,
+    );
   }
-  const ordered = [...families].sort((a, b) => b.samples - a.samples || (rank(seed, a.family) < rank(seed, b.family) ? -1 : 1));
+  const ordered = [...families].sort(
+    (a, b) => b.samples - a.samples || (rank(seed, a.family) < rank(seed, b.family) ? -1 : 1),
+  );
   const folds: string[][] = Array.from({ length: k }, () => []);
   const samples = new Array<number>(k).fill(0);
   for (const f of ordered) {
     let best = 0;
     for (let i = 1; i < k; i++) {
-      if (samples[i]! < samples[best]! || (samples[i] === samples[best] && folds[i]!.length < folds[best]!.length)) best = i;
+      if (samples[i]! < samples[best]! || (samples[i] === samples[best] && folds[i]!.length < folds[best]!.length))
+        best = i;
     }
     folds[best]!.push(f.family);
     samples[best]! += f.samples;
@@ -101,8 +125,12 @@ export interface FoldPredictions {
  *
  * @example conformalCalibrationScores([state with counts GoStart 3, GoEnd 1], [{ probabilities: [0, 0.75, 0, 0, 0, 0.25] }]) // => { scores: [0.25, 0.75], weights: [3, 1] }
  */
-export function conformalCalibrationScores(states: readonly State[], predictions: readonly { readonly probabilities: readonly number[] }[]): { scores: number[]; weights: number[] } {
-  if (states.length !== predictions.length) throw new RangeError(`conformalCalibrationScores: ${predictions.length} predictions for ${states.length} states`);
+export function conformalCalibrationScores(
+  states: readonly State[],
+  predictions: readonly { readonly probabilities: readonly number[] }[],
+): { scores: number[]; weights: number[] } {
+  if (states.length !== predictions.length)
+    throw new RangeError(`conformalCalibrationScores: ${predictions.length} predictions for ${states.length} states`);
   const scores: number[] = [];
   const weights: number[] = [];
   states.forEach((s, i) => {
@@ -118,7 +146,11 @@ export function conformalCalibrationScores(states: readonly State[], predictions
 }
 
 /** conformalThreshold of a predictor's answers on held-out calibration states, at CONFORMAL_COVERAGE. */
-export function conformalThresholdOfStates(states: readonly State[], predictions: readonly { readonly probabilities: readonly number[] }[], coverage = CONFORMAL_COVERAGE): number {
+export function conformalThresholdOfStates(
+  states: readonly State[],
+  predictions: readonly { readonly probabilities: readonly number[] }[],
+  coverage = CONFORMAL_COVERAGE,
+): number {
   const { scores, weights } = conformalCalibrationScores(states, predictions);
   return conformalThreshold(scores, coverage, weights);
 }
@@ -144,7 +176,9 @@ export interface PooledFolds {
 export function poolFolds(folds: readonly FoldPredictions[]): PooledFolds {
   const names = folds.length === 0 ? [] : folds[0]!.outputs.map((o) => o.name);
   const complete = names.filter((n) => folds.every((f) => f.outputs.some((o) => o.name === n)));
-  const incomplete = [...new Set(folds.flatMap((f) => f.outputs.map((o) => o.name)))].filter((n) => !complete.includes(n));
+  const incomplete = [...new Set(folds.flatMap((f) => f.outputs.map((o) => o.name)))].filter(
+    (n) => !complete.includes(n),
+  );
   const states: State[] = [];
   const samples: EvaluationSample[] = [];
   const predictions = new Map(complete.map((n) => [n, [] as PredictorOutput["predictions"][number][]]));
@@ -155,12 +189,19 @@ export function poolFolds(folds: readonly FoldPredictions[]): PooledFolds {
     for (const s of fold.samples) samples.push({ ...s, stateId: prefix + s.stateId });
     for (const name of complete) {
       const output = fold.outputs.find((o) => o.name === name)!;
-      if (output.predictions.length !== fold.states.length) throw new RangeError(`poolFolds: ${name} gave ${output.predictions.length} predictions for ${fold.states.length} states in fold ${fold.fold}`);
+      if (output.predictions.length !== fold.states.length)
+        throw new RangeError(
+          `poolFolds: ${name} gave ${output.predictions.length} predictions for ${fold.states.length} states in fold ${fold.fold}`,
+        );
       predictions.get(name)!.push(...output.predictions);
       hashes.get(name)!.update(`${fold.fold}=${output.configHash};`);
     }
   }
-  const outputs = complete.map((name) => ({ name, configHash: hashes.get(name)!.digest("hex").slice(0, 16), predictions: predictions.get(name)! }));
+  const outputs = complete.map((name) => ({
+    name,
+    configHash: hashes.get(name)!.digest("hex").slice(0, 16),
+    predictions: predictions.get(name)!,
+  }));
   const thresholds = new Map<string, number[]>();
   for (const name of complete) {
     const t = folds.map((f) => f.thresholds?.[name]);
@@ -259,7 +300,11 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
   pooled.states.forEach((s, i) => index.set(s.id, i));
   const stateOf = pooled.samples.map((s) => {
     const i = index.get(s.stateId);
-    if (i === undefined) throw new EvaluationInputError(`sample of state ${s.stateId} has no matching state`, "Pool the states and samples of the same folds.");
+    if (i === undefined)
+      throw new EvaluationInputError(
+        `sample of state ${s.stateId} has no matching state`,
+        "Pool the states and samples of the same folds.",
+      );
     return i;
   });
   const observed = pooled.samples.map((s) => EVENT_TYPES.indexOf(s.next));
@@ -268,7 +313,9 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
   const clusters = programs.map(clusterOf);
   const majority = EVENT_TYPES.indexOf(options.majorityClass);
   const zeros = observed.map(() => 0);
-  const foldRows = Array.from({ length: options.folds }, (_, f) => options.foldOfSample.flatMap((g, i) => (g === f ? [i] : [])));
+  const foldRows = Array.from({ length: options.folds }, (_, f) =>
+    options.foldOfSample.flatMap((g, i) => (g === f ? [i] : [])),
+  );
   const ceilingLoo = leaveOneRunOutCeiling(
     stateOf.map((state, i) => ({ state, run: sampleRun(pooled.samples[i]!), observed: observed[i]! })),
     EVENT_TYPES.length,
@@ -285,18 +332,41 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     return {
       name: output.name,
       accuracy: clusterBootstrapMeanDifference(clusters, credit, zeros, bootstrap),
-      ece: { ...expectedCalibrationErrorInterval(clusters, q, observed, bootstrap), estimate: expectedCalibrationError(q, observed) },
+      ece: {
+        ...expectedCalibrationErrorInterval(clusters, q, observed, bootstrap),
+        estimate: expectedCalibrationError(q, observed),
+      },
       nll: clusterBootstrapMeanDifference(clusters, nll, zeros, bootstrap),
       brier: brierScore(q, observed),
       macroF1: macroF1(scores),
       recall: Object.fromEntries(EVENT_TYPES.map((e, k) => [e, scores[k]!.recall])) as Record<EventType, number>,
       gapToCeilingLoo: ceilingLoo - estimate,
       shareOfCeilingLoo: estimate / ceilingLoo,
-      foldAccuracy: foldRows.map((rows) => accuracy(rows.map((i) => q[i]!), rows.map((i) => observed[i]!))),
-      conformal: conformalScores(pooled.thresholds.get(output.name), q, observed, options.foldOfSample, clusters, zeros, bootstrap),
+      foldAccuracy: foldRows.map((rows) =>
+        accuracy(
+          rows.map((i) => q[i]!),
+          rows.map((i) => observed[i]!),
+        ),
+      ),
+      conformal: conformalScores(
+        pooled.thresholds.get(output.name),
+        q,
+        observed,
+        options.foldOfSample,
+        clusters,
+        zeros,
+        bootstrap,
+      ),
     };
   });
-  const sampleScores = (name: string): SampleScores => ({ name, abstraction: options.abstraction, holdout: "cv", clusters, clusterUnit, credit: credits.get(name)! });
+  const sampleScores = (name: string): SampleScores => ({
+    name,
+    abstraction: options.abstraction,
+    holdout: "cv",
+    clusters,
+    clusterUnit,
+    credit: credits.get(name)!,
+  });
   const againstReference: ReferenceDifference[] = credits.has(reference)
     ? pooled.outputs
         .filter((o) => o.name !== reference)
@@ -344,7 +414,9 @@ function conformalScores(
  * The class most folds' training sides call the majority (ties: the one with more training
  * samples behind it), used for the pooled majority baseline and the ceiling's fallback.
  */
-export function pooledMajorityClass(perFold: readonly { readonly majority: EventType; readonly trainingSamples: number }[]): EventType | undefined {
+export function pooledMajorityClass(
+  perFold: readonly { readonly majority: EventType; readonly trainingSamples: number }[],
+): EventType | undefined {
   const votes = new Map<EventType, { folds: number; samples: number }>();
   for (const f of perFold) {
     const v = votes.get(f.majority) ?? { folds: 0, samples: 0 };

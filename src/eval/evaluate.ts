@@ -10,7 +10,27 @@ import type { State } from "../dataset/types.js";
 import { EVENT_TYPES, type EventType } from "../trace/types.js";
 import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
-import { calibrationBin, classScores, clusterBootstrapMeanDifferenceOfSums, clusterSpearman, correlationPValue, DEFAULT_CALIBRATION_BINS, empiricalDistribution, entropy, expectedCalibrationErrorIntervalOfCells, expectedCalibrationErrorOfBins, klDivergence, l1Distance, macroF1, majorityAccuracy, majorityLabel, pearson, PROBABILITY_FLOOR, reliabilityBinsOfSums, TIE_TOLERANCE } from "../metrics/index.js";
+import {
+  calibrationBin,
+  classScores,
+  clusterBootstrapMeanDifferenceOfSums,
+  clusterSpearman,
+  correlationPValue,
+  DEFAULT_CALIBRATION_BINS,
+  empiricalDistribution,
+  entropy,
+  expectedCalibrationErrorIntervalOfCells,
+  expectedCalibrationErrorOfBins,
+  klDivergence,
+  l1Distance,
+  macroF1,
+  majorityAccuracy,
+  majorityLabel,
+  pearson,
+  PROBABILITY_FLOOR,
+  reliabilityBinsOfSums,
+  TIE_TOLERANCE,
+} from "../metrics/index.js";
 import type {
   ClusterUnit,
   EntropyPoint,
@@ -82,7 +102,10 @@ const bitCount = (mask: number): number => {
  * share a template or category, so they are not independent), else programs: with two or
  * three families a bootstrap interval or permutation test is meaningless.
  */
-export function chooseClusters(programs: readonly string[], familyOf: ((program: string) => string) | undefined): { of: (program: string) => string; unit: ClusterUnit } {
+export function chooseClusters(
+  programs: readonly string[],
+  familyOf: ((program: string) => string) | undefined,
+): { of: (program: string) => string; unit: ClusterUnit } {
   const distinct = [...new Set(programs)];
   if (familyOf !== undefined) {
     const families = new Set(distinct.map(familyOf)).size;
@@ -91,7 +114,11 @@ export function chooseClusters(programs: readonly string[], familyOf: ((program:
   return { of: (program) => program, unit: { unit: "program", clusters: distinct.length } };
 }
 
-function resolveSamples(states: readonly State[], samples: readonly EvaluationSample[], familyOf: EvaluationContext["familyOf"]): SampleColumns {
+function resolveSamples(
+  states: readonly State[],
+  samples: readonly EvaluationSample[],
+  familyOf: EvaluationContext["familyOf"],
+): SampleColumns {
   const index = new Map<string, number>();
   states.forEach((s, i) => {
     if (!index.has(s.id)) index.set(s.id, i);
@@ -112,7 +139,10 @@ function resolveSamples(states: readonly State[], samples: readonly EvaluationSa
     }
     const k = eventIndex(sample.next);
     if (k < 0) {
-      throw new EvaluationInputError(`sample of state ${sample.stateId} has unknown next event "${sample.next}"`, "Rebuild the dataset.");
+      throw new EvaluationInputError(
+        `sample of state ${sample.stateId} has unknown next event "${sample.next}"`,
+        "Rebuild the dataset.",
+      );
     }
     stateIndex[j] = i;
     observed[j] = k;
@@ -159,7 +189,12 @@ function stateColumns(states: readonly State[]): StateColumns {
       if (c === max) modes[i]! |= 1 << k;
     });
   });
-  return { counts, totals, empirical: counts.map((row, i) => (totals[i] === 0 ? null : empiricalDistribution(row))), modes };
+  return {
+    counts,
+    totals,
+    empirical: counts.map((row, i) => (totals[i] === 0 ? null : empiricalDistribution(row))),
+    modes,
+  };
 }
 
 function checkOutput(states: readonly State[], output: PredictorOutput): void {
@@ -203,7 +238,8 @@ interface Ceilings {
 /** The ceilings of the evaluated states: the same for every predictor. */
 function ceilings(stateData: StateColumns, table: SampleColumns, fallback: number): Ceilings {
   const samples: CeilingSample[] = new Array<CeilingSample>(table.stateIndex.length);
-  for (let j = 0; j < samples.length; j++) samples[j] = { state: table.stateIndex[j]!, run: table.runs[j]!, observed: table.observed[j]! };
+  for (let j = 0; j < samples.length; j++)
+    samples[j] = { state: table.stateIndex[j]!, run: table.runs[j]!, observed: table.observed[j]! };
   return {
     ceiling: ceilingAccuracy(stateData.counts),
     ceilingLoo: leaveOneRunOutCeiling(samples, CLASSES, fallback),
@@ -243,7 +279,11 @@ function topLabelColumns(output: PredictorOutput): { mask: Uint8Array; tied: Uin
  * ECE, Brier and NLL intervals resample (clusterBootstrapMeanDifference, expectedCalibrationErrorInterval):
  * a resample then costs O(clusters), never O(samples).
  */
-function sampleMetrics(output: PredictorOutput, table: SampleColumns, bootstrap: { resamples?: number; seed?: number }) {
+function sampleMetrics(
+  output: PredictorOutput,
+  table: SampleColumns,
+  bootstrap: { resamples?: number; seed?: number },
+) {
   const bins = DEFAULT_CALIBRATION_BINS;
   const clusters = table.clusterSizes.length;
   const top = topLabelColumns(output);
@@ -256,7 +296,11 @@ function sampleMetrics(output: PredictorOutput, table: SampleColumns, bootstrap:
   const binCount = new Float64Array(bins);
   const binConfidence = new Float64Array(bins);
   const binHits = new Float64Array(bins);
-  const cells = { count: new Float64Array(clusters * bins), confidenceSum: new Float64Array(clusters * bins), hits: new Float64Array(clusters * bins) };
+  const cells = {
+    count: new Float64Array(clusters * bins),
+    confidenceSum: new Float64Array(clusters * bins),
+    hits: new Float64Array(clusters * bins),
+  };
   let creditSum = 0;
   let brier = 0;
   let nll = 0;
@@ -443,7 +487,8 @@ export function evaluate(
 ): EvaluationResult {
   const table = resolveSamples(states, samples, context.familyOf);
   const stateData = stateColumns(states);
-  const label = context.majorityClass !== undefined ? eventIndex(context.majorityClass) : majorityLabel(table.observed, CLASSES);
+  const label =
+    context.majorityClass !== undefined ? eventIndex(context.majorityClass) : majorityLabel(table.observed, CLASSES);
   const majority = {
     label,
     source: context.majorityClass !== undefined ? ("train" as const) : ("test" as const),
@@ -454,7 +499,12 @@ export function evaluate(
   const comparisons = [];
   for (let i = 0; i < scored.length; i++) {
     for (let j = i + 1; j < scored.length; j++) {
-      comparisons.push(compare(scored[i]!.scores, scored[j]!.scores, { resamples: context.bootstrapResamples, seed: context.bootstrapSeed }));
+      comparisons.push(
+        compare(scored[i]!.scores, scored[j]!.scores, {
+          resamples: context.bootstrapResamples,
+          seed: context.bootstrapSeed,
+        }),
+      );
     }
   }
   return {

@@ -4,7 +4,13 @@
 // store. The CLI is a thin layer over this.
 
 import { samplesWithPrefixes, splitDataOf, type SplitSource } from "../dataset/index.js";
-import { cachedStatePredictions, createPredictor, predictWithCache, type PredictorContext, type PredictorSettings } from "../predict/index.js";
+import {
+  cachedStatePredictions,
+  createPredictor,
+  predictWithCache,
+  type PredictorContext,
+  type PredictorSettings,
+} from "../predict/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES } from "../trace/types.js";
@@ -66,10 +72,14 @@ function failureOf(predictor: string, error: unknown): PredictorFailure {
  */
 export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRunOptions): Promise<EvaluationRun> {
   if (options.predictors.length === 0) {
-    throw new UsageError("no predictor given", "Pass at least one --predictor, e.g. --predictor majority --predictor ngram:3.");
+    throw new UsageError(
+      "no predictor given",
+      "Pass at least one --predictor, e.g. --predictor majority --predictor ngram:3.",
+    );
   }
   const duplicate = options.predictors.find((p, i) => options.predictors.indexOf(p) !== i);
-  if (duplicate !== undefined) throw new UsageError(`predictor ${duplicate} is given twice`, "Give each --predictor once.");
+  if (duplicate !== undefined)
+    throw new UsageError(`predictor ${duplicate} is given twice`, "Give each --predictor once.");
   const progress = (message: string, transient = false): void => options.onProgress?.(message, transient);
 
   const data = splitDataOf(db, options);
@@ -91,10 +101,20 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
       "Run `schedlab collect` (and ingest) on them first, or choose another --holdout.",
     );
   }
-  progress(`${data.abstraction}: ${data.fit.states.length} training states, ${data.validation.states.length} validation states, ${test.states.length} test states, ${test.samples.length} test samples`);
+  progress(
+    `${data.abstraction}: ${data.fit.states.length} training states, ${data.validation.states.length} validation states, ${test.states.length} test states, ${test.samples.length} test samples`,
+  );
 
   const trainingSamples = samplesWithPrefixes(data.fit);
-  const majority = trainingSamples.length === 0 ? undefined : EVENT_TYPES[majorityLabel(trainingSamples.map((s) => EVENT_TYPES.indexOf(s.next)), EVENT_TYPES.length)];
+  const majority =
+    trainingSamples.length === 0
+      ? undefined
+      : EVENT_TYPES[
+          majorityLabel(
+            trainingSamples.map((s) => EVENT_TYPES.indexOf(s.next)),
+            EVENT_TYPES.length,
+          )
+        ];
   const context: PredictorContext = {
     ...options.predictorContext,
     training: { samples: trainingSamples, states: data.fit.states },

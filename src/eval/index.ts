@@ -3,7 +3,13 @@
 // results for reports.
 export { evaluate, MIN_SAMPLES_FOR_ENTROPY } from "./evaluate.js";
 export { compare } from "./compare.js";
-export { saveEvaluation, loadEvaluation, listEvaluations, type StoredEvaluation, type EvaluationSummary } from "./store.js";
+export {
+  saveEvaluation,
+  loadEvaluation,
+  listEvaluations,
+  type StoredEvaluation,
+  type EvaluationSummary,
+} from "./store.js";
 export { EvaluationInputError, NoEvaluationError } from "./errors.js";
 export type {
   EvaluationContext,
@@ -17,5 +23,23 @@ export type {
   SampleScores,
 } from "./types.js";
 export type { PredictorFailure } from "./from-database.js";
-export { assignFolds, conformalThresholdOfStates, crossValidationScores, familyWeights, poolFolds, pooledMajorityClass, CONFORMAL_COVERAGE, CV_REFERENCE, DEFAULT_CV_FOLDS } from "./cv.js";
-export type { CrossValidatedPredictor, CrossValidationScores, FamilyWeight, FoldAssignment, FoldPredictions, PooledFolds, ReferenceDifference } from "./cv.js";
+export {
+  assignFolds,
+  conformalThresholdOfStates,
+  crossValidationScores,
+  familyWeights,
+  poolFolds,
+  pooledMajorityClass,
+  CONFORMAL_COVERAGE,
+  CV_REFERENCE,
+  DEFAULT_CV_FOLDS,
+} from "./cv.js";
+export type {
+  CrossValidatedPredictor,
+  CrossValidationScores,
+  FamilyWeight,
+  FoldAssignment,
+  FoldPredictions,
+  PooledFolds,
+  ReferenceDifference,
+} from "./cv.js";

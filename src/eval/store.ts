@@ -37,7 +37,15 @@ export function saveEvaluation(
         `INSERT INTO eval_runs (created_at, abstraction, holdout, states, samples, programs, options)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(now.toISOString(), result.abstraction, result.holdout, first?.states ?? 0, first?.samples ?? 0, first?.programs ?? 0, JSON.stringify(options));
+      .run(
+        now.toISOString(),
+        result.abstraction,
+        result.holdout,
+        first?.states ?? 0,
+        first?.samples ?? 0,
+        first?.programs ?? 0,
+        JSON.stringify(options),
+      );
     const id = Number(run.lastInsertRowid);
     const insertResult = db.prepare(
       `INSERT INTO eval_results (eval_run_id, position, predictor, config_hash, accuracy, mode_accuracy, ceiling, ceiling_loo, majority,
@@ -46,9 +54,24 @@ export function saveEvaluation(
     );
     result.predictors.forEach((p, position) => {
       insertResult.run(
-        id, position, p.name, p.configHash, real(p.accuracy), real(p.modeAccuracy), real(p.ceiling), real(p.ceilingLoo), real(p.majority),
-        real(p.macroF1), real(p.ece), real(p.brier), real(p.nll), real(p.kl), real(p.l1),
-        real(p.entropySpearman), real(p.entropyPearson), JSON.stringify(p),
+        id,
+        position,
+        p.name,
+        p.configHash,
+        real(p.accuracy),
+        real(p.modeAccuracy),
+        real(p.ceiling),
+        real(p.ceilingLoo),
+        real(p.majority),
+        real(p.macroF1),
+        real(p.ece),
+        real(p.brier),
+        real(p.nll),
+        real(p.kl),
+        real(p.l1),
+        real(p.entropySpearman),
+        real(p.entropyPearson),
+        JSON.stringify(p),
       );
     });
     const insertComparison = db.prepare(
@@ -57,7 +80,15 @@ export function saveEvaluation(
     );
     for (const c of result.comparisons) {
       insertComparison.run(
-        id, c.a, c.b, real(c.difference.estimate), real(c.difference.lower), real(c.difference.upper), real(c.clusterTest.pValue), real(c.mcnemarIndependent.pValue), JSON.stringify(c),
+        id,
+        c.a,
+        c.b,
+        real(c.difference.estimate),
+        real(c.difference.lower),
+        real(c.difference.upper),
+        real(c.clusterTest.pValue),
+        real(c.mcnemarIndependent.pValue),
+        JSON.stringify(c),
       );
     }
     return id;
@@ -102,10 +133,14 @@ export function loadEvaluation(db: SchedlabDatabase, id?: number): StoredEvaluat
     );
   }
   const predictors = (
-    db.prepare("SELECT metrics FROM eval_results WHERE eval_run_id = ? ORDER BY position").all(run.id) as { metrics: string }[]
+    db.prepare("SELECT metrics FROM eval_results WHERE eval_run_id = ? ORDER BY position").all(run.id) as {
+      metrics: string;
+    }[]
   ).map((row) => JSON.parse(row.metrics, reviveNaN) as PredictorEvaluation);
   const comparisons = (
-    db.prepare("SELECT details FROM eval_comparisons WHERE eval_run_id = ? ORDER BY rowid").all(run.id) as { details: string }[]
+    db.prepare("SELECT details FROM eval_comparisons WHERE eval_run_id = ? ORDER BY rowid").all(run.id) as {
+      details: string;
+    }[]
   ).map((row) => JSON.parse(row.details, reviveNaN) as PredictorComparison);
   return {
     ...runHeader(run),
@@ -133,7 +168,9 @@ export interface EvaluationSummary {
 /** The most recent eval runs, newest first. */
 export function listEvaluations(db: SchedlabDatabase, limit = 20): EvaluationSummary[] {
   const runs = db.prepare("SELECT * FROM eval_runs ORDER BY id DESC LIMIT ?").all(limit) as EvalRunRow[];
-  const results = db.prepare("SELECT predictor, accuracy, ceiling FROM eval_results WHERE eval_run_id = ? ORDER BY position");
+  const results = db.prepare(
+    "SELECT predictor, accuracy, ceiling FROM eval_results WHERE eval_run_id = ? ORDER BY position",
+  );
   return runs.map((run) => {
     const rows = results.all(run.id) as { predictor: string; accuracy: number | null; ceiling: number | null }[];
     return {

@@ -28,7 +28,11 @@ export interface CalibrationRow {
   readonly student: readonly number[];
 }
 
-const emptyTally = (bins: number): BinTally => ({ count: new Array<number>(bins).fill(0), hits: new Array<number>(bins).fill(0), confidence: new Array<number>(bins).fill(0) });
+const emptyTally = (bins: number): BinTally => ({
+  count: new Array<number>(bins).fill(0),
+  hits: new Array<number>(bins).fill(0),
+  confidence: new Array<number>(bins).fill(0),
+});
 
 /** Same binning and tie credit as eval's reliabilityBins: bin i is [i/bins, (i+1)/bins), 1 goes in the last. */
 function place(tally: BinTally, q: readonly number[], observed: number, bins: number): void {
@@ -105,7 +109,16 @@ function statistics(teacher: BinTally, student: BinTally, thresholds: FidelityTh
         violatedSamples += nt + ns;
       }
     }
-    bins.push({ lower: b / thresholds.bins, upper: (b + 1) / thresholds.bins, teacherCount: nt, studentCount: ns, teacherAccuracy: at, studentAccuracy: as, gap, violated });
+    bins.push({
+      lower: b / thresholds.bins,
+      upper: (b + 1) / thresholds.bins,
+      teacherCount: nt,
+      studentCount: ns,
+      teacherAccuracy: at,
+      studentAccuracy: as,
+      gap,
+      violated,
+    });
   }
   return {
     bins,
@@ -118,7 +131,12 @@ function statistics(teacher: BinTally, student: BinTally, thresholds: FidelityTh
   };
 }
 
-function percentile(values: readonly number[], estimate: number, options: FidelityOptions, programs: number): RelationResult["ci"] {
+function percentile(
+  values: readonly number[],
+  estimate: number,
+  options: FidelityOptions,
+  programs: number,
+): RelationResult["ci"] {
   const confidence = options.ciLevel ?? 0.95;
   const finite = values.filter((v) => Number.isFinite(v));
   if (finite.length === 0) return { lower: NaN, upper: NaN, confidence, resamples: values.length, programs };
@@ -134,16 +152,40 @@ function percentile(values: readonly number[], estimate: number, options: Fideli
  * and recomputes both statistics from the summed tallies; resamples where no bin is
  * populated by both predictors give no rate and are left out of its interval.
  */
-export function mr4FromTallies(tallies: readonly ProgramTally[], thresholds: FidelityThresholds, options: FidelityOptions): Mr4Result {
+export function mr4FromTallies(
+  tallies: readonly ProgramTally[],
+  thresholds: FidelityThresholds,
+  options: FidelityOptions,
+): Mr4Result {
   const bins = thresholds.bins;
-  const full = statistics(sumTallies(tallies.map((t) => t.teacher), bins), sumTallies(tallies.map((t) => t.student), bins), thresholds);
-  const resamples = tallies.length === 0 ? 0 : options.resamples ?? DEFAULT_RESAMPLES;
+  const full = statistics(
+    sumTallies(
+      tallies.map((t) => t.teacher),
+      bins,
+    ),
+    sumTallies(
+      tallies.map((t) => t.student),
+      bins,
+    ),
+    thresholds,
+  );
+  const resamples = tallies.length === 0 ? 0 : (options.resamples ?? DEFAULT_RESAMPLES);
   const random = seededRandom(options.seed ?? 1);
   const rates: number[] = [];
   const gaps: number[] = [];
   for (let r = 0; r < resamples; r++) {
     const pick = tallies.map(() => tallies[Math.floor(random() * tallies.length)]!);
-    const s = statistics(sumTallies(pick.map((t) => t.teacher), bins), sumTallies(pick.map((t) => t.student), bins), thresholds);
+    const s = statistics(
+      sumTallies(
+        pick.map((t) => t.teacher),
+        bins,
+      ),
+      sumTallies(
+        pick.map((t) => t.student),
+        bins,
+      ),
+      thresholds,
+    );
     rates.push(s.weighted);
     gaps.push(s.eceGap);
   }

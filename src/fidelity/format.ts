@@ -5,10 +5,14 @@ import { fixed, MISSING, pct } from "../core/index.js";
 import type { FidelityResult, RelationResult } from "./types.js";
 import type { VariantComparison } from "./variants.js";
 
-const ci = (r: RelationResult["ci"]): string => (Number.isFinite(r.lower) ? `[${pct(r.lower)}, ${pct(r.upper)}]` : `[${MISSING}]`);
+const ci = (r: RelationResult["ci"]): string =>
+  Number.isFinite(r.lower) ? `[${pct(r.lower)}, ${pct(r.upper)}]` : `[${MISSING}]`;
 
 /** The text `schedlab fidelity` prints. */
-export function fidelityText(result: FidelityResult, context: { readonly abstraction: string; readonly holdout: string }): string {
+export function fidelityText(
+  result: FidelityResult,
+  context: { readonly abstraction: string; readonly holdout: string },
+): string {
   const t = result.thresholds;
   const { MR1, MR2, MR3, MR4 } = result.relations;
   const level = `${Math.round(MR1.ci.confidence * 100)}% CI, ${MR1.ci.resamples} program resamples`;
@@ -20,7 +24,12 @@ export function fidelityText(result: FidelityResult, context: { readonly abstrac
   out += `  relation                                              violated  ${level}\n`;
   out += line("MR1", "top-1 disagreement", MR1, "states");
   out += line("MR2", `KL(teacher||student) > ${t.tau}`, MR2, "states");
-  out += line("MR3", `teacher >= ${t.confidence}, student not >= ${+(t.confidence - t.delta).toFixed(6)} same label`, MR3, "states");
+  out += line(
+    "MR3",
+    `teacher >= ${t.confidence}, student not >= ${+(t.confidence - t.delta).toFixed(6)} same label`,
+    MR3,
+    "states",
+  );
   out += line("MR4", `calibration bins with |acc_T - acc_S| > ${t.mr4Threshold}`, MR4, "binned samples");
   out += `       (${MR4.binsCompared} bins populated by both, ${pct(MR4.binViolationShare)} of them violated; |ECE_T - ECE_S| = ${fixed(MR4.eceGap)} ${MR4.eceGapCi.lower !== undefined && Number.isFinite(MR4.eceGapCi.lower) ? `[${fixed(MR4.eceGapCi.lower)}, ${fixed(MR4.eceGapCi.upper)}]` : ""})\n\n`;
   const width = Math.max(9, result.teacher.name.length, result.student.name.length);

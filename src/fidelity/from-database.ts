@@ -3,7 +3,13 @@
 // four relations. The CLI is a thin layer over this.
 
 import { samplesWithPrefixes, splitDataOf, type Abstraction, type SplitSource } from "../dataset/index.js";
-import { cachedStatePredictions, createPredictor, predictWithCache, type PredictorContext, type PredictorSettings } from "../predict/index.js";
+import {
+  cachedStatePredictions,
+  createPredictor,
+  predictWithCache,
+  type PredictorContext,
+  type PredictorSettings,
+} from "../predict/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { FidelityInputError } from "./errors.js";
 import { checkFidelity } from "./relations.js";
@@ -37,11 +43,17 @@ export async function runFidelity(db: SchedlabDatabase, options: FidelityRunOpti
   const data = splitDataOf(db, options);
   const split = data.split;
   if (split.test.length === 0) {
-    throw new FidelityInputError(`holdout ${split.spec} selects no test programs (${split.description})`, "Collect more programs, or pass --holdout with a spec that matches some, e.g. dir:PREFIX or list:a,b.");
+    throw new FidelityInputError(
+      `holdout ${split.spec} selects no test programs (${split.description})`,
+      "Collect more programs, or pass --holdout with a spec that matches some, e.g. dir:PREFIX or list:a,b.",
+    );
   }
   const test = data.test;
   if (test.samples.length === 0) {
-    throw new FidelityInputError(`the ${split.test.length} test programs have no ${data.abstraction} samples`, "Run `schedlab collect` (and ingest) on them first, or choose another --holdout.");
+    throw new FidelityInputError(
+      `the ${split.test.length} test programs have no ${data.abstraction} samples`,
+      "Run `schedlab collect` (and ingest) on them first, or choose another --holdout.",
+    );
   }
   progress(`${data.abstraction}: ${test.states.length} test states from ${split.test.length} programs`);
   const context: PredictorContext = {
@@ -58,5 +70,10 @@ export async function runFidelity(db: SchedlabDatabase, options: FidelityRunOpti
     outputs.push({ name: spec, configHash: predictor.configHash, predictions: answered.predictions });
   }
   const result = checkFidelity(test.states, test.samples, outputs[0]!, outputs[1]!, options);
-  return { abstraction: data.abstraction, holdout: `${split.spec} (${split.description})`, testPrograms: split.test, result };
+  return {
+    abstraction: data.abstraction,
+    holdout: `${split.spec} (${split.description})`,
+    testPrograms: split.test,
+    result,
+  };
 }

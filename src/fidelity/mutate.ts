@@ -2,7 +2,16 @@
 // rewrites the manifest's go-statement sites and creator names, and checks the variant builds.
 
 import { execa } from "execa";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { devNull } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { MANIFEST_FILE, type Manifest } from "../corpus/manifest.js";
@@ -60,7 +69,9 @@ export function variantName(originalBase: string, kind: MutationKind, seed: numb
 const VARIANT_PATTERN = /^(?:.*\/)?([^/]+)__(rename|reorder|deadcode|copy)-s(\d+)(#test)?$/;
 
 /** For a variant's program name, the original's base name (with "#test" kept), the kind and the seed. */
-export function originalOfVariant(program: string): { readonly base: string; readonly kind: MutationKind; readonly seed: number } | undefined {
+export function originalOfVariant(
+  program: string,
+): { readonly base: string; readonly kind: MutationKind; readonly seed: number } | undefined {
   const m = VARIANT_PATTERN.exec(program);
   if (m === null) return undefined;
   return { base: `${m[1]!}${m[4] ?? ""}`, kind: m[2] as MutationKind, seed: Number(m[3]) };
@@ -70,7 +81,9 @@ export function originalOfVariant(program: string): { readonly base: string; rea
 export function renameCreator(creator: string, renamed: Readonly<Record<string, string>>): string {
   // the package path, up to the first "." after its last "/", is never renamed
   const cut = creator.indexOf(".", creator.lastIndexOf("/") + 1);
-  return creator.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (word: string, offset: number) => (offset > cut && Object.hasOwn(renamed, word) ? renamed[word]! : word));
+  return creator.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (word: string, offset: number) =>
+    offset > cut && Object.hasOwn(renamed, word) ? renamed[word]! : word,
+  );
 }
 
 /** The manifest of a variant: go-statement sites moved to their new lines, creators renamed. */
@@ -80,7 +93,10 @@ export function rewriteManifest(manifest: Manifest, mutation: Pick<HelperMutatio
     expected: manifest.expected.map((e) => {
       const site = e.site === null ? null : mutation.sites[e.site];
       if (site === undefined) {
-        throw new MutationError(`the manifest names a go statement at ${e.site ?? ""} that the source does not have`, "Fix the site in schedlab.json (run `schedlab corpus check`) before mutating.");
+        throw new MutationError(
+          `the manifest names a go statement at ${e.site ?? ""} that the source does not have`,
+          "Fix the site in schedlab.json (run `schedlab corpus check`) before mutating.",
+        );
       }
       return { ...e, creator: renameCreator(e.creator, mutation.renamed), site };
     }),
@@ -92,7 +108,10 @@ async function checkBuilds(dir: string): Promise<void> {
   const args = hasTests ? ["test", "-c", "-o", devNull, "."] : ["build", "-o", devNull, "."];
   const result = await execa("go", args, { cwd: dir, reject: false, all: true });
   if (result.exitCode !== 0) {
-    throw new MutationError(`the variant in ${dir} does not build:\n${result.all ?? ""}`, "This is a bug in the rewrite; report it with the program and the --kind/--seed, and use another seed meanwhile.");
+    throw new MutationError(
+      `the variant in ${dir} does not build:\n${result.all ?? ""}`,
+      "This is a bug in the rewrite; report it with the program and the --kind/--seed, and use another seed meanwhile.",
+    );
   }
 }
 
@@ -103,19 +122,34 @@ function ensureModule(programDir: string, outDir: string): void {
   writeFileSync(join(outDir, "go.mod"), `module schedlab.dev/variants\n\ngo ${goLine ?? "1.22"}\n`);
 }
 
-async function mutateOne(helper: string, programDir: string, kind: MutationKind, options: MutateOptions): Promise<Variant> {
+async function mutateOne(
+  helper: string,
+  programDir: string,
+  kind: MutationKind,
+  options: MutateOptions,
+): Promise<Variant> {
   const name = variantName(basename(programDir), kind, options.seed);
   const dir = join(options.outDir, name);
   if (existsSync(dir)) {
     if (!existsSync(join(dir, VARIANT_FILE))) {
-      throw new MutationError(`${dir} exists and is not a variant schedlab wrote`, "Pass another --out directory, or remove that directory.");
+      throw new MutationError(
+        `${dir} exists and is not a variant schedlab wrote`,
+        "Pass another --out directory, or remove that directory.",
+      );
     }
     rmSync(dir, { recursive: true, force: true });
   }
-  const result = await execa(helper, ["mutate", "--kind", kind, "--seed", String(options.seed), "--out", dir, programDir], { reject: false });
+  const result = await execa(
+    helper,
+    ["mutate", "--kind", kind, "--seed", String(options.seed), "--out", dir, programDir],
+    { reject: false },
+  );
   if (result.exitCode !== 0) {
     rmSync(dir, { recursive: true, force: true });
-    throw new MutationError(`${kind} rewrite of ${programDir} failed: ${result.stderr.trim()}`, "Check that the program builds on its own (`go vet` in its directory); renaming needs a package that type-checks.");
+    throw new MutationError(
+      `${kind} rewrite of ${programDir} failed: ${result.stderr.trim()}`,
+      "Check that the program builds on its own (`go vet` in its directory); renaming needs a package that type-checks.",
+    );
   }
   const mutation = JSON.parse(result.stdout) as HelperMutation;
   try {
@@ -143,14 +177,23 @@ async function mutateOne(helper: string, programDir: string, kind: MutationKind,
  * Each variant is built (or its tests compiled) before it is kept; a kind that fails
  * is reported in `failures` and the others still run.
  */
-export async function mutateProgram(programDir: string, options: MutateOptions): Promise<{ variants: Variant[]; failures: MutationFailure[] }> {
+export async function mutateProgram(
+  programDir: string,
+  options: MutateOptions,
+): Promise<{ variants: Variant[]; failures: MutationFailure[] }> {
   const source = resolve(programDir);
   if (!existsSync(source) || !statSync(source).isDirectory() || !readdirSync(source).some((f) => f.endsWith(".go"))) {
-    throw new MutationError(`${programDir} is not a directory with .go files`, "Pass one program directory (a main package or a package with tests).");
+    throw new MutationError(
+      `${programDir} is not a directory with .go files`,
+      "Pass one program directory (a main package or a package with tests).",
+    );
   }
   const outDir = resolve(options.outDir);
   if (outDir === source || outDir.startsWith(`${source}/`)) {
-    throw new MutationError(`--out ${options.outDir} is inside the program directory`, "Write variants to a directory outside the program, e.g. --out variants/.");
+    throw new MutationError(
+      `--out ${options.outDir} is inside the program directory`,
+      "Write variants to a directory outside the program, e.g. --out variants/.",
+    );
   }
   mkdirSync(outDir, { recursive: true });
   ensureModule(source, outDir);

@@ -2,12 +2,30 @@
 // predictions in, violation rates with program-bootstrap intervals out.
 
 import type { State } from "../dataset/types.js";
-import { type BootstrapInterval, clusterBootstrapMeanDifference, empiricalDistribution, expectedCalibrationError, klDivergence, modeAccuracy, TIE_TOLERANCE, tieCredit, topLabel, topLabels } from "../metrics/index.js";
+import {
+  type BootstrapInterval,
+  clusterBootstrapMeanDifference,
+  empiricalDistribution,
+  expectedCalibrationError,
+  klDivergence,
+  modeAccuracy,
+  TIE_TOLERANCE,
+  tieCredit,
+  topLabel,
+  topLabels,
+} from "../metrics/index.js";
 import type { EvaluationSample, PredictorOutput } from "../eval/types.js";
 import { EVENT_TYPES } from "../trace/types.js";
 import { calibrationTallies, mr4FromTallies } from "./calibration-alignment.js";
 import { FidelityInputError } from "./errors.js";
-import { DEFAULT_THRESHOLDS, type FidelityOptions, type FidelityResult, type FidelityThresholds, type PredictorSummary, type RelationResult } from "./types.js";
+import {
+  DEFAULT_THRESHOLDS,
+  type FidelityOptions,
+  type FidelityResult,
+  type FidelityThresholds,
+  type PredictorSummary,
+  type RelationResult,
+} from "./types.js";
 
 /**
  * MR1 on one state: undefined when the teacher's top label is tied (no single answer to
@@ -31,7 +49,12 @@ export function mr2Violated(teacher: readonly number[], student: readonly number
  * otherwise violated unless the student picks the same (unique) top label with
  * probability ≥ confidence − delta. Both comparisons allow TIE_TOLERANCE, so 0.8 − 0.1 is 0.7.
  */
-export function mr3Violated(teacher: readonly number[], student: readonly number[], confidence: number, delta: number): boolean | undefined {
+export function mr3Violated(
+  teacher: readonly number[],
+  student: readonly number[],
+  confidence: number,
+  delta: number,
+): boolean | undefined {
   const t = topLabel(teacher);
   if (teacher[t]! < confidence - TIE_TOLERANCE) return undefined;
   const s = topLabels(student);
@@ -43,7 +66,11 @@ function interval(b: BootstrapInterval): RelationResult["ci"] {
 }
 
 /** Rate and program-bootstrap interval of a per-state relation; undefined verdicts are excluded. */
-function stateRelation(verdicts: readonly (boolean | undefined)[], programs: readonly string[], options: FidelityOptions): RelationResult {
+function stateRelation(
+  verdicts: readonly (boolean | undefined)[],
+  programs: readonly string[],
+  options: FidelityOptions,
+): RelationResult {
   const groups: string[] = [];
   const values: number[] = [];
   verdicts.forEach((v, i) => {
@@ -51,29 +78,57 @@ function stateRelation(verdicts: readonly (boolean | undefined)[], programs: rea
     groups.push(programs[i]!);
     values.push(v ? 1 : 0);
   });
-  const b = clusterBootstrapMeanDifference(groups, values, values.map(() => 0), { resamples: options.resamples, seed: options.seed, confidence: options.ciLevel });
+  const b = clusterBootstrapMeanDifference(
+    groups,
+    values,
+    values.map(() => 0),
+    { resamples: options.resamples, seed: options.seed, confidence: options.ciLevel },
+  );
   const violations = values.reduce((s, x) => s + x, 0);
-  return { violationRate: values.length === 0 ? NaN : violations / values.length, ci: interval(b), units: values.length, violations, excluded: verdicts.length - values.length };
+  return {
+    violationRate: values.length === 0 ? NaN : violations / values.length,
+    ci: interval(b),
+    units: values.length,
+    violations,
+    excluded: verdicts.length - values.length,
+  };
 }
 
 function checkAligned(states: readonly State[], output: PredictorOutput): void {
   if (output.predictions.length !== states.length) {
-    throw new FidelityInputError(`predictor ${output.name} gave ${output.predictions.length} predictions for ${states.length} states`, "Pass predictions aligned with the states, one per state in the same order.");
+    throw new FidelityInputError(
+      `predictor ${output.name} gave ${output.predictions.length} predictions for ${states.length} states`,
+      "Pass predictions aligned with the states, one per state in the same order.",
+    );
   }
   output.predictions.forEach((p, i) => {
     const q = p.probabilities;
     const sum = q.reduce((s, x) => s + x, 0);
     if (q.length !== EVENT_TYPES.length || !q.every((x) => Number.isFinite(x) && x >= 0) || Math.abs(sum - 1) > 1e-6) {
-      throw new FidelityInputError(`predictor ${output.name} gave an invalid distribution for state ${states[i]!.id}: [${q.join(", ")}]`, "Each prediction must be six finite non-negative probabilities in EVENT_TYPES order summing to 1.");
+      throw new FidelityInputError(
+        `predictor ${output.name} gave an invalid distribution for state ${states[i]!.id}: [${q.join(", ")}]`,
+        "Each prediction must be six finite non-negative probabilities in EVENT_TYPES order summing to 1.",
+      );
     }
   });
 }
 
-function summary(states: readonly State[], rows: readonly { state: number; observed: number; program: string }[], output: PredictorOutput, thresholds: FidelityThresholds, options: FidelityOptions): PredictorSummary {
+function summary(
+  states: readonly State[],
+  rows: readonly { state: number; observed: number; program: string }[],
+  output: PredictorOutput,
+  thresholds: FidelityThresholds,
+  options: FidelityOptions,
+): PredictorSummary {
   const q = output.predictions.map((p) => p.probabilities);
   const labels = q.map((v) => topLabel(v));
   const correct = rows.map((r) => tieCredit(q[r.state]!, r.observed));
-  const b = clusterBootstrapMeanDifference(rows.map((r) => r.program), correct, correct.map(() => 0), { resamples: options.resamples, seed: options.seed, confidence: options.ciLevel });
+  const b = clusterBootstrapMeanDifference(
+    rows.map((r) => r.program),
+    correct,
+    correct.map(() => 0),
+    { resamples: options.resamples, seed: options.seed, confidence: options.ciLevel },
+  );
   const observedStates = states.flatMap((s, i) => (EVENT_TYPES.some((e) => s.counts[e] > 0) ? [i] : []));
   const confidences = q.map((v, i) => v[labels[i]!]!);
   return {
@@ -81,8 +136,15 @@ function summary(states: readonly State[], rows: readonly { state: number; obser
     configHash: output.configHash,
     accuracy: b.estimate,
     accuracyCi: interval(b),
-    modeAccuracy: modeAccuracy(observedStates.map((i) => q[i]!), observedStates.map((i) => EVENT_TYPES.map((e) => states[i]!.counts[e]))),
-    ece: expectedCalibrationError(rows.map((r) => q[r.state]!), rows.map((r) => r.observed), thresholds.bins),
+    modeAccuracy: modeAccuracy(
+      observedStates.map((i) => q[i]!),
+      observedStates.map((i) => EVENT_TYPES.map((e) => states[i]!.counts[e])),
+    ),
+    ece: expectedCalibrationError(
+      rows.map((r) => q[r.state]!),
+      rows.map((r) => r.observed),
+      thresholds.bins,
+    ),
     meanConfidence: confidences.length === 0 ? NaN : confidences.reduce((s, x) => s + x, 0) / confidences.length,
     confidentStates: confidences.filter((c) => c >= thresholds.confidence).length,
   };
@@ -117,17 +179,39 @@ export function checkFidelity(
   const rows = samples.map((sample) => {
     const state = index.get(sample.stateId);
     if (state === undefined) {
-      throw new FidelityInputError(`sample of state ${sample.stateId} has no matching state`, "Pass the states and samples of the same dataset build (same abstraction and holdout).");
+      throw new FidelityInputError(
+        `sample of state ${sample.stateId} has no matching state`,
+        "Pass the states and samples of the same dataset build (same abstraction and holdout).",
+      );
     }
-    return { state, observed: EVENT_TYPES.indexOf(sample.next), program: "program" in sample ? sample.program : sample.prefix.program };
+    return {
+      state,
+      observed: EVENT_TYPES.indexOf(sample.next),
+      program: "program" in sample ? sample.program : sample.prefix.program,
+    };
   });
   const t = teacher.predictions.map((p) => p.probabilities);
   const s = student.predictions.map((p) => p.probabilities);
   const programs = states.map((st) => st.program);
-  const MR1 = stateRelation(t.map((tq, i) => mr1Violated(tq, s[i]!)), programs, options);
-  const MR2 = stateRelation(t.map((tq, i) => mr2Violated(tq, s[i]!, thresholds.tau)), programs, options);
-  const MR3 = stateRelation(t.map((tq, i) => mr3Violated(tq, s[i]!, thresholds.confidence, thresholds.delta)), programs, options);
-  const tallies = calibrationTallies(rows.map((r) => ({ program: r.program, observed: r.observed, teacher: t[r.state]!, student: s[r.state]! })), thresholds.bins);
+  const MR1 = stateRelation(
+    t.map((tq, i) => mr1Violated(tq, s[i]!)),
+    programs,
+    options,
+  );
+  const MR2 = stateRelation(
+    t.map((tq, i) => mr2Violated(tq, s[i]!, thresholds.tau)),
+    programs,
+    options,
+  );
+  const MR3 = stateRelation(
+    t.map((tq, i) => mr3Violated(tq, s[i]!, thresholds.confidence, thresholds.delta)),
+    programs,
+    options,
+  );
+  const tallies = calibrationTallies(
+    rows.map((r) => ({ program: r.program, observed: r.observed, teacher: t[r.state]!, student: s[r.state]! })),
+    thresholds.bins,
+  );
   const MR4 = mr4FromTallies(tallies, thresholds, options);
   return {
     thresholds,

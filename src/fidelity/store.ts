@@ -29,11 +29,19 @@ export interface StoredFidelityRun {
 /** Stores a holdout result or a variant comparison (which must carry relations); returns the row id. */
 export function saveFidelityRun(
   db: SchedlabDatabase,
-  run: { readonly mode: "holdout"; readonly holdout: string; readonly abstraction: string; readonly result: FidelityResult } | { readonly mode: "variants"; readonly comparison: VariantComparison },
+  run:
+    | {
+        readonly mode: "holdout";
+        readonly holdout: string;
+        readonly abstraction: string;
+        readonly result: FidelityResult;
+      }
+    | { readonly mode: "variants"; readonly comparison: VariantComparison },
   createdAt = new Date().toISOString(),
 ): number {
   const result = run.mode === "holdout" ? run.result : run.comparison.relations?.variants;
-  if (result === undefined) throw new RangeError("saveFidelityRun: a variant comparison without teacher/student relations");
+  if (result === undefined)
+    throw new RangeError("saveFidelityRun: a variant comparison without teacher/student relations");
   const r = result.relations;
   return inTransaction(db, () =>
     Number(

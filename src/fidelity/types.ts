@@ -19,7 +19,13 @@ export interface FidelityThresholds {
   readonly bins: number;
 }
 
-export const DEFAULT_THRESHOLDS: FidelityThresholds = { tau: 0.1, confidence: 0.8, delta: 0.1, mr4Threshold: 0.1, bins: 15 };
+export const DEFAULT_THRESHOLDS: FidelityThresholds = {
+  tau: 0.1,
+  confidence: 0.8,
+  delta: 0.1,
+  mr4Threshold: 0.1,
+  bins: 15,
+};
 
 export interface FidelityOptions {
   readonly thresholds?: Partial<FidelityThresholds>;
@@ -35,7 +41,13 @@ export interface FidelityOptions {
 export interface RelationResult {
   /** Violations / units; NaN when the relation applies to no unit. */
   readonly violationRate: number;
-  readonly ci: { readonly lower: number; readonly upper: number; readonly confidence: number; readonly resamples: number; readonly programs: number };
+  readonly ci: {
+    readonly lower: number;
+    readonly upper: number;
+    readonly confidence: number;
+    readonly resamples: number;
+    readonly programs: number;
+  };
   /** Units (states for MR1–MR3, samples in bins populated by both for MR4) the rate is over. */
   readonly units: number;
   readonly violations: number;
@@ -88,7 +100,12 @@ export interface FidelityResult {
   readonly states: number;
   readonly samples: number;
   readonly programs: number;
-  readonly relations: { readonly MR1: RelationResult; readonly MR2: RelationResult; readonly MR3: RelationResult; readonly MR4: Mr4Result };
+  readonly relations: {
+    readonly MR1: RelationResult;
+    readonly MR2: RelationResult;
+    readonly MR3: RelationResult;
+    readonly MR4: Mr4Result;
+  };
   readonly teacher: PredictorSummary;
   readonly student: PredictorSummary;
 }

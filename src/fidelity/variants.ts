@@ -4,7 +4,15 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ingestedPrograms, loadSide, samplesWithPrefixes, type Abstraction, type DatasetProgram, type SampleRow, type State } from "../dataset/index.js";
+import {
+  ingestedPrograms,
+  loadSide,
+  samplesWithPrefixes,
+  type Abstraction,
+  type DatasetProgram,
+  type SampleRow,
+  type State,
+} from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import { clusterBootstrapMeanDifference, topLabel } from "../metrics/index.js";
 import type { PredictorOutput } from "../eval/types.js";
@@ -80,10 +88,21 @@ export function findVariantPairs(programs: readonly DatasetProgram[]): { pairs: 
     if (parsed === undefined) continue;
     const dir = originalDirOf(p);
     const testSuffix = p.name.endsWith("#test") ? "#test" : "";
-    let candidates = dir === undefined ? [] : programs.filter((o) => o.dir === dir && o.name.endsWith(testSuffix) && originalOfVariant(o.name) === undefined);
-    if (candidates.length === 0) candidates = programs.filter((o) => (o.name === parsed.base || o.name.endsWith(`/${parsed.base}`)) && originalOfVariant(o.name) === undefined);
+    let candidates =
+      dir === undefined
+        ? []
+        : programs.filter(
+            (o) => o.dir === dir && o.name.endsWith(testSuffix) && originalOfVariant(o.name) === undefined,
+          );
+    if (candidates.length === 0)
+      candidates = programs.filter(
+        (o) =>
+          (o.name === parsed.base || o.name.endsWith(`/${parsed.base}`)) && originalOfVariant(o.name) === undefined,
+      );
     if (candidates.length !== 1) {
-      warnings.push(`${p.name}: ${candidates.length === 0 ? "its original has no ingested runs" : `several programs could be its original (${candidates.map((c) => c.name).join(", ")})`}; skipped`);
+      warnings.push(
+        `${p.name}: ${candidates.length === 0 ? "its original has no ingested runs" : `several programs could be its original (${candidates.map((c) => c.name).join(", ")})`}; skipped`,
+      );
       continue;
     }
     pairs.push({ original: candidates[0]!.name, variant: p.name, kind: parsed.kind, seed: parsed.seed });
@@ -122,7 +141,11 @@ function matchStates(states: readonly State[], pairs: readonly VariantPair[]): M
   });
 }
 
-function accuracyOn(indices: ReadonlySet<number>, samplesByState: ReadonlyMap<number, number[]>, labels: readonly number[]): number {
+function accuracyOn(
+  indices: ReadonlySet<number>,
+  samplesByState: ReadonlyMap<number, number[]>,
+  labels: readonly number[],
+): number {
   let hits = 0;
   let n = 0;
   for (const i of indices) {
@@ -134,7 +157,12 @@ function accuracyOn(indices: ReadonlySet<number>, samplesByState: ReadonlyMap<nu
   return n === 0 ? NaN : hits / n;
 }
 
-function flipsOf(output: PredictorOutput, matched: readonly Matched[], samplesByState: ReadonlyMap<number, number[]>, options: FidelityOptions): VariantFlips[] {
+function flipsOf(
+  output: PredictorOutput,
+  matched: readonly Matched[],
+  samplesByState: ReadonlyMap<number, number[]>,
+  options: FidelityOptions,
+): VariantFlips[] {
   const labels = output.predictions.map((p) => topLabel(p.probabilities));
   const kinds = [...new Set(matched.map((m) => m.pair.kind))].sort();
   return kinds.map((kind) => {
@@ -152,7 +180,12 @@ function flipsOf(output: PredictorOutput, matched: readonly Matched[], samplesBy
         variants.add(j);
       });
     }
-    const b = clusterBootstrapMeanDifference(groups, flipped, flipped.map(() => 0), { resamples: options.resamples, seed: options.seed, confidence: options.ciLevel });
+    const b = clusterBootstrapMeanDifference(
+      groups,
+      flipped,
+      flipped.map(() => 0),
+      { resamples: options.resamples, seed: options.seed, confidence: options.ciLevel },
+    );
     return {
       predictor: output.name,
       kind,
@@ -160,19 +193,37 @@ function flipsOf(output: PredictorOutput, matched: readonly Matched[], samplesBy
       matchedStates: flipped.length,
       unmatchedStates: ofKind.reduce((n, m) => n + m.unmatched, 0),
       flipRate: b.estimate,
-      flipCi: { lower: b.lower, upper: b.upper, confidence: b.confidence, resamples: b.resamples, programs: b.clusters },
+      flipCi: {
+        lower: b.lower,
+        upper: b.upper,
+        confidence: b.confidence,
+        resamples: b.resamples,
+        programs: b.clusters,
+      },
       accuracyOriginal: accuracyOn(originals, samplesByState, labels),
       accuracyVariant: accuracyOn(variants, samplesByState, labels),
     };
   });
 }
 
-function relationsOn(indices: readonly number[], states: readonly State[], samples: readonly SampleRow[], outputs: readonly PredictorOutput[], options: FidelityOptions): FidelityResult {
+function relationsOn(
+  indices: readonly number[],
+  states: readonly State[],
+  samples: readonly SampleRow[],
+  outputs: readonly PredictorOutput[],
+  options: FidelityOptions,
+): FidelityResult {
   const chosen = [...new Set(indices)].sort((a, b) => a - b);
   const subset = chosen.map((i) => states[i]!);
   const ids = new Set(subset.map((s) => s.id));
   const pick = (o: PredictorOutput): PredictorOutput => ({ ...o, predictions: chosen.map((i) => o.predictions[i]!) });
-  return checkFidelity(subset, samples.filter((s) => ids.has(s.stateId)), pick(outputs[0]!), pick(outputs[1]!), options);
+  return checkFidelity(
+    subset,
+    samples.filter((s) => ids.has(s.stateId)),
+    pick(outputs[0]!),
+    pick(outputs[1]!),
+    options,
+  );
 }
 
 /**
@@ -181,20 +232,31 @@ function relationsOn(indices: readonly number[], states: readonly State[], sampl
  * program's code: split, depth or goroutine (not the pooled context). Fitted predictors
  * train on the programs that are neither originals nor variants.
  */
-export async function compareVariants(db: SchedlabDatabase, options: VariantComparisonOptions): Promise<VariantComparison> {
+export async function compareVariants(
+  db: SchedlabDatabase,
+  options: VariantComparisonOptions,
+): Promise<VariantComparison> {
   if (options.abstraction === "context") {
-    throw new UsageError("--variants needs a per-program abstraction", "Use --abstraction split, depth or goroutine: context states are pooled over programs and cannot be matched between an original and its variant.");
+    throw new UsageError(
+      "--variants needs a per-program abstraction",
+      "Use --abstraction split, depth or goroutine: context states are pooled over programs and cannot be matched between an original and its variant.",
+    );
   }
   const programs = ingestedPrograms(db);
   const { pairs, warnings } = findVariantPairs(programs);
   if (pairs.length === 0) {
-    throw new FidelityInputError("no variant with an ingested original in the database", "Run `schedlab mutate PROGRAM --out DIR`, then `schedlab collect DIR` and collect the original into the same --db.");
+    throw new FidelityInputError(
+      "no variant with an ingested original in the database",
+      "Run `schedlab mutate PROGRAM --out DIR`, then `schedlab collect DIR` and collect the original into the same --db.",
+    );
   }
   const involved = [...new Set(pairs.flatMap((p) => [p.original, p.variant]))].sort();
   const others = programs.map((p) => p.name).filter((n) => !involved.includes(n) && originalOfVariant(n) === undefined);
   const data = loadSide(db, options.abstraction, involved);
   const train = loadSide(db, options.abstraction, others);
-  options.onProgress?.(`${pairs.length} original/variant pairs, ${data.states.length} states; fitted predictors train on ${others.length} other programs`);
+  options.onProgress?.(
+    `${pairs.length} original/variant pairs, ${data.states.length} states; fitted predictors train on ${others.length} other programs`,
+  );
   const index = new Map(data.states.map((s, i) => [s.id, i] as const));
   const samplesByState = new Map<number, number[]>();
   for (const s of data.samples) {
@@ -215,8 +277,20 @@ export async function compareVariants(db: SchedlabDatabase, options: VariantComp
   const flips = outputs.flatMap((o) => flipsOf(o, matched, samplesByState, options));
   const relations = options.teacherStudent
     ? {
-        originals: relationsOn(matched.flatMap((m) => m.original), data.states, data.samples, outputs, options),
-        variants: relationsOn(matched.flatMap((m) => m.variant), data.states, data.samples, outputs, options),
+        originals: relationsOn(
+          matched.flatMap((m) => m.original),
+          data.states,
+          data.samples,
+          outputs,
+          options,
+        ),
+        variants: relationsOn(
+          matched.flatMap((m) => m.variant),
+          data.states,
+          data.samples,
+          outputs,
+          options,
+        ),
       }
     : undefined;
   return { abstraction: options.abstraction, pairs, flips, relations, warnings };

@@ -4,10 +4,22 @@
 import type { GoToolchain } from "./toolchain.js";
 
 /** Proxy settings are passed to builds only, which may need the module proxy. */
-const BUILD_PASSTHROUGH = ["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy", "CC", "CXX", "PKG_CONFIG_PATH"];
+const BUILD_PASSTHROUGH = [
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "CC",
+  "CXX",
+  "PKG_CONFIG_PATH",
+];
 
 function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ""));
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ""),
+  );
 }
 
 /**
@@ -17,7 +29,10 @@ function definedOnly(env: Record<string, string | undefined>): Record<string, st
  * compiler, GOROOT and go binary are always one version. GO111MODULE=off builds a
  * directory that is not inside any module (a loose program) in GOPATH mode.
  */
-export function buildEnvironment(go: GoToolchain, options: { inModule: boolean; tmpdir: string }): Record<string, string> {
+export function buildEnvironment(
+  go: GoToolchain,
+  options: { inModule: boolean; tmpdir: string },
+): Record<string, string> {
   const passthrough = Object.fromEntries(BUILD_PASSTHROUGH.map((key) => [key, process.env[key]]));
   return definedOnly({
     PATH: process.env.PATH,
@@ -46,7 +61,10 @@ export function buildEnvironment(go: GoToolchain, options: { inModule: boolean; 
  * temporary directory; GOTRACEBACK=all makes every crash print all goroutines.
  * `extra` carries the harness variables (SCHEDLAB_TRACE, …).
  */
-export function runEnvironment(go: GoToolchain, options: { procs: number; workdir: string; extra: Record<string, string> }): Record<string, string> {
+export function runEnvironment(
+  go: GoToolchain,
+  options: { procs: number; workdir: string; extra: Record<string, string> },
+): Record<string, string> {
   return definedOnly({
     PATH: process.env.PATH,
     HOME: options.workdir,

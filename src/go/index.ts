@@ -3,5 +3,13 @@
 // and the scrubbed environments builds and runs get.
 
 export { insideModule, moduleRoot } from "./module.js";
-export { goCommandOf, goEnv, goMinorVersion, goToolchain, MIN_GO_MINOR, supportsTraces, type GoToolchain } from "./toolchain.js";
+export {
+  goCommandOf,
+  goEnv,
+  goMinorVersion,
+  goToolchain,
+  MIN_GO_MINOR,
+  supportsTraces,
+  type GoToolchain,
+} from "./toolchain.js";
 export { buildEnvironment, runEnvironment } from "./env.js";

@@ -23,8 +23,20 @@ export interface GoToolchain {
 }
 
 const GO_ENV_KEYS = [
-  "GOVERSION", "GOROOT", "GOCACHE", "GOPATH", "GOMODCACHE", "GOPROXY", "GOSUMDB", "GONOSUMDB",
-  "GOPRIVATE", "GONOPROXY", "GOINSECURE", "GOFLAGS", "CGO_ENABLED", "GOTOOLCHAIN",
+  "GOVERSION",
+  "GOROOT",
+  "GOCACHE",
+  "GOPATH",
+  "GOMODCACHE",
+  "GOPROXY",
+  "GOSUMDB",
+  "GONOSUMDB",
+  "GOPRIVATE",
+  "GONOPROXY",
+  "GOINSECURE",
+  "GOFLAGS",
+  "CGO_ENABLED",
+  "GOTOOLCHAIN",
 ] as const;
 
 /** Minor version below which the execution tracer format is not supported. */
@@ -71,7 +83,10 @@ export async function goToolchain(dir?: string): Promise<GoToolchain> {
       "Unset GOROOT (the go command finds its own), or install that Go version; `schedlab doctor` checks the setup.",
     );
   }
-  const check = await execa(goBinary, ["env", "GOVERSION"], { reject: false, env: { ...process.env, GOROOT: goroot, GOTOOLCHAIN: "local" } });
+  const check = await execa(goBinary, ["env", "GOVERSION"], {
+    reject: false,
+    env: { ...process.env, GOROOT: goroot, GOTOOLCHAIN: "local" },
+  });
   if (check.exitCode !== 0 || check.stdout.trim() !== version) {
     throw new ToolchainMissingError(
       `the selected toolchain's go binary (${goBinary}) reports ${check.stdout.trim() || "nothing"}, not ${version}`,
@@ -103,7 +118,10 @@ export async function goEnv<K extends string>(keys: readonly K[], dir?: string):
     );
   }
   if (result.exitCode !== 0) {
-    const selected = process.env.GOTOOLCHAIN === undefined || process.env.GOTOOLCHAIN === "" ? "" : ` (GOTOOLCHAIN=${process.env.GOTOOLCHAIN})`;
+    const selected =
+      process.env.GOTOOLCHAIN === undefined || process.env.GOTOOLCHAIN === ""
+        ? ""
+        : ` (GOTOOLCHAIN=${process.env.GOTOOLCHAIN})`;
     throw new ToolchainMissingError(
       `the go command cannot select its toolchain${selected}${dir === undefined ? "" : ` in ${dir}`}: ${(result.all ?? "").trim().split("\n").slice(-3).join(" ")}`,
       "Run `go version` there to see the error; a toolchain named by GOTOOLCHAIN or a go.mod `toolchain` line is downloaded from the module proxy (check GOPROXY and the network), or set GOTOOLCHAIN=local to use the Go on PATH.",

@@ -64,7 +64,11 @@ async function buildGoHelper(): Promise<string> {
 function sourceHash(goVersion: string): string {
   const hash = createHash("sha256").update(goVersion);
   for (const name of binarySources(GOHELPER_SOURCE_DIR, "")) {
-    hash.update(name).update("\0").update(readFileSync(join(GOHELPER_SOURCE_DIR, name))).update("\0");
+    hash
+      .update(name)
+      .update("\0")
+      .update(readFileSync(join(GOHELPER_SOURCE_DIR, name)))
+      .update("\0");
   }
   return hash.digest("hex").slice(0, 16);
 }
@@ -82,7 +86,9 @@ function binarySources(root: string, relative: string): string[] {
       if (entry.name !== "testdata" && !entry.name.startsWith(".") && !entry.name.startsWith("_")) {
         files.push(...binarySources(root, path));
       }
-    } else if (entry.name.endsWith(".go") ? !entry.name.endsWith("_test.go") : relative === "" && isModuleFile(entry.name)) {
+    } else if (
+      entry.name.endsWith(".go") ? !entry.name.endsWith("_test.go") : relative === "" && isModuleFile(entry.name)
+    ) {
       files.push(path);
     }
   }
@@ -92,4 +98,3 @@ function binarySources(root: string, relative: string): string[] {
 function isModuleFile(name: string): boolean {
   return name === "go.mod" || name === "go.sum";
 }
-

@@ -21,7 +21,11 @@ export function escapeProperty(text: string): string {
 export type AnnotationCommand = "error" | "warning" | "notice";
 
 /** One workflow command line. */
-export function workflowCommand(command: AnnotationCommand, properties: Readonly<Record<string, string | number | undefined>>, message: string): string {
+export function workflowCommand(
+  command: AnnotationCommand,
+  properties: Readonly<Record<string, string | number | undefined>>,
+  message: string,
+): string {
   const props = Object.entries(properties)
     .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
     .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)
@@ -37,7 +41,9 @@ function commandOf(result: CiResult): AnnotationCommand {
 /** The annotation of one result: on its primary place when that is in the repository. */
 function annotation(result: CiResult): string {
   const at = result.primary.location?.inRepository === true ? result.primary.location : null;
-  const related = result.related.filter((p) => p.location?.inRepository === true).map((p) => `${p.location?.path}:${p.location?.line}: ${p.message}`);
+  const related = result.related
+    .filter((p) => p.location?.inRepository === true)
+    .map((p) => `${p.location?.path}:${p.location?.line}: ${p.message}`);
   const lines = [
     result.message,
     ...(related.length > 0 ? ["", ...related] : []),
@@ -53,9 +59,12 @@ function annotation(result: CiResult): string {
  */
 export function githubAnnotations(results: readonly CiResult[], analysis: LeakAnalysis): string {
   const lines = results.map(annotation);
-  for (const b of analysis.buildErrors ?? []) lines.push(workflowCommand("error", { title: `schedlab: ${b.program} did not build` }, b.output.trim()));
+  for (const b of analysis.buildErrors ?? [])
+    lines.push(workflowCommand("error", { title: `schedlab: ${b.program} did not build` }, b.output.trim()));
   const fresh = results.filter((r) => r.baselined === null).length;
   const accepted = results.length - fresh;
-  lines.push(`schedlab leaks: ${fresh} result(s)${accepted > 0 ? ` not in the baseline, ${accepted} accepted by it` : ""} in ${analysis.programs.length} program(s).`);
+  lines.push(
+    `schedlab leaks: ${fresh} result(s)${accepted > 0 ? ` not in the baseline, ${accepted} accepted by it` : ""} in ${analysis.programs.length} program(s).`,
+  );
   return `${lines.join("\n")}\n`;
 }

@@ -40,7 +40,11 @@ export class BaselineFormatError extends SchedlabError {
  * same fingerprint in `previous` are kept; new entries get DEFAULT_BASELINE_REASON. Entries
  * of `previous` for programs outside `scope` (a `--program` run) are kept as they were.
  */
-export function baselineOf(analysis: LeakAnalysis, previous: Baseline | null = null, scope: BaselineScope = {}): Baseline {
+export function baselineOf(
+  analysis: LeakAnalysis,
+  previous: Baseline | null = null,
+  scope: BaselineScope = {},
+): Baseline {
   const reasons = new Map((previous?.entries ?? []).map((e) => [e.fingerprint, e.reason]));
   const seen = new Set<string>();
   const entries: BaselineEntry[] = [];
@@ -55,8 +59,21 @@ export function baselineOf(analysis: LeakAnalysis, previous: Baseline | null = n
 
 /** The file's text: one entry per line group, stable order, ready to commit and edit. */
 export function baselineText(baseline: Baseline): string {
-  const ordered = [...baseline.entries].sort((a, b) => compare(a.program, b.program) || compare(a.test ?? "", b.test ?? "") || compare(a.kind, b.kind) || compare(a.fingerprint, b.fingerprint));
-  const entries = ordered.map((e) => ({ fingerprint: e.fingerprint, kind: e.kind, program: e.program, test: e.test, summary: e.summary, reason: e.reason }));
+  const ordered = [...baseline.entries].sort(
+    (a, b) =>
+      compare(a.program, b.program) ||
+      compare(a.test ?? "", b.test ?? "") ||
+      compare(a.kind, b.kind) ||
+      compare(a.fingerprint, b.fingerprint),
+  );
+  const entries = ordered.map((e) => ({
+    fingerprint: e.fingerprint,
+    kind: e.kind,
+    program: e.program,
+    test: e.test,
+    summary: e.summary,
+    reason: e.reason,
+  }));
   return `${JSON.stringify({ schedlabBaseline: BASELINE_VERSION, entries }, null, 2)}\n`;
 }
 
@@ -78,8 +95,13 @@ export function parseBaseline(text: string, file: string): Baseline {
   } catch (error) {
     throw new BaselineFormatError(file, `not JSON (${(error as Error).message})`);
   }
-  if (!isRecord(data) || !("schedlabBaseline" in data)) throw new BaselineFormatError(file, 'expected an object with "schedlabBaseline" and "entries"');
-  if (data.schedlabBaseline !== BASELINE_VERSION) throw new BaselineFormatError(file, `"schedlabBaseline" is ${JSON.stringify(data.schedlabBaseline)}, this schedlab reads version ${BASELINE_VERSION}`);
+  if (!isRecord(data) || !("schedlabBaseline" in data))
+    throw new BaselineFormatError(file, 'expected an object with "schedlabBaseline" and "entries"');
+  if (data.schedlabBaseline !== BASELINE_VERSION)
+    throw new BaselineFormatError(
+      file,
+      `"schedlabBaseline" is ${JSON.stringify(data.schedlabBaseline)}, this schedlab reads version ${BASELINE_VERSION}`,
+    );
   if (!Array.isArray(data.entries)) throw new BaselineFormatError(file, '"entries" must be an array');
   const entries = data.entries.map((raw: unknown, i: number): BaselineEntry => {
     const where = `entry ${i + 1}`;
@@ -94,12 +116,28 @@ export function parseBaseline(text: string, file: string): Baseline {
       return value;
     };
     const fingerprint = text("fingerprint") as string;
-    if (!FINGERPRINT.test(fingerprint)) throw new BaselineFormatError(file, `${where}: "fingerprint" must be 16 lowercase hex digits, got ${JSON.stringify(fingerprint)}`);
+    if (!FINGERPRINT.test(fingerprint))
+      throw new BaselineFormatError(
+        file,
+        `${where}: "fingerprint" must be 16 lowercase hex digits, got ${JSON.stringify(fingerprint)}`,
+      );
     const kind = text("kind") as string;
-    if (!(COUNTED_KINDS as readonly string[]).includes(kind)) throw new BaselineFormatError(file, `${where}: "kind" must be one of ${COUNTED_KINDS.join(", ")}, got ${JSON.stringify(kind)}`);
+    if (!(COUNTED_KINDS as readonly string[]).includes(kind))
+      throw new BaselineFormatError(
+        file,
+        `${where}: "kind" must be one of ${COUNTED_KINDS.join(", ")}, got ${JSON.stringify(kind)}`,
+      );
     const reason = text("reason") as string;
-    if (reason.trim() === "") throw new BaselineFormatError(file, `${where} (${fingerprint}) has an empty "reason": say why it is accepted`);
-    return { fingerprint, kind: kind as CountedKind, program: text("program") as string, test: text("test", true), summary: text("summary", true) ?? "", reason };
+    if (reason.trim() === "")
+      throw new BaselineFormatError(file, `${where} (${fingerprint}) has an empty "reason": say why it is accepted`);
+    return {
+      fingerprint,
+      kind: kind as CountedKind,
+      program: text("program") as string,
+      test: text("test", true),
+      summary: text("summary", true) ?? "",
+      reason,
+    };
   });
   return { entries };
 }
@@ -128,7 +166,12 @@ export interface BaselineMatch {
 }
 
 /** Holds `baseline` against `analysis`: entries for programs outside `scope` are neither used nor stale. */
-export function matchBaseline(analysis: LeakAnalysis, baseline: Baseline, file: string, scope: BaselineScope = {}): BaselineMatch {
+export function matchBaseline(
+  analysis: LeakAnalysis,
+  baseline: Baseline,
+  file: string,
+  scope: BaselineScope = {},
+): BaselineMatch {
   const entries = new Map(baseline.entries.filter((e) => inScope(e, scope)).map((e) => [e.fingerprint, e]));
   const items = countedItems(analysis);
   const baselined: { item: CountedItem; entry: BaselineEntry }[] = [];
@@ -151,7 +194,10 @@ export function matchBaseline(analysis: LeakAnalysis, baseline: Baseline, file: 
 /** Reads a baseline file; a missing or malformed file is an error that says what to do. */
 export function readBaseline(file: string): Baseline {
   if (!existsSync(file)) {
-    throw new SchedlabError(`baseline ${file} does not exist`, `Write one with \`schedlab leaks --save-baseline ${file}\`, then commit it.`);
+    throw new SchedlabError(
+      `baseline ${file} does not exist`,
+      `Write one with \`schedlab leaks --save-baseline ${file}\`, then commit it.`,
+    );
   }
   return parseBaseline(readFileSync(file, "utf8"), file);
 }
@@ -161,7 +207,12 @@ export function readBaseline(file: string): Baseline {
  * write leaves the old one). Reasons are kept from `previous`, else from the file being
  * replaced when it is a readable baseline; a file there that is not one is not overwritten.
  */
-export function saveBaseline(file: string, analysis: LeakAnalysis, previous: Baseline | null, scope: BaselineScope = {}): Baseline {
+export function saveBaseline(
+  file: string,
+  analysis: LeakAnalysis,
+  previous: Baseline | null,
+  scope: BaselineScope = {},
+): Baseline {
   const replaced = existsSync(file) ? parseBaseline(readFileSync(file, "utf8"), file) : null;
   const prior = previous ?? replaced;
   const baseline = baselineOf(analysis, prior, scope);

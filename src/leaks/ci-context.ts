@@ -28,15 +28,31 @@ export interface CiContext {
  * (no goroutine of theirs was recorded) are not known.
  */
 export function ciContext(db: SchedlabDatabase, repoRoot: string, baseline: BaselineMatch | null = null): CiContext {
-  const rows = db.prepare("SELECT id, name, kind, dir, root, test_name FROM programs ORDER BY name").all() as { id: number; name: string; kind: "main" | "test"; dir: string; root: string; test_name: string | null }[];
-  const programs = new Map<string, ProgramSource>(rows.map((r) => [r.name, { name: r.name, kind: r.kind, dir: r.dir, root: r.root, testName: r.test_name }]));
+  const rows = db.prepare("SELECT id, name, kind, dir, root, test_name FROM programs ORDER BY name").all() as {
+    id: number;
+    name: string;
+    kind: "main" | "test";
+    dir: string;
+    root: string;
+    test_name: string | null;
+  }[];
+  const programs = new Map<string, ProgramSource>(
+    rows.map((r) => [r.name, { name: r.name, kind: r.kind, dir: r.dir, root: r.root, testName: r.test_name }]),
+  );
   const ids = new Map(rows.map((r) => [r.name, r.id]));
-  const roots = db.prepare("SELECT DISTINCT g.canonical_id AS id FROM runs r JOIN goroutines g ON g.run_id = r.id WHERE r.program_id = ? AND g.is_root = 1");
-  const created = db.prepare("SELECT creation_site AS site FROM goroutines WHERE run_id = ? AND canonical_id = ? LIMIT 1");
+  const roots = db.prepare(
+    "SELECT DISTINCT g.canonical_id AS id FROM runs r JOIN goroutines g ON g.run_id = r.id WHERE r.program_id = ? AND g.is_root = 1",
+  );
+  const created = db.prepare(
+    "SELECT creation_site AS site FROM goroutines WHERE run_id = ? AND canonical_id = ? LIMIT 1",
+  );
   const tests = new Map<string, readonly string[]>();
   return {
     programs,
-    sources: sourceResolver(rows.map((r) => programs.get(r.name) as ProgramSource), repoRoot),
+    sources: sourceResolver(
+      rows.map((r) => programs.get(r.name) as ProgramSource),
+      repoRoot,
+    ),
     testsRun(program) {
       const known = tests.get(program);
       if (known !== undefined) return known;

@@ -8,7 +8,14 @@
 
 import { goroutineLabel, siteLine, type PotentialDeadlock, type WaitFor } from "../model/index.js";
 import type { CiContext } from "./ci-context.js";
-import { flakyFingerprint, isTestName, raceFingerprint, raceSummary, type CountedKind, type CountedVerdict } from "./fingerprints.js";
+import {
+  flakyFingerprint,
+  isTestName,
+  raceFingerprint,
+  raceSummary,
+  type CountedKind,
+  type CountedVerdict,
+} from "./fingerprints.js";
 import type { FlakyFinding } from "./flaky.js";
 import type { BugReport, LeakAnalysis } from "./from-database.js";
 import type { RaceFinding } from "./race.js";
@@ -52,15 +59,64 @@ export interface CiResult {
 }
 
 /** The rules results fall under, with what each means (SARIF's rule metadata, docs/ci.md). */
-export const CI_RULES: readonly { readonly kind: CountedKind; readonly name: string; readonly short: string; readonly description: string }[] = [
-  { kind: "leak", name: "GoroutineLeak", short: "Goroutine blocked forever", description: "Goroutines left blocked forever while their test or program went on or finished: nothing can ever wake them." },
-  { kind: "deadlock", name: "Deadlock", short: "Deadlock: a run hung", description: "A run hung with every user goroutine blocked: the program or test cannot finish." },
-  { kind: "outlived", name: "OutlivedTest", short: "Goroutine outlived its test", description: "A goroutine still alive (a timer, ticker or context can wake it) after the test or program that created it ended." },
-  { kind: "inconclusive", name: "InconclusiveBlock", short: "Goroutine left blocked, inconclusive", description: "A goroutine left blocked while whatever woke the same wait elsewhere was still live, or only in runs the deadline cut." },
-  { kind: "background", name: "BackgroundGoroutine", short: "Background goroutine left waiting", description: "A goroutine no test owns (package init, TestMain or package state) left waiting when the run ended." },
-  { kind: "potential-deadlock", name: "PotentialDeadlock", short: "Potential deadlock from lock order", description: "Recorded lock orders make a deadlock possible (a lock-order inversion or a recursive read lock), though no run hung on it." },
-  { kind: "race", name: "DataRace", short: "Data race", description: "The race detector reported two unsynchronised accesses to the same memory, at least one a write." },
-  { kind: "flaky", name: "FlakyTest", short: "Test flaky under schedule", description: "A test that failed or panicked on some schedules and passed on others." },
+export const CI_RULES: readonly {
+  readonly kind: CountedKind;
+  readonly name: string;
+  readonly short: string;
+  readonly description: string;
+}[] = [
+  {
+    kind: "leak",
+    name: "GoroutineLeak",
+    short: "Goroutine blocked forever",
+    description:
+      "Goroutines left blocked forever while their test or program went on or finished: nothing can ever wake them.",
+  },
+  {
+    kind: "deadlock",
+    name: "Deadlock",
+    short: "Deadlock: a run hung",
+    description: "A run hung with every user goroutine blocked: the program or test cannot finish.",
+  },
+  {
+    kind: "outlived",
+    name: "OutlivedTest",
+    short: "Goroutine outlived its test",
+    description:
+      "A goroutine still alive (a timer, ticker or context can wake it) after the test or program that created it ended.",
+  },
+  {
+    kind: "inconclusive",
+    name: "InconclusiveBlock",
+    short: "Goroutine left blocked, inconclusive",
+    description:
+      "A goroutine left blocked while whatever woke the same wait elsewhere was still live, or only in runs the deadline cut.",
+  },
+  {
+    kind: "background",
+    name: "BackgroundGoroutine",
+    short: "Background goroutine left waiting",
+    description: "A goroutine no test owns (package init, TestMain or package state) left waiting when the run ended.",
+  },
+  {
+    kind: "potential-deadlock",
+    name: "PotentialDeadlock",
+    short: "Potential deadlock from lock order",
+    description:
+      "Recorded lock orders make a deadlock possible (a lock-order inversion or a recursive read lock), though no run hung on it.",
+  },
+  {
+    kind: "race",
+    name: "DataRace",
+    short: "Data race",
+    description: "The race detector reported two unsynchronised accesses to the same memory, at least one a write.",
+  },
+  {
+    kind: "flaky",
+    name: "FlakyTest",
+    short: "Test flaky under schedule",
+    description: "A test that failed or panicked on some schedules and passed on others.",
+  },
 ];
 
 export function ruleId(kind: CountedKind): string {
@@ -84,7 +140,8 @@ function fallback(context: CiContext, program: string, test: string | null, mess
 
 /** Places after the primary one, each at most once (by file and line). */
 function distinct(primary: CiPlace, places: readonly CiPlace[]): CiPlace[] {
-  const key = (p: CiPlace): string => (p.location === null ? `site:${p.site}` : `${p.location.path}:${p.location.line}`);
+  const key = (p: CiPlace): string =>
+    p.location === null ? `site:${p.site}` : `${p.location.path}:${p.location.line}`;
   const seen = new Set([key(primary)]);
   return places.filter((p) => {
     if (p.location === null && p.site === null) return false;
@@ -106,7 +163,11 @@ function bugTest(bug: BugReport): string | null {
   return bug.test ?? (isTestName(bug.owner) ? bug.owner : null);
 }
 
-function bugResult(bug: BugReport, findings: ReadonlyMap<string, LeakFinding>, context: CiContext): Omit<CiResult, "baselined"> {
+function bugResult(
+  bug: BugReport,
+  findings: ReadonlyMap<string, LeakFinding>,
+  context: CiContext,
+): Omit<CiResult, "baselined"> {
   const finding = (goroutine: string): LeakFinding | undefined => findings.get(`${bug.program}\u0000${goroutine}`);
   const explainedId = bug.explained?.goroutine ?? bug.goroutines[0];
   const explanation = bug.explained?.explanation ?? null;
@@ -116,25 +177,65 @@ function bugResult(bug: BugReport, findings: ReadonlyMap<string, LeakFinding>, c
   const blockedAt = main?.blockingSite ?? explanation?.stack[0] ?? null;
   const waitText = main === undefined ? "" : ` in ${main.wait}`;
   const located = place(context, bug.program, blockedAt, `${label} is blocked here${waitText}`);
-  const primary = located.location !== null ? located : { ...fallback(context, bug.program, test, `${label} is blocked at ${siteLine(blockedAt)}${waitText}; this test is where it belongs`), site: blockedAt };
+  const primary =
+    located.location !== null
+      ? located
+      : {
+          ...fallback(
+            context,
+            bug.program,
+            test,
+            `${label} is blocked at ${siteLine(blockedAt)}${waitText}; this test is where it belongs`,
+          ),
+          site: blockedAt,
+        };
   const runId = explanation?.runId ?? bug.runIds[0] ?? null;
   const places: CiPlace[] = [];
-  if (main !== undefined && !main.isRoot && main.creationSite !== null) places.push(place(context, bug.program, main.creationSite, `${label} was created here`));
+  if (main !== undefined && !main.isRoot && main.creationSite !== null)
+    places.push(place(context, bug.program, main.creationSite, `${label} was created here`));
   for (const w of explanation?.waitsFor ?? []) {
     const name = goroutineLabel(w.goroutine);
-    const role = w.basis === "holds-lock" ? "holds the lock it wants" : w.basis === "woke-before" ? "woke it from this wait in other runs" : "can complete its wait (source)";
-    const site = w.state === "blocked" ? w.blockedAt : (runId === null ? null : context.creationSite(runId, w.goroutine)) ?? finding(w.goroutine)?.creationSite ?? null;
+    const role =
+      w.basis === "holds-lock"
+        ? "holds the lock it wants"
+        : w.basis === "woke-before"
+          ? "woke it from this wait in other runs"
+          : "can complete its wait (source)";
+    const site =
+      w.state === "blocked"
+        ? w.blockedAt
+        : ((runId === null ? null : context.creationSite(runId, w.goroutine)) ??
+          finding(w.goroutine)?.creationSite ??
+          null);
     if (site !== null) places.push(place(context, bug.program, site, `${name} ${role}: ${stateText(w)}`));
-    if (w.tookLockAt !== null) places.push(place(context, bug.program, w.tookLockAt, `${name} took the lock here and still holds it`));
+    if (w.tookLockAt !== null)
+      places.push(place(context, bug.program, w.tookLockAt, `${name} took the lock here and still holds it`));
   }
   for (const step of (explanation?.cycle ?? []).slice(1)) {
-    places.push(place(context, bug.program, step.site, `${goroutineLabel(step.goroutine)} waits here (${step.wait}) in the cycle`));
+    places.push(
+      place(
+        context,
+        bug.program,
+        step.site,
+        `${goroutineLabel(step.goroutine)} waits here (${step.wait}) in the cycle`,
+      ),
+    );
   }
   for (const id of bug.goroutines) {
     const other = finding(id);
     if (id === explainedId || other === undefined) continue;
-    places.push(place(context, bug.program, other.blockingSite, `${goroutineLabel(id)} of the same bug is blocked here in ${other.wait}`));
-    if (!other.isRoot && other.creationSite !== null) places.push(place(context, bug.program, other.creationSite, `${goroutineLabel(id)} of the same bug was created here`));
+    places.push(
+      place(
+        context,
+        bug.program,
+        other.blockingSite,
+        `${goroutineLabel(id)} of the same bug is blocked here in ${other.wait}`,
+      ),
+    );
+    if (!other.isRoot && other.creationSite !== null)
+      places.push(
+        place(context, bug.program, other.creationSite, `${goroutineLabel(id)} of the same bug was created here`),
+      );
   }
   const text = explanation?.text ?? `${label} is blocked at ${siteLine(blockedAt)}${waitText}.`;
   const message = bug.why !== "" && !text.includes(bug.why) ? `${text} (${bug.verdict}: ${bug.why})` : text;
@@ -149,21 +250,49 @@ function bugResult(bug: BugReport, findings: ReadonlyMap<string, LeakFinding>, c
     message,
     primary,
     related: distinct(primary, places),
-    stack: (explanation?.stack ?? []).map((frame) => place(context, bug.program, frame, frame.slice(0, frame.lastIndexOf(" ")))),
-    properties: { program: bug.program, test, kind: bug.kind, verdict: bug.verdict, owner: bug.owner, goroutines: bug.goroutines, runs: bug.runIds, replay: bug.replay },
+    stack: (explanation?.stack ?? []).map((frame) =>
+      place(context, bug.program, frame, frame.slice(0, frame.lastIndexOf(" "))),
+    ),
+    properties: {
+      program: bug.program,
+      test,
+      kind: bug.kind,
+      verdict: bug.verdict,
+      owner: bug.owner,
+      goroutines: bug.goroutines,
+      runs: bug.runIds,
+      replay: bug.replay,
+    },
   };
 }
 
 function potentialResult(p: PotentialDeadlock, context: CiContext): Omit<CiResult, "baselined"> {
   const test = isTestName(p.owner) ? p.owner : null;
   const first = p.steps[0];
-  const located = place(context, p.program, first?.takenAt ?? null, `${first === undefined ? "a goroutine" : goroutineLabel(first.goroutine)} asks for a lock here while holding another`);
-  const primary = located.location !== null ? located : fallback(context, p.program, test, "the lock orders were recorded in this test");
+  const located = place(
+    context,
+    p.program,
+    first?.takenAt ?? null,
+    `${first === undefined ? "a goroutine" : goroutineLabel(first.goroutine)} asks for a lock here while holding another`,
+  );
+  const primary =
+    located.location !== null
+      ? located
+      : fallback(context, p.program, test, "the lock orders were recorded in this test");
   const places: CiPlace[] = [];
   for (const step of p.steps) {
     const name = goroutineLabel(step.goroutine);
-    places.push(place(context, p.program, step.heldAt, `${name} took a lock here (${step.modes[0] === "r" ? "read" : "write"})`));
-    places.push(place(context, p.program, step.takenAt, `${name} then asks for another here (${step.modes[1] === "r" ? "read" : "write"})`));
+    places.push(
+      place(context, p.program, step.heldAt, `${name} took a lock here (${step.modes[0] === "r" ? "read" : "write"})`),
+    );
+    places.push(
+      place(
+        context,
+        p.program,
+        step.takenAt,
+        `${name} then asks for another here (${step.modes[1] === "r" ? "read" : "write"})`,
+      ),
+    );
   }
   if (p.writerAt !== null) places.push(place(context, p.program, p.writerAt, "a writer asks for the same lock here"));
   return {
@@ -178,16 +307,26 @@ function potentialResult(p: PotentialDeadlock, context: CiContext): Omit<CiResul
     primary,
     related: distinct(primary, places),
     stack: [],
-    properties: { program: p.program, test, kind: "potential-deadlock", pattern: p.pattern, owner: p.owner, runs: p.runIds },
+    properties: {
+      program: p.program,
+      test,
+      kind: "potential-deadlock",
+      pattern: p.pattern,
+      owner: p.owner,
+      runs: p.runIds,
+    },
   };
 }
 
 function raceResult(r: RaceFinding, context: CiContext): Omit<CiResult, "baselined"> {
   const located = place(context, r.program, r.frames[0], `${r.accesses[0]} here`);
-  const primary = located.location !== null ? located : fallback(context, r.program, null, `${r.accesses[0]} at ${r.frames[0]}`);
+  const primary =
+    located.location !== null ? located : fallback(context, r.program, null, `${r.accesses[0]} at ${r.frames[0]}`);
   const places = [
     place(context, r.program, r.frames[1], `racing ${r.accesses[1]} here`),
-    ...r.createdAt.map((site, i) => place(context, r.program, site, `the goroutine of the ${r.accesses[i]} was created here`)),
+    ...r.createdAt.map((site, i) =>
+      place(context, r.program, site, `the goroutine of the ${r.accesses[i]} was created here`),
+    ),
   ];
   return {
     rule: "race",
@@ -201,7 +340,14 @@ function raceResult(r: RaceFinding, context: CiContext): Omit<CiResult, "baselin
     primary,
     related: distinct(primary, places),
     stack: [],
-    properties: { program: r.program, kind: "race", frames: r.frames, accesses: r.accesses, runs: r.runs, runsChecked: r.runsChecked },
+    properties: {
+      program: r.program,
+      kind: "race",
+      frames: r.frames,
+      accesses: r.accesses,
+      runs: r.runs,
+      runsChecked: r.runsChecked,
+    },
   };
 }
 
@@ -212,8 +358,19 @@ function flakyResult(f: FlakyFinding, context: CiContext): Omit<CiResult, "basel
   const at = FAILURE_AT.exec(f.message);
   const firstLine = f.message.split("\n")[0] ?? "";
   const where = at === null ? null : context.sources.fileLine(f.program, at[1], Number(at[2]));
-  const primary = where !== null ? { location: where, site: `${at?.[1]}:${at?.[2]}`, message: `${f.test ?? "the program"} failed here` } : fallback(context, f.program, f.test, `${f.test ?? "the program"} ${f.kind === "panic" ? "panicked" : "failed"}: ${firstLine}`);
-  const when = f.plainRunsFailed === 0 ? `only under ${[...new Set(f.strategies.map((s) => s.split(" ")[0]))].join(", ")}` : `also in ${f.plainRunsFailed} plain run(s)`;
+  const primary =
+    where !== null
+      ? { location: where, site: `${at?.[1]}:${at?.[2]}`, message: `${f.test ?? "the program"} failed here` }
+      : fallback(
+          context,
+          f.program,
+          f.test,
+          `${f.test ?? "the program"} ${f.kind === "panic" ? "panicked" : "failed"}: ${firstLine}`,
+        );
+  const when =
+    f.plainRunsFailed === 0
+      ? `only under ${[...new Set(f.strategies.map((s) => s.split(" ")[0]))].join(", ")}`
+      : `also in ${f.plainRunsFailed} plain run(s)`;
   return {
     rule: "flaky",
     fingerprint: flakyFingerprint(f),
@@ -226,7 +383,17 @@ function flakyResult(f: FlakyFinding, context: CiContext): Omit<CiResult, "basel
     primary,
     related: [],
     stack: [],
-    properties: { program: f.program, test: f.test, kind: "flaky", failure: f.kind, runsFailed: f.runsFailed, runsPassed: f.runsPassed, strategies: f.strategies, replay: f.replay, seed: f.run.seed },
+    properties: {
+      program: f.program,
+      test: f.test,
+      kind: "flaky",
+      failure: f.kind,
+      runsFailed: f.runsFailed,
+      runsPassed: f.runsPassed,
+      strategies: f.strategies,
+      replay: f.replay,
+      seed: f.run.seed,
+    },
   };
 }
 

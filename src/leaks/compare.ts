@@ -6,7 +6,14 @@
 import { UsageError } from "../errors.js";
 import type { FindingKind } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import { analyseLeaks, DETECTORS, peerSignatures, type AnalyseOptions, type DetectorName, type LeakAnalysis } from "./from-database.js";
+import {
+  analyseLeaks,
+  DETECTORS,
+  peerSignatures,
+  type AnalyseOptions,
+  type DetectorName,
+  type LeakAnalysis,
+} from "./from-database.js";
 import { storedPrograms } from "./load.js";
 import { isReportedFinding, sameGoroutine, signatureOfFinding, type BlockedSignature } from "./signature.js";
 import type { LeakFinding } from "./types.js";
@@ -21,13 +28,23 @@ const PEER_DETECTORS = DETECTORS.filter((d): d is PeerDetector => d !== "schedla
 
 /** Parses "goleak,leakprofile" (also "dump"; "schedlab" is always compared and may be named). */
 export function parseCompareDetectors(text: string): PeerDetector[] {
-  const names = text.split(",").map((s) => s.trim()).filter((s) => s !== "" && s !== "schedlab");
+  const names = text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "" && s !== "schedlab");
   for (const name of names) {
     if (!(PEER_DETECTORS as readonly string[]).includes(name)) {
-      throw new UsageError(`unknown detector ${JSON.stringify(name)} for --compare`, `Compare schedlab with any of ${PEER_DETECTORS.join(", ")}, comma-separated, e.g. --compare goleak,leakprofile.`);
+      throw new UsageError(
+        `unknown detector ${JSON.stringify(name)} for --compare`,
+        `Compare schedlab with any of ${PEER_DETECTORS.join(", ")}, comma-separated, e.g. --compare goleak,leakprofile.`,
+      );
     }
   }
-  if (names.length === 0) throw new UsageError("--compare needs a detector to compare schedlab with", `Give any of ${PEER_DETECTORS.join(", ")}, comma-separated, e.g. --compare goleak,leakprofile.`);
+  if (names.length === 0)
+    throw new UsageError(
+      "--compare needs a detector to compare schedlab with",
+      `Give any of ${PEER_DETECTORS.join(", ")}, comma-separated, e.g. --compare goleak,leakprofile.`,
+    );
   return [...new Set(names)] as PeerDetector[];
 }
 
@@ -108,7 +125,10 @@ export interface PeerOutput {
 }
 
 /** What the comparison reads of a schedlab finding. */
-export type OwnFinding = Pick<LeakFinding, "program" | "goroutine" | "isRoot" | "creationSiteKey" | "reason" | "kind" | "entry" | "test" | "bug">;
+export type OwnFinding = Pick<
+  LeakFinding,
+  "program" | "goroutine" | "isRoot" | "creationSiteKey" | "reason" | "kind" | "entry" | "test" | "bug"
+>;
 
 /** schedlab's side: its findings, and the programs it had ingested runs for. */
 export interface OwnOutput {
@@ -130,10 +150,20 @@ interface Building {
  * peer signature); schedlab's background and inconclusive findings only mark the rows they
  * match. Rows come in program order, schedlab's first. Pure.
  */
-export function compareDetectors(programs: readonly string[], own: OwnOutput, peers: readonly PeerOutput[]): DetectorComparison {
+export function compareDetectors(
+  programs: readonly string[],
+  own: OwnOutput,
+  peers: readonly PeerOutput[],
+): DetectorComparison {
   const rows: Building[] = [];
-  const rowOf = (signature: BlockedSignature): Building | undefined => rows.find((r) => sameGoroutine(r.signature, signature));
-  const add = (signature: BlockedSignature, detector: DetectorName, verdict: DetectorVerdict, create: boolean): Building | undefined => {
+  const rowOf = (signature: BlockedSignature): Building | undefined =>
+    rows.find((r) => sameGoroutine(r.signature, signature));
+  const add = (
+    signature: BlockedSignature,
+    detector: DetectorName,
+    verdict: DetectorVerdict,
+    create: boolean,
+  ): Building | undefined => {
     let row = rowOf(signature);
     if (row === undefined) {
       if (!create) return undefined;
@@ -141,22 +171,32 @@ export function compareDetectors(programs: readonly string[], own: OwnOutput, pe
       rows.push(row);
     }
     const before = row.verdicts.get(detector);
-    if (before === undefined || (before.status !== "reported" && verdict.status === "reported")) row.verdicts.set(detector, verdict);
+    if (before === undefined || (before.status !== "reported" && verdict.status === "reported"))
+      row.verdicts.set(detector, verdict);
     return row;
   };
   const addOwn = (finding: OwnFinding, isReported: boolean): void => {
-    const row = add(signatureOfFinding(finding), "schedlab", isReported ? { status: "reported", kind: finding.kind } : { status: "seen", kind: finding.kind }, isReported);
+    const row = add(
+      signatureOfFinding(finding),
+      "schedlab",
+      isReported ? { status: "reported", kind: finding.kind } : { status: "seen", kind: finding.kind },
+      isReported,
+    );
     if (row === undefined) return;
     row.entry ??= finding.isRoot ? null : finding.entry;
     row.test ??= finding.test;
     row.bugs.add(finding.bug);
   };
   for (const finding of own.findings) if (isReportedFinding(finding)) addOwn(finding, true);
-  for (const peer of peers) for (const signature of peer.signatures) add(signature, peer.detector, { status: "reported" }, true);
+  for (const peer of peers)
+    for (const signature of peer.signatures) add(signature, peer.detector, { status: "reported" }, true);
   for (const finding of own.findings) if (!isReportedFinding(finding)) addOwn(finding, false);
 
   const detectors: DetectorName[] = ["schedlab", ...peers.map((p) => p.detector)];
-  const covered = new Map<DetectorName, ReadonlySet<string>>([["schedlab", own.programsWithOutput], ...peers.map((p): [DetectorName, ReadonlySet<string>] => [p.detector, p.programsWithOutput])]);
+  const covered = new Map<DetectorName, ReadonlySet<string>>([
+    ["schedlab", own.programsWithOutput],
+    ...peers.map((p): [DetectorName, ReadonlySet<string>] => [p.detector, p.programsWithOutput]),
+  ]);
   const order = new Map(programs.map((p, i) => [p, i]));
   const finished: ComparisonRow[] = rows
     .map((r, i) => ({ r, i }))
@@ -169,10 +209,17 @@ export function compareDetectors(programs: readonly string[], own: OwnOutput, pe
       entry: r.entry,
       test: r.test,
       bugs: [...r.bugs],
-      detectors: Object.fromEntries(detectors.map((d) => [d, r.verdicts.get(d) ?? (covered.get(d)?.has(r.signature.program) === true ? { status: "silent" } : { status: "no-output" })])),
+      detectors: Object.fromEntries(
+        detectors.map((d) => [
+          d,
+          r.verdicts.get(d) ??
+            (covered.get(d)?.has(r.signature.program) === true ? { status: "silent" } : { status: "no-output" }),
+        ]),
+      ),
     }));
   const pairs: PairAgreement[] = [];
-  for (const [i, a] of detectors.entries()) for (const b of detectors.slice(i + 1)) pairs.push(pairAgreement(finished, a, b));
+  for (const [i, a] of detectors.entries())
+    for (const b of detectors.slice(i + 1)) pairs.push(pairAgreement(finished, a, b));
   return {
     version: COMPARISON_JSON_VERSION,
     programs: programs.length,
@@ -183,7 +230,10 @@ export function compareDetectors(programs: readonly string[], own: OwnOutput, pe
         detector: d,
         programsWithOutput,
         reported: finished.filter((r) => r.detectors[d]?.status === "reported").length,
-        missing: programsWithOutput > 0 || programs.length === 0 ? null : missingOutput(d, programs.length, peer?.skipped ?? []),
+        missing:
+          programsWithOutput > 0 || programs.length === 0
+            ? null
+            : missingOutput(d, programs.length, peer?.skipped ?? []),
         skipped: peer?.skipped ?? [],
       };
     }),
@@ -228,9 +278,16 @@ function missingOutput(detector: DetectorName, programs: number, skipped: readon
 
 /** Distinct `schedlab --peers: <detector>: why` notes in the program's recorded build outputs. */
 function peerBuildNotes(db: SchedlabDatabase, programId: number, detector: PeerDetector): string[] {
-  const rows = db.prepare("SELECT output FROM builds WHERE program_id = ?").all(programId) as { output: string | null }[];
+  const rows = db.prepare("SELECT output FROM builds WHERE program_id = ?").all(programId) as {
+    output: string | null;
+  }[];
   const prefix = `schedlab --peers: ${detector}: `;
-  const notes = rows.flatMap((r) => (r.output ?? "").split("\n").filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length)));
+  const notes = rows.flatMap((r) =>
+    (r.output ?? "")
+      .split("\n")
+      .filter((line) => line.startsWith(prefix))
+      .map((line) => line.slice(prefix.length)),
+  );
   return [...new Set(notes)];
 }
 
@@ -240,7 +297,12 @@ function peerBuildNotes(db: SchedlabDatabase, programId: number, detector: PeerD
  * afresh and stored, the peers' from the files collect wrote beside each run's trace, read
  * as scoreLeaks reads them. Manifests are not used.
  */
-export async function compareLeaks(db: SchedlabDatabase, peers: readonly PeerDetector[], options: AnalyseOptions = {}, given?: LeakAnalysis): Promise<DetectorComparison> {
+export async function compareLeaks(
+  db: SchedlabDatabase,
+  peers: readonly PeerDetector[],
+  options: AnalyseOptions = {},
+  given?: LeakAnalysis,
+): Promise<DetectorComparison> {
   const analysis = given ?? (await analyseLeaks(db, options));
   const programs = storedPrograms(db, options.program);
   const outputs: PeerOutput[] = peers.map((detector) => {
@@ -251,15 +313,24 @@ export async function compareLeaks(db: SchedlabDatabase, peers: readonly PeerDet
       const peer = peerSignatures(db, program, detector);
       if (peer.covered) programsWithOutput.add(program.name);
       signatures.push(...peer.signatures);
-      if (detector !== "dump") for (const note of peerBuildNotes(db, program.id, detector)) skipped.add(`${program.name}: ${note}`);
+      if (detector !== "dump")
+        for (const note of peerBuildNotes(db, program.id, detector)) skipped.add(`${program.name}: ${note}`);
     }
     return { detector, programsWithOutput, signatures, skipped: [...skipped] };
   });
   const own = { findings: analysis.findings, programsWithOutput: new Set(analysis.programs.map((p) => p.program)) };
-  const comparison = compareDetectors(programs.map((p) => p.name), own, outputs);
+  const comparison = compareDetectors(
+    programs.map((p) => p.name),
+    own,
+    outputs,
+  );
   const potential = analysis.potentialDeadlocks.length;
   const notes = [
-    ...(potential > 0 ? [`schedlab's ${potential} potential deadlock(s) are left out: no goroutine was left blocked by them, so no peer can report them.`] : []),
+    ...(potential > 0
+      ? [
+          `schedlab's ${potential} potential deadlock(s) are left out: no goroutine was left blocked by them, so no peer can report them.`,
+        ]
+      : []),
     ...analysis.notes,
   ];
   return { ...comparison, notes };
@@ -274,7 +345,12 @@ const CELL: Record<DetectorVerdict["status"], (v: DetectorVerdict) => string> = 
 
 function padded(rows: readonly (readonly string[])[]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
+  return rows.map((r) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd(),
+  );
 }
 
 /** The goroutine of a row as the text names it: "main.go:23 (main.watch)", "root TestX". */
@@ -290,25 +366,43 @@ export function formatComparison(c: DetectorComparison): string {
     `Detectors on the same runs of ${c.programs} program(s), no manifest needed: ${names.join(", ")}.`,
     `Output for: ${c.detectors.map((d) => `${d.detector} ${d.programsWithOutput}/${c.programs} programs`).join(", ")}.`,
     ...c.detectors.flatMap((d) => (d.missing === null ? [] : [d.missing])),
-    ...c.detectors.filter((d) => d.missing === null && d.skipped.length > 0).map((d) => `${d.detector} was left out of some builds: ${d.skipped.join("; ")}`),
+    ...c.detectors
+      .filter((d) => d.missing === null && d.skipped.length > 0)
+      .map((d) => `${d.detector} was left out of some builds: ${d.skipped.join("; ")}`),
   ];
-  const table = c.rows.length === 0
-    ? "No detector reported a goroutine left blocked."
-    : padded([
-      ["program", "goroutine", "reason", ...names],
-      ...c.rows.map((r) => [r.program, goroutineLabel(r), r.reason ?? "?", ...names.map((d) => {
-        const v = r.detectors[d] ?? { status: "no-output" as const };
-        return CELL[v.status](v);
-      })]),
-    ]).join("\n");
-  const pairs = c.pairs.length === 0
-    ? ""
-    : [
-      "Agreement per pair (both: reported by the two; only: by one, where the other had output; not comparable: the other had none):",
-      ...padded([
-        ["pair", "both", "only first", "only second", "not comparable", "agreement"],
-        ...c.pairs.map((p) => [`${p.a} / ${p.b}`, String(p.both), String(p.onlyA), String(p.onlyB), String(p.notComparable), p.agreement === null ? "-" : p.agreement.toFixed(2)]),
-      ]).map((line) => `  ${line}`),
-    ].join("\n");
-  return [head.join("\n"), table, pairs, c.notes.map((n) => `note: ${n}`).join("\n")].filter((s) => s !== "").join("\n\n");
+  const table =
+    c.rows.length === 0
+      ? "No detector reported a goroutine left blocked."
+      : padded([
+          ["program", "goroutine", "reason", ...names],
+          ...c.rows.map((r) => [
+            r.program,
+            goroutineLabel(r),
+            r.reason ?? "?",
+            ...names.map((d) => {
+              const v = r.detectors[d] ?? { status: "no-output" as const };
+              return CELL[v.status](v);
+            }),
+          ]),
+        ]).join("\n");
+  const pairs =
+    c.pairs.length === 0
+      ? ""
+      : [
+          "Agreement per pair (both: reported by the two; only: by one, where the other had output; not comparable: the other had none):",
+          ...padded([
+            ["pair", "both", "only first", "only second", "not comparable", "agreement"],
+            ...c.pairs.map((p) => [
+              `${p.a} / ${p.b}`,
+              String(p.both),
+              String(p.onlyA),
+              String(p.onlyB),
+              String(p.notComparable),
+              p.agreement === null ? "-" : p.agreement.toFixed(2),
+            ]),
+          ]).map((line) => `  ${line}`),
+        ].join("\n");
+  return [head.join("\n"), table, pairs, c.notes.map((n) => `note: ${n}`).join("\n")]
+    .filter((s) => s !== "")
+    .join("\n\n");
 }

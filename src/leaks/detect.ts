@@ -2,9 +2,27 @@
 // rule (src/model/leak-rule.ts) judges, with its sites, run counts, the upper bound on
 // P(GoUnblock) and the early-detection curve. Pure: runs in, findings out.
 
-import { blockKey, explainProgram, groupBugs, judgeProgram, predictDeadlocks, type Bug, type PotentialDeadlock } from "../model/index.js";
+import {
+  blockKey,
+  explainProgram,
+  groupBugs,
+  judgeProgram,
+  predictDeadlocks,
+  type Bug,
+  type PotentialDeadlock,
+} from "../model/index.js";
 import { clopperPearsonUpper } from "./bound.js";
-import type { BlockedAtCrash, DetectOptions, EarlyDetection, EarlyStep, FinalBlock, LeakFinding, LeakReason, ProgramRuns, RunGoroutineStates } from "./types.js";
+import type {
+  BlockedAtCrash,
+  DetectOptions,
+  EarlyDetection,
+  EarlyStep,
+  FinalBlock,
+  LeakFinding,
+  LeakReason,
+  ProgramRuns,
+  RunGoroutineStates,
+} from "./types.js";
 import type { GoroutineInfo } from "../trace/types.js";
 
 /** The `go` statement "file.go:LINE" of a canonical id's last segment (entry@file:line#n); null for a root. */
@@ -28,11 +46,16 @@ function mode<T>(values: readonly T[]): T {
  * signature (blocked there, no GoUnblock of it in the prefix) holds in every prefix of
  * depth d ≥ b_r + 1. The curve counts, for each depth, the runs where it already holds.
  */
-export function earlyDetection(blocks: readonly FinalBlock[], runsSeen: number, runsFalseAlarm: number): EarlyDetection {
+export function earlyDetection(
+  blocks: readonly FinalBlock[],
+  runsSeen: number,
+  runsFalseAlarm: number,
+): EarlyDetection {
   const starts = blocks.map((b) => b.depth + 1).sort((a, b) => a - b);
   const curve: EarlyStep[] = [];
   starts.forEach((depth, i) => {
-    if (curve.length > 0 && curve[curve.length - 1].depth === depth) curve[curve.length - 1] = { depth, runsHolding: i + 1 };
+    if (curve.length > 0 && curve[curve.length - 1].depth === depth)
+      curve[curve.length - 1] = { depth, runsHolding: i + 1 };
     else curve.push({ depth, runsHolding: i + 1 });
   });
   const first = starts[starts.length - 1];
@@ -48,7 +71,8 @@ export function earlyDetection(blocks: readonly FinalBlock[], runsSeen: number, 
 /** Runtime goroutine info by canonical id, from the first run that has it. */
 function infosByCanonicalId(program: ProgramRuns): Map<string, GoroutineInfo> {
   const infos = new Map<string, GoroutineInfo>();
-  for (const { run } of program.runs) for (const g of run.goroutines) if (!infos.has(g.canonicalId)) infos.set(g.canonicalId, g);
+  for (const { run } of program.runs)
+    for (const g of run.goroutines) if (!infos.has(g.canonicalId)) infos.set(g.canonicalId, g);
   return infos;
 }
 
@@ -78,7 +102,11 @@ export function analyseProgram(program: ProgramRuns, options: DetectOptions = {}
   const states: RunGoroutineStates[] = program.runs.filter((r) => !r.run.crashed).map((r) => r.states);
   const infos = infosByCanonicalId(program);
   const judgements = judgeProgram(program, { cutFraction: options.cutFraction, waitSourceAt: options.waitSourceAt });
-  const explanations = explainProgram(program, judgements.map((j) => j.goroutine), { sourceWakers: options.sourceWakers });
+  const explanations = explainProgram(
+    program,
+    judgements.map((j) => j.goroutine),
+    { sourceWakers: options.sourceWakers },
+  );
   const bugs = groupBugs(program, judgements, explanations);
   const bugOf = new Map(bugs.flatMap((b) => b.goroutines.map((g) => [g, b.fingerprint] as const)));
   const findings: LeakFinding[] = [];
@@ -122,7 +150,12 @@ export function analyseProgram(program: ProgramRuns, options: DetectOptions = {}
 }
 
 /** What every report of a goroutine says about who it is: program, id, test, entry, root or not, creation site. */
-function identityOf(program: ProgramRuns, goroutine: string, infos: ReturnType<typeof infosByCanonicalId>, options: Pick<DetectOptions, "testPathOf">) {
+function identityOf(
+  program: ProgramRuns,
+  goroutine: string,
+  infos: ReturnType<typeof infosByCanonicalId>,
+  options: Pick<DetectOptions, "testPathOf">,
+) {
   const info = infos.get(goroutine);
   return {
     program: program.program,
@@ -138,7 +171,10 @@ function identityOf(program: ProgramRuns, goroutine: string, infos: ReturnType<t
  * The goroutines blocked in a leak-reason wait when a run crashed, over the program's
  * crashed runs, sorted by goroutine id: reported apart from leaks, never as one.
  */
-export function detectBlockedAtCrash(program: ProgramRuns, options: Pick<DetectOptions, "testPathOf"> = {}): BlockedAtCrash[] {
+export function detectBlockedAtCrash(
+  program: ProgramRuns,
+  options: Pick<DetectOptions, "testPathOf"> = {},
+): BlockedAtCrash[] {
   const crashed = program.runs.filter((r) => r.run.crashed).map((r) => r.states);
   const infos = infosByCanonicalId(program);
   const goroutines = [...new Set(crashed.flatMap((s) => [...s.finalBlocks.keys()]))].sort();

@@ -16,7 +16,26 @@ export function traceReasonOfDumpStatus(status: string): string | null {
 }
 
 /** Standard-library package roots whose goroutines are never the user's (dumps carry no GOROOT to tell otherwise). */
-const STD_ROOTS = new Set(["runtime", "testing", "os", "internal", "net", "sync", "time", "context", "io", "bufio", "syscall", "crypto", "log", "fmt", "reflect", "encoding", "vendor", "signal"]);
+const STD_ROOTS = new Set([
+  "runtime",
+  "testing",
+  "os",
+  "internal",
+  "net",
+  "sync",
+  "time",
+  "context",
+  "io",
+  "bufio",
+  "syscall",
+  "crypto",
+  "log",
+  "fmt",
+  "reflect",
+  "encoding",
+  "vendor",
+  "signal",
+]);
 
 function isStdFunction(fn: string): boolean {
   const firstElement = fn.split("/")[0].split(".")[0];
@@ -32,7 +51,11 @@ const HARNESS_FRAME = /^main\.schedlabHarness/m;
  * goroutine created by testing.(*T).Run is the root named by its Test function frame.
  * `onlyLeaked` keeps only goroutines marked "(leaked)" (the goroutineleak profile).
  */
-export function parseGoroutineDump(dump: string, program: string, options: { onlyLeaked?: boolean } = {}): BlockedSignature[] {
+export function parseGoroutineDump(
+  dump: string,
+  program: string,
+  options: { onlyLeaked?: boolean } = {},
+): BlockedSignature[] {
   const found: BlockedSignature[] = [];
   for (const block of dump.split(/\n\s*\n/)) {
     const header = /^goroutine (\d+)(?: [^[\n]*)? \[(.+)\]:$/m.exec(block);
@@ -47,12 +70,15 @@ export function parseGoroutineDump(dump: string, program: string, options: { onl
     if (createdAt < 0) {
       // Goroutine 1 is the program's root, unless it is a test binary's driver (its main.main runs testing.(*M).Run).
       const isTestDriver = lines.some((l) => l.startsWith("testing."));
-      if (header[1] === "1" && !isTestDriver && lines.some((l) => /^main\.(main|schedlabUserMain)\(/.test(l))) found.push({ program, siteKey: null, root: "main.main", reason });
+      if (header[1] === "1" && !isTestDriver && lines.some((l) => /^main\.(main|schedlabUserMain)\(/.test(l)))
+        found.push({ program, siteKey: null, root: "main.main", reason });
       continue;
     }
     const creator = lines[createdAt].slice("created by ".length).replace(/ in goroutine \d+$/, "");
     if (creator.startsWith("testing.")) {
-      const test = lines.map((l) => /^((?:\S+\.)?Test\w*)\(/.exec(l)).find((m) => m !== null && !m[1].startsWith("testing."));
+      const test = lines
+        .map((l) => /^((?:\S+\.)?Test\w*)\(/.exec(l))
+        .find((m) => m !== null && !m[1].startsWith("testing."));
       if (test) found.push({ program, siteKey: null, root: test[1], reason });
       continue;
     }

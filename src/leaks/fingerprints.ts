@@ -12,7 +12,16 @@ import type { RaceFinding } from "./race.js";
 /** What a counted thing is: a bug's kind, or one of the other classes a gate counts. */
 export type CountedKind = FindingKind | "potential-deadlock" | "race" | "flaky";
 
-export const COUNTED_KINDS: readonly CountedKind[] = ["deadlock", "leak", "outlived", "inconclusive", "background", "potential-deadlock", "race", "flaky"];
+export const COUNTED_KINDS: readonly CountedKind[] = [
+  "deadlock",
+  "leak",
+  "outlived",
+  "inconclusive",
+  "background",
+  "potential-deadlock",
+  "race",
+  "flaky",
+];
 
 /** One thing a gate can count, as a baseline lists it. */
 export interface CountedItem {
@@ -32,7 +41,9 @@ function siteFunction(site: string): string {
 
 /** A race's fingerprint: its program and both accesses' functions and kinds, in the finding's (sorted) order. */
 export function raceFingerprint(race: RaceFinding): string {
-  return fingerprintOf([`race|${fingerprintProgram(race.program)}|${siteFunction(race.frames[0])}|${race.accesses[0]}|${siteFunction(race.frames[1])}|${race.accesses[1]}`]);
+  return fingerprintOf([
+    `race|${fingerprintProgram(race.program)}|${siteFunction(race.frames[0])}|${race.accesses[0]}|${siteFunction(race.frames[1])}|${race.accesses[1]}`,
+  ]);
 }
 
 /** A flaky test's fingerprint: its program, test and whether it failed or panicked. */
@@ -60,7 +71,9 @@ function bugSummary(bug: BugReport): string {
 export function raceSummary(race: RaceFinding): string {
   const side = (i: 0 | 1): string => {
     const frame = parseFrame(race.frames[i]);
-    return frame === null ? `${race.accesses[i]} at ${race.frames[i]}` : `${race.accesses[i]} at ${frame.file}:${frame.line} (${frame.function})`;
+    return frame === null
+      ? `${race.accesses[i]} at ${race.frames[i]}`
+      : `${race.accesses[i]} at ${frame.file}:${frame.line} (${frame.function})`;
   };
   return `data race: ${side(0)} races with ${side(1)}`;
 }
@@ -79,9 +92,33 @@ export type CountedVerdict = Verdict | "potential";
  */
 export function countedItems(analysis: LeakAnalysis): CountedItem[] {
   return [
-    ...analysis.bugs.map((b) => ({ fingerprint: b.fingerprint, kind: b.kind, program: b.program, test: b.test, summary: bugSummary(b) })),
-    ...analysis.potentialDeadlocks.map((p) => ({ fingerprint: p.fingerprint, kind: "potential-deadlock" as const, program: p.program, test: isTestName(p.owner) ? p.owner : null, summary: `potential ${p.pattern} deadlock: ${firstSentence(p.why)}` })),
-    ...analysis.races.map((r) => ({ fingerprint: raceFingerprint(r), kind: "race" as const, program: r.program, test: null, summary: raceSummary(r) })),
-    ...analysis.flaky.map((f) => ({ fingerprint: flakyFingerprint(f), kind: "flaky" as const, program: f.program, test: f.test, summary: flakySummary(f) })),
+    ...analysis.bugs.map((b) => ({
+      fingerprint: b.fingerprint,
+      kind: b.kind,
+      program: b.program,
+      test: b.test,
+      summary: bugSummary(b),
+    })),
+    ...analysis.potentialDeadlocks.map((p) => ({
+      fingerprint: p.fingerprint,
+      kind: "potential-deadlock" as const,
+      program: p.program,
+      test: isTestName(p.owner) ? p.owner : null,
+      summary: `potential ${p.pattern} deadlock: ${firstSentence(p.why)}`,
+    })),
+    ...analysis.races.map((r) => ({
+      fingerprint: raceFingerprint(r),
+      kind: "race" as const,
+      program: r.program,
+      test: null,
+      summary: raceSummary(r),
+    })),
+    ...analysis.flaky.map((f) => ({
+      fingerprint: flakyFingerprint(f),
+      kind: "flaky" as const,
+      program: f.program,
+      test: f.test,
+      summary: flakySummary(f),
+    })),
   ];
 }

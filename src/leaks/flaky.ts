@@ -34,7 +34,12 @@ export interface FlakyFinding {
   /** Strategies and configurations of the failing runs. */
   readonly strategies: readonly string[];
   /** The first failing run, to replay: same build, GOMAXPROCS and seed. */
-  readonly run: { readonly runId: number; readonly config: string; readonly strategy: string; readonly seed: number | null };
+  readonly run: {
+    readonly runId: number;
+    readonly config: string;
+    readonly strategy: string;
+    readonly seed: number | null;
+  };
   readonly replay: string;
 }
 
@@ -51,7 +56,11 @@ export interface TracerInducedFailure {
  * run and finished without that failure in at least one other, leaving out failures the
  * tracer caused and the race detector's. `replayOf` gives the command that reruns a run.
  */
-export function detectFlaky(program: string, runs: readonly FailureRun[], replayOf: (runId: number) => string): FlakyFinding[] {
+export function detectFlaky(
+  program: string,
+  runs: readonly FailureRun[],
+  replayOf: (runId: number) => string,
+): FlakyFinding[] {
   const failing = new Map<string, { test: string | null; first: TestFailure; runs: FailureRun[] }>();
   for (const run of runs) {
     for (const failure of run.failures) {
@@ -91,7 +100,10 @@ export function detectTracerInduced(program: string, runs: readonly FailureRun[]
       if (!f.tracerInduced) continue;
       const key = f.test ?? "";
       const seen = byTest.get(key);
-      byTest.set(key, seen === undefined ? { program, test: f.test, message: f.message, runs: 1 } : { ...seen, runs: seen.runs + 1 });
+      byTest.set(
+        key,
+        seen === undefined ? { program, test: f.test, message: f.message, runs: 1 } : { ...seen, runs: seen.runs + 1 },
+      );
     }
   }
   return [...byTest.values()];

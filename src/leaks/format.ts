@@ -17,14 +17,20 @@ function pad(text: string, width: number): string {
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => pad(c, widths[i])).join("  ").trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => pad(c, widths[i]))
+      .join("  ")
+      .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
 /** "main.go:12" from "main.worker /abs/path/main.go:12". */
 function shortSite(site: string | null): string {
   if (site === null) return "-";
-  const [fn, where] = site.includes(" ") ? [site.slice(0, site.lastIndexOf(" ")), site.slice(site.lastIndexOf(" ") + 1)] : ["", site];
+  const [fn, where] = site.includes(" ")
+    ? [site.slice(0, site.lastIndexOf(" ")), site.slice(site.lastIndexOf(" ") + 1)]
+    : ["", site];
   const file = where.slice(where.lastIndexOf("/") + 1);
   const name = fn.slice(fn.lastIndexOf("/") + 1);
   return name === "" ? file : `${name} ${file}`;
@@ -63,7 +69,10 @@ export function shortGoroutine(goroutine: string, test: string | null): string {
 }
 
 /** A table whose rows come in titled groups, columns aligned across all of them. */
-function groupedTable(header: readonly string[], groups: readonly { title: string; rows: readonly (readonly string[])[] }[]): string {
+function groupedTable(
+  header: readonly string[],
+  groups: readonly { title: string; rows: readonly (readonly string[])[] }[],
+): string {
   const all = groups.flatMap((g) => g.rows);
   const widths = header.map((h, i) => Math.max(h.length, ...all.map((r) => r[i].length)));
   const line = (cells: readonly string[]): string => `  ${cells.map((c, i) => pad(c, widths[i])).join("  ")}`.trimEnd();
@@ -103,22 +112,45 @@ function mergeRepeats(findings: readonly LeakFinding[]): string[][] {
       seen.row[7] = Math.max(Number(seen.row[7]), Number(row[7])).toFixed(3);
     }
   }
-  return [...rows.values()].map(({ row, count }) => (count === 1 ? row : [row[0], `${row[1]} ×${count}`, ...row.slice(2)]));
+  return [...rows.values()].map(({ row, count }) =>
+    count === 1 ? row : [row[0], `${row[1]} ×${count}`, ...row.slice(2)],
+  );
 }
 
 /** The sections of the terminal form, in the order a reader needs them. */
 const KIND_SECTIONS: readonly { readonly title: string; readonly pick: (f: LeakFinding) => boolean }[] = [
-  { title: "Blocked forever (counted by --fail-on-leak)", pick: (f) => (f.kind === "leak" || f.kind === "deadlock") && f.gating },
-  { title: "Blocked for most of a run the deadline cut (likely; not counted on their own)", pick: (f) => f.kind === "leak" && !f.gating },
-  { title: "Outlived its test or program (alive: a timer, ticker or context can still wake it; --fail-on-outlived)", pick: (f) => f.kind === "outlived" },
-  { title: "Inconclusive (a goroutine that woke the same wait was still live when the trace stopped)", pick: (f) => f.kind === "inconclusive" },
-  { title: "Background (predates the test, or belongs to init, TestMain or package state; --fail-on-background)", pick: (f) => f.kind === "background" },
+  {
+    title: "Blocked forever (counted by --fail-on-leak)",
+    pick: (f) => (f.kind === "leak" || f.kind === "deadlock") && f.gating,
+  },
+  {
+    title: "Blocked for most of a run the deadline cut (likely; not counted on their own)",
+    pick: (f) => f.kind === "leak" && !f.gating,
+  },
+  {
+    title: "Outlived its test or program (alive: a timer, ticker or context can still wake it; --fail-on-outlived)",
+    pick: (f) => f.kind === "outlived",
+  },
+  {
+    title: "Inconclusive (a goroutine that woke the same wait was still live when the trace stopped)",
+    pick: (f) => f.kind === "inconclusive",
+  },
+  {
+    title: "Background (predates the test, or belongs to init, TestMain or package state; --fail-on-background)",
+    pick: (f) => f.kind === "background",
+  },
 ];
 
 /** Counts per kind, for the headline: "2 blocked forever (1 proven), 1 outlived, …". */
-export function kindCounts(findings: readonly LeakFinding[], options: { readonly blockedForever?: boolean } = {}): string {
+export function kindCounts(
+  findings: readonly LeakFinding[],
+  options: { readonly blockedForever?: boolean } = {},
+): string {
   const blocked = findings.filter((f) => (f.kind === "leak" || f.kind === "deadlock") && f.gating);
-  const parts = options.blockedForever === false ? [] : [`${blocked.length} blocked forever (${blocked.filter((f) => f.verdict === "proven").length} proven)`];
+  const parts =
+    options.blockedForever === false
+      ? []
+      : [`${blocked.length} blocked forever (${blocked.filter((f) => f.verdict === "proven").length} proven)`];
   const cut = findings.filter((f) => f.kind === "leak" && !f.gating).length;
   if (cut > 0) parts.push(`${cut} only in cut runs`);
   for (const kind of ["outlived", "inconclusive", "background"] as const) {
@@ -162,14 +194,23 @@ function flakySection(analysis: LeakAnalysis): string {
       f.test ?? "(main)",
       f.kind,
       `${f.runsFailed} failed / ${f.runsPassed} passed`,
-      f.plainRunsFailed === 0 ? "only under " + [...new Set(f.strategies.map((x) => x.split(" ")[0]))].join(", ") : `also plain (${f.plainRunsFailed})`,
+      f.plainRunsFailed === 0
+        ? "only under " + [...new Set(f.strategies.map((x) => x.split(" ")[0]))].join(", ")
+        : `also plain (${f.plainRunsFailed})`,
       f.message.split("\n")[0] ?? "",
     ]);
-    const replays = analysis.flaky.map((f) => `  ${f.program} ${f.test ?? ""}: ${f.replay}  (run ${f.run.runId}, ${f.run.strategy} ${f.run.config}${f.run.seed === null ? "" : `, seed ${f.run.seed}`})`);
-    parts.push(`Flaky under schedule (failed on some schedules, passed on others; --fail-on-flaky):\n${table(["program", "test", "kind", "runs", "when", "failure"], rows)}\nReplay:\n${replays.join("\n")}`);
+    const replays = analysis.flaky.map(
+      (f) =>
+        `  ${f.program} ${f.test ?? ""}: ${f.replay}  (run ${f.run.runId}, ${f.run.strategy} ${f.run.config}${f.run.seed === null ? "" : `, seed ${f.run.seed}`})`,
+    );
+    parts.push(
+      `Flaky under schedule (failed on some schedules, passed on others; --fail-on-flaky):\n${table(["program", "test", "kind", "runs", "when", "failure"], rows)}\nReplay:\n${replays.join("\n")}`,
+    );
   }
   if (analysis.tracerInduced.length > 0) {
-    const lines = analysis.tracerInduced.map((t) => `  ${t.program} ${t.test ?? ""} (${plural(t.runs, "run")}): ${t.message.split("\n").slice(-1)[0] ?? ""}`);
+    const lines = analysis.tracerInduced.map(
+      (t) => `  ${t.program} ${t.test ?? ""} (${plural(t.runs, "run")}): ${t.message.split("\n").slice(-1)[0] ?? ""}`,
+    );
     parts.push(`Failures caused by the tracer itself, not by the code (never counted as flaky):\n${lines.join("\n")}`);
   }
   return parts.join("\n\n");
@@ -186,7 +227,11 @@ function buildErrorSection(analysis: LeakAnalysis): string {
   const lines = failed.map((b) => {
     const output = b.output.split("\n").filter((l) => l.trim() !== "");
     const shown = output.slice(0, 5).map((l) => `    ${l}`);
-    return [`  ${b.program}:`, ...shown, ...(output.length > 5 ? [`    … (${output.length - 5} more line(s); schedlab collect prints them all)`] : [])].join("\n");
+    return [
+      `  ${b.program}:`,
+      ...shown,
+      ...(output.length > 5 ? [`    … (${output.length - 5} more line(s); schedlab collect prints them all)`] : []),
+    ].join("\n");
   });
   return `Not analysed for leaks: ${plural(failed.length, "program")} did not build (fix the build, then collect again):\n${lines.join("\n")}`;
 }
@@ -196,13 +241,21 @@ const STACK_FRAMES_SHOWN = 4;
 
 function stackLines(stack: readonly string[], indent: string): string[] {
   const shown = stack.slice(0, STACK_FRAMES_SHOWN).map((frame) => `${indent}${shortSite(frame)}`);
-  return stack.length > STACK_FRAMES_SHOWN ? [...shown, `${indent}… ${stack.length - STACK_FRAMES_SHOWN} more frame(s) in --json`] : shown;
+  return stack.length > STACK_FRAMES_SHOWN
+    ? [...shown, `${indent}… ${stack.length - STACK_FRAMES_SHOWN} more frame(s) in --json`]
+    : shown;
 }
 
 /** Bugs in the order a reader needs them: blocked forever first (proven, likely, cut), then outlived, inconclusive, background. */
 const BUG_SECTIONS: readonly { readonly title: string; readonly pick: (b: BugReport) => boolean }[] = [
-  { title: "Blocked forever (counted by --fail-on-leak)", pick: (b) => (b.kind === "leak" || b.kind === "deadlock") && b.gating },
-  { title: "Blocked for most of a run the deadline cut (not counted on their own)", pick: (b) => b.kind === "leak" && !b.gating },
+  {
+    title: "Blocked forever (counted by --fail-on-leak)",
+    pick: (b) => (b.kind === "leak" || b.kind === "deadlock") && b.gating,
+  },
+  {
+    title: "Blocked for most of a run the deadline cut (not counted on their own)",
+    pick: (b) => b.kind === "leak" && !b.gating,
+  },
   { title: "Outlived its test or program (--fail-on-outlived)", pick: (b) => b.kind === "outlived" },
   { title: "Inconclusive", pick: (b) => b.kind === "inconclusive" },
   { title: "Background (--fail-on-background)", pick: (b) => b.kind === "background" },
@@ -212,7 +265,8 @@ const BUG_SECTIONS: readonly { readonly title: string; readonly pick: (b: BugRep
 function bugBlock(bug: BugReport, findings: ReadonlyMap<string, LeakFinding>): string {
   const head = `${bug.verdict.toUpperCase()} ${bug.kind}  ${bug.program}${bug.test === null ? "" : `  ${bug.test}`}  [${bug.fingerprint}]`;
   const why = bug.explained?.explanation.text ?? bug.why;
-  const addsToWhy = bug.explained !== null && bug.explained.explanation.cycle === null && bug.why !== "" && !why.includes(bug.why);
+  const addsToWhy =
+    bug.explained !== null && bug.explained.explanation.cycle === null && bug.why !== "" && !why.includes(bug.why);
   const lines = [head, `  ${why}${addsToWhy ? ` (${bug.why})` : ""}`];
   const repeats = new Map<string, { finding: LeakFinding; count: number }>();
   for (const id of bug.goroutines) {
@@ -225,7 +279,9 @@ function bugBlock(bug: BugReport, findings: ReadonlyMap<string, LeakFinding>): s
   }
   for (const { finding: f, count } of repeats.values()) {
     const created = f.isRoot ? "root" : `created at ${f.creationSiteKey ?? shortSite(f.creationSite)}`;
-    lines.push(`  ${goroutineLabel(f.goroutine)}${count > 1 ? ` ×${count}` : ""}: ${f.wait} at ${siteLine(f.blockingSite)} (${created}; blocked in ${f.runsBlocked}/${f.runsSeen} runs, P(unblock) ≤ ${f.pUnblockUpper.toFixed(3)})`);
+    lines.push(
+      `  ${goroutineLabel(f.goroutine)}${count > 1 ? ` ×${count}` : ""}: ${f.wait} at ${siteLine(f.blockingSite)} (${created}; blocked in ${f.runsBlocked}/${f.runsSeen} runs, P(unblock) ≤ ${f.pUnblockUpper.toFixed(3)})`,
+    );
     lines.push(...stackLines(f.explanation?.stack ?? [], "      "));
   }
   if (bug.replay !== null) lines.push(`  replay: ${bug.replay}`);
@@ -238,7 +294,9 @@ function bugSections(analysis: LeakAnalysis): string[] {
   return BUG_SECTIONS.map((section) => {
     const picked = analysis.bugs.filter(section.pick);
     if (picked.length === 0) return "";
-    const blocks = picked.map((bug) => bugBlock(bug, new Map(bug.goroutines.map((g) => [g, findings.get(`${bug.program}\u0000${g}`) as LeakFinding]))));
+    const blocks = picked.map((bug) =>
+      bugBlock(bug, new Map(bug.goroutines.map((g) => [g, findings.get(`${bug.program}\u0000${g}`) as LeakFinding]))),
+    );
     return `${section.title}: ${plural(picked.length, "bug")}\n\n${blocks.join("\n\n")}`;
   }).filter((s) => s !== "");
 }
@@ -246,10 +304,22 @@ function bugSections(analysis: LeakAnalysis): string[] {
 function potentialBlock(p: PotentialDeadlock): string {
   const lines = [`POTENTIAL ${p.pattern}  ${p.program}  ${p.owner}  [${p.fingerprint}]`, `  ${p.why}`];
   for (const step of p.steps) {
-    lines.push(`  ${goroutineLabel(step.goroutine)}: took ${siteLine(step.heldAt)}, then asked at ${siteLine(step.takenAt)}`);
-    lines.push(...stackLines((step.takenStack ?? "").split(";").slice(1).filter((f) => f !== ""), "      "));
+    lines.push(
+      `  ${goroutineLabel(step.goroutine)}: took ${siteLine(step.heldAt)}, then asked at ${siteLine(step.takenAt)}`,
+    );
+    lines.push(
+      ...stackLines(
+        (step.takenStack ?? "")
+          .split(";")
+          .slice(1)
+          .filter((f) => f !== ""),
+        "      ",
+      ),
+    );
   }
-  lines.push(`  seen in ${plural(p.runIds.length, "run")} (${p.runIds.slice(0, 5).join(", ")}${p.runIds.length > 5 ? ", …" : ""}), none of which hung on it`);
+  lines.push(
+    `  seen in ${plural(p.runIds.length, "run")} (${p.runIds.slice(0, 5).join(", ")}${p.runIds.length > 5 ? ", …" : ""}), none of which hung on it`,
+  );
   return lines.join("\n");
 }
 
@@ -262,7 +332,9 @@ function potentialSection(analysis: LeakAnalysis): string {
 export function bugCounts(analysis: LeakAnalysis): string {
   const blocked = analysis.bugs.filter((b) => (b.kind === "leak" || b.kind === "deadlock") && b.gating);
   const proven = blocked.filter((b) => b.verdict === "proven").length;
-  const parts = [`${plural(blocked.length, "bug")} blocking goroutines forever (${proven} proven, ${blocked.length - proven} likely)`];
+  const parts = [
+    `${plural(blocked.length, "bug")} blocking goroutines forever (${proven} proven, ${blocked.length - proven} likely)`,
+  ];
   for (const kind of ["outlived", "inconclusive", "background"] as const) {
     const n = analysis.bugs.filter((b) => b.kind === kind).length;
     if (n > 0) parts.push(`${n} ${kind}`);
@@ -277,17 +349,50 @@ export function bugCounts(analysis: LeakAnalysis): string {
  * goroutines blocked at a crash, and data races.
  */
 export function formatFindings(analysis: LeakAnalysis): string {
-  const notAnalysed = [buildErrorSection(analysis), analysis.withoutRuns.length > 0 ? `Not analysed for leaks (no ingested runs; run schedlab ingest first): ${analysis.withoutRuns.join(", ")}` : ""].filter((s) => s !== "").join("\n\n");
-  const extra = [flakySection(analysis), crashSection(analysis), raceSection(analysis), ...analysis.notes.map((n) => `Note: ${n}`)].filter((s) => s !== "");
+  const notAnalysed = [
+    buildErrorSection(analysis),
+    analysis.withoutRuns.length > 0
+      ? `Not analysed for leaks (no ingested runs; run schedlab ingest first): ${analysis.withoutRuns.join(", ")}`
+      : "",
+  ]
+    .filter((s) => s !== "")
+    .join("\n\n");
+  const extra = [
+    flakySection(analysis),
+    crashSection(analysis),
+    raceSection(analysis),
+    ...analysis.notes.map((n) => `Note: ${n}`),
+  ].filter((s) => s !== "");
   const potential = potentialSection(analysis);
   if (analysis.findings.length === 0) {
-    return [`No leaked or deadlocked goroutines in ${analysis.programs.length} program(s).`, potential, ...extra, notAnalysed].filter((s) => s !== "").join("\n\n");
+    return [
+      `No leaked or deadlocked goroutines in ${analysis.programs.length} program(s).`,
+      potential,
+      ...extra,
+      notAnalysed,
+    ]
+      .filter((s) => s !== "")
+      .join("\n\n");
   }
-  const header = ["verdict", "goroutine", "reason", "kind", "created at", "blocked at", "blocked", "P(unblock)≤", "depth", "why"];
+  const header = [
+    "verdict",
+    "goroutine",
+    "reason",
+    "kind",
+    "created at",
+    "blocked at",
+    "blocked",
+    "P(unblock)≤",
+    "depth",
+    "why",
+  ];
   const sections = KIND_SECTIONS.map((section) => {
     const picked = analysis.findings.filter(section.pick);
     if (picked.length === 0) return "";
-    const groups = groupFindings(picked).map((g) => ({ title: g.test === null ? g.program : `${g.program}  ${g.test}`, rows: mergeRepeats(g.findings) }));
+    const groups = groupFindings(picked).map((g) => ({
+      title: g.test === null ? g.program : `${g.program}  ${g.test}`,
+      rows: mergeRepeats(g.findings),
+    }));
     return `${section.title}:\n${groupedTable(header, groups)}`;
   }).filter((s) => s !== "");
   const notes = [
@@ -299,7 +404,15 @@ export function formatFindings(analysis: LeakAnalysis): string {
     BOUND_FORMULA,
   ];
   if (notAnalysed !== "") notes.push(notAnalysed);
-  return [...bugSections(analysis), potential, sections.length > 0 ? `Goroutines (detail):\n\n${sections.join("\n\n")}` : "", ...extra, notes.join("\n")].filter((s) => s !== "").join("\n\n");
+  return [
+    ...bugSections(analysis),
+    potential,
+    sections.length > 0 ? `Goroutines (detail):\n\n${sections.join("\n\n")}` : "",
+    ...extra,
+    notes.join("\n"),
+  ]
+    .filter((s) => s !== "")
+    .join("\n\n");
 }
 
 /** The --json form: the contract fields first, then the rest of the finding. */
@@ -356,7 +469,19 @@ export function analysisJson(analysis: LeakAnalysis): Record<string, unknown> {
     tracerInduced: analysis.tracerInduced,
     counts: gateCounts(analysis),
     notes: analysis.notes,
-    programs: analysis.programs.map((p) => ({ program: p.program, runs: p.runs, crashedRuns: p.crashedRuns, findings: p.findings.length, bugs: p.bugs.length, potentialDeadlocks: p.potential.length, blockedForever: p.findings.filter((f) => f.gating).length, blockedAtCrash: p.blockedAtCrash.length, raceRunsChecked: p.raceRunsChecked, races: p.races.length, flaky: p.flaky.length })),
+    programs: analysis.programs.map((p) => ({
+      program: p.program,
+      runs: p.runs,
+      crashedRuns: p.crashedRuns,
+      findings: p.findings.length,
+      bugs: p.bugs.length,
+      potentialDeadlocks: p.potential.length,
+      blockedForever: p.findings.filter((f) => f.gating).length,
+      blockedAtCrash: p.blockedAtCrash.length,
+      raceRunsChecked: p.raceRunsChecked,
+      races: p.races.length,
+      flaky: p.flaky.length,
+    })),
     withoutRuns: analysis.withoutRuns,
     buildErrors: analysis.buildErrors ?? [],
     bound: BOUND_FORMULA,
@@ -368,13 +493,24 @@ function ratio(value: number | null): string {
 }
 
 function countsRow(label: string, c: Counts): string[] {
-  return [label, String(c.truePositives), String(c.falsePositives), String(c.missed), ratio(c.precision), ratio(c.recall), ratio(c.f1)];
+  return [
+    label,
+    String(c.truePositives),
+    String(c.falsePositives),
+    String(c.missed),
+    ratio(c.precision),
+    ratio(c.recall),
+    ratio(c.f1),
+  ];
 }
 
 const COUNT_HEADER = ["TP", "FP", "missed", "precision", "recall", "F1"];
 
 function groupTable(title: string, groups: Readonly<Record<string, Counts>>): string {
-  return `${title}\n${table([title.split(" ")[0], ...COUNT_HEADER], Object.entries(groups).map(([g, c]) => countsRow(g, c)))}`;
+  return `${title}\n${table(
+    [title.split(" ")[0], ...COUNT_HEADER],
+    Object.entries(groups).map(([g, c]) => countsRow(g, c)),
+  )}`;
 }
 
 function scoreDetails(score: LeakScore): string {
@@ -386,24 +522,40 @@ function scoreDetails(score: LeakScore): string {
 }
 
 export function formatScore(report: LeakScoreReport): string {
-  const rows = report.detectors.map((d: DetectorScore) => [...countsRow(d.detector, d.score.overall), `${d.programsCovered}/${report.labelledPrograms}`, String(d.score.falsePositivesOnClean)]);
+  const rows = report.detectors.map((d: DetectorScore) => [
+    ...countsRow(d.detector, d.score.overall),
+    `${d.programsCovered}/${report.labelledPrograms}`,
+    String(d.score.falsePositivesOnClean),
+  ]);
   const own = report.detectors.find((d) => d.detector === "schedlab");
   const missedLines = (own?.score.programs ?? [])
     .filter((p) => p.missed.length > 0 || p.falsePositives.length > 0 || p.kindDiffers.length > 0)
-    .map((p) => `  ${p.program}: ${[
-      ...p.missed.map((e) => `missed ${e.site ?? e.creator} ${e.reason}`),
-      ...p.falsePositives.map((f) => `FP ${f.siteKey ?? f.root} ${f.reason ?? "?"}`),
-      ...p.kindDiffers.map((e) => `found ${e.site ?? e.creator} ${e.reason} as ${(e.finding ?? "blocked-forever") === "outlived" ? "blocked forever" : "outlived"}, labelled ${e.finding ?? "blocked-forever"}`),
-    ].join("; ")}`);
+    .map(
+      (p) =>
+        `  ${p.program}: ${[
+          ...p.missed.map((e) => `missed ${e.site ?? e.creator} ${e.reason}`),
+          ...p.falsePositives.map((f) => `FP ${f.siteKey ?? f.root} ${f.reason ?? "?"}`),
+          ...p.kindDiffers.map(
+            (e) =>
+              `found ${e.site ?? e.creator} ${e.reason} as ${(e.finding ?? "blocked-forever") === "outlived" ? "blocked forever" : "outlived"}, labelled ${e.finding ?? "blocked-forever"}`,
+          ),
+        ].join("; ")}`,
+    );
   return [
     `${report.labelledPrograms} labelled program(s) scored, ${report.unlabelledPrograms} without a manifest.`,
     table(["detector", ...COUNT_HEADER, "covered", "FP on clean"], rows),
     own === undefined ? "" : scoreDetails(own.score),
-    missedLines.length > 0 ? `schedlab misses, false positives and kinds that differ from the label:\n${missedLines.join("\n")}` : "",
+    missedLines.length > 0
+      ? `schedlab misses, false positives and kinds that differ from the label:\n${missedLines.join("\n")}`
+      : "",
     report.flaky.expected + report.flaky.unexpected.length === 0
       ? ""
       : `flaky tests: ${report.flaky.found} of ${report.flaky.expected} labelled found` +
         (report.flaky.missed.length > 0 ? `; missed: ${report.flaky.missed.join(", ")}` : "") +
-        (report.flaky.unexpected.length > 0 ? `; reported on tests not labelled flaky: ${report.flaky.unexpected.join(", ")}` : ""),
-  ].filter((s) => s !== "").join("\n\n");
+        (report.flaky.unexpected.length > 0
+          ? `; reported on tests not labelled flaky: ${report.flaky.unexpected.join(", ")}`
+          : ""),
+  ]
+    .filter((s) => s !== "")
+    .join("\n\n");
 }

@@ -102,7 +102,9 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
       helper = await goHelperPath();
     } catch (error) {
       helper = null;
-      notes.push(`sources not read for timer and context waits (${(error as Error).message.split("\n")[0]}); goroutines parked in such waits may be reported as blocked`);
+      notes.push(
+        `sources not read for timer and context waits (${(error as Error).message.split("\n")[0]}); goroutines parked in such waits may be reported as blocked`,
+      );
     }
   }
   const programs: ProgramAnalysis[] = [];
@@ -131,7 +133,12 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
       continue;
     }
     const placement = program.kind === "test" ? testPlacement(program.dir) : undefined;
-    const detect = { ...options, testPathOf: placement === undefined ? undefined : (id: string) => placement(id)?.test ?? null, waitSourceAt: waitSourceOf(program.dir, helper), sourceWakers: sourceWakersOf(program.dir, helper) };
+    const detect = {
+      ...options,
+      testPathOf: placement === undefined ? undefined : (id: string) => placement(id)?.test ?? null,
+      waitSourceAt: waitSourceOf(program.dir, helper),
+      sourceWakers: sourceWakersOf(program.dir, helper),
+    };
     const { findings, bugs, potential } = analyseProgram(runs, detect);
     const blockedAtCrash = detectBlockedAtCrash(runs, detect);
     if (options.save !== false) saveFindings(db, program.id, findings);
@@ -150,13 +157,30 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
       tracerInduced: programTracer,
     });
   }
-  return { programs, findings: programs.flatMap((p) => p.findings), bugs: programs.flatMap((p) => p.bugs), potentialDeadlocks: programs.flatMap((p) => p.potential), blockedAtCrash: programs.flatMap((p) => p.blockedAtCrash), races, raceRunsChecked, flaky, tracerInduced, withoutRuns, buildErrors, notes };
+  return {
+    programs,
+    findings: programs.flatMap((p) => p.findings),
+    bugs: programs.flatMap((p) => p.bugs),
+    potentialDeadlocks: programs.flatMap((p) => p.potential),
+    blockedAtCrash: programs.flatMap((p) => p.blockedAtCrash),
+    races,
+    raceRunsChecked,
+    flaky,
+    tracerInduced,
+    withoutRuns,
+    buildErrors,
+    notes,
+  };
 }
 
 /** A bug with its test path, the command replaying the run explained (else its first run) and that run's trace. */
 function bugReport(db: SchedlabDatabase, bug: Bug, findings: readonly LeakFinding[]): BugReport {
   const runId = bug.explained?.explanation.runId ?? bug.runIds[0] ?? null;
-  const row = runId === null ? undefined : (db.prepare("SELECT trace_path FROM runs WHERE id = ?").get(runId) as { trace_path: string | null } | undefined);
+  const row =
+    runId === null
+      ? undefined
+      : (db.prepare("SELECT trace_path FROM runs WHERE id = ?").get(runId) as
+          { trace_path: string | null } | undefined);
   const test = findings.find((f) => f.goroutine === bug.goroutines[0])?.test ?? null;
   return {
     ...bug,
@@ -168,7 +192,9 @@ function bugReport(db: SchedlabDatabase, bug: Bug, findings: readonly LeakFindin
 
 /** The compiler output of a program whose latest build failed and that has no run but build-error ones; else null. */
 function failedBuildOutput(db: SchedlabDatabase, programId: number): string | null {
-  const build = db.prepare("SELECT status, output FROM builds WHERE program_id = ? ORDER BY built_at DESC LIMIT 1").get(programId) as { status: string; output: string | null } | undefined;
+  const build = db
+    .prepare("SELECT status, output FROM builds WHERE program_id = ? ORDER BY built_at DESC LIMIT 1")
+    .get(programId) as { status: string; output: string | null } | undefined;
   if (build?.status !== "error") return null;
   const ran = db.prepare("SELECT 1 FROM runs WHERE program_id = ? AND outcome <> 'build-error' LIMIT 1").get(programId);
   return ran === undefined ? (build.output ?? "") : null;
@@ -196,7 +222,12 @@ export interface LeakScoreReport {
   readonly unlabelledPrograms: number;
   readonly detectors: readonly DetectorScore[];
   /** Flaky tests against the manifests' flakyTests: found, missed, and reported on programs not labelled so. */
-  readonly flaky: { readonly expected: number; readonly found: number; readonly missed: readonly string[]; readonly unexpected: readonly string[] };
+  readonly flaky: {
+    readonly expected: number;
+    readonly found: number;
+    readonly missed: readonly string[];
+    readonly unexpected: readonly string[];
+  };
 }
 
 function resolveArtifact(db: SchedlabDatabase, path: string): string {
@@ -204,7 +235,11 @@ function resolveArtifact(db: SchedlabDatabase, path: string): string {
 }
 
 /** Signatures a peer reported over a program's runs, and whether it produced anything at all (also read by `leaks --compare`). */
-export function peerSignatures(db: SchedlabDatabase, program: StoredProgram, detector: Exclude<DetectorName, "schedlab">): { covered: boolean; signatures: BlockedSignature[] } {
+export function peerSignatures(
+  db: SchedlabDatabase,
+  program: StoredProgram,
+  detector: Exclude<DetectorName, "schedlab">,
+): { covered: boolean; signatures: BlockedSignature[] } {
   const rows = db
     .prepare("SELECT dump_path, trace_path FROM runs WHERE program_id = ? AND outcome != 'build-error'")
     .all(program.id) as { dump_path: string | null; trace_path: string | null }[];
@@ -237,11 +272,18 @@ export function peerSignatures(db: SchedlabDatabase, program: StoredProgram, det
  * program, so a program a peer produced no output for counts its expected goroutines
  * as missed; `programsCovered` says how many it saw.
  */
-export async function scoreLeaks(db: SchedlabDatabase, options: AnalyseOptions = {}, given?: LeakAnalysis): Promise<LeakScoreReport> {
+export async function scoreLeaks(
+  db: SchedlabDatabase,
+  options: AnalyseOptions = {},
+  given?: LeakAnalysis,
+): Promise<LeakScoreReport> {
   const analysis = given ?? (await analyseLeaks(db, options));
   const programs = storedPrograms(db, options.program);
   const labelled = programs.filter((p) => p.manifest !== null);
-  const own = [...analysis.findings.filter(isReportedFinding).map(signatureOfFinding), ...analysis.potentialDeadlocks.map(signatureOfPotential)];
+  const own = [
+    ...analysis.findings.filter(isReportedFinding).map(signatureOfFinding),
+    ...analysis.potentialDeadlocks.map(signatureOfPotential),
+  ];
   const analysed = new Set(analysis.programs.map((p) => p.program));
   // A potential deadlock can only be predicted from recorded lock operations (collect
   // --budget): without them its label is not scored, for schedlab and the peers alike.
@@ -249,11 +291,18 @@ export async function scoreLeaks(db: SchedlabDatabase, options: AnalyseOptions =
   const toLabelled = (ps: readonly StoredProgram[]): LabelledProgram[] =>
     ps.map((p) => {
       const manifest = p.manifest as NonNullable<StoredProgram["manifest"]>;
-      return { program: p.name, manifest: withLocks.has(p.name) ? manifest : { ...manifest, expected: runTimeExpected(manifest) } };
+      return {
+        program: p.name,
+        manifest: withLocks.has(p.name) ? manifest : { ...manifest, expected: runTimeExpected(manifest) },
+      };
     });
   const detectors: DetectorScore[] = [];
   const all = toLabelled(labelled);
-  detectors.push({ detector: "schedlab", programsCovered: labelled.filter((p) => analysed.has(p.name)).length, score: scoreSignatures(all, own) });
+  detectors.push({
+    detector: "schedlab",
+    programsCovered: labelled.filter((p) => analysed.has(p.name)).length,
+    score: scoreSignatures(all, own),
+  });
   for (const detector of DETECTORS.filter((d): d is Exclude<DetectorName, "schedlab"> => d !== "schedlab")) {
     let covered = 0;
     const signatures: BlockedSignature[] = [];
@@ -265,7 +314,9 @@ export async function scoreLeaks(db: SchedlabDatabase, options: AnalyseOptions =
     detectors.push({ detector, programsCovered: covered, score: scoreSignatures(all, signatures) });
   }
   const expectedFlaky = labelled.flatMap((p) => (p.manifest?.flakyTests ?? []).map((test) => `${p.name} ${test}`));
-  const reportedFlaky = analysis.flaky.filter((f) => labelled.some((p) => p.name === f.program)).map((f) => `${f.program} ${f.test ?? ""}`);
+  const reportedFlaky = analysis.flaky
+    .filter((f) => labelled.some((p) => p.name === f.program))
+    .map((f) => `${f.program} ${f.test ?? ""}`);
   const flaky = {
     expected: expectedFlaky.length,
     found: expectedFlaky.filter((e) => reportedFlaky.includes(e)).length,

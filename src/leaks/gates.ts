@@ -14,7 +14,10 @@ export type Gate = (typeof GATES)[number];
 const NOTHING_ACCEPTED: ReadonlySet<string> = new Set();
 
 /** How many bugs (or races, flaky tests) each gate counts, leaving out the fingerprints in `accepted`. */
-export function gateCounts(analysis: LeakAnalysis, accepted: ReadonlySet<string> = NOTHING_ACCEPTED): Record<Gate, number> {
+export function gateCounts(
+  analysis: LeakAnalysis,
+  accepted: ReadonlySet<string> = NOTHING_ACCEPTED,
+): Record<Gate, number> {
   const bugs = analysis.bugs.filter((b) => !accepted.has(b.fingerprint));
   return {
     leak: bugs.filter((b) => b.gating).length,
@@ -27,7 +30,11 @@ export function gateCounts(analysis: LeakAnalysis, accepted: ReadonlySet<string>
 }
 
 /** The gates among `gates` that fail, in GATES order, leaving out the fingerprints in `accepted`. */
-export function gateFailures(analysis: LeakAnalysis, gates: readonly Gate[], accepted: ReadonlySet<string> = NOTHING_ACCEPTED): Gate[] {
+export function gateFailures(
+  analysis: LeakAnalysis,
+  gates: readonly Gate[],
+  accepted: ReadonlySet<string> = NOTHING_ACCEPTED,
+): Gate[] {
   const counts = gateCounts(analysis, accepted);
   return GATES.filter((g) => gates.includes(g) && counts[g] > 0);
 }

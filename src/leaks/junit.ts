@@ -48,7 +48,12 @@ function placeLine(p: CiPlace): string {
 }
 
 function failureText(r: CiResult): string {
-  const lines = [`${r.verdict.toUpperCase()} ${r.rule} [${r.fingerprint}]`, r.message, "", `at ${placeLine(r.primary)}`];
+  const lines = [
+    `${r.verdict.toUpperCase()} ${r.rule} [${r.fingerprint}]`,
+    r.message,
+    "",
+    `at ${placeLine(r.primary)}`,
+  ];
   if (r.related.length > 0) lines.push("related:", ...r.related.map((p) => `  ${placeLine(p)}`));
   if (r.stack.length > 0) lines.push("stack (innermost first):", ...r.stack.map((p) => `  ${placeLine(p)}`));
   const replay = r.properties.replay;
@@ -91,8 +96,14 @@ export function junitXml(results: readonly CiResult[], analysis: LeakAnalysis, c
       (r.baselined === null ? c.failures : c.accepted).push(r);
     }
     const build = (analysis.buildErrors ?? []).find((b) => b.program === program);
-    if (build !== undefined) caseOf(kind === "main" ? MAIN_CASE : PACKAGE_CASE).error = { message: "the program did not build, so nothing of it ran", text: build.output };
-    else if (analysis.withoutRuns.includes(program)) caseOf(kind === "main" ? MAIN_CASE : PACKAGE_CASE).skipped = "no ingested run: not analysed for leaks (run schedlab ingest)";
+    if (build !== undefined)
+      caseOf(kind === "main" ? MAIN_CASE : PACKAGE_CASE).error = {
+        message: "the program did not build, so nothing of it ran",
+        text: build.output,
+      };
+    else if (analysis.withoutRuns.includes(program))
+      caseOf(kind === "main" ? MAIN_CASE : PACKAGE_CASE).skipped =
+        "no ingested run: not analysed for leaks (run schedlab ingest)";
     if (cases.size === 0) caseOf(PACKAGE_CASE);
     const ordered = [...cases.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const counts = {
@@ -106,21 +117,37 @@ export function junitXml(results: readonly CiResult[], analysis: LeakAnalysis, c
     totals.errors += counts.errors;
     totals.skipped += counts.skipped;
     const body = ordered.map((c) => {
-      const declared = c.name === PACKAGE_CASE ? null : context.sources.declaration(program, c.name === MAIN_CASE ? "main" : c.name.split("/")[0]);
+      const declared =
+        c.name === PACKAGE_CASE
+          ? null
+          : context.sources.declaration(program, c.name === MAIN_CASE ? "main" : c.name.split("/")[0]);
       const head = `    <testcase${attributes({ name: c.name, classname: program, file: declared?.inRepository === true ? declared.path : undefined, line: declared?.inRepository === true ? declared.line : undefined })}`;
       const inner: string[] = [];
-      for (const r of c.failures) inner.push(`      <failure${attributes({ type: ruleId(r.rule), message: `${r.verdict} ${r.rule}: ${firstSentence(r.message)}` })}>${xmlText(failureText(r))}</failure>`);
-      if (c.error !== null) inner.push(`      <error${attributes({ type: "build", message: c.error.message })}>${xmlText(c.error.text)}</error>`);
-      if (c.skipped !== null && c.failures.length === 0) inner.push(`      <skipped${attributes({ message: c.skipped })}/>`);
+      for (const r of c.failures)
+        inner.push(
+          `      <failure${attributes({ type: ruleId(r.rule), message: `${r.verdict} ${r.rule}: ${firstSentence(r.message)}` })}>${xmlText(failureText(r))}</failure>`,
+        );
+      if (c.error !== null)
+        inner.push(
+          `      <error${attributes({ type: "build", message: c.error.message })}>${xmlText(c.error.text)}</error>`,
+        );
+      if (c.skipped !== null && c.failures.length === 0)
+        inner.push(`      <skipped${attributes({ message: c.skipped })}/>`);
       if (c.accepted.length > 0) {
-        const accepted = c.accepted.map((r) => `accepted by the baseline [${r.fingerprint}] ${r.verdict} ${r.rule}: ${firstSentence(r.message)} (reason: ${r.baselined})`);
+        const accepted = c.accepted.map(
+          (r) =>
+            `accepted by the baseline [${r.fingerprint}] ${r.verdict} ${r.rule}: ${firstSentence(r.message)} (reason: ${r.baselined})`,
+        );
         inner.push(`      <system-out>${xmlText(accepted.join("\n"))}</system-out>`);
       }
       return inner.length === 0 ? `${head}/>` : `${head}>\n${inner.join("\n")}\n    </testcase>`;
     });
     const properties = [`      <property${attributes({ name: "schedlab.kind", value: kind ?? "unknown" })}/>`];
-    if (runs.has(program)) properties.push(`      <property${attributes({ name: "schedlab.runs", value: runs.get(program) })}/>`);
-    suites.push(`  <testsuite${attributes({ name: program, ...counts })}>\n    <properties>\n${properties.join("\n")}\n    </properties>\n${body.join("\n")}\n  </testsuite>`);
+    if (runs.has(program))
+      properties.push(`      <property${attributes({ name: "schedlab.runs", value: runs.get(program) })}/>`);
+    suites.push(
+      `  <testsuite${attributes({ name: program, ...counts })}>\n    <properties>\n${properties.join("\n")}\n    </properties>\n${body.join("\n")}\n  </testsuite>`,
+    );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: "schedlab leaks", ...totals })}>\n${suites.join("\n")}\n</testsuites>\n`;
 }

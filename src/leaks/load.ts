@@ -31,12 +31,31 @@ export interface StoredProgram {
 /** Programs in the database (one name, or all), by name. Unknown names are a UsageError. */
 export function storedPrograms(db: SchedlabDatabase, name?: string): StoredProgram[] {
   const rows = db
-    .prepare(`SELECT id, name, kind, dir, root, manifest FROM programs ${name === undefined ? "" : "WHERE name = ?"} ORDER BY name`)
-    .all(...(name === undefined ? [] : [name])) as { id: number; name: string; kind: "main" | "test"; dir: string; root: string; manifest: string | null }[];
+    .prepare(
+      `SELECT id, name, kind, dir, root, manifest FROM programs ${name === undefined ? "" : "WHERE name = ?"} ORDER BY name`,
+    )
+    .all(...(name === undefined ? [] : [name])) as {
+    id: number;
+    name: string;
+    kind: "main" | "test";
+    dir: string;
+    root: string;
+    manifest: string | null;
+  }[];
   if (name !== undefined && rows.length === 0) {
-    throw new UsageError(`no program named ${JSON.stringify(name)} in the database`, "Run `schedlab collect` on it first, or check the name with `schedlab dist --abstraction split`.");
+    throw new UsageError(
+      `no program named ${JSON.stringify(name)} in the database`,
+      "Run `schedlab collect` on it first, or check the name with `schedlab dist --abstraction split`.",
+    );
   }
-  return rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind, dir: r.dir, root: r.root, manifest: parseManifest(r.manifest) }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    kind: r.kind,
+    dir: r.dir,
+    root: r.root,
+    manifest: parseManifest(r.manifest),
+  }));
 }
 
 function parseManifest(text: string | null): Manifest | null {
@@ -60,7 +79,14 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
        WHERE program_id = ? AND ingest_status IN ('ok', 'truncated') AND outcome != 'build-error'
        ORDER BY config, run_index`,
     )
-    .all(program.id) as { id: number; run_index: number; config: string; outcome: RunEnd; stderr_tail: string | null; wall_ms: number | null }[];
+    .all(program.id) as {
+    id: number;
+    run_index: number;
+    config: string;
+    outcome: RunEnd;
+    stderr_tail: string | null;
+    wall_ms: number | null;
+  }[];
   const ids = new Map<string, string>();
   const shared = (g: GoroutineInfo): GoroutineInfo => {
     const id = ids.get(g.canonicalId);
@@ -68,7 +94,17 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
     return id === undefined ? g : { ...g, canonicalId: id };
   };
   return rows.map((row) =>
-    leakRunOf({ id: row.id, runIndex: row.run_index, config: row.config, outcome: row.outcome, stderrTail: row.stderr_tail, wallMs: row.wall_ms }, loadRunGoroutines(db, row.id).map(shared)),
+    leakRunOf(
+      {
+        id: row.id,
+        runIndex: row.run_index,
+        config: row.config,
+        outcome: row.outcome,
+        stderrTail: row.stderr_tail,
+        wallMs: row.wall_ms,
+      },
+      loadRunGoroutines(db, row.id).map(shared),
+    ),
   );
 }
 
@@ -80,7 +116,12 @@ export function analyseRun(db: SchedlabDatabase, run: LeakRun): AnalysedRun {
   const stored = loadRunEndStates(db, run.runId, run.goroutines);
   if (stored !== null) return { run, states: stored };
   const fold = runStateFold(run);
-  forEachRunRecord(db, run.runId, (record) => fold.add(record), (op) => fold.addLockOp(op));
+  forEachRunRecord(
+    db,
+    run.runId,
+    (record) => fold.add(record),
+    (op) => fold.addLockOp(op),
+  );
   return { run, states: fold.finish() };
 }
 
@@ -92,14 +133,15 @@ export function analyseProgramRuns(db: SchedlabDatabase, program: StoredProgram)
 /** What a race report starts with. */
 const RACE_WARNING = "WARNING: DATA RACE";
 
-
 /**
  * The runs of a program whose output may hold race reports: every -race run (strategy
  * 'race'), and any other run whose stderr tail or race log has one. Build errors have none.
  */
 export function raceRunOutputs(db: SchedlabDatabase, program: StoredProgram): RaceRunOutput[] {
   const rows = db
-    .prepare("SELECT id, strategy, stderr_tail, trace_path FROM runs WHERE program_id = ? AND outcome != 'build-error' ORDER BY config, run_index")
+    .prepare(
+      "SELECT id, strategy, stderr_tail, trace_path FROM runs WHERE program_id = ? AND outcome != 'build-error' ORDER BY config, run_index",
+    )
     .all(program.id) as { id: number; strategy: string; stderr_tail: string | null; trace_path: string | null }[];
   const outputs: RaceRunOutput[] = [];
   for (const row of rows) {
@@ -116,8 +158,17 @@ export function raceRunOutputs(db: SchedlabDatabase, program: StoredProgram): Ra
 /** Every run of a program that ran (build errors did not), with the failures its output shows. */
 export function failureRuns(db: SchedlabDatabase, program: StoredProgram): FailureRun[] {
   const rows = db
-    .prepare("SELECT id, config, strategy, seed, outcome, stderr_tail FROM runs WHERE program_id = ? AND outcome != 'build-error' ORDER BY config, run_index")
-    .all(program.id) as { id: number; config: string; strategy: FailureRun["strategy"]; seed: number | null; outcome: string; stderr_tail: string | null }[];
+    .prepare(
+      "SELECT id, config, strategy, seed, outcome, stderr_tail FROM runs WHERE program_id = ? AND outcome != 'build-error' ORDER BY config, run_index",
+    )
+    .all(program.id) as {
+    id: number;
+    config: string;
+    strategy: FailureRun["strategy"];
+    seed: number | null;
+    outcome: string;
+    stderr_tail: string | null;
+  }[];
   return rows.map((row) => ({
     runId: row.id,
     config: row.config,

@@ -43,7 +43,8 @@ export function leaksOutput(db: SchedlabDatabase, analysis: LeakAnalysis, option
     case "github": {
       const context = ciContext(db, options.repoRoot, match);
       const results = ciResults(analysis, context);
-      if (options.format === "sarif") return `${JSON.stringify(sarifLog(results, analysis, { repoRoot: context.sources.repoRoot, withBaseline: match !== null }), null, 2)}\n`;
+      if (options.format === "sarif")
+        return `${JSON.stringify(sarifLog(results, analysis, { repoRoot: context.sources.repoRoot, withBaseline: match !== null }), null, 2)}\n`;
       if (options.format === "junit") return junitXml(results, analysis, context);
       return githubAnnotations(results, analysis);
     }

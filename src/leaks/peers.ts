@@ -25,7 +25,10 @@ export const PEER_ARTIFACTS: readonly PeerArtifact[] = [
  * An empty file means goleak ran and found nothing.
  */
 export function parseGoleakReport(report: string, program: string): BlockedSignature[] {
-  const asDump = report.replace(/(?:^|\n)\s*\[?\s*Goroutine (\d+) in state ([^,\n]+(?:, \d+ \w+)?), with \S+ on top of the stack:\n/g, "\n\ngoroutine $1 [$2]:\n");
+  const asDump = report.replace(
+    /(?:^|\n)\s*\[?\s*Goroutine (\d+) in state ([^,\n]+(?:, \d+ \w+)?), with \S+ on top of the stack:\n/g,
+    "\n\ngoroutine $1 [$2]:\n",
+  );
   return parseGoroutineDump(asDump, program);
 }
 

@@ -29,7 +29,8 @@ export interface RaceReport {
   readonly previous: RaceAccess;
 }
 
-const ACCESS = /^(Read|Write|Atomic read|Atomic write|Previous read|Previous write|Previous atomic read|Previous atomic write)(?: at 0x[0-9a-f]+)? by (goroutine \d+|main goroutine):$/;
+const ACCESS =
+  /^(Read|Write|Atomic read|Atomic write|Previous read|Previous write|Previous atomic read|Previous atomic write)(?: at 0x[0-9a-f]+)? by (goroutine \d+|main goroutine):$/;
 const CREATED = /^Goroutine (\d+) \([^)]*\) created at:$/;
 const FUNCTION_LINE = /^ {2}(\S.*?)\([^()]*\)$/;
 const FILE_LINE = /^\s+(\S+):(\d+)(?: \+0x[0-9a-f]+)?$/;
@@ -137,23 +138,53 @@ export interface RaceRunOutput {
  * Race findings of one program over its checked runs, most frequent first (then by
  * frames). `rename` maps function names as sites are formed elsewhere (relative package paths).
  */
-export function detectRaces(program: string, runs: readonly RaceRunOutput[], rename: (fn: string) => string = (fn) => fn): RaceFinding[] {
-  const found = new Map<string, { frames: [string, string]; accesses: [string, string]; createdAt: [string | null, string | null]; runs: Set<number> }>();
+export function detectRaces(
+  program: string,
+  runs: readonly RaceRunOutput[],
+  rename: (fn: string) => string = (fn) => fn,
+): RaceFinding[] {
+  const found = new Map<
+    string,
+    {
+      frames: [string, string];
+      accesses: [string, string];
+      createdAt: [string | null, string | null];
+      runs: Set<number>;
+    }
+  >();
   for (const run of runs) {
     for (const report of run.texts.flatMap(parseRaceReports)) {
       const sides = [report.current, report.previous].map((a) => {
         const top = topUserFrame(a.stack);
         const created = topUserFrame(a.createdAt);
-        return { frame: top === null ? "?" : frameSite(top, rename), access: a.access, createdAt: created === null ? null : frameSite(created, rename) };
+        return {
+          frame: top === null ? "?" : frameSite(top, rename),
+          access: a.access,
+          createdAt: created === null ? null : frameSite(created, rename),
+        };
       });
-      sides.sort((a, b) => (a.frame < b.frame ? -1 : a.frame > b.frame ? 1 : a.access < b.access ? -1 : a.access > b.access ? 1 : 0));
+      sides.sort((a, b) =>
+        a.frame < b.frame ? -1 : a.frame > b.frame ? 1 : a.access < b.access ? -1 : a.access > b.access ? 1 : 0,
+      );
       const key = `${sides[0].frame}\n${sides[1].frame}`;
-      const entry = found.get(key) ?? { frames: [sides[0].frame, sides[1].frame], accesses: [sides[0].access, sides[1].access], createdAt: [sides[0].createdAt, sides[1].createdAt], runs: new Set<number>() };
+      const entry = found.get(key) ?? {
+        frames: [sides[0].frame, sides[1].frame],
+        accesses: [sides[0].access, sides[1].access],
+        createdAt: [sides[0].createdAt, sides[1].createdAt],
+        runs: new Set<number>(),
+      };
       entry.runs.add(run.runId);
       found.set(key, entry);
     }
   }
   return [...found.values()]
-    .map((f) => ({ program, frames: f.frames, accesses: f.accesses, createdAt: f.createdAt, runs: f.runs.size, runsChecked: runs.length }))
+    .map((f) => ({
+      program,
+      frames: f.frames,
+      accesses: f.accesses,
+      createdAt: f.createdAt,
+      runs: f.runs.size,
+      runsChecked: runs.length,
+    }))
     .sort((a, b) => b.runs - a.runs || (a.frames.join("\n") < b.frames.join("\n") ? -1 : 1));
 }

@@ -35,7 +35,10 @@ function sarifLocation(p: CiPlace, id?: number): Sarif.Location {
   const location: Sarif.Location = { message: { text: p.message } };
   if (id !== undefined) location.id = id;
   if (p.location !== null) {
-    location.physicalLocation = { artifactLocation: artifactLocation(p.location), ...(p.location.line >= 1 ? { region: { startLine: p.location.line } } : {}) };
+    location.physicalLocation = {
+      artifactLocation: artifactLocation(p.location),
+      ...(p.location.line >= 1 ? { region: { startLine: p.location.line } } : {}),
+    };
   }
   const fn = functionOf(p);
   if (fn !== "") location.logicalLocations = [{ fullyQualifiedName: fn, kind: "function" }];
@@ -54,9 +57,16 @@ function sarifResult(result: CiResult, ruleIndex: number, withBaseline: boolean)
     properties: { ...result.properties, title: result.title },
   };
   if (result.related.length > 0) out.relatedLocations = result.related.map((p, i) => sarifLocation(p, i + 1));
-  if (result.stack.length > 0) out.stacks = [{ message: { text: "user frames where it blocks, innermost first" }, frames: result.stack.map((p) => ({ location: sarifLocation(p) })) }];
+  if (result.stack.length > 0)
+    out.stacks = [
+      {
+        message: { text: "user frames where it blocks, innermost first" },
+        frames: result.stack.map((p) => ({ location: sarifLocation(p) })),
+      },
+    ];
   if (withBaseline) out.baselineState = result.baselined === null ? "new" : "unchanged";
-  if (result.baselined !== null) out.suppressions = [{ kind: "external", status: "accepted", justification: result.baselined }];
+  if (result.baselined !== null)
+    out.suppressions = [{ kind: "external", status: "accepted", justification: result.baselined }];
   return out;
 }
 
@@ -74,14 +84,34 @@ export function sarifLog(results: readonly CiResult[], analysis: LeakAnalysis, o
     name: r.name,
     shortDescription: { text: r.short },
     fullDescription: { text: r.description },
-    help: { text: `${r.description} Each result says why, where the goroutines wait and what to run to replay it; see schedlab's docs/ci.md and docs/leaks.md.` },
-    defaultConfiguration: { level: r.kind === "inconclusive" || r.kind === "background" ? "note" : r.kind === "potential-deadlock" || r.kind === "outlived" ? "warning" : "error" },
-    properties: { tags: ["concurrency", "go", r.kind === "race" ? "data-race" : r.kind === "flaky" ? "flaky-test" : "goroutine"], precision: r.kind === "race" || r.kind === "deadlock" || r.kind === "flaky" ? "very-high" : "high" },
+    help: {
+      text: `${r.description} Each result says why, where the goroutines wait and what to run to replay it; see schedlab's docs/ci.md and docs/leaks.md.`,
+    },
+    defaultConfiguration: {
+      level:
+        r.kind === "inconclusive" || r.kind === "background"
+          ? "note"
+          : r.kind === "potential-deadlock" || r.kind === "outlived"
+            ? "warning"
+            : "error",
+    },
+    properties: {
+      tags: ["concurrency", "go", r.kind === "race" ? "data-race" : r.kind === "flaky" ? "flaky-test" : "goroutine"],
+      precision: r.kind === "race" || r.kind === "deadlock" || r.kind === "flaky" ? "very-high" : "high",
+    },
   }));
   const ruleIndex = new Map(CI_RULES.map((r, i) => [r.kind, i]));
   const notifications: Sarif.Notification[] = [
-    ...(analysis.buildErrors ?? []).map((b) => ({ level: "error" as const, message: { text: `${b.program} did not build, so it was not analysed: ${b.output.split("\n").find((l) => l.trim() !== "") ?? ""}` } })),
-    ...analysis.withoutRuns.map((p) => ({ level: "warning" as const, message: { text: `${p} has no ingested run, so it was not analysed for leaks (run schedlab ingest)` } })),
+    ...(analysis.buildErrors ?? []).map((b) => ({
+      level: "error" as const,
+      message: {
+        text: `${b.program} did not build, so it was not analysed: ${b.output.split("\n").find((l) => l.trim() !== "") ?? ""}`,
+      },
+    })),
+    ...analysis.withoutRuns.map((p) => ({
+      level: "warning" as const,
+      message: { text: `${p} has no ingested run, so it was not analysed for leaks (run schedlab ingest)` },
+    })),
     ...analysis.notes.map((n) => ({ level: "note" as const, message: { text: n } })),
   ];
   const root = pathToFileURL(options.repoRoot).href;
@@ -92,7 +122,12 @@ export function sarifLog(results: readonly CiResult[], analysis: LeakAnalysis, o
       {
         tool: { driver: { name: "schedlab", semanticVersion: SCHEDLAB_VERSION, version: SCHEDLAB_VERSION, rules } },
         originalUriBaseIds: { [SOURCE_ROOT]: { uri: root.endsWith("/") ? root : `${root}/` } },
-        invocations: [{ executionSuccessful: true, ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}) }],
+        invocations: [
+          {
+            executionSuccessful: true,
+            ...(notifications.length > 0 ? { toolExecutionNotifications: notifications } : {}),
+          },
+        ],
         results: results.map((r) => sarifResult(r, ruleIndex.get(r.rule) as number, options.withBaseline)),
       },
     ],

@@ -54,10 +54,14 @@ export function matchesExpected(signature: BlockedSignature, expected: ExpectedB
   // A potential deadlock is labelled by the lock call that would block and matched by any acquisition of its cycle.
   const potential = expected.finding === "potential-deadlock";
   if (potential !== (signature.finding === "potential-deadlock")) return false;
-  if (potential) return expected.lockSite !== undefined && (signature.lockSites ?? []).includes(basename(expected.lockSite));
+  if (potential)
+    return expected.lockSite !== undefined && (signature.lockSites ?? []).includes(basename(expected.lockSite));
   if (signature.reason !== null && signature.reason !== expected.reason) return false;
   if (expected.site === null) {
-    return signature.root !== null && (signature.root === expected.creator || functionBaseName(signature.root) === functionBaseName(expected.creator));
+    return (
+      signature.root !== null &&
+      (signature.root === expected.creator || functionBaseName(signature.root) === functionBaseName(expected.creator))
+    );
   }
   return signature.siteKey !== null && signature.siteKey === basename(expected.site);
 }
@@ -66,7 +70,12 @@ export function matchesExpected(signature: BlockedSignature, expected: ExpectedB
 export function counts(truePositives: number, falsePositives: number, missed: number): Counts {
   const precision = truePositives + falsePositives === 0 ? null : truePositives / (truePositives + falsePositives);
   const recall = truePositives + missed === 0 ? null : truePositives / (truePositives + missed);
-  const f1 = precision === null || recall === null || precision + recall === 0 ? (precision === null || recall === null ? null : 0) : (2 * precision * recall) / (precision + recall);
+  const f1 =
+    precision === null || recall === null || precision + recall === 0
+      ? precision === null || recall === null
+        ? null
+        : 0
+      : (2 * precision * recall) / (precision + recall);
   return { truePositives, falsePositives, missed, precision, recall, f1 };
 }
 
@@ -88,7 +97,10 @@ export function scoreProgram(labelled: LabelledProgram, signatures: readonly Blo
   };
 }
 
-function tally(scores: readonly ProgramScore[], groupOf: (score: ProgramScore, reason: string) => string): Record<string, Counts> {
+function tally(
+  scores: readonly ProgramScore[],
+  groupOf: (score: ProgramScore, reason: string) => string,
+): Record<string, Counts> {
   const raw = new Map<string, [number, number, number]>();
   const add = (group: string, i: 0 | 1 | 2): void => {
     const c = raw.get(group) ?? [0, 0, 0];
@@ -100,16 +112,25 @@ function tally(scores: readonly ProgramScore[], groupOf: (score: ProgramScore, r
     for (const f of s.falsePositives) add(groupOf(s, f.reason ?? "unknown"), 1);
     for (const e of s.missed) add(groupOf(s, e.reason), 2);
   }
-  return Object.fromEntries([...raw].sort(([a], [b]) => a.localeCompare(b)).map(([group, [tp, fp, fn]]) => [group, counts(tp, fp, fn)]));
+  return Object.fromEntries(
+    [...raw].sort(([a], [b]) => a.localeCompare(b)).map(([group, [tp, fp, fn]]) => [group, counts(tp, fp, fn)]),
+  );
 }
 
 /** Scores every labelled program against the signatures a detector reported. */
-export function scoreSignatures(labelled: readonly LabelledProgram[], signatures: readonly BlockedSignature[]): LeakScore {
+export function scoreSignatures(
+  labelled: readonly LabelledProgram[],
+  signatures: readonly BlockedSignature[],
+): LeakScore {
   const programs = labelled.map((l) => scoreProgram(l, signatures));
   const sum = (pick: (s: ProgramScore) => number): number => programs.reduce((n, s) => n + pick(s), 0);
   const clean = programs.filter((s) => s.outcome === "clean");
   return {
-    overall: counts(sum((s) => s.matched.length), sum((s) => s.falsePositives.length), sum((s) => s.missed.length)),
+    overall: counts(
+      sum((s) => s.matched.length),
+      sum((s) => s.falsePositives.length),
+      sum((s) => s.missed.length),
+    ),
     byReason: tally(programs, (_, reason) => reason),
     byBugClass: tally(programs, (s) => s.bugClass ?? (s.outcome === "clean" ? "clean" : "unclassified")),
     cleanPrograms: clean.length,

@@ -29,7 +29,9 @@ export function isReportedFinding(finding: Pick<LeakFinding, "kind">): boolean {
 }
 
 /** The signature of a detector finding. */
-export function signatureOfFinding(finding: Pick<LeakFinding, "program" | "isRoot" | "creationSiteKey" | "goroutine" | "reason" | "kind">): BlockedSignature {
+export function signatureOfFinding(
+  finding: Pick<LeakFinding, "program" | "isRoot" | "creationSiteKey" | "goroutine" | "reason" | "kind">,
+): BlockedSignature {
   return {
     program: finding.program,
     siteKey: finding.isRoot ? null : finding.creationSiteKey,
@@ -80,7 +82,9 @@ export function sameGoroutine(a: BlockedSignature, b: BlockedSignature): boolean
   if (a.siteKey !== null || b.siteKey !== null) return a.siteKey === b.siteKey;
   if (a.root === null || b.root === null) return false;
   const rootName = (root: string): string => root.replace(/#\d+$/, "");
-  return rootName(a.root) === rootName(b.root) || functionBaseName(rootName(a.root)) === functionBaseName(rootName(b.root));
+  return (
+    rootName(a.root) === rootName(b.root) || functionBaseName(rootName(a.root)) === functionBaseName(rootName(b.root))
+  );
 }
 
 /** The last dotted component of a function name: "schedlab.dev/x/pkg.TestFoo" → "TestFoo". */

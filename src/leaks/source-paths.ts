@@ -115,8 +115,10 @@ export function sourceResolver(programs: readonly ProgramSource[], repoRoot: str
     const pkg = packageOf(fn).replace(/_test$/, "");
     if (pkg === "main" || pkg === "") dirs.push(program.dir);
     const mod = moduleOf(program.dir);
-    if (mod !== null && (pkg === mod.path || pkg.startsWith(`${mod.path}/`))) dirs.push(join(mod.dir, pkg.slice(mod.path.length)));
-    if (pkg !== "" && !pkg.includes("..")) dirs.push(pkg === basename(program.root) ? program.root : join(program.root, pkg));
+    if (mod !== null && (pkg === mod.path || pkg.startsWith(`${mod.path}/`)))
+      dirs.push(join(mod.dir, pkg.slice(mod.path.length)));
+    if (pkg !== "" && !pkg.includes(".."))
+      dirs.push(pkg === basename(program.root) ? program.root : join(program.root, pkg));
     dirs.push(program.dir);
     return dirs;
   };
@@ -134,7 +136,9 @@ export function sourceResolver(programs: readonly ProgramSource[], repoRoot: str
       const program = byName.get(name);
       if (program === undefined || !existsSync(program.dir)) return null;
       const declared = new RegExp(`^func ${fn.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\(`, "m");
-      for (const file of readdirSync(program.dir).filter((f) => f.endsWith(".go")).sort()) {
+      for (const file of readdirSync(program.dir)
+        .filter((f) => f.endsWith(".go"))
+        .sort()) {
         const text = readFileSync(join(program.dir, file), "utf8");
         const match = declared.exec(text);
         if (match !== null) return locate(join(program.dir, file), text.slice(0, match.index).split("\n").length, fn);

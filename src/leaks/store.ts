@@ -18,14 +18,29 @@ export function saveFindings(db: SchedlabDatabase, programId: number, findings: 
   inTransaction(db, () => {
     remove.run(programId);
     for (const f of findings) {
-      insert.run(programId, f.goroutine, f.reason, f.kind, f.formal ? 1 : 0, f.creationSite, f.blockingSite, f.runsSeen, f.runsBlocked, f.pUnblockUpper, JSON.stringify(f), now);
+      insert.run(
+        programId,
+        f.goroutine,
+        f.reason,
+        f.kind,
+        f.formal ? 1 : 0,
+        f.creationSite,
+        f.blockingSite,
+        f.runsSeen,
+        f.runsBlocked,
+        f.pUnblockUpper,
+        JSON.stringify(f),
+        now,
+      );
     }
   });
 }
 
 /** The stored findings of a program, by goroutine id. */
 export function loadFindings(db: SchedlabDatabase, programId: number): LeakFinding[] {
-  const rows = db.prepare("SELECT details FROM leak_findings WHERE program_id = ? ORDER BY goroutine").all(programId) as { details: string }[];
+  const rows = db
+    .prepare("SELECT details FROM leak_findings WHERE program_id = ? ORDER BY goroutine")
+    .all(programId) as { details: string }[];
   return rows.map((r) => JSON.parse(r.details) as LeakFinding);
 }
 
@@ -39,12 +54,15 @@ export function saveRaceFindings(db: SchedlabDatabase, programId: number, races:
   const now = new Date().toISOString();
   inTransaction(db, () => {
     remove.run(programId);
-    for (const r of races) insert.run(programId, r.frames[0], r.frames[1], r.runs, r.runsChecked, JSON.stringify(r), now);
+    for (const r of races)
+      insert.run(programId, r.frames[0], r.frames[1], r.runs, r.runsChecked, JSON.stringify(r), now);
   });
 }
 
 /** The stored race findings of a program, most frequent first. */
 export function loadRaceFindings(db: SchedlabDatabase, programId: number): RaceFinding[] {
-  const rows = db.prepare("SELECT details FROM race_findings WHERE program_id = ? ORDER BY runs DESC, first_frame, second_frame").all(programId) as { details: string }[];
+  const rows = db
+    .prepare("SELECT details FROM race_findings WHERE program_id = ? ORDER BY runs DESC, first_frame, second_frame")
+    .all(programId) as { details: string }[];
   return rows.map((r) => JSON.parse(r.details) as RaceFinding);
 }

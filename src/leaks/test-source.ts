@@ -34,7 +34,10 @@ export function subtestLookup(dir: string): (siteKey: string) => string | null {
     const m = /^(.+_test\.go):(\d+)$/.exec(siteKey);
     const lines = m === null ? null : linesOf(m[1]);
     const line = m === null ? 0 : Number(m[2]);
-    const name = lines === null || !(lines[line - 1] ?? "").includes(".Run(") ? null : subtestNameInSource(lines.slice(line - 1, line - 1 + CALL_LINES).join("\n"));
+    const name =
+      lines === null || !(lines[line - 1] ?? "").includes(".Run(")
+        ? null
+        : subtestNameInSource(lines.slice(line - 1, line - 1 + CALL_LINES).join("\n"));
     names.set(siteKey, name);
     return name;
   };

@@ -1,11 +1,32 @@
 // Types of the leaks stage: the runs it reads, the per-run final states it derives, and
 // the findings, early-detection curves and scores it reports (docs/leaks.md).
 
-import type { Explanation, FindingKind, GoroutineJudgement, LeakReason, PreciseWait, RuleOptions, SourceWakers } from "../model/index.js";
+import type {
+  Explanation,
+  FindingKind,
+  GoroutineJudgement,
+  LeakReason,
+  PreciseWait,
+  RuleOptions,
+  SourceWakers,
+} from "../model/index.js";
 
 export {
-  LEAK_REASONS, isLeakReason, FINDING_KINDS,
-  type LeakReason, type RunEnd, type LeakRun, type AnalysedRun, type ProgramRuns, type FinalBlock, type RunGoroutineStates, type FindingKind, type Verdict, type Owner, type EndState, type WakeTally,
+  LEAK_REASONS,
+  isLeakReason,
+  FINDING_KINDS,
+  type LeakReason,
+  type RunEnd,
+  type LeakRun,
+  type AnalysedRun,
+  type ProgramRuns,
+  type FinalBlock,
+  type RunGoroutineStates,
+  type FindingKind,
+  type Verdict,
+  type Owner,
+  type EndState,
+  type WakeTally,
 } from "../model/index.js";
 
 /** Kinds of finding a gate counts by default: goroutines blocked forever. */

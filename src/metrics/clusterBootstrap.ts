@@ -77,7 +77,11 @@ export function clusterIndex(groups: readonly string[]): ClusterIndex {
  * @param statistic the statistic of a draw (see ClusterStatistic); should be finite for every draw
  * @example clusterBootstrapDraws(2, (d) => d.filter((g) => g === 0).length / d.length).estimate // => 0.5
  */
-export function clusterBootstrapDraws(clusters: number, statistic: ClusterStatistic, options: BootstrapOptions = {}): BootstrapInterval {
+export function clusterBootstrapDraws(
+  clusters: number,
+  statistic: ClusterStatistic,
+  options: BootstrapOptions = {},
+): BootstrapInterval {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const confidence = options.confidence ?? 0.95;
   if (clusters === 0) return { estimate: NaN, lower: NaN, upper: NaN, confidence, resamples: 0, clusters };
@@ -134,7 +138,8 @@ export function clusterBootstrapMeanDifference(
   b: readonly number[],
   options: BootstrapOptions = {},
 ): BootstrapInterval {
-  if (groups.length !== a.length || a.length !== b.length) throw new RangeError("clusterBootstrap: arrays differ in length");
+  if (groups.length !== a.length || a.length !== b.length)
+    throw new RangeError("clusterBootstrap: arrays differ in length");
   const { clusterOf, sizes } = clusterIndex(groups);
   const sumA = new Float64Array(sizes.length);
   const sumB = new Float64Array(sizes.length);
@@ -162,7 +167,8 @@ export function clusterBootstrapMeanDifferenceOfSums(
   sumB: ArrayLike<number>,
   options: BootstrapOptions = {},
 ): BootstrapInterval {
-  if (sizes.length !== sumA.length || sumA.length !== sumB.length) throw new RangeError("clusterBootstrap: arrays differ in length");
+  if (sizes.length !== sumA.length || sumA.length !== sumB.length)
+    throw new RangeError("clusterBootstrap: arrays differ in length");
   // Sums in draw order, so results are bit-identical to the former dedicated loop.
   const meanDifference: ClusterStatistic = (drawn) => {
     let da = 0;

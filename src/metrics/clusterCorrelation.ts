@@ -32,7 +32,12 @@ interface ClusterLayout {
   readonly maxY: Float64Array;
 }
 
-function clusterLayout(clusterOf: Int32Array, sizes: readonly number[], x: ArrayLike<number>, y: ArrayLike<number>): ClusterLayout {
+function clusterLayout(
+  clusterOf: Int32Array,
+  sizes: readonly number[],
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+): ClusterLayout {
   const clusters = sizes.length;
   const offsets = new Int32Array(clusters + 1);
   for (let g = 0; g < clusters; g++) offsets[g + 1] = offsets[g]! + sizes[g]!;
@@ -63,7 +68,12 @@ function clusterLayout(clusterOf: Int32Array, sizes: readonly number[], x: Array
  * simple-statistics' sampleCorrelation on the same ranks (their means are exactly (W − 1)/2),
  * so the value is bit-identical to re-ranking the resample.
  */
-function resampledSpearman(layout: ClusterLayout, sizes: readonly number[], rx: Ranking, ry: Ranking): (drawn: readonly number[]) => number {
+function resampledSpearman(
+  layout: ClusterLayout,
+  sizes: readonly number[],
+  rx: Ranking,
+  ry: Ranking,
+): (drawn: readonly number[]) => number {
   const { offsets, members } = layout;
   const multiplicity = new Int32Array(sizes.length);
   const weightX = new Float64Array(rx.groups);
@@ -146,7 +156,14 @@ function meanAndSquares(values: Float64Array): { mean: number; squares: number }
  * the ranks is a sum of half-integers, exact in any order, so the means are fixed and one
  * permutation costs one pass.
  */
-function permutationPValue(layout: ClusterLayout, rx: Ranking, ry: Ranking, rho: number, resamples: number, seed: number): number {
+function permutationPValue(
+  layout: ClusterLayout,
+  rx: Ranking,
+  ry: Ranking,
+  rho: number,
+  resamples: number,
+  seed: number,
+): number {
   const n = rx.ranks.length;
   const { offsets, members } = layout;
   // 1-based ranks, as the former implementation permuted (its means and deviations shift by exactly 1).
@@ -208,7 +225,8 @@ export function clusterSpearman(
   y: ArrayLike<number>,
   options: { readonly resamples?: number; readonly seed?: number } = {},
 ): ClusterCorrelation {
-  if (groups.length !== x.length || x.length !== y.length) throw new RangeError("clusterSpearman: arrays differ in length");
+  if (groups.length !== x.length || x.length !== y.length)
+    throw new RangeError("clusterSpearman: arrays differ in length");
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const seed = options.seed ?? 1;
   const n = x.length;
@@ -230,7 +248,12 @@ export function clusterSpearman(
  *
  * @example spearmanOfRanks(rankValues([1, 2, 3]).ranks, rankValues([3, 2, 1]).ranks, [1, 2, 3], [3, 2, 1]) // => -1
  */
-export function spearmanOfRanks(rx: Float64Array, ry: Float64Array, x: ArrayLike<number>, y: ArrayLike<number>): number {
+export function spearmanOfRanks(
+  rx: Float64Array,
+  ry: Float64Array,
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+): number {
   const n = rx.length;
   if (n < 3) return NaN;
   let minX = x[0]!;

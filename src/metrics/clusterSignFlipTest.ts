@@ -37,7 +37,8 @@ export function clusterSignFlipTest(
   b: readonly number[],
   options: { readonly resamples?: number; readonly seed?: number } = {},
 ): SignFlipResult {
-  if (groups.length !== a.length || a.length !== b.length) throw new RangeError("clusterSignFlipTest: arrays differ in length");
+  if (groups.length !== a.length || a.length !== b.length)
+    throw new RangeError("clusterSignFlipTest: arrays differ in length");
   const { clusterOf, sizes } = clusterIndex(groups);
   const d = new Float64Array(sizes.length);
   for (let i = 0; i < clusterOf.length; i++) d[clusterOf[i]!]! += a[i]! - b[i]!;

@@ -17,12 +17,14 @@
  */
 export function conformalThreshold(scores: readonly number[], coverage: number, weights?: readonly number[]): number {
   if (!(coverage > 0 && coverage < 1)) throw new RangeError("conformalThreshold: coverage must be in (0, 1)");
-  if (weights !== undefined && weights.length !== scores.length) throw new RangeError("conformalThreshold: scores and weights differ in length");
+  if (weights !== undefined && weights.length !== scores.length)
+    throw new RangeError("conformalThreshold: scores and weights differ in length");
   const order = scores.map((_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
   let n = 0;
   for (let i = 0; i < scores.length; i++) {
     const w = weights?.[i] ?? 1;
-    if (!(Number.isInteger(w) && w >= 0)) throw new RangeError("conformalThreshold: weights must be non-negative integers");
+    if (!(Number.isInteger(w) && w >= 0))
+      throw new RangeError("conformalThreshold: weights must be non-negative integers");
     n += w;
   }
   // A small tolerance keeps (n + 1)·coverage from rounding up past an exact integer (e.g. 10·0.9).

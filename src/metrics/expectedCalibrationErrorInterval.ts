@@ -1,6 +1,12 @@
 // Program-cluster bootstrap interval of the binned top-label ECE, through per-cluster bin sums.
 
-import { clusterBootstrapDraws, clusterIndex, type BootstrapInterval, type BootstrapOptions, type ClusterStatistic } from "./clusterBootstrap.js";
+import {
+  clusterBootstrapDraws,
+  clusterIndex,
+  type BootstrapInterval,
+  type BootstrapOptions,
+  type ClusterStatistic,
+} from "./clusterBootstrap.js";
 import { calibrationBin, DEFAULT_CALIBRATION_BINS } from "./reliabilityBins.js";
 import { tieCredit } from "./tieCredit.js";
 
@@ -35,7 +41,8 @@ export function expectedCalibrationErrorInterval(
     throw new RangeError("expectedCalibrationErrorInterval: arrays differ in length");
   }
   const bins = options.bins ?? DEFAULT_CALIBRATION_BINS;
-  if (!(Number.isInteger(bins) && bins > 0)) throw new RangeError("expectedCalibrationErrorInterval: bins must be a positive integer");
+  if (!(Number.isInteger(bins) && bins > 0))
+    throw new RangeError("expectedCalibrationErrorInterval: bins must be a positive integer");
   const { clusterOf, sizes } = clusterIndex(groups);
   // Row g·bins + b: cluster g's samples in bin b.
   const count = new Float64Array(sizes.length * bins);
@@ -71,7 +78,11 @@ export interface CalibrationCells {
  * @param cells per-cluster bin sums, sizes.length × bins cells
  * @example expectedCalibrationErrorIntervalOfCells([1, 1], { count: Float64Array.of(0, 1, 0, 1), confidenceSum: Float64Array.of(0, 0.9, 0, 0.6), hits: Float64Array.of(0, 1, 0, 0) }, { bins: 2 }).estimate // => 0.25
  */
-export function expectedCalibrationErrorIntervalOfCells(sizes: readonly number[], cells: CalibrationCells, options: CalibrationIntervalOptions = {}): BootstrapInterval {
+export function expectedCalibrationErrorIntervalOfCells(
+  sizes: readonly number[],
+  cells: CalibrationCells,
+  options: CalibrationIntervalOptions = {},
+): BootstrapInterval {
   const bins = options.bins ?? DEFAULT_CALIBRATION_BINS;
   const { count, confidenceSum, hits } = cells;
   if (count.length !== sizes.length * bins || confidenceSum.length !== count.length || hits.length !== count.length) {

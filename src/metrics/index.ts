@@ -6,7 +6,13 @@ export { majorityAccuracy, majorityLabel } from "./majorityAccuracy.js";
 export { confusionMatrix } from "./confusionMatrix.js";
 export { classScores, type ClassScores } from "./classScores.js";
 export { macroF1 } from "./macroF1.js";
-export { reliabilityBins, reliabilityBinsOfSums, calibrationBin, DEFAULT_CALIBRATION_BINS, type ReliabilityBin } from "./reliabilityBins.js";
+export {
+  reliabilityBins,
+  reliabilityBinsOfSums,
+  calibrationBin,
+  DEFAULT_CALIBRATION_BINS,
+  type ReliabilityBin,
+} from "./reliabilityBins.js";
 export { expectedCalibrationError, expectedCalibrationErrorOfBins } from "./expectedCalibrationError.js";
 export { brierScore } from "./brierScore.js";
 export { PROBABILITY_FLOOR } from "./probabilityFloor.js";

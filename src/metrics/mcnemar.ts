@@ -55,5 +55,11 @@ export function mcnemar(scoreA: readonly number[], scoreB: readonly number[]): M
   }
   const statistic = (Math.abs(b - c) - 1) ** 2 / n;
   // Survival of χ² with 1 degree of freedom: P(χ² > s) = erfc(√(s/2)).
-  return { onlyA: b, onlyB: c, method: "chi-square", statistic, pValue: complementaryErrorFunction(Math.sqrt(statistic / 2)) };
+  return {
+    onlyA: b,
+    onlyB: c,
+    method: "chi-square",
+    statistic,
+    pValue: complementaryErrorFunction(Math.sqrt(statistic / 2)),
+  };
 }

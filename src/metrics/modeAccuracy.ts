@@ -13,7 +13,10 @@ import { modeLabels, topLabels } from "./topLabel.js";
  * @example modeAccuracy([[0, 1, 0], [1, 0, 0]], [[1, 3, 0], [2, 2, 0]]) // => 1
  * @example modeAccuracy([[0.5, 0.5, 0]], [[1, 3, 0]]) // => 0.5
  */
-export function modeAccuracy(probabilities: readonly (readonly number[])[], counts: readonly (readonly number[])[]): number {
+export function modeAccuracy(
+  probabilities: readonly (readonly number[])[],
+  counts: readonly (readonly number[])[],
+): number {
   if (probabilities.length !== counts.length) throw new RangeError("modeAccuracy: arrays differ in length");
   if (probabilities.length === 0) return NaN;
   let hits = 0;

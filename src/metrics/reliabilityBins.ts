@@ -67,7 +67,11 @@ export function reliabilityBins(
  *
  * @example reliabilityBinsOfSums([0, 2], [0, 1.5], [0, 1])[1] // => {lower: 0.5, upper: 1, count: 2, confidence: 0.75, accuracy: 0.5}
  */
-export function reliabilityBinsOfSums(count: ArrayLike<number>, confidenceSum: ArrayLike<number>, hits: ArrayLike<number>): ReliabilityBin[] {
+export function reliabilityBinsOfSums(
+  count: ArrayLike<number>,
+  confidenceSum: ArrayLike<number>,
+  hits: ArrayLike<number>,
+): ReliabilityBin[] {
   const bins = count.length;
   return Array.from(count, (n, b) => ({
     lower: b / bins,

@@ -48,13 +48,19 @@ const KIND_ORDER: readonly FindingKind[] = ["deadlock", "leak", "outlived", "inc
 const VERDICT_ORDER: readonly Verdict[] = ["proven", "likely", "inconclusive"];
 
 /** The part of a member that the fingerprint keeps: owner, the function it is blocked in, and its wait. */
-function signature(judgement: GoroutineJudgement, runs: readonly AnalysedRun[], explanation: Explanation | undefined): string {
+function signature(
+  judgement: GoroutineJudgement,
+  runs: readonly AnalysedRun[],
+  explanation: Explanation | undefined,
+): string {
   let site: string | null = null;
   let wait = explanation?.wait ?? "";
   for (const r of runs) {
     const block = r.states.finalBlocks.get(judgement.goroutine);
     if (block === undefined) continue;
-    site = parseStack(block.stack).frames[0]?.function ?? (block.blockingSite === null ? null : (parseFrame(block.blockingSite)?.function ?? null));
+    site =
+      parseStack(block.stack).frames[0]?.function ??
+      (block.blockingSite === null ? null : (parseFrame(block.blockingSite)?.function ?? null));
     if (wait === "") wait = block.wait;
     break;
   }
@@ -68,7 +74,10 @@ export function fingerprintProgram(program: string): string {
 
 /** Fingerprint of a bug from its members' signatures (sorted, deduplicated) and its program's kind of owner. */
 export function fingerprintOf(signatures: Iterable<string>): string {
-  return createHash("sha256").update([...new Set(signatures)].sort().join("\n")).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update([...new Set(signatures)].sort().join("\n"))
+    .digest("hex")
+    .slice(0, 16);
 }
 
 class UnionFind {
@@ -92,7 +101,11 @@ class UnionFind {
  * explanation names the other), or end blocked in a common run under the same owner.
  * Background goroutines are never grouped with a test's.
  */
-export function groupBugs(program: ProgramRuns, judgements: readonly GoroutineJudgement[], explanations: ReadonlyMap<string, Explanation>): Bug[] {
+export function groupBugs(
+  program: ProgramRuns,
+  judgements: readonly GoroutineJudgement[],
+  explanations: ReadonlyMap<string, Explanation>,
+): Bug[] {
   const runs = program.runs.filter((r) => !r.run.crashed);
   const judged = new Map(judgements.map((j) => [j.goroutine, j]));
   const sets = new UnionFind();
@@ -102,8 +115,11 @@ export function groupBugs(program: ProgramRuns, judgements: readonly GoroutineJu
     const seen = byId.get(same);
     if (seen === undefined) byId.set(same, j.goroutine);
     else sets.union(seen, j.goroutine);
-    for (const w of explanations.get(j.goroutine)?.waitsFor ?? []) if (judged.has(w.goroutine) && judged.get(w.goroutine)?.owner.kind === j.owner.kind) sets.union(j.goroutine, w.goroutine);
-    for (const step of explanations.get(j.goroutine)?.cycle ?? []) if (judged.has(step.goroutine)) sets.union(j.goroutine, step.goroutine);
+    for (const w of explanations.get(j.goroutine)?.waitsFor ?? [])
+      if (judged.has(w.goroutine) && judged.get(w.goroutine)?.owner.kind === j.owner.kind)
+        sets.union(j.goroutine, w.goroutine);
+    for (const step of explanations.get(j.goroutine)?.cycle ?? [])
+      if (judged.has(step.goroutine)) sets.union(j.goroutine, step.goroutine);
   }
   for (const r of runs) {
     const firstOfOwner = new Map<string, string>();
@@ -125,14 +141,22 @@ export function groupBugs(program: ProgramRuns, judgements: readonly GoroutineJu
   for (const group of members.values()) {
     const goroutines = group.map((j) => j.goroutine).sort();
     const kind = KIND_ORDER.find((k) => group.some((j) => j.kind === k)) as FindingKind;
-    const explained = group
-      .map((j) => ({ goroutine: j.goroutine, explanation: explanations.get(j.goroutine) }))
-      .filter((e): e is { goroutine: string; explanation: Explanation } => e.explanation !== undefined)
-      .sort((a, b) => explanationWeight(b.explanation) - explanationWeight(a.explanation) || (a.goroutine < b.goroutine ? -1 : 1))[0] ?? null;
-    const runIds = [...new Set(group.flatMap((j) => j.runs.filter((x) => x.kind !== null).map((x) => x.runId)))].sort((a, b) => a - b);
+    const explained =
+      group
+        .map((j) => ({ goroutine: j.goroutine, explanation: explanations.get(j.goroutine) }))
+        .filter((e): e is { goroutine: string; explanation: Explanation } => e.explanation !== undefined)
+        .sort(
+          (a, b) =>
+            explanationWeight(b.explanation) - explanationWeight(a.explanation) || (a.goroutine < b.goroutine ? -1 : 1),
+        )[0] ?? null;
+    const runIds = [...new Set(group.flatMap((j) => j.runs.filter((x) => x.kind !== null).map((x) => x.runId)))].sort(
+      (a, b) => a - b,
+    );
     const { verdict, why } = verdictOf(kind, group, explained?.explanation ?? null);
     bugs.push({
-      fingerprint: fingerprintOf(group.map((j) => `${fingerprintProgram(program.program)}|${signature(j, runs, explanations.get(j.goroutine))}`)),
+      fingerprint: fingerprintOf(
+        group.map((j) => `${fingerprintProgram(program.program)}|${signature(j, runs, explanations.get(j.goroutine))}`),
+      ),
       program: program.program,
       owner: ownerRoot(goroutines[0]),
       kind,
@@ -144,7 +168,12 @@ export function groupBugs(program: ProgramRuns, judgements: readonly GoroutineJu
       why,
     });
   }
-  return distinctFingerprints(bugs).sort((a, b) => KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b.verdict) || (a.goroutines[0] < b.goroutines[0] ? -1 : 1));
+  return distinctFingerprints(bugs).sort(
+    (a, b) =>
+      KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
+      VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b.verdict) ||
+      (a.goroutines[0] < b.goroutines[0] ? -1 : 1),
+  );
 }
 
 /**
@@ -164,13 +193,16 @@ function distinctFingerprints(bugs: readonly Bug[]): Bug[] {
     });
 }
 
-
 /**
  * The verdict a reader sees first. Blocked forever: proven by a hung run or a cycle of
  * blocked goroutines, else likely (it stayed blocked in a finished run). Other kinds keep
  * the strongest verdict of their goroutines.
  */
-function verdictOf(kind: FindingKind, group: readonly GoroutineJudgement[], explanation: Explanation | null): { verdict: Verdict; why: string } {
+function verdictOf(
+  kind: FindingKind,
+  group: readonly GoroutineJudgement[],
+  explanation: Explanation | null,
+): { verdict: Verdict; why: string } {
   if (kind === "deadlock") return { verdict: "proven", why: "a run hung with every user goroutine blocked" };
   if (kind === "leak") {
     if (explanation?.cycle != null) return { verdict: "proven", why: "its goroutines wait for one another in a cycle" };

@@ -8,7 +8,16 @@
 import { SchedlabError } from "../errors.js";
 import type { GoroutineInfo } from "../core/index.js";
 import { NO_LOCKS, type LockHold, type LockMode, type RunLocks } from "./locks.js";
-import { END_STATES, NON_USER_WAKER, TIMER_WAKER, type EndState, type FinalBlock, type LeakReason, type RunGoroutineStates, type WakeTally } from "./types.js";
+import {
+  END_STATES,
+  NON_USER_WAKER,
+  TIMER_WAKER,
+  type EndState,
+  type FinalBlock,
+  type LeakReason,
+  type RunGoroutineStates,
+  type WakeTally,
+} from "./types.js";
 import type { PreciseWait } from "./waits.js";
 
 /** The layout written by encodeEndStates (run_end_states.format); decodeEndStates reads only this one. */
@@ -62,7 +71,10 @@ interface EncodedEndStates {
 /** The summary of a run does not fit its goroutines or the codec: it was written by another schedlab, or damaged. */
 export class EndStateFormatError extends SchedlabError {
   constructor(message: string) {
-    super(message, "Ingest the run again from its trace: `schedlab ingest --force --db FILE` (with --store summary or events).");
+    super(
+      message,
+      "Ingest the run again from its trace: `schedlab ingest --force --db FILE` (with --store summary or events).",
+    );
   }
 }
 
@@ -73,7 +85,8 @@ export function encodeEndStates(states: RunGoroutineStates, goroutines: readonly
     if (name === TIMER_WAKER) return TIMER;
     if (name === NON_USER_WAKER) return NON_USER;
     const gid = gids.get(name);
-    if (gid === undefined) throw new EndStateFormatError(`the end states name a goroutine the run does not have: ${name}`);
+    if (gid === undefined)
+      throw new EndStateFormatError(`the end states name a goroutine the run does not have: ${name}`);
     return gid;
   };
   const texts: string[] = [];
@@ -98,22 +111,38 @@ export function encodeEndStates(states: RunGoroutineStates, goroutines: readonly
     ends,
     finalBlocks: [...states.finalBlocks].map(([name, b]) => [
       gidOf(name),
-      [text(b.reason), text(b.wait), text(b.stack), text(b.blockingSite), b.depth, b.runEvents, b.blockedNs, b.earlierWakes, b.longestEarlierBlockNs],
+      [
+        text(b.reason),
+        text(b.wait),
+        text(b.stack),
+        text(b.blockingSite),
+        b.depth,
+        b.runEvents,
+        b.blockedNs,
+        b.earlierWakes,
+        b.longestEarlierBlockNs,
+      ],
     ]),
-    wakes: [...states.wakes].map(([name, byKey]) => [gidOf(name), [...byKey].map(([key, t]) => [text(key), t.count, t.timer, t.longestNs, t.wakers.map(gidOf)])]),
+    wakes: [...states.wakes].map(([name, byKey]) => [
+      gidOf(name),
+      [...byKey].map(([key, t]) => [text(key), t.count, t.timer, t.longestNs, t.wakers.map(gidOf)]),
+    ]),
   };
   const locks = states.locks;
-  const withLocks: EncodedEndStates = locks.ops === 0 ? encoded : {
-    ...encoded,
-    locks: {
-      ops: locks.ops,
-      holds: [...locks.holds].map(([name, hs]) => [gidOf(name), hs.map(hold)]),
-      wanting: [...locks.wanting].map(([name, h]) => [gidOf(name), hold(h)]),
-      edges: locks.edges.map((e) => [gidOf(e.goroutine), hold(e.held), hold(e.taken), e.guards.map(text)]),
-      recursiveReads: locks.recursiveReads.map((r) => [gidOf(r.goroutine), hold(r.first), hold(r.again)]),
-      writers: [...locks.writers].map(([lock, w]) => [text(lock), gidOf(w.goroutine), text(w.site)]),
-    },
-  };
+  const withLocks: EncodedEndStates =
+    locks.ops === 0
+      ? encoded
+      : {
+          ...encoded,
+          locks: {
+            ops: locks.ops,
+            holds: [...locks.holds].map(([name, hs]) => [gidOf(name), hs.map(hold)]),
+            wanting: [...locks.wanting].map(([name, h]) => [gidOf(name), hold(h)]),
+            edges: locks.edges.map((e) => [gidOf(e.goroutine), hold(e.held), hold(e.taken), e.guards.map(text)]),
+            recursiveReads: locks.recursiveReads.map((r) => [gidOf(r.goroutine), hold(r.first), hold(r.again)]),
+            writers: [...locks.writers].map(([lock, w]) => [text(lock), gidOf(w.goroutine), text(w.site)]),
+          },
+        };
   return JSON.stringify(withLocks);
 }
 
@@ -125,44 +154,69 @@ export function decodeEndStates(text: string, goroutines: readonly GoroutineInfo
     if (gid === TIMER) return TIMER_WAKER;
     if (gid === NON_USER) return NON_USER_WAKER;
     const name = names.get(gid);
-    if (name === undefined) throw new EndStateFormatError(`the stored end states name goroutine ${gid}, which the run's goroutines do not list`);
+    if (name === undefined)
+      throw new EndStateFormatError(
+        `the stored end states name goroutine ${gid}, which the run's goroutines do not list`,
+      );
     return name;
   };
   const textOf = (ref: TextRef): string | null => {
     if (ref === -1) return null;
     const value = encoded.texts[ref];
-    if (value === undefined) throw new EndStateFormatError(`the stored end states refer to text ${ref} of ${encoded.texts.length}`);
+    if (value === undefined)
+      throw new EndStateFormatError(`the stored end states refer to text ${ref} of ${encoded.texts.length}`);
     return value;
   };
   const requiredText = (ref: TextRef): string => textOf(ref) ?? "";
-  const hold = ([lock, mode, site, stack]: EncodedHold): LockHold => ({ lock: requiredText(lock), mode: requiredText(mode) as LockMode, site: textOf(site), stack: textOf(stack) });
+  const hold = ([lock, mode, site, stack]: EncodedHold): LockHold => ({
+    lock: requiredText(lock),
+    mode: requiredText(mode) as LockMode,
+    site: textOf(site),
+    stack: textOf(stack),
+  });
   const ends = new Map<string, EndState>();
   for (let i = 0; i < encoded.ends.length; i += 2) ends.set(nameOf(encoded.ends[i]), END_STATES[encoded.ends[i + 1]]);
   const finalBlocks = new Map<string, FinalBlock>(
-    encoded.finalBlocks.map(([gid, [reason, wait, stack, site, depth, runEvents, blockedNs, earlierWakes, longestEarlierBlockNs]]) => {
-      const canonicalId = nameOf(gid);
-      const block: FinalBlock = {
-        canonicalId,
-        reason: requiredText(reason) as LeakReason,
-        wait: requiredText(wait) as PreciseWait,
-        stack: textOf(stack),
-        blockingSite: textOf(site),
-        depth,
-        runEvents,
-        blockedNs,
-        earlierWakes,
-        longestEarlierBlockNs,
-      };
-      return [canonicalId, block];
-    }),
+    encoded.finalBlocks.map(
+      ([gid, [reason, wait, stack, site, depth, runEvents, blockedNs, earlierWakes, longestEarlierBlockNs]]) => {
+        const canonicalId = nameOf(gid);
+        const block: FinalBlock = {
+          canonicalId,
+          reason: requiredText(reason) as LeakReason,
+          wait: requiredText(wait) as PreciseWait,
+          stack: textOf(stack),
+          blockingSite: textOf(site),
+          depth,
+          runEvents,
+          blockedNs,
+          earlierWakes,
+          longestEarlierBlockNs,
+        };
+        return [canonicalId, block];
+      },
+    ),
   );
   const wakes = new Map<string, Map<string, WakeTally>>(
     encoded.wakes.map(([gid, byKey]) => [
       nameOf(gid),
-      new Map(byKey.map(([key, count, timer, longestNs, wakers]) => [requiredText(key), { count, timer, longestNs, wakers: wakers.map(nameOf) }])),
+      new Map(
+        byKey.map(([key, count, timer, longestNs, wakers]) => [
+          requiredText(key),
+          { count, timer, longestNs, wakers: wakers.map(nameOf) },
+        ]),
+      ),
     ]),
   );
-  return { seen: new Set(ends.keys()), ends, finalBlocks, wakes, cut: encoded.cut, allBlocked: encoded.allBlocked, tracedNs: encoded.tracedNs, locks: decodeLocks(encoded.locks, nameOf, hold, textOf) };
+  return {
+    seen: new Set(ends.keys()),
+    ends,
+    finalBlocks,
+    wakes,
+    cut: encoded.cut,
+    allBlocked: encoded.allBlocked,
+    tracedNs: encoded.tracedNs,
+    locks: decodeLocks(encoded.locks, nameOf, hold, textOf),
+  };
 }
 
 function decodeLocks(
@@ -176,8 +230,19 @@ function decodeLocks(
     ops: locks.ops,
     holds: new Map(locks.holds.map(([gid, hs]) => [nameOf(gid), hs.map(hold)])),
     wanting: new Map(locks.wanting.map(([gid, h]) => [nameOf(gid), hold(h)])),
-    edges: locks.edges.map(([gid, held, taken, guards]) => ({ held: hold(held), taken: hold(taken), guards: guards.map((g) => textOf(g) ?? ""), goroutine: nameOf(gid) })),
-    recursiveReads: locks.recursiveReads.map(([gid, first, again]) => ({ first: hold(first), again: hold(again), goroutine: nameOf(gid) })),
-    writers: new Map(locks.writers.map(([lock, gid, site]) => [textOf(lock) ?? "", { goroutine: nameOf(gid), site: textOf(site) }])),
+    edges: locks.edges.map(([gid, held, taken, guards]) => ({
+      held: hold(held),
+      taken: hold(taken),
+      guards: guards.map((g) => textOf(g) ?? ""),
+      goroutine: nameOf(gid),
+    })),
+    recursiveReads: locks.recursiveReads.map(([gid, first, again]) => ({
+      first: hold(first),
+      again: hold(again),
+      goroutine: nameOf(gid),
+    })),
+    writers: new Map(
+      locks.writers.map(([lock, gid, site]) => [textOf(lock) ?? "", { goroutine: nameOf(gid), site: textOf(site) }]),
+    ),
   };
 }

@@ -7,7 +7,15 @@
 import { blockKey } from "./goroutine-fold.js";
 import { wakeIndex } from "./leak-rule.js";
 import { holdersOf } from "./locks.js";
-import { isLive, NON_USER_WAKER, TIMER_WAKER, type AnalysedRun, type EndState, type FinalBlock, type ProgramRuns } from "./types.js";
+import {
+  isLive,
+  NON_USER_WAKER,
+  TIMER_WAKER,
+  type AnalysedRun,
+  type EndState,
+  type FinalBlock,
+  type ProgramRuns,
+} from "./types.js";
 import { frameText, isLockWait, parseFrame, parseStack, shortFunction, type Frame, type PreciseWait } from "./waits.js";
 
 /** How a waited-for goroutine was found. */
@@ -60,7 +68,10 @@ export interface SourceGoroutine {
 }
 
 /** The source's view: which of `candidates` can complete the wait `blocked` is parked in (src/model/wait-sites.ts, wakersInSource). */
-export type SourceWakers = (blocked: SourceGoroutine & { readonly site: string; readonly reason: string; readonly wait: PreciseWait }, candidates: readonly SourceGoroutine[]) => readonly string[];
+export type SourceWakers = (
+  blocked: SourceGoroutine & { readonly site: string; readonly reason: string; readonly wait: PreciseWait },
+  candidates: readonly SourceGoroutine[],
+) => readonly string[];
 
 export interface ExplainOptions {
   readonly sourceWakers?: SourceWakers;
@@ -89,9 +100,19 @@ function rootOf(canonicalId: string): string {
 }
 
 /** The goroutines `goroutine` waits for in run `r`, where it ended in `block`. */
-function waitsForIn(r: AnalysedRun, wakesOf: ReturnType<typeof wakeIndex>, goroutine: string, block: FinalBlock, options: ExplainOptions): WaitFor[] {
+function waitsForIn(
+  r: AnalysedRun,
+  wakesOf: ReturnType<typeof wakeIndex>,
+  goroutine: string,
+  block: FinalBlock,
+  options: ExplainOptions,
+): WaitFor[] {
   const states = r.states;
-  const describe = (id: string, basis: WaitForBasis, lock: { site: string | null; stack: string | null } | null): WaitFor => {
+  const describe = (
+    id: string,
+    basis: WaitForBasis,
+    lock: { site: string | null; stack: string | null } | null,
+  ): WaitFor => {
     const theirs = states.finalBlocks.get(id);
     return {
       goroutine: id,
@@ -106,17 +127,28 @@ function waitsForIn(r: AnalysedRun, wakesOf: ReturnType<typeof wakeIndex>, gorou
   const wanted = states.locks.wanting.get(goroutine);
   if (isLockWait(block.wait) && wanted !== undefined) {
     // Its own read lock does not block a second read: only a queued writer does.
-    const holders = holdersOf(states.locks, wanted.lock).filter((h) => !(h.goroutine === goroutine && h.hold.mode === "r" && wanted.mode === "r"));
+    const holders = holdersOf(states.locks, wanted.lock).filter(
+      (h) => !(h.goroutine === goroutine && h.hold.mode === "r" && wanted.mode === "r"),
+    );
     if (holders.length > 0) return holders.map((h) => describe(h.goroutine, "holds-lock", h.hold));
   }
   // Timers and the runtime are not goroutines to wait for.
-  const wakers = wakesOf(goroutine, blockKey(block.reason, block.blockingSite)).wakers.filter((w) => w !== TIMER_WAKER && w !== NON_USER_WAKER && states.seen.has(w));
+  const wakers = wakesOf(goroutine, blockKey(block.reason, block.blockingSite)).wakers.filter(
+    (w) => w !== TIMER_WAKER && w !== NON_USER_WAKER && states.seen.has(w),
+  );
   if (wakers.length > 0) return wakers.map((w) => describe(w, "woke-before", null));
   if (options.sourceWakers !== undefined && block.blockingSite !== null) {
     const createdAt = new Map(r.run.goroutines.map((g) => [g.canonicalId, g.creationSite]));
-    const asked = (id: string, b: FinalBlock): SourceGoroutine => ({ id, frames: parseStack(b.stack).frames, creationSite: createdAt.get(id) ?? null });
+    const asked = (id: string, b: FinalBlock): SourceGoroutine => ({
+      id,
+      frames: parseStack(b.stack).frames,
+      creationSite: createdAt.get(id) ?? null,
+    });
     const candidates = [...states.finalBlocks].filter(([id]) => id !== goroutine).map(([id, b]) => asked(id, b));
-    const found = options.sourceWakers({ ...asked(goroutine, block), site: block.blockingSite, reason: block.reason, wait: block.wait }, candidates);
+    const found = options.sourceWakers(
+      { ...asked(goroutine, block), site: block.blockingSite, reason: block.reason, wait: block.wait },
+      candidates,
+    );
     if (found.length > 0) return [...found].sort().map((w) => describe(w, "source", null));
   }
   return [];
@@ -157,14 +189,21 @@ function frameText2(frame: Frame | undefined): string | null {
 
 /** How much an explanation says: a cycle, then a lock holder, then a partner gone, then any waited-for goroutine. */
 export function explanationWeight(e: Explanation): number {
-  return (e.cycle !== null ? 8 : 0) + (e.waitsFor.some((w) => w.basis === "holds-lock") ? 4 : 0) + (e.partnerGone ? 2 : 0) + (e.waitsFor.length > 0 ? 1 : 0);
+  return (
+    (e.cycle !== null ? 8 : 0) +
+    (e.waitsFor.some((w) => w.basis === "holds-lock") ? 4 : 0) +
+    (e.partnerGone ? 2 : 0) +
+    (e.waitsFor.length > 0 ? 1 : 0)
+  );
 }
 
 function describeWaitFor(w: WaitFor): string {
   const name = goroutineLabel(w.goroutine);
   const lock = w.tookLockAt === null ? "" : ` (it took the lock at ${siteLine(w.tookLockAt)})`;
-  if (w.state === "ended") return `${name}${lock}, which had ended${w.basis === "holds-lock" ? " without releasing it" : ""}`;
-  if (w.state === "blocked") return `${name}${lock}, which is itself blocked at ${siteLine(w.blockedAt)} in ${w.wait ?? "a wait"}`;
+  if (w.state === "ended")
+    return `${name}${lock}, which had ended${w.basis === "holds-lock" ? " without releasing it" : ""}`;
+  if (w.state === "blocked")
+    return `${name}${lock}, which is itself blocked at ${siteLine(w.blockedAt)} in ${w.wait ?? "a wait"}`;
   return `${name}${lock}, which was still ${w.state} when the trace stopped`;
 }
 
@@ -174,33 +213,63 @@ const BASIS_TEXT: Record<WaitForBasis, string> = {
   source: "The source shows who can complete it:",
 };
 
-function paragraph(goroutine: string, block: FinalBlock, waitsFor: readonly WaitFor[], cycle: readonly CycleStep[] | null, partnerGone: boolean, others: number): string {
+function paragraph(
+  goroutine: string,
+  block: FinalBlock,
+  waitsFor: readonly WaitFor[],
+  cycle: readonly CycleStep[] | null,
+  partnerGone: boolean,
+  others: number,
+): string {
   if (cycle !== null) {
     const next = (i: number): string => goroutineLabel(cycle[(i + 1) % cycle.length].goroutine);
-    const where = (s: CycleStep): string => `${siteLine(s.site)} (${s.wait}${s.calledFrom === null ? "" : `, called at ${siteLine(s.calledFrom)}`})`;
-    const steps = cycle.map((s, i) => `${i === 0 ? goroutineLabel(s.goroutine) : ", which"} waits at ${where(s)} for ${next(i)}`).join("");
-    const holders = waitsFor.filter((w) => w.basis === "holds-lock" && w.tookLockAt !== null).map((w) => `${goroutineLabel(w.goroutine)} took that lock at ${siteLine(w.tookLockAt)}`);
+    const where = (s: CycleStep): string =>
+      `${siteLine(s.site)} (${s.wait}${s.calledFrom === null ? "" : `, called at ${siteLine(s.calledFrom)}`})`;
+    const steps = cycle
+      .map((s, i) => `${i === 0 ? goroutineLabel(s.goroutine) : ", which"} waits at ${where(s)} for ${next(i)}`)
+      .join("");
+    const holders = waitsFor
+      .filter((w) => w.basis === "holds-lock" && w.tookLockAt !== null)
+      .map((w) => `${goroutineLabel(w.goroutine)} took that lock at ${siteLine(w.tookLockAt)}`);
     return `${steps}: a cycle of blocked goroutines, so none of them can ever be woken.${holders.length > 0 ? ` ${holders.join("; ")}.` : ""}`;
   }
   const first = `${goroutineLabel(goroutine)} waits at ${siteLine(block.blockingSite)} in ${block.wait}.`;
   if (waitsFor.length > 0) {
     const list = waitsFor.slice(0, 3).map(describeWaitFor).join("; ");
     const more = waitsFor.length > 3 ? ` (and ${waitsFor.length - 3} more)` : "";
-    const end = partnerGone ? " Nothing is left to wake it." : waitsFor.some((w) => isLive(w.state)) ? " It may still be woken." : "";
+    const end = partnerGone
+      ? " Nothing is left to wake it."
+      : waitsFor.some((w) => isLive(w.state))
+        ? " It may still be woken."
+        : "";
     return `${first} ${BASIS_TEXT[waitsFor[0].basis]} ${list}${more}.${end}`;
   }
-  if (partnerGone) return `${first} No run shows who could wake it, and ${others === 0 ? "it was the only goroutine of its owner" : "every other goroutine of its owner had ended or waits in the same operation"}: nothing is left to wake it.`;
+  if (partnerGone)
+    return `${first} No run shows who could wake it, and ${others === 0 ? "it was the only goroutine of its owner" : "every other goroutine of its owner had ended or waits in the same operation"}: nothing is left to wake it.`;
   return `${first} No run shows who could wake it.`;
 }
 
 /** The explanation of `goroutine` in run `r`, where it ended in `block`. */
-function explainIn(r: AnalysedRun, goroutine: string, block: FinalBlock, edges: ReadonlyMap<string, readonly WaitFor[]>): Explanation {
+function explainIn(
+  r: AnalysedRun,
+  goroutine: string,
+  block: FinalBlock,
+  edges: ReadonlyMap<string, readonly WaitFor[]>,
+): Explanation {
   const waitsFor = edges.get(goroutine) ?? [];
   const loop = cycleThrough(goroutine, edges);
-  const cycle = loop === null ? null : loop.map((id) => {
-    const b = r.states.finalBlocks.get(id) as FinalBlock;
-    return { goroutine: id, site: b.blockingSite, calledFrom: frameText2(parseStack(b.stack).frames[1]), wait: b.wait };
-  });
+  const cycle =
+    loop === null
+      ? null
+      : loop.map((id) => {
+          const b = r.states.finalBlocks.get(id) as FinalBlock;
+          return {
+            goroutine: id,
+            site: b.blockingSite,
+            calledFrom: frameText2(parseStack(b.stack).frames[1]),
+            wait: b.wait,
+          };
+        });
   const root = rootOf(goroutine);
   const others = [...r.states.ends].filter(([id]) => id !== goroutine && rootOf(id) === root);
   // Knowing no one who could wake it: gone if the rest of its owner ended, or waits in the
@@ -209,7 +278,10 @@ function explainIn(r: AnalysedRun, goroutine: string, block: FinalBlock, edges: 
     const theirs = r.states.finalBlocks.get(id);
     return theirs !== undefined && theirs.reason === block.reason && theirs.blockingSite === block.blockingSite;
   };
-  const partnerGone = waitsFor.length > 0 ? waitsFor.every((w) => w.state === "ended") : others.every(([id, state]) => state === "ended" || sameWait(id));
+  const partnerGone =
+    waitsFor.length > 0
+      ? waitsFor.every((w) => w.state === "ended")
+      : others.every(([id, state]) => state === "ended" || sameWait(id));
   return {
     runId: r.run.runId,
     wait: block.wait,
@@ -226,7 +298,11 @@ function explainIn(r: AnalysedRun, goroutine: string, block: FinalBlock, edges: 
  * runs left out), keeping the run that says the most. Goroutines never blocked at the end
  * of a run get none.
  */
-export function explainProgram(program: ProgramRuns, goroutines: Iterable<string>, options: ExplainOptions = {}): Map<string, Explanation> {
+export function explainProgram(
+  program: ProgramRuns,
+  goroutines: Iterable<string>,
+  options: ExplainOptions = {},
+): Map<string, Explanation> {
   const runs = program.runs.filter((r) => !r.run.crashed);
   const wakesOf = wakeIndex(runs);
   const memo = new Map<AnalysedRun, Map<string, WaitFor[]>>();

@@ -6,7 +6,18 @@
 import { EVENT_TYPES, type GoroutineRecord, type LockOp } from "../core/index.js";
 import { lockFold } from "./locks.js";
 import { parseStack, preciseWait } from "./waits.js";
-import { isLeakReason, NON_USER_WAKER, runWasCut, TIMER_WAKER, type EndState, type FinalBlock, type LeakReason, type LeakRun, type RunGoroutineStates, type WakeTally } from "./types.js";
+import {
+  isLeakReason,
+  NON_USER_WAKER,
+  runWasCut,
+  TIMER_WAKER,
+  type EndState,
+  type FinalBlock,
+  type LeakReason,
+  type LeakRun,
+  type RunGoroutineStates,
+  type WakeTally,
+} from "./types.js";
 
 /** Wakers remembered per wait: enough to name the partners, bounded for loops woken by many. */
 const MAX_WAKERS = 8;
@@ -56,7 +67,14 @@ function applyRecord(track: Track, record: GoroutineRecord, depth: number): void
       if (record.reason === "preempted") track.state = "runnable";
       else if (isLeakReason(record.reason)) {
         track.state = "blocked";
-        track.wait = { reason: record.reason, site: record.site, key: blockKey(record.reason, record.site), depth, timeNs: record.timeNs, stack: record.stack ?? null };
+        track.wait = {
+          reason: record.reason,
+          site: record.site,
+          key: blockKey(record.reason, record.site),
+          depth,
+          timeNs: record.timeNs,
+          stack: record.stack ?? null,
+        };
       } else track.state = record.reason === "sleep" ? "sleeping" : "waiting";
       return;
     case "GoUnblock": {
@@ -97,7 +115,12 @@ function applyRecord(track: Track, record: GoroutineRecord, depth: number): void
       if (/wait/i.test(record.reason)) {
         track.state = "waiting";
         track.initialWait = true;
-      } else track.state = /syscall/i.test(record.reason) ? "syscall" : /running/i.test(record.reason) ? "running" : "runnable";
+      } else
+        track.state = /syscall/i.test(record.reason)
+          ? "syscall"
+          : /running/i.test(record.reason)
+            ? "running"
+            : "runnable";
       return;
   }
 }
@@ -161,7 +184,13 @@ export function runGoroutineStates(run: LeakRun, records: Iterable<GoroutineReco
   return fold.finish();
 }
 
-function endStates(run: LeakRun, tracks: ReadonlyMap<number, Track>, depth: number, tracedNs: number, endNs: number): Omit<RunGoroutineStates, "locks"> {
+function endStates(
+  run: LeakRun,
+  tracks: ReadonlyMap<number, Track>,
+  depth: number,
+  tracedNs: number,
+  endNs: number,
+): Omit<RunGoroutineStates, "locks"> {
   const ids = new Map(run.goroutines.map((g) => [g.goroutine, g.canonicalId]));
   const wakerName = (gid: number | null): string => (gid === null ? TIMER_WAKER : (ids.get(gid) ?? NON_USER_WAKER));
   const cut = runWasCut(run.outcome);
@@ -182,7 +211,15 @@ function endStates(run: LeakRun, tracks: ReadonlyMap<number, Track>, depth: numb
     seen.add(canonicalId);
     ends.set(canonicalId, track.state);
     if (track.woken.size > 0) {
-      wakes.set(canonicalId, new Map([...track.woken].map(([key, t]) => [key, { count: t.count, timer: t.timer, longestNs: t.longestNs, wakers: [...new Set(t.wakers.map(wakerName))] }])));
+      wakes.set(
+        canonicalId,
+        new Map(
+          [...track.woken].map(([key, t]) => [
+            key,
+            { count: t.count, timer: t.timer, longestNs: t.longestNs, wakers: [...new Set(t.wakers.map(wakerName))] },
+          ]),
+        ),
+      );
     }
     if (track.state === "ended") continue;
     alive++;

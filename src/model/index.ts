@@ -2,12 +2,62 @@
 // collect's per-run check, `schedlab leaks`, the report and the peers' comparison share.
 export * from "./types.js";
 export { blockKey, runStateFold, runGoroutineStates, type RunStateFold } from "./goroutine-fold.js";
-export { judgeProgram, ownerOf, type GoroutineJudgement, type RunJudgement, type RuleOptions, type WaitSource } from "./leak-rule.js";
+export {
+  judgeProgram,
+  ownerOf,
+  type GoroutineJudgement,
+  type RunJudgement,
+  type RuleOptions,
+  type WaitSource,
+} from "./leak-rule.js";
 export { runEndedByCrash, RUNTIME_DEADLOCK, leakRunOf, type RecordedRun } from "./crash.js";
-export { waitSites, loadWaitSites, waitSiteAt, parseWaitSites, waitSourceOf, sourceWakersOf, wakersInSource, type WaitSite, type WaitCase, type WaitSiteIndex, type WaitSiteKind } from "./wait-sites.js";
-export { parseStack, parseFrame, frameText, shortFunction, preciseWait, isLockWait, PRECISE_WAITS, type PreciseWait, type Frame, type BlockStack } from "./waits.js";
-export { lockFold, holdersOf, NO_LOCKS, type RunLocks, type LockHold, type LockEdge, type RecursiveRead, type LockMode } from "./locks.js";
-export { explainProgram, goroutineLabel, siteLine, type Explanation, type WaitFor, type WaitForBasis, type CycleStep, type SourceWakers, type ExplainOptions, type SourceGoroutine } from "./explain.js";
+export {
+  waitSites,
+  loadWaitSites,
+  waitSiteAt,
+  parseWaitSites,
+  waitSourceOf,
+  sourceWakersOf,
+  wakersInSource,
+  type WaitSite,
+  type WaitCase,
+  type WaitSiteIndex,
+  type WaitSiteKind,
+} from "./wait-sites.js";
+export {
+  parseStack,
+  parseFrame,
+  frameText,
+  shortFunction,
+  preciseWait,
+  isLockWait,
+  PRECISE_WAITS,
+  type PreciseWait,
+  type Frame,
+  type BlockStack,
+} from "./waits.js";
+export {
+  lockFold,
+  holdersOf,
+  NO_LOCKS,
+  type RunLocks,
+  type LockHold,
+  type LockEdge,
+  type RecursiveRead,
+  type LockMode,
+} from "./locks.js";
+export {
+  explainProgram,
+  goroutineLabel,
+  siteLine,
+  type Explanation,
+  type WaitFor,
+  type WaitForBasis,
+  type CycleStep,
+  type SourceWakers,
+  type ExplainOptions,
+  type SourceGoroutine,
+} from "./explain.js";
 export { groupBugs, fingerprintOf, fingerprintProgram, ownerRoot, type Bug } from "./bugs.js";
 export { predictDeadlocks, type PotentialDeadlock, type OrderStep } from "./lock-order.js";
 export { encodeEndStates, decodeEndStates, EndStateFormatError, END_STATE_FORMAT } from "./end-state-codec.js";

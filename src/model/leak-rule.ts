@@ -5,7 +5,18 @@
 // run (docs/leaks.md, "One rule"). Pure.
 
 import { blockKey } from "./goroutine-fold.js";
-import { isLive, NON_USER_WAKER, TIMER_WAKER, type AnalysedRun, type FinalBlock, type FindingKind, type LeakReason, type Owner, type ProgramRuns, type Verdict } from "./types.js";
+import {
+  isLive,
+  NON_USER_WAKER,
+  TIMER_WAKER,
+  type AnalysedRun,
+  type FinalBlock,
+  type FindingKind,
+  type LeakReason,
+  type Owner,
+  type ProgramRuns,
+  type Verdict,
+} from "./types.js";
 
 /** What the source says a wait can be ended by, besides another goroutine. */
 export interface WaitSource {
@@ -138,7 +149,9 @@ export function judgeProgram(program: ProgramRuns, options: RuleOptions = {}): G
     return !(r.states.cut && b.blockedNs >= cutFraction * r.states.tracedNs);
   };
   // A hang is a deadlock only when nothing alive could still be woken by time.
-  const deadlocked = new Map<AnalysedRun, boolean>(runs.map((r) => [r, r.states.allBlocked && [...r.states.finalBlocks].every(([g, b]) => !timerCapable(r, g, b))]));
+  const deadlocked = new Map<AnalysedRun, boolean>(
+    runs.map((r) => [r, r.states.allBlocked && [...r.states.finalBlocks].every(([g, b]) => !timerCapable(r, g, b))]),
+  );
 
   const candidates = new Set<string>();
   for (const r of runs) for (const id of r.states.finalBlocks.keys()) candidates.add(id);
@@ -154,7 +167,16 @@ export function judgeProgram(program: ProgramRuns, options: RuleOptions = {}): G
       const wakes = wakesOf(goroutine, blockKey(block.reason, block.blockingSite));
       wakers = [...new Set([...wakers, ...wakes.wakers])].sort();
       wakesAtSite = Math.max(wakesAtSite, wakes.count);
-      judgements.push(judgeRun(r, goroutine, block, { owner, wakes, source: sourceOf(block), aliveByTime: timerCapable(r, goroutine, block), deadlocked: deadlocked.get(r) === true, cutFraction }));
+      judgements.push(
+        judgeRun(r, goroutine, block, {
+          owner,
+          wakes,
+          source: sourceOf(block),
+          aliveByTime: timerCapable(r, goroutine, block),
+          deadlocked: deadlocked.get(r) === true,
+          cutFraction,
+        }),
+      );
     }
     const best = strongest(judgements);
     if (best === null) continue;
@@ -177,50 +199,97 @@ interface RunContext {
 function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunContext): RunJudgement {
   const runId = r.run.runId;
   const states = r.states;
-  const judgement = (kind: FindingKind | null, verdict: Verdict, gating: boolean, why: string): RunJudgement => ({ runId, kind, verdict, gating, why });
+  const judgement = (kind: FindingKind | null, verdict: Verdict, gating: boolean, why: string): RunJudgement => ({
+    runId,
+    kind,
+    verdict,
+    gating,
+    why,
+  });
   if (c.owner.kind === "background") return judgement("background", "likely", false, BACKGROUND_WHY[c.owner.why]);
 
   // Alive: a timer, a ticker or a context can still end this wait.
   if (c.aliveByTime) {
-    const by = c.wakes.timer > 0 ? `a timer woke it there ${plural(c.wakes.timer, "time")}` : c.source?.context === true ? "the wait has a context case" : "the wait has a timer case";
+    const by =
+      c.wakes.timer > 0
+        ? `a timer woke it there ${plural(c.wakes.timer, "time")}`
+        : c.source?.context === true
+          ? "the wait has a context case"
+          : "the wait has a timer case";
     if (states.cut) return judgement(null, "inconclusive", false, `${by}; the run was cut while it waited`);
     // A one-shot timer wait never seen firing there ends by itself if its timer is live
     // (time.After) and never if it was already spent (a drain of t.C after Stop): listed, never counted.
     const loops = c.wakes.count > 0 || c.source?.context === true;
-    if (!loops) return judgement("inconclusive", "inconclusive", false, `${by} that never fired there: it ends by itself if the timer is live (time.After), never if it was already spent (a drain of t.C after Stop)`);
+    if (!loops)
+      return judgement(
+        "inconclusive",
+        "inconclusive",
+        false,
+        `${by} that never fired there: it ends by itself if the timer is live (time.After), never if it was already spent (a drain of t.C after Stop)`,
+      );
     const owner = c.owner.kind === "main" ? "the program" : `its test ${c.owner.root}`;
-    return judgement("outlived", "proven", false, `${by}, so it is alive, not blocked; ${owner} ended without stopping it`);
+    return judgement(
+      "outlived",
+      "proven",
+      false,
+      `${by}, so it is alive, not blocked; ${owner} ended without stopping it`,
+    );
   }
 
   if (c.deadlocked) return judgement("deadlock", "proven", true, "the run hung with every user goroutine blocked");
   // select {} and nil channels: nothing can ever wake the wait, whoever is still running.
-  if (block.reason === "forever") return judgement("leak", "proven", true, "select {} or a nil channel: nothing can wake this wait");
+  if (block.reason === "forever")
+    return judgement("leak", "proven", true, "select {} or a nil channel: nothing can wake this wait");
 
   // Who woke this wait elsewhere, and where they stood when this run's trace stopped.
-  const live = c.wakes.wakers.filter((w) => w === NON_USER_WAKER || isLive(states.ends.get(w) ?? "ended") && states.seen.has(w));
+  const live = c.wakes.wakers.filter(
+    (w) => w === NON_USER_WAKER || (isLive(states.ends.get(w) ?? "ended") && states.seen.has(w)),
+  );
   if (live.length > 0) {
     const w = live[0];
-    const where = w === NON_USER_WAKER ? "runtime or library code woke it there before" : `${w} woke it there before and was still ${states.ends.get(w)} when the trace stopped`;
+    const where =
+      w === NON_USER_WAKER
+        ? "runtime or library code woke it there before"
+        : `${w} woke it there before and was still ${states.ends.get(w)} when the trace stopped`;
     return judgement("inconclusive", "inconclusive", false, where);
   }
   if (states.cut) {
-    if (block.blockedNs < c.cutFraction * states.tracedNs) return judgement("inconclusive", "inconclusive", false, "blocked only shortly before the deadline cut the run");
-    return judgement("leak", "likely", false, "blocked for most of a run the deadline cut (not counted by --fail-on-leak on its own)");
+    if (block.blockedNs < c.cutFraction * states.tracedNs)
+      return judgement("inconclusive", "inconclusive", false, "blocked only shortly before the deadline cut the run");
+    return judgement(
+      "leak",
+      "likely",
+      false,
+      "blocked for most of a run the deadline cut (not counted by --fail-on-leak on its own)",
+    );
   }
   // The goroutines seen waking it are a sample: if any goroutine of the same owner was
   // still at work when the trace stopped, the run may have ended just before it woke this
   // one (an exit race: the test or program finished while its workers were in flight).
   const sibling = liveOfRoot(states).get(rootOf(goroutine));
   if (sibling !== undefined && sibling !== goroutine) {
-    return judgement("inconclusive", "inconclusive", false, `${sibling}, of the same ${c.owner.kind === "main" ? "program" : "test"}, was still ${states.ends.get(sibling)} when the trace stopped and may have been about to wake it`);
+    return judgement(
+      "inconclusive",
+      "inconclusive",
+      false,
+      `${sibling}, of the same ${c.owner.kind === "main" ? "program" : "test"}, was still ${states.ends.get(sibling)} when the trace stopped and may have been about to wake it`,
+    );
   }
   const partners = c.wakes.wakers.filter((w) => w !== TIMER_WAKER && states.seen.has(w));
   if (partners.length > 0) {
     const blocked = partners.filter((w) => states.ends.get(w) === "blocked");
-    const why = blocked.length > 0 ? `it waits for ${blocked[0]}, which is itself blocked` : `${partners[0]}, which woke it there before, had ended`;
+    const why =
+      blocked.length > 0
+        ? `it waits for ${blocked[0]}, which is itself blocked`
+        : `${partners[0]}, which woke it there before, had ended`;
     return judgement("leak", "proven", true, why);
   }
-  return judgement("leak", "likely", true, c.wakes.count > 0 ? "its earlier wakers never ran in this run" : "never woken from this wait in any run");
+  return judgement(
+    "leak",
+    "likely",
+    true,
+    c.wakes.count > 0 ? "its earlier wakers never ran in this run" : "never woken from this wait in any run",
+  );
 }
 
 /** The root segment of a canonical id (its owner's name). */
@@ -245,8 +314,11 @@ function liveOfRoot(states: AnalysedRun["states"]): Map<string, string> {
 }
 
 /** The program-level conclusion: the strongest kind any run supports, with its best verdict. */
-function strongest(judgements: readonly RunJudgement[]): Omit<GoroutineJudgement, "goroutine" | "owner" | "wakers" | "wakesAtSite" | "runs"> | null {
-  const bucket = (j: RunJudgement): FindingKind | "cut-leak" | null => (j.kind === "leak" && !j.gating ? "cut-leak" : j.kind);
+function strongest(
+  judgements: readonly RunJudgement[],
+): Omit<GoroutineJudgement, "goroutine" | "owner" | "wakers" | "wakesAtSite" | "runs"> | null {
+  const bucket = (j: RunJudgement): FindingKind | "cut-leak" | null =>
+    j.kind === "leak" && !j.gating ? "cut-leak" : j.kind;
   if (judgements.some((j) => j.kind === "background")) {
     const j = judgements.find((x) => x.kind === "background") as RunJudgement;
     return { kind: "background", verdict: j.verdict, gating: false, why: j.why };

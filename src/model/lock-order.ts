@@ -82,7 +82,14 @@ function readOnly(cycle: readonly LockEdge[]): boolean {
 }
 
 function stepOf(e: LockEdge): OrderStep {
-  return { goroutine: e.goroutine, heldAt: e.held.site, heldStack: e.held.stack, takenAt: e.taken.site, takenStack: e.taken.stack, modes: `${e.held.mode}${e.taken.mode}` };
+  return {
+    goroutine: e.goroutine,
+    heldAt: e.held.site,
+    heldStack: e.held.stack,
+    takenAt: e.taken.site,
+    takenStack: e.taken.stack,
+    modes: `${e.held.mode}${e.taken.mode}`,
+  };
 }
 
 /** Whether every goroutine of `goroutines` ended run `r` blocked: the inversion hung there and is reported as a deadlock. */
@@ -96,9 +103,27 @@ function hungOn(r: AnalysedRun, goroutines: readonly string[]): boolean {
  * out: it happened, and the rule reports it as a deadlock or leak, with its cycle.
  */
 export function predictDeadlocks(program: ProgramRuns): PotentialDeadlock[] {
-  const found = new Map<string, { steps: OrderStep[]; pattern: PotentialDeadlock["pattern"]; writerAt: string | null; runIds: number[]; hungSomewhere: boolean }>();
-  const note = (key: string, r: AnalysedRun, steps: OrderStep[], pattern: PotentialDeadlock["pattern"], writerAt: string | null): void => {
-    const hung = hungOn(r, steps.map((s) => s.goroutine));
+  const found = new Map<
+    string,
+    {
+      steps: OrderStep[];
+      pattern: PotentialDeadlock["pattern"];
+      writerAt: string | null;
+      runIds: number[];
+      hungSomewhere: boolean;
+    }
+  >();
+  const note = (
+    key: string,
+    r: AnalysedRun,
+    steps: OrderStep[],
+    pattern: PotentialDeadlock["pattern"],
+    writerAt: string | null,
+  ): void => {
+    const hung = hungOn(
+      r,
+      steps.map((s) => s.goroutine),
+    );
     const seen = found.get(key);
     if (seen === undefined) found.set(key, { steps, pattern, writerAt, runIds: [r.run.runId], hungSomewhere: hung });
     else {
@@ -111,12 +136,28 @@ export function predictDeadlocks(program: ProgramRuns): PotentialDeadlock[] {
     if (locks.ops === 0) continue;
     for (const cycle of inversions(locks.edges)) {
       const steps = cycle.map(stepOf);
-      note(`order|${steps.map((s) => `${s.heldAt}>${s.takenAt}`).sort().join("|")}`, r, steps, "lock-order", null);
+      note(
+        `order|${steps
+          .map((s) => `${s.heldAt}>${s.takenAt}`)
+          .sort()
+          .join("|")}`,
+        r,
+        steps,
+        "lock-order",
+        null,
+      );
     }
     for (const rec of locks.recursiveReads) {
       const writer = locks.writers.get(rec.first.lock);
       if (writer === undefined || writer.goroutine === rec.goroutine) continue;
-      const step: OrderStep = { goroutine: rec.goroutine, heldAt: rec.first.site, heldStack: rec.first.stack, takenAt: rec.again.site, takenStack: rec.again.stack, modes: "rr" };
+      const step: OrderStep = {
+        goroutine: rec.goroutine,
+        heldAt: rec.first.site,
+        heldStack: rec.first.stack,
+        takenAt: rec.again.site,
+        takenStack: rec.again.stack,
+        modes: "rr",
+      };
       note(`read|${rec.first.site}>${rec.again.site}`, r, [step], "recursive-read", writer.site);
     }
   }
@@ -138,7 +179,10 @@ export function predictDeadlocks(program: ProgramRuns): PotentialDeadlock[] {
 }
 
 function orderWhy(steps: readonly OrderStep[]): string {
-  const orders = steps.map((s) => `${goroutineLabel(s.goroutine)} holds the lock taken at ${siteLine(s.heldAt)} and asks for the one at ${siteLine(s.takenAt)}`);
+  const orders = steps.map(
+    (s) =>
+      `${goroutineLabel(s.goroutine)} holds the lock taken at ${siteLine(s.heldAt)} and asks for the one at ${siteLine(s.takenAt)}`,
+  );
   return `${orders.join("; ")}: the locks are taken in opposite orders with no common lock held around both, so a schedule that interleaves them deadlocks.`;
 }
 

@@ -50,7 +50,14 @@ export interface RunLocks {
   readonly writers: ReadonlyMap<string, { readonly goroutine: string; readonly site: string | null }>;
 }
 
-export const NO_LOCKS: RunLocks = { ops: 0, holds: new Map(), wanting: new Map(), edges: [], recursiveReads: [], writers: new Map() };
+export const NO_LOCKS: RunLocks = {
+  ops: 0,
+  holds: new Map(),
+  wanting: new Map(),
+  edges: [],
+  recursiveReads: [],
+  writers: new Map(),
+};
 
 /** Edges and recursive reads kept per run: enough for every inversion, bounded for lock-heavy loops. */
 const MAX_EDGES = 4096;
@@ -98,13 +105,19 @@ export function lockFold(): LockFold {
           const again = mine.get(op.lock);
           if (again !== undefined && again.mode === "r" && op.mode === "r") {
             const key = `${op.goroutine}|${op.lock}|${again.site}|${op.site}`;
-            if (recursive.size < MAX_EDGES && !recursive.has(key)) recursive.set(key, { gid: op.goroutine, first: reported(again), again: hold });
+            if (recursive.size < MAX_EDGES && !recursive.has(key))
+              recursive.set(key, { gid: op.goroutine, first: reported(again), again: hold });
           }
           for (const [lock, h] of mine) {
             if (lock === op.lock) continue;
             const key = `${op.goroutine}|${lock}|${op.lock}|${h.site}|${op.site}`;
             if (edges.size >= MAX_EDGES || edges.has(key)) continue;
-            edges.set(key, { gid: op.goroutine, held: reported(h), taken: hold, guards: [...mine.keys()].filter((l) => l !== lock && l !== op.lock) });
+            edges.set(key, {
+              gid: op.goroutine,
+              held: reported(h),
+              taken: hold,
+              guards: [...mine.keys()].filter((l) => l !== lock && l !== op.lock),
+            });
           }
           return;
         }
@@ -147,8 +160,16 @@ export function lockFold(): LockFold {
         if (name !== undefined) want.set(name, hold);
       }
       const firstWriters = new Map<string, { goroutine: string; site: string | null }>();
-      for (const [lock, w] of writers) firstWriters.set(lock, { goroutine: nameOf(w.gid) ?? "(non-user)", site: w.site });
-      return { ops, holds, wanting: want, edges: named(edges.values()), recursiveReads: named(recursive.values()), writers: firstWriters };
+      for (const [lock, w] of writers)
+        firstWriters.set(lock, { goroutine: nameOf(w.gid) ?? "(non-user)", site: w.site });
+      return {
+        ops,
+        holds,
+        wanting: want,
+        edges: named(edges.values()),
+        recursiveReads: named(recursive.values()),
+        writers: firstWriters,
+      };
     },
   };
 }

@@ -52,7 +52,16 @@ export interface LeakRun {
  * wait; `sleeping`: time.Sleep; `waiting`: any other wait (network, GC, a wait already
  * under way when tracing began); `not-started`: created but never ran.
  */
-export const END_STATES = ["ended", "blocked", "sleeping", "waiting", "runnable", "running", "syscall", "not-started"] as const;
+export const END_STATES = [
+  "ended",
+  "blocked",
+  "sleeping",
+  "waiting",
+  "runnable",
+  "running",
+  "syscall",
+  "not-started",
+] as const;
 export type EndState = (typeof END_STATES)[number];
 
 /** A goroutine that can still act by itself: its waits end without help, or it is not waiting. */

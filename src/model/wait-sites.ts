@@ -173,7 +173,16 @@ export interface WaitSiteIndex {
   readonly calls: readonly CallSite[];
 }
 
-const EMPTY_INDEX: WaitSiteIndex = { sites: [], errors: [], byLine: new Map(), ops: [], opsByChannel: new Map(), opsByMerged: new Map(), functions: [], calls: [] };
+const EMPTY_INDEX: WaitSiteIndex = {
+  sites: [],
+  errors: [],
+  byLine: new Map(),
+  ops: [],
+  opsByChannel: new Map(),
+  opsByMerged: new Map(),
+  functions: [],
+  calls: [],
+};
 
 const cache = new Map<string, WaitSiteIndex>();
 
@@ -191,7 +200,11 @@ export function waitSites(dir: string, files: readonly string[], helper: string)
   let index = EMPTY_INDEX;
   if (paths.length > 0) {
     try {
-      const result = execaSync(helper, ["wait-sites", ...paths], { reject: false, timeout: 60_000, maxBuffer: 256 * 1024 * 1024 });
+      const result = execaSync(helper, ["wait-sites", ...paths], {
+        reject: false,
+        timeout: 60_000,
+        maxBuffer: 256 * 1024 * 1024,
+      });
       if (result.exitCode === 0) index = parseWaitSites(result.stdout);
     } catch {
       index = EMPTY_INDEX;
@@ -224,7 +237,8 @@ export function parseWaitSites(json: string): WaitSiteIndex {
     list.push(site);
     byLine.set(key, list);
   }
-  for (const list of byLine.values()) list.sort((a, b) => (a.path === b.path ? a.column - b.column : a.path < b.path ? -1 : 1));
+  for (const list of byLine.values())
+    list.sort((a, b) => (a.path === b.path ? a.column - b.column : a.path < b.path ? -1 : 1));
   const ops = Array.isArray(value.ops) ? value.ops.filter(isChannelOp) : [];
   const opsByChannel = groupBy(ops, (op) => op.channel);
   const opsByMerged = groupBy(ops, (op) => op.merged);
@@ -284,7 +298,14 @@ function sitesAt(index: WaitSiteIndex, site: string, reason?: string): readonly 
   let inFile = candidates;
   if (paths.length > 1) {
     if (fn === null) return [];
-    const scored = paths.map((path) => ({ path, score: packageFit(fn, path, candidates.filter((c) => c.path === path)) }));
+    const scored = paths.map((path) => ({
+      path,
+      score: packageFit(
+        fn,
+        path,
+        candidates.filter((c) => c.path === path),
+      ),
+    }));
     const best = Math.max(...scored.map((s) => s.score));
     const winners = scored.filter((s) => s.score === best);
     if (winners.length !== 1) return [];
@@ -306,7 +327,9 @@ function packageFit(fn: string, path: string, inFile: readonly WaitSite[]): numb
   const pkgPath = dot < 0 ? fn : fn.slice(0, dot);
   const rest = dot < 0 ? "" : fn.slice(dot + 1);
   const pkgParts = pkgPath.split("/").filter((p) => p !== "" && p !== "." && p !== "..");
-  const dirParts = dirname(path).split(sep).filter((p) => p !== "");
+  const dirParts = dirname(path)
+    .split(sep)
+    .filter((p) => p !== "");
   let score = 0;
   for (let i = 1; i <= Math.min(pkgParts.length, dirParts.length); i++) {
     const pkg = pkgParts[pkgParts.length - i];
@@ -356,7 +379,12 @@ export interface WakerCandidate {
 }
 
 /** Waits no operation can ever complete: on a nil channel, or a select with no usable case. */
-const NEVER_COMPLETED: ReadonlySet<string> = new Set(["nil chan send", "nil chan receive", "select {}", "select on nil channels"]);
+const NEVER_COMPLETED: ReadonlySet<string> = new Set([
+  "nil chan send",
+  "nil chan receive",
+  "select {}",
+  "select on nil channels",
+]);
 
 /** A channel operand as the helper classes it. */
 interface Operand {
@@ -435,13 +463,24 @@ interface Scope {
  * no candidates; nor does a wait on a nil channel (`reason` says so), or a site the index
  * does not know.
  */
-export function wakersInSource(index: WaitSiteIndex, blockedAt: BlockedAt, candidates: readonly WakerCandidate[]): string[] {
+export function wakersInSource(
+  index: WaitSiteIndex,
+  blockedAt: BlockedAt,
+  candidates: readonly WakerCandidate[],
+): string[] {
   if (blockedAt.reason !== undefined && NEVER_COMPLETED.has(blockedAt.reason)) return [];
-  const sites = sitesAt(index, `${blockedAt.function ?? ""} ${basename(blockedAt.file)}:${String(blockedAt.line)}`, blockedAt.reason);
+  const sites = sitesAt(
+    index,
+    `${blockedAt.function ?? ""} ${basename(blockedAt.file)}:${String(blockedAt.line)}`,
+    blockedAt.reason,
+  );
   if (sites.length === 0) return [];
   const dir = dirname(sites[0].path);
   const scope = scopeOf(index, dir);
-  const blockedStack: Stack = { frames: blockedAt.frames !== undefined && blockedAt.frames.length > 0 ? blockedAt.frames : [blockedAt], creationSite: blockedAt.creationSite };
+  const blockedStack: Stack = {
+    frames: blockedAt.frames !== undefined && blockedAt.frames.length > 0 ? blockedAt.frames : [blockedAt],
+    creationSite: blockedAt.creationSite,
+  };
   const waiting: Waiting[] = [];
   for (const operand of sites.flatMap(operandsOf)) {
     const identity = identityOf(scope, operand, blockedStack, 0);
@@ -449,10 +488,12 @@ export function wakersInSource(index: WaitSiteIndex, blockedAt: BlockedAt, candi
   }
   const completing = new Set<ChannelOp>();
   for (const w of waiting) {
-    for (const o of index.opsByMerged.get(w.identity.merged) ?? []) if (dirname(o.path) === dir && completes(o.op, w.op)) completing.add(o);
+    for (const o of index.opsByMerged.get(w.identity.merged) ?? [])
+      if (dirname(o.path) === dir && completes(o.op, w.op)) completing.add(o);
   }
   if (completing.size === 0) return [];
-  const waitsLikeIt = (o: ChannelOp, identity: ChannelIdentity): boolean => waiting.some((w) => w.op === (o.op === "close" ? "send" : o.op) && sameChannel(w.identity, identity));
+  const waitsLikeIt = (o: ChannelOp, identity: ChannelIdentity): boolean =>
+    waiting.some((w) => w.op === (o.op === "close" ? "send" : o.op) && sameChannel(w.identity, identity));
   return candidates
     .filter((c) =>
       c.frames.some((frame, i) => {
@@ -461,7 +502,8 @@ export function wakersInSource(index: WaitSiteIndex, blockedAt: BlockedAt, candi
         for (const o of completing) {
           if (o.path !== fn.path || o.funcStart !== fn.start || o.funcEnd !== fn.end) continue;
           const identity = identityOf(scope, o, c, i);
-          if (identity === null || !waiting.some((w) => completes(o.op, w.op) && sameChannel(w.identity, identity))) continue;
+          if (identity === null || !waiting.some((w) => completes(o.op, w.op) && sameChannel(w.identity, identity)))
+            continue;
           if (!(i === 0 && o.line === frame.line && waitsLikeIt(o, identity))) return true;
         }
         return false;
@@ -487,9 +529,17 @@ function scopeOf(index: WaitSiteIndex, dir: string): Scope {
 
 /** The operands of a wait site with their direction: a plain operation's, or each case of a select. */
 function operandsOf(site: WaitSite): (Operand & { readonly op: "recv" | "send" })[] {
-  if (site.kind === "select") return site.cases.map((c) => ({ channel: c.channel, merged: c.merged, param: c.param, op: c.op }));
+  if (site.kind === "select")
+    return site.cases.map((c) => ({ channel: c.channel, merged: c.merged, param: c.param, op: c.op }));
   if (site.channels.length === 0 || site.merged.length === 0) return [];
-  return [{ channel: site.channels[0], merged: site.merged[0], param: site.param, op: site.kind === "send" ? "send" : "recv" }];
+  return [
+    {
+      channel: site.channels[0],
+      merged: site.merged[0],
+      param: site.param,
+      op: site.kind === "send" ? "send" : "recv",
+    },
+  ];
 }
 
 /** The channel of `operand`, an operation in the function of `stack.frames[at]`; null when it has no class. */
@@ -519,7 +569,9 @@ function resolveParam(scope: Scope, param: ParamRef, stack: Stack, at: number): 
   if (!outermost) {
     const caller = frameFunction(scope, stack.frames[j + 1]);
     if (caller === null) return null;
-    sites = callsAt(scope, stack.frames[j + 1]).filter((c) => c.callee === param.funcId && c.caller === caller.id && c.kind === "call");
+    sites = callsAt(scope, stack.frames[j + 1]).filter(
+      (c) => c.callee === param.funcId && c.caller === caller.id && c.kind === "call",
+    );
     if (sites.length === 0) sites = scope.defers.filter((c) => c.callee === param.funcId && c.caller === caller.id);
   } else {
     if (stack.creationSite === undefined) return null;
@@ -568,7 +620,12 @@ function innermostFunction(functions: readonly FunctionRange[], file: string, li
   let best: FunctionRange | null = null;
   for (const f of functions) {
     if (f.file !== file || line < f.start || line > f.end) continue;
-    if (best === null || f.end - f.start < best.end - best.start || (f.end - f.start === best.end - best.start && f.start > best.start)) best = f;
+    if (
+      best === null ||
+      f.end - f.start < best.end - best.start ||
+      (f.end - f.start === best.end - best.start && f.start > best.start)
+    )
+      best = f;
   }
   return best;
 }
@@ -654,7 +711,9 @@ function isWaitSite(value: unknown): value is WaitSite {
 }
 
 function isCallArg(value: unknown): value is CallArg {
-  return isRecord(value) && typeof value.index === "number" && isStrings(value.channels) && isNullableParamRef(value.param);
+  return (
+    isRecord(value) && typeof value.index === "number" && isStrings(value.channels) && isNullableParamRef(value.param)
+  );
 }
 
 function isCallSite(value: unknown): value is CallSite {
@@ -679,7 +738,11 @@ function isCallSite(value: unknown): value is CallSite {
  */
 export function sourceWakersOf(dir: string, helper: string | null): SourceWakers | undefined {
   if (helper === null || !existsSync(dir)) return undefined;
-  const index = waitSites(dir, readdirSync(dir).filter((f) => f.endsWith(".go")), helper);
+  const index = waitSites(
+    dir,
+    readdirSync(dir).filter((f) => f.endsWith(".go")),
+    helper,
+  );
   const line = (site: string | null): SourceLine | undefined => {
     const frame = site === null ? null : parseFrame(site);
     return frame === null ? undefined : { file: frame.file, line: frame.line };
@@ -689,7 +752,14 @@ export function sourceWakersOf(dir: string, helper: string | null): SourceWakers
     if (at === null) return [];
     return wakersInSource(
       index,
-      { file: at.file, line: at.line, function: at.function, reason: blocked.wait, frames: blocked.frames.length > 0 ? blocked.frames : undefined, creationSite: line(blocked.creationSite) },
+      {
+        file: at.file,
+        line: at.line,
+        function: at.function,
+        reason: blocked.wait,
+        frames: blocked.frames.length > 0 ? blocked.frames : undefined,
+        creationSite: line(blocked.creationSite),
+      },
       candidates.map((c) => ({ id: c.id, frames: c.frames, creationSite: line(c.creationSite) })),
     );
   };
@@ -702,7 +772,11 @@ export function sourceWakersOf(dir: string, helper: string | null): SourceWakers
  */
 export function waitSourceOf(dir: string, helper: string | null): RuleOptions["waitSourceAt"] {
   if (helper === null || !existsSync(dir)) return undefined;
-  const index = waitSites(dir, readdirSync(dir).filter((f) => f.endsWith(".go")), helper);
+  const index = waitSites(
+    dir,
+    readdirSync(dir).filter((f) => f.endsWith(".go")),
+    helper,
+  );
   return (reason, site) => {
     const wait = site === null ? null : waitSiteAt(index, site, reason);
     return wait === null ? null : { timer: wait.timed, context: wait.context };

@@ -50,8 +50,21 @@ export function shortFunction(fn: string): string {
 
 /** The precise waits a blocked goroutine can be in, named as the Go API the user called. */
 export const PRECISE_WAITS = [
-  "chan send", "chan receive", "select", "nil chan send", "nil chan receive", "select {}", "select on nil channels",
-  "Mutex.Lock", "RWMutex.Lock", "RWMutex.RLock", "WaitGroup.Wait", "Cond.Wait", "Once.Do", "sleep", "sync",
+  "chan send",
+  "chan receive",
+  "select",
+  "nil chan send",
+  "nil chan receive",
+  "select {}",
+  "select on nil channels",
+  "Mutex.Lock",
+  "RWMutex.Lock",
+  "RWMutex.RLock",
+  "WaitGroup.Wait",
+  "Cond.Wait",
+  "Once.Do",
+  "sleep",
+  "sync",
 ] as const;
 export type PreciseWait = (typeof PRECISE_WAITS)[number];
 

@@ -116,7 +116,10 @@ export function fitNgram(order: number, addK: number, training: TrainingData): N
     }
   } else {
     for (const state of training.states ?? []) {
-      add(recentTokens(state.representative, order - 1), EVENT_TYPES.map((e) => state.counts[e]));
+      add(
+        recentTokens(state.representative, order - 1),
+        EVENT_TYPES.map((e) => state.counts[e]),
+      );
     }
   }
   return { order, addK, table };
@@ -225,7 +228,11 @@ export function contextNgramProbabilities(counts: ContextNgramCounts, base: read
  * `visit(i, counts)` for every prefix i in order of its end, with the in-context counts of
  * exactly records[0 .. end).
  */
-export function forEachContextPrefix(prefixes: readonly Prefix[], order: number, visit: (index: number, counts: ContextNgramCounts) => void): void {
+export function forEachContextPrefix(
+  prefixes: readonly Prefix[],
+  order: number,
+  visit: (index: number, counts: ContextNgramCounts) => void,
+): void {
   const byRun = new Map<Prefix["records"], number[]>();
   prefixes.forEach((prefix, i) => {
     const list = byRun.get(prefix.records);
@@ -259,9 +266,17 @@ export function contextNgramPredictor(order: number, addK: number, training: Tra
     configHash: sha16({ kind: "ngram-ctx", order, addK, table: tableDigest }),
     predict: async (states: readonly State[]): Promise<Prediction[]> => {
       const out: Prediction[] = new Array<Prediction>(states.length);
-      forEachContextPrefix(states.map((s) => s.representative), order, (i, counts) => {
-        out[i] = { probabilities: normalizeWeights(contextNgramProbabilities(counts, ngramProbabilities(model, counts.history))) };
-      });
+      forEachContextPrefix(
+        states.map((s) => s.representative),
+        order,
+        (i, counts) => {
+          out[i] = {
+            probabilities: normalizeWeights(
+              contextNgramProbabilities(counts, ngramProbabilities(model, counts.history)),
+            ),
+          };
+        },
+      );
       return out;
     },
   };

@@ -82,7 +82,15 @@ export function writeCachedPredictions(
   const now = new Date().toISOString();
   inTransaction(db, () => {
     for (const [state, p] of entries) {
-      insert.run(predictor.id, predictor.configHash, state.prefixHash, state.id, JSON.stringify(p.probabilities), p.tags === undefined ? null : JSON.stringify(p.tags), now);
+      insert.run(
+        predictor.id,
+        predictor.configHash,
+        state.prefixHash,
+        state.id,
+        JSON.stringify(p.probabilities),
+        p.tags === undefined ? null : JSON.stringify(p.tags),
+        now,
+      );
     }
   });
 }
@@ -129,6 +137,8 @@ export async function predictWithCache(
 }
 
 /** A StatePredictions that goes through the cache of `db` (what cal:SPEC asks its inner predictor with). */
-export function cachedStatePredictions(db: SchedlabDatabase): (predictor: Predictor, states: readonly State[]) => Promise<Prediction[]> {
+export function cachedStatePredictions(
+  db: SchedlabDatabase,
+): (predictor: Predictor, states: readonly State[]) => Promise<Prediction[]> {
   return async (predictor, states) => (await predictWithCache(db, predictor, states)).predictions;
 }

@@ -7,7 +7,13 @@ import { createHash } from "node:crypto";
 import { totalCount } from "../dataset/distribution.js";
 import type { State } from "../dataset/types.js";
 import { EVENT_TYPES } from "../trace/types.js";
-import { calibrateInPlace, fitCalibration, logitsOfProbabilities, type Calibration, type CalibrationTargets } from "./calibration.js";
+import {
+  calibrateInPlace,
+  fitCalibration,
+  logitsOfProbabilities,
+  type Calibration,
+  type CalibrationTargets,
+} from "./calibration.js";
 import type { Prediction, Predictor } from "./types.js";
 
 const K = EVENT_TYPES.length;
@@ -29,10 +35,23 @@ export function stateTargets(states: readonly State[]): CalibrationTargets & { r
 }
 
 /** The calibration of `inner` on `validation`, toward `prior`; identity when there is nothing to fit on. */
-export async function fitPredictorCalibration(inner: Predictor, validation: readonly State[], prior: readonly number[], predict: StatePredictions): Promise<Calibration> {
+export async function fitPredictorCalibration(
+  inner: Predictor,
+  validation: readonly State[],
+  prior: readonly number[],
+  predict: StatePredictions,
+): Promise<Calibration> {
   const targets = stateTargets(validation);
   const predictions = targets.rows === 0 ? [] : await predict(inner, targets.kept);
-  return fitCalibration(logitsOfProbabilities(predictions.map((p) => p.probabilities), K), targets, K, prior);
+  return fitCalibration(
+    logitsOfProbabilities(
+      predictions.map((p) => p.probabilities),
+      K,
+    ),
+    targets,
+    K,
+    prior,
+  );
 }
 
 /** Applies `calibration` to one probability vector. */
@@ -46,10 +65,24 @@ export function calibrateProbabilities(q: readonly number[], calibration: Calibr
  * `inner` calibrated on `validation` toward `prior`. Its id is "cal:" + the inner id, its
  * configHash covers the inner configHash and the fitted (T, α, prior).
  */
-export async function calibratedPredictor(inner: Predictor, validation: readonly State[], prior: readonly number[], predict: StatePredictions): Promise<Predictor & { readonly calibration: Calibration }> {
+export async function calibratedPredictor(
+  inner: Predictor,
+  validation: readonly State[],
+  prior: readonly number[],
+  predict: StatePredictions,
+): Promise<Predictor & { readonly calibration: Calibration }> {
   const calibration = await fitPredictorCalibration(inner, validation, prior, predict);
   const configHash = createHash("sha256")
-    .update(JSON.stringify({ kind: "cal", inner: inner.id, innerConfig: inner.configHash, temperature: calibration.temperature, priorWeight: calibration.priorWeight, prior: Array.from(calibration.prior) }))
+    .update(
+      JSON.stringify({
+        kind: "cal",
+        inner: inner.id,
+        innerConfig: inner.configHash,
+        temperature: calibration.temperature,
+        priorWeight: calibration.priorWeight,
+        prior: Array.from(calibration.prior),
+      }),
+    )
     .digest("hex")
     .slice(0, 16);
   return {

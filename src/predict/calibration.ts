@@ -52,7 +52,12 @@ export function calibrateInPlace(v: Float64Array, n: number, c: Calibration): vo
  * Count-weighted NLL per sample of logits (rows × classes) after `calibrate` turns each row
  * (row r at offset r·classes) into a distribution in place.
  */
-export function nllOf(logits: Float64Array, m: CalibrationTargets, classes: number, calibrate: (q: Float64Array, offset: number) => void): number {
+export function nllOf(
+  logits: Float64Array,
+  m: CalibrationTargets,
+  classes: number,
+  calibrate: (q: Float64Array, offset: number) => void,
+): number {
   const q = new Float64Array(classes);
   let total = 0;
   let weight = 0;
@@ -72,7 +77,12 @@ export function nllOf(logits: Float64Array, m: CalibrationTargets, classes: numb
 }
 
 /** Count-weighted NLL per sample of calibrated logits (temperature `t`, or a full calibration). */
-export function nllOfLogits(logits: Float64Array, m: CalibrationTargets, classes: number, t: number | Calibration): number {
+export function nllOfLogits(
+  logits: Float64Array,
+  m: CalibrationTargets,
+  classes: number,
+  t: number | Calibration,
+): number {
   const calibration = typeof t === "number" ? temperatureOnly(t, classes) : t;
   return nllOf(logits, m, classes, (q) => calibrateInPlace(q, classes, calibration));
 }
@@ -119,7 +129,10 @@ export function fitOverPriorWeights<C extends Calibration>(
   let best: C | null = null;
   let bestLoss = Infinity;
   for (const priorWeight of grid) {
-    const candidate = at(goldenTemperature((t) => loss(at(t, priorWeight)), iterations), priorWeight);
+    const candidate = at(
+      goldenTemperature((t) => loss(at(t, priorWeight)), iterations),
+      priorWeight,
+    );
     const candidateLoss = loss(candidate);
     if (best === null || candidateLoss < bestLoss - 1e-9) {
       best = candidate;
@@ -138,16 +151,31 @@ const PRIOR_WEIGHTS = Array.from({ length: 50 }, (_, i) => i / 50);
  * in [0, 0.98], the best temperature, then the (T, α) pair with the lowest NLL; α = 0
  * (temperature scaling alone) unless mixing in the prior lowers the NLL.
  */
-export function fitCalibration(logits: Float64Array, m: CalibrationTargets, classes: number, prior: ArrayLike<number>): Calibration {
+export function fitCalibration(
+  logits: Float64Array,
+  m: CalibrationTargets,
+  classes: number,
+  prior: ArrayLike<number>,
+): Calibration {
   if (m.rows === 0) return temperatureOnly(1, classes);
-  return fitOverPriorWeights(PRIOR_WEIGHTS, (temperature, priorWeight) => ({ temperature, priorWeight, prior }), (c) => nllOfLogits(logits, m, classes, c), 60);
+  return fitOverPriorWeights(
+    PRIOR_WEIGHTS,
+    (temperature, priorWeight) => ({ temperature, priorWeight, prior }),
+    (c) => nllOfLogits(logits, m, classes, c),
+    60,
+  );
 }
 
 /**
  * The temperature in [0.05, 20] minimising validation NLL, of plain temperature scaling or of
  * the calibration `at(T)` builds; 1 with nothing to fit on.
  */
-export function fitTemperature(logits: Float64Array, m: CalibrationTargets, classes: number, at: (t: number) => number | Calibration = (t) => t): number {
+export function fitTemperature(
+  logits: Float64Array,
+  m: CalibrationTargets,
+  classes: number,
+  at: (t: number) => number | Calibration = (t) => t,
+): number {
   if (m.rows === 0) return 1;
   return goldenTemperature((t) => nllOfLogits(logits, m, classes, at(t)), 60);
 }

@@ -2,7 +2,14 @@
 // split of a holdout by default), through the prediction cache, so the predictions can
 // be inspected or exported as a replay file. Fitted baselines train on the training split.
 
-import { loadSplitData, samplesWithPrefixes, trainingSide, type Abstraction, type LoadSplitOptions, type State } from "../dataset/index.js";
+import {
+  loadSplitData,
+  samplesWithPrefixes,
+  trainingSide,
+  type Abstraction,
+  type LoadSplitOptions,
+  type State,
+} from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { cachedStatePredictions, predictWithCache } from "./cache.js";
@@ -47,16 +54,20 @@ export async function predictDataset(db: SchedlabDatabase, options: PredictDatas
   const data = loadSplitData(db, options);
   const holdout = data.split;
   // Train and test states are pooled separately (as export does), so a pooled state can appear on both sides.
-  const sides = split === "test" ? [data.test] : split === "train" ? [trainingSide(data)] : [trainingSide(data), data.test];
+  const sides =
+    split === "test" ? [data.test] : split === "train" ? [trainingSide(data)] : [trainingSide(data), data.test];
   const states = sides.flatMap((side) => side.states);
-  const programs = split === "test" ? holdout.test : split === "train" ? holdout.train : [...holdout.train, ...holdout.test];
+  const programs =
+    split === "test" ? holdout.test : split === "train" ? holdout.train : [...holdout.train, ...holdout.test];
   if (programs.length === 0) {
     throw new UsageError(
       `the ${split} split of holdout ${holdout.spec} has no programs (${holdout.description})`,
       "Collect and ingest programs first, or pass another --holdout or --split.",
     );
   }
-  progress(`${options.abstraction}: ${states.length} states of ${programs.length} ${split} programs; fitted predictors train on ${data.fit.programs.length} programs, cal: calibrates on ${data.validation.programs.length}`);
+  progress(
+    `${options.abstraction}: ${states.length} states of ${programs.length} ${split} programs; fitted predictors train on ${data.fit.programs.length} programs, cal: calibrates on ${data.validation.programs.length}`,
+  );
   const predictor = await createPredictor(options.predictor, {
     ...options.context,
     training: { samples: samplesWithPrefixes(data.fit), states: data.fit.states },

@@ -55,7 +55,12 @@ export function resolveModelSource(modelOrPath: string, allowDownload: boolean):
 
 /** Identifies the weights: sizes and modification times of the model's files (cheap even for large models). */
 function localFingerprint(dir: string): string[] {
-  const files = ["config.json", "tokenizer.json", "tokenizer_config.json", ...readdirSync(join(dir, "onnx")).map((f) => join("onnx", f))];
+  const files = [
+    "config.json",
+    "tokenizer.json",
+    "tokenizer_config.json",
+    ...readdirSync(join(dir, "onnx")).map((f) => join("onnx", f)),
+  ];
   return files
     .filter((f) => existsSync(join(dir, f)))
     .map((f) => {
@@ -95,7 +100,9 @@ async function loadModel(source: ModelSource, options: HfOptions): Promise<Loade
   const padToken = (tokenizer as unknown as { pad_token_id?: number | null }).pad_token_id;
   const padId = typeof padToken === "number" ? padToken : 0;
   const config = model.config as unknown as { max_position_embeddings?: unknown; n_positions?: unknown };
-  const positions = [config.max_position_embeddings, config.n_positions].find((n): n is number => typeof n === "number" && n > 0);
+  const positions = [config.max_position_embeddings, config.n_positions].find(
+    (n): n is number => typeof n === "number" && n > 0,
+  );
   return {
     maxPositions: positions ?? null,
     encode: (text, addSpecialTokens) => tokenizer.encode(text, { add_special_tokens: addSpecialTokens }),
@@ -162,9 +169,19 @@ async function labelScores(model: LoadedModel, state: State, options: HfOptions)
 /** hf:MODEL_OR_PATH. The model is loaded on the first predict() call, so cache hits never load it. */
 export function hfPredictor(modelOrPath: string, options: HfOptions = {}): Predictor {
   const source = resolveModelSource(modelOrPath, options.allowDownload ?? false);
-  const identity = source.kind === "local" ? { dir: source.dir, files: localFingerprint(source.dir) } : { hub: source.id };
+  const identity =
+    source.kind === "local" ? { dir: source.dir, files: localFingerprint(source.dir) } : { hub: source.id };
   const configHash = createHash("sha256")
-    .update(JSON.stringify({ kind: "hf", ...identity, dtype: options.dtype ?? "fp32", maxPromptTokens: options.maxPromptTokens ?? 1024, prompt: PROMPT_VERSION, promptOptions: options.prompt ?? {} }))
+    .update(
+      JSON.stringify({
+        kind: "hf",
+        ...identity,
+        dtype: options.dtype ?? "fp32",
+        maxPromptTokens: options.maxPromptTokens ?? 1024,
+        prompt: PROMPT_VERSION,
+        promptOptions: options.prompt ?? {},
+      }),
+    )
     .digest("hex")
     .slice(0, 16);
   let loaded: Promise<LoadedModel> | null = null;

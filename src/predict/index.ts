@@ -7,7 +7,18 @@ export { fitNgram, type NgramModel, type TrainingData } from "./baselines.js";
 export { cachedStatePredictions, predictWithCache, readCachedPredictions, writeCachedPredictions } from "./cache.js";
 export { calibratedPredictor, calibrateProbabilities, fitPredictorCalibration, stateTargets } from "./calibrated.js";
 export type { StatePredictions } from "./calibrated.js";
-export { calibrateInPlace, fitCalibration, fitOverPriorWeights, fitTemperature, goldenTemperature, logitsOfProbabilities, nllOf, nllOfLogits, softmaxInPlace, temperatureOnly } from "./calibration.js";
+export {
+  calibrateInPlace,
+  fitCalibration,
+  fitOverPriorWeights,
+  fitTemperature,
+  goldenTemperature,
+  logitsOfProbabilities,
+  nllOf,
+  nllOfLogits,
+  softmaxInPlace,
+  temperatureOnly,
+} from "./calibration.js";
 export type { Calibration, CalibrationTargets } from "./calibration.js";
 export type { CachedPredictions, PredictWithCacheOptions } from "./cache.js";
 export { writeReplayFile, parseReplayText } from "./replay.js";

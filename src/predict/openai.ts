@@ -226,8 +226,10 @@ function errorBodyMessage(text: string): string {
 }
 
 function hintForStatus(status: number): string {
-  if (status === 401 || status === 403) return "Set OPENAI_API_KEY (or SCHEDLAB_API_KEY) in the environment to a key this endpoint accepts.";
-  if (status === 404) return "Check the model name after openai: and that --base-url ends with /v1 (e.g. http://127.0.0.1:8000/v1).";
+  if (status === 401 || status === 403)
+    return "Set OPENAI_API_KEY (or SCHEDLAB_API_KEY) in the environment to a key this endpoint accepts.";
+  if (status === 404)
+    return "Check the model name after openai: and that --base-url ends with /v1 (e.g. http://127.0.0.1:8000/v1).";
   if (status === 429) return "The endpoint is rate limiting: lower --concurrency, or retry later.";
   if (status >= 500) return "The model server failed; check its log, then re-run (cached predictions are kept).";
   return "Check the model name and the server's support for chat/completions with logprobs; --predictor openai:MODEL with a JSON-capable model also works.";
@@ -235,7 +237,9 @@ function hintForStatus(status: number): string {
 
 interface ChatChoice {
   readonly message?: { readonly content?: string | null };
-  readonly logprobs?: { readonly content?: ReadonlyArray<{ readonly top_logprobs?: readonly TopLogprob[] }> | null } | null;
+  readonly logprobs?: {
+    readonly content?: ReadonlyArray<{ readonly top_logprobs?: readonly TopLogprob[] }> | null;
+  } | null;
 }
 
 interface ChatResponse {
@@ -254,19 +258,31 @@ async function postChat(options: ResolvedOptions, body: object): Promise<ChatRes
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), options.timeoutMs);
     try {
-      const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal: controller.signal });
+      const response = await fetch(url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      });
       const text = await response.text();
       if (response.ok) {
         try {
           return JSON.parse(text) as ChatResponse;
         } catch {
-          throw new ModelResponseError(`${url} answered with a body that is not JSON: ${text.slice(0, 200)}`, "Check that --base-url points at an OpenAI-compatible API (it usually ends in /v1).");
+          throw new ModelResponseError(
+            `${url} answered with a body that is not JSON: ${text.slice(0, 200)}`,
+            "Check that --base-url points at an OpenAI-compatible API (it usually ends in /v1).",
+          );
         }
       }
       lastStatus = response.status;
       lastProblem = `HTTP ${response.status}: ${errorBodyMessage(text)}`;
       if (response.status !== 408 && response.status !== 429 && response.status < 500) {
-        throw new EndpointError(`${url} refused the request: ${lastProblem}`, hintForStatus(response.status), response.status);
+        throw new EndpointError(
+          `${url} refused the request: ${lastProblem}`,
+          hintForStatus(response.status),
+          response.status,
+        );
       }
       wait = retryAfterMs(response.headers.get("retry-after"));
     } catch (error) {
@@ -315,7 +331,17 @@ export function openAiPredictor(model: string, options: OpenAiOptions = {}): Pre
   const o = resolveOptions(options);
   let serverLacksLogprobs = o.mode === "json";
   const configHash = createHash("sha256")
-    .update(JSON.stringify({ kind: "openai", model, baseUrl: o.baseUrl, mode: o.mode, floor: o.floor, prompt: PROMPT_VERSION, promptOptions: o.prompt }))
+    .update(
+      JSON.stringify({
+        kind: "openai",
+        model,
+        baseUrl: o.baseUrl,
+        mode: o.mode,
+        floor: o.floor,
+        prompt: PROMPT_VERSION,
+        promptOptions: o.prompt,
+      }),
+    )
     .digest("hex")
     .slice(0, 16);
 
@@ -349,7 +375,10 @@ export function openAiPredictor(model: string, options: OpenAiOptions = {}): Pre
     };
     let response: ChatResponse;
     try {
-      response = await postChat(o, serverRejectsResponseFormat ? body : { ...body, response_format: { type: "json_object" } });
+      response = await postChat(
+        o,
+        serverRejectsResponseFormat ? body : { ...body, response_format: { type: "json_object" } },
+      );
     } catch (error) {
       // Some servers refuse response_format with a 400; the system prompt alone still asks for JSON.
       if (!(error instanceof EndpointError && error.status === 400) || serverRejectsResponseFormat) throw error;

@@ -8,7 +8,14 @@
 // configHash covers the adapter's weights, so a retrained adapter never reuses stale cache entries.
 
 import type { State } from "../dataset/types.js";
-import { contextNgramPredictor, marginalCounts, majorityPredictor, ngramPredictor, uniformPredictor, type TrainingData } from "./baselines.js";
+import {
+  contextNgramPredictor,
+  marginalCounts,
+  majorityPredictor,
+  ngramPredictor,
+  uniformPredictor,
+  type TrainingData,
+} from "./baselines.js";
 import { calibratedPredictor, type StatePredictions } from "./calibrated.js";
 import { PredictorSpecError } from "./errors.js";
 import { hfPredictor, type HfOptions } from "./hf.js";
@@ -68,17 +75,22 @@ function requireArgument(kind: string, argument: string, what: string): string {
 }
 
 function noArgument(kind: string, argument: string, spec: string): void {
-  if (argument !== "") throw new PredictorSpecError(`predictor "${kind}" takes no argument, got "${spec}"`, `Write just ${kind}.`);
+  if (argument !== "")
+    throw new PredictorSpecError(`predictor "${kind}" takes no argument, got "${spec}"`, `Write just ${kind}.`);
 }
 
 /** An n-gram order K, an integer from 1 to 32, and the context's add-k pseudo-count. */
 function ngramOptions(kind: string, argument: string, context: PredictorContext): { order: number; addK: number } {
   const order = Number(requireArgument(kind, argument, `an order K ≥ 1, e.g. ${kind}:3`));
   if (!Number.isInteger(order) || order < 1 || order > 32) {
-    throw new PredictorSpecError(`${kind} order must be an integer from 1 to 32, got "${argument}"`, `Use e.g. ${kind}:3 (the next event given the two previous events).`);
+    throw new PredictorSpecError(
+      `${kind} order must be an integer from 1 to 32, got "${argument}"`,
+      `Use e.g. ${kind}:3 (the next event given the two previous events).`,
+    );
   }
   const addK = context.ngramAddK ?? 1;
-  if (!(addK > 0)) throw new PredictorSpecError(`ngram add-k must be positive, got ${addK}`, "Pass a pseudo-count such as 1 or 0.5.");
+  if (!(addK > 0))
+    throw new PredictorSpecError(`ngram add-k must be positive, got ${addK}`, "Pass a pseudo-count such as 1 or 0.5.");
   return { order, addK };
 }
 
@@ -90,8 +102,16 @@ const PREDICTOR_KINDS: readonly PredictorKind[] = [
   {
     usage: "cal:SPEC",
     async create(argument, context) {
-      const inner = await createPredictor(requireArgument("cal", argument, "the predictor to calibrate, e.g. cal:ngram:3"), context);
-      return calibratedPredictor(inner, context.validation ?? [], normalizeWeights(marginalCounts(context.training ?? {})), context.predictStates ?? ((p, states) => p.predict(states)));
+      const inner = await createPredictor(
+        requireArgument("cal", argument, "the predictor to calibrate, e.g. cal:ngram:3"),
+        context,
+      );
+      return calibratedPredictor(
+        inner,
+        context.validation ?? [],
+        normalizeWeights(marginalCounts(context.training ?? {})),
+        context.predictStates ?? ((p, states) => p.predict(states)),
+      );
     },
   },
   {
@@ -145,7 +165,8 @@ const PREDICTOR_KINDS: readonly PredictorKind[] = [
   },
   {
     usage: "replay:FILE.jsonl",
-    create: (argument) => replayPredictor(requireArgument("replay", argument, "a JSONL file, e.g. replay:predictions.jsonl")),
+    create: (argument) =>
+      replayPredictor(requireArgument("replay", argument, "a JSONL file, e.g. replay:predictions.jsonl")),
   },
   {
     usage: "student:PATH",
@@ -166,7 +187,9 @@ const KINDS = new Map(PREDICTOR_KINDS.map((k) => [parsePredictorSpec(k.usage).ki
 /** Splits "kind:argument" at the first colon; a spec without a colon has an empty argument. */
 export function parsePredictorSpec(spec: string): { kind: string; argument: string } {
   const colon = spec.indexOf(":");
-  return colon < 0 ? { kind: spec.trim(), argument: "" } : { kind: spec.slice(0, colon).trim(), argument: spec.slice(colon + 1).trim() };
+  return colon < 0
+    ? { kind: spec.trim(), argument: "" }
+    : { kind: spec.slice(0, colon).trim(), argument: spec.slice(colon + 1).trim() };
 }
 
 /** Builds the predictor a spec names (see PREDICTOR_KINDS). */

@@ -46,7 +46,8 @@ export function parseReplayProbabilities(field: unknown): number[] | string {
     vector = field;
   } else if (isRecord(field)) {
     const unknownLabels = Object.keys(field).filter((k) => !(EVENT_TYPES as readonly string[]).includes(k));
-    if (unknownLabels.length > 0) return `unknown label ${JSON.stringify(unknownLabels[0])} (labels: ${EVENT_TYPES.join(", ")})`;
+    if (unknownLabels.length > 0)
+      return `unknown label ${JSON.stringify(unknownLabels[0])} (labels: ${EVENT_TYPES.join(", ")})`;
     vector = EVENT_TYPES.map((e) => field[e] ?? 0);
   } else {
     return `"probabilities" must be an object keyed by event type or an array of ${EVENT_TYPES.length} numbers`;
@@ -80,15 +81,22 @@ export function parseReplayText(text: string, file: string): Map<string, ReplayE
     }
     const probabilities = parseReplayProbabilities(parsed.probabilities);
     if (typeof probabilities === "string") throw new ReplayFormatError(`${where}: ${probabilities}`, hint);
-    if (parsed.prefixHash !== undefined && typeof parsed.prefixHash !== "string") throw new ReplayFormatError(`${where}: "prefixHash" must be a string`, hint);
+    if (parsed.prefixHash !== undefined && typeof parsed.prefixHash !== "string")
+      throw new ReplayFormatError(`${where}: "prefixHash" must be a string`, hint);
     const tags = isRecord(parsed.tags) ? (parsed.tags as ReasoningTags) : undefined;
-    byState.set(parsed.stateId, { prediction: tags === undefined ? { probabilities } : { probabilities, tags }, prefixHash: parsed.prefixHash as string | undefined });
+    byState.set(parsed.stateId, {
+      prediction: tags === undefined ? { probabilities } : { probabilities, tags },
+      prefixHash: parsed.prefixHash as string | undefined,
+    });
   }
   return byState;
 }
 
 /** Writes predictions as a replay file (object form), one line per state with its prefix hash, in the given order. */
-export function writeReplayFile(file: string, entries: ReadonlyArray<readonly [state: Pick<State, "id" | "prefixHash">, prediction: Prediction]>): void {
+export function writeReplayFile(
+  file: string,
+  entries: ReadonlyArray<readonly [state: Pick<State, "id" | "prefixHash">, prediction: Prediction]>,
+): void {
   const lines = entries.map(([state, p]) => {
     const probabilities = Object.fromEntries(EVENT_TYPES.map((e, i) => [e, p.probabilities[i]]));
     const base = { stateId: state.id, prefixHash: state.prefixHash, probabilities };
@@ -128,7 +136,9 @@ export function replayPredictor(file: string): Predictor {
         const stale = missing.filter((s) => byState.has(s.id)).length;
         throw new ReplayMissingStatesError(
           `replay file ${path} has no prediction for ${missing.length} of ${states.length} states (e.g. state ${missing[0].id}, ${missing[0].program} ${missing[0].key})` +
-            (stale > 0 ? `; ${stale} of them have a line made for another prefix (another collection or other runs)` : ""),
+            (stale > 0
+              ? `; ${stale} of them have a line made for another prefix (another collection or other runs)`
+              : ""),
           "Regenerate the file from an export of this database (same abstraction and holdout), or score only the states it covers.",
           missing.length,
         );

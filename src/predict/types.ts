@@ -27,4 +27,3 @@ export interface Predictor {
   readonly configHash: string;
   predict(states: readonly State[]): Promise<Prediction[]>;
 }
-

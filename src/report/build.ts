@@ -24,7 +24,10 @@ export interface ReportSourceOptions {
 }
 
 /** Sections for everything the database holds that a report covers. */
-export function reportSections(db: SchedlabDatabase, options: ReportSourceOptions = {}): { sections: ReportSection[]; evalRunId: number } {
+export function reportSections(
+  db: SchedlabDatabase,
+  options: ReportSourceOptions = {},
+): { sections: ReportSection[]; evalRunId: number } {
   const evaluation = loadEvaluation(db, options.evalRunId);
   const sections = [...evaluationSections(evaluation), evaluationHistorySection(listEvaluations(db), evaluation.id)];
   const rollouts = listRolloutRuns(db);

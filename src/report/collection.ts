@@ -18,7 +18,12 @@ export interface CollectedProgram {
   /** Its latest build failed and no run of it ran. */
   readonly buildFailed: boolean;
   /** Its budgeted hunt (collect --budget, hunt), or null when it was collected without one. */
-  readonly hunt: { readonly status: string; readonly budgetMs: number; readonly spentMs: number; readonly runs: number } | null;
+  readonly hunt: {
+    readonly status: string;
+    readonly budgetMs: number;
+    readonly spentMs: number;
+    readonly runs: number;
+  } | null;
 }
 
 export interface CollectionSummary {
@@ -32,16 +37,25 @@ export interface CollectionSummary {
 
 /** The collection of `db`, programs in name order. */
 export function collectionSummary(db: SchedlabDatabase): CollectionSummary {
-  const programs = db.prepare("SELECT id, name, kind FROM programs ORDER BY name").all() as { id: number; name: string; kind: "main" | "test" }[];
+  const programs = db.prepare("SELECT id, name, kind FROM programs ORDER BY name").all() as {
+    id: number;
+    name: string;
+    kind: "main" | "test";
+  }[];
   const runs = db.prepare("SELECT strategy, outcome, ingest_status FROM runs WHERE program_id = ?");
   const build = db.prepare("SELECT status FROM builds WHERE program_id = ? ORDER BY built_at DESC LIMIT 1");
   const hunt = db.prepare("SELECT status, budget_ms, spent_ms, runs FROM explorations WHERE program_id = ?");
   const collected = programs.map((p): CollectedProgram => {
-    const rows = runs.all(p.id) as { strategy: "plain" | "race" | "perturb"; outcome: string; ingest_status: string | null }[];
+    const rows = runs.all(p.id) as {
+      strategy: "plain" | "race" | "perturb";
+      outcome: string;
+      ingest_status: string | null;
+    }[];
     const outcomes: Record<string, number> = {};
     for (const r of rows) outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
     const latest = build.get(p.id) as { status: string } | undefined;
-    const explored = hunt.get(p.id) as { status: string; budget_ms: number; spent_ms: number; runs: number } | undefined;
+    const explored = hunt.get(p.id) as
+      { status: string; budget_ms: number; spent_ms: number; runs: number } | undefined;
     return {
       name: p.name,
       kind: p.kind,
@@ -54,10 +68,23 @@ export function collectionSummary(db: SchedlabDatabase): CollectionSummary {
       outcomes,
       ingested: rows.filter((r) => r.ingest_status === "ok" || r.ingest_status === "truncated").length,
       buildFailed: latest?.status === "error" && rows.every((r) => r.outcome === "build-error"),
-      hunt: explored === undefined ? null : { status: explored.status, budgetMs: explored.budget_ms, spentMs: explored.spent_ms, runs: explored.runs },
+      hunt:
+        explored === undefined
+          ? null
+          : { status: explored.status, budgetMs: explored.budget_ms, spentMs: explored.spent_ms, runs: explored.runs },
     };
   });
-  const versions = db.prepare("SELECT DISTINCT go_version FROM runs WHERE go_version IS NOT NULL ORDER BY go_version").all() as { go_version: string }[];
-  const span = db.prepare("SELECT MIN(created_at) AS first, MAX(created_at) AS last FROM runs").get() as { first: string | null; last: string | null };
-  return { programs: collected, goVersions: versions.map((v) => v.go_version), firstRunAt: span.first, lastRunAt: span.last };
+  const versions = db
+    .prepare("SELECT DISTINCT go_version FROM runs WHERE go_version IS NOT NULL ORDER BY go_version")
+    .all() as { go_version: string }[];
+  const span = db.prepare("SELECT MIN(created_at) AS first, MAX(created_at) AS last FROM runs").get() as {
+    first: string | null;
+    last: string | null;
+  };
+  return {
+    programs: collected,
+    goVersions: versions.map((v) => v.go_version),
+    firstRunAt: span.first,
+    lastRunAt: span.last,
+  };
 }

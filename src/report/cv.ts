@@ -9,7 +9,8 @@ import { fixed, interval, MISSING, pct, pctInterval, plural, points, pValue, sig
 import { textTable } from "./terminal.js";
 
 /** The conformal target of an abstraction's scoreboard (the same for every predictor). */
-const conformalTarget = (a: CrossValidatedAbstraction): number => a.scores.predictors.find((p) => p.conformal !== null)?.conformal?.target ?? CONFORMAL_COVERAGE;
+const conformalTarget = (a: CrossValidatedAbstraction): number =>
+  a.scores.predictors.find((p) => p.conformal !== null)?.conformal?.target ?? CONFORMAL_COVERAGE;
 
 function abstractionText(a: CrossValidatedAbstraction, reference: string): string {
   const s = a.scores;
@@ -20,11 +21,28 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
     "",
     textTable(
       ["predictor", "accuracy", "95% CI", "LOO gap", "of LOO"],
-      s.predictors.map((p) => [p.name, pct(p.accuracy.estimate), pctInterval(p.accuracy), points(p.gapToCeilingLoo), pct(p.shareOfCeilingLoo)]),
+      s.predictors.map((p) => [
+        p.name,
+        pct(p.accuracy.estimate),
+        pctInterval(p.accuracy),
+        points(p.gapToCeilingLoo),
+        pct(p.shareOfCeilingLoo),
+      ]),
     ),
     "",
     textTable(
-      ["calibration", "ECE", "95% CI", "NLL", "95% CI", "Brier", `coverage@${Number((100 * conformalTarget(a)).toFixed(1))}%`, "95% CI", "set size", "95% CI"],
+      [
+        "calibration",
+        "ECE",
+        "95% CI",
+        "NLL",
+        "95% CI",
+        "Brier",
+        `coverage@${Number((100 * conformalTarget(a)).toFixed(1))}%`,
+        "95% CI",
+        "set size",
+        "95% CI",
+      ],
       s.predictors.map((p) => [
         p.name,
         fixed(p.ece.estimate),
@@ -35,7 +53,9 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
         p.conformal === null ? MISSING : pct(p.conformal.coverage.estimate),
         p.conformal === null ? MISSING : pctInterval(p.conformal.coverage),
         p.conformal === null ? MISSING : p.conformal.setSize.estimate.toFixed(2),
-        p.conformal === null ? MISSING : `[${p.conformal.setSize.lower.toFixed(2)}, ${p.conformal.setSize.upper.toFixed(2)}]`,
+        p.conformal === null
+          ? MISSING
+          : `[${p.conformal.setSize.lower.toFixed(2)}, ${p.conformal.setSize.upper.toFixed(2)}]`,
       ]),
     ),
     "coverage: share of test samples whose next event is in the split-conformal set (LAC score, calibrated per fold on its validation families); set size: mean events in the set.",
@@ -45,7 +65,12 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
       "",
       textTable(
         [`vs ${reference}`, "accuracy difference (points)", "95% CI", "sign-flip p"],
-        s.againstReference.map((d) => [d.predictor, signed(100 * d.difference.estimate, 1), `[${signed(100 * d.difference.lower, 1)}, ${signed(100 * d.difference.upper, 1)}]`, pValue(d.p)]),
+        s.againstReference.map((d) => [
+          d.predictor,
+          signed(100 * d.difference.estimate, 1),
+          `[${signed(100 * d.difference.lower, 1)}, ${signed(100 * d.difference.upper, 1)}]`,
+          pValue(d.p),
+        ]),
       ),
     );
   }
@@ -53,7 +78,13 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
     "",
     textTable(
       ["fold", "families", "programs", "samples", ...s.predictors.map((p) => p.name)],
-      a.folds.map((f, i) => [String(f.fold), String(f.families.length), String(f.testPrograms), String(f.testSamples), ...s.predictors.map((p) => pct(p.foldAccuracy[i] ?? NaN))]),
+      a.folds.map((f, i) => [
+        String(f.fold),
+        String(f.families.length),
+        String(f.testPrograms),
+        String(f.testSamples),
+        ...s.predictors.map((p) => pct(p.foldAccuracy[i] ?? NaN)),
+      ]),
     ),
   );
   const reused = a.folds.flatMap((f) => f.students).filter((st) => st.reused).length;

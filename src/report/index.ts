@@ -5,7 +5,13 @@ export { writeReport, ReportWriteError, type WrittenReport } from "./write.js";
 export { htmlDocument, htmlTable, type HtmlTable } from "./html.js";
 export { markdownDocument, markdownTable } from "./markdown.js";
 export { escapeXml, escapeMarkdownCell } from "./escape.js";
-export { evaluationSections, evaluationSummarySection, comparisonsSection, predictorDetailSection, slug } from "./sections/evaluation.js";
+export {
+  evaluationSections,
+  evaluationSummarySection,
+  comparisonsSection,
+  predictorDetailSection,
+  slug,
+} from "./sections/evaluation.js";
 export type { SectionScope } from "./sections/evaluation.js";
 export { evaluationHistorySection } from "./sections/history.js";
 export { rolloutSurvivalSection, survivalByPredictor } from "./sections/rollout.js";

@@ -4,7 +4,11 @@ import { escapeMarkdownCell } from "./escape.js";
 import type { ReportMeta, ReportSection } from "./types.js";
 
 /** A GitHub-flavoured Markdown table; `numeric` columns are right-aligned. */
-export function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[], numeric: readonly number[] = []): string {
+export function markdownTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  numeric: readonly number[] = [],
+): string {
   const right = new Set(numeric);
   const line = (cells: readonly string[]): string => `| ${cells.map(escapeMarkdownCell).join(" | ")} |`;
   const rule = `| ${headers.map((_, i) => (right.has(i) ? "---:" : "---")).join(" | ")} |`;

@@ -20,10 +20,13 @@ export function evaluationText(result: EvaluationResult): string {
   const first = result.predictors[0];
   const lines = [
     `abstraction ${result.abstraction} · holdout ${result.holdout}` +
-      (first === undefined ? "" : ` · ${plural(first.states, "state")}, ${plural(first.samples, "sample")}, ${plural(first.programs, "program")}`),
+      (first === undefined
+        ? ""
+        : ` · ${plural(first.states, "state")}, ${plural(first.samples, "sample")}, ${plural(first.programs, "program")}`),
     "",
     textTable(HEADLINE_HEADERS, result.predictors.map(headlineRow)),
   ];
-  if (result.comparisons.length > 0) lines.push("", textTable(COMPARISON_HEADERS, result.comparisons.map(comparisonRow)));
+  if (result.comparisons.length > 0)
+    lines.push("", textTable(COMPARISON_HEADERS, result.comparisons.map(comparisonRow)));
   return `${lines.join("\n")}\n`;
 }

@@ -33,7 +33,12 @@ export function writeReport(sections: readonly ReportSection[], outDir: string, 
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate !== undefined) throw new RangeError(`writeReport: duplicate section id ${duplicate}`);
   const dir = resolve(outDir);
-  const files = { dir, html: join(dir, "index.html"), markdown: join(dir, "report.md"), json: join(dir, "metrics.json") };
+  const files = {
+    dir,
+    html: join(dir, "index.html"),
+    markdown: join(dir, "report.md"),
+    json: join(dir, "metrics.json"),
+  };
   const metrics = { meta, sections: Object.fromEntries(sections.map((s) => [s.id, s.json()])) };
   try {
     mkdirSync(dir, { recursive: true });

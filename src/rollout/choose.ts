@@ -53,7 +53,11 @@ export interface JudgedEvent {
 /** chooseTransition, then validateTransition on the choice. */
 export function judgeEvent(machine: GoroutineMachine, event: EventType): JudgedEvent {
   const transition = chooseTransition(machine, event);
-  if (transition === null) return { transition, verdict: { valid: false, rule: noCandidateRule(event), message: `${event}: no eligible goroutine` } };
+  if (transition === null)
+    return {
+      transition,
+      verdict: { valid: false, rule: noCandidateRule(event), message: `${event}: no eligible goroutine` },
+    };
   return { transition, verdict: validateTransition(machine, transition) };
 }
 

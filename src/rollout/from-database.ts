@@ -2,7 +2,15 @@
 // score the rollouts against the runs that share each prefix. Fitted baselines train on the
 // training split, as in `schedlab predict` and `schedlab eval`.
 
-import { samplesWithPrefixes, splitDataOf, type Abstraction, type RunRecords, type SampleRow, type SplitSource, type State } from "../dataset/index.js";
+import {
+  samplesWithPrefixes,
+  splitDataOf,
+  type Abstraction,
+  type RunRecords,
+  type SampleRow,
+  type SplitSource,
+  type State,
+} from "../dataset/index.js";
 import { eventSequence } from "../dataset/abstractions.js";
 import { seededRandom } from "../random.js";
 import { UsageError } from "../errors.js";
@@ -79,7 +87,11 @@ export interface RolloutReport {
 }
 
 /** Pure: the summary metrics of rollouts against real continuations. */
-export function summarizeRollouts(rollouts: readonly Rollout[], continuations: readonly (readonly EventType[])[], steps: number): RolloutMetrics {
+export function summarizeRollouts(
+  rollouts: readonly Rollout[],
+  continuations: readonly (readonly EventType[])[],
+  steps: number,
+): RolloutMetrics {
   const rolledDistribution = eventTypeDistribution(rollouts.map((r) => r.events));
   const empiricalDistribution = eventTypeDistribution(continuations);
   const gap = distributionGap(rolledDistribution, empiricalDistribution);
@@ -102,7 +114,11 @@ export function summarizeRollouts(rollouts: readonly Rollout[], continuations: r
  * The distinct real continuations of a state: for each of its samples, the event types of the
  * run from the sample's position on (the sample's own next event first), at most k of them.
  */
-export function realContinuations(samples: readonly SampleRow[], runs: ReadonlyMap<number, RunRecords>, steps: number): EventType[][] {
+export function realContinuations(
+  samples: readonly SampleRow[],
+  runs: ReadonlyMap<number, RunRecords>,
+  steps: number,
+): EventType[][] {
   const seen = new Map<string, EventType[]>();
   const sequences = new Map<number, number[]>();
   for (const sample of samples) {
@@ -139,14 +155,20 @@ export function spreadStates(states: readonly State[], count: number): State[] {
 
 export function validateRolloutOptions(options: RolloutRunOptions): void {
   const positive = (name: string, v: number | undefined) => {
-    if (v !== undefined && (!Number.isInteger(v) || v <= 0)) throw new UsageError(`${name} must be a positive integer, got ${v}`, `Pass e.g. ${name} 10.`);
+    if (v !== undefined && (!Number.isInteger(v) || v <= 0))
+      throw new UsageError(`${name} must be a positive integer, got ${v}`, `Pass e.g. ${name} 10.`);
   };
   positive("--steps", options.steps);
   positive("--samples", options.samples);
   positive("--prefixes", options.prefixes);
   const t = options.temperature;
-  if (t !== undefined && !(Number.isFinite(t) && t >= 0)) throw new UsageError(`--temperature must be a number ≥ 0, got ${t}`, "Use 1 for the predictor's own distribution, 0 for its most probable event.");
-  if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new UsageError(`--seed must be an integer, got ${options.seed}`, "Pass e.g. --seed 1.");
+  if (t !== undefined && !(Number.isFinite(t) && t >= 0))
+    throw new UsageError(
+      `--temperature must be a number ≥ 0, got ${t}`,
+      "Use 1 for the predictor's own distribution, 0 for its most probable event.",
+    );
+  if (options.seed !== undefined && !Number.isInteger(options.seed))
+    throw new UsageError(`--seed must be an integer, got ${options.seed}`, "Pass e.g. --seed 1.");
 }
 
 export async function runRollouts(db: SchedlabDatabase, options: RolloutRunOptions): Promise<RolloutReport> {
@@ -158,7 +180,10 @@ export async function runRollouts(db: SchedlabDatabase, options: RolloutRunOptio
   const data = splitDataOf(db, options);
   const holdout = data.split;
   if (holdout.test.length === 0) {
-    throw new UsageError(`holdout ${holdout.spec} has no test programs (${holdout.description})`, "Collect and ingest programs first, or pass another --holdout.");
+    throw new UsageError(
+      `holdout ${holdout.spec} has no test programs (${holdout.description})`,
+      "Collect and ingest programs first, or pass another --holdout.",
+    );
   }
   const target = data.test;
   const predictor = await createPredictor(options.predictor, {
@@ -179,9 +204,21 @@ export async function runRollouts(db: SchedlabDatabase, options: RolloutRunOptio
   const all: Rollout[] = [];
   const allContinuations: EventType[][] = [];
   for (const [i, state] of chosen.entries()) {
-    const rollouts = await rollOut(predictor, state, { steps: options.steps, samples: options.samples, temperature, constrained, random });
+    const rollouts = await rollOut(predictor, state, {
+      steps: options.steps,
+      samples: options.samples,
+      temperature,
+      constrained,
+      random,
+    });
     const continuations = realContinuations(samplesByState.get(state.id) ?? [], target.runs, options.steps);
-    prefixes.push({ stateId: state.id, program: state.program, key: state.key, continuations: continuations.length, metrics: summarizeRollouts(rollouts, continuations, options.steps) });
+    prefixes.push({
+      stateId: state.id,
+      program: state.program,
+      key: state.key,
+      continuations: continuations.length,
+      metrics: summarizeRollouts(rollouts, continuations, options.steps),
+    });
     all.push(...rollouts);
     allContinuations.push(...continuations);
     progress(`${predictor.id}: ${i + 1}/${chosen.length} prefixes rolled out`, true);
@@ -206,7 +243,12 @@ export async function runRollouts(db: SchedlabDatabase, options: RolloutRunOptio
  * accuracies as the mean over prefixes of each prefix's accuracy (each prefix is scored
  * against its own continuations, so they cannot be pooled), NaN prefixes skipped.
  */
-function overallMetrics(prefixes: readonly PrefixRollouts[], all: readonly Rollout[], continuations: readonly EventType[][], steps: number): RolloutMetrics {
+function overallMetrics(
+  prefixes: readonly PrefixRollouts[],
+  all: readonly Rollout[],
+  continuations: readonly EventType[][],
+  steps: number,
+): RolloutMetrics {
   const pooled = summarizeRollouts(all, continuations, steps);
   const mean = (pick: (m: RolloutMetrics) => number): number => {
     const values = prefixes.map((p) => pick(p.metrics)).filter((v) => !Number.isNaN(v));

@@ -19,7 +19,8 @@ export function reachedKShare(rollouts: readonly Rollout[]): number {
   return rollouts.filter((r) => r.end === "reached-k").length / rollouts.length;
 }
 
-const sameSequence = (a: readonly EventType[], b: readonly EventType[]): boolean => a.length === b.length && a.every((e, i) => e === b[i]);
+const sameSequence = (a: readonly EventType[], b: readonly EventType[]): boolean =>
+  a.length === b.length && a.every((e, i) => e === b[i]);
 
 /**
  * k-step (sequence) accuracy: the share of rollouts whose valid event types equal some real
@@ -29,7 +30,9 @@ const sameSequence = (a: readonly EventType[], b: readonly EventType[]): boolean
  */
 export function kStepAccuracy(rollouts: readonly Rollout[], continuations: readonly (readonly EventType[])[]): number {
   if (rollouts.length === 0 || continuations.length === 0) return NaN;
-  const hits = rollouts.filter((r) => r.end !== "invalid" && r.end !== "no-mass" && continuations.some((c) => sameSequence(r.events, c)));
+  const hits = rollouts.filter(
+    (r) => r.end !== "invalid" && r.end !== "no-mass" && continuations.some((c) => sameSequence(r.events, c)),
+  );
   return hits.length / rollouts.length;
 }
 
@@ -37,7 +40,11 @@ export function kStepAccuracy(rollouts: readonly Rollout[], continuations: reado
  * Per-step accuracy: for each step j < k and rollout, 1 if step j was valid and its event type
  * is the j-th event type of some real continuation, else 0; averaged over rollouts × k.
  */
-export function perStepAccuracy(rollouts: readonly Rollout[], continuations: readonly (readonly EventType[])[], k: number): number {
+export function perStepAccuracy(
+  rollouts: readonly Rollout[],
+  continuations: readonly (readonly EventType[])[],
+  k: number,
+): number {
   if (rollouts.length === 0 || continuations.length === 0 || k <= 0) return NaN;
   let hits = 0;
   for (const r of rollouts) {

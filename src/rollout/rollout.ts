@@ -11,7 +11,13 @@ import type { Predictor } from "../predict/types.js";
 import { EVENT_TYPES, isEventType } from "../trace/types.js";
 import type { EventType, GoroutineRecord } from "../trace/types.js";
 import { judgeEvent } from "./choose.js";
-import { applyTransition, machineCounts, replayRecords, type GoroutineMachine, type TransitionRule } from "./state-machine.js";
+import {
+  applyTransition,
+  machineCounts,
+  replayRecords,
+  type GoroutineMachine,
+  type TransitionRule,
+} from "./state-machine.js";
 
 export interface RolloutOptions {
   /** k: events to roll out. */
@@ -56,7 +62,8 @@ interface Walker {
 /** The last two event labels of a prefix (oldest first, "-" when missing), as the context key uses them. */
 function lastLabels(records: readonly GoroutineRecord[], end: number): [string, string] {
   const labels: string[] = [];
-  for (let i = end - 1; i >= 0 && labels.length < 2; i--) if (isEventType(records[i].kind)) labels.push(eventLabel(records[i]));
+  for (let i = end - 1; i >= 0 && labels.length < 2; i--)
+    if (isEventType(records[i].kind)) labels.push(eventLabel(records[i]));
   return [labels[1] ?? "-", labels[0] ?? "-"];
 }
 
@@ -73,7 +80,16 @@ function eventCount(records: readonly GoroutineRecord[], end: number): number {
  * split and goroutine keys depend on the run's length or the next subject, so the rollout
  * keeps the starting state's key with "+step". Counts are empty: no run was observed there.
  */
-export function rolloutState(base: State, walker: { machine: GoroutineMachine; records: readonly GoroutineRecord[]; lastLabels: readonly string[]; depth: number }, step: number): State {
+export function rolloutState(
+  base: State,
+  walker: {
+    machine: GoroutineMachine;
+    records: readonly GoroutineRecord[];
+    lastLabels: readonly string[];
+    depth: number;
+  },
+  step: number,
+): State {
   const representative: Prefix = { ...base.representative, records: walker.records, end: walker.records.length };
   if (step === 0) return { ...base, representative };
   let key: string;
@@ -87,7 +103,16 @@ export function rolloutState(base: State, walker: { machine: GoroutineMachine; r
     default:
       key = `${base.key} +${step}`;
   }
-  return { id: stateId(base.abstraction, base.program, key), abstraction: base.abstraction, program: base.program, key, counts: emptyCounts(), runs: 0, representative, prefixHash: prefixHash(representative) };
+  return {
+    id: stateId(base.abstraction, base.program, key),
+    abstraction: base.abstraction,
+    program: base.program,
+    key,
+    counts: emptyCounts(),
+    runs: 0,
+    representative,
+    prefixHash: prefixHash(representative),
+  };
 }
 
 /** q^(1/T) normalised; T = 0 puts all mass on the first maximum. A zero vector stays zero. */
@@ -119,11 +144,23 @@ export function drawIndex(weights: readonly number[], u: number): number {
 
 function newWalker(prefix: Prefix): Walker {
   const { machine } = replayRecords(prefix.records, prefix.end, prefix.procs);
-  return { machine, records: prefix.records.slice(0, prefix.end), events: [], lastLabels: lastLabels(prefix.records, prefix.end), depth: eventCount(prefix.records, prefix.end), done: null };
+  return {
+    machine,
+    records: prefix.records.slice(0, prefix.end),
+    events: [],
+    lastLabels: lastLabels(prefix.records, prefix.end),
+    depth: eventCount(prefix.records, prefix.end),
+    done: null,
+  };
 }
 
 function finish(walker: Walker, end: RolloutEnd, invalidEvent?: EventType, brokenRule?: TransitionRule): void {
-  walker.done = { events: walker.events, survival: walker.events.length, end, ...(invalidEvent === undefined ? {} : { invalidEvent, brokenRule }) };
+  walker.done = {
+    events: walker.events,
+    survival: walker.events.length,
+    end,
+    ...(invalidEvent === undefined ? {} : { invalidEvent, brokenRule }),
+  };
 }
 
 /** Appends the synthesised record of a valid event and advances the machine. */
@@ -165,12 +202,21 @@ export async function rollOut(predictor: Predictor, state: State, options: Rollo
       const prediction = predictions[i];
       const judged = EVENT_TYPES.map((event) => judgeEvent(walker.machine, event));
       if (judged.every((j) => !j.verdict.valid)) return finish(walker, "exhausted");
-      const q = options.constrained ? prediction.probabilities.map((p, k) => (judged[k].verdict.valid ? p : 0)) : prediction.probabilities;
+      const q = options.constrained
+        ? prediction.probabilities.map((p, k) => (judged[k].verdict.valid ? p : 0))
+        : prediction.probabilities;
       const e = drawIndex(temperatureWeights(q, options.temperature), options.random());
       if (e < 0) return finish(walker, options.constrained ? "no-mass" : "invalid");
       const { transition, verdict } = judged[e];
-      if (!verdict.valid || transition === null) return finish(walker, "invalid", EVENT_TYPES[e], verdict.valid ? undefined : verdict.rule);
-      advance(walker, EVENT_TYPES[e], transition.goroutine, transition.actor, reasonFor(EVENT_TYPES[e], prediction.tags?.blockReason));
+      if (!verdict.valid || transition === null)
+        return finish(walker, "invalid", EVENT_TYPES[e], verdict.valid ? undefined : verdict.rule);
+      advance(
+        walker,
+        EVENT_TYPES[e],
+        transition.goroutine,
+        transition.actor,
+        reasonFor(EVENT_TYPES[e], prediction.tags?.blockReason),
+      );
     });
   }
   for (const walker of walkers) if (walker.done === null) finish(walker, "reached-k");

@@ -39,8 +39,7 @@ export interface ProposedTransition {
 }
 
 export type Verdict =
-  | { readonly valid: true }
-  | { readonly valid: false; readonly rule: TransitionRule; readonly message: string };
+  { readonly valid: true } | { readonly valid: false; readonly rule: TransitionRule; readonly message: string };
 
 const VALID: Verdict = { valid: true };
 
@@ -61,7 +60,14 @@ export interface GoroutineMachine {
 }
 
 export function newGoroutineMachine(procs: number): GoroutineMachine {
-  return { tracker: newSchedulerTracker(), procs, runnable: new Map(), waiting: new Map(), running: new Map(), maxGoroutine: 0 };
+  return {
+    tracker: newSchedulerTracker(),
+    procs,
+    runnable: new Map(),
+    waiting: new Map(),
+    running: new Map(),
+    maxGoroutine: 0,
+  };
 }
 
 function statusOf(machine: GoroutineMachine, gid: number): GoroutineStatus | undefined {
@@ -77,17 +83,27 @@ function runningCount(machine: GoroutineMachine): number {
 }
 
 /** `fromStatus` must be the subject's status, else `rule`; ended and unknown subjects have their own rules. */
-function requireStatus(machine: GoroutineMachine, t: ProposedTransition, allowed: readonly GoroutineStatus[], rule: TransitionRule): Verdict {
+function requireStatus(
+  machine: GoroutineMachine,
+  t: ProposedTransition,
+  allowed: readonly GoroutineStatus[],
+  rule: TransitionRule,
+): Verdict {
   const status = statusOf(machine, t.goroutine);
-  if (status === undefined) return invalid("unknown-goroutine", `${t.kind} of G${t.goroutine}, which no earlier record created or mentioned`);
+  if (status === undefined)
+    return invalid("unknown-goroutine", `${t.kind} of G${t.goroutine}, which no earlier record created or mentioned`);
   if (status === "ended") return invalid("ended-goroutine", `${t.kind} of G${t.goroutine}, which has ended`);
-  if (!allowed.includes(status)) return invalid(rule, `${t.kind} of G${t.goroutine}, which is ${status} (needs ${allowed.join(" or ")})`);
+  if (!allowed.includes(status))
+    return invalid(rule, `${t.kind} of G${t.goroutine}, which is ${status} (needs ${allowed.join(" or ")})`);
   return VALID;
 }
 
 function requireFreeProcessor(machine: GoroutineMachine, t: ProposedTransition): Verdict {
   if (machine.procs > 0 && runningCount(machine) >= machine.procs) {
-    return invalid("gomaxprocs-exceeded", `${t.kind} of G${t.goroutine} while ${runningCount(machine)} goroutines already run on GOMAXPROCS=${machine.procs}`);
+    return invalid(
+      "gomaxprocs-exceeded",
+      `${t.kind} of G${t.goroutine} while ${runningCount(machine)} goroutines already run on GOMAXPROCS=${machine.procs}`,
+    );
   }
   return VALID;
 }
@@ -107,11 +123,14 @@ export function validateTransition(machine: GoroutineMachine, t: ProposedTransit
   switch (t.kind) {
     case "GoCreate": {
       const status = statusOf(machine, t.goroutine);
-      if (status === "ended") return invalid("ended-goroutine", `GoCreate of G${t.goroutine}, which has ended (ids are never reused)`);
-      if (status !== undefined) return invalid("create-existing", `GoCreate of G${t.goroutine}, which already exists (${status})`);
+      if (status === "ended")
+        return invalid("ended-goroutine", `GoCreate of G${t.goroutine}, which has ended (ids are never reused)`);
+      if (status !== undefined)
+        return invalid("create-existing", `GoCreate of G${t.goroutine}, which already exists (${status})`);
       if (t.actor !== null) {
         const actor = statusOf(machine, t.actor);
-        if (actor !== undefined && actor !== "running") return invalid("create-actor-not-running", `G${t.actor} creates G${t.goroutine} while ${actor}`);
+        if (actor !== undefined && actor !== "running")
+          return invalid("create-actor-not-running", `G${t.actor} creates G${t.goroutine} while ${actor}`);
       }
       return VALID;
     }
@@ -139,7 +158,9 @@ export function validateTransition(machine: GoroutineMachine, t: ProposedTransit
       const status = statusOf(machine, t.goroutine);
       if (status === undefined) return VALID;
       const stated = initialState(t.reason ?? "").status;
-      return stated === status ? VALID : invalid("initial-conflict", `G${t.goroutine} restated as ${stated} while the replay has it ${status}`);
+      return stated === status
+        ? VALID
+        : invalid("initial-conflict", `G${t.goroutine} restated as ${stated} while the replay has it ${status}`);
     }
   }
 }
@@ -180,12 +201,21 @@ export interface ReplayViolation {
  * Every record is applied even when it breaks a rule (the trace is the ground truth), so the
  * machine ends in the trace's state; the violations say where the rules and the trace disagree.
  */
-export function replayRecords(records: readonly GoroutineRecord[], end: number, procs: number): { machine: GoroutineMachine; violations: ReplayViolation[] } {
+export function replayRecords(
+  records: readonly GoroutineRecord[],
+  end: number,
+  procs: number,
+): { machine: GoroutineMachine; violations: ReplayViolation[] } {
   const machine = newGoroutineMachine(procs);
   const violations: ReplayViolation[] = [];
   for (let i = 0; i < end && i < records.length; i++) {
     const r = records[i];
-    const verdict = validateTransition(machine, { kind: r.kind, goroutine: r.goroutine, actor: r.actor, reason: r.reason });
+    const verdict = validateTransition(machine, {
+      kind: r.kind,
+      goroutine: r.goroutine,
+      actor: r.actor,
+      reason: r.reason,
+    });
     if (!verdict.valid) violations.push({ index: i, record: r, verdict });
     applyTransition(machine, r);
   }

@@ -9,7 +9,11 @@ const real = (v: number): number | null => (Number.isNaN(v) ? null : v);
 const fromReal = (v: number | null): number => (v === null ? NaN : v);
 
 /** Stores the report; returns the new rollout_runs id. */
-export function saveRolloutReport(db: SchedlabDatabase, report: RolloutReport, createdAt = new Date().toISOString()): number {
+export function saveRolloutReport(
+  db: SchedlabDatabase,
+  report: RolloutReport,
+  createdAt = new Date().toISOString(),
+): number {
   return inTransaction(db, () => {
     const o = report.overall;
     const id = Number(
@@ -43,7 +47,17 @@ export function saveRolloutReport(db: SchedlabDatabase, report: RolloutReport, c
     const insert = db.prepare(
       "INSERT OR REPLACE INTO rollout_prefixes (rollout_run_id, state_id, program, key, continuations, mean_survival, reached_k, k_step_accuracy) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     );
-    for (const p of report.prefixes) insert.run(id, p.stateId, p.program, p.key, p.continuations, real(p.metrics.meanSurvival), real(p.metrics.reachedK), real(p.metrics.kStepAccuracy));
+    for (const p of report.prefixes)
+      insert.run(
+        id,
+        p.stateId,
+        p.program,
+        p.key,
+        p.continuations,
+        real(p.metrics.meanSurvival),
+        real(p.metrics.reachedK),
+        real(p.metrics.kStepAccuracy),
+      );
     return id;
   });
 }

@@ -7,7 +7,15 @@ import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { corpusOf } from "../collect/index.js";
 import { discoverPrograms, type ProgramSpec } from "../corpus/index.js";
-import { loadSide, loadSplitData, resolveHoldout, selectPrograms, splitData, type HoldoutSplit, type SplitData } from "../dataset/index.js";
+import {
+  loadSide,
+  loadSplitData,
+  resolveHoldout,
+  selectPrograms,
+  splitData,
+  type HoldoutSplit,
+  type SplitData,
+} from "../dataset/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import { loadEvaluation } from "../eval/store.js";
 import { openDatabase, type SchedlabDatabase } from "../store/index.js";
@@ -27,7 +35,13 @@ import { contentHash, ingestedDataHash } from "./store.js";
 import { stratifiedSubset } from "./corpus-subset.js";
 import { bestStudentOf, predictorSummaries } from "./summary.js";
 import type { Abstraction } from "../dataset/types.js";
-import type { ExternalSummary, PipelineSettings, PipelineSummary, RunPipelineOptions, SectionSummary } from "./types.js";
+import type {
+  ExternalSummary,
+  PipelineSettings,
+  PipelineSummary,
+  RunPipelineOptions,
+  SectionSummary,
+} from "./types.js";
 
 /**
  * The students trained by every pipeline run: name, objective and the tag head. Both are KL
@@ -61,15 +75,24 @@ export function crossValidatedAbstractions(abstraction: Abstraction): Abstractio
 export function pipelineSettings(options: RunPipelineOptions): PipelineSettings {
   const quick = options.quick === true;
   const runs = options.runs ?? (quick ? 3 : 5);
-  if (!Number.isInteger(runs) || runs < 1) throw new UsageError(`--runs must be a positive integer, got ${runs}`, "Pass e.g. --runs 5.");
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new UsageError(`--runs must be a positive integer, got ${runs}`, "Pass e.g. --runs 5.");
   if (options.jobs !== undefined && (!Number.isInteger(options.jobs) || options.jobs < 1)) {
     throw new UsageError(`--jobs must be a positive integer, got ${options.jobs}`, "Pass e.g. --jobs 2.");
   }
   const cvFolds = options.cvFolds ?? DEFAULT_RUN_CV_FOLDS;
-  if (!Number.isInteger(cvFolds) || cvFolds < 0 || cvFolds === 1) throw new UsageError(`--cv must be 0 (no cross-validation) or at least 2 folds, got ${cvFolds}`, "Pass e.g. --cv 3, or --cv 0 to skip the CV stage.");
+  if (!Number.isInteger(cvFolds) || cvFolds < 0 || cvFolds === 1)
+    throw new UsageError(
+      `--cv must be 0 (no cross-validation) or at least 2 folds, got ${cvFolds}`,
+      "Pass e.g. --cv 3, or --cv 0 to skip the CV stage.",
+    );
   const corpus = resolve(options.corpus ?? "go-programs");
   const testCorpora = [...new Set((options.testCorpora ?? []).map((dir) => resolve(dir)))];
-  if (testCorpora.includes(corpus)) throw new UsageError(`--test-corpus ${corpus} is the --corpus itself`, "Pass a different directory as the test corpus: its programs are never trained on.");
+  if (testCorpora.includes(corpus))
+    throw new UsageError(
+      `--test-corpus ${corpus} is the --corpus itself`,
+      "Pass a different directory as the test corpus: its programs are never trained on.",
+    );
   return {
     corpus,
     testCorpora,
@@ -92,7 +115,8 @@ export function pipelineSettings(options: RunPipelineOptions): PipelineSettings 
 }
 
 /** Program names and source hashes: what collect's input hash covers. */
-const programList = (programs: readonly ProgramSpec[]): (readonly [string, string])[] => programs.map((p) => [p.name, p.sourceHash] as const);
+const programList = (programs: readonly ProgramSpec[]): (readonly [string, string])[] =>
+  programs.map((p) => [p.name, p.sourceHash] as const);
 
 /**
  * Runs the pipeline on `options.corpus` (and its test corpora) and returns its summary.
@@ -106,7 +130,9 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
     if (!existsSync(dir)) {
       throw new UsageError(
         `${dir === settings.corpus ? "corpus" : "test corpus"} directory ${dir} does not exist`,
-        dir === settings.corpus ? "Pass --corpus DIR with Go programs (default go-programs, run from the schedlab checkout)." : "Pass --test-corpus DIR with a directory of Go programs (test packages or main packages).",
+        dir === settings.corpus
+          ? "Pass --corpus DIR with Go programs (default go-programs, run from the schedlab checkout)."
+          : "Pass --test-corpus DIR with a directory of Go programs (test packages or main packages).",
       );
     }
   }
@@ -114,10 +140,22 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
   // corpus root with a selection, so its programs keep the names a full run gives them.
   const discovery = await discoverPrograms([settings.corpus]);
   const chosen = settings.quick ? stratifiedSubset(discovery.programs) : discovery.programs;
-  const testDiscoveries = await Promise.all(settings.testCorpora.map(async (root) => ({ root, programs: programList((await discoverPrograms([root])).programs) })));
+  const testDiscoveries = await Promise.all(
+    settings.testCorpora.map(async (root) => ({
+      root,
+      programs: programList((await discoverPrograms([root])).programs),
+    })),
+  );
 
   const db = openDatabase(settings.db);
-  const context: StageContext = { db, settings, progress: options.onProgress ?? silent, started: performance.now(), timings: [], warnings: [] };
+  const context: StageContext = {
+    db,
+    settings,
+    progress: options.onProgress ?? silent,
+    started: performance.now(),
+    timings: [],
+    warnings: [],
+  };
   try {
     const collected = (await runStage(context, collectStage({ jobs: settings.jobs, signal: options.signal }), {
       corpus: settings.corpus,
@@ -146,7 +184,12 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
     const externals: { summary: ExternalSummary; reported: ReportedEvaluation }[] = [];
     const externalData = externalSplits(db, settings);
     if (externalData.length > 0) {
-      const trained = await trainedStudents(context, "train:external", externalData[0]!.data, adapterDirs(settings, "external-"));
+      const trained = await trainedStudents(
+        context,
+        "train:external",
+        externalData[0]!.data,
+        adapterDirs(settings, "external-"),
+      );
       for (const { label, root, data: split } of externalData) {
         const section = await evaluatedSection(context, label, split, null, trained);
         externals.push({ summary: { ...section.summary, corpus: { label, root } }, reported: section.reported });
@@ -168,7 +211,9 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
           });
 
     const leaks = (await runStage(context, leaksStage, { data }))?.summary ?? null;
-    const shownNames = Object.fromEntries([main, ...externals].flatMap((s) => s.summary.predictors.map((p) => [p.spec, p.name])));
+    const shownNames = Object.fromEntries(
+      [main, ...externals].flatMap((s) => s.summary.predictors.map((p) => [p.spec, p.name])),
+    );
     const overviewOf = (section: SectionSummary, title: string) => ({
       title,
       holdout: section.holdout,
@@ -182,7 +227,10 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
       overview: {
         programs: programs.length,
         abstraction: settings.abstraction,
-        evaluations: [overviewOf(main.summary, "in-distribution holdout"), ...externals.map((e) => overviewOf(e.summary, `test corpus ${e.summary.corpus.label}`))],
+        evaluations: [
+          overviewOf(main.summary, "in-distribution holdout"),
+          ...externals.map((e) => overviewOf(e.summary, `test corpus ${e.summary.corpus.label}`)),
+        ],
         leaks,
         rollout: main.summary.rollout,
         settings,
@@ -219,8 +267,19 @@ function adapterDirs(settings: PipelineSettings, prefix: string): string[] {
   return PIPELINE_STUDENTS.map((s) => join(settings.adapters, `${settings.quick ? "quick-" : ""}${prefix}${s.name}`));
 }
 
-async function trainedStudents(context: StageContext, name: string, data: SplitData, dirs: readonly string[]): Promise<TrainOutput> {
-  const input = { data, students: PIPELINE_STUDENTS, model: context.settings.studentModel, epochs: context.settings.studentEpochs, adapterDirs: dirs };
+async function trainedStudents(
+  context: StageContext,
+  name: string,
+  data: SplitData,
+  dirs: readonly string[],
+): Promise<TrainOutput> {
+  const input = {
+    data,
+    students: PIPELINE_STUDENTS,
+    model: context.settings.studentModel,
+    epochs: context.settings.studentEpochs,
+    adapterDirs: dirs,
+  };
   return (await runStage(context, trainStage(name), input))!;
 }
 
@@ -268,7 +327,10 @@ async function evaluatedSection(
       rollout: rolled?.summary ?? null,
     },
     reported: {
-      scope: label === "" ? { id: "", title: "" } : { id: `corpus-${label.replace(/[^A-Za-z0-9-]+/g, "-")}`, title: ` — test corpus ${label}` },
+      scope:
+        label === ""
+          ? { id: "", title: "" }
+          : { id: `corpus-${label.replace(/[^A-Za-z0-9-]+/g, "-")}`, title: ` — test corpus ${label}` },
       evalRunId: evaluated.evalRunId,
       rolloutRunIds: rolled?.rolloutRunIds ?? [],
       rollout: rolled?.summary ?? null,
@@ -281,14 +343,29 @@ async function evaluatedSection(
  * a test corpus (the same for every corpus, so its fit and validation sides are loaded once)
  * and tested on the corpus. `schedlab eval --holdout corpus:ROOT` resolves to the same split.
  */
-function externalSplits(db: SchedlabDatabase, settings: PipelineSettings): { label: string; root: string; data: SplitData }[] {
+function externalSplits(
+  db: SchedlabDatabase,
+  settings: PipelineSettings,
+): { label: string; root: string; data: SplitData }[] {
   if (settings.testCorpora.length === 0) return [];
-  const splits = settings.testCorpora.map((root) => ({ root, label: corpusOf(db, root)?.label ?? basename(root), split: resolveHoldout(db, `corpus:${root}`) }));
+  const splits = settings.testCorpora.map((root) => ({
+    root,
+    label: corpusOf(db, root)?.label ?? basename(root),
+    split: resolveHoldout(db, `corpus:${root}`),
+  }));
   const first = splits[0]!.split;
   const validation = new Set(first.validation);
-  const fit = loadSide(db, settings.abstraction, first.train.filter((p) => !validation.has(p)));
+  const fit = loadSide(
+    db,
+    settings.abstraction,
+    first.train.filter((p) => !validation.has(p)),
+  );
   const validationSide = loadSide(db, settings.abstraction, first.validation);
-  return splits.map(({ root, label, split }) => ({ root, label, data: splitData(settings.abstraction, split, fit, validationSide, loadSide(db, settings.abstraction, split.test)) }));
+  return splits.map(({ root, label, split }) => ({
+    root,
+    label,
+    data: splitData(settings.abstraction, split, fit, validationSide, loadSide(db, settings.abstraction, split.test)),
+  }));
 }
 
 /**

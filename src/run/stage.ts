@@ -38,7 +38,10 @@ export interface StageDescriptor<I, O> {
 /** The hash a stage's input is stored under: the stage, the schedlab version and the input (loaded data by fingerprint). */
 export function stageInputHash(name: string, input: unknown): string {
   return contentHash({ name, version: SCHEDLAB_VERSION, input }, (_key, value: unknown) =>
-    typeof value === "object" && value !== null && "fingerprint" in value && typeof (value as { fingerprint: unknown }).fingerprint === "string"
+    typeof value === "object" &&
+    value !== null &&
+    "fingerprint" in value &&
+    typeof (value as { fingerprint: unknown }).fingerprint === "string"
       ? { fingerprint: (value as { fingerprint: string }).fingerprint }
       : value,
   );
@@ -52,7 +55,12 @@ export function stageInputHash(name: string, input: unknown): string {
 export async function runStage<I, O>(context: StageContext, stage: StageDescriptor<I, O>, input: I): Promise<O | null> {
   const inputHash = stageInputHash(stage.name, input);
   const previous = readStage(context.db, stage.name);
-  if (!context.settings.force && previous !== null && previous.inputHash === inputHash && (stage.stillValid?.(previous.output as O, context) ?? true)) {
+  if (
+    !context.settings.force &&
+    previous !== null &&
+    previous.inputHash === inputHash &&
+    (stage.stillValid?.(previous.output as O, context) ?? true)
+  ) {
     const note = "inputs unchanged";
     context.progress(`[${stage.name}] skipped: ${note}`);
     context.timings.push({ stage: stage.name, status: "skipped", elapsedMs: 0, note });
@@ -70,7 +78,12 @@ export async function runStage<I, O>(context: StageContext, stage: StageDescript
     return output;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    context.timings.push({ stage: stage.name, status: "failed", elapsedMs: performance.now() - started, note: message });
+    context.timings.push({
+      stage: stage.name,
+      status: "failed",
+      elapsedMs: performance.now() - started,
+      note: message,
+    });
     if (stage.optional !== true) throw error;
     const hint = error instanceof SchedlabError ? ` (${error.hint})` : "";
     context.warnings.push(`${stage.name}: ${message}${hint}`);

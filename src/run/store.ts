@@ -13,13 +13,14 @@ export interface StageRecord {
 
 /** sha256 (hex) of a JSON value (through `replacer`, if given); object keys are hashed in insertion order, so build inputs deterministically. */
 export function contentHash(value: unknown, replacer?: (key: string, value: unknown) => unknown): string {
-  return createHash("sha256").update(JSON.stringify(value, replacer) ?? "undefined").digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify(value, replacer) ?? "undefined")
+    .digest("hex");
 }
 
 export function readStage(db: SchedlabDatabase, stage: string): StageRecord | null {
   const row = db.prepare("SELECT input_hash, output, elapsed_ms FROM pipeline_stages WHERE stage = ?").get(stage) as
-    | { input_hash: string; output: string; elapsed_ms: number }
-    | undefined;
+    { input_hash: string; output: string; elapsed_ms: number } | undefined;
   if (row === undefined) return null;
   return { inputHash: row.input_hash, output: JSON.parse(row.output) as unknown, elapsedMs: row.elapsed_ms };
 }

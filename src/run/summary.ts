@@ -11,10 +11,16 @@ import type { BestStudent, LeakSummary, PipelineSummary, PredictorSummary, Secti
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 /** Headline numbers of each evaluated predictor; students get the short name "student:NAME". */
-export function predictorSummaries(predictors: readonly PredictorEvaluation[], students: readonly { name: string; path: string }[]): PredictorSummary[] {
+export function predictorSummaries(
+  predictors: readonly PredictorEvaluation[],
+  students: readonly { name: string; path: string }[],
+): PredictorSummary[] {
   return predictors.map((p) => {
     const student = students.find((s) => p.name === `student:${s.path}`);
-    const recall = Object.fromEntries(EVENT_TYPES.map((e) => [e, finite(p.perEvent[e].recall)])) as Record<EventType, number | null>;
+    const recall = Object.fromEntries(EVENT_TYPES.map((e) => [e, finite(p.perEvent[e].recall)])) as Record<
+      EventType,
+      number | null
+    >;
     return {
       name: student === undefined ? p.name : `student:${student.name}`,
       spec: p.name,
@@ -36,12 +42,21 @@ export function predictorSummaries(predictors: readonly PredictorEvaluation[], s
  * or null when none was trained. Test figures never enter the choice, so the headline and the
  * rollout are not selected on the data they report.
  */
-export function bestStudentOf(students: readonly { readonly name: string; readonly path: string; readonly validationAccuracy: number | null }[]): BestStudent | null {
+export function bestStudentOf(
+  students: readonly { readonly name: string; readonly path: string; readonly validationAccuracy: number | null }[],
+): BestStudent | null {
   let best: (typeof students)[number] | null = null;
   for (const s of students) {
     if (best === null || (s.validationAccuracy ?? -1) > (best.validationAccuracy ?? -1)) best = s;
   }
-  return best === null ? null : { name: `student:${best.name}`, spec: `student:${best.path}`, selectedBy: "validation accuracy", validationAccuracy: best.validationAccuracy };
+  return best === null
+    ? null
+    : {
+        name: `student:${best.name}`,
+        spec: `student:${best.path}`,
+        selectedBy: "validation accuracy",
+        validationAccuracy: best.validationAccuracy,
+      };
 }
 
 export function leakSummaryOf(analysis: LeakAnalysis, score: LeakScoreReport): LeakSummary {
@@ -62,7 +77,6 @@ export function leakSummaryOf(analysis: LeakAnalysis, score: LeakScoreReport): L
   };
 }
 
-
 function headlineLine(section: SectionSummary, where: string, abstraction: string): string {
   const best = section.best === null ? undefined : section.predictors.find((p) => p.name === section.best!.name);
   const families = `${section.families.test} ${section.families.test === 1 ? "family" : "families"}`;
@@ -74,7 +88,10 @@ function headlineLine(section: SectionSummary, where: string, abstraction: strin
 /** One line per test corpus: its best student and the baselines beside it. */
 function externalLine(section: PipelineSummary["external"][number]): string {
   const best = section.best === null ? undefined : section.predictors.find((p) => p.name === section.best!.name);
-  const others = section.predictors.filter((p) => p !== best).map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ");
+  const others = section.predictors
+    .filter((p) => p !== best)
+    .map((p) => `${p.name} ${pct(p.accuracy)}`)
+    .join(", ");
   return `test corpus ${section.corpus.label} (${section.testPrograms.length} programs): ${best === undefined ? "no student" : `${best.name} ${pct(best.accuracy)} (ECE ${estimateWithInterval(best.ece, best.eceInterval)})`}; ${others}; ceiling ${pct(section.predictors[0]?.ceiling)}, leave-one-run-out ${pct(section.predictors[0]?.ceilingLoo)}`;
 }
 
@@ -89,7 +106,9 @@ export function summaryLines(summary: PipelineSummary): string[] {
     headlineLine(summary, "held-out", summary.abstraction),
     `students: ${students.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ") || MISSING}; baselines: ${baselines.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ")}`,
     `calibration (ECE, lower is better): ${summary.predictors.map((p) => `${p.name} ${estimateWithInterval(p.ece, p.eceInterval)}`).join(", ")}${reference === undefined ? "" : `; macro-F1 of ${reference.name} ${fixed(reference.macroF1)}`}`,
-    ...(summary.crossValidation === null ? [] : [crossValidationLine(summary.crossValidation, summary.best?.name ?? null)]),
+    ...(summary.crossValidation === null
+      ? []
+      : [crossValidationLine(summary.crossValidation, summary.best?.name ?? null)]),
     ...summary.external.map(externalLine),
     leaks === null
       ? "leaks: not analysed (see the warnings above)"

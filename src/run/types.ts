@@ -11,7 +11,17 @@ import type { CrossValidationBoard } from "../report/sections/crossValidation.js
  * Pipeline stages in execution order. With test corpora, train, eval and rollout also run as
  * "train:external", "eval:LABEL" and "rollout:LABEL" (one eval and rollout per test corpus).
  */
-export const PIPELINE_STAGES = ["collect", "ingest", "distributions", "train", "eval", "rollout", "cv", "leaks", "report"] as const;
+export const PIPELINE_STAGES = [
+  "collect",
+  "ingest",
+  "distributions",
+  "train",
+  "eval",
+  "rollout",
+  "cv",
+  "leaks",
+  "report",
+] as const;
 
 /** Options of `runPipeline`, as the CLI gives them. Everything has a default. */
 export interface RunPipelineOptions {

@@ -4,7 +4,13 @@ import Database from "better-sqlite3";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { DatabaseUnavailableError, SchemaVersionError } from "../errors.js";
-import { COPY_LEGACY_EVENTS_SQL, LEGACY_EVENTS_TABLE, SCHEMA_SQL, SCHEMA_VERSION, UPGRADE_FROM_3_SQL } from "./schema.js";
+import {
+  COPY_LEGACY_EVENTS_SQL,
+  LEGACY_EVENTS_TABLE,
+  SCHEMA_SQL,
+  SCHEMA_VERSION,
+  UPGRADE_FROM_3_SQL,
+} from "./schema.js";
 
 export type SchedlabDatabase = Database.Database;
 
@@ -62,10 +68,9 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): S
 }
 
 function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean): void {
-  const hasMeta = db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
-    .get() !== undefined;
-  const tableCount = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+  const tableCount = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number })
+    .n;
   if (!hasMeta && tableCount > 0) {
     throw new SchemaVersionError(
       `${file} is an SQLite database but not a schedlab one (no meta table)`,
@@ -73,7 +78,8 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
     );
   }
   if (hasMeta) {
-    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+      { value: string } | undefined;
     const found = row === undefined ? NaN : Number(row.value);
     if (found === 3) upgradeFrom3(db, file, readonly);
     else if (found !== SCHEMA_VERSION) {
@@ -86,7 +92,8 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
       );
     }
   }
-  const legacyEvents = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get() !== undefined;
+  const legacyEvents =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").get() !== undefined;
   if (legacyEvents && readonly) {
     throw new SchemaVersionError(
       `${file} stores its events in the layout before event_records (docs/schema.md)`,
@@ -131,7 +138,8 @@ function upgradeFrom3(db: SchedlabDatabase, file: string, readonly: boolean): vo
  * anew by SCHEMA_SQL (the next analysis fills it); nothing collected is touched.
  */
 function dropFindingsOfTwoKinds(db: SchedlabDatabase): void {
-  const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'leak_findings'").get() as { sql: string } | undefined;
+  const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'leak_findings'").get() as
+    { sql: string } | undefined;
   if (row !== undefined && !row.sql.includes("'outlived'")) db.exec("DROP TABLE leak_findings");
 }
 
@@ -139,7 +147,10 @@ function dropFindingsOfTwoKinds(db: SchedlabDatabase): void {
 export function openExistingDatabase(path: string): SchedlabDatabase {
   const file = resolve(path);
   if (!existsSync(file)) {
-    throw new DatabaseUnavailableError(`no database at ${file}`, "Run `schedlab collect` (which ingests traces) first, or pass --db with the right path.");
+    throw new DatabaseUnavailableError(
+      `no database at ${file}`,
+      "Run `schedlab collect` (which ingests traces) first, or pass --db with the right path.",
+    );
   }
   return openDatabase(file);
 }

@@ -16,9 +16,22 @@ const MAX_PARAMETERS = 32_766;
  * `rowsPerStatement` rows a statement, the last statement taking the rest; a statement is
  * prepared once per row count. Rows go in in order, so their rowids follow it.
  */
-export function multiRowInsert(db: SchedlabDatabase, insert: string, width: number, rowsPerStatement = DEFAULT_ROWS_PER_STATEMENT): (values: readonly unknown[]) => void {
-  if (!Number.isInteger(width) || width < 1 || !Number.isInteger(rowsPerStatement) || rowsPerStatement < 1 || width * rowsPerStatement > MAX_PARAMETERS) {
-    throw new RangeError(`multiRowInsert: ${rowsPerStatement} rows of ${width} values is not a valid statement size (at most ${MAX_PARAMETERS} parameters)`);
+export function multiRowInsert(
+  db: SchedlabDatabase,
+  insert: string,
+  width: number,
+  rowsPerStatement = DEFAULT_ROWS_PER_STATEMENT,
+): (values: readonly unknown[]) => void {
+  if (
+    !Number.isInteger(width) ||
+    width < 1 ||
+    !Number.isInteger(rowsPerStatement) ||
+    rowsPerStatement < 1 ||
+    width * rowsPerStatement > MAX_PARAMETERS
+  ) {
+    throw new RangeError(
+      `multiRowInsert: ${rowsPerStatement} rows of ${width} values is not a valid statement size (at most ${MAX_PARAMETERS} parameters)`,
+    );
   }
   const tuple = `(${Array(width).fill("?").join(", ")})`;
   const statements = new Map<number, Database.Statement>();
@@ -32,7 +45,8 @@ export function multiRowInsert(db: SchedlabDatabase, insert: string, width: numb
   };
   const per = rowsPerStatement * width;
   return (values) => {
-    if (values.length % width !== 0) throw new RangeError(`multiRowInsert: ${values.length} values are not whole rows of ${width}`);
+    if (values.length % width !== 0)
+      throw new RangeError(`multiRowInsert: ${values.length} values are not whole rows of ${width}`);
     let i = 0;
     for (; i + per <= values.length; i += per) statement(rowsPerStatement).run(values.slice(i, i + per));
     if (i < values.length) statement((values.length - i) / width).run(values.slice(i));

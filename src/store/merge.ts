@@ -55,9 +55,18 @@ interface Column {
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 function columnsOf(db: SchedlabDatabase, schema: string, table: string): Column[] {
-  const rows = db.prepare(`PRAGMA ${schema}.table_info(${quote(table)})`).all() as { name: string; type: string; notnull: number; pk: number }[];
+  const rows = db.prepare(`PRAGMA ${schema}.table_info(${quote(table)})`).all() as {
+    name: string;
+    type: string;
+    notnull: number;
+    pk: number;
+  }[];
   const pks = rows.filter((r) => r.pk > 0);
-  return rows.map((r) => ({ name: r.name, notnull: r.notnull === 1, rowid: pks.length === 1 && r.pk === 1 && r.type.toUpperCase() === "INTEGER" }));
+  return rows.map((r) => ({
+    name: r.name,
+    notnull: r.notnull === 1,
+    rowid: pks.length === 1 && r.pk === 1 && r.type.toUpperCase() === "INTEGER",
+  }));
 }
 
 /** Tables whose ids other tables refer to, with the temp table mapping an input id to the merged one. */
@@ -66,7 +75,11 @@ type Parent = keyof typeof ID_MAPS;
 
 /** Columns of `table` declared as references to programs(id), runs(id) or trace_strings(id). */
 function referencesOf(db: SchedlabDatabase, schema: string, table: string): { column: string; parent: Parent }[] {
-  const rows = db.prepare(`PRAGMA ${schema}.foreign_key_list(${quote(table)})`).all() as { table: string; from: string; to: string | null }[];
+  const rows = db.prepare(`PRAGMA ${schema}.foreign_key_list(${quote(table)})`).all() as {
+    table: string;
+    from: string;
+    to: string | null;
+  }[];
   return rows
     .filter((r) => r.table in ID_MAPS && (r.to === null || r.to === "id"))
     .map((r) => ({ column: r.from, parent: r.table as Parent }));
@@ -84,11 +97,14 @@ function mergeStrings(db: SchedlabDatabase): void {
  * openDatabase) and an input that is `out` itself.
  */
 export function mergeDatabases(out: string, inputs: readonly string[]): MergeSummary {
-  if (inputs.length === 0) throw new UsageError("merge needs at least one input database", "Run `schedlab merge OUT.db IN.db...`.");
+  if (inputs.length === 0)
+    throw new UsageError("merge needs at least one input database", "Run `schedlab merge OUT.db IN.db...`.");
   const target = resolve(out);
   for (const input of inputs) {
-    if (resolve(input) === target) throw new UsageError(`${input} is the output database`, "Merge into a new or another database file.");
-    if (!existsSync(input)) throw new UsageError(`${input} does not exist`, "Give the paths of databases written by `schedlab collect`.");
+    if (resolve(input) === target)
+      throw new UsageError(`${input} is the output database`, "Merge into a new or another database file.");
+    if (!existsSync(input))
+      throw new UsageError(`${input} does not exist`, "Give the paths of databases written by `schedlab collect`.");
     openDatabase(input, { readonly: true }).close(); // the schema version check, with its hint
   }
   const db = openDatabase(target);
@@ -122,10 +138,25 @@ function mergeOne(db: SchedlabDatabase, input: string, notCopied: Set<string>): 
         );
       }
       const rows: Record<string, number> = {};
-      const tables = (db.prepare("SELECT name FROM merge_input.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((r) => r.name);
-      const known = new Set((db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+      const tables = (
+        db
+          .prepare("SELECT name FROM merge_input.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+          .all() as { name: string }[]
+      ).map((r) => r.name);
+      const known = new Set(
+        (db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+          (r) => r.name,
+        ),
+      );
       for (const table of tables) {
-        if (table === "meta" || table === "corpora" || table === "programs" || table === "runs" || table === "trace_strings") continue;
+        if (
+          table === "meta" ||
+          table === "corpora" ||
+          table === "programs" ||
+          table === "runs" ||
+          table === "trace_strings"
+        )
+          continue;
         if (DERIVED_TABLES.includes(table)) {
           notCopied.add(`${table} (derived: rebuilt from the merged runs by the dataset stage)`);
           continue;
@@ -138,7 +169,14 @@ function mergeOne(db: SchedlabDatabase, input: string, notCopied: Set<string>): 
         rows[table] = copyTable(db, table, references);
       }
       db.exec("DROP TABLE temp.program_map; DROP TABLE temp.run_map; DROP TABLE temp.string_map;");
-      return { path: input, programsAdded: programs.added, programsKnown: programs.known, runsAdded: runs.added, runsKnown: runs.known, rows };
+      return {
+        path: input,
+        programsAdded: programs.added,
+        programsKnown: programs.known,
+        runsAdded: runs.added,
+        runsKnown: runs.known,
+        rows,
+      };
     });
   } finally {
     db.exec("DETACH DATABASE merge_input");
@@ -152,23 +190,38 @@ function mergeOne(db: SchedlabDatabase, input: string, notCopied: Set<string>): 
 function mergeCorpora(db: SchedlabDatabase, conflicts: string[]): void {
   const find = db.prepare("SELECT label, role FROM main.corpora WHERE root = ?");
   const insert = db.prepare("INSERT INTO main.corpora (root, label, role) VALUES (?, ?, ?)");
-  for (const c of db.prepare("SELECT root, label, role FROM merge_input.corpora").all() as { root: string; label: string; role: string }[]) {
+  for (const c of db.prepare("SELECT root, label, role FROM merge_input.corpora").all() as {
+    root: string;
+    label: string;
+    role: string;
+  }[]) {
     const existing = find.get(c.root) as { label: string; role: string } | undefined;
-    const owner = db.prepare("SELECT root FROM main.corpora WHERE label = ?").pluck().get(c.label) as string | undefined;
-    if (existing === undefined && owner !== undefined) conflicts.push(`corpus label ${c.label} names ${owner} here and ${c.root} there`);
+    const owner = db.prepare("SELECT root FROM main.corpora WHERE label = ?").pluck().get(c.label) as
+      string | undefined;
+    if (existing === undefined && owner !== undefined)
+      conflicts.push(`corpus label ${c.label} names ${owner} here and ${c.root} there`);
     else if (existing === undefined) insert.run(c.root, c.label, c.role);
-    else if (existing.label !== c.label || existing.role !== c.role) conflicts.push(`corpus ${c.root} is ${c.label} (${c.role}) there and ${existing.label} (${existing.role}) here`);
+    else if (existing.label !== c.label || existing.role !== c.role)
+      conflicts.push(`corpus ${c.root} is ${c.label} (${c.role}) there and ${existing.label} (${existing.role}) here`);
   }
 }
 
 function mergePrograms(db: SchedlabDatabase, conflicts: string[]): { added: number; known: number } {
-  const columns = columnsOf(db, "main", "programs").filter((c) => c.name !== "id").map((c) => c.name);
+  const columns = columnsOf(db, "main", "programs")
+    .filter((c) => c.name !== "id")
+    .map((c) => c.name);
   const find = db.prepare("SELECT id, source_hash AS sourceHash FROM main.programs WHERE name = ?");
-  const insert = db.prepare(`INSERT INTO main.programs (${columns.map(quote).join(", ")}) SELECT ${columns.map(quote).join(", ")} FROM merge_input.programs WHERE id = ?`);
+  const insert = db.prepare(
+    `INSERT INTO main.programs (${columns.map(quote).join(", ")}) SELECT ${columns.map(quote).join(", ")} FROM merge_input.programs WHERE id = ?`,
+  );
   const map = db.prepare("INSERT INTO temp.program_map (old, new, fresh) VALUES (?, ?, ?)");
   let added = 0;
   let known = 0;
-  for (const program of db.prepare("SELECT id, name, source_hash AS sourceHash FROM merge_input.programs").all() as { id: number; name: string; sourceHash: string }[]) {
+  for (const program of db.prepare("SELECT id, name, source_hash AS sourceHash FROM merge_input.programs").all() as {
+    id: number;
+    name: string;
+    sourceHash: string;
+  }[]) {
     const existing = find.get(program.name) as { id: number; sourceHash: string } | undefined;
     if (existing !== undefined) {
       if (existing.sourceHash !== program.sourceHash) conflicts.push(`program ${program.name} has other sources`);
@@ -183,9 +236,13 @@ function mergePrograms(db: SchedlabDatabase, conflicts: string[]): { added: numb
 }
 
 function mergeRuns(db: SchedlabDatabase, conflicts: string[]): { added: number; known: number } {
-  const columns = columnsOf(db, "main", "runs").filter((c) => c.name !== "id").map((c) => c.name);
+  const columns = columnsOf(db, "main", "runs")
+    .filter((c) => c.name !== "id")
+    .map((c) => c.name);
   const selected = columns.map((c) => (c === "program_id" ? "m.new" : `r.${quote(c)}`));
-  const find = db.prepare("SELECT id, trace_sha256 AS sha, created_at AS createdAt FROM main.runs WHERE program_id = ? AND config = ? AND run_index = ?");
+  const find = db.prepare(
+    "SELECT id, trace_sha256 AS sha, created_at AS createdAt FROM main.runs WHERE program_id = ? AND config = ? AND run_index = ?",
+  );
   const insert = db.prepare(
     `INSERT INTO main.runs (${columns.map(quote).join(", ")}) SELECT ${selected.join(", ")} FROM merge_input.runs r JOIN temp.program_map m ON m.old = r.program_id WHERE r.id = ?`,
   );
@@ -196,10 +253,20 @@ function mergeRuns(db: SchedlabDatabase, conflicts: string[]): { added: number; 
     `SELECT r.id, m.new AS programId, p.name, r.config, r.run_index AS idx, r.trace_sha256 AS sha, r.created_at AS createdAt
      FROM merge_input.runs r JOIN temp.program_map m ON m.old = r.program_id JOIN merge_input.programs p ON p.id = r.program_id`,
   );
-  for (const run of runs.all() as { id: number; programId: number; name: string; config: string; idx: number; sha: string | null; createdAt: string }[]) {
-    const existing = find.get(run.programId, run.config, run.idx) as { id: number; sha: string | null; createdAt: string } | undefined;
+  for (const run of runs.all() as {
+    id: number;
+    programId: number;
+    name: string;
+    config: string;
+    idx: number;
+    sha: string | null;
+    createdAt: string;
+  }[]) {
+    const existing = find.get(run.programId, run.config, run.idx) as
+      { id: number; sha: string | null; createdAt: string } | undefined;
     if (existing !== undefined) {
-      if (existing.sha !== run.sha || existing.createdAt !== run.createdAt) conflicts.push(`run ${run.config} #${run.idx} of ${run.name} was recorded differently`);
+      if (existing.sha !== run.sha || existing.createdAt !== run.createdAt)
+        conflicts.push(`run ${run.config} #${run.idx} of ${run.name} was recorded differently`);
       map.run(run.id, existing.id, 0);
       known++;
     } else {

@@ -19,8 +19,10 @@ function kindCase(expr: string, column: number, arm: (kind: RecordKind, code: nu
   return `CASE ${expr} ${lines.join(`\n${" ".repeat(column + "CASE ".length + expr.length + 1)}`)} END`;
 }
 
-const kindCodeCase = (expr: string, column: number): string => kindCase(expr, column, (kind, code) => `WHEN '${kind}' THEN ${code}`);
-const kindNameCase = (expr: string, column: number): string => kindCase(expr, column, (kind, code) => `WHEN ${code} THEN '${kind}'`);
+const kindCodeCase = (expr: string, column: number): string =>
+  kindCase(expr, column, (kind, code) => `WHEN '${kind}' THEN ${code}`);
+const kindNameCase = (expr: string, column: number): string =>
+  kindCase(expr, column, (kind, code) => `WHEN ${code} THEN '${kind}'`);
 
 /**
  * Version 3 added event_records.stack and the lock_ops table; a version-2 database is

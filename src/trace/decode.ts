@@ -52,7 +52,10 @@ export async function decodeTrace(
   onRecords: (records: GoroutineRecord[]) => void,
 ): Promise<DecodeSummary> {
   if (!existsSync(path)) {
-    throw new TraceCorruptError(`trace file ${path} does not exist`, "Re-run `schedlab collect` for this program, or fix the path.");
+    throw new TraceCorruptError(
+      `trace file ${path} does not exist`,
+      "Re-run `schedlab collect` for this program, or fix the path.",
+    );
   }
   const helper = await goHelperPath();
   const filter = options.filter ?? DEFAULT_GOROUTINE_FILTER;
@@ -65,7 +68,12 @@ export async function decodeTrace(
     `-goroot=${goroot}`,
     path,
   ];
-  const child = execa(helper, args, { reject: false, stdout: "pipe", stderr: "pipe", buffer: { stdout: false, stderr: true } });
+  const child = execa(helper, args, {
+    reject: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    buffer: { stdout: false, stderr: true },
+  });
   const root = options.packageRoot;
   const rename = root === undefined ? undefined : (text: string) => relativePackagePaths(text, root);
   const parser = new DecodeStreamParser(onRecords, options.batchSize, rename, options.onLockOps);
@@ -87,7 +95,10 @@ export async function decodeTrace(
     );
   }
   if (end.status === "error") {
-    throw new TraceCorruptError(`${path}: ${end.message}`, "The file is not a readable Go 1.22+ execution trace: re-collect this run (`schedlab collect --force`).");
+    throw new TraceCorruptError(
+      `${path}: ${end.message}`,
+      "The file is not a readable Go 1.22+ execution trace: re-collect this run (`schedlab collect --force`).",
+    );
   }
   return {
     status: end.status,
@@ -107,7 +118,8 @@ export async function decodeTrace(
  */
 export function foldNamedRoots(goroutines: readonly DecodedGoroutine[]): DecodedGoroutine[] {
   const named = new Map<number, string>();
-  for (const g of goroutines) if (g.root === "none" && g.parent === null && !g.preTrace && !g.namedRoot) named.set(g.goroutine, g.entry);
+  for (const g of goroutines)
+    if (g.root === "none" && g.parent === null && !g.preTrace && !g.namedRoot) named.set(g.goroutine, g.entry);
   if (named.size === 0) return [...goroutines];
   return goroutines.flatMap((g) => {
     if (named.has(g.goroutine)) return [];

@@ -119,7 +119,8 @@ export function canonicalGoroutineIds(
     preCounts.set(entry, k + 1);
     chains.set(g.goroutine, rootChain(`${g.preTrace ? "(pre-trace)" : "(orphan)"}/${entry}#${k}`));
   }
-  const segmentOf = (g: DecodedGoroutine): string => `${shortFunctionName(g.runs ?? g.entry)}@${g.siteKey ?? "?"}#${g.ordinal}`;
+  const segmentOf = (g: DecodedGoroutine): string =>
+    `${shortFunctionName(g.runs ?? g.entry)}@${g.siteKey ?? "?"}#${g.ordinal}`;
   const chainOf = (start: DecodedGoroutine): IdChain => {
     // Walk up to the first ancestor with a known chain, then down: iterative, so a chain
     // of any depth neither recurses nor revisits; a parent cycle or a missing parent is "(orphan)".
@@ -160,7 +161,10 @@ export function canonicalGoroutineIds(
 }
 
 /** Names of the test roots: from their stacks, else by position in `expected` when consistent. */
-function testRootNames(goroutines: readonly DecodedGoroutine[], expected: readonly string[] | undefined): Map<number, string> {
+function testRootNames(
+  goroutines: readonly DecodedGoroutine[],
+  expected: readonly string[] | undefined,
+): Map<number, string> {
   const roots = goroutines.filter((g) => g.root === "test").sort((a, b) => a.goroutine - b.goroutine);
   const names = new Map<number, string>();
   for (const g of roots) if (g.runs) names.set(g.goroutine, testName(g.runs));

@@ -110,7 +110,12 @@ export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = 
   const worker = async (): Promise<void> => {
     while (next < runs.length) {
       const run = runs[next++];
-      const { result } = await ingestRun(statements, run, isAbsolute(run.trace_path) ? run.trace_path : resolve(base, run.trace_path), options);
+      const { result } = await ingestRun(
+        statements,
+        run,
+        isAbsolute(run.trace_path) ? run.trace_path : resolve(base, run.trace_path),
+        options,
+      );
       results.push(result);
       options.onProgress?.(`${results.length}/${runs.length} traces`, true);
     }
@@ -144,13 +149,22 @@ export function ingestSummaryOf(results: readonly RunIngestResult[]): IngestSumm
  * --budget checks each run from the same decode), the way ingestRuns ingests them; the
  * statements are prepared once. Resolves with the run's result and decoded goroutines.
  */
-export function runIngester(db: SchedlabDatabase, options: Pick<IngestOptions, "store" | "filter" | "goroot"> = {}): (runId: number, tap: DecodeTap) => Promise<IngestedRun> {
+export function runIngester(
+  db: SchedlabDatabase,
+  options: Pick<IngestOptions, "store" | "filter" | "goroot"> = {},
+): (runId: number, tap: DecodeTap) => Promise<IngestedRun> {
   const statements = prepare(db);
   const base = dirname(db.name);
   return async (runId, tap) => {
     const run = statements.selectRun.get(runId) as RunToIngest | undefined;
     if (run === undefined) throw new Error(`run ${runId} has no trace to ingest`);
-    return ingestRun(statements, run, isAbsolute(run.trace_path) ? run.trace_path : resolve(base, run.trace_path), options, tap);
+    return ingestRun(
+      statements,
+      run,
+      isAbsolute(run.trace_path) ? run.trace_path : resolve(base, run.trace_path),
+      options,
+      tap,
+    );
   };
 }
 
@@ -167,13 +181,12 @@ function toIngest(force: boolean, store: StoreMode): { readonly where: string; r
 }
 
 /** The columns of RunToIngest (runs r, programs p). */
-const RUN_TO_INGEST = "SELECT r.id, r.trace_path, r.run_index, r.config, r.outcome, r.stderr_tail, r.wall_ms, p.kind, p.test_name, p.dir, p.root FROM runs r JOIN programs p ON p.id = r.program_id";
+const RUN_TO_INGEST =
+  "SELECT r.id, r.trace_path, r.run_index, r.config, r.outcome, r.stderr_tail, r.wall_ms, p.kind, p.test_name, p.dir, p.root FROM runs r JOIN programs p ON p.id = r.program_id";
 
 function selectRuns(db: SchedlabDatabase, options: IngestOptions): RunToIngest[] {
   const { where, params } = toIngest(options.force ?? false, options.store ?? "events");
-  const rows = db
-    .prepare(`${RUN_TO_INGEST} WHERE ${where} ORDER BY r.id`)
-    .all(...params) as RunToIngest[];
+  const rows = db.prepare(`${RUN_TO_INGEST} WHERE ${where} ORDER BY r.id`).all(...params) as RunToIngest[];
   if (options.runIds === undefined) return rows;
   const wanted = new Set(options.runIds);
   return rows.filter((r) => wanted.has(r.id));
@@ -284,11 +297,21 @@ function prepare(db: SchedlabDatabase) {
     deleteLockOps: db.prepare("DELETE FROM lock_ops WHERE run_id = ?"),
     deleteEndStates: db.prepare("DELETE FROM run_end_states WHERE run_id = ?"),
     insertEndStates: db.prepare("INSERT INTO run_end_states (run_id, records, format, states) VALUES (?, ?, ?, ?)"),
-    insertLockOps: multiRowInsert(db, "INSERT INTO lock_ops (run_id, seq, ord, time_ns, gid, phase, mode, lock, site, stack)", LOCK_OP_COLUMNS, ROWS_PER_INSERT),
+    insertLockOps: multiRowInsert(
+      db,
+      "INSERT INTO lock_ops (run_id, seq, ord, time_ns, gid, phase, mode, lock, site, stack)",
+      LOCK_OP_COLUMNS,
+      ROWS_PER_INSERT,
+    ),
     deleteGoroutines: db.prepare("DELETE FROM goroutines WHERE run_id = ?"),
     selectRun: db.prepare(`${RUN_TO_INGEST} WHERE r.id = ? AND r.trace_path IS NOT NULL`),
     clearStatus: db.prepare("UPDATE runs SET ingest_status = NULL, ingest_error = NULL, store = 'events' WHERE id = ?"),
-    insertEvents: multiRowInsert(db, "INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site, stack)", EVENT_COLUMNS, ROWS_PER_INSERT),
+    insertEvents: multiRowInsert(
+      db,
+      "INSERT INTO event_records (run_id, seq, time_ns, kind, gid, actor_gid, reason, site, stack)",
+      EVENT_COLUMNS,
+      ROWS_PER_INSERT,
+    ),
     insertGoroutine: db.prepare(
       `INSERT INTO goroutines (run_id, gid, canonical_id, parent_gid, entry, creation_site, is_root)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -368,7 +391,19 @@ function eventSink(s: Statements, runId: number): RunSink {
  * reads from the summary exactly what it would fold from the stored records.
  */
 function summarySink(s: Statements, run: RunToIngest): RunSink {
-  const fold = runStateFold(leakRunOf({ id: run.id, runIndex: run.run_index, config: run.config, outcome: run.outcome, stderrTail: run.stderr_tail, wallMs: run.wall_ms }, []));
+  const fold = runStateFold(
+    leakRunOf(
+      {
+        id: run.id,
+        runIndex: run.run_index,
+        config: run.config,
+        outcome: run.outcome,
+        stderrTail: run.stderr_tail,
+        wallMs: run.wall_ms,
+      },
+      [],
+    ),
+  );
   let records = 0;
   return {
     onRecords(batch) {
@@ -388,7 +423,13 @@ function summarySink(s: Statements, run: RunToIngest): RunSink {
   };
 }
 
-async function ingestRun(s: Statements, run: RunToIngest, path: string, options: IngestOptions, tap?: DecodeTap): Promise<IngestedRun> {
+async function ingestRun(
+  s: Statements,
+  run: RunToIngest,
+  path: string,
+  options: IngestOptions,
+  tap?: DecodeTap,
+): Promise<IngestedRun> {
   const store = options.store ?? "events";
   const clear = (): void => {
     s.deleteEvents.run(run.id);
@@ -408,7 +449,15 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
       tap?.onLockOps(ops);
       sink.onLockOps(ops);
     };
-    const decodeOptions = { mode, filter: options.filter, goroot: options.goroot, batchSize: INGEST_BATCH, testNames: expectedTests(run), packageRoot: run.root, onLockOps };
+    const decodeOptions = {
+      mode,
+      filter: options.filter,
+      goroot: options.goroot,
+      batchSize: INGEST_BATCH,
+      testNames: expectedTests(run),
+      packageRoot: run.root,
+      onLockOps,
+    };
     const summary = await decodeTrace(path, decodeOptions, (records) => {
       tap?.onRecords(records);
       sink.onRecords(records);
@@ -419,9 +468,24 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
         s.insertGoroutine.run(run.id, g.goroutine, g.canonicalId, g.parent, g.entry, g.creationSite, g.isRoot ? 1 : 0);
       }
       sink.finish(summary.goroutines);
-      s.setStatus.run(summary.status, summary.status === "ok" ? null : summary.message, summary.status === "truncated" ? 1 : 0, store, run.id);
+      s.setStatus.run(
+        summary.status,
+        summary.status === "ok" ? null : summary.message,
+        summary.status === "truncated" ? 1 : 0,
+        store,
+        run.id,
+      );
     });
-    return { result: { runId: run.id, status: summary.status, events: sink.records, goroutines: summary.goroutines.length, message: summary.message }, goroutines: summary.goroutines };
+    return {
+      result: {
+        runId: run.id,
+        status: summary.status,
+        events: sink.records,
+        goroutines: summary.goroutines.length,
+        message: summary.message,
+      },
+      goroutines: summary.goroutines,
+    };
   } catch (error) {
     if (!(error instanceof TraceCorruptError || error instanceof TraceDecodeError)) throw error;
     const message = error.message;
@@ -439,10 +503,16 @@ async function ingestRun(s: Statements, run: RunToIngest, path: string, options:
  */
 export function pendingIngestCount(db: SchedlabDatabase, store: StoreMode = "events"): number {
   const { where, params } = toIngest(false, store);
-  return db.prepare(`SELECT COUNT(*) FROM runs r WHERE ${where}`).pluck().get(...params) as number;
+  return db
+    .prepare(`SELECT COUNT(*) FROM runs r WHERE ${where}`)
+    .pluck()
+    .get(...params) as number;
 }
 
 /** Every run's id and trace hash, in id order: a new or re-collected run changes it. */
 export function recordedTraces(db: SchedlabDatabase): { readonly id: number; readonly trace_sha256: string | null }[] {
-  return db.prepare("SELECT id, trace_sha256 FROM runs ORDER BY id").all() as { id: number; trace_sha256: string | null }[];
+  return db.prepare("SELECT id, trace_sha256 FROM runs ORDER BY id").all() as {
+    id: number;
+    trace_sha256: string | null;
+  }[];
 }

@@ -21,13 +21,17 @@ function traceStrings(db: SchedlabDatabase): (id: number) => string {
   const cached = stringTables.get(db);
   if (cached !== undefined) return cached;
   const texts: string[] = [];
-  for (const [i, text] of db.prepare("SELECT id, text FROM trace_strings").raw().iterate() as IterableIterator<[number, string]>) texts[i] = text;
+  for (const [i, text] of db.prepare("SELECT id, text FROM trace_strings").raw().iterate() as IterableIterator<
+    [number, string]
+  >)
+    texts[i] = text;
   const one = db.prepare("SELECT text FROM trace_strings WHERE id = ?").pluck();
   const textOf = (id: number): string => {
     const known = texts[id];
     if (known !== undefined) return known;
     const text = one.get(id) as string | undefined;
-    if (text === undefined) throw new Error(`an event record refers to trace string ${id}, which trace_strings does not have`);
+    if (text === undefined)
+      throw new Error(`an event record refers to trace string ${id}, which trace_strings does not have`);
     texts[id] = text;
     return text;
   };
@@ -41,7 +45,9 @@ function traceStrings(db: SchedlabDatabase): (id: number) => string {
  */
 function requireEvents(db: SchedlabDatabase, runId: number): void {
   const run = db
-    .prepare("SELECT r.store, r.config, r.run_index AS runIndex, p.name FROM runs r JOIN programs p ON p.id = r.program_id WHERE r.id = ? AND r.ingest_status IS NOT NULL")
+    .prepare(
+      "SELECT r.store, r.config, r.run_index AS runIndex, p.name FROM runs r JOIN programs p ON p.id = r.program_id WHERE r.id = ? AND r.ingest_status IS NOT NULL",
+    )
     .get(runId) as { store: "events" | "summary"; config: string; runIndex: number; name: string } | undefined;
   if (run?.store !== "summary") return;
   throw new SummaryOnlyRunError(
@@ -50,7 +56,16 @@ function requireEvents(db: SchedlabDatabase, runId: number): void {
   );
 }
 
-type EventRow = [seq: number, timeNs: number, kind: number, gid: number, actor: number | null, reason: number, site: number | null, stack: number | null];
+type EventRow = [
+  seq: number,
+  timeNs: number,
+  kind: number,
+  gid: number,
+  actor: number | null,
+  reason: number,
+  site: number | null,
+  stack: number | null,
+];
 
 const EVENT_COLUMNS = "seq, time_ns, kind, gid, actor_gid, reason, site, stack";
 const RUN_RECORDS_SQL = `SELECT ${EVENT_COLUMNS} FROM event_records WHERE run_id = ? ORDER BY seq`;
@@ -70,9 +85,19 @@ function rowToRecord(textOf: (id: number) => string, row: EventRow): GoroutineRe
   };
 }
 
-type LockOpRow = [seq: number, timeNs: number, gid: number, phase: LockOp["phase"], mode: LockOp["mode"], lock: string, site: number | null, stack: number | null];
+type LockOpRow = [
+  seq: number,
+  timeNs: number,
+  gid: number,
+  phase: LockOp["phase"],
+  mode: LockOp["mode"],
+  lock: string,
+  site: number | null,
+  stack: number | null,
+];
 
-const RUN_LOCK_OPS_SQL = "SELECT seq, time_ns, gid, phase, mode, lock, site, stack FROM lock_ops WHERE run_id = ? ORDER BY seq, ord";
+const RUN_LOCK_OPS_SQL =
+  "SELECT seq, time_ns, gid, phase, mode, lock, site, stack FROM lock_ops WHERE run_id = ? ORDER BY seq, ord";
 
 function rowToLockOp(textOf: (id: number) => string, row: LockOpRow): LockOp {
   return {
@@ -97,7 +122,12 @@ function rowToLockOp(textOf: (id: number) => string, row: LockOpRow): LockOp {
  * in step: each op is handed over just before the record whose seq equals op.seq, ops
  * after the last record at the end.
  */
-export function forEachRunRecord(db: SchedlabDatabase, runId: number, visit: (record: GoroutineRecord) => void, onLockOp?: (op: LockOp) => void): number {
+export function forEachRunRecord(
+  db: SchedlabDatabase,
+  runId: number,
+  visit: (record: GoroutineRecord) => void,
+  onLockOp?: (op: LockOp) => void,
+): number {
   requireEvents(db, runId);
   const textOf = traceStrings(db);
   const ops = onLockOp === undefined ? undefined : lockOpFeed(db, runId, textOf, onLockOp);
@@ -116,7 +146,12 @@ export function forEachRunRecord(db: SchedlabDatabase, runId: number, visit: (re
 }
 
 /** A run's lock ops from one range scan, handed to `onLockOp` as far as the records have come. */
-function lockOpFeed(db: SchedlabDatabase, runId: number, textOf: (id: number) => string, onLockOp: (op: LockOp) => void) {
+function lockOpFeed(
+  db: SchedlabDatabase,
+  runId: number,
+  textOf: (id: number) => string,
+  onLockOp: (op: LockOp) => void,
+) {
   const rows = db.prepare(RUN_LOCK_OPS_SQL).raw().iterate(runId) as IterableIterator<LockOpRow>;
   let next = rows.next();
   return {
@@ -138,7 +173,13 @@ const RUN_CHUNK_SQL = `SELECT ${EVENT_COLUMNS} FROM event_records WHERE run_id =
  * connection: there the caller may write to the database (SQLite connections cannot write
  * while a read is being stepped). Returns how many records there were.
  */
-export function forEachRunRecordInChunks(db: SchedlabDatabase, runId: number, chunk: number, visit: (record: GoroutineRecord) => void, between: () => void): number {
+export function forEachRunRecordInChunks(
+  db: SchedlabDatabase,
+  runId: number,
+  chunk: number,
+  visit: (record: GoroutineRecord) => void,
+  between: () => void,
+): number {
   requireEvents(db, runId);
   const textOf = traceStrings(db);
   const select = db.prepare(RUN_CHUNK_SQL).raw();
@@ -167,7 +208,8 @@ export function countRunEvents(db: SchedlabDatabase, runId: number): number {
 export function* iterateRunRecords(db: SchedlabDatabase, runId: number): Generator<GoroutineRecord> {
   requireEvents(db, runId);
   const textOf = traceStrings(db);
-  for (const row of db.prepare(RUN_RECORDS_SQL).raw().iterate(runId) as IterableIterator<EventRow>) yield rowToRecord(textOf, row);
+  for (const row of db.prepare(RUN_RECORDS_SQL).raw().iterate(runId) as IterableIterator<EventRow>)
+    yield rowToRecord(textOf, row);
 }
 
 /**
@@ -181,9 +223,15 @@ export function loadRunRecords(db: SchedlabDatabase, runId: number): GoroutineRe
 }
 
 /** The seq and time of a run's last record (an index seek, no scan), or null when it has none. */
-export function lastRunRecord(db: SchedlabDatabase, runId: number): { readonly seq: number; readonly timeNs: number } | null {
+export function lastRunRecord(
+  db: SchedlabDatabase,
+  runId: number,
+): { readonly seq: number; readonly timeNs: number } | null {
   requireEvents(db, runId);
-  const row = db.prepare("SELECT seq, time_ns FROM event_records WHERE run_id = ? ORDER BY seq DESC LIMIT 1").raw().get(runId) as [number, number] | undefined;
+  const row = db
+    .prepare("SELECT seq, time_ns FROM event_records WHERE run_id = ? ORDER BY seq DESC LIMIT 1")
+    .raw()
+    .get(runId) as [number, number] | undefined;
   return row === undefined ? null : { seq: row[0], timeNs: row[1] };
 }
 
@@ -210,10 +258,18 @@ export function loadRunGoroutines(db: SchedlabDatabase, runId: number): Goroutin
  * all its records and lock operations at ingest), its goroutines named by `goroutines` (the
  * run's, from loadRunGoroutines); null for a run whose events are stored, or not ingested.
  */
-export function loadRunEndStates(db: SchedlabDatabase, runId: number, goroutines: readonly GoroutineInfo[]): RunGoroutineStates | null {
-  const row = db.prepare("SELECT format, states FROM run_end_states WHERE run_id = ?").get(runId) as { format: number; states: string } | undefined;
+export function loadRunEndStates(
+  db: SchedlabDatabase,
+  runId: number,
+  goroutines: readonly GoroutineInfo[],
+): RunGoroutineStates | null {
+  const row = db.prepare("SELECT format, states FROM run_end_states WHERE run_id = ?").get(runId) as
+    { format: number; states: string } | undefined;
   if (row === undefined) return null;
-  if (row.format !== END_STATE_FORMAT) throw new EndStateFormatError(`run ${runId}'s stored end states have format ${row.format}; this schedlab reads format ${END_STATE_FORMAT}`);
+  if (row.format !== END_STATE_FORMAT)
+    throw new EndStateFormatError(
+      `run ${runId}'s stored end states have format ${row.format}; this schedlab reads format ${END_STATE_FORMAT}`,
+    );
   return decodeEndStates(row.states, goroutines);
 }
 

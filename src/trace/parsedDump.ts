@@ -17,7 +17,8 @@ export interface DumpTransition {
 // Go 1.26: M=1 P=0 G=1 StateTransition Time=5 GoID=6 NotExist->Runnable Reason=""
 const GO126 = /^M=-?\d+ P=-?\d+ G=(-?\d+) StateTransition Time=\d+ GoID=(\d+) (\w+)->(\w+) Reason=("(?:[^"\\]|\\.)*")/;
 // Go 1.22–1.25: M=1 P=0 G=1 StateTransition Time=5 Resource=Goroutine(6) Reason="" GoID=6 NotExist->Runnable
-const GO122 = /^M=-?\d+ P=-?\d+ G=(-?\d+) StateTransition Time=\d+ Resource=Goroutine\(\d+\) Reason=("(?:[^"\\]|\\.)*") GoID=(\d+) (\w+)->(\w+)/;
+const GO122 =
+  /^M=-?\d+ P=-?\d+ G=(-?\d+) StateTransition Time=\d+ Resource=Goroutine\(\d+\) Reason=("(?:[^"\\]|\\.)*") GoID=(\d+) (\w+)->(\w+)/;
 
 /** Parses one line of the Go 1.26 layout; null for any other line. */
 export function parseGo126DumpLine(line: string): DumpTransition | null {

@@ -17,7 +17,9 @@ const PACKAGE = /^package (\w+)/m;
 export function testFunctionsInOrder(dir: string): string[] {
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith("_test.go")).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith("_test.go"))
+      .sort();
   } catch {
     return [];
   }

@@ -19,7 +19,8 @@ export interface CalibrationSet {
   readonly programs: readonly string[];
 }
 
-const familyOfProgram = (familyOf: Readonly<Record<string, string>> | undefined, program: string): string => familyOf?.[program] ?? program;
+const familyOfProgram = (familyOf: Readonly<Record<string, string>> | undefined, program: string): string =>
+  familyOf?.[program] ?? program;
 
 /** Rows `indices` of `m` (copied). */
 function subsetRows(m: TrainingMatrix, indices: readonly number[]): TrainingMatrix {
@@ -63,16 +64,24 @@ export function outOfFoldRows(
   const foldOf = new Map(families.map((f, i) => [f, i % folds] as const));
   const logits = new Float64Array(fitStates.rows * K);
   for (let f = 0; f < folds; f++) {
-    const weights = Float64Array.from(train.weights, (w, r) => (foldOf.get(familyOfProgram(familyOf, rowPrograms[r])) === f ? 0 : w));
-    const model = fitModel(shape, { ...train, weights }, stopping, {
-      seed: options.seed + 1 + f,
-      epochs: Math.max(1, bestEpoch),
-      batchSize: options.batchSize,
-      learningRate: options.learningRate,
-      l2: options.l2,
-      patience: Math.max(1, bestEpoch),
-      tagWeight: options.tagWeight,
-    }, standardiser);
+    const weights = Float64Array.from(train.weights, (w, r) =>
+      foldOf.get(familyOfProgram(familyOf, rowPrograms[r])) === f ? 0 : w,
+    );
+    const model = fitModel(
+      shape,
+      { ...train, weights },
+      stopping,
+      {
+        seed: options.seed + 1 + f,
+        epochs: Math.max(1, bestEpoch),
+        batchSize: options.batchSize,
+        learningRate: options.learningRate,
+        l2: options.l2,
+        patience: Math.max(1, bestEpoch),
+        tagWeight: options.tagWeight,
+      },
+      standardiser,
+    );
     const indices = fitStatePrograms.flatMap((p, r) => (foldOf.get(familyOfProgram(familyOf, p)) === f ? [r] : []));
     const foldLogits = eventLogits(shape, model.params, subsetRows(fitStates, indices), standardiser);
     indices.forEach((r, i) => logits.set(foldLogits.subarray(i * K, (i + 1) * K), r * K));
@@ -102,7 +111,10 @@ export function withOutOfFold(a: CalibrationSet, b: CalibrationSet): Calibration
 }
 
 /** The set's row counts scaled so that every family's total is the mean family total. */
-export function familyWeightedCounts(set: CalibrationSet, familyOf: Readonly<Record<string, string>> | undefined): Float64Array {
+export function familyWeightedCounts(
+  set: CalibrationSet,
+  familyOf: Readonly<Record<string, string>> | undefined,
+): Float64Array {
   const { counts } = set.rows;
   const totals = new Map<string, number>();
   set.programs.forEach((p, r) => {
@@ -110,5 +122,8 @@ export function familyWeightedCounts(set: CalibrationSet, familyOf: Readonly<Rec
     totals.set(f, (totals.get(f) ?? 0) + counts[r]);
   });
   const mean = [...totals.values()].reduce((a, b) => a + b, 0) / Math.max(1, totals.size);
-  return Float64Array.from(counts, (n, r) => n * (mean / (totals.get(familyOfProgram(familyOf, set.programs[r])) ?? mean)));
+  return Float64Array.from(
+    counts,
+    (n, r) => n * (mean / (totals.get(familyOfProgram(familyOf, set.programs[r])) ?? mean)),
+  );
 }

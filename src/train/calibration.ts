@@ -5,7 +5,18 @@
 // member before averaging, and a temperature that depends on the run's in-context
 // predictability (T·exp(β·(h − h̄)), h a feature such as ctx.selfHits.recent).
 
-import { atContext, calibrateRow, fitOverPriorWeights, fitTemperature, goldenTemperature, nllOf, type Calibration, type CalibrationTargets, type ContextTemperature, type StudentCalibration } from "../predict/index.js";
+import {
+  atContext,
+  calibrateRow,
+  fitOverPriorWeights,
+  fitTemperature,
+  goldenTemperature,
+  nllOf,
+  type Calibration,
+  type CalibrationTargets,
+  type ContextTemperature,
+  type StudentCalibration,
+} from "../predict/index.js";
 
 /**
  * How a student is calibrated: the ensemble's mean distribution as one model ("pooled", the
@@ -23,10 +34,18 @@ export const CONTEXT_CALIBRATION_FEATURE = "ctx.selfHits.recent";
 export const CONTEXT_SLOPE_GRID: readonly number[] = [-3, -2, -1.5, -1, -0.5, -0.25, 0, 0.25, 0.5, 1, 2];
 
 /** Prior weights tried: fine near 0, where most fits land, coarser further out. */
-export const PRIOR_WEIGHT_GRID: readonly number[] = [0, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
+export const PRIOR_WEIGHT_GRID: readonly number[] = [
+  0, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8,
+];
 
 /** Count-weighted NLL per sample of calibrated logits (rows × classes). */
-export function calibratedNll(logits: Float64Array, m: CalibrationTargets, classes: number, c: Calibration | StudentCalibration, feasible: Uint8Array | null): number {
+export function calibratedNll(
+  logits: Float64Array,
+  m: CalibrationTargets,
+  classes: number,
+  c: Calibration | StudentCalibration,
+  feasible: Uint8Array | null,
+): number {
   return nllOf(logits, m, classes, (q, offset) => calibrateRow(q, classes, c, feasible, offset));
 }
 
@@ -43,7 +62,13 @@ export function fitStudentCalibration(
   rule: Pick<StudentCalibration, "feasibility" | "infeasibleCap">,
 ): StudentCalibration {
   const { feasibility, infeasibleCap } = rule;
-  const at = (temperature: number, priorWeight: number): StudentCalibration => ({ temperature, priorWeight, prior, feasibility, infeasibleCap });
+  const at = (temperature: number, priorWeight: number): StudentCalibration => ({
+    temperature,
+    priorWeight,
+    prior,
+    feasibility,
+    infeasibleCap,
+  });
   if (m.rows === 0) return at(1, 0);
   return fitOverPriorWeights(PRIOR_WEIGHT_GRID, at, (c) => calibratedNll(logits, m, classes, c, feasible), 40);
 }
@@ -71,7 +96,9 @@ export function fitContextTemperature(
   }
   const centre = weight > 0 ? sum / weight : 0;
   const nll = (c: StudentCalibration, context: ContextTemperature): number =>
-    nllOf(logits, m, classes, (q, offset) => calibrateRow(q, classes, atContext(c, context, h[offset / classes]), feasible, offset));
+    nllOf(logits, m, classes, (q, offset) =>
+      calibrateRow(q, classes, atContext(c, context, h[offset / classes]), feasible, offset),
+    );
   let best = { calibration: base, context: { feature, centre, slope: 0 } };
   let bestLoss = nll(base, best.context);
   for (const slope of CONTEXT_SLOPE_GRID) {
@@ -88,6 +115,10 @@ export function fitContextTemperature(
 }
 
 /** Each ensemble member's own temperature on the validation rows (plain temperature scaling of its logits). */
-export function memberTemperatures(memberLogits: readonly Float64Array[], m: CalibrationTargets, classes: number): number[] {
+export function memberTemperatures(
+  memberLogits: readonly Float64Array[],
+  m: CalibrationTargets,
+  classes: number,
+): number[] {
   return memberLogits.map((z) => fitTemperature(z, m, classes));
 }

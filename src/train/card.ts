@@ -4,7 +4,17 @@
 
 import { DEFAULT_HOLDOUT_FRACTION, totalCount, type Sample, type State } from "../dataset/index.js";
 import { EVENT_TYPES, fixed, pct, type EventType } from "../core/index.js";
-import { atContext, calibrateRow, FEATURE_COUNT, FEATURE_VERSION, modelLayout, nllOf, type ContextTemperature, type ModelShape, type StudentCalibration } from "../predict/index.js";
+import {
+  atContext,
+  calibrateRow,
+  FEATURE_COUNT,
+  FEATURE_VERSION,
+  modelLayout,
+  nllOf,
+  type ContextTemperature,
+  type ModelShape,
+  type StudentCalibration,
+} from "../predict/index.js";
 import { calibratedNll } from "./calibration.js";
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
 import { ensembleLogits, type FitResult, type Standardiser, type TrainingMatrix } from "./fit.js";
@@ -35,7 +45,12 @@ export function majorityEventOf(trainSamples: readonly Sample[], validationState
 }
 
 /** The card metrics of `states` (their rows `m`) under the calibrated ensemble; null when there are none. */
-export function scoreStates(states: readonly State[], m: TrainingMatrix, student: CalibratedEnsemble, majorityEvent: EventType): CardMetrics | null {
+export function scoreStates(
+  states: readonly State[],
+  m: TrainingMatrix,
+  student: CalibratedEnsemble,
+  majorityEvent: EventType,
+): CardMetrics | null {
   if (states.length === 0) return null;
   const { shape, members, standardiser, memberTemperatures, calibration, context } = student;
   const logits = ensembleLogits(shape, members, m, standardiser, memberTemperatures);
@@ -44,24 +59,41 @@ export function scoreStates(states: readonly State[], m: TrainingMatrix, student
   const q = new Float64Array(K);
   const scored = kept.map((s, i) => {
     for (let c = 0; c < K; c++) q[c] = logits[i * K + c];
-    calibrateRow(q, K, evidence === null ? calibration : atContext(calibration, context, evidence[i]), m.feasible, i * K);
+    calibrateRow(
+      q,
+      K,
+      evidence === null ? calibration : atContext(calibration, context, evidence[i]),
+      m.feasible,
+      i * K,
+    );
     return { counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: Array.from(q) };
   });
   return cardMetrics(scored, majorityEvent);
 }
 
 /** Validation NLL of calibrated logits, with the in-context temperature when there is one. */
-export function contextualNll(logits: Float64Array, m: TrainingMatrix, calibration: StudentCalibration, context: ContextTemperature | undefined): number {
+export function contextualNll(
+  logits: Float64Array,
+  m: TrainingMatrix,
+  calibration: StudentCalibration,
+  context: ContextTemperature | undefined,
+): number {
   if (context === undefined) return calibratedNll(logits, m, K, calibration, m.feasible);
   const h = featureColumn(m, context.feature);
-  return nllOf(logits, m, K, (q, offset) => calibrateRow(q, K, atContext(calibration, context, h[offset / K]), m.feasible, offset));
+  return nllOf(logits, m, K, (q, offset) =>
+    calibrateRow(q, K, atContext(calibration, context, h[offset / K]), m.feasible, offset),
+  );
 }
 
 /** What a training run knows when it writes the card. */
 export interface CardFacts {
   readonly name: string;
   readonly options: TrainStudentOptions;
-  readonly programs: { readonly train: readonly string[]; readonly validation: readonly string[]; readonly holdout: readonly string[] };
+  readonly programs: {
+    readonly train: readonly string[];
+    readonly validation: readonly string[];
+    readonly holdout: readonly string[];
+  };
   /** Whether split states were trained on at every SPLIT_GRID_POINTS. */
   readonly splitGrid: boolean;
   readonly trainSamples: number;
@@ -126,14 +158,20 @@ export function studentCard(facts: CardFacts): StudentCard {
         // The dataset split's share of families set aside for validation.
         validationFraction: DEFAULT_HOLDOUT_FRACTION,
         maxSamplesPerProgram: options.objective !== "kl" ? options.maxSamplesPerProgram : "n/a",
-        ...(options.objective === "trajectory" ? { trajectorySteps: options.trajectorySteps, trajectoryDiscount: options.trajectoryDiscount } : {}),
+        ...(options.objective === "trajectory"
+          ? { trajectorySteps: options.trajectorySteps, trajectoryDiscount: options.trajectoryDiscount }
+          : {}),
         ...(facts.splitGrid ? { splitGrid: SPLIT_GRID_POINTS.join(",") } : {}),
         feasibility: options.feasibility === "cap" ? `cap ${options.infeasibleCap}` : options.feasibility,
         members: fits.length,
         ...(fits.length > 1 ? { memberBestEpochs: fits.map((f) => f.bestEpoch).join(",") } : {}),
         calibrationMode: options.calibrationMode,
-        ...(memberTemperatures === undefined ? {} : { memberTemperatures: memberTemperatures.map((t) => t.toFixed(3)).join(",") }),
-        ...(context === undefined ? {} : { contextTemperature: `${context.feature} slope ${context.slope} centre ${context.centre.toFixed(3)}` }),
+        ...(memberTemperatures === undefined
+          ? {}
+          : { memberTemperatures: memberTemperatures.map((t) => t.toFixed(3)).join(",") }),
+        ...(context === undefined
+          ? {}
+          : { contextTemperature: `${context.feature} slope ${context.slope} centre ${context.centre.toFixed(3)}` }),
         programWeighting: "min(1, 4·median/n_p) on training rows and validation counts",
       },
       featureVersion: FEATURE_VERSION,
@@ -150,7 +188,6 @@ export function studentCard(facts: CardFacts): StudentCard {
   };
 }
 
-
 function metricsTable(title: string, m: CardMetrics | null): string {
   if (m === null) return `## ${title}\n\nNothing held out.\n`;
   return [
@@ -158,7 +195,9 @@ function metricsTable(title: string, m: CardMetrics | null): string {
     "",
     `${m.states} states, ${m.samples} samples.`,
     "",
-    "| accuracy | majority (" + m.majorityEvent + ") | ceiling | macro-F1 | ECE (15 bins) | NLL | recall GoEnd | recall GoSched | recall GoUnblock |",
+    "| accuracy | majority (" +
+      m.majorityEvent +
+      ") | ceiling | macro-F1 | ECE (15 bins) | NLL | recall GoEnd | recall GoSched | recall GoUnblock |",
     "|---|---|---|---|---|---|---|---|---|",
     `| ${pct(m.accuracy)} | ${pct(m.majority)} | ${pct(m.ceiling)} | ${fixed(m.macroF1)} | ${fixed(m.ece)} | ${fixed(m.nll)} | ${pct(m.recall.GoEnd)} | ${pct(m.recall.GoSched)} | ${pct(m.recall.GoUnblock)} |`,
     "",
@@ -169,7 +208,9 @@ function metricsTable(title: string, m: CardMetrics | null): string {
 export function cardMarkdown(card: StudentCard): string {
   const t = card.training;
   const d = card.data;
-  const hyper = Object.entries(t.hyperParameters).map(([k, v]) => `${k}=${String(v)}`).join(", ");
+  const hyper = Object.entries(t.hyperParameters)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(", ");
   return [
     `# Student adapter: ${card.name}`,
     "",

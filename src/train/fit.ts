@@ -3,10 +3,29 @@
 // The CE objective is the special case of one-hot targets; the KL objective uses p̂ as
 // the target (KL(p̂‖q) and CE(p̂, q) differ by H(p̂), a constant, so gradients are equal).
 
-import { calibrateInPlace, fitCalibration, fitTemperature, modelLayout, newWorkspace, nllOfLogits, softmaxInPlace, temperatureOnly, type Calibration, type ModelShape } from "../predict/index.js";
+import {
+  calibrateInPlace,
+  fitCalibration,
+  fitTemperature,
+  modelLayout,
+  newWorkspace,
+  nllOfLogits,
+  softmaxInPlace,
+  temperatureOnly,
+  type Calibration,
+  type ModelShape,
+} from "../predict/index.js";
 import { adamStep, initialParameters, newAdam, weightMask } from "./model.js";
 import { seededRandom, shuffleInPlace } from "../random.js";
-import { centreWidth, finishBatchGradient, firstLayerCentre, sparseBackward, sparseForward, sparseRows, type SparseRows } from "./sparse.js";
+import {
+  centreWidth,
+  finishBatchGradient,
+  firstLayerCentre,
+  sparseBackward,
+  sparseForward,
+  sparseRows,
+  type SparseRows,
+} from "./sparse.js";
 
 export { calibrateInPlace, fitCalibration, fitTemperature, nllOfLogits, temperatureOnly, type Calibration };
 
@@ -103,7 +122,13 @@ export function identityStandardiser(inputs: number): Standardiser {
  * Trains `shape` on `train`, keeping the parameters with the lowest validation NLL. Rows are
  * raw features standardised by `standardiser` on the fly (sparse rows, src/train/sparse.ts).
  */
-export function fitModel(shape: ModelShape, train: TrainingMatrix, validation: TrainingMatrix, options: FitOptions, standardiser = identityStandardiser(train.inputs)): FitResult {
+export function fitModel(
+  shape: ModelShape,
+  train: TrainingMatrix,
+  validation: TrainingMatrix,
+  options: FitOptions,
+  standardiser = identityStandardiser(train.inputs),
+): FitResult {
   const random = seededRandom(options.seed);
   let params = initialParameters(shape, random);
   const size = modelLayout(shape).size;
@@ -181,7 +206,12 @@ function sparseLogits(shape: ModelShape, params: Float64Array, rows: SparseRows)
 }
 
 /** Event logits of every row of `m` (rows × events), its rows standardised by `standardiser`. */
-export function eventLogits(shape: ModelShape, params: Float64Array, m: TrainingMatrix, standardiser = identityStandardiser(m.inputs)): Float64Array {
+export function eventLogits(
+  shape: ModelShape,
+  params: Float64Array,
+  m: TrainingMatrix,
+  standardiser = identityStandardiser(m.inputs),
+): Float64Array {
   return sparseLogits(shape, params, sparseRows(m.x, m.rows, m.inputs, standardiser));
 }
 
@@ -191,7 +221,13 @@ export function eventLogits(shape: ModelShape, params: Float64Array, m: Training
  * model. `temperatures` (one per member, default 1) calibrate each member before the mean
  * (calibration mode "per-member"). One member gives its own logits unchanged.
  */
-export function ensembleLogits(shape: ModelShape, members: readonly Float64Array[], m: TrainingMatrix, standardiser = identityStandardiser(m.inputs), temperatures?: readonly number[]): Float64Array {
+export function ensembleLogits(
+  shape: ModelShape,
+  members: readonly Float64Array[],
+  m: TrainingMatrix,
+  standardiser = identityStandardiser(m.inputs),
+  temperatures?: readonly number[],
+): Float64Array {
   if (members.length === 1) return eventLogits(shape, members[0], m, standardiser);
   const rows = sparseRows(m.x, m.rows, m.inputs, standardiser);
   const mean = new Float64Array(m.rows * shape.events);
@@ -208,7 +244,13 @@ export function ensembleLogits(shape: ModelShape, members: readonly Float64Array
 }
 
 /** Count-weighted NLL per sample of the event head at temperature `t`. */
-export function validationNll(shape: ModelShape, params: Float64Array, m: TrainingMatrix, t: number | Calibration, standardiser = identityStandardiser(m.inputs)): number {
+export function validationNll(
+  shape: ModelShape,
+  params: Float64Array,
+  m: TrainingMatrix,
+  t: number | Calibration,
+  standardiser = identityStandardiser(m.inputs),
+): number {
   return nllOfLogits(eventLogits(shape, params, m, standardiser), m, shape.events, t);
 }
 

@@ -3,7 +3,13 @@
 // card, and (optionally) saves the adapter.
 
 import { basename, resolve } from "node:path";
-import { ingestedPrograms, samplesWithPrefixes, splitDataOf, type SplitSide, type SplitSource } from "../dataset/index.js";
+import {
+  ingestedPrograms,
+  samplesWithPrefixes,
+  splitDataOf,
+  type SplitSide,
+  type SplitSource,
+} from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { saveAdapter } from "./save-adapter.js";
@@ -22,11 +28,17 @@ function studentSide(side: SplitSide): StudentSide {
 }
 
 /** Trains a student on the split's training programs of `db` and saves it to `out`. */
-export async function trainFromDatabase(db: SchedlabDatabase, options: TrainFromDatabaseOptions): Promise<TrainedStudent> {
+export async function trainFromDatabase(
+  db: SchedlabDatabase,
+  options: TrainFromDatabaseOptions,
+): Promise<TrainedStudent> {
   const progress = options.onProgress ?? (() => undefined);
   const programs = ingestedPrograms(db, options.runs);
   if (programs.length === 0) {
-    throw new UsageError("the database has no ingested runs to train on", "Run `schedlab collect` on a corpus (e.g. go-programs/) first, or pass --db with the right file.");
+    throw new UsageError(
+      "the database has no ingested runs to train on",
+      "Run `schedlab collect` on a corpus (e.g. go-programs/) first, or pass --db with the right file.",
+    );
   }
   const data = splitDataOf(db, options);
   const split = data.split;
@@ -43,7 +55,17 @@ export async function trainFromDatabase(db: SchedlabDatabase, options: TrainFrom
     holdoutSpec: `${split.spec} (${split.description})`,
   };
   const name = out === undefined ? "student" : basename(resolve(out));
-  const student = await trainOnSplit(name, { fit: studentSide(data.fit), validation: studentSide(data.validation), holdout: studentSide(data.test), programDirs, familyOf: split.familyOf }, trainOptions);
+  const student = await trainOnSplit(
+    name,
+    {
+      fit: studentSide(data.fit),
+      validation: studentSide(data.validation),
+      holdout: studentSide(data.test),
+      programDirs,
+      familyOf: split.familyOf,
+    },
+    trainOptions,
+  );
   if (out !== undefined) {
     saveAdapter(out, student);
     progress(`saved adapter to ${out}`);

@@ -51,7 +51,8 @@ export function backward(
   const dRepr = ws.dRepr;
   dRepr.fill(0);
   headBackward(params, l.eventW, l.eventB, shape.events, ws.repr, width, dEvent, grad, dRepr);
-  if (shape.tags > 0 && dTag !== null) headBackward(params, l.tagW, l.tagB, shape.tags, ws.repr, width, dTag, grad, dRepr);
+  if (shape.tags > 0 && dTag !== null)
+    headBackward(params, l.tagW, l.tagB, shape.tags, ws.repr, width, dTag, grad, dRepr);
   if (shape.kind !== "mlp") return;
   const d = shape.inputs;
   const hidden = shape.hidden;
@@ -103,7 +104,14 @@ export function newAdam(size: number): AdamState {
 }
 
 /** One Adam step (β1 0.9, β2 0.999, ε 1e-8) with L2 `l2` added to the gradient of weights. */
-export function adamStep(params: Float64Array, grad: Float64Array, state: AdamState, rate: number, l2: number, mask: Uint8Array): void {
+export function adamStep(
+  params: Float64Array,
+  grad: Float64Array,
+  state: AdamState,
+  rate: number,
+  l2: number,
+  mask: Uint8Array,
+): void {
   state.step++;
   const b1 = 0.9;
   const b2 = 0.999;

@@ -9,7 +9,13 @@ import { FEATURE_COUNT, FEATURE_SPEC, featurizePrefixes, TAG_CLASSES, type Featu
 import type { TrainingMatrix } from "./fit.js";
 import { nextEventRecord, tagTarget } from "./tags.js";
 import type { TrainStudentOptions } from "./types.js";
-import { capProgramCounts, capSamplesPerProgram, scaleByProgram, trainingProgramFactors, UNIT_WEIGHTS } from "./weighting.js";
+import {
+  capProgramCounts,
+  capSamplesPerProgram,
+  scaleByProgram,
+  trainingProgramFactors,
+  UNIT_WEIGHTS,
+} from "./weighting.js";
 
 const K = EVENT_TYPES.length;
 const T = TAG_CLASSES.length;
@@ -41,16 +47,22 @@ export function studentRows(
   holdoutStates: readonly State[],
   inputs: FeatureInputs,
   weights: Readonly<Record<EventType, number>>,
-  options: Pick<TrainStudentOptions, "objective" | "tags" | "maxSamplesPerProgram" | "seed" | "trajectorySteps" | "trajectoryDiscount">,
+  options: Pick<
+    TrainStudentOptions,
+    "objective" | "tags" | "maxSamplesPerProgram" | "seed" | "trajectorySteps" | "trajectoryDiscount"
+  >,
 ): StudentRows {
   const sampleTags = options.tags ? tagsOfSamples(fit.samples) : null;
-  const ceSamples = options.objective !== "kl" ? capSamplesPerProgram(fit.samples, options.maxSamplesPerProgram, options.seed) : null;
+  const ceSamples =
+    options.objective !== "kl" ? capSamplesPerProgram(fit.samples, options.maxSamplesPerProgram, options.seed) : null;
   const train =
     ceSamples !== null
       ? sampleRows(ceSamples.samples, inputs, weights, sampleTags === null ? null : pick(sampleTags, ceSamples.indices))
       : stateRows(fit.states, inputs, weights, options.tags ? stateTagTargets(fit.samples, sampleTags) : null);
-  if (options.objective === "trajectory" && ceSamples !== null) setTrajectoryTargets(train, ceSamples.samples, options.trajectorySteps, options.trajectoryDiscount);
-  const trainPrograms = ceSamples !== null ? ceSamples.samples.map((s) => s.prefix.program) : keptStates(fit.states).map((s) => s.program);
+  if (options.objective === "trajectory" && ceSamples !== null)
+    setTrajectoryTargets(train, ceSamples.samples, options.trajectorySteps, options.trajectoryDiscount);
+  const trainPrograms =
+    ceSamples !== null ? ceSamples.samples.map((s) => s.prefix.program) : keptStates(fit.states).map((s) => s.program);
   scaleByProgram(train, trainPrograms, trainingProgramFactors(fit.samples));
   const validation = cappedStateRows(validationSide.states, inputs);
   // Early stopping scores held-out rows of the kind the objective trains on. Per-sample rows
@@ -64,9 +76,17 @@ export function studentRows(
 }
 
 /** CE rows: one per sample, one-hot target, weight = class weight of its label. */
-function sampleRows(samples: readonly Sample[], inputs: FeatureInputs, weights: Readonly<Record<EventType, number>>, tags: Int32Array | null): TrainingMatrix {
+function sampleRows(
+  samples: readonly Sample[],
+  inputs: FeatureInputs,
+  weights: Readonly<Record<EventType, number>>,
+  tags: Int32Array | null,
+): TrainingMatrix {
   const n = samples.length;
-  const { x, feasible } = featurizePrefixes(samples.map((s) => s.prefix), inputs);
+  const { x, feasible } = featurizePrefixes(
+    samples.map((s) => s.prefix),
+    inputs,
+  );
   const events = new Float64Array(n * K);
   const w = new Float64Array(n);
   const counts = new Float64Array(n).fill(1);
@@ -92,7 +112,10 @@ function stateRows(
 ): TrainingMatrix {
   const kept = keptStates(states);
   const n = kept.length;
-  const { x, feasible } = featurizePrefixes(kept.map((s) => s.representative), inputs);
+  const { x, feasible } = featurizePrefixes(
+    kept.map((s) => s.representative),
+    inputs,
+  );
   const events = new Float64Array(n * K);
   const w = new Float64Array(n);
   const counts = new Float64Array(n);
@@ -125,7 +148,10 @@ export function keptStates(states: readonly State[]): State[] {
 /** State rows of `states` (no class weights) with program counts capped like the validation rows. */
 export function cappedStateRows(states: readonly State[], inputs: FeatureInputs): TrainingMatrix {
   const rows = stateRows(states, inputs, null, null);
-  capProgramCounts(rows, keptStates(states).map((s) => s.program));
+  capProgramCounts(
+    rows,
+    keptStates(states).map((s) => s.program),
+  );
   return rows;
 }
 
@@ -134,10 +160,17 @@ export function cappedStateRows(states: readonly State[], inputs: FeatureInputs)
  * observed next event (unweighted), capped per program like the training samples, and with
  * program counts capped like the validation states.
  */
-function validationSampleRows(samples: readonly Sample[], inputs: FeatureInputs, options: Pick<TrainStudentOptions, "maxSamplesPerProgram" | "seed">): TrainingMatrix {
+function validationSampleRows(
+  samples: readonly Sample[],
+  inputs: FeatureInputs,
+  options: Pick<TrainStudentOptions, "maxSamplesPerProgram" | "seed">,
+): TrainingMatrix {
   const capped = capSamplesPerProgram(samples, options.maxSamplesPerProgram, options.seed).samples;
   const rows = sampleRows(capped, inputs, UNIT_WEIGHTS, null);
-  capProgramCounts(rows, capped.map((s) => s.prefix.program));
+  capProgramCounts(
+    rows,
+    capped.map((s) => s.prefix.program),
+  );
   return rows;
 }
 
@@ -194,9 +227,22 @@ function pick(values: Int32Array, indices: readonly number[]): Int32Array {
  * stays the class weight of the next event. Σ_j γ^j·CE(e_{t+j}, q) = (Σ_j γ^j)·CE(mixture, q),
  * so fitting the mixture is the discounted multi-step loss up to a per-row constant.
  */
-export function setTrajectoryTargets(m: TrainingMatrix, samples: readonly Sample[], steps: number, discount: number): void {
-  if (!Number.isInteger(steps) || steps < 1) throw new UsageError(`trajectory steps must be a positive integer, got ${steps}`, "Pass e.g. --trajectory-steps 4.");
-  if (!(discount > 0 && discount <= 1)) throw new UsageError(`trajectory discount must be in (0, 1], got ${discount}`, "Pass e.g. --trajectory-discount 0.5.");
+export function setTrajectoryTargets(
+  m: TrainingMatrix,
+  samples: readonly Sample[],
+  steps: number,
+  discount: number,
+): void {
+  if (!Number.isInteger(steps) || steps < 1)
+    throw new UsageError(
+      `trajectory steps must be a positive integer, got ${steps}`,
+      "Pass e.g. --trajectory-steps 4.",
+    );
+  if (!(discount > 0 && discount <= 1))
+    throw new UsageError(
+      `trajectory discount must be in (0, 1], got ${discount}`,
+      "Pass e.g. --trajectory-discount 0.5.",
+    );
   const sequences = new Map<readonly GoroutineRecord[], number[]>();
   samples.forEach((s, i) => {
     const records = s.prefix.records;

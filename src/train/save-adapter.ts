@@ -25,6 +25,8 @@ export function saveAdapter(dir: string, student: TrainedStudent): void {
 
 /** The n-gram as features.json keeps it (contexts sorted, so equal models save equal bytes). */
 export function savedNgram(model: NgramModel): SavedNgram {
-  const table = [...model.table.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, counts]) => [key, [...counts]] as const);
+  const table = [...model.table.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, counts]) => [key, [...counts]] as const);
   return { order: model.order, addK: model.addK, table };
 }

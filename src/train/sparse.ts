@@ -52,7 +52,12 @@ export function sparseRows(x: Float32Array, rows: number, inputs: number, s: Sta
  * (hidden units); for logreg, the same over each head's input weights (events, then tags).
  * Recompute it whenever the parameters change (once per mini-batch).
  */
-export function firstLayerCentre(shape: ModelShape, params: Float64Array, centre: Float64Array, out: Float64Array): void {
+export function firstLayerCentre(
+  shape: ModelShape,
+  params: Float64Array,
+  centre: Float64Array,
+  out: Float64Array,
+): void {
   const l = modelLayout(shape);
   const d = shape.inputs;
   const dot = (w: number): number => {
@@ -87,7 +92,14 @@ function sparseDot(params: Float64Array, w: number, m: SparseRows, from: number,
 }
 
 /** Forward pass of sparse row r (fills ws like model.forward); `c` from firstLayerCentre. */
-export function sparseForward(shape: ModelShape, params: Float64Array, m: SparseRows, r: number, c: Float64Array, ws: Workspace): void {
+export function sparseForward(
+  shape: ModelShape,
+  params: Float64Array,
+  m: SparseRows,
+  r: number,
+  c: Float64Array,
+  ws: Workspace,
+): void {
   const l = modelLayout(shape);
   const d = shape.inputs;
   const from = m.start[r];
@@ -109,11 +121,21 @@ export function sparseForward(shape: ModelShape, params: Float64Array, m: Sparse
     if (shape.tags > 0) denseHead(params, l.tagW, l.tagB, shape.tags, ws.repr, shape.hidden, ws.tagLogits);
     return;
   }
-  for (let k = 0; k < shape.events; k++) ws.eventLogits[k] = params[l.eventB + k] - c[k] + sparseDot(params, l.eventW + k * d, m, from, to);
-  for (let k = 0; k < shape.tags; k++) ws.tagLogits[k] = params[l.tagB + k] - c[shape.events + k] + sparseDot(params, l.tagW + k * d, m, from, to);
+  for (let k = 0; k < shape.events; k++)
+    ws.eventLogits[k] = params[l.eventB + k] - c[k] + sparseDot(params, l.eventW + k * d, m, from, to);
+  for (let k = 0; k < shape.tags; k++)
+    ws.tagLogits[k] = params[l.tagB + k] - c[shape.events + k] + sparseDot(params, l.tagW + k * d, m, from, to);
 }
 
-function denseHead(params: Float64Array, wAt: number, bAt: number, classes: number, repr: Float64Array, width: number, out: Float64Array): void {
+function denseHead(
+  params: Float64Array,
+  wAt: number,
+  bAt: number,
+  classes: number,
+  repr: Float64Array,
+  width: number,
+  out: Float64Array,
+): void {
   for (let k = 0; k < classes; k++) {
     let s = params[bAt + k];
     const w = wAt + k * width;
@@ -196,7 +218,12 @@ export function sparseBackward(
 }
 
 /** Adds the centre correction −(μ_j/σ_j)·Σ_r d_r,unit to every first-layer weight; resets unitGrad. */
-export function finishBatchGradient(shape: ModelShape, m: SparseRows, grad: Float64Array, unitGrad: Float64Array): void {
+export function finishBatchGradient(
+  shape: ModelShape,
+  m: SparseRows,
+  grad: Float64Array,
+  unitGrad: Float64Array,
+): void {
   const l = modelLayout(shape);
   const d = shape.inputs;
   const correct = (w: number, g: number): void => {

@@ -18,9 +18,18 @@ export function runsOfSamples(samples: readonly Sample[]): RunRecords[] {
   const byRecords = new Map<Prefix["records"], RunRecords>();
   for (const s of samples) {
     const p = s.prefix;
-    if (!byRecords.has(p.records)) byRecords.set(p.records, { program: p.program, runId: p.runId, procs: p.procs, records: p.records, goroutines: p.goroutines });
+    if (!byRecords.has(p.records))
+      byRecords.set(p.records, {
+        program: p.program,
+        runId: p.runId,
+        procs: p.procs,
+        records: p.records,
+        goroutines: p.goroutines,
+      });
   }
-  return [...byRecords.values()].sort((a, b) => (a.program < b.program ? -1 : a.program > b.program ? 1 : a.runId - b.runId));
+  return [...byRecords.values()].sort((a, b) =>
+    a.program < b.program ? -1 : a.program > b.program ? 1 : a.runId - b.runId,
+  );
 }
 
 /**
@@ -28,9 +37,17 @@ export function runsOfSamples(samples: readonly Sample[]): RunRecords[] {
  * counts over its runs, the representative from the lowest run id. Ids are "grid:" + program +
  * point; these states are training rows only, never stored or scored.
  */
-export function splitGridStates(runs: readonly RunRecords[], points: readonly number[] = SPLIT_GRID_POINTS): { states: State[]; samples: Sample[] } {
-  const ordered = [...runs].sort((a, b) => (a.program < b.program ? -1 : a.program > b.program ? 1 : a.runId - b.runId));
-  const states = new Map<string, { counts: Record<EventType, number>; runs: number; representative: Prefix; key: string; program: string }>();
+export function splitGridStates(
+  runs: readonly RunRecords[],
+  points: readonly number[] = SPLIT_GRID_POINTS,
+): { states: State[]; samples: Sample[] } {
+  const ordered = [...runs].sort((a, b) =>
+    a.program < b.program ? -1 : a.program > b.program ? 1 : a.runId - b.runId,
+  );
+  const states = new Map<
+    string,
+    { counts: Record<EventType, number>; runs: number; representative: Prefix; key: string; program: string }
+  >();
   const samples: Sample[] = [];
   for (const run of ordered) {
     const events = eventSequence(run.records);
@@ -39,16 +56,42 @@ export function splitGridStates(runs: readonly RunRecords[], points: readonly nu
       const end = events[splitIndex(events.length, percent)];
       const next = run.records[end].kind as EventType;
       const id = `grid:${run.program}\0${percent}`;
-      const prefix: Prefix = { program: run.program, runId: run.runId, procs: run.procs, records: run.records, end, goroutines: run.goroutines };
+      const prefix: Prefix = {
+        program: run.program,
+        runId: run.runId,
+        procs: run.procs,
+        records: run.records,
+        end,
+        goroutines: run.goroutines,
+      };
       let state = states.get(id);
-      if (state === undefined) states.set(id, (state = { counts: emptyCounts(), runs: 0, representative: prefix, key: `split=${percent}`, program: run.program }));
+      if (state === undefined)
+        states.set(
+          id,
+          (state = {
+            counts: emptyCounts(),
+            runs: 0,
+            representative: prefix,
+            key: `split=${percent}`,
+            program: run.program,
+          }),
+        );
       state.counts[next]++;
       state.runs++;
       samples.push({ stateId: id, prefix, next });
     }
   }
   return {
-    states: [...states].map(([id, s]) => ({ id, abstraction: "split", program: s.program, key: s.key, counts: s.counts, runs: s.runs, representative: s.representative, prefixHash: "" })),
+    states: [...states].map(([id, s]) => ({
+      id,
+      abstraction: "split",
+      program: s.program,
+      key: s.key,
+      counts: s.counts,
+      runs: s.runs,
+      representative: s.representative,
+      prefixHash: "",
+    })),
     samples,
   };
 }

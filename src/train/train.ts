@@ -19,13 +19,24 @@ import {
   type StudentWeights,
 } from "../predict/index.js";
 import { familyWeightedCounts, outOfFoldRows, withOutOfFold } from "./calibration-set.js";
-import { CONTEXT_CALIBRATION_FEATURE, fitContextTemperature, fitStudentCalibration, memberTemperatures } from "./calibration.js";
+import {
+  CONTEXT_CALIBRATION_FEATURE,
+  fitContextTemperature,
+  fitStudentCalibration,
+  memberTemperatures,
+} from "./calibration.js";
 import { contextualNll, majorityEventOf, scoreStates, studentCard, type CalibratedEnsemble } from "./card.js";
 import { ensembleLogits, eventLogits, fitModel, fitStandardiser, type FitResult, type Standardiser } from "./fit.js";
 import { cappedStateRows, featureColumn, keptStates, studentRows, type StudentRows } from "./rows.js";
 import { savedNgram } from "./save-adapter.js";
 import { runsOfSamples, splitGridStates } from "./split-grid.js";
-import { ensembleMembers, type StudentData, type StudentSide, type TrainedStudent, type TrainStudentOptions } from "./types.js";
+import {
+  ensembleMembers,
+  type StudentData,
+  type StudentSide,
+  type TrainedStudent,
+  type TrainStudentOptions,
+} from "./types.js";
 import { classMarginal, classTotals, classWeights } from "./weighting.js";
 
 const K = EVENT_TYPES.length;
@@ -34,7 +45,10 @@ const T = TAG_CLASSES.length;
 export const STACKED_NGRAM_ORDER = 3;
 
 /** Loads static features of each program with a directory; failures give null and are listed. */
-export async function loadStaticFeatures(programs: readonly string[], dirs: ReadonlyMap<string, string>): Promise<{ features: Map<string, StaticFeatures>; missing: string[] }> {
+export async function loadStaticFeatures(
+  programs: readonly string[],
+  dirs: ReadonlyMap<string, string>,
+): Promise<{ features: Map<string, StaticFeatures>; missing: string[] }> {
   const features = new Map<string, StaticFeatures>();
   const missing: string[] = [];
   for (const program of programs) {
@@ -53,9 +67,16 @@ export async function loadStaticFeatures(programs: readonly string[], dirs: Read
 }
 
 /** Trains a student on split data and returns its weights, feature file and card. */
-export async function trainOnSplit(name: string, data: StudentData, options: TrainStudentOptions): Promise<TrainedStudent> {
+export async function trainOnSplit(
+  name: string,
+  data: StudentData,
+  options: TrainStudentOptions,
+): Promise<TrainedStudent> {
   if (options.calibrationMode !== "pooled" && options.calibrationFolds >= 2) {
-    throw new UsageError(`calibration mode ${options.calibrationMode} is fitted on the validation families alone and cannot be combined with calibration folds`, "Pass --calibration-folds 0, or --calibration-mode pooled.");
+    throw new UsageError(
+      `calibration mode ${options.calibrationMode} is fitted on the validation families alone and cannot be combined with calibration folds`,
+      "Pass --calibration-folds 0, or --calibration-mode pooled.",
+    );
   }
   if (data.validation.programs.length === 0) {
     throw new UsageError(
@@ -65,7 +86,9 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
   }
   const split = { train: data.fit.programs, validation: data.validation.programs, holdout: data.holdout.programs };
   const programs = [...split.train, ...split.validation, ...split.holdout];
-  const { features: staticFeatures, missing } = options.staticFeatures ? await loadStaticFeatures(programs, data.programDirs) : { features: new Map<string, StaticFeatures>(), missing: [] };
+  const { features: staticFeatures, missing } = options.staticFeatures
+    ? await loadStaticFeatures(programs, data.programDirs)
+    : { features: new Map<string, StaticFeatures>(), missing: [] };
   const staticOf = (program: string): StaticFeatures | null => staticFeatures.get(program) ?? null;
   // The training n-gram the features stack (ngram.*, and the base of ctx.mix): fitted on the
   // fit side's samples only, like the ngram:3 baseline, and saved with the adapter.
@@ -73,16 +96,25 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
   const inputs: FeatureInputs = { staticOf, ngram };
   // Split states are trained on at every 5 % of the run, the same question at more points.
   const grid = options.abstraction === "split" && options.splitGrid;
-  const gridded = (side: StudentSide): StudentSide => (grid ? { programs: side.programs, ...splitGridStates(runsOfSamples(side.samples)) } : side);
+  const gridded = (side: StudentSide): StudentSide =>
+    grid ? { programs: side.programs, ...splitGridStates(runsOfSamples(side.samples)) } : side;
   const fitSide = gridded(data.fit);
   const validationSide = gridded(data.validation);
   const holdoutStates = data.holdout.states;
-  if (fitSide.samples.length === 0) throw new UsageError("no samples in the training programs", "Check the abstraction and that the training programs' runs were ingested.");
+  if (fitSide.samples.length === 0)
+    throw new UsageError(
+      "no samples in the training programs",
+      "Check the abstraction and that the training programs' runs were ingested.",
+    );
 
   const totals = classTotals(fitSide.samples);
-  const weights = options.balance ? classWeights(totals, options.balanceTemper, options.balanceCap) : classWeights(totals, 0, 1);
+  const weights = options.balance
+    ? classWeights(totals, options.balanceTemper, options.balanceCap)
+    : classWeights(totals, 0, 1);
   const rows = studentRows(fitSide, validationSide, holdoutStates, inputs, weights, options);
-  options.onProgress?.(`${rows.train.rows} training rows (${options.objective}), ${rows.validation.rows} validation and ${rows.holdout.rows} holdout states, ${FEATURE_COUNT} features`);
+  options.onProgress?.(
+    `${rows.train.rows} training rows (${options.objective}), ${rows.validation.rows} validation and ${rows.holdout.rows} holdout states, ${FEATURE_COUNT} features`,
+  );
   const standardiser = fitStandardiser(rows.train);
   const shape: ModelShape = {
     kind: options.model,
@@ -93,7 +125,17 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
     tags: options.tags ? T : 0,
   };
   const fits = fitEnsemble(shape, rows, standardiser, options);
-  const student = calibrateEnsemble(shape, fits, rows, standardiser, { fit: fitSide.states, validation: validationSide.states }, inputs, classMarginal(totals), data.familyOf, options);
+  const student = calibrateEnsemble(
+    shape,
+    fits,
+    rows,
+    standardiser,
+    { fit: fitSide.states, validation: validationSide.states },
+    inputs,
+    classMarginal(totals),
+    data.familyOf,
+    options,
+  );
   const majorityEvent = majorityEventOf(fitSide.samples, validationSide.states);
   const card = studentCard({
     name,
@@ -127,19 +169,34 @@ export async function trainOnSplit(name: string, data: StudentData, options: Tra
  * Fits the student's models: one, or an ensemble of seeds (seed, seed + 1, …) where the
  * training set is small (split), whose mean distribution is calibrated as one model.
  */
-function fitEnsemble(shape: ModelShape, rows: StudentRows, standardiser: Standardiser, options: TrainStudentOptions): FitResult[] {
+function fitEnsemble(
+  shape: ModelShape,
+  rows: StudentRows,
+  standardiser: Standardiser,
+  options: TrainStudentOptions,
+): FitResult[] {
   const memberCount = ensembleMembers(options.members, rows.train.rows);
   return Array.from({ length: memberCount }, (_, member) =>
-    fitModel(shape, rows.train, rows.stopping, {
-      seed: options.seed + member,
-      epochs: options.epochs,
-      batchSize: options.batchSize,
-      learningRate: options.learningRate,
-      l2: options.l2,
-      patience: options.patience,
-      tagWeight: options.tagWeight,
-      onEpoch: (epoch, loss) => options.onProgress?.(`${memberCount > 1 ? `member ${member + 1}/${memberCount} ` : ""}epoch ${epoch}: validation NLL ${loss.toFixed(4)}`, true),
-    }, standardiser),
+    fitModel(
+      shape,
+      rows.train,
+      rows.stopping,
+      {
+        seed: options.seed + member,
+        epochs: options.epochs,
+        batchSize: options.batchSize,
+        learningRate: options.learningRate,
+        l2: options.l2,
+        patience: options.patience,
+        tagWeight: options.tagWeight,
+        onEpoch: (epoch, loss) =>
+          options.onProgress?.(
+            `${memberCount > 1 ? `member ${member + 1}/${memberCount} ` : ""}epoch ${epoch}: validation NLL ${loss.toFixed(4)}`,
+            true,
+          ),
+      },
+      standardiser,
+    ),
   );
 }
 
@@ -163,25 +220,65 @@ function calibrateEnsemble(
   const { validation } = rows;
   const members = fits.map((f) => f.params);
   // Calibration mode "per-member": each member's own temperature before the mean.
-  const perMember = options.calibrationMode === "per-member" && members.length > 1 ? memberTemperatures(members.map((p) => eventLogits(shape, p, validation, standardiser)), validation, K) : undefined;
+  const perMember =
+    options.calibrationMode === "per-member" && members.length > 1
+      ? memberTemperatures(
+          members.map((p) => eventLogits(shape, p, validation, standardiser)),
+          validation,
+          K,
+        )
+      : undefined;
   const validationLogits = ensembleLogits(shape, members, validation, standardiser, perMember);
   // Calibration toward the training class marginal: a model confidently wrong on programs it
   // has not seen keeps a floor α·prior on every event that can occur, which temperature alone
   // only buys by flattening every prediction (docs/training.md, "Calibration").
-  const validationSet = { logits: validationLogits, rows: validation, programs: keptStates(states.validation).map((s) => s.program) };
+  const validationSet = {
+    logits: validationLogits,
+    rows: validation,
+    programs: keptStates(states.validation).map((s) => s.program),
+  };
   const calibrationSet =
     options.calibrationFolds >= 2
       ? withOutOfFold(
           validationSet,
-          outOfFoldRows(shape, rows.train, rows.trainPrograms, rows.stopping, standardiser, cappedStateRows(states.fit, inputs), keptStates(states.fit).map((s) => s.program), familyOf, options, fits[0].bestEpoch),
+          outOfFoldRows(
+            shape,
+            rows.train,
+            rows.trainPrograms,
+            rows.stopping,
+            standardiser,
+            cappedStateRows(states.fit, inputs),
+            keptStates(states.fit).map((s) => s.program),
+            familyOf,
+            options,
+            fits[0].bestEpoch,
+          ),
         )
       : validationSet;
-  const calibrationRows = options.calibrationWeighting === "families" ? { ...calibrationSet.rows, counts: familyWeightedCounts(calibrationSet, familyOf) } : calibrationSet.rows;
-  const pooled = fitStudentCalibration(calibrationSet.logits, calibrationRows, K, marginal, calibrationRows.feasible, options);
+  const calibrationRows =
+    options.calibrationWeighting === "families"
+      ? { ...calibrationSet.rows, counts: familyWeightedCounts(calibrationSet, familyOf) }
+      : calibrationSet.rows;
+  const pooled = fitStudentCalibration(
+    calibrationSet.logits,
+    calibrationRows,
+    K,
+    marginal,
+    calibrationRows.feasible,
+    options,
+  );
   // Calibration mode "in-context": the temperature scaled by how predictable the run has been to itself.
   const { calibration, context } =
     options.calibrationMode === "in-context"
-      ? fitContextTemperature(calibrationSet.logits, calibrationRows, K, pooled, calibrationRows.feasible, featureColumn(validation, CONTEXT_CALIBRATION_FEATURE), CONTEXT_CALIBRATION_FEATURE)
+      ? fitContextTemperature(
+          calibrationSet.logits,
+          calibrationRows,
+          K,
+          pooled,
+          calibrationRows.feasible,
+          featureColumn(validation, CONTEXT_CALIBRATION_FEATURE),
+          CONTEXT_CALIBRATION_FEATURE,
+        )
       : { calibration: pooled, context: undefined };
   return { shape, members, standardiser, memberTemperatures: perMember, calibration, context, validationLogits };
 }

@@ -10,17 +10,31 @@ import type { TrainingMatrix } from "./fit.js";
 const K = EVENT_TYPES.length;
 
 /** Weight 1 for every event: rows that are scored, not rebalanced. */
-export const UNIT_WEIGHTS: Readonly<Record<EventType, number>> = { GoCreate: 1, GoStart: 1, GoBlock: 1, GoUnblock: 1, GoSched: 1, GoEnd: 1 };
+export const UNIT_WEIGHTS: Readonly<Record<EventType, number>> = {
+  GoCreate: 1,
+  GoStart: 1,
+  GoBlock: 1,
+  GoUnblock: 1,
+  GoSched: 1,
+  GoEnd: 1,
+};
 
 /** How many of `samples` have each next event. */
 export function classTotals(samples: readonly Sample[]): Record<EventType, number> {
-  const totals = { GoCreate: 0, GoStart: 0, GoBlock: 0, GoUnblock: 0, GoSched: 0, GoEnd: 0 } as Record<EventType, number>;
+  const totals = { GoCreate: 0, GoStart: 0, GoBlock: 0, GoUnblock: 0, GoSched: 0, GoEnd: 0 } as Record<
+    EventType,
+    number
+  >;
   for (const s of samples) totals[s.next]++;
   return totals;
 }
 
 /** Class weights for --balance: (n_max / n_c)^τ for rare events, capped; 1 for the others and for unseen events. */
-export function classWeights(totals: Readonly<Record<EventType, number>>, temper: number, cap: number): Record<EventType, number> {
+export function classWeights(
+  totals: Readonly<Record<EventType, number>>,
+  temper: number,
+  cap: number,
+): Record<EventType, number> {
   const max = Math.max(...EVENT_TYPES.map((e) => totals[e]));
   const weights = {} as Record<EventType, number>;
   for (const event of EVENT_TYPES) {
@@ -40,7 +54,11 @@ export function classMarginal(totals: Readonly<Record<EventType, number>>): Floa
  * At most `cap` samples per program (a seeded uniform choice, kept in original order), so
  * a program with a huge event stream neither dominates nor slows CE training.
  */
-export function capSamplesPerProgram(samples: readonly Sample[], cap: number, seed: number): { samples: Sample[]; indices: number[] } {
+export function capSamplesPerProgram(
+  samples: readonly Sample[],
+  cap: number,
+  seed: number,
+): { samples: Sample[]; indices: number[] } {
   const byProgram = new Map<string, number[]>();
   samples.forEach((s, i) => {
     const list = byProgram.get(s.prefix.program);
@@ -74,7 +92,11 @@ export function trainingProgramFactors(samples: readonly Sample[]): Map<string, 
 }
 
 /** Multiplies each row's weight by its program's factor (`programs[r]` is row r's program). */
-export function scaleByProgram(m: TrainingMatrix, programs: readonly string[], factors: ReadonlyMap<string, number>): void {
+export function scaleByProgram(
+  m: TrainingMatrix,
+  programs: readonly string[],
+  factors: ReadonlyMap<string, number>,
+): void {
   for (let r = 0; r < m.rows; r++) m.weights[r] *= factors.get(programs[r]) ?? 1;
 }
 

@@ -27,10 +27,24 @@ interface HuntJson {
   readonly programs: readonly { readonly program: string; readonly raceRunsChecked: number }[];
   readonly withoutRuns: readonly string[];
   readonly buildErrors: readonly { readonly program: string }[];
-  readonly bugs: readonly { readonly fingerprint: string; readonly program: string; readonly kind: string; readonly test: string | null; readonly gating: boolean }[];
-  readonly races: readonly { readonly program: string; readonly frames: readonly string[]; readonly accesses: readonly string[] }[];
+  readonly bugs: readonly {
+    readonly fingerprint: string;
+    readonly program: string;
+    readonly kind: string;
+    readonly test: string | null;
+    readonly gating: boolean;
+  }[];
+  readonly races: readonly {
+    readonly program: string;
+    readonly frames: readonly string[];
+    readonly accesses: readonly string[];
+  }[];
   readonly counts: Record<string, number>;
-  readonly baseline?: { readonly new: readonly { fingerprint: string }[]; readonly accepted: readonly { fingerprint: string; reason: string }[]; readonly stale: readonly unknown[] };
+  readonly baseline?: {
+    readonly new: readonly { fingerprint: string }[];
+    readonly accepted: readonly { fingerprint: string; reason: string }[];
+    readonly stale: readonly unknown[];
+  };
 }
 
 let dir: string;
@@ -48,7 +62,10 @@ function hunt(...args: string[]): Promise<CliResult> {
 /** "pkg#Test" for every top-level test and example `go test ARGS ./...` would run, from the go command's own -list. */
 async function goTestSelection(): Promise<string[]> {
   // -list ignores -run; the same regexp given to -list selects the top-level tests -run would.
-  const listed = await execa("go", ["test", "./...", "-tags", "integration", "-list", "Test(A|B)"], { cwd: MODULE, all: true });
+  const listed = await execa("go", ["test", "./...", "-tags", "integration", "-list", "Test(A|B)"], {
+    cwd: MODULE,
+    all: true,
+  });
   const names: string[] = [];
   const pending: string[] = [];
   for (const line of (listed.all ?? "").split("\n")) {
@@ -68,9 +85,14 @@ async function goTestSelection(): Promise<string[]> {
 function huntedTests(): string[] {
   const store = openDatabase(db);
   try {
-    const rows = store.prepare("SELECT p.name, r.stderr_tail FROM runs r JOIN programs p ON p.id = r.program_id WHERE r.outcome <> 'build-error'").all() as { name: string; stderr_tail: string | null }[];
+    const rows = store
+      .prepare(
+        "SELECT p.name, r.stderr_tail FROM runs r JOIN programs p ON p.id = r.program_id WHERE r.outcome <> 'build-error'",
+      )
+      .all() as { name: string; stderr_tail: string | null }[];
     const names = new Set<string>();
-    for (const row of rows) for (const m of (row.stderr_tail ?? "").matchAll(/^=== RUN\s+([^/\s]+)$/gm)) names.add(`${row.name}#${m[1]}`);
+    for (const row of rows)
+      for (const m of (row.stderr_tail ?? "").matchAll(/^=== RUN\s+([^/\s]+)$/gm)) names.add(`${row.name}#${m[1]}`);
     return [...names].sort();
   } finally {
     store.close();
@@ -98,9 +120,17 @@ describe("schedlab hunt ./... --run 'Test(A|B)' --tags integration --race", () =
     // Not vacuous: an unanchored -run keeps TestBackoff; TestC, the example, onlyc and the main package are left out.
     expect(expected).toContain("store#TestBackoff");
     expect(expected).toContain("tagonly#TestB");
-    expect(expected.some((t) => t.endsWith("#TestC") || t.includes("Example") || t.startsWith("onlyc#") || t.startsWith("cmd/"))).toBe(false);
+    expect(
+      expected.some(
+        (t) => t.endsWith("#TestC") || t.includes("Example") || t.startsWith("onlyc#") || t.startsWith("cmd/"),
+      ),
+    ).toBe(false);
     expect(huntedTests()).toEqual(expected);
-    const programs = [...firstJson.programs.map((p) => p.program), ...firstJson.withoutRuns, ...firstJson.buildErrors.map((b) => b.program)].sort();
+    const programs = [
+      ...firstJson.programs.map((p) => p.program),
+      ...firstJson.withoutRuns,
+      ...firstJson.buildErrors.map((b) => b.program),
+    ].sort();
     expect(programs).toEqual([...new Set(expected.map((t) => t.split("#")[0]!))].sort());
   });
 
@@ -121,17 +151,26 @@ describe("schedlab hunt ./... --run 'Test(A|B)' --tags integration --race", () =
     expect(firstJson.counts).toMatchObject({ leak: 1, race: 1, flaky: 0 });
     // Progress went to stderr, findings alone to stdout.
     expect(first.stderr).toMatch(/^fetch: finding after/m);
-    expect(first.stderr).toMatch(/^hunt: 4 program\(s\), (\d+) run\(s\) recorded \(\1 executed now\); no gate asked for \(--fail-on\)\.$/m);
+    expect(first.stderr).toMatch(
+      /^hunt: 4 program\(s\), (\d+) run\(s\) recorded \(\1 executed now\); no gate asked for \(--fail-on\)\.$/m,
+    );
   });
 
   test("--fail-on leak,race exits 3 (the leak comes first) and saves a baseline; the hunt resumes without running anything", async () => {
     const baseline = join(dir, "baseline.json");
     const gated = await hunt("--format", "json", "--fail-on", "leak,race", "--save-baseline", baseline);
     expect(gated.code, gated.stderr).toBe(3);
-    expect(gated.stderr).toMatch(/^hunt: 4 program\(s\), [1-9]\d* run\(s\) recorded \(0 executed now\); gates leak, race: leak, race failed \(exit 3\)\.$/m);
-    expect((JSON.parse(gated.stdout) as HuntJson).bugs.map((b) => b.fingerprint)).toEqual(firstJson.bugs.map((b) => b.fingerprint));
+    expect(gated.stderr).toMatch(
+      /^hunt: 4 program\(s\), [1-9]\d* run\(s\) recorded \(0 executed now\); gates leak, race: leak, race failed \(exit 3\)\.$/m,
+    );
+    expect((JSON.parse(gated.stdout) as HuntJson).bugs.map((b) => b.fingerprint)).toEqual(
+      firstJson.bugs.map((b) => b.fingerprint),
+    );
     const saved = JSON.parse(readFileSync(baseline, "utf8")) as { entries: { kind: string; program: string }[] };
-    expect(saved.entries.map((e) => [e.kind, e.program])).toEqual([["leak", "fetch"], ["race", "racy"]]);
+    expect(saved.entries.map((e) => [e.kind, e.program])).toEqual([
+      ["leak", "fetch"],
+      ["race", "racy"],
+    ]);
 
     const accepted = await hunt("--format", "json", "--fail-on", "leak,race", "--baseline", baseline);
     expect(accepted.code, accepted.stderr).toBe(0);
@@ -142,7 +181,10 @@ describe("schedlab hunt ./... --run 'Test(A|B)' --tags integration --race", () =
   });
 
   test("a bug the baseline does not list fails the gate: with only the leak accepted, the race exits 4 (SARIF says which is new)", async () => {
-    const full = JSON.parse(readFileSync(join(dir, "baseline.json"), "utf8")) as { schedlabBaseline: number; entries: { kind: string }[] };
+    const full = JSON.parse(readFileSync(join(dir, "baseline.json"), "utf8")) as {
+      schedlabBaseline: number;
+      entries: { kind: string }[];
+    };
     const leakOnly = join(dir, "leak-only.json");
     writeFileSync(leakOnly, JSON.stringify({ ...full, entries: full.entries.filter((e) => e.kind === "leak") }));
     const gated = await hunt("--format", "sarif", "--fail-on", "all", "--baseline", leakOnly, "--repo-root", MODULE);
@@ -150,7 +192,11 @@ describe("schedlab hunt ./... --run 'Test(A|B)' --tags integration --race", () =
     const sarif = JSON.parse(gated.stdout) as Sarif.Log;
     const validate = sarifValidator();
     expect(validate(sarif), validate.problems().join("\n")).toBe(true);
-    const results = sarif.runs[0]!.results!.map((r) => [r.ruleId, r.baselineState, r.locations![0]!.physicalLocation?.artifactLocation?.uri]);
+    const results = sarif.runs[0]!.results!.map((r) => [
+      r.ruleId,
+      r.baselineState,
+      r.locations![0]!.physicalLocation?.artifactLocation?.uri,
+    ]);
     expect(results).toEqual(
       expect.arrayContaining([
         ["schedlab/leak", "unchanged", "fetch/fetch.go"],

@@ -35,7 +35,10 @@ describe("numeric options", () => {
     [["dist", "--abstraction", "depth", "--limit", "ten"], "--limit must be a non-negative integer"],
     [["leaks", "--cut-fraction", "2"], "--cut-fraction must be a number in [0, 1]"],
     [["events", "--program", "p", "--run", "1.5"], null],
-    [["train", "--objective", "kl", "--abstraction", "depth", "--out", "/tmp/never", "--hidden", "0"], "--hidden must be a positive integer"],
+    [
+      ["train", "--objective", "kl", "--abstraction", "depth", "--out", "/tmp/never", "--hidden", "0"],
+      "--hidden must be a positive integer",
+    ],
   ])("schedlab %j fails with a usage error and leaves no database behind", async (args, message) => {
     const db = join(mkdtempSync(join(tmpdir(), "schedlab-numbers-")), "none.db");
     const result = await runCli([...args, "--db", db]);

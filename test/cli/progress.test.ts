@@ -3,7 +3,14 @@ import { LOG_PROGRESS_EVERY_MS, logHeartbeat, progressWriter } from "../../src/c
 
 /** A stand-in for process.stderr that records what is written. */
 function stream(tty: boolean): NodeJS.WriteStream & { text: string } {
-  const s = { text: "", isTTY: tty, write(chunk: string) { s.text += chunk; return true; } };
+  const s = {
+    text: "",
+    isTTY: tty,
+    write(chunk: string) {
+      s.text += chunk;
+      return true;
+    },
+  };
   return s as unknown as NodeJS.WriteStream & { text: string };
 }
 
@@ -71,7 +78,10 @@ describe("logHeartbeat", () => {
 
   it("does nothing on a terminal (the live line is its progress) or when quiet", () => {
     vi.useFakeTimers();
-    for (const [out, quiet] of [[stream(true), false], [stream(false), true]] as const) {
+    for (const [out, quiet] of [
+      [stream(true), false],
+      [stream(false), true],
+    ] as const) {
       const heartbeat = logHeartbeat(out, () => "status", { everyMs: 10, quiet });
       vi.advanceTimersByTime(1_000);
       heartbeat.stop("final");

@@ -13,12 +13,21 @@ describe("schedlab collect (CLI)", () => {
   it("rejects a bad duration with exit code 2 and a hint", async () => {
     const result = await runCli(["collect", join(PROGRAMS, "clean"), "--timeout", "soon"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('schedlab: invalid duration "soon"\n  Write a duration such as "500ms", "10s" or "2m".\n');
+    expect(result.stderr).toBe(
+      'schedlab: invalid duration "soon"\n  Write a duration such as "500ms", "10s" or "2m".\n',
+    );
   });
 
   it("rejects a directory without Go code, saying what to do", async () => {
     const dir = scratch("cli-nogo");
-    const result = await runCli(["collect", join(SPECIAL, "nogo"), "--db", join(dir, "s.db"), "--traces", join(dir, "t")]);
+    const result = await runCli([
+      "collect",
+      join(SPECIAL, "nogo"),
+      "--db",
+      join(dir, "s.db"),
+      "--traces",
+      join(dir, "t"),
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`schedlab: no Go program under ${join(SPECIAL, "nogo")}`);
     expect(result.stderr).toContain("Point collect at a directory that contains .go files");
@@ -26,7 +35,14 @@ describe("schedlab collect (CLI)", () => {
 
   it("records a directory whose only file has no valid package clause as a build error with the compiler's message", async () => {
     const dir = scratch("cli-unparsable");
-    const result = await runCli(["collect", join(SPECIAL, "unparsable"), "--db", join(dir, "s.db"), "--traces", join(dir, "t")]);
+    const result = await runCli([
+      "collect",
+      join(SPECIAL, "unparsable"),
+      "--db",
+      join(dir, "s.db"),
+      "--traces",
+      join(dir, "t"),
+    ]);
     expect(result.code).toBe(6); // nothing built: collect fails (EVERY_BUILD_FAILED_EXIT_CODE)
     const lines = result.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe("unparsable (main): build error");
@@ -35,7 +51,19 @@ describe("schedlab collect (CLI)", () => {
 
   it("prints one line per program with its outcomes, then resumes without running anything", async () => {
     const dir = scratch("cli-human");
-    const args = ["collect", join(PROGRAMS, "os-exit"), join(PROGRAMS, "compile-error"), "--runs", "2", "--timeout", "3s", "--db", join(dir, "s.db"), "--traces", join(dir, "t")];
+    const args = [
+      "collect",
+      join(PROGRAMS, "os-exit"),
+      join(PROGRAMS, "compile-error"),
+      "--runs",
+      "2",
+      "--timeout",
+      "3s",
+      "--db",
+      join(dir, "s.db"),
+      "--traces",
+      join(dir, "t"),
+    ];
     const first = await runCli(args);
     expect(first.code).toBe(0);
     const lines = first.stdout.trimEnd().split("\n");
@@ -52,20 +80,44 @@ describe("schedlab collect (CLI)", () => {
   it("collects only the programs named with --program, keeping their names relative to the tree", async () => {
     const dir = scratch("cli-select");
     const result = await runCli([
-      "collect", PROGRAMS, "--program", "modtree/cmd/hello", "--program", "modtree/tools/hello", "--program", "clean",
-      "--runs", "1", "--timeout", "3s", "--procs", "1", "--db", join(dir, "s.db"), "--traces", join(dir, "t"), "--json", "--no-ingest",
+      "collect",
+      PROGRAMS,
+      "--program",
+      "modtree/cmd/hello",
+      "--program",
+      "modtree/tools/hello",
+      "--program",
+      "clean",
+      "--runs",
+      "1",
+      "--timeout",
+      "3s",
+      "--procs",
+      "1",
+      "--db",
+      join(dir, "s.db"),
+      "--traces",
+      join(dir, "t"),
+      "--json",
+      "--no-ingest",
     ]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const { programs } = JSON.parse(result.stdout) as { programs: ProgramSummary[] };
     expect(programs.map((p) => [p.name, p.runs.map((r) => r.outcome)])).toEqual([
-      ["clean", ["ok"]], ["modtree/cmd/hello", ["ok"]], ["modtree/tools/hello", ["ok"]],
+      ["clean", ["ok"]],
+      ["modtree/cmd/hello", ["ok"]],
+      ["modtree/tools/hello", ["ok"]],
     ]);
     expect(programs[1].runs[0].trace).toBe(join(dir, "t", "modtree", "cmd", "hello", "procs-1", "run-0.trace"));
     // Nothing else was built or run: the database holds the three programs and their three runs.
     const db = new Database(join(dir, "s.db"), { readonly: true });
     try {
-      expect(db.prepare("SELECT name FROM programs ORDER BY name").pluck().all()).toEqual(["clean", "modtree/cmd/hello", "modtree/tools/hello"]);
+      expect(db.prepare("SELECT name FROM programs ORDER BY name").pluck().all()).toEqual([
+        "clean",
+        "modtree/cmd/hello",
+        "modtree/tools/hello",
+      ]);
       expect(db.prepare("SELECT COUNT(*) FROM runs").pluck().get()).toBe(3);
       expect(db.prepare("SELECT COUNT(*) FROM builds").pluck().get()).toBe(3);
     } finally {
@@ -75,7 +127,16 @@ describe("schedlab collect (CLI)", () => {
 
   it("refuses an unknown --program before running anything, with exit code 2 and the names it may mean", async () => {
     const dir = scratch("cli-select-unknown");
-    const result = await runCli(["collect", PROGRAMS, "--program", "hello", "--db", join(dir, "s.db"), "--traces", join(dir, "t")]);
+    const result = await runCli([
+      "collect",
+      PROGRAMS,
+      "--program",
+      "hello",
+      "--db",
+      join(dir, "s.db"),
+      "--traces",
+      join(dir, "t"),
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       `schedlab: no program named hello under ${PROGRAMS}\n  Name programs by their path relative to the root given, e.g. modtree/cmd/hello, modtree/tools/hello.\n`,

@@ -24,11 +24,24 @@ function onlyRun(name: string): RunSummary {
 beforeAll(async () => {
   dir = scratch("e2e");
   const result = await runCli([
-    "collect", PROGRAMS, "--runs", "1", "--timeout", "3s", "--procs", "2",
-    "--db", join(dir, "s.db"), "--traces", join(dir, "traces"), "--json",
+    "collect",
+    PROGRAMS,
+    "--runs",
+    "1",
+    "--timeout",
+    "3s",
+    "--procs",
+    "2",
+    "--db",
+    join(dir, "s.db"),
+    "--traces",
+    join(dir, "traces"),
+    "--json",
   ]);
   // The fixtures that do not build are named in one summary line; the others ran, so exit 0.
-  expect(result.stderr).toBe("schedlab: 4 of 15 program(s) failed to build: compile-error, modtree/cmd/broken, syntax-error, syntax-error-test; their runs are recorded as build-error.\n");
+  expect(result.stderr).toBe(
+    "schedlab: 4 of 15 program(s) failed to build: compile-error, modtree/cmd/broken, syntax-error, syntax-error-test; their runs are recorded as build-error.\n",
+  );
   expect(result.code).toBe(0);
   const parsed = JSON.parse(result.stdout) as { programs: ProgramSummary[] };
   programs = new Map(parsed.programs.map((p) => [p.name, p]));
@@ -38,9 +51,21 @@ beforeAll(async () => {
 describe("schedlab collect over the fixture tree", () => {
   it("finds every main and test package, and nothing in hidden, vendor or testdata dirs", () => {
     expect([...programs.keys()]).toEqual([
-      "clean", "compile-error", "flood", "goroutine-panic", "leak-select", "modtree/cmd/broken", "modtree/cmd/hello",
-      "modtree/tools/hello", "modtree/work",
-      "mutex-deadlock", "os-exit", "syntax-error", "syntax-error-test", "test-leak", "waitgroup",
+      "clean",
+      "compile-error",
+      "flood",
+      "goroutine-panic",
+      "leak-select",
+      "modtree/cmd/broken",
+      "modtree/cmd/hello",
+      "modtree/tools/hello",
+      "modtree/work",
+      "mutex-deadlock",
+      "os-exit",
+      "syntax-error",
+      "syntax-error-test",
+      "test-leak",
+      "waitgroup",
     ]);
     expect(programs.get("test-leak")!.kind).toBe("test");
     expect(programs.get("modtree/work")!.kind).toBe("test");
@@ -51,8 +76,13 @@ describe("schedlab collect over the fixture tree", () => {
     for (const program of programs.values()) {
       for (const key of Object.keys(program)) expect(["name", "kind", "build", "buildOutput", "runs"]).toContain(key);
       for (const run of program.runs) {
-        for (const key of Object.keys(run)) expect(["id", "index", "config", "outcome", "exitCode", "wallMs", "trace", "dump", "truncated"]).toContain(key);
-        expect(db.prepare("SELECT config, run_index AS idx, strategy, seed FROM runs WHERE id = ?").get(run.id)).toEqual({ config: run.config, idx: run.index, strategy: "plain", seed: null });
+        for (const key of Object.keys(run))
+          expect(["id", "index", "config", "outcome", "exitCode", "wallMs", "trace", "dump", "truncated"]).toContain(
+            key,
+          );
+        expect(
+          db.prepare("SELECT config, run_index AS idx, strategy, seed FROM runs WHERE id = ?").get(run.id),
+        ).toEqual({ config: run.config, idx: run.index, strategy: "plain", seed: null });
         expect(run.config).toBe("procs-2");
         expect(run.trace).not.toBeNull();
         expect(existsSync(run.trace!)).toBe(true);
@@ -81,7 +111,9 @@ describe("schedlab collect over the fixture tree", () => {
   });
 
   it("stores the manifest of a program that has one, and null for one that has none", () => {
-    const rows = db.prepare("SELECT name, manifest FROM programs WHERE name IN ('leak-select', 'clean') ORDER BY name").all() as { name: string; manifest: string | null }[];
+    const rows = db
+      .prepare("SELECT name, manifest FROM programs WHERE name IN ('leak-select', 'clean') ORDER BY name")
+      .all() as { name: string; manifest: string | null }[];
     expect(rows[0]).toEqual({ name: "clean", manifest: null });
     expect(JSON.parse(rows[1].manifest!)).toMatchObject({ outcome: "leak", pattern: "select-without-ready-case" });
   });
@@ -89,7 +121,13 @@ describe("schedlab collect over the fixture tree", () => {
   it("stops a mutex deadlock at the deadline: it hangs under the tracer instead of dying", async () => {
     const run = onlyRun("mutex-deadlock");
     expect(run).toMatchObject({ outcome: "timeout", exitCode: 124 });
-    const stderr = (db.prepare("SELECT stderr_tail AS s FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'mutex-deadlock'").get() as { s: string }).s;
+    const stderr = (
+      db
+        .prepare(
+          "SELECT stderr_tail AS s FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'mutex-deadlock'",
+        )
+        .get() as { s: string }
+    ).s;
     expect(stderr).not.toContain("all goroutines are asleep");
     const dump = readFileSync(run.dump!, "utf8");
     expect(dump.split("\n")[0]).toBe("# schedlab-harness stop=deadline code=124");
@@ -112,7 +150,9 @@ describe("schedlab collect over the fixture tree", () => {
     expect(readFileSync(run.dump!, "utf8")).toContain("assignment to entry in nil map");
     // What was flushed before the crash still parses.
     expect((await parsedTrace(run.trace!)).exitCode).toBe(0);
-    const row = db.prepare("SELECT truncated FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'goroutine-panic'").get() as { truncated: number };
+    const row = db
+      .prepare("SELECT truncated FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'goroutine-panic'")
+      .get() as { truncated: number };
     expect(row.truncated).toBe(1);
   });
 
@@ -120,20 +160,33 @@ describe("schedlab collect over the fixture tree", () => {
     const program = programs.get("compile-error")!;
     expect(program.build).toBe("error");
     expect(program.runs).toEqual([]);
-    expect(program.buildOutput).toContain(join(PROGRAMS, "compile-error", "main.go") + ":5:2: undefined: undefinedFunction");
-    const outcomes = db.prepare("SELECT outcome FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'compile-error'").all();
+    expect(program.buildOutput).toContain(
+      join(PROGRAMS, "compile-error", "main.go") + ":5:2: undefined: undefinedFunction",
+    );
+    const outcomes = db
+      .prepare("SELECT outcome FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'compile-error'")
+      .all();
     expect(outcomes).toEqual([{ outcome: "build-error" }]);
   });
 
   it("records a package that does not parse as a build error with the compiler's first lines, main and test alike", () => {
     const main = programs.get("syntax-error")!;
     expect(main).toMatchObject({ kind: "main", build: "error", runs: [] });
-    expect(main.buildOutput).toMatch(/^# .*syntax-error\n\.\/main\.go:7:\d+: syntax error: unexpected newline in argument list/);
+    expect(main.buildOutput).toMatch(
+      /^# .*syntax-error\n\.\/main\.go:7:\d+: syntax error: unexpected newline in argument list/,
+    );
     const test = programs.get("syntax-error-test")!;
     expect(test).toMatchObject({ kind: "test", build: "error", runs: [] });
     expect(test.buildOutput).toMatch(/broken_test\.go:7:\d+: missing condition in if statement/);
-    const outcomes = db.prepare("SELECT p.name, r.outcome FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name LIKE 'syntax-error%' ORDER BY p.name").all();
-    expect(outcomes).toEqual([{ name: "syntax-error", outcome: "build-error" }, { name: "syntax-error-test", outcome: "build-error" }]);
+    const outcomes = db
+      .prepare(
+        "SELECT p.name, r.outcome FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name LIKE 'syntax-error%' ORDER BY p.name",
+      )
+      .all();
+    expect(outcomes).toEqual([
+      { name: "syntax-error", outcome: "build-error" },
+      { name: "syntax-error-test", outcome: "build-error" },
+    ]);
   });
 
   it("lets a program write 20 MB to stdout and still finish cleanly", async () => {
@@ -157,7 +210,11 @@ describe("schedlab collect over the fixture tree", () => {
     const parsed = await parsedTrace(run.trace!);
     expect(parsed.exitCode).toBe(0);
     expect(parsed.output).toContain("TestLeaksReceiver");
-    const row = db.prepare("SELECT stderr_tail AS tail FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'test-leak'").get() as { tail: string };
+    const row = db
+      .prepare(
+        "SELECT stderr_tail AS tail FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'test-leak'",
+      )
+      .get() as { tail: string };
     expect(row.tail).toContain("--- PASS: TestLeaksReceiver");
   });
 
@@ -172,9 +229,25 @@ describe("schedlab collect over the fixture tree", () => {
   it("records a build row per program and config, the Go version and a scrubbed environment", () => {
     const builds = db.prepare("SELECT count(*) AS n FROM builds WHERE config = 'procs-2'").get() as { n: number };
     expect(builds.n).toBe(programs.size);
-    const row = db.prepare("SELECT env, go_version AS goVersion, trace_sha256 AS sha, trace_bytes AS bytes, trace_path AS path FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'clean'").get() as { env: string; goVersion: string; sha: string; bytes: number; path: string };
+    const row = db
+      .prepare(
+        "SELECT env, go_version AS goVersion, trace_sha256 AS sha, trace_bytes AS bytes, trace_path AS path FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'clean'",
+      )
+      .get() as { env: string; goVersion: string; sha: string; bytes: number; path: string };
     const env = JSON.parse(row.env) as Record<string, string>;
-    expect(Object.keys(env).sort()).toEqual(["GOCACHE", "GOMAXPROCS", "GOPATH", "GOROOT", "GOTRACEBACK", "HOME", "PATH", "SCHEDLAB_DEADLINE_MS", "SCHEDLAB_DUMP", "SCHEDLAB_TRACE", "TMPDIR"]);
+    expect(Object.keys(env).sort()).toEqual([
+      "GOCACHE",
+      "GOMAXPROCS",
+      "GOPATH",
+      "GOROOT",
+      "GOTRACEBACK",
+      "HOME",
+      "PATH",
+      "SCHEDLAB_DEADLINE_MS",
+      "SCHEDLAB_DUMP",
+      "SCHEDLAB_TRACE",
+      "TMPDIR",
+    ]);
     expect(env.GOMAXPROCS).toBe("2");
     expect(row.goVersion).toMatch(/^go1\.\d+/);
     expect(row.sha).toMatch(/^[0-9a-f]{64}$/);

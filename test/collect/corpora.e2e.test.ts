@@ -24,7 +24,10 @@ func main() {
 /** A tree with one main package at `app/hello`, its output line chosen by `variant`. */
 function tree(root: string, variant: string): string {
   mkdirSync(join(root, "app", "hello"), { recursive: true });
-  writeFileSync(join(root, "app", "hello", "main.go"), HELLO.replace("fmt.Println(<-done)", `fmt.Println(<-done, ${JSON.stringify(variant)})`));
+  writeFileSync(
+    join(root, "app", "hello", "main.go"),
+    HELLO.replace("fmt.Println(<-done)", `fmt.Println(<-done, ${JSON.stringify(variant)})`),
+  );
   return root;
 }
 

@@ -27,8 +27,10 @@ function runsOf(db: string): RunRow[] {
   const store = openDatabase(db);
   try {
     return store
-      .prepare(`SELECT p.name, r.run_index AS runIndex, r.strategy, r.outcome, r.wall_ms AS wallMs, r.stderr_tail AS stderrTail, r.env, c.timeout_ms AS checkMs
-        FROM runs r JOIN programs p ON p.id = r.program_id LEFT JOIN run_checks c ON c.run_id = r.id ORDER BY p.name, r.id`)
+      .prepare(
+        `SELECT p.name, r.run_index AS runIndex, r.strategy, r.outcome, r.wall_ms AS wallMs, r.stderr_tail AS stderrTail, r.env, c.timeout_ms AS checkMs
+        FROM runs r JOIN programs p ON p.id = r.program_id LEFT JOIN run_checks c ON c.run_id = r.id ORDER BY p.name, r.id`,
+      )
       .all() as RunRow[];
   } finally {
     store.close();
@@ -49,7 +51,10 @@ function derivedChoices(earlier: readonly RunRow[]): number[] {
   let longest: number | null = null;
   for (const run of earlier) {
     if (run.outcome === "ok") longest = Math.max(longest ?? 0, run.wallMs);
-    if (longest !== null) choices.push(configuredTimeoutMs({ givenMs: null, manifestMs: undefined, plainOkMsPerIteration: longest, testCount: null }));
+    if (longest !== null)
+      choices.push(
+        configuredTimeoutMs({ givenMs: null, manifestMs: undefined, plainOkMsPerIteration: longest, testCount: null }),
+      );
   }
   return choices;
 }
@@ -58,21 +63,63 @@ describe("deadlines without --timeout", () => {
   it("a plain collect: the first run gets 10 s, the others 5× it (as -test.timeout and the harness deadline); --timeout wins", async () => {
     const dir = scratch("deadline");
     const db = join(dir, "s.db");
-    const collected = await runCli(["collect", DEADLINE, "--runs", "3", "--procs", "1", "--jobs", "2", "--db", db, "--traces", join(dir, "t"), "--no-ingest", "--quiet"]);
+    const collected = await runCli([
+      "collect",
+      DEADLINE,
+      "--runs",
+      "3",
+      "--procs",
+      "1",
+      "--jobs",
+      "2",
+      "--db",
+      db,
+      "--traces",
+      join(dir, "t"),
+      "--no-ingest",
+      "--quiet",
+    ]);
     expect(collected.code, collected.stderr).toBe(0);
     const runs = runsOf(db);
     expect(runs.map((r) => [r.name, r.runIndex, r.outcome])).toEqual([
-      ["cmd/tick", 0, "ok"], ["cmd/tick", 1, "ok"], ["cmd/tick", 2, "ok"],
-      ["deadline", 0, "ok"], ["deadline", 1, "ok"], ["deadline", 2, "ok"],
+      ["cmd/tick", 0, "ok"],
+      ["cmd/tick", 1, "ok"],
+      ["cmd/tick", 2, "ok"],
+      ["deadline", 0, "ok"],
+      ["deadline", 1, "ok"],
+      ["deadline", 2, "ok"],
     ]);
     for (const name of ["cmd/tick", "deadline"]) {
       const own = runs.filter((r) => r.name === name);
       expect(deadlineOf(own[0]), name).toBe(10_000);
-      for (const [k, run] of own.entries()) if (k > 0) expect(derivedChoices(own.slice(0, k)), `${name} run ${k}`).toContain(deadlineOf(run));
+      for (const [k, run] of own.entries())
+        if (k > 0) expect(derivedChoices(own.slice(0, k)), `${name} run ${k}`).toContain(deadlineOf(run));
       // The fixture's runs take well under 400 ms: their later deadlines sit at the 2 s floor, far below 10 s.
-      expect(own.slice(1).map(deadlineOf).every((ms) => ms >= 2_000 && ms < 10_000), name).toBe(true);
+      expect(
+        own
+          .slice(1)
+          .map(deadlineOf)
+          .every((ms) => ms >= 2_000 && ms < 10_000),
+        name,
+      ).toBe(true);
     }
-    const again = await runCli(["collect", DEADLINE, "--runs", "3", "--procs", "1", "--timeout", "7s", "--force", "--db", db, "--traces", join(dir, "t"), "--no-ingest", "--quiet"]);
+    const again = await runCli([
+      "collect",
+      DEADLINE,
+      "--runs",
+      "3",
+      "--procs",
+      "1",
+      "--timeout",
+      "7s",
+      "--force",
+      "--db",
+      db,
+      "--traces",
+      join(dir, "t"),
+      "--no-ingest",
+      "--quiet",
+    ]);
     expect(again.code, again.stderr).toBe(0);
     expect(runsOf(db).map(deadlineOf)).toEqual([7_000, 7_000, 7_000, 7_000, 7_000, 7_000]);
   });
@@ -80,7 +127,20 @@ describe("deadlines without --timeout", () => {
   it("a hunt: the first plain run gets 10 s and goes alone; the later plain runs get 5× it (run_checks.timeout_ms)", async () => {
     const dir = scratch("deadline-hunt");
     const db = join(dir, "s.db");
-    const hunted = await runCli(["collect", join(DEADLINE, "cmd/tick"), "--budget", "2s", "--procs", "1,2", "--db", db, "--traces", join(dir, "t"), "--no-ingest", "--quiet"]);
+    const hunted = await runCli([
+      "collect",
+      join(DEADLINE, "cmd/tick"),
+      "--budget",
+      "2s",
+      "--procs",
+      "1,2",
+      "--db",
+      db,
+      "--traces",
+      join(dir, "t"),
+      "--no-ingest",
+      "--quiet",
+    ]);
     expect(hunted.code, hunted.stderr).toBe(0);
     const runs = runsOf(db);
     expect(runs[0]).toMatchObject({ strategy: "plain", checkMs: 10_000 });
@@ -88,6 +148,7 @@ describe("deadlines without --timeout", () => {
     for (const run of runs) expect(deadlineOf(run)).toBe(run.checkMs);
     const plain = runs.filter((r) => r.strategy === "plain");
     expect(plain.length, JSON.stringify(runs.map((r) => r.strategy))).toBeGreaterThan(1);
-    for (const [k, run] of plain.entries()) if (k > 0) expect(derivedChoices(plain.slice(0, k)), `plain run ${k}`).toContain(run.checkMs);
+    for (const [k, run] of plain.entries())
+      if (k > 0) expect(derivedChoices(plain.slice(0, k)), `plain run ${k}`).toContain(run.checkMs);
   });
 });

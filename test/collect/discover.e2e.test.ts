@@ -16,7 +16,12 @@ describe("discoverPrograms", () => {
 
   it("applies build constraints: a //go:build ignore main file does not make a second package", async () => {
     const { programs, warnings } = await discoverPrograms([join(PROGRAMS, "modtree")]);
-    expect(programs.map((p) => `${p.name}:${p.kind}`)).toEqual(["cmd/broken:main", "cmd/hello:main", "tools/hello:main", "work:test"]);
+    expect(programs.map((p) => `${p.name}:${p.kind}`)).toEqual([
+      "cmd/broken:main",
+      "cmd/hello:main",
+      "tools/hello:main",
+      "work:test",
+    ]);
     expect(programs[3].goFiles).toEqual([join(PROGRAMS, "modtree", "work", "work.go")]);
     expect(warnings).toEqual([]);
   });
@@ -49,7 +54,9 @@ describe("discoverPrograms", () => {
 
   it("keeps a package whose files do not parse, not even the package clause, as a program (its build will say why)", async () => {
     const { programs, warnings } = await discoverPrograms([join(SPECIAL, "unparsable")]);
-    expect(programs.map((p) => [p.name, p.kind, p.goFiles])).toEqual([["unparsable", "main", [join(SPECIAL, "unparsable", "main.go")]]]);
+    expect(programs.map((p) => [p.name, p.kind, p.goFiles])).toEqual([
+      ["unparsable", "main", [join(SPECIAL, "unparsable", "main.go")]],
+    ]);
     expect(warnings).toEqual([]);
   });
 

@@ -9,7 +9,13 @@ describe("schedlab doctor", () => {
     const result = await runCli(["doctor", "--json"]);
     expect(result.code).toBe(0);
     const diagnosis = JSON.parse(result.stdout) as Diagnosis;
-    expect(diagnosis.checks.map((c) => c.name)).toEqual(["node", "go", "GOROOT", "go helper (trace decoder)", "go tool trace"]);
+    expect(diagnosis.checks.map((c) => c.name)).toEqual([
+      "node",
+      "go",
+      "GOROOT",
+      "go helper (trace decoder)",
+      "go tool trace",
+    ]);
     expect(diagnosis.checks.filter((c) => !c.ok)).toEqual([]);
     expect(diagnosis.checks[1].detail).toMatch(/^go1\.\d+/);
     const text = await runCli(["doctor"]);

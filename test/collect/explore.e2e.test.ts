@@ -11,7 +11,17 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  buildProgram, collect, DEFAULT_REPLAY_ATTEMPTS, replayRun, runFiles, sameFinding, tracedRun, writePerturbOverlay, type CollectResult, type ExplorationSummary, type RunConfig,
+  buildProgram,
+  collect,
+  DEFAULT_REPLAY_ATTEMPTS,
+  replayRun,
+  runFiles,
+  sameFinding,
+  tracedRun,
+  writePerturbOverlay,
+  type CollectResult,
+  type ExplorationSummary,
+  type RunConfig,
 } from "../../src/collect/index.js";
 import { discoverPrograms } from "../../src/corpus/index.js";
 import { goToolchain } from "../../src/go/index.js";
@@ -33,8 +43,14 @@ function exploration(name: string): ExplorationSummary {
 beforeAll(async () => {
   dir = scratch("explore");
   result = await collect({
-    paths: [EXPLORE], budgetMs: 8_000, procs: [1], timeoutMs: 2_000, jobs: 2,
-    db: join(dir, "s.db"), traces: join(dir, "traces"), onExplored: (e) => explored.push(e),
+    paths: [EXPLORE],
+    budgetMs: 8_000,
+    procs: [1],
+    timeoutMs: 2_000,
+    jobs: 2,
+    db: join(dir, "s.db"),
+    traces: join(dir, "traces"),
+    onExplored: (e) => explored.push(e),
   });
 });
 
@@ -48,7 +64,9 @@ describe("collect --budget", () => {
     expect(e.finding!.check.finding).toBe("blocked");
     expect(e.finding!.class).toBe("leak");
     expect(e.stopOn).toEqual(["leak"]);
-    expect(new Set(e.finding!.check.blocked.map((b) => `${b.reason} ${b.site?.split(" ")[1]}`))).toEqual(new Set(["sync abba_test.go:19", "sync abba_test.go:28"]));
+    expect(new Set(e.finding!.check.blocked.map((b) => `${b.reason} ${b.site?.split(" ")[1]}`))).toEqual(
+      new Set(["sync abba_test.go:19", "sync abba_test.go:28"]),
+    );
     // Stopped at the finding: the run that confirmed it is the last one.
     expect(e.runs).toBe(e.finding!.atRun);
     expect(e.finding!.replay).toBe(`schedlab collect --replay ${e.finding!.runId} --db ${join(dir, "s.db")}`);
@@ -74,14 +92,22 @@ describe("collect --budget", () => {
     const e = exploration("clean-pool");
     expect(e).toMatchObject({ status: "exhausted", finding: null, unavailable: [] });
     expect(e.spentMs).toBeGreaterThanOrEqual(8_000);
-    const strategies = new Set(result.programs.find((p) => p.name === "clean-pool")!.runs.map((r) => r.strategy ?? "plain"));
+    const strategies = new Set(
+      result.programs.find((p) => p.name === "clean-pool")!.runs.map((r) => r.strategy ?? "plain"),
+    );
     expect(strategies).toEqual(new Set(["plain", "perturb", "race"]));
   });
 
   it("records every run's strategy, seed and GOMAXPROCS, a check per run, and one exploration row per program", () => {
     const db = new Database(join(dir, "s.db"), { readonly: true });
     try {
-      const runs = db.prepare("SELECT config, procs, strategy, seed, env FROM runs").all() as { config: string; procs: number; strategy: string; seed: number | null; env: string }[];
+      const runs = db.prepare("SELECT config, procs, strategy, seed, env FROM runs").all() as {
+        config: string;
+        procs: number;
+        strategy: string;
+        seed: number | null;
+        env: string;
+      }[];
       expect(runs.length).toBeGreaterThan(10);
       for (const run of runs) {
         expect(run.procs).toBe(1);
@@ -91,21 +117,40 @@ describe("collect --budget", () => {
         else expect(run.seed).toBeNull();
         if (run.strategy === "race") expect(env.GORACE).toContain("atexit_sleep_ms=0");
       }
-      const unchecked = db.prepare("SELECT count(*) AS n FROM runs r LEFT JOIN run_checks c ON c.run_id = r.id WHERE c.run_id IS NULL").get() as { n: number };
+      const unchecked = db
+        .prepare("SELECT count(*) AS n FROM runs r LEFT JOIN run_checks c ON c.run_id = r.id WHERE c.run_id IS NULL")
+        .get() as { n: number };
       expect(unchecked.n).toBe(0);
-      const rows = db.prepare("SELECT p.name, e.status FROM explorations e JOIN programs p ON p.id = e.program_id ORDER BY p.name").all();
+      const rows = db
+        .prepare("SELECT p.name, e.status FROM explorations e JOIN programs p ON p.id = e.program_id ORDER BY p.name")
+        .all();
       expect(rows).toEqual([
-        { name: "abba-tight", status: "confirmed" }, { name: "clean-pool", status: "exhausted" },
-        { name: "racy-counter", status: "exhausted" }, { name: "rwrecursive-tight", status: exploration("rwrecursive-tight").status },
+        { name: "abba-tight", status: "confirmed" },
+        { name: "clean-pool", status: "exhausted" },
+        { name: "racy-counter", status: "exhausted" },
+        { name: "rwrecursive-tight", status: exploration("rwrecursive-tight").status },
       ]);
     } finally {
       db.close();
     }
-    expect(explored.map((e) => e.program).sort()).toEqual(["abba-tight", "clean-pool", "racy-counter", "rwrecursive-tight"]);
+    expect(explored.map((e) => e.program).sort()).toEqual([
+      "abba-tight",
+      "clean-pool",
+      "racy-counter",
+      "rwrecursive-tight",
+    ]);
   });
 
   it("resumes: a second budgeted collect runs nothing for confirmed programs, and a wider stop set decides anew", async () => {
-    const options = { paths: [join(EXPLORE, "racy-counter")], budgetMs: 8_000, procs: [1], timeoutMs: 2_000, jobs: 1, db: join(dir, "s2.db"), traces: join(dir, "traces2") };
+    const options = {
+      paths: [join(EXPLORE, "racy-counter")],
+      budgetMs: 8_000,
+      procs: [1],
+      timeoutMs: 2_000,
+      jobs: 1,
+      db: join(dir, "s2.db"),
+      traces: join(dir, "traces2"),
+    };
     const again = await collect({ ...options, stopOn: ["race"] as const });
     const first = again.programs[0]!.exploration!;
     expect(first).toMatchObject({ status: "confirmed", stopOn: ["race"] });
@@ -148,9 +193,21 @@ describe("collect --budget", () => {
     expect(existsSync(replay.replay.trace!)).toBe(true);
     const db = new Database(join(dir, "s.db"), { readonly: true });
     try {
-      const attempts = db.prepare("SELECT r.strategy, r.seed, r.config FROM run_checks c JOIN runs r ON r.id = c.run_id WHERE c.replay_of = ? ORDER BY r.id").all(finding.runId);
-      expect(attempts).toEqual(Array.from({ length: replay.attempts }, () => ({ strategy: "perturb", seed: finding.seed, config: finding.config })));
-      expect(db.prepare("SELECT max(run_id) AS last FROM run_checks WHERE replay_of = ?").get(finding.runId)).toEqual({ last: replay.replay.runId });
+      const attempts = db
+        .prepare(
+          "SELECT r.strategy, r.seed, r.config FROM run_checks c JOIN runs r ON r.id = c.run_id WHERE c.replay_of = ? ORDER BY r.id",
+        )
+        .all(finding.runId);
+      expect(attempts).toEqual(
+        Array.from({ length: replay.attempts }, () => ({
+          strategy: "perturb",
+          seed: finding.seed,
+          config: finding.config,
+        })),
+      );
+      expect(db.prepare("SELECT max(run_id) AS last FROM run_checks WHERE replay_of = ?").get(finding.runId)).toEqual({
+        last: replay.replay.runId,
+      });
     } finally {
       db.close();
     }
@@ -158,7 +215,16 @@ describe("collect --budget", () => {
 
   it("schedlab collect --replay --attempts: at most that many runs, and --attempts alone is a usage error", async () => {
     const finding = exploration("abba-tight").finding!;
-    const out = await runCli(["collect", "--replay", String(finding.runId), "--attempts", "2", "--db", join(dir, "s.db"), "--json"]);
+    const out = await runCli([
+      "collect",
+      "--replay",
+      String(finding.runId),
+      "--attempts",
+      "2",
+      "--db",
+      join(dir, "s.db"),
+      "--json",
+    ]);
     expect(out.code, out.stderr).toBe(0);
     const replay = JSON.parse(out.stdout) as { attempts: number; reproduced: boolean; original: { runId: number } };
     expect(replay.original.runId).toBe(finding.runId);
@@ -180,14 +246,29 @@ describe("seeded perturbation of a main program", () => {
     const work = scratch("perturb-main");
     const { points } = await writePerturbOverlay(program!.goFiles, { Replace: {} }, join(work, "points"));
     // waiter's Done and select (before it and at each case), the go statement in main's loop and main's Wait.
-    expect(points.map((p) => `${p.kind} ${p.file}:${p.line}`)).toEqual(["done main.go:13", "select main.go:14", "select-case main.go:15", "select-case main.go:16", "go main.go:25", "wait main.go:27"]);
+    expect(points.map((p) => `${p.kind} ${p.file}:${p.line}`)).toEqual([
+      "done main.go:13",
+      "select main.go:14",
+      "select-case main.go:15",
+      "select-case main.go:16",
+      "go main.go:25",
+      "wait main.go:27",
+    ]);
     const build = await buildProgram({ ...program!, strategy: "perturb" }, go, join(work, "build"));
     expect(build.status, build.output).toBe("ok");
     const config: RunConfig = { key: "procs-1-perturb", strategy: "perturb", procs: 1, testCount: null };
     const run = async (index: number, seed: number | null) => {
       const result = (await tracedRun({
-        kind: "main", dir: program!.dir, binary: build.binary!, testName: null, config, files: runFiles(join(work, "traces"), "leak-select", config.key, index),
-        timeoutMs: 5_000, graceMs: 500, go, seed,
+        kind: "main",
+        dir: program!.dir,
+        binary: build.binary!,
+        testName: null,
+        config,
+        files: runFiles(join(work, "traces"), "leak-select", config.key, index),
+        timeoutMs: 5_000,
+        graceMs: 500,
+        go,
+        seed,
       }))!;
       expect(result.outcome).toBe("ok");
       expect((await parsedTrace(result.tracePath!)).exitCode).toBe(0);
@@ -198,7 +279,12 @@ describe("seeded perturbation of a main program", () => {
     // The program's own sleep (main.go:28) is not a perturbation; the harness's settle
     // sleeps after main returned are dropped by the decoder (docs/collect.md).
     const yields = (records: GoroutineRecord[]) =>
-      records.filter((r) => ((r.kind === "GoSched" && r.reason === "runtime.Gosched") || (r.kind === "GoBlock" && r.reason === "sleep")) && r.site !== "main.main main.go:28");
+      records.filter(
+        (r) =>
+          ((r.kind === "GoSched" && r.reason === "runtime.Gosched") ||
+            (r.kind === "GoBlock" && r.reason === "sleep")) &&
+          r.site !== "main.main main.go:28",
+      );
     expect(yields(await run(0, null))).toEqual([]);
     // Some seed among the first few acts at one of the six points (each is quiet with probability 1/4).
     let acted: GoroutineRecord[] = [];

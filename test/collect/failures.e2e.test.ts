@@ -15,7 +15,12 @@ const outputs = new Map<string, string>();
 
 /** `go test -v ./pkg`'s combined output (what a terminal shows). */
 async function goTestV(pkg: string, ...flags: string[]): Promise<string> {
-  const result = await execa("go", ["test", "-v", "-count=1", ...flags, `./${pkg}`], { cwd: FAILURES, reject: false, all: true, env: { GOFLAGS: "" } });
+  const result = await execa("go", ["test", "-v", "-count=1", ...flags, `./${pkg}`], {
+    cwd: FAILURES,
+    reject: false,
+    all: true,
+    env: { GOFLAGS: "" },
+  });
   return result.all ?? "";
 }
 
@@ -30,7 +35,15 @@ beforeAll(async () => {
     ["tracerscan-traced", goTestV("tracerscan", `-trace=${join(dir, "scan.trace")}`)],
     ["tracerscan", goTestV("tracerscan")],
     // A data race under -race: the testing package fails the test for it (GOPATH mode: the probe has no go.mod).
-    ["racy", execa("go", ["test", "-race", "-v", "-count=1", "."], { cwd: RACY, reject: false, all: true, env: { GOFLAGS: "", GO111MODULE: "off" } }).then((r) => r.all ?? "")],
+    [
+      "racy",
+      execa("go", ["test", "-race", "-v", "-count=1", "."], {
+        cwd: RACY,
+        reject: false,
+        all: true,
+        env: { GOFLAGS: "", GO111MODULE: "off" },
+      }).then((r) => r.all ?? ""),
+    ],
   ];
   for (const [name, output] of runs) outputs.set(name, await output);
 }, 120_000);
@@ -39,23 +52,42 @@ describe("parseFailures", () => {
   it("reads a t.Errorf failure with its continuation line, and not the passing test", () => {
     expect(outputs.get("errorf")).toContain("--- FAIL: TestSum");
     expect(parseFailures(outputs.get("errorf")!)).toEqual([
-      { test: "TestSum", kind: "fail", message: "errorf_test.go:10: sum = 2, want 3\n    second line of the message", tracerInduced: false },
+      {
+        test: "TestSum",
+        kind: "fail",
+        message: "errorf_test.go:10: sum = 2, want 3\n    second line of the message",
+        tracerInduced: false,
+      },
     ]);
   });
 
   it("names the subtest that called t.Fatal, not its parent", () => {
-    expect(parseFailures(outputs.get("subfatal")!)).toEqual([{ test: "TestPool/sub", kind: "fail", message: "pool_test.go:9: pool drained", tracerInduced: false }]);
+    expect(parseFailures(outputs.get("subfatal")!)).toEqual([
+      { test: "TestPool/sub", kind: "fail", message: "pool_test.go:9: pool drained", tracerInduced: false },
+    ]);
   });
 
   it("reads a panic in a test: the panic line and the first user frames, the test from its --- FAIL line and traceback", () => {
     expect(parseFailures(outputs.get("panics")!)).toEqual([
-      { test: "TestLookup", kind: "panic", message: "panic: no entry for alpha\n    panics.lookup panics_test.go:9\n    panics.TestLookup panics_test.go:15", tracerInduced: false },
+      {
+        test: "TestLookup",
+        kind: "panic",
+        message:
+          "panic: no entry for alpha\n    panics.lookup panics_test.go:9\n    panics.TestLookup panics_test.go:15",
+        tracerInduced: false,
+      },
     ]);
   });
 
   it("names the test whose goroutine panicked from the traceback alone", () => {
     expect(parseFailures(outputs.get("gopanic")!)).toEqual([
-      { test: "TestWorker", kind: "panic", message: "panic: runtime error: index out of range [3] with length 0\n    gopanic.TestWorker.func1 gopanic_test.go:16", tracerInduced: false },
+      {
+        test: "TestWorker",
+        kind: "panic",
+        message:
+          "panic: runtime error: index out of range [3] with length 0\n    gopanic.TestWorker.func1 gopanic_test.go:16",
+        tracerInduced: false,
+      },
     ]);
   });
 
@@ -105,8 +137,20 @@ describe("parseFailures", () => {
   }, 60_000);
 
   it("reads a main program's panic without a test, and ignores the testing package's own timeout", () => {
-    const main = "panic: close of closed channel\n\ngoroutine 1 [running]:\nmain.shutdown(...)\n\t/src/app/main.go:21\nmain.main()\n\t/src/app/main.go:30 +0x1d\nexit status 2\n";
-    expect(parseFailures(main)).toEqual([{ test: null, kind: "panic", message: "panic: close of closed channel\n    main.shutdown main.go:21\n    main.main main.go:30", tracerInduced: false }]);
-    expect(parseFailures("=== RUN   TestHang\npanic: test timed out after 1s\n\trunning tests:\n\t\tTestHang (1s)\n\ngoroutine 5 [running]:\ntesting.(*M).startAlarm.func1()\n")).toEqual([]);
+    const main =
+      "panic: close of closed channel\n\ngoroutine 1 [running]:\nmain.shutdown(...)\n\t/src/app/main.go:21\nmain.main()\n\t/src/app/main.go:30 +0x1d\nexit status 2\n";
+    expect(parseFailures(main)).toEqual([
+      {
+        test: null,
+        kind: "panic",
+        message: "panic: close of closed channel\n    main.shutdown main.go:21\n    main.main main.go:30",
+        tracerInduced: false,
+      },
+    ]);
+    expect(
+      parseFailures(
+        "=== RUN   TestHang\npanic: test timed out after 1s\n\trunning tests:\n\t\tTestHang (1s)\n\ngoroutine 5 [running]:\ntesting.(*M).startAlarm.func1()\n",
+      ),
+    ).toEqual([]);
   });
 });

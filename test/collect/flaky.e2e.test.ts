@@ -15,18 +15,56 @@ describe("collect --budget --stop-on failure", () => {
   it("confirms the failure the race build shows and plain runs do not, and prints it", async () => {
     const dir = scratch("flaky");
     const db = join(dir, "s.db");
-    const out = await runCli(["collect", RACEONLY, "--budget", "20s", "--procs", "1", "--timeout", "10s", "--stop-on", "failure", "--jobs", "1", "--db", db, "--traces", join(dir, "traces"), "--no-ingest"]);
+    const out = await runCli([
+      "collect",
+      RACEONLY,
+      "--budget",
+      "20s",
+      "--procs",
+      "1",
+      "--timeout",
+      "10s",
+      "--stop-on",
+      "failure",
+      "--jobs",
+      "1",
+      "--db",
+      db,
+      "--traces",
+      join(dir, "traces"),
+      "--no-ingest",
+    ]);
     expect(out.code, out.stderr).toBe(0);
     const sqlite = new Database(db, { readonly: true });
     try {
-      const runs = sqlite.prepare("SELECT r.id, r.config, r.strategy, c.finding, c.timeout_ms AS timeoutMs, c.detail FROM runs r JOIN run_checks c ON c.run_id = r.id ORDER BY r.id").all() as
-        { id: number; config: string; strategy: string; finding: string | null; timeoutMs: number; detail: string }[];
+      const runs = sqlite
+        .prepare(
+          "SELECT r.id, r.config, r.strategy, c.finding, c.timeout_ms AS timeoutMs, c.detail FROM runs r JOIN run_checks c ON c.run_id = r.id ORDER BY r.id",
+        )
+        .all() as {
+        id: number;
+        config: string;
+        strategy: string;
+        finding: string | null;
+        timeoutMs: number;
+        detail: string;
+      }[];
       // The cycle at GOMAXPROCS 1, one run at a time: plain, perturb, then -race, which fails and ends the hunt.
       expect(runs.map((r) => r.config)).toEqual(["procs-1", "procs-1-perturb", "procs-1-race"]);
       const race = runs[2]!;
-      const check = JSON.parse(race.detail) as { classes: string[]; failures: { test: string; kind: string; message: string; tracerInduced: boolean }[] };
+      const check = JSON.parse(race.detail) as {
+        classes: string[];
+        failures: { test: string; kind: string; message: string; tracerInduced: boolean }[];
+      };
       expect(check.classes).toEqual(["failure"]);
-      expect(check.failures).toEqual([{ test: "TestFlushDeadline", kind: "fail", message: "deadline_test.go:10: flush took too long: missed the 5ms deadline", tracerInduced: false }]);
+      expect(check.failures).toEqual([
+        {
+          test: "TestFlushDeadline",
+          kind: "fail",
+          message: "deadline_test.go:10: flush took too long: missed the 5ms deadline",
+          tracerInduced: false,
+        },
+      ]);
       expect(race.finding).toBeNull(); // run_checks.finding knows only blocked and race
       expect(race.timeoutMs).toBeGreaterThanOrEqual(10_000);
       for (const r of runs.slice(0, 2)) expect((JSON.parse(r.detail) as { classes: string[] }).classes).toEqual([]);

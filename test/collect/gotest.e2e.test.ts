@@ -11,7 +11,14 @@ import { describe, expect, it } from "vitest";
 import { discoverPrograms, isPackagePattern, resolvePackagePattern } from "../../src/corpus/index.js";
 import { UsageError } from "../../src/errors.js";
 import {
-  buildProgram, collect, EVERY_BUILD_FAILED_EXIT_CODE, goflagsWithTags, normalizeCollectOptions, parseTags, runConfigs, tagsOfGoflags,
+  buildProgram,
+  collect,
+  EVERY_BUILD_FAILED_EXIT_CODE,
+  goflagsWithTags,
+  normalizeCollectOptions,
+  parseTags,
+  runConfigs,
+  tagsOfGoflags,
 } from "../../src/collect/index.js";
 import { goToolchain } from "../../src/go/index.js";
 import { analyseLeaks, formatFindings } from "../../src/leaks/index.js";
@@ -26,7 +33,11 @@ const BROKEN = join(GOTEST, "broken");
 
 /** The top-level tests and examples `go test -v ARGS ./...` runs in MULTI, as "pkg#Name". */
 async function goTestRuns(args: readonly string[]): Promise<string[]> {
-  const result = await execa("go", ["test", "-count=1", "-v", ...args, "./..."], { cwd: MULTI, reject: false, all: true });
+  const result = await execa("go", ["test", "-count=1", "-v", ...args, "./..."], {
+    cwd: MULTI,
+    reject: false,
+    all: true,
+  });
   const names: string[] = [];
   let pkg = "";
   // -v prints "=== RUN   Name" per test; the package of a block is on its "ok  example.com/multi/PKG" line.
@@ -47,12 +58,19 @@ async function goTestRuns(args: readonly string[]): Promise<string[]> {
 async function splitNames(options: { tags?: string[]; run?: string; skip?: string }): Promise<string[]> {
   const { programs } = await discoverPrograms(["./..."], { cwd: MULTI, splitTests: true, ...options });
   // go test runs tests only: main packages are not compared.
-  return programs.filter((p) => p.kind === "test").map((p) => p.name).sort();
+  return programs
+    .filter((p) => p.kind === "test")
+    .map((p) => p.name)
+    .sort();
 }
 
 describe("go test's options, normalised", () => {
   it("tells patterns from directories", () => {
-    expect(["./...", "./pkg/...", "example.com/multi/beta", "./alpha", "alpha", "/abs/dir"].map((p) => isPackagePattern(p, MULTI))).toEqual([true, true, true, false, false, false]);
+    expect(
+      ["./...", "./pkg/...", "example.com/multi/beta", "./alpha", "alpha", "/abs/dir"].map((p) =>
+        isPackagePattern(p, MULTI),
+      ),
+    ).toEqual([true, true, true, false, false, false]);
   });
 
   it("merges --tags into GOFLAGS' own -tags, and reads them back", () => {
@@ -64,7 +82,14 @@ describe("go test's options, normalised", () => {
   });
 
   it("keys --race runs as race configurations and carries --run/--skip to test runs only", () => {
-    const opts = normalizeCollectOptions({ paths: [MULTI], procs: [1, 2], race: true, run: "TestA", skip: "TestB", testCount: 3 });
+    const opts = normalizeCollectOptions({
+      paths: [MULTI],
+      procs: [1, 2],
+      race: true,
+      run: "TestA",
+      skip: "TestB",
+      testCount: 3,
+    });
     expect(runConfigs(opts, "test")).toEqual([
       { key: "procs-1-race-count-3", strategy: "race", procs: 1, testCount: 3, testRun: "TestA", testSkip: "TestB" },
       { key: "procs-2-race-count-3", strategy: "race", procs: 2, testCount: 3, testRun: "TestA", testSkip: "TestB" },
@@ -109,7 +134,10 @@ describe("--run, --skip and --tags select what go test selects", () => {
   const cases: { args: string[]; options: { tags?: string[]; run?: string; skip?: string } }[] = [
     { args: [], options: {} },
     { args: ["-tags", "integration"], options: { tags: ["integration"] } },
-    { args: ["-tags", "integration", "-run", "Test(AlphaT|Beta)|Example"], options: { tags: ["integration"], run: "Test(AlphaT|Beta)|Example" } },
+    {
+      args: ["-tags", "integration", "-run", "Test(AlphaT|Beta)|Example"],
+      options: { tags: ["integration"], run: "Test(AlphaT|Beta)|Example" },
+    },
     { args: ["-run", "Alpha", "-skip", "One"], options: { run: "Alpha", skip: "One" } },
     // A -skip with a subtest element skips subtests only; the top-level test still runs.
     { args: ["-run", "Alpha", "-skip", "TestAlphaTwo/sub"], options: { run: "Alpha", skip: "TestAlphaTwo/sub" } },
@@ -142,8 +170,17 @@ describe("collecting with go test's options", () => {
   it("runs a split Example and a tagged test, built with -race, --count and --cpu applied", async () => {
     const dir = scratch("gotest-race");
     const result = await collect({
-      paths: [join(MULTI, "alpha"), join(MULTI, "beta")], splitTests: true, tags: ["integration"], run: "ExampleAdd|TestBetaIntegration",
-      race: true, testCount: 2, procs: [1], runs: 1, timeoutMs: 60_000, db: join(dir, "s.db"), traces: join(dir, "t"),
+      paths: [join(MULTI, "alpha"), join(MULTI, "beta")],
+      splitTests: true,
+      tags: ["integration"],
+      run: "ExampleAdd|TestBetaIntegration",
+      race: true,
+      testCount: 2,
+      procs: [1],
+      runs: 1,
+      timeoutMs: 60_000,
+      db: join(dir, "s.db"),
+      traces: join(dir, "t"),
     });
     expect(result.programs.map((p) => [p.name, p.build, p.runs.map((r) => `${r.config}:${r.outcome}`)])).toEqual([
       ["alpha#ExampleAdd", "ok", ["procs-1-race-count-2:ok"]],
@@ -154,14 +191,24 @@ describe("collecting with go test's options", () => {
 
   it("refuses --race with --budget, which explores -race itself", async () => {
     // @ts-expect-error -- the type refuses the mix; a caller without types gets a UsageError.
-    await expect(collect({ paths: [MULTI], race: true, budgetMs: 1000 })).rejects.toThrow("--race goes without --budget");
+    await expect(collect({ paths: [MULTI], race: true, budgetMs: 1000 })).rejects.toThrow(
+      "--race goes without --budget",
+    );
   });
 });
 
 describe("a module whose go.mod says go 1.12", () => {
   it("builds and runs the harness and both peers", async () => {
     const dir = scratch("gotest-old");
-    const result = await collect({ paths: [OLD], procs: [1], runs: 1, timeoutMs: 60_000, peers: ["goleak", "leakprofile"], db: join(dir, "s.db"), traces: join(dir, "t") });
+    const result = await collect({
+      paths: [OLD],
+      procs: [1],
+      runs: 1,
+      timeoutMs: 60_000,
+      peers: ["goleak", "leakprofile"],
+      db: join(dir, "s.db"),
+      traces: join(dir, "t"),
+    });
     expect(result.programs.map((p) => [p.name, p.build, p.buildOutput ?? "", p.runs.map((r) => r.outcome)])).toEqual([
       ["cmd/oldmain", "ok", "", ["ok"]],
       ["lib", "ok", "", ["ok"]],
@@ -173,7 +220,14 @@ describe("a module whose go.mod says go 1.12", () => {
     const { programs } = await discoverPrograms([OLD]);
     for (const program of programs) {
       for (const strategy of ["perturb", "race"] as const) {
-        const target = { dir: program.dir, kind: program.kind, goFiles: program.goFiles, testFiles: program.testFiles, strategy, peers: ["goleak", "leakprofile"] as const };
+        const target = {
+          dir: program.dir,
+          kind: program.kind,
+          goFiles: program.goFiles,
+          testFiles: program.testFiles,
+          strategy,
+          peers: ["goleak", "leakprofile"] as const,
+        };
         const build = await buildProgram(target, go, scratch(`gotest-old-${strategy}`));
         expect([program.name, strategy, build.status, build.output]).toEqual([program.name, strategy, "ok", ""]);
       }
@@ -182,7 +236,16 @@ describe("a module whose go.mod says go 1.12", () => {
 
   it("is hunted with --budget: every run it gets to builds and runs", async () => {
     const dir = scratch("gotest-old-budget");
-    const result = await collect({ paths: [OLD], procs: [1], budgetMs: 1500, exhaustBudget: true, timeoutMs: 60_000, peers: ["leakprofile"], db: join(dir, "s.db"), traces: join(dir, "t") });
+    const result = await collect({
+      paths: [OLD],
+      procs: [1],
+      budgetMs: 1500,
+      exhaustBudget: true,
+      timeoutMs: 60_000,
+      peers: ["leakprofile"],
+      db: join(dir, "s.db"),
+      traces: join(dir, "t"),
+    });
     for (const program of result.programs) {
       expect(program.exploration?.status).toBe("exhausted");
       expect(program.exploration?.unavailable).toEqual([]);
@@ -196,9 +259,22 @@ describe("build failures", () => {
   it("collect exits non-zero when nothing built, and leaks lists the compiler output instead of asking for ingest", async () => {
     const dir = scratch("gotest-broken");
     const db = join(dir, "s.db");
-    const result = await runCli(["collect", BROKEN, "--runs", "1", "--procs", "1", "--db", db, "--traces", join(dir, "t")]);
+    const result = await runCli([
+      "collect",
+      BROKEN,
+      "--runs",
+      "1",
+      "--procs",
+      "1",
+      "--db",
+      db,
+      "--traces",
+      join(dir, "t"),
+    ]);
     expect(result.code).toBe(EVERY_BUILD_FAILED_EXIT_CODE);
-    expect(result.stderr).toContain("schedlab: 1 of 1 program(s) failed to build: bad; their runs are recorded as build-error");
+    expect(result.stderr).toContain(
+      "schedlab: 1 of 1 program(s) failed to build: bad; their runs are recorded as build-error",
+    );
     const store = openDatabase(db);
     try {
       const analysis = await analyseLeaks(store, { save: false });

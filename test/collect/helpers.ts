@@ -17,6 +17,10 @@ export function scratch(prefix: string): string {
 
 /** Runs `go tool trace -d=parsed` on `file`; returns its exit code and output. */
 export async function parsedTrace(file: string): Promise<{ exitCode: number; output: string }> {
-  const result = await execa("go", ["tool", "trace", "-d=parsed", file], { reject: false, all: true, maxBuffer: 512 * 1024 * 1024 });
+  const result = await execa("go", ["tool", "trace", "-d=parsed", file], {
+    reject: false,
+    all: true,
+    maxBuffer: 512 * 1024 * 1024,
+  });
   return { exitCode: result.exitCode ?? -1, output: result.all ?? "" };
 }

@@ -201,7 +201,10 @@ beforeAll(async () => {
   await goHelperPath();
   const readerDir = join(work, "reader");
   mkdirSync(readerDir, { recursive: true });
-  writeFileSync(join(readerDir, "go.mod"), readFileSync(join(GOHELPER_SOURCE_DIR, "go.mod"), "utf8").replace(/^module .*$/m, "module lockreader"));
+  writeFileSync(
+    join(readerDir, "go.mod"),
+    readFileSync(join(GOHELPER_SOURCE_DIR, "go.mod"), "utf8").replace(/^module .*$/m, "module lockreader"),
+  );
   writeFileSync(join(readerDir, "go.sum"), readFileSync(join(GOHELPER_SOURCE_DIR, "go.sum")));
   writeFileSync(join(readerDir, "main.go"), READER_GO);
   reader = join(readerDir, "reader");
@@ -210,12 +213,16 @@ beforeAll(async () => {
 
 async function lockLogs(tracePath: string): Promise<LockLog[]> {
   const { stdout } = await execa(reader, [tracePath], { maxBuffer: 64 * 1024 * 1024 });
-  return stdout.split("\n").filter((line) => line !== "").map((line) => {
-    const event = JSON.parse(line) as { g: number; message: string; stack: string[] };
-    const [phase, mode, lock] = event.message.split(" ");
-    const site = event.stack.find((frame) => !/ zz_schedlab_\w+\.go:/.test(frame) && !frame.startsWith("runtime/trace.")) ?? "";
-    return { g: event.g, phase: phase!, mode: mode!, lock: lock!, site };
-  });
+  return stdout
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => {
+      const event = JSON.parse(line) as { g: number; message: string; stack: string[] };
+      const [phase, mode, lock] = event.message.split(" ");
+      const site =
+        event.stack.find((frame) => !/ zz_schedlab_\w+\.go:/.test(frame) && !frame.startsWith("runtime/trace.")) ?? "";
+      return { g: event.g, phase: phase!, mode: mode!, lock: lock!, site };
+    });
 }
 
 function writeModule(files: Record<string, string>): string {
@@ -257,13 +264,30 @@ describe("lock recording in a main program", () => {
     it(`logs want/got/drop with each mutex's address (${strategy} build, harness, go 1.12)`, async () => {
       const dir = writeModule({ "main.go": MAIN_GO });
       const [program] = (await discoverPrograms([dir])).programs;
-      const build = await buildProgram({ dir, kind: "main", goFiles: program!.goFiles, strategy, recordLocks: true }, go, join(work, `build-${strategy}`));
+      const build = await buildProgram(
+        { dir, kind: "main", goFiles: program!.goFiles, strategy, recordLocks: true },
+        go,
+        join(work, `build-${strategy}`),
+      );
       expect(build.status, build.output).toBe("ok");
       expect(build.output).not.toContain("without lock recording");
-      const config: RunConfig = { key: strategy === "plain" ? "procs-2" : `procs-2-${strategy}`, strategy, procs: 2, testCount: null };
+      const config: RunConfig = {
+        key: strategy === "plain" ? "procs-2" : `procs-2-${strategy}`,
+        strategy,
+        procs: 2,
+        testCount: null,
+      };
       const run = (await tracedRun({
-        kind: "main", dir, binary: build.binary!, testName: null, config, files: runFiles(join(work, "traces"), `main-${strategy}`, config.key, 0),
-        timeoutMs: 60_000, graceMs: 1_000, go, seed: strategy === "perturb" ? 7 : null,
+        kind: "main",
+        dir,
+        binary: build.binary!,
+        testName: null,
+        config,
+        files: runFiles(join(work, "traces"), `main-${strategy}`, config.key, 0),
+        timeoutMs: 60_000,
+        graceMs: 1_000,
+        go,
+        seed: strategy === "perturb" ? 7 : null,
       }))!;
       expect(run.outcome, run.stderrTail).toBe("ok");
       const address = new Map([...run.stderrTail.matchAll(/^mutex (\w+) ([0-9a-f]+)$/gm)].map((m) => [m[2]!, m[1]!]));
@@ -273,32 +297,52 @@ describe("lock recording in a main program", () => {
       expect(logs.filter((l) => !address.has(l.lock))).toEqual([]);
       checkedOrder(logs);
       const mainG = logs[0]!.g;
-      const opsOf = (name: string, g: number) => logs.filter((l) => address.get(l.lock) === name && l.g === g).map((l) => `${l.phase} ${l.mode} ${l.site}`);
+      const opsOf = (name: string, g: number) =>
+        logs.filter((l) => address.get(l.lock) === name && l.g === g).map((l) => `${l.phase} ${l.mode} ${l.site}`);
       // The gate: main locks and drops it; the goroutine gets it only after main's drop.
-      expect(opsOf("gate", mainG)).toEqual([`want w ${site(mainFn, "\tgate.Lock()")}`, `got w ${site(mainFn, "\tgate.Lock()")}`, `drop w ${site(mainFn, "\tgate.Unlock()")}`]);
+      expect(opsOf("gate", mainG)).toEqual([
+        `want w ${site(mainFn, "\tgate.Lock()")}`,
+        `got w ${site(mainFn, "\tgate.Lock()")}`,
+        `drop w ${site(mainFn, "\tgate.Unlock()")}`,
+      ]);
       const other = logs.find((l) => l.g !== mainG)!.g;
       const closure = `${mainFn}.func1`;
-      expect(opsOf("gate", other)).toEqual([`want w ${site(closure, "\t\tgate.Lock()")}`, `got w ${site(closure, "\t\tgate.Lock()")}`, `drop w ${site(closure, "\t\tgate.Unlock()")}`]);
+      expect(opsOf("gate", other)).toEqual([
+        `want w ${site(closure, "\t\tgate.Lock()")}`,
+        `got w ${site(closure, "\t\tgate.Lock()")}`,
+        `drop w ${site(closure, "\t\tgate.Unlock()")}`,
+      ]);
       const mainDrop = logs.findIndex((l) => l.g === mainG && address.get(l.lock) === "gate" && l.phase === "drop");
       const otherGot = logs.findIndex((l) => l.g === other && address.get(l.lock) === "gate" && l.phase === "got");
       expect(otherGot).toBeGreaterThan(mainDrop);
       // The embedded mutexes of the accounts: two distinct ids, locked in transfer's order.
       const transfer = (fromLock: string, toLock: string) => [
-        `${fromLock} want w ${site("main.transfer", "\tfrom.Lock()")}`, `${fromLock} got w ${site("main.transfer", "\tfrom.Lock()")}`,
-        `${toLock} want w ${site("main.transfer", "\tto.Lock()")}`, `${toLock} got w ${site("main.transfer", "\tto.Lock()")}`,
-        `${toLock} drop w ${site("main.transfer", "\tto.Unlock()")}`, `${fromLock} drop w ${site("main.transfer", "\tfrom.Unlock()")}`,
+        `${fromLock} want w ${site("main.transfer", "\tfrom.Lock()")}`,
+        `${fromLock} got w ${site("main.transfer", "\tfrom.Lock()")}`,
+        `${toLock} want w ${site("main.transfer", "\tto.Lock()")}`,
+        `${toLock} got w ${site("main.transfer", "\tto.Lock()")}`,
+        `${toLock} drop w ${site("main.transfer", "\tto.Unlock()")}`,
+        `${fromLock} drop w ${site("main.transfer", "\tfrom.Unlock()")}`,
       ];
-      const accounts = (g: number) => logs.filter((l) => l.g === g && /^[ab]$/.test(address.get(l.lock) ?? "")).map((l) => `${address.get(l.lock)} ${l.phase} ${l.mode} ${l.site}`);
+      const accounts = (g: number) =>
+        logs
+          .filter((l) => l.g === g && /^[ab]$/.test(address.get(l.lock) ?? ""))
+          .map((l) => `${address.get(l.lock)} ${l.phase} ${l.mode} ${l.site}`);
       expect(accounts(mainG)).toEqual(transfer("a", "b"));
       expect(accounts(other)).toEqual(transfer("b", "a"));
       // The read lock, and its deferred RUnlock logged when lookup returns: Go puts a
       // deferred call on the return statement's line, or (-race) on the closing brace's.
       const lookup = "main.(*registry).lookup";
       const registry = opsOf("registry", mainG);
-      expect(registry.slice(0, 2)).toEqual([`want r ${site(lookup, "\tr.mu.RLock()")}`, `got r ${site(lookup, "\tr.mu.RLock()")}`]);
+      expect(registry.slice(0, 2)).toEqual([
+        `want r ${site(lookup, "\tr.mu.RLock()")}`,
+        `got r ${site(lookup, "\tr.mu.RLock()")}`,
+      ]);
       const returned = lineOf(MAIN_GO, "\treturn r.names[name]");
       expect(registry.length).toBe(3);
-      expect([`drop r ${lookup} main.go:${returned}`, `drop r ${lookup} main.go:${returned + 1}`]).toContain(registry[2]);
+      expect([`drop r ${lookup} main.go:${returned}`, `drop r ${lookup} main.go:${returned + 1}`]).toContain(
+        registry[2],
+      );
     });
   }
 });
@@ -308,15 +352,28 @@ describe("a program lock recording cannot compile", () => {
     // A constant of another package with a Lock method: syntactically a selector chain, but
     // it has no address, which only the compiler knows.
     const dir = writeModule({
-      "k/k.go": "package k\n\n// T locks nothing.\ntype T int\n\n// Lock does nothing.\nfunc (T) Lock() {}\n\n// C is a T.\nconst C T = 1\n",
-      "main.go": "package main\n\nimport (\n\t\"sync\"\n\n\t\"example.com/locked/k\"\n)\n\nfunc main() {\n\tk.C.Lock()\n\tvar mu sync.Mutex\n\tmu.Lock()\n\tmu.Unlock()\n}\n",
+      "k/k.go":
+        "package k\n\n// T locks nothing.\ntype T int\n\n// Lock does nothing.\nfunc (T) Lock() {}\n\n// C is a T.\nconst C T = 1\n",
+      "main.go":
+        'package main\n\nimport (\n\t"sync"\n\n\t"example.com/locked/k"\n)\n\nfunc main() {\n\tk.C.Lock()\n\tvar mu sync.Mutex\n\tmu.Lock()\n\tmu.Unlock()\n}\n',
     });
-    const built = await buildProgram({ dir, kind: "main", goFiles: [join(dir, "main.go")], recordLocks: true }, go, join(work, "build-fallback"));
+    const built = await buildProgram(
+      { dir, kind: "main", goFiles: [join(dir, "main.go")], recordLocks: true },
+      go,
+      join(work, "build-fallback"),
+    );
     expect(built.status, built.output).toBe("ok");
     expect(built.output).toContain("schedlab: built without lock recording, which did not compile:");
     expect(built.output).toContain(`${join(dir, "main.go")}:10:`);
-    const broken = writeModule({ "main.go": "package main\n\nimport \"sync\"\n\nfunc main() {\n\tvar mu sync.Mutex\n\tmu.Lock()\n\tnotDeclared()\n}\n" });
-    const failed = await buildProgram({ dir: broken, kind: "main", goFiles: [join(broken, "main.go")], recordLocks: true }, go, join(work, "build-broken"));
+    const broken = writeModule({
+      "main.go":
+        'package main\n\nimport "sync"\n\nfunc main() {\n\tvar mu sync.Mutex\n\tmu.Lock()\n\tnotDeclared()\n}\n',
+    });
+    const failed = await buildProgram(
+      { dir: broken, kind: "main", goFiles: [join(broken, "main.go")], recordLocks: true },
+      go,
+      join(work, "build-broken"),
+    );
     expect(failed.status).toBe("error");
     expect(failed.output).toContain(`${join(broken, "main.go")}:8:2: undefined: notDeclared`);
     expect(failed.output).not.toContain("lock recording");
@@ -329,12 +386,36 @@ describe("lock recording in a test binary", () => {
     const [program] = (await discoverPrograms([join(dir, "lib")])).programs;
     expect(program!.kind).toBe("test");
     for (const strategy of ["plain", "perturb"] as const) {
-      const build = await buildProgram({ dir: program!.dir, kind: "test", goFiles: program!.goFiles, testFiles: program!.testFiles, strategy, recordLocks: true }, go, join(work, `test-${strategy}`));
+      const build = await buildProgram(
+        {
+          dir: program!.dir,
+          kind: "test",
+          goFiles: program!.goFiles,
+          testFiles: program!.testFiles,
+          strategy,
+          recordLocks: true,
+        },
+        go,
+        join(work, `test-${strategy}`),
+      );
       expect(build.status, build.output).toBe("ok");
-      const config: RunConfig = { key: strategy === "plain" ? "procs-2" : "procs-2-perturb", strategy, procs: 2, testCount: null };
+      const config: RunConfig = {
+        key: strategy === "plain" ? "procs-2" : "procs-2-perturb",
+        strategy,
+        procs: 2,
+        testCount: null,
+      };
       const run = (await tracedRun({
-        kind: "test", dir: program!.dir, binary: build.binary!, testName: null, config, files: runFiles(join(work, "traces"), `lib-${strategy}`, config.key, 0),
-        timeoutMs: 60_000, graceMs: 1_000, go, seed: strategy === "perturb" ? 3 : null,
+        kind: "test",
+        dir: program!.dir,
+        binary: build.binary!,
+        testName: null,
+        config,
+        files: runFiles(join(work, "traces"), `lib-${strategy}`, config.key, 0),
+        timeoutMs: 60_000,
+        graceMs: 1_000,
+        go,
+        seed: strategy === "perturb" ? 3 : null,
       }))!;
       expect(run.outcome, run.stderrTail).toBe("ok");
       expect(run.stderrTail).toContain("--- PASS: TestAddInside");
@@ -345,10 +426,16 @@ describe("lock recording in a test binary", () => {
       const add = lineOf(LIB_GO, "\tc.mu.Lock()");
       // lib.go (Add, with its deferred Unlock logged at the closing brace), lib_test.go, ext_test.go.
       for (const expected of [
-        `want w lib.go:${add}`, `got w lib.go:${add}`, `drop w lib.go:${lineOf(LIB_GO, "\tc.n++") + 1}`,
-        `want w lib_test.go:${lineOf(LIB_TEST_GO, "\tc.mu.Lock()")}`, `drop w lib_test.go:${lineOf(LIB_TEST_GO, "\tc.mu.Unlock()")}`,
-        `want r ext_test.go:${lineOf(EXT_TEST_GO, "\t\t\tmu.RLock()")}`, `got r ext_test.go:${lineOf(EXT_TEST_GO, "\t\t\tmu.RLock()")}`, `drop r ext_test.go:${lineOf(EXT_TEST_GO, "\t\t\tmu.RUnlock()")}`,
-      ]) expect(sites, expected).toContain(expected);
+        `want w lib.go:${add}`,
+        `got w lib.go:${add}`,
+        `drop w lib.go:${lineOf(LIB_GO, "\tc.n++") + 1}`,
+        `want w lib_test.go:${lineOf(LIB_TEST_GO, "\tc.mu.Lock()")}`,
+        `drop w lib_test.go:${lineOf(LIB_TEST_GO, "\tc.mu.Unlock()")}`,
+        `want r ext_test.go:${lineOf(EXT_TEST_GO, "\t\t\tmu.RLock()")}`,
+        `got r ext_test.go:${lineOf(EXT_TEST_GO, "\t\t\tmu.RLock()")}`,
+        `drop r ext_test.go:${lineOf(EXT_TEST_GO, "\t\t\tmu.RUnlock()")}`,
+      ])
+        expect(sites, expected).toContain(expected);
       // Counter.Add ran three times: once inside, twice outside, on two distinct counters.
       expect(logs.filter((l) => l.phase === "want" && l.site.endsWith(`lib.go:${add}`)).length).toBe(3);
       expect(new Set(logs.filter((l) => l.site.endsWith(`lib.go:${add}`)).map((l) => l.lock)).size).toBe(2);
@@ -359,7 +446,16 @@ describe("lock recording in a test binary", () => {
 describe("collect", () => {
   it("records locks in every strategy's runs of a --budget hunt, and in no run of a plain collect", async () => {
     const dir = writeModule({ "main.go": MAIN_GO });
-    const hunt = await collect({ paths: [dir], budgetMs: 1_500, exhaustBudget: true, procs: [1], jobs: 1, timeoutMs: 60_000, db: join(work, "hunt.db"), traces: join(work, "hunt") });
+    const hunt = await collect({
+      paths: [dir],
+      budgetMs: 1_500,
+      exhaustBudget: true,
+      procs: [1],
+      jobs: 1,
+      timeoutMs: 60_000,
+      db: join(work, "hunt.db"),
+      traces: join(work, "hunt"),
+    });
     const strategies = new Set<string>();
     for (const run of hunt.programs[0]!.runs) {
       expect(run.outcome).toBe("ok");
@@ -367,7 +463,14 @@ describe("collect", () => {
       strategies.add(run.strategy ?? "plain");
     }
     expect(strategies).toEqual(new Set(["plain", "perturb", "race"]));
-    const plain = await collect({ paths: [dir], runs: 1, procs: [1], timeoutMs: 60_000, db: join(work, "plain.db"), traces: join(work, "plain") });
+    const plain = await collect({
+      paths: [dir],
+      runs: 1,
+      procs: [1],
+      timeoutMs: 60_000,
+      db: join(work, "plain.db"),
+      traces: join(work, "plain"),
+    });
     expect(plain.programs[0]!.runs.map((r) => r.outcome)).toEqual(["ok"]);
     expect(await lockLogs(plain.programs[0]!.runs[0]!.trace!)).toEqual([]);
   });

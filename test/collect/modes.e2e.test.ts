@@ -25,23 +25,59 @@ describe("collectModeOf", () => {
   it("is a collect of 5 runs without a budget, a hunt with one, each with its defaults", () => {
     expect(collectModeOf({})).toEqual({ kind: "runs", runs: 5, race: false });
     expect(collectModeOf({ runs: 2, race: true })).toEqual({ kind: "runs", runs: 2, race: true });
-    expect(collectModeOf({ budgetMs: 1_000 })).toEqual({ kind: "budget", budgetMs: 1_000, exhaustBudget: false, recordLocks: true, stopOn: ["leak"], ingest: null });
-    expect(collectModeOf({ budgetMs: 1_000, exhaustBudget: true, recordLocks: false, stopOn: ["race", "race"], ingest: { store: "summary" } }))
-      .toEqual({ kind: "budget", budgetMs: 1_000, exhaustBudget: true, recordLocks: false, stopOn: ["race"], ingest: { store: "summary" } });
+    expect(collectModeOf({ budgetMs: 1_000 })).toEqual({
+      kind: "budget",
+      budgetMs: 1_000,
+      exhaustBudget: false,
+      recordLocks: true,
+      stopOn: ["leak"],
+      ingest: null,
+    });
+    expect(
+      collectModeOf({
+        budgetMs: 1_000,
+        exhaustBudget: true,
+        recordLocks: false,
+        stopOn: ["race", "race"],
+        ingest: { store: "summary" },
+      }),
+    ).toEqual({
+      kind: "budget",
+      budgetMs: 1_000,
+      exhaustBudget: true,
+      recordLocks: false,
+      stopOn: ["race"],
+      ingest: { store: "summary" },
+    });
     expect(normalizeCollectOptions({ paths: ["."], budgetMs: 2_000 }).mode.kind).toBe("budget");
   });
 
   it("refuses each field of a collect of runs given with a budget, naming its flag", () => {
-    expect(refusal({ budgetMs: 1_000, runs: 3 })).toMatchObject({ message: "--runs goes without --budget", hint: expect.stringMatching(/drop --runs, or drop --budget/) });
-    expect(refusal({ budgetMs: 1_000, race: true })).toMatchObject({ message: "--race goes without --budget", hint: expect.stringMatching(/drop --race/) });
+    expect(refusal({ budgetMs: 1_000, runs: 3 })).toMatchObject({
+      message: "--runs goes without --budget",
+      hint: expect.stringMatching(/drop --runs, or drop --budget/),
+    });
+    expect(refusal({ budgetMs: 1_000, race: true })).toMatchObject({
+      message: "--race goes without --budget",
+      hint: expect.stringMatching(/drop --race/),
+    });
     // Given at all is given: a false or default value means nothing either.
     expect(refusal({ budgetMs: 1_000, race: false })?.message).toBe("--race goes without --budget");
   });
 
   it("refuses each field of a hunt given without a budget, naming its flag", () => {
-    expect(refusal({ exhaustBudget: true })).toMatchObject({ message: "--exhaust-budget goes with --budget", hint: expect.stringMatching(/add --budget DURATION/) });
-    expect(refusal({ recordLocks: false })).toMatchObject({ message: "--no-lock-recording goes with --budget", hint: expect.stringMatching(/Only a hunt/) });
-    expect(refusal({ stopOn: ["race"] })).toMatchObject({ message: "--stop-on goes with --budget", hint: expect.stringMatching(/--budget 30s --stop-on/) });
+    expect(refusal({ exhaustBudget: true })).toMatchObject({
+      message: "--exhaust-budget goes with --budget",
+      hint: expect.stringMatching(/add --budget DURATION/),
+    });
+    expect(refusal({ recordLocks: false })).toMatchObject({
+      message: "--no-lock-recording goes with --budget",
+      hint: expect.stringMatching(/Only a hunt/),
+    });
+    expect(refusal({ stopOn: ["race"] })).toMatchObject({
+      message: "--stop-on goes with --budget",
+      hint: expect.stringMatching(/--budget 30s --stop-on/),
+    });
     expect(refusal({ runs: 2, ingest: {} })?.message).toBe("the ingest option goes with --budget");
   });
 
@@ -63,24 +99,52 @@ describe("schedlab collect and hunt refuse a flag their mode does not read (real
   };
 
   it("refuses --runs with --budget", async () => {
-    await refused(["collect", "nowhere", "--budget", "5s", "--runs", "3"], "--runs goes without --budget", /drop --runs, or drop --budget/);
+    await refused(
+      ["collect", "nowhere", "--budget", "5s", "--runs", "3"],
+      "--runs goes without --budget",
+      /drop --runs, or drop --budget/,
+    );
   });
 
   it("refuses --race with --budget", async () => {
-    await refused(["collect", "nowhere", "--budget", "5s", "--race"], "--race goes without --budget", /already explores -race/);
+    await refused(
+      ["collect", "nowhere", "--budget", "5s", "--race"],
+      "--race goes without --budget",
+      /already explores -race/,
+    );
   });
 
   it("refuses --exhaust-budget, --stop-on and --no-lock-recording without --budget", async () => {
-    await refused(["collect", "nowhere", "--exhaust-budget"], "--exhaust-budget goes with --budget", /add --budget DURATION/);
-    await refused(["collect", "nowhere", "--stop-on", "race"], "--stop-on goes with --budget", /--budget 30s --stop-on/);
-    await refused(["collect", "nowhere", "--no-lock-recording"], "--no-lock-recording goes with --budget", /Only a hunt/);
+    await refused(
+      ["collect", "nowhere", "--exhaust-budget"],
+      "--exhaust-budget goes with --budget",
+      /add --budget DURATION/,
+    );
+    await refused(
+      ["collect", "nowhere", "--stop-on", "race"],
+      "--stop-on goes with --budget",
+      /--budget 30s --stop-on/,
+    );
+    await refused(
+      ["collect", "nowhere", "--no-lock-recording"],
+      "--no-lock-recording goes with --budget",
+      /Only a hunt/,
+    );
   });
 
   it("refuses a collect flag with --replay, and --attempts without it", async () => {
-    await refused(["collect", "--replay", "1", "--runs", "2"], "--runs goes without --replay", /A replay reruns one recorded run .*: drop --runs/);
+    await refused(
+      ["collect", "--replay", "1", "--runs", "2"],
+      "--runs goes without --replay",
+      /A replay reruns one recorded run .*: drop --runs/,
+    );
     await refused(["collect", "--replay", "1", "--budget", "5s"], "--budget goes without --replay", /drop --budget/);
     await refused(["collect", "--replay", "1", "--procs", "2"], "--procs goes without --replay", /drop --procs/);
-    await refused(["collect", "nowhere", "--attempts", "2"], "--attempts goes with --replay", /--replay RUN_ID --attempts N/);
+    await refused(
+      ["collect", "nowhere", "--attempts", "2"],
+      "--attempts goes with --replay",
+      /--replay RUN_ID --attempts N/,
+    );
   });
 
   it("lets hunt's budget flags through (its default budget makes it a hunt)", async () => {

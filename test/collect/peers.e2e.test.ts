@@ -14,14 +14,24 @@ describe("collect --peers goleak without a go.mod", () => {
     const paths = [join(PROGRAMS, "leak-select"), join(PROGRAMS, "test-leak")];
     for (const path of paths) expect(moduleRoot(path)).toBeNull();
     const dir = scratch("peers-nomod");
-    const result = await collect({ paths, runs: 1, procs: [2], timeoutMs: 5_000, peers: ["goleak"], db: join(dir, "s.db"), traces: join(dir, "traces") });
+    const result = await collect({
+      paths,
+      runs: 1,
+      procs: [2],
+      timeoutMs: 5_000,
+      peers: ["goleak"],
+      db: join(dir, "s.db"),
+      traces: join(dir, "traces"),
+    });
     for (const program of result.programs) {
       expect(program.build, program.name).toBe("ok");
       expect(program.buildOutput ?? "").not.toContain("goleak:");
       const report = readFileSync(`${program.runs[0]!.trace!}.goleak.txt`, "utf8");
       expect(report).toContain("found unexpected goroutines");
       // Function names are the ones a GOPATH-mode build gives, so identities match plain runs.
-      expect(report).toContain(program.kind === "main" ? "main.waiter" : `_${join(PROGRAMS, "test-leak")}.TestLeaksReceiver.func1`);
+      expect(report).toContain(
+        program.kind === "main" ? "main.waiter" : `_${join(PROGRAMS, "test-leak")}.TestLeaksReceiver.func1`,
+      );
     }
     for (const path of paths) {
       expect(existsSync(join(path, "go.mod"))).toBe(false);

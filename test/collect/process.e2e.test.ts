@@ -56,12 +56,22 @@ function alive(pid: number): boolean {
 describe("spawnWithDeadline", () => {
   it("kills a program that ignores SIGTERM, and its child, leaving no process in the group", async () => {
     const dir = scratch("stubborn");
-    const build = await buildProgram({ dir: join(SPECIAL, "stubborn"), kind: "main", goFiles: [join(SPECIAL, "stubborn", "main.go")] }, go, dir);
+    const build = await buildProgram(
+      { dir: join(SPECIAL, "stubborn"), kind: "main", goFiles: [join(SPECIAL, "stubborn", "main.go")] },
+      go,
+      dir,
+    );
     expect(build.status).toBe("ok");
     // No SCHEDLAB_DEADLINE_MS: the harness never stops it on its own.
     const result = await spawnWithDeadline({
-      command: build.binary!, args: [], cwd: dir, env: { PATH: process.env.PATH ?? "", [HARNESS_ENV.trace]: join(dir, "t.trace") },
-      deadlineMs: 300, graceMs: 300, stdoutCap: 4096, stderrCap: 4096,
+      command: build.binary!,
+      args: [],
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", [HARNESS_ENV.trace]: join(dir, "t.trace") },
+      deadlineMs: 300,
+      graceMs: 300,
+      stdoutCap: 4096,
+      stderrCap: 4096,
     });
     expect(result.enforcement).toBe("sigkill");
     expect(result.exitSignal).toBe("SIGKILL");
@@ -73,10 +83,20 @@ describe("spawnWithDeadline", () => {
 
   it("drains 20 MB of stdout, counting every byte and keeping only the capped tail", async () => {
     const dir = scratch("flood");
-    const build = await buildProgram({ dir: join(PROGRAMS, "flood"), kind: "main", goFiles: [join(PROGRAMS, "flood", "main.go")] }, go, dir);
+    const build = await buildProgram(
+      { dir: join(PROGRAMS, "flood"), kind: "main", goFiles: [join(PROGRAMS, "flood", "main.go")] },
+      go,
+      dir,
+    );
     const result = await spawnWithDeadline({
-      command: build.binary!, args: [], cwd: dir, env: { PATH: process.env.PATH ?? "" },
-      deadlineMs: 60_000, graceMs: 1_000, stdoutCap: 64 * 1024, stderrCap: 4096,
+      command: build.binary!,
+      args: [],
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "" },
+      deadlineMs: 60_000,
+      graceMs: 1_000,
+      stdoutCap: 64 * 1024,
+      stderrCap: 4096,
     });
     expect(result.exitCode).toBe(0);
     expect(result.stdoutBytes).toBe(20 * 1024 * 1024 + "THE END\n".length);
@@ -86,11 +106,22 @@ describe("spawnWithDeadline", () => {
 
   it("kills the group at once when aborted", async () => {
     const dir = scratch("abort");
-    const build = await buildProgram({ dir: join(SPECIAL, "stubborn"), kind: "main", goFiles: [join(SPECIAL, "stubborn", "main.go")] }, go, dir);
+    const build = await buildProgram(
+      { dir: join(SPECIAL, "stubborn"), kind: "main", goFiles: [join(SPECIAL, "stubborn", "main.go")] },
+      go,
+      dir,
+    );
     const controller = new AbortController();
     const running = spawnWithDeadline({
-      command: build.binary!, args: [], cwd: dir, env: { PATH: process.env.PATH ?? "" },
-      deadlineMs: 600_000, graceMs: 1_000, stdoutCap: 4096, stderrCap: 4096, signal: controller.signal,
+      command: build.binary!,
+      args: [],
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "" },
+      deadlineMs: 600_000,
+      graceMs: 1_000,
+      stdoutCap: 4096,
+      stderrCap: 4096,
+      signal: controller.signal,
     });
     setTimeout(() => controller.abort(), 200);
     const result = await running;
@@ -100,8 +131,14 @@ describe("spawnWithDeadline", () => {
 
   it("reports a binary that cannot be started instead of throwing", async () => {
     const result = await spawnWithDeadline({
-      command: join(scratch("missing"), "no-such-binary"), args: [], cwd: scratch("cwd"), env: {},
-      deadlineMs: 1000, graceMs: 100, stdoutCap: 10, stderrCap: 10,
+      command: join(scratch("missing"), "no-such-binary"),
+      args: [],
+      cwd: scratch("cwd"),
+      env: {},
+      deadlineMs: 1000,
+      graceMs: 100,
+      stdoutCap: 10,
+      stderrCap: 10,
     });
     expect(result.spawnError).toMatch(/ENOENT/);
   });
@@ -112,7 +149,14 @@ describe("a deadlocked program under the execution tracer", () => {
     const dir = scratch("traced-deadlock");
     const program = join(SPECIAL, "traced-deadlock");
     await execa("go", ["build", "-o", join(dir, "bin"), "."], { cwd: program, env: { GO111MODULE: "off" } });
-    const base = { command: join(dir, "bin"), cwd: dir, env: { PATH: process.env.PATH ?? "" }, graceMs: 300, stdoutCap: 4096, stderrCap: 65536 };
+    const base = {
+      command: join(dir, "bin"),
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "" },
+      graceMs: 300,
+      stdoutCap: 4096,
+      stderrCap: 65536,
+    };
 
     const untraced = await spawnWithDeadline({ ...base, args: [], deadlineMs: 60_000 });
     expect(untraced.exitCode).toBe(2);
@@ -134,19 +178,31 @@ describe("SIGTERM to a harnessed program", () => {
     const trace = join(dir, "t.trace");
     const dump = join(dir, "d.dump");
     const running = spawnWithDeadline({
-      command: build.binary!, args: [], cwd: dir,
-      env: { PATH: process.env.PATH ?? "", [HARNESS_ENV.trace]: trace, [HARNESS_ENV.dump]: dump, [HARNESS_ENV.deadlineMs]: "6000" },
-      deadlineMs: 60_000, graceMs: 1_000, stdoutCap: 4096, stderrCap: 65536,
+      command: build.binary!,
+      args: [],
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH ?? "",
+        [HARNESS_ENV.trace]: trace,
+        [HARNESS_ENV.dump]: dump,
+        [HARNESS_ENV.deadlineMs]: "6000",
+      },
+      deadlineMs: 60_000,
+      graceMs: 1_000,
+      stdoutCap: 4096,
+      stderrCap: 65536,
     });
     // The deadlocked program hangs; at 3 s the handler is armed, at 4.5 s SIGTERM arrives, 1.5 s before the deadline.
     await new Promise((resolve) => setTimeout(resolve, 4_500));
-    const pid = readdirSync("/proc").map(Number).find((p) => {
-      try {
-        return readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith(build.binary!);
-      } catch {
-        return false;
-      }
-    });
+    const pid = readdirSync("/proc")
+      .map(Number)
+      .find((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith(build.binary!);
+        } catch {
+          return false;
+        }
+      });
     expect(pid).toBeDefined();
     process.kill(pid!, "SIGTERM");
     const result = await running;

@@ -19,7 +19,9 @@ function recordedRuns(db: string): { tracePath: string }[] {
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 describe("collect resume", () => {
@@ -54,7 +56,10 @@ describe("collect resume", () => {
     expect(resumed.executed).toBe(6 - afterInterrupt.length);
     expect(resumed.skipped).toBe(afterInterrupt.length);
     expect(recordedRuns(db)).toHaveLength(6);
-    expect(resumed.programs.map((p) => p.runs.map((r) => r.index))).toEqual([[0, 1, 2], [0, 1, 2]]);
+    expect(resumed.programs.map((p) => p.runs.map((r) => r.index))).toEqual([
+      [0, 1, 2],
+      [0, 1, 2],
+    ]);
 
     const again = await collect(base);
     expect(again.executed).toBe(0);

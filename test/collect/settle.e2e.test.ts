@@ -6,7 +6,16 @@ import { execa } from "execa";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildProgram, checkRun, DEFAULT_SETTLE_MS, HARNESS_ENV, HARNESS_SOURCE, runFiles, tracedRun, type RunConfig } from "../../src/collect/index.js";
+import {
+  buildProgram,
+  checkRun,
+  DEFAULT_SETTLE_MS,
+  HARNESS_ENV,
+  HARNESS_SOURCE,
+  runFiles,
+  tracedRun,
+  type RunConfig,
+} from "../../src/collect/index.js";
 import { discoverPrograms, type ProgramSpec } from "../../src/corpus/index.js";
 import { goToolchain, type GoToolchain } from "../../src/go/index.js";
 import { decodeTrace, type GoroutineRecord } from "../../src/trace/index.js";
@@ -48,14 +57,21 @@ describe("the harness settles after main returns", () => {
   it("names its bound in HARNESS_ENV, with a small default", () => {
     expect(HARNESS_ENV.settleMs).toBe("SCHEDLAB_SETTLE_MS");
     expect(DEFAULT_SETTLE_MS).toBe(100);
-    expect(HARNESS_SOURCE).toContain("schedlabHarnessSettle()\n\tschedlabHarnessFinish(\"return\", 0)");
+    expect(HARNESS_SOURCE).toContain('schedlabHarnessSettle()\n\tschedlabHarnessFinish("return", 0)');
   });
 
   it("ends the trace of an exit race with the worker ended, and the check sees no leak", async () => {
     for (let index = 0; index < 5; index++) {
       const result = (await tracedRun({
-        kind: "main", dir: program.dir, binary, testName: null, config: CONFIG, files: runFiles(join(work, "traces"), "exit-race", CONFIG.key, index),
-        timeoutMs: 10_000, graceMs: 500, go,
+        kind: "main",
+        dir: program.dir,
+        binary,
+        testName: null,
+        config: CONFIG,
+        files: runFiles(join(work, "traces"), "exit-race", CONFIG.key, index),
+        timeoutMs: 10_000,
+        graceMs: 500,
+        go,
       }))!;
       expect(result.outcome).toBe("ok");
       const worker = workerRecord(await lastRecords(result.tracePath!));
@@ -72,7 +88,10 @@ describe("the harness settles after main returns", () => {
     const endings: string[] = [];
     for (let index = 0; index < 5 && !endings.includes("GoBlock chan receive"); index++) {
       const trace = join(work, `nosettle-${index}.trace`);
-      const run = await execa(binary, [], { env: { GOMAXPROCS: "1", [HARNESS_ENV.trace]: trace, [HARNESS_ENV.settleMs]: "0" }, reject: false });
+      const run = await execa(binary, [], {
+        env: { GOMAXPROCS: "1", [HARNESS_ENV.trace]: trace, [HARNESS_ENV.settleMs]: "0" },
+        reject: false,
+      });
       expect(run.exitCode).toBe(0);
       const worker = workerRecord(await lastRecords(trace));
       endings.push(`${worker.kind} ${worker.reason}`.trim());

@@ -14,7 +14,18 @@
 import Database from "better-sqlite3";
 import { Command } from "commander";
 import { execa } from "execa";
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -36,7 +47,20 @@ let binDir: string;
 async function buildSchedlab(into: string): Promise<void> {
   mkdirSync(join(into, "bin"), { recursive: true });
   // tsc emits even when another file has a type error; the entry point must exist.
-  await execa(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", join(ROOT, "tsconfig.json"), "--outDir", join(into, "dist"), "--declaration", "false", "--sourceMap", "false"], { reject: false });
+  await execa(
+    join(ROOT, "node_modules", ".bin", "tsc"),
+    [
+      "-p",
+      join(ROOT, "tsconfig.json"),
+      "--outDir",
+      join(into, "dist"),
+      "--declaration",
+      "false",
+      "--sourceMap",
+      "false",
+    ],
+    { reject: false },
+  );
   expect(existsSync(join(into, "dist", "cli", "index.js"))).toBe(true);
   symlinkSync(join(ROOT, "node_modules"), join(into, "node_modules"));
   symlinkSync(join(ROOT, "src"), join(into, "src")); // the Go helper's sources
@@ -45,7 +69,10 @@ async function buildSchedlab(into: string): Promise<void> {
   // `schedlab` on PATH, as the examples call it.
   binDir = join(into, "path");
   mkdirSync(binDir);
-  writeFileSync(join(binDir, "schedlab"), `#!/bin/sh\nexec "${process.execPath}" "${join(into, "bin", "schedlab.js")}" "$@"\n`);
+  writeFileSync(
+    join(binDir, "schedlab"),
+    `#!/bin/sh\nexec "${process.execPath}" "${join(into, "bin", "schedlab.js")}" "$@"\n`,
+  );
   chmodSync(join(binDir, "schedlab"), 0o755);
 }
 
@@ -53,7 +80,13 @@ async function buildSchedlab(into: string): Promise<void> {
 function environment(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined || /^(SLURM_|SCHEDLAB_SHARD_)/.test(key) || key === "JOB_COMPLETION_INDEX" || key === "COLLECT_FLAGS") continue;
+    if (
+      value === undefined ||
+      /^(SLURM_|SCHEDLAB_SHARD_)/.test(key) ||
+      key === "JOB_COMPLETION_INDEX" ||
+      key === "COLLECT_FLAGS"
+    )
+      continue;
     env[key] = value;
   }
   return { ...env, PATH: `${binDir}:${process.env.PATH ?? ""}`, COLLECT_FLAGS, ...extra };
@@ -66,9 +99,19 @@ interface Ran {
 }
 
 /** Runs a shell script (a file, or text) with bash, as the engine would. */
-async function bash(script: { file: string } | { text: string }, env: Record<string, string>, cwd: string): Promise<Ran> {
+async function bash(
+  script: { file: string } | { text: string },
+  env: Record<string, string>,
+  cwd: string,
+): Promise<Ran> {
   const args = "file" in script ? [script.file] : ["-e", "-c", script.text];
-  const result = await execa("bash", args, { env: environment(env), extendEnv: false, cwd, reject: false, stdin: "ignore" });
+  const result = await execa("bash", args, {
+    env: environment(env),
+    extendEnv: false,
+    cwd,
+    reject: false,
+    stdin: "ignore",
+  });
   return { code: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -85,7 +128,10 @@ function literalBlock(lines: readonly string[], at: number): string {
     body.push(line);
   }
   const depth = Math.min(...body.filter((l) => l.trim() !== "").map(indent));
-  return body.map((l) => l.slice(depth)).join("\n").trim();
+  return body
+    .map((l) => l.slice(depth))
+    .join("\n")
+    .trim();
 }
 
 /** The literal block of the first line matching `block` after the first line matching `after`. */
@@ -109,10 +155,13 @@ function example(path: string): string {
 function snapshot(path: string, events = false): { programs: string[]; builds: string[]; runs: string[] } {
   const db = new Database(path, { readonly: true });
   try {
-    const rows = (sql: string) => (db.prepare(sql).all() as Record<string, unknown>[]).map((r) => Object.values(r).map(String).join(" "));
+    const rows = (sql: string) =>
+      (db.prepare(sql).all() as Record<string, unknown>[]).map((r) => Object.values(r).map(String).join(" "));
     return {
       programs: rows("SELECT name, kind, test_name, source_hash, root, dir FROM programs ORDER BY name"),
-      builds: rows("SELECT p.name, b.config, b.status, b.source_hash FROM builds b JOIN programs p ON p.id = b.program_id ORDER BY 1, 2"),
+      builds: rows(
+        "SELECT p.name, b.config, b.status, b.source_hash FROM builds b JOIN programs p ON p.id = b.program_id ORDER BY 1, 2",
+      ),
       runs: rows(
         `SELECT p.name, r.config, r.run_index, r.procs, r.outcome, r.exit_code, r.strategy, r.seed, r.truncated, r.ingest_status,
                 (SELECT count(*) FROM goroutines g WHERE g.run_id = r.id) AS goroutines${events ? ", (SELECT count(*) FROM event_records e WHERE e.run_id = r.id) AS events" : ""}
@@ -128,8 +177,12 @@ function snapshot(path: string, events = false): { programs: string[]; builds: s
 function tableCounts(path: string): Record<string, number> {
   const db = new Database(path, { readonly: true });
   try {
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
-    return Object.fromEntries(tables.map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]));
+    const tables = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+    ).map((t) => t.name);
+    return Object.fromEntries(
+      tables.map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n]),
+    );
   } finally {
     db.close();
   }
@@ -162,7 +215,13 @@ beforeAll(async () => {
   corpus = join(dir, "corpus");
   for (const name of NAMES) cpSync(join(PROGRAMS, name), join(corpus, name), { recursive: true });
 
-  const wholeRun = await bash({ text: `schedlab collect . $COLLECT_FLAGS --db '${join(dir, "whole.db")}' --traces '${join(dir, "whole-traces")}'` }, {}, corpus);
+  const wholeRun = await bash(
+    {
+      text: `schedlab collect . $COLLECT_FLAGS --db '${join(dir, "whole.db")}' --traces '${join(dir, "whole-traces")}'`,
+    },
+    {},
+    corpus,
+  );
   expect(wholeRun.code, wholeRun.stderr).toBe(0);
   whole = { db: join(dir, "whole.db"), stderr: wholeRun.stderr };
 
@@ -174,11 +233,17 @@ beforeAll(async () => {
     const script = blockAfter(job, /- name: collect$/, /^\s*- \|$/);
     const out = join(dir, "k8s-out");
     mkdirSync(out);
-    const shards = await Promise.all(Array.from({ length: count }, async (_, index) => {
-      const ran = await bash({ text: script }, { JOB_COMPLETION_INDEX: String(index), SCHEDLAB_SHARD_COUNT: String(count), SRC: corpus, OUT: out }, dir);
-      expect(ran.code, ran.stderr).toBe(0);
-      return { index, count, db: join(out, `shard-${index}.db`), stderr: ran.stderr };
-    }));
+    const shards = await Promise.all(
+      Array.from({ length: count }, async (_, index) => {
+        const ran = await bash(
+          { text: script },
+          { JOB_COMPLETION_INDEX: String(index), SCHEDLAB_SHARD_COUNT: String(count), SRC: corpus, OUT: out },
+          dir,
+        );
+        expect(ran.code, ran.stderr).toBe(0);
+        return { index, count, db: join(out, `shard-${index}.db`), stderr: ran.stderr };
+      }),
+    );
     const mergeScript = blockAfter(example("kubernetes/merge-job.yaml"), /- name: merge$/, /^\s*- \|$/);
     const mergeAgain = () => bash({ text: mergeScript }, { OUT: out }, dir);
     const merged = await mergeAgain();
@@ -190,14 +255,26 @@ beforeAll(async () => {
   // then merge.sbatch.
   {
     const out = join(dir, "slurm-out");
-    const shards = await Promise.all([1, 2, 3].map(async (id) => {
-      const ran = await bash({ file: join(EXAMPLES, "slurm", "collect.sbatch") }, {
-        SLURM_ARRAY_JOB_ID: "4242", SLURM_ARRAY_TASK_ID: String(id), SLURM_ARRAY_TASK_MIN: "1", SLURM_ARRAY_TASK_MAX: "3", SLURM_ARRAY_TASK_STEP: "1", SLURM_ARRAY_TASK_COUNT: "3",
-        SRC: corpus, OUT: out,
-      }, dir);
-      expect(ran.code, ran.stderr).toBe(0);
-      return { index: id - 1, count: 3, db: join(out, `shard-${id}.db`), stderr: ran.stderr };
-    }));
+    const shards = await Promise.all(
+      [1, 2, 3].map(async (id) => {
+        const ran = await bash(
+          { file: join(EXAMPLES, "slurm", "collect.sbatch") },
+          {
+            SLURM_ARRAY_JOB_ID: "4242",
+            SLURM_ARRAY_TASK_ID: String(id),
+            SLURM_ARRAY_TASK_MIN: "1",
+            SLURM_ARRAY_TASK_MAX: "3",
+            SLURM_ARRAY_TASK_STEP: "1",
+            SLURM_ARRAY_TASK_COUNT: "3",
+            SRC: corpus,
+            OUT: out,
+          },
+          dir,
+        );
+        expect(ran.code, ran.stderr).toBe(0);
+        return { index: id - 1, count: 3, db: join(out, `shard-${id}.db`), stderr: ran.stderr };
+      }),
+    );
     const mergeAgain = () => bash({ file: join(EXAMPLES, "slurm", "merge.sbatch") }, { OUT: out }, dir);
     const merged = await mergeAgain();
     expect(merged.code, merged.stderr).toBe(0);
@@ -211,11 +288,17 @@ beforeAll(async () => {
     const workflow = example("github-actions/schedlab.yml");
     const matrix = JSON.parse(/^\s*shard: (\[[\d, ]+\])\s*$/m.exec(workflow)![1]!) as number[];
     const script = blockAfter(workflow, /- name: Collect shard$/, /^\s*run: \|$/);
-    const shards = await Promise.all(matrix.map(async (index) => {
-      const ran = await bash({ text: script }, { SCHEDLAB_SHARD_INDEX: String(index), SCHEDLAB_SHARD_COUNT: String(matrix.length) }, corpus);
-      expect(ran.code, ran.stderr).toBe(0);
-      return { index, count: matrix.length, db: join(corpus, `shard-${index}.db`), stderr: ran.stderr };
-    }));
+    const shards = await Promise.all(
+      matrix.map(async (index) => {
+        const ran = await bash(
+          { text: script },
+          { SCHEDLAB_SHARD_INDEX: String(index), SCHEDLAB_SHARD_COUNT: String(matrix.length) },
+          corpus,
+        );
+        expect(ran.code, ran.stderr).toBe(0);
+        return { index, count: matrix.length, db: join(corpus, `shard-${index}.db`), stderr: ran.stderr };
+      }),
+    );
     const mergeScript = blockAfter(workflow, /- name: Merge shards$/, /^\s*run: \|$/);
     const mergeAgain = () => bash({ text: mergeScript }, {}, corpus);
     const merged = await mergeAgain();
@@ -231,7 +314,12 @@ describe.each(["kubernetes", "slurm", "github-actions"])("--shard auto on %s", (
       const expected = NAMES.filter((name) => shardOf(name, shard.count) === shard.index);
       expect(programNames(shard.db)).toEqual(expected);
       expect(shard.stderr).toContain(`shard ${shard.index}/${shard.count} (`);
-      expect(shard.stderr).toMatch(new RegExp(`^collect: done: programs ${expected.length}/${expected.length}, runs ${2 * expected.length}/${2 * expected.length}`, "m"));
+      expect(shard.stderr).toMatch(
+        new RegExp(
+          `^collect: done: programs ${expected.length}/${expected.length}, runs ${2 * expected.length}/${2 * expected.length}`,
+          "m",
+        ),
+      );
     }
     expect(run.shards.flatMap((s) => programNames(s.db)).sort()).toEqual(NAMES);
   });
@@ -266,19 +354,32 @@ describe("collect progress without a terminal", () => {
     const lines = whole.stderr.split("\n");
     const done = lines.findIndex((l) => l.startsWith("collect: done: "));
     expect(lines[done]).toMatch(/^collect: done: programs 4\/4, runs 8\/8(, \d+ not ok)?; elapsed \d+:\d\d$/);
-    expect(lines.slice(0, done).filter((l) => /^collect: (programs \d+\/4, runs \d+\/8|discovering and building); elapsed /.test(l)).length).toBeGreaterThan(0);
+    expect(
+      lines
+        .slice(0, done)
+        .filter((l) => /^collect: (programs \d+\/4, runs \d+\/8|discovering and building); elapsed /.test(l)).length,
+    ).toBeGreaterThan(0);
   });
 
   it("prints nothing with --quiet, and only the final line when there is nothing left to run", async () => {
-    const quiet = await bash({ text: `schedlab collect . $COLLECT_FLAGS --quiet --db '${whole.db}' --traces '${join(dir, "whole-traces")}'` }, {}, corpus);
+    const quiet = await bash(
+      { text: `schedlab collect . $COLLECT_FLAGS --quiet --db '${whole.db}' --traces '${join(dir, "whole-traces")}'` },
+      {},
+      corpus,
+    );
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stderr).toBe("");
     expect(quiet.stdout).toContain("0 run(s) executed, 8 already recorded.");
-    const resumed = await bash({ text: `schedlab collect . $COLLECT_FLAGS --db '${whole.db}' --traces '${join(dir, "whole-traces")}'` }, {}, corpus);
+    const resumed = await bash(
+      { text: `schedlab collect . $COLLECT_FLAGS --db '${whole.db}' --traces '${join(dir, "whole-traces")}'` },
+      {},
+      corpus,
+    );
     expect(resumed.code, resumed.stderr).toBe(0);
     const lines = resumed.stderr.trim().split("\n");
     expect(lines.at(-1)).toMatch(/^collect: done: programs 4\/4, runs 0\/0; elapsed \d+:\d\d$/);
-    for (const line of lines.slice(0, -1)) expect(line).toMatch(/^collect: (discovering and building|programs 4\/4, runs 0\/0); elapsed /);
+    for (const line of lines.slice(0, -1))
+      expect(line).toMatch(/^collect: (discovering and building|programs 4\/4, runs 0\/0); elapsed /);
   });
 });
 
@@ -296,13 +397,31 @@ function cliOptions(): Map<string, Set<string>> {
 function invocations(path: string): { command: string; args: string }[] {
   const text = readFileSync(path, "utf8");
   const code = path.endsWith(".md")
-    ? [...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!).concat(text.split(/^```/m).filter((_, i) => i % 2 === 1).flatMap((block) => block.split("\n")))
-    : text.replace(/\\\n\s*/g, " ").split("\n").filter((line) => !/^\s*#/.test(line));
-  return code.flatMap((line) => [...line.matchAll(/(?:^|[\s;&|(])schedlab\s+([a-z][a-z-]*)([^;&|`)>]*)/g)].map((m) => ({ command: m[1]!, args: m[2]! })));
+    ? [...text.matchAll(/`([^`\n]+)`/g)]
+        .map((m) => m[1]!)
+        .concat(
+          text
+            .split(/^```/m)
+            .filter((_, i) => i % 2 === 1)
+            .flatMap((block) => block.split("\n")),
+        )
+    : text
+        .replace(/\\\n\s*/g, " ")
+        .split("\n")
+        .filter((line) => !/^\s*#/.test(line));
+  return code.flatMap((line) =>
+    [...line.matchAll(/(?:^|[\s;&|(])schedlab\s+([a-z][a-z-]*)([^;&|`)>]*)/g)].map((m) => ({
+      command: m[1]!,
+      args: m[2]!,
+    })),
+  );
 }
 
 function examplesFiles(): string[] {
-  const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+  const walk = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)],
+    );
   return walk(EXAMPLES);
 }
 
@@ -318,12 +437,16 @@ describe("the examples", () => {
           problems.push(`${file}: schedlab ${command} is not a command`);
           continue;
         }
-        for (const flag of args.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? []) if (!known.has(flag)) problems.push(`${file}: schedlab ${command} has no ${flag}`);
+        for (const flag of args.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? [])
+          if (!known.has(flag)) problems.push(`${file}: schedlab ${command} has no ${flag}`);
         checked++;
       }
       // The flags each example gives collect through COLLECT_FLAGS.
-      for (const line of readFileSync(file, "utf8").split("\n").filter((l) => /COLLECT_FLAGS(:|=\$\{COLLECT_FLAGS:-|, value:)/.test(l))) {
-        for (const flag of line.match(/--[a-z][a-z-]*/g) ?? []) if (!options.get("collect")!.has(flag)) problems.push(`${file}: COLLECT_FLAGS: collect has no ${flag}`);
+      for (const line of readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => /COLLECT_FLAGS(:|=\$\{COLLECT_FLAGS:-|, value:)/.test(l))) {
+        for (const flag of line.match(/--[a-z][a-z-]*/g) ?? [])
+          if (!options.get("collect")!.has(flag)) problems.push(`${file}: COLLECT_FLAGS: collect has no ${flag}`);
       }
     }
     expect(problems).toEqual([]);
@@ -331,7 +454,13 @@ describe("the examples", () => {
   });
 
   it("shard every collect with --shard auto and count the shards consistently", () => {
-    const collects = examplesFiles().filter((f) => !f.endsWith(".md")).flatMap((f) => invocations(f).filter((i) => i.command === "collect").map((i) => ({ f, ...i })));
+    const collects = examplesFiles()
+      .filter((f) => !f.endsWith(".md"))
+      .flatMap((f) =>
+        invocations(f)
+          .filter((i) => i.command === "collect")
+          .map((i) => ({ f, ...i })),
+      );
     expect(collects.length).toBe(3);
     for (const c of collects) expect(c.args, c.f).toMatch(/--shard auto(\s|$)/);
     const job = example("kubernetes/collect-job.yaml");
@@ -341,7 +470,9 @@ describe("the examples", () => {
     const workflow = example("github-actions/schedlab.yml");
     expect(workflow).toContain("SCHEDLAB_SHARD_INDEX: ${{ matrix.shard }}");
     expect(workflow).toContain("SCHEDLAB_SHARD_COUNT: ${{ strategy.job-total }}");
-    expect(workflow).toMatch(/uses: github\/codeql-action\/upload-sarif@v\d+\n\s+with:\n\s+sarif_file: schedlab\.sarif/);
+    expect(workflow).toMatch(
+      /uses: github\/codeql-action\/upload-sarif@v\d+\n\s+with:\n\s+sarif_file: schedlab\.sarif/,
+    );
     expect(workflow).toContain("schedlab leaks --db merged.db --format sarif > schedlab.sarif");
     expect(workflow).toMatch(/security-events: write/);
   });
@@ -357,7 +488,10 @@ describe("the examples", () => {
       if (/\.ya?ml$/.test(file)) {
         for (const [n, line] of text.split("\n").entries()) {
           expect(line.includes("\t"), `${file}:${n + 1} has a tab`).toBe(false);
-          expect((line.length - line.trimStart().length) % 2, `${file}:${n + 1} is indented by an odd number of spaces`).toBe(0);
+          expect(
+            (line.length - line.trimStart().length) % 2,
+            `${file}:${n + 1} is indented by an odd number of spaces`,
+          ).toBe(0);
         }
       }
     }

@@ -4,12 +4,26 @@
 
 import { describe, expect, it } from "vitest";
 import {
-  collectModeOf, DEFAULT_STOP_ON, normalizeCollectOptions, parseStopOn, runCheckOf, scaledTimeoutMs, stopsHunt, storedCheck, TIMEOUT_FACTORS, withFailureClass,
+  collectModeOf,
+  DEFAULT_STOP_ON,
+  normalizeCollectOptions,
+  parseStopOn,
+  runCheckOf,
+  scaledTimeoutMs,
+  stopsHunt,
+  storedCheck,
+  TIMEOUT_FACTORS,
+  withFailureClass,
   type TestFailure,
 } from "../../src/collect/index.js";
 import { UsageError } from "../../src/errors.js";
 
-const fail = (test: string | null, tracerInduced = false): TestFailure => ({ test, kind: "fail", message: "x_test.go:3: boom", tracerInduced });
+const fail = (test: string | null, tracerInduced = false): TestFailure => ({
+  test,
+  kind: "fail",
+  message: "x_test.go:3: boom",
+  tracerInduced,
+});
 
 describe("withFailureClass", () => {
   const check = runCheckOf("exit-error", [], 0, undefined, [fail("TestPool/sub")]);
@@ -29,13 +43,17 @@ describe("withFailureClass", () => {
   });
 
   it("keys a main program's panic by the program (no test)", () => {
-    const main = runCheckOf("panic", [], 0, undefined, [{ test: null, kind: "panic", message: "panic: boom", tracerInduced: false }]);
+    const main = runCheckOf("panic", [], 0, undefined, [
+      { test: null, kind: "panic", message: "panic: boom", tracerInduced: false },
+    ]);
     expect(withFailureClass(main, "perturb", new Set()).classes).toEqual(["failure"]);
     expect(withFailureClass(main, "perturb", new Set([""])).classes).toEqual([]);
   });
 
   it("adds failure after the classes the run already confirms", () => {
-    const both = runCheckOf("exit-error", [{ goroutine: "g", reason: "sync", site: "f a.go:1" }], 1, undefined, [fail("TestX")]);
+    const both = runCheckOf("exit-error", [{ goroutine: "g", reason: "sync", site: "f a.go:1" }], 1, undefined, [
+      fail("TestX"),
+    ]);
     expect(withFailureClass(both, "race", new Set()).classes).toEqual(["race", "leak", "failure"]);
   });
 });
@@ -53,11 +71,18 @@ describe("stopsHunt", () => {
 
 describe("storedCheck", () => {
   it("reads checks recorded before classes existed", () => {
-    expect(storedCheck(JSON.stringify({ finding: "blocked", blocked: [{ goroutine: "g", reason: "sync", site: null }], races: 0 })))
-      .toMatchObject({ classes: ["leak"], failures: [] });
+    expect(
+      storedCheck(
+        JSON.stringify({ finding: "blocked", blocked: [{ goroutine: "g", reason: "sync", site: null }], races: 0 }),
+      ),
+    ).toMatchObject({ classes: ["leak"], failures: [] });
     expect(storedCheck(JSON.stringify({ finding: "race", blocked: [], races: 2 })).classes).toEqual(["race"]);
     expect(storedCheck(JSON.stringify({ finding: null, blocked: [], races: 0 })).classes).toEqual([]);
-    expect(storedCheck(JSON.stringify({ finding: null, classes: ["failure"], blocked: [], races: 0, failures: [fail("TestX")] })).classes).toEqual(["failure"]);
+    expect(
+      storedCheck(
+        JSON.stringify({ finding: null, classes: ["failure"], blocked: [], races: 0, failures: [fail("TestX")] }),
+      ).classes,
+    ).toEqual(["failure"]);
   });
 });
 
@@ -96,8 +121,14 @@ describe("--stop-on", () => {
   });
 
   it("defaults to leak with a budget, and is a usage error without one", () => {
-    expect(normalizeCollectOptions({ paths: ["."], budgetMs: 1_000 }).mode).toMatchObject({ kind: "budget", stopOn: ["leak"] });
-    expect(normalizeCollectOptions({ paths: ["."], budgetMs: 1_000, stopOn: ["race", "leak"] }).mode).toMatchObject({ kind: "budget", stopOn: ["race", "leak"] });
+    expect(normalizeCollectOptions({ paths: ["."], budgetMs: 1_000 }).mode).toMatchObject({
+      kind: "budget",
+      stopOn: ["leak"],
+    });
+    expect(normalizeCollectOptions({ paths: ["."], budgetMs: 1_000, stopOn: ["race", "leak"] }).mode).toMatchObject({
+      kind: "budget",
+      stopOn: ["race", "leak"],
+    });
     const error = (() => {
       try {
         collectModeOf({ stopOn: ["race"] });

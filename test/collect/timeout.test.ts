@@ -4,7 +4,14 @@
 // part above 10 s only as far as its remaining budget goes.
 
 import { describe, expect, it } from "vitest";
-import { configuredTimeoutMs, DEFAULT_TIMEOUT_MS, DERIVED_TIMEOUT, longestOkMsPerIteration, normalizeCollectOptions, scaledTimeoutMs } from "../../src/collect/index.js";
+import {
+  configuredTimeoutMs,
+  DEFAULT_TIMEOUT_MS,
+  DERIVED_TIMEOUT,
+  longestOkMsPerIteration,
+  normalizeCollectOptions,
+  scaledTimeoutMs,
+} from "../../src/collect/index.js";
 
 const derive = { givenMs: null, manifestMs: undefined, testCount: null } as const;
 
@@ -43,7 +50,9 @@ describe("configuredTimeoutMs", () => {
   it("lets a manifest shorten the deadline, given or derived", () => {
     expect(configuredTimeoutMs({ ...derive, manifestMs: 1_000, plainOkMsPerIteration: 3_000 })).toBe(1_000);
     expect(configuredTimeoutMs({ ...derive, manifestMs: 30_000, plainOkMsPerIteration: 300 })).toBe(2_000);
-    expect(configuredTimeoutMs({ ...derive, givenMs: 7_000, manifestMs: 2_000, plainOkMsPerIteration: null })).toBe(2_000);
+    expect(configuredTimeoutMs({ ...derive, givenMs: 7_000, manifestMs: 2_000, plainOkMsPerIteration: null })).toBe(
+      2_000,
+    );
   });
 
   it("in a hunt, grants a derived deadline above 10 s only as far as the remaining budget goes", () => {
@@ -55,27 +64,53 @@ describe("configuredTimeoutMs", () => {
   it("feeds scaledTimeoutMs, which still gives race runs 10× the plain run", () => {
     const configuredMs = configuredTimeoutMs({ ...derive, plainOkMsPerIteration: 400, remainingBudgetMs: 60_000 });
     expect(configuredMs).toBe(2_000);
-    expect(scaledTimeoutMs({ strategy: "plain", configuredMs, testCount: null, plainOkMsPerIteration: 400, remainingBudgetMs: 60_000 })).toBe(2_000);
-    expect(scaledTimeoutMs({ strategy: "race", configuredMs, testCount: null, plainOkMsPerIteration: 400, remainingBudgetMs: 60_000 })).toBe(4_000);
+    expect(
+      scaledTimeoutMs({
+        strategy: "plain",
+        configuredMs,
+        testCount: null,
+        plainOkMsPerIteration: 400,
+        remainingBudgetMs: 60_000,
+      }),
+    ).toBe(2_000);
+    expect(
+      scaledTimeoutMs({
+        strategy: "race",
+        configuredMs,
+        testCount: null,
+        plainOkMsPerIteration: 400,
+        remainingBudgetMs: 60_000,
+      }),
+    ).toBe(4_000);
   });
 });
 
 describe("longestOkMsPerIteration", () => {
   it("takes the longest ok run per -test.count iteration, ignoring runs that did not end ok", () => {
     expect(longestOkMsPerIteration([])).toBeNull();
-    expect(longestOkMsPerIteration([{ outcome: "timeout", wallMs: 10_000, testCount: null }, { outcome: "exit-error", wallMs: 50, testCount: null }])).toBeNull();
-    expect(longestOkMsPerIteration([
-      { outcome: "ok", wallMs: 300, testCount: null },
-      { outcome: "ok", wallMs: 2_000, testCount: 5 },
-      { outcome: "timeout", wallMs: 10_000, testCount: null },
-      { outcome: "ok", wallMs: null, testCount: null },
-    ])).toBe(400);
+    expect(
+      longestOkMsPerIteration([
+        { outcome: "timeout", wallMs: 10_000, testCount: null },
+        { outcome: "exit-error", wallMs: 50, testCount: null },
+      ]),
+    ).toBeNull();
+    expect(
+      longestOkMsPerIteration([
+        { outcome: "ok", wallMs: 300, testCount: null },
+        { outcome: "ok", wallMs: 2_000, testCount: 5 },
+        { outcome: "timeout", wallMs: 10_000, testCount: null },
+        { outcome: "ok", wallMs: null, testCount: null },
+      ]),
+    ).toBe(400);
   });
 });
 
 describe("normalizeCollectOptions", () => {
   it("records whether --timeout was given; without it the first run's deadline is the default", () => {
     expect(normalizeCollectOptions({ paths: ["."] })).toMatchObject({ timeoutMs: 10_000, timeoutGiven: false });
-    expect(normalizeCollectOptions({ paths: ["."], timeoutMs: 10_000 })).toMatchObject({ timeoutMs: 10_000, timeoutGiven: true });
+    expect(normalizeCollectOptions({ paths: ["."], timeoutMs: 10_000 })).toMatchObject({
+      timeoutMs: 10_000,
+      timeoutGiven: true,
+    });
   });
 });

@@ -19,12 +19,20 @@ const HUNTMOD = fileURLToPath(new URL("../fixtures/huntmod/", import.meta.url));
 /** Why the test cannot run here, or null when Go 1.27.3 answers from the module cache. */
 async function unavailable(): Promise<string | null> {
   const arch = process.arch === "x64" ? "amd64" : process.arch;
-  const { stdout: modcache } = await execa("go", ["env", "GOMODCACHE"], { env: { ...process.env, GOTOOLCHAIN: "local" } });
+  const { stdout: modcache } = await execa("go", ["env", "GOMODCACHE"], {
+    env: { ...process.env, GOTOOLCHAIN: "local" },
+  });
   const dir = join(modcache.trim(), "golang.org", `toolchain@v0.0.1-${VERSION}.${process.platform}-${arch}`);
   if (!existsSync(dir)) return `${dir} is missing (run \`GOTOOLCHAIN=${VERSION} go version\` once to download it)`;
   // GOPROXY=off: answer from the cache or fail, never download.
-  const check = await execa("go", ["version"], { env: { ...process.env, GOTOOLCHAIN: VERSION, GOPROXY: "off" }, reject: false, timeout: 20_000 });
-  return check.exitCode === 0 && check.stdout.includes(VERSION) ? null : `GOTOOLCHAIN=${VERSION} go version failed from the cache: ${check.all ?? check.stderr}`;
+  const check = await execa("go", ["version"], {
+    env: { ...process.env, GOTOOLCHAIN: VERSION, GOPROXY: "off" },
+    reject: false,
+    timeout: 20_000,
+  });
+  return check.exitCode === 0 && check.stdout.includes(VERSION)
+    ? null
+    : `GOTOOLCHAIN=${VERSION} go version failed from the cache: ${check.all ?? check.stderr}`;
 }
 
 const reason = await unavailable();
@@ -50,12 +58,31 @@ describe.skipIf(reason !== null)(`GOTOOLCHAIN=${VERSION}`, () => {
   it("collects a module (tests, an example, a main package) and ingests its traces", async () => {
     const dir = scratch("go127");
     const db = join(dir, "s.db");
-    const result = await runCli(["collect", join(MULTI, "alpha"), join(MULTI, "cmd"), "--split-tests", "--runs", "1", "--procs", "1", "--timeout", "60s", "--db", db, "--traces", join(dir, "t")]);
+    const result = await runCli([
+      "collect",
+      join(MULTI, "alpha"),
+      join(MULTI, "cmd"),
+      "--split-tests",
+      "--runs",
+      "1",
+      "--procs",
+      "1",
+      "--timeout",
+      "60s",
+      "--db",
+      db,
+      "--traces",
+      join(dir, "t"),
+    ]);
     expect(result.stderr).not.toContain("does not match go tool version");
     expect(result.code).toBe(0);
     const store = openDatabase(db);
     try {
-      const rows = store.prepare("SELECT p.name, r.outcome, r.go_version AS go, r.ingest_status AS ingest FROM runs r JOIN programs p ON p.id = r.program_id ORDER BY p.name").all();
+      const rows = store
+        .prepare(
+          "SELECT p.name, r.outcome, r.go_version AS go, r.ingest_status AS ingest FROM runs r JOIN programs p ON p.id = r.program_id ORDER BY p.name",
+        )
+        .all();
       expect(rows).toEqual([
         { name: "alpha#ExampleAdd", outcome: "ok", go: VERSION, ingest: "ok" },
         { name: "alpha#TestAlphaOne", outcome: "ok", go: VERSION, ingest: "ok" },
@@ -74,7 +101,24 @@ describe.skipIf(reason !== null)(`GOTOOLCHAIN=${VERSION}`, () => {
     process.chdir(HUNTMOD);
     let result: Awaited<ReturnType<typeof runCli>>;
     try {
-      result = await runCli(["hunt", "./...", "--run", "Test(A|B)", "--tags", "integration", "--budget", "2s", "--format", "json", "--fail-on", "leak", "--db", db, "--traces", join(dir, "t")]);
+      result = await runCli([
+        "hunt",
+        "./...",
+        "--run",
+        "Test(A|B)",
+        "--tags",
+        "integration",
+        "--budget",
+        "2s",
+        "--format",
+        "json",
+        "--fail-on",
+        "leak",
+        "--db",
+        db,
+        "--traces",
+        join(dir, "t"),
+      ]);
     } finally {
       process.chdir(cwd);
     }
@@ -84,7 +128,10 @@ describe.skipIf(reason !== null)(`GOTOOLCHAIN=${VERSION}`, () => {
     expect(analysis.bugs.filter((b) => b.gating).map((b) => b.program)).toContain("fetch");
     const store = openDatabase(db);
     try {
-      const versions = store.prepare("SELECT DISTINCT go_version FROM runs WHERE outcome <> 'build-error'").pluck().all();
+      const versions = store
+        .prepare("SELECT DISTINCT go_version FROM runs WHERE outcome <> 'build-error'")
+        .pluck()
+        .all();
       expect(versions).toEqual([VERSION]);
     } finally {
       store.close();

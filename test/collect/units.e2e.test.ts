@@ -6,8 +6,18 @@ import { copyFileSync, readFileSync, truncateSync, writeFileSync } from "node:fs
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  checkTraceFile, classifyOutcome, harnessStopOf, normalizeCollectOptions, parseDuration, parseProcsList, programPath,
-  progressLine, runConfigs, runFiles, trimIncompleteBatch, type RunEvidence,
+  checkTraceFile,
+  classifyOutcome,
+  harnessStopOf,
+  normalizeCollectOptions,
+  parseDuration,
+  parseProcsList,
+  programPath,
+  progressLine,
+  runConfigs,
+  runFiles,
+  trimIncompleteBatch,
+  type RunEvidence,
 } from "../../src/collect/index.js";
 import { runTimeoutMs } from "../../src/collect/collect.js";
 import { workQueue } from "../../src/collect/pool.js";
@@ -16,25 +26,41 @@ import { UsageError } from "../../src/errors.js";
 import { parsedTrace, scratch } from "./helpers.js";
 
 const evidence = (over: Partial<RunEvidence>): RunEvidence => ({
-  kind: "main", exitCode: 0, exitSignal: null, enforcement: "none", harnessStop: "return", output: "", ...over,
+  kind: "main",
+  exitCode: 0,
+  exitSignal: null,
+  enforcement: "none",
+  harnessStop: "return",
+  output: "",
+  ...over,
 });
 
 describe("classifyOutcome", () => {
   it("maps exit codes, crashes, deadlines and kills to outcomes", () => {
     expect(classifyOutcome(evidence({}))).toBe("ok");
     expect(classifyOutcome(evidence({ exitCode: 3, harnessStop: "exit" }))).toBe("exit-error");
-    expect(classifyOutcome(evidence({ exitCode: 2, harnessStop: null, output: "goroutine 1\npanic: boom\n" }))).toBe("panic");
-    expect(classifyOutcome(evidence({ exitCode: 2, harnessStop: null, output: "fatal error: concurrent map writes" }))).toBe("panic");
+    expect(classifyOutcome(evidence({ exitCode: 2, harnessStop: null, output: "goroutine 1\npanic: boom\n" }))).toBe(
+      "panic",
+    );
+    expect(
+      classifyOutcome(evidence({ exitCode: 2, harnessStop: null, output: "fatal error: concurrent map writes" })),
+    ).toBe("panic");
     expect(classifyOutcome(evidence({ exitCode: 2, harnessStop: "panic", output: "" }))).toBe("panic");
     expect(classifyOutcome(evidence({ exitCode: 124, harnessStop: "deadline" }))).toBe("timeout");
-    expect(classifyOutcome(evidence({ exitCode: 124, harnessStop: "sigterm", enforcement: "sigterm" }))).toBe("timeout");
-    expect(classifyOutcome(evidence({ exitCode: null, exitSignal: "SIGKILL", harnessStop: null, enforcement: "sigkill" }))).toBe("killed");
+    expect(classifyOutcome(evidence({ exitCode: 124, harnessStop: "sigterm", enforcement: "sigterm" }))).toBe(
+      "timeout",
+    );
+    expect(
+      classifyOutcome(evidence({ exitCode: null, exitSignal: "SIGKILL", harnessStop: null, enforcement: "sigkill" })),
+    ).toBe("killed");
     expect(classifyOutcome(evidence({ exitCode: null, exitSignal: "SIGSEGV", harnessStop: null }))).toBe("killed");
   });
 
   it("recognises the testing package's timeout and failures for test programs", () => {
     const test = (over: Partial<RunEvidence>) => evidence({ kind: "test", harnessStop: null, ...over });
-    expect(classifyOutcome(test({ exitCode: 2, output: "panic: test timed out after 1s\n\trunning tests:" }))).toBe("timeout");
+    expect(classifyOutcome(test({ exitCode: 2, output: "panic: test timed out after 1s\n\trunning tests:" }))).toBe(
+      "timeout",
+    );
     expect(classifyOutcome(test({ exitCode: 1, output: "--- FAIL: TestX\nFAIL" }))).toBe("exit-error");
     expect(classifyOutcome(test({ exitCode: 2, output: "panic: runtime error: index out of range" }))).toBe("panic");
     expect(classifyOutcome(test({ exitCode: null, exitSignal: "SIGTERM", enforcement: "sigterm" }))).toBe("killed");
@@ -89,16 +115,26 @@ describe("trace paths", () => {
     expect(programPath("patterns/chan#TestLeak")).toBe("patterns/chan@TestLeak");
     expect(programPath("../x/a b")).toBe("_/x/a_b");
     expect(runFiles("/t", "a/b#TestX", "procs-2", 3)).toEqual({
-      dir: "/t/a/b@TestX/procs-2", trace: "/t/a/b@TestX/procs-2/run-3.trace", dump: "/t/a/b@TestX/procs-2/run-3.dump",
+      dir: "/t/a/b@TestX/procs-2",
+      trace: "/t/a/b@TestX/procs-2/run-3.trace",
+      dump: "/t/a/b@TestX/procs-2/run-3.dump",
     });
   });
 });
 
 describe("progressLine", () => {
   it("shows programs, runs, failures and the ETA", () => {
-    const line = progressLine({ programsDone: 3, programsTotal: 10, runsDone: 14, runsTotal: 50, failures: 2, elapsedMs: 1000, etaMs: 42_000 }, 10);
+    const line = progressLine(
+      { programsDone: 3, programsTotal: 10, runsDone: 14, runsTotal: 50, failures: 2, elapsedMs: 1000, etaMs: 42_000 },
+      10,
+    );
     expect(line).toBe("[###-------] programs 3/10  runs 14/50  failures 2  ETA 0:42");
-    expect(progressLine({ programsDone: 0, programsTotal: 1, runsDone: 0, runsTotal: 5, failures: 0, elapsedMs: 0, etaMs: null }, 4)).toContain("ETA --:--");
+    expect(
+      progressLine(
+        { programsDone: 0, programsTotal: 1, runsDone: 0, runsTotal: 5, failures: 0, elapsedMs: 0, etaMs: null },
+        4,
+      ),
+    ).toContain("ETA --:--");
   });
 });
 
@@ -114,7 +150,10 @@ describe("checkTraceFile", () => {
     const dir = scratch("tracefile");
     const prog = join(dir, "prog");
     await execa("mkdir", ["-p", prog]);
-    writeFileSync(join(prog, "main.go"), 'package main\n\nimport (\n\t"os"\n\t"runtime/trace"\n)\n\nfunc main() {\n\tf, _ := os.Create(os.Args[1])\n\ttrace.Start(f)\n\tdone := make(chan bool)\n\tgo func() { done <- true }()\n\t<-done\n\ttrace.Stop()\n\tf.Close()\n}\n');
+    writeFileSync(
+      join(prog, "main.go"),
+      'package main\n\nimport (\n\t"os"\n\t"runtime/trace"\n)\n\nfunc main() {\n\tf, _ := os.Create(os.Args[1])\n\ttrace.Start(f)\n\tdone := make(chan bool)\n\tgo func() { done <- true }()\n\t<-done\n\ttrace.Stop()\n\tf.Close()\n}\n',
+    );
     await execa("go", ["build", "-o", join(dir, "bin"), "main.go"], { cwd: prog, env: { GO111MODULE: "off" } });
     const full = join(dir, "full.trace");
     await execa(join(dir, "bin"), [full]);
@@ -145,7 +184,10 @@ describe("trimIncompleteBatch", () => {
     const prog = join(dir, "prog");
     await execa("mkdir", ["-p", prog]);
     // Runs 1.3 s under the tracer, so the runtime completes at least one generation (about one a second).
-    writeFileSync(join(prog, "main.go"), 'package main\n\nimport (\n\t"os"\n\t"runtime/trace"\n\t"time"\n)\n\nfunc main() {\n\tf, _ := os.Create(os.Args[1])\n\ttrace.Start(f)\n\tfor i := 0; i < 13; i++ {\n\t\tdone := make(chan bool)\n\t\tgo func() { time.Sleep(100 * time.Millisecond); done <- true }()\n\t\t<-done\n\t}\n\ttrace.Stop()\n\tf.Close()\n}\n');
+    writeFileSync(
+      join(prog, "main.go"),
+      'package main\n\nimport (\n\t"os"\n\t"runtime/trace"\n\t"time"\n)\n\nfunc main() {\n\tf, _ := os.Create(os.Args[1])\n\ttrace.Start(f)\n\tfor i := 0; i < 13; i++ {\n\t\tdone := make(chan bool)\n\t\tgo func() { time.Sleep(100 * time.Millisecond); done <- true }()\n\t\t<-done\n\t}\n\ttrace.Stop()\n\tf.Close()\n}\n',
+    );
     await execa("go", ["build", "-o", join(dir, "bin"), "main.go"], { cwd: prog, env: { GO111MODULE: "off" } });
     const full = join(dir, "full.trace");
     await execa(join(dir, "bin"), [full]);
@@ -179,7 +221,12 @@ describe("workQueue", () => {
       running--;
     };
     const queue = workQueue(2);
-    queue.push(task("a", () => queue.pushFront(task("a1"), task("a2"))), task("b"), task("c"), task("d"));
+    queue.push(
+      task("a", () => queue.pushFront(task("a1"), task("a2"))),
+      task("b"),
+      task("c"),
+      task("d"),
+    );
     await queue.drain();
     expect(peak).toBe(2);
     expect(order.sort()).toEqual(["a", "a1", "a2", "b", "c", "d"]);

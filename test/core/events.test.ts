@@ -2,7 +2,14 @@
 // order), and the rare events drawn from the six.
 
 import { describe, expect, it } from "vitest";
-import { EVENT_TYPES, isEventType, NON_EVENT_KINDS, RARE_EVENTS, RECORD_KINDS, recordKindCode } from "../../src/core/index.js";
+import {
+  EVENT_TYPES,
+  isEventType,
+  NON_EVENT_KINDS,
+  RARE_EVENTS,
+  RECORD_KINDS,
+  recordKindCode,
+} from "../../src/core/index.js";
 
 describe("event vocabulary", () => {
   it("numbers every record kind by its place in RECORD_KINDS, the six events first", () => {

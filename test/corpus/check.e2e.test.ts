@@ -122,10 +122,15 @@ describe("manifest findings and flaky outcomes", () => {
   });
 
   it("refuses an unknown finding and a root goroutine that outlives its own test", () => {
-    expect(manifestProblems({ ...leak, expected: [{ ...entry, finding: "stale" }] })).toEqual(["expected[0].finding must be one of blocked-forever, outlived, potential-deadlock when present"]);
-    expect(manifestProblems({ ...leak, expected: [{ creator: "x.TestY", site: null, reason: "select", finding: "outlived" }] })).toEqual([
-      "expected[0]: a root goroutine (site null) cannot outlive its own test",
+    expect(manifestProblems({ ...leak, expected: [{ ...entry, finding: "stale" }] })).toEqual([
+      "expected[0].finding must be one of blocked-forever, outlived, potential-deadlock when present",
     ]);
+    expect(
+      manifestProblems({
+        ...leak,
+        expected: [{ creator: "x.TestY", site: null, reason: "select", finding: "outlived" }],
+      }),
+    ).toEqual(["expected[0]: a root goroutine (site null) cannot outlive its own test"]);
   });
 
   it("accepts a flaky outcome with test names and no expected goroutine", () => {
@@ -135,23 +140,46 @@ describe("manifest findings and flaky outcomes", () => {
 
   it("requires non-empty, well-formed flakyTests with outcome flaky and refuses them otherwise", () => {
     expect(manifestProblems(flaky)).toEqual(["outcome flaky needs flakyTests, a non-empty array of test names"]);
-    expect(manifestProblems({ ...flaky, flakyTests: [] })).toEqual(["outcome flaky needs flakyTests, a non-empty array of test names"]);
+    expect(manifestProblems({ ...flaky, flakyTests: [] })).toEqual([
+      "outcome flaky needs flakyTests, a non-empty array of test names",
+    ]);
     expect(manifestProblems({ ...flaky, flakyTests: ["TestOk", "waitDrains", "TestA B", 7] })).toEqual([
       'flakyTests[1] must be a test name as go test -run takes it ("TestX", "TestX/sub"), got "waitDrains"',
       'flakyTests[2] must be a test name as go test -run takes it ("TestX", "TestX/sub"), got "TestA B"',
       'flakyTests[3] must be a test name as go test -run takes it ("TestX", "TestX/sub"), got 7',
     ]);
-    expect(manifestProblems({ ...leak, flakyTests: ["TestWait"] })).toEqual(['flakyTests is only allowed with outcome "flaky"']);
-    expect(manifestProblems({ ...leak, outcome: "clean", bugClass: null, expected: [], showsOn: "never", flakyTests: ["TestWait"] })).toEqual([
+    expect(manifestProblems({ ...leak, flakyTests: ["TestWait"] })).toEqual([
       'flakyTests is only allowed with outcome "flaky"',
     ]);
+    expect(
+      manifestProblems({
+        ...leak,
+        outcome: "clean",
+        bugClass: null,
+        expected: [],
+        showsOn: "never",
+        flakyTests: ["TestWait"],
+      }),
+    ).toEqual(['flakyTests is only allowed with outcome "flaky"']);
   });
 });
 
 describe("potential-deadlock labels", () => {
   const creator = "fixture.example/corpus/order.TestOrders";
-  const potential = { creator, site: "order_test.go:20", reason: "sync", finding: "potential-deadlock", lockSite: "order_test.go:11" };
-  const latent = { ...(JSON.parse(manifest({})) as Record<string, unknown>), kind: "test", outcome: "potential-deadlock", bugClass: "lock-order-inversion", expected: [potential] };
+  const potential = {
+    creator,
+    site: "order_test.go:20",
+    reason: "sync",
+    finding: "potential-deadlock",
+    lockSite: "order_test.go:11",
+  };
+  const latent = {
+    ...(JSON.parse(manifest({})) as Record<string, unknown>),
+    kind: "test",
+    outcome: "potential-deadlock",
+    bugClass: "lock-order-inversion",
+    expected: [potential],
+  };
 
   it("accepts potential deadlocks with a lock site, for a started goroutine and for the root", () => {
     expect(manifestProblems(latent)).toEqual([]);
@@ -166,18 +194,30 @@ describe("potential-deadlock labels", () => {
     expect(manifestProblems({ ...latent, expected: [{ ...potential, lockSite: "order_test.go" }] })).toEqual([
       'expected[0].lockSite must be "file.go:LINE" (the lock call that would block) for a potential deadlock',
     ]);
-    expect(manifestProblems({ ...latent, expected: [{ ...potential, reason: "chan send" }] })).toEqual(['expected[0]: a potential deadlock would block in "sync", got "chan send"']);
-    expect(manifestProblems({ ...latent, outcome: "leak", expected: [{ creator, site: "order_test.go:20", reason: "sync", lockSite: "order_test.go:11" }] })).toEqual([
-      'expected[0].lockSite is only allowed with finding "potential-deadlock"',
+    expect(manifestProblems({ ...latent, expected: [{ ...potential, reason: "chan send" }] })).toEqual([
+      'expected[0]: a potential deadlock would block in "sync", got "chan send"',
     ]);
+    expect(
+      manifestProblems({
+        ...latent,
+        outcome: "leak",
+        expected: [{ creator, site: "order_test.go:20", reason: "sync", lockSite: "order_test.go:11" }],
+      }),
+    ).toEqual(['expected[0].lockSite is only allowed with finding "potential-deadlock"']);
   });
 
   it("pairs finding potential-deadlock with outcome potential-deadlock, which needs at least one", () => {
-    expect(manifestProblems({ ...latent, outcome: "leak" })).toEqual(['expected[0]: finding "potential-deadlock" needs outcome "potential-deadlock"']);
-    expect(manifestProblems({ ...latent, expected: [potential, { creator, site: "order_test.go:20", reason: "sync" }] })).toEqual([
+    expect(manifestProblems({ ...latent, outcome: "leak" })).toEqual([
+      'expected[0]: finding "potential-deadlock" needs outcome "potential-deadlock"',
+    ]);
+    expect(
+      manifestProblems({ ...latent, expected: [potential, { creator, site: "order_test.go:20", reason: "sync" }] }),
+    ).toEqual([
       'expected[1]: outcome potential-deadlock lists only finding "potential-deadlock" (its runs leave nothing blocked)',
     ]);
-    expect(manifestProblems({ ...latent, expected: [] })).toEqual(["outcome potential-deadlock needs at least one expected goroutine"]);
+    expect(manifestProblems({ ...latent, expected: [] })).toEqual([
+      "outcome potential-deadlock needs at least one expected goroutine",
+    ]);
     expect(manifestProblems({ ...latent, outcome: "clean", bugClass: null, showsOn: "never" })).toEqual([
       'expected[0]: finding "potential-deadlock" needs outcome "potential-deadlock"',
       "a clean program expects no blocked goroutines",
@@ -186,7 +226,10 @@ describe("potential-deadlock labels", () => {
 
   it("leaves potential deadlocks out of what a run itself shows", () => {
     const blocked = { creator, site: "order_test.go:14", reason: "sync" };
-    const mixed = { ...(latent as unknown as Manifest), expected: [potential, blocked, { ...blocked, finding: "outlived" }] } as Manifest;
+    const mixed = {
+      ...(latent as unknown as Manifest),
+      expected: [potential, blocked, { ...blocked, finding: "outlived" }],
+    } as Manifest;
     expect(runTimeExpected(mixed)).toEqual([blocked, { ...blocked, finding: "outlived" }]);
     expect(runTimeExpected(latent as unknown as Manifest)).toEqual([]);
   });
@@ -221,12 +264,29 @@ describe("potential-deadlock labels", () => {
     try {
       writeFileSync(join(root, "go.mod"), "module fixture.example/corpus\n\ngo 1.22\n");
       writeProgram(root, "order", { "order_test.go": source, "schedlab.json": JSON.stringify(latent) });
-      writeProgram(root, "never", { "order_test.go": source.replace("package order", "package never"), "schedlab.json": JSON.stringify({ ...latent, showsOn: "never", expected: [{ ...potential, creator: "fixture.example/corpus/never.TestOrders" }] }) });
-      writeProgram(root, "badsite", { "order_test.go": source.replace("package order", "package badsite"), "schedlab.json": JSON.stringify({ ...latent, expected: [{ ...potential, creator: "fixture.example/corpus/badsite.TestOrders", site: "order_test.go:11" }] }) });
+      writeProgram(root, "never", {
+        "order_test.go": source.replace("package order", "package never"),
+        "schedlab.json": JSON.stringify({
+          ...latent,
+          showsOn: "never",
+          expected: [{ ...potential, creator: "fixture.example/corpus/never.TestOrders" }],
+        }),
+      });
+      writeProgram(root, "badsite", {
+        "order_test.go": source.replace("package order", "package badsite"),
+        "schedlab.json": JSON.stringify({
+          ...latent,
+          expected: [{ ...potential, creator: "fixture.example/corpus/badsite.TestOrders", site: "order_test.go:11" }],
+        }),
+      });
       const report = await checkCorpus({ dir: root });
       expect(problemsOf(report, "order")).toEqual([]);
-      expect(problemsOf(report, "never")).toEqual(['outcome potential-deadlock must show on "every" or "some" schedule']);
-      expect(problemsOf(report, "badsite")).toEqual(['expected[0]: site order_test.go:11 is not a go statement: "a.Lock()"']);
+      expect(problemsOf(report, "never")).toEqual([
+        'outcome potential-deadlock must show on "every" or "some" schedule',
+      ]);
+      expect(problemsOf(report, "badsite")).toEqual([
+        'expected[0]: site order_test.go:11 is not a go statement: "a.Lock()"',
+      ]);
       expect(report.byOutcome).toEqual({ "potential-deadlock": 3 });
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -235,7 +295,8 @@ describe("potential-deadlock labels", () => {
 });
 
 describe("corpus check of flaky tests, outlived goroutines and examples", () => {
-  const WAIT_TEST = 'package group\n\nimport "testing"\n\nfunc TestWait(t *testing.T) {\n\tt.Run("round_1", func(t *testing.T) {})\n}\n';
+  const WAIT_TEST =
+    'package group\n\nimport "testing"\n\nfunc TestWait(t *testing.T) {\n\tt.Run("round_1", func(t *testing.T) {})\n}\n';
   const FEED_EXAMPLE = [
     "package group", // 1
     "", // 2
@@ -250,7 +311,15 @@ describe("corpus check of flaky tests, outlived goroutines and examples", () => 
     "",
   ].join("\n");
   const flaky = (overrides: Record<string, unknown>): string =>
-    manifest({ kind: "test", outcome: "flaky", bugClass: "order-violation", expected: [], showsOn: "some", flakyTests: ["TestWait/round_1"], ...overrides });
+    manifest({
+      kind: "test",
+      outcome: "flaky",
+      bugClass: "order-violation",
+      expected: [],
+      showsOn: "some",
+      flakyTests: ["TestWait/round_1"],
+      ...overrides,
+    });
   let root: string;
   let report: CorpusCheckReport;
 
@@ -258,11 +327,19 @@ describe("corpus check of flaky tests, outlived goroutines and examples", () => 
     root = mkdtempSync(join(tmpdir(), "schedlab-corpus-flaky-"));
     writeFileSync(join(root, "go.mod"), "module fixture.example/corpus\n\ngo 1.22\n");
     writeProgram(root, "flaky/ok", { "group_test.go": WAIT_TEST, "schedlab.json": flaky({}) });
-    writeProgram(root, "flaky/missing", { "group_test.go": WAIT_TEST, "schedlab.json": flaky({ flakyTests: ["TestWait", "TestGone/sub"] }) });
-    writeProgram(root, "flaky/main", { "main.go": LEAKY_MAIN, "schedlab.json": flaky({ kind: "main", flakyTests: ["TestWait"] }) });
+    writeProgram(root, "flaky/missing", {
+      "group_test.go": WAIT_TEST,
+      "schedlab.json": flaky({ flakyTests: ["TestWait", "TestGone/sub"] }),
+    });
+    writeProgram(root, "flaky/main", {
+      "main.go": LEAKY_MAIN,
+      "schedlab.json": flaky({ kind: "main", flakyTests: ["TestWait"] }),
+    });
     writeProgram(root, "outlived/main", {
       "main.go": LEAKY_MAIN,
-      "schedlab.json": manifest({ expected: [{ creator: "main.main", site: "main.go:7", reason: "chan send", finding: "outlived" }] }),
+      "schedlab.json": manifest({
+        expected: [{ creator: "main.main", site: "main.go:7", reason: "chan send", finding: "outlived" }],
+      }),
     });
     writeProgram(root, "outlived/example", {
       "group_test.go": WAIT_TEST,
@@ -270,15 +347,33 @@ describe("corpus check of flaky tests, outlived goroutines and examples", () => 
       "schedlab.json": manifest({
         kind: "test",
         expected: [
-          { creator: "fixture.example/corpus/outlived/example.ExampleFeed", site: "example_test.go:7", reason: "chan receive" },
-          { creator: "fixture.example/corpus/outlived/example.ExampleFeed", site: "example_test.go:7", reason: "chan receive", finding: "outlived" },
+          {
+            creator: "fixture.example/corpus/outlived/example.ExampleFeed",
+            site: "example_test.go:7",
+            reason: "chan receive",
+          },
+          {
+            creator: "fixture.example/corpus/outlived/example.ExampleFeed",
+            site: "example_test.go:7",
+            reason: "chan receive",
+            finding: "outlived",
+          },
         ],
       }),
     });
     writeProgram(root, "outlived/badsite", {
       "group_test.go": WAIT_TEST,
       "example_test.go": FEED_EXAMPLE,
-      "schedlab.json": manifest({ kind: "test", expected: [{ creator: "fixture.example/corpus/outlived/badsite.ExampleFeed", site: "example_test.go:6", reason: "chan receive" }] }),
+      "schedlab.json": manifest({
+        kind: "test",
+        expected: [
+          {
+            creator: "fixture.example/corpus/outlived/badsite.ExampleFeed",
+            site: "example_test.go:6",
+            reason: "chan receive",
+          },
+        ],
+      }),
     });
     report = await checkCorpus({ dir: root, skipBuild: true });
   });
@@ -290,17 +385,25 @@ describe("corpus check of flaky tests, outlived goroutines and examples", () => 
   });
 
   it("reports flakyTests naming no test function, and a flaky main program", () => {
-    expect(problemsOf(report, "flaky/missing")).toEqual(["flakyTests[1]: no func TestGone in the program's _test.go files"]);
-    expect(problemsOf(report, "flaky/main")).toEqual(['outcome flaky needs a test program (flakyTests name tests), got kind "main"']);
+    expect(problemsOf(report, "flaky/missing")).toEqual([
+      "flakyTests[1]: no func TestGone in the program's _test.go files",
+    ]);
+    expect(problemsOf(report, "flaky/main")).toEqual([
+      'outcome flaky needs a test program (flakyTests name tests), got kind "main"',
+    ]);
   });
 
   it("accepts an outlived goroutine in a test program only", () => {
-    expect(problemsOf(report, "outlived/main")).toEqual(['expected[0]: finding "outlived" (alive after the test that created it) needs a test program']);
+    expect(problemsOf(report, "outlived/main")).toEqual([
+      'expected[0]: finding "outlived" (alive after the test that created it) needs a test program',
+    ]);
     expect(problemsOf(report, "outlived/example")).toEqual([]);
   });
 
   it("checks go statement sites inside Example functions", () => {
-    expect(problemsOf(report, "outlived/badsite")).toEqual(['expected[0]: site example_test.go:6 is not a go statement: "feed := make(chan string)"']);
+    expect(problemsOf(report, "outlived/badsite")).toEqual([
+      'expected[0]: site example_test.go:6 is not a go statement: "feed := make(chan string)"',
+    ]);
   });
 
   it("counts flaky as an outcome of its own", () => {
@@ -337,7 +440,8 @@ describe("corpus check on a broken fixture corpus", () => {
     writeProgram(root, "bad/kind", { "main.go": LEAKY_MAIN, "schedlab.json": manifest({ kind: "test" }) });
     writeProgram(root, "bad/testcompile", {
       "queue.go": "package queue\n\nfunc Push(q []int, v int) []int { return append(q, v) }\n",
-      "queue_test.go": 'package queue\n\nimport "testing"\n\nfunc TestPush(t *testing.T) {\n\tvar n int = Push(nil, 1)\n\t_ = n\n}\n',
+      "queue_test.go":
+        'package queue\n\nimport "testing"\n\nfunc TestPush(t *testing.T) {\n\tvar n int = Push(nil, 1)\n\t_ = n\n}\n',
       "schedlab.json": manifest({ kind: "test", outcome: "clean", bugClass: null, expected: [], showsOn: "never" }),
     });
     writeProgram(root, "plain/unlabelled", { "main.go": LEAKY_MAIN });
@@ -360,13 +464,15 @@ describe("corpus check on a broken fixture corpus", () => {
 
   it("reports manifest problems", () => {
     expect(problemsOf(report, "bad/manifest")).toEqual([
-      "manifest: outcome must be one of clean, leak, deadlock, race, panic, flaky, potential-deadlock, got \"flaky-ish\"",
+      'manifest: outcome must be one of clean, leak, deadlock, race, panic, flaky, potential-deadlock, got "flaky-ish"',
       "manifest: description must be a non-empty string",
       "manifest: timeoutMs must be a positive integer (milliseconds) when present",
     ]);
     expect(problemsOf(report, "bad/json")).toHaveLength(1);
     expect(problemsOf(report, "bad/json")[0]).toMatch(/^manifest: not valid JSON \(/);
-    expect(problemsOf(report, "bad/kind")).toEqual(['manifest says kind "test" but the directory holds a main package']);
+    expect(problemsOf(report, "bad/kind")).toEqual([
+      'manifest says kind "test" but the directory holds a main package',
+    ]);
   });
 
   it("reports compile errors of main and test packages against their own program", () => {

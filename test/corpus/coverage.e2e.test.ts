@@ -14,7 +14,14 @@ import { EVENT_TYPES, ingestRuns } from "../../src/trace/index.js";
 const corpus = fileURLToPath(new URL("../../go-programs/patterns", import.meta.url));
 // One program per mechanism: yields and preemption, a condition variable, locks and a
 // WaitGroup, timers, select, and plain channel hand-offs.
-const sample = ["sched/cooperative-yield-scheduler", "sync/cond-bounded-queue", "sync/mutex-lru-cache", "timers/ticker-heartbeat", "select/event-loop-many-cases", "channels/unbuffered-handoff"];
+const sample = [
+  "sched/cooperative-yield-scheduler",
+  "sync/cond-bounded-queue",
+  "sync/mutex-lru-cache",
+  "timers/ticker-heartbeat",
+  "select/event-loop-many-cases",
+  "channels/unbuffered-handoff",
+];
 
 describe("a sample of the corpus exercises every event and the common block reasons", () => {
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-coverage-"));
@@ -23,13 +30,23 @@ describe("a sample of the corpus exercises every event and the common block reas
 
   beforeAll(async () => {
     const dbFile = join(scratch, "coverage.db");
-    await collect({ paths: sample.map((p) => join(corpus, p)), runs: 2, timeoutMs: 5000, procs: [2], db: dbFile, traces: join(scratch, "traces") });
+    await collect({
+      paths: sample.map((p) => join(corpus, p)),
+      runs: 2,
+      timeoutMs: 5000,
+      procs: [2],
+      db: dbFile,
+      traces: join(scratch, "traces"),
+    });
     const db = openDatabase(dbFile);
     try {
       const summary = await ingestRuns(db);
       expect(summary.errors).toBe(0);
       for (const row of db.prepare("SELECT DISTINCT kind FROM events").all() as { kind: string }[]) kinds.add(row.kind);
-      for (const row of db.prepare("SELECT DISTINCT reason FROM events WHERE kind = 'GoBlock'").all() as { reason: string }[]) reasons.add(row.reason);
+      for (const row of db.prepare("SELECT DISTINCT reason FROM events WHERE kind = 'GoBlock'").all() as {
+        reason: string;
+      }[])
+        reasons.add(row.reason);
     } finally {
       db.close();
     }
@@ -42,6 +59,7 @@ describe("a sample of the corpus exercises every event and the common block reas
   });
 
   it("shows the block reasons chan send, chan receive, select, sync, sync.(*Cond).Wait and sleep", () => {
-    for (const reason of ["chan send", "chan receive", "select", "sync", "sync.(*Cond).Wait", "sleep"]) expect(reasons, reason).toContain(reason);
+    for (const reason of ["chan send", "chan receive", "select", "sync", "sync.(*Cond).Wait", "sleep"])
+      expect(reasons, reason).toContain(reason);
   });
 });

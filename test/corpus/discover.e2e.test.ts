@@ -14,8 +14,9 @@ import { checkCorpus, discoverPrograms, type ProgramSpec } from "../../src/corpu
 
 const CORPUS = fileURLToPath(new URL("../../go-programs/", import.meta.url));
 
-const MAIN = 'package main\n\nfunc main() {}\n';
-const TEST = (pkg: string, name: string): string => `package ${pkg}\n\nimport "testing"\n\nfunc ${name}(t *testing.T) {}\n`;
+const MAIN = "package main\n\nfunc main() {}\n";
+const TEST = (pkg: string, name: string): string =>
+  `package ${pkg}\n\nimport "testing"\n\nfunc ${name}(t *testing.T) {}\n`;
 /** A GOOS that is not this machine's, so its files are left out as `go build` leaves them out. */
 const OTHER_GOOS = process.platform === "win32" ? "plan9" : "windows";
 
@@ -49,7 +50,8 @@ const TREE: Record<string, string> = {
   [`goostest/lib_${OTHER_GOOS}_test.go`]: TEST("goostest", "TestF"),
   // An example runs (and so is a test program) only with an output comment.
   "example/ex.go": "package example\n",
-  "example/ex_test.go": 'package example\n\nimport "fmt"\n\nfunc ExampleHello() {\n\tfmt.Println("hi")\n\t// Output: hi\n}\n',
+  "example/ex_test.go":
+    'package example\n\nimport "fmt"\n\nfunc ExampleHello() {\n\tfmt.Println("hi")\n\t// Output: hi\n}\n',
   "noexample/ex.go": "package noexample\n",
   "noexample/ex_test.go": 'package noexample\n\nimport "fmt"\n\nfunc ExampleHello() {\n\tfmt.Println("hi")\n}\n',
   // Directories the go command ignores.
@@ -69,8 +71,14 @@ interface Listed {
 
 /** `go list -json ./...` in `root`: every package the go command sees, with its files after build constraints. */
 async function goList(root: string): Promise<Listed[]> {
-  const { stdout } = await execa("go", ["list", "-e", "-json=Dir,Name,GoFiles,TestGoFiles,XTestGoFiles", "./..."], { cwd: root, env: { GOTOOLCHAIN: "local", GOFLAGS: "" } });
-  return stdout.split(/\n(?=\{)/).filter((chunk) => chunk.trim() !== "").map((chunk) => JSON.parse(chunk) as Listed);
+  const { stdout } = await execa("go", ["list", "-e", "-json=Dir,Name,GoFiles,TestGoFiles,XTestGoFiles", "./..."], {
+    cwd: root,
+    env: { GOTOOLCHAIN: "local", GOFLAGS: "" },
+  });
+  return stdout
+    .split(/\n(?=\{)/)
+    .filter((chunk) => chunk.trim() !== "")
+    .map((chunk) => JSON.parse(chunk) as Listed);
 }
 
 const files = (program: ProgramSpec): { goFiles: string[]; testFiles: string[] } => ({
@@ -119,7 +127,10 @@ describe("one discovery for corpus check and collect, honouring build constraint
     for (const program of programs) {
       const pkg = listed.get(program.dir);
       expect(pkg, program.name).toBeDefined();
-      expect(files(program), program.name).toEqual({ goFiles: pkg!.GoFiles ?? [], testFiles: [...(pkg!.TestGoFiles ?? []), ...(pkg!.XTestGoFiles ?? [])] });
+      expect(files(program), program.name).toEqual({
+        goFiles: pkg!.GoFiles ?? [],
+        testFiles: [...(pkg!.TestGoFiles ?? []), ...(pkg!.XTestGoFiles ?? [])],
+      });
       if (program.kind === "main") expect(pkg!.Name).toBe("main");
     }
   });
@@ -129,7 +140,9 @@ describe("one discovery for corpus check and collect, honouring build constraint
     expect(report.programs).toBe(programs.length);
     expect(report.byKind).toEqual({ main: 3, test: 4 });
     expect(report.unlabelledPrograms).toEqual(programs.map((p) => p.name));
-    expect(report.failures).toEqual([{ program: "allignored", problem: "has a manifest but no main package or TestXxx function" }]);
+    expect(report.failures).toEqual([
+      { program: "allignored", problem: "has a manifest but no main package or TestXxx function" },
+    ]);
   });
 });
 
@@ -139,7 +152,10 @@ describe("discovery on the project's corpus", () => {
     expect(warnings).toEqual([]);
     const report = await checkCorpus({ dir: CORPUS, skipBuild: true });
     expect(report.programs).toBe(programs.length);
-    expect(report.byKind).toEqual({ main: programs.filter((p) => p.kind === "main").length, test: programs.filter((p) => p.kind === "test").length });
+    expect(report.byKind).toEqual({
+      main: programs.filter((p) => p.kind === "main").length,
+      test: programs.filter((p) => p.kind === "test").length,
+    });
     expect(report.unlabelledPrograms).toEqual([]);
     expect(programs.every((p) => p.manifest !== null)).toBe(true);
     expect(programs.length).toBeGreaterThanOrEqual(200);

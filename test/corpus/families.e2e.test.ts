@@ -12,7 +12,13 @@ const CORPUS = resolve(import.meta.dirname, "../../go-programs");
 describe("the default holdout of go-programs/", () => {
   it("shares no family between test, validation and training, and holds out every group", async () => {
     const { programs } = await discoverPrograms([CORPUS]);
-    const candidates = programs.map((p) => splitProgram(p.name, p.manifest === null ? null : JSON.stringify(p.manifest), { label: "go-programs", root: CORPUS, testOnly: false }));
+    const candidates = programs.map((p) =>
+      splitProgram(p.name, p.manifest === null ? null : JSON.stringify(p.manifest), {
+        label: "go-programs",
+        root: CORPUS,
+        testOnly: false,
+      }),
+    );
     const split = splitPrograms(candidates, undefined);
     const familyOf = (name: string): string => split.familyOf[name]!;
     const families = (names: readonly string[]) => new Set(names.map(familyOf));
@@ -23,10 +29,14 @@ describe("the default holdout of go-programs/", () => {
     expect([...validation].filter((f) => fit.has(f))).toEqual([]);
     // Generated programs are siblings by template, hand-written ones by category folder.
     expect(new Set(candidates.filter((p) => p.name.startsWith("generated/")).map((p) => p.family)).size).toBe(
-      (JSON.parse(readFileSync(resolve(CORPUS, "generated/SEEDS.json"), "utf8")) as { templates: string[] }).templates.length,
+      (JSON.parse(readFileSync(resolve(CORPUS, "generated/SEEDS.json"), "utf8")) as { templates: string[] }).templates
+        .length,
     );
     for (const group of ["generated", "patterns", "kernels"]) {
-      expect([...test].some((f) => f.startsWith(`${group}/`)), `a ${group} family in test`).toBe(true);
+      expect(
+        [...test].some((f) => f.startsWith(`${group}/`)),
+        `a ${group} family in test`,
+      ).toBe(true);
     }
     expect(split.families.test).toBe(test.size);
     expect(split.excluded).toEqual([]);

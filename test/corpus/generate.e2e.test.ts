@@ -32,9 +32,14 @@ import { observeMains } from "./main-run.js";
 
 const committed = fileURLToPath(new URL("../../go-programs/generated", import.meta.url));
 const scratch = () => mkdtempSync(join(tmpdir(), "schedlab-gen-"));
-const programDirs = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const programDirs = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
 const manifestIn = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8")) as Manifest;
-const goFilesOf = (files: ReadonlyMap<string, string>): string[] => [...files.keys()].filter((f) => f.endsWith(".go")).sort();
+const goFilesOf = (files: ReadonlyMap<string, string>): string[] =>
+  [...files.keys()].filter((f) => f.endsWith(".go")).sort();
 const formOf = (template: string): "main" | "test" => TEMPLATES.find((t) => t.name === template)?.form ?? "main";
 const testTemplates = TEMPLATE_NAMES.filter((t) => formOf(t) === "test");
 
@@ -46,7 +51,9 @@ function shapeProblem(p: GeneratedProgram, importRoot: string): string | null {
     if (goFiles.join() !== "main.go") return `main program has files ${goFiles.join(", ")}`;
   } else {
     if (!goFiles.some((f) => f.endsWith("_test.go"))) return "test program without a _test.go file";
-    for (const f of goFiles) if (!new RegExp(`^package ${p.template}$`, "m").test(p.files.get(f) ?? "")) return `${f} is not package ${p.template}`;
+    for (const f of goFiles)
+      if (!new RegExp(`^package ${p.template}$`, "m").test(p.files.get(f) ?? ""))
+        return `${f} is not package ${p.template}`;
     if (goFiles.some((f) => /^func main\(\)/m.test(p.files.get(f) ?? ""))) return "test program with a main function";
     const tests = goFiles.flatMap((f) => (p.files.get(f) ?? "").match(/^func Test\w+\(t \*testing\.T\)/gm) ?? []);
     if (tests.length === 0) return "test program without a TestXxx function";
@@ -60,10 +67,12 @@ function shapeProblem(p: GeneratedProgram, importRoot: string): string | null {
       continue;
     }
     const [file, line] = e.site.split(":");
-    if (!/^\s*go \S/.test(p.files.get(file)?.split("\n")[Number(line) - 1] ?? "")) return `site ${e.site} is not a go statement`;
+    if (!/^\s*go \S/.test(p.files.get(file)?.split("\n")[Number(line) - 1] ?? ""))
+      return `site ${e.site} is not a go statement`;
   }
   if (goFiles.some((f) => p.files.get(f)?.includes("@@"))) return "a marker was left in the source";
-  if ((m.outcome === "deadlock") !== (m.timeoutMs === DEADLOCK_TIMEOUT_MS)) return `timeoutMs ${m.timeoutMs} for outcome ${m.outcome}`;
+  if ((m.outcome === "deadlock") !== (m.timeoutMs === DEADLOCK_TIMEOUT_MS))
+    return `timeoutMs ${m.timeoutMs} for outcome ${m.outcome}`;
   return null;
 }
 
@@ -96,7 +105,10 @@ describe("resolveMarkers", () => {
   it("strips @@name@@ prefixes and reports their 1-based lines", () => {
     const { text, lines } = resolveMarkers("a\n@@x@@\tgo f()\nb\n@@y@@go g()");
     expect(text).toBe("a\n\tgo f()\nb\ngo g()");
-    expect([...lines]).toEqual([["x", 2], ["y", 4]]);
+    expect([...lines]).toEqual([
+      ["x", 2],
+      ["y", 4],
+    ]);
   });
 
   it("rejects a repeated marker", () => {
@@ -114,28 +126,40 @@ describe("generateProgram", () => {
     expect(a.manifest.generated).toEqual({ template, seed: 123 });
   });
 
-  it.each(TEMPLATE_NAMES)("%s: draws clean and buggy programs of its form with valid, consistent manifests", (template) => {
-    const outcomes = new Set<string>();
-    const sources = new Set<string>();
-    for (let seed = 0; seed < 64; seed++) {
-      const p = generateProgram(template, seed, { importRoot: "example.com/gen" });
-      expect(manifestProblems(p.manifest), `${template} ${seed}`).toEqual([]);
-      expect(p.manifest.kind).toBe(formOf(template));
-      expect(shapeProblem(p, "example.com/gen"), `${template} ${seed}`).toBeNull();
-      outcomes.add(p.manifest.outcome);
-      sources.add(goFilesOf(p.files).map((f) => p.files.get(f)).join());
-    }
-    expect(outcomes).toContain("clean");
-    expect(outcomes.has("leak") || outcomes.has("deadlock")).toBe(true);
-    expect(sources.size).toBe(64);
-  });
+  it.each(TEMPLATE_NAMES)(
+    "%s: draws clean and buggy programs of its form with valid, consistent manifests",
+    (template) => {
+      const outcomes = new Set<string>();
+      const sources = new Set<string>();
+      for (let seed = 0; seed < 64; seed++) {
+        const p = generateProgram(template, seed, { importRoot: "example.com/gen" });
+        expect(manifestProblems(p.manifest), `${template} ${seed}`).toEqual([]);
+        expect(p.manifest.kind).toBe(formOf(template));
+        expect(shapeProblem(p, "example.com/gen"), `${template} ${seed}`).toBeNull();
+        outcomes.add(p.manifest.outcome);
+        sources.add(
+          goFilesOf(p.files)
+            .map((f) => p.files.get(f))
+            .join(),
+        );
+      }
+      expect(outcomes).toContain("clean");
+      expect(outcomes.has("leak") || outcomes.has("deadlock")).toBe(true);
+      expect(sources.size).toBe(64);
+    },
+  );
 
   it("qualifies test-form creators with the import root and main-form ones with main", () => {
     const seed = [...Array(64).keys()].find((s) => generateProgram("wgwait", s).manifest.outcome !== "clean") ?? -1;
     const test = generateProgram("wgwait", seed, { importRoot: "example.com/m/gen" });
     expect(test.manifest.expected.length).toBeGreaterThan(0);
-    for (const e of test.manifest.expected) expect(e.creator.startsWith(`example.com/m/gen/wgwait-${seed}.`)).toBe(true);
-    expect(generateProgram("wgwait", seed).manifest.expected[0].creator.startsWith(`schedlab.dev/corpus/generated/wgwait-${seed}.`)).toBe(true);
+    for (const e of test.manifest.expected)
+      expect(e.creator.startsWith(`example.com/m/gen/wgwait-${seed}.`)).toBe(true);
+    expect(
+      generateProgram("wgwait", seed).manifest.expected[0].creator.startsWith(
+        `schedlab.dev/corpus/generated/wgwait-${seed}.`,
+      ),
+    ).toBe(true);
     const main = generateProgram("loopvar", seed, { importRoot: "example.com/m/gen" });
     for (const e of main.manifest.expected) expect(e.creator).toBe("main.main");
   });
@@ -143,7 +167,9 @@ describe("generateProgram", () => {
   it("alternates clean and buggy programs within every template of a full plan", () => {
     const plan = corpusPlan(1000, TEMPLATE_NAMES.length * 4);
     for (const template of TEMPLATE_NAMES) {
-      const buggy = plan.filter((p) => p.template === template).map((p) => generateProgram(p.template, p.seed).manifest.outcome !== "clean");
+      const buggy = plan
+        .filter((p) => p.template === template)
+        .map((p) => generateProgram(p.template, p.seed).manifest.outcome !== "clean");
       expect(buggy, template).toHaveLength(4);
       expect(buggy.filter(Boolean), template).toHaveLength(2);
       expect(buggy[0], template).not.toBe(buggy[1]);
@@ -192,7 +218,13 @@ describe("the committed generated set", () => {
     const seeds = readSeedsIndex(committed);
     expect(seeds.importRoot).toBe("schedlab.dev/corpus/generated");
     const out = scratch();
-    generateCorpus({ seed: seeds.seed, count: seeds.count, outDir: out, templates: seeds.templates, importRoot: seeds.importRoot });
+    generateCorpus({
+      seed: seeds.seed,
+      count: seeds.count,
+      outDir: out,
+      templates: seeds.templates,
+      importRoot: seeds.importRoot,
+    });
     expect(programDirs(out)).toEqual(dirs);
     expect(readFileSync(join(out, SEEDS_FILE), "utf8")).toBe(readFileSync(join(committed, SEEDS_FILE), "utf8"));
     for (const d of dirs) {
@@ -208,8 +240,16 @@ describe("the committed generated set", () => {
       const m = manifestIn(join(committed, d));
       expect(manifestProblems(m), d).toEqual([]);
       expect(`${m.generated?.template}-${m.generated?.seed}`).toBe(d);
-      const files = new Map(readdirSync(join(committed, d)).map((f) => [f, readFileSync(join(committed, d, f), "utf8")] as const));
-      expect(shapeProblem({ dir: d, template: m.generated?.template ?? "", seed: m.generated?.seed ?? -1, files, manifest: m }, "schedlab.dev/corpus/generated"), d).toBeNull();
+      const files = new Map(
+        readdirSync(join(committed, d)).map((f) => [f, readFileSync(join(committed, d, f), "utf8")] as const),
+      );
+      expect(
+        shapeProblem(
+          { dir: d, template: m.generated?.template ?? "", seed: m.generated?.seed ?? -1, files, manifest: m },
+          "schedlab.dev/corpus/generated",
+        ),
+        d,
+      ).toBeNull();
     }
   });
 
@@ -235,7 +275,11 @@ describe("the committed generated set", () => {
     const mains = sample.filter((d) => manifestIn(join(committed, d)).kind === "main");
     const tests = sample.filter((d) => manifestIn(join(committed, d)).kind === "test");
     const observedMains = await observeMains(mains.map((d) => join(committed, d)));
-    const observedTests = await observeKernels(join(committed, ".."), "schedlab.dev/corpus", tests.map((d) => `generated/${d}`));
+    const observedTests = await observeKernels(
+      join(committed, ".."),
+      "schedlab.dev/corpus",
+      tests.map((d) => `generated/${d}`),
+    );
     for (const d of sample) {
       const m = manifestIn(join(committed, d));
       const blocked = m.kind === "main" ? observedMains.get(d)?.blocked : observedTests.get(`generated/${d}`)?.blocked;
@@ -243,7 +287,9 @@ describe("the committed generated set", () => {
         // Untraced, a deadlocked main dies with "all goroutines are asleep" (exit 2), dumping every goroutine.
         expect(observedMains.get(d)?.exitCode, d).toBe(m.outcome === "deadlock" ? 2 : 0);
       } else {
-        expect(observedTests.get(`generated/${d}`)?.output, d).toMatch(m.outcome === "deadlock" ? /panic: test timed out/ : /^(ok|PASS)/m);
+        expect(observedTests.get(`generated/${d}`)?.output, d).toMatch(
+          m.outcome === "deadlock" ? /panic: test timed out/ : /^(ok|PASS)/m,
+        );
       }
       expect(blocked?.map(key), d).toEqual(m.expected.map(key).sort());
     }
@@ -278,16 +324,43 @@ describe("schedlab corpus generate", () => {
     writeFileSync(victim, `${readFileSync(victim, "utf8")}// edited\n`);
     const drift = await runCli(["corpus", "generate", "--out", out, "--verify", "--json"]);
     expect(drift.code).toBe(1);
-    expect(JSON.parse(drift.stdout)).toMatchObject({ reproduces: false, drift: [{ file: join(json.programs[2].dir, "main.go"), problem: "differs" }] });
+    expect(JSON.parse(drift.stdout)).toMatchObject({
+      reproduces: false,
+      drift: [{ file: join(json.programs[2].dir, "main.go"), problem: "differs" }],
+    });
   });
 
   it("restricts to named templates and rejects bad options with a hint", async () => {
     const out = join(scratch(), "gen");
-    const only = await runCli(["corpus", "generate", "--seed", "1", "--count", "3", "--out", out, "--template", "fanin", "--json"]);
+    const only = await runCli([
+      "corpus",
+      "generate",
+      "--seed",
+      "1",
+      "--count",
+      "3",
+      "--out",
+      out,
+      "--template",
+      "fanin",
+      "--json",
+    ]);
     expect(only.code).toBe(0);
     expect(programDirs(out)).toEqual(["fanin-1", "fanin-2", "fanin-3"]);
 
-    const fewer = await runCli(["corpus", "generate", "--seed", "1", "--count", "1", "--out", out, "--template", "fanin", "--json"]);
+    const fewer = await runCli([
+      "corpus",
+      "generate",
+      "--seed",
+      "1",
+      "--count",
+      "1",
+      "--out",
+      out,
+      "--template",
+      "fanin",
+      "--json",
+    ]);
     expect(JSON.parse(fewer.stdout)).toMatchObject({ count: 1, stale: ["fanin-2", "fanin-3"] });
 
     const badCount = await runCli(["corpus", "generate", "--count", "0", "--out", out]);

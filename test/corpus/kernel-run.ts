@@ -63,7 +63,8 @@ export async function observeKernels(
   for (const line of run.stdout.split("\n")) {
     if (!line.startsWith("{")) continue;
     const ev = JSON.parse(line) as { Action?: string; Package?: string; Output?: string };
-    if (ev.Action === "output" && ev.Package && ev.Output) outputs.set(ev.Package, (outputs.get(ev.Package) ?? "") + ev.Output);
+    if (ev.Action === "output" && ev.Package && ev.Output)
+      outputs.set(ev.Package, (outputs.get(ev.Package) ?? "") + ev.Output);
   }
   const result = new Map<string, KernelObservation>();
   for (const dir of pkgDirs) {

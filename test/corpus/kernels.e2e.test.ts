@@ -26,9 +26,13 @@ function kernelDirs(): string[] {
 }
 
 const kernels = kernelDirs();
-const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(moduleDir, dir, MANIFEST_FILE), "utf8")) as Manifest;
+const manifestOf = (dir: string): Manifest =>
+  JSON.parse(readFileSync(join(moduleDir, dir, MANIFEST_FILE), "utf8")) as Manifest;
 const goFiles = (dir: string): string[] => readdirSync(join(moduleDir, dir)).filter((f) => f.endsWith(".go"));
-const expectedKeys = (m: Manifest): string[] => runTimeExpected(m).map((e) => key(e as BlockedGoroutine)).sort();
+const expectedKeys = (m: Manifest): string[] =>
+  runTimeExpected(m)
+    .map((e) => key(e as BlockedGoroutine))
+    .sort();
 /** Kernels whose test passes on every schedule with nothing blocked: latent bugs and their negative controls. */
 const neverBlocks = (m: Manifest): boolean => m.outcome === "potential-deadlock" || m.outcome === "clean";
 
@@ -71,7 +75,9 @@ describe("bug kernels", () => {
       const text = readFileSync(join(moduleDir, dir, file), "utf8").split("\n")[Number(line) - 1];
       expect(text).toMatch(/^\s*go \S/);
       // The creator's body contains the site: the nearest preceding func declaration is the creator.
-      const before = readFileSync(join(moduleDir, dir, file), "utf8").split("\n").slice(0, Number(line));
+      const before = readFileSync(join(moduleDir, dir, file), "utf8")
+        .split("\n")
+        .slice(0, Number(line));
       const decl = before.reverse().find((l) => l.startsWith("func "));
       const method = /^\*?(\w+)\)\.(\w+)$/.exec(fn.replace(/^\(/, ""));
       const declName = method ? `${method[2]}` : fn;
@@ -79,13 +85,16 @@ describe("bug kernels", () => {
     }
   });
 
-  it.each(kernels.filter((d) => manifestOf(d).outcome === "potential-deadlock"))("%s: every lockSite is a Lock or RLock call", (dir) => {
-    for (const e of manifestOf(dir).expected) {
-      const [file, line] = e.lockSite!.split(":");
-      const text = readFileSync(join(moduleDir, dir, file), "utf8").split("\n")[Number(line) - 1];
-      expect(text).toMatch(/^\s*[\w.]+\.R?Lock\(\)/);
-    }
-  });
+  it.each(kernels.filter((d) => manifestOf(d).outcome === "potential-deadlock"))(
+    "%s: every lockSite is a Lock or RLock call",
+    (dir) => {
+      for (const e of manifestOf(dir).expected) {
+        const [file, line] = e.lockSite!.split(":");
+        const text = readFileSync(join(moduleDir, dir, file), "utf8").split("\n")[Number(line) - 1];
+        expect(text).toMatch(/^\s*[\w.]+\.R?Lock\(\)/);
+      }
+    },
+  );
 
   describe("run once under go test", () => {
     let observed: Map<string, KernelObservation>;

@@ -49,8 +49,10 @@ interface EndState {
   readonly blocked: string[];
 }
 
-const manifestOf = (program: string): Manifest => JSON.parse(readFileSync(join(corpus, program, MANIFEST_FILE), "utf8")) as Manifest;
-const expectedOf = (m: Manifest): string[] => [...new Set(m.expected.map((e) => `${e.site ?? "-"} ${e.reason}`))].sort();
+const manifestOf = (program: string): Manifest =>
+  JSON.parse(readFileSync(join(corpus, program, MANIFEST_FILE), "utf8")) as Manifest;
+const expectedOf = (m: Manifest): string[] =>
+  [...new Set(m.expected.map((e) => `${e.site ?? "-"} ${e.reason}`))].sort();
 
 describe("corpus labels match traced runs", () => {
   let ends: EndState[] = [];
@@ -58,11 +60,20 @@ describe("corpus labels match traced runs", () => {
   beforeAll(async () => {
     const scratch = mkdtempSync(join(tmpdir(), "schedlab-labels-"));
     const dbFile = join(scratch, "labels.db");
-    await collect({ paths: sample.map((p) => join(corpus, p)), runs: 2, timeoutMs: 2500, procs: [2], db: dbFile, traces: join(scratch, "traces") });
+    await collect({
+      paths: sample.map((p) => join(corpus, p)),
+      runs: 2,
+      timeoutMs: 2500,
+      procs: [2],
+      db: dbFile,
+      traces: join(scratch, "traces"),
+    });
     const db = openDatabase(dbFile);
     try {
       await ingestRuns(db);
-      const runs = db.prepare("SELECT r.id, r.outcome, p.dir FROM runs r JOIN programs p ON p.id = r.program_id").all() as { id: number; outcome: string; dir: string }[];
+      const runs = db
+        .prepare("SELECT r.id, r.outcome, p.dir FROM runs r JOIN programs p ON p.id = r.program_id")
+        .all() as { id: number; outcome: string; dir: string }[];
       const events = db.prepare("SELECT gid, kind, reason FROM events WHERE run_id = ? ORDER BY seq");
       const goroutine = db.prepare("SELECT creation_site, is_root FROM goroutines WHERE run_id = ? AND gid = ?");
       ends = runs.map((run) => {
@@ -72,7 +83,10 @@ describe("corpus labels match traced runs", () => {
         for (const [gid, e] of last) {
           if (e.kind !== "GoBlock") continue;
           const g = goroutine.get(run.id, gid) as { creation_site: string | null; is_root: number } | undefined;
-          const site = g === undefined || g.is_root === 1 || g.creation_site === null ? "-" : (g.creation_site.split(" ").at(-1) ?? "").split("/").at(-1);
+          const site =
+            g === undefined || g.is_root === 1 || g.creation_site === null
+              ? "-"
+              : (g.creation_site.split(" ").at(-1) ?? "").split("/").at(-1);
           blocked.add(`${site} ${e.reason}`);
         }
         const program = sample.find((p) => run.dir.endsWith(p)) ?? run.dir;
@@ -84,7 +98,11 @@ describe("corpus labels match traced runs", () => {
   });
 
   it("collected two runs of every sampled program", () => {
-    for (const p of sample) expect(ends.filter((e) => e.program === p), p).toHaveLength(2);
+    for (const p of sample)
+      expect(
+        ends.filter((e) => e.program === p),
+        p,
+      ).toHaveLength(2);
   });
 
   it.each(sample)("%s", (program) => {

@@ -37,16 +37,31 @@ export async function observeMains(programDirs: readonly string[]): Promise<Map<
     cpSync(dir, copy, { recursive: true });
     const main = readFileSync(join(copy, "main.go"), "utf8");
     // Same line, so every `go` statement keeps its line number.
-    writeFileSync(join(copy, "main.go"), main.replace(/^func main\(\) \{$/m, "func main() { defer schedlabDumpGoroutines()"));
+    writeFileSync(
+      join(copy, "main.go"),
+      main.replace(/^func main\(\) \{$/m, "func main() { defer schedlabDumpGoroutines()"),
+    );
     writeFileSync(join(copy, "zz_dump.go"), dumpFile);
   }
-  const build = await execa("go", ["build", "-o", join(scratch, "bin") + "/", "./p/..."], { cwd: scratch, reject: false, all: true });
+  const build = await execa("go", ["build", "-o", join(scratch, "bin") + "/", "./p/..."], {
+    cwd: scratch,
+    reject: false,
+    all: true,
+  });
   if (build.exitCode !== 0) throw new Error(`generated programs do not build:\n${build.all ?? ""}`);
   const result = new Map<string, MainObservation>();
   for (const dir of programDirs) {
     const name = basename(dir);
-    const run = await execa(join(scratch, "bin", name), [], { reject: false, timeout: 10_000, env: { GOMAXPROCS: "2" } });
-    result.set(name, { exitCode: run.exitCode, stdout: run.stdout, blocked: blockedUserGoroutines(run.stderr, "main") });
+    const run = await execa(join(scratch, "bin", name), [], {
+      reject: false,
+      timeout: 10_000,
+      env: { GOMAXPROCS: "2" },
+    });
+    result.set(name, {
+      exitCode: run.exitCode,
+      stdout: run.stdout,
+      blocked: blockedUserGoroutines(run.stderr, "main"),
+    });
   }
   return result;
 }

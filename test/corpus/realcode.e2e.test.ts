@@ -39,7 +39,10 @@ describe("go-programs/realcode", () => {
     await execa("go", ["test", "-c", "-o", binary, "./realcode/goleakcheck"], { cwd: moduleDir });
     const plain = await execa(binary, ["-test.v"], { reject: false, cwd: scratch });
     expect(plain.exitCode, plain.stdout).toBe(0);
-    const traced = await execa(binary, ["-test.v", `-test.trace=${join(scratch, "t.out")}`], { reject: false, cwd: scratch });
+    const traced = await execa(binary, ["-test.v", `-test.trace=${join(scratch, "t.out")}`], {
+      reject: false,
+      cwd: scratch,
+    });
     expect(traced.exitCode).toBe(1);
     expect(traced.stdout).toContain("--- FAIL: TestBatcherFlushesInBatches");
     expect(traced.stdout).toContain(TRACE_READER);

@@ -42,8 +42,13 @@ describe("eval --cv on real traces", () => {
       expect(depth!.folds.flatMap((f) => f.families).sort()).toEqual([...FIXTURE_PROGRAMS].sort());
       expect(depth!.folds.reduce((n, f) => n + f.testPrograms, 0)).toBe(FIXTURE_PROGRAMS.length);
       // No program trains in its own fold: fit + validation + test = all five in every fold.
-      for (const f of depth!.folds) expect(f.trainPrograms + f.validationPrograms + f.testPrograms).toBe(FIXTURE_PROGRAMS.length);
-      const all = loadSide(db, "depth", selectPrograms(db).map((p) => p.name));
+      for (const f of depth!.folds)
+        expect(f.trainPrograms + f.validationPrograms + f.testPrograms).toBe(FIXTURE_PROGRAMS.length);
+      const all = loadSide(
+        db,
+        "depth",
+        selectPrograms(db).map((p) => p.name),
+      );
       expect(depth!.scores.samples).toBe(all.samples.length);
       expect(depth!.folds.reduce((n, f) => n + f.testSamples, 0)).toBe(all.samples.length);
       expect(depth!.scores.predictors.map((p) => p.name)).toEqual(["majority", "ngram:3", "student:kl", "ngram-ctx:4"]);
@@ -70,23 +75,57 @@ describe("eval --cv on real traces", () => {
 
       const again = await runCrossValidation(db, options());
       expect(again.abstractions[0]!.folds.flatMap((f) => f.students).map((s) => s.reused)).toEqual([true, true]);
-      expect(again.abstractions[0]!.scores.predictors.map((p) => p.accuracy.estimate)).toEqual(depth!.scores.predictors.map((p) => p.accuracy.estimate));
+      expect(again.abstractions[0]!.scores.predictors.map((p) => p.accuracy.estimate)).toEqual(
+        depth!.scores.predictors.map((p) => p.accuracy.estimate),
+      );
     } finally {
       db.close();
     }
   }, 120_000);
 
   it("runs from the CLI as eval --cv K --json", async () => {
-    const result = await runCli(["eval", "--db", corpus.dbPath, "--cv", "2", "--abstraction", "split", "--predictor", "ngram:3", "--resamples", "100", "--adapters", adapters, "--json"]);
+    const result = await runCli([
+      "eval",
+      "--db",
+      corpus.dbPath,
+      "--cv",
+      "2",
+      "--abstraction",
+      "split",
+      "--predictor",
+      "ngram:3",
+      "--resamples",
+      "100",
+      "--adapters",
+      adapters,
+      "--json",
+    ]);
     expect(result.stderr).not.toContain("failed");
     expect(result.code).toBe(0);
-    const json = JSON.parse(result.stdout) as { cv: { folds: number; reference: string }; abstractions: { abstraction: string; predictors: { name: string }[]; folds: unknown[] }[] };
+    const json = JSON.parse(result.stdout) as {
+      cv: { folds: number; reference: string };
+      abstractions: { abstraction: string; predictors: { name: string }[]; folds: unknown[] }[];
+    };
     expect(json.cv).toEqual({ folds: 2, seed: 1, reference: "ngram-ctx:4" });
     expect(json.abstractions.map((a) => a.abstraction)).toEqual(["split"]);
     expect(json.abstractions[0]!.predictors.map((p) => p.name)).toEqual(["ngram:3", "ngram-ctx:4"]);
     expect(json.abstractions[0]!.folds).toHaveLength(2);
 
-    const text = await runCli(["eval", "--db", corpus.dbPath, "--cv", "2", "--abstraction", "split", "--predictor", "ngram:3", "--resamples", "100", "--adapters", adapters]);
+    const text = await runCli([
+      "eval",
+      "--db",
+      corpus.dbPath,
+      "--cv",
+      "2",
+      "--abstraction",
+      "split",
+      "--predictor",
+      "ngram:3",
+      "--resamples",
+      "100",
+      "--adapters",
+      adapters,
+    ]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("leave-family-out CV · split · 2 folds (seed 1) · 5 families, 5 programs");
     expect(text.stdout).toMatch(/vs ngram-ctx:4 +accuracy difference/);
@@ -94,7 +133,16 @@ describe("eval --cv on real traces", () => {
   }, 60_000);
 
   it("refuses --cv with --holdout and a student given as a path", async () => {
-    const withHoldout = await runCli(["eval", "--db", corpus.dbPath, "--cv", "--holdout", "dir:x", "--predictor", "ngram:3"]);
+    const withHoldout = await runCli([
+      "eval",
+      "--db",
+      corpus.dbPath,
+      "--cv",
+      "--holdout",
+      "dir:x",
+      "--predictor",
+      "ngram:3",
+    ]);
     expect(withHoldout.code).not.toBe(0);
     expect(withHoldout.stderr).toContain("--cv and --holdout");
     const withPath = await runCli(["eval", "--db", corpus.dbPath, "--cv", "2", "--predictor", "student:adapters/kl"]);

@@ -8,13 +8,33 @@ import { UsageError } from "../../src/errors.js";
 describe("student recipes", () => {
   it("reads the objective and flags, also inside cal:", () => {
     expect(parseStudentRecipe("kl-tags")).toEqual({ name: "kl-tags", objective: "kl", tags: true, balance: false });
-    expect(parseStudentRecipe("kl-calfolds4")).toEqual({ name: "kl-calfolds4", objective: "kl", tags: false, balance: false, calibrationFolds: 4 });
-    expect(studentRecipesOf(["ngram:3", "student:kl", "cal:student:ce-balance", "student:kl"]).map((r) => r.name)).toEqual(["kl", "ce-balance"]);
+    expect(parseStudentRecipe("kl-calfolds4")).toEqual({
+      name: "kl-calfolds4",
+      objective: "kl",
+      tags: false,
+      balance: false,
+      calibrationFolds: 4,
+    });
+    expect(
+      studentRecipesOf(["ngram:3", "student:kl", "cal:student:ce-balance", "student:kl"]).map((r) => r.name),
+    ).toEqual(["kl", "ce-balance"]);
   });
 
   it("reads the calibration variants -memcal and -ctxcal, one at a time and not with -calfoldsN", () => {
-    expect(parseStudentRecipe("kl-memcal")).toEqual({ name: "kl-memcal", objective: "kl", tags: false, balance: false, calibrationMode: "per-member" });
-    expect(parseStudentRecipe("kl-tags-ctxcal")).toEqual({ name: "kl-tags-ctxcal", objective: "kl", tags: true, balance: false, calibrationMode: "in-context" });
+    expect(parseStudentRecipe("kl-memcal")).toEqual({
+      name: "kl-memcal",
+      objective: "kl",
+      tags: false,
+      balance: false,
+      calibrationMode: "per-member",
+    });
+    expect(parseStudentRecipe("kl-tags-ctxcal")).toEqual({
+      name: "kl-tags-ctxcal",
+      objective: "kl",
+      tags: true,
+      balance: false,
+      calibrationMode: "in-context",
+    });
     expect(() => parseStudentRecipe("kl-memcal-ctxcal")).toThrow(UsageError);
     expect(() => parseStudentRecipe("kl-ctxcal-calfolds4")).toThrow(UsageError);
   });

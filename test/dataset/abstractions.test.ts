@@ -8,9 +8,28 @@ import type { RecordSpec } from "./records.js";
 // Two runs of one program with the same first events and a different order later:
 // run 1: g1 creates g2, g1 blocks, g2 starts, g2 ends
 // run 2: g1 creates g2, g2 starts, g1 blocks, g2 ends
-const run1: RecordSpec[] = [["Initial", 1, "Running"], ["GoCreate", 2], ["GoBlock", 1, "chan receive"], ["GoStart", 2], ["GoEnd", 2]];
-const run2: RecordSpec[] = [["Initial", 1, "Running"], ["GoCreate", 2], ["GoStart", 2], ["SyscallEnter", 2], ["SyscallExit", 2], ["GoBlock", 1, "chan receive"], ["GoEnd", 2]];
-const run = (program: string, runId: number, specs: RecordSpec[]): RunRecords => ({ program, runId, procs: 2, records: records(specs) });
+const run1: RecordSpec[] = [
+  ["Initial", 1, "Running"],
+  ["GoCreate", 2],
+  ["GoBlock", 1, "chan receive"],
+  ["GoStart", 2],
+  ["GoEnd", 2],
+];
+const run2: RecordSpec[] = [
+  ["Initial", 1, "Running"],
+  ["GoCreate", 2],
+  ["GoStart", 2],
+  ["SyscallEnter", 2],
+  ["SyscallExit", 2],
+  ["GoBlock", 1, "chan receive"],
+  ["GoEnd", 2],
+];
+const run = (program: string, runId: number, specs: RecordSpec[]): RunRecords => ({
+  program,
+  runId,
+  procs: 2,
+  records: records(specs),
+});
 
 const runs = [run("p", 2, run2), run("p", 1, run1)];
 const byKey = (states: readonly State[]) => new Map(states.map((s) => [s.key, s]));
@@ -22,7 +41,14 @@ describe("abstractions", () => {
     const s = byKey(states);
     expect([...s.keys()]).toEqual(["depth=0", "depth=1", "depth=2", "depth=3"]);
     expect(s.get("depth=0")!.counts.GoCreate).toBe(2);
-    expect(s.get("depth=1")!.counts).toEqual({ GoCreate: 0, GoStart: 1, GoBlock: 1, GoUnblock: 0, GoSched: 0, GoEnd: 0 });
+    expect(s.get("depth=1")!.counts).toEqual({
+      GoCreate: 0,
+      GoStart: 1,
+      GoBlock: 1,
+      GoUnblock: 0,
+      GoSched: 0,
+      GoEnd: 0,
+    });
     expect(s.get("depth=1")!.runs).toBe(2);
     // The representative is the lowest run id; end indexes the full record array.
     expect(s.get("depth=1")!.representative.runId).toBe(1);
@@ -38,7 +64,14 @@ describe("abstractions", () => {
     expect(samples).toHaveLength(6);
     const s = byKey(states);
     expect(s.get("split=25")!.counts.GoStart + s.get("split=25")!.counts.GoBlock).toBe(2);
-    expect(s.get("split=50")!.counts).toEqual({ GoCreate: 0, GoStart: 1, GoBlock: 1, GoUnblock: 0, GoSched: 0, GoEnd: 0 });
+    expect(s.get("split=50")!.counts).toEqual({
+      GoCreate: 0,
+      GoStart: 1,
+      GoBlock: 1,
+      GoUnblock: 0,
+      GoSched: 0,
+      GoEnd: 0,
+    });
     expect(s.get("split=75")!.counts.GoEnd).toBe(2);
   });
 
@@ -50,7 +83,21 @@ describe("abstractions", () => {
     expect(s.get("goroutine=#2 step=1")!.counts.GoStart).toBe(2);
     expect(s.get("goroutine=#2 step=2")!.counts.GoEnd).toBe(2);
     const withIds = statesFromRuns(
-      [{ ...run("p", 1, run1), goroutines: [{ goroutine: 2, canonicalId: "main.main/w@a.go:3#0", parent: 1, entry: "w", creationSite: "a.go:3", isRoot: false }] }],
+      [
+        {
+          ...run("p", 1, run1),
+          goroutines: [
+            {
+              goroutine: 2,
+              canonicalId: "main.main/w@a.go:3#0",
+              parent: 1,
+              entry: "w",
+              creationSite: "a.go:3",
+              isRoot: false,
+            },
+          ],
+        },
+      ],
       "goroutine",
     );
     expect(withIds.states.map((st) => st.key)).toContain("goroutine=main.main/w@a.go:3#0 step=1");
@@ -60,13 +107,22 @@ describe("abstractions", () => {
     const all = [...runs, run("q", 3, run1)];
     const { states, samples } = statesFromRuns(all, "context");
     expect(samples).toHaveLength(12);
-    const first = states.find((s) => s.key === contextKey({ running: 1, runnable: 0, waiting: 0, waitingByReason: {}, syscall: 0, created: 0, ended: 0 }, ["-", "-"]))!;
+    const first = states.find(
+      (s) =>
+        s.key ===
+        contextKey({ running: 1, runnable: 0, waiting: 0, waitingByReason: {}, syscall: 0, created: 0, ended: 0 }, [
+          "-",
+          "-",
+        ]),
+    )!;
     expect(first.counts.GoCreate).toBe(3);
     expect(first.runs).toBe(3);
     expect(first.program).toBe("p");
     expect(first.id).toBe(stateId("context", "q", first.key));
     // After g1 blocked on a channel and g2 is runnable, g2 starts next in run 1 (and run 3).
-    const blocked = states.find((s) => s.key === "running=0 runnable=1 syscall=0 waiting={chan receive:1} last=GoCreate,GoBlock(chan receive)")!;
+    const blocked = states.find(
+      (s) => s.key === "running=0 runnable=1 syscall=0 waiting={chan receive:1} last=GoCreate,GoBlock(chan receive)",
+    )!;
     expect(blocked.counts.GoStart).toBe(2);
   });
 
@@ -74,7 +130,13 @@ describe("abstractions", () => {
     const all = [...runs, run("q", 3, run1), run("q", 4, run2)];
     for (const abstraction of ["split", "depth", "goroutine", "context"] as const) {
       const whole = statesFromRuns(all, abstraction).states;
-      const perProgram = ["p", "q"].map((p) => statesFromRuns(all.filter((r) => r.program === p), abstraction).states);
+      const perProgram = ["p", "q"].map(
+        (p) =>
+          statesFromRuns(
+            all.filter((r) => r.program === p),
+            abstraction,
+          ).states,
+      );
       const pooled = poolStates(perProgram);
       expect(pooled.map((s) => [s.id, s.counts, s.runs, s.representative.runId, s.representative.end])).toEqual(
         whole.map((s) => [s.id, s.counts, s.runs, s.representative.runId, s.representative.end]),

@@ -3,8 +3,18 @@ import { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare } from "../../src
 
 describe("ceilings", () => {
   it("in-sample: Σ max counts / Σ counts", () => {
-    expect(ceilingAccuracy([[3, 1], [0, 2]])).toBeCloseTo(5 / 6, 12);
-    expect(ceilingAccuracy([[0, 5, 0], [2, 0, 0]])).toBe(1);
+    expect(
+      ceilingAccuracy([
+        [3, 1],
+        [0, 2],
+      ]),
+    ).toBeCloseTo(5 / 6, 12);
+    expect(
+      ceilingAccuracy([
+        [0, 5, 0],
+        [2, 0, 0],
+      ]),
+    ).toBe(1);
     expect(ceilingAccuracy([[2, 2, 1]])).toBe(0.4);
     expect(ceilingAccuracy([[0, 0]])).toBeNaN();
     expect(ceilingAccuracy([])).toBeNaN();
@@ -18,9 +28,14 @@ describe("ceilings", () => {
     const S = 0;
     const B = 1;
     const samples = [
-      { state: 0, run: 1, observed: S }, { state: 0, run: 2, observed: S }, { state: 0, run: 3, observed: B },
+      { state: 0, run: 1, observed: S },
+      { state: 0, run: 2, observed: S },
+      { state: 0, run: 3, observed: B },
       { state: 1, run: 1, observed: S },
-      { state: 2, run: 1, observed: S }, { state: 2, run: 2, observed: S }, { state: 2, run: 3, observed: B }, { state: 2, run: 4, observed: B },
+      { state: 2, run: 1, observed: S },
+      { state: 2, run: 2, observed: S },
+      { state: 2, run: 3, observed: B },
+      { state: 2, run: 4, observed: B },
     ];
     expect(leaveOneRunOutCeiling(samples, 2, S)).toBeCloseTo((0.5 + 0.5 + 0 + 1 + 0) / 8, 12);
     // With a fallback that did not happen, the state seen once earns nothing.
@@ -31,14 +46,23 @@ describe("ceilings", () => {
   it("leave-one-run-out removes a whole run, so a pooled state's many samples from one run do not vote for themselves", () => {
     // One run contributes three Start samples, another one Block: for run 1 the others say Block.
     const samples = [
-      { state: 0, run: 1, observed: 0 }, { state: 0, run: 1, observed: 0 }, { state: 0, run: 1, observed: 0 },
+      { state: 0, run: 1, observed: 0 },
+      { state: 0, run: 1, observed: 0 },
+      { state: 0, run: 1, observed: 0 },
       { state: 0, run: 2, observed: 1 },
     ];
     expect(leaveOneRunOutCeiling(samples, 2, 0)).toBe(0);
   });
 
   it("shares of states seen once and of their samples", () => {
-    expect(seenOnceShare([[1, 0], [2, 1], [0, 1], [0, 0]])).toEqual({ states: 2 / 3, samples: 2 / 5 });
+    expect(
+      seenOnceShare([
+        [1, 0],
+        [2, 1],
+        [0, 1],
+        [0, 0],
+      ]),
+    ).toEqual({ states: 2 / 3, samples: 2 / 5 });
     expect(seenOnceShare([])).toEqual({ states: NaN, samples: NaN });
   });
 });

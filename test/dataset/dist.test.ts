@@ -5,8 +5,20 @@ import { records } from "./records.js";
 import type { RecordSpec } from "./records.js";
 
 // Program a (clean) has 3 runs, program b (leak) 2: hand-countable split distributions.
-const blockFirst: RecordSpec[] = [["Initial", 1, "Running"], ["GoCreate", 2], ["GoBlock", 1, "chan receive"], ["GoStart", 2], ["GoEnd", 2]];
-const startFirst: RecordSpec[] = [["Initial", 1, "Running"], ["GoCreate", 2], ["GoStart", 2], ["GoBlock", 1, "chan receive"], ["GoEnd", 2]];
+const blockFirst: RecordSpec[] = [
+  ["Initial", 1, "Running"],
+  ["GoCreate", 2],
+  ["GoBlock", 1, "chan receive"],
+  ["GoStart", 2],
+  ["GoEnd", 2],
+];
+const startFirst: RecordSpec[] = [
+  ["Initial", 1, "Running"],
+  ["GoCreate", 2],
+  ["GoStart", 2],
+  ["GoBlock", 1, "chan receive"],
+  ["GoEnd", 2],
+];
 
 function fixture(): string {
   const { db, file } = scratchDatabase();
@@ -23,7 +35,15 @@ function fixture(): string {
 
 interface DistJson {
   states: { program: string; key: string; counts: Record<string, number>; entropy: number; runs: number }[];
-  summary: { ceiling: number; ceilingLoo: number; seenOnce: { states: number; samples: number }; majority: number; classFrequencies: Record<string, number>; meanEntropy: number; multiOutcomeShare: number };
+  summary: {
+    ceiling: number;
+    ceilingLoo: number;
+    seenOnce: { states: number; samples: number };
+    majority: number;
+    classFrequencies: Record<string, number>;
+    meanEntropy: number;
+    multiOutcomeShare: number;
+  };
 }
 
 describe("schedlab dist", () => {
@@ -34,12 +54,27 @@ describe("schedlab dist", () => {
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout) as DistJson;
     expect(Object.keys(json)).toEqual(["states", "summary"]);
-    expect(Object.keys(json.summary).sort()).toEqual(["ceiling", "ceilingLoo", "classFrequencies", "majority", "meanEntropy", "multiOutcomeShare", "seenOnce"]);
+    expect(Object.keys(json.summary).sort()).toEqual([
+      "ceiling",
+      "ceilingLoo",
+      "classFrequencies",
+      "majority",
+      "meanEntropy",
+      "multiOutcomeShare",
+      "seenOnce",
+    ]);
     // 4 events per run: split points at event indices 1, 2, 3.
     const byKey = new Map(json.states.map((s) => [s.key, s]));
     expect(json.states.every((s) => s.program === "patterns/a")).toBe(true);
     expect(Object.keys(json.states[0])).toEqual(["program", "key", "counts", "entropy", "runs"]);
-    expect(byKey.get("split=25")!.counts).toEqual({ GoCreate: 0, GoStart: 1, GoBlock: 2, GoUnblock: 0, GoSched: 0, GoEnd: 0 });
+    expect(byKey.get("split=25")!.counts).toEqual({
+      GoCreate: 0,
+      GoStart: 1,
+      GoBlock: 2,
+      GoUnblock: 0,
+      GoSched: 0,
+      GoEnd: 0,
+    });
     expect(byKey.get("split=25")!.entropy).toBeCloseTo(0.918296, 5); // H(1/3, 2/3)
     expect(byKey.get("split=25")!.runs).toBe(3);
     expect(byKey.get("split=75")!.counts.GoEnd).toBe(3);
@@ -82,7 +117,18 @@ describe("schedlab dist", () => {
 describe("schedlab dist --save-holdout", () => {
   it("saves a holdout by name and reuses it", async () => {
     const db = fixture();
-    const save = await runCli(["dist", "--abstraction", "split", "--db", db, "--holdout", "tag:select", "--save-holdout", "leaks", "--json"]);
+    const save = await runCli([
+      "dist",
+      "--abstraction",
+      "split",
+      "--db",
+      db,
+      "--holdout",
+      "tag:select",
+      "--save-holdout",
+      "leaks",
+      "--json",
+    ]);
     expect(save.code).toBe(0);
     expect(save.stderr).toContain("saved holdout leaks: 1 test programs");
     const reuse = await runCli(["dist", "--abstraction", "split", "--db", db, "--holdout", "leaks", "--json"]);

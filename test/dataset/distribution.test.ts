@@ -1,6 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { countsFromVector, distinctOutcomes, entropyBits, modeEvent, probabilities, totalCount } from "../../src/dataset/distribution.js";
-import { classFrequencies, majorityAccuracy, majorityClass, meanEntropy, stateCeiling, multiOutcomeShare, summarizeStates } from "../../src/dataset/summary.js";
+import {
+  countsFromVector,
+  distinctOutcomes,
+  entropyBits,
+  modeEvent,
+  probabilities,
+  totalCount,
+} from "../../src/dataset/distribution.js";
+import {
+  classFrequencies,
+  majorityAccuracy,
+  majorityClass,
+  meanEntropy,
+  stateCeiling,
+  multiOutcomeShare,
+  summarizeStates,
+} from "../../src/dataset/summary.js";
 
 const c = (v: number[]) => ({ counts: countsFromVector(v) });
 
@@ -46,7 +61,14 @@ describe("ceiling and baselines", () => {
   });
 
   it("summarizes class frequencies, mean entropy and multi-outcome share", () => {
-    expect(classFrequencies([a, b])).toEqual({ GoCreate: 0, GoStart: 0.5, GoBlock: 2 / 6, GoUnblock: 0, GoSched: 0, GoEnd: 1 / 6 });
+    expect(classFrequencies([a, b])).toEqual({
+      GoCreate: 0,
+      GoStart: 0.5,
+      GoBlock: 2 / 6,
+      GoUnblock: 0,
+      GoSched: 0,
+      GoEnd: 1 / 6,
+    });
     expect(meanEntropy([a, b])).toBeCloseTo(0.811278 / 2, 5);
     expect(multiOutcomeShare([a, b, d])).toBeCloseTo(2 / 3, 12);
     const s = summarizeStates([a], [a, b]);

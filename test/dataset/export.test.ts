@@ -7,14 +7,29 @@ import { cleanManifest, insertProgram, insertRun, leakManifest, scratchDatabase 
 import { records } from "./records.js";
 import type { RecordSpec } from "./records.js";
 
-const blockFirst: RecordSpec[] = [["Initial", 1, "Running"], ["GoCreate", 2], ["GoBlock", 1, "chan receive"], ["GoStart", 2], ["GoEnd", 2]];
-const startFirst: RecordSpec[] = [["Initial", 1, "Running"], ["GoCreate", 2], ["GoStart", 2], ["GoBlock", 1, "chan receive"], ["GoEnd", 2]];
+const blockFirst: RecordSpec[] = [
+  ["Initial", 1, "Running"],
+  ["GoCreate", 2],
+  ["GoBlock", 1, "chan receive"],
+  ["GoStart", 2],
+  ["GoEnd", 2],
+];
+const startFirst: RecordSpec[] = [
+  ["Initial", 1, "Running"],
+  ["GoCreate", 2],
+  ["GoStart", 2],
+  ["GoBlock", 1, "chan receive"],
+  ["GoEnd", 2],
+];
 
 function fixture(): { db: string; dir: string } {
   const { db, file, dir } = scratchDatabase();
   const src = join(dir, "src", "a");
   mkdirSync(src, { recursive: true });
-  writeFileSync(join(src, "main.go"), "package main\n\nfunc main() {\n\tch := make(chan int)\n\tgo func() { ch <- 1 }()\n\t<-ch\n}\n");
+  writeFileSync(
+    join(src, "main.go"),
+    "package main\n\nfunc main() {\n\tch := make(chan int)\n\tgo func() { ch <- 1 }()\n\t<-ch\n}\n",
+  );
   writeFileSync(join(src, "README"), "not go");
   const a = insertProgram(db, "patterns/a", cleanManifest, src);
   const b = insertProgram(db, "kernels/b", leakManifest);
@@ -26,17 +41,45 @@ function fixture(): { db: string; dir: string } {
   return { db: file, dir };
 }
 
-const lines = (text: string) => text.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("schedlab export", () => {
   it("kl: one record per state with the soft target, source and rendering", async () => {
     const { db } = fixture();
-    const r = await runCli(["export", "--format", "jsonl", "--objective", "kl", "--holdout", "dir:patterns", "--split", "test", "--db", db]);
+    const r = await runCli([
+      "export",
+      "--format",
+      "jsonl",
+      "--objective",
+      "kl",
+      "--holdout",
+      "dir:patterns",
+      "--split",
+      "test",
+      "--db",
+      db,
+    ]);
     expect(r.code).toBe(0);
     const recs = lines(r.stdout);
     expect(recs).toHaveLength(3);
     const s25 = recs.find((x) => x.key === "split=25")!;
-    expect(Object.keys(s25)).toEqual(["id", "prefixHash", "abstraction", "program", "key", "split", "source", "prompt", "target", "counts", "runs"]);
+    expect(Object.keys(s25)).toEqual([
+      "id",
+      "prefixHash",
+      "abstraction",
+      "program",
+      "key",
+      "split",
+      "source",
+      "prompt",
+      "target",
+      "counts",
+      "runs",
+    ]);
     expect(s25.prefixHash).toMatch(/^[0-9a-f]{16}$/);
     expect(s25.program).toBe("patterns/a");
     expect(s25.split).toBe("test");
@@ -51,12 +94,29 @@ describe("schedlab export", () => {
 
   it("ce: one record per observed run, ids shared with kl; chat variant; missing source reported", async () => {
     const { db, dir } = fixture();
-    const kl = lines((await runCli(["export", "--objective", "kl", "--holdout", "dir:patterns", "--split", "all", "--db", db])).stdout);
+    const kl = lines(
+      (await runCli(["export", "--objective", "kl", "--holdout", "dir:patterns", "--split", "all", "--db", db])).stdout,
+    );
     // The default is the training side only: a model fine-tuned on it can be scored on the test side.
-    const trainOnly = lines((await runCli(["export", "--objective", "kl", "--holdout", "dir:patterns", "--db", db])).stdout);
+    const trainOnly = lines(
+      (await runCli(["export", "--objective", "kl", "--holdout", "dir:patterns", "--db", db])).stdout,
+    );
     expect(new Set(trainOnly.map((x) => x.split))).toEqual(new Set(["train"]));
     const out = join(dir, "ce.jsonl");
-    const r = await runCli(["export", "--objective", "ce", "--holdout", "dir:patterns", "--split", "all", "--chat", "--out", out, "--db", db]);
+    const r = await runCli([
+      "export",
+      "--objective",
+      "ce",
+      "--holdout",
+      "dir:patterns",
+      "--split",
+      "all",
+      "--chat",
+      "--out",
+      out,
+      "--db",
+      db,
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("exported 12 ce records (6 states, 2 programs, abstraction split)");
     expect(r.stderr).toContain("no readable source for kernels/b");
@@ -76,7 +136,9 @@ describe("schedlab export", () => {
   it("rejects bad options with hints", async () => {
     const { db } = fixture();
     expect((await runCli(["export", "--objective", "mse", "--db", db])).stderr).toContain("--objective ce | kl");
-    expect((await runCli(["export", "--objective", "ce", "--format", "csv", "--db", db])).stderr).toContain("--format jsonl");
+    expect((await runCli(["export", "--objective", "ce", "--format", "csv", "--db", db])).stderr).toContain(
+      "--format jsonl",
+    );
     expect((await runCli(["export", "--objective", "ce", "--max-tokens", "0", "--db", db])).code).toBe(2);
   });
 

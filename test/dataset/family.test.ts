@@ -4,7 +4,9 @@ import { familyGroup, programFamily } from "../../src/dataset/family.js";
 describe("programFamily", () => {
   it("is the manifest's family, else the generator template, else the enclosing directory", () => {
     expect(programFamily("patterns/channels/fanout", { family: "fan-out" })).toBe("fan-out");
-    expect(programFamily("generated/pipeline-1001", { generated: { template: "pipeline" } })).toBe("generated/pipeline");
+    expect(programFamily("generated/pipeline-1001", { generated: { template: "pipeline" } })).toBe(
+      "generated/pipeline",
+    );
     expect(programFamily("kernels/abba/transfer", null)).toBe("kernels/abba");
     expect(programFamily("ext/blocking/etcdlike/7", {})).toBe("ext/blocking/etcdlike");
   });

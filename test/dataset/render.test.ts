@@ -22,7 +22,14 @@ function prefixAt(end: number): Prefix {
     end,
     goroutines: [
       { goroutine: 7, canonicalId: "main.main", parent: null, entry: "main.main", creationSite: null, isRoot: true },
-      { goroutine: 9, canonicalId: "main.main/main.worker@main.go:30#0", parent: 7, entry: "main.worker", creationSite: "main.main main.go:30", isRoot: false },
+      {
+        goroutine: 9,
+        canonicalId: "main.main/main.worker@main.go:30#0",
+        parent: 7,
+        entry: "main.worker",
+        creationSite: "main.main main.go:30",
+        isRoot: false,
+      },
     ],
   };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { applyRecord, goroutineState, initialState, newSchedulerTracker, snapshotCounts, trackerAt } from "../../src/dataset/scheduler-state.js";
+import {
+  applyRecord,
+  goroutineState,
+  initialState,
+  newSchedulerTracker,
+  snapshotCounts,
+  trackerAt,
+} from "../../src/dataset/scheduler-state.js";
 import { records } from "./records.js";
 
 // main (g1) starts running, creates g2 and g3; g2 blocks on a channel, g3 runs and ends,
@@ -46,7 +53,15 @@ describe("scheduler-state tracker", () => {
 
   it("ends with the final state of every goroutine and keeps per-goroutine step counts", () => {
     const t = trackerAt(stream, stream.length);
-    expect(snapshotCounts(t)).toEqual({ running: 0, runnable: 1, waiting: 0, waitingByReason: {}, syscall: 1, created: 2, ended: 1 });
+    expect(snapshotCounts(t)).toEqual({
+      running: 0,
+      runnable: 1,
+      waiting: 0,
+      waitingByReason: {},
+      syscall: 1,
+      created: 2,
+      ended: 1,
+    });
     expect(goroutineState(t, 1)).toEqual({ status: "syscall", reason: "", steps: 2 });
     expect(goroutineState(t, 3)).toEqual({ status: "ended", reason: "", steps: 6 });
     expect(goroutineState(t, 99)).toBeUndefined();

@@ -5,7 +5,12 @@ import { UsageError } from "../../src/errors.js";
 import { cleanManifest, insertProgram, insertRun, leakManifest, scratchDatabase } from "./db-fixture.js";
 import { records } from "./records.js";
 
-const program = (name: string, outcome: SplitProgram["outcome"], tags: string[], extra: Partial<SplitProgram> = {}): SplitProgram => {
+const program = (
+  name: string,
+  outcome: SplitProgram["outcome"],
+  tags: string[],
+  extra: Partial<SplitProgram> = {},
+): SplitProgram => {
   const dir = name.slice(0, name.lastIndexOf("/"));
   return { name, family: dir, corpus: "corpus", root: "/corpus", testOnly: false, outcome, tags, ...extra };
 };
@@ -15,10 +20,13 @@ const corpus: SplitProgram[] = [
   ...Array.from({ length: 10 }, (_, i) => program(`patterns/p${i % 5}/clean${i}`, "clean", ["chan"])),
   ...Array.from({ length: 5 }, (_, i) => program(`kernels/k${i % 3}/leak${i}`, "leak", ["select"])),
   program("kernels/k2/dead", "deadlock", ["sync"]),
-  ...Array.from({ length: 4 }, (_, i) => program(`generated/pipeline-${i}`, i % 2 === 0 ? "leak" : "clean", ["generated"], { family: "generated/pipeline" })),
+  ...Array.from({ length: 4 }, (_, i) =>
+    program(`generated/pipeline-${i}`, i % 2 === 0 ? "leak" : "clean", ["generated"], { family: "generated/pipeline" }),
+  ),
 ];
 
-const familiesOf = (names: readonly string[]): Set<string> => new Set(names.map((n) => corpus.find((p) => p.name === n)!.family));
+const familiesOf = (names: readonly string[]): Set<string> =>
+  new Set(names.map((n) => corpus.find((p) => p.name === n)!.family));
 
 describe("program splits", () => {
   it("default holdout: whole families, ~20% per group, deterministic, no family shared with training or validation", () => {
@@ -46,7 +54,11 @@ describe("program splits", () => {
     expect(split.test).toEqual(["patterns/p1/clean1"]);
     expect(split.excluded).toEqual(["patterns/p1/clean6"]);
     expect(split.train).not.toContain("patterns/p1/clean6");
-    const external = [...corpus, program("ext/a/t1", null, [], { corpus: "ext", root: "/ext", testOnly: true }), program("ext/b/t2", null, [], { corpus: "ext", root: "/ext", testOnly: true })];
+    const external = [
+      ...corpus,
+      program("ext/a/t1", null, [], { corpus: "ext", root: "/ext", testOnly: true }),
+      program("ext/b/t2", null, [], { corpus: "ext", root: "/ext", testOnly: true }),
+    ];
     const byDefault = splitPrograms(external, undefined);
     expect(byDefault.test.filter((n) => n.startsWith("ext/"))).toEqual([]);
     expect(byDefault.excluded).toEqual(["ext/a/t1", "ext/b/t2"]);
@@ -63,12 +75,27 @@ describe("program splits", () => {
     expect(splitPrograms(corpus, "dir:kernels/").train).toHaveLength(14);
     expect(splitPrograms(corpus, "tag:sync").test).toEqual(["kernels/k2/dead"]);
     expect(splitPrograms(corpus, "outcome:deadlock").test).toHaveLength(1);
-    expect(splitPrograms(corpus, "list:patterns/p3/clean3, kernels/k2/dead").test).toEqual(["kernels/k2/dead", "patterns/p3/clean3"]);
+    expect(splitPrograms(corpus, "list:patterns/p3/clean3, kernels/k2/dead").test).toEqual([
+      "kernels/k2/dead",
+      "patterns/p3/clean3",
+    ]);
     expect(splitPrograms(corpus, "dir:kernels+family:generated/pipeline").test).toHaveLength(10);
   });
 
   it("rejects empty, total, malformed and unknown specs with a hint", () => {
-    for (const spec of ["dir:nothing", "tag:", "outcome:flaky", "list:ghost", "split:x", "nosuchname", "dir:kernels,patterns", "family:nope", "corpus:/nowhere", "dir:kernels+", "default+dir:kernels"]) {
+    for (const spec of [
+      "dir:nothing",
+      "tag:",
+      "outcome:flaky",
+      "list:ghost",
+      "split:x",
+      "nosuchname",
+      "dir:kernels,patterns",
+      "family:nope",
+      "corpus:/nowhere",
+      "dir:kernels+",
+      "default+dir:kernels",
+    ]) {
       expect(() => splitPrograms(corpus, spec), spec).toThrow(UsageError);
     }
     expect(() => splitPrograms(corpus.slice(0, 2), "dir:patterns")).toThrow(/nothing to train on/);
@@ -79,16 +106,33 @@ describe("program splits", () => {
   });
 
   it("reads labels from stored manifests and tolerates bad ones", () => {
-    expect(splitProgram("d/x", JSON.stringify(leakManifest))).toMatchObject({ name: "d/x", family: "d", outcome: "leak", tags: ["select"] });
+    expect(splitProgram("d/x", JSON.stringify(leakManifest))).toMatchObject({
+      name: "d/x",
+      family: "d",
+      outcome: "leak",
+      tags: ["select"],
+    });
     expect(splitProgram("d/x", "{not json")).toMatchObject({ name: "d/x", family: "d", outcome: null, tags: [] });
-    expect(splitProgram("g/pipeline-7", JSON.stringify({ ...leakManifest, generated: { template: "pipeline", seed: 7 } })).family).toBe("generated/pipeline");
+    expect(
+      splitProgram("g/pipeline-7", JSON.stringify({ ...leakManifest, generated: { template: "pipeline", seed: 7 } }))
+        .family,
+    ).toBe("generated/pipeline");
     expect(splitProgram("g/x", JSON.stringify({ ...leakManifest, family: "mine" })).family).toBe("mine");
   });
 
   it("resolves against a database and saves named holdouts", () => {
     const { db } = scratchDatabase();
-    const recs = records([["GoCreate", 2], ["GoStart", 2], ["GoEnd", 2]]);
-    for (const [name, manifest] of [["a/one", cleanManifest], ["a/two", leakManifest], ["b/three", cleanManifest], ["b/four", null]] as const) {
+    const recs = records([
+      ["GoCreate", 2],
+      ["GoStart", 2],
+      ["GoEnd", 2],
+    ]);
+    for (const [name, manifest] of [
+      ["a/one", cleanManifest],
+      ["a/two", leakManifest],
+      ["b/three", cleanManifest],
+      ["b/four", null],
+    ] as const) {
       insertRun(db, insertProgram(db, name, manifest), 0, recs);
     }
     insertProgram(db, "c/never-ran", cleanManifest);

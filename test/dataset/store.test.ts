@@ -7,8 +7,22 @@ import { insertProgram, insertRun, scratchDatabase } from "./db-fixture.js";
 import { records } from "./records.js";
 import type { RecordSpec } from "./records.js";
 
-const run1: RecordSpec[] = [["Initial", 1, "Running"], ["GoCreate", 2], ["GoBlock", 1, "chan receive"], ["GoStart", 2], ["GoEnd", 2]];
-const run2: RecordSpec[] = [["Initial", 1, "Running"], ["GoCreate", 2], ["GoStart", 2], ["SyscallEnter", 2], ["SyscallExit", 2], ["GoBlock", 1, "chan receive"], ["GoEnd", 2]];
+const run1: RecordSpec[] = [
+  ["Initial", 1, "Running"],
+  ["GoCreate", 2],
+  ["GoBlock", 1, "chan receive"],
+  ["GoStart", 2],
+  ["GoEnd", 2],
+];
+const run2: RecordSpec[] = [
+  ["Initial", 1, "Running"],
+  ["GoCreate", 2],
+  ["GoStart", 2],
+  ["SyscallEnter", 2],
+  ["SyscallExit", 2],
+  ["GoBlock", 1, "chan receive"],
+  ["GoEnd", 2],
+];
 
 function fixture() {
   const { db } = scratchDatabase();
@@ -24,13 +38,26 @@ function fixture() {
 describe("dataset store", () => {
   it("stores states and samples and rebuilds only programs whose runs changed", () => {
     const { db, p } = fixture();
-    expect(refreshDataset(db, { abstraction: "depth" })).toEqual({ rebuilt: ["patterns/a", "patterns/b"], unchanged: [] });
-    expect(refreshDataset(db, { abstraction: "depth" })).toEqual({ rebuilt: [], unchanged: ["patterns/a", "patterns/b"] });
+    expect(refreshDataset(db, { abstraction: "depth" })).toEqual({
+      rebuilt: ["patterns/a", "patterns/b"],
+      unchanged: [],
+    });
+    expect(refreshDataset(db, { abstraction: "depth" })).toEqual({
+      rebuilt: [],
+      unchanged: ["patterns/a", "patterns/b"],
+    });
     const n = db.prepare("SELECT count(*) AS n FROM samples WHERE abstraction = 'depth'").get() as { n: number };
     expect(n.n).toBe(4 + 4 + 4);
     insertRun(db, p, 2, records(run1));
-    expect(refreshDataset(db, { abstraction: "depth" })).toEqual({ rebuilt: ["patterns/a"], unchanged: ["patterns/b"] });
-    const row = db.prepare("SELECT n_gostart, n_goblock, runs FROM states s JOIN programs p ON p.id = s.program_id WHERE p.name = 'patterns/a' AND key = 'depth=1'").get();
+    expect(refreshDataset(db, { abstraction: "depth" })).toEqual({
+      rebuilt: ["patterns/a"],
+      unchanged: ["patterns/b"],
+    });
+    const row = db
+      .prepare(
+        "SELECT n_gostart, n_goblock, runs FROM states s JOIN programs p ON p.id = s.program_id WHERE p.name = 'patterns/a' AND key = 'depth=1'",
+      )
+      .get();
     expect(row).toEqual({ n_gostart: 1, n_goblock: 2, runs: 3 });
     const m = db.prepare("SELECT count(*) AS n FROM samples WHERE abstraction = 'depth'").get() as { n: number };
     expect(m.n).toBe(16);
@@ -39,9 +66,14 @@ describe("dataset store", () => {
   it("loads exactly what the pure core computes, representatives included", () => {
     const { db, r1 } = fixture();
     for (const abstraction of ["split", "depth", "goroutine", "context"] as const) {
-      const built = loadSide(db, abstraction, ingestedPrograms(db).map((p) => p.name));
+      const built = loadSide(
+        db,
+        abstraction,
+        ingestedPrograms(db).map((p) => p.name),
+      );
       const loaded = loadDataset(db, { abstraction, samples: true });
-      const view = (states: typeof built.states) => states.map((s) => [s.id, s.program, s.key, s.counts, s.runs, s.representative.runId, s.representative.end]);
+      const view = (states: typeof built.states) =>
+        states.map((s) => [s.id, s.program, s.key, s.counts, s.runs, s.representative.runId, s.representative.end]);
       expect(view(loaded.states)).toEqual(view(built.states));
       expect(loaded.samples.length).toBe(built.samples.length);
       expect(new Set(loaded.samples.map((s) => s.stateId))).toEqual(new Set(built.states.map((s) => s.id)));

@@ -12,10 +12,31 @@ import { records } from "./records.js";
 import type { RecordSpec } from "./records.js";
 
 const runA: RecordSpec[] = [
-  ["Initial", 1, "Running"], ["GoCreate", 2], ["GoCreate", 3], ["GoBlock", 1, "chan receive"], ["GoStart", 2], ["GoSched", 2, "preempted"],
-  ["GoStart", 3], ["SyscallEnter", 3], ["SyscallExit", 3], ["GoUnblock", 1], ["GoEnd", 3], ["GoStart", 2], ["GoEnd", 2], ["GoStart", 1], ["GoEnd", 1],
+  ["Initial", 1, "Running"],
+  ["GoCreate", 2],
+  ["GoCreate", 3],
+  ["GoBlock", 1, "chan receive"],
+  ["GoStart", 2],
+  ["GoSched", 2, "preempted"],
+  ["GoStart", 3],
+  ["SyscallEnter", 3],
+  ["SyscallExit", 3],
+  ["GoUnblock", 1],
+  ["GoEnd", 3],
+  ["GoStart", 2],
+  ["GoEnd", 2],
+  ["GoStart", 1],
+  ["GoEnd", 1],
 ];
-const runB: RecordSpec[] = [["Initial", 1, "Running"], ["GoCreate", 2], ["GoStart", 2], ["GoBlock", 2, "select"], ["GoBlock", 1, "sync"], ["GoUnblock", 2], ["GoEnd", 2]];
+const runB: RecordSpec[] = [
+  ["Initial", 1, "Running"],
+  ["GoCreate", 2],
+  ["GoStart", 2],
+  ["GoBlock", 2, "select"],
+  ["GoBlock", 1, "sync"],
+  ["GoUnblock", 2],
+  ["GoEnd", 2],
+];
 
 describe("the streaming dataset build", () => {
   for (const chunk of [1, 3, 50_000]) {
@@ -30,14 +51,27 @@ describe("the streaming dataset build", () => {
       for (const abstraction of ABSTRACTIONS) {
         for (const program of ingestedPrograms(db)) {
           const runs = loadProgramRuns(db, program);
-          streamProgramStates(db, abstraction, program, runs.map((r) => ({ id: r.runId, procs: r.procs })), programInputHash(db, program.id, abstraction), chunk);
+          streamProgramStates(
+            db,
+            abstraction,
+            program,
+            runs.map((r) => ({ id: r.runId, procs: r.procs })),
+            programInputHash(db, program.id, abstraction),
+            chunk,
+          );
         }
         const stored = loadDataset(db, { abstraction, samples: true, readonly: true });
-        const direct = statesFromRuns(ingestedPrograms(db).flatMap((program) => loadProgramRuns(db, program)), abstraction);
+        const direct = statesFromRuns(
+          ingestedPrograms(db).flatMap((program) => loadProgramRuns(db, program)),
+          abstraction,
+        );
         const view = (states: typeof direct.states) =>
-          states.map((s) => [s.id, s.key, s.counts, s.runs, s.representative.runId, s.representative.end, s.prefixHash]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+          states
+            .map((s) => [s.id, s.key, s.counts, s.runs, s.representative.runId, s.representative.end, s.prefixHash])
+            .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
         expect(view(stored.states), abstraction).toEqual(view(direct.states));
-        const samples = (rows: typeof direct.samples) => rows.map((r) => `${r.runId}:${r.end}:${r.stateId}:${r.next}`).sort();
+        const samples = (rows: typeof direct.samples) =>
+          rows.map((r) => `${r.runId}:${r.end}:${r.stateId}:${r.next}`).sort();
         expect(samples(stored.samples), abstraction).toEqual(samples(direct.samples));
       }
     });

@@ -139,7 +139,13 @@ interface EvalJson {
     entropyPearson: number | null;
     samples: number;
   }[];
-  comparisons: { a: string; b: string; clusterTest: { pValue: number }; mcnemarIndependent: { pValue: number }; difference: { estimate: number; lower: number; upper: number } }[];
+  comparisons: {
+    a: string;
+    b: string;
+    clusterTest: { pValue: number };
+    mcnemarIndependent: { pValue: number };
+    difference: { estimate: number; lower: number; upper: number };
+  }[];
   cache: { predictor: string; hits: number; computed: number }[];
 }
 
@@ -151,7 +157,19 @@ beforeAll(async () => {
     mkdirSync(join(corpus, name));
     writeFileSync(join(corpus, name, "main.go"), source);
   }
-  const collected = await runCli(["collect", corpus, "--runs", "4", "--timeout", "20s", "--db", dbPath, "--traces", join(dir, "traces"), "--json"]);
+  const collected = await runCli([
+    "collect",
+    corpus,
+    "--runs",
+    "4",
+    "--timeout",
+    "20s",
+    "--db",
+    dbPath,
+    "--traces",
+    join(dir, "traces"),
+    "--json",
+  ]);
   if (collected.code !== 0) throw new Error(`collect failed: ${collected.stderr}`);
   const ingested = await runCli(["ingest", "--db", dbPath]);
   if (ingested.code !== 0) throw new Error(`ingest failed: ${ingested.stderr}`);
@@ -164,8 +182,22 @@ describe("schedlab eval and report on collected traces", () => {
 
   it("scores baselines on the held-out program with the ceiling and majority beside them", async () => {
     const result = await runCli([
-      "eval", "--predictor", "uniform", "--predictor", "majority", "--predictor", "ngram:3",
-      "--abstraction", "depth", "--holdout", "list:fanout", "--db", dbPath, "--json", "--resamples", "200",
+      "eval",
+      "--predictor",
+      "uniform",
+      "--predictor",
+      "majority",
+      "--predictor",
+      "ngram:3",
+      "--abstraction",
+      "depth",
+      "--holdout",
+      "list:fanout",
+      "--db",
+      dbPath,
+      "--json",
+      "--resamples",
+      "200",
     ]);
     expect(result.stderr).not.toContain("failed");
     expect(result.code).toBe(0);
@@ -174,7 +206,18 @@ describe("schedlab eval and report on collected traces", () => {
     expect(first.testPrograms).toEqual(["fanout"]);
     expect(first.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3"]);
     for (const p of first.predictors) {
-      for (const key of ["accuracy", "modeAccuracy", "ceiling", "majority", "ece", "l1", "brier", "nll", "kl", "macroF1"] as const) {
+      for (const key of [
+        "accuracy",
+        "modeAccuracy",
+        "ceiling",
+        "majority",
+        "ece",
+        "l1",
+        "brier",
+        "nll",
+        "kl",
+        "macroF1",
+      ] as const) {
         expect(Number.isFinite(p[key]), `${p.name}.${key}`).toBe(true);
       }
       expect(Object.keys(p.perEvent)).toEqual([...EVENT_TYPES]);
@@ -203,8 +246,22 @@ describe("schedlab eval and report on collected traces", () => {
 
   it("stores the run and answers again from the prediction cache with the same numbers", async () => {
     const again = await runCli([
-      "eval", "--predictor", "uniform", "--predictor", "majority", "--predictor", "ngram:3",
-      "--abstraction", "depth", "--holdout", "list:fanout", "--db", dbPath, "--json", "--resamples", "200",
+      "eval",
+      "--predictor",
+      "uniform",
+      "--predictor",
+      "majority",
+      "--predictor",
+      "ngram:3",
+      "--abstraction",
+      "depth",
+      "--holdout",
+      "list:fanout",
+      "--db",
+      dbPath,
+      "--json",
+      "--resamples",
+      "200",
     ]);
     expect(again.code).toBe(0);
     const second = JSON.parse(again.stdout) as EvalJson;
@@ -212,7 +269,9 @@ describe("schedlab eval and report on collected traces", () => {
     for (const c of second.cache) expect(c.computed).toBe(0);
     expect(second.predictors.map((p) => p.accuracy)).toEqual(first.predictors.map((p) => p.accuracy));
     const db = openDatabase(dbPath, { readonly: true });
-    const rows = db.prepare("SELECT predictor, accuracy FROM eval_results WHERE eval_run_id = ? ORDER BY position").all(second.evalRunId);
+    const rows = db
+      .prepare("SELECT predictor, accuracy FROM eval_results WHERE eval_run_id = ? ORDER BY position")
+      .all(second.evalRunId);
     db.close();
     expect(rows).toEqual(second.predictors.map((p) => ({ predictor: p.name, accuracy: p.accuracy })));
   }, 300_000);
@@ -229,7 +288,19 @@ describe("schedlab eval and report on collected traces", () => {
         return [s, { probabilities: EVENT_TYPES.map((e) => s.counts[e] / total) }] as const;
       }),
     );
-    const result = await runCli(["eval", "--predictor", `replay:${file}`, "--abstraction", "depth", "--holdout", "list:fanout", "--db", dbPath, "--json", "--no-store"]);
+    const result = await runCli([
+      "eval",
+      "--predictor",
+      `replay:${file}`,
+      "--abstraction",
+      "depth",
+      "--holdout",
+      "list:fanout",
+      "--db",
+      dbPath,
+      "--json",
+      "--no-store",
+    ]);
     expect(result.code).toBe(0);
     const oracle = (JSON.parse(result.stdout) as EvalJson).predictors[0]!;
     expect(oracle.accuracy).toBeCloseTo(oracle.ceiling, 12);
@@ -240,7 +311,18 @@ describe("schedlab eval and report on collected traces", () => {
   }, 300_000);
 
   it("prints a table on the terminal", async () => {
-    const result = await runCli(["eval", "--predictor", "majority", "--abstraction", "split", "--holdout", "list:fanout", "--db", dbPath, "--no-store"]);
+    const result = await runCli([
+      "eval",
+      "--predictor",
+      "majority",
+      "--abstraction",
+      "split",
+      "--holdout",
+      "list:fanout",
+      "--db",
+      dbPath,
+      "--no-store",
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/abstraction split · holdout list:fanout/);
     expect(result.stdout).toMatch(/predictor\s+accuracy\s+95% CI\s+mode acc\s+ceiling\s+LOO ceiling\s+majority/);
@@ -251,7 +333,20 @@ describe("schedlab eval and report on collected traces", () => {
   }, 300_000);
 
   it("reports a bad predictor without losing the others, and rejects bad options", async () => {
-    const mixed = await runCli(["eval", "--predictor", "nosuch:1", "--predictor", "uniform", "--abstraction", "depth", "--holdout", "list:fanout", "--db", dbPath, "--json"]);
+    const mixed = await runCli([
+      "eval",
+      "--predictor",
+      "nosuch:1",
+      "--predictor",
+      "uniform",
+      "--abstraction",
+      "depth",
+      "--holdout",
+      "list:fanout",
+      "--db",
+      dbPath,
+      "--json",
+    ]);
     expect(mixed.code).toBe(1);
     expect(mixed.stderr).toMatch(/predictor nosuch:1 failed: unknown predictor/);
     expect((JSON.parse(mixed.stdout) as EvalJson).predictors.map((p) => p.name)).toEqual(["uniform"]);
@@ -261,10 +356,28 @@ describe("schedlab eval and report on collected traces", () => {
     const badAbstraction = await runCli(["eval", "--predictor", "uniform", "--abstraction", "nope", "--db", dbPath]);
     expect(badAbstraction.code).toBe(2);
     expect(badAbstraction.stderr).toMatch(/--abstraction must be one of split, depth, goroutine, context, got "nope"/);
-    const badSeed = await runCli(["eval", "--predictor", "uniform", "--abstraction", "depth", "--db", dbPath, "--seed", "x"]);
+    const badSeed = await runCli([
+      "eval",
+      "--predictor",
+      "uniform",
+      "--abstraction",
+      "depth",
+      "--db",
+      dbPath,
+      "--seed",
+      "x",
+    ]);
     expect(badSeed.code).toBe(2);
     expect(badSeed.stderr).toMatch(/--seed must be an integer/);
-    const noDb = await runCli(["eval", "--predictor", "uniform", "--abstraction", "depth", "--db", join(dir, "missing.db")]);
+    const noDb = await runCli([
+      "eval",
+      "--predictor",
+      "uniform",
+      "--abstraction",
+      "depth",
+      "--db",
+      join(dir, "missing.db"),
+    ]);
     expect(noDb.code).toBe(1);
     expect(noDb.stderr).toMatch(/no database at/);
   }, 300_000);
@@ -282,13 +395,26 @@ describe("schedlab eval and report on collected traces", () => {
     expect((html.match(/<table>/g) ?? []).length).toBe(2 + 0 + 1 + 1);
     expect(written.sections.at(-1)).toBe("eval-history");
     // the history lists every stored run, newest first
-    const history = JSON.parse(readFileSync(join(out, "metrics.json"), "utf8")).sections["eval-history"] as { id: number }[];
+    const history = JSON.parse(readFileSync(join(out, "metrics.json"), "utf8")).sections["eval-history"] as {
+      id: number;
+    }[];
     expect(history.map((h) => h.id)).toEqual([first.evalRunId + 2, first.evalRunId + 1, first.evalRunId]);
     expect(html).toContain("Only one predictor was evaluated");
-    const metrics = JSON.parse(readFileSync(join(out, "metrics.json"), "utf8")) as { sections: { evaluation: { predictors: { name: string }[] } } };
+    const metrics = JSON.parse(readFileSync(join(out, "metrics.json"), "utf8")) as {
+      sections: { evaluation: { predictors: { name: string }[] } };
+    };
     expect(metrics.sections.evaluation.predictors.map((p) => p.name)).toEqual(["uniform"]);
     expect(readFileSync(join(out, "report.md"), "utf8")).toContain("| uniform |");
-    const earlier = await runCli(["report", "--db", dbPath, "--out", join(dir, "report1"), "--eval-run", String(first.evalRunId), "--json"]);
+    const earlier = await runCli([
+      "report",
+      "--db",
+      dbPath,
+      "--out",
+      join(dir, "report1"),
+      "--eval-run",
+      String(first.evalRunId),
+      "--json",
+    ]);
     expect(earlier.code).toBe(0);
     expect(readFileSync(join(dir, "report1", "index.html"), "utf8")).toContain("Predictor ngram:3");
   }, 300_000);

@@ -4,7 +4,14 @@ import { EvaluationInputError } from "../../src/eval/errors.js";
 import type { SampleScores } from "../../src/eval/types.js";
 
 function scores(name: string, credit: number[], clusters: string[]): SampleScores {
-  return { name, abstraction: "depth", holdout: "h", credit, clusters, clusterUnit: { unit: "program", clusters: new Set(clusters).size } };
+  return {
+    name,
+    abstraction: "depth",
+    holdout: "h",
+    credit,
+    clusters,
+    clusterUnit: { unit: "program", clusters: new Set(clusters).size },
+  };
 }
 
 describe("compare", () => {
@@ -18,7 +25,13 @@ describe("compare", () => {
     expect(c.difference.estimate).toBeCloseTo(0.5, 12);
     expect(c.difference.clusters).toBe(3);
     // three discordant pairs, all for A: p = 2 · (1/2)³
-    expect(c.mcnemarIndependent).toEqual({ onlyA: 3, onlyB: 0, method: "exact", statistic: 0, pValue: expect.closeTo(0.25, 12) });
+    expect(c.mcnemarIndependent).toEqual({
+      onlyA: 3,
+      onlyB: 0,
+      method: "exact",
+      statistic: 0,
+      pValue: expect.closeTo(0.25, 12),
+    });
     // one +1 in each cluster: only the all-plus and all-minus patterns reach |T| → 2/8
     expect(c.clusterTest.pValue).toBeCloseTo(0.25, 12);
     expect(compare(b, a, { seed: 3 }).difference.estimate).toBeCloseTo(-0.5, 12);

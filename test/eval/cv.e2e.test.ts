@@ -76,7 +76,8 @@ describe("assignFolds", () => {
 describe("pooling folds and the CV scoreboard", () => {
   // Six programs, each its own family; three per fold. Every state is one program's, seen twice as
   // GoStart. Both folds use the state ids s1..s3, which pooling must keep apart.
-  const fold = (programs: readonly string[]) => programs.map((p, i) => ({ ...makeState(`s${i + 1}`, p, { GoStart: 2 }), abstraction: "depth" as const }));
+  const fold = (programs: readonly string[]) =>
+    programs.map((p, i) => ({ ...makeState(`s${i + 1}`, p, { GoStart: 2 }), abstraction: "depth" as const }));
   const states1 = fold(["p1", "p2", "p3"]);
   const states2 = fold(["p4", "p5", "p6"]);
   const soft = { probabilities: [0, 0.8, 0.2, 0, 0, 0] };
@@ -106,7 +107,15 @@ describe("pooling folds and the CV scoreboard", () => {
   const pooled = poolFolds(folds);
   const familyOf = (p: string): string => `family-${p}`;
   const foldOfSample = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1];
-  const score = (p: typeof pooled) => crossValidationScores(p, { abstraction: "depth", familyOf, majorityClass: "GoStart", foldOfSample, folds: 2, bootstrap: { resamples: 500, seed: 3 } });
+  const score = (p: typeof pooled) =>
+    crossValidationScores(p, {
+      abstraction: "depth",
+      familyOf,
+      majorityClass: "GoStart",
+      foldOfSample,
+      folds: 2,
+      bootstrap: { resamples: 500, seed: 3 },
+    });
   const scores = score(pooled);
 
   it("concatenates the folds with fold-prefixed state ids and drops predictors missing from a fold", () => {
@@ -161,7 +170,14 @@ describe("pooling folds and the CV scoreboard", () => {
   });
 
   it("agrees with evaluate() on every number both compute", () => {
-    const result = evaluate(pooled.states, pooled.samples, pooled.outputs, { abstraction: "depth", holdout: "cv", majorityClass: "GoStart", familyOf, bootstrapResamples: 500, bootstrapSeed: 3 });
+    const result = evaluate(pooled.states, pooled.samples, pooled.outputs, {
+      abstraction: "depth",
+      holdout: "cv",
+      majorityClass: "GoStart",
+      familyOf,
+      bootstrapResamples: 500,
+      bootstrapSeed: 3,
+    });
     result.predictors.forEach((e, i) => {
       const p = scores.predictors[i]!;
       expect(p.accuracy).toEqual(e.accuracyInterval);
@@ -220,7 +236,18 @@ describe("pooling folds and the CV scoreboard", () => {
   });
 
   it("takes the majority class most training folds agree on", () => {
-    expect(pooledMajorityClass([{ majority: "GoStart", trainingSamples: 10 }, { majority: "GoBlock", trainingSamples: 5 }, { majority: "GoBlock", trainingSamples: 3 }])).toBe("GoBlock");
-    expect(pooledMajorityClass([{ majority: "GoStart", trainingSamples: 10 }, { majority: "GoBlock", trainingSamples: 11 }])).toBe("GoBlock");
+    expect(
+      pooledMajorityClass([
+        { majority: "GoStart", trainingSamples: 10 },
+        { majority: "GoBlock", trainingSamples: 5 },
+        { majority: "GoBlock", trainingSamples: 3 },
+      ]),
+    ).toBe("GoBlock");
+    expect(
+      pooledMajorityClass([
+        { majority: "GoStart", trainingSamples: 10 },
+        { majority: "GoBlock", trainingSamples: 11 },
+      ]),
+    ).toBe("GoBlock");
   });
 });

@@ -49,7 +49,13 @@ describe("evaluate", () => {
   });
 
   it("fills per-event scores and the confusion matrix from sample labels, a tie counting half for each label", () => {
-    expect(oracle!.perEvent.GoStart).toEqual({ precision: 0.75, recall: 1, f1: expect.closeTo(6 / 7, 12), support: 3, predicted: 4 });
+    expect(oracle!.perEvent.GoStart).toEqual({
+      precision: 0.75,
+      recall: 1,
+      f1: expect.closeTo(6 / 7, 12),
+      support: 3,
+      predicted: 4,
+    });
     expect(oracle!.perEvent.GoBlock.recall).toBe(0);
     expect(oracle!.perEvent.GoBlock.precision).toBeNaN();
     expect(oracle!.perEvent.GoEnd).toEqual({ precision: 1, recall: 1, f1: 1, support: 2, predicted: 2 });
@@ -72,7 +78,9 @@ describe("evaluate", () => {
     expect(uniform!.nll).toBeCloseTo(Math.log(6), 12);
     expect(uniform!.brier).toBeCloseTo(30 / 36, 12);
     expect(uniform!.ece).toBeCloseTo(0, 12);
-    expect(Object.values(uniform!.perEvent).every((e) => e.support === 0 || Math.abs(e.recall - 1 / 6) < 1e-12)).toBe(true);
+    expect(Object.values(uniform!.perEvent).every((e) => e.support === 0 || Math.abs(e.recall - 1 / 6) < 1e-12)).toBe(
+      true,
+    );
     const klS1 = 0.75 * Math.log(0.75 * 6) + 0.25 * Math.log(0.25 * 6);
     expect(uniform!.kl).toBeCloseTo((klS1 + Math.log(6) + Math.log(3)) / 3, 12);
     expect(uniform!.l1).toBeCloseTo((8 / 36 + 10 / 36 + 8 / 36) / 3, 12);
@@ -98,7 +106,11 @@ describe("evaluate", () => {
     // Resamples {A, A} → 5/6, {B, B} → 1/2, {A, B} → 3/4.
     expect(oracle!.accuracyInterval.lower).toBeCloseTo(0.5, 12);
     expect(oracle!.accuracyInterval.upper).toBeCloseTo(5 / 6, 12);
-    const seeded = evaluate(STATES, samplesOf(STATES), [UNIFORM], { ...context, bootstrapResamples: 50, bootstrapSeed: 3 }).predictors[0]!;
+    const seeded = evaluate(STATES, samplesOf(STATES), [UNIFORM], {
+      ...context,
+      bootstrapResamples: 50,
+      bootstrapSeed: 3,
+    }).predictors[0]!;
     expect(seeded.eceInterval.resamples).toBe(50);
     expect(seeded.accuracyInterval.resamples).toBe(50);
   });
@@ -151,9 +163,9 @@ describe("evaluate", () => {
   it("rejects samples of unknown states, misaligned and invalid predictions", () => {
     const stray = [...samplesOf(STATES), { stateId: "nope", program: "C", runId: 1, end: 0, next: "GoEnd" as const }];
     expect(() => evaluate(STATES, stray, [ORACLE], context)).toThrow(EvaluationInputError);
-    expect(() => evaluate(STATES, samplesOf(STATES), [{ ...ORACLE, predictions: ORACLE.predictions.slice(1) }], context)).toThrow(
-      /2 predictions for 3 states/,
-    );
+    expect(() =>
+      evaluate(STATES, samplesOf(STATES), [{ ...ORACLE, predictions: ORACLE.predictions.slice(1) }], context),
+    ).toThrow(/2 predictions for 3 states/);
     const bad = { ...ORACLE, predictions: [{ probabilities: [0.5, 0.6, 0, 0, 0, 0] }, ...ORACLE.predictions.slice(1)] };
     expect(() => evaluate(STATES, samplesOf(STATES), [bad], context)).toThrow(/invalid distribution for state s1/);
   });

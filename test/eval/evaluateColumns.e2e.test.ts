@@ -26,7 +26,13 @@ describe("evaluate on typed columns", () => {
   it("returns exactly the former result on clustered synthetic data, with program and family clusters", () => {
     const split = syntheticSplit(600, 20, 11);
     for (const familyOf of [undefined, split.familyOf]) {
-      const context = { abstraction: "depth", holdout: "h", familyOf, bootstrapResamples: 100, bootstrapSeed: 5 } as const;
+      const context = {
+        abstraction: "depth",
+        holdout: "h",
+        familyOf,
+        bootstrapResamples: 100,
+        bootstrapSeed: 5,
+      } as const;
       const now = evaluate(split.states, split.samples, split.outputs, context);
       expect(withoutNewIntervals(now)).toEqual(evaluateBefore(split.states, split.samples, split.outputs, context));
       expect(now.predictors[0]!.clusterUnit.unit).toBe(familyOf === undefined ? "program" : "family");
@@ -38,7 +44,12 @@ describe("evaluate on typed columns", () => {
 
   it("gives Brier and NLL intervals equal to the sample-level cluster bootstrap with the same seed", () => {
     const split = syntheticSplit(300, 12, 3);
-    const now = evaluate(split.states, split.samples, split.outputs, { abstraction: "depth", holdout: "h", bootstrapResamples: 300, bootstrapSeed: 4 });
+    const now = evaluate(split.states, split.samples, split.outputs, {
+      abstraction: "depth",
+      holdout: "h",
+      bootstrapResamples: 300,
+      bootstrapSeed: 4,
+    });
     const index = new Map(split.states.map((s, i) => [s.id, i]));
     split.outputs.forEach((output, j) => {
       const q = split.samples.map((s) => output.predictions[index.get(s.stateId)!]!.probabilities);
@@ -48,7 +59,9 @@ describe("evaluate on typed columns", () => {
       const groups = split.samples.map((s) => s.program);
       const zeros = groups.map(() => 0);
       const p = now.predictors[j]!;
-      expect(p.brierInterval).toEqual(clusterBootstrapMeanDifference(groups, brier, zeros, { resamples: 300, seed: 4 }));
+      expect(p.brierInterval).toEqual(
+        clusterBootstrapMeanDifference(groups, brier, zeros, { resamples: 300, seed: 4 }),
+      );
       expect(p.nllInterval).toEqual(clusterBootstrapMeanDifference(groups, nll, zeros, { resamples: 300, seed: 4 }));
       expect(p.brierInterval!.estimate).toBeCloseTo(p.brier, 12);
       expect(p.nllInterval!.estimate).toBeCloseTo(p.nll, 12);

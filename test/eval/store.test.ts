@@ -29,7 +29,9 @@ describe("eval store", () => {
     expect(loaded.comparisons[0]!.clusterTest.pValue).toBe(0.5);
     expect(loaded.predictors[1]!.eceInterval).toEqual(result.predictors[1]!.eceInterval);
     expect(loaded.predictors[0]!.ceilingLoo).toBeCloseTo(5 / 8, 12);
-    const row = db.prepare("SELECT entropy_spearman, accuracy, ceiling_loo FROM eval_results WHERE predictor = 'uniform'").get() as {
+    const row = db
+      .prepare("SELECT entropy_spearman, accuracy, ceiling_loo FROM eval_results WHERE predictor = 'uniform'")
+      .get() as {
       entropy_spearman: number | null;
       accuracy: number;
       ceiling_loo: number;
@@ -37,7 +39,10 @@ describe("eval store", () => {
     expect(row.entropy_spearman).toBeNull();
     expect(row.accuracy).toBeCloseTo(1 / 6, 15);
     expect(row.ceiling_loo).toBeCloseTo(5 / 8, 12);
-    const comparison = db.prepare("SELECT cluster_p, mcnemar_p FROM eval_comparisons").get() as { cluster_p: number; mcnemar_p: number };
+    const comparison = db.prepare("SELECT cluster_p, mcnemar_p FROM eval_comparisons").get() as {
+      cluster_p: number;
+      mcnemar_p: number;
+    };
     expect(comparison.cluster_p).toBe(0.5);
     expect(comparison.mcnemar_p).toBeCloseTo(2 / 32, 12);
     db.close();
@@ -45,8 +50,14 @@ describe("eval store", () => {
 
   it("returns the latest run by default and any run by id", () => {
     const db = openDatabase(join(dir, "b.db"));
-    const first = saveEvaluation(db, evaluate(STATES, samplesOf(STATES), [ORACLE], { abstraction: "split", holdout: "h1" }));
-    const second = saveEvaluation(db, evaluate(STATES, samplesOf(STATES), [UNIFORM], { abstraction: "depth", holdout: "h2" }));
+    const first = saveEvaluation(
+      db,
+      evaluate(STATES, samplesOf(STATES), [ORACLE], { abstraction: "split", holdout: "h1" }),
+    );
+    const second = saveEvaluation(
+      db,
+      evaluate(STATES, samplesOf(STATES), [UNIFORM], { abstraction: "depth", holdout: "h2" }),
+    );
     expect(loadEvaluation(db).id).toBe(second);
     expect(loadEvaluation(db).predictors[0]!.name).toBe("uniform");
     expect(loadEvaluation(db, first).holdout).toBe("h1");

@@ -6,13 +6,38 @@ import { runCli } from "../helpers/cli.js";
 
 describe("fidelity and mutate options", () => {
   it("rejects thresholds outside their range", async () => {
-    const r = await runCli(["fidelity", "--teacher", "majority", "--student", "uniform", "--abstraction", "depth", "--confidence", "1.5", "--db", "/nonexistent/x.db"]);
+    const r = await runCli([
+      "fidelity",
+      "--teacher",
+      "majority",
+      "--student",
+      "uniform",
+      "--abstraction",
+      "depth",
+      "--confidence",
+      "1.5",
+      "--db",
+      "/nonexistent/x.db",
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--confidence must be a number in [0, 1]");
   });
 
   it("refuses --variants together with --holdout", async () => {
-    const r = await runCli(["fidelity", "--teacher", "majority", "--student", "uniform", "--abstraction", "depth", "--variants", "--holdout", "list:a", "--db", "/nonexistent/x.db"]);
+    const r = await runCli([
+      "fidelity",
+      "--teacher",
+      "majority",
+      "--student",
+      "uniform",
+      "--abstraction",
+      "depth",
+      "--variants",
+      "--holdout",
+      "list:a",
+      "--db",
+      "/nonexistent/x.db",
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--variants and --holdout do not go together");
   });

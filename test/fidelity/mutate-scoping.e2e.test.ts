@@ -116,17 +116,40 @@ describe("mutateProgram", () => {
     const expected = (await execa("go", ["run", "."], { cwd: program })).stdout;
     expect(expected).toBe("[22 30]\nbase 2 2 int 4 square 9\n0 9 ");
     for (const seed of [1, 2]) {
-      const { variants, failures } = await mutateProgram(program, { kinds: ["rename", "reorder", "deadcode"], seed, outDir: join(dir, "out") });
+      const { variants, failures } = await mutateProgram(program, {
+        kinds: ["rename", "reorder", "deadcode"],
+        seed,
+        outDir: join(dir, "out"),
+      });
       expect(failures).toEqual([]);
       expect(variants).toHaveLength(3);
       for (const v of variants) {
         expect((await execa("go", ["run", "."], { cwd: v.dir })).stdout, `${v.kind} seed ${seed}`).toBe(expected);
-        expect((await execa("go", ["test", "-count=1", "."], { cwd: v.dir, reject: false })).exitCode, `${v.kind} seed ${seed}`).toBe(0);
+        expect(
+          (await execa("go", ["test", "-count=1", "."], { cwd: v.dir, reject: false })).exitCode,
+          `${v.kind} seed ${seed}`,
+        ).toBe(0);
         const source = readFileSync(join(v.dir, "main.go"), "utf8");
         if (v.kind === "rename") {
           // package-level names renamed except base (embedded: the field is named after it); methods (Len, area, describe), fields, main kept
-          expect(Object.keys(v.renamed).sort()).toEqual(["byArea", "compute", "kind", "mapOf", "shape", "square", "total"]);
-          for (const kept of ["func main()", ") area() int", ") Len() int", ") describe() string", "side int", "TestCompute"]) expect(source + readFileSync(join(v.dir, "main_test.go"), "utf8")).toContain(kept);
+          expect(Object.keys(v.renamed).sort()).toEqual([
+            "byArea",
+            "compute",
+            "kind",
+            "mapOf",
+            "shape",
+            "square",
+            "total",
+          ]);
+          for (const kept of [
+            "func main()",
+            ") area() int",
+            ") Len() int",
+            ") describe() string",
+            "side int",
+            "TestCompute",
+          ])
+            expect(source + readFileSync(join(v.dir, "main_test.go"), "utf8")).toContain(kept);
           expect(v.renamedLocals).toBeGreaterThan(10);
         }
         if (v.kind === "reorder") {
@@ -143,8 +166,12 @@ describe("mutateProgram", () => {
   it("reports a program that does not type-check and still writes the other kinds", async () => {
     const program = join(dir, "broken");
     mkdirSync(program);
-    writeFileSync(join(program, "main.go"), "package main\n\nfunc main() {\n\tvar x int = \"no\"\n\t_ = x\n}\n");
-    const { variants, failures } = await mutateProgram(program, { kinds: ["rename", "reorder"], seed: 1, outDir: join(dir, "out-broken") });
+    writeFileSync(join(program, "main.go"), 'package main\n\nfunc main() {\n\tvar x int = "no"\n\t_ = x\n}\n');
+    const { variants, failures } = await mutateProgram(program, {
+      kinds: ["rename", "reorder"],
+      seed: 1,
+      outDir: join(dir, "out-broken"),
+    });
     expect(failures.map((f) => f.kind)).toEqual(["rename", "reorder"]);
     expect(failures[0]!.message).toContain("does not type-check");
     expect(failures[1]!.message).toContain("does not build");
@@ -158,8 +185,21 @@ describe("manifest rewriting", () => {
     expect(renameCreator("main.worker", renamed)).toBe("main.xabc");
     expect(renameCreator("main.(*pool).run.func1", renamed)).toBe("main.(*xdef).run.func1");
     expect(renameCreator("corpus/worker/pool.worker", renamed)).toBe("corpus/worker/pool.xabc");
-    const manifest = { kind: "main", pattern: "p", outcome: "leak", bugClass: null, expected: [{ creator: "main.worker", site: "main.go:10", reason: "select" }], showsOn: "every", tags: [], description: "d" } as const;
-    expect(rewriteManifest(manifest, { renamed, sites: { "main.go:10": "main.go:14" } }).expected[0]).toEqual({ creator: "main.xabc", site: "main.go:14", reason: "select" });
+    const manifest = {
+      kind: "main",
+      pattern: "p",
+      outcome: "leak",
+      bugClass: null,
+      expected: [{ creator: "main.worker", site: "main.go:10", reason: "select" }],
+      showsOn: "every",
+      tags: [],
+      description: "d",
+    } as const;
+    expect(rewriteManifest(manifest, { renamed, sites: { "main.go:10": "main.go:14" } }).expected[0]).toEqual({
+      creator: "main.xabc",
+      site: "main.go:14",
+      reason: "select",
+    });
     expect(() => rewriteManifest(manifest, { renamed, sites: {} })).toThrow(/does not have/);
   });
 });

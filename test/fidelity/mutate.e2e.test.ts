@@ -125,11 +125,33 @@ beforeAll(async () => {
   writeFileSync(join(corpus, "workers", "main.go"), WORKERS);
   writeFileSync(join(corpus, "workers", "schedlab.json"), JSON.stringify(MANIFEST, null, 2));
   writeFileSync(join(corpus, "pingpong", "main.go"), PINGPONG);
-  const mutated = await runCli(["mutate", join(corpus, "workers"), "--kind", "all", "--seed", "5", "--out", variantsDir, "--json"]);
+  const mutated = await runCli([
+    "mutate",
+    join(corpus, "workers"),
+    "--kind",
+    "all",
+    "--seed",
+    "5",
+    "--out",
+    variantsDir,
+    "--json",
+  ]);
   if (mutated.code !== 0) throw new Error(`mutate failed: ${mutated.stderr}`);
   variants = (JSON.parse(mutated.stdout) as { variants: VariantJson[] }).variants;
   for (const root of [corpus, variantsDir]) {
-    const collected = await runCli(["collect", root, "--runs", "4", "--timeout", "20s", "--db", dbPath, "--traces", join(dir, "traces"), "--json"]);
+    const collected = await runCli([
+      "collect",
+      root,
+      "--runs",
+      "4",
+      "--timeout",
+      "20s",
+      "--db",
+      dbPath,
+      "--traces",
+      join(dir, "traces"),
+      "--json",
+    ]);
     if (collected.code !== 0) throw new Error(`collect ${root} failed: ${collected.stderr}`);
   }
   const ingested = await runCli(["ingest", "--db", dbPath]);
@@ -151,7 +173,14 @@ describe("schedlab mutate", () => {
       expect(source[Number(site.split(":")[1]) - 1]!.trim()).toBe("go func() {");
       expect(Object.keys(v.sites).sort()).toEqual(["main.go:36", "main.go:46", "main.go:48"]);
       if (v.kind === "rename") {
-        expect(Object.keys(v.renamed).sort()).toEqual(["collector", "result", "square", "startLeaker", "work", "workerCount"]);
+        expect(Object.keys(v.renamed).sort()).toEqual([
+          "collector",
+          "result",
+          "square",
+          "startLeaker",
+          "work",
+          "workerCount",
+        ]);
         expect(manifest.expected[0]!.creator).toBe(`main.${v.renamed.startLeaker!}`);
         // methods, fields, main and imported names are kept
         expect(source.join("\n")).toContain(") add(");
@@ -168,10 +197,22 @@ describe("schedlab mutate", () => {
     const db = openDatabase(dbPath);
     try {
       const shape = (program: string): string[] => {
-        const runs = db.prepare(`SELECT r.id FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = ? AND r.ingest_status = 'ok' ORDER BY r.id`).all(program) as { id: number }[];
+        const runs = db
+          .prepare(
+            `SELECT r.id FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = ? AND r.ingest_status = 'ok' ORDER BY r.id`,
+          )
+          .all(program) as { id: number }[];
         return runs.map(({ id }) => {
-          const tree = (db.prepare(`SELECT canonical_id FROM goroutines WHERE run_id = ?`).all(id) as { canonical_id: string }[]).map((g) => g.canonical_id).sort();
-          const kinds = db.prepare(`SELECT kind, count(*) AS n FROM events WHERE run_id = ? AND kind IN ('GoCreate', 'GoEnd') GROUP BY kind ORDER BY kind`).all(id) as { kind: string; n: number }[];
+          const tree = (
+            db.prepare(`SELECT canonical_id FROM goroutines WHERE run_id = ?`).all(id) as { canonical_id: string }[]
+          )
+            .map((g) => g.canonical_id)
+            .sort();
+          const kinds = db
+            .prepare(
+              `SELECT kind, count(*) AS n FROM events WHERE run_id = ? AND kind IN ('GoCreate', 'GoEnd') GROUP BY kind ORDER BY kind`,
+            )
+            .all(id) as { kind: string; n: number }[];
           return JSON.stringify({ tree, kinds });
         });
       };
@@ -183,13 +224,20 @@ describe("schedlab mutate", () => {
         // through the variant's rename table and site map, and the trees must coincide
         const expected = original.map((run) => {
           const parsed = JSON.parse(run) as { tree: string[]; kinds: unknown };
-          const tree = parsed.tree.map((id) => id.split("/").map((piece) => {
-            const [fn, site] = piece.split("@") as [string, string | undefined];
-            const renamedFn = renameCreator(fn, v.renamed);
-            if (site === undefined) return renamedFn;
-            const [at, ordinal] = site.split("#") as [string, string];
-            return `${renamedFn}@${v.sites[at] ?? at}#${ordinal}`;
-          }).join("/")).sort();
+          const tree = parsed.tree
+            .map((id) =>
+              id
+                .split("/")
+                .map((piece) => {
+                  const [fn, site] = piece.split("@") as [string, string | undefined];
+                  const renamedFn = renameCreator(fn, v.renamed);
+                  if (site === undefined) return renamedFn;
+                  const [at, ordinal] = site.split("#") as [string, string];
+                  return `${renamedFn}@${v.sites[at] ?? at}#${ordinal}`;
+                })
+                .join("/"),
+            )
+            .sort();
           return JSON.stringify({ tree, kinds: parsed.kinds });
         });
         expect(shape(v.name), v.kind).toEqual(expected);
@@ -202,16 +250,52 @@ describe("schedlab mutate", () => {
 
 describe("schedlab fidelity", () => {
   it("finds no violation between a predictor and itself and prints the thresholds", async () => {
-    const result = await runCli(["fidelity", "--teacher", "ngram:2", "--student", "ngram:2", "--abstraction", "depth", "--holdout", "list:workers", "--db", dbPath, "--bootstrap", "100"]);
+    const result = await runCli([
+      "fidelity",
+      "--teacher",
+      "ngram:2",
+      "--student",
+      "ngram:2",
+      "--abstraction",
+      "depth",
+      "--holdout",
+      "list:workers",
+      "--db",
+      dbPath,
+      "--bootstrap",
+      "100",
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("thresholds: tau=0.1 nats, confidence=0.8, delta=0.1, mr4-threshold=0.1, bins=15");
     expect(result.stdout).toMatch(/MR1 {2}top-1 disagreement +0\.0%/);
   }, 300_000);
 
   it("reports relations with CIs and both accuracies as JSON", async () => {
-    const result = await runCli(["fidelity", "--teacher", "ngram:3", "--student", "majority", "--abstraction", "depth", "--holdout", "list:workers", "--db", dbPath, "--bootstrap", "100", "--tau", "0.2", "--json"]);
+    const result = await runCli([
+      "fidelity",
+      "--teacher",
+      "ngram:3",
+      "--student",
+      "majority",
+      "--abstraction",
+      "depth",
+      "--holdout",
+      "list:workers",
+      "--db",
+      dbPath,
+      "--bootstrap",
+      "100",
+      "--tau",
+      "0.2",
+      "--json",
+    ]);
     expect(result.code, result.stderr).toBe(0);
-    const json = JSON.parse(result.stdout) as { thresholds: { tau: number }; relations: Record<string, { violationRate: number; ci: { lower: number; upper: number } }>; teacher: { accuracy: number }; student: { accuracy: number } };
+    const json = JSON.parse(result.stdout) as {
+      thresholds: { tau: number };
+      relations: Record<string, { violationRate: number; ci: { lower: number; upper: number } }>;
+      teacher: { accuracy: number };
+      student: { accuracy: number };
+    };
     expect(json.thresholds.tau).toBe(0.2);
     expect(Object.keys(json.relations)).toEqual(["MR1", "MR2", "MR3", "MR4"]);
     for (const r of Object.values(json.relations)) {
@@ -225,10 +309,32 @@ describe("schedlab fidelity", () => {
   }, 300_000);
 
   it("compares predictors on originals against their variants", async () => {
-    const result = await runCli(["fidelity", "--teacher", "ngram:3", "--student", "majority", "--abstraction", "split", "--variants", "--db", dbPath, "--bootstrap", "100", "--json"]);
+    const result = await runCli([
+      "fidelity",
+      "--teacher",
+      "ngram:3",
+      "--student",
+      "majority",
+      "--abstraction",
+      "split",
+      "--variants",
+      "--db",
+      dbPath,
+      "--bootstrap",
+      "100",
+      "--json",
+    ]);
     expect(result.code, result.stderr).toBe(0);
-    const json = JSON.parse(result.stdout) as { pairs: { original: string; kind: string }[]; flips: { predictor: string; kind: string; matchedStates: number; flipRate: number }[] };
-    expect(json.pairs.map((p) => `${p.original}/${p.kind}`).sort()).toEqual(["workers/copy", "workers/deadcode", "workers/rename", "workers/reorder"]);
+    const json = JSON.parse(result.stdout) as {
+      pairs: { original: string; kind: string }[];
+      flips: { predictor: string; kind: string; matchedStates: number; flipRate: number }[];
+    };
+    expect(json.pairs.map((p) => `${p.original}/${p.kind}`).sort()).toEqual([
+      "workers/copy",
+      "workers/deadcode",
+      "workers/rename",
+      "workers/reorder",
+    ]);
     expect(json.flips).toHaveLength(8);
     for (const f of json.flips) {
       // split keys are 25/50/75: every one is in both the original and the variant
@@ -240,7 +346,19 @@ describe("schedlab fidelity", () => {
   }, 300_000);
 
   it("shows the stored runs in the report", async () => {
-    const evaluated = await runCli(["eval", "--predictor", "majority", "--abstraction", "depth", "--holdout", "list:workers", "--db", dbPath, "--resamples", "50"]);
+    const evaluated = await runCli([
+      "eval",
+      "--predictor",
+      "majority",
+      "--abstraction",
+      "depth",
+      "--holdout",
+      "list:workers",
+      "--db",
+      dbPath,
+      "--resamples",
+      "50",
+    ]);
     expect(evaluated.code, evaluated.stderr).toBe(0);
     const out = join(dir, "report");
     const report = await runCli(["report", "--db", dbPath, "--out", out]);
@@ -249,7 +367,9 @@ describe("schedlab fidelity", () => {
     expect(markdown).toContain("Teacher/student fidelity");
     // three stored runs (identical, ngram vs majority, variants) and the flips of the variants run
     expect(markdown).toMatch(/\| 3 \| variants \| ngram:3 \| majority \| split \| variants \(4 pairs\)/);
-    expect(markdown).toMatch(/\| 1 \| holdout \| ngram:2 \| ngram:2 \| depth \| list:workers .*\| 0\.000 \| 0\.000 \| 0\.000 \| 0\.000 \|/);
+    expect(markdown).toMatch(
+      /\| 1 \| holdout \| ngram:2 \| ngram:2 \| depth \| list:workers .*\| 0\.000 \| 0\.000 \| 0\.000 \| 0\.000 \|/,
+    );
     expect(markdown).toContain("| majority | rename | 1 | 3 | 0.000 |");
   }, 300_000);
 });

@@ -10,24 +10,65 @@ import { EVENT_TYPES } from "../../src/trace/types.js";
 
 function state(id: string, program: string, counts: readonly number[]): State {
   const full = Object.fromEntries(EVENT_TYPES.map((e, k) => [e, counts[k] ?? 0])) as State["counts"];
-  return { id, abstraction: "split", program, key: `split=${id}`, counts: full, runs: counts.reduce((a, b) => a + b, 0), representative: { program, runId: 1, procs: 1, records: [], end: 0 }, prefixHash: `ph-${id}` };
+  return {
+    id,
+    abstraction: "split",
+    program,
+    key: `split=${id}`,
+    counts: full,
+    runs: counts.reduce((a, b) => a + b, 0),
+    representative: { program, runId: 1, procs: 1, records: [], end: 0 },
+    prefixHash: `ph-${id}`,
+  };
 }
 
 function samplesOf(states: readonly State[]): SampleRow[] {
-  return states.flatMap((s) => EVENT_TYPES.flatMap((e) => Array.from({ length: s.counts[e] }, (_, i) => ({ stateId: s.id, program: s.program, runId: i + 1, end: 0, next: e }))));
+  return states.flatMap((s) =>
+    EVENT_TYPES.flatMap((e) =>
+      Array.from({ length: s.counts[e] }, (_, i) => ({
+        stateId: s.id,
+        program: s.program,
+        runId: i + 1,
+        end: 0,
+        next: e,
+      })),
+    ),
+  );
 }
 
 const pad = (xs: readonly number[]): number[] => [...xs, ...new Array<number>(6 - xs.length).fill(0)];
-const output = (name: string, vectors: readonly (readonly number[])[]): PredictorOutput => ({ name, configHash: name, predictions: vectors.map((v) => ({ probabilities: pad(v) })) });
+const output = (name: string, vectors: readonly (readonly number[])[]): PredictorOutput => ({
+  name,
+  configHash: name,
+  predictions: vectors.map((v) => ({ probabilities: pad(v) })),
+});
 
 /** Teacher = p̂ of each state, so it is perfectly calibrated (ECE 0). */
-const STATES = [state("s1", "A", [4, 1]), state("s2", "A", [9, 1]), state("s3", "B", [8, 1, 1]), state("s4", "B", [1, 1])];
+const STATES = [
+  state("s1", "A", [4, 1]),
+  state("s2", "A", [9, 1]),
+  state("s3", "B", [8, 1, 1]),
+  state("s4", "B", [1, 1]),
+];
 const SAMPLES = samplesOf(STATES);
-const TEACHER = output("teacher", [[0.8, 0.2], [0.9, 0.1], [0.8, 0.1, 0.1], [0.5, 0.5]]);
+const TEACHER = output("teacher", [
+  [0.8, 0.2],
+  [0.9, 0.1],
+  [0.8, 0.1, 0.1],
+  [0.5, 0.5],
+]);
 /** Same argmax everywhere, flatter: confidences 0.65, 0.75, 0.5, 0.5. */
-const TEMPERED = output("tempered", [[0.65, 0.35], [0.75, 0.25], [0.5, 0.25, 0.25], [0.5, 0.5]]);
+const TEMPERED = output("tempered", [
+  [0.65, 0.35],
+  [0.75, 0.25],
+  [0.5, 0.25, 0.25],
+  [0.5, 0.5],
+]);
 /** Mass of event k moved to event k+1 (mod 6): a derangement, so every unique top label moves. */
-const PERMUTED = output("permuted", TEACHER.predictions.map((p) => p.probabilities.map((_, k, q) => q[(k + 5) % 6]!)));
+const PERMUTED = output(
+  "permuted",
+  TEACHER.predictions.map((p) => p.probabilities.map((_, k, q) => q[(k + 5) % 6]!)),
+);
 const OPTIONS = { resamples: 200, seed: 7 };
 
 describe("checkFidelity", () => {
@@ -70,7 +111,13 @@ describe("checkFidelity", () => {
     // student s3 + s4 (9 of 12 right); |0.5 − 0.75| = 0.25 > 0.1, so all 14 compared samples violate
     const m = r.relations.MR4;
     expect(m.binsCompared).toBe(1);
-    expect(m.bins[7]).toMatchObject({ teacherCount: 2, studentCount: 12, teacherAccuracy: 0.5, studentAccuracy: 0.75, violated: true });
+    expect(m.bins[7]).toMatchObject({
+      teacherCount: 2,
+      studentCount: 12,
+      teacherAccuracy: 0.5,
+      studentAccuracy: 0.75,
+      violated: true,
+    });
     expect(m.violationRate).toBe(1);
     expect(m.units).toBe(14);
     // ECE_T = 0 (teacher = p̂); ECE_S = (|9 − 6| + |4 − 3.25| + |9 − 7.5|) / 27 = 5.25 / 27
@@ -81,7 +128,10 @@ describe("checkFidelity", () => {
   });
 
   it("moves MR2 and MR3 with their thresholds", () => {
-    const loose = checkFidelity(STATES, SAMPLES, TEACHER, TEMPERED, { ...OPTIONS, thresholds: { tau: 0.2, delta: 0.35 } });
+    const loose = checkFidelity(STATES, SAMPLES, TEACHER, TEMPERED, {
+      ...OPTIONS,
+      thresholds: { tau: 0.2, delta: 0.35 },
+    });
     expect(loose.relations.MR2.violationRate).toBe(0);
     // 0.8 − 0.35 = 0.45: every confident state now passes
     expect(loose.relations.MR3.violationRate).toBe(0);
@@ -92,7 +142,9 @@ describe("checkFidelity", () => {
 
   it("rejects predictions that are not aligned with the states", () => {
     expect(() => checkFidelity(STATES, SAMPLES, TEACHER, output("short", [[1]]))).toThrow(FidelityInputError);
-    expect(() => checkFidelity(STATES, SAMPLES, TEACHER, output("bad", [[0.5], [1], [1], [1]]))).toThrow(/invalid distribution/);
+    expect(() => checkFidelity(STATES, SAMPLES, TEACHER, output("bad", [[0.5], [1], [1], [1]]))).toThrow(
+      /invalid distribution/,
+    );
   });
 });
 

@@ -12,7 +12,11 @@ describe("the Go helper's tests", () => {
     const list = await execa("go", ["list", "./..."], { cwd: GOHELPER_SOURCE_DIR });
     const packages = list.stdout.split("\n").filter((line) => line !== "");
     expect(packages).toEqual(expect.arrayContaining(["schedlab.dev/gohelper/decode", "schedlab.dev/gohelper/srcedit"]));
-    const result = await execa("go", ["test", "-count=1", "./..."], { cwd: GOHELPER_SOURCE_DIR, reject: false, all: true });
+    const result = await execa("go", ["test", "-count=1", "./..."], {
+      cwd: GOHELPER_SOURCE_DIR,
+      reject: false,
+      all: true,
+    });
     const passed = [...(result.all ?? "").matchAll(/^ok\s+(\S+)/gm)].map((match) => match[1]);
     const withTests = packages.filter((name) => name !== "schedlab.dev/gohelper");
     expect(passed.sort(), result.all).toEqual(withTests.sort());

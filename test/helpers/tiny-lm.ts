@@ -108,7 +108,10 @@ export function encodeTinyLmOnnx(v: number, logits: Float32Array, maxPositions: 
       { op_type: "Gather", name: "embed_positions", input: ["wpe", "position_ids"], output: ["pos"] },
       { op_type: "Add", name: "add_positions", input: ["tok", "pos"], output: ["hidden0"] },
       {
-        op_type: "Cast", name: "mask_float", input: ["attention_mask"], output: ["mask_f"],
+        op_type: "Cast",
+        name: "mask_float",
+        input: ["attention_mask"],
+        output: ["mask_f"],
         attribute: [{ name: "to", type: ATTRIBUTE_INT, i: FLOAT }],
       },
       { op_type: "Unsqueeze", name: "mask_unsqueeze", input: ["mask_f", "mask_axes"], output: ["mask3"] },
@@ -165,17 +168,38 @@ export function buildTinyLm(spec: TinyLmSpec): TinyLm {
       version: "1.0",
       truncation: null,
       padding: null,
-      added_tokens: [{ id: unk, content: "[UNK]", single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }],
+      added_tokens: [
+        {
+          id: unk,
+          content: "[UNK]",
+          single_word: false,
+          lstrip: false,
+          rstrip: false,
+          normalized: false,
+          special: true,
+        },
+      ],
       normalizer: null,
       pre_tokenizer: { type: "Whitespace" },
       post_processor: null,
       decoder: null,
-      model: { type: "WordPiece", unk_token: "[UNK]", continuing_subword_prefix: "##", max_input_chars_per_word: 100, vocab: Object.fromEntries(vocab) },
+      model: {
+        type: "WordPiece",
+        unk_token: "[UNK]",
+        continuing_subword_prefix: "##",
+        max_input_chars_per_word: 100,
+        vocab: Object.fromEntries(vocab),
+      },
     }),
   );
   writeFileSync(
     join(dir, "tokenizer_config.json"),
-    JSON.stringify({ tokenizer_class: "PreTrainedTokenizer", unk_token: "[UNK]", model_max_length: maxPositions, clean_up_tokenization_spaces: false }),
+    JSON.stringify({
+      tokenizer_class: "PreTrainedTokenizer",
+      unk_token: "[UNK]",
+      model_max_length: maxPositions,
+      clean_up_tokenization_spaces: false,
+    }),
   );
   return { dir, vocab };
 }

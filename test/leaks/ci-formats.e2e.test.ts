@@ -38,11 +38,20 @@ let github: CliResult;
 
 /** The parts of `leaks --json` these tests read. */
 interface LeaksJson {
-  readonly bugs: readonly { readonly fingerprint: string; readonly program: string; readonly kind: string; readonly test: string | null }[];
+  readonly bugs: readonly {
+    readonly fingerprint: string;
+    readonly program: string;
+    readonly kind: string;
+    readonly test: string | null;
+  }[];
   readonly races: readonly { readonly program: string }[];
   readonly flaky: readonly { readonly program: string; readonly test: string | null }[];
   readonly counts: Record<string, number>;
-  readonly baseline?: { readonly new: readonly { fingerprint: string }[]; readonly accepted: readonly { fingerprint: string; reason: string }[]; readonly stale: readonly { fingerprint: string; reason: string }[] };
+  readonly baseline?: {
+    readonly new: readonly { fingerprint: string }[];
+    readonly accepted: readonly { fingerprint: string; reason: string }[];
+    readonly stale: readonly { fingerprint: string; reason: string }[];
+  };
 }
 
 async function leaks(...args: string[]): Promise<CliResult> {
@@ -51,7 +60,9 @@ async function leaks(...args: string[]): Promise<CliResult> {
 
 /** The 1-based line of the first line of `file` (under the repository) that contains `text`. */
 function lineOf(file: string, text: string): number {
-  const index = readFileSync(join(REPO, file), "utf8").split("\n").findIndex((l) => l.includes(text));
+  const index = readFileSync(join(REPO, file), "utf8")
+    .split("\n")
+    .findIndex((l) => l.includes(text));
   if (index < 0) throw new Error(`${text} is not in ${file}`);
   return index + 1;
 }
@@ -88,7 +99,10 @@ function bugOf(program: string): LeaksJson["bugs"][number] {
 }
 
 function resultOf(log: Sarif.Log, rule: string, fingerprint?: string): Sarif.Result {
-  const result = log.runs[0].results?.find((r) => r.ruleId === rule && (fingerprint === undefined || r.partialFingerprints?.["schedlabBug/v1"] === fingerprint));
+  const result = log.runs[0].results?.find(
+    (r) =>
+      r.ruleId === rule && (fingerprint === undefined || r.partialFingerprints?.["schedlabBug/v1"] === fingerprint),
+  );
   if (result === undefined) throw new Error(`no ${rule} result`);
   return result;
 }
@@ -129,7 +143,13 @@ describe("SARIF", () => {
 
   test("one result per bug, race and flaky test, each with its fingerprint and a level from its verdict", () => {
     const results = sarif.runs[0].results ?? [];
-    expect(results.map((r) => r.ruleId).sort()).toEqual(["schedlab/deadlock", "schedlab/flaky", "schedlab/leak", "schedlab/leak", "schedlab/race"]);
+    expect(results.map((r) => r.ruleId).sort()).toEqual([
+      "schedlab/deadlock",
+      "schedlab/flaky",
+      "schedlab/leak",
+      "schedlab/leak",
+      "schedlab/race",
+    ]);
     for (const bug of json.bugs) {
       const result = resultOf(sarif, `schedlab/${bug.kind}`, bug.fingerprint);
       expect(result.partialFingerprints).toEqual({ "schedlabBug/v1": bug.fingerprint });
@@ -142,41 +162,75 @@ describe("SARIF", () => {
 
   test("the deadlock is located where the test blocks, repository-relative, with the message the explanation's paragraph", () => {
     const result = resultOf(sarif, "schedlab/deadlock");
-    expect(result.locations?.[0].physicalLocation?.artifactLocation).toEqual({ uri: "test/fixtures/leaks/programs/hang-test/queue.go", uriBaseId: "%SRCROOT%" });
-    expect(where(result.locations?.[0])).toEqual(["test/fixtures/leaks/programs/hang-test/queue.go", lineOf("test/fixtures/leaks/programs/hang-test/queue.go", "q.wg.Wait()")]);
+    expect(result.locations?.[0].physicalLocation?.artifactLocation).toEqual({
+      uri: "test/fixtures/leaks/programs/hang-test/queue.go",
+      uriBaseId: "%SRCROOT%",
+    });
+    expect(where(result.locations?.[0])).toEqual([
+      "test/fixtures/leaks/programs/hang-test/queue.go",
+      lineOf("test/fixtures/leaks/programs/hang-test/queue.go", "q.wg.Wait()"),
+    ]);
     expect(result.message.text).toMatch(/^TestDrainWithoutConsumer waits at queue\.go:\d+ in WaitGroup\.Wait\./);
     // The other goroutine of the bug, blocked sending, and where it was created.
     expect(result.relatedLocations?.map(where)).toEqual(
       expect.arrayContaining([
-        ["test/fixtures/leaks/programs/hang-test/queue.go", lineOf("test/fixtures/leaks/programs/hang-test/queue.go", "q.items <- v")],
-        ["test/fixtures/leaks/programs/hang-test/queue.go", lineOf("test/fixtures/leaks/programs/hang-test/queue.go", "go func() {")],
+        [
+          "test/fixtures/leaks/programs/hang-test/queue.go",
+          lineOf("test/fixtures/leaks/programs/hang-test/queue.go", "q.items <- v"),
+        ],
+        [
+          "test/fixtures/leaks/programs/hang-test/queue.go",
+          lineOf("test/fixtures/leaks/programs/hang-test/queue.go", "go func() {"),
+        ],
       ]),
     );
     expect(result.stacks?.[0].frames.map((f) => where(f.location))).toEqual([
-      ["test/fixtures/leaks/programs/hang-test/queue.go", lineOf("test/fixtures/leaks/programs/hang-test/queue.go", "q.wg.Wait()")],
-      ["test/fixtures/leaks/programs/hang-test/queue_test.go", lineOf("test/fixtures/leaks/programs/hang-test/queue_test.go", "Drain()")],
+      [
+        "test/fixtures/leaks/programs/hang-test/queue.go",
+        lineOf("test/fixtures/leaks/programs/hang-test/queue.go", "q.wg.Wait()"),
+      ],
+      [
+        "test/fixtures/leaks/programs/hang-test/queue_test.go",
+        lineOf("test/fixtures/leaks/programs/hang-test/queue_test.go", "Drain()"),
+      ],
     ]);
     expect(sarif.runs[0].originalUriBaseIds?.["%SRCROOT%"].uri).toBe(`${pathToFileURL(realpathSync(REPO)).href}/`);
   });
 
   test("a leak's related locations name its creation site; a race's both goroutines' creation sites; a flaky test the failing line", () => {
     const leak = resultOf(sarif, "schedlab/leak", bugOf("checkout").fingerprint);
-    expect(where(leak.locations?.[0])).toEqual(["test/fixtures/ci/checkout/checkout.go", lineOf("test/fixtures/ci/checkout/checkout.go", "reply <- 100")]);
-    expect(leak.relatedLocations?.map(where)).toContainEqual(["test/fixtures/ci/checkout/checkout.go", lineOf("test/fixtures/ci/checkout/checkout.go", "go func() {")]);
+    expect(where(leak.locations?.[0])).toEqual([
+      "test/fixtures/ci/checkout/checkout.go",
+      lineOf("test/fixtures/ci/checkout/checkout.go", "reply <- 100"),
+    ]);
+    expect(leak.relatedLocations?.map(where)).toContainEqual([
+      "test/fixtures/ci/checkout/checkout.go",
+      lineOf("test/fixtures/ci/checkout/checkout.go", "go func() {"),
+    ]);
     expect(leak.properties).toMatchObject({ program: "checkout", test: "TestQuote", verdict: "likely" });
     const race = resultOf(sarif, "schedlab/race");
-    expect(where(race.locations?.[0])).toEqual(["test/fixtures/leaks/loose/racy/main.go", lineOf("test/fixtures/leaks/loose/racy/main.go", "hits++")]);
+    expect(where(race.locations?.[0])).toEqual([
+      "test/fixtures/leaks/loose/racy/main.go",
+      lineOf("test/fixtures/leaks/loose/racy/main.go", "hits++"),
+    ]);
     const racyMain = readFileSync(join(REPO, "test/fixtures/leaks/loose/racy/main.go"), "utf8").split("\n");
     const goLines = racyMain.flatMap((l, i) => (l.includes("go record(&wg)") ? [i + 1] : []));
     expect(race.relatedLocations?.map((l) => where(l)[1]).sort()).toEqual(goLines);
     const flaky = resultOf(sarif, "schedlab/flaky");
-    expect(where(flaky.locations?.[0])).toEqual(["test/fixtures/ci/checkout/checkout_test.go", lineOf("test/fixtures/ci/checkout/checkout_test.go", "reserve 2 lamps")]);
+    expect(where(flaky.locations?.[0])).toEqual([
+      "test/fixtures/ci/checkout/checkout_test.go",
+      lineOf("test/fixtures/ci/checkout/checkout_test.go", "reserve 2 lamps"),
+    ]);
     expect(flaky.message.text).toContain("TestReserveTwice failed in 2 run(s) and passed in 3");
   });
 
   test("every location, related location and stack frame names a file of the repository and a line inside it", () => {
     for (const result of sarif.runs[0].results ?? []) {
-      const locations = [...(result.locations ?? []), ...(result.relatedLocations ?? []), ...(result.stacks ?? []).flatMap((s) => s.frames.map((f) => f.location as Sarif.Location))];
+      const locations = [
+        ...(result.locations ?? []),
+        ...(result.relatedLocations ?? []),
+        ...(result.stacks ?? []).flatMap((s) => s.frames.map((f) => f.location as Sarif.Location)),
+      ];
       for (const location of locations) {
         const [uri, line] = where(location);
         expect(location.physicalLocation?.artifactLocation?.uriBaseId).toBe("%SRCROOT%");
@@ -197,10 +251,19 @@ describe("SARIF", () => {
 });
 
 describe("JUnit", () => {
-  type Case = { "@_name": string; "@_classname": string; "@_file"?: string; failure?: { "@_type": string; "@_message": string; "#text": string }[] };
+  type Case = {
+    "@_name": string;
+    "@_classname": string;
+    "@_file"?: string;
+    failure?: { "@_type": string; "@_message": string; "#text": string }[];
+  };
   type Suite = { "@_name": string; "@_tests": string; "@_failures": string; testcase: Case[] };
   const parse = (xml: string): Suite[] => {
-    const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@_", isArray: (name) => ["testsuite", "testcase", "failure"].includes(name) });
+    const parser = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: "@_",
+      isArray: (name) => ["testsuite", "testcase", "failure"].includes(name),
+    });
     return (parser.parse(xml) as { testsuites: { testsuite: Suite[] } }).testsuites.testsuite;
   };
 
@@ -212,7 +275,9 @@ describe("JUnit", () => {
     expect(checkout.testcase.map((c) => c["@_name"])).toEqual(["TestQuote", "TestReserveTwice", "TestTotal"]);
     const [quote, reserve, total] = checkout.testcase;
     expect(quote.failure?.map((f) => f["@_type"])).toEqual(["schedlab/leak"]);
-    expect(quote.failure?.[0]["@_message"]).toMatch(/^likely leak: checkout\.Quote\.func1 waits at checkout\.go:\d+ in chan send\.$/);
+    expect(quote.failure?.[0]["@_message"]).toMatch(
+      /^likely leak: checkout\.Quote\.func1 waits at checkout\.go:\d+ in chan send\.$/,
+    );
     expect(quote.failure?.[0]["#text"]).toContain(`[${bugOf("checkout").fingerprint}]`);
     expect(quote.failure?.[0]["#text"]).toContain("test/fixtures/ci/checkout/checkout.go");
     expect(reserve.failure?.map((f) => f["@_type"])).toEqual(["schedlab/flaky"]);
@@ -221,9 +286,15 @@ describe("JUnit", () => {
     expect(checkout["@_tests"]).toBe("3");
     expect(checkout["@_failures"]).toBe("2");
     const [hang, racy, select] = suites.slice(1);
-    expect(hang.testcase.map((c) => [c["@_name"], c.failure?.map((f) => f["@_type"])])).toEqual([["TestDrainWithoutConsumer", ["schedlab/deadlock"]]]);
-    expect(racy.testcase.map((c) => [c["@_name"], c.failure?.map((f) => f["@_type"])])).toEqual([["main", ["schedlab/race"]]]);
-    expect(select.testcase.map((c) => [c["@_name"], c.failure?.map((f) => f["@_type"])])).toEqual([["main", ["schedlab/leak"]]]);
+    expect(hang.testcase.map((c) => [c["@_name"], c.failure?.map((f) => f["@_type"])])).toEqual([
+      ["TestDrainWithoutConsumer", ["schedlab/deadlock"]],
+    ]);
+    expect(racy.testcase.map((c) => [c["@_name"], c.failure?.map((f) => f["@_type"])])).toEqual([
+      ["main", ["schedlab/race"]],
+    ]);
+    expect(select.testcase.map((c) => [c["@_name"], c.failure?.map((f) => f["@_type"])])).toEqual([
+      ["main", ["schedlab/leak"]],
+    ]);
   });
 });
 
@@ -232,8 +303,14 @@ describe("GitHub annotations", () => {
   const command = (line: string): { command: string; properties: Record<string, string>; message: string } => {
     const match = /^::(\w+)(?: ([^:]*))?::(.*)$/.exec(line);
     if (match === null) throw new Error(`not a workflow command: ${line}`);
-    const unescape = (s: string): string => s.replace(/%3A/g, ":").replace(/%2C/g, ",").replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
-    const properties = Object.fromEntries((match[2] ?? "").split(",").filter((p) => p !== "").map((p) => [p.slice(0, p.indexOf("=")), unescape(p.slice(p.indexOf("=") + 1))]));
+    const unescape = (s: string): string =>
+      s.replace(/%3A/g, ":").replace(/%2C/g, ",").replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
+    const properties = Object.fromEntries(
+      (match[2] ?? "")
+        .split(",")
+        .filter((p) => p !== "")
+        .map((p) => [p.slice(0, p.indexOf("=")), unescape(p.slice(p.indexOf("=") + 1))]),
+    );
     return { command: match[1], properties, message: unescape(match[3]) };
   };
 
@@ -242,9 +319,21 @@ describe("GitHub annotations", () => {
     const commands = lines.filter((l) => l.startsWith("::")).map(command);
     expect(commands).toHaveLength(5);
     const deadlock = commands.find((c) => c.message.includes(bugOf("hang-test").fingerprint));
-    expect(deadlock).toMatchObject({ command: "error", properties: { file: "test/fixtures/leaks/programs/hang-test/queue.go", line: String(lineOf("test/fixtures/leaks/programs/hang-test/queue.go", "q.wg.Wait()")), title: "schedlab: proven deadlock in hang-test TestDrainWithoutConsumer" } });
+    expect(deadlock).toMatchObject({
+      command: "error",
+      properties: {
+        file: "test/fixtures/leaks/programs/hang-test/queue.go",
+        line: String(lineOf("test/fixtures/leaks/programs/hang-test/queue.go", "q.wg.Wait()")),
+        title: "schedlab: proven deadlock in hang-test TestDrainWithoutConsumer",
+      },
+    });
     expect(deadlock?.message).toMatch(/^TestDrainWithoutConsumer waits at queue\.go:\d+ in WaitGroup\.Wait\./);
-    expect(commands.filter((c) => c.command === "warning").map((c) => c.properties.title).sort()).toEqual(["schedlab: likely leak in checkout TestQuote", "schedlab: likely leak in select-leak"]);
+    expect(
+      commands
+        .filter((c) => c.command === "warning")
+        .map((c) => c.properties.title)
+        .sort(),
+    ).toEqual(["schedlab: likely leak in checkout TestQuote", "schedlab: likely leak in select-leak"]);
     // Multi-line messages and titles with ":" travel escaped: no raw newline or unescaped separator.
     expect(github.stdout).toContain("title=schedlab%3A proven deadlock");
     expect(lines.at(-1)).toBe("schedlab leaks: 5 result(s) in 4 program(s).");
@@ -257,7 +346,17 @@ describe("baselines", () => {
     const saved = await leaks("--save-baseline", file);
     expect(saved.code).toBe(0);
     expect(saved.stderr).toContain(`wrote 5 baseline entries to ${file}`);
-    const baseline = JSON.parse(readFileSync(file, "utf8")) as { schedlabBaseline: number; entries: { fingerprint: string; kind: string; program: string; test: string | null; summary: string; reason: string }[] };
+    const baseline = JSON.parse(readFileSync(file, "utf8")) as {
+      schedlabBaseline: number;
+      entries: {
+        fingerprint: string;
+        kind: string;
+        program: string;
+        test: string | null;
+        summary: string;
+        reason: string;
+      }[];
+    };
     expect(baseline.schedlabBaseline).toBe(1);
     expect(baseline.entries.map((e) => [e.kind, e.program, e.test, e.reason]).sort()).toEqual([
       ["deadlock", "hang-test", "TestDrainWithoutConsumer", "accepted as known"],
@@ -266,16 +365,27 @@ describe("baselines", () => {
       ["leak", "select-leak", null, "accepted as known"],
       ["race", "racy", null, "accepted as known"],
     ]);
-    expect(baseline.entries.find((e) => e.program === "hang-test")?.summary).toMatch(/^proven deadlock: TestDrainWithoutConsumer waits at queue\.go:\d+ in WaitGroup\.Wait\.$/);
+    expect(baseline.entries.find((e) => e.program === "hang-test")?.summary).toMatch(
+      /^proven deadlock: TestDrainWithoutConsumer waits at queue\.go:\d+ in WaitGroup\.Wait\.$/,
+    );
 
     const gates = ["--fail-on-leak", "--fail-on-race", "--fail-on-flaky"];
     const accepted = await leaks("--baseline", file, ...gates);
     expect(accepted.code).toBe(0);
-    expect(accepted.stdout).toContain(`Baseline ${file}: 0 new, 5 accepted (shown above, not counted by the gates), 0 stale.`);
+    expect(accepted.stdout).toContain(
+      `Baseline ${file}: 0 new, 5 accepted (shown above, not counted by the gates), 0 stale.`,
+    );
     expect((await leaks(...gates)).code).toBe(3);
 
     // The user writes a reason, and keeps an entry for a bug fixed since.
-    const fixed = { fingerprint: "0123456789abcdef", kind: "leak", program: "checkout", test: "TestRefund", summary: "likely leak: the refund worker", reason: "fixed in #12; drop after the release" };
+    const fixed = {
+      fingerprint: "0123456789abcdef",
+      kind: "leak",
+      program: "checkout",
+      test: "TestRefund",
+      summary: "likely leak: the refund worker",
+      reason: "fixed in #12; drop after the release",
+    };
     baseline.entries = baseline.entries.map((e) => (e.kind === "race" ? { ...e, reason: "tracked in #7" } : e));
     writeFileSync(file, JSON.stringify({ ...baseline, entries: [...baseline.entries, fixed] }, null, 2));
 
@@ -292,9 +402,15 @@ describe("baselines", () => {
     const fresh = JSON.parse((await leaks("--json", "--baseline", file)).stdout) as LeaksJson & Record<string, unknown>;
     const deadlock = fresh.bugs.find((b) => b.program === "wg-deadlock");
     expect(deadlock?.kind).toBe("deadlock");
-    expect(outgrown.stdout).toContain(`Baseline ${file}: 1 new, 5 accepted (shown above, not counted by the gates), 1 stale.`);
-    expect(outgrown.stdout).toContain(`New since the baseline (counted by the gates):\n  [${deadlock?.fingerprint}] wg-deadlock: proven deadlock: main.main waits at main.go:`);
-    expect(outgrown.stdout).toContain("[0123456789abcdef] leak  checkout  TestRefund: likely leak: the refund worker (reason: fixed in #12; drop after the release)");
+    expect(outgrown.stdout).toContain(
+      `Baseline ${file}: 1 new, 5 accepted (shown above, not counted by the gates), 1 stale.`,
+    );
+    expect(outgrown.stdout).toContain(
+      `New since the baseline (counted by the gates):\n  [${deadlock?.fingerprint}] wg-deadlock: proven deadlock: main.main waits at main.go:`,
+    );
+    expect(outgrown.stdout).toContain(
+      "[0123456789abcdef] leak  checkout  TestRefund: likely leak: the refund worker (reason: fixed in #12; drop after the release)",
+    );
 
     const validate = leaksJsonValidator();
     expect(validate(fresh), validate.problems().join("\n")).toBe(true);
@@ -304,10 +420,16 @@ describe("baselines", () => {
     expect(fresh.baseline?.accepted.find((a) => a.reason === "tracked in #7")).toBeDefined();
 
     // SARIF marks what the baseline accepted as suppressed and unchanged, the new bug as new.
-    const log = JSON.parse((await leaks("--format", "sarif", "--repo-root", REPO, "--baseline", file)).stdout) as Sarif.Log;
+    const log = JSON.parse(
+      (await leaks("--format", "sarif", "--repo-root", REPO, "--baseline", file)).stdout,
+    ) as Sarif.Log;
     const sarifValid = sarifValidator();
     expect(sarifValid(log), sarifValid.problems().join("\n")).toBe(true);
-    const states = (log.runs[0].results ?? []).map((r) => [r.ruleId, r.baselineState, r.suppressions?.[0]?.justification ?? null]);
+    const states = (log.runs[0].results ?? []).map((r) => [
+      r.ruleId,
+      r.baselineState,
+      r.suppressions?.[0]?.justification ?? null,
+    ]);
     expect(states).toContainEqual(["schedlab/deadlock", "new", null]);
     expect(states).toContainEqual(["schedlab/race", "unchanged", "tracked in #7"]);
     expect(states.filter((s) => s[1] === "unchanged")).toHaveLength(5);
@@ -331,11 +453,19 @@ describe("baselines", () => {
 
   test("a malformed baseline is an error that says what is wrong and what to do; a missing one says how to write it", async () => {
     const file = join(dir, "broken-baseline.json");
-    writeFileSync(file, JSON.stringify({ schedlabBaseline: 1, entries: [{ fingerprint: "47bb98", kind: "leak", program: "p", reason: "x" }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        schedlabBaseline: 1,
+        entries: [{ fingerprint: "47bb98", kind: "leak", program: "p", reason: "x" }],
+      }),
+    );
     const broken = await leaks("--baseline", file, "--fail-on-leak");
     expect(broken.code).toBe(1);
     expect(broken.stdout).toBe("");
-    expect(broken.stderr).toContain(`${file} is not a schedlab baseline: entry 1: "fingerprint" must be 16 lowercase hex digits, got "47bb98"`);
+    expect(broken.stderr).toContain(
+      `${file} is not a schedlab baseline: entry 1: "fingerprint" must be 16 lowercase hex digits, got "47bb98"`,
+    );
     expect(broken.stderr).toContain("--save-baseline");
     const missing = await leaks("--baseline", join(dir, "none.json"));
     expect(missing.code).toBe(1);

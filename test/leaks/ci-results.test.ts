@@ -9,7 +9,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { END_STATES, FINDING_KINDS, LEAK_REASONS, PRECISE_WAITS, runStateFold, type AnalysedRun, type LeakRun, type RunEnd } from "../../src/model/index.js";
+import {
+  END_STATES,
+  FINDING_KINDS,
+  LEAK_REASONS,
+  PRECISE_WAITS,
+  runStateFold,
+  type AnalysedRun,
+  type LeakRun,
+  type RunEnd,
+} from "../../src/model/index.js";
 import { analyseProgram, analysisJson, type BugReport, type LeakAnalysis } from "../../src/leaks/index.js";
 import type { CiContext } from "../../src/leaks/ci-context.js";
 import { ciResults, type CiResult } from "../../src/leaks/ci-results.js";
@@ -24,49 +33,120 @@ const PKG = "example.com/m/bank";
 const site = (func: string, line: number): string => `${PKG}.${func} bank_test.go:${line}`;
 
 function goroutine(gid: number, root: string, func: string, line: number): GoroutineInfo {
-  return { goroutine: gid, canonicalId: `${root}/${PKG}.${func}@bank_test.go:${line}#0`, parent: 1, entry: `${PKG}.${func}`, creationSite: site(root, line), isRoot: false };
+  return {
+    goroutine: gid,
+    canonicalId: `${root}/${PKG}.${func}@bank_test.go:${line}#0`,
+    parent: 1,
+    entry: `${PKG}.${func}`,
+    creationSite: site(root, line),
+    isRoot: false,
+  };
 }
 
 function testRoot(gid: number, name: string): GoroutineInfo {
   return { goroutine: gid, canonicalId: name, parent: null, entry: `${PKG}.${name}`, creationSite: null, isRoot: true };
 }
 
-type Step = { kind: RecordKind; g: number; reason?: string; site?: string; stack?: string } | { op: "want" | "got" | "drop"; g: number; lock: string; site: string };
+type Step =
+  | { kind: RecordKind; g: number; reason?: string; site?: string; stack?: string }
+  | { op: "want" | "got" | "drop"; g: number; lock: string; site: string };
 
 /** A run of `steps`, folded as the leaks stage folds a collected one. */
-function run(runId: number, goroutines: readonly GoroutineInfo[], steps: readonly Step[], outcome: RunEnd = "ok"): AnalysedRun {
-  const header: LeakRun = { runId, runIndex: runId, config: "procs-2", outcome, runtimeDeadlock: false, crashed: false, wallMs: null, goroutines };
+function run(
+  runId: number,
+  goroutines: readonly GoroutineInfo[],
+  steps: readonly Step[],
+  outcome: RunEnd = "ok",
+): AnalysedRun {
+  const header: LeakRun = {
+    runId,
+    runIndex: runId,
+    config: "procs-2",
+    outcome,
+    runtimeDeadlock: false,
+    crashed: false,
+    wallMs: null,
+    goroutines,
+  };
   const fold = runStateFold(header);
   let seq = 0;
   steps.forEach((step, i) => {
     if ("op" in step) {
-      const op: LockOp = { seq, timeNs: i * MS, goroutine: step.g, phase: step.op, mode: "w", lock: step.lock, site: step.site, stack: `;${step.site}` };
+      const op: LockOp = {
+        seq,
+        timeNs: i * MS,
+        goroutine: step.g,
+        phase: step.op,
+        mode: "w",
+        lock: step.lock,
+        site: step.site,
+        stack: `;${step.site}`,
+      };
       fold.addLockOp(op);
       return;
     }
-    const record: GoroutineRecord = { seq: seq++, timeNs: i * MS, kind: step.kind, goroutine: step.g, actor: null, reason: step.reason ?? "", site: step.site ?? null, stack: step.stack ?? null };
+    const record: GoroutineRecord = {
+      seq: seq++,
+      timeNs: i * MS,
+      kind: step.kind,
+      goroutine: step.g,
+      actor: null,
+      reason: step.reason ?? "",
+      site: step.site ?? null,
+      stack: step.stack ?? null,
+    };
     fold.add(record);
   });
   return { run: header, states: fold.finish() };
 }
 
-const lockStack = (func: string, line: number): string => `sync.(*Mutex).Lock;${site(func, line)};${PKG}.TestTransfer bank_test.go:40`;
+const lockStack = (func: string, line: number): string =>
+  `sync.(*Mutex).Lock;${site(func, line)};${PKG}.TestTransfer bank_test.go:40`;
 
 /** TestTransfer: func1 takes A (line 13) then wants B (15); func2 takes B (23) then wants A (25); the test waits (40). */
 function abbaHang(): AnalysedRun {
   const root = testRoot(1, "TestTransfer");
   const a = goroutine(2, "TestTransfer", "TestTransfer.func1", 12);
   const b = goroutine(3, "TestTransfer", "TestTransfer.func2", 22);
-  return run(1, [root, a, b], [
-    { kind: "GoStart", g: 1 }, { kind: "GoCreate", g: 2 }, { kind: "GoCreate", g: 3 },
-    { kind: "GoStart", g: 2 }, { op: "want", g: 2, lock: "a1", site: site("TestTransfer.func1", 13) }, { op: "got", g: 2, lock: "a1", site: site("TestTransfer.func1", 13) },
-    { kind: "GoStart", g: 3 }, { op: "want", g: 3, lock: "b2", site: site("TestTransfer.func2", 23) }, { op: "got", g: 3, lock: "b2", site: site("TestTransfer.func2", 23) },
-    { op: "want", g: 2, lock: "b2", site: site("TestTransfer.func1", 15) },
-    { kind: "GoBlock", g: 2, reason: "sync", site: site("TestTransfer.func1", 15), stack: lockStack("TestTransfer.func1", 15) },
-    { op: "want", g: 3, lock: "a1", site: site("TestTransfer.func2", 25) },
-    { kind: "GoBlock", g: 3, reason: "sync", site: site("TestTransfer.func2", 25), stack: lockStack("TestTransfer.func2", 25) },
-    { kind: "GoBlock", g: 1, reason: "sync", site: `${PKG}.TestTransfer bank_test.go:40`, stack: `sync.(*WaitGroup).Wait;${PKG}.TestTransfer bank_test.go:40` },
-  ], "timeout");
+  return run(
+    1,
+    [root, a, b],
+    [
+      { kind: "GoStart", g: 1 },
+      { kind: "GoCreate", g: 2 },
+      { kind: "GoCreate", g: 3 },
+      { kind: "GoStart", g: 2 },
+      { op: "want", g: 2, lock: "a1", site: site("TestTransfer.func1", 13) },
+      { op: "got", g: 2, lock: "a1", site: site("TestTransfer.func1", 13) },
+      { kind: "GoStart", g: 3 },
+      { op: "want", g: 3, lock: "b2", site: site("TestTransfer.func2", 23) },
+      { op: "got", g: 3, lock: "b2", site: site("TestTransfer.func2", 23) },
+      { op: "want", g: 2, lock: "b2", site: site("TestTransfer.func1", 15) },
+      {
+        kind: "GoBlock",
+        g: 2,
+        reason: "sync",
+        site: site("TestTransfer.func1", 15),
+        stack: lockStack("TestTransfer.func1", 15),
+      },
+      { op: "want", g: 3, lock: "a1", site: site("TestTransfer.func2", 25) },
+      {
+        kind: "GoBlock",
+        g: 3,
+        reason: "sync",
+        site: site("TestTransfer.func2", 25),
+        stack: lockStack("TestTransfer.func2", 25),
+      },
+      {
+        kind: "GoBlock",
+        g: 1,
+        reason: "sync",
+        site: `${PKG}.TestTransfer bank_test.go:40`,
+        stack: `sync.(*WaitGroup).Wait;${PKG}.TestTransfer bank_test.go:40`,
+      },
+    ],
+    "timeout",
+  );
 }
 
 /** TestOrder: func1 takes A (31) then B (32); later func2 takes B (33) then A (34); nothing hangs. */
@@ -76,15 +156,32 @@ function inversion(runId: number): AnalysedRun {
   const g2 = goroutine(3, "TestOrder", "TestOrder.func2", 30);
   const take = (g: number, lock: string, line: number): Step[] => {
     const s = site(g === 2 ? "TestOrder.func1" : "TestOrder.func2", line);
-    return [{ op: "want", g, lock, site: s }, { op: "got", g, lock, site: s }];
+    return [
+      { op: "want", g, lock, site: s },
+      { op: "got", g, lock, site: s },
+    ];
   };
   const drop = (g: number, lock: string): Step => ({ op: "drop", g, lock, site: site("TestOrder", 35) });
-  return run(runId, [root, g1, g2], [
-    { kind: "GoStart", g: 1 }, { kind: "GoCreate", g: 2 }, { kind: "GoCreate", g: 3 },
-    ...take(2, "A", 31), ...take(2, "B", 32), drop(2, "B"), drop(2, "A"),
-    ...take(3, "B", 33), ...take(3, "A", 34), drop(3, "A"), drop(3, "B"),
-    { kind: "GoEnd", g: 2 }, { kind: "GoEnd", g: 3 }, { kind: "GoEnd", g: 1 },
-  ]);
+  return run(
+    runId,
+    [root, g1, g2],
+    [
+      { kind: "GoStart", g: 1 },
+      { kind: "GoCreate", g: 2 },
+      { kind: "GoCreate", g: 3 },
+      ...take(2, "A", 31),
+      ...take(2, "B", 32),
+      drop(2, "B"),
+      drop(2, "A"),
+      ...take(3, "B", 33),
+      ...take(3, "A", 34),
+      drop(3, "A"),
+      drop(3, "B"),
+      { kind: "GoEnd", g: 2 },
+      { kind: "GoEnd", g: 3 },
+      { kind: "GoEnd", g: 1 },
+    ],
+  );
 }
 
 let repo: string;
@@ -96,14 +193,35 @@ beforeAll(() => {
   repo = mkdtempSync(join(tmpdir(), "schedlab-ci-results-"));
   mkdirSync(join(repo, "bank"));
   writeFileSync(join(repo, "go.mod"), "module example.com/m\n\ngo 1.22\n");
-  writeFileSync(join(repo, "bank", "bank_test.go"), `${Array.from({ length: 44 }, (_, i) => `// line ${i + 1}`).join("\n")}\n`);
+  writeFileSync(
+    join(repo, "bank", "bank_test.go"),
+    `${Array.from({ length: 44 }, (_, i) => `// line ${i + 1}`).join("\n")}\n`,
+  );
   const programs = [
     { name: "bank", runs: [abbaHang()] },
     { name: "order", runs: [inversion(2), inversion(3)] },
   ].map(({ name, runs }) => {
     const { findings, bugs, potential } = analyseProgram({ program: name, runs });
-    const reports: BugReport[] = bugs.map((b) => ({ ...b, test: b.owner, replay: `schedlab collect --replay ${b.runIds[0]} --db schedlab.db`, trace: null }));
-    return { program: name, runs: runs.length, crashedRuns: 0, recordedLocks: runs.some((r) => r.states.locks.ops > 0), findings, bugs: reports, potential, blockedAtCrash: [], raceRunsChecked: 0, races: [], flaky: [], tracerInduced: [] };
+    const reports: BugReport[] = bugs.map((b) => ({
+      ...b,
+      test: b.owner,
+      replay: `schedlab collect --replay ${b.runIds[0]} --db schedlab.db`,
+      trace: null,
+    }));
+    return {
+      program: name,
+      runs: runs.length,
+      crashedRuns: 0,
+      recordedLocks: runs.some((r) => r.states.locks.ops > 0),
+      findings,
+      bugs: reports,
+      potential,
+      blockedAtCrash: [],
+      raceRunsChecked: 0,
+      races: [],
+      flaky: [],
+      tracerInduced: [],
+    };
   });
   analysis = {
     programs,
@@ -119,7 +237,13 @@ beforeAll(() => {
     buildErrors: [],
     notes: [],
   };
-  const sources: ProgramSource[] = ["bank", "order"].map((name) => ({ name, kind: "test", dir: join(repo, "bank"), root: repo, testName: null }));
+  const sources: ProgramSource[] = ["bank", "order"].map((name) => ({
+    name,
+    kind: "test",
+    dir: join(repo, "bank"),
+    root: repo,
+    testName: null,
+  }));
   context = {
     programs: new Map(sources.map((s) => [s.name, s])),
     sources: sourceResolver(sources, repo),
@@ -139,21 +263,48 @@ const at = (line: number): { path: string; line: number } => ({ path: "bank/bank
 describe("results of lock bugs", () => {
   test("an AB-BA hang: one proven deadlock at the explained goroutine's block, related to its creation, its partner's block, and where the partner took the lock", () => {
     const [deadlock] = results.filter((r) => r.rule === "deadlock");
-    expect(deadlock).toMatchObject({ verdict: "proven", severity: "error", program: "bank", test: "TestTransfer", fingerprint: analysis.bugs[0].fingerprint, baselined: null });
+    expect(deadlock).toMatchObject({
+      verdict: "proven",
+      severity: "error",
+      program: "bank",
+      test: "TestTransfer",
+      fingerprint: analysis.bugs[0].fingerprint,
+      baselined: null,
+    });
     expect(deadlock.message).toContain("a cycle of blocked goroutines, so none of them can ever be woken");
     const explained = analysis.bugs[0].explained;
-    const [mine, theirs] = explained?.goroutine.includes("func1") === true ? [[15, 13, 12], [25, 23, 22]] : [[25, 23, 22], [15, 13, 12]];
+    const [mine, theirs] =
+      explained?.goroutine.includes("func1") === true
+        ? [
+            [15, 13, 12],
+            [25, 23, 22],
+          ]
+        : [
+            [25, 23, 22],
+            [15, 13, 12],
+          ];
     expect(deadlock.primary.location).toMatchObject(at(mine[0]));
     const related = deadlock.related.map((p) => [p.location?.line, p.message]);
     expect(related).toContainEqual([mine[2], expect.stringMatching(/was created here$/)]);
-    expect(related).toContainEqual([theirs[0], expect.stringMatching(/holds the lock it wants: itself blocked here in Mutex\.Lock$/)]);
+    expect(related).toContainEqual([
+      theirs[0],
+      expect.stringMatching(/holds the lock it wants: itself blocked here in Mutex\.Lock$/),
+    ]);
     expect(related).toContainEqual([theirs[1], expect.stringMatching(/took the lock here and still holds it$/)]);
-    expect(deadlock.related.every((p) => p.location?.path === "bank/bank_test.go" && p.location.inRepository)).toBe(true);
+    expect(deadlock.related.every((p) => p.location?.path === "bank/bank_test.go" && p.location.inRepository)).toBe(
+      true,
+    );
   });
 
   test("an inversion that never hung: a potential deadlock, a warning, at the second acquisition, related to each order's locks", () => {
     const [potential] = results.filter((r) => r.rule === "potential-deadlock");
-    expect(potential).toMatchObject({ verdict: "potential", severity: "warning", program: "order", test: "TestOrder", fingerprint: analysis.potentialDeadlocks[0].fingerprint });
+    expect(potential).toMatchObject({
+      verdict: "potential",
+      severity: "warning",
+      program: "order",
+      test: "TestOrder",
+      fingerprint: analysis.potentialDeadlocks[0].fingerprint,
+    });
     expect([32, 34]).toContain(potential.primary.location?.line);
     const lines = [potential.primary.location?.line, ...potential.related.map((p) => p.location?.line)].sort();
     expect(lines).toEqual([31, 32, 33, 34]);
@@ -170,7 +321,9 @@ describe("results of lock bugs", () => {
     const json = JSON.parse(JSON.stringify(analysisJson(analysis))) as Record<string, unknown>;
     const schema = leaksJsonValidator();
     expect(schema(json), schema.problems().join("\n")).toBe(true);
-    expect((json.bugs as { explained: { explanation: { cycle: unknown[] } } }[])[0].explained.explanation.cycle).toHaveLength(2);
+    expect(
+      (json.bugs as { explained: { explanation: { cycle: unknown[] } } }[])[0].explained.explanation.cycle,
+    ).toHaveLength(2);
   });
 
   test("the schema's enumerations are the code's: kinds, verdicts' waits, reasons, end states, counted kinds", () => {
@@ -195,7 +348,12 @@ describe("placing sites in the repository", () => {
         { name: "kernels", kind: "main", dir: join(loose, "kernels"), root: loose, testName: null },
       ];
       const resolve = sourceResolver(programs, repo);
-      expect(resolve.site("bank", `${PKG}.TestTransfer.func1 bank_test.go:15`)).toEqual({ path: "bank/bank_test.go", inRepository: true, line: 15, function: `${PKG}.TestTransfer.func1` });
+      expect(resolve.site("bank", `${PKG}.TestTransfer.func1 bank_test.go:15`)).toEqual({
+        path: "bank/bank_test.go",
+        inRepository: true,
+        line: 15,
+        function: `${PKG}.TestTransfer.func1`,
+      });
       expect(resolve.site("bank", `${PKG}.TestTransfer.func1 other.go:15`)).toBeNull();
       // Outside the repository root: an absolute path, and SARIF makes it a file URI.
       const pool = resolve.site("kernels", "kernels/pool.Get pool.go:3");

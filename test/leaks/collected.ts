@@ -18,10 +18,22 @@ export interface Collected {
 }
 
 /** Collects `paths` (default: every leak fixture) and ingests the traces. */
-export async function collectFixtures(paths: readonly string[] = [LEAK_PROGRAMS], extra: Partial<CollectCommonOptions & RunsModeOptions> = {}): Promise<Collected> {
+export async function collectFixtures(
+  paths: readonly string[] = [LEAK_PROGRAMS],
+  extra: Partial<CollectCommonOptions & RunsModeOptions> = {},
+): Promise<Collected> {
   const dir = mkdtempSync(join(tmpdir(), "schedlab-leaks-"));
   const dbFile = join(dir, "schedlab.db");
-  await collect({ paths, runs: 3, timeoutMs: 1500, procs: [2], jobs: 2, db: dbFile, traces: join(dir, "traces"), ...extra });
+  await collect({
+    paths,
+    runs: 3,
+    timeoutMs: 1500,
+    procs: [2],
+    jobs: 2,
+    db: dbFile,
+    traces: join(dir, "traces"),
+    ...extra,
+  });
   const db = openDatabase(dbFile);
   await ingestRuns(db);
   return { dir, dbFile, db };

@@ -19,9 +19,15 @@ beforeAll(async () => {
   copies = mkdtempSync(join(tmpdir(), "schedlab-compare-"));
   cpSync(join(LEAK_PROGRAMS, "go.mod"), join(copies, "go.mod"));
   for (const program of PROGRAMS) {
-    cpSync(join(LEAK_PROGRAMS, program), join(copies, program), { recursive: true, filter: (source) => !source.endsWith("schedlab.json") });
+    cpSync(join(LEAK_PROGRAMS, program), join(copies, program), {
+      recursive: true,
+      filter: (source) => !source.endsWith("schedlab.json"),
+    });
   }
-  collected = await collectFixtures(PROGRAMS.map((p) => join(copies, p)), { peers: ["goleak", "leakprofile"] });
+  collected = await collectFixtures(
+    PROGRAMS.map((p) => join(copies, p)),
+    { peers: ["goleak", "leakprofile"] },
+  );
 }, 600_000);
 
 afterAll(() => {
@@ -33,7 +39,9 @@ afterAll(() => {
 describe("leaks --compare on programs without manifests", () => {
   test("the programs carry no labels", () => {
     for (const program of PROGRAMS) expect(existsSync(join(copies, program, "schedlab.json"))).toBe(false);
-    const labelled = collected.db.prepare("SELECT COUNT(*) AS n FROM programs WHERE manifest IS NOT NULL").get() as { n: number };
+    const labelled = collected.db.prepare("SELECT COUNT(*) AS n FROM programs WHERE manifest IS NOT NULL").get() as {
+      n: number;
+    };
     expect(labelled.n).toBe(0);
   });
 
@@ -48,14 +56,24 @@ describe("leaks --compare on programs without manifests", () => {
       ["goleak", 3, 2, null],
       ["leakprofile", 3, 2, null],
     ]);
-    const rows = c.rows.map((r) => [r.program, r.siteKey ?? `root ${r.root}`, r.reason, r.detectors.schedlab?.status, r.detectors.goleak?.status, r.detectors.leakprofile?.status]);
+    const rows = c.rows.map((r) => [
+      r.program,
+      r.siteKey ?? `root ${r.root}`,
+      r.reason,
+      r.detectors.schedlab?.status,
+      r.detectors.goleak?.status,
+      r.detectors.leakprofile?.status,
+    ]);
     expect(rows).toEqual([
       ["hang-test", "root TestDrainWithoutConsumer", "sync", "reported", "no-output", "no-output"],
       ["hang-test", "queue.go:17", "chan send", "reported", "no-output", "no-output"],
       ["leaky-test", "lookup.go:10", "chan send", "reported", "reported", "reported"],
       ["select-leak", "main.go:23", "select", "reported", "reported", "reported"],
     ]);
-    expect(c.rows.find((r) => r.program === "leaky-test")?.detectors.schedlab).toEqual({ status: "reported", kind: "leak" });
+    expect(c.rows.find((r) => r.program === "leaky-test")?.detectors.schedlab).toEqual({
+      status: "reported",
+      kind: "leak",
+    });
     expect(c.pairs.map((p) => [`${p.a}/${p.b}`, p.both, p.onlyA, p.onlyB, p.notComparable, p.agreement])).toEqual([
       ["schedlab/goleak", 2, 0, 0, 2, 1],
       ["schedlab/leakprofile", 2, 0, 0, 2, 1],
@@ -66,9 +84,13 @@ describe("leaks --compare on programs without manifests", () => {
   test("text: a table a reader can scan, the pairs after it", async () => {
     const result = await runCli(["leaks", "--db", collected.dbFile, "--compare", "goleak,leakprofile"]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain("Detectors on the same runs of 4 program(s), no manifest needed: schedlab, goleak, leakprofile.");
+    expect(result.stdout).toContain(
+      "Detectors on the same runs of 4 program(s), no manifest needed: schedlab, goleak, leakprofile.",
+    );
     expect(result.stdout).toMatch(/select-leak\s+main\.go:23 \(main\.watch\)\s+select\s+leak\s+yes\s+yes/);
-    expect(result.stdout).toMatch(/hang-test\s+root TestDrainWithoutConsumer\s+sync\s+deadlock\s+no output\s+no output/);
+    expect(result.stdout).toMatch(
+      /hang-test\s+root TestDrainWithoutConsumer\s+sync\s+deadlock\s+no output\s+no output/,
+    );
     expect(result.stdout).toMatch(/goleak \/ leakprofile\s+2\s+0\s+0\s+0\s+1\.00/);
   });
 
@@ -76,11 +98,27 @@ describe("leaks --compare on programs without manifests", () => {
     const dir = mkdtempSync(join(tmpdir(), "schedlab-compare-nopeer-"));
     try {
       const db = join(dir, "s.db");
-      const plain = await runCli(["collect", join(copies, "pool-clean"), "--runs", "1", "--procs", "1", "--timeout", "5s", "--db", db, "--traces", join(dir, "t"), "--quiet"]);
+      const plain = await runCli([
+        "collect",
+        join(copies, "pool-clean"),
+        "--runs",
+        "1",
+        "--procs",
+        "1",
+        "--timeout",
+        "5s",
+        "--db",
+        db,
+        "--traces",
+        join(dir, "t"),
+        "--quiet",
+      ]);
       expect(plain.code, plain.stderr).toBe(0);
       const result = await runCli(["leaks", "--db", db, "--compare", "leakprofile"]);
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toContain("leakprofile produced no output in any run of the 1 program(s) compared: it was not collected. Collect with `--peers leakprofile`");
+      expect(result.stdout).toContain(
+        "leakprofile produced no output in any run of the 1 program(s) compared: it was not collected. Collect with `--peers leakprofile`",
+      );
       expect(result.stdout).toContain("No detector reported a goroutine left blocked.");
       const sarif = await runCli(["leaks", "--db", db, "--compare", "goleak", "--format", "sarif"]);
       expect(sarif.code).toBe(2);

@@ -4,19 +4,45 @@
 // agreement per pair, and the message for a peer that was not collected.
 
 import { describe, expect, test } from "vitest";
-import { compareDetectors, formatComparison, parseCompareDetectors, sameGoroutine, type OwnFinding, type PeerOutput } from "../../src/leaks/index.js";
+import {
+  compareDetectors,
+  formatComparison,
+  parseCompareDetectors,
+  sameGoroutine,
+  type OwnFinding,
+  type PeerOutput,
+} from "../../src/leaks/index.js";
 
-function finding(program: string, site: string | null, reason: string, kind: OwnFinding["kind"], extra: Partial<OwnFinding> = {}): OwnFinding {
+function finding(
+  program: string,
+  site: string | null,
+  reason: string,
+  kind: OwnFinding["kind"],
+  extra: Partial<OwnFinding> = {},
+): OwnFinding {
   return {
-    program, goroutine: site === null ? "TestDrain" : `TestDrain/pkg.worker@${site}#0`, isRoot: site === null, creationSiteKey: site,
-    reason: reason as OwnFinding["reason"], kind, entry: site === null ? null : "example.com/pkg.worker", test: "TestDrain", bug: `${program}-bug`, ...extra,
+    program,
+    goroutine: site === null ? "TestDrain" : `TestDrain/pkg.worker@${site}#0`,
+    isRoot: site === null,
+    creationSiteKey: site,
+    reason: reason as OwnFinding["reason"],
+    kind,
+    entry: site === null ? null : "example.com/pkg.worker",
+    test: "TestDrain",
+    bug: `${program}-bug`,
+    ...extra,
   };
 }
 
 const PROGRAMS = ["hang", "leaky", "main", "clean"];
 
 describe("sameGoroutine", () => {
-  const at = (siteKey: string | null, root: string | null, reason: string | null) => ({ program: "p", siteKey, root, reason });
+  const at = (siteKey: string | null, root: string | null, reason: string | null) => ({
+    program: "p",
+    siteKey,
+    root,
+    reason,
+  });
   test("a site matches the same site; a reason only rules out when both detectors give one", () => {
     expect(sameGoroutine(at("a.go:3", null, "chan send"), at("a.go:3", null, "chan send"))).toBe(true);
     expect(sameGoroutine(at("a.go:3", null, "chan send"), at("a.go:3", null, null))).toBe(true);
@@ -39,7 +65,10 @@ describe("compareDetectors", () => {
       finding("hang", "queue.go:17", "chan send", "deadlock"),
       finding("hang", null, "sync", "deadlock"),
       finding("leaky", "lookup.go:10", "chan send", "leak", { goroutine: "TestLookup#1/pkg.f@lookup.go:10#0" }),
-      finding("leaky", "lookup.go:10", "chan send", "leak", { goroutine: "TestLookup#2/pkg.f@lookup.go:10#0", bug: "leaky-bug-2" }),
+      finding("leaky", "lookup.go:10", "chan send", "leak", {
+        goroutine: "TestLookup#2/pkg.f@lookup.go:10#0",
+        bug: "leaky-bug-2",
+      }),
       finding("main", "main.go:30", "chan receive", "inconclusive"),
       finding("main", "main.go:40", "select", "background"),
     ],
@@ -55,7 +84,12 @@ describe("compareDetectors", () => {
     ],
     skipped: [],
   };
-  const leakprofile: PeerOutput = { detector: "leakprofile", programsWithOutput: new Set(), signatures: [], skipped: [] };
+  const leakprofile: PeerOutput = {
+    detector: "leakprofile",
+    programsWithOutput: new Set(),
+    signatures: [],
+    skipped: [],
+  };
   const c = compareDetectors(PROGRAMS, own, [goleak, leakprofile]);
 
   test("one row per goroutine some detector reports, in program order; repetitions of one go statement are one row", () => {
@@ -89,16 +123,26 @@ describe("compareDetectors", () => {
   });
 
   test("a peer with no output anywhere says it was not collected and how to collect it", () => {
-    expect(c.detectors.map((d) => [d.detector, d.programsWithOutput, d.reported])).toEqual([["schedlab", 4, 3], ["goleak", 3, 3], ["leakprofile", 0, 0]]);
+    expect(c.detectors.map((d) => [d.detector, d.programsWithOutput, d.reported])).toEqual([
+      ["schedlab", 4, 3],
+      ["goleak", 3, 3],
+      ["leakprofile", 0, 0],
+    ]);
     expect(c.detectors[1].missing).toBeNull();
-    expect(c.detectors[2].missing).toBe("leakprofile produced no output in any run of the 4 program(s) compared: it was not collected. Collect with `--peers leakprofile` (add --force to redo runs already recorded) and compare again.");
-    const skipped = compareDetectors(["p"], { findings: [], programsWithOutput: new Set(["p"]) }, [{ ...leakprofile, skipped: ["p: the package defines its own TestMain"] }]);
+    expect(c.detectors[2].missing).toBe(
+      "leakprofile produced no output in any run of the 4 program(s) compared: it was not collected. Collect with `--peers leakprofile` (add --force to redo runs already recorded) and compare again.",
+    );
+    const skipped = compareDetectors(["p"], { findings: [], programsWithOutput: new Set(["p"]) }, [
+      { ...leakprofile, skipped: ["p: the package defines its own TestMain"] },
+    ]);
     expect(skipped.detectors[1].missing).toContain("Its builds say: p: the package defines its own TestMain.");
   });
 
   test("the text names every detector's verdict per row and the pairs", () => {
     const text = formatComparison(c);
-    expect(text).toContain("Detectors on the same runs of 4 program(s), no manifest needed: schedlab, goleak, leakprofile.");
+    expect(text).toContain(
+      "Detectors on the same runs of 4 program(s), no manifest needed: schedlab, goleak, leakprofile.",
+    );
     expect(text).toContain("Output for: schedlab 4/4 programs, goleak 3/4 programs, leakprofile 0/4 programs.");
     expect(text).toMatch(/leaky\s+lookup\.go:10 \(pkg\.worker\)\s+chan send\s+leak\s+yes\s+no output/);
     expect(text).toMatch(/main\s+main\.go:30 \(pkg\.worker\)\s+chan receive\s+\(inconclusive\)\s+yes\s+no output/);

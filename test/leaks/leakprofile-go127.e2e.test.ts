@@ -23,12 +23,20 @@ const OLD = fileURLToPath(new URL("../fixtures/gotest/old/", import.meta.url));
 /** Why the Go 1.27.3 part cannot run here, or null when that toolchain answers from the module cache. */
 async function unavailable(): Promise<string | null> {
   const arch = process.arch === "x64" ? "amd64" : process.arch;
-  const { stdout: modcache } = await execa("go", ["env", "GOMODCACHE"], { env: { ...process.env, GOTOOLCHAIN: "local" } });
+  const { stdout: modcache } = await execa("go", ["env", "GOMODCACHE"], {
+    env: { ...process.env, GOTOOLCHAIN: "local" },
+  });
   const dir = join(modcache.trim(), "golang.org", `toolchain@v0.0.1-${VERSION}.${process.platform}-${arch}`);
   if (!existsSync(dir)) return `${dir} is missing (run \`GOTOOLCHAIN=${VERSION} go version\` once to download it)`;
   // GOPROXY=off: answer from the cache or fail, never download.
-  const check = await execa("go", ["version"], { env: { ...process.env, GOTOOLCHAIN: VERSION, GOPROXY: "off" }, reject: false, timeout: 20_000 });
-  return check.exitCode === 0 && check.stdout.includes(VERSION) ? null : `GOTOOLCHAIN=${VERSION} go version failed from the cache: ${check.all ?? check.stderr}`;
+  const check = await execa("go", ["version"], {
+    env: { ...process.env, GOTOOLCHAIN: VERSION, GOPROXY: "off" },
+    reject: false,
+    timeout: 20_000,
+  });
+  return check.exitCode === 0 && check.stdout.includes(VERSION)
+    ? null
+    : `GOTOOLCHAIN=${VERSION} go version failed from the cache: ${check.all ?? check.stderr}`;
 }
 
 const reason = await unavailable();
@@ -48,7 +56,11 @@ describe("leakProfileSupport", () => {
 
   it("a build with the Go on PATH (1.26) gets GOEXPERIMENT; one that says Go 1.25 leaves the peer out and says why", async () => {
     const go = await goToolchain();
-    const target = { dir: join(LEAK_PROGRAMS, "select-leak"), kind: "main" as const, goFiles: [join(LEAK_PROGRAMS, "select-leak", "main.go")] };
+    const target = {
+      dir: join(LEAK_PROGRAMS, "select-leak"),
+      kind: "main" as const,
+      goFiles: [join(LEAK_PROGRAMS, "select-leak", "main.go")],
+    };
     const scratch = mkdtempSync(join(tmpdir(), "schedlab-leakprofile-"));
     try {
       const now = await preparePeerBuild(target, ["leakprofile"], go, scratch);
@@ -79,7 +91,12 @@ describe.skipIf(reason !== null)(`the leakprofile peer with GOTOOLCHAIN=${VERSIO
   });
 
   it("the Go 1.26 way would fail: Go 1.27's go command rejects the experiment", async () => {
-    const build = await execa("go", ["build", "-o", join(dir, "old-way"), "."], { cwd: join(LEAK_PROGRAMS, "select-leak"), env: { ...process.env, GOEXPERIMENT: "goroutineleakprofile", GOPROXY: "off" }, reject: false, all: true });
+    const build = await execa("go", ["build", "-o", join(dir, "old-way"), "."], {
+      cwd: join(LEAK_PROGRAMS, "select-leak"),
+      env: { ...process.env, GOEXPERIMENT: "goroutineleakprofile", GOPROXY: "off" },
+      reject: false,
+      all: true,
+    });
     expect(build.exitCode).not.toBe(0);
     expect(build.all).toContain("unknown GOEXPERIMENT goroutineleakprofile");
   });
@@ -87,8 +104,18 @@ describe.skipIf(reason !== null)(`the leakprofile peer with GOTOOLCHAIN=${VERSIO
   it("builds without GOEXPERIMENT, also in a go 1.12 module, and the standard profile marks the leaked goroutines", async () => {
     const db = join(dir, "s.db");
     const paths = [join(LEAK_PROGRAMS, "select-leak"), join(LEAK_PROGRAMS, "leaky-test"), OLD];
-    const result = await collect({ paths, runs: 1, procs: [2], timeoutMs: 20_000, peers: ["leakprofile"], db, traces: join(dir, "t") });
-    expect(result.programs.map((p) => [p.name, p.build, p.buildOutput ?? "", p.runs.map((r) => r.outcome)]).sort()).toEqual([
+    const result = await collect({
+      paths,
+      runs: 1,
+      procs: [2],
+      timeoutMs: 20_000,
+      peers: ["leakprofile"],
+      db,
+      traces: join(dir, "t"),
+    });
+    expect(
+      result.programs.map((p) => [p.name, p.build, p.buildOutput ?? "", p.runs.map((r) => r.outcome)]).sort(),
+    ).toEqual([
       ["cmd/oldmain", "ok", "", ["ok"]],
       ["leaky-test", "ok", "", ["ok"]],
       ["lib", "ok", "", ["ok"]],
@@ -97,16 +124,28 @@ describe.skipIf(reason !== null)(`the leakprofile peer with GOTOOLCHAIN=${VERSIO
     for (const program of result.programs) {
       const report = readFileSync(`${program.runs[0]!.trace!}.goroutineleak.txt`, "utf8");
       expect(report, program.name).toContain("runtime/pprof.writeGoroutineLeak");
-      expect(report.includes("(leaked)]:"), program.name).toBe(program.name === "select-leak" || program.name === "leaky-test");
+      expect(report.includes("(leaked)]:"), program.name).toBe(
+        program.name === "select-leak" || program.name === "leaky-test",
+      );
     }
     const selectLeak = result.programs.find((p) => p.name === "select-leak")!;
-    expect(readFileSync(`${selectLeak.runs[0]!.trace!}.goroutineleak.txt`, "utf8")).toMatch(/\[select \(leaked\)\]:\nmain\.watch\(/);
+    expect(readFileSync(`${selectLeak.runs[0]!.trace!}.goroutineleak.txt`, "utf8")).toMatch(
+      /\[select \(leaked\)\]:\nmain\.watch\(/,
+    );
     const store = openDatabase(db);
     try {
       expect(store.prepare("SELECT DISTINCT go_version AS go FROM runs").all()).toEqual([{ go: VERSION }]);
       await ingestRuns(store);
       const c = await compareLeaks(store, ["leakprofile"]);
-      expect(c.rows.map((r) => [r.program, r.siteKey, r.reason, r.detectors.schedlab?.status, r.detectors.leakprofile?.status])).toEqual([
+      expect(
+        c.rows.map((r) => [
+          r.program,
+          r.siteKey,
+          r.reason,
+          r.detectors.schedlab?.status,
+          r.detectors.leakprofile?.status,
+        ]),
+      ).toEqual([
         ["leaky-test", "lookup.go:10", "chan send", "reported", "reported"],
         ["select-leak", "main.go:23", "select", "reported", "reported"],
       ]);

@@ -8,7 +8,18 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { blockedForeverInRun } from "../../src/collect/index.js";
 import { goToolchain } from "../../src/go/index.js";
 import { goHelperPath } from "../../src/gohelper/index.js";
-import { analyseLeaks, analyseProgramRuns, clopperPearsonUpper, detectLeaks, loadFindings, waitSourceOf, scoreLeaks, storedPrograms, type LeakAnalysis, type LeakFinding } from "../../src/leaks/index.js";
+import {
+  analyseLeaks,
+  analyseProgramRuns,
+  clopperPearsonUpper,
+  detectLeaks,
+  loadFindings,
+  waitSourceOf,
+  scoreLeaks,
+  storedPrograms,
+  type LeakAnalysis,
+  type LeakFinding,
+} from "../../src/leaks/index.js";
 import { runCli } from "../helpers/cli.js";
 import { collectFixtures, type Collected } from "./collected.js";
 
@@ -40,7 +51,16 @@ describe("leak detection on collected runs", () => {
   ])("%s: the goroutine created at %s leaks in every run, blocked in %s", (program, site, reason, formal) => {
     const [finding, ...rest] = findingsOf(program);
     expect(rest).toEqual([]);
-    expect(finding).toMatchObject({ creationSiteKey: site, reason, formal, kind: "leak", gating: true, runsSeen: 3, runsBlocked: 3, runsWoken: 0 });
+    expect(finding).toMatchObject({
+      creationSiteKey: site,
+      reason,
+      formal,
+      kind: "leak",
+      gating: true,
+      runsSeen: 3,
+      runsBlocked: 3,
+      runsWoken: 0,
+    });
     // Woken there before (by main, which has returned), or select {} / a nil channel: proven; never woken: likely.
     expect(finding.verdict).toBe(finding.wakesAtSite > 0 || reason === "forever" ? "proven" : "likely");
     // The bound counts the wake-ups from that wait within runs.
@@ -56,12 +76,16 @@ describe("leak detection on collected runs", () => {
   });
 
   test("a WaitGroup hang is a deadlock of the root goroutine", () => {
-    expect(findingsOf("wg-deadlock").map((f) => [f.goroutine, f.reason, f.kind, f.isRoot, f.runsBlocked])).toEqual([["main.main", "sync", "deadlock", true, 3]]);
+    expect(findingsOf("wg-deadlock").map((f) => [f.goroutine, f.reason, f.kind, f.isRoot, f.runsBlocked])).toEqual([
+      ["main.main", "sync", "deadlock", true, 3],
+    ]);
   });
 
   test("schedule-dependent leaks: every run leaves exactly the losers blocked, whichever they are", () => {
     const send = findingsOf("chan-send-leak");
-    expect(send.every((f) => f.creationSiteKey === "main.go:12" && f.reason === "chan send" && f.runsSeen === 3)).toBe(true);
+    expect(send.every((f) => f.creationSiteKey === "main.go:12" && f.reason === "chan send" && f.runsSeen === 3)).toBe(
+      true,
+    );
     // Three senders, one result read: two senders are left in each of the 3 runs.
     expect(send.reduce((n, f) => n + f.runsBlocked, 0)).toBe(6);
     for (const f of send) expect(f.blockedFraction).toBeCloseTo(f.runsBlocked / 3, 12);
@@ -73,7 +97,11 @@ describe("leak detection on collected runs", () => {
   test("no findings on clean programs, including a ticker loop the deadline stopped mid-wait", () => {
     expect(findingsOf("pool-clean")).toEqual([]);
     expect(findingsOf("ticker-clean")).toEqual([]);
-    const ticker = collected.db.prepare("SELECT DISTINCT r.outcome FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'ticker-clean'").all();
+    const ticker = collected.db
+      .prepare(
+        "SELECT DISTINCT r.outcome FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'ticker-clean'",
+      )
+      .all();
     expect(ticker).toEqual([{ outcome: "timeout" }]);
   });
 
@@ -85,15 +113,35 @@ describe("leak detection on collected runs", () => {
 
 describe("schedlab leaks", () => {
   test("--json lists the findings with the contract fields", async () => {
-    const hang = JSON.parse((await runCli(["leaks", "--db", collected.dbFile, "--program", "hang-test", "--json"])).stdout) as { findings: { goroutine: string; test: string | null }[] };
+    const hang = JSON.parse(
+      (await runCli(["leaks", "--db", collected.dbFile, "--program", "hang-test", "--json"])).stdout,
+    ) as { findings: { goroutine: string; test: string | null }[] };
     expect(hang.findings.length).toBeGreaterThan(0);
     expect(hang.findings.every((f) => f.test !== null && f.goroutine.startsWith(f.test.split("/")[0]))).toBe(true);
     const result = await runCli(["leaks", "--db", collected.dbFile, "--program", "select-leak", "--json"]);
     expect(result.code).toBe(0);
     const { findings } = JSON.parse(result.stdout) as { findings: Record<string, unknown>[] };
     expect(findings).toHaveLength(1);
-    expect(Object.keys(findings[0]).slice(0, 10)).toEqual(["program", "goroutine", "reason", "kind", "formal", "creationSite", "blockingSite", "runsSeen", "runsBlocked", "pUnblockUpper"]);
-    expect(findings[0]).toMatchObject({ program: "select-leak", reason: "select", kind: "leak", formal: true, runsSeen: 3, runsBlocked: 3 });
+    expect(Object.keys(findings[0]).slice(0, 10)).toEqual([
+      "program",
+      "goroutine",
+      "reason",
+      "kind",
+      "formal",
+      "creationSite",
+      "blockingSite",
+      "runsSeen",
+      "runsBlocked",
+      "pUnblockUpper",
+    ]);
+    expect(findings[0]).toMatchObject({
+      program: "select-leak",
+      reason: "select",
+      kind: "leak",
+      formal: true,
+      runsSeen: 3,
+      runsBlocked: 3,
+    });
     expect(findings[0].creationSite).toMatch(/^main\.main .*main\.go:23$/);
   });
 
@@ -101,7 +149,9 @@ describe("schedlab leaks", () => {
     const leaking = await runCli(["leaks", "--db", collected.dbFile, "--program", "mutex-leak", "--fail-on-leak"]);
     expect(leaking.code).toBe(3);
     // Grouped under the program, the goroutine as its entry chain; the full id is in --json.
-    expect(leaking.stdout).toMatch(/^Blocked forever \(counted by --fail-on-leak\):\nmutex-leak\n {2}verdict +goroutine +reason +kind +created at/m);
+    expect(leaking.stdout).toMatch(
+      /^Blocked forever \(counted by --fail-on-leak\):\nmutex-leak\n {2}verdict +goroutine +reason +kind +created at/m,
+    );
     expect(leaking.stdout).toMatch(/^ {2}(proven|likely) +main\.main\.func1 +sync +leak +main\.go:13 /m);
     expect(leaking.stdout).toContain("Clopper-Pearson");
     const clean = await runCli(["leaks", "--db", collected.dbFile, "--program", "pool-clean", "--fail-on-leak"]);
@@ -132,7 +182,9 @@ describe("scoring against manifests", () => {
     expect(missed.every((m) => m.startsWith("race-leak "))).toBe(true);
     expect(own?.score.byReason["select"]).toMatchObject({ truePositives: 1, falsePositives: 0, missed: 0 });
     const dump = report.detectors.find((d) => d.detector === "dump");
-    expect(dump?.score.programs.find((p) => p.program === "ticker-clean")?.falsePositives).toEqual([{ program: "ticker-clean", siteKey: null, root: "main.main", reason: "select" }]);
+    expect(dump?.score.programs.find((p) => p.program === "ticker-clean")?.falsePositives).toEqual([
+      { program: "ticker-clean", siteKey: null, root: "main.main", reason: "select" },
+    ]);
   });
 
   test("--score prints the detector table", async () => {
@@ -150,13 +202,32 @@ describe("one rule", () => {
     let judged = 0;
     for (const program of storedPrograms(collected.db)) {
       const waitSourceAt = waitSourceOf(program.dir, helper);
-      const rows = collected.db.prepare("SELECT id, outcome, trace_path, stderr_tail, wall_ms FROM runs WHERE program_id = ?").all(program.id) as { id: number; outcome: "ok" | "exit-error" | "panic" | "timeout" | "killed"; trace_path: string; stderr_tail: string | null; wall_ms: number }[];
+      const rows = collected.db
+        .prepare("SELECT id, outcome, trace_path, stderr_tail, wall_ms FROM runs WHERE program_id = ?")
+        .all(program.id) as {
+        id: number;
+        outcome: "ok" | "exit-error" | "panic" | "timeout" | "killed";
+        trace_path: string;
+        stderr_tail: string | null;
+        wall_ms: number;
+      }[];
       for (const run of analyseProgramRuns(collected.db, program).runs) {
         const row = rows.find((r) => r.id === run.run.runId)!;
-        const tracePath = isAbsolute(row.trace_path) ? row.trace_path : resolve(dirname(collected.dbFile), row.trace_path);
-        const fromTrace = await blockedForeverInRun({ outcome: row.outcome, tracePath, stderrTail: row.stderr_tail ?? undefined, wallMs: row.wall_ms }, program.kind, go, waitSourceAt);
-        const fromDatabase = detectLeaks({ program: program.name, runs: [run] }, { waitSourceAt }).filter((f) => f.gating);
-        expect(fromTrace.map((b) => b.goroutine).sort(), `${program.name} run ${run.run.runIndex}`).toEqual(fromDatabase.map((f) => f.goroutine).sort());
+        const tracePath = isAbsolute(row.trace_path)
+          ? row.trace_path
+          : resolve(dirname(collected.dbFile), row.trace_path);
+        const fromTrace = await blockedForeverInRun(
+          { outcome: row.outcome, tracePath, stderrTail: row.stderr_tail ?? undefined, wallMs: row.wall_ms },
+          program.kind,
+          go,
+          waitSourceAt,
+        );
+        const fromDatabase = detectLeaks({ program: program.name, runs: [run] }, { waitSourceAt }).filter(
+          (f) => f.gating,
+        );
+        expect(fromTrace.map((b) => b.goroutine).sort(), `${program.name} run ${run.run.runIndex}`).toEqual(
+          fromDatabase.map((f) => f.goroutine).sort(),
+        );
         judged++;
       }
     }

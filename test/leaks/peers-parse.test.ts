@@ -3,7 +3,14 @@
 
 import { describe, expect, test } from "vitest";
 import type { Manifest } from "../../src/corpus/manifest.js";
-import { parseGoleakReport, parseGoroutineDump, parsePeerArtifact, scoreSignatures, traceReasonOfDumpStatus, type BlockedSignature } from "../../src/leaks/index.js";
+import {
+  parseGoleakReport,
+  parseGoroutineDump,
+  parsePeerArtifact,
+  scoreSignatures,
+  traceReasonOfDumpStatus,
+  type BlockedSignature,
+} from "../../src/leaks/index.js";
 
 // Shapes copied from real Go 1.26 output (harness dump at the deadline; profile with debug=2).
 const HARNESS_DUMP = `# schedlab-harness stop=deadline code=124
@@ -120,7 +127,9 @@ describe("peer outputs as signatures", () => {
   });
 
   test("a test-timeout traceback names the blocked test as a root", () => {
-    expect(parseGoroutineDump(TEST_TIMEOUT, "m/pkg")).toEqual([{ program: "m/pkg", siteKey: null, root: "example.com/m/pkg.TestHang", reason: "chan send" }]);
+    expect(parseGoroutineDump(TEST_TIMEOUT, "m/pkg")).toEqual([
+      { program: "m/pkg", siteKey: null, root: "example.com/m/pkg.TestHang", reason: "chan send" },
+    ]);
     expect(parseGoroutineDump(`${TEST_TIMEOUT}\n${TEST_DRIVER}`, "m/pkg")).toHaveLength(1);
   });
 
@@ -141,13 +150,35 @@ describe("peer outputs as signatures", () => {
 });
 
 function manifest(outcome: Manifest["outcome"], expected: Manifest["expected"], bugClass: string | null): Manifest {
-  return { kind: "main", pattern: "x", outcome, bugClass, expected, showsOn: outcome === "clean" ? "never" : "every", tags: [], description: "d" };
+  return {
+    kind: "main",
+    pattern: "x",
+    outcome,
+    bugClass,
+    expected,
+    showsOn: outcome === "clean" ? "never" : "every",
+    tags: [],
+    description: "d",
+  };
 }
 
 describe("scoreSignatures", () => {
   const labelled = [
-    { program: "a", manifest: manifest("leak", [{ creator: "main.main", site: "main.go:11", reason: "chan send" }, { creator: "main.main", site: "main.go:12", reason: "select" }], "send") },
-    { program: "b", manifest: manifest("deadlock", [{ creator: "example.com/m/pkg.TestHang", site: null, reason: "sync" }], "wg") },
+    {
+      program: "a",
+      manifest: manifest(
+        "leak",
+        [
+          { creator: "main.main", site: "main.go:11", reason: "chan send" },
+          { creator: "main.main", site: "main.go:12", reason: "select" },
+        ],
+        "send",
+      ),
+    },
+    {
+      program: "b",
+      manifest: manifest("deadlock", [{ creator: "example.com/m/pkg.TestHang", site: null, reason: "sync" }], "wg"),
+    },
     { program: "c", manifest: manifest("clean", [], null) },
   ];
 
@@ -170,6 +201,13 @@ describe("scoreSignatures", () => {
 
   test("a detector that says nothing has no precision and zero recall", () => {
     const score = scoreSignatures(labelled, []);
-    expect(score.overall).toEqual({ truePositives: 0, falsePositives: 0, missed: 3, precision: null, recall: 0, f1: null });
+    expect(score.overall).toEqual({
+      truePositives: 0,
+      falsePositives: 0,
+      missed: 3,
+      precision: null,
+      recall: 0,
+      f1: null,
+    });
   });
 });

@@ -14,7 +14,10 @@ let collected: Collected;
 let report: LeakScoreReport;
 
 beforeAll(async () => {
-  collected = await collectFixtures(PROGRAMS.map((p) => join(LEAK_PROGRAMS, p)), { peers: ["goleak", "leakprofile"] });
+  collected = await collectFixtures(
+    PROGRAMS.map((p) => join(LEAK_PROGRAMS, p)),
+    { peers: ["goleak", "leakprofile"] },
+  );
   report = await scoreLeaks(collected.db);
 }, 600_000);
 
@@ -24,7 +27,9 @@ afterAll(() => {
 });
 
 function found(detector: DetectorName, program: string): string[] {
-  const score = report.detectors.find((d) => d.detector === detector)?.score.programs.find((p) => p.program === program);
+  const score = report.detectors
+    .find((d) => d.detector === detector)
+    ?.score.programs.find((p) => p.program === program);
   return (score?.matched ?? []).map((e) => `${e.site ?? "root"} ${e.reason}`).sort();
 }
 
@@ -40,8 +45,11 @@ describe("peer detectors beside schedlab", () => {
     const goleak = readFileSync(join(collected.dir, "traces/select-leak/procs-2/run-0.trace.goleak.txt"), "utf8");
     expect(goleak).toContain("found unexpected goroutines");
     expect(goleak).toContain("main.watch");
-    expect(readFileSync(join(collected.dir, "traces/select-leak/procs-2/run-0.trace.goroutineleak.txt"), "utf8")).toMatch(/\[select \(leaked\)\]/);
-    for (const program of PROGRAMS) expect(readdirSync(join(LEAK_PROGRAMS, program)).filter((f) => f.startsWith("zz_"))).toEqual([]);
+    expect(
+      readFileSync(join(collected.dir, "traces/select-leak/procs-2/run-0.trace.goroutineleak.txt"), "utf8"),
+    ).toMatch(/\[select \(leaked\)\]/);
+    for (const program of PROGRAMS)
+      expect(readdirSync(join(LEAK_PROGRAMS, program)).filter((f) => f.startsWith("zz_"))).toEqual([]);
   });
 
   test("a leak in a passing test: goleak and the leak profile see it through TestMain; the dump is not kept for passing tests", () => {
@@ -60,7 +68,8 @@ describe("peer detectors beside schedlab", () => {
   });
 
   test("the select leak of a main program is seen by all four, and nobody flags the clean pool", () => {
-    for (const detector of ["schedlab", "dump", "goleak", "leakprofile"] as const) expect(found(detector, "select-leak")).toEqual(["main.go:23 select"]);
+    for (const detector of ["schedlab", "dump", "goleak", "leakprofile"] as const)
+      expect(found(detector, "select-leak")).toEqual(["main.go:23 select"]);
     for (const d of report.detectors) expect(d.score.falsePositivesOnClean).toBe(0);
     const own = report.detectors.find((d) => d.detector === "schedlab")?.score.overall;
     expect(own).toMatchObject({ truePositives: 4, falsePositives: 0, missed: 0 });
@@ -72,7 +81,9 @@ describe("peer detectors beside schedlab", () => {
     const main = peerSource("main", "main", ["leakprofile"]);
     expect(main).toContain("schedlabHarnessAtFinish = append(schedlabHarnessAtFinish, schedlabHarnessPeers)");
     expect(main).not.toContain("goleak");
-    expect(peerSource("test", "pkg", ["goleak"])).toMatch(/func TestMain\(m \*schedlabPeerTesting\.M\) \{\n\tcode := m\.Run\(\)/);
+    expect(peerSource("test", "pkg", ["goleak"])).toMatch(
+      /func TestMain\(m \*schedlabPeerTesting\.M\) \{\n\tcode := m\.Run\(\)/,
+    );
     expect(existsSync(join(collected.dir, "traces"))).toBe(true);
   });
 });

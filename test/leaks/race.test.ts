@@ -34,9 +34,20 @@ describe("parseRaceReports", () => {
   test("reads both accesses, their stacks and where their goroutines were created", () => {
     const [report, ...rest] = parseRaceReports(`2\n${REPORT}Found 1 data race(s)\n`);
     expect(rest).toEqual([]);
-    expect(report.current).toMatchObject({ access: "read", goroutine: "goroutine 8", stack: [{ function: "main.record", file: "/w/racy/main.go", line: 14 }, { function: "main.main.gowrap2", file: "/w/racy/main.go", line: 21 }] });
+    expect(report.current).toMatchObject({
+      access: "read",
+      goroutine: "goroutine 8",
+      stack: [
+        { function: "main.record", file: "/w/racy/main.go", line: 14 },
+        { function: "main.main.gowrap2", file: "/w/racy/main.go", line: 21 },
+      ],
+    });
     expect(report.previous.access).toBe("write");
-    expect(report.previous.stack.map((f) => f.function)).toEqual(["sync/atomic.AddInt32", "main.(*counter).inc", "main.main.gowrap1"]);
+    expect(report.previous.stack.map((f) => f.function)).toEqual([
+      "sync/atomic.AddInt32",
+      "main.(*counter).inc",
+      "main.main.gowrap1",
+    ]);
     expect(report.current.createdAt).toEqual([{ function: "main.main", file: "/w/racy/main.go", line: 21 }]);
   });
 
@@ -48,12 +59,18 @@ describe("parseRaceReports", () => {
   });
 
   test("standard-library frames are told apart from the user's, also for modules without a dot and packages outside a module", () => {
-    expect(isStandardFrame({ function: "sync/atomic.AddInt32", file: "/usr/local/go/src/sync/atomic/doc.go", line: 1 })).toBe(true);
-    expect(isStandardFrame({ function: "testing.tRunner", file: "/opt/go/src/testing/testing.go", line: 1 })).toBe(true);
+    expect(
+      isStandardFrame({ function: "sync/atomic.AddInt32", file: "/usr/local/go/src/sync/atomic/doc.go", line: 1 }),
+    ).toBe(true);
+    expect(isStandardFrame({ function: "testing.tRunner", file: "/opt/go/src/testing/testing.go", line: 1 })).toBe(
+      true,
+    );
     expect(isStandardFrame({ function: "kernels/foo.F", file: "/home/me/kernels/foo/f.go", line: 1 })).toBe(false);
     expect(isStandardFrame({ function: "_/home/me/foo.F", file: "/home/me/foo/f.go", line: 1 })).toBe(false);
     expect(isStandardFrame({ function: "main.main", file: "/usr/src/main/x.go", line: 1 })).toBe(false);
-    expect(isStandardFrame({ function: "github.com/a/b.F", file: "/go/pkg/mod/github.com/a/b/f.go", line: 1 })).toBe(false);
+    expect(isStandardFrame({ function: "github.com/a/b.F", file: "/go/pkg/mod/github.com/a/b/f.go", line: 1 })).toBe(
+      false,
+    );
   });
 });
 
@@ -75,6 +92,8 @@ describe("detectRaces", () => {
         runsChecked: 3,
       },
     ]);
-    expect(detectRaces("racy", runs, (fn) => fn.replace("main.", "m.")).map((r) => r.frames)).toEqual([["m.(*counter).inc main.go:9", "m.record main.go:14"]]);
+    expect(detectRaces("racy", runs, (fn) => fn.replace("main.", "m.")).map((r) => r.frames)).toEqual([
+      ["m.(*counter).inc main.go:9", "m.record main.go:14"],
+    ]);
   });
 });

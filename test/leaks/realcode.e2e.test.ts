@@ -41,7 +41,13 @@ afterAll(() => {
 
 /** "kind reason site" of each finding of a program, distinct, sorted. */
 function kindsOf(program: string): string[] {
-  return [...new Set(analysis.findings.filter((f) => f.program === program).map((f) => `${f.kind} ${f.reason} ${f.creationSiteKey ?? "(root)"}`))].sort();
+  return [
+    ...new Set(
+      analysis.findings
+        .filter((f) => f.program === program)
+        .map((f) => `${f.kind} ${f.reason} ${f.creationSiteKey ?? "(root)"}`),
+    ),
+  ].sort();
 }
 
 describe("leaks on programs that reproduce real code", () => {
@@ -55,14 +61,17 @@ describe("leaks on programs that reproduce real code", () => {
 
   test("goroutines started by package init or TestMain are background, never charged to a test; the Example's leak is its own", () => {
     expect(kindsOf("defaultpool")).toEqual(["background select (root)", "leak chan send fetch.go:13"]);
-    expect(analysis.findings.filter((f) => f.kind === "background").every((f) => f.test === null && !f.gating)).toBe(true);
+    expect(analysis.findings.filter((f) => f.kind === "background").every((f) => f.test === null && !f.gating)).toBe(
+      true,
+    );
     expect(kindsOf("testmain")).toEqual(["background chan receive (root)", "leak chan receive example_test.go:13"]);
     expect(analysis.findings.find((f) => f.program === "testmain" && f.kind === "leak")?.test).toBe("ExampleCache");
   });
 
   test("a ticker loop never stopped outlived its test; a one-shot time.After wait, an exit race and t.Parallel under -test.count are nothing", () => {
     expect(kindsOf("poolnorelease")).toEqual(["outlived select pool.go:26"]);
-    for (const clean of ["afterwait", "exitrace", "parallelcount", "goleakcheck"]) expect(kindsOf(clean).filter((k) => !k.startsWith("inconclusive"))).toEqual([]);
+    for (const clean of ["afterwait", "exitrace", "parallelcount", "goleakcheck"])
+      expect(kindsOf(clean).filter((k) => !k.startsWith("inconclusive"))).toEqual([]);
   });
 
   test("a slow test cut by its deadline is at most inconclusive; successor-spawning workers keep short ids and their leak", () => {

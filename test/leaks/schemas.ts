@@ -16,7 +16,9 @@ const require = createRequire(import.meta.url);
 export const LEAKS_SCHEMA_FILE = fileURLToPath(new URL("../../docs/leaks.schema.json", import.meta.url));
 
 /** The SARIF 2.1.0 schema file inside @microsoft/jest-sarif. */
-export const SARIF_SCHEMA_FILE = require.resolve("@microsoft/jest-sarif/package.json").replace(/package\.json$/, "lib/schemas/sarif-2.1.0-rtm.5.json");
+export const SARIF_SCHEMA_FILE = require
+  .resolve("@microsoft/jest-sarif/package.json")
+  .replace(/package\.json$/, "lib/schemas/sarif-2.1.0-rtm.5.json");
 
 export interface Validator {
   (data: unknown): boolean;
@@ -26,7 +28,12 @@ export interface Validator {
 
 function validator(validate: ValidateFunction): Validator {
   const check = ((data: unknown) => validate(data) as boolean) as Validator;
-  Object.defineProperty(check, "problems", { value: () => (validate.errors ?? []).map((e: ErrorObject) => `${e.instancePath || "/"}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`) });
+  Object.defineProperty(check, "problems", {
+    value: () =>
+      (validate.errors ?? []).map(
+        (e: ErrorObject) => `${e.instancePath || "/"}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`,
+      ),
+  });
   return check;
 }
 

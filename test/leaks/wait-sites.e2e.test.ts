@@ -7,7 +7,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { goHelperPath } from "../../src/gohelper/index.js";
-import { loadWaitSites, parseWaitSites, waitSiteAt, waitSites, type WaitSite, type WaitSiteIndex } from "../../src/model/wait-sites.js";
+import {
+  loadWaitSites,
+  parseWaitSites,
+  waitSiteAt,
+  waitSites,
+  type WaitSite,
+  type WaitSiteIndex,
+} from "../../src/model/wait-sites.js";
 import { collectFixtures, type Collected } from "./collected.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/wait-sites/", import.meta.url));
@@ -24,7 +31,9 @@ beforeAll(async () => {
 /** function kind@line, "!" for a non-blocking select, T timed, C context, then the cases. */
 function summary(s: WaitSite): string {
   const flags = `${s.blocking ? "" : "!"}${s.timed ? " T" : ""}${s.context ? " C" : ""}`;
-  const cases = s.cases.map((c) => `${String(c.line)} ${c.op} ${c.operand}${c.timed ? " T" : ""}${c.context ? " C" : ""}`);
+  const cases = s.cases.map(
+    (c) => `${String(c.line)} ${c.op} ${c.operand}${c.timed ? " T" : ""}${c.context ? " C" : ""}`,
+  );
   return `${s.function} ${s.kind}@${String(s.line)}${flags}${cases.length === 0 ? "" : ` {${cases.join("; ")}}`}`;
 }
 
@@ -41,11 +50,16 @@ describe("wait sites of the fixture package", () => {
       "rangeTicker range@63 T",
       "untimedRecv recv@68",
     ]);
-    for (const s of index.sites) expect(s).toMatchObject({ file: "main.go", path: join(FIXTURE, "main.go"), package: "main" });
+    for (const s of index.sites)
+      expect(s).toMatchObject({ file: "main.go", path: join(FIXTURE, "main.go"), package: "main" });
   });
 
   test("operands that are variables or parameters have a channel class; timers and Done() have none", () => {
-    expect(index.sites.map((s) => `${s.function} ${s.channels.join(",")} [${s.cases.map((c) => c.channel ?? "-").join(",")}]`)).toEqual([
+    expect(
+      index.sites.map(
+        (s) => `${s.function} ${s.channels.join(",")} [${s.cases.map((c) => c.channel ?? "-").join(",")}]`,
+      ),
+    ).toEqual([
       "tickerLoop quit@main.go:12 [-,quit@main.go:12]",
       "afterSelect results@main.go:24 [results@main.go:24,-]",
       "contextSelect jobs@main.go:33 [-,jobs@main.go:33]",
@@ -56,22 +70,35 @@ describe("wait sites of the fixture package", () => {
       "untimedRecv ch@main.go:67 []",
     ]);
     // Every case of a select is an operation at the select's line, in its function's lines.
-    expect(index.ops.filter((o) => o.function === "contextSelect").map((o) => `${o.op}@${String(o.line)} ${o.channel ?? "-"} ${String(o.funcStart)}-${String(o.funcEnd)}`)).toEqual([
-      "recv@34 - 33-38",
-      "send@34 jobs@main.go:33 33-38",
-    ]);
+    expect(
+      index.ops
+        .filter((o) => o.function === "contextSelect")
+        .map((o) => `${o.op}@${String(o.line)} ${o.channel ?? "-"} ${String(o.funcStart)}-${String(o.funcEnd)}`),
+    ).toEqual(["recv@34 - 33-38", "send@34 jobs@main.go:33 33-38"]);
     expect(index.opsByChannel.get("a@main.go:40")?.map((o) => o.function)).toEqual(["plainSelect"]);
     expect(index.functions.map((f) => f.function)).toContain("allWaiting");
   });
 
   test("parameters that stay in their function are named; the go statements passing them fresh channels are call sites", () => {
     // Every parameter here is given make(chan T): it joins no other class, merged or not.
-    expect(index.sites.filter((s) => s.function === "plainSelect").flatMap((s) => s.cases.map((c) => [c.channel, c.merged, c.param]))).toEqual([
+    expect(
+      index.sites
+        .filter((s) => s.function === "plainSelect")
+        .flatMap((s) => s.cases.map((c) => [c.channel, c.merged, c.param])),
+    ).toEqual([
       ["a@main.go:40", "a@main.go:40", { funcId: "plainSelect@main.go:40:1", index: 0 }],
       ["b@main.go:40", "b@main.go:40", { funcId: "plainSelect@main.go:40:1", index: 1 }],
     ]);
-    expect(index.sites.find((s) => s.function === "untimedRecv")).toMatchObject({ merged: ["ch@main.go:67"], param: { funcId: "untimedRecv@main.go:67:1", index: 0 } });
-    expect(index.calls.map((c) => `${c.kind}@${String(c.line)} ${c.callee} in ${c.caller} [${c.args.map((a) => `${String(a.index)}:${a.channels.join(",")}`).join(" ")}]`)).toEqual([
+    expect(index.sites.find((s) => s.function === "untimedRecv")).toMatchObject({
+      merged: ["ch@main.go:67"],
+      param: { funcId: "untimedRecv@main.go:67:1", index: 0 },
+    });
+    expect(
+      index.calls.map(
+        (c) =>
+          `${c.kind}@${String(c.line)} ${c.callee} in ${c.caller} [${c.args.map((a) => `${String(a.index)}:${a.channels.join(",")}`).join(" ")}]`,
+      ),
+    ).toEqual([
       "go@95 tickerLoop@main.go:12:1 in main@main.go:92:1 [0:]",
       "go@96 afterSelect@main.go:24:1 in main@main.go:92:1 [0:]",
       "go@97 contextSelect@main.go:33:1 in main@main.go:92:1 [1:]",
@@ -110,17 +137,36 @@ describe("wait sites of the fixture package", () => {
 
 describe("waitSiteAt disambiguation", () => {
   const site = (path: string, pkg: string, fn: string, kind: WaitSite["kind"], column: number): WaitSite => ({
-    file: "worker.go", path, package: pkg, function: fn, line: 10, column, kind, blocking: true, timed: pkg === "pool", context: false, cases: [], channels: [], merged: [], param: null,
+    file: "worker.go",
+    path,
+    package: pkg,
+    function: fn,
+    line: 10,
+    column,
+    kind,
+    blocking: true,
+    timed: pkg === "pool",
+    context: false,
+    cases: [],
+    channels: [],
+    merged: [],
+    param: null,
   });
   const two = parseWaitSites(
     JSON.stringify({
-      sites: [site("/src/app/pool/worker.go", "pool", "(*Pool).run", "select", 2), site("/src/app/queue/worker.go", "queue", "drain", "send", 3), site("/src/app/queue/worker.go", "queue", "drain", "recv", 11)],
+      sites: [
+        site("/src/app/pool/worker.go", "pool", "(*Pool).run", "select", 2),
+        site("/src/app/queue/worker.go", "queue", "drain", "send", 3),
+        site("/src/app/queue/worker.go", "queue", "drain", "recv", 11),
+      ],
       errors: [],
     }),
   );
 
   test("two files with one base name: the function's package picks the file", () => {
-    expect(waitSiteAt(two, "example.com/app/pool.(*Pool).run.func1 worker.go:10")?.path).toBe("/src/app/pool/worker.go");
+    expect(waitSiteAt(two, "example.com/app/pool.(*Pool).run.func1 worker.go:10")?.path).toBe(
+      "/src/app/pool/worker.go",
+    );
     expect(waitSiteAt(two, "queue.drain worker.go:10")?.path).toBe("/src/app/queue/worker.go");
     expect(waitSiteAt(two, "worker.go:10")).toBeNull();
     expect(waitSiteAt(two, "other.F worker.go:10")).toBeNull();
@@ -140,7 +186,9 @@ describe("wait sites at the blocking sites of a real trace", () => {
   beforeAll(async () => {
     collected = await collectFixtures([FIXTURE], { runs: 1, timeoutMs: 20_000 });
     blocks = collected.db
-      .prepare("SELECT reason, site FROM events WHERE kind = 'GoBlock' AND reason IN ('select', 'chan receive', 'chan send') AND site IS NOT NULL ORDER BY run_id, seq")
+      .prepare(
+        "SELECT reason, site FROM events WHERE kind = 'GoBlock' AND reason IN ('select', 'chan receive', 'chan send') AND site IS NOT NULL ORDER BY run_id, seq",
+      )
       .all() as { reason: string; site: string }[];
   }, 300_000);
 
@@ -170,7 +218,9 @@ describe("wait sites at the blocking sites of a real trace", () => {
   });
 
   test("a goroutine's creation site is the line of the go statement the helper lists as a call of its entry", () => {
-    const created = collected.db.prepare("SELECT DISTINCT entry, creation_site AS site FROM goroutines WHERE creation_site LIKE 'main.main %'").all() as { entry: string; site: string }[];
+    const created = collected.db
+      .prepare("SELECT DISTINCT entry, creation_site AS site FROM goroutines WHERE creation_site LIKE 'main.main %'")
+      .all() as { entry: string; site: string }[];
     const byEntry = new Map(created.map((g) => [g.entry, g.site]));
     const goCalls = index.calls.filter((c) => c.kind === "go");
     expect(goCalls).toHaveLength(5);

@@ -11,7 +11,13 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { goHelperPath } from "../../src/gohelper/index.js";
 import { parseStack } from "../../src/model/waits.js";
-import { waitSites, wakersInSource, type BlockedAt, type WaitSiteIndex, type WakerCandidate } from "../../src/model/wait-sites.js";
+import {
+  waitSites,
+  wakersInSource,
+  type BlockedAt,
+  type WaitSiteIndex,
+  type WakerCandidate,
+} from "../../src/model/wait-sites.js";
 import { collectFixtures, type Collected } from "./collected.js";
 
 // Each "// at: NAME" marks the line of a goroutine's frame named NAME.
@@ -141,7 +147,10 @@ const at = (name: string) => ({ file: "ring.go", line: lineOf(name) });
 /** A candidate goroutine whose stack is the marked frames, innermost first. */
 const goroutine = (id: string, ...names: string[]) => ({ id, frames: names.map(at) });
 /** The same, created by the `go` statement at the marked line. */
-const started = (id: string, creation: string, ...names: string[]): WakerCandidate => ({ ...goroutine(id, ...names), creationSite: at(creation) });
+const started = (id: string, creation: string, ...names: string[]): WakerCandidate => ({
+  ...goroutine(id, ...names),
+  creationSite: at(creation),
+});
 /** Every goroutine of `all` but `one`. */
 const others = (all: readonly WakerCandidate[], one: WakerCandidate) => all.filter((g) => g !== one);
 /** A candidate as the blocked goroutine: parked at its innermost frame. */
@@ -190,16 +199,27 @@ describe("a ring of closures over local channels", () => {
 });
 
 describe("a ring of one worker function", () => {
-  const workers = [goroutine("w1", "worker"), goroutine("w2", "worker"), goroutine("w3", "worker"), goroutine("main", "timer")];
+  const workers = [
+    goroutine("w1", "worker"),
+    goroutine("w2", "worker"),
+    goroutine("w3", "worker"),
+    goroutine("main", "timer"),
+  ];
 
   test("the helper names its parameters and gives each go statement's arguments their own classes", () => {
     const worker = index.functions.find((f) => f.start === lineOf("worker") - 1);
     expect(worker?.id).toBe(`worker@ring.go:${String(lineOf("worker") - 1)}:1`);
-    expect(index.ops.filter((o) => o.line === lineOf("worker") || o.line === lineOf("worker") + 1).map((o) => [o.op, o.param?.index, o.merged === o.channel])).toEqual([
+    expect(
+      index.ops
+        .filter((o) => o.line === lineOf("worker") || o.line === lineOf("worker") + 1)
+        .map((o) => [o.op, o.param?.index, o.merged === o.channel]),
+    ).toEqual([
       ["recv", 0, true],
       ["send", 1, false],
     ]);
-    const calls = index.calls.filter((c) => c.callee === worker?.id && c.line >= lineOf("go-xy") && c.line <= lineOf("go-zx"));
+    const calls = index.calls.filter(
+      (c) => c.callee === worker?.id && c.line >= lineOf("go-xy") && c.line <= lineOf("go-zx"),
+    );
     expect(calls.map((c) => [c.kind, c.line, ...c.args.map((a) => a.channels.join(","))])).toEqual([
       ["go", lineOf("go-xy"), `x@ring.go:${String(lineOf("go-xy") - 1)}`, `y@ring.go:${String(lineOf("go-xy") - 1)}`],
       ["go", lineOf("go-yz"), `y@ring.go:${String(lineOf("go-xy") - 1)}`, `z@ring.go:${String(lineOf("go-xy") - 1)}`],
@@ -253,7 +273,9 @@ describe("parameters resolved through several frames", () => {
     expect(wakersInSource(index, blocked(waiter1), [waiter2, sender1, sender2, sender3])).toEqual(["sender1"]);
     expect(wakersInSource(index, blocked(waiter2), [waiter1, sender1, sender2, sender3])).toEqual([]);
     // Without the outer frame the chain stops at await's parameter: the merged answer.
-    expect(wakersInSource(index, { ...at("await"), creationSite: at("go-waiter2") }, [sender1, sender2, sender3])).toEqual(["sender1", "sender2", "sender3"]);
+    expect(
+      wakersInSource(index, { ...at("await"), creationSite: at("go-waiter2") }, [sender1, sender2, sender3]),
+    ).toEqual(["sender1", "sender2", "sender3"]);
   });
 
   test("a deferred literal's caller frame is at the function's exit: its defer statement is the call site", () => {
@@ -262,7 +284,12 @@ describe("parameters resolved through several frames", () => {
 });
 
 describe("what does not count", () => {
-  const twins = [goroutine("p2", "pingPong"), goroutine("relay", "receive", "relay"), goroutine("feed", "feed"), goroutine("other", "A")];
+  const twins = [
+    goroutine("p2", "pingPong"),
+    goroutine("relay", "receive", "relay"),
+    goroutine("feed", "feed"),
+    goroutine("other", "A"),
+  ];
 
   test("a goroutine parked in the same select waits like it; a relay's outer frame holds a later send", () => {
     // feed is parked at a send on the class, the direction of pingPong's own send case: not a waker.
@@ -273,11 +300,17 @@ describe("what does not count", () => {
     expect(wakersInSource(index, { ...at("A"), reason: "nil chan receive" }, [goroutine("B", "B")])).toEqual([]);
     expect(wakersInSource(index, { file: "ring.go", line: 1 }, [goroutine("B", "B")])).toEqual([]);
     expect(wakersInSource(index, { file: "other.go", line: lineOf("A") }, [goroutine("B", "B")])).toEqual([]);
-    expect(wakersInSource(index, at("A"), [{ id: "B", frames: [{ file: "other.go", line: lineOf("B") }] }])).toEqual([]);
+    expect(wakersInSource(index, at("A"), [{ id: "B", frames: [{ file: "other.go", line: lineOf("B") }] }])).toEqual(
+      [],
+    );
   });
 
   test("frames given with directories match by base name", () => {
-    expect(wakersInSource(index, { file: join(dir, "ring.go"), line: lineOf("A") }, [{ id: "B", frames: [{ file: "/elsewhere/ring.go", line: lineOf("B") }] }])).toEqual(["B"]);
+    expect(
+      wakersInSource(index, { file: join(dir, "ring.go"), line: lineOf("A") }, [
+        { id: "B", frames: [{ file: "/elsewhere/ring.go", line: lineOf("B") }] },
+      ]),
+    ).toEqual(["B"]);
   });
 });
 
@@ -312,7 +345,11 @@ describe("the compactionring kernel: three shards run take(turn, next) on a ring
       creationSite: { file: "ring_test.go", line: callLine - 1 },
     };
   };
-  const asBlocked = (c: WakerCandidate): BlockedAt => ({ ...blocked(c), function: `${KERNEL_PACKAGE}.(*shard).take`, reason: "chan receive" });
+  const asBlocked = (c: WakerCandidate): BlockedAt => ({
+    ...blocked(c),
+    function: `${KERNEL_PACKAGE}.(*shard).take`,
+    reason: "chan receive",
+  });
 
   test("each shard waits for exactly the shard that sends on its turn channel: a ← b ← c ← a", () => {
     expect(kernel.errors).toEqual([]);
@@ -328,7 +365,10 @@ describe("the compactionring kernel: three shards run take(turn, next) on a ring
 
   test("without stacks take's parameters keep the merged class: every other shard could be the waker", () => {
     const a = shard("a", "a.take(bToA, aToC)");
-    const others = [shard("b", "b.take(cToB, bToA)"), shard("c", "c.take(aToC, cToB)")].map((g) => ({ id: g.id, frames: g.frames.slice(0, 1) }));
+    const others = [shard("b", "b.take(cToB, bToA)"), shard("c", "c.take(aToC, cToB)")].map((g) => ({
+      id: g.id,
+      frames: g.frames.slice(0, 1),
+    }));
     expect(wakersInSource(kernel, { ...a.frames[0], reason: "chan receive" }, others)).toEqual(["b", "c"]);
   });
 
@@ -354,7 +394,11 @@ describe("the compactionring kernel: three shards run take(turn, next) on a ring
       const shards = new Map<number, WakerCandidate>();
       for (const row of rows) {
         const creation = parseStack(`;${row.creation}`).frames[0];
-        shards.set(row.gid, { id: String(creation.line), frames: parseStack(row.stack).frames, creationSite: creation });
+        shards.set(row.gid, {
+          id: String(creation.line),
+          frames: parseStack(row.stack).frames,
+          creationSite: creation,
+        });
       }
       const byLine = (call: string): string => String(kernelLine(source, call) - 1);
       const [a, b, c] = ["a.take(bToA, aToC)", "b.take(cToB, bToA)", "c.take(aToC, cToB)"].map(byLine);

@@ -14,7 +14,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { collect } from "../../src/collect/index.js";
-import { analyseLeaks, analysisJson, formatFindings, scoreLeaks, type BugReport, type LeakAnalysis, type LeakScoreReport } from "../../src/leaks/index.js";
+import {
+  analyseLeaks,
+  analysisJson,
+  formatFindings,
+  scoreLeaks,
+  type BugReport,
+  type LeakAnalysis,
+  type LeakScoreReport,
+} from "../../src/leaks/index.js";
 import { openDatabase, type SchedlabDatabase } from "../../src/store/index.js";
 import { ingestRuns } from "../../src/trace/index.js";
 
@@ -40,7 +48,14 @@ let score: LeakScoreReport;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "schedlab-why-"));
   const dbFile = join(dir, "schedlab.db");
-  await collect({ paths: [KERNELS], programs: PROGRAMS, budgetMs: 4_000, jobs: 2, db: dbFile, traces: join(dir, "traces") });
+  await collect({
+    paths: [KERNELS],
+    programs: PROGRAMS,
+    budgetMs: 4_000,
+    jobs: 2,
+    db: dbFile,
+    traces: join(dir, "traces"),
+  });
   db = openDatabase(dbFile);
   await ingestRuns(db);
   analysis = await analyseLeaks(db);
@@ -69,12 +84,20 @@ describe("why it is stuck", () => {
     const e = bug.explained!.explanation;
     expect(e.wait).toBe("Mutex.Lock");
     // Both lockers run copyAll, and block at its second Lock (line 27), each on the mutex the other took at line 23.
-    expect(e.cycle?.map((s) => `${s.wait} ${s.site?.split(" ").pop()}`)).toEqual(["Mutex.Lock mirror_test.go:27", "Mutex.Lock mirror_test.go:27"]);
+    expect(e.cycle?.map((s) => `${s.wait} ${s.site?.split(" ").pop()}`)).toEqual([
+      "Mutex.Lock mirror_test.go:27",
+      "Mutex.Lock mirror_test.go:27",
+    ]);
     expect(e.waitsFor).toHaveLength(1);
     expect(e.waitsFor[0]).toMatchObject({ basis: "holds-lock", state: "blocked" });
     expect(e.waitsFor[0]!.tookLockAt).toMatch(/mirror_test\.go:23$/);
-    expect(e.text).toMatch(/waits at mirror_test\.go:27 \(Mutex\.Lock, called at mirror_test\.go:4[26]\) for .*, which waits at mirror_test\.go:27 \(Mutex\.Lock, called at mirror_test\.go:4[26]\) for .*: a cycle of blocked goroutines.* took that lock at mirror_test\.go:23/);
-    expect(e.stack.map((f) => f.split(" ").pop())).toEqual(["mirror_test.go:27", expect.stringMatching(/^mirror_test\.go:4[26]$/)]);
+    expect(e.text).toMatch(
+      /waits at mirror_test\.go:27 \(Mutex\.Lock, called at mirror_test\.go:4[26]\) for .*, which waits at mirror_test\.go:27 \(Mutex\.Lock, called at mirror_test\.go:4[26]\) for .*: a cycle of blocked goroutines.* took that lock at mirror_test\.go:23/,
+    );
+    expect(e.stack.map((f) => f.split(" ").pop())).toEqual([
+      "mirror_test.go:27",
+      expect.stringMatching(/^mirror_test\.go:4[26]$/),
+    ]);
     expect(bug.replay).toMatch(/^schedlab collect --replay \d+ --db /);
     expect(bug.trace).toMatch(/\.trace|trace/);
   });
@@ -126,7 +149,11 @@ describe("lock-order prediction", () => {
     expect(text).toMatch(/^Blocked forever \(counted by --fail-on-leak\): \d+ bugs/);
     expect(text).toContain("PROVEN deadlock  abba/mirrorsync  TestPushAndPull");
     expect(text).toContain("Potential deadlocks");
-    const json = analysisJson(analysis) as { version: number; counts: { leak: number; potential: number }; bugs: unknown[] };
+    const json = analysisJson(analysis) as {
+      version: number;
+      counts: { leak: number; potential: number };
+      bugs: unknown[];
+    };
     expect(json.version).toBe(3);
     expect(json.counts.leak).toBe(analysis.bugs.filter((b) => b.gating).length);
     expect(json.counts.potential).toBe(2);
@@ -138,7 +165,15 @@ describe("bugs, not rows", () => {
     const countDir = mkdtempSync(join(tmpdir(), "schedlab-why-count-"));
     try {
       const file = join(countDir, "count.db");
-      await collect({ paths: [KERNELS], programs: ["wgmisuse/taskcount"], runs: 2, testCount: 3, jobs: 2, db: file, traces: join(countDir, "traces") });
+      await collect({
+        paths: [KERNELS],
+        programs: ["wgmisuse/taskcount"],
+        runs: 2,
+        testCount: 3,
+        jobs: 2,
+        db: file,
+        traces: join(countDir, "traces"),
+      });
       const counted = openDatabase(file);
       try {
         await ingestRuns(counted);

@@ -3,7 +3,10 @@ import { classScores } from "../../src/metrics/classScores.js";
 
 describe("classScores", () => {
   it("reads precision, recall, F1 and support off the matrix", () => {
-    const [a, b] = classScores([[1, 1], [0, 1]]);
+    const [a, b] = classScores([
+      [1, 1],
+      [0, 1],
+    ]);
     expect(a).toEqual({ precision: 1, recall: 0.5, f1: expect.closeTo(2 / 3, 12), support: 2, predicted: 1 });
     expect(b).toEqual({ precision: 0.5, recall: 1, f1: expect.closeTo(2 / 3, 12), support: 1, predicted: 2 });
   });

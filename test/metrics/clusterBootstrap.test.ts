@@ -44,7 +44,11 @@ describe("clusterBootstrapMeanDifference", () => {
     }
     const b = a.map(() => 0);
     const byProgram = clusterBootstrapMeanDifference(groups, a, b);
-    const bySample = clusterBootstrapMeanDifference(a.map((_, i) => `s${i}`), a, b);
+    const bySample = clusterBootstrapMeanDifference(
+      a.map((_, i) => `s${i}`),
+      a,
+      b,
+    );
     expect(byProgram.upper - byProgram.lower).toBeGreaterThan(2 * (bySample.upper - bySample.lower));
   });
 });
@@ -135,7 +139,8 @@ describe("clusterBootstrapStatistic", () => {
     const groups = ["p", "p", "q", "q"];
     const hits = [4, 5, 0, 1];
     const trials = [5, 5, 5, 5];
-    const ratio = (ix: readonly number[]): number => ix.reduce((s, i) => s + hits[i]!, 0) / ix.reduce((s, i) => s + trials[i]!, 0);
+    const ratio = (ix: readonly number[]): number =>
+      ix.reduce((s, i) => s + hits[i]!, 0) / ix.reduce((s, i) => s + trials[i]!, 0);
     const result = clusterBootstrapStatistic(groups, ratio, { seed: 1 });
     expect(result.estimate).toBeCloseTo(0.5, 12);
     // resamples are {p,p} → 0.9, {q,q} → 0.1, {p,q} → 0.5

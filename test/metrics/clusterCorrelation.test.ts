@@ -74,7 +74,9 @@ describe("clusterSpearman in linear time", () => {
     const groups = ["a", "a", "a", "b", "b", "c"];
     const x = [1, 1, 1, 2, 3, 4];
     const y = [5, 6, 7, 5, 9, 1];
-    expect(clusterSpearman(groups, x, y, { resamples: 200, seed: 9 })).toEqual(clusterSpearmanBefore(groups, x, y, { resamples: 200, seed: 9 }));
+    expect(clusterSpearman(groups, x, y, { resamples: 200, seed: 9 })).toEqual(
+      clusterSpearmanBefore(groups, x, y, { resamples: 200, seed: 9 }),
+    );
     const constant = clusterSpearman(groups, [2, 2, 2, 2, 2, 2], y, { resamples: 50 });
     expect(constant).toEqual(clusterSpearmanBefore(groups, [2, 2, 2, 2, 2, 2], y, { resamples: 50 }));
   });

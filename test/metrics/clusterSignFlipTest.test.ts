@@ -17,7 +17,11 @@ describe("clusterSignFlipTest", () => {
   it("cannot go below 2 / 2^C however large the difference: the cluster is the unit", () => {
     // 2 clusters, A right on every sample, B on none: McNemar would say p ≈ 0 for 1000 samples.
     const groups = Array.from({ length: 1000 }, (_, i) => (i < 500 ? "p" : "q"));
-    const result = clusterSignFlipTest(groups, groups.map(() => 1), groups.map(() => 0));
+    const result = clusterSignFlipTest(
+      groups,
+      groups.map(() => 1),
+      groups.map(() => 0),
+    );
     expect(result.pValue).toBe(0.5);
   });
   it("gives p = 1 when nothing differs and NaN without samples", () => {

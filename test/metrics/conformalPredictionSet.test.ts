@@ -21,7 +21,10 @@ describe("conformal prediction sets (LAC score)", () => {
     // Ten calibration samples whose observed label got probabilities 0.95, 0.9, …, 0.5:
     // scores 0.05 … 0.5; at 80 % the threshold is the ⌈11·0.8⌉ = 9th smallest score, 0.45.
     const calibrationQ = [0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5];
-    const t = conformalThreshold(calibrationQ.map((q) => labelScore([q, 1 - q], 0)), 0.8);
+    const t = conformalThreshold(
+      calibrationQ.map((q) => labelScore([q, 1 - q], 0)),
+      0.8,
+    );
     expect(t).toBeCloseTo(0.45, 12);
     // Test samples: q of the observed label 0.6 (in the set), 0.5 (score 0.5 > 0.45: out), 0.3 (out).
     const test = [

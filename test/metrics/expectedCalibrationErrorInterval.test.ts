@@ -14,7 +14,10 @@ interface Corpus {
  * Samples of `programs` programs: in each, the predictor gives its top label (class 0)
  * probability `confidence`, and the observed event is class 0 with probability `hitRate`.
  */
-function corpus(programs: readonly { name: string; samples: number; confidence: number; hitRate: number }[], seed: number): Corpus {
+function corpus(
+  programs: readonly { name: string; samples: number; confidence: number; hitRate: number }[],
+  seed: number,
+): Corpus {
   const random = seededRandom(seed);
   const out: Corpus = { groups: [], probabilities: [], observed: [] };
   for (const p of programs) {
@@ -29,7 +32,12 @@ function corpus(programs: readonly { name: string; samples: number; confidence: 
   return out;
 }
 
-const tenCalibrated = Array.from({ length: 10 }, (_, i) => ({ name: `p${i}`, samples: 100, confidence: 0.55 + 0.04 * i, hitRate: 0.55 + 0.04 * i }));
+const tenCalibrated = Array.from({ length: 10 }, (_, i) => ({
+  name: `p${i}`,
+  samples: 100,
+  confidence: 0.55 + 0.04 * i,
+  hitRate: 0.55 + 0.04 * i,
+}));
 /** Overconfident by 0.08 on average, with the overconfidence varying by program, like the students on real corpora. */
 const tenOverconfident = tenCalibrated.map((p, i) => ({ ...p, hitRate: p.hitRate - 0.08 + 0.03 * ((i % 3) - 1) }));
 
@@ -50,23 +58,43 @@ describe("expectedCalibrationErrorInterval", () => {
     const data = corpus(tenCalibrated.slice(0, 6), 2);
     const direct = clusterBootstrapStatistic(
       data.groups,
-      (ix) => expectedCalibrationError(ix.map((i) => data.probabilities[i]!), ix.map((i) => data.observed[i]!)),
+      (ix) =>
+        expectedCalibrationError(
+          ix.map((i) => data.probabilities[i]!),
+          ix.map((i) => data.observed[i]!),
+        ),
       { seed: 11, resamples: 300 },
     );
-    const fast = expectedCalibrationErrorInterval(data.groups, data.probabilities, data.observed, { seed: 11, resamples: 300 });
+    const fast = expectedCalibrationErrorInterval(data.groups, data.probabilities, data.observed, {
+      seed: 11,
+      resamples: 300,
+    });
     expect(fast.estimate).toBeCloseTo(direct.estimate, 12);
     expect(fast.lower).toBeCloseTo(direct.lower, 12);
     expect(fast.upper).toBeCloseTo(direct.upper, 12);
     // and with 2 bins on a hand-checkable example: p → ECE 0.25 alone, q → 0.1 alone
     const small = {
       groups: ["p", "p", "q"],
-      probabilities: [[0.9, 0.1], [0.6, 0.4], [0.3, 0.7]],
+      probabilities: [
+        [0.9, 0.1],
+        [0.6, 0.4],
+        [0.3, 0.7],
+      ],
       observed: [0, 1, 0],
     };
-    const twoBins = expectedCalibrationErrorInterval(small.groups, small.probabilities, small.observed, { bins: 2, seed: 4, resamples: 200 });
+    const twoBins = expectedCalibrationErrorInterval(small.groups, small.probabilities, small.observed, {
+      bins: 2,
+      seed: 4,
+      resamples: 200,
+    });
     const twoBinsDirect = clusterBootstrapStatistic(
       small.groups,
-      (ix) => expectedCalibrationError(ix.map((i) => small.probabilities[i]!), ix.map((i) => small.observed[i]!), 2),
+      (ix) =>
+        expectedCalibrationError(
+          ix.map((i) => small.probabilities[i]!),
+          ix.map((i) => small.observed[i]!),
+          2,
+        ),
       { seed: 4, resamples: 200 },
     );
     // all three: |0.5 − 0.75|·2/3 + |0 − 0.7|·1/3
@@ -110,8 +138,17 @@ describe("expectedCalibrationErrorInterval", () => {
     // a statistic that is a mean (the hit rate of the top label) gives the same interval both ways
     const data = corpus(tenCalibrated, 5);
     const hits = data.observed.map((o) => (o === 0 ? 1 : 0));
-    const accuracy = clusterBootstrapMeanDifference(data.groups, hits, hits.map(() => 0), { seed: 3, resamples: 500 });
-    const viaStatistic = clusterBootstrapStatistic(data.groups, (ix) => ix.reduce((s, i) => s + hits[i]!, 0) / ix.length, { seed: 3, resamples: 500 });
+    const accuracy = clusterBootstrapMeanDifference(
+      data.groups,
+      hits,
+      hits.map(() => 0),
+      { seed: 3, resamples: 500 },
+    );
+    const viaStatistic = clusterBootstrapStatistic(
+      data.groups,
+      (ix) => ix.reduce((s, i) => s + hits[i]!, 0) / ix.length,
+      { seed: 3, resamples: 500 },
+    );
     expect(viaStatistic.lower).toBeCloseTo(accuracy.lower, 12);
     expect(viaStatistic.upper).toBeCloseTo(accuracy.upper, 12);
   });

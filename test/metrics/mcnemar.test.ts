@@ -19,7 +19,13 @@ function pairs(onlyA: number, onlyB: number, both: number, neither: number): [nu
 
 describe("mcnemar", () => {
   it("uses the exact binomial test for few discordant pairs", () => {
-    expect(mcnemar(...pairs(3, 0, 5, 5))).toEqual({ onlyA: 3, onlyB: 0, method: "exact", statistic: 0, pValue: expect.closeTo(0.25, 12) });
+    expect(mcnemar(...pairs(3, 0, 5, 5))).toEqual({
+      onlyA: 3,
+      onlyB: 0,
+      method: "exact",
+      statistic: 0,
+      pValue: expect.closeTo(0.25, 12),
+    });
     // n = 6, P(X ≤ 1) = 7/64 → p = 14/64
     const result = mcnemar(...pairs(5, 1, 0, 0));
     expect(result.pValue).toBeCloseTo(14 / 64, 12);

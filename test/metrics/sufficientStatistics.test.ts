@@ -5,8 +5,14 @@ import {
   clusterBootstrapStatistic,
   clusterIndex,
 } from "../../src/metrics/clusterBootstrap.js";
-import { expectedCalibrationError, expectedCalibrationErrorOfBins } from "../../src/metrics/expectedCalibrationError.js";
-import { expectedCalibrationErrorInterval, expectedCalibrationErrorIntervalOfCells } from "../../src/metrics/expectedCalibrationErrorInterval.js";
+import {
+  expectedCalibrationError,
+  expectedCalibrationErrorOfBins,
+} from "../../src/metrics/expectedCalibrationError.js";
+import {
+  expectedCalibrationErrorInterval,
+  expectedCalibrationErrorIntervalOfCells,
+} from "../../src/metrics/expectedCalibrationErrorInterval.js";
 import { calibrationBin, reliabilityBins, reliabilityBinsOfSums } from "../../src/metrics/reliabilityBins.js";
 import { tieCredit } from "../../src/metrics/tieCredit.js";
 import { seededRandom } from "../../src/random.js";
@@ -40,8 +46,19 @@ describe("intervals from per-cluster sufficient statistics", () => {
     const sums = new Float64Array(sizes.length);
     credit.forEach((c, i) => (sums[clusterOf[i]!]! += c));
     const ofSums = clusterBootstrapMeanDifferenceOfSums(sizes, sums, new Float64Array(sizes.length), options);
-    expect(ofSums).toEqual(clusterBootstrapMeanDifference(groups, credit, credit.map(() => 0), options));
-    const itemLevel = clusterBootstrapStatistic(groups, (ix) => ix.reduce((s, i) => s + credit[i]!, 0) / ix.length, options);
+    expect(ofSums).toEqual(
+      clusterBootstrapMeanDifference(
+        groups,
+        credit,
+        credit.map(() => 0),
+        options,
+      ),
+    );
+    const itemLevel = clusterBootstrapStatistic(
+      groups,
+      (ix) => ix.reduce((s, i) => s + credit[i]!, 0) / ix.length,
+      options,
+    );
     expect(ofSums.estimate).toBeCloseTo(itemLevel.estimate, 12);
     expect(ofSums.lower).toBeCloseTo(itemLevel.lower, 12);
     expect(ofSums.upper).toBeCloseTo(itemLevel.upper, 12);
@@ -50,7 +67,11 @@ describe("intervals from per-cluster sufficient statistics", () => {
   it("the ECE bootstrap from per-cluster bin sums is the sample-level bootstrap of the ECE", () => {
     const bins = 15;
     const { clusterOf, sizes } = clusterIndex(groups);
-    const cells = { count: new Float64Array(sizes.length * bins), confidenceSum: new Float64Array(sizes.length * bins), hits: new Float64Array(sizes.length * bins) };
+    const cells = {
+      count: new Float64Array(sizes.length * bins),
+      confidenceSum: new Float64Array(sizes.length * bins),
+      hits: new Float64Array(sizes.length * bins),
+    };
     probabilities.forEach((q, i) => {
       const confidence = Math.max(...q);
       const cell = clusterOf[i]! * bins + calibrationBin(confidence, bins);
@@ -62,7 +83,11 @@ describe("intervals from per-cluster sufficient statistics", () => {
     expect(ofCells).toEqual(expectedCalibrationErrorInterval(groups, probabilities, observed, options));
     const itemLevel = clusterBootstrapStatistic(
       groups,
-      (ix) => expectedCalibrationError(ix.map((i) => probabilities[i]!), ix.map((i) => observed[i]!)),
+      (ix) =>
+        expectedCalibrationError(
+          ix.map((i) => probabilities[i]!),
+          ix.map((i) => observed[i]!),
+        ),
       options,
     );
     expect(ofCells.estimate).toBeCloseTo(itemLevel.estimate, 12);
@@ -81,6 +106,8 @@ describe("intervals from per-cluster sufficient statistics", () => {
       hits[b]! += credit[i]!;
     });
     expect(reliabilityBinsOfSums(count, confidenceSum, hits)).toEqual(direct);
-    expect(expectedCalibrationErrorOfBins(direct, probabilities.length)).toBe(expectedCalibrationError(probabilities, observed));
+    expect(expectedCalibrationErrorOfBins(direct, probabilities.length)).toBe(
+      expectedCalibrationError(probabilities, observed),
+    );
   });
 });

@@ -10,7 +10,12 @@ describe("tieCredit", () => {
   it("is 1/m for a tie of m top labels that contains the observed one", () => {
     expect(tieCredit([0.5, 0.5, 0], 1)).toBe(0.5);
     expect(tieCredit([0.5, 0.5, 0], 2)).toBe(0);
-    expect(tieCredit(Array.from({ length: 6 }, () => 1 / 6), 4)).toBeCloseTo(1 / 6, 15);
+    expect(
+      tieCredit(
+        Array.from({ length: 6 }, () => 1 / 6),
+        4,
+      ),
+    ).toBeCloseTo(1 / 6, 15);
   });
   it("treats values equal up to float rounding as tied", () => {
     const q = [0.1 + 0.2, 0.3, 0.4 - 0.1 - 1e-17];

@@ -6,14 +6,29 @@
 // not repeated), and a summary naming a goroutine the run does not have is refused.
 
 import { describe, expect, it } from "vitest";
-import { decodeEndStates, encodeEndStates, EndStateFormatError, NO_LOCKS, runStateFold, type LeakRun, type RunGoroutineStates } from "../../src/model/index.js";
+import {
+  decodeEndStates,
+  encodeEndStates,
+  EndStateFormatError,
+  NO_LOCKS,
+  runStateFold,
+  type LeakRun,
+  type RunGoroutineStates,
+} from "../../src/model/index.js";
 import type { GoroutineInfo, GoroutineRecord, LockOp, RecordKind } from "../../src/core/index.js";
 
 const PKG = "example.com/m/store";
 const site = (line: number): string => `${PKG}.worker store.go:${line}`;
 
 function goroutine(gid: number, canonicalId: string): GoroutineInfo {
-  return { goroutine: gid, canonicalId, parent: gid === 1 ? null : 1, entry: `${PKG}.worker`, creationSite: gid === 1 ? null : site(3), isRoot: gid === 1 };
+  return {
+    goroutine: gid,
+    canonicalId,
+    parent: gid === 1 ? null : 1,
+    entry: `${PKG}.worker`,
+    creationSite: gid === 1 ? null : site(3),
+    isRoot: gid === 1,
+  };
 }
 
 const GOROUTINES = [
@@ -24,22 +39,59 @@ const GOROUTINES = [
 ];
 
 type Step =
-  | { readonly kind: RecordKind; readonly g: number; readonly reason?: string; readonly site?: string | null; readonly stack?: string | null; readonly actor?: number | null }
-  | { readonly op: LockOp["phase"]; readonly g: number; readonly mode?: LockOp["mode"]; readonly lock: string; readonly line: number };
+  | {
+      readonly kind: RecordKind;
+      readonly g: number;
+      readonly reason?: string;
+      readonly site?: string | null;
+      readonly stack?: string | null;
+      readonly actor?: number | null;
+    }
+  | {
+      readonly op: LockOp["phase"];
+      readonly g: number;
+      readonly mode?: LockOp["mode"];
+      readonly lock: string;
+      readonly line: number;
+    };
 
 function fold(steps: readonly Step[], outcome: LeakRun["outcome"] = "ok"): RunGoroutineStates {
-  const run: LeakRun = { runId: 1, runIndex: 0, config: "procs-2", outcome, runtimeDeadlock: false, crashed: false, wallMs: 12.5, goroutines: GOROUTINES };
+  const run: LeakRun = {
+    runId: 1,
+    runIndex: 0,
+    config: "procs-2",
+    outcome,
+    runtimeDeadlock: false,
+    crashed: false,
+    wallMs: 12.5,
+    goroutines: GOROUTINES,
+  };
   const states = runStateFold(run);
   let seq = 0;
   steps.forEach((step, i) => {
     const timeNs = 1_000 * (i + 1);
     if ("op" in step) {
-      states.addLockOp({ seq, timeNs, goroutine: step.g, phase: step.op, mode: step.mode ?? "w", lock: step.lock, site: site(step.line), stack: `;${site(step.line)}` });
+      states.addLockOp({
+        seq,
+        timeNs,
+        goroutine: step.g,
+        phase: step.op,
+        mode: step.mode ?? "w",
+        lock: step.lock,
+        site: site(step.line),
+        stack: `;${site(step.line)}`,
+      });
       return;
     }
     const record: GoroutineRecord = {
-      seq: seq++, timeNs, kind: step.kind, goroutine: step.g, actor: step.actor ?? (step.kind === "GoUnblock" ? null : step.g),
-      reason: step.reason ?? "", site: step.site ?? null, stack: step.kind === "GoBlock" ? (step.stack ?? null) : undefined,
+      seq: seq++,
+      timeNs,
+      kind: step.kind,
+      goroutine: step.g,
+      actor: step.actor ?? (step.kind === "GoUnblock" ? null : step.g),
+      reason: step.reason ?? "",
+      site: step.site ?? null,
+      stack: step.kind === "GoBlock" ? (step.stack ?? null) : undefined,
     };
     states.add(record);
   });
@@ -48,18 +100,27 @@ function fold(steps: readonly Step[], outcome: LeakRun["outcome"] = "ok"): RunGo
 
 /** Every Map and Set as its entries, in order: equal text means equal content in the same order. */
 function inOrder(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (v instanceof Map ? { map: [...v] } : v instanceof Set ? { set: [...v] } : v));
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v instanceof Map ? { map: [...v] } : v instanceof Set ? { set: [...v] } : v,
+  );
 }
 
 const STEPS: Step[] = [
   { kind: "GoStart", g: 1 },
-  { kind: "GoCreate", g: 4, actor: 1, site: site(3) }, { kind: "GoCreate", g: 5, actor: 1, site: site(3) }, { kind: "GoCreate", g: 9, actor: 1, site: site(3) },
+  { kind: "GoCreate", g: 4, actor: 1, site: site(3) },
+  { kind: "GoCreate", g: 5, actor: 1, site: site(3) },
+  { kind: "GoCreate", g: 9, actor: 1, site: site(3) },
   { kind: "GoStart", g: 4 },
-  { op: "want", g: 4, lock: "0xc000010", line: 10 }, { op: "got", g: 4, lock: "0xc000010", line: 10 },
-  { op: "want", g: 4, lock: "0xc000020", line: 11 }, { op: "got", g: 4, lock: "0xc000020", line: 11 },
-  { op: "want", g: 4, lock: "0xc000030", line: 12 }, { op: "got", g: 4, lock: "0xc000030", line: 12 },
-  { op: "want", g: 4, mode: "r", lock: "0xc000040", line: 13 }, { op: "got", g: 4, mode: "r", lock: "0xc000040", line: 13 },
-  { op: "want", g: 4, mode: "r", lock: "0xc000040", line: 14 }, { op: "got", g: 4, mode: "r", lock: "0xc000040", line: 14 },
+  { op: "want", g: 4, lock: "0xc000010", line: 10 },
+  { op: "got", g: 4, lock: "0xc000010", line: 10 },
+  { op: "want", g: 4, lock: "0xc000020", line: 11 },
+  { op: "got", g: 4, lock: "0xc000020", line: 11 },
+  { op: "want", g: 4, lock: "0xc000030", line: 12 },
+  { op: "got", g: 4, lock: "0xc000030", line: 12 },
+  { op: "want", g: 4, mode: "r", lock: "0xc000040", line: 13 },
+  { op: "got", g: 4, mode: "r", lock: "0xc000040", line: 13 },
+  { op: "want", g: 4, mode: "r", lock: "0xc000040", line: 14 },
+  { op: "got", g: 4, mode: "r", lock: "0xc000040", line: 14 },
   { kind: "GoBlock", g: 4, reason: "chan receive", site: site(20), stack: `runtime.chanrecv1;${site(20)}` },
   { kind: "GoUnblock", g: 4, actor: 5 },
   { kind: "GoStart", g: 4 },
@@ -73,7 +134,8 @@ const STEPS: Step[] = [
   { kind: "GoStart", g: 5 },
   { op: "want", g: 5, lock: "0xc000010", line: 30 },
   { kind: "GoBlock", g: 5, reason: "sync", site: site(30), stack: null },
-  { kind: "GoStart", g: 9 }, { kind: "GoBlock", g: 9, reason: "sleep", site: site(40) },
+  { kind: "GoStart", g: 9 },
+  { kind: "GoBlock", g: 9, reason: "sleep", site: site(40) },
   { kind: "GoEnd", g: 1 },
 ];
 
@@ -84,7 +146,11 @@ describe("the end-state codec", () => {
     expect(states.locks.edges.length).toBeGreaterThan(0);
     expect(states.locks.recursiveReads).toHaveLength(1);
     expect(states.locks.wanting.size).toBe(1);
-    expect([...(states.wakes.get(GOROUTINES[1].canonicalId)?.values() ?? [])].flatMap((t) => t.wakers)).toEqual([GOROUTINES[2].canonicalId, "(timer)", "(non-user)"]);
+    expect([...(states.wakes.get(GOROUTINES[1].canonicalId)?.values() ?? [])].flatMap((t) => t.wakers)).toEqual([
+      GOROUTINES[2].canonicalId,
+      "(timer)",
+      "(non-user)",
+    ]);
     const decoded = decodeEndStates(encodeEndStates(states, GOROUTINES), GOROUTINES);
     expect(decoded).toEqual(states);
     expect(inOrder(decoded)).toBe(inOrder(states));
@@ -111,7 +177,12 @@ describe("the end-state codec", () => {
 
   it("refuses a summary that names a goroutine the run does not list", () => {
     const text = encodeEndStates(fold(STEPS), GOROUTINES);
-    expect(() => decodeEndStates(text, GOROUTINES.filter((g) => g.goroutine !== 5))).toThrow(EndStateFormatError);
+    expect(() =>
+      decodeEndStates(
+        text,
+        GOROUTINES.filter((g) => g.goroutine !== 5),
+      ),
+    ).toThrow(EndStateFormatError);
     expect(() => encodeEndStates(fold(STEPS), GOROUTINES.slice(0, 2))).toThrow(/does not have/);
   });
 });

@@ -30,25 +30,38 @@ const endsWithSyncBlock = prefixOf(records(["GoStart", 1], ["GoBlock", 1, "sync"
 describe("uniform", () => {
   it("gives 1/6 to every event", async () => {
     const [p] = await uniformPredictor().predict([stateOf("x", endsWithStart)]);
-    close(p.probabilities, [1, 1, 1, 1, 1, 1].map((v) => v / 6));
+    close(
+      p.probabilities,
+      [1, 1, 1, 1, 1, 1].map((v) => v / 6),
+    );
   });
 });
 
 describe("majority", () => {
   it("predicts the training marginal from samples: [GoStart, GoStart, GoBlock, GoEnd]", async () => {
-    const samples = [sampleOf(endsWithCreate, "GoStart"), sampleOf(endsWithCreate, "GoStart"), sampleOf(endsWithStart, "GoBlock"), sampleOf(endsWithStart, "GoEnd")];
+    const samples = [
+      sampleOf(endsWithCreate, "GoStart"),
+      sampleOf(endsWithCreate, "GoStart"),
+      sampleOf(endsWithStart, "GoBlock"),
+      sampleOf(endsWithStart, "GoEnd"),
+    ];
     const [p] = await majorityPredictor({ samples }).predict([stateOf("x", endsWithChanBlock)]);
     close(p.probabilities, [0, 0.5, 0.25, 0, 0, 0.25]);
   });
 
   it("falls back to state counts when there are no samples", async () => {
-    const states = [stateOf("a", endsWithStart, { GoBlock: 3, GoEnd: 1 }), stateOf("b", endsWithCreate, { GoStart: 4 })];
+    const states = [
+      stateOf("a", endsWithStart, { GoBlock: 3, GoEnd: 1 }),
+      stateOf("b", endsWithCreate, { GoStart: 4 }),
+    ];
     const [p] = await majorityPredictor({ states }).predict([stateOf("x", endsWithStart)]);
     close(p.probabilities, [0, 0.5, 0.375, 0, 0, 0.125]);
   });
 
   it("is uniform without training data, and its configHash follows the data", () => {
-    expect(majorityPredictor({}).configHash).not.toBe(majorityPredictor({ samples: [sampleOf(endsWithStart, "GoEnd")] }).configHash);
+    expect(majorityPredictor({}).configHash).not.toBe(
+      majorityPredictor({ samples: [sampleOf(endsWithStart, "GoEnd")] }).configHash,
+    );
   });
 });
 
@@ -61,7 +74,13 @@ describe("ngram tokens", () => {
   });
 
   it("skips non-event records and respects the prefix end", () => {
-    const recs = records(["Initial", 1, "running"], ["GoCreate", 2], ["SyscallEnter", 1], ["GoBlock", 1, "sync"], ["GoStart", 2]);
+    const recs = records(
+      ["Initial", 1, "running"],
+      ["GoCreate", 2],
+      ["SyscallEnter", 1],
+      ["GoBlock", 1, "sync"],
+      ["GoStart", 2],
+    );
     expect(recentTokens(prefixOf(recs), 5)).toEqual(["GoCreate", "GoBlock:sync", "GoStart"]);
     expect(recentTokens(prefixOf(recs, 4), 2)).toEqual(["GoCreate", "GoBlock:sync"]);
   });
@@ -106,14 +125,19 @@ describe("ngram", () => {
   });
 
   it("trains from states weighted by their counts when there are no samples", async () => {
-    const predictor = await createPredictor("ngram:2", { training: { states: [stateOf("a", endsWithStart, { GoBlock: 2, GoEnd: 1 })] } });
+    const predictor = await createPredictor("ngram:2", {
+      training: { states: [stateOf("a", endsWithStart, { GoBlock: 2, GoEnd: 1 })] },
+    });
     const [p] = await predictor.predict([stateOf("x", endsWithStart)]);
     close(p.probabilities, [1 / 9, 1 / 9, 3 / 9, 1 / 9, 1 / 9, 2 / 9]);
   });
 
   it("is uniform with no training data", async () => {
     const [p] = await (await createPredictor("ngram:3")).predict([stateOf("x", endsWithStart)]);
-    close(p.probabilities, [1, 1, 1, 1, 1, 1].map((v) => v / 6));
+    close(
+      p.probabilities,
+      [1, 1, 1, 1, 1, 1].map((v) => v / 6),
+    );
   });
 });
 
@@ -136,9 +160,13 @@ describe("createPredictor student:PATH", () => {
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
     const dir = mkdtempSync(join(tmpdir(), "schedlab-noadapter-"));
-    await expect(createPredictor(`student:${dir}`)).rejects.toThrow(/is not a schedlab adapter: weights.json is missing/);
+    await expect(createPredictor(`student:${dir}`)).rejects.toThrow(
+      /is not a schedlab adapter: weights.json is missing/,
+    );
     // studentDir maps PATH to the adapter directory (cross-validation: a recipe to its fold's student).
-    await expect(createPredictor("student:kl", { studentDir: (path) => join(dir, path) })).rejects.toThrow(`${join(dir, "kl")} is not a schedlab adapter`);
+    await expect(createPredictor("student:kl", { studentDir: (path) => join(dir, path) })).rejects.toThrow(
+      `${join(dir, "kl")} is not a schedlab adapter`,
+    );
     await expect(createPredictor("student:")).rejects.toThrow(/needs an adapter directory/);
   });
 });
@@ -146,12 +174,19 @@ describe("createPredictor student:PATH", () => {
 describe("ngram-ctx (in-context n-gram)", () => {
   // A run that alternates GoStart / GoBlock(chan receive): the prefix's own counts say what comes next.
   const cycle = records(
-    ["GoStart", 2], ["GoBlock", 2, "chan receive"], ["GoStart", 2], ["GoBlock", 2, "chan receive"], ["GoStart", 2], ["GoBlock", 2, "chan receive"], ["GoStart", 2],
+    ["GoStart", 2],
+    ["GoBlock", 2, "chan receive"],
+    ["GoStart", 2],
+    ["GoBlock", 2, "chan receive"],
+    ["GoStart", 2],
+    ["GoBlock", 2, "chan receive"],
+    ["GoStart", 2],
   );
 
   it("counts each context of the prefix and interpolates them over the base (Witten–Bell)", () => {
     const counts = newContextNgramCounts(2);
-    for (const r of cycle) if (r.kind !== "Initial") observeContextEvent(counts, r.kind as "GoStart" | "GoBlock", r.reason);
+    for (const r of cycle)
+      if (r.kind !== "Initial") observeContextEvent(counts, r.kind as "GoStart" | "GoBlock", r.reason);
     // Unigram: 4 GoStart, 3 GoBlock (n 7, u 2, λ 7/9); after "GoStart": GoBlock ×3 (n 3, u 1, λ 3/4).
     expect(Array.from(contextCountsOf(counts, 0) ?? [])).toEqual([0, 4, 3, 0, 0, 0]);
     expect(Array.from(contextCountsOf(counts, 1) ?? [])).toEqual([0, 0, 3, 0, 0, 0]);
@@ -166,7 +201,10 @@ describe("ngram-ctx (in-context n-gram)", () => {
     expect(predictor.id).toBe("ngram-ctx:2");
     const [inLoop, empty] = await predictor.predict([stateOf("a", prefixOf(cycle)), stateOf("b", prefixOf(cycle, 0))]);
     expect(inLoop.probabilities[2]).toBeGreaterThan(0.75); // GoBlock after GoStart
-    close(empty.probabilities, [1, 1, 1, 1, 1, 1].map((v) => v / 6));
+    close(
+      empty.probabilities,
+      [1, 1, 1, 1, 1, 1].map((v) => v / 6),
+    );
   });
 
   it("walks prefixes of one run once, each seeing exactly its own records", () => {

@@ -34,7 +34,10 @@ function recording(inner: Predictor): Predictor & { calls: string[][] } {
   };
 }
 
-const trained = () => ngramPredictor(2, 1, { samples: [sampleOf(states[0].representative, "GoBlock"), sampleOf(states[1].representative, "GoStart")] });
+const trained = () =>
+  ngramPredictor(2, 1, {
+    samples: [sampleOf(states[0].representative, "GoBlock"), sampleOf(states[1].representative, "GoStart")],
+  });
 
 describe("predictWithCache", () => {
   it("asks the backend only for missing states, in batches, and returns stored values on the next call", async () => {
@@ -84,7 +87,11 @@ describe("predictWithCache", () => {
       },
     };
     await expect(predictWithCache(db, flaky, states, { batchSize: 2 })).rejects.toThrow(PredictorOutputError);
-    const stored = readCachedPredictions(db, flaky, states.map((s) => s.prefixHash));
+    const stored = readCachedPredictions(
+      db,
+      flaky,
+      states.map((s) => s.prefixHash),
+    );
     expect([...stored.keys()].sort()).toEqual([states[0].prefixHash, states[1].prefixHash].sort());
     expect(stored.get(states[0].prefixHash)?.probabilities).toEqual([1, 0, 0, 0, 0, 0]);
     db.close();
@@ -95,7 +102,8 @@ describe("predictWithCache", () => {
     const tagged: Predictor = {
       id: "tagged",
       configHash: "t",
-      predict: async (batch) => batch.map(() => ({ probabilities: [0, 0, 1, 0, 0, 0], tags: { blockReason: "chan receive" } })),
+      predict: async (batch) =>
+        batch.map(() => ({ probabilities: [0, 0, 1, 0, 0, 0], tags: { blockReason: "chan receive" } })),
     };
     await predictWithCache(db, tagged, states.slice(0, 1));
     const again = await predictWithCache(db, { ...tagged, predict: async () => [] }, states.slice(0, 1));
@@ -109,7 +117,10 @@ describe("the cache key", () => {
     const db = freshDb();
     const p = recording(trained());
     const here = stateOf("same-id", prefixOf(records(["GoCreate", 2], ["GoStart", 2])));
-    const elsewhere = stateOf("same-id", prefixOf(records(["GoCreate", 2], ["GoStart", 2], ["GoBlock", 2, "chan send"])));
+    const elsewhere = stateOf(
+      "same-id",
+      prefixOf(records(["GoCreate", 2], ["GoStart", 2], ["GoBlock", 2, "chan send"])),
+    );
     await predictWithCache(db, p, [here]);
     const again = await predictWithCache(db, p, [elsewhere]);
     expect(again).toMatchObject({ hits: 0, computed: 1 });

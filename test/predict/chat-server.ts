@@ -43,7 +43,17 @@ export function logprobsReply(model: string, top: readonly TopToken[]): ChatRepl
         {
           index: 0,
           message: { role: "assistant", content: top[0]?.token ?? "", refusal: null },
-          logprobs: { content: [{ token: entries[0]?.token ?? "", logprob: entries[0]?.logprob ?? 0, bytes: entries[0]?.bytes ?? [], top_logprobs: entries }], refusal: null },
+          logprobs: {
+            content: [
+              {
+                token: entries[0]?.token ?? "",
+                logprob: entries[0]?.logprob ?? 0,
+                bytes: entries[0]?.bytes ?? [],
+                top_logprobs: entries,
+              },
+            ],
+            refusal: null,
+          },
           finish_reason: "length",
         },
       ],
@@ -80,10 +90,15 @@ export async function startChatServer(answer: (request: ChatRequest, index: numb
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
         return;
       }
-      const request: ChatRequest = { body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>, headers: req.headers };
+      const request: ChatRequest = {
+        body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>,
+        headers: req.headers,
+      };
       const index = requests.push(request) - 1;
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);

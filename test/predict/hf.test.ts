@@ -27,11 +27,14 @@ describe("hf predictor (transformers.js, tiny ONNX LM built by the test)", () =>
     expect(p.indexOf(Math.max(...p))).toBe(EVENT_TYPES.indexOf("GoBlock"));
   }, 60_000);
 
-  it("sums log-probs over multi-token labels (each label is \"Go\" + a sub-word)", async () => {
+  it('sums log-probs over multi-token labels (each label is "Go" + a sub-word)', async () => {
     // WordPiece splits "GoEnd" into "Go" + "##End"; every label shares "Go", so only the
     // second token separates them: after "Go", "##End" has logit 5, other sub-words 0.
     const subwords = ["##Create", "##Start", "##Block", "##Unblock", "##Sched", "##End"];
-    const lm = buildTinyLm({ words: ["Next", "event", ":", "Go", ...subwords], bigram: { ":": { Go: 3 }, Go: { "##End": 5 } } });
+    const lm = buildTinyLm({
+      words: ["Next", "event", ":", "Go", ...subwords],
+      bigram: { ":": { Go: 3 }, Go: { "##End": 5 } },
+    });
     const [prediction] = await hfPredictor(lm.dir).predict([state]);
     const p = prediction.probabilities;
     expect(probabilityVectorProblem(p)).toBeNull();
@@ -58,7 +61,11 @@ describe("hf predictor (transformers.js, tiny ONNX LM built by the test)", () =>
 
   it("cuts the prompt from the left to the model's position limit", async () => {
     // 16 positions: the rendered prompt is far longer, so without the cut the position lookup would fail.
-    const lm = buildTinyLm({ words: ["Next", "event", ":", ...LABELS], bigram: { ":": { GoSched: 2 } }, maxPositions: 16 });
+    const lm = buildTinyLm({
+      words: ["Next", "event", ":", ...LABELS],
+      bigram: { ":": { GoSched: 2 } },
+      maxPositions: 16,
+    });
     const [prediction] = await hfPredictor(lm.dir).predict([state]);
     const z = 5 + Math.exp(2);
     prediction.probabilities.forEach((p, i) => expect(p).toBeCloseTo(i === 4 ? Math.exp(2) / z : 1 / z, 5));

@@ -9,7 +9,10 @@ import { prefixOf, records, stateOf } from "./states.js";
 const MODEL = "tiny-chat";
 const KEY = "sk-test-do-not-print-1234";
 const states = [1, 2, 3, 4, 5, 6].map((i) =>
-  stateOf(`state${i}`, prefixOf(records(["GoCreate", i], ["GoStart", i], ["GoBlock", i, "chan receive"]), 3, `demo/p${i}`)),
+  stateOf(
+    `state${i}`,
+    prefixOf(records(["GoCreate", i], ["GoStart", i], ["GoBlock", i, "chan receive"]), 3, `demo/p${i}`),
+  ),
 );
 
 const close = (actual: readonly number[], expected: readonly number[]): void => {
@@ -17,7 +20,11 @@ const close = (actual: readonly number[], expected: readonly number[]): void => 
 };
 
 let server: ChatServer | null = null;
-const saved = { openai: process.env.OPENAI_API_KEY, schedlab: process.env.SCHEDLAB_API_KEY, base: process.env.OPENAI_BASE_URL };
+const saved = {
+  openai: process.env.OPENAI_API_KEY,
+  schedlab: process.env.SCHEDLAB_API_KEY,
+  base: process.env.OPENAI_BASE_URL,
+};
 beforeEach(() => {
   delete process.env.OPENAI_API_KEY;
   delete process.env.OPENAI_BASE_URL;
@@ -26,7 +33,11 @@ beforeEach(() => {
 afterEach(async () => {
   await server?.close();
   server = null;
-  for (const [name, value] of [["OPENAI_API_KEY", saved.openai], ["SCHEDLAB_API_KEY", saved.schedlab], ["OPENAI_BASE_URL", saved.base]] as const) {
+  for (const [name, value] of [
+    ["OPENAI_API_KEY", saved.openai],
+    ["SCHEDLAB_API_KEY", saved.schedlab],
+    ["OPENAI_BASE_URL", saved.base],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
@@ -53,14 +64,24 @@ describe("openai: label probabilities from top_logprobs", () => {
     const [p] = await predictor.predict([states[0]]);
     const raw = [0.05, 0.2, 0.6, 1e-4, 1e-4, 1e-4];
     const total = raw.reduce((a, b) => a + b, 0);
-    close(p.probabilities, raw.map((v) => v / total));
+    close(
+      p.probabilities,
+      raw.map((v) => v / total),
+    );
     expect(probabilityVectorProblem(p.probabilities)).toBeNull();
 
     const [request] = server.requests;
-    expect(request.body).toMatchObject({ model: MODEL, logprobs: true, top_logprobs: 20, max_tokens: 1, temperature: 0 });
+    expect(request.body).toMatchObject({
+      model: MODEL,
+      logprobs: true,
+      top_logprobs: 20,
+      max_tokens: 1,
+      temperature: 0,
+    });
     const messages = request.body.messages as Array<{ role: string; content: string }>;
     expect(messages[0].role).toBe("system");
-    for (const label of ["GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd"]) expect(messages[0].content).toContain(label);
+    for (const label of ["GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd"])
+      expect(messages[0].content).toContain(label);
     expect(messages[1].content).toContain('GoBlock g1 "chan receive"');
     expect(messages[1].content).toContain("program demo/p1");
     // The rendering's own "answer with a label" line is replaced by the letter question.
@@ -98,13 +119,19 @@ describe("openai: label probabilities from top_logprobs", () => {
 describe("openai: JSON fallback", () => {
   it("asks for a JSON object when the server returns no logprobs, and then goes straight to JSON", async () => {
     server = await startChatServer((request) =>
-      request.body.logprobs === true ? textReply(MODEL, "C") : textReply(MODEL, '```json\n{"GoBlock": 0.6, "GoUnblock": 0.3, "GoEnd": 0.1}\n```'),
+      request.body.logprobs === true
+        ? textReply(MODEL, "C")
+        : textReply(MODEL, '```json\n{"GoBlock": 0.6, "GoUnblock": 0.3, "GoEnd": 0.1}\n```'),
     );
     const predictor = openAiPredictor(MODEL, { baseUrl: server.baseUrl, concurrency: 1 });
     const predictions = await predictor.predict(states.slice(0, 2));
     const raw = [1e-4, 1e-4, 0.6, 0.3, 1e-4, 0.1];
     const total = raw.reduce((a, b) => a + b, 0);
-    for (const p of predictions) close(p.probabilities, raw.map((v) => v / total));
+    for (const p of predictions)
+      close(
+        p.probabilities,
+        raw.map((v) => v / total),
+      );
     // One logprobs request, then JSON for both states.
     expect(server.requests.map((r) => r.body.logprobs === true)).toEqual([true, false, false]);
     expect(server.requests[1].body.response_format).toEqual({ type: "json_object" });
@@ -172,7 +199,9 @@ describe("openai: errors, retries and timeouts", () => {
 
   it("does not retry a 401, and never prints the key", async () => {
     server = await startChatServer(() => errorReply(401, "Incorrect API key provided"));
-    const failure = await openAiPredictor(MODEL, { baseUrl: server.baseUrl }).predict([states[0]]).catch((e: unknown) => e);
+    const failure = await openAiPredictor(MODEL, { baseUrl: server.baseUrl })
+      .predict([states[0]])
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(EndpointError);
     expect(server.requests).toHaveLength(1);
     expect((failure as EndpointError).hint).toMatch(/OPENAI_API_KEY/);
@@ -182,7 +211,9 @@ describe("openai: errors, retries and timeouts", () => {
   it("points at --base-url for a 404 route", async () => {
     server = await startChatServer(() => textReply(MODEL, "unused"));
     const wrongBase = server.baseUrl.replace(/\/v1$/, "/api");
-    const failure = await openAiPredictor(MODEL, { baseUrl: wrongBase }).predict([states[0]]).catch((e: unknown) => e);
+    const failure = await openAiPredictor(MODEL, { baseUrl: wrongBase })
+      .predict([states[0]])
+      .catch((e: unknown) => e);
     expect((failure as EndpointError).status).toBe(404);
     expect((failure as EndpointError).hint).toMatch(/--base-url/);
   });
@@ -200,7 +231,9 @@ describe("openai: errors, retries and timeouts", () => {
 
   it("reports an unreachable endpoint at once with advice to start the server or pass --base-url", async () => {
     const port = await closedPort();
-    const failure = await openAiPredictor(MODEL, { baseUrl: `http://127.0.0.1:${port}/v1` }).predict([states[0]]).catch((e: unknown) => e);
+    const failure = await openAiPredictor(MODEL, { baseUrl: `http://127.0.0.1:${port}/v1` })
+      .predict([states[0]])
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(EndpointUnreachableError);
     expect((failure as Error).message).toMatch(/ECONNREFUSED/);
     expect((failure as EndpointUnreachableError).hint).toMatch(/Start the server .* --base-url/);
@@ -208,7 +241,9 @@ describe("openai: errors, retries and timeouts", () => {
 
   it("does not retry a request fetch refuses to send (a blocked port)", async () => {
     const { delays, sleep } = recordedSleep();
-    const failure = await openAiPredictor(MODEL, { baseUrl: "http://127.0.0.1:9/v1", sleep }).predict([states[0]]).catch((e: unknown) => e);
+    const failure = await openAiPredictor(MODEL, { baseUrl: "http://127.0.0.1:9/v1", sleep })
+      .predict([states[0]])
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(EndpointUnreachableError);
     expect((failure as Error).message).toMatch(/\(bad port\)/);
     expect(delays).toEqual([]);
@@ -216,7 +251,9 @@ describe("openai: errors, retries and timeouts", () => {
 
   it("refuses a base URL that is not an http(s) URL before sending anything", async () => {
     await expect(createPredictor("openai:m", { baseUrl: "localhost:8000/v1" })).rejects.toThrow(/not an http\(s\) URL/);
-    await expect(createPredictor("openai:m", { baseUrl: "127.0.0.1:8000" })).rejects.toMatchObject({ hint: expect.stringContaining("--base-url") });
+    await expect(createPredictor("openai:m", { baseUrl: "127.0.0.1:8000" })).rejects.toMatchObject({
+      hint: expect.stringContaining("--base-url"),
+    });
   });
 
   it("reads Retry-After as seconds or an HTTP date", () => {

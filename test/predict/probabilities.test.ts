@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { mapWithConcurrency } from "../../src/predict/concurrency.js";
-import { argmax, logSoftmax, normalizeWeights, probabilityVectorProblem, softmax, uniformProbabilities } from "../../src/predict/probabilities.js";
+import {
+  argmax,
+  logSoftmax,
+  normalizeWeights,
+  probabilityVectorProblem,
+  softmax,
+  uniformProbabilities,
+} from "../../src/predict/probabilities.js";
 
 describe("probability vectors", () => {
   it("says what is wrong with a vector", () => {
@@ -15,7 +22,9 @@ describe("probability vectors", () => {
   it("normalises weights with a floor", () => {
     expect(normalizeWeights([2, 2, 0, 0, 0, 0])).toEqual([0.5, 0.5, 0, 0, 0, 0]);
     // Raised to the floor first, then scaled: total 0.6 + 4·0.05 + 0.2 = 1.
-    normalizeWeights([0.6, 0, 0, 0, 0, 0.2], 0.05).forEach((v, i) => expect(v).toBeCloseTo([0.6, 0.05, 0.05, 0.05, 0.05, 0.2][i], 12));
+    normalizeWeights([0.6, 0, 0, 0, 0, 0.2], 0.05).forEach((v, i) =>
+      expect(v).toBeCloseTo([0.6, 0.05, 0.05, 0.05, 0.05, 0.2][i], 12),
+    );
     normalizeWeights([3, 1, 0, 0, 0, 0], 1).forEach((v, i) => expect(v).toBeCloseTo([3, 1, 1, 1, 1, 1][i] / 8, 12));
     expect(normalizeWeights([0, 0, 0, 0, 0, 0])).toEqual(uniformProbabilities());
     expect(normalizeWeights([-1, NaN, 3, 0, 0, 1])).toEqual([0, 0, 0.75, 0, 0, 0.25]);

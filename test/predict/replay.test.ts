@@ -16,15 +16,23 @@ const states = [
 
 describe("replay", () => {
   it("round-trips predictions through a JSONL file exactly", async () => {
-    const source = ngramPredictor(2, 0.5, { samples: [sampleOf(states[0].representative, "GoBlock"), sampleOf(states[0].representative, "GoEnd")] });
+    const source = ngramPredictor(2, 0.5, {
+      samples: [sampleOf(states[0].representative, "GoBlock"), sampleOf(states[0].representative, "GoEnd")],
+    });
     const original = await source.predict(states);
     const file = join(scratch(), "preds.jsonl");
-    writeReplayFile(file, states.map((s, i) => [s, original[i]] as const));
+    writeReplayFile(
+      file,
+      states.map((s, i) => [s, original[i]] as const),
+    );
     const replay = await createPredictor(`replay:${file}`);
     expect(await replay.predict(states)).toEqual(original);
     expect(replay.id).toBe(`replay:${file}`);
     // Editing the file changes the configHash, so cached answers of the old file are not reused.
-    writeReplayFile(file, states.map((s) => [s, { probabilities: [0, 0, 0, 0, 0, 1] }] as const));
+    writeReplayFile(
+      file,
+      states.map((s) => [s, { probabilities: [0, 0, 0, 0, 0, 1] }] as const),
+    );
     expect((await createPredictor(`replay:${file}`)).configHash).not.toBe(replay.configHash);
   });
 
@@ -49,7 +57,9 @@ describe("replay", () => {
     const replay = await createPredictor(`replay:${file}`);
     const failure = replay.predict(states);
     await expect(failure).rejects.toThrow(ReplayMissingStatesError);
-    await expect(replay.predict(states)).rejects.toThrow(/no prediction for 1 of 2 states \(e\.g\. state fedcba9876543210/);
+    await expect(replay.predict(states)).rejects.toThrow(
+      /no prediction for 1 of 2 states \(e\.g\. state fedcba9876543210/,
+    );
   });
 
   it("rejects malformed lines, naming the line", async () => {
@@ -72,10 +82,15 @@ describe("replay", () => {
 
   it("renormalises sums within 1e-3 of 1 (rounding elsewhere), and reports a missing file", async () => {
     const file = join(scratch(), "rounded.jsonl");
-    writeFileSync(file, JSON.stringify({ stateId: states[0].id, probabilities: [0.333, 0.333, 0.333, 0, 0, 0] }) + "\n");
+    writeFileSync(
+      file,
+      JSON.stringify({ stateId: states[0].id, probabilities: [0.333, 0.333, 0.333, 0, 0, 0] }) + "\n",
+    );
     const [p] = await (await createPredictor(`replay:${file}`)).predict([states[0]]);
     p.probabilities.slice(0, 3).forEach((v) => expect(v).toBeCloseTo(1 / 3, 12));
-    await expect(createPredictor(`replay:${join(scratch(), "absent.jsonl")}`)).rejects.toThrow(/cannot read replay file .*ENOENT/);
+    await expect(createPredictor(`replay:${join(scratch(), "absent.jsonl")}`)).rejects.toThrow(
+      /cannot read replay file .*ENOENT/,
+    );
   });
   it("does not use a line made for another prefix of the same state id", async () => {
     const file = join(scratch(), "stale.jsonl");

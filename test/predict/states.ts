@@ -6,7 +6,15 @@ import { EVENT_TYPES, type EventType, type GoroutineRecord, type RecordKind } fr
 
 /** Records from [kind, goroutine, reason?] triples, numbered in order. */
 export function records(...items: Array<[RecordKind, number, string?]>): GoroutineRecord[] {
-  return items.map(([kind, goroutine, reason], seq) => ({ seq, timeNs: seq * 1000, kind, goroutine, actor: null, reason: reason ?? "", site: null }));
+  return items.map(([kind, goroutine, reason], seq) => ({
+    seq,
+    timeNs: seq * 1000,
+    kind,
+    goroutine,
+    actor: null,
+    reason: reason ?? "",
+    site: null,
+  }));
 }
 
 export function prefixOf(recs: readonly GoroutineRecord[], end = recs.length, program = "demo/prog"): Prefix {
@@ -18,7 +26,16 @@ export function countsOf(partial: Partial<Record<EventType, number>>): EventCoun
 }
 
 export function stateOf(id: string, prefix: Prefix, counts: Partial<Record<EventType, number>> = {}): State {
-  return { id, abstraction: "depth", program: prefix.program, key: `depth=${prefix.end}`, counts: countsOf(counts), runs: 1, representative: prefix, prefixHash: prefixHash(prefix) };
+  return {
+    id,
+    abstraction: "depth",
+    program: prefix.program,
+    key: `depth=${prefix.end}`,
+    counts: countsOf(counts),
+    runs: 1,
+    representative: prefix,
+    prefixHash: prefixHash(prefix),
+  };
 }
 
 export function sampleOf(prefix: Prefix, next: EventType, stateId = "s"): Sample {

@@ -10,9 +10,21 @@ import { runCli } from "../helpers/cli.js";
 import { smallCorpus } from "../run/corpus.js";
 
 const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
-const { root, corpus } = smallCorpus(["patterns/channels/orphan-receiver-leak", "patterns/fan/fan-in-merge", "generated/pipeline-1001"], "schedlab-browser-");
+const { root, corpus } = smallCorpus(
+  ["patterns/channels/orphan-receiver-leak", "patterns/fan/fan-in-merge", "generated/pipeline-1001"],
+  "schedlab-browser-",
+);
 let browser: Browser | null = null;
 afterAll(async () => {
   await browser?.close();
@@ -23,7 +35,22 @@ describe("report/index.html in a browser", () => {
   it("renders the overview, predictor tables, charts, leak table and rollout survival with no console errors", async () => {
     expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`).toBe(true);
     const out = join(root, "report");
-    const run = await runCli(["run", "--quick", "--runs", "2", "--corpus", corpus, "--db", join(root, "s.db"), "--out", out, "--adapters", join(root, "adapters"), "--traces", join(root, "traces")]);
+    const run = await runCli([
+      "run",
+      "--quick",
+      "--runs",
+      "2",
+      "--corpus",
+      corpus,
+      "--db",
+      join(root, "s.db"),
+      "--out",
+      out,
+      "--adapters",
+      join(root, "adapters"),
+      "--traces",
+      join(root, "traces"),
+    ]);
     expect(run.stderr).not.toMatch(/schedlab: error/);
     expect(run.code).toBe(0);
 
@@ -31,7 +58,8 @@ describe("report/index.html in a browser", () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems: string[] = [];
     page.on("console", (message) => {
-      if (message.type() === "error" || message.type() === "warning") problems.push(`${message.type()}: ${message.text()}`);
+      if (message.type() === "error" || message.type() === "warning")
+        problems.push(`${message.type()}: ${message.text()}`);
     });
     page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
     page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()}`));
@@ -66,8 +94,12 @@ describe("report/index.html in a browser", () => {
       leakText: document.querySelector("#leaks tbody")?.textContent ?? "",
       rolloutCharts: document.querySelectorAll("#rollout svg").length,
       overviewRows: document.querySelectorAll("#overview .scroll > table tbody tr").length,
-      overviewHeaders: [...document.querySelectorAll("#overview .scroll > table thead th")].map((th) => th.textContent ?? ""),
-      overviewEceIntervals: [...document.querySelectorAll("#overview .scroll > table tbody tr")].map((tr) => tr.lastElementChild?.textContent ?? ""),
+      overviewHeaders: [...document.querySelectorAll("#overview .scroll > table thead th")].map(
+        (th) => th.textContent ?? "",
+      ),
+      overviewEceIntervals: [...document.querySelectorAll("#overview .scroll > table tbody tr")].map(
+        (tr) => tr.lastElementChild?.textContent ?? "",
+      ),
     }));
     expect(kinds.reliabilityBars).toBeGreaterThan(0);
     expect(kinds.scatterPoints).toBeGreaterThan(0);

@@ -32,7 +32,12 @@ describe("writeReport with the evaluation sections", () => {
   const html = readFileSync(written.html, "utf8");
   const md = readFileSync(written.markdown, "utf8");
   const json = JSON.parse(readFileSync(written.json, "utf8")) as {
-    sections: { evaluation: { predictors: { name: string; accuracy: number; entropySpearman: number | null }[]; comparisons: unknown[] } };
+    sections: {
+      evaluation: {
+        predictors: { name: string; accuracy: number; entropySpearman: number | null }[];
+        comparisons: unknown[];
+      };
+    };
   };
 
   it("writes the three files", () => {
@@ -76,7 +81,9 @@ describe("writeReport with the evaluation sections", () => {
     expect(html).toContain("ECE 0.000 [0.000, 0.000], config h-uniform");
     expect(html).toContain('<th class="num">LOO ceiling</th>');
     expect(md).toMatch(/\| uni<form> \| 0\.167 \| \[0\.167, 0\.167\] \|.*\| 0\.000 \| \[0\.000, 0\.000\] \|/);
-    const evaluation = json.sections.evaluation as unknown as { predictors: { eceInterval: { lower: number; upper: number; resamples: number } }[] };
+    const evaluation = json.sections.evaluation as unknown as {
+      predictors: { eceInterval: { lower: number; upper: number; resamples: number } }[];
+    };
     expect(evaluation.predictors[1]!.eceInterval.upper).toBeCloseTo(0, 12);
     expect(evaluation.predictors[1]!.eceInterval.resamples).toBe(2000);
   });
@@ -92,7 +99,13 @@ describe("writeReport with the evaluation sections", () => {
 
 describe("writeReport", () => {
   it("accepts any section module and rejects duplicate ids", () => {
-    const section: ReportSection = { id: "leaks", title: "Leaks", html: () => "<p>none</p>", markdown: () => "none", json: () => ({ leaks: [] }) };
+    const section: ReportSection = {
+      id: "leaks",
+      title: "Leaks",
+      html: () => "<p>none</p>",
+      markdown: () => "none",
+      json: () => ({ leaks: [] }),
+    };
     const written = writeReport([section], join(dir, "r2"), meta);
     expect(readFileSync(written.html, "utf8")).toContain('<section id="leaks">');
     expect(JSON.parse(readFileSync(written.json, "utf8")).sections).toEqual({ leaks: { leaks: [] } });
@@ -114,7 +127,11 @@ describe("evaluationText", () => {
   it("states the number of resamples the intervals were computed with", () => {
     const e = stored();
     expect(evaluationSections(e)[0]!.markdown()).toContain("(2000 resamples, seeded)");
-    const fewer = evaluate(STATES, samplesOf(STATES), [UNIFORM], { abstraction: "split", holdout: "list:A,B", bootstrapResamples: 300 });
+    const fewer = evaluate(STATES, samplesOf(STATES), [UNIFORM], {
+      abstraction: "split",
+      holdout: "list:A,B",
+      bootstrapResamples: 300,
+    });
     const md = evaluationSections({ ...e, ...fewer })[0]!.markdown();
     expect(md).toContain("(300 resamples, seeded)");
     expect(md).not.toContain("2000");
@@ -122,7 +139,13 @@ describe("evaluationText", () => {
 
   it("shows a dash, not a made-up interval, where no interval was computed", () => {
     const e = stored();
-    const older = { ...e, predictors: e.predictors.map((p) => ({ ...p, eceInterval: { ...p.eceInterval, lower: NaN, upper: NaN, resamples: 0 } })) };
+    const older = {
+      ...e,
+      predictors: e.predictors.map((p) => ({
+        ...p,
+        eceInterval: { ...p.eceInterval, lower: NaN, upper: NaN, resamples: 0 },
+      })),
+    };
     expect(evaluationText(older)).toMatch(/^uni<form>\s.*\s0\.000\s+–\s+0\.833/m);
     const md = evaluationSections(older)
       .map((s) => s.markdown())

@@ -18,7 +18,13 @@ import type { State } from "../../src/dataset/types.js";
 import type { EventType } from "../../src/trace/types.js";
 
 const ok = (events: EventType[]): Rollout => ({ events, survival: events.length, end: "reached-k" });
-const bad = (events: EventType[]): Rollout => ({ events, survival: events.length, end: "invalid", invalidEvent: "GoUnblock", brokenRule: "unblock-not-waiting" });
+const bad = (events: EventType[]): Rollout => ({
+  events,
+  survival: events.length,
+  end: "invalid",
+  invalidEvent: "GoUnblock",
+  brokenRule: "unblock-not-waiting",
+});
 const done = (events: EventType[]): Rollout => ({ events, survival: events.length, end: "exhausted" });
 
 describe("survival", () => {
@@ -37,7 +43,12 @@ describe("k-step accuracy", () => {
   ];
 
   it("exact sequence: a rollout counts when it equals some real continuation", () => {
-    expect(kStepAccuracy([ok(["GoStart", "GoBlock"]), ok(["GoStart", "GoSched"]), ok(["GoStart", "GoEnd"]), ok(["GoBlock", "GoBlock"])], continuations)).toBe(0.5);
+    expect(
+      kStepAccuracy(
+        [ok(["GoStart", "GoBlock"]), ok(["GoStart", "GoSched"]), ok(["GoStart", "GoEnd"]), ok(["GoBlock", "GoBlock"])],
+        continuations,
+      ),
+    ).toBe(0.5);
   });
 
   it("a rollout that broke a rule never matches, even with the same valid prefix length as a short continuation", () => {
@@ -58,7 +69,12 @@ describe("k-step accuracy", () => {
 
 describe("distributions", () => {
   it("event-type histogram in EVENT_TYPES order", () => {
-    expect(eventTypeDistribution([["GoStart", "GoStart"], ["GoEnd", "GoCreate"]])).toEqual([0.25, 0.5, 0, 0, 0, 0.25]);
+    expect(
+      eventTypeDistribution([
+        ["GoStart", "GoStart"],
+        ["GoEnd", "GoCreate"],
+      ]),
+    ).toEqual([0.25, 0.5, 0, 0, 0, 0.25]);
     expect(eventTypeDistribution([])).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
@@ -72,7 +88,15 @@ describe("distributions", () => {
 
   it("summarizeRollouts puts it together", () => {
     const m = summarizeRollouts([ok(["GoStart", "GoBlock"]), bad([])], [["GoStart", "GoBlock"]], 2);
-    expect(m).toMatchObject({ rollouts: 2, meanSurvival: 1, reachedK: 0.5, kStepAccuracy: 0.5, perStepAccuracy: 0.5, ends: { "reached-k": 1, invalid: 1 }, brokenRules: { "unblock-not-waiting": 1 } });
+    expect(m).toMatchObject({
+      rollouts: 2,
+      meanSurvival: 1,
+      reachedK: 0.5,
+      kStepAccuracy: 0.5,
+      perStepAccuracy: 0.5,
+      ends: { "reached-k": 1, invalid: 1 },
+      brokenRules: { "unblock-not-waiting": 1 },
+    });
     expect(m.l1).toBe(0);
   });
 });

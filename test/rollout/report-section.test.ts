@@ -30,20 +30,40 @@ describe("rollout survival section", () => {
   it("lists stored runs newest first and charts the latest survival per predictor and mode", () => {
     const db = openDatabase(join(mkdtempSync(join(tmpdir(), "schedlab-rollout-report-")), "schedlab.db"));
     try {
-      saveRolloutReport(db, report("student:adapters/ce", false, [{ events: ["GoStart"], survival: 1, end: "invalid", invalidEvent: "GoEnd", brokenRule: "end-not-running" }]));
-      saveRolloutReport(db, report("student:adapters/trajectory", false, [{ events: ["GoStart", "GoBlock"], survival: 2, end: "reached-k" }]));
-      saveRolloutReport(db, report("student:adapters/ce", true, [{ events: ["GoStart", "GoEnd"], survival: 2, end: "reached-k" }]));
+      saveRolloutReport(
+        db,
+        report("student:adapters/ce", false, [
+          { events: ["GoStart"], survival: 1, end: "invalid", invalidEvent: "GoEnd", brokenRule: "end-not-running" },
+        ]),
+      );
+      saveRolloutReport(
+        db,
+        report("student:adapters/trajectory", false, [
+          { events: ["GoStart", "GoBlock"], survival: 2, end: "reached-k" },
+        ]),
+      );
+      saveRolloutReport(
+        db,
+        report("student:adapters/ce", true, [{ events: ["GoStart", "GoEnd"], survival: 2, end: "reached-k" }]),
+      );
       const runs = listRolloutRuns(db);
       expect(runs.map((r) => [r.id, r.predictor, r.constrained, r.meanSurvival, r.kStepAccuracy])).toEqual([
         [3, "student:adapters/ce", true, 2, 0],
         [2, "student:adapters/trajectory", false, 2, 1],
         [1, "student:adapters/ce", false, 1, 0],
       ]);
-      expect(survivalByPredictor(runs)).toEqual({ k: 2, predictors: ["student:adapters/ce", "student:adapters/trajectory"], free: [1, 2], constrained: [2, NaN] });
+      expect(survivalByPredictor(runs)).toEqual({
+        k: 2,
+        predictors: ["student:adapters/ce", "student:adapters/trajectory"],
+        free: [1, 2],
+        constrained: [2, NaN],
+      });
       const section = rolloutSurvivalSection(runs);
       expect(section.id).toBe("rollout-survival");
       const md = section.markdown();
-      expect(md).toContain("| 2 | student:adapters/trajectory | free | split | 2 | 1 | 1 | 1 | 2.00 | 1.000 | 1.000 | 1.000 |");
+      expect(md).toContain(
+        "| 2 | student:adapters/trajectory | free | split | 2 | 1 | 1 | 1 | 2.00 | 1.000 | 1.000 | 1.000 |",
+      );
       expect(section.html()).toContain("<svg");
       expect(section.html()).toContain("student:adapters/trajectory");
     } finally {

@@ -6,7 +6,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { forEachSample, statesFromRuns } from "../../src/dataset/abstractions.js";
 import type { RunRecords, State } from "../../src/dataset/types.js";
 import type { Prediction, Predictor } from "../../src/predict/types.js";
-import { judgeEvent, listRolloutRuns, replayRecords, rollOut, rolloutState, runRollouts } from "../../src/rollout/index.js";
+import {
+  judgeEvent,
+  listRolloutRuns,
+  replayRecords,
+  rollOut,
+  rolloutState,
+  runRollouts,
+} from "../../src/rollout/index.js";
 import type { Rollout } from "../../src/rollout/index.js";
 import { openDatabase } from "../../src/store/index.js";
 import { EVENT_TYPES, type GoroutineRecord } from "../../src/trace/types.js";
@@ -41,7 +48,11 @@ function ruleAwarePredictor(accepts: boolean): Predictor {
   };
 }
 
-const uniform: Predictor = { id: "test:uniform", configHash: "u", predict: async (states) => states.map(() => ({ probabilities: EVENT_TYPES.map(() => 1 / 6) })) };
+const uniform: Predictor = {
+  id: "test:uniform",
+  configHash: "u",
+  predict: async (states) => states.map(() => ({ probabilities: EVENT_TYPES.map(() => 1 / 6) })),
+};
 
 function depthStates(): State[] {
   return statesFromRuns(corpus.runs, "depth").states;
@@ -61,7 +72,9 @@ describe("the state machine on real traces", () => {
     const kinds = new Set<string>();
     for (const run of corpus.runs) {
       const { violations } = replayRecords(run.records, run.records.length, run.procs);
-      expect(violations.map((v) => `${run.program}#${run.runId}@${v.index}: ${v.verdict.valid ? "" : v.verdict.message}`)).toEqual([]);
+      expect(
+        violations.map((v) => `${run.program}#${run.runId}@${v.index}: ${v.verdict.valid ? "" : v.verdict.message}`),
+      ).toEqual([]);
       records += run.records.length;
       for (const r of run.records) kinds.add(r.kind);
     }
@@ -123,8 +136,17 @@ describe("rollOut on real prefixes", () => {
     expect(a).toEqual(b);
     // Re-validate a constrained rollout from scratch: rebuild its records through a recording predictor.
     const seen: State[] = [];
-    const recorder: Predictor = { ...uniform, predict: async (states) => (seen.push(...states), uniform.predict(states)) };
-    await rollOut(recorder, state, { steps: 10, samples: 1, temperature: 1, constrained: true, random: seededRandom(3) });
+    const recorder: Predictor = {
+      ...uniform,
+      predict: async (states) => (seen.push(...states), uniform.predict(states)),
+    };
+    await rollOut(recorder, state, {
+      steps: 10,
+      samples: 1,
+      temperature: 1,
+      constrained: true,
+      random: seededRandom(3),
+    });
     const last = seen[seen.length - 1].representative;
     expect(replayRecords(last.records, last.end, last.procs).violations).toEqual([]);
   });
@@ -134,10 +156,21 @@ describe("rollOut on real prefixes", () => {
       // A rollout ends early when the traced program has nothing left to run; take the
       // first of these starting states whose rollout extends the prefix at least 3 times.
       let seen: State[] = [];
-      for (const base of statesFromRuns(corpus.runs, abstraction).states.filter((_, i) => i >= 25 && i % 10 === 5).slice(0, 10)) {
+      for (const base of statesFromRuns(corpus.runs, abstraction)
+        .states.filter((_, i) => i >= 25 && i % 10 === 5)
+        .slice(0, 10)) {
         const recorded: State[] = [];
-        const recorder: Predictor = { ...uniform, predict: async (states) => (recorded.push(...states), uniform.predict(states)) };
-        await rollOut(recorder, base, { steps: 6, samples: 1, temperature: 1, constrained: true, random: seededRandom(5) });
+        const recorder: Predictor = {
+          ...uniform,
+          predict: async (states) => (recorded.push(...states), uniform.predict(states)),
+        };
+        await rollOut(recorder, base, {
+          steps: 6,
+          samples: 1,
+          temperature: 1,
+          constrained: true,
+          random: seededRandom(5),
+        });
         seen = recorded;
         if (seen.length > 3) break;
       }
@@ -145,8 +178,21 @@ describe("rollOut on real prefixes", () => {
       for (const state of seen.slice(1)) {
         const rep = state.representative;
         // A placeholder next event after the extended prefix: the dataset stage keys that sample.
-        const placeholder: GoroutineRecord = { seq: rep.end, timeNs: 0, kind: "GoStart", goroutine: -1, actor: null, reason: "", site: null };
-        const run: RunRecords = { program: rep.program, runId: rep.runId, procs: rep.procs, records: [...rep.records.slice(0, rep.end), placeholder] };
+        const placeholder: GoroutineRecord = {
+          seq: rep.end,
+          timeNs: 0,
+          kind: "GoStart",
+          goroutine: -1,
+          actor: null,
+          reason: "",
+          site: null,
+        };
+        const run: RunRecords = {
+          program: rep.program,
+          runId: rep.runId,
+          procs: rep.procs,
+          records: [...rep.records.slice(0, rep.end), placeholder],
+        };
         let key = "";
         forEachSample(run, abstraction, (k, end) => {
           if (end === rep.end) key = k;
@@ -160,7 +206,11 @@ describe("rollOut on real prefixes", () => {
     const base = depthStates()[10];
     const rep = base.representative;
     const { machine } = replayRecords(rep.records, rep.end, rep.procs);
-    const s = rolloutState(base, { machine, records: rep.records.slice(0, rep.end), lastLabels: ["-", "-"], depth: 0 }, 0);
+    const s = rolloutState(
+      base,
+      { machine, records: rep.records.slice(0, rep.end), lastLabels: ["-", "-"], depth: 0 },
+      0,
+    );
     expect(s.id).toBe(base.id);
     expect(s.representative.end).toBe(rep.end);
   });
@@ -175,7 +225,16 @@ describe("runRollouts and schedlab rollout on the real database", () => {
       const summary: Record<string, number[]> = {};
       for (const predictor of ["uniform", "majority", "ngram:3"]) {
         for (const constrained of [false, true]) {
-          const report = await runRollouts(db, { predictor, abstraction: "depth", steps: 8, samples: 5, holdout, prefixes: 12, seed: 2, constrained });
+          const report = await runRollouts(db, {
+            predictor,
+            abstraction: "depth",
+            steps: 8,
+            samples: 5,
+            holdout,
+            prefixes: 12,
+            seed: 2,
+            constrained,
+          });
           const o = report.overall;
           expect(report.programs).toEqual(["pingpong", "workerpool"]);
           expect(report.prefixes).toHaveLength(12);
@@ -192,11 +251,23 @@ describe("runRollouts and schedlab rollout on the real database", () => {
         }
       }
       // Masking invalid events can only lengthen survival of the same predictor.
-      for (const p of ["uniform", "majority", "ngram:3"]) expect(summary[`${p}+c`][0]).toBeGreaterThanOrEqual(summary[p][0]);
+      for (const p of ["uniform", "majority", "ngram:3"])
+        expect(summary[`${p}+c`][0]).toBeGreaterThanOrEqual(summary[p][0]);
       // ngram:3 follows the real event grammar better than uniform guessing (typically 2.4 against
       // 1.6 steps here); 25 samples per prefix keep the sampling noise well below that gap.
       const survival = async (predictor: string) =>
-        (await runRollouts(db, { predictor, abstraction: "depth", steps: 8, samples: 25, holdout, prefixes: 12, seed: 3, constrained: false })).overall.meanSurvival;
+        (
+          await runRollouts(db, {
+            predictor,
+            abstraction: "depth",
+            steps: 8,
+            samples: 25,
+            holdout,
+            prefixes: 12,
+            seed: 3,
+            constrained: false,
+          })
+        ).overall.meanSurvival;
       expect(await survival("ngram:3")).toBeGreaterThan(await survival("uniform"));
     } finally {
       db.close();
@@ -204,17 +275,54 @@ describe("runRollouts and schedlab rollout on the real database", () => {
   }, 120_000);
 
   it("schedlab rollout --json reports meanSurvival, reachedK and kStepAccuracy and stores the run", async () => {
-    const { code, stdout, stderr } = await runCli(["rollout", "--db", corpus.dbPath, "--predictor", "ngram:2", "--steps", "5", "--samples", "3", "--prefixes", "6", "--holdout", holdout, "--abstraction", "depth", "--json"]);
+    const { code, stdout, stderr } = await runCli([
+      "rollout",
+      "--db",
+      corpus.dbPath,
+      "--predictor",
+      "ngram:2",
+      "--steps",
+      "5",
+      "--samples",
+      "3",
+      "--prefixes",
+      "6",
+      "--holdout",
+      holdout,
+      "--abstraction",
+      "depth",
+      "--json",
+    ]);
     expect(stderr).toBe("");
     expect(code).toBe(0);
     const out = JSON.parse(stdout) as Record<string, unknown>;
-    for (const field of ["meanSurvival", "reachedK", "kStepAccuracy", "perStepAccuracy", "l1", "kl", "rolloutRunId", "prefixes", "overall"]) expect(out).toHaveProperty(field);
+    for (const field of [
+      "meanSurvival",
+      "reachedK",
+      "kStepAccuracy",
+      "perStepAccuracy",
+      "l1",
+      "kl",
+      "rolloutRunId",
+      "prefixes",
+      "overall",
+    ])
+      expect(out).toHaveProperty(field);
     expect(typeof out.meanSurvival).toBe("number");
     const db = openDatabase(corpus.dbPath);
     try {
       const stored = listRolloutRuns(db).find((r) => r.id === out.rolloutRunId);
-      expect(stored).toMatchObject({ predictor: "ngram:2", steps: 5, samples: 3, prefixes: 6, constrained: false, meanSurvival: out.meanSurvival });
-      const rows = db.prepare("SELECT COUNT(*) AS n FROM rollout_prefixes WHERE rollout_run_id = ?").get(out.rolloutRunId) as { n: number };
+      expect(stored).toMatchObject({
+        predictor: "ngram:2",
+        steps: 5,
+        samples: 3,
+        prefixes: 6,
+        constrained: false,
+        meanSurvival: out.meanSurvival,
+      });
+      const rows = db
+        .prepare("SELECT COUNT(*) AS n FROM rollout_prefixes WHERE rollout_run_id = ?")
+        .get(out.rolloutRunId) as { n: number };
       expect(rows.n).toBe(6);
     } finally {
       db.close();
@@ -222,7 +330,22 @@ describe("runRollouts and schedlab rollout on the real database", () => {
   }, 60_000);
 
   it("the text output names the predictor and the survival; bad options fail with a hint", async () => {
-    const text = await runCli(["rollout", "--db", corpus.dbPath, "--predictor", "uniform", "--steps", "4", "--samples", "2", "--prefixes", "3", "--holdout", holdout, "--constrained"]);
+    const text = await runCli([
+      "rollout",
+      "--db",
+      corpus.dbPath,
+      "--predictor",
+      "uniform",
+      "--steps",
+      "4",
+      "--samples",
+      "2",
+      "--prefixes",
+      "3",
+      "--holdout",
+      holdout,
+      "--constrained",
+    ]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^uniform \(config [0-9a-f]{16}\), constrained, k=4, n=2/);
     expect(text.stdout).toMatch(/mean survival \d+\.\d\d \/ 4 steps/);
@@ -232,7 +355,15 @@ describe("runRollouts and schedlab rollout on the real database", () => {
     const badSteps = await runCli(["rollout", "--db", corpus.dbPath, "--predictor", "uniform", "--steps", "0"]);
     expect(badSteps.code).toBe(2);
     expect(badSteps.stderr).toContain("--steps must be a positive integer");
-    const badPredictor = await runCli(["rollout", "--db", corpus.dbPath, "--predictor", "oracle", "--holdout", holdout]);
+    const badPredictor = await runCli([
+      "rollout",
+      "--db",
+      corpus.dbPath,
+      "--predictor",
+      "oracle",
+      "--holdout",
+      holdout,
+    ]);
     expect(badPredictor.code).not.toBe(0);
     expect(badPredictor.stderr).toContain('unknown predictor "oracle"');
   }, 60_000);

@@ -3,7 +3,14 @@
 
 import { describe, expect, it } from "vitest";
 import type { GoroutineStatus } from "../../src/dataset/scheduler-state.js";
-import { applyTransition, chooseTransition, judgeEvent, newGoroutineMachine, replayRecords, validateTransition } from "../../src/rollout/index.js";
+import {
+  applyTransition,
+  chooseTransition,
+  judgeEvent,
+  newGoroutineMachine,
+  replayRecords,
+  validateTransition,
+} from "../../src/rollout/index.js";
 import type { GoroutineMachine, TransitionRule } from "../../src/rollout/index.js";
 import { RECORD_KINDS, type GoroutineRecord, type RecordKind } from "../../src/trace/types.js";
 
@@ -113,7 +120,12 @@ describe("validateTransition: every record kind from every status", () => {
       it(`${kind} of a ${status} goroutine → ${expected === true ? "valid" : expected}`, () => {
         const m = machineWithG2(status);
         // Initial restates "Runnable": valid only for an unknown or runnable goroutine.
-        const verdict = validateTransition(m, { kind, goroutine: 2, actor: 1, reason: kind === "Initial" ? "Runnable" : "" });
+        const verdict = validateTransition(m, {
+          kind,
+          goroutine: 2,
+          actor: 1,
+          reason: kind === "Initial" ? "Runnable" : "",
+        });
         if (status === "runnable" && kind === "Initial") {
           expect(verdict).toEqual({ valid: true });
           return;
@@ -130,11 +142,17 @@ describe("processor and creation rules", () => {
     const m = newGoroutineMachine(2);
     for (const g of [1, 2]) applyTransition(m, rec("Initial", g, null, "Running"));
     applyTransition(m, rec("GoCreate", 3, 1));
-    expect(validateTransition(m, { kind: "GoStart", goroutine: 3, actor: null })).toMatchObject({ valid: false, rule: "gomaxprocs-exceeded" });
+    expect(validateTransition(m, { kind: "GoStart", goroutine: 3, actor: null })).toMatchObject({
+      valid: false,
+      rule: "gomaxprocs-exceeded",
+    });
     applyTransition(m, rec("SyscallEnter", 2));
     expect(validateTransition(m, { kind: "GoStart", goroutine: 3, actor: null })).toEqual({ valid: true });
     applyTransition(m, rec("GoStart", 3));
-    expect(validateTransition(m, { kind: "SyscallExit", goroutine: 2, actor: 2 })).toMatchObject({ valid: false, rule: "gomaxprocs-exceeded" });
+    expect(validateTransition(m, { kind: "SyscallExit", goroutine: 2, actor: 2 })).toMatchObject({
+      valid: false,
+      rule: "gomaxprocs-exceeded",
+    });
     // A syscall may still end the goroutine or hand it back to the run queue without a processor.
     expect(validateTransition(m, { kind: "SyscallUnblock", goroutine: 2, actor: null })).toEqual({ valid: true });
     expect(validateTransition(m, { kind: "GoEnd", goroutine: 2, actor: 2 })).toEqual({ valid: true });
@@ -151,7 +169,10 @@ describe("processor and creation rules", () => {
     const m = newGoroutineMachine(4);
     applyTransition(m, rec("Initial", 1, null, "Running"));
     applyTransition(m, rec("GoCreate", 2, 1));
-    expect(validateTransition(m, { kind: "GoCreate", goroutine: 3, actor: 2 })).toMatchObject({ valid: false, rule: "create-actor-not-running" });
+    expect(validateTransition(m, { kind: "GoCreate", goroutine: 3, actor: 2 })).toMatchObject({
+      valid: false,
+      rule: "create-actor-not-running",
+    });
     expect(validateTransition(m, { kind: "GoCreate", goroutine: 3, actor: 1 })).toEqual({ valid: true });
     expect(validateTransition(m, { kind: "GoCreate", goroutine: 3, actor: null })).toEqual({ valid: true });
     expect(validateTransition(m, { kind: "GoCreate", goroutine: 3, actor: 99 })).toEqual({ valid: true });
@@ -161,9 +182,16 @@ describe("processor and creation rules", () => {
     const m = newGoroutineMachine(4);
     applyTransition(m, rec("Initial", 1, null, "Running"));
     applyTransition(m, rec("Initial", 2, null, "Waiting"));
-    expect(validateTransition(m, { kind: "Initial", goroutine: 2, actor: null, reason: "waiting: chan receive" })).toEqual({ valid: true });
-    expect(validateTransition(m, { kind: "Initial", goroutine: 1, actor: null, reason: "Running" })).toEqual({ valid: true });
-    expect(validateTransition(m, { kind: "Initial", goroutine: 1, actor: null, reason: "Waiting" })).toMatchObject({ valid: false, rule: "initial-conflict" });
+    expect(
+      validateTransition(m, { kind: "Initial", goroutine: 2, actor: null, reason: "waiting: chan receive" }),
+    ).toEqual({ valid: true });
+    expect(validateTransition(m, { kind: "Initial", goroutine: 1, actor: null, reason: "Running" })).toEqual({
+      valid: true,
+    });
+    expect(validateTransition(m, { kind: "Initial", goroutine: 1, actor: null, reason: "Waiting" })).toMatchObject({
+      valid: false,
+      rule: "initial-conflict",
+    });
   });
 });
 
@@ -188,7 +216,13 @@ describe("replayRecords", () => {
   });
 
   it("reports each broken rule with its index and still applies the record", () => {
-    const stream = [rec("Initial", 1, null, "Running"), rec("GoUnblock", 1), rec("GoEnd", 1, 1), rec("GoStart", 1), rec("GoStart", 7)];
+    const stream = [
+      rec("Initial", 1, null, "Running"),
+      rec("GoUnblock", 1),
+      rec("GoEnd", 1, 1),
+      rec("GoStart", 1),
+      rec("GoStart", 7),
+    ];
     const { violations, machine } = replayRecords(stream, stream.length, 4);
     expect(violations.map((v) => [v.index, v.verdict.rule])).toEqual([
       [1, "unblock-not-waiting"],
@@ -236,7 +270,8 @@ describe("the goroutine-choice rule", () => {
   it("GoBlock, GoSched and GoEnd pick the most recently started running goroutine", () => {
     const m = scene();
     applyTransition(m, rec("GoStart", 3));
-    for (const event of ["GoBlock", "GoSched", "GoEnd"] as const) expect(chooseTransition(m, event)).toEqual({ kind: event, goroutine: 3, actor: 3 });
+    for (const event of ["GoBlock", "GoSched", "GoEnd"] as const)
+      expect(chooseTransition(m, event)).toEqual({ kind: event, goroutine: 3, actor: 3 });
   });
 
   it("GoUnblock picks the longest-waiting goroutine, woken by the current running one", () => {

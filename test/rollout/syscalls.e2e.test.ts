@@ -71,19 +71,19 @@ beforeAll(async () => {
   await execa("go", ["build", "-o", binary, "."], { cwd: scratch, env: { GOTOOLCHAIN: "local" } });
   const db = openDatabase(join(scratch, "schedlab.db"));
   try {
-    const programId = Number(db.prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES ('syscalls', ?, ?, 'main', 'x')").run(scratch, scratch).lastInsertRowid);
+    const programId = Number(
+      db
+        .prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES ('syscalls', ?, ?, 'main', 'x')")
+        .run(scratch, scratch).lastInsertRowid,
+    );
     let index = 0;
     for (const procs of [1, 4]) {
       for (let i = 0; i < 3; i++, index++) {
         const trace = join(scratch, `run${index}.trace`);
         await execa(binary, [trace], { env: { GOMAXPROCS: String(procs) }, timeout: 30_000 });
-        db.prepare("INSERT INTO runs (program_id, config, procs, run_index, outcome, exit_code, trace_path, created_at) VALUES (?, ?, ?, ?, 'ok', 0, ?, '2026-01-01')").run(
-          programId,
-          `procs-${procs}`,
-          procs,
-          index,
-          trace,
-        );
+        db.prepare(
+          "INSERT INTO runs (program_id, config, procs, run_index, outcome, exit_code, trace_path, created_at) VALUES (?, ?, ?, ?, 'ok', 0, ?, '2026-01-01')",
+        ).run(programId, `procs-${procs}`, procs, index, trace);
       }
     }
     const summary = await ingestRuns(db, { concurrency: 1 });

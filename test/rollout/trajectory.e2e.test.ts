@@ -22,7 +22,16 @@ function stream(kinds: readonly RecordKind[]): GoroutineRecord[] {
 }
 
 function matrix(rows: number): TrainingMatrix {
-  return { rows, inputs: 1, x: new Float32Array(rows), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null, feasible: new Uint8Array(rows * 6).fill(1) };
+  return {
+    rows,
+    inputs: 1,
+    x: new Float32Array(rows),
+    events: new Float64Array(rows * 6),
+    weights: new Float64Array(rows).fill(1),
+    counts: new Float64Array(rows).fill(1),
+    tags: null,
+    feasible: new Uint8Array(rows * 6).fill(1),
+  };
 }
 
 describe("setTrajectoryTargets", () => {
@@ -35,12 +44,22 @@ describe("setTrajectoryTargets", () => {
     const samples: Sample[] = [{ stateId: "s", prefix: prefix(2), next: "GoStart" }];
     setTrajectoryTargets(m, samples, 3, 0.5);
     // GoStart 1, GoBlock 0.5, GoUnblock 0.25 over 1.75; non-event records skipped.
-    expect(Array.from(m.events).map((v) => +v.toFixed(12))).toEqual([0, 1 / 1.75, 0.5 / 1.75, 0.25 / 1.75, 0, 0].map((v) => +v.toFixed(12)));
+    expect(Array.from(m.events).map((v) => +v.toFixed(12))).toEqual(
+      [0, 1 / 1.75, 0.5 / 1.75, 0.25 / 1.75, 0, 0].map((v) => +v.toFixed(12)),
+    );
   });
 
   it("near the end of the run normalises over the steps that exist; k = 1 is the CE target", () => {
     const m = matrix(2);
-    setTrajectoryTargets(m, [{ stateId: "s", prefix: prefix(5), next: "GoBlock" }, { stateId: "s", prefix: prefix(1), next: "GoCreate" }], 1, 0.5);
+    setTrajectoryTargets(
+      m,
+      [
+        { stateId: "s", prefix: prefix(5), next: "GoBlock" },
+        { stateId: "s", prefix: prefix(1), next: "GoCreate" },
+      ],
+      1,
+      0.5,
+    );
     expect(Array.from(m.events.subarray(0, 6))).toEqual([0, 0, 1, 0, 0, 0]);
     expect(Array.from(m.events.subarray(6))).toEqual([1, 0, 0, 0, 0, 0]);
     const last = matrix(1);
@@ -68,14 +87,27 @@ describe("trajectory student on real traces", () => {
     for (const objective of ["ce", "trajectory"] as const) {
       const student = await trainOnDatabase(corpus.dbPath, { ...base, objective });
       expect(student.card.training.objective).toBe(objective);
-      if (objective === "trajectory") expect(student.card.training.hyperParameters).toMatchObject({ trajectorySteps: 4, trajectoryDiscount: 0.5 });
+      if (objective === "trajectory")
+        expect(student.card.training.hyperParameters).toMatchObject({ trajectorySteps: 4, trajectoryDiscount: 0.5 });
       else expect(student.card.training.hyperParameters).not.toHaveProperty("trajectorySteps");
       params[objective] = Array.from(student.weights.params);
       saveAdapter(join(dir, objective), student);
       const predictor = await loadStudentPredictor(join(dir, objective));
-      const states = statesFromRuns(corpus.runs.filter((r) => r.program === "pingpong"), "depth").states.filter((_, i) => i % 20 === 0);
+      const states = statesFromRuns(
+        corpus.runs.filter((r) => r.program === "pingpong"),
+        "depth",
+      ).states.filter((_, i) => i % 20 === 0);
       const rollouts: Rollout[] = [];
-      for (const state of states) rollouts.push(...(await rollOut(predictor, state, { steps: 8, samples: 3, temperature: 1, constrained: false, random: seededRandom(4) })));
+      for (const state of states)
+        rollouts.push(
+          ...(await rollOut(predictor, state, {
+            steps: 8,
+            samples: 3,
+            temperature: 1,
+            constrained: false,
+            random: seededRandom(4),
+          })),
+        );
       summaries[objective] = summarizeRollouts(rollouts, [], 8);
     }
     for (const m of Object.values(summaries)) {

@@ -11,18 +11,43 @@ import { contentHash, stratifiedSubset } from "../../src/run/index.js";
 import { runCli } from "../helpers/cli.js";
 import { smallCorpus } from "./corpus.js";
 
-const PROGRAMS = ["patterns/channels/orphan-receiver-leak", "patterns/fan/fan-in-merge", "generated/pipeline-1001", "patterns/workerpool/pool-with-results"];
+const PROGRAMS = [
+  "patterns/channels/orphan-receiver-leak",
+  "patterns/fan/fan-in-merge",
+  "generated/pipeline-1001",
+  "patterns/workerpool/pool-with-results",
+];
 const { root, corpus } = smallCorpus(PROGRAMS);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const paths = ["--corpus", corpus, "--db", join(root, "s.db"), "--out", join(root, "report"), "--adapters", join(root, "adapters"), "--traces", join(root, "traces")];
+const paths = [
+  "--corpus",
+  corpus,
+  "--db",
+  join(root, "s.db"),
+  "--out",
+  join(root, "report"),
+  "--adapters",
+  join(root, "adapters"),
+  "--traces",
+  join(root, "traces"),
+];
 
 interface JsonSummary {
   reportPath: string;
   evalRunId: number;
   best: { name: string; spec: string; selectedBy: string; validationAccuracy: number | null } | null;
   families: { train: number; validation: number; test: number };
-  predictors: { name: string; accuracy: number; ceiling: number; majority: number; ece: number; eceInterval: { estimate: number; lower: number; upper: number }; macroF1: number; recall: Record<string, number | null> }[];
+  predictors: {
+    name: string;
+    accuracy: number;
+    ceiling: number;
+    majority: number;
+    ece: number;
+    eceInterval: { estimate: number; lower: number; upper: number };
+    macroF1: number;
+    recall: Record<string, number | null>;
+  }[];
   leaks: { findings: number; programsWithFindings: number; programsAnalysed: number; recall: number | null };
   rollout: { steps: number; meanSurvival: number } | null;
   crossValidation: CrossValidationBoard | null;
@@ -43,19 +68,26 @@ describe("schedlab run --quick on a four-program corpus", () => {
     );
     expect(lines[2]).toMatch(/^calibration \(ECE, lower is better\): uniform /);
     // Leave-family-out CV over the four families, three folds, at depth and split.
-    expect(lines[3]).toMatch(/^cross-validation \(3 folds of families\): depth student:(kl|kl-tags) \d+\.\d% \[\d+\.\d, \d+\.\d\], ngram-ctx:4 \d+\.\d%; LOO ceiling \d+\.\d% \(gap -?\d+\.\d points\); ECE \d\.\d{3}, 90% sets cover \d+\.\d%; split student:/);
-    expect(lines[4]).toMatch(/^leaks found: [1-9]\d* bugs \(\d+ proven\) leaving [1-9]\d* goroutines blocked forever in [1-9] of 4 programs/);
+    expect(lines[3]).toMatch(
+      /^cross-validation \(3 folds of families\): depth student:(kl|kl-tags) \d+\.\d% \[\d+\.\d, \d+\.\d\], ngram-ctx:4 \d+\.\d%; LOO ceiling \d+\.\d% \(gap -?\d+\.\d points\); ECE \d\.\d{3}, 90% sets cover \d+\.\d%; split student:/,
+    );
+    expect(lines[4]).toMatch(
+      /^leaks found: [1-9]\d* bugs \(\d+ proven\) leaving [1-9]\d* goroutines blocked forever in [1-9] of 4 programs/,
+    );
     expect(lines[5]).toMatch(/^rollout of student:/);
     expect(lines[6]).toBe(`report: ${join(root, "report", "index.html")}`);
     for (const stage of ["collect", "ingest", "distributions", "train", "eval", "rollout", "cv", "leaks", "report"]) {
       expect(first.stderr).toMatch(new RegExp(`\\[${stage}\\] done in \\d+\\.\\d+s`));
     }
     const html = readFileSync(join(root, "report", "index.html"), "utf8");
-    for (const id of ["overview", "cross-validation", "leaks", "rollout"]) expect(html).toContain(`<section id="${id}">`);
+    for (const id of ["overview", "cross-validation", "leaks", "rollout"])
+      expect(html).toContain(`<section id="${id}">`);
     // The CV scoreboard sits right after the holdout's summary and comparisons.
     expect(html.indexOf('<section id="cross-validation">')).toBeGreaterThan(html.indexOf('<section id="comparisons">'));
     expect(html.indexOf('<section id="cross-validation">')).toBeLessThan(html.indexOf('<section id="predictor-1-'));
-    expect(readFileSync(join(root, "report", "report.md"), "utf8")).toMatch(/## Leave-family-out cross-validation \(3 folds\)\n\n### depth\n/);
+    expect(readFileSync(join(root, "report", "report.md"), "utf8")).toMatch(
+      /## Leave-family-out cross-validation \(3 folds\)\n\n### depth\n/,
+    );
     expect(existsSync(join(root, "adapters", "cv"))).toBe(true);
     expect(html).toContain("orphan-receiver-leak");
     expect(existsSync(join(root, "adapters", "quick-kl-tags", "card.json"))).toBe(true);
@@ -74,13 +106,23 @@ describe("schedlab run --quick on a four-program corpus", () => {
     expect(second.code).toBe(0);
     const summary = JSON.parse(second.stdout) as JsonSummary;
     expect(summary.stages.map((s) => `${s.stage}:${s.status}`)).toEqual(
-      ["collect", "ingest", "distributions", "train", "eval", "rollout", "cv", "leaks", "report"].map((s) => `${s}:skipped`),
+      ["collect", "ingest", "distributions", "train", "eval", "rollout", "cv", "leaks", "report"].map(
+        (s) => `${s}:skipped`,
+      ),
     );
     // The CV board, as the report shows it: both abstractions, the pipeline's predictors and the reference.
     expect(summary.crossValidation?.folds).toBe(3);
     expect(summary.crossValidation?.abstractions.map((a) => a.abstraction)).toEqual(["depth", "split"]);
     for (const a of summary.crossValidation?.abstractions ?? []) {
-      expect(a.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3", "cal:ngram:3", "student:kl", "student:kl-tags", "ngram-ctx:4"]);
+      expect(a.predictors.map((p) => p.name)).toEqual([
+        "uniform",
+        "majority",
+        "ngram:3",
+        "cal:ngram:3",
+        "student:kl",
+        "student:kl-tags",
+        "ngram-ctx:4",
+      ]);
       for (const p of a.predictors) {
         expect(p.accuracy.lower).toBeLessThanOrEqual(p.accuracy.estimate + 1e-12);
         expect(p.gapToCeiling).toBeCloseTo(a.ceiling - p.accuracy.estimate, 12);
@@ -89,7 +131,14 @@ describe("schedlab run --quick on a four-program corpus", () => {
       }
     }
     expect(summary.reportPath).toBe(join(root, "report", "index.html"));
-    expect(summary.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3", "cal:ngram:3", "student:kl", "student:kl-tags"]);
+    expect(summary.predictors.map((p) => p.name)).toEqual([
+      "uniform",
+      "majority",
+      "ngram:3",
+      "cal:ngram:3",
+      "student:kl",
+      "student:kl-tags",
+    ]);
     // The headline student is chosen on the validation families, never on test.
     expect(summary.best?.selectedBy).toBe("validation accuracy");
     expect(summary.best?.validationAccuracy).toBeGreaterThan(0);
@@ -131,13 +180,29 @@ describe("schedlab run input errors", () => {
 
 describe("the --quick subset", () => {
   const spec = (name: string, dir = `/c/${name}`): ProgramSpec =>
-    ({ name, dir, root: "/c", kind: "main", testName: null, goFiles: [], testFiles: [], sourceHash: "", manifest: null, manifestProblems: [] }) as ProgramSpec;
+    ({
+      name,
+      dir,
+      root: "/c",
+      kind: "main",
+      testName: null,
+      goFiles: [],
+      testFiles: [],
+      sourceHash: "",
+      manifest: null,
+      manifestProblems: [],
+    }) as ProgramSpec;
 
   it("takes one program per family by name hash, whatever the base names, and is stable", () => {
-    const generated = (name: string, template: string) => ({ ...spec(name), manifest: { generated: { template, seed: 1 } } }) as unknown as ProgramSpec;
+    const generated = (name: string, template: string) =>
+      ({ ...spec(name), manifest: { generated: { template, seed: 1 } } }) as unknown as ProgramSpec;
     const programs = [
-      spec("kernels/abba/a"), spec("kernels/abba/b"), spec("kernels/chanwg/c"),
-      generated("generated/fanin-1", "fanin"), generated("generated/fanin-2", "fanin"), generated("generated/pipeline-3", "pipeline"),
+      spec("kernels/abba/a"),
+      spec("kernels/abba/b"),
+      spec("kernels/chanwg/c"),
+      generated("generated/fanin-1", "fanin"),
+      generated("generated/fanin-2", "fanin"),
+      generated("generated/pipeline-3", "pipeline"),
       spec("patterns/x/c"),
     ];
     const picked = stratifiedSubset(programs).map((p) => p.name);

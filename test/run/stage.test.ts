@@ -5,12 +5,25 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { pipelineSettings, runStage, stageInputHash, type StageContext, type StageDescriptor } from "../../src/run/index.js";
+import {
+  pipelineSettings,
+  runStage,
+  stageInputHash,
+  type StageContext,
+  type StageDescriptor,
+} from "../../src/run/index.js";
 import { openDatabase } from "../../src/store/index.js";
 
 function context(force = false): StageContext {
   const db = openDatabase(join(mkdtempSync(join(tmpdir(), "schedlab-stage-")), "s.db"));
-  return { db, settings: { ...pipelineSettings({}), force }, progress: () => undefined, started: performance.now(), timings: [], warnings: [] };
+  return {
+    db,
+    settings: { ...pipelineSettings({}), force },
+    progress: () => undefined,
+    started: performance.now(),
+    timings: [],
+    warnings: [],
+  };
 }
 
 interface Input {
@@ -45,8 +58,12 @@ describe("runStage", () => {
 
   it("hashes loaded data by its fingerprint: the fingerprint decides, the rows behind it do not", async () => {
     const a = { n: 1, data: { fingerprint: "f1", rows: [1, 2] } };
-    expect(stageInputHash("sum", a)).toBe(stageInputHash("sum", { n: 1, data: { fingerprint: "f1", rows: [9, 9, 9] } }));
-    expect(stageInputHash("sum", a)).not.toBe(stageInputHash("sum", { n: 1, data: { fingerprint: "f2", rows: [1, 2] } }));
+    expect(stageInputHash("sum", a)).toBe(
+      stageInputHash("sum", { n: 1, data: { fingerprint: "f1", rows: [9, 9, 9] } }),
+    );
+    expect(stageInputHash("sum", a)).not.toBe(
+      stageInputHash("sum", { n: 1, data: { fingerprint: "f2", rows: [1, 2] } }),
+    );
     expect(stageInputHash("sum", a)).not.toBe(stageInputHash("other", a));
   });
 
@@ -57,7 +74,11 @@ describe("runStage", () => {
     await runStage(ctx, stage, input);
     await runStage(ctx, stage, input);
     expect(stage.calls).toHaveLength(2);
-    const failing: StageDescriptor<Input, never> = { name: "fails", optional: true, work: async () => Promise.reject(new Error("no luck")) };
+    const failing: StageDescriptor<Input, never> = {
+      name: "fails",
+      optional: true,
+      work: async () => Promise.reject(new Error("no luck")),
+    };
     expect(await runStage(ctx, failing, input)).toBeNull();
     expect(ctx.warnings).toEqual(["fails: no luck"]);
     await expect(runStage(ctx, { ...failing, optional: false }, input)).rejects.toThrow("no luck");

@@ -32,7 +32,9 @@ describe("openDatabase", () => {
   it("refuses an older schema version with advice to re-collect", () => {
     const file = join(scratch(), "old.db");
     const raw = new Database(file);
-    raw.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '0');");
+    raw.exec(
+      "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '0');",
+    );
     raw.close();
     expect(() => openDatabase(file)).toThrow(SchemaVersionError);
     expect(hintOf(() => openDatabase(file))).toMatch(/older schedlab/);
@@ -41,7 +43,10 @@ describe("openDatabase", () => {
   it("upgrades a version-3 database in place on a writable open, its runs stored as events; a read-only open says to write once", () => {
     const file = join(scratch(), "v3.db");
     // Version 3 is version 4 without runs.store and run_end_states.
-    const v3 = SCHEMA_SQL.replace(/\n\s*-- What ingest kept[^]*?store\s+TEXT NOT NULL[^\n]*\n/, "\n").replace(/CREATE TABLE IF NOT EXISTS run_end_states \([^;]*\);/, "");
+    const v3 = SCHEMA_SQL.replace(/\n\s*-- What ingest kept[^]*?store\s+TEXT NOT NULL[^\n]*\n/, "\n").replace(
+      /CREATE TABLE IF NOT EXISTS run_end_states \([^;]*\);/,
+      "",
+    );
     expect(v3).not.toMatch(/\bstore\s+TEXT/);
     expect(v3).not.toContain("run_end_states (");
     const raw = new Database(file);
@@ -53,7 +58,9 @@ describe("openDatabase", () => {
     expect(hintOf(() => openDatabase(file, { readonly: true }))).toMatch(/writing command/);
     const db = openDatabase(file);
     try {
-      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(String(SCHEMA_VERSION));
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(
+        String(SCHEMA_VERSION),
+      );
       expect(db.prepare("SELECT id, store FROM runs").all()).toEqual([{ id: 7, store: "events" }]);
       expect(db.prepare("SELECT count(*) FROM run_end_states").pluck().get()).toBe(0);
       expect(() => db.prepare("UPDATE runs SET store = 'nothing'").run()).toThrow(/CHECK/);
@@ -66,7 +73,9 @@ describe("openDatabase", () => {
   it("refuses a newer schema version", () => {
     const file = join(scratch(), "newer.db");
     const raw = new Database(file);
-    raw.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '${SCHEMA_VERSION + 1}');`);
+    raw.exec(
+      `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '${SCHEMA_VERSION + 1}');`,
+    );
     raw.close();
     expect(hintOf(() => openDatabase(file))).toMatch(/newer schedlab/);
   });

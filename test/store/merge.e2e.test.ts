@@ -14,12 +14,28 @@ import { runCli } from "../helpers/cli.js";
 import { FIXTURES, PROGRAMS, scratch } from "../collect/helpers.js";
 
 // clean, leak-select and test-leak fall in shard 0 of 2, os-exit and clean-pool in shard 1 (by name hash).
-const PATHS = ["clean", "leak-select", "test-leak", "os-exit"].map((p) => join(PROGRAMS, p)).concat(join(FIXTURES, "explore", "clean-pool"));
+const PATHS = ["clean", "leak-select", "test-leak", "os-exit"]
+  .map((p) => join(PROGRAMS, p))
+  .concat(join(FIXTURES, "explore", "clean-pool"));
 let dir: string;
 
 async function collectInto(name: string, extra: string[]): Promise<string> {
   const db = join(dir, `${name}.db`);
-  const result = await runCli(["collect", ...PATHS, "--runs", "2", "--procs", "2", "--timeout", "3s", "--db", db, "--traces", join(dir, `traces-${name}`), ...extra]);
+  const result = await runCli([
+    "collect",
+    ...PATHS,
+    "--runs",
+    "2",
+    "--procs",
+    "2",
+    "--timeout",
+    "3s",
+    "--db",
+    db,
+    "--traces",
+    join(dir, `traces-${name}`),
+    ...extra,
+  ]);
   expect(result.code, result.stderr).toBe(0);
   return db;
 }
@@ -27,10 +43,14 @@ async function collectInto(name: string, extra: string[]): Promise<string> {
 function runsOf(path: string, withGoroutines = true): string[] {
   const db = new Database(path, { readonly: true });
   try {
-    return (db.prepare(
-      `SELECT p.name, r.config, r.run_index AS i, r.outcome, r.ingest_status AS s, (SELECT count(*) FROM goroutines g WHERE g.run_id = r.id) AS g
+    return (
+      db
+        .prepare(
+          `SELECT p.name, r.config, r.run_index AS i, r.outcome, r.ingest_status AS s, (SELECT count(*) FROM goroutines g WHERE g.run_id = r.id) AS g
        FROM runs r JOIN programs p ON p.id = r.program_id ORDER BY 1, 2, 3`,
-    ).all() as { name: string; config: string; i: number; outcome: string; s: string; g: number }[]).map((r) => `${r.name} ${r.config} #${r.i} ${r.outcome} ${r.s}${withGoroutines ? ` goroutines=${r.g}` : ""}`);
+        )
+        .all() as { name: string; config: string; i: number; outcome: string; s: string; g: number }[]
+    ).map((r) => `${r.name} ${r.config} #${r.i} ${r.outcome} ${r.s}${withGoroutines ? ` goroutines=${r.g}` : ""}`);
   } finally {
     db.close();
   }
@@ -39,7 +59,12 @@ function runsOf(path: string, withGoroutines = true): string[] {
 function counts(path: string): Record<string, number> {
   const db = new Database(path, { readonly: true });
   try {
-    return Object.fromEntries(["programs", "builds", "runs", "goroutines", "events"].map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
+    return Object.fromEntries(
+      ["programs", "builds", "runs", "goroutines", "events"].map((t) => [
+        t,
+        (db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n,
+      ]),
+    );
   } finally {
     db.close();
   }
@@ -48,7 +73,9 @@ function counts(path: string): Record<string, number> {
 async function findings(path: string): Promise<string[]> {
   const result = await runCli(["leaks", "--db", path, "--json"]);
   expect(result.code, result.stderr).toBe(0);
-  const parsed = JSON.parse(result.stdout) as { findings: { program: string; goroutine: string; reason: string; kind: string }[] };
+  const parsed = JSON.parse(result.stdout) as {
+    findings: { program: string; goroutine: string; reason: string; kind: string }[];
+  };
   return parsed.findings.map((f) => `${f.program} ${f.goroutine} ${f.reason} ${f.kind}`).sort();
 }
 
@@ -81,11 +108,13 @@ describe("shard + merge", () => {
   it("gives the same leak findings as one collection, and exactly the shards' findings", async () => {
     const signature = (finding: string) => finding.replace(/#\d+ /, " ");
     const fromWhole = await findings(whole);
-    expect(new Set(fromWhole.map(signature))).toEqual(new Set([
-      "leak-select main.main/main.waiter@main.go:25 select leak",
-      "os-exit main.main forever leak",
-      "test-leak TestLeaksReceiver/test-leak.TestLeaksReceiver.func1@leak_test.go:8 chan receive leak",
-    ]));
+    expect(new Set(fromWhole.map(signature))).toEqual(
+      new Set([
+        "leak-select main.main/main.waiter@main.go:25 select leak",
+        "os-exit main.main forever leak",
+        "test-leak TestLeaksReceiver/test-leak.TestLeaksReceiver.func1@leak_test.go:8 chan receive leak",
+      ]),
+    );
     const fromMerged = await findings(merged);
     expect(new Set(fromMerged.map(signature))).toEqual(new Set(fromWhole.map(signature)));
     expect(fromMerged).toEqual([...(await findings(shards[0]!)), ...(await findings(shards[1]!))].sort());
@@ -102,10 +131,14 @@ describe("shard + merge", () => {
   it("refuses a database of another schema version, with the usual hint", () => {
     const old = join(dir, "old.db");
     const db = new Database(old);
-    db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '1');");
+    db.exec(
+      "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '1');",
+    );
     db.close();
     expect(() => mergeDatabases(join(dir, "out-old.db"), [old])).toThrow(SchemaVersionError);
-    expect(() => mergeDatabases(join(dir, "out-old.db"), [old])).toThrow(new RegExp(`schema version 1; this schedlab uses version ${SCHEMA_VERSION}`));
+    expect(() => mergeDatabases(join(dir, "out-old.db"), [old])).toThrow(
+      new RegExp(`schema version 1; this schedlab uses version ${SCHEMA_VERSION}`),
+    );
   });
 
   it("refuses a program whose sources differ, and writes nothing of that input", () => {

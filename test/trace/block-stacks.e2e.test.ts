@@ -12,15 +12,23 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mergeDatabases, openDatabase } from "../../src/store/index.js";
 import {
-  decodeTrace, forEachRunRecord, ingestRuns, iterateRunRecords, loadRunRecords,
-  type DecodeSummary, type GoroutineRecord, type LockOp,
+  decodeTrace,
+  forEachRunRecord,
+  ingestRuns,
+  iterateRunRecords,
+  loadRunRecords,
+  type DecodeSummary,
+  type GoroutineRecord,
+  type LockOp,
 } from "../../src/trace/index.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/lockops/", import.meta.url));
 const SOURCE = readFileSync(join(FIXTURE, "main.go"), "utf8").split("\n");
 
 /** Line number (1-based) of each "// at:NAME" marker of the fixture. */
-const LINE = new Map(SOURCE.flatMap((text, i) => [...text.matchAll(/\/\/ at:([\w-]+)/g)].map((m) => [m[1], i + 1] as const)));
+const LINE = new Map(
+  SOURCE.flatMap((text, i) => [...text.matchAll(/\/\/ at:([\w-]+)/g)].map((m) => [m[1], i + 1] as const)),
+);
 
 function line(marker: string): number {
   const n = LINE.get(marker);
@@ -70,7 +78,12 @@ function readBack(file: string, run: number): Item[] {
   const db = openDatabase(file, { readonly: true });
   try {
     const items: Item[] = [];
-    forEachRunRecord(db, run, (record) => items.push({ record }), (op) => items.push({ op }));
+    forEachRunRecord(
+      db,
+      run,
+      (record) => items.push({ record }),
+      (op) => items.push({ op }),
+    );
     return items;
   } finally {
     db.close();
@@ -87,18 +100,29 @@ beforeAll(async () => {
 
   const items: Item[] = [];
   let batches = 0;
-  const summary = await decodeTrace(trace, { mode: "main", onLockOps: (batch) => items.push(...batch.map((op) => ({ op }))) }, (batch) => {
-    batches++;
-    items.push(...batch.map((record) => ({ record })));
-  });
+  const summary = await decodeTrace(
+    trace,
+    { mode: "main", onLockOps: (batch) => items.push(...batch.map((op) => ({ op }))) },
+    (batch) => {
+      batches++;
+      items.push(...batch.map((record) => ({ record })));
+    },
+  );
   decoded = { summary, items, batches };
 
   dbFile = join(dir, "schedlab.db");
   const db = openDatabase(dbFile);
   try {
-    const program = Number(db.prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES ('lockops', ?, ?, 'main', 'x')").run(FIXTURE, FIXTURE).lastInsertRowid);
+    const program = Number(
+      db
+        .prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES ('lockops', ?, ?, 'main', 'x')")
+        .run(FIXTURE, FIXTURE).lastInsertRowid,
+    );
     runId = Number(
-      db.prepare("INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_path, created_at) VALUES (?, 'procs-2', 2, 0, 'ok', ?, '2026-01-01T00:00:00Z')")
+      db
+        .prepare(
+          "INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_path, created_at) VALUES (?, 'procs-2', 2, 0, 'ok', ?, '2026-01-01T00:00:00Z')",
+        )
         .run(program, trace).lastInsertRowid,
     );
     // Twice: a re-ingest replaces the run's rows (lock_ops' primary key would refuse duplicates).
@@ -148,7 +172,11 @@ describe("GoBlock stacks of a real trace", () => {
 
   it("keeps twelve user frames of a deep stack, innermost first", () => {
     const block = records(decoded.items).find((r) => r.kind === "GoBlock" && r.site === site("deep-receive"))!;
-    expect(block.stack!.split(";")).toEqual(["runtime.chanrecv1", site("deep-receive"), ...Array.from({ length: 11 }, () => site("deep-call"))]);
+    expect(block.stack!.split(";")).toEqual([
+      "runtime.chanrecv1",
+      site("deep-receive"),
+      ...Array.from({ length: 11 }, () => site("deep-call")),
+    ]);
   });
 
   it("gives a stack to GoBlock records only", () => {
@@ -164,7 +192,9 @@ describe("lock operations of a real trace", () => {
   it("reads one op per instrumented call, with its phase, mode and the calling line as site; other logs are ignored", () => {
     const got = ops(decoded.items);
     expect(CALLS.length).toBeGreaterThanOrEqual(15);
-    expect(got.map((op) => `${op.site} ${op.phase} ${op.mode}`).sort()).toEqual(CALLS.map((c) => `${c.site} ${c.phase} ${c.mode}`).sort());
+    expect(got.map((op) => `${op.site} ${op.phase} ${op.mode}`).sort()).toEqual(
+      CALLS.map((c) => `${c.site} ${c.phase} ${c.mode}`).sort(),
+    );
     for (const op of got) {
       expect(op.stack).toBe(`;${op.site}`); // every call is in its goroutine's entry function
       expect(op.goroutine).toBe(gidOf(op.site!.split(" ")[0]));
@@ -173,7 +203,12 @@ describe("lock operations of a real trace", () => {
   });
 
   it("names each mutex by one id per run, a different one per mutex", () => {
-    const idsOf = (variable: string) => new Set(ops(decoded.items).filter((op) => CALLS.find((c) => c.site === op.site)!.variable === variable).map((op) => op.lock));
+    const idsOf = (variable: string) =>
+      new Set(
+        ops(decoded.items)
+          .filter((op) => CALLS.find((c) => c.site === op.site)!.variable === variable)
+          .map((op) => op.lock),
+      );
     const mu = idsOf("mu");
     const rw = idsOf("rw");
     expect(mu.size).toBe(1);
@@ -202,15 +237,23 @@ describe("lock operations of a real trace", () => {
       const gid = gidOf(who);
       const mine = (item: Item) => ("record" in item ? item.record.goroutine : item.op.goroutine) === gid;
       // want, then the goroutine's block at the Lock line, with nothing of it in between
-      const block = index((item) => "record" in item && item.record.kind === "GoBlock" && item.record.site === site(wait));
+      const block = index(
+        (item) => "record" in item && item.record.kind === "GoBlock" && item.record.site === site(wait),
+      );
       expect(items.slice(0, block).filter(mine).at(-1)).toEqual(items[index(isOp(want))]);
       // main logs its drop before the unlock that wakes the goroutine
-      const wake = index((item) => "record" in item && item.record.kind === "GoUnblock" && item.record.goroutine === gid, block);
+      const wake = index(
+        (item) => "record" in item && item.record.kind === "GoUnblock" && item.record.goroutine === gid,
+        block,
+      );
       expect((items[wake] as { record: GoroutineRecord }).record.actor).toBe(gidOf("main.main"));
       expect(index(isOp(drop))).toBeLessThan(wake);
       expect(index(isOp(drop))).toBeGreaterThan(block);
       // got is the first thing the goroutine does once running again
-      const start = index((item) => "record" in item && item.record.kind === "GoStart" && item.record.goroutine === gid, wake);
+      const start = index(
+        (item) => "record" in item && item.record.kind === "GoStart" && item.record.goroutine === gid,
+        wake,
+      );
       expect(items.slice(start + 1).find(mine)).toEqual(items[index(isOp(got))]);
     }
   });
@@ -218,7 +261,9 @@ describe("lock operations of a real trace", () => {
   it("reaches ops of a goroutine that existed before tracing started", () => {
     const pre = ops(decoded.items).filter((op) => op.goroutine === gidOf("main.preTrace"));
     expect(pre.map((op) => op.phase)).toEqual(["want", "got", "drop"]);
-    expect(records(decoded.items).some((r) => r.goroutine === gidOf("main.preTrace") && r.kind === "Initial")).toBe(true);
+    expect(records(decoded.items).some((r) => r.goroutine === gidOf("main.preTrace") && r.kind === "Initial")).toBe(
+      true,
+    );
   });
 
   it("cuts record batches at lock ops only when they are asked for", async () => {
@@ -250,10 +295,21 @@ describe("lock ops and stacks through the database", () => {
   it("stores a stack id on GoBlock rows only, shows it as text in the events view, and numbers ops sharing a seq", () => {
     const db = openDatabase(dbFile, { readonly: true });
     try {
-      expect(db.prepare("SELECT count(*) FROM event_records WHERE run_id = ? AND (kind = 2) != (stack IS NOT NULL)").pluck().get(runId)).toBe(0);
-      const view = db.prepare("SELECT stack FROM events WHERE run_id = ? AND kind = 'GoBlock' AND site = ?").pluck().all(runId, site("writer-lock"));
+      expect(
+        db
+          .prepare("SELECT count(*) FROM event_records WHERE run_id = ? AND (kind = 2) != (stack IS NOT NULL)")
+          .pluck()
+          .get(runId),
+      ).toBe(0);
+      const view = db
+        .prepare("SELECT stack FROM events WHERE run_id = ? AND kind = 'GoBlock' AND site = ?")
+        .pluck()
+        .all(runId, site("writer-lock"));
       expect(view).toEqual([`sync.(*Mutex).Lock;${site("writer-lock")}`]);
-      const rows = db.prepare("SELECT seq, ord FROM lock_ops WHERE run_id = ? ORDER BY seq, ord").raw().all(runId) as [number, number][];
+      const rows = db.prepare("SELECT seq, ord FROM lock_ops WHERE run_id = ? ORDER BY seq, ord").raw().all(runId) as [
+        number,
+        number,
+      ][];
       expect(rows.length).toBe(CALLS.length);
       rows.forEach(([seq, ord], i) => expect(ord).toBe(i > 0 && rows[i - 1][0] === seq ? rows[i - 1][1] + 1 : 0));
       expect(rows.some(([, ord]) => ord > 0)).toBe(true); // want/got/drop with no record between
@@ -271,9 +327,14 @@ describe("lock ops and stacks through the database", () => {
     try {
       let seen = 0;
       expect(() =>
-        forEachRunRecord(db, runId, () => {
-          if (++seen === 5) throw new Error("stop");
-        }, () => undefined),
+        forEachRunRecord(
+          db,
+          runId,
+          () => {
+            if (++seen === 5) throw new Error("stop");
+          },
+          () => undefined,
+        ),
       ).toThrow("stop");
       expect(db.prepare("DELETE FROM lock_ops WHERE run_id = -1").run().changes).toBe(0);
     } finally {

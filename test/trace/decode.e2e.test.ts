@@ -8,7 +8,13 @@ import { decodeAll, fixture, renderDecoded } from "./helpers.js";
 const ids = (d: Awaited<ReturnType<typeof decodeAll>>) => d.summary.goroutines.map((g) => g.canonicalId).sort();
 
 describe("decodeTrace on committed fixtures", () => {
-  for (const [name, mode] of [["tree", "main"], ["harness", "main"], ["testpkg", "test"], ["generations", "main"], ["gcpreempt", "main"]] as const) {
+  for (const [name, mode] of [
+    ["tree", "main"],
+    ["harness", "main"],
+    ["testpkg", "test"],
+    ["generations", "main"],
+    ["gcpreempt", "main"],
+  ] as const) {
     it(`matches the golden decode of ${name}.trace`, async () => {
       const text = renderDecoded(await decodeAll(fixture(`${name}.trace`), { mode, goroot: "/usr/local/go" }));
       const golden = fixture(`${name}.golden.txt`);
@@ -49,7 +55,11 @@ describe("decodeTrace on committed fixtures", () => {
     const mutexBlock = d.records.find((r) => r.goroutine === holder && r.kind === "GoBlock");
     expect(mutexBlock?.reason).toBe("sync");
     const root = byId.get("main.main")!;
-    for (const create of d.records.filter((r) => r.kind === "GoCreate" && r.goroutine !== byId.get("main.main/main.worker@main.go:39#0/main.helper@main.go:20#0"))) {
+    for (const create of d.records.filter(
+      (r) =>
+        r.kind === "GoCreate" &&
+        r.goroutine !== byId.get("main.main/main.worker@main.go:39#0/main.helper@main.go:20#0"),
+    )) {
       expect(create.actor).toBe(root);
     }
     // the timer wakes main from time.Sleep: no goroutine acted
@@ -66,15 +76,23 @@ describe("decodeTrace on committed fixtures", () => {
     for (const block of suspensions) {
       expect(block.site).toMatch(/^main\.(spin|main) main\.go:\d+$/);
       // woken by the GC, not by a user goroutine
-      const wake = d.records.find((r) => r.seq > block.seq && r.goroutine === block.goroutine && r.kind === "GoUnblock");
+      const wake = d.records.find(
+        (r) => r.seq > block.seq && r.goroutine === block.goroutine && r.kind === "GoUnblock",
+      );
       expect(wake?.actor).toBeNull();
     }
-    expect(d.records.filter((r) => r.kind === "GoBlock" && !isGcPreemption(r)).every((r) => r.reason !== "preempted")).toBe(true);
+    expect(
+      d.records.filter((r) => r.kind === "GoBlock" && !isGcPreemption(r)).every((r) => r.reason !== "preempted"),
+    ).toBe(true);
   });
 
   it("maps the harness's renamed main back to main.main and drops harness goroutines", async () => {
     const d = await decodeAll(fixture("harness.trace"), { mode: "main" });
-    expect(ids(d)).toEqual(["main.main", "main.main/main.main.func1@main.go:14#0", "main.main/main.main.func1@main.go:14#1"]);
+    expect(ids(d)).toEqual([
+      "main.main",
+      "main.main/main.main.func1@main.go:14#0",
+      "main.main/main.main.func1@main.go:14#1",
+    ]);
     const text = renderDecoded(d);
     expect(text).not.toContain("schedlabUserMain");
     expect(text).not.toContain("schedlabHarness");

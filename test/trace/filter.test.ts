@@ -23,7 +23,14 @@ describe("isDroppedEntry", () => {
   });
 
   it("keeps runtime.main and user code", () => {
-    for (const entry of ["runtime.main", "main.main.func1", "main.worker", "example.com/m/pkg.Serve", "net/http.(*conn).serve", "main.schedlabish"]) {
+    for (const entry of [
+      "runtime.main",
+      "main.main.func1",
+      "main.worker",
+      "example.com/m/pkg.Serve",
+      "net/http.(*conn).serve",
+      "main.schedlabish",
+    ]) {
       expect(isDroppedEntry(entry), entry).toBe(false);
     }
   });

@@ -25,10 +25,13 @@ export async function decodeAll(path: string, options: DecodeOptions = {}): Prom
 export function renderDecoded({ summary, records }: Decoded): string {
   const ids = new Map(summary.goroutines.map((g) => [g.goroutine, g.canonicalId]));
   const lines = [`status ${summary.status} generations ${summary.generations} records ${summary.recordCount}`];
-  for (const g of summary.goroutines) lines.push(`goroutine ${g.canonicalId} entry=${g.entry ?? ""} site=${g.creationSite ?? ""}`);
+  for (const g of summary.goroutines)
+    lines.push(`goroutine ${g.canonicalId} entry=${g.entry ?? ""} site=${g.creationSite ?? ""}`);
   for (const r of records) {
     const actor = r.actor === null ? "-" : (ids.get(r.actor) ?? `?${r.actor}`);
-    lines.push(`${r.seq} ${r.kind} ${ids.get(r.goroutine) ?? `?${r.goroutine}`} actor=${actor} reason=${JSON.stringify(r.reason)} site=${r.site ?? "-"}`);
+    lines.push(
+      `${r.seq} ${r.kind} ${ids.get(r.goroutine) ?? `?${r.goroutine}`} actor=${actor} reason=${JSON.stringify(r.reason)} site=${r.site ?? "-"}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

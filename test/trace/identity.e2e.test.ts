@@ -7,7 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { splitCanonicalId } from "../../src/leaks/test-path.js";
-import { canonicalGoroutineIds, ID_HEAD_SEGMENTS, ID_MAX_SEGMENTS, shortFunctionName, testName } from "../../src/trace/identity.js";
+import {
+  canonicalGoroutineIds,
+  ID_HEAD_SEGMENTS,
+  ID_MAX_SEGMENTS,
+  shortFunctionName,
+  testName,
+} from "../../src/trace/identity.js";
 import type { DecodedGoroutine } from "../../src/trace/types.js";
 import { decodeAll, fixture } from "./helpers.js";
 
@@ -48,17 +54,35 @@ describe("canonicalGoroutineIds", () => {
       g({ goroutine: 12, root: "test", entry: "testing.tRunner", runs: "example.com/m.TestA" }),
     ];
     expect(canonicalGoroutineIds(roots).map((i) => i.canonicalId)).toEqual(["TestA", "(test)", "TestA#1"]);
-    expect(canonicalGoroutineIds(roots, { testNames: ["TestA", "TestB", "TestA"] }).map((i) => i.canonicalId)).toEqual(["TestA", "TestB", "TestA#1"]);
+    expect(canonicalGoroutineIds(roots, { testNames: ["TestA", "TestB", "TestA"] }).map((i) => i.canonicalId)).toEqual([
+      "TestA",
+      "TestB",
+      "TestA#1",
+    ]);
     // -test.count=3 of a one-test list
-    expect(canonicalGoroutineIds(roots, { testNames: ["TestA"] }).map((i) => i.canonicalId)).toEqual(["TestA", "TestA#1", "TestA#2"]);
+    expect(canonicalGoroutineIds(roots, { testNames: ["TestA"] }).map((i) => i.canonicalId)).toEqual([
+      "TestA",
+      "TestA#1",
+      "TestA#2",
+    ]);
     // inconsistent with what the stacks say: ignored
-    expect(canonicalGoroutineIds(roots, { testNames: ["TestB", "TestC", "TestA"] }).map((i) => i.canonicalId)).toEqual(["TestA", "(test)", "TestA#1"]);
+    expect(canonicalGoroutineIds(roots, { testNames: ["TestB", "TestC", "TestA"] }).map((i) => i.canonicalId)).toEqual([
+      "TestA",
+      "(test)",
+      "TestA#1",
+    ]);
   });
 
   it("hangs goroutines started by TestMain or an example from a named root with no goroutine of its own", () => {
     const ids = canonicalGoroutineIds([
       g({ goroutine: 25, namedRoot: "TestMain", entry: "example.com/m/pkg.Sweep", siteKey: "main_test.go:10" }),
-      g({ goroutine: 26, namedRoot: "TestMain", entry: "example.com/m/pkg.Sweep", siteKey: "main_test.go:10", ordinal: 1 }),
+      g({
+        goroutine: 26,
+        namedRoot: "TestMain",
+        entry: "example.com/m/pkg.Sweep",
+        siteKey: "main_test.go:10",
+        ordinal: 1,
+      }),
       g({ goroutine: 30, parent: 26, entry: "example.com/m/pkg.tick", siteKey: "w.go:3" }),
       g({ goroutine: 31, namedRoot: "ExampleCache", entry: "example.com/m/pkg.(*Cache).loop", siteKey: "cache.go:40" }),
     ]);
@@ -79,9 +103,19 @@ describe("canonicalGoroutineIds", () => {
 
 /** A test root whose goroutine starts a worker that starts its successor, `depth` deep; `odd` changes one step's site. */
 function spawnChain(depth: number, odd = -1): DecodedGoroutine[] {
-  const chain = [g({ goroutine: 1_000_000, root: "test", entry: "testing.tRunner", runs: "example.com/m/pkg.TestPool" })];
+  const chain = [
+    g({ goroutine: 1_000_000, root: "test", entry: "testing.tRunner", runs: "example.com/m/pkg.TestPool" }),
+  ];
   // goroutine ids need not grow along the chain (each P hands out its own batch)
-  for (let i = 1; i <= depth; i++) chain.push(g({ goroutine: i % 2 === 0 ? i : 500_000 + i, parent: chain[i - 1].goroutine, entry: "example.com/m/pkg.worker", siteKey: i === odd ? "w.go:99" : "w.go:12" }));
+  for (let i = 1; i <= depth; i++)
+    chain.push(
+      g({
+        goroutine: i % 2 === 0 ? i : 500_000 + i,
+        parent: chain[i - 1].goroutine,
+        entry: "example.com/m/pkg.worker",
+        siteKey: i === odd ? "w.go:99" : "w.go:12",
+      }),
+    );
   return chain.reverse(); // children before their parents
 }
 
@@ -97,14 +131,22 @@ describe("bounded canonical ids", () => {
     const infos = canonicalGoroutineIds(spawnChain(depth));
     const deepest = infos[0].canonicalId;
     const step = "pkg.worker@w.go:12#0";
-    expect(deepest).toMatch(new RegExp(`^TestPool(/${step.replace(/[.*()]/g, "\\$&")}){${ID_HEAD_SEGMENTS}}/…\\{${depth - ID_HEAD_SEGMENTS - 1} steps:[0-9a-f]{12}\\}/${step.replace(/[.*()]/g, "\\$&")}$`));
+    expect(deepest).toMatch(
+      new RegExp(
+        `^TestPool(/${step.replace(/[.*()]/g, "\\$&")}){${ID_HEAD_SEGMENTS}}/…\\{${depth - ID_HEAD_SEGMENTS - 1} steps:[0-9a-f]{12}\\}/${step.replace(/[.*()]/g, "\\$&")}$`,
+      ),
+    );
     expect(Math.max(...infos.map((i) => i.canonicalId.length))).toBeLessThan(200);
     expect(new Set(infos.map((i) => i.canonicalId)).size).toBe(depth + 1);
     // the test path reads the head; the creation site is the last segment
     const split = splitCanonicalId(deepest);
     expect(split.root).toBe("TestPool");
     expect(split.segments).toHaveLength(ID_HEAD_SEGMENTS + 2);
-    expect(split.segments[ID_HEAD_SEGMENTS]).toEqual({ entry: `…{${depth - ID_HEAD_SEGMENTS - 1} steps:${/steps:([0-9a-f]+)/.exec(deepest)?.[1]}}`, siteKey: "", ordinal: 0 });
+    expect(split.segments[ID_HEAD_SEGMENTS]).toEqual({
+      entry: `…{${depth - ID_HEAD_SEGMENTS - 1} steps:${/steps:([0-9a-f]+)/.exec(deepest)?.[1]}}`,
+      siteKey: "",
+      ordinal: 0,
+    });
     expect(split.segments[ID_HEAD_SEGMENTS + 1]).toEqual({ entry: "pkg.worker", siteKey: "w.go:12", ordinal: 0 });
   });
 

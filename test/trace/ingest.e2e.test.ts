@@ -57,10 +57,18 @@ describe("ingestRuns", () => {
     try {
       const summary = await ingestRuns(db, { concurrency: 2 });
       const status = Object.fromEntries(summary.runs.map((r) => [r.runId, r.status]));
-      expect(status).toEqual({ [runIds.tree0]: "ok", [runIds.tree1]: "error", [runIds.cut]: "truncated", [runIds.tests]: "ok" });
+      expect(status).toEqual({
+        [runIds.tree0]: "ok",
+        [runIds.tree1]: "error",
+        [runIds.cut]: "truncated",
+        [runIds.tests]: "ok",
+      });
       expect([summary.ok, summary.truncated, summary.errors]).toEqual([2, 1, 1]);
       const rows = db.prepare("SELECT id, ingest_status, ingest_error, truncated FROM runs ORDER BY id").all() as {
-        id: number; ingest_status: string | null; ingest_error: string | null; truncated: number;
+        id: number;
+        ingest_status: string | null;
+        ingest_error: string | null;
+        truncated: number;
       }[];
       const byId = new Map(rows.map((r) => [r.id, r]));
       expect(byId.get(runIds.tree1)?.ingest_error).toMatch(/not a Go execution trace/);
@@ -69,10 +77,16 @@ describe("ingestRuns", () => {
 
       const expected = await decodeAll(fixture("tree.trace"), { mode: "main" });
       expect(loadRunRecords(db, runIds.tree0)).toEqual(expected.records);
-      expect(loadRunGoroutines(db, runIds.tree0)).toEqual([...expected.summary.goroutines].sort((a, b) => a.goroutine - b.goroutine));
+      expect(loadRunGoroutines(db, runIds.tree0)).toEqual(
+        [...expected.summary.goroutines].sort((a, b) => a.goroutine - b.goroutine),
+      );
       expect(loadRunRecords(db, runIds.cut).length).toBeGreaterThan(0);
       expect(loadRunRecords(db, runIds.tree1)).toEqual([]);
-      expect(loadRunGoroutines(db, runIds.tests).filter((g) => g.isRoot).map((g) => g.canonicalId)).toEqual(["TestQuiet", "TestWorkers"]);
+      expect(
+        loadRunGoroutines(db, runIds.tests)
+          .filter((g) => g.isRoot)
+          .map((g) => g.canonicalId),
+      ).toEqual(["TestQuiet", "TestWorkers"]);
     } finally {
       db.close();
     }
@@ -109,18 +123,45 @@ describe("schedlab ingest / events", () => {
     expect(result.code).toBe(0);
     const rows = JSON.parse(result.stdout) as Record<string, unknown>[];
     expect(rows).toHaveLength(57);
-    expect(Object.keys(rows[1]).sort()).toEqual(["actor", "actorGid", "event", "gid", "goroutine", "reason", "seq", "site", "time"]);
-    expect(rows[1]).toMatchObject({ event: "GoCreate", goroutine: "main.main/main.worker@main.go:39#0", actor: "main.main", site: "main.main main.go:39" });
+    expect(Object.keys(rows[1]).sort()).toEqual([
+      "actor",
+      "actorGid",
+      "event",
+      "gid",
+      "goroutine",
+      "reason",
+      "seq",
+      "site",
+      "time",
+    ]);
+    expect(rows[1]).toMatchObject({
+      event: "GoCreate",
+      goroutine: "main.main/main.worker@main.go:39#0",
+      actor: "main.main",
+      site: "main.main main.go:39",
+    });
   });
 
   it("events shows a table, filters by goroutine, and explains bad arguments", async () => {
-    const table = await runCli(["events", "--db", dbPath, "--program", "patterns/tree", "--run", "0", "--goroutine", "main.main/main.main.func2@main.go:59#0"]);
+    const table = await runCli([
+      "events",
+      "--db",
+      dbPath,
+      "--program",
+      "patterns/tree",
+      "--run",
+      "0",
+      "--goroutine",
+      "main.main/main.main.func2@main.go:59#0",
+    ]);
     expect(table.code).toBe(0);
     const lines = table.stdout.split("\n");
     expect(lines[0]).toBe("goroutines:");
     expect(lines).toContain(`  G${14}  main.main/main.main.func2@main.go:59#0`);
     expect(lines.find((l) => l.startsWith("time"))).toMatch(/^time\(ms\)\s+actor\s+subject\s+event\s+reason\s+site$/);
-    expect(lines.find((l) => l.includes("GoBlock"))).toMatch(/^\d+\.\d{6}\s+G14\s+G14\s+GoBlock\s+chan receive\s+main\.main\.func2 main\.go:61$/);
+    expect(lines.find((l) => l.includes("GoBlock"))).toMatch(
+      /^\d+\.\d{6}\s+G14\s+G14\s+GoBlock\s+chan receive\s+main\.main\.func2 main\.go:61$/,
+    );
     expect(table.stdout).toContain("chan receive");
     expect(table.stdout).toContain("3 event(s)");
     const missing = await runCli(["events", "--db", dbPath, "--program", "nope", "--run", "0"]);

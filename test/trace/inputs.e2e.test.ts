@@ -50,6 +50,8 @@ describe("truncated and corrupt traces", () => {
   });
 
   it("refuses a missing file with a hint", async () => {
-    await expect(decodeAll(join(scratch, "missing.trace"))).rejects.toMatchObject({ hint: expect.stringMatching(/collect/) });
+    await expect(decodeAll(join(scratch, "missing.trace"))).rejects.toMatchObject({
+      hint: expect.stringMatching(/collect/),
+    });
   });
 });

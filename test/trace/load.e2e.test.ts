@@ -10,7 +10,16 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { SchemaVersionError } from "../../src/errors.js";
 import { openDatabase, type SchedlabDatabase } from "../../src/store/index.js";
-import { forEachRunRecord, ingestRuns, iterateRunRecords, lastRunRecord, loadRunRecords, recordKindCode, RECORD_KINDS, type GoroutineRecord } from "../../src/trace/index.js";
+import {
+  forEachRunRecord,
+  ingestRuns,
+  iterateRunRecords,
+  lastRunRecord,
+  loadRunRecords,
+  recordKindCode,
+  RECORD_KINDS,
+  type GoroutineRecord,
+} from "../../src/trace/index.js";
 import { decodeAll, fixture } from "./helpers.js";
 
 function scratch(): string {
@@ -19,10 +28,18 @@ function scratch(): string {
 
 function addRun(db: SchedlabDatabase, name: string, index: number, tracePath: string | null): number {
   const program = db.prepare("SELECT id FROM programs WHERE name = ?").pluck().get(name) as number | undefined;
-  const programId = program ?? Number(db.prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES (?, '/r', '/r/p', 'main', 'x')").run(name).lastInsertRowid);
+  const programId =
+    program ??
+    Number(
+      db
+        .prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES (?, '/r', '/r/p', 'main', 'x')")
+        .run(name).lastInsertRowid,
+    );
   return Number(
     db
-      .prepare("INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_path, created_at) VALUES (?, 'procs-1', 1, ?, 'ok', ?, '2026-01-01T00:00:00Z')")
+      .prepare(
+        "INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_path, created_at) VALUES (?, 'procs-1', 1, ?, 'ok', ?, '2026-01-01T00:00:00Z')",
+      )
       .run(programId, index, tracePath).lastInsertRowid,
   );
 }
@@ -47,12 +64,26 @@ describe("event_records and the loaders", () => {
       expect(lastRunRecord(db, first)).toEqual({ seq: 56, timeNs: expected[56].timeNs });
       expect(lastRunRecord(db, 999)).toBeNull();
 
-      const view = db.prepare("SELECT seq, time_ns AS timeNs, kind, gid AS goroutine, actor_gid AS actor, reason, site, stack FROM events WHERE run_id = ? ORDER BY seq").all(first);
+      const view = db
+        .prepare(
+          "SELECT seq, time_ns AS timeNs, kind, gid AS goroutine, actor_gid AS actor, reason, site, stack FROM events WHERE run_id = ? ORDER BY seq",
+        )
+        .all(first);
       expect(view).toEqual(expected.map((r) => ({ ...r, stack: r.stack ?? null })));
       // Every distinct reason, site and stack once, whatever the number of runs.
-      const distinct = new Set(expected.flatMap((r) => [r.reason, ...(r.site === null ? [] : [r.site]), ...(typeof r.stack === "string" ? [r.stack] : [])]));
-      expect(db.prepare("SELECT count(*) FROM trace_strings").pluck().get()).toBe(distinct.size + (distinct.has("") ? 0 : 1));
-      expect(db.prepare("SELECT DISTINCT typeof(kind), typeof(reason) FROM event_records").raw().all()).toEqual([["integer", "integer"]]);
+      const distinct = new Set(
+        expected.flatMap((r) => [
+          r.reason,
+          ...(r.site === null ? [] : [r.site]),
+          ...(typeof r.stack === "string" ? [r.stack] : []),
+        ]),
+      );
+      expect(db.prepare("SELECT count(*) FROM trace_strings").pluck().get()).toBe(
+        distinct.size + (distinct.has("") ? 0 : 1),
+      );
+      expect(db.prepare("SELECT DISTINCT typeof(kind), typeof(reason) FROM event_records").raw().all()).toEqual([
+        ["integer", "integer"],
+      ]);
     } finally {
       db.close();
     }
@@ -62,12 +93,32 @@ describe("event_records and the loaders", () => {
     const db = openDatabase(join(scratch(), "schedlab.db"));
     try {
       const run = addRun(db, "kinds", 0, null);
-      const insert = db.prepare("INSERT INTO events (run_id, seq, time_ns, kind, gid, actor_gid, reason, site) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-      RECORD_KINDS.forEach((kind, seq) => insert.run(run, seq, seq * 10, kind, 1, seq % 2 === 0 ? null : 2, kind === "GoBlock" ? "select" : "", kind === "GoBlock" ? "main.f main.go:3" : null));
-      expect(db.prepare("SELECT kind FROM event_records WHERE run_id = ? ORDER BY seq").pluck().all(run)).toEqual(RECORD_KINDS.map(recordKindCode));
+      const insert = db.prepare(
+        "INSERT INTO events (run_id, seq, time_ns, kind, gid, actor_gid, reason, site) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      );
+      RECORD_KINDS.forEach((kind, seq) =>
+        insert.run(
+          run,
+          seq,
+          seq * 10,
+          kind,
+          1,
+          seq % 2 === 0 ? null : 2,
+          kind === "GoBlock" ? "select" : "",
+          kind === "GoBlock" ? "main.f main.go:3" : null,
+        ),
+      );
+      expect(db.prepare("SELECT kind FROM event_records WHERE run_id = ? ORDER BY seq").pluck().all(run)).toEqual(
+        RECORD_KINDS.map(recordKindCode),
+      );
       expect(RECORD_KINDS.map(recordKindCode)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
       expect(loadRunRecords(db, run).map((r) => [r.kind, r.reason, r.site, r.actor])).toEqual(
-        RECORD_KINDS.map((kind, seq) => [kind, kind === "GoBlock" ? "select" : "", kind === "GoBlock" ? "main.f main.go:3" : null, seq % 2 === 0 ? null : 2]),
+        RECORD_KINDS.map((kind, seq) => [
+          kind,
+          kind === "GoBlock" ? "select" : "",
+          kind === "GoBlock" ? "main.f main.go:3" : null,
+          seq % 2 === 0 ? null : 2,
+        ]),
       );
       expect(() => insert.run(run, 99, 0, "GoSwitch", 1, null, "", null)).toThrow(/NOT NULL/);
       db.prepare("DELETE FROM events WHERE run_id = ? AND seq >= 5").run(run);
@@ -96,11 +147,21 @@ describe("event_records and the loaders", () => {
       expect(loadRunRecords(db, 7)).toEqual([
         { seq: 0, timeNs: 0, kind: "Initial", goroutine: 1, actor: null, reason: "Running", site: null },
         { seq: 1, timeNs: 5, kind: "GoCreate", goroutine: 2, actor: 1, reason: "", site: "main.main main.go:9" },
-        { seq: 2, timeNs: 9, kind: "GoBlock", goroutine: 2, actor: 2, reason: "chan receive", site: "main.worker main.go:4" },
+        {
+          seq: 2,
+          timeNs: 9,
+          kind: "GoBlock",
+          goroutine: 2,
+          actor: 2,
+          reason: "chan receive",
+          site: "main.worker main.go:4",
+        },
         { seq: 3, timeNs: 12, kind: "GoEnd", goroutine: 1, actor: 1, reason: "", site: null },
       ]);
       expect(db.prepare("SELECT type FROM sqlite_master WHERE name = 'events'").pluck().get()).toBe("view");
-      expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'events_before_compaction'").pluck().get()).toBe(0);
+      expect(
+        db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'events_before_compaction'").pluck().get(),
+      ).toBe(0);
     } finally {
       db.close();
     }

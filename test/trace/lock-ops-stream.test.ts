@@ -29,7 +29,11 @@ const STREAM = [
 
 type Delivery = { readonly records: readonly GoroutineRecord[] } | { readonly ops: readonly LockOp[] };
 
-function parse(batchSize: number, chunk: number, withOps = true): { deliveries: Delivery[]; parser: DecodeStreamParser } {
+function parse(
+  batchSize: number,
+  chunk: number,
+  withOps = true,
+): { deliveries: Delivery[]; parser: DecodeStreamParser } {
   const deliveries: Delivery[] = [];
   const parser = new DecodeStreamParser(
     (records) => deliveries.push({ records }),
@@ -57,16 +61,27 @@ describe("DecodeStreamParser with lock ops", () => {
           }
         }
         expect(delivered).toBe(5);
-        expect(deliveries.flatMap((d) => ("ops" in d ? d.ops.map((op) => `${op.seq} ${op.phase} ${op.mode} ${op.lock}`) : []))).toEqual([
-          "1 want w c000012345", "1 got w c000012345", "4 drop r 0xc0000a", "5 drop w c000012345",
-        ]);
+        expect(
+          deliveries.flatMap((d) =>
+            "ops" in d ? d.ops.map((op) => `${op.seq} ${op.phase} ${op.mode} ${op.lock}`) : [],
+          ),
+        ).toEqual(["1 want w c000012345", "1 got w c000012345", "4 drop r 0xc0000a", "5 drop w c000012345"]);
       }
     }
   });
 
   it("reads an op's time, goroutine, site and stack, null when the helper gave none", () => {
     const ops = parse(4096, STREAM.length).deliveries.flatMap((d) => ("ops" in d ? d.ops : []));
-    expect(ops[0]).toEqual({ seq: 1, timeNs: 120, goroutine: 1, phase: "want", mode: "w", lock: "c000012345", site: "main.main main.go:9", stack: ";main.main main.go:9" });
+    expect(ops[0]).toEqual({
+      seq: 1,
+      timeNs: 120,
+      goroutine: 1,
+      phase: "want",
+      mode: "w",
+      lock: "c000012345",
+      site: "main.main main.go:9",
+      stack: ";main.main main.go:9",
+    });
     expect(ops[2]).toMatchObject({ goroutine: 7, site: null, stack: null });
   });
 

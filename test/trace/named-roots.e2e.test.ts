@@ -21,7 +21,8 @@ async function testBinary(pkg: string): Promise<string> {
   return binary;
 }
 
-const ids = (d: Awaited<ReturnType<typeof decodeAll>>): string[] => d.summary.goroutines.map((g) => g.canonicalId).sort();
+const ids = (d: Awaited<ReturnType<typeof decodeAll>>): string[] =>
+  d.summary.goroutines.map((g) => g.canonicalId).sort();
 
 let example = "";
 let testmain = "";
@@ -44,7 +45,12 @@ describe("named roots", () => {
         "TestGet/cache.(*Cache).loop@cache.go:13#0",
       ]);
       const loop = d.summary.goroutines.find((g) => g.canonicalId.startsWith("ExampleCache/cache.(*Cache).loop"));
-      expect(loop).toMatchObject({ parent: null, isRoot: false, entry: "example.com/cache.(*Cache).loop", creationSite: "example.com/cache.New cache.go:13" });
+      expect(loop).toMatchObject({
+        parent: null,
+        isRoot: false,
+        entry: "example.com/cache.(*Cache).loop",
+        creationSite: "example.com/cache.New cache.go:13",
+      });
       // its records are kept: created by goroutine 1 (not a user goroutine: no actor), started, blocked in its select, ended
       const kinds = d.records.filter((r) => r.goroutine === loop?.goroutine).map((r) => r.kind);
       expect(kinds[0]).toBe("GoCreate");
@@ -87,8 +93,14 @@ describe("named roots", () => {
     await execa(example, [`-test.trace=${trace}`, "-test.run=ExampleCache$"]);
     const db = openDatabase(join(dir, "schedlab.db"));
     try {
-      const program = db.prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES ('identity/example', ?, ?, 'test', 'x')").run(IDENTITY, join(IDENTITY, "example")).lastInsertRowid;
-      db.prepare("INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_path, created_at) VALUES (?, 'procs-2', 2, 0, 'ok', ?, '2026-01-01T00:00:00Z')").run(program, trace);
+      const program = db
+        .prepare(
+          "INSERT INTO programs (name, root, dir, kind, source_hash) VALUES ('identity/example', ?, ?, 'test', 'x')",
+        )
+        .run(IDENTITY, join(IDENTITY, "example")).lastInsertRowid;
+      db.prepare(
+        "INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_path, created_at) VALUES (?, 'procs-2', 2, 0, 'ok', ?, '2026-01-01T00:00:00Z')",
+      ).run(program, trace);
       expect((await ingestRuns(db, { concurrency: 1 })).ok).toBe(1);
       const rows = db.prepare("SELECT canonical_id, parent_gid, is_root FROM goroutines ORDER BY canonical_id").all();
       expect(rows).toEqual([

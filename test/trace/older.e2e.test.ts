@@ -17,7 +17,9 @@ const converter = join(dir, "go122conv");
 
 beforeAll(async () => {
   await goHelperPath(); // downloads the pinned x/exp into the module cache if needed
-  const { stdout } = await execa("go", ["list", "-m", "-f", "{{.Dir}}", "golang.org/x/exp"], { cwd: GOHELPER_SOURCE_DIR });
+  const { stdout } = await execa("go", ["list", "-m", "-f", "{{.Dir}}", "golang.org/x/exp"], {
+    cwd: GOHELPER_SOURCE_DIR,
+  });
   testdata = join(stdout.trim(), "trace", "testdata", "tests");
   await execa("go", ["build", "-o", converter, "."], { cwd: fixture("go122conv") });
 });
@@ -40,7 +42,10 @@ describe("traces of Go 1.22–1.25", () => {
     const path = await convert("go122-annotations");
     const d = await decodeAll(path, { mode: "main" });
     expect(d.summary.status).toBe("ok");
-    expect(d.summary.goroutines.map((g) => g.canonicalId)).toEqual(["main.main", "main.main/main.main.func1@annotations.go:37#0"]);
+    expect(d.summary.goroutines.map((g) => g.canonicalId)).toEqual([
+      "main.main",
+      "main.main/main.main.func1@annotations.go:37#0",
+    ]);
   });
 
   for (const name of ["go122-annotations", "go122-gc-stress", "go123-sync", "go125-sync"]) {
@@ -51,7 +56,9 @@ describe("traces of Go 1.22–1.25", () => {
       const users = new Set(d.summary.goroutines.map((g) => g.goroutine));
       const { stdout } = await execa("go", ["tool", "trace", "-d=parsed", path], { maxBuffer: 1 << 28 });
       const dump = parseParsedDump(stdout).filter((t) => users.has(t.goroutine));
-      expect(counts(d.records.map((r) => r.kind))).toEqual(counts(dump.map((t) => recordKindOfTransition(t.from, t.to))));
+      expect(counts(d.records.map((r) => r.kind))).toEqual(
+        counts(dump.map((t) => recordKindOfTransition(t.from, t.to))),
+      );
     });
   }
 
@@ -59,7 +66,9 @@ describe("traces of Go 1.22–1.25", () => {
     const d = await decodeAll(await convert("go122-gc-stress"), { mode: "main" });
     const ids = d.summary.goroutines.map((g) => g.canonicalId);
     expect(ids.length).toBeGreaterThan(10);
-    expect(ids.every((id) => id.startsWith("(pre-trace)/") || id === "main.main" || id.startsWith("main.main/"))).toBe(true);
+    expect(ids.every((id) => id.startsWith("(pre-trace)/") || id === "main.main" || id.startsWith("main.main/"))).toBe(
+      true,
+    );
     expect(new Set(ids).size).toBe(ids.length);
   });
 });

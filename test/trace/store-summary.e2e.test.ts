@@ -20,7 +20,16 @@ import { ingestRuns, loadRunRecords, pendingIngestCount, SummaryOnlyRunError } f
 import { runCli } from "../helpers/cli.js";
 
 const KERNELS = fileURLToPath(new URL("../../go-programs/kernels/", import.meta.url));
-const KERNEL_PROGRAMS = ["abba/mirrorsync", "chancycle/compactionring", "wgmisuse/taskcount", "orphan/validateearly", "lockorder/catalogsync", "rwrecursive/quotareport", "condmiss/signalone", "doublelock/earlyreturn"];
+const KERNEL_PROGRAMS = [
+  "abba/mirrorsync",
+  "chancycle/compactionring",
+  "wgmisuse/taskcount",
+  "orphan/validateearly",
+  "lockorder/catalogsync",
+  "rwrecursive/quotareport",
+  "condmiss/signalone",
+  "doublelock/earlyreturn",
+];
 const FIXTURES = fileURLToPath(new URL("../fixtures/leaks/programs/", import.meta.url));
 const FIXTURE_PROGRAMS = ["chan-send-leak", "mutex-leak", "race-leak", "ticker-clean", "hang-test", "leaky-test"];
 const RACY = fileURLToPath(new URL("../fixtures/collect/explore/racy-counter/", import.meta.url));
@@ -71,7 +80,9 @@ describe("--store summary", () => {
     expect(fromEvents.bugs.some((b) => b.explained?.explanation.cycle != null)).toBe(true);
     expect(fromEvents.bugs.some((b) => b.explained?.explanation.waitsFor.some((w) => w.tookLockAt != null))).toBe(true);
     expect(fromEvents.races.length).toBeGreaterThan(0);
-    expect(fromSummary.programs.map((p) => [p.program, p.runs])).toEqual(fromEvents.programs.map((p) => [p.program, p.runs]));
+    expect(fromSummary.programs.map((p) => [p.program, p.runs])).toEqual(
+      fromEvents.programs.map((p) => [p.program, p.runs]),
+    );
     expect(fromSummary.findings).toEqual(fromEvents.findings);
     expect(fromSummary.bugs).toEqual(fromEvents.bugs);
     expect(fromSummary.potentialDeadlocks).toEqual(fromEvents.potentialDeadlocks);
@@ -97,24 +108,41 @@ describe("--store summary", () => {
   });
 
   test("keeps no record: only goroutines and one end-state row per run, with the run's record count", () => {
-    const count = (db: SchedlabDatabase, table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+    const count = (db: SchedlabDatabase, table: string) =>
+      db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
     expect(count(summary, "event_records")).toBe(0);
     expect(count(summary, "lock_ops")).toBe(0);
     expect(count(events, "lock_ops")).toBeGreaterThan(0);
     expect(count(summary, "goroutines")).toBe(count(events, "goroutines"));
-    const ingested = summary.prepare("SELECT id FROM runs WHERE ingest_status IN ('ok', 'truncated') ORDER BY id").pluck().all() as number[];
-    expect(summary.prepare("SELECT DISTINCT store FROM runs WHERE ingest_status IS NOT NULL").pluck().all()).toEqual(["summary"]);
+    const ingested = summary
+      .prepare("SELECT id FROM runs WHERE ingest_status IN ('ok', 'truncated') ORDER BY id")
+      .pluck()
+      .all() as number[];
+    expect(summary.prepare("SELECT DISTINCT store FROM runs WHERE ingest_status IS NOT NULL").pluck().all()).toEqual([
+      "summary",
+    ]);
     expect(events.prepare("SELECT DISTINCT store FROM runs").pluck().all()).toEqual(["events"]);
-    const rows = summary.prepare("SELECT run_id AS runId, records FROM run_end_states ORDER BY run_id").all() as { runId: number; records: number }[];
+    const rows = summary.prepare("SELECT run_id AS runId, records FROM run_end_states ORDER BY run_id").all() as {
+      runId: number;
+      records: number;
+    }[];
     expect(rows.map((r) => r.runId)).toEqual(ingested);
-    for (const row of rows) expect(row.records).toBe(events.prepare("SELECT count(*) FROM event_records WHERE run_id = ?").pluck().get(row.runId));
+    for (const row of rows)
+      expect(row.records).toBe(
+        events.prepare("SELECT count(*) FROM event_records WHERE run_id = ?").pluck().get(row.runId),
+      );
     expect(() => loadRunRecords(summary, ingested[0])).toThrow(SummaryOnlyRunError);
   });
 
   test("events, dist, export and train refuse it, naming the re-ingest with --store events", async () => {
     const db = file("summary.db");
     const program = storedPrograms(summary)[0].name;
-    const config = summary.prepare("SELECT r.config FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = ? AND r.ingest_status = 'ok' ORDER BY r.id").pluck().get(program) as string;
+    const config = summary
+      .prepare(
+        "SELECT r.config FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = ? AND r.ingest_status = 'ok' ORDER BY r.id",
+      )
+      .pluck()
+      .get(program) as string;
     for (const args of [
       ["events", "--db", db, "--program", program, "--run", "0", "--config", config],
       ["dist", "--db", db, "--abstraction", "depth", "--json"],
@@ -131,7 +159,10 @@ describe("--store summary", () => {
   test("ingest --store events stores the events of summary runs, after which events and leaks read them", async () => {
     const upgraded = file("upgraded.db");
     copyFileSync(file("summary.db"), upgraded);
-    const summaryRuns = summary.prepare("SELECT count(*) FROM runs WHERE store = 'summary' AND ingest_status IN ('ok', 'truncated')").pluck().get() as number;
+    const summaryRuns = summary
+      .prepare("SELECT count(*) FROM runs WHERE store = 'summary' AND ingest_status IN ('ok', 'truncated')")
+      .pluck()
+      .get() as number;
     expect(pendingIngestCount(summary)).toBe(summaryRuns);
     expect(pendingIngestCount(summary, "summary")).toBe(0);
     const result = await runCli(["ingest", "--store", "events", "--db", upgraded, "--json"]);
@@ -143,7 +174,9 @@ describe("--store summary", () => {
       expect(db.prepare("SELECT count(*) FROM run_end_states").pluck().get()).toBe(0);
       expect(db.prepare("SELECT DISTINCT store FROM runs").pluck().all()).toEqual(["events"]);
       expect(pendingIngestCount(db)).toBe(0);
-      expect(JSON.parse(JSON.stringify(await analyseLeaks(db, { save: false })).replaceAll(upgraded, "DB"))).toEqual(fromEvents);
+      expect(JSON.parse(JSON.stringify(await analyseLeaks(db, { save: false })).replaceAll(upgraded, "DB"))).toEqual(
+        fromEvents,
+      );
       const again = await runCli(["ingest", "--store", "summary", "--db", upgraded]);
       expect(again.stdout).toMatch(/Nothing to ingest/);
     } finally {
@@ -152,7 +185,9 @@ describe("--store summary", () => {
   });
 
   test("a finding's run replays from the summary database, and a merge keeps the summaries", async () => {
-    const bug = fromSummary.bugs.find((b) => b.program === "abba/mirrorsync" && (b.kind === "deadlock" || b.kind === "leak"));
+    const bug = fromSummary.bugs.find(
+      (b) => b.program === "abba/mirrorsync" && (b.kind === "deadlock" || b.kind === "leak"),
+    );
     const runId = Number(/--replay (\d+)/.exec(bug?.replay ?? "")?.[1]);
     expect(runId).toBeGreaterThan(0);
     const replayed = await replayRun({ runId, db: file("summary.db"), attempts: 1, traces: file("traces") });
@@ -162,8 +197,12 @@ describe("--store summary", () => {
     mergeDatabases(merged, [file("summary.db")]);
     const db = openDatabase(merged);
     try {
-      expect(db.prepare("SELECT count(*) FROM run_end_states").pluck().get()).toBe(summary.prepare("SELECT count(*) FROM run_end_states").pluck().get());
-      const mergedAnalysis = JSON.parse(JSON.stringify(await analyseLeaks(db, { save: false })).replaceAll(merged, "DB")) as LeakAnalysis;
+      expect(db.prepare("SELECT count(*) FROM run_end_states").pluck().get()).toBe(
+        summary.prepare("SELECT count(*) FROM run_end_states").pluck().get(),
+      );
+      const mergedAnalysis = JSON.parse(
+        JSON.stringify(await analyseLeaks(db, { save: false })).replaceAll(merged, "DB"),
+      ) as LeakAnalysis;
       expect(mergedAnalysis.findings).toEqual(fromSummary.findings);
       expect(mergedAnalysis.bugs.map((b) => b.fingerprint)).toEqual(fromSummary.bugs.map((b) => b.fingerprint));
     } finally {

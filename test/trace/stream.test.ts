@@ -31,12 +31,27 @@ describe("DecodeStreamParser", () => {
       expect(batches.flat()).toEqual([
         { seq: 0, timeNs: 100, kind: "Initial", goroutine: 1, actor: null, reason: "Running", site: null },
         { seq: 1, timeNs: 250, kind: "GoCreate", goroutine: 7, actor: 1, reason: "", site: "main.main main.go:9" },
-        { seq: 2, timeNs: 1234567890123, kind: "GoBlock", goroutine: 7, actor: 7, reason: "chan receive", site: "main.main.func1 main.go:10" },
+        {
+          seq: 2,
+          timeNs: 1234567890123,
+          kind: "GoBlock",
+          goroutine: 7,
+          actor: 7,
+          reason: "chan receive",
+          site: "main.main.func1 main.go:10",
+        },
         { seq: 3, timeNs: 1234567890200, kind: "GoUnblock", goroutine: 7, actor: null, reason: "", site: null },
       ]);
       expect(parser.goroutines[1]).toEqual({
-        goroutine: 7, parent: 1, root: "none", preTrace: false, ordinal: 0,
-        entry: "main.main.func1", runs: null, creationSite: "main.main main.go:9", siteKey: "main.go:9",
+        goroutine: 7,
+        parent: 1,
+        root: "none",
+        preTrace: false,
+        ordinal: 0,
+        entry: "main.main.func1",
+        runs: null,
+        creationSite: "main.main main.go:9",
+        siteKey: "main.go:9",
       });
       expect(parser.end).toEqual({ status: "ok", generations: 1, recordCount: 4, message: "" });
     }

@@ -10,9 +10,18 @@ import { fixture } from "./helpers.js";
 describe("testFunctionsInOrder", () => {
   it("lists internal test files by name, then external ones, functions in source order", () => {
     const dir = mkdtempSync(join(tmpdir(), "schedlab-test-order-"));
-    writeFileSync(join(dir, "b_test.go"), "package p\n\nimport \"testing\"\n\nfunc TestZed(t *testing.T) {}\nfunc TestAlpha(t *testing.T) {}\nfunc Testlower(t *testing.T) {}\nfunc helper(t *testing.T) {}\n");
-    writeFileSync(join(dir, "a_test.go"), "package p\n\nimport \"testing\"\n\nfunc TestFirst(tt *testing.T) {}\nfunc BenchmarkX(b *testing.B) {}\n");
-    writeFileSync(join(dir, "0_ext_test.go"), "package p_test\n\nimport \"testing\"\n\nfunc TestExternal(t *testing.T) {}\n");
+    writeFileSync(
+      join(dir, "b_test.go"),
+      'package p\n\nimport "testing"\n\nfunc TestZed(t *testing.T) {}\nfunc TestAlpha(t *testing.T) {}\nfunc Testlower(t *testing.T) {}\nfunc helper(t *testing.T) {}\n',
+    );
+    writeFileSync(
+      join(dir, "a_test.go"),
+      'package p\n\nimport "testing"\n\nfunc TestFirst(tt *testing.T) {}\nfunc BenchmarkX(b *testing.B) {}\n',
+    );
+    writeFileSync(
+      join(dir, "0_ext_test.go"),
+      'package p_test\n\nimport "testing"\n\nfunc TestExternal(t *testing.T) {}\n',
+    );
     writeFileSync(join(dir, "p.go"), "package p\n\nfunc TestNotATest(t *testing.T) {}\n");
     expect(testFunctionsInOrder(dir)).toEqual(["TestFirst", "TestZed", "TestAlpha", "TestExternal"]);
   });

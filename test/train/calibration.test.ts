@@ -7,7 +7,13 @@ import { atContext, type StudentCalibration } from "../../src/predict/student/ca
 import { fitContextTemperature, fitStudentCalibration, memberTemperatures } from "../../src/train/calibration.js";
 
 const K = 6;
-const base: StudentCalibration = { temperature: 1.5, priorWeight: 0, prior: new Array<number>(K).fill(1 / K), feasibility: "none", infeasibleCap: 0 };
+const base: StudentCalibration = {
+  temperature: 1.5,
+  priorWeight: 0,
+  prior: new Array<number>(K).fill(1 / K),
+  feasibility: "none",
+  infeasibleCap: 0,
+};
 
 /** `rows` rows of the same logits [z0, 0, 0, 0, 0, 0]; target rows given. */
 function rowsOf(targets: readonly (readonly number[])[], z0: number): { logits: Float64Array; m: CalibrationTargets } {
@@ -42,7 +48,10 @@ describe("fitContextTemperature", () => {
     expect(context.slope).toBeLessThan(0);
     expect(calibration.priorWeight).toBe(base.priorWeight);
     const nllAt = (c: StudentCalibration, rows: number[]): number => {
-      const sub = rowsOf(rows.map((r) => (r < 3 ? sure : unsure)), 2);
+      const sub = rowsOf(
+        rows.map((r) => (r < 3 ? sure : unsure)),
+        2,
+      );
       return nllOfLogits(sub.logits, sub.m, K, atContext(c, context, h[rows[0]!]!));
     };
     // Predictable rows get a lower temperature than unpredictable ones.
@@ -55,7 +64,15 @@ describe("fitContextTemperature", () => {
   it("keeps the pooled fit when the evidence says nothing (every row the same h)", () => {
     const { logits, m } = rowsOf([sure, unsure, sure, unsure], 2);
     const pooled = fitStudentCalibration(logits, m, K, base.prior, null, base);
-    const { calibration, context } = fitContextTemperature(logits, m, K, pooled, null, Float64Array.of(0.4, 0.4, 0.4, 0.4), "ctx.selfHits.recent");
+    const { calibration, context } = fitContextTemperature(
+      logits,
+      m,
+      K,
+      pooled,
+      null,
+      Float64Array.of(0.4, 0.4, 0.4, 0.4),
+      "ctx.selfHits.recent",
+    );
     expect(context.slope).toBe(0);
     expect(calibration).toBe(pooled);
   });

@@ -2,19 +2,47 @@
 // temperature fitting.
 
 import { describe, expect, it } from "vitest";
-import { calibrateInPlace, eventLogits, fitCalibration, fitModel, fitTemperature, nllOfLogits, type TrainingMatrix } from "../../src/train/fit.js";
+import {
+  calibrateInPlace,
+  eventLogits,
+  fitCalibration,
+  fitModel,
+  fitTemperature,
+  nllOfLogits,
+  type TrainingMatrix,
+} from "../../src/train/fit.js";
 import { forward, modelLayout, newWorkspace, softmaxInPlace, type ModelShape } from "../../src/predict/index.js";
 import { backward, initialParameters } from "../../src/train/model.js";
 import { seededRandom } from "../../src/random.js";
-import { centreWidth, finishBatchGradient, firstLayerCentre, sparseBackward, sparseForward, sparseRows } from "../../src/train/sparse.js";
+import {
+  centreWidth,
+  finishBatchGradient,
+  firstLayerCentre,
+  sparseBackward,
+  sparseForward,
+  sparseRows,
+} from "../../src/train/sparse.js";
 
 /**
  * `rows` rows of six logits uniform in [−6, 6], each labelled with one event drawn from
  * the distribution `calibrate` makes of its logits (in place).
  */
-function drawLabelled(random: () => number, rows: number, calibrate: (q: Float64Array) => void): { z: Float64Array; m: TrainingMatrix } {
+function drawLabelled(
+  random: () => number,
+  rows: number,
+  calibrate: (q: Float64Array) => void,
+): { z: Float64Array; m: TrainingMatrix } {
   const z = new Float64Array(rows * 6);
-  const m: TrainingMatrix = { rows, inputs: 0, x: new Float32Array(0), feasible: new Uint8Array(rows * 6).fill(1), events: new Float64Array(rows * 6), weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
+  const m: TrainingMatrix = {
+    rows,
+    inputs: 0,
+    x: new Float32Array(0),
+    feasible: new Uint8Array(rows * 6).fill(1),
+    events: new Float64Array(rows * 6),
+    weights: new Float64Array(rows).fill(1),
+    counts: new Float64Array(rows).fill(1),
+    tags: null,
+  };
   const q = new Float64Array(6);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < 6; c++) z[r * 6 + c] = q[c] = (random() * 2 - 1) * 6;
@@ -34,7 +62,13 @@ function drawLabelled(random: () => number, rows: number, calibrate: (q: Float64
 }
 
 /** Loss of one row: soft CE of the event head plus 0.5 × soft CE of the tag head. */
-function rowLoss(shape: ModelShape, params: Float64Array, x: Float64Array, target: Float64Array, tagTarget: Float64Array): number {
+function rowLoss(
+  shape: ModelShape,
+  params: Float64Array,
+  x: Float64Array,
+  target: Float64Array,
+  tagTarget: Float64Array,
+): number {
   const ws = newWorkspace(shape);
   forward(shape, params, x, 0, ws);
   softmaxInPlace(ws.eventLogits, shape.events);
@@ -69,7 +103,8 @@ describe("student networks", () => {
           plus[i] += h;
           const minus = params.slice();
           minus[i] -= h;
-          const numeric = (rowLoss(shape, plus, x, target, tagTarget) - rowLoss(shape, minus, x, target, tagTarget)) / (2 * h);
+          const numeric =
+            (rowLoss(shape, plus, x, target, tagTarget) - rowLoss(shape, minus, x, target, tagTarget)) / (2 * h);
           expect(grad[i]).toBeCloseTo(numeric, 5);
         }
       });
@@ -97,10 +132,27 @@ describe("student networks", () => {
         x[r * 2 + 1] = random() * 2 - 1;
         events[r * 6 + (x[r * 2] > 0 ? 1 : 2)] = 1;
       }
-      return { rows, inputs: 2, x, feasible: new Uint8Array(rows * 6).fill(1), events, weights: new Float64Array(rows).fill(1), counts: new Float64Array(rows).fill(1), tags: null };
+      return {
+        rows,
+        inputs: 2,
+        x,
+        feasible: new Uint8Array(rows * 6).fill(1),
+        events,
+        weights: new Float64Array(rows).fill(1),
+        counts: new Float64Array(rows).fill(1),
+        tags: null,
+      };
     };
     const shape: ModelShape = { kind: "logreg", inputs: 2, hidden: 0, activation: "tanh", events: 6, tags: 0 };
-    const fit = fitModel(shape, make(400), make(200), { seed: 1, epochs: 40, batchSize: 32, learningRate: 0.05, l2: 0, patience: 40, tagWeight: 0 });
+    const fit = fitModel(shape, make(400), make(200), {
+      seed: 1,
+      epochs: 40,
+      batchSize: 32,
+      learningRate: 0.05,
+      l2: 0,
+      patience: 40,
+      tagWeight: 0,
+    });
     const test = make(200);
     const logits = eventLogits(shape, fit.params, test);
     let hits = 0;
@@ -132,7 +184,9 @@ describe("student networks", () => {
     expect(fitted.temperature).toBeLessThan(1.33);
     expect(Array.from(fitted.prior)).toEqual(Array.from(prior));
     // Temperature scaling alone must flatten everything to cover the prior's mass: worse NLL.
-    expect(nllOfLogits(mixed.z, mixed.m, 6, fitted)).toBeLessThan(nllOfLogits(mixed.z, mixed.m, 6, fitTemperature(mixed.z, mixed.m, 6)) - 0.01);
+    expect(nllOfLogits(mixed.z, mixed.m, 6, fitted)).toBeLessThan(
+      nllOfLogits(mixed.z, mixed.m, 6, fitTemperature(mixed.z, mixed.m, 6)) - 0.01,
+    );
 
     const plain = draw(2, 0);
     const scaled = fitCalibration(plain.z, plain.m, 6, prior);
@@ -145,12 +199,22 @@ describe("student networks", () => {
 describe("sparse standardised rows", () => {
   for (const kind of ["logreg", "mlp"] as const) {
     it(`${kind}: forward and backward equal the dense pass on the z-scored row`, () => {
-      const shape: ModelShape = { kind, inputs: 7, hidden: kind === "mlp" ? 5 : 0, activation: "tanh", events: 6, tags: 2 };
+      const shape: ModelShape = {
+        kind,
+        inputs: 7,
+        hidden: kind === "mlp" ? 5 : 0,
+        activation: "tanh",
+        events: 6,
+        tags: 2,
+      };
       const random = seededRandom(3);
       const params = initialParameters(shape, random);
       // Two raw rows with zeros (the sparse part) and a standardiser with non-trivial μ, σ.
       const x = Float32Array.from([0, 1, 0, 0, 2.5, 0, 1, 3, 0, 0, 1, 0, 0, -2]);
-      const standardiser = { mean: Float64Array.from([0.5, 0.2, 0, 1, 1, 0, 0.3]), std: Float64Array.from([2, 0.5, 1, 1, 3, 1, 0.7]) };
+      const standardiser = {
+        mean: Float64Array.from([0.5, 0.2, 0, 1, 1, 0, 0.3]),
+        std: Float64Array.from([2, 0.5, 1, 1, 3, 1, 0.7]),
+      };
       const rows = sparseRows(x, 2, 7, standardiser);
       expect(rows.start[2]).toBe(6); // six stored non-zeros
       const centre = new Float64Array(centreWidth(shape));
@@ -161,7 +225,10 @@ describe("sparse standardised rows", () => {
       const dEvent = Float64Array.from([0.1, -0.3, 0.2, 0, 0.05, -0.05]);
       const dTag = Float64Array.from([0.2, -0.2]);
       for (let r = 0; r < 2; r++) {
-        const dense = Float64Array.from({ length: 7 }, (_, j) => (x[r * 7 + j] - standardiser.mean[j]) / standardiser.std[j]);
+        const dense = Float64Array.from(
+          { length: 7 },
+          (_, j) => (x[r * 7 + j] - standardiser.mean[j]) / standardiser.std[j],
+        );
         const a = newWorkspace(shape);
         const b = newWorkspace(shape);
         forward(shape, params, dense, 0, a);

@@ -8,13 +8,32 @@ import { SPLIT_GRID_POINTS, runsOfSamples, splitGridStates } from "../../src/tra
 import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
 
 function run(runId: number, kinds: readonly RecordKind[]): RunRecords {
-  const records: GoroutineRecord[] = kinds.map((kind, seq) => ({ seq, timeNs: seq * 10, kind, goroutine: 1, actor: null, reason: "", site: null }));
+  const records: GoroutineRecord[] = kinds.map((kind, seq) => ({
+    seq,
+    timeNs: seq * 10,
+    kind,
+    goroutine: 1,
+    actor: null,
+    reason: "",
+    site: null,
+  }));
   return { program: "p", runId, procs: 2, records };
 }
 
 describe("split grid states", () => {
   const runs = [
-    run(2, ["Initial", "GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoStart", "GoEnd", "GoCreate", "GoStart", "GoEnd"]),
+    run(2, [
+      "Initial",
+      "GoCreate",
+      "GoStart",
+      "GoBlock",
+      "GoUnblock",
+      "GoStart",
+      "GoEnd",
+      "GoCreate",
+      "GoStart",
+      "GoEnd",
+    ]),
     run(1, ["Initial", "GoCreate", "GoStart", "GoSched", "GoStart", "GoBlock", "GoUnblock", "GoStart", "GoEnd"]),
   ];
 
@@ -33,7 +52,12 @@ describe("split grid states", () => {
   });
 
   it("recovers the runs behind samples, one per records array, in (program, run) order", () => {
-    const samples = statesFromRuns(runs, "split").samples.map((row) => sampleOf(row, runs.find((r) => r.runId === row.runId)!));
+    const samples = statesFromRuns(runs, "split").samples.map((row) =>
+      sampleOf(
+        row,
+        runs.find((r) => r.runId === row.runId)!,
+      ),
+    );
     expect(runsOfSamples(samples).map((r) => r.runId)).toEqual([1, 2]);
   });
 });

@@ -7,7 +7,13 @@ import { tagTargetOfPrefix } from "../../src/train/tags.js";
 import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
 
 let seq = 0;
-function rec(kind: RecordKind, goroutine: number, actor: number | null, reason = "", timeNs = seq * 1000): GoroutineRecord {
+function rec(
+  kind: RecordKind,
+  goroutine: number,
+  actor: number | null,
+  reason = "",
+  timeNs = seq * 1000,
+): GoroutineRecord {
   return { seq: seq++, timeNs, kind, goroutine, actor, reason, site: null };
 }
 

@@ -27,7 +27,11 @@ export interface TracedCorpus {
 }
 
 /** Traces each program `runsPerProgram` times with GOMAXPROCS `procs`. */
-export async function traceFixtures(programs: readonly string[], runsPerProgram: number, procs = 2): Promise<TracedCorpus> {
+export async function traceFixtures(
+  programs: readonly string[],
+  runsPerProgram: number,
+  procs = 2,
+): Promise<TracedCorpus> {
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-train-"));
   const dbPath = join(scratch, "schedlab.db");
   const db = openDatabase(dbPath);
@@ -40,7 +44,9 @@ export async function traceFixtures(programs: readonly string[], runsPerProgram:
       const binary = join(scratch, program);
       await execa("go", ["build", "-o", binary, "main.go"], { cwd: dir });
       const programId = Number(
-        db.prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES (?, ?, ?, 'main', 'fixture')").run(program, FIXTURE_DIR, program).lastInsertRowid,
+        db
+          .prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES (?, ?, ?, 'main', 'fixture')")
+          .run(program, FIXTURE_DIR, program).lastInsertRowid,
       );
       for (let i = 0; i < runsPerProgram; i++) {
         const trace = join(scratch, `${program}-${i}.trace`);
@@ -51,7 +57,10 @@ export async function traceFixtures(programs: readonly string[], runsPerProgram:
       }
     }
     const summary = await ingestRuns(db);
-    if (summary.errors > 0) throw new Error(`fixture traces failed to ingest: ${JSON.stringify(summary.runs.filter((r) => r.status === "error"))}`);
+    if (summary.errors > 0)
+      throw new Error(
+        `fixture traces failed to ingest: ${JSON.stringify(summary.runs.filter((r) => r.status === "error"))}`,
+      );
     const runs = selectPrograms(db).flatMap((p) => loadProgramRuns(db, p));
     return { dbPath, runs, programDirs, scratch };
   } finally {
@@ -77,7 +86,10 @@ export interface MixedProgram {
 
 function columnsOf(db: SchedlabDatabase, table: string, except: readonly string[]): string {
   const columns = db.prepare(`PRAGMA corpus.table_info(${table})`).all() as { name: string }[];
-  return columns.map((c) => c.name).filter((c) => !except.includes(c)).join(", ");
+  return columns
+    .map((c) => c.name)
+    .filter((c) => !except.includes(c))
+    .join(", ");
 }
 
 /**
@@ -94,13 +106,23 @@ export function mixedDatabase(corpus: TracedCorpus, programs: readonly MixedProg
     const runColumns = columnsOf(db, "runs", ["id", "program_id", "run_index"]);
     const recordColumns = columnsOf(db, "event_records", ["run_id"]);
     const goroutineColumns = columnsOf(db, "goroutines", ["run_id"]);
-    const copyRun = db.prepare(`INSERT INTO runs (program_id, run_index, ${runColumns}) SELECT ?, ?, ${runColumns} FROM corpus.runs WHERE id = ?`);
-    const copyRecords = db.prepare(`INSERT INTO event_records (run_id, ${recordColumns}) SELECT ?, ${recordColumns} FROM corpus.event_records WHERE run_id = ? AND seq <= ?`);
-    const copyGoroutines = db.prepare(`INSERT INTO goroutines (run_id, ${goroutineColumns}) SELECT ?, ${goroutineColumns} FROM corpus.goroutines WHERE run_id = ?`);
+    const copyRun = db.prepare(
+      `INSERT INTO runs (program_id, run_index, ${runColumns}) SELECT ?, ?, ${runColumns} FROM corpus.runs WHERE id = ?`,
+    );
+    const copyRecords = db.prepare(
+      `INSERT INTO event_records (run_id, ${recordColumns}) SELECT ?, ${recordColumns} FROM corpus.event_records WHERE run_id = ? AND seq <= ?`,
+    );
+    const copyGoroutines = db.prepare(
+      `INSERT INTO goroutines (run_id, ${goroutineColumns}) SELECT ?, ${goroutineColumns} FROM corpus.goroutines WHERE run_id = ?`,
+    );
     for (const program of programs) {
       const runs = corpus.runs.filter((r) => program.from.includes(r.program));
       const events = Math.min(...runs.map((r) => eventSequence(r.records).length));
-      const programId = Number(db.prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES (?, ?, ?, 'main', 'mixed')").run(program.name, FIXTURE_DIR, program.name).lastInsertRowid);
+      const programId = Number(
+        db
+          .prepare("INSERT INTO programs (name, root, dir, kind, source_hash) VALUES (?, ?, ?, 'main', 'mixed')")
+          .run(program.name, FIXTURE_DIR, program.name).lastInsertRowid,
+      );
       runs.forEach((run, i) => {
         const runId = Number(copyRun.run(programId, i, run.runId).lastInsertRowid);
         copyRecords.run(runId, run.runId, run.records[eventSequence(run.records)[events - 1]].seq);

@@ -9,12 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { AdapterError, createPredictor, featurizePrefixes, loadStudentPredictor } from "../../src/predict/index.js";
 import { resolveHoldout, statesFromRuns } from "../../src/dataset/index.js";
 import { openDatabase } from "../../src/store/index.js";
-import {
-  cardMetrics,
-  saveAdapter,
-  type TrainedStudent,
-  type TrainFromDatabaseOptions,
-} from "../../src/train/index.js";
+import { cardMetrics, saveAdapter, type TrainedStudent, type TrainFromDatabaseOptions } from "../../src/train/index.js";
 import { EVENT_TYPES } from "../../src/trace/types.js";
 import { runCli } from "../helpers/cli.js";
 import { FIXTURE_PROGRAMS, mixedDatabase, traceFixtures, trainOnDatabase, type TracedCorpus } from "./traced-runs.js";
@@ -27,7 +22,11 @@ const HOLDOUT_SPEC = `list:${HOLDOUT.join(",")}`;
 const train = (overrides: Partial<TrainFromDatabaseOptions>, dbPath = corpus.dbPath): Promise<TrainedStudent> =>
   trainOnDatabase(dbPath, { objective: "ce", abstraction: "context", holdout: HOLDOUT_SPEC, epochs: 25, ...overrides });
 /** The states of the held-out programs under `abstraction`, as the card scores them. */
-const holdoutStates = (abstraction: "context" | "depth") => statesFromRuns(corpus.runs.filter((r) => HOLDOUT.includes(r.program)), abstraction).states;
+const holdoutStates = (abstraction: "context" | "depth") =>
+  statesFromRuns(
+    corpus.runs.filter((r) => HOLDOUT.includes(r.program)),
+    abstraction,
+  ).states;
 
 beforeAll(async () => {
   corpus = await traceFixtures(FIXTURE_PROGRAMS, 3);
@@ -105,7 +104,10 @@ describe("training a student on real traces", () => {
     const states = holdoutStates("context");
     const predictions = await predictor.predict(states);
     for (const p of predictions) expect(p.probabilities.reduce((x, y) => x + y, 0)).toBeCloseTo(1, 6);
-    const scored = states.map((s, i) => ({ counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: predictions[i].probabilities }));
+    const scored = states.map((s, i) => ({
+      counts: EVENT_TYPES.map((e) => s.counts[e]),
+      probabilities: predictions[i].probabilities,
+    }));
     const metrics = cardMetrics(scored, student.card.holdout!.majorityEvent);
     expect(metrics.accuracy).toBeCloseTo(student.card.holdout!.accuracy, 6);
     expect(metrics.ece).toBeCloseTo(student.card.holdout!.ece, 6);
@@ -113,7 +115,9 @@ describe("training a student on real traces", () => {
 
     const viaFactory = await createPredictor(`student:${dir}`, {});
     expect(viaFactory.configHash).toBe(predictor.configHash);
-    expect((await viaFactory.predict(states.slice(0, 3))).map((p) => p.probabilities)).toEqual(predictions.slice(0, 3).map((p) => p.probabilities));
+    expect((await viaFactory.predict(states.slice(0, 3))).map((p) => p.probabilities)).toEqual(
+      predictions.slice(0, 3).map((p) => p.probabilities),
+    );
 
     // The default feasibility rule: the most probable event is one the prefix allows.
     const { feasible } = featurizePrefixes(states.map((s) => s.representative));
@@ -154,7 +158,8 @@ describe("training a student on real traces", () => {
     expect(await (await loadStudentPredictor(dir)).predict(states)).toEqual(scaled);
     // With a prior weight α and no feasibility rule, every probability is at least α times the prior's.
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 0.5, feasibility: "none" }));
-    for (const p of await (await loadStudentPredictor(dir)).predict(states)) p.probabilities.forEach((q, c) => expect(q).toBeGreaterThanOrEqual(0.5 * w.prior[c] - 1e-12));
+    for (const p of await (await loadStudentPredictor(dir)).predict(states))
+      p.probabilities.forEach((q, c) => expect(q).toBeGreaterThanOrEqual(0.5 * w.prior[c] - 1e-12));
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 1 }));
     await expect(loadStudentPredictor(dir)).rejects.toThrow(/malformed weights/);
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, prior: [1, 0, 0, 0, 0] }));
@@ -173,7 +178,13 @@ describe("training a student on real traces", () => {
     const split = await train({ objective: "kl", model: "mlp", abstraction: "split", epochs: 8 });
     expect(split.card.data.trainStates).toBe(19 * split.card.data.trainPrograms.length);
     expect(split.card.data.holdoutStates).toBe(3 * split.card.data.holdoutPrograms.length); // scored at 25/50/75 % only
-    const scoredOnly = await train({ objective: "kl", model: "mlp", abstraction: "split", epochs: 8, splitGrid: false });
+    const scoredOnly = await train({
+      objective: "kl",
+      model: "mlp",
+      abstraction: "split",
+      epochs: 8,
+      splitGrid: false,
+    });
     expect(scoredOnly.card.data.trainStates).toBe(3 * scoredOnly.card.data.trainPrograms.length);
   });
 
@@ -188,7 +199,13 @@ describe("training a student on real traces", () => {
     saveAdapter(dir, ensemble);
     const states = holdoutStates("depth");
     const predictions = await (await loadStudentPredictor(dir)).predict(states);
-    const metrics = cardMetrics(states.map((s, i) => ({ counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: predictions[i].probabilities })), ensemble.card.holdout!.majorityEvent);
+    const metrics = cardMetrics(
+      states.map((s, i) => ({
+        counts: EVENT_TYPES.map((e) => s.counts[e]),
+        probabilities: predictions[i].probabilities,
+      })),
+      ensemble.card.holdout!.majorityEvent,
+    );
     expect(metrics.accuracy).toBeCloseTo(ensemble.card.holdout!.accuracy, 6);
     expect(metrics.nll).toBeCloseTo(ensemble.card.holdout!.nll, 6);
     const w = JSON.parse(readFileSync(join(dir, "weights.json"), "utf8")) as { moreMembers: number[][] };
@@ -210,31 +227,52 @@ describe("training a student on real traces", () => {
     expect(inContext.card.training.validationNll).toBeLessThanOrEqual(pooled.card.training.validationNll + 1e-9);
     expect(inContext.card.training.hyperParameters.calibrationMode).toBe("in-context");
     const states = holdoutStates("depth");
-    for (const [name, student] of [["per-member", perMember], ["in-context", inContext]] as const) {
+    for (const [name, student] of [
+      ["per-member", perMember],
+      ["in-context", inContext],
+    ] as const) {
       const dir = join(corpus.scratch, "adapters", name);
       saveAdapter(dir, student);
       const predictions = await (await loadStudentPredictor(dir)).predict(states);
-      const metrics = cardMetrics(states.map((s, i) => ({ counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: predictions[i].probabilities })), student.card.holdout!.majorityEvent);
+      const metrics = cardMetrics(
+        states.map((s, i) => ({
+          counts: EVENT_TYPES.map((e) => s.counts[e]),
+          probabilities: predictions[i].probabilities,
+        })),
+        student.card.holdout!.majorityEvent,
+      );
       expect(metrics.nll).toBeCloseTo(student.card.holdout!.nll, 6);
       expect(metrics.ece).toBeCloseTo(student.card.holdout!.ece, 6);
     }
-    await expect(train({ ...base, calibrationMode: "in-context", calibrationFolds: 2 })).rejects.toThrow(/cannot be combined with calibration folds/);
+    await expect(train({ ...base, calibrationMode: "in-context", calibrationFolds: 2 })).rejects.toThrow(
+      /cannot be combined with calibration folds/,
+    );
   });
 
   it("trains on the dataset stage's split: the holdout as given, whole validation families of the rest, nothing shared", async () => {
     const db = openDatabase(corpus.dbPath);
     try {
       const split = resolveHoldout(db, HOLDOUT_SPEC);
-      const student = await trainOnDatabase(corpus.dbPath, { objective: "kl", abstraction: "context", model: "logreg", holdout: split, epochs: 3 });
+      const student = await trainOnDatabase(corpus.dbPath, {
+        objective: "kl",
+        abstraction: "context",
+        model: "logreg",
+        holdout: split,
+        epochs: 3,
+      });
       const d = student.card.data;
       expect(d.holdoutPrograms).toEqual([...HOLDOUT].sort());
       expect(d.validationPrograms).toEqual(split.validation);
       expect(d.validationPrograms).toHaveLength(1);
       expect(d.trainPrograms.some((p) => d.validationPrograms.includes(p))).toBe(false);
-      expect([...d.trainPrograms, ...d.validationPrograms, ...d.holdoutPrograms].sort()).toEqual([...FIXTURE_PROGRAMS].sort());
+      expect([...d.trainPrograms, ...d.validationPrograms, ...d.holdoutPrograms].sort()).toEqual(
+        [...FIXTURE_PROGRAMS].sort(),
+      );
       expect(d.holdout).toBe(`${HOLDOUT_SPEC} (${split.description})`);
       // One training program leaves no validation family: refused, never validated on the programs it fits.
-      await expect(train({ holdout: "list:condqueue,mutexcounter,pingpong,pipeline" })).rejects.toThrow(/1 training program\(s\) left after the holdout and none for validation: .* needs at least 2/);
+      await expect(train({ holdout: "list:condqueue,mutexcounter,pingpong,pipeline" })).rejects.toThrow(
+        /1 training program\(s\) left after the holdout and none for validation: .* needs at least 2/,
+      );
     } finally {
       db.close();
     }
@@ -243,22 +281,62 @@ describe("training a student on real traces", () => {
   it("schedlab train writes an adapter and a card from a database", async () => {
     const out = join(corpus.scratch, "adapters", "cli-kl");
     const result = await runCli([
-      "train", "--objective", "kl", "--model", "logreg", "--tags", "--abstraction", "goroutine",
-      "--holdout", `list:${HOLDOUT.join(",")}`, "--db", corpus.dbPath, "--out", out, "--epochs", "10", "--json",
+      "train",
+      "--objective",
+      "kl",
+      "--model",
+      "logreg",
+      "--tags",
+      "--abstraction",
+      "goroutine",
+      "--holdout",
+      `list:${HOLDOUT.join(",")}`,
+      "--db",
+      corpus.dbPath,
+      "--out",
+      out,
+      "--epochs",
+      "10",
+      "--json",
     ]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    const card = JSON.parse(result.stdout) as { data: { abstraction: string; holdoutPrograms: string[] }; holdout: { accuracy: number; majority: number } };
+    const card = JSON.parse(result.stdout) as {
+      data: { abstraction: string; holdoutPrograms: string[] };
+      holdout: { accuracy: number; majority: number };
+    };
     expect(card.data.abstraction).toBe("goroutine");
     expect(card.data.holdoutPrograms).toEqual([...HOLDOUT].sort());
     expect(card.holdout.accuracy).toBeGreaterThan(card.holdout.majority);
     expect(JSON.parse(readFileSync(join(out, "card.json"), "utf8"))).toEqual(card);
     expect(JSON.parse(readFileSync(join(out, "features.json"), "utf8")).spec.names.length).toBeGreaterThan(150);
 
-    const bad = await runCli(["train", "--objective", "mse", "--abstraction", "context", "--db", corpus.dbPath, "--out", out]);
+    const bad = await runCli([
+      "train",
+      "--objective",
+      "mse",
+      "--abstraction",
+      "context",
+      "--db",
+      corpus.dbPath,
+      "--out",
+      out,
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--objective must be one of ce, kl, trajectory, got "mse"/);
-    const tooMuch = await runCli(["train", "--objective", "ce", "--abstraction", "context", "--holdout", "list:condqueue,mutexcounter,pingpong,pipeline", "--db", corpus.dbPath, "--out", out]);
+    const tooMuch = await runCli([
+      "train",
+      "--objective",
+      "ce",
+      "--abstraction",
+      "context",
+      "--holdout",
+      "list:condqueue,mutexcounter,pingpong,pipeline",
+      "--db",
+      corpus.dbPath,
+      "--out",
+      out,
+    ]);
     expect(tooMuch.code).toBe(2);
     expect(tooMuch.stderr).toMatch(/needs at least 2/);
   });

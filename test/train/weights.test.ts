@@ -32,7 +32,11 @@ describe("training weights", () => {
     expect(a.indices).toEqual([...a.indices].sort((x, y) => x - y));
     expect(capSamplesPerProgram(samples, 4, 7).indices).toEqual(a.indices);
 
-    const sizes = [...Array.from({ length: 100 }, (_, i) => sample("huge", i)), ...Array.from({ length: 5 }, (_, i) => sample("p", i)), ...Array.from({ length: 5 }, (_, i) => sample("q", i))];
+    const sizes = [
+      ...Array.from({ length: 100 }, (_, i) => sample("huge", i)),
+      ...Array.from({ length: 5 }, (_, i) => sample("p", i)),
+      ...Array.from({ length: 5 }, (_, i) => sample("q", i)),
+    ];
     const factors = trainingProgramFactors(sizes);
     expect(factors.get("p")).toBe(1);
     expect(factors.get("huge")).toBeCloseTo(20 / 100, 9); // 4 × median (5) / 100

@@ -105,7 +105,8 @@ func TestPublishBatches(t *testing.T) {
 		}
 		handled <- sum
 	}()
-${inTest
+${
+  inTest
     ? `${publishAll("\t")}	<-handled
 `
     : `	published := make(chan struct{})
@@ -119,7 +120,8 @@ ${publishAll("\t\t")}		close(published)
 		t.Log("publishing did not finish within ${patience}ms")
 		return
 	}
-`}	if n := h.Acked(); n != ${total} {
+`
+}	if n := h.Acked(); n != ${total} {
 		t.Fatalf("acknowledged %d values, want ${total}", n)
 	}
 }
@@ -131,7 +133,9 @@ ${publishAll("\t\t")}		close(published)
         description: `Publish holds the hub mutex while sending a batch of ${batchSize} values into a channel with buffer ${buffer}; the subscriber, acknowledging its first value, blocks in Lock and the publisher${inTest ? " (the test goroutine) blocks in chan send and the test hangs" : ` goroutine blocks in chan send; the test gives up after ${patience}ms`}.`,
         blocked: [
           { marker: "subscriber", creator: "TestPublishBatches", reason: "sync" },
-          inTest ? { marker: null, creator: "TestPublishBatches", reason: "chan send" } : { marker: "publisher", creator: "TestPublishBatches", reason: "chan send" },
+          inTest
+            ? { marker: null, creator: "TestPublishBatches", reason: "chan send" }
+            : { marker: "publisher", creator: "TestPublishBatches", reason: "chan send" },
         ],
       }
     : null;
@@ -143,7 +147,14 @@ ${publishAll("\t\t")}		close(published)
     ],
     pattern: "publish-subscribe",
     description: `Lock and channel hub: ${batches} batch(es) of ${batchSize} values published ${inTest ? "by the test" : "by a goroutine"} to a subscriber over a channel with buffer ${buffer}; the subscriber (${work} work iterations per value) acknowledges each value under the hub mutex${injectBug ? "" : ", which Publish takes only between sends"}.`,
-    tags: ["generated", "mutex", "channels", "publish-subscribe", buffer > 0 ? "buffered" : "unbuffered", ...(inTest ? [] : ["timeout"])],
+    tags: [
+      "generated",
+      "mutex",
+      "channels",
+      "publish-subscribe",
+      buffer > 0 ? "buffered" : "unbuffered",
+      ...(inTest ? [] : ["timeout"]),
+    ],
     bug,
   };
 }
@@ -229,7 +240,8 @@ func TestConcurrentRefresh(t *testing.T) {
 			}
 		}(r)
 	}
-${hang
+${
+  hang
     ? `	wg.Wait()
 `
     : `	done := make(chan struct{})
@@ -243,14 +255,17 @@ ${hang
 		t.Log("refreshes did not finish within ${patience}ms")
 		return
 	}
-`}	s.Close()
+`
+}	s.Close()
 }
 `;
   const blocked: MarkedBlockedGoroutine[] = [
     { marker: "loader", creator: "NewStore", reason: "sync" },
     { marker: "refresher", creator: "TestConcurrentRefresh", reason: "chan receive" },
     ...(refreshers > 1 ? [{ marker: "refresher", creator: "TestConcurrentRefresh", reason: "sync" as const }] : []),
-    hang ? { marker: null, creator: "TestConcurrentRefresh", reason: "sync" } : { marker: "closer", creator: "TestConcurrentRefresh", reason: "sync" },
+    hang
+      ? { marker: null, creator: "TestConcurrentRefresh", reason: "sync" }
+      : { marker: "closer", creator: "TestConcurrentRefresh", reason: "sync" },
   ];
   const bug: InjectedBug | null = injectBug
     ? {
@@ -268,7 +283,14 @@ ${hang
     ],
     pattern: "request-reply",
     description: `Lock and request/reply: ${refreshers} refresher(s) × ${refreshes} refreshes over ${keys} keys ask a loader goroutine (${work} work iterations per value, ${buffered ? "buffered" : "unbuffered"} requests) for new values; the loader reads old values under the store mutex${injectBug ? "" : ", which Refresh takes only to store the reply"}.`,
-    tags: ["generated", "mutex", "channels", "request-reply", buffered ? "buffered" : "unbuffered", ...(hang ? [] : ["timeout"])],
+    tags: [
+      "generated",
+      "mutex",
+      "channels",
+      "request-reply",
+      buffered ? "buffered" : "unbuffered",
+      ...(hang ? [] : ["timeout"]),
+    ],
     bug,
   };
 }

@@ -179,7 +179,9 @@ ${wait}}
         description: `Close wakes one parked consumer with Signal instead of Broadcast, so the other ${consumers - 1} consumer(s) stay in Cond.Wait${hang ? " and the test blocks in WaitGroup.Wait and hangs" : `, the goroutine waiting for them blocks in WaitGroup.Wait, and the test gives up after ${patience}ms`}.`,
         blocked: [
           { marker: "consumer", creator: "TestDrainThenClose", reason: "sync.(*Cond).Wait" },
-          hang ? { marker: null, creator: "TestDrainThenClose", reason: "sync" } : { marker: "closer", creator: "TestDrainThenClose", reason: "sync" },
+          hang
+            ? { marker: null, creator: "TestDrainThenClose", reason: "sync" }
+            : { marker: "closer", creator: "TestDrainThenClose", reason: "sync" },
         ],
       }
     : null;
@@ -249,7 +251,8 @@ func (g *Gate) Open() {
   const collect = `\tfor i := 0; i < ${early}; i++ {
 		sum += <-arrived
 	}
-${hang
+${
+  hang
     ? `\tfor i := 0; i < ${late}; i++ {
 		sum += <-arrived
 	}
@@ -264,7 +267,8 @@ ${hang
 			return
 		}
 	}
-`}\tt.Log("all workers passed, sum", sum)
+`
+}\tt.Log("all workers passed, sum", sum)
 `;
   const test = `package condsignal
 
@@ -317,7 +321,14 @@ ${collect}}
     ],
     pattern: "cond-gate",
     description: `Condition-variable gate: ${early} early workers park at the gate (the test polls with ${poll} until they have), the gate opens, ${late} late worker(s) pass it; every worker (${work} work iterations) reports on a${buffered ? " buffered" : "n unbuffered"} channel.`,
-    tags: ["generated", "cond", "mutex", "channels", poll === "sleep" ? "sleep" : "gosched", buffered ? "buffered" : "unbuffered"],
+    tags: [
+      "generated",
+      "cond",
+      "mutex",
+      "channels",
+      poll === "sleep" ? "sleep" : "gosched",
+      buffered ? "buffered" : "unbuffered",
+    ],
     bug,
   };
 }

@@ -29,9 +29,10 @@ function firstAnswer(rng: Prng, injectBug: boolean): TemplateProgram {
   const cleanFix = rng.pick(["select", "buffer"] as const);
   const buffered = !injectBug && cleanFix === "buffer";
   const withTimeout = rng.chance(0.5);
-  const send = injectBug || cleanFix === "buffer"
-    ? `\t\t\tanswers <- v\n`
-    : `\t\t\tselect {
+  const send =
+    injectBug || cleanFix === "buffer"
+      ? `\t\t\tanswers <- v\n`
+      : `\t\t\tselect {
 			case answers <- v:
 			case <-ctx.Done():
 			}
@@ -114,7 +115,15 @@ ${ctxLine}${body}	// Give the replicas that lost each race time to reach their s
     ],
     pattern: "first-response",
     description: `Replicated lookup with context cancellation: ${queries} ${parallel ? "parallel" : "sequential"} lookups, each asking ${replicas} replicas (${work} work iterations) and keeping the first answer; late replicas ${injectBug ? "send on an unbuffered channel" : buffered ? "send into a buffer sized for all" : "select on ctx.Done"}.`,
-    tags: ["generated", "context", "cancellation", "first-response", "select", ...(buffered ? ["buffered"] : ["unbuffered"]), ...(withTimeout ? ["timeout"] : [])],
+    tags: [
+      "generated",
+      "context",
+      "cancellation",
+      "first-response",
+      "select",
+      ...(buffered ? ["buffered"] : ["unbuffered"]),
+      ...(withTimeout ? ["timeout"] : []),
+    ],
     bug,
   };
 }
@@ -126,7 +135,8 @@ function watchStream(rng: Prng, injectBug: boolean): TemplateProgram {
   const work = rng.pick([50, 300, 1200]);
   const pauseEvery = rng.pick([0, 4, 9]);
   const consumerInTest = rng.chance(0.5); // with the bug: the test itself hangs
-  const pause = pauseEvery > 0 ? `\t\t\tif i%${pauseEvery} == 0 {\n\t\t\t\ttime.Sleep(30 * time.Microsecond)\n\t\t\t}\n` : "";
+  const pause =
+    pauseEvery > 0 ? `\t\t\tif i%${pauseEvery} == 0 {\n\t\t\t\ttime.Sleep(30 * time.Microsecond)\n\t\t\t}\n` : "";
   const lib = `// Package ctxcancel streams sampled readings until the caller's context is cancelled.
 package ctxcancel
 
@@ -213,7 +223,14 @@ ${consume(true).replace(/^\t/gm, "\t\t")}		done <- count
     ],
     pattern: "context-stream",
     description: `Context-cancelled stream: a producer sends readings (buffer ${buffer}, ${work} work iterations each${pauseEvery > 0 ? `, a 30µs pause every ${pauseEvery}` : ""}) selecting on ctx.Done; the ${consumerInTest ? "test" : "consumer goroutine"} cancels after ${take} readings and ranges until the stream ends.`,
-    tags: ["generated", "context", "cancellation", "select", "range-over-channel", ...(pauseEvery > 0 ? ["sleep"] : [])],
+    tags: [
+      "generated",
+      "context",
+      "cancellation",
+      "select",
+      "range-over-channel",
+      ...(pauseEvery > 0 ? ["sleep"] : []),
+    ],
     bug,
   };
 }

@@ -133,7 +133,8 @@ func TestProcessStopsAtFirstError(t *testing.T) {
 	for i := range items {
 		items[i] = i
 	}
-${hang
+${
+  hang
     ? `\tout, err := ${call}
 `
     : `\ttype outcome struct {
@@ -154,22 +155,24 @@ ${hang
 		t.Log("Process did not return within ${patience}ms")
 		return
 	}
-`}${check}}
+`
+}${check}}
 `;
   const blocked: MarkedBlockedGoroutine[] = [
     { marker: "group", creator: "(*Group).Go", reason: "chan send" },
     { marker: "closer", creator: "Process", reason: "sync" },
-    hang ? { marker: null, creator: "TestProcessStopsAtFirstError", reason: "chan receive" } : { marker: "caller", creator: "TestProcessStopsAtFirstError", reason: "chan receive" },
+    hang
+      ? { marker: null, creator: "TestProcessStopsAtFirstError", reason: "chan receive" }
+      : { marker: "caller", creator: "TestProcessStopsAtFirstError", reason: "chan receive" },
   ];
-  const bug: InjectedBug | null =
-    injectBug
-      ? {
-          outcome: hang ? "deadlock" : "leak",
-          bugClass: "errgroup-feeder-without-cancel",
-          description: `item ${failAt} fails and cancels the group; the workers return, but the feeder sends jobs without selecting on ctx.Done and blocks in chan send, so Wait never returns, the closer blocks in sync and ${hang ? "the test, ranging over the results inside Process, blocks in chan receive: it hangs" : `the goroutine running Process blocks in chan receive; the test gives up after ${patience}ms`}.`,
-          blocked,
-        }
-      : null;
+  const bug: InjectedBug | null = injectBug
+    ? {
+        outcome: hang ? "deadlock" : "leak",
+        bugClass: "errgroup-feeder-without-cancel",
+        description: `item ${failAt} fails and cancels the group; the workers return, but the feeder sends jobs without selecting on ctx.Done and blocks in chan send, so Wait never returns, the closer blocks in sync and ${hang ? "the test, ranging over the results inside Process, blocks in chan receive: it hangs" : `the goroutine running Process blocks in chan receive; the test gives up after ${patience}ms`}.`,
+        blocked,
+      }
+    : null;
   return {
     form: "test",
     files: [
@@ -178,7 +181,16 @@ ${hang
     ],
     pattern: "errgroup-pool",
     description: `Hand-rolled errgroup worker pool: a feeder queues ${items} items (buffer ${buffer}) for ${workers} workers (${work} work iterations per item) that send results on an unbuffered channel; ${failing ? `item ${failAt} fails and cancels the group` : "no item fails"}${injectBug ? "; the feeder does not watch ctx.Done" : "; every send also selects on ctx.Done"}.`,
-    tags: ["generated", "errgroup", "context", "cancellation", "waitgroup", "once", "select", ...(hang ? [] : ["timeout"])],
+    tags: [
+      "generated",
+      "errgroup",
+      "context",
+      "cancellation",
+      "waitgroup",
+      "once",
+      "select",
+      ...(hang ? [] : ["timeout"]),
+    ],
     bug,
   };
 }

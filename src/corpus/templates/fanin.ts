@@ -20,7 +20,10 @@ export const fanIn: ProgramTemplate = {
     const keep = rng.int(Math.floor((perProducer * 2) / 3), perProducer - buffer - 1);
     const timeoutMs = 200;
     const imports = ["fmt", "sync", "time"];
-    const pause = pauseEvery > 0 ? `\t\tif i%${pauseEvery} == ${pauseEvery - 1} {\n\t\t\ttime.Sleep(${pauseMicros} * time.Microsecond)\n\t\t}\n` : "";
+    const pause =
+      pauseEvery > 0
+        ? `\t\tif i%${pauseEvery} == ${pauseEvery - 1} {\n\t\t\ttime.Sleep(${pauseMicros} * time.Microsecond)\n\t\t}\n`
+        : "";
     const target = injectBug ? keep : producers * perProducer;
     const source = `// Fan-in: ${producers} producers each send ${perProducer} values onto one merged channel (buffer ${buffer});
 // main merges them with a select that gives up after ${timeoutMs}ms.

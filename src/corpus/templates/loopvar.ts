@@ -23,7 +23,10 @@ export const loopVar: ProgramTemplate = {
     const yieldEvery = rng.pick([0, 2, 3]);
     const hang = injectBug && rng.chance(0.5);
     const jobType = collection === "slice" ? "job" : "*job";
-    const make = collection === "slice" ? `job{id: i, size: ${work} + i*37, reply: make(chan int${replyBuffer > 0 ? `, ${replyBuffer}` : ""})}` : `&job{id: i, size: ${work} + i*37, reply: make(chan int${replyBuffer > 0 ? `, ${replyBuffer}` : ""})}`;
+    const make =
+      collection === "slice"
+        ? `job{id: i, size: ${work} + i*37, reply: make(chan int${replyBuffer > 0 ? `, ${replyBuffer}` : ""})}`
+        : `&job{id: i, size: ${work} + i*37, reply: make(chan int${replyBuffer > 0 ? `, ${replyBuffer}` : ""})}`;
     // The fix passes the job as an argument; the bug reads the one shared variable.
     const start = injectBug
       ? `\tvar j ${jobType}
@@ -104,7 +107,15 @@ ${collect}	fmt.Println("all", len(jobs), "jobs replied, checksum", sum)
       files: mainFile(source),
       pattern: "per-job-reply",
       description: `Loop-started goroutines with per-job reply channels: ${jobs} jobs held as ${collection === "slice" ? "values" : "pointers"} (${work}+ work iterations${yieldEvery > 0 ? `, ${yieldEvery} runtime.Gosched per job` : ""}), reply buffer ${replyBuffer}; the goroutines wait for a start signal, ${injectBug ? "then read the loop variable shared by all iterations" : "having received their job as an argument"}.`,
-      tags: ["generated", "loop-variable", "closure", "channels", replyBuffer > 0 ? "buffered" : "unbuffered", ...(yieldEvery > 0 ? ["gosched"] : []), ...(hang ? [] : ["timeout"])],
+      tags: [
+        "generated",
+        "loop-variable",
+        "closure",
+        "channels",
+        replyBuffer > 0 ? "buffered" : "unbuffered",
+        ...(yieldEvery > 0 ? ["gosched"] : []),
+        ...(hang ? [] : ["timeout"]),
+      ],
       bug,
     };
   },

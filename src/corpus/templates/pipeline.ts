@@ -59,7 +59,12 @@ export const pipeline: ProgramTemplate = {
     // one in the source), every goroutine ends blocked on a send.
     const items = keep + capacity + stageWorkers + 1 + rng.int(5, 60);
     const usesSync = stages.some((s) => s.workers > 1);
-    const imports = ["fmt", ...(usesSync ? ["sync"] : []), ...(yieldEvery > 0 ? ["runtime"] : []), ...(injectBug ? ["time"] : [])];
+    const imports = [
+      "fmt",
+      ...(usesSync ? ["sync"] : []),
+      ...(yieldEvery > 0 ? ["runtime"] : []),
+      ...(injectBug ? ["time"] : []),
+    ];
     const yieldLine = yieldEvery > 0 ? `\t\tif v%${yieldEvery} == 0 {\n\t\t\truntime.Gosched()\n\t\t}\n` : "";
     const last = `s${stages.length}`;
     const sink = injectBug
@@ -119,7 +124,13 @@ ${stages.map((s, i) => stageCode(s, i, `s${i}`, work)).join("")}${sink}}
       files: mainFile(source),
       pattern: "pipeline",
       description: `Pipeline: ${items} values, source buffer ${sourceBuffer}, stages ${shape}, ${work} work iterations per value${yieldEvery > 0 ? `, runtime.Gosched every ${yieldEvery} values` : ""}.`,
-      tags: ["generated", "pipeline", "buffered", ...(usesSync ? ["waitgroup"] : []), ...(yieldEvery > 0 ? ["gosched"] : [])],
+      tags: [
+        "generated",
+        "pipeline",
+        "buffered",
+        ...(usesSync ? ["waitgroup"] : []),
+        ...(yieldEvery > 0 ? ["gosched"] : []),
+      ],
       bug: injectBug
         ? {
             outcome: "leak",

@@ -18,7 +18,8 @@ export const producerConsumer: ProgramTemplate = {
     const yieldEvery = rng.pick([0, 6, 11]);
     const timeoutMs = injectBug ? 20 : 250;
     const imports = ["fmt", "sync", "time", ...(yieldEvery > 0 ? ["runtime"] : [])];
-    const yieldLine = yieldEvery > 0 ? `\t\t\t\tif i%${yieldEvery} == 0 {\n\t\t\t\t\truntime.Gosched()\n\t\t\t\t}\n` : "";
+    const yieldLine =
+      yieldEvery > 0 ? `\t\t\t\tif i%${yieldEvery} == 0 {\n\t\t\t\t\truntime.Gosched()\n\t\t\t\t}\n` : "";
     const source = `// Producer/consumer: ${producers} producer(s) send ${perProducer} items each into a channel of capacity ${buffer};
 // ${consumers} consumer(s) drain it and report their sums.
 package main
@@ -72,12 +73,21 @@ ${injectBug ? "" : "\tclose(items)\n"}	total := 0
       files: mainFile(source),
       pattern: "producer-consumer",
       description: `Producer/consumer: ${producers} producer(s) × ${perProducer} items, ${consumers} consumer(s), channel capacity ${buffer}, ${work} work iterations per item${yieldEvery > 0 ? `, runtime.Gosched every ${yieldEvery} items` : ""}.`,
-      tags: ["generated", "producer-consumer", buffer > 0 ? "buffered" : "unbuffered", "waitgroup", "select", "timeout", ...(yieldEvery > 0 ? ["gosched"] : [])],
+      tags: [
+        "generated",
+        "producer-consumer",
+        buffer > 0 ? "buffered" : "unbuffered",
+        "waitgroup",
+        "select",
+        "timeout",
+        ...(yieldEvery > 0 ? ["gosched"] : []),
+      ],
       bug: injectBug
         ? {
             outcome: "leak",
             bugClass: "missing-close",
-            description: "main waits for the producers but never closes the item channel, so every consumer blocks receiving in its range loop; main times out waiting for their sums.",
+            description:
+              "main waits for the producers but never closes the item channel, so every consumer blocks receiving in its range loop; main times out waiting for their sums.",
             blocked: [{ marker: "consumer", creator: "main", reason: "chan receive" }],
           }
         : null,

@@ -178,7 +178,9 @@ ${wait}}
           blocked: [
             { marker: "reader", creator: "TestReadWhileUpdating", reason: "sync" },
             { marker: "writer", creator: "TestReadWhileUpdating", reason: "sync" },
-            hang ? { marker: null, creator: "TestReadWhileUpdating", reason: "sync" } : { marker: "closer", creator: "TestReadWhileUpdating", reason: "sync" },
+            hang
+              ? { marker: null, creator: "TestReadWhileUpdating", reason: "sync" }
+              : { marker: "closer", creator: "TestReadWhileUpdating", reason: "sync" },
           ],
         }
       : null;
@@ -190,7 +192,14 @@ ${wait}}
       ],
       pattern: "rwmutex-table",
       description: `RWMutex-guarded name table (${names} names, ${aliases} alias(es)): ${readers} reader(s) × ${rounds} rounds ${nested === "method" ? "resolve names and aliases" : "walk the table with Each"} while a writer makes ${updates} updates; a read-path hook releases the writer once and waits (${poll}) until it is queued.`,
-      tags: ["generated", "rwmutex", "waitgroup", "once", poll === "sleep" ? "sleep" : "gosched", ...(hang ? [] : ["timeout"])],
+      tags: [
+        "generated",
+        "rwmutex",
+        "waitgroup",
+        "once",
+        poll === "sleep" ? "sleep" : "gosched",
+        ...(hang ? [] : ["timeout"]),
+      ],
       bug,
     };
   },

@@ -46,7 +46,9 @@ export const selectMany: ProgramTemplate = {
     const statsCase = stats ? "\t\tcase reply := <-stats:\n\t\t\treply <- count\n" : "";
     const deadlineCase = deadline ? "\t\tcase <-late:\n\t\t\tlate = nil\n\t\t\tlateCount = count\n" : "";
     const idleCase =
-      idle === "sleep" ? "\t\tdefault:\n\t\t\tidleRounds++\n\t\t\ttime.Sleep(20 * time.Microsecond)\n" : idle === "gosched"
+      idle === "sleep"
+        ? "\t\tdefault:\n\t\t\tidleRounds++\n\t\t\ttime.Sleep(20 * time.Microsecond)\n"
+        : idle === "gosched"
           ? `\t\tdefault:\n\t\t\tidleRounds++\n\t\t\tif idleRounds < ${YIELD_BUDGET} {\n\t\t\t\truntime.Gosched()\n\t\t\t} else {\n\t\t\t\ttime.Sleep(20 * time.Microsecond)\n\t\t\t}\n`
           : "";
     const produce = injectBug
@@ -119,7 +121,7 @@ ${deadline ? `\tlate := time.After(${deadlineMicros} * time.Microsecond)\n\tlate
 		select {
 ${inputCases}${statsCase}${deadlineCase}${idleCase}		}
 	}
-	fmt.Println(count, "readings"${deadline ? `, lateCount, "before the deadline"` : ""}${idle === "none" ? "" : ", idleRounds, \"idle rounds\""})
+	fmt.Println(count, "readings"${deadline ? `, lateCount, "before the deadline"` : ""}${idle === "none" ? "" : ', idleRounds, "idle rounds"'})
 	result <- sum
 }
 
@@ -153,7 +155,15 @@ ${monitor}${wait}${stats ? "\t<-monitorDone\n" : ""}	fmt.Println("merged ${expec
       files: mainFile(source),
       pattern: "select-many-cases",
       description: `Select over ${cases} cases: ${inputs} producers send up to ${perInput} readings (${work} work iterations each, buffer ${buffer}; producer ${failing} stops at ${failAt}); the merge loop nils closed inputs${stats ? `, answers ${queries} stats requests of a monitor` : ""}${deadline ? `, notes a ${deadlineMicros}µs deadline` : ""}${idle === "none" ? "" : `, and ${idle === "sleep" ? "sleeps 20µs" : `yields (sleeping after ${YIELD_BUDGET} yields)`} in its default case`}.`,
-      tags: ["generated", "select", "many-cases", "nil-channel", ...(idle === "none" ? [] : ["select-default", idle]), ...(deadline ? ["time.After"] : []), buffer > 0 ? "buffered" : "unbuffered"],
+      tags: [
+        "generated",
+        "select",
+        "many-cases",
+        "nil-channel",
+        ...(idle === "none" ? [] : ["select-default", idle]),
+        ...(deadline ? ["time.After"] : []),
+        buffer > 0 ? "buffered" : "unbuffered",
+      ],
       bug,
     };
   },

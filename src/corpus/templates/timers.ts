@@ -123,7 +123,9 @@ ${stop}}
         description: `after an expiry already received from t.C, the next kick finds Stop false and drains t.C again, so the watchdog goroutine blocks in chan receive forever${hang ? " and the test, waiting for it to stop, blocks too: it hangs" : `; the test gives up on stopping it after ${patience}ms`}.`,
         blocked: [
           { marker: "watchdog", creator: "Start", reason: "chan receive" },
-          ...(hang ? [{ marker: null, creator: "TestWatchdogExpiresAndRecovers", reason: "chan receive" as const }] : []),
+          ...(hang
+            ? [{ marker: null, creator: "TestWatchdogExpiresAndRecovers", reason: "chan receive" as const }]
+            : []),
         ],
       }
     : null;
@@ -251,7 +253,8 @@ func TestFlushEverything(t *testing.T) {
     ? {
         outcome: "leak",
         bugClass: "ticker-loop-without-exit",
-        description: "Close stops the ticker, but Stop does not close ticker.C, so the flush loop ranging over it blocks in chan receive forever after the last tick.",
+        description:
+          "Close stops the ticker, but Stop does not close ticker.C, so the flush loop ranging over it blocks in chan receive forever after the last tick.",
         blocked: [{ marker: "loop", creator: "NewFlusher", reason: "chan receive" }],
       }
     : null;

@@ -115,7 +115,13 @@ export function patienceMs(injectBug: boolean): number {
  * and sleeps after that, so a long wait cannot flood the trace with GoSched events.
  * Needs "time" (and "runtime" for gosched) imported; `indent` is the block's indentation.
  */
-export function pollLoop(pending: string, style: "sleep" | "gosched", sleepMicros: number, indent: string, before = ""): string {
+export function pollLoop(
+  pending: string,
+  style: "sleep" | "gosched",
+  sleepMicros: number,
+  indent: string,
+  before = "",
+): string {
   const sleep = `time.Sleep(${sleepMicros} * time.Microsecond)`;
   if (style === "sleep") return `${indent}for ${pending} {\n${before}${indent}\t${sleep}\n${indent}}\n`;
   return `${indent}for polls := 0; ${pending}; polls++ {

@@ -20,7 +20,9 @@ export interface ContextTemperature {
 
 /** The calibration of one row whose in-context evidence is h. */
 export function atContext<C extends Calibration>(c: C, context: ContextTemperature | undefined, h: number): C {
-  return context === undefined || context.slope === 0 ? c : { ...c, temperature: c.temperature * Math.exp(context.slope * (h - context.centre)) };
+  return context === undefined || context.slope === 0
+    ? c
+    : { ...c, temperature: c.temperature * Math.exp(context.slope * (h - context.centre)) };
 }
 
 /**
@@ -40,7 +42,13 @@ export interface StudentCalibration extends Calibration {
  * Replaces the logits q[0 .. classes) with the calibrated distribution; with a cap and the
  * row's feasible flags (feasible[maskAt ..]), infeasible events share at most the cap.
  */
-export function calibrateRow(q: Float64Array, classes: number, c: Calibration | StudentCalibration, feasible: Uint8Array | null, maskAt: number): void {
+export function calibrateRow(
+  q: Float64Array,
+  classes: number,
+  c: Calibration | StudentCalibration,
+  feasible: Uint8Array | null,
+  maskAt: number,
+): void {
   calibrateInPlace(q, classes, c);
   if (feasible === null || !("feasibility" in c)) return;
   if (c.feasibility === "cap") capInfeasible(q, 0, feasible, maskAt, c.infeasibleCap);

@@ -127,7 +127,13 @@ export function observeRecord(stats: ContextStats, record: GoroutineRecord, stat
   const event = isEventType(record.kind);
   // The scheduler-keyed context in which this event happened: the state before it.
   const key = event ? keyedContext(stats) : "";
-  const was = stats.running.has(g) ? "running" : stats.runnable.has(g) ? "runnable" : stats.waiting.has(g) ? "waiting" : undefined;
+  const was = stats.running.has(g)
+    ? "running"
+    : stats.runnable.has(g)
+      ? "runnable"
+      : stats.waiting.has(g)
+        ? "waiting"
+        : undefined;
   if (was !== status) {
     stats.running.delete(g);
     stats.runnable.delete(g);

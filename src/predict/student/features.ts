@@ -8,10 +8,26 @@
 // adapter refuses a spec it was not trained with.
 // Invariant: features of records[0 .. end) never look at records[end ..] (no future leak).
 
-import { applyRecord, goroutineState, newSchedulerTracker, type GoroutineStatus, type Prefix, type SchedulerTracker } from "../../dataset/index.js";
+import {
+  applyRecord,
+  goroutineState,
+  newSchedulerTracker,
+  type GoroutineStatus,
+  type Prefix,
+  type SchedulerTracker,
+} from "../../dataset/index.js";
 import { contextCountsOf, contextNgramProbabilities, ngramProbabilities, type NgramModel } from "../baselines.js";
 import { EVENT_TYPES, RECORD_KINDS, type GoroutineRecord, type RecordKind } from "../../trace/types.js";
-import { CONTEXT_ORDER, PREDICTABILITY_WINDOW, currentGoroutine, keyedContext, newContextStats, observeRecord, oldestOf, type ContextStats } from "./context-stats.js";
+import {
+  CONTEXT_ORDER,
+  PREDICTABILITY_WINDOW,
+  currentGoroutine,
+  keyedContext,
+  newContextStats,
+  observeRecord,
+  oldestOf,
+  type ContextStats,
+} from "./context-stats.js";
 import { writeFeasibleEvents } from "./feasibility.js";
 import { REASON_CLASSES, WAIT_CLASSES, blockReasonClass, recordReasonClass, type ReasonClass } from "./reasons.js";
 import { STATIC_FEATURE_KEYS, type StaticFeatures } from "./static-features.js";
@@ -91,7 +107,11 @@ function oneHot(name: string, labels: readonly string[], index: (v: PrefixView) 
 }
 
 /** A vector block over `labels`: `fill` writes into a zeroed buffer of exactly labels.length. */
-function vector(name: string, labels: readonly string[], fill: (v: PrefixView, out: Float64Array) => void): FeatureBlock {
+function vector(
+  name: string,
+  labels: readonly string[],
+  fill: (v: PrefixView, out: Float64Array) => void,
+): FeatureBlock {
   return { names: labels.map((l) => `${name}.${l}`), write: fill };
 }
 
@@ -131,8 +151,10 @@ const live = (v: PrefixView): number => {
   return c.running + c.runnable + c.waiting + c.syscall;
 };
 const share = (n: number, of: number): number => (of > 0 ? n / of : 0);
-const statusOf = (v: PrefixView, g: number): GoroutineStatus | undefined => (g < 0 ? undefined : goroutineState(v.tracker, g)?.status);
-const recordAt = (v: PrefixView, k: number): GoroutineRecord | undefined => (v.end - k >= 0 ? v.records[v.end - k] : undefined);
+const statusOf = (v: PrefixView, g: number): GoroutineStatus | undefined =>
+  g < 0 ? undefined : goroutineState(v.tracker, g)?.status;
+const recordAt = (v: PrefixView, k: number): GoroutineRecord | undefined =>
+  v.end - k >= 0 ? v.records[v.end - k] : undefined;
 
 /** Kind and reason class of a token ("GoBlock:chan receive" → GoBlock, chan receive). */
 function tokenParts(token: string | undefined): { kind: number; reason: number } {
@@ -146,7 +168,8 @@ function tokenParts(token: string | undefined): { kind: number; reason: number }
 const ownTokens = (v: PrefixView, g: number): readonly string[] => (g < 0 ? [] : (v.stats.own.get(g)?.tokens ?? []));
 
 function waitingByClass(v: PrefixView, out: Float64Array): void {
-  for (const [reason, n] of v.tracker.waitingByReason) out[WAIT_CLASS_INDEX.get(blockReasonClass(reason)) ?? WAIT_CLASSES.length - 1] += n;
+  for (const [reason, n] of v.tracker.waitingByReason)
+    out[WAIT_CLASS_INDEX.get(blockReasonClass(reason)) ?? WAIT_CLASSES.length - 1] += n;
 }
 
 function recentBlocks(k: number): FeatureBlock[] {
@@ -165,7 +188,10 @@ function recentBlocks(k: number): FeatureBlock[] {
       [`recent${k}.actorNull`, (v) => (at(v) !== undefined && at(v)?.actor === null ? 1 : 0)],
       [`recent${k}.subjectIsRoot`, (v) => (at(v)?.goroutine === v.root ? 1 : 0)],
       [`recent${k}.actorIsRoot`, (v) => (at(v) !== undefined && at(v)?.actor === v.root ? 1 : 0)],
-      [`recent${k}.sameSubjectAsPrevious`, (v) => (at(v) !== undefined && recordAt(v, k + 1)?.goroutine === at(v)?.goroutine ? 1 : 0)],
+      [
+        `recent${k}.sameSubjectAsPrevious`,
+        (v) => (at(v) !== undefined && recordAt(v, k + 1)?.goroutine === at(v)?.goroutine ? 1 : 0),
+      ],
     ]),
     oneHot(`recent${k}.subjectNow`, STATUSES, (v) => {
       const r = at(v);
@@ -190,21 +216,28 @@ const BLOCKS: readonly FeatureBlock[] = [
     ["state.frac.waiting", (v) => share(v.tracker.statusCounts.waiting, live(v))],
     ["state.frac.syscall", (v) => share(v.tracker.statusCounts.syscall, live(v))],
   ]),
-  vector("state.waiting", WAIT_CLASSES.flatMap((c) => [`log1p.${c}`, `frac.${c}`]), (v, out) => {
-    const byClass = new Float64Array(WAIT_CLASSES.length);
-    waitingByClass(v, byClass);
-    const n = live(v);
-    for (let j = 0; j < WAIT_CLASSES.length; j++) {
-      out[2 * j] = Math.log1p(byClass[j]);
-      out[2 * j + 1] = share(byClass[j], n);
-    }
-  }),
+  vector(
+    "state.waiting",
+    WAIT_CLASSES.flatMap((c) => [`log1p.${c}`, `frac.${c}`]),
+    (v, out) => {
+      const byClass = new Float64Array(WAIT_CLASSES.length);
+      waitingByClass(v, byClass);
+      const n = live(v);
+      for (let j = 0; j < WAIT_CLASSES.length; j++) {
+        out[2 * j] = Math.log1p(byClass[j]);
+        out[2 * j + 1] = share(byClass[j], n);
+      }
+    },
+  ),
   scalars([
     ["procs.log2", (v) => Math.log2(Math.max(1, v.procs))],
     ["procs.is1", (v) => (Math.max(1, v.procs) === 1 ? 1 : 0)],
     ["procs.runningPerP", (v) => Math.min(2, v.tracker.statusCounts.running / Math.max(1, v.procs))],
     ["procs.idleP", (v) => (v.tracker.statusCounts.running < Math.max(1, v.procs) ? 1 : 0)],
-    ["procs.runnableWithIdleP", (v) => (v.tracker.statusCounts.runnable > 0 && v.tracker.statusCounts.running < Math.max(1, v.procs) ? 1 : 0)],
+    [
+      "procs.runnableWithIdleP",
+      (v) => (v.tracker.statusCounts.runnable > 0 && v.tracker.statusCounts.running < Math.max(1, v.procs) ? 1 : 0),
+    ],
     ["state.noLive", (v) => (live(v) === 0 ? 1 : 0)],
     ["state.anyRunnable", (v) => (v.tracker.statusCounts.runnable > 0 ? 1 : 0)],
     ["progress.endedPerCreated", (v) => v.tracker.ended / (v.tracker.created + 1)],
@@ -224,17 +257,28 @@ const BLOCKS: readonly FeatureBlock[] = [
     for (let j = 0; j < RECORD_KINDS.length; j++) out[j] = share(v.kindCounts[j], v.end);
   }),
   scalars([
-    ["last.subjectSteps.log1p", (v) => {
-      const last = recordAt(v, 1);
-      return last === undefined ? 0 : Math.log1p(goroutineState(v.tracker, last.goroutine)?.steps ?? 0);
-    }],
+    [
+      "last.subjectSteps.log1p",
+      (v) => {
+        const last = recordAt(v, 1);
+        return last === undefined ? 0 : Math.log1p(goroutineState(v.tracker, last.goroutine)?.steps ?? 0);
+      },
+    ],
     ["depth.records.log1p", (v) => Math.log1p(v.end)],
     ["depth.events.log1p", (v) => Math.log1p(v.stats.events)],
-    ["time.sincePrevious.log1pUs", (v) => (v.end >= 2 ? log1pUs(v.records[v.end - 1].timeNs - v.records[v.end - 2].timeNs) : 0)],
+    [
+      "time.sincePrevious.log1pUs",
+      (v) => (v.end >= 2 ? log1pUs(v.records[v.end - 1].timeNs - v.records[v.end - 2].timeNs) : 0),
+    ],
     ["time.sinceStart.log1pUs", (v) => (v.end >= 1 ? log1pUs(v.records[v.end - 1].timeNs - v.records[0].timeNs) : 0)],
-    ["time.lastGap2.log1pUs", (v) => (v.end >= 3 ? log1pUs(v.records[v.end - 2].timeNs - v.records[v.end - 3].timeNs) : 0)],
+    [
+      "time.lastGap2.log1pUs",
+      (v) => (v.end >= 3 ? log1pUs(v.records[v.end - 2].timeNs - v.records[v.end - 3].timeNs) : 0),
+    ],
   ]),
-  vector("static", [...STATIC_FEATURE_KEYS.map((key) => `log1p.${key}`), "present"], (v, out) => out.set(v.staticColumns)),
+  vector("static", [...STATIC_FEATURE_KEYS.map((key) => `log1p.${key}`), "present"], (v, out) =>
+    out.set(v.staticColumns),
+  ),
 
   // In-context evidence: what this run has shown so far.
   vector("feasible", EVENT_TYPES, (v, out) => {
@@ -242,7 +286,9 @@ const BLOCKS: readonly FeatureBlock[] = [
     writeFeasibleEvents(v.tracker, v.procs, mask, 0);
     for (let c = 0; c < K; c++) out[c] = mask[c];
   }),
-  ...Array.from({ length: CONTEXT_ORDER }, (_, len) => countsBlock(`ctx.ngram${len}`, (v) => contextCountsOf(v.stats.ngram, len))),
+  ...Array.from({ length: CONTEXT_ORDER }, (_, len) =>
+    countsBlock(`ctx.ngram${len}`, (v) => contextCountsOf(v.stats.ngram, len)),
+  ),
   probabilityBlock("ctx.mix", (v) => contextNgramProbabilities(v.stats.ngram, trainingNgram(v))),
   probabilityBlock("ngram.train", trainingNgram),
   countsBlock("ctx.keyed", (v) => v.stats.keyed.get(keyedContext(v.stats)) ?? null),
@@ -255,10 +301,13 @@ const BLOCKS: readonly FeatureBlock[] = [
     ["own.current.exists", (v) => (currentGoroutine(v.stats) >= 0 ? 1 : 0)],
     ["own.current.isRoot", (v) => (currentGoroutine(v.stats) === v.root && v.root >= 0 ? 1 : 0)],
     ["own.current.steps.log1p", (v) => Math.log1p(goroutineState(v.tracker, currentGoroutine(v.stats))?.steps ?? 0)],
-    ["own.current.runningFor.log1p", (v) => {
-      const g = currentGoroutine(v.stats);
-      return g < 0 ? 0 : Math.log1p(v.stats.events - (v.stats.own.get(g)?.since ?? v.stats.events));
-    }],
+    [
+      "own.current.runningFor.log1p",
+      (v) => {
+        const g = currentGoroutine(v.stats);
+        return g < 0 ? 0 : Math.log1p(v.stats.events - (v.stats.own.get(g)?.since ?? v.stats.events));
+      },
+    ],
   ]),
   oneHot("own.current.lastKind", [...EVENT_TYPES, "none"], (v) => {
     const t = ownTokens(v, currentGoroutine(v.stats));
@@ -290,16 +339,20 @@ const BLOCKS: readonly FeatureBlock[] = [
     ["wake.wokenRunning", (v) => (statusOf(v, v.stats.lastWoken) === "running" ? 1 : 0)],
     ["wake.wakerIsCurrent", (v) => (v.stats.lastWaker >= 0 && v.stats.lastWaker === currentGoroutine(v.stats) ? 1 : 0)],
   ]),
-  vector("since", EVENT_TYPES.flatMap((e) => [`${e}.log1pEvents`, `${e}.never`, `${e}.log1pUs`]), (v, out) => {
-    const s = v.stats;
-    const now = v.end > 0 ? v.records[v.end - 1].timeNs : 0;
-    for (let c = 0; c < K; c++) {
-      const seen = s.lastAt[c] >= 0;
-      out[3 * c] = Math.log1p(seen ? s.events - s.lastAt[c] : s.events + 1);
-      out[3 * c + 1] = seen ? 0 : 1;
-      out[3 * c + 2] = seen ? log1pUs(now - s.lastTimeNs[c]) : 0;
-    }
-  }),
+  vector(
+    "since",
+    EVENT_TYPES.flatMap((e) => [`${e}.log1pEvents`, `${e}.never`, `${e}.log1pUs`]),
+    (v, out) => {
+      const s = v.stats;
+      const now = v.end > 0 ? v.records[v.end - 1].timeNs : 0;
+      for (let c = 0; c < K; c++) {
+        const seen = s.lastAt[c] >= 0;
+        out[3 * c] = Math.log1p(seen ? s.events - s.lastAt[c] : s.events + 1);
+        out[3 * c + 1] = seen ? 0 : 1;
+        out[3 * c + 2] = seen ? log1pUs(now - s.lastTimeNs[c]) : 0;
+      }
+    },
+  ),
 ];
 
 function trainingNgram(v: PrefixView): readonly number[] {
@@ -396,7 +449,13 @@ export function newPrefixFeaturizer(
 /** The features of one prefix (replays it from the start). */
 export function prefixFeatures(prefix: Prefix, inputs: FeatureInputs = NO_FEATURE_INPUTS): Float64Array {
   const out = new Float64Array(FEATURE_COUNT);
-  newPrefixFeaturizer(prefix.records, prefix.procs, inputs.staticOf(prefix.program), rootGoroutine(prefix.records, prefix.goroutines), inputs.ngram).featuresAt(prefix.end, out);
+  newPrefixFeaturizer(
+    prefix.records,
+    prefix.procs,
+    inputs.staticOf(prefix.program),
+    rootGoroutine(prefix.records, prefix.goroutines),
+    inputs.ngram,
+  ).featuresAt(prefix.end, out);
   return out;
 }
 
@@ -425,7 +484,13 @@ export function featurizePrefixes(prefixes: readonly Prefix[], inputs: FeatureIn
   for (const indices of byRun.values()) {
     indices.sort((a, b) => prefixes[a].end - prefixes[b].end || a - b);
     const first = prefixes[indices[0]];
-    const featurizer = newPrefixFeaturizer(first.records, first.procs, inputs.staticOf(first.program), rootGoroutine(first.records, first.goroutines), inputs.ngram);
+    const featurizer = newPrefixFeaturizer(
+      first.records,
+      first.procs,
+      inputs.staticOf(first.program),
+      rootGoroutine(first.records, first.goroutines),
+      inputs.ngram,
+    );
     for (const i of indices) {
       featurizer.featuresAt(prefixes[i].end, x, i * FEATURE_COUNT);
       featurizer.feasibleAt(feasible, i * K);

@@ -3,9 +3,38 @@
 // from these same pieces, so training and inference cannot disagree about a feature or a model.
 export { loadStudentPredictor, type StudentPredictorOptions } from "./predictor.js";
 export { loadAdapter, loadedNgram, AdapterError, ADAPTER_FILES, type LoadedAdapter } from "./adapter.js";
-export { FEATURE_SPEC, FEATURE_COUNT, FEATURE_VERSION, NO_FEATURE_INPUTS, prefixFeatures, featurizePrefixes, newPrefixFeaturizer, type FeatureInputs, type FeatureRows, type FeatureSpec } from "./features.js";
+export {
+  FEATURE_SPEC,
+  FEATURE_COUNT,
+  FEATURE_VERSION,
+  NO_FEATURE_INPUTS,
+  prefixFeatures,
+  featurizePrefixes,
+  newPrefixFeaturizer,
+  type FeatureInputs,
+  type FeatureRows,
+  type FeatureSpec,
+} from "./features.js";
 export { staticFeaturesOf, STATIC_FEATURE_KEYS, StaticFeaturesError, type StaticFeatures } from "./static-features.js";
 export { TAG_CLASSES, tagOfReason, type TagClass } from "./tags.js";
-export { ACTIVATIONS, MODEL_KINDS, forward, modelLayout, newWorkspace, type Activation, type ModelKind, type ModelLayout, type ModelShape, type Workspace } from "./model.js";
-export { atContext, calibrateRow, FEASIBILITY_RULES, type ContextTemperature, type FeasibilityRule, type StudentCalibration } from "./calibration.js";
+export {
+  ACTIVATIONS,
+  MODEL_KINDS,
+  forward,
+  modelLayout,
+  newWorkspace,
+  type Activation,
+  type ModelKind,
+  type ModelLayout,
+  type ModelShape,
+  type Workspace,
+} from "./model.js";
+export {
+  atContext,
+  calibrateRow,
+  FEASIBILITY_RULES,
+  type ContextTemperature,
+  type FeasibilityRule,
+  type StudentCalibration,
+} from "./calibration.js";
 export type { SavedNgram, StudentFeatureFile, StudentWeights } from "./types.js";

@@ -75,7 +75,13 @@ export function newWorkspace(shape: ModelShape): Workspace {
 }
 
 /** Forward pass of row `x[offset .. offset+inputs)`: fills ws.repr, ws.eventLogits, ws.tagLogits. */
-export function forward(shape: ModelShape, params: Float64Array, x: ArrayLike<number>, offset: number, ws: Workspace): void {
+export function forward(
+  shape: ModelShape,
+  params: Float64Array,
+  x: ArrayLike<number>,
+  offset: number,
+  ws: Workspace,
+): void {
   const l = modelLayout(shape);
   const d = shape.inputs;
   if (shape.kind === "mlp") {
@@ -98,7 +104,15 @@ export function forward(shape: ModelShape, params: Float64Array, x: ArrayLike<nu
   if (shape.tags > 0) head(params, l.tagW, l.tagB, shape.tags, ws.repr, l.repr, ws.tagLogits);
 }
 
-function head(params: Float64Array, wAt: number, bAt: number, classes: number, repr: Float64Array, width: number, out: Float64Array): void {
+function head(
+  params: Float64Array,
+  wAt: number,
+  bAt: number,
+  classes: number,
+  repr: Float64Array,
+  width: number,
+  out: Float64Array,
+): void {
   for (let c = 0; c < classes; c++) {
     let s = params[bAt + c];
     const w = wAt + c * width;

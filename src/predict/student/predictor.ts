@@ -27,7 +27,13 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
   const { weights, features } = adapter;
   const shape = weights.shape;
   const members = [weights.params, ...(weights.moreMembers ?? [])].map((p) => Float64Array.from(p));
-  const calibration: StudentCalibration = { temperature: weights.temperature, priorWeight: weights.priorWeight, prior: weights.prior, feasibility: weights.feasibility ?? "none", infeasibleCap: weights.infeasibleCap ?? 0 };
+  const calibration: StudentCalibration = {
+    temperature: weights.temperature,
+    priorWeight: weights.priorWeight,
+    prior: weights.prior,
+    feasibility: weights.feasibility ?? "none",
+    infeasibleCap: weights.infeasibleCap ?? 0,
+  };
   const known = new Map<string, StaticFeatures | null>(Object.entries(features.staticFeatures));
   const ngram = loadedNgram(features.ngram);
   const configHash = createHash("sha256").update(adapter.raw).digest("hex").slice(0, 16);
@@ -55,10 +61,13 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
     configHash,
     async predict(states: readonly State[]): Promise<Prediction[]> {
       for (const program of new Set(states.map((s) => s.representative.program))) await staticFor(program);
-      const { x, feasible } = featurizePrefixes(states.map((s) => s.representative), {
-        staticOf: (program) => (weights.usesStaticFeatures ? (known.get(program) ?? null) : null),
-        ngram,
-      });
+      const { x, feasible } = featurizePrefixes(
+        states.map((s) => s.representative),
+        {
+          staticOf: (program) => (weights.usesStaticFeatures ? (known.get(program) ?? null) : null),
+          ngram,
+        },
+      );
       const ws = newWorkspace(shape);
       const row = new Float64Array(FEATURE_COUNT);
       const q = new Float64Array(shape.events);
@@ -84,7 +93,8 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
           }
           for (let c = 0; c < shape.events; c++) q[c] = Math.log(Math.max(q[c], 1e-300));
         }
-        const rowCalibration = context === undefined ? calibration : atContext(calibration, context, x[i * FEATURE_COUNT + contextColumn]);
+        const rowCalibration =
+          context === undefined ? calibration : atContext(calibration, context, x[i * FEATURE_COUNT + contextColumn]);
         calibrateRow(q, shape.events, rowCalibration, feasible, i * shape.events);
         const probabilities = Array.from(q);
         if (shape.tags === 0) return { probabilities };

@@ -5,12 +5,32 @@ import type { GoroutineRecord } from "../../trace/types.js";
 
 /** Reason classes of a record: block reasons, the two GoSched kinds, and none. */
 export const REASON_CLASSES = [
-  "none", "chan send", "chan receive", "select", "sync", "cond", "sleep", "forever", "preempted", "yield", "other",
+  "none",
+  "chan send",
+  "chan receive",
+  "select",
+  "sync",
+  "cond",
+  "sleep",
+  "forever",
+  "preempted",
+  "yield",
+  "other",
 ] as const;
 export type ReasonClass = (typeof REASON_CLASSES)[number];
 
 /** Block-reason classes a waiting goroutine can be in (REASON_CLASSES without none/yield). */
-export const WAIT_CLASSES: readonly ReasonClass[] = ["chan send", "chan receive", "select", "sync", "cond", "sleep", "forever", "preempted", "other"];
+export const WAIT_CLASSES: readonly ReasonClass[] = [
+  "chan send",
+  "chan receive",
+  "select",
+  "sync",
+  "cond",
+  "sleep",
+  "forever",
+  "preempted",
+  "other",
+];
 
 /** Maps a Go block reason (GoBlock) or GoSched reason to its class. */
 export function blockReasonClass(reason: string): ReasonClass {

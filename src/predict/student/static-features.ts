@@ -10,17 +10,60 @@ import { goHelperPath, schedlabCacheDir } from "../../gohelper/index.js";
 
 /** The counts the helper prints, in the fixed order the feature vector uses. */
 export const STATIC_FEATURE_KEYS = [
-  "files", "lines", "funcs", "goStmts", "goStmtsInLoops", "loopsWithGo",
-  "chanMakes", "chanMakesUnbuffered", "chanMakesBuffered", "chanBufferSizeSum", "chanBufferSizeMax", "chanBufferNonConst",
-  "sends", "receives", "rangeLoops", "closes",
-  "selects", "selectsWithDefault", "selectCases", "selectCasesMax", "emptySelects",
-  "mutexLocks", "mutexUnlocks", "rwMutexLocks", "rwMutexRLocks", "rwMutexUnlocks", "lockUnknown",
-  "waitGroupAdds", "waitGroupDones", "waitGroupWaits", "waitGroupGo",
-  "condWaits", "condSignals", "condBroadcasts", "waitUnknown",
-  "onces", "atomicOps", "defers", "deferredUnlocks",
-  "timeSleeps", "timeAfters", "timeTickers", "timeTimers", "gosched", "gomaxprocsCalls",
-  "contextWithCancel", "contextWithTimeout", "contextDone", "contextUses",
-  "panics", "loops", "infiniteLoops", "testFuncs", "hasMain",
+  "files",
+  "lines",
+  "funcs",
+  "goStmts",
+  "goStmtsInLoops",
+  "loopsWithGo",
+  "chanMakes",
+  "chanMakesUnbuffered",
+  "chanMakesBuffered",
+  "chanBufferSizeSum",
+  "chanBufferSizeMax",
+  "chanBufferNonConst",
+  "sends",
+  "receives",
+  "rangeLoops",
+  "closes",
+  "selects",
+  "selectsWithDefault",
+  "selectCases",
+  "selectCasesMax",
+  "emptySelects",
+  "mutexLocks",
+  "mutexUnlocks",
+  "rwMutexLocks",
+  "rwMutexRLocks",
+  "rwMutexUnlocks",
+  "lockUnknown",
+  "waitGroupAdds",
+  "waitGroupDones",
+  "waitGroupWaits",
+  "waitGroupGo",
+  "condWaits",
+  "condSignals",
+  "condBroadcasts",
+  "waitUnknown",
+  "onces",
+  "atomicOps",
+  "defers",
+  "deferredUnlocks",
+  "timeSleeps",
+  "timeAfters",
+  "timeTickers",
+  "timeTimers",
+  "gosched",
+  "gomaxprocsCalls",
+  "contextWithCancel",
+  "contextWithTimeout",
+  "contextDone",
+  "contextUses",
+  "panics",
+  "loops",
+  "infiniteLoops",
+  "testFuncs",
+  "hasMain",
 ] as const;
 export type StaticFeatureKey = (typeof STATIC_FEATURE_KEYS)[number];
 
@@ -35,11 +78,21 @@ const memory = new Map<string, StaticFeatures>();
 /** sha256 over the names and contents of the .go files directly in `dir`, sorted by name. */
 export function goSourceHash(dir: string): string {
   if (!existsSync(dir)) {
-    throw new StaticFeaturesError(`program directory ${dir} does not exist`, "Check that the program was not moved since it was collected, or re-run collect from its new place.");
+    throw new StaticFeaturesError(
+      `program directory ${dir} does not exist`,
+      "Check that the program was not moved since it was collected, or re-run collect from its new place.",
+    );
   }
   const hash = createHash("sha256");
-  const names = readdirSync(dir).filter((name) => name.endsWith(".go")).sort();
-  for (const name of names) hash.update(name).update("\0").update(readFileSync(join(dir, name))).update("\0");
+  const names = readdirSync(dir)
+    .filter((name) => name.endsWith(".go"))
+    .sort();
+  for (const name of names)
+    hash
+      .update(name)
+      .update("\0")
+      .update(readFileSync(join(dir, name)))
+      .update("\0");
   return hash.digest("hex").slice(0, 24);
 }
 
@@ -66,7 +119,10 @@ export async function staticFeaturesOf(dir: string): Promise<StaticFeatures> {
   const result = await execa(helper, ["staticfeatures", dir], { reject: false, timeout: 60_000 });
   if (result.exitCode !== 0) {
     const detail = extractHelperError(result.stderr) ?? `exit code ${String(result.exitCode)}`;
-    throw new StaticFeaturesError(`cannot compute static features of ${dir}: ${detail}`, "Point schedlab at a directory that holds a Go package (.go files); static features are then recomputed.");
+    throw new StaticFeaturesError(
+      `cannot compute static features of ${dir}: ${detail}`,
+      "Point schedlab at a directory that holds a Go package (.go files); static features are then recomputed.",
+    );
   }
   const features = normaliseStaticFeatures(JSON.parse(result.stdout) as unknown);
   mkdirSync(cacheDir, { recursive: true });

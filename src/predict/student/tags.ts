@@ -3,7 +3,17 @@
 
 import { blockReasonClass } from "./reasons.js";
 
-export const TAG_CLASSES = ["none", "chan send", "chan receive", "select", "sync", "cond", "sleep", "forever", "other"] as const;
+export const TAG_CLASSES = [
+  "none",
+  "chan send",
+  "chan receive",
+  "select",
+  "sync",
+  "cond",
+  "sleep",
+  "forever",
+  "other",
+] as const;
 export type TagClass = (typeof TAG_CLASSES)[number];
 
 /** The tag class of a block reason; reasons without a tag of their own are "other". */

@@ -15,13 +15,27 @@ import type { ReportSection } from "../types.js";
 export const NO_EVALUATION_NOTE =
   "This database holds a collection and no evaluation, so this report shows what was collected and what its runs show: bugs that leave goroutines blocked, potential deadlocks, data races and flaky tests. The prediction sections (next-event accuracy, calibration, rollouts, fidelity) need a trained and evaluated model: run `schedlab run`, or `schedlab train` then `schedlab eval`, on this database, then `schedlab report` again.";
 
-const HEADERS = ["program", "kind", "runs", "plain / race / perturbed", "outcomes", "ingested", "hunt", "bugs", "potential deadlocks", "races", "flaky tests"] as const;
+const HEADERS = [
+  "program",
+  "kind",
+  "runs",
+  "plain / race / perturbed",
+  "outcomes",
+  "ingested",
+  "hunt",
+  "bugs",
+  "potential deadlocks",
+  "races",
+  "flaky tests",
+] as const;
 const NUMERIC = [2, 5, 7, 8, 9, 10];
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 function outcomesText(outcomes: Readonly<Record<string, number>>): string {
-  const parts = Object.entries(outcomes).sort(([a], [b]) => a.localeCompare(b)).map(([outcome, n]) => `${outcome} ${n}`);
+  const parts = Object.entries(outcomes)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([outcome, n]) => `${outcome} ${n}`);
   return parts.length === 0 ? MISSING : parts.join(", ");
 }
 
@@ -36,7 +50,8 @@ export function collectionRows(collection: CollectionSummary, analysis: LeakAnal
   const analysed = new Map(analysis.programs.map((p) => [p.program, p]));
   return collection.programs.map((p) => {
     const a = analysed.get(p.name);
-    const count = (n: number | undefined): string => (p.buildFailed ? "build error" : n === undefined ? MISSING : String(n));
+    const count = (n: number | undefined): string =>
+      p.buildFailed ? "build error" : n === undefined ? MISSING : String(n);
     return [
       p.name,
       p.kind,
@@ -58,12 +73,16 @@ export function collectionLines(collection: CollectionSummary, analysis: LeakAna
   const programs = collection.programs;
   const sum = (f: (p: CollectedProgram) => number): number => programs.reduce((total, p) => total + f(p), 0);
   const outcomes: Record<string, number> = {};
-  for (const p of programs) for (const [outcome, n] of Object.entries(p.outcomes)) outcomes[outcome] = (outcomes[outcome] ?? 0) + n;
+  for (const p of programs)
+    for (const [outcome, n] of Object.entries(p.outcomes)) outcomes[outcome] = (outcomes[outcome] ?? 0) + n;
   const hunted = programs.filter((p) => p.hunt !== null);
   const failed = programs.filter((p) => p.buildFailed);
   const tests = programs.filter((p) => p.kind === "test").length;
   const lines = [
-    `${plural(programs.length, "program")} (${tests} test, ${programs.length - tests} main), ${plural(sum((p) => p.runs), "run")} (${sum((p) => p.byStrategy.plain)} plain, ${sum((p) => p.byStrategy.race)} -race, ${sum((p) => p.byStrategy.perturb)} perturbed; outcomes ${outcomesText(outcomes)}), ${sum((p) => p.ingested)} ingested` +
+    `${plural(programs.length, "program")} (${tests} test, ${programs.length - tests} main), ${plural(
+      sum((p) => p.runs),
+      "run",
+    )} (${sum((p) => p.byStrategy.plain)} plain, ${sum((p) => p.byStrategy.race)} -race, ${sum((p) => p.byStrategy.perturb)} perturbed; outcomes ${outcomesText(outcomes)}), ${sum((p) => p.ingested)} ingested` +
       `${failed.length === 0 ? "" : `; ${plural(failed.length, "program")} did not build (${failed.map((p) => p.name).join(", ")})`}` +
       `${collection.goVersions.length === 0 ? "" : `; Go ${collection.goVersions.join(", ")}`}` +
       `${collection.firstRunAt === null ? "" : `; runs recorded ${collection.firstRunAt} to ${collection.lastRunAt}`}.`,
@@ -71,9 +90,13 @@ export function collectionLines(collection: CollectionSummary, analysis: LeakAna
   if (hunted.length > 0) {
     const confirmed = hunted.filter((p) => p.hunt!.status === "confirmed").length;
     const exhausted = hunted.filter((p) => p.hunt!.status === "exhausted").length;
-    lines.push(`${plural(hunted.length, "program")} hunted with a budget (collect --budget or hunt): ${confirmed} stopped at a confirmed finding, ${exhausted} spent the budget.`);
+    lines.push(
+      `${plural(hunted.length, "program")} hunted with a budget (collect --budget or hunt): ${confirmed} stopped at a confirmed finding, ${exhausted} spent the budget.`,
+    );
   }
-  lines.push(`The runs show ${bugCounts(analysis)}; ${plural(analysis.races.length, "data race")} in ${plural(analysis.raceRunsChecked, "-race run")} searched; ${plural(analysis.flaky.length, "flaky test")}. The sections below give each.`);
+  lines.push(
+    `The runs show ${bugCounts(analysis)}; ${plural(analysis.races.length, "data race")} in ${plural(analysis.raceRunsChecked, "-race run")} searched; ${plural(analysis.flaky.length, "flaky test")}. The sections below give each.`,
+  );
   return lines;
 }
 

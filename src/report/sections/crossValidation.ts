@@ -118,9 +118,11 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
 }
 
 const finite = (x: number | null | undefined): x is number => typeof x === "number" && Number.isFinite(x);
-const signedPoints = (x: number | null | undefined): string => (finite(x) ? `${x >= 0 ? "+" : "−"}${Math.abs(100 * x).toFixed(1)}` : MISSING);
+const signedPoints = (x: number | null | undefined): string =>
+  finite(x) ? `${x >= 0 ? "+" : "−"}${Math.abs(100 * x).toFixed(1)}` : MISSING;
 const percentTarget = (x: number): string => `${Number((100 * x).toFixed(1))}%`;
-const fixedInterval = (i: BoardInterval | null, digits = 3): string => (i === null ? MISSING : `[${fixed(i.lower, digits)}, ${fixed(i.upper, digits)}]`);
+const fixedInterval = (i: BoardInterval | null, digits = 3): string =>
+  i === null ? MISSING : `[${fixed(i.lower, digits)}, ${fixed(i.upper, digits)}]`;
 
 const HEADERS = (reference: string, target: number): string[] => [
   "predictor",
@@ -147,7 +149,9 @@ function rows(a: BoardAbstraction): string[][] {
     pct(p.accuracy.estimate),
     pctInterval(p.accuracy),
     p.againstReference === null ? MISSING : signedPoints(p.againstReference.difference.estimate),
-    p.againstReference === null ? MISSING : `[${signedPoints(p.againstReference.difference.lower)}, ${signedPoints(p.againstReference.difference.upper)}]`,
+    p.againstReference === null
+      ? MISSING
+      : `[${signedPoints(p.againstReference.difference.lower)}, ${signedPoints(p.againstReference.difference.upper)}]`,
     points(p.gapToCeiling),
     points(p.gapToCeilingLoo),
     fixed(p.ece.estimate),
@@ -195,13 +199,22 @@ export function crossValidationSection(board: CrossValidationBoard, id = "cross-
           ...failures(a).map((f) => `<p class="note">${escapeXml(f)}</p>`),
         ]),
         board.abstractions.length === 0 ? `<p class="note">No abstraction was cross-validated.</p>` : "",
-        `<ul class="note">${notes(board).map((n) => `<li>${escapeXml(n)}</li>`).join("")}</ul>`,
+        `<ul class="note">${notes(board)
+          .map((n) => `<li>${escapeXml(n)}</li>`)
+          .join("")}</ul>`,
       ].join("\n"),
     markdown: () =>
       [
-        ...board.abstractions.flatMap((a) => [`### ${a.abstraction}`, contextLine(board, a), markdownTable(headers, rows(a), NUMERIC), ...failures(a)]),
+        ...board.abstractions.flatMap((a) => [
+          `### ${a.abstraction}`,
+          contextLine(board, a),
+          markdownTable(headers, rows(a), NUMERIC),
+          ...failures(a),
+        ]),
         ...(board.abstractions.length === 0 ? ["No abstraction was cross-validated."] : []),
-        notes(board).map((n) => `- ${n}`).join("\n"),
+        notes(board)
+          .map((n) => `- ${n}`)
+          .join("\n"),
       ].join("\n\n"),
     json: () => board,
   };
@@ -210,11 +223,18 @@ export function crossValidationSection(board: CrossValidationBoard, id = "cross-
 /** One line per abstraction for `run`'s summary: `headline`'s CV accuracy against the reference and the ceiling. */
 export function crossValidationLine(board: CrossValidationBoard, headline: string | null): string {
   const parts = board.abstractions.map((a) => {
-    const shown = a.predictors.find((p) => p.name === headline) ?? a.predictors.find((p) => p.name.startsWith("student:")) ?? a.predictors[0];
+    const shown =
+      a.predictors.find((p) => p.name === headline) ??
+      a.predictors.find((p) => p.name.startsWith("student:")) ??
+      a.predictors[0];
     const reference = a.predictors.find((p) => p.name === board.reference);
     if (shown === undefined) return `${a.abstraction}: no predictor`;
-    const versus = shown === reference || reference === undefined ? "" : `, ${reference.name} ${pct(reference.accuracy.estimate)}`;
-    const sets = shown.coverage === null ? "" : `, ${percentTarget(board.conformalTarget)} sets cover ${pct(shown.coverage.estimate)}`;
+    const versus =
+      shown === reference || reference === undefined ? "" : `, ${reference.name} ${pct(reference.accuracy.estimate)}`;
+    const sets =
+      shown.coverage === null
+        ? ""
+        : `, ${percentTarget(board.conformalTarget)} sets cover ${pct(shown.coverage.estimate)}`;
     return `${a.abstraction} ${shown.name} ${pct(shown.accuracy.estimate)} ${pctInterval(shown.accuracy)}${versus}; LOO ceiling ${pct(a.ceilingLoo)} (gap ${points(shown.gapToCeilingLoo)} points); ECE ${fixed(shown.ece.estimate)}${sets}`;
   });
   return `cross-validation (${plural(board.folds, "fold")} of families): ${parts.join("; ") || "nothing cross-validated"}`;

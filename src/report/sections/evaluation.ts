@@ -27,17 +27,24 @@ import {
   perEventRows,
 } from "./evaluationTables.js";
 
-const numericFrom = (count: number, first: number): number[] => Array.from({ length: count - first }, (_, i) => i + first);
+const numericFrom = (count: number, first: number): number[] =>
+  Array.from({ length: count - first }, (_, i) => i + first);
 
 /** "ngram:3" → "ngram-3": an id fragment from a predictor name. */
 export function slug(name: string): string {
-  const s = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  const s = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
   return s === "" ? "predictor" : s;
 }
 
 function contextLine(e: StoredEvaluation): string {
   const first = e.predictors[0];
-  const majority = first === undefined ? "" : ` Majority class ${first.majorityClass} (from the ${first.majoritySource === "train" ? "training" : "test"} split).`;
+  const majority =
+    first === undefined
+      ? ""
+      : ` Majority class ${first.majorityClass} (from the ${first.majoritySource === "train" ? "training" : "test"} split).`;
   return `Eval run ${e.id} (${e.createdAt}): abstraction ${e.abstraction}, holdout ${e.holdout}; ${plural(e.states, "test state")}, ${plural(e.samples, "sample")}, ${plural(e.programs, "program")}.${majority}`;
 }
 
@@ -52,7 +59,9 @@ const metricNotes = (resamples: number, clusters: string): string[] => [
 /** "6 families" / "12 programs": what an evaluation's intervals resample. */
 function clusterWords(e: StoredEvaluation): string {
   const unit = e.predictors[0]?.clusterUnit;
-  return unit === undefined ? "programs" : plural(unit.clusters, unit.unit, unit.unit === "family" ? "families" : "programs");
+  return unit === undefined
+    ? "programs"
+    : plural(unit.clusters, unit.unit, unit.unit === "family" ? "families" : "programs");
 }
 
 /** Where a set of evaluation sections sits on the page: an id prefix and a title suffix, empty for the main one. */
@@ -79,7 +88,10 @@ export function evaluationSummarySection(e: StoredEvaluation, scope: SectionScop
   const accuracyBars = barChart({
     title: "Accuracy against the ceiling and the majority baseline",
     categories: ["accuracy", "mode acc", "ceiling", "LOO ceiling", "majority", "macro-F1"],
-    series: e.predictors.map((p) => ({ name: p.name, values: [p.accuracy, p.modeAccuracy, p.ceiling, p.ceilingLoo, p.majority, p.macroF1] })),
+    series: e.predictors.map((p) => ({
+      name: p.name,
+      values: [p.accuracy, p.modeAccuracy, p.ceiling, p.ceilingLoo, p.majority, p.macroF1],
+    })),
     max: 1,
   });
   return {
@@ -94,7 +106,11 @@ export function evaluationSummarySection(e: StoredEvaluation, scope: SectionScop
         `<figure>${f1Bars("f1")}<figcaption>Missing bars: the event neither occurred nor was predicted.</figcaption></figure>`,
         `<figure>${f1Bars("recall")}<figcaption>Recall per event; rare events (GoUnblock, GoSched, GoEnd) are where predictors fail first.</figcaption></figure></div>`,
         `<h3>Entropy against real nondeterminism</h3>`,
-        htmlTable({ headers: ENTROPY_HEADERS, rows: e.predictors.map(entropyRow), numeric: numericFrom(ENTROPY_HEADERS.length, 1) }),
+        htmlTable({
+          headers: ENTROPY_HEADERS,
+          rows: e.predictors.map(entropyRow),
+          numeric: numericFrom(ENTROPY_HEADERS.length, 1),
+        }),
       ].join("\n"),
     markdown: () =>
       [
@@ -133,13 +149,20 @@ export function comparisonsSection(e: StoredEvaluation, scope: SectionScope = MA
       rows.length === 0
         ? `<p class="note">Only one predictor was evaluated; nothing to compare.</p>`
         : `${htmlTable({ headers: COMPARISON_HEADERS, rows, numeric })}\n<p class="note">${escapeXml(note)}</p>`,
-    markdown: () => (rows.length === 0 ? "Only one predictor was evaluated; nothing to compare." : `${markdownTable(COMPARISON_HEADERS, rows, numeric)}\n\n${note}`),
+    markdown: () =>
+      rows.length === 0
+        ? "Only one predictor was evaluated; nothing to compare."
+        : `${markdownTable(COMPARISON_HEADERS, rows, numeric)}\n\n${note}`,
     json: () => e.comparisons,
   };
 }
 
 /** Detail of one predictor: per-event table, confusion heatmap, reliability diagram, entropy scatter. */
-export function predictorDetailSection(p: PredictorEvaluation, index: number, scope: SectionScope = MAIN_SCOPE): ReportSection {
+export function predictorDetailSection(
+  p: PredictorEvaluation,
+  index: number,
+  scope: SectionScope = MAIN_SCOPE,
+): ReportSection {
   const confusion = heatmap({
     title: `Confusion matrix of ${p.name} (rows observed, columns predicted)`,
     rowLabels: [...EVENT_TYPES],
@@ -177,7 +200,11 @@ export function predictorDetailSection(p: PredictorEvaluation, index: number, sc
         summary,
         markdownTable(PER_EVENT_HEADERS, perEventRows(p), [1, 2, 3, 4, 5]),
         "Confusion matrix (rows observed, columns predicted):",
-        markdownTable(["observed \\ predicted", ...EVENT_TYPES], p.confusion.map((row, i) => [EVENT_TYPES[i]!, ...row.map(count)]), numericFrom(7, 1)),
+        markdownTable(
+          ["observed \\ predicted", ...EVENT_TYPES],
+          p.confusion.map((row, i) => [EVENT_TYPES[i]!, ...row.map(count)]),
+          numericFrom(7, 1),
+        ),
       ].join("\n\n"),
     json: () => ({ name: p.name, configHash: p.configHash }),
   };
@@ -185,5 +212,9 @@ export function predictorDetailSection(p: PredictorEvaluation, index: number, sc
 
 /** All sections of a stored evaluation, in page order; `scope` tells apart the sections of several evaluations on one page. */
 export function evaluationSections(e: StoredEvaluation, scope: SectionScope = MAIN_SCOPE): ReportSection[] {
-  return [evaluationSummarySection(e, scope), comparisonsSection(e, scope), ...e.predictors.map((p, i) => predictorDetailSection(p, i, scope))];
+  return [
+    evaluationSummarySection(e, scope),
+    comparisonsSection(e, scope),
+    ...e.predictors.map((p, i) => predictorDetailSection(p, i, scope)),
+  ];
 }

@@ -27,7 +27,9 @@ export const HEADLINE_HEADERS = [
 
 /** "[lower, upper]" of a bootstrap interval; "–" when none was computed (results stored before it existed). */
 export function bootstrapIntervalCell(i: BootstrapInterval): string {
-  return i.resamples === 0 || !(Number.isFinite(i.lower) && Number.isFinite(i.upper)) ? MISSING : interval(i.lower, i.upper);
+  return i.resamples === 0 || !(Number.isFinite(i.lower) && Number.isFinite(i.upper))
+    ? MISSING
+    : interval(i.lower, i.upper);
 }
 
 /** An estimate with its bootstrap interval, e.g. "0.069 [0.031, 0.121]"; the estimate alone when there is no interval. */
@@ -96,7 +98,17 @@ export function entropyRow(p: PredictorEvaluation): string[] {
   ];
 }
 
-export const COMPARISON_HEADERS = ["A", "B", "acc A", "acc B", "A − B", "95% CI (clusters)", "p (cluster sign-flip)", "clusters", "p (McNemar, assumes independent samples)"] as const;
+export const COMPARISON_HEADERS = [
+  "A",
+  "B",
+  "acc A",
+  "acc B",
+  "A − B",
+  "95% CI (clusters)",
+  "p (cluster sign-flip)",
+  "clusters",
+  "p (McNemar, assumes independent samples)",
+] as const;
 
 export function comparisonRow(c: PredictorComparison): string[] {
   return [

@@ -10,9 +10,32 @@ import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import type { ReportSection } from "../types.js";
 
-const RUN_HEADERS = ["run", "mode", "teacher", "student", "abstraction", "states from", "MR1", "MR2", "MR3", "MR4", "acc teacher", "acc student", "thresholds"] as const;
+const RUN_HEADERS = [
+  "run",
+  "mode",
+  "teacher",
+  "student",
+  "abstraction",
+  "states from",
+  "MR1",
+  "MR2",
+  "MR3",
+  "MR4",
+  "acc teacher",
+  "acc student",
+  "thresholds",
+] as const;
 const RUN_NUMERIC = [0, 6, 7, 8, 9, 10, 11];
-const FLIP_HEADERS = ["predictor", "kind", "pairs", "matched states", "flip rate", "flip CI", "acc original", "acc variant"] as const;
+const FLIP_HEADERS = [
+  "predictor",
+  "kind",
+  "pairs",
+  "matched states",
+  "flip rate",
+  "flip CI",
+  "acc original",
+  "acc variant",
+] as const;
 const FLIP_NUMERIC = [2, 3, 4, 6, 7];
 
 /** JSON stores NaN as null; the table shows both as a dash. */
@@ -54,14 +77,22 @@ export function fidelitySection(runs: readonly StoredFidelityRun[]): ReportSecti
   const flips = latestVariants === undefined ? [] : flipRows(latestVariants.details as VariantComparison);
   const note =
     "Violation rates: MR1 top-1 disagreement (states with a unique teacher top label), MR2 KL(teacher||student) > tau, MR3 student not within delta of a confident teacher, MR4 sample-weighted share of calibration bins whose accuracies differ by more than the threshold. In variants mode the rates are on the variants' states.";
-  const flipNote = latestVariants === undefined ? "" : `Prediction flips on originals against variants (fidelity run ${latestVariants.id}, states matched by ${latestVariants.abstraction} key).`;
+  const flipNote =
+    latestVariants === undefined
+      ? ""
+      : `Prediction flips on originals against variants (fidelity run ${latestVariants.id}, states matched by ${latestVariants.abstraction} key).`;
   return {
     id: "fidelity",
     title: "Teacher/student fidelity",
     html: () =>
       `<p class="note">${escapeXml(note)}</p>\n<div class="scroll">${htmlTable({ headers: RUN_HEADERS, rows, numeric: RUN_NUMERIC })}</div>` +
-      (flips.length === 0 ? "" : `\n<p>${escapeXml(flipNote)}</p>\n<div class="scroll">${htmlTable({ headers: FLIP_HEADERS, rows: flips, numeric: FLIP_NUMERIC })}</div>`),
-    markdown: () => `${note}\n\n${markdownTable(RUN_HEADERS, rows, RUN_NUMERIC)}` + (flips.length === 0 ? "" : `\n\n${flipNote}\n\n${markdownTable(FLIP_HEADERS, flips, FLIP_NUMERIC)}`),
-    json: () => runs.map((r) => ({ ...r, rates: { MR1: r.rates[0], MR2: r.rates[1], MR3: r.rates[2], MR4: r.rates[3] } })),
+      (flips.length === 0
+        ? ""
+        : `\n<p>${escapeXml(flipNote)}</p>\n<div class="scroll">${htmlTable({ headers: FLIP_HEADERS, rows: flips, numeric: FLIP_NUMERIC })}</div>`),
+    markdown: () =>
+      `${note}\n\n${markdownTable(RUN_HEADERS, rows, RUN_NUMERIC)}` +
+      (flips.length === 0 ? "" : `\n\n${flipNote}\n\n${markdownTable(FLIP_HEADERS, flips, FLIP_NUMERIC)}`),
+    json: () =>
+      runs.map((r) => ({ ...r, rates: { MR1: r.rates[0], MR2: r.rates[1], MR3: r.rates[2], MR4: r.rates[3] } })),
   };
 }

@@ -8,7 +8,17 @@ import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import type { ReportSection } from "../types.js";
 
-const HEADERS = ["run", "created", "abstraction", "holdout", "states", "samples", "programs", "ceiling", "accuracy by predictor"] as const;
+const HEADERS = [
+  "run",
+  "created",
+  "abstraction",
+  "holdout",
+  "states",
+  "samples",
+  "programs",
+  "ceiling",
+  "accuracy by predictor",
+] as const;
 const NUMERIC = [0, 4, 5, 6, 7];
 
 function row(s: EvaluationSummary): string[] {
@@ -32,7 +42,8 @@ export function evaluationHistorySection(runs: readonly EvaluationSummary[], rep
   return {
     id: "eval-history",
     title: "Evaluation runs in this database",
-    html: () => `<p class="note">${escapeXml(note)}</p>\n<div class="scroll">${htmlTable({ headers: HEADERS, rows, numeric: NUMERIC })}</div>`,
+    html: () =>
+      `<p class="note">${escapeXml(note)}</p>\n<div class="scroll">${htmlTable({ headers: HEADERS, rows, numeric: NUMERIC })}</div>`,
     markdown: () => `${note}\n\n${markdownTable(HEADERS, rows, NUMERIC)}`,
     json: () => runs,
   };

@@ -42,11 +42,42 @@ export interface OverviewInput {
   readonly abstraction: string;
   /** The in-distribution holdout first, then each test corpus. */
   readonly evaluations: readonly OverviewEvaluation[];
-  readonly leaks: { readonly findings: number; readonly programsWithFindings: number; readonly programsAnalysed: number; readonly precision: number | null; readonly recall: number | null; readonly falsePositivesOnClean: number } | null;
-  readonly rollout: { readonly predictor: string; readonly steps: number; readonly meanSurvival: number; readonly kStepAccuracy: number; readonly reachedK: number; readonly greedy: { readonly meanSurvival: number; readonly reachedK: number } } | null;
-  readonly settings: { readonly corpus: string; readonly testCorpora: readonly string[]; readonly quick: boolean; readonly runs: number; readonly timeoutMs: number; readonly studentModel: string };
-  readonly collected: { readonly programs: number; readonly executed: number; readonly skipped: number; readonly buildErrors: number };
-  readonly stages: readonly { readonly stage: string; readonly status: string; readonly elapsedMs: number; readonly note: string }[];
+  readonly leaks: {
+    readonly findings: number;
+    readonly programsWithFindings: number;
+    readonly programsAnalysed: number;
+    readonly precision: number | null;
+    readonly recall: number | null;
+    readonly falsePositivesOnClean: number;
+  } | null;
+  readonly rollout: {
+    readonly predictor: string;
+    readonly steps: number;
+    readonly meanSurvival: number;
+    readonly kStepAccuracy: number;
+    readonly reachedK: number;
+    readonly greedy: { readonly meanSurvival: number; readonly reachedK: number };
+  } | null;
+  readonly settings: {
+    readonly corpus: string;
+    readonly testCorpora: readonly string[];
+    readonly quick: boolean;
+    readonly runs: number;
+    readonly timeoutMs: number;
+    readonly studentModel: string;
+  };
+  readonly collected: {
+    readonly programs: number;
+    readonly executed: number;
+    readonly skipped: number;
+    readonly buildErrors: number;
+  };
+  readonly stages: readonly {
+    readonly stage: string;
+    readonly status: string;
+    readonly elapsedMs: number;
+    readonly note: string;
+  }[];
   readonly warnings: readonly string[];
 }
 
@@ -77,7 +108,19 @@ function headline(input: OverviewInput): string[] {
   return lines;
 }
 
-const PREDICTOR_HEADERS = ["test set", "predictor", "accuracy", "95% CI", "majority", "ceiling", "LOO ceiling", "gap to LOO ceiling", "macro-F1", "ECE", "ECE 95% CI"] as const;
+const PREDICTOR_HEADERS = [
+  "test set",
+  "predictor",
+  "accuracy",
+  "95% CI",
+  "majority",
+  "ceiling",
+  "LOO ceiling",
+  "gap to LOO ceiling",
+  "macro-F1",
+  "ECE",
+  "ECE 95% CI",
+] as const;
 const STAGE_HEADERS = ["stage", "status", "time", "what happened"] as const;
 
 /** First section: the answer in a few sentences, every test set's predictors side by side, how the run went. */
@@ -97,7 +140,12 @@ export function overviewSection(input: OverviewInput): ReportSection {
       bootstrapIntervalCell(p.eceInterval),
     ]),
   );
-  const stageRows = input.stages.map((s) => [s.stage, s.status, s.status === "skipped" ? MISSING : seconds(s.elapsedMs), s.note]);
+  const stageRows = input.stages.map((s) => [
+    s.stage,
+    s.status,
+    s.status === "skipped" ? MISSING : seconds(s.elapsedMs),
+    s.note,
+  ]);
   const first = input.evaluations[0];
   const chart =
     first === undefined
@@ -114,9 +162,15 @@ export function overviewSection(input: OverviewInput): ReportSection {
           yLabel: "accuracy",
           width: Math.max(560, 110 * first.predictors.length + 120),
         });
-  const testCorpora = input.settings.testCorpora.length === 0 ? "" : `; test corpora ${input.settings.testCorpora.join(", ")} (never trained on)`;
+  const testCorpora =
+    input.settings.testCorpora.length === 0
+      ? ""
+      : `; test corpora ${input.settings.testCorpora.join(", ")} (never trained on)`;
   const settings = `Corpus ${input.settings.corpus}${input.settings.quick ? " (--quick: one program per family)" : ""}${testCorpora}; ${input.settings.runs} runs per program, deadline ${seconds(input.settings.timeoutMs)}; ${input.collected.programs} programs collected (${input.collected.executed} runs executed now, ${input.collected.skipped} resumed${input.collected.buildErrors > 0 ? `, ${input.collected.buildErrors} build errors` : ""}); students: ${input.settings.studentModel}. Families (train / validation / test): ${input.evaluations.map((e) => `${e.title} ${e.families.train - e.families.validation} / ${e.families.validation} / ${e.families.test}`).join("; ")}.`;
-  const warnings = input.warnings.length === 0 ? "" : `<h3>Warnings</h3><ul>${input.warnings.map((w) => `<li>${escapeXml(w)}</li>`).join("")}</ul>`;
+  const warnings =
+    input.warnings.length === 0
+      ? ""
+      : `<h3>Warnings</h3><ul>${input.warnings.map((w) => `<li>${escapeXml(w)}</li>`).join("")}</ul>`;
   const numeric = [2, 3, 4, 5, 6, 7, 8, 9, 10];
   return {
     id: "overview",
@@ -125,7 +179,9 @@ export function overviewSection(input: OverviewInput): ReportSection {
       [
         ...headline(input).map((line) => `<p>${escapeXml(line)}</p>`),
         `<div class="scroll">${htmlTable({ headers: PREDICTOR_HEADERS, rows, numeric })}</div>`,
-        chart === "" ? "" : `<div class="charts"><figure>${chart}<figcaption>Accuracy against each run's observed next event on the held-out programs.</figcaption></figure></div>`,
+        chart === ""
+          ? ""
+          : `<div class="charts"><figure>${chart}<figcaption>Accuracy against each run's observed next event on the held-out programs.</figcaption></figure></div>`,
         `<h3>How this run went</h3><p class="note">${escapeXml(settings)}</p>`,
         htmlTable({ headers: STAGE_HEADERS, rows: stageRows, numeric: [2] }),
         warnings,
@@ -142,8 +198,27 @@ export function overviewSection(input: OverviewInput): ReportSection {
   };
 }
 
-const LEAK_HEADERS = ["program", "test", "goroutine", "count", "kind", "verdict", "reason", "created at", "blocked at", "runs blocked / seen", "P(GoUnblock) ≤", "why"] as const;
-const RACE_HEADERS = ["program", "access", "racing with", "goroutines created at", "runs reporting / searched"] as const;
+const LEAK_HEADERS = [
+  "program",
+  "test",
+  "goroutine",
+  "count",
+  "kind",
+  "verdict",
+  "reason",
+  "created at",
+  "blocked at",
+  "runs blocked / seen",
+  "P(GoUnblock) ≤",
+  "why",
+] as const;
+const RACE_HEADERS = [
+  "program",
+  "access",
+  "racing with",
+  "goroutines created at",
+  "runs reporting / searched",
+] as const;
 const CRASH_HEADERS = ["program", "test", "goroutine", "reason", "blocked at", "crashed runs"] as const;
 
 type Finding = LeakAnalysis["findings"][number];
@@ -151,7 +226,10 @@ type Finding = LeakAnalysis["findings"][number];
 /** The last path component of a function or site, so the table stays readable: "pkg/x.(*T).run" → "x.(*T).run". */
 function short(text: string | null): string {
   if (text === null) return MISSING;
-  return text.split(" ").map((part) => part.slice(part.lastIndexOf("/") + 1)).join(" ");
+  return text
+    .split(" ")
+    .map((part) => part.slice(part.lastIndexOf("/") + 1))
+    .join(" ");
 }
 
 /** "pkg.f /x/y/file.go:12" → "file.go:12": the goroutine column already names the function. */
@@ -168,7 +246,16 @@ function lastToken(site: string | null): string {
 export function leakRows(findings: readonly Finding[]): string[][] {
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
-    const key = JSON.stringify([f.program, f.test, f.entry, f.kind, f.verdict, f.reason, f.creationSite, f.blockingSite]);
+    const key = JSON.stringify([
+      f.program,
+      f.test,
+      f.entry,
+      f.kind,
+      f.verdict,
+      f.reason,
+      f.creationSite,
+      f.blockingSite,
+    ]);
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
   return [...groups.values()].map((group) => {
@@ -205,7 +292,14 @@ export function raceRows(races: LeakAnalysis["races"]): string[][] {
 
 /** One row per goroutine that was blocked when a run crashed (not a leak). */
 export function crashRows(blocked: LeakAnalysis["blockedAtCrash"]): string[][] {
-  return blocked.map((b) => [b.program, b.test ?? MISSING, short(b.entry ?? b.goroutine), b.reason, short(b.blockingSite), String(b.runsCrashed)]);
+  return blocked.map((b) => [
+    b.program,
+    b.test ?? MISSING,
+    short(b.entry ?? b.goroutine),
+    b.reason,
+    short(b.blockingSite),
+    String(b.runsCrashed),
+  ]);
 }
 
 /** One bug or potential deadlock as the report shows it: a verdict line, why, and the stacks that lead there. */
@@ -219,20 +313,39 @@ interface BugView {
 /** The bugs first (blocked forever, then the other kinds), then the potential deadlocks. */
 export function bugViews(analysis: LeakAnalysis): BugView[] {
   const findings = new Map(analysis.findings.map((f) => [`${f.program}\u0000${f.goroutine}`, f]));
-  const rank = (b: LeakAnalysis["bugs"][number]): number => (b.gating ? 0 : ["leak", "deadlock", "outlived", "inconclusive", "background"].indexOf(b.kind) + 1);
-  const bugs = [...analysis.bugs].sort((a, b) => rank(a) - rank(b)).map((bug) => ({
-    head: `${bug.verdict.toUpperCase()} ${bug.kind} — ${bug.program}${bug.test === null ? "" : ` ${bug.test}`} [${bug.fingerprint}]`,
-    why: bug.explained?.explanation.text ?? bug.why,
-    stacks: bug.goroutines.slice(0, 4).map((g) => {
-      const f = findings.get(`${bug.program}\u0000${g}`);
-      return f === undefined ? short(g) : [`${short(f.entry ?? g)}: ${f.wait} at ${lastToken(f.blockingSite)}`, ...(f.explanation?.stack ?? []).slice(0, 4).map((frame) => `    ${short(frame)}`)].join("\n");
-    }),
-    next: [bug.replay, bug.trace === null ? null : `go tool trace ${bug.trace}`].filter((x): x is string => x !== null),
-  }));
+  const rank = (b: LeakAnalysis["bugs"][number]): number =>
+    b.gating ? 0 : ["leak", "deadlock", "outlived", "inconclusive", "background"].indexOf(b.kind) + 1;
+  const bugs = [...analysis.bugs]
+    .sort((a, b) => rank(a) - rank(b))
+    .map((bug) => ({
+      head: `${bug.verdict.toUpperCase()} ${bug.kind} — ${bug.program}${bug.test === null ? "" : ` ${bug.test}`} [${bug.fingerprint}]`,
+      why: bug.explained?.explanation.text ?? bug.why,
+      stacks: bug.goroutines.slice(0, 4).map((g) => {
+        const f = findings.get(`${bug.program}\u0000${g}`);
+        return f === undefined
+          ? short(g)
+          : [
+              `${short(f.entry ?? g)}: ${f.wait} at ${lastToken(f.blockingSite)}`,
+              ...(f.explanation?.stack ?? []).slice(0, 4).map((frame) => `    ${short(frame)}`),
+            ].join("\n");
+      }),
+      next: [bug.replay, bug.trace === null ? null : `go tool trace ${bug.trace}`].filter(
+        (x): x is string => x !== null,
+      ),
+    }));
   const potential = analysis.potentialDeadlocks.map((p) => ({
     head: `POTENTIAL ${p.pattern} — ${p.program} ${p.owner} [${p.fingerprint}]`,
     why: p.why,
-    stacks: p.steps.map((step) => [`${short(step.goroutine.split("/").pop() ?? step.goroutine)}: took ${lastToken(step.heldAt)}, then asked at ${lastToken(step.takenAt)}`, ...(step.takenStack ?? "").split(";").slice(1, 5).filter((x) => x !== "").map((frame) => `    ${short(frame)}`)].join("\n")),
+    stacks: p.steps.map((step) =>
+      [
+        `${short(step.goroutine.split("/").pop() ?? step.goroutine)}: took ${lastToken(step.heldAt)}, then asked at ${lastToken(step.takenAt)}`,
+        ...(step.takenStack ?? "")
+          .split(";")
+          .slice(1, 5)
+          .filter((x) => x !== "")
+          .map((frame) => `    ${short(frame)}`),
+      ].join("\n"),
+    ),
     next: [`seen in ${plural(p.runIds.length, "run")}, none of which hung on it`],
   }));
   return [...bugs, ...potential];
@@ -245,7 +358,8 @@ export function bugViews(analysis: LeakAnalysis): BugView[] {
  * run crashed.
  */
 export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput["leaks"]): ReportSection {
-  const order = (f: Finding): number => (f.gating ? 0 : ["leak", "deadlock", "outlived", "inconclusive", "background"].indexOf(f.kind) + 1);
+  const order = (f: Finding): number =>
+    f.gating ? 0 : ["leak", "deadlock", "outlived", "inconclusive", "background"].indexOf(f.kind) + 1;
   const findings = [...(analysis?.findings ?? [])].sort((a, b) => order(a) - order(b));
   const blockedForever = findings.filter((f) => f.gating);
   const rows = leakRows(findings);
@@ -255,7 +369,9 @@ export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput[
     analysis === null
       ? "The leak stage did not run; see the warnings in the overview."
       : `${plural(blockedForever.length, "goroutine")} blocked forever (${kindCounts(findings)}) in ${analysis.programs.filter((p) => p.findings.some((f) => f.gating)).length} of ${plural(analysis.programs.length, "program")}. Kinds: leak and deadlock are blocked forever; outlived goroutines are alive (a timer, ticker or context can wake them) after their test ended; inconclusive ones were left waiting while a goroutine that woke the same wait elsewhere was still live, or only in runs the deadline cut; background ones predate the test or belong to init or TestMain. The verdict comes first (proven: a hang, or every waker gone; likely: never woken there); siblings started by the same go statement share a row (count), goroutines of tests are listed under their test and subtest, and the P(GoUnblock) column is a one-sided 95 % Clopper–Pearson upper bound from the wake-ups counted within runs; \`schedlab leaks\` lists every goroutine with its canonical id.` +
-        (score === null ? "" : ` Against the manifests' labels: precision ${pct(score.precision)}, recall ${pct(score.recall)}, ${plural(score.falsePositivesOnClean, "false positive")} on clean programs.`);
+        (score === null
+          ? ""
+          : ` Against the manifests' labels: precision ${pct(score.precision)}, recall ${pct(score.recall)}, ${plural(score.falsePositivesOnClean, "false positive")} on clean programs.`);
   const raceIntro =
     analysis === null || analysis.raceRunsChecked === 0
       ? ""
@@ -265,13 +381,24 @@ export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput[
       ? ""
       : `Blocked when a run crashed (a panic or fatal error ended the wait; not leaks, and crashed runs are left out of the table above): ${plural(crashed.length, "goroutine")}.`;
   const htmlPart = (text: string, headers: readonly string[], body: string[][], numeric: number[]): string =>
-    text === "" ? "" : `\n<p>${escapeXml(text)}</p>${body.length === 0 ? "" : `\n<div class="scroll">${htmlTable({ headers, rows: body, numeric })}</div>`}`;
+    text === ""
+      ? ""
+      : `\n<p>${escapeXml(text)}</p>${body.length === 0 ? "" : `\n<div class="scroll">${htmlTable({ headers, rows: body, numeric })}</div>`}`;
   const markdownPart = (text: string, headers: readonly string[], body: string[][], numeric: number[]): string =>
     text === "" ? "" : `\n\n${text}${body.length === 0 ? "" : `\n\n${markdownTable(headers, body, numeric)}`}`;
   const views = analysis === null ? [] : bugViews(analysis);
-  const bugIntro = analysis === null ? "" : `Bugs: ${bugCounts(analysis)}. Each bug is the goroutines of one test (repetitions folded) that end blocked together or wait for one another; its verdict comes first (proven: a hang or a wait-for cycle; likely: blocked forever in a finished run), then why, the stacks at the block, and the commands to replay the run and open its trace.`;
-  const bugsHtml = views.length === 0 ? "" : `<p>${escapeXml(bugIntro)}</p>\n${views.map((v) => `<div class="bug"><p><strong>${escapeXml(v.head)}</strong></p><p>${escapeXml(v.why)}</p><pre>${escapeXml([...v.stacks, ...v.next].join("\n"))}</pre></div>`).join("\n")}\n`;
-  const bugsMarkdown = views.length === 0 ? "" : `${bugIntro}\n\n${views.map((v) => `**${v.head}**\n\n${v.why}\n\n\`\`\`\n${[...v.stacks, ...v.next].join("\n")}\n\`\`\``).join("\n\n")}\n\n`;
+  const bugIntro =
+    analysis === null
+      ? ""
+      : `Bugs: ${bugCounts(analysis)}. Each bug is the goroutines of one test (repetitions folded) that end blocked together or wait for one another; its verdict comes first (proven: a hang or a wait-for cycle; likely: blocked forever in a finished run), then why, the stacks at the block, and the commands to replay the run and open its trace.`;
+  const bugsHtml =
+    views.length === 0
+      ? ""
+      : `<p>${escapeXml(bugIntro)}</p>\n${views.map((v) => `<div class="bug"><p><strong>${escapeXml(v.head)}</strong></p><p>${escapeXml(v.why)}</p><pre>${escapeXml([...v.stacks, ...v.next].join("\n"))}</pre></div>`).join("\n")}\n`;
+  const bugsMarkdown =
+    views.length === 0
+      ? ""
+      : `${bugIntro}\n\n${views.map((v) => `**${v.head}**\n\n${v.why}\n\n\`\`\`\n${[...v.stacks, ...v.next].join("\n")}\n\`\`\``).join("\n\n")}\n\n`;
   return {
     id: "leaks",
     title: "Goroutine leaks",
@@ -281,17 +408,46 @@ export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput[
       htmlPart(raceIntro, RACE_HEADERS, races, [4]) +
       htmlPart(crashIntro, CRASH_HEADERS, crashed, [5]),
     markdown: () =>
-      `${bugsMarkdown}${intro}\n\n${rows.length === 0 ? "" : markdownTable(LEAK_HEADERS, rows, [3, 9, 10])}` + markdownPart(raceIntro, RACE_HEADERS, races, [4]) + markdownPart(crashIntro, CRASH_HEADERS, crashed, [5]),
-    json: () => ({ score, bugs: analysis?.bugs.length ?? 0, potentialDeadlocks: analysis?.potentialDeadlocks.length ?? 0, findings: findings.length, blockedForever: blockedForever.length, rows: rows.length, races: races.length, blockedAtCrash: crashed.length }),
+      `${bugsMarkdown}${intro}\n\n${rows.length === 0 ? "" : markdownTable(LEAK_HEADERS, rows, [3, 9, 10])}` +
+      markdownPart(raceIntro, RACE_HEADERS, races, [4]) +
+      markdownPart(crashIntro, CRASH_HEADERS, crashed, [5]),
+    json: () => ({
+      score,
+      bugs: analysis?.bugs.length ?? 0,
+      potentialDeadlocks: analysis?.potentialDeadlocks.length ?? 0,
+      findings: findings.length,
+      blockedForever: blockedForever.length,
+      rows: rows.length,
+      races: races.length,
+      blockedAtCrash: crashed.length,
+    }),
   };
 }
 
-const FLAKY_HEADERS = ["program", "test", "kind", "runs failed / passed", "failed plain", "failing configurations", "first failure", "replay"] as const;
+const FLAKY_HEADERS = [
+  "program",
+  "test",
+  "kind",
+  "runs failed / passed",
+  "failed plain",
+  "failing configurations",
+  "first failure",
+  "replay",
+] as const;
 const TRACER_HEADERS = ["program", "test", "runs", "failure", "fix"] as const;
 
 /** One row per flaky test: how often it failed and passed, under which configurations, its first failure and the command replaying it. */
 export function flakyRows(flaky: LeakAnalysis["flaky"]): string[][] {
-  return flaky.map((f) => [f.program, f.test ?? MISSING, f.kind, `${f.runsFailed} / ${f.runsPassed}`, String(f.plainRunsFailed), f.strategies.join(", "), f.message.split("\n")[0] ?? "", f.replay]);
+  return flaky.map((f) => [
+    f.program,
+    f.test ?? MISSING,
+    f.kind,
+    `${f.runsFailed} / ${f.runsPassed}`,
+    String(f.plainRunsFailed),
+    f.strategies.join(", "),
+    f.message.split("\n")[0] ?? "",
+    f.replay,
+  ]);
 }
 
 /** One row per test a leak check failed because it saw the tracer's goroutine: not flaky, with the fix. */
@@ -318,27 +474,49 @@ export function flakySection(analysis: LeakAnalysis | null): ReportSection {
         ? `No test failed on some schedules and passed on others in the ${plural(runs, "run")} read.`
         : `${plural(rows.length, "test")} failed on some schedules and passed on others (flaky under schedule; \`schedlab leaks --fail-on-flaky\` or \`schedlab hunt --fail-on flaky\` gate them). "failed plain" counts the failing runs that were neither perturbed nor -race: 0 means it fails only under perturbation, -race or another GOMAXPROCS. Replay the first failing run with its seed to see it again.`;
   const tracerIntro =
-    tracer.length === 0 ? "" : `Failures the execution tracer caused (a leak check saw the tracer's own goroutine): not flaky and not counted by a gate; the fix is in the last column. ${plural(tracer.length, "test")}.`;
+    tracer.length === 0
+      ? ""
+      : `Failures the execution tracer caused (a leak check saw the tracer's own goroutine): not flaky and not counted by a gate; the fix is in the last column. ${plural(tracer.length, "test")}.`;
   return {
     id: "flaky",
     title: "Flaky tests",
     html: () =>
       `<p>${escapeXml(intro)}</p>${rows.length === 0 ? "" : `\n<div class="scroll">${htmlTable({ headers: FLAKY_HEADERS, rows, numeric: [4] })}</div>`}` +
-      (tracerIntro === "" ? "" : `\n<p>${escapeXml(tracerIntro)}</p>\n<div class="scroll">${htmlTable({ headers: TRACER_HEADERS, rows: tracer, numeric: [2] })}</div>`),
+      (tracerIntro === ""
+        ? ""
+        : `\n<p>${escapeXml(tracerIntro)}</p>\n<div class="scroll">${htmlTable({ headers: TRACER_HEADERS, rows: tracer, numeric: [2] })}</div>`),
     markdown: () =>
-      `${intro}${rows.length === 0 ? "" : `\n\n${markdownTable(FLAKY_HEADERS, rows, [4])}`}` + (tracerIntro === "" ? "" : `\n\n${tracerIntro}\n\n${markdownTable(TRACER_HEADERS, tracer, [2])}`),
+      `${intro}${rows.length === 0 ? "" : `\n\n${markdownTable(FLAKY_HEADERS, rows, [4])}`}` +
+      (tracerIntro === "" ? "" : `\n\n${tracerIntro}\n\n${markdownTable(TRACER_HEADERS, tracer, [2])}`),
     json: () => ({ flaky: analysis?.flaky ?? [], tracerInduced: analysis?.tracerInduced ?? [] }),
   };
 }
 
-const ROLLOUT_HEADERS = ["predictor", "temperature", "steps", "rollouts per prefix", "prefixes", "mean survival", "reach k", "k-step accuracy", "per-step accuracy", "L1", "KL"] as const;
+const ROLLOUT_HEADERS = [
+  "predictor",
+  "temperature",
+  "steps",
+  "rollouts per prefix",
+  "prefixes",
+  "mean survival",
+  "reach k",
+  "k-step accuracy",
+  "per-step accuracy",
+  "L1",
+  "KL",
+] as const;
 
 /**
  * Rollout survival: how long rolled-out events stay valid under the goroutine state machine.
  * `predictor` is the name shown (e.g. "student:kl" for a `student:/abs/path` spec); `scope`
  * tells apart the rollouts of several test sets on one page.
  */
-export function rolloutSection(runs: readonly StoredRolloutRun[], report: RolloutReport | null, predictor = runs[0]?.predictor ?? "", scope: { readonly id: string; readonly title: string } = { id: "", title: "" }): ReportSection {
+export function rolloutSection(
+  runs: readonly StoredRolloutRun[],
+  report: RolloutReport | null,
+  predictor = runs[0]?.predictor ?? "",
+  scope: { readonly id: string; readonly title: string } = { id: "", title: "" },
+): ReportSection {
   const id = scope.id === "" ? "rollout" : `${scope.id}-rollout`;
   const title = `Rollout survival${scope.title}`;
   const run = runs[0];
@@ -346,7 +524,19 @@ export function rolloutSection(runs: readonly StoredRolloutRun[], report: Rollou
     const text = "No rollout was run; see the warnings in the overview.";
     return { id, title, html: () => `<p>${escapeXml(text)}</p>`, markdown: () => text, json: () => null };
   }
-  const rows = runs.map((r) => [predictor, r.temperature === 0 ? "0 (greedy)" : String(r.temperature), String(r.steps), String(r.samples), String(r.prefixes), fixed(r.meanSurvival, 2), pct(r.reachedK), pct(r.kStepAccuracy), pct(r.perStepAccuracy), fixed(r.l1), fixed(r.kl)]);
+  const rows = runs.map((r) => [
+    predictor,
+    r.temperature === 0 ? "0 (greedy)" : String(r.temperature),
+    String(r.steps),
+    String(r.samples),
+    String(r.prefixes),
+    fixed(r.meanSurvival, 2),
+    pct(r.reachedK),
+    pct(r.kStepAccuracy),
+    pct(r.perStepAccuracy),
+    fixed(r.l1),
+    fixed(r.kl),
+  ]);
   const histogram = Array.from({ length: run.steps + 1 }, () => 0);
   for (const prefix of report.prefixes) {
     const s = prefix.metrics.meanSurvival;

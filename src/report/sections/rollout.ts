@@ -10,7 +10,22 @@ import { markdownTable } from "../markdown.js";
 import { barChart } from "../svg/barChart.js";
 import type { ReportSection } from "../types.js";
 
-const HEADERS = ["run", "predictor", "mode", "abstraction", "k", "n", "T", "prefixes", "mean survival", "reached k", "k-step acc", "per-step acc", "L1", "KL"] as const;
+const HEADERS = [
+  "run",
+  "predictor",
+  "mode",
+  "abstraction",
+  "k",
+  "n",
+  "T",
+  "prefixes",
+  "mean survival",
+  "reached k",
+  "k-step acc",
+  "per-step acc",
+  "L1",
+  "KL",
+] as const;
 const NUMERIC = [0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 
 const NOTES = [
@@ -42,7 +57,12 @@ function row(r: StoredRolloutRun): string[] {
  * The latest run of each (predictor, mode) at the k of the newest run, as chart series:
  * predictors along x, one bar for free and one for constrained rollouts.
  */
-export function survivalByPredictor(runs: readonly StoredRolloutRun[]): { k: number; predictors: string[]; free: number[]; constrained: number[] } {
+export function survivalByPredictor(runs: readonly StoredRolloutRun[]): {
+  k: number;
+  predictors: string[];
+  free: number[];
+  constrained: number[];
+} {
   const k = runs[0]?.steps ?? 0;
   const latest = new Map<string, StoredRolloutRun>();
   for (const r of runs) {
@@ -53,7 +73,12 @@ export function survivalByPredictor(runs: readonly StoredRolloutRun[]): { k: num
   }
   const predictors = [...new Set([...latest.values()].map((r) => r.predictor))].sort();
   const pick = (p: string, constrained: boolean): number => latest.get(`${p}\0${constrained}`)?.meanSurvival ?? NaN;
-  return { k, predictors, free: predictors.map((p) => pick(p, false)), constrained: predictors.map((p) => pick(p, true)) };
+  return {
+    k,
+    predictors,
+    free: predictors.map((p) => pick(p, false)),
+    constrained: predictors.map((p) => pick(p, true)),
+  };
 }
 
 /** The rollout section over stored runs (newest first, as listRolloutRuns returns them). */

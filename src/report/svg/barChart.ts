@@ -42,11 +42,24 @@ export function barChart(input: BarChartInput): string {
       if (!Number.isFinite(v)) return;
       const h = (plotHeight * Math.min(v, max)) / max;
       const x = left + group * i + group * 0.1 + barWidth * j;
-      parts.push(rect(x, top + plotHeight - h, barWidth - 1, h, seriesColor(j), `${s.name} · ${input.categories[i]}: ${v.toFixed(3)}`));
+      parts.push(
+        rect(
+          x,
+          top + plotHeight - h,
+          barWidth - 1,
+          h,
+          seriesColor(j),
+          `${s.name} · ${input.categories[i]}: ${v.toFixed(3)}`,
+        ),
+      );
     });
   });
-  input.categories.forEach((c, i) => parts.push(text(left + group * (i + 0.5), top + plotHeight + 16, c, { anchor: "middle", size: 10.5 })));
-  if (input.yLabel !== undefined) parts.push(text(12, top + plotHeight / 2, input.yLabel, { anchor: "middle", size: 10.5, rotate: -90, fill: "#59636e" }));
+  input.categories.forEach((c, i) =>
+    parts.push(text(left + group * (i + 0.5), top + plotHeight + 16, c, { anchor: "middle", size: 10.5 })),
+  );
+  if (input.yLabel !== undefined)
+    parts.push(
+      text(12, top + plotHeight / 2, input.yLabel, { anchor: "middle", size: 10.5, rotate: -90, fill: "#59636e" }),
+    );
   return svgRoot(width, height, input.title, parts.join(""));
 }
-

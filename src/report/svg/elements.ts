@@ -9,7 +9,13 @@ export const px = (x: number): string => String(Math.round(x * 100) / 100);
  * The root element with an accessible title (shown as a tooltip and read by screen readers).
  * `data` become data-* attributes (e.g. how many points a scatter drew), for tests and tools.
  */
-export function svgRoot(width: number, height: number, title: string, content: string, data: Readonly<Record<string, number>> = {}): string {
+export function svgRoot(
+  width: number,
+  height: number,
+  title: string,
+  content: string,
+  data: Readonly<Record<string, number>> = {},
+): string {
   const attributes = Object.entries(data)
     .map(([k, v]) => ` data-${escapeXml(k)}="${v}"`)
     .join("");
@@ -35,20 +41,45 @@ export function line(x1: number, y1: number, x2: number, y2: number, stroke = "#
   return `<line x1="${px(x1)}" y1="${px(y1)}" x2="${px(x2)}" y2="${px(y2)}" stroke="${stroke}"${extra}/>`;
 }
 
-export function rect(x: number, y: number, width: number, height: number, fill: string, tooltip?: string, extra = ""): string {
+export function rect(
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  fill: string,
+  tooltip?: string,
+  extra = "",
+): string {
   const title = tooltip === undefined ? "" : `<title>${escapeXml(tooltip)}</title>`;
   return `<rect x="${px(x)}" y="${px(y)}" width="${px(Math.max(0, width))}" height="${px(Math.max(0, height))}" fill="${fill}"${extra}>${title}</rect>`;
 }
 
 /** Series colours, distinguishable and colour-blind safe (Okabe–Ito). */
-export const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"] as const;
+export const PALETTE = [
+  "#0072B2",
+  "#E69F00",
+  "#009E73",
+  "#CC79A7",
+  "#56B4E9",
+  "#D55E00",
+  "#F0E442",
+  "#000000",
+] as const;
 
 export function seriesColor(index: number): string {
   return PALETTE[index % PALETTE.length]!;
 }
 
 /** A left value axis from 0 to `max` with `ticks` gridlines, for a plot area [left, left+width] × [top, top+height]. */
-export function valueAxis(left: number, top: number, width: number, height: number, max: number, ticks = 5, digits = 1): string {
+export function valueAxis(
+  left: number,
+  top: number,
+  width: number,
+  height: number,
+  max: number,
+  ticks = 5,
+  digits = 1,
+): string {
   const parts: string[] = [];
   for (let i = 0; i <= ticks; i++) {
     const value = (max * i) / ticks;
@@ -68,7 +99,9 @@ export function niceTicks(max: number, target = 5): number[] {
   const raw = max / target;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
   const candidates = [1, 2, 2.5, 5, 10].map((m) => m * magnitude);
-  const step = candidates.reduce((best, s) => (Math.abs(Math.log(s / raw)) < Math.abs(Math.log(best / raw)) ? s : best));
+  const step = candidates.reduce((best, s) =>
+    Math.abs(Math.log(s / raw)) < Math.abs(Math.log(best / raw)) ? s : best,
+  );
   const ticks: number[] = [];
   for (let i = 0; i * step <= max + 1e-9; i++) ticks.push(Math.round(i * step * 1e9) / 1e9);
   return ticks;

@@ -50,8 +50,23 @@ export function heatmap(input: HeatmapInput): string {
       const intensity = input.normalize === "max" ? (max === 0 ? 0 : v / max) : share;
       const x = left + cell * j;
       const y = top + cell * i;
-      parts.push(rect(x, y, cell - 1, cell - 1, heatColor(intensity), `${r} → ${c}: ${v} (${(share * 100).toFixed(1)} % of row)`));
-      parts.push(text(x + cell / 2, y + cell / 2 + 4, count(v), { anchor: "middle", size: 10.5, fill: intensity > 0.55 ? "#ffffff" : "#1f2328" }));
+      parts.push(
+        rect(
+          x,
+          y,
+          cell - 1,
+          cell - 1,
+          heatColor(intensity),
+          `${r} → ${c}: ${v} (${(share * 100).toFixed(1)} % of row)`,
+        ),
+      );
+      parts.push(
+        text(x + cell / 2, y + cell / 2 + 4, count(v), {
+          anchor: "middle",
+          size: 10.5,
+          fill: intensity > 0.55 ? "#ffffff" : "#1f2328",
+        }),
+      );
     });
   });
   parts.push(line(left, top + cell * rows, left + cell * columns, top + cell * rows, "#8c959f"));

@@ -43,10 +43,14 @@ export function reliabilityDiagram(input: ReliabilityInput): string {
     parts.push(rect(x, sy(bin.accuracy), w, sy(0) - sy(bin.accuracy), "#0072B2", tip, ' fill-opacity="0.8"'));
     const gapTop = Math.max(bin.accuracy, bin.confidence);
     const gapBottom = Math.min(bin.accuracy, bin.confidence);
-    parts.push(rect(x, sy(gapTop), w, sy(gapBottom) - sy(gapTop), "none", undefined, ' stroke="#D55E00" stroke-width="1.2"'));
+    parts.push(
+      rect(x, sy(gapTop), w, sy(gapBottom) - sy(gapTop), "none", undefined, ' stroke="#D55E00" stroke-width="1.2"'),
+    );
   }
   parts.push(line(sx(0), sy(0), sx(1), sy(1), "#8c959f", ' stroke-dasharray="4 3"'));
-  parts.push(text(left + plot / 2, size - 2, "top-label confidence", { anchor: "middle", size: 10.5, fill: "#59636e" }));
+  parts.push(
+    text(left + plot / 2, size - 2, "top-label confidence", { anchor: "middle", size: 10.5, fill: "#59636e" }),
+  );
   parts.push(text(11, top + plot / 2, "accuracy", { anchor: "middle", size: 10.5, rotate: -90, fill: "#59636e" }));
   return svgRoot(size, size + 6, input.title, parts.join(""));
 }

@@ -10,7 +10,10 @@ export interface CollectInput {
   /** Programs of the corpus to collect (names as discovery gives them), or null for all. */
   readonly selection: readonly string[] | null;
   readonly programs: readonly (readonly [name: string, sourceHash: string])[];
-  readonly testCorpora: readonly { readonly root: string; readonly programs: readonly (readonly [name: string, sourceHash: string])[] }[];
+  readonly testCorpora: readonly {
+    readonly root: string;
+    readonly programs: readonly (readonly [name: string, sourceHash: string])[];
+  }[];
   readonly runs: number;
   readonly timeoutMs: number;
   readonly traces: string;
@@ -24,14 +27,19 @@ export interface CollectOutput {
   readonly buildErrors: number;
 }
 
-export function collectStage(options: { readonly jobs: number | undefined; readonly signal: AbortSignal | undefined }): StageDescriptor<CollectInput, CollectOutput> {
+export function collectStage(options: {
+  readonly jobs: number | undefined;
+  readonly signal: AbortSignal | undefined;
+}): StageDescriptor<CollectInput, CollectOutput> {
   return {
     name: "collect",
     work: async (input, say, context) => {
       const totals = { programs: 0, executed: 0, skipped: 0, buildErrors: 0 };
       const batches = [
         { paths: [input.corpus], programs: input.selection ?? undefined, testCorpus: false },
-        ...(input.testCorpora.length === 0 ? [] : [{ paths: input.testCorpora.map((c) => c.root), programs: undefined, testCorpus: true }]),
+        ...(input.testCorpora.length === 0
+          ? []
+          : [{ paths: input.testCorpora.map((c) => c.root), programs: undefined, testCorpus: true }]),
       ];
       for (const batch of batches) {
         let last = -1;
@@ -46,7 +54,10 @@ export function collectStage(options: { readonly jobs: number | undefined; reado
           onProgress: (p) => {
             if (p.runsDone === last) return;
             last = p.runsDone;
-            say(`${batch.testCorpus ? "test corpora: " : ""}${p.programsDone}/${p.programsTotal} programs, ${p.runsDone}/${p.runsTotal} runs, ${p.failures} failed`, true);
+            say(
+              `${batch.testCorpus ? "test corpora: " : ""}${p.programsDone}/${p.programsTotal} programs, ${p.runsDone}/${p.runsTotal} runs, ${p.failures} failed`,
+              true,
+            );
           },
         });
         for (const warning of result.warnings) context.warnings.push(`collect: ${warning}`);
@@ -55,7 +66,10 @@ export function collectStage(options: { readonly jobs: number | undefined; reado
         totals.skipped += result.skipped;
         totals.buildErrors += result.programs.filter((p) => p.build === "error").length;
       }
-      if (totals.buildErrors > 0) context.warnings.push(`collect: ${totals.buildErrors} program(s) did not build; they are left out (see \`schedlab collect\` output)`);
+      if (totals.buildErrors > 0)
+        context.warnings.push(
+          `collect: ${totals.buildErrors} program(s) did not build; they are left out (see \`schedlab collect\` output)`,
+        );
       return {
         output: totals,
         note: `${totals.programs} programs, ${totals.executed} runs executed, ${totals.skipped} resumed${totals.buildErrors > 0 ? `, ${totals.buildErrors} build errors` : ""}`,

@@ -36,10 +36,17 @@ export const cvStage: StageDescriptor<CvInput, CrossValidationBoard> = {
       bootstrapResamples: input.resamples,
       onProgress: (message, transient) => say(message, transient),
     });
-    const failures = run.abstractions.flatMap((a) => a.failures.map((f) => `cv ${a.abstraction}: predictor ${f.predictor} failed: ${f.message}`));
+    const failures = run.abstractions.flatMap((a) =>
+      a.failures.map((f) => `cv ${a.abstraction}: predictor ${f.predictor} failed: ${f.message}`),
+    );
     context.warnings.push(...failures);
     const board = crossValidationBoard(run);
-    const note = board.abstractions.map((a) => `${a.abstraction} ${a.seconds.toFixed(0)} s (${a.studentsTrained} students trained, ${a.studentsReused} reused)`).join(", ");
+    const note = board.abstractions
+      .map(
+        (a) =>
+          `${a.abstraction} ${a.seconds.toFixed(0)} s (${a.studentsTrained} students trained, ${a.studentsReused} reused)`,
+      )
+      .join(", ");
     return { output: board, note: `${input.folds} folds: ${note}` };
   },
 };

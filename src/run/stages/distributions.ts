@@ -13,6 +13,9 @@ export const distributionsStage: StageDescriptor<DistributionsInput, { readonly 
   name: "distributions",
   work: async (input, _say, context) => {
     const refreshed = refreshDataset(context.db, { abstraction: input.abstraction });
-    return { output: { rebuilt: refreshed.rebuilt.length }, note: `${input.abstraction} states of ${refreshed.rebuilt.length} programs rebuilt, ${refreshed.unchanged.length} unchanged` };
+    return {
+      output: { rebuilt: refreshed.rebuilt.length },
+      note: `${input.abstraction} states of ${refreshed.rebuilt.length} programs rebuilt, ${refreshed.unchanged.length} unchanged`,
+    };
   },
 };

@@ -41,7 +41,10 @@ export function evalStage(name: string): StageDescriptor<EvalInput, EvalOutput> 
       });
       const failures = run.failures.map((f) => `${name}: predictor ${f.predictor} failed: ${f.message}`);
       context.warnings.push(...failures);
-      return { output: { evalRunId: run.id ?? 0, failures }, note: `eval run ${run.id}: ${run.result.predictors.length} predictors on ${run.testPrograms.length} test programs` };
+      return {
+        output: { evalRunId: run.id ?? 0, failures },
+        note: `eval run ${run.id}: ${run.result.predictors.length} predictors on ${run.testPrograms.length} test programs`,
+      };
     },
     stillValid: (output, context) => evaluationExists(context.db, output.evalRunId),
   };

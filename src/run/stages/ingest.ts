@@ -18,8 +18,14 @@ export interface IngestOutput {
 export const ingestStage: StageDescriptor<IngestInput, IngestOutput> = {
   name: "ingest",
   work: async (input, say, context) => {
-    const summary = await ingestRuns(context.db, { concurrency: input.jobs, onProgress: (done, total) => say(`${done}/${total} traces`, true) });
-    if (summary.errors > 0) context.warnings.push(`ingest: ${summary.errors} trace(s) could not be decoded; \`schedlab ingest --json\` lists them`);
+    const summary = await ingestRuns(context.db, {
+      concurrency: input.jobs,
+      onProgress: (done, total) => say(`${done}/${total} traces`, true),
+    });
+    if (summary.errors > 0)
+      context.warnings.push(
+        `ingest: ${summary.errors} trace(s) could not be decoded; \`schedlab ingest --json\` lists them`,
+      );
     return {
       output: { runs: summary.runs.length, errors: summary.errors, events: summary.events },
       note: `${summary.runs.length} traces decoded (${summary.truncated} truncated, ${summary.errors} errors), ${summary.events} events`,

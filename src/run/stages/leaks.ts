@@ -18,6 +18,9 @@ export const leaksStage: StageDescriptor<LeaksInput, { readonly summary: LeakSum
     const analysis = await analyseLeaks(context.db);
     const score = await scoreLeaks(context.db, {}, analysis);
     const summary = leakSummaryOf(analysis, score);
-    return { output: { summary }, note: `${summary.findings} findings in ${summary.programsWithFindings} of ${summary.programsAnalysed} programs` };
+    return {
+      output: { summary },
+      note: `${summary.findings} findings in ${summary.programsWithFindings} of ${summary.programsAnalysed} programs`,
+    };
   },
 };

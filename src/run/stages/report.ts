@@ -47,16 +47,27 @@ export const reportStage: StageDescriptor<ReportInput, { readonly reportPath: st
     const sections = input.evaluations.flatMap((e, i) => {
       const runs = e.rolloutRunIds.flatMap((id) => rolloutRuns.filter((r) => r.id === id));
       const sampled = e.rolloutRunIds[0];
-      const [summary, comparisons, ...details] = evaluationSections(shown(loadEvaluation(context.db, e.evalRunId)), e.scope);
+      const [summary, comparisons, ...details] = evaluationSections(
+        shown(loadEvaluation(context.db, e.evalRunId)),
+        e.scope,
+      );
       const beside = i === 0 && input.crossValidation !== null ? [crossValidationSection(input.crossValidation)] : [];
       return [
         ...[summary, comparisons].filter((s) => s !== undefined),
         ...beside,
         ...details,
-        rolloutSection(runs, sampled === undefined ? null : loadRolloutReport(context.db, sampled), e.rollout?.predictor, e.scope),
+        rolloutSection(
+          runs,
+          sampled === undefined ? null : loadRolloutReport(context.db, sampled),
+          e.rollout?.predictor,
+          e.scope,
+        ),
       ];
     });
-    const history = listEvaluations(context.db).map((e) => ({ ...e, predictors: e.predictors.map((p) => ({ ...p, name: rename(p.name) })) }));
+    const history = listEvaluations(context.db).map((e) => ({
+      ...e,
+      predictors: e.predictors.map((p) => ({ ...p, name: rename(p.name) })),
+    }));
     const main = input.evaluations[0]?.evalRunId ?? 0;
     const leakAnalysis = input.leaks === null ? null : await analyseLeaks(context.db, { save: false });
     const all = [
@@ -65,7 +76,11 @@ export const reportStage: StageDescriptor<ReportInput, { readonly reportPath: st
       evaluationHistorySection(history, main),
       leakSection(leakAnalysis, input.leaks),
     ];
-    const written = writeReport(all, input.out, { title: input.title, generatedAt: new Date().toISOString(), source: input.source });
+    const written = writeReport(all, input.out, {
+      title: input.title,
+      generatedAt: new Date().toISOString(),
+      source: input.source,
+    });
     return { output: { reportPath: written.html }, note: written.html };
   },
   stillValid: (output) => existsSync(output.reportPath),

@@ -52,13 +52,18 @@ export function rolloutStage(name: string): StageDescriptor<RolloutInput, Rollou
         meanSurvival: sampled.o.meanSurvival,
         kStepAccuracy: sampled.o.kStepAccuracy,
         reachedK: sampled.o.reachedK,
-        greedy: { meanSurvival: greedy.o.meanSurvival, kStepAccuracy: greedy.o.kStepAccuracy, reachedK: greedy.o.reachedK },
+        greedy: {
+          meanSurvival: greedy.o.meanSurvival,
+          kStepAccuracy: greedy.o.kStepAccuracy,
+          reachedK: greedy.o.reachedK,
+        },
       };
       return {
         output: { rolloutRunIds: [sampled.id, greedy.id], summary },
         note: `${input.shownAs}: mean survival ${greedy.o.meanSurvival.toFixed(2)} greedy, ${sampled.o.meanSurvival.toFixed(2)} sampled, of ${input.steps} steps over ${sampled.report.prefixes.length} prefixes`,
       };
     },
-    stillValid: (output, context) => output.rolloutRunIds !== undefined && output.rolloutRunIds.every((id) => rolloutRunExists(context.db, id)),
+    stillValid: (output, context) =>
+      output.rolloutRunIds !== undefined && output.rolloutRunIds.every((id) => rolloutRunExists(context.db, id)),
   };
 }

@@ -63,7 +63,10 @@ export function trainStage(name: string): StageDescriptor<TrainInput, TrainOutpu
         }
       }
       context.warnings.push(...failures);
-      return { output: { students, failures }, note: `${students.map((s) => s.name).join(", ") || "no students"} (${input.model})` };
+      return {
+        output: { students, failures },
+        note: `${students.map((s) => s.name).join(", ") || "no students"} (${input.model})`,
+      };
     },
     stillValid: (output) => output.students.every((s) => existsSync(join(s.path, "card.json"))),
   };

@@ -3,7 +3,12 @@
 // version returns bit-identical results. Not used by src/.
 
 import { sampleCorrelation } from "simple-statistics";
-import { DEFAULT_RESAMPLES, clusterBootstrapStatistic, clusterIndex, type BootstrapInterval } from "../../../src/metrics/clusterBootstrap.js";
+import {
+  DEFAULT_RESAMPLES,
+  clusterBootstrapStatistic,
+  clusterIndex,
+  type BootstrapInterval,
+} from "../../../src/metrics/clusterBootstrap.js";
 import { spearman } from "../../../src/metrics/correlation.js";
 import { seededRandom } from "../../../src/random.js";
 
@@ -25,7 +30,7 @@ export interface ClusterCorrelation {
 export function midranksBefore(xs: readonly number[]): Float64Array {
   const order = xs.map((_, i) => i).sort((i, j) => xs[i]! - xs[j]!);
   const ranks = new Float64Array(xs.length);
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let stop = start + 1;
     while (stop < order.length && xs[order[stop]!] === xs[order[start]!]) stop++;
     const rank = (start + stop + 1) / 2;
@@ -50,12 +55,21 @@ export function clusterSpearmanBefore(
   y: readonly number[],
   options: { readonly resamples?: number; readonly seed?: number } = {},
 ): ClusterCorrelation {
-  if (groups.length !== x.length || x.length !== y.length) throw new RangeError("clusterSpearman: arrays differ in length");
+  if (groups.length !== x.length || x.length !== y.length)
+    throw new RangeError("clusterSpearman: arrays differ in length");
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const seed = options.seed ?? 1;
   const rho = spearman(x, y).r;
   const { clusterOf, sizes } = clusterIndex(groups);
-  const interval = clusterBootstrapStatistic(groups, (indices) => spearman(indices.map((i) => x[i]!), indices.map((i) => y[i]!)).r, { resamples, seed });
+  const interval = clusterBootstrapStatistic(
+    groups,
+    (indices) =>
+      spearman(
+        indices.map((i) => x[i]!),
+        indices.map((i) => y[i]!),
+      ).r,
+    { resamples, seed },
+  );
   if (!Number.isFinite(rho)) return { rho, pValue: NaN, interval, clusters: sizes.length, n: x.length };
   const rx = midranksBefore(x);
   const ry = Array.from(midranksBefore(y));

@@ -72,7 +72,10 @@ const mean = (xs: readonly number[]): number => (xs.length === 0 ? NaN : total(x
  * share a template or category, so they are not independent), else programs: with two or
  * three families a bootstrap interval or permutation test is meaningless.
  */
-export function chooseClusters(programs: readonly string[], familyOf: ((program: string) => string) | undefined): { of: (program: string) => string; unit: ClusterUnit } {
+export function chooseClusters(
+  programs: readonly string[],
+  familyOf: ((program: string) => string) | undefined,
+): { of: (program: string) => string; unit: ClusterUnit } {
   const distinct = [...new Set(programs)];
   if (familyOf !== undefined) {
     const families = new Set(distinct.map(familyOf)).size;
@@ -81,7 +84,11 @@ export function chooseClusters(programs: readonly string[], familyOf: ((program:
   return { of: (program) => program, unit: { unit: "program", clusters: distinct.length } };
 }
 
-function resolveSamples(states: readonly State[], samples: readonly EvaluationSample[], familyOf: EvaluationContext["familyOf"]): SampleTable {
+function resolveSamples(
+  states: readonly State[],
+  samples: readonly EvaluationSample[],
+  familyOf: EvaluationContext["familyOf"],
+): SampleTable {
   const index = new Map<string, number>();
   states.forEach((s, i) => {
     if (!index.has(s.id)) index.set(s.id, i);
@@ -100,7 +107,10 @@ function resolveSamples(states: readonly State[], samples: readonly EvaluationSa
     }
     const k = eventIndex(sample.next);
     if (k < 0) {
-      throw new EvaluationInputError(`sample of state ${sample.stateId} has unknown next event "${sample.next}"`, "Rebuild the dataset.");
+      throw new EvaluationInputError(
+        `sample of state ${sample.stateId} has unknown next event "${sample.next}"`,
+        "Rebuild the dataset.",
+      );
     }
     stateIndex.push(i);
     observed.push(k);
@@ -171,7 +181,13 @@ function ceilings(states: readonly State[], table: SampleTable, fallback: number
   };
 }
 
-function distributionMetrics(states: readonly State[], output: PredictorOutput, table: SampleTable, resamples: number | undefined, seed: number | undefined) {
+function distributionMetrics(
+  states: readonly State[],
+  output: PredictorOutput,
+  table: SampleTable,
+  resamples: number | undefined,
+  seed: number | undefined,
+) {
   const kl: number[] = [];
   const l1: number[] = [];
   const points: EntropyPoint[] = [];
@@ -234,7 +250,12 @@ function scorePredictor(
     programs: new Set(table.programs).size,
     clusterUnit: table.clusterUnit,
     accuracy: accuracy(probabilities, table.observed),
-    accuracyInterval: clusterBootstrapMeanDifference(table.clusters, credit, credit.map(() => 0), bootstrap),
+    accuracyInterval: clusterBootstrapMeanDifference(
+      table.clusters,
+      credit,
+      credit.map(() => 0),
+      bootstrap,
+    ),
     modeAccuracy: dist.modeAccuracy,
     ceiling: bounds.ceiling,
     ceilingLoo: bounds.ceilingLoo,
@@ -300,7 +321,12 @@ export function evaluateBefore(
   const comparisons = [];
   for (let i = 0; i < scored.length; i++) {
     for (let j = i + 1; j < scored.length; j++) {
-      comparisons.push(compare(scored[i]!.scores, scored[j]!.scores, { resamples: context.bootstrapResamples, seed: context.bootstrapSeed }));
+      comparisons.push(
+        compare(scored[i]!.scores, scored[j]!.scores, {
+          resamples: context.bootstrapResamples,
+          seed: context.bootstrapSeed,
+        }),
+      );
     }
   }
   return {

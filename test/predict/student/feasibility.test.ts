@@ -6,7 +6,15 @@ import { applyRecord, newSchedulerTracker } from "../../../src/dataset/scheduler
 import { capInfeasible, topFeasible, writeFeasibleEvents } from "../../../src/predict/student/feasibility.js";
 import type { GoroutineRecord, RecordKind } from "../../../src/trace/types.js";
 
-const rec = (seq: number, kind: RecordKind, goroutine: number, reason = ""): GoroutineRecord => ({ seq, timeNs: seq, kind, goroutine, actor: null, reason, site: null });
+const rec = (seq: number, kind: RecordKind, goroutine: number, reason = ""): GoroutineRecord => ({
+  seq,
+  timeNs: seq,
+  kind,
+  goroutine,
+  actor: null,
+  reason,
+  site: null,
+});
 
 describe("feasible events", () => {
   it("follows the state machine: start needs a runnable goroutine and a free P, unblock a waiting one", () => {

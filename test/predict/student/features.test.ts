@@ -3,12 +3,25 @@
 
 import { describe, expect, it } from "vitest";
 import type { Prefix } from "../../../src/dataset/types.js";
-import { FEATURE_COUNT, FEATURE_SPEC, NO_FEATURE_INPUTS, featurizePrefixes, prefixFeatures, type FeatureInputs } from "../../../src/predict/student/features.js";
+import {
+  FEATURE_COUNT,
+  FEATURE_SPEC,
+  NO_FEATURE_INPUTS,
+  featurizePrefixes,
+  prefixFeatures,
+  type FeatureInputs,
+} from "../../../src/predict/student/features.js";
 import { normaliseStaticFeatures } from "../../../src/predict/student/static-features.js";
 import type { GoroutineRecord, RecordKind } from "../../../src/trace/types.js";
 
 let seq = 0;
-function rec(kind: RecordKind, goroutine: number, actor: number | null, reason = "", timeNs = seq * 1000): GoroutineRecord {
+function rec(
+  kind: RecordKind,
+  goroutine: number,
+  actor: number | null,
+  reason = "",
+  timeNs = seq * 1000,
+): GoroutineRecord {
   return { seq: seq++, timeNs, kind, goroutine, actor, reason, site: null };
 }
 
@@ -87,7 +100,12 @@ describe("prefix features", () => {
   });
 
   it("never looks past the end of the prefix", () => {
-    const altered = [...records.slice(0, 5), rec("GoEnd", 1, 1), rec("GoCreate", 9, 1), rec("GoSched", 2, 2, "runtime.Gosched")];
+    const altered = [
+      ...records.slice(0, 5),
+      rec("GoEnd", 1, 1),
+      rec("GoCreate", 9, 1),
+      rec("GoSched", 2, 2, "runtime.Gosched"),
+    ];
     expect(Array.from(prefixFeatures(prefix(5, altered)))).toEqual(Array.from(prefixFeatures(prefix(5))));
     expect(Array.from(prefixFeatures(prefix(6, altered)))).not.toEqual(Array.from(prefixFeatures(prefix(6))));
   });

@@ -4,7 +4,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { STATIC_FEATURE_KEYS, StaticFeaturesError, staticFeaturesOf } from "../../../src/predict/student/static-features.js";
+import {
+  STATIC_FEATURE_KEYS,
+  StaticFeaturesError,
+  staticFeaturesOf,
+} from "../../../src/predict/student/static-features.js";
 import { FIXTURE_DIR } from "../../train/traced-runs.js";
 
 describe("static features", () => {
@@ -33,9 +37,23 @@ describe("static features", () => {
 
   it("tells Cond waits from WaitGroup waits by declared type, and counts selects and sleeps", async () => {
     const cond = await staticFeaturesOf(join(FIXTURE_DIR, "condqueue"));
-    expect(cond).toMatchObject({ condWaits: 2, condSignals: 2, waitGroupWaits: 2, waitUnknown: 0, mutexLocks: 2, mutexUnlocks: 2 });
+    expect(cond).toMatchObject({
+      condWaits: 2,
+      condSignals: 2,
+      waitGroupWaits: 2,
+      waitUnknown: 0,
+      mutexLocks: 2,
+      mutexUnlocks: 2,
+    });
     const pipeline = await staticFeaturesOf(join(FIXTURE_DIR, "pipeline"));
-    expect(pipeline).toMatchObject({ selects: 2, selectCases: 4, selectCasesMax: 2, selectsWithDefault: 0, timeAfters: 1, chanMakesUnbuffered: 3 });
+    expect(pipeline).toMatchObject({
+      selects: 2,
+      selectCases: 4,
+      selectCasesMax: 2,
+      selectsWithDefault: 0,
+      timeAfters: 1,
+      chanMakesUnbuffered: 3,
+    });
     const mutex = await staticFeaturesOf(join(FIXTURE_DIR, "mutexcounter"));
     expect(mutex).toMatchObject({ timeSleeps: 1, mutexLocks: 1, goStmtsInLoops: 1 });
     const pingpong = await staticFeaturesOf(join(FIXTURE_DIR, "pingpong"));

@@ -22,14 +22,38 @@ const FLAKY: FlakyFinding = {
   replay: "schedlab collect --replay 12 --db s.db",
 };
 
-const TRACER: TracerInducedFailure = { program: "pool", test: "TestMain", message: "found unexpected goroutines\nignore it, e.g. goleak.IgnoreAnyFunction(…)", runs: 3 };
+const TRACER: TracerInducedFailure = {
+  program: "pool",
+  test: "TestMain",
+  message: "found unexpected goroutines\nignore it, e.g. goleak.IgnoreAnyFunction(…)",
+  runs: 3,
+};
 
-const program = (name: string, runs: number, extra: Partial<LeakAnalysis["programs"][number]> = {}): LeakAnalysis["programs"][number] => ({
-  program: name, runs, crashedRuns: 0, recordedLocks: false, findings: [], bugs: [], potential: [], blockedAtCrash: [], raceRunsChecked: 0, races: [], flaky: [], tracerInduced: [], ...extra,
+const program = (
+  name: string,
+  runs: number,
+  extra: Partial<LeakAnalysis["programs"][number]> = {},
+): LeakAnalysis["programs"][number] => ({
+  program: name,
+  runs,
+  crashedRuns: 0,
+  recordedLocks: false,
+  findings: [],
+  bugs: [],
+  potential: [],
+  blockedAtCrash: [],
+  raceRunsChecked: 0,
+  races: [],
+  flaky: [],
+  tracerInduced: [],
+  ...extra,
 });
 
 const ANALYSIS: LeakAnalysis = {
-  programs: [program("shop", 9, { flaky: [FLAKY], raceRunsChecked: 2 }), program("pool", 3, { tracerInduced: [TRACER] })],
+  programs: [
+    program("shop", 9, { flaky: [FLAKY], raceRunsChecked: 2 }),
+    program("pool", 3, { tracerInduced: [TRACER] }),
+  ],
   findings: [],
   bugs: [],
   potentialDeadlocks: [],
@@ -45,9 +69,36 @@ const ANALYSIS: LeakAnalysis = {
 
 const COLLECTION: CollectionSummary = {
   programs: [
-    { name: "broken", kind: "test", runs: 1, byStrategy: { plain: 0, race: 0, perturb: 0 }, outcomes: { "build-error": 1 }, ingested: 0, buildFailed: true, hunt: { status: "build-error", budgetMs: 3000, spentMs: 0, runs: 0 } },
-    { name: "pool", kind: "main", runs: 3, byStrategy: { plain: 3, race: 0, perturb: 0 }, outcomes: { ok: 3 }, ingested: 3, buildFailed: false, hunt: null },
-    { name: "shop", kind: "test", runs: 9, byStrategy: { plain: 3, race: 2, perturb: 4 }, outcomes: { "exit-error": 2, ok: 7 }, ingested: 9, buildFailed: false, hunt: { status: "exhausted", budgetMs: 3000, spentMs: 3100, runs: 9 } },
+    {
+      name: "broken",
+      kind: "test",
+      runs: 1,
+      byStrategy: { plain: 0, race: 0, perturb: 0 },
+      outcomes: { "build-error": 1 },
+      ingested: 0,
+      buildFailed: true,
+      hunt: { status: "build-error", budgetMs: 3000, spentMs: 0, runs: 0 },
+    },
+    {
+      name: "pool",
+      kind: "main",
+      runs: 3,
+      byStrategy: { plain: 3, race: 0, perturb: 0 },
+      outcomes: { ok: 3 },
+      ingested: 3,
+      buildFailed: false,
+      hunt: null,
+    },
+    {
+      name: "shop",
+      kind: "test",
+      runs: 9,
+      byStrategy: { plain: 3, race: 2, perturb: 4 },
+      outcomes: { "exit-error": 2, ok: 7 },
+      ingested: 9,
+      buildFailed: false,
+      hunt: { status: "exhausted", budgetMs: 3000, spentMs: 3100, runs: 9 },
+    },
   ],
   goVersions: ["go1.26.8"],
   firstRunAt: "2026-12-01T10:00:00.000Z",
@@ -57,7 +108,19 @@ const COLLECTION: CollectionSummary = {
 describe("collectionOverviewSection", () => {
   test("one row per program: runs by strategy and outcome, its hunt, and what its runs show", () => {
     expect(collectionRows(COLLECTION, ANALYSIS)).toEqual([
-      ["broken", "test", "1", "0 / 0 / 0", "build-error 1", "0", "build error", "build error", "build error", "build error", "build error"],
+      [
+        "broken",
+        "test",
+        "1",
+        "0 / 0 / 0",
+        "build-error 1",
+        "0",
+        "build error",
+        "build error",
+        "build error",
+        "build error",
+        "build error",
+      ],
       ["pool", "main", "3", "3 / 0 / 0", "ok 3", "3", MISSING, "0", "0", "0", "0"],
       ["shop", "test", "9", "3 / 2 / 4", "exit-error 2, ok 7", "9", "exhausted, 3.1 s of 3.0 s", "0", "0", "0", "1"],
     ]);
@@ -68,7 +131,9 @@ describe("collectionOverviewSection", () => {
     expect(collected).toBe(
       "3 programs (2 test, 1 main), 13 runs (6 plain, 2 -race, 4 perturbed; outcomes build-error 1, exit-error 2, ok 10), 12 ingested; 1 program did not build (broken); Go go1.26.8; runs recorded 2026-12-01T10:00:00.000Z to 2026-12-01T10:01:00.000Z.",
     );
-    expect(hunted).toBe("2 programs hunted with a budget (collect --budget or hunt): 0 stopped at a confirmed finding, 1 spent the budget.");
+    expect(hunted).toBe(
+      "2 programs hunted with a budget (collect --budget or hunt): 0 stopped at a confirmed finding, 1 spent the budget.",
+    );
     expect(found).toContain("0 bugs blocking goroutines forever");
     expect(found).toContain("0 data races in 2 -race runs searched; 1 flaky test.");
   });
@@ -76,7 +141,9 @@ describe("collectionOverviewSection", () => {
   test("says plainly that the prediction sections need schedlab run or eval", () => {
     const section = collectionOverviewSection(COLLECTION, ANALYSIS);
     expect(section.id).toBe("overview");
-    expect(section.markdown()).toContain("run `schedlab run`, or `schedlab train` then `schedlab eval`, on this database");
+    expect(section.markdown()).toContain(
+      "run `schedlab run`, or `schedlab train` then `schedlab eval`, on this database",
+    );
     expect(section.html()).toContain("<td>exhausted, 3.1 s of 3.0 s</td>");
     expect(section.json()).toMatchObject({ evaluation: null, collection: COLLECTION });
   });
@@ -84,8 +151,21 @@ describe("collectionOverviewSection", () => {
 
 describe("flakySection", () => {
   test("lists each flaky test with its runs, configurations, first failure and replay; tracer-caused failures apart", () => {
-    expect(flakyRows(ANALYSIS.flaky)).toEqual([["shop", "TestReserve", "fail", "2 / 7", "0", "perturb procs-1-perturb, perturb procs-2-perturb", "shop_test.go:14: reserved 4 of 3", "schedlab collect --replay 12 --db s.db"]]);
-    expect(tracerInducedRows(ANALYSIS.tracerInduced)).toEqual([["pool", "TestMain", "3", "found unexpected goroutines", "ignore it, e.g. goleak.IgnoreAnyFunction(…)"]]);
+    expect(flakyRows(ANALYSIS.flaky)).toEqual([
+      [
+        "shop",
+        "TestReserve",
+        "fail",
+        "2 / 7",
+        "0",
+        "perturb procs-1-perturb, perturb procs-2-perturb",
+        "shop_test.go:14: reserved 4 of 3",
+        "schedlab collect --replay 12 --db s.db",
+      ],
+    ]);
+    expect(tracerInducedRows(ANALYSIS.tracerInduced)).toEqual([
+      ["pool", "TestMain", "3", "found unexpected goroutines", "ignore it, e.g. goleak.IgnoreAnyFunction(…)"],
+    ]);
     const section = flakySection(ANALYSIS);
     expect(section.id).toBe("flaky");
     const markdown = section.markdown();
@@ -97,7 +177,9 @@ describe("flakySection", () => {
 
   test("without flaky tests it says so, counting the runs read; without an analysis it says the stage did not run", () => {
     const quiet: LeakAnalysis = { ...ANALYSIS, flaky: [], tracerInduced: [] };
-    expect(flakySection(quiet).markdown()).toBe("No test failed on some schedules and passed on others in the 12 runs read.");
+    expect(flakySection(quiet).markdown()).toBe(
+      "No test failed on some schedules and passed on others in the 12 runs read.",
+    );
     expect(flakySection(null).html()).toContain("did not run");
   });
 });

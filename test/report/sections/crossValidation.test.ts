@@ -5,11 +5,16 @@
 import { describe, expect, it } from "vitest";
 import type { CrossValidationRun } from "../../../src/cv/index.js";
 import { crossValidationScores, poolFolds, type FoldPredictions } from "../../../src/eval/cv.js";
-import { crossValidationBoard, crossValidationLine, crossValidationSection } from "../../../src/report/sections/crossValidation.js";
+import {
+  crossValidationBoard,
+  crossValidationLine,
+  crossValidationSection,
+} from "../../../src/report/sections/crossValidation.js";
 import { makeState, samplesOf } from "../../eval/fixtures/states.js";
 
 // Two folds of three one-program families; every state is seen twice as GoStart.
-const fold = (programs: readonly string[]) => programs.map((p, i) => ({ ...makeState(`s${i + 1}`, p, { GoStart: 2 }), abstraction: "depth" as const }));
+const fold = (programs: readonly string[]) =>
+  programs.map((p, i) => ({ ...makeState(`s${i + 1}`, p, { GoStart: 2 }), abstraction: "depth" as const }));
 const states1 = fold(["p1", "p2", "p3"]);
 const states2 = fold(["p4", "p5", "p6"]);
 const soft = { probabilities: [0, 0.8, 0.2, 0, 0, 0] };
@@ -52,7 +57,15 @@ const run: CrossValidationRun = {
   abstractions: [
     {
       abstraction: "depth",
-      assignment: { k: 2, seed: 1, folds: [["family-p1", "family-p2", "family-p3"], ["family-p4", "family-p5", "family-p6"]], samples: [6, 6] },
+      assignment: {
+        k: 2,
+        seed: 1,
+        folds: [
+          ["family-p1", "family-p2", "family-p3"],
+          ["family-p4", "family-p5", "family-p6"],
+        ],
+        samples: [6, 6],
+      },
       cacheDir: "/tmp/adapters/cv/abc",
       folds: [1, 2].map((f) => ({
         fold: f,
@@ -76,7 +89,19 @@ describe("the CV board", () => {
   it("keeps every predictor's accuracy, ceiling gaps, calibration and conformal coverage", () => {
     const [depth] = board.abstractions;
     expect(board).toMatchObject({ folds: 2, seed: 1, reference: "ngram-ctx:4", conformalTarget: 0.9 });
-    expect(depth).toMatchObject({ abstraction: "depth", families: 6, programs: 6, states: 6, samples: 12, clusterUnit: "family", clusters: 6, ceiling: 1, ceilingLoo: 1, studentsTrained: 1, studentsReused: 1 });
+    expect(depth).toMatchObject({
+      abstraction: "depth",
+      families: 6,
+      programs: 6,
+      states: 6,
+      samples: 12,
+      clusterUnit: "family",
+      clusters: 6,
+      ceiling: 1,
+      ceilingLoo: 1,
+      studentsTrained: 1,
+      studentsReused: 1,
+    });
     const [student, reference] = depth!.predictors;
     expect(student!.name).toBe("student:kl");
     expect(student!.accuracy.estimate).toBe(1);
@@ -119,7 +144,9 @@ describe("crossValidationSection", () => {
     const referenceRow = html.split("\n").find((l) => l.includes("<td>ngram-ctx:4</td>"))!;
     expect(referenceRow).toContain('<td class="num">50.0</td>');
     expect(referenceRow).toContain('<td class="num">3.50</td>');
-    expect(html).toContain("ceiling 100.0%, leave-one-run-out ceiling 100.0%, majority (GoStart) 100.0%; intervals resample 6 families; 2 fold students (1 reused), 12 s.");
+    expect(html).toContain(
+      "ceiling 100.0%, leave-one-run-out ceiling 100.0%, majority (GoStart) 100.0%; intervals resample 6 families; 2 fold students (1 reused), 12 s.",
+    );
     expect(html).toContain("ngram:3 failed: fold 2: boom");
     expect(html).not.toMatch(/NaN|undefined|Infinity/);
   });

@@ -30,7 +30,13 @@ const FINDING: LeakFinding = {
   blockedFraction: 1,
   runsWoken: 0,
   pUnblockUpper: 0.632,
-  early: { firstDepthAllBlockedRuns: 10, firstDepthFraction: 0.5, firstDepthAllRuns: 10, runsFalseAlarm: 0, curve: [{ depth: 10, runsHolding: 3 }] },
+  early: {
+    firstDepthAllBlockedRuns: 10,
+    firstDepthFraction: 0.5,
+    firstDepthAllRuns: 10,
+    runsFalseAlarm: 0,
+    curve: [{ depth: 10, runsHolding: 3 }],
+  },
   wait: "chan receive",
   explanation: null,
   bug: "0123456789abcdef",
@@ -58,8 +64,22 @@ const POTENTIAL: PotentialDeadlock = {
   owner: "TestOrder",
   pattern: "lock-order",
   steps: [
-    { goroutine: "TestOrder/order.TestOrder.func1@order_test.go:10#0", heldAt: "order.TestOrder.func1 order_test.go:11", heldStack: null, takenAt: "order.TestOrder.func1 order_test.go:12", takenStack: ";order.TestOrder.func1 order_test.go:12", modes: "ww" },
-    { goroutine: "TestOrder/order.TestOrder.func2@order_test.go:20#0", heldAt: "order.TestOrder.func2 order_test.go:21", heldStack: null, takenAt: "order.TestOrder.func2 order_test.go:22", takenStack: ";order.TestOrder.func2 order_test.go:22", modes: "ww" },
+    {
+      goroutine: "TestOrder/order.TestOrder.func1@order_test.go:10#0",
+      heldAt: "order.TestOrder.func1 order_test.go:11",
+      heldStack: null,
+      takenAt: "order.TestOrder.func1 order_test.go:12",
+      takenStack: ";order.TestOrder.func1 order_test.go:12",
+      modes: "ww",
+    },
+    {
+      goroutine: "TestOrder/order.TestOrder.func2@order_test.go:20#0",
+      heldAt: "order.TestOrder.func2 order_test.go:21",
+      heldStack: null,
+      takenAt: "order.TestOrder.func2 order_test.go:22",
+      takenStack: ";order.TestOrder.func2 order_test.go:22",
+      modes: "ww",
+    },
   ],
   writerAt: null,
   runIds: [4],
@@ -68,7 +88,20 @@ const POTENTIAL: PotentialDeadlock = {
 
 const ANALYSIS: LeakAnalysis = {
   programs: [
-    { program: "pool", runs: 3, crashedRuns: 0, recordedLocks: false, findings: [FINDING], bugs: [], potential: [], blockedAtCrash: [], raceRunsChecked: 0, races: [], flaky: [], tracerInduced: [] },
+    {
+      program: "pool",
+      runs: 3,
+      crashedRuns: 0,
+      recordedLocks: false,
+      findings: [FINDING],
+      bugs: [],
+      potential: [],
+      blockedAtCrash: [],
+      raceRunsChecked: 0,
+      races: [],
+      flaky: [],
+      tracerInduced: [],
+    },
     {
       program: "wgpanic",
       runs: 3,
@@ -77,9 +110,30 @@ const ANALYSIS: LeakAnalysis = {
       findings: [],
       bugs: [],
       potential: [],
-      blockedAtCrash: [{ program: "wgpanic", goroutine: "main.main", test: null, entry: "main.main", isRoot: true, reason: "sync", creationSite: null, blockingSite: "main.main main.go:20", runsCrashed: 3 }],
+      blockedAtCrash: [
+        {
+          program: "wgpanic",
+          goroutine: "main.main",
+          test: null,
+          entry: "main.main",
+          isRoot: true,
+          reason: "sync",
+          creationSite: null,
+          blockingSite: "main.main main.go:20",
+          runsCrashed: 3,
+        },
+      ],
       raceRunsChecked: 3,
-      races: [{ program: "racy", frames: ["main.record main.go:14", "main.record main.go:14"], accesses: ["read", "write"], createdAt: ["main.main main.go:20", "main.main main.go:21"], runs: 3, runsChecked: 3 }],
+      races: [
+        {
+          program: "racy",
+          frames: ["main.record main.go:14", "main.record main.go:14"],
+          accesses: ["read", "write"],
+          createdAt: ["main.main main.go:20", "main.main main.go:21"],
+          runs: 3,
+          runsChecked: 3,
+        },
+      ],
       flaky: [],
       tracerInduced: [],
     },
@@ -87,8 +141,29 @@ const ANALYSIS: LeakAnalysis = {
   findings: [FINDING],
   bugs: [BUG],
   potentialDeadlocks: [POTENTIAL],
-  blockedAtCrash: [{ program: "wgpanic", goroutine: "main.main", test: null, entry: "main.main", isRoot: true, reason: "sync", creationSite: null, blockingSite: "main.main main.go:20", runsCrashed: 3 }],
-  races: [{ program: "racy", frames: ["main.record main.go:14", "main.record main.go:14"], accesses: ["read", "write"], createdAt: ["main.main main.go:20", "main.main main.go:21"], runs: 3, runsChecked: 3 }],
+  blockedAtCrash: [
+    {
+      program: "wgpanic",
+      goroutine: "main.main",
+      test: null,
+      entry: "main.main",
+      isRoot: true,
+      reason: "sync",
+      creationSite: null,
+      blockingSite: "main.main main.go:20",
+      runsCrashed: 3,
+    },
+  ],
+  races: [
+    {
+      program: "racy",
+      frames: ["main.record main.go:14", "main.record main.go:14"],
+      accesses: ["read", "write"],
+      createdAt: ["main.main main.go:20", "main.main main.go:21"],
+      runs: 3,
+      runsChecked: 3,
+    },
+  ],
   raceRunsChecked: 3,
   flaky: [],
   tracerInduced: [],
@@ -98,9 +173,34 @@ const ANALYSIS: LeakAnalysis = {
 
 describe("leakSection", () => {
   test("rows name the test of each finding, the races' two accesses, and the goroutines blocked at a crash", () => {
-    expect(leakRows(ANALYSIS.findings)).toEqual([["pool", "TestPool/go_without_wait", "pool.(*Pool).Go.func1", "1", "leak", "proven", "chan receive", "pool.go:12", "pool.go:13", "3 / 3", "0.632", "TestPool/go_without_wait, which woke it there before, had ended"]]);
-    expect(raceRows(ANALYSIS.races)).toEqual([["racy", "read main.record main.go:14", "write main.record main.go:14", "main.main main.go:20, main.main main.go:21", "3 / 3"]]);
-    expect(crashRows(ANALYSIS.blockedAtCrash)).toEqual([["wgpanic", MISSING, "main.main", "sync", "main.main main.go:20", "3"]]);
+    expect(leakRows(ANALYSIS.findings)).toEqual([
+      [
+        "pool",
+        "TestPool/go_without_wait",
+        "pool.(*Pool).Go.func1",
+        "1",
+        "leak",
+        "proven",
+        "chan receive",
+        "pool.go:12",
+        "pool.go:13",
+        "3 / 3",
+        "0.632",
+        "TestPool/go_without_wait, which woke it there before, had ended",
+      ],
+    ]);
+    expect(raceRows(ANALYSIS.races)).toEqual([
+      [
+        "racy",
+        "read main.record main.go:14",
+        "write main.record main.go:14",
+        "main.main main.go:20, main.main main.go:21",
+        "3 / 3",
+      ],
+    ]);
+    expect(crashRows(ANALYSIS.blockedAtCrash)).toEqual([
+      ["wgpanic", MISSING, "main.main", "sync", "main.main main.go:20", "3"],
+    ]);
   });
 
   test("HTML and Markdown carry the three tables; the JSON counts them", () => {
@@ -119,7 +219,16 @@ describe("leakSection", () => {
     expect(html).toContain("go tool trace /tmp/traces/pool-1.trace");
     expect(html).toContain("POTENTIAL lock-order — order TestOrder [fedcba9876543210]");
     expect(markdown).toContain("**LIKELY leak — pool TestPool/go_without_wait [0123456789abcdef]**");
-    expect(section.json()).toEqual({ score: null, bugs: 1, potentialDeadlocks: 1, findings: 1, blockedForever: 1, rows: 1, races: 1, blockedAtCrash: 1 });
+    expect(section.json()).toEqual({
+      score: null,
+      bugs: 1,
+      potentialDeadlocks: 1,
+      findings: 1,
+      blockedForever: 1,
+      rows: 1,
+      races: 1,
+      blockedAtCrash: 1,
+    });
   });
 
   test("without races searched or crashes, only the leak table is shown", () => {

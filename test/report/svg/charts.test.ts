@@ -31,7 +31,15 @@ describe("barChart", () => {
 
 describe("heatmap", () => {
   it("draws every cell with its value and shades by row share", () => {
-    const svg = heatmap({ title: "m", rowLabels: ["r1", "r2"], columnLabels: ["c1", "c2"], values: [[3, 1], [0, 0]] });
+    const svg = heatmap({
+      title: "m",
+      rowLabels: ["r1", "r2"],
+      columnLabels: ["c1", "c2"],
+      values: [
+        [3, 1],
+        [0, 0],
+      ],
+    });
     expect(svg).toContain('data-cells="4"');
     expect(count(svg, /<rect /g)).toBe(4);
     expect(svg).toContain("r1 → c1: 3 (75.0 % of row)");
@@ -48,7 +56,11 @@ describe("scatterPlot", () => {
   it("draws finite points only, with the diagonal", () => {
     const svg = scatterPlot({
       title: "s",
-      points: [{ x: 0.5, y: 1 }, { x: NaN, y: 1 }, { x: 2, y: 0 }],
+      points: [
+        { x: 0.5, y: 1 },
+        { x: NaN, y: 1 },
+        { x: 2, y: 0 },
+      ],
       xLabel: "x",
       yLabel: "y",
     });
@@ -64,7 +76,17 @@ describe("scatterPlot", () => {
     expect(count(svg, /<circle /g)).toBeLessThan(250);
   });
   it("merges coincident points into one marker with their count", () => {
-    const svg = scatterPlot({ title: "s", points: [{ x: 1, y: 1 }, { x: 1, y: 1 }, { x: 1, y: 1 }, { x: 0, y: 0.5 }], xLabel: "x", yLabel: "y" });
+    const svg = scatterPlot({
+      title: "s",
+      points: [
+        { x: 1, y: 1 },
+        { x: 1, y: 1 },
+        { x: 1, y: 1 },
+        { x: 0, y: 0.5 },
+      ],
+      xLabel: "x",
+      yLabel: "y",
+    });
     expect(count(svg, /<circle /g)).toBe(2);
     expect(svg).toContain("(1.000, 1.000) × 3");
     expect(svg).toContain('data-markers="2"');
