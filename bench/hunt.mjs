@@ -7,7 +7,7 @@
 // hunt wall time (target ≤ 1.0 within noise: "no slower than before"), runs per second of
 // hunting, and `leaks` time and memory. A hunt stops a program at its first confirmed leak,
 // so programs with a leak measure the time to find it, clean ones spend their whole budget.
-// Usage: npm run build && node bench/hunt.mjs [DIR] [BUDGET]   (defaults go-programs 20s)
+// Usage: npm run build && [BENCH_PARALLEL=1] node bench/hunt.mjs [DIR] [BUDGET]   (defaults go-programs 20s)
 
 import { execa } from "execa";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -69,9 +69,15 @@ async function hunt(label, extra) {
 
 const fmt = (x, digits = 1) => x.toFixed(digits);
 try {
-  // The reference first, then recording: a warm build cache favours the second, which is the one measured against.
-  const reference = await hunt("reference", ["--no-lock-recording"]);
-  const recording = await hunt("recording", []);
+  // Sequential (the default): the reference first, then recording, each with every CPU; a warm
+  // build cache favours the second, which is the one measured against. BENCH_PARALLEL=1: both at
+  // once with one job each, so on a machine whose load changes during the bench both hunts see
+  // the same load.
+  const parallel = process.env.BENCH_PARALLEL === "1";
+  const jobs = parallel ? ["--jobs", "1"] : [];
+  const [reference, recording] = parallel
+    ? await Promise.all([hunt("reference", ["--no-lock-recording", ...jobs]), hunt("recording", jobs)])
+    : [await hunt("reference", ["--no-lock-recording"]), await hunt("recording", [])];
   for (const [label, h] of [
     ["reference (no lock recording)", reference],
     ["lock recording", recording],
