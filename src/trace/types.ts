@@ -16,13 +16,13 @@ export {
   type GoroutineRecord,
   type LockOp,
 } from "../core/index.js";
-import type { GoroutineInfo } from "../core/index.js";
+import type { GoroutineInfo, ProgramKind } from "../core/index.js";
 
 /**
  * Which goroutine is the root: `main` (goroutine 1, running main.main), `test` (each
  * top-level TestXxx goroutine), or `auto` (decided from goroutine 1's first stack).
  */
-export type RootMode = "main" | "test" | "auto";
+export type RootMode = ProgramKind | "auto";
 
 /**
  * The rule that separates user goroutines from the runtime's (docs/identity.md). A
