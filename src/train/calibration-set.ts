@@ -6,7 +6,8 @@
 
 import { seededRandom, shuffleInPlace } from "../random.js";
 import { EVENT_TYPES } from "../trace/types.js";
-import { eventLogits, fitModel, type Standardiser, type TrainingMatrix } from "./fit.js";
+import { eventLogits, fitModel, type TrainingMatrix } from "./fit.js";
+import type { Standardiser } from "./standardiser.js";
 import type { ModelShape } from "../predict/index.js";
 import type { TrainStudentOptions } from "./types.js";
 
