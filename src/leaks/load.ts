@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { parseFailures, raceLogPath } from "../collect/index.js";
 import { UsageError } from "../errors.js";
-import type { Manifest } from "../corpus/manifest.js";
+import type { Manifest } from "../corpus/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { forEachRunRecord, loadRunEndStates, loadRunGoroutines } from "../trace/index.js";
 import type { GoroutineInfo, ProgramKind } from "../core/index.js";
