@@ -99,7 +99,7 @@ function generate() {
 // ---------------------------------------------------------------------------------------------
 const { sampleCorrelation } = await import("simple-statistics");
 const { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare } = await load("dataset/ceiling.js");
-const { EVENT_TYPES } = await load("trace/types.js");
+const { EVENT_TYPES } = await load("core/index.js");
 const { compare } = await load("eval/compare.js");
 const { EvaluationInputError } = await load("eval/errors.js");
 const {

@@ -11,13 +11,13 @@ import {
   parseDuration,
   parseShardOption,
   replayRun,
+  parsePeers,
   type ResolvedShard,
   type CollectResult,
   type ExplorationSummary,
   type ReplayResult,
 } from "../collect/index.js";
 import { UsageError } from "../errors.js";
-import { parsePeers } from "../collect/peers.js";
 import { STORE_MODES, type StoreMode } from "../trace/index.js";
 
 /** collect's flags: the ones it shares with hunt (collect-options.ts), and its own. */

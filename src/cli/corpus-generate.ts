@@ -3,7 +3,7 @@
 
 import type { Command } from "commander";
 import { parseIntegerOption } from "./options.js";
-import { generateCorpus, TEMPLATE_NAMES, verifyGenerated } from "../corpus/generate.js";
+import { generateCorpus, TEMPLATE_NAMES, verifyGenerated } from "../corpus/index.js";
 
 interface CorpusGenerateFlags {
   readonly seed: string;

@@ -3,8 +3,7 @@
 import type { Command } from "commander";
 import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseRowLimit, parseRunSelection } from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
-import { distributionJson, distributionReport, formatDistributionTable } from "../dataset/distribution-report.js";
-import { saveHoldout } from "../dataset/split.js";
+import { distributionJson, distributionReport, formatDistributionTable, saveHoldout } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 
 export function registerDist(program: Command): void {

@@ -15,13 +15,11 @@ import {
 import { openExistingDatabase } from "../store/index.js";
 import { DEFAULT_RESAMPLES } from "../metrics/index.js";
 import { progressWriter } from "./progress.js";
-import { runEvaluation } from "../eval/from-database.js";
-import { evaluationText } from "../report/terminal.js";
-import { DEFAULT_CV_FOLDS } from "../eval/index.js";
+import { evaluationText, crossValidationText } from "../report/index.js";
+import { DEFAULT_CV_FOLDS, runEvaluation } from "../eval/index.js";
 import { runCrossValidation } from "../cv/index.js";
-import { crossValidationText } from "../report/cv.js";
 import { UsageError } from "../errors.js";
-import type { Abstraction } from "../dataset/types.js";
+import type { Abstraction } from "../dataset/index.js";
 
 interface EvalFlags {
   readonly configs: string;

@@ -12,8 +12,13 @@ import {
 import { openExistingDatabase } from "../store/index.js";
 import { closeSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
-import { EXPORT_OBJECTIVES, EXPORT_SPLITS, exportDataset } from "../dataset/export.js";
-import type { ExportObjective, ExportSplit } from "../dataset/export.js";
+import {
+  EXPORT_OBJECTIVES,
+  EXPORT_SPLITS,
+  exportDataset,
+  type ExportObjective,
+  type ExportSplit,
+} from "../dataset/index.js";
 
 interface ExportCliOptions {
   configs: string;

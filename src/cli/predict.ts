@@ -22,7 +22,7 @@ import {
   type PredictedDataset,
   type PredictSplit,
 } from "../predict/index.js";
-import { EVENT_TYPES } from "../trace/types.js";
+import { EVENT_TYPES } from "../core/index.js";
 
 interface PredictFlags {
   readonly configs: string;

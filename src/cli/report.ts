@@ -6,9 +6,13 @@ import type { Command } from "commander";
 import { parsePositiveInteger } from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
 import { resolve } from "node:path";
-import { collectionReportSections, hasEvaluation, reportSections } from "../report/build.js";
-import type { ReportSection } from "../report/types.js";
-import { writeReport } from "../report/write.js";
+import {
+  collectionReportSections,
+  hasEvaluation,
+  reportSections,
+  writeReport,
+  type ReportSection,
+} from "../report/index.js";
 
 interface ReportFlags {
   readonly db: string;

@@ -23,7 +23,8 @@ import {
   type LeakRun,
   type RuleOptions,
 } from "../model/index.js";
-import { decodeTrace, type DecodeTap, type GoroutineInfo } from "../trace/index.js";
+import { decodeTrace, type DecodeTap } from "../trace/index.js";
+import type { GoroutineInfo } from "../core/index.js";
 import { parseFailures } from "./failures.js";
 import type { Strategy } from "./strategy.js";
 import type { GoToolchain } from "../go/index.js";

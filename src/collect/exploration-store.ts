@@ -2,6 +2,7 @@
 // and the per-program exploration rows (docs/schema.md, section collect). Each write is
 // one short transaction.
 
+import type { ProgramKind } from "../core/index.js";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
 import type { Strategy } from "./strategy.js";
 import type { ExplorationSummary, RunCheck, RunOutcome } from "./types.js";
@@ -120,7 +121,7 @@ export interface ReplayableRun {
   readonly id: number;
   readonly programId: number;
   readonly program: string;
-  readonly kind: "main" | "test";
+  readonly kind: ProgramKind;
   readonly dir: string;
   readonly root: string;
   readonly testName: string | null;

@@ -1,5 +1,6 @@
 // The shared vocabulary below every stage (floor 0): event types and record kinds with their
-// one numbering, the decoded records, and the number formatting every rendering uses.
+// one numbering, the decoded records, the kind of program a run comes from, and the number
+// formatting every rendering uses.
 export {
   EVENT_TYPES,
   NON_EVENT_KINDS,
@@ -12,4 +13,5 @@ export {
   type RecordKind,
 } from "./events.js";
 export type { GoroutineInfo, GoroutineRecord, LockOp } from "./records.js";
+export type { ProgramKind } from "./programs.js";
 export { MISSING, count, fixed, interval, pct, pctInterval, plural, points, pValue, signed } from "./format.js";

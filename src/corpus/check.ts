@@ -12,7 +12,8 @@ import { NoGoCodeError } from "./errors.js";
 import { buildProblems } from "./go-build.js";
 import { MANIFEST_FILE, type Manifest } from "./manifest.js";
 import { creatorMatches, enclosingFunction, siteProblem } from "./sites.js";
-import type { ProgramKind, ProgramSpec } from "./types.js";
+import type { ProgramKind } from "../core/index.js";
+import type { ProgramSpec } from "./types.js";
 
 export interface CorpusCheckOptions {
   /** The directory to scan; every program below it is checked. */

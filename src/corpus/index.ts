@@ -2,7 +2,8 @@
 // collect), program manifests, `corpus check` and the corpus generator.
 
 export * from "./manifest.js";
-export type { BuildTarget, ProgramKind, ProgramSpec } from "./types.js";
+export type { BuildTarget, ProgramSpec } from "./types.js";
+export type { ProgramKind } from "../core/index.js";
 export { NoGoCodeError, ProgramNameClashError, ProgramNotFoundError } from "./errors.js";
 export {
   discoverPrograms,

@@ -2,7 +2,7 @@
 // for leak detection and corpus statistics. Documented in docs/manifest.md.
 // Programs without a manifest work everywhere in schedlab; only scoring needs labels.
 
-import type { ProgramKind } from "./types.js";
+import type { ProgramKind } from "../core/index.js";
 
 /**
  * "potential-deadlock": every run ends cleanly (nothing hangs or leaks on any schedule),

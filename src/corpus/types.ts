@@ -1,10 +1,8 @@
 // Types of the corpus stage: what a program on disk is, as discovery finds it and as
 // `corpus check` and collect build it.
 
+import type { ProgramKind } from "../core/index.js";
 import type { Manifest } from "./manifest.js";
-
-/** A main package (run as a binary) or a test package (run as a `go test -c` binary). */
-export type ProgramKind = "main" | "test";
 
 /** What building a program needs: its package directory, kind and Go files (absolute, after build constraints). */
 export interface BuildTarget {

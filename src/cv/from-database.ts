@@ -44,7 +44,7 @@ import {
 } from "../predict/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import { EVENT_TYPES, type EventType } from "../trace/types.js";
+import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { trainFromDatabase, type TrainStudentOptions } from "../train/index.js";
 import type { Progress } from "../progress.js";
 import { studentRecipesOf, type StudentRecipe } from "./recipes.js";

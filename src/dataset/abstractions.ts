@@ -3,8 +3,7 @@
 // Invariant: every six-type event of a run is the `next` of exactly one sample under
 // depth, goroutine and context; split takes three samples per non-empty run.
 
-import { EVENT_TYPES, isEventType } from "../trace/types.js";
-import type { EventType, GoroutineRecord } from "../trace/types.js";
+import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../core/index.js";
 import { addCounts, emptyCounts } from "./distribution.js";
 import { prefixHasher } from "./prefix-hash.js";
 import { sampleStepper, type SampleVisitor } from "./sample-stepper.js";

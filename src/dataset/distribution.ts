@@ -1,8 +1,7 @@
 // Empirical next-event distributions: counts per event type, p̂, entropy and mode.
 // Pure functions over EventCounts; every vector is in EVENT_TYPES order.
 
-import { EVENT_TYPES } from "../trace/types.js";
-import type { EventType } from "../trace/types.js";
+import { EVENT_TYPES, type EventType } from "../core/index.js";
 import type { EventCounts } from "./types.js";
 
 /** All-zero counts. */

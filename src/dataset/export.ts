@@ -5,8 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { SchedlabDatabase } from "../store/index.js";
-import { EVENT_TYPES } from "../trace/types.js";
-import type { EventType } from "../trace/types.js";
+import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { modeEvent, probabilities } from "./distribution.js";
 import { DEFAULT_MAX_TOKENS, renderPrefix } from "./render.js";
 import { resolveHoldout } from "./split.js";

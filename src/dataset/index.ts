@@ -90,3 +90,7 @@ export {
 } from "./split.js";
 export type { HoldoutSplit, SplitFamilies, SplitProgram } from "./split.js";
 export { familyGroup, programFamily } from "./family.js";
+export { EXPORT_OBJECTIVES, EXPORT_SPLITS, exportDataset } from "./export.js";
+export type { ExportObjective, ExportOptions, ExportSplit, ExportSummary } from "./export.js";
+export { distributionJson, distributionReport, formatDistributionTable } from "./distribution-report.js";
+export type { DistributionReport, DistributionReportOptions, StateDistributionRow } from "./distribution-report.js";

@@ -3,7 +3,7 @@
 // tell two prefixes apart even when their state ids agree (another collection, new runs).
 
 import { createHash, type Hash } from "node:crypto";
-import type { GoroutineRecord } from "../trace/types.js";
+import type { GoroutineRecord } from "../core/index.js";
 import type { Prefix, RunRecords } from "./types.js";
 
 /** Hashes growing prefixes of one run; `at(end)` calls must not move backwards. */

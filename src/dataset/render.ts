@@ -2,8 +2,7 @@
 // (goroutine states from the scheduler tracker plus the most recent records) for language
 // models. Tokens are approximated as characters / 4.
 
-import { EVENT_TYPES, isEventType } from "../trace/types.js";
-import type { GoroutineRecord } from "../trace/types.js";
+import { EVENT_TYPES, isEventType, type GoroutineRecord } from "../core/index.js";
 import {
   newSchedulerTracker,
   applyRecord,

@@ -2,8 +2,7 @@
 // an array, or streamed from SQLite) and each six-type event that is a sample's next event is
 // emitted with its state key. statesFromRuns and the streaming dataset build share them.
 
-import type { GoroutineInfo, GoroutineRecord } from "../trace/types.js";
-import { isEventType, type EventType } from "../trace/types.js";
+import { isEventType, type GoroutineInfo, type GoroutineRecord, type EventType } from "../core/index.js";
 import { applyRecord, newSchedulerTracker, snapshotCounts, type SchedulerCounts } from "./scheduler-state.js";
 import type { Abstraction } from "./types.js";
 

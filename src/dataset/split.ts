@@ -6,8 +6,7 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.js";
-import { OUTCOMES } from "../corpus/manifest.js";
-import type { Outcome } from "../corpus/manifest.js";
+import { OUTCOMES, type Outcome } from "../corpus/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { familyGroup, programFamily, type FamilyLabels } from "./family.js";
 import { ingestedPrograms } from "./store.js";

@@ -6,7 +6,7 @@
 
 import { inTransaction, multiRowInsert, type SchedlabDatabase } from "../store/index.js";
 import { countRunEvents, forEachRunRecordInChunks, loadRunGoroutines } from "../trace/index.js";
-import { EVENT_TYPES, type EventType } from "../trace/types.js";
+import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { growingPrefixHash } from "./prefix-hash.js";
 import { sampleStepper } from "./sample-stepper.js";
 import { stateId } from "./state-id.js";

@@ -1,8 +1,7 @@
 // The ceiling and baselines that make an accuracy meaningful (docs/dataset.md), and the summary
 // of a set of states. Pure: states in, numbers out. An empty input gives NaN, never a guess.
 
-import { EVENT_TYPES } from "../trace/types.js";
-import type { EventType } from "../trace/types.js";
+import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare, type SeenOnce } from "./ceiling.js";
 import { addCounts, distinctOutcomes, emptyCounts, entropyBits, modeEvent, totalCount } from "./distribution.js";
 import type { EventCounts } from "./types.js";

@@ -1,7 +1,7 @@
 // Samples, states and empirical next-event distributions (docs/dataset.md).
 // Invariant: a state's distribution keeps raw counts per event type; p̂ is derived.
 
-import type { EventType, GoroutineInfo, GoroutineRecord } from "../trace/types.js";
+import type { EventType, GoroutineInfo, GoroutineRecord } from "../core/index.js";
 
 export const ABSTRACTIONS = ["split", "depth", "goroutine", "context"] as const;
 export type Abstraction = (typeof ABSTRACTIONS)[number];

@@ -6,9 +6,8 @@
 
 import { createHash } from "node:crypto";
 import { UsageError } from "../errors.js";
-import { ceilingAccuracy, leaveOneRunOutCeiling } from "../dataset/ceiling.js";
-import type { Abstraction, State } from "../dataset/types.js";
-import { EVENT_TYPES, type EventType } from "../trace/types.js";
+import { ceilingAccuracy, leaveOneRunOutCeiling, type Abstraction, type State } from "../dataset/index.js";
+import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
 import { chooseClusters } from "./evaluate.js";

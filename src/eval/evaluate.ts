@@ -5,9 +5,14 @@
 // Samples are held as typed columns and every sample metric is accumulated in one pass, with
 // its per-cluster sums for the intervals, so memory and time are linear in the samples.
 
-import { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare, type CeilingSample } from "../dataset/ceiling.js";
-import type { State } from "../dataset/types.js";
-import { EVENT_TYPES, type EventType } from "../trace/types.js";
+import {
+  ceilingAccuracy,
+  leaveOneRunOutCeiling,
+  seenOnceShare,
+  type CeilingSample,
+  type State,
+} from "../dataset/index.js";
+import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
 import {

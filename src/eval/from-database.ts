@@ -13,7 +13,7 @@ import {
 } from "../predict/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import { EVENT_TYPES } from "../trace/types.js";
+import { EVENT_TYPES } from "../core/index.js";
 import { EvaluationInputError } from "./errors.js";
 import { evaluate } from "./evaluate.js";
 import { DEFAULT_RESAMPLES, majorityLabel } from "../metrics/index.js";

@@ -7,6 +7,7 @@ export {
   saveEvaluation,
   loadEvaluation,
   listEvaluations,
+  evaluationExists,
   type StoredEvaluation,
   type EvaluationSummary,
 } from "./store.js";
@@ -22,7 +23,8 @@ export type {
   PredictorOutput,
   SampleScores,
 } from "./types.js";
-export type { PredictorFailure } from "./from-database.js";
+export { runEvaluation } from "./from-database.js";
+export type { EvaluationRun, EvaluationRunOptions, PredictorFailure } from "./from-database.js";
 export {
   assignFolds,
   conformalThresholdOfStates,

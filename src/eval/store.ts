@@ -1,7 +1,7 @@
 // Storing evaluation results in SQLite (tables eval_runs, eval_results, eval_comparisons)
 // and reading them back for reports. Writes are one transaction per eval run.
 
-import type { Abstraction } from "../dataset/types.js";
+import type { Abstraction } from "../dataset/index.js";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
 import { NoEvaluationError } from "./errors.js";
 import type { EvaluationResult, PredictorComparison, PredictorEvaluation } from "./types.js";

@@ -2,11 +2,10 @@
 // stored in SQLite and what reports read. Numbers that are undefined for the data
 // (e.g. a correlation over constant predictions) are NaN here and null in JSON.
 
-import type { Abstraction, Sample, SampleRow } from "../dataset/types.js";
-import type { Prediction } from "../predict/types.js";
-import type { EventType } from "../trace/types.js";
+import type { Abstraction, Sample, SampleRow, SeenOnce } from "../dataset/index.js";
+import type { Prediction } from "../predict/index.js";
+import type { EventType } from "../core/index.js";
 import type { BootstrapInterval, McNemarResult, ReliabilityBin, SignFlipResult } from "../metrics/index.js";
-import type { SeenOnce } from "../dataset/ceiling.js";
 
 /** A sample as evaluation needs it: full Samples and compact SampleRows both fit. */
 export type EvaluationSample = Sample | SampleRow;

@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { devNull } from "node:os";
 import { basename, join, resolve } from "node:path";
-import { MANIFEST_FILE, type Manifest } from "../corpus/manifest.js";
+import { MANIFEST_FILE, type Manifest } from "../corpus/index.js";
 import { goHelperPath } from "../gohelper/index.js";
 import { MutationError } from "./errors.js";
 

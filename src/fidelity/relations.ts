@@ -1,7 +1,7 @@
 // The four teacher/student output relations (docs/fidelity.md) on one set of states: pure,
 // predictions in, violation rates with program-bootstrap intervals out.
 
-import type { State } from "../dataset/types.js";
+import type { State } from "../dataset/index.js";
 import {
   type BootstrapInterval,
   clusterBootstrapMeanDifference,
@@ -14,8 +14,8 @@ import {
   topLabel,
   topLabels,
 } from "../metrics/index.js";
-import type { EvaluationSample, PredictorOutput } from "../eval/types.js";
-import { EVENT_TYPES } from "../trace/types.js";
+import type { EvaluationSample, PredictorOutput } from "../eval/index.js";
+import { EVENT_TYPES } from "../core/index.js";
 import { calibrationTallies, mr4FromTallies } from "./calibration-alignment.js";
 import { FidelityInputError } from "./errors.js";
 import {

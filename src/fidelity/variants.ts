@@ -15,10 +15,10 @@ import {
 } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import { clusterBootstrapMeanDifference, topLabel } from "../metrics/index.js";
-import type { PredictorOutput } from "../eval/types.js";
+import type { PredictorOutput } from "../eval/index.js";
 import { createPredictor, predictWithCache, type PredictorSettings } from "../predict/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import { EVENT_TYPES } from "../trace/types.js";
+import { EVENT_TYPES } from "../core/index.js";
 import { FidelityInputError } from "./errors.js";
 import { originalOfVariant, VARIANT_FILE, type MutationKind } from "./mutate.js";
 import { checkFidelity } from "./relations.js";

@@ -3,6 +3,7 @@
 // each test program ran (to list passing tests), and where a waited-for goroutine was
 // created (a partner that had ended has no blocking site). Read once per `leaks` command.
 
+import type { ProgramKind } from "../core/index.js";
 import { ownerRoot } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import type { BaselineMatch } from "./baseline.js";
@@ -31,7 +32,7 @@ export function ciContext(db: SchedlabDatabase, repoRoot: string, baseline: Base
   const rows = db.prepare("SELECT id, name, kind, dir, root, test_name FROM programs ORDER BY name").all() as {
     id: number;
     name: string;
-    kind: "main" | "test";
+    kind: ProgramKind;
     dir: string;
     root: string;
     test_name: string | null;

@@ -23,7 +23,7 @@ import type {
   ProgramRuns,
   RunGoroutineStates,
 } from "./types.js";
-import type { GoroutineInfo } from "../trace/types.js";
+import type { GoroutineInfo } from "../core/index.js";
 
 /** The `go` statement "file.go:LINE" of a canonical id's last segment (entry@file:line#n); null for a root. */
 export function creationSiteKey(canonicalId: string): string | null {

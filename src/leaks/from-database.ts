@@ -7,7 +7,7 @@ import { goHelperPath } from "../gohelper/index.js";
 import { sourceWakersOf, waitSourceOf, type Bug, type PotentialDeadlock } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { relativePackagePaths } from "../trace/index.js";
-import { runTimeExpected } from "../corpus/manifest.js";
+import { runTimeExpected } from "../corpus/index.js";
 import { analyseProgram, detectBlockedAtCrash } from "./detect.js";
 import { parseGoroutineDump } from "./dump.js";
 import { replayCommand } from "../collect/index.js";

@@ -6,6 +6,7 @@
 // they are listed in the test case's <system-out>. A program that did not build has an
 // <error>, one with no ingested run is <skipped> (docs/ci.md, "JUnit"). Pure.
 
+import type { ProgramKind } from "../core/index.js";
 import type { CiContext } from "./ci-context.js";
 import { ruleId, type CiPlace, type CiResult } from "./ci-results.js";
 import { firstSentence } from "./fingerprints.js";
@@ -62,7 +63,7 @@ function failureText(r: CiResult): string {
 }
 
 /** The test case a result belongs to in its program. */
-function caseName(r: CiResult, kind: "main" | "test" | undefined): string {
+function caseName(r: CiResult, kind: ProgramKind | undefined): string {
   if (kind === "main") return MAIN_CASE;
   return r.test ?? PACKAGE_CASE;
 }

@@ -7,10 +7,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { parseFailures, raceLogPath } from "../collect/index.js";
 import { UsageError } from "../errors.js";
-import type { Manifest } from "../corpus/manifest.js";
+import type { Manifest } from "../corpus/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { forEachRunRecord, loadRunEndStates, loadRunGoroutines } from "../trace/index.js";
-import type { GoroutineInfo } from "../trace/types.js";
+import type { GoroutineInfo, ProgramKind } from "../core/index.js";
 import { leakRunOf, runStateFold } from "../model/index.js";
 import type { FailureRun } from "./flaky.js";
 import type { RaceRunOutput } from "./race.js";
@@ -19,7 +19,7 @@ import type { AnalysedRun, LeakRun, ProgramRuns, RunEnd } from "./types.js";
 export interface StoredProgram {
   readonly id: number;
   readonly name: string;
-  readonly kind: "main" | "test";
+  readonly kind: ProgramKind;
   /** The program's directory (absolute, as collect recorded it). */
   readonly dir: string;
   /** The root directory given to collect, under which the program was found. */
@@ -37,7 +37,7 @@ export function storedPrograms(db: SchedlabDatabase, name?: string): StoredProgr
     .all(...(name === undefined ? [] : [name])) as {
     id: number;
     name: string;
-    kind: "main" | "test";
+    kind: ProgramKind;
     dir: string;
     root: string;
     manifest: string | null;

@@ -3,7 +3,7 @@
 // false positives on clean programs. Pure; any detector's signatures can be scored.
 
 import { basename } from "node:path";
-import type { ExpectedBlockedGoroutine, Manifest } from "../corpus/manifest.js";
+import type { ExpectedBlockedGoroutine, Manifest } from "../corpus/index.js";
 import { distinctSignatures, functionBaseName, type BlockedSignature } from "./signature.js";
 
 export interface LabelledProgram {

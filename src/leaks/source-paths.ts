@@ -8,12 +8,13 @@
 import { execaSync } from "execa";
 import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { ProgramKind } from "../core/index.js";
 import { parseFrame } from "../model/index.js";
 
 /** A program as the resolver needs it (the programs table). */
 export interface ProgramSource {
   readonly name: string;
-  readonly kind: "main" | "test";
+  readonly kind: ProgramKind;
   /** Its package directory, absolute. */
   readonly dir: string;
   /** The root collect was given. */

@@ -4,8 +4,8 @@
 // prefix, interpolated down to ngram:K). All pure apart from hashing; predict() never does I/O.
 
 import { createHash } from "node:crypto";
-import type { Prefix, Sample, State } from "../dataset/types.js";
-import { EVENT_TYPES, isEventType, type EventType } from "../trace/types.js";
+import type { Prefix, Sample, State } from "../dataset/index.js";
+import { EVENT_TYPES, isEventType, type EventType } from "../core/index.js";
 import { normalizeWeights, uniformProbabilities } from "./probabilities.js";
 import type { Prediction, Predictor } from "./types.js";
 

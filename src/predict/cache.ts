@@ -5,7 +5,7 @@
 // another collection (or of new runs) with another prefix never reuses it.
 // Invariant: only validated probability vectors are ever stored.
 
-import type { State } from "../dataset/types.js";
+import type { State } from "../dataset/index.js";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
 import { PredictorOutputError } from "./errors.js";
 import { probabilityVectorProblem } from "./probabilities.js";

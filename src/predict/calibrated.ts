@@ -4,9 +4,8 @@
 // students on equal terms instead of being scored uncalibrated beside calibrated students.
 
 import { createHash } from "node:crypto";
-import { totalCount } from "../dataset/distribution.js";
-import type { State } from "../dataset/types.js";
-import { EVENT_TYPES } from "../trace/types.js";
+import { totalCount, type State } from "../dataset/index.js";
+import { EVENT_TYPES } from "../core/index.js";
 import {
   calibrateInPlace,
   fitCalibration,

@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { State } from "../dataset/types.js";
-import { EVENT_TYPES } from "../trace/types.js";
+import type { State } from "../dataset/index.js";
+import { EVENT_TYPES } from "../core/index.js";
 import { ModelNotFoundError, ModelResponseError } from "./errors.js";
 import { logSoftmax, softmax } from "./probabilities.js";
 import { PROMPT_VERSION, renderStatePrompt, type PromptOptions } from "./prompt.js";

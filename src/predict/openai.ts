@@ -5,8 +5,8 @@
 // environment, is sent only in the Authorization header, and is never hashed, stored or printed.
 
 import { createHash } from "node:crypto";
-import type { State } from "../dataset/types.js";
-import { EVENT_TYPES, type EventType } from "../trace/types.js";
+import type { State } from "../dataset/index.js";
+import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { mapWithConcurrency } from "./concurrency.js";
 import { EndpointError, EndpointUnreachableError, ModelResponseError, PredictorSpecError } from "./errors.js";
 import { normalizeWeights } from "./probabilities.js";

@@ -2,7 +2,7 @@
 // softmax. Invariant: every function returning a vector returns six finite
 // non-negative numbers summing to 1.
 
-import { EVENT_TYPES } from "../trace/types.js";
+import { EVENT_TYPES } from "../core/index.js";
 import type { EventProbabilities } from "./types.js";
 
 /** Tolerance for a vector's sum to count as 1. */

@@ -4,8 +4,7 @@
 // endpoints, a " GoXxx" continuation for local causal LMs). Invariant: the text depends
 // only on the state's representative prefix and the options, so it is cacheable by state id.
 
-import { NEXT_EVENT_QUESTION, renderPrefix } from "../dataset/render.js";
-import type { State } from "../dataset/types.js";
+import { NEXT_EVENT_QUESTION, renderPrefix, type State } from "../dataset/index.js";
 
 export interface PromptOptions {
   /** Upper bound on the rendered prefix in approximate tokens (chars / 4); default 1024. */

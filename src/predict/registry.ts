@@ -7,7 +7,7 @@
 // context.studentDir maps it to) with src/predict/student; its id is `student:DIR` and its
 // configHash covers the adapter's weights, so a retrained adapter never reuses stale cache entries.
 
-import type { State } from "../dataset/types.js";
+import type { State } from "../dataset/index.js";
 import {
   contextNgramPredictor,
   marginalCounts,

@@ -7,8 +7,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { State } from "../dataset/types.js";
-import { EVENT_TYPES } from "../trace/types.js";
+import type { State } from "../dataset/index.js";
+import { EVENT_TYPES } from "../core/index.js";
 import { ReplayFormatError, ReplayMissingStatesError } from "./errors.js";
 import { probabilityVectorProblem, SUM_TOLERANCE } from "./probabilities.js";
 import type { Prediction, Predictor, ReasoningTags } from "./types.js";

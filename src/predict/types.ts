@@ -2,7 +2,7 @@
 // over the six event types out, in EVENT_TYPES order. Invariant: every vector has six
 // finite non-negative entries summing to 1 (within 1e-6).
 
-import type { State } from "../dataset/types.js";
+import type { State } from "../dataset/index.js";
 
 /** Probabilities over EVENT_TYPES, in that order. */
 export type EventProbabilities = readonly number[];

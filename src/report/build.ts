@@ -3,8 +3,7 @@
 // database with a collection and no evaluation gets a page of its own: the collection, the
 // leaks, races and flaky tests.
 
-import { NoEvaluationError } from "../eval/errors.js";
-import { listEvaluations, loadEvaluation } from "../eval/store.js";
+import { NoEvaluationError, listEvaluations, loadEvaluation } from "../eval/index.js";
 import { analyseLeaks } from "../leaks/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { collectionSummary } from "./collection.js";
@@ -12,9 +11,9 @@ import { collectionOverviewSection } from "./sections/collection.js";
 import { evaluationSections } from "./sections/evaluation.js";
 import { evaluationHistorySection } from "./sections/history.js";
 import { flakySection, leakSection } from "./sections/pipeline.js";
-import { listRolloutRuns } from "../rollout/store.js";
+import { listRolloutRuns } from "../rollout/index.js";
 import { rolloutSurvivalSection } from "./sections/rollout.js";
-import { listFidelityRuns } from "../fidelity/store.js";
+import { listFidelityRuns } from "../fidelity/index.js";
 import { fidelitySection } from "./sections/fidelity.js";
 import type { ReportSection } from "./types.js";
 

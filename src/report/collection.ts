@@ -2,12 +2,13 @@
 // its runs by strategy and outcome, how many are ingested, whether its build failed, and how
 // its budgeted hunt ended. Reads the tables collect and ingest write (docs/schema.md).
 
+import type { ProgramKind } from "../core/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 
 /** One collected program. */
 export interface CollectedProgram {
   readonly name: string;
-  readonly kind: "main" | "test";
+  readonly kind: ProgramKind;
   /** Runs recorded (build errors included). */
   readonly runs: number;
   readonly byStrategy: { readonly plain: number; readonly race: number; readonly perturb: number };
@@ -40,7 +41,7 @@ export function collectionSummary(db: SchedlabDatabase): CollectionSummary {
   const programs = db.prepare("SELECT id, name, kind FROM programs ORDER BY name").all() as {
     id: number;
     name: string;
-    kind: "main" | "test";
+    kind: ProgramKind;
   }[];
   const runs = db.prepare("SELECT strategy, outcome, ingest_status FROM runs WHERE program_id = ?");
   const build = db.prepare("SELECT status FROM builds WHERE program_id = ? ORDER BY built_at DESC LIMIT 1");

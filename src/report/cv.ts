@@ -4,7 +4,7 @@
 // each predictor's paired difference against the reference, and accuracy per fold.
 
 import type { CrossValidatedAbstraction, CrossValidationRun } from "../cv/index.js";
-import { CONFORMAL_COVERAGE } from "../eval/cv.js";
+import { CONFORMAL_COVERAGE } from "../eval/index.js";
 import { fixed, interval, MISSING, pct, pctInterval, plural, points, pValue, signed } from "../core/index.js";
 import { textTable } from "./terminal.js";
 

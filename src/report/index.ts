@@ -16,6 +16,15 @@ export type { SectionScope } from "./sections/evaluation.js";
 export { evaluationHistorySection } from "./sections/history.js";
 export { rolloutSurvivalSection, survivalByPredictor } from "./sections/rollout.js";
 export { fidelitySection } from "./sections/fidelity.js";
-export { reportSections, type ReportSourceOptions } from "./build.js";
+export {
+  crossValidationBoard,
+  crossValidationLine,
+  crossValidationSection,
+  type CrossValidationBoard,
+} from "./sections/crossValidation.js";
+export { leakSection, overviewSection, rolloutSection, type OverviewInput } from "./sections/pipeline.js";
+export { estimateWithInterval } from "./sections/evaluationTables.js";
+export { crossValidationText } from "./cv.js";
+export { collectionReportSections, hasEvaluation, reportSections, type ReportSourceOptions } from "./build.js";
 export { evaluationText, textTable } from "./terminal.js";
 export * from "./svg/index.js";

@@ -1,6 +1,6 @@
 // Plain-text tables for the terminal (`schedlab eval` without --json).
 
-import type { EvaluationResult } from "../eval/types.js";
+import type { EvaluationResult } from "../eval/index.js";
 import { plural } from "../core/index.js";
 import { COMPARISON_HEADERS, comparisonRow, HEADLINE_HEADERS, headlineRow } from "./sections/evaluationTables.js";
 

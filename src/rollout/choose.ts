@@ -1,7 +1,7 @@
 // The goroutine-choice rule: predictors give an event type only, so the state machine picks
 // the subject (and actor) of each rolled-out event. Pure; documented in docs/rollout.md.
 
-import type { EventType } from "../trace/types.js";
+import type { EventType } from "../core/index.js";
 import type { GoroutineMachine, ProposedTransition, Verdict } from "./state-machine.js";
 import { validateTransition } from "./state-machine.js";
 

@@ -5,18 +5,18 @@
 import {
   samplesWithPrefixes,
   splitDataOf,
+  eventSequence,
   type Abstraction,
   type RunRecords,
   type SampleRow,
   type SplitSource,
   type State,
 } from "../dataset/index.js";
-import { eventSequence } from "../dataset/abstractions.js";
 import { seededRandom } from "../random.js";
 import { UsageError } from "../errors.js";
 import { cachedStatePredictions, createPredictor, type PredictorSettings } from "../predict/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import type { EventType } from "../trace/types.js";
+import type { EventType } from "../core/index.js";
 import {
   brokenRuleCounts,
   distributionGap,

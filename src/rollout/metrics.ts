@@ -3,8 +3,7 @@
 // distribution against the empirical one. Definitions in docs/rollout.md.
 
 import { klDivergence, l1Distance } from "../metrics/index.js";
-import { EVENT_TYPES } from "../trace/types.js";
-import type { EventType } from "../trace/types.js";
+import { EVENT_TYPES, type EventType } from "../core/index.js";
 import type { Rollout } from "./rollout.js";
 
 /** Mean survival steps; NaN for no rollouts. Example: survivals [0, 3, 5] → 8/3. */

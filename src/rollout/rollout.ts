@@ -2,14 +2,9 @@
 // for the next event type in the state of the extended prefix, samples one (temperature,
 // seed), lets the state machine pick the goroutine, and appends the synthesised record.
 
-import { contextKey, eventLabel } from "../dataset/abstractions.js";
-import { prefixHash } from "../dataset/prefix-hash.js";
-import { stateId } from "../dataset/state-id.js";
-import type { Prefix, State } from "../dataset/types.js";
-import { emptyCounts } from "../dataset/distribution.js";
-import type { Predictor } from "../predict/types.js";
-import { EVENT_TYPES, isEventType } from "../trace/types.js";
-import type { EventType, GoroutineRecord } from "../trace/types.js";
+import { contextKey, eventLabel, prefixHash, stateId, emptyCounts, type Prefix, type State } from "../dataset/index.js";
+import type { Predictor } from "../predict/index.js";
+import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../core/index.js";
 import { judgeEvent } from "./choose.js";
 import {
   applyTransition,

@@ -3,10 +3,16 @@
 // Pure and synchronous; the tracker holds the statuses, this module adds the rules and the
 // per-status arrival order the goroutine-choice rule needs.
 
-import { applyRecord, goroutineState, newSchedulerTracker, snapshotCounts } from "../dataset/scheduler-state.js";
-import type { GoroutineStatus, SchedulerTracker } from "../dataset/scheduler-state.js";
-import type { GoroutineRecord, RecordKind } from "../trace/types.js";
-import { initialState } from "../dataset/scheduler-state.js";
+import {
+  applyRecord,
+  goroutineState,
+  newSchedulerTracker,
+  snapshotCounts,
+  initialState,
+  type GoroutineStatus,
+  type SchedulerTracker,
+} from "../dataset/index.js";
+import type { GoroutineRecord, RecordKind } from "../core/index.js";
 
 /** Every rule the machine checks; a violation names exactly one. */
 export const TRANSITION_RULES = [

@@ -15,9 +15,10 @@ import {
   splitData,
   type HoldoutSplit,
   type SplitData,
+  type Abstraction,
 } from "../dataset/index.js";
 import { SchedlabError, UsageError } from "../errors.js";
-import { loadEvaluation } from "../eval/store.js";
+import { loadEvaluation } from "../eval/index.js";
 import { openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { recordedTraces } from "../trace/index.js";
 import { silent } from "../progress.js";
@@ -34,7 +35,6 @@ import { trainStage, type StudentRecipe, type TrainOutput } from "./stages/train
 import { contentHash, ingestedDataHash } from "./store.js";
 import { stratifiedSubset } from "./corpus-subset.js";
 import { bestStudentOf, predictorSummaries } from "./summary.js";
-import type { Abstraction } from "../dataset/types.js";
 import type {
   ExternalSummary,
   PipelineSettings,

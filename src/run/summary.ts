@@ -3,8 +3,7 @@
 
 import type { PredictorEvaluation } from "../eval/index.js";
 import { kindCounts, type LeakAnalysis, type LeakScoreReport } from "../leaks/index.js";
-import { crossValidationLine } from "../report/sections/crossValidation.js";
-import { estimateWithInterval } from "../report/sections/evaluationTables.js";
+import { crossValidationLine, estimateWithInterval } from "../report/index.js";
 import { EVENT_TYPES, fixed, MISSING, pct, type EventType } from "../core/index.js";
 import type { BestStudent, LeakSummary, PipelineSummary, PredictorSummary, SectionSummary } from "./types.js";
 

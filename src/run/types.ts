@@ -3,9 +3,9 @@
 
 import type { Abstraction, SplitFamilies } from "../dataset/index.js";
 import type { BootstrapInterval } from "../metrics/index.js";
-import type { EventType } from "../trace/types.js";
+import type { EventType } from "../core/index.js";
 import type { Progress } from "../progress.js";
-import type { CrossValidationBoard } from "../report/sections/crossValidation.js";
+import type { CrossValidationBoard } from "../report/index.js";
 
 /**
  * Pipeline stages in execution order. With test corpora, train, eval and rollout also run as

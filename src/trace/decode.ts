@@ -10,7 +10,8 @@ import { DEFAULT_GOROUTINE_FILTER } from "./filter.js";
 import { canonicalGoroutineIds } from "./identity.js";
 import { relativePackagePaths } from "./package-path.js";
 import { DecodeStreamParser } from "./stream.js";
-import type { DecodedGoroutine, DecodeSummary, GoroutineFilter, GoroutineRecord, LockOp, RootMode } from "./types.js";
+import type { DecodedGoroutine, DecodeSummary, GoroutineFilter, RootMode } from "./types.js";
+import type { GoroutineRecord, LockOp } from "../core/index.js";
 
 export interface DecodeOptions {
   /** Which goroutine is the root (default "auto"). */

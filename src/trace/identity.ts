@@ -2,7 +2,8 @@
 // runs of the same program (docs/identity.md). Pure.
 
 import { createHash } from "node:crypto";
-import type { DecodedGoroutine, GoroutineInfo } from "./types.js";
+import type { DecodedGoroutine } from "./types.js";
+import type { GoroutineInfo } from "../core/index.js";
 
 /** "example.com/m/pkg.Worker.func1" → "pkg.Worker.func1": the package path's directories dropped. */
 export function shortFunctionName(fn: string): string {

@@ -12,7 +12,13 @@ import { encodeEndStates, END_STATE_FORMAT, leakRunOf, runStateFold, type RunEnd
 import { decodeTrace } from "./decode.js";
 import { TraceCorruptError, TraceDecodeError } from "./errors.js";
 import { testFunctionsInOrder } from "./testOrder.js";
-import { recordKindCode, type GoroutineInfo, type GoroutineRecord, type LockOp } from "../core/index.js";
+import {
+  recordKindCode,
+  type GoroutineInfo,
+  type GoroutineRecord,
+  type LockOp,
+  type ProgramKind,
+} from "../core/index.js";
 import type { GoroutineFilter, RootMode, StoreMode } from "./types.js";
 import type { Progress } from "../progress.js";
 
@@ -77,7 +83,7 @@ interface RunToIngest {
   readonly outcome: RunEnd;
   readonly stderr_tail: string | null;
   readonly wall_ms: number | null;
-  readonly kind: "main" | "test";
+  readonly kind: ProgramKind;
   /** Set when the program is one test of a package (collect --split-tests). */
   readonly test_name: string | null;
   readonly dir: string;

@@ -1,7 +1,7 @@
 // Reads goroutine transitions from `go tool trace -d=parsed`, a debugging dump used only to
 // cross-check the decoder. Its text layout changed in Go 1.26; both layouts are parsed.
 
-import type { RecordKind } from "./types.js";
+import type { RecordKind } from "../core/index.js";
 
 /** One goroutine state transition as the dump prints it. */
 export interface DumpTransition {

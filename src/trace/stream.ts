@@ -3,8 +3,8 @@
 // them, and collects the summary lines.
 
 import { TraceDecodeError } from "./errors.js";
-import type { DecodedGoroutine, DecodeStatus, GoroutineRecord, LockOp } from "./types.js";
-import { RECORD_KINDS } from "./types.js";
+import type { DecodedGoroutine, DecodeStatus } from "./types.js";
+import { RECORD_KINDS, type GoroutineRecord, type LockOp } from "../core/index.js";
 
 export interface StreamEnd {
   readonly status: DecodeStatus;

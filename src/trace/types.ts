@@ -1,28 +1,14 @@
 // Types of the trace stage: decode options and results, the goroutine filter and the
 // store modes. The event vocabulary and the records themselves live in src/core (the
-// goroutine model below this stage needs them too); they are re-exported here as part of
-// the trace stage's API.
+// goroutine model below this stage needs them too); import them from there.
 
-export {
-  EVENT_TYPES,
-  NON_EVENT_KINDS,
-  RECORD_KINDS,
-  isEventType,
-  recordKindCode,
-  type EventType,
-  type NonEventKind,
-  type RecordKind,
-  type GoroutineInfo,
-  type GoroutineRecord,
-  type LockOp,
-} from "../core/index.js";
-import type { GoroutineInfo } from "../core/index.js";
+import type { GoroutineInfo, ProgramKind } from "../core/index.js";
 
 /**
  * Which goroutine is the root: `main` (goroutine 1, running main.main), `test` (each
  * top-level TestXxx goroutine), or `auto` (decided from goroutine 1's first stack).
  */
-export type RootMode = "main" | "test" | "auto";
+export type RootMode = ProgramKind | "auto";
 
 /**
  * The rule that separates user goroutines from the runtime's (docs/identity.md). A

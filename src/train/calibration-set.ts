@@ -5,8 +5,9 @@
 // `dir:kernels` proxy, neither moved holdout ECE (docs/experiments/training.md); they stay as options.
 
 import { seededRandom, shuffleInPlace } from "../random.js";
-import { EVENT_TYPES } from "../trace/types.js";
-import { eventLogits, fitModel, type Standardiser, type TrainingMatrix } from "./fit.js";
+import { EVENT_TYPES } from "../core/index.js";
+import { eventLogits, fitModel, type TrainingMatrix } from "./fit.js";
+import type { Standardiser } from "./standardiser.js";
 import type { ModelShape } from "../predict/index.js";
 import type { TrainStudentOptions } from "./types.js";
 

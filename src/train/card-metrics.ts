@@ -3,7 +3,7 @@
 // accuracy against each run's observed next event, majority, ceiling, macro-F1, 15-bin
 // top-label ECE, per-event recall).
 
-import { EVENT_TYPES, type EventType } from "../trace/types.js";
+import { EVENT_TYPES, type EventType } from "../core/index.js";
 
 export interface ScoredState {
   /** Counts of observed next events, EVENT_TYPES order. */

@@ -17,7 +17,8 @@ import {
 } from "../predict/index.js";
 import { calibratedNll } from "./calibration.js";
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
-import { ensembleLogits, type FitResult, type Standardiser, type TrainingMatrix } from "./fit.js";
+import { ensembleLogits, type FitResult, type TrainingMatrix } from "./fit.js";
+import type { Standardiser } from "./standardiser.js";
 import { featureColumn } from "./rows.js";
 import { SPLIT_GRID_POINTS } from "./split-grid.js";
 import type { StudentCard, TrainStudentOptions } from "./types.js";

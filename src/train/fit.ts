@@ -26,6 +26,7 @@ import {
   sparseRows,
   type SparseRows,
 } from "./sparse.js";
+import { identityStandardiser } from "./standardiser.js";
 
 export { calibrateInPlace, fitCalibration, fitTemperature, nllOfLogits, temperatureOnly, type Calibration };
 
@@ -78,44 +79,6 @@ export interface FitResult {
   readonly bestEpoch: number;
   /** Validation NLL per sample after each epoch. */
   readonly validationLoss: readonly number[];
-}
-
-/** Per-column mean and standard deviation (std 1 for constant columns). */
-export interface Standardiser {
-  readonly mean: Float64Array;
-  readonly std: Float64Array;
-}
-
-export function fitStandardiser(m: TrainingMatrix): Standardiser {
-  const mean = new Float64Array(m.inputs);
-  const std = new Float64Array(m.inputs);
-  for (let r = 0; r < m.rows; r++) for (let j = 0; j < m.inputs; j++) mean[j] += m.x[r * m.inputs + j];
-  for (let j = 0; j < m.inputs; j++) mean[j] /= Math.max(1, m.rows);
-  for (let r = 0; r < m.rows; r++) {
-    for (let j = 0; j < m.inputs; j++) {
-      const d = m.x[r * m.inputs + j] - mean[j];
-      std[j] += d * d;
-    }
-  }
-  for (let j = 0; j < m.inputs; j++) {
-    const s = Math.sqrt(std[j] / Math.max(1, m.rows));
-    std[j] = s > 1e-9 ? s : 1;
-  }
-  return { mean, std };
-}
-
-/** Standardises `x` (rows × mean.length) in place. */
-export function standardiseInPlace(x: Float32Array | Float64Array, s: Standardiser): void {
-  const d = s.mean.length;
-  for (let i = 0; i < x.length; i++) {
-    const j = i % d;
-    x[i] = (x[i] - s.mean[j]) / s.std[j];
-  }
-}
-
-/** The identity standardiser of `inputs` columns (mean 0, std 1): rows are used as they are. */
-export function identityStandardiser(inputs: number): Standardiser {
-  return { mean: new Float64Array(inputs), std: new Float64Array(inputs).fill(1) };
 }
 
 /**

@@ -7,7 +7,7 @@
 // Invariant: sparseForward(row r) gives the same logits as model.forward on the standardised
 // dense row r (tested), up to floating-point rounding.
 
-import type { Standardiser } from "./fit.js";
+import type { Standardiser } from "./standardiser.js";
 import { modelLayout, type ModelShape, type Workspace } from "../predict/index.js";
 
 export interface SparseRows {

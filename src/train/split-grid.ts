@@ -5,10 +5,16 @@
 // per group from the lowest run id, p̂ from every run), so the student learns what pooling runs
 // at a relative position does to p̂ from six times the rows.
 
-import { emptyCounts } from "../dataset/distribution.js";
-import { eventSequence, splitIndex } from "../dataset/abstractions.js";
-import type { Prefix, RunRecords, Sample, State } from "../dataset/types.js";
-import type { EventType } from "../trace/types.js";
+import {
+  emptyCounts,
+  eventSequence,
+  splitIndex,
+  type Prefix,
+  type RunRecords,
+  type Sample,
+  type State,
+} from "../dataset/index.js";
+import type { EventType } from "../core/index.js";
 
 /** The points split states are trained at: every 5 % from 5 to 95 (25, 50 and 75 among them). */
 export const SPLIT_GRID_POINTS: readonly number[] = Array.from({ length: 19 }, (_, i) => 5 * (i + 1));

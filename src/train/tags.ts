@@ -5,7 +5,7 @@
 
 import { goroutineState, trackerAt, type Prefix, type SchedulerTracker } from "../dataset/index.js";
 import { tagOfReason, type TagClass } from "../predict/index.js";
-import type { EventType, GoroutineRecord } from "../trace/types.js";
+import type { EventType, GoroutineRecord } from "../core/index.js";
 
 /**
  * The record of the next event after `prefix`: records[end] when it is that event, else the

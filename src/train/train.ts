@@ -26,7 +26,8 @@ import {
   memberTemperatures,
 } from "./calibration.js";
 import { contextualNll, majorityEventOf, scoreStates, studentCard, type CalibratedEnsemble } from "./card.js";
-import { ensembleLogits, eventLogits, fitModel, fitStandardiser, type FitResult, type Standardiser } from "./fit.js";
+import { ensembleLogits, eventLogits, fitModel, type FitResult } from "./fit.js";
+import { fitStandardiser, type Standardiser } from "./standardiser.js";
 import { cappedStateRows, featureColumn, keptStates, studentRows, type StudentRows } from "./rows.js";
 import { savedNgram } from "./save-adapter.js";
 import { runsOfSamples, splitGridStates } from "./split-grid.js";

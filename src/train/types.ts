@@ -1,8 +1,8 @@
 // Types of the train stage: options of a training run and the adapter's card (its weights and
 // features as saved are the student predictor's, src/predict/student/types.ts).
 
-import type { Abstraction, Sample, State } from "../dataset/types.js";
-import type { EventType } from "../trace/types.js";
+import type { Abstraction, Sample, State } from "../dataset/index.js";
+import type { EventType } from "../core/index.js";
 import type { Activation, FeasibilityRule, ModelKind, StudentFeatureFile, StudentWeights } from "../predict/index.js";
 import type { CardMetrics } from "./card-metrics.js";
 import type { CalibrationMode } from "./calibration.js";

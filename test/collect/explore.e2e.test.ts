@@ -25,7 +25,8 @@ import {
 } from "../../src/collect/index.js";
 import { discoverPrograms } from "../../src/corpus/index.js";
 import { goToolchain } from "../../src/go/index.js";
-import { decodeTrace, type GoroutineRecord } from "../../src/trace/index.js";
+import { decodeTrace } from "../../src/trace/index.js";
+import type { GoroutineRecord } from "../../src/core/index.js";
 import { runCli } from "../helpers/cli.js";
 import { FIXTURES, PROGRAMS, parsedTrace, scratch } from "./helpers.js";
 

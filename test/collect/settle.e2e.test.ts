@@ -18,7 +18,8 @@ import {
 } from "../../src/collect/index.js";
 import { discoverPrograms, type ProgramSpec } from "../../src/corpus/index.js";
 import { goToolchain, type GoToolchain } from "../../src/go/index.js";
-import { decodeTrace, type GoroutineRecord } from "../../src/trace/index.js";
+import { decodeTrace } from "../../src/trace/index.js";
+import type { GoroutineRecord } from "../../src/core/index.js";
 import { scratch } from "./helpers.js";
 
 const EXIT_RACE = fileURLToPath(new URL("../fixtures/collect/exit-race/", import.meta.url));

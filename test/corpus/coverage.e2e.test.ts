@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect } from "../../src/collect/index.js";
 import { openDatabase } from "../../src/store/index.js";
-import { EVENT_TYPES, ingestRuns } from "../../src/trace/index.js";
+import { EVENT_TYPES } from "../../src/core/index.js";
+import { ingestRuns } from "../../src/trace/index.js";
 
 const corpus = fileURLToPath(new URL("../../go-programs/patterns", import.meta.url));
 // One program per mechanism: yields and preemption, a condition variable, locks and a

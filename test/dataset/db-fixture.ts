@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/store/index.js";
 import type { SchedlabDatabase } from "../../src/store/index.js";
-import type { GoroutineRecord } from "../../src/trace/types.js";
+import type { GoroutineRecord } from "../../src/core/index.js";
 
 export function scratchDatabase(): { db: SchedlabDatabase; file: string; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), "schedlab-dataset-"));

@@ -11,7 +11,7 @@ import { stateCeiling } from "../../src/dataset/summary.js";
 import { ingestedPrograms, loadDataset, refreshDataset } from "../../src/dataset/store.js";
 import { loadSide } from "../../src/dataset/split-data.js";
 import { renderPrefix } from "../../src/dataset/render.js";
-import { isEventType } from "../../src/trace/types.js";
+import { isEventType } from "../../src/core/index.js";
 import { ingestRuns } from "../../src/trace/index.js";
 import { runCli } from "../helpers/cli.js";
 import { scratchDatabase } from "./db-fixture.js";

@@ -1,6 +1,6 @@
 // Builds small hand-written record streams for dataset tests.
 
-import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
+import type { GoroutineRecord, RecordKind } from "../../src/core/index.js";
 
 /** One record as [kind, goroutine, reason?, site?]; seq and time are filled in. */
 export type RecordSpec = readonly [RecordKind, number, string?, string?];

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSide } from "../../src/dataset/index.js";
 import { writeReplayFile } from "../../src/predict/index.js";
 import { openDatabase } from "../../src/store/index.js";
-import { EVENT_TYPES } from "../../src/trace/types.js";
+import { EVENT_TYPES } from "../../src/core/index.js";
 import { runCli } from "../helpers/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "schedlab-eval-e2e-"));

@@ -3,7 +3,7 @@ import { evaluate } from "../../src/eval/evaluate.js";
 import { clusterBootstrapMeanDifference } from "../../src/metrics/clusterBootstrap.js";
 import { PROBABILITY_FLOOR } from "../../src/metrics/probabilityFloor.js";
 import type { EvaluationResult } from "../../src/eval/types.js";
-import { EVENT_TYPES } from "../../src/trace/types.js";
+import { EVENT_TYPES } from "../../src/core/index.js";
 import { ORACLE, STATES, UNIFORM, samplesOf } from "./fixtures/states.js";
 import { syntheticSplit } from "./fixtures/synthetic.js";
 import { evaluateBefore } from "./reference/evaluateBefore.js";

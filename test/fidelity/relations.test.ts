@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { SampleRow, State } from "../../src/dataset/types.js";
 import type { PredictorOutput } from "../../src/eval/types.js";
 import { checkFidelity, FidelityInputError, mr1Violated, mr3Violated } from "../../src/fidelity/index.js";
-import { EVENT_TYPES } from "../../src/trace/types.js";
+import { EVENT_TYPES } from "../../src/core/index.js";
 
 function state(id: string, program: string, counts: readonly number[]): State {
   const full = Object.fromEntries(EVENT_TYPES.map((e, k) => [e, counts[k] ?? 0])) as State["counts"];

@@ -25,7 +25,7 @@ import { ciResults, type CiResult } from "../../src/leaks/ci-results.js";
 import { COUNTED_KINDS } from "../../src/leaks/fingerprints.js";
 import { sarifLog } from "../../src/leaks/sarif.js";
 import { sourceResolver, type ProgramSource } from "../../src/leaks/source-paths.js";
-import type { GoroutineInfo, GoroutineRecord, LockOp, RecordKind } from "../../src/trace/types.js";
+import type { GoroutineInfo, GoroutineRecord, LockOp, RecordKind } from "../../src/core/index.js";
 import { leaksJsonSchema, leaksJsonValidator, sarifValidator } from "./schemas.js";
 
 const MS = 1_000_000;

@@ -14,7 +14,7 @@ import {
   type LeakRun,
   type RunEnd,
 } from "../../src/leaks/index.js";
-import type { GoroutineInfo, GoroutineRecord, RecordKind } from "../../src/trace/types.js";
+import type { GoroutineInfo, GoroutineRecord, RecordKind } from "../../src/core/index.js";
 
 const MS = 1_000_000;
 type Step = [kind: RecordKind, gid: number, timeMs: number, reason?: string, site?: string, actor?: number];

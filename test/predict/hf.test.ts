@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ModelNotFoundError } from "../../src/predict/errors.js";
 import { hfPredictor } from "../../src/predict/hf.js";
 import { probabilityVectorProblem } from "../../src/predict/probabilities.js";
-import { EVENT_TYPES } from "../../src/trace/types.js";
+import { EVENT_TYPES } from "../../src/core/index.js";
 import { buildTinyLm } from "../helpers/tiny-lm.js";
 import { prefixOf, records, stateOf } from "./states.js";
 

@@ -2,7 +2,7 @@
 
 import { prefixHash } from "../../src/dataset/prefix-hash.js";
 import type { EventCounts, Prefix, Sample, State } from "../../src/dataset/types.js";
-import { EVENT_TYPES, type EventType, type GoroutineRecord, type RecordKind } from "../../src/trace/types.js";
+import { EVENT_TYPES, type EventType, type GoroutineRecord, type RecordKind } from "../../src/core/index.js";
 
 /** Records from [kind, goroutine, reason?] triples, numbered in order. */
 export function records(...items: Array<[RecordKind, number, string?]>): GoroutineRecord[] {

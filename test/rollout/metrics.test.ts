@@ -15,7 +15,7 @@ import {
 } from "../../src/rollout/index.js";
 import type { Rollout } from "../../src/rollout/index.js";
 import type { State } from "../../src/dataset/types.js";
-import type { EventType } from "../../src/trace/types.js";
+import type { EventType } from "../../src/core/index.js";
 
 const ok = (events: EventType[]): Rollout => ({ events, survival: events.length, end: "reached-k" });
 const bad = (events: EventType[]): Rollout => ({

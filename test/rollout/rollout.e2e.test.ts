@@ -16,7 +16,7 @@ import {
 } from "../../src/rollout/index.js";
 import type { Rollout } from "../../src/rollout/index.js";
 import { openDatabase } from "../../src/store/index.js";
-import { EVENT_TYPES, type GoroutineRecord } from "../../src/trace/types.js";
+import { EVENT_TYPES, type GoroutineRecord } from "../../src/core/index.js";
 import { seededRandom } from "../../src/random.js";
 import { runCli } from "../helpers/cli.js";
 import { FIXTURE_PROGRAMS, traceFixtures, type TracedCorpus } from "../train/traced-runs.js";

@@ -12,7 +12,7 @@ import {
   validateTransition,
 } from "../../src/rollout/index.js";
 import type { GoroutineMachine, TransitionRule } from "../../src/rollout/index.js";
-import { RECORD_KINDS, type GoroutineRecord, type RecordKind } from "../../src/trace/types.js";
+import { RECORD_KINDS, type GoroutineRecord, type RecordKind } from "../../src/core/index.js";
 
 let seq = 0;
 function rec(kind: RecordKind, goroutine: number, actor: number | null = null, reason = ""): GoroutineRecord {

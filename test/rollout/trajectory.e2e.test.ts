@@ -14,7 +14,7 @@ import { loadStudentPredictor } from "../../src/predict/index.js";
 import { saveAdapter } from "../../src/train/index.js";
 import { setTrajectoryTargets } from "../../src/train/rows.js";
 import type { TrainingMatrix } from "../../src/train/fit.js";
-import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
+import type { GoroutineRecord, RecordKind } from "../../src/core/index.js";
 import { FIXTURE_PROGRAMS, traceFixtures, trainOnDatabase, type TracedCorpus } from "../train/traced-runs.js";
 
 function stream(kinds: readonly RecordKind[]): GoroutineRecord[] {

@@ -18,9 +18,8 @@ import {
   iterateRunRecords,
   loadRunRecords,
   type DecodeSummary,
-  type GoroutineRecord,
-  type LockOp,
 } from "../../src/trace/index.js";
+import type { GoroutineRecord, LockOp } from "../../src/core/index.js";
 
 const FIXTURE = fileURLToPath(new URL("../fixtures/lockops/", import.meta.url));
 const SOURCE = readFileSync(join(FIXTURE, "main.go"), "utf8").split("\n");

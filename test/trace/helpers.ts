@@ -2,7 +2,8 @@
 
 import { fileURLToPath } from "node:url";
 import { decodeTrace, type DecodeOptions } from "../../src/trace/decode.js";
-import type { DecodeSummary, GoroutineRecord } from "../../src/trace/types.js";
+import type { DecodeSummary } from "../../src/trace/types.js";
+import type { GoroutineRecord } from "../../src/core/index.js";
 
 export const FIXTURES = fileURLToPath(new URL("../fixtures/traces/", import.meta.url));
 

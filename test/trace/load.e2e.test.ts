@@ -16,10 +16,8 @@ import {
   iterateRunRecords,
   lastRunRecord,
   loadRunRecords,
-  recordKindCode,
-  RECORD_KINDS,
-  type GoroutineRecord,
 } from "../../src/trace/index.js";
+import { recordKindCode, RECORD_KINDS, type GoroutineRecord } from "../../src/core/index.js";
 import { decodeAll, fixture } from "./helpers.js";
 
 function scratch(): string {

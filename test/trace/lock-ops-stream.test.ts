@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { relativePackagePaths } from "../../src/trace/package-path.js";
 import { DecodeStreamParser } from "../../src/trace/stream.js";
-import type { GoroutineRecord, LockOp } from "../../src/trace/types.js";
+import type { GoroutineRecord, LockOp } from "../../src/core/index.js";
 
 const STREAM = [
   "S\t1\tRunning",

@@ -9,7 +9,7 @@ import {
   parseParsedDump,
   recordKindOfTransition,
 } from "../../src/trace/parsedDump.js";
-import type { RecordKind } from "../../src/trace/types.js";
+import type { RecordKind } from "../../src/core/index.js";
 import { decodeAll, fixture } from "./helpers.js";
 
 describe("parsed-dump line parsers", () => {

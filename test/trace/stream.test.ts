@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { TraceDecodeError } from "../../src/trace/errors.js";
 import { DecodeStreamParser } from "../../src/trace/stream.js";
-import type { GoroutineRecord } from "../../src/trace/types.js";
+import type { GoroutineRecord } from "../../src/core/index.js";
 
 const STREAM = [
   "S\t1\tRunning",

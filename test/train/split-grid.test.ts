@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { sampleOf, statesFromRuns } from "../../src/dataset/abstractions.js";
 import type { RunRecords } from "../../src/dataset/types.js";
 import { SPLIT_GRID_POINTS, runsOfSamples, splitGridStates } from "../../src/train/split-grid.js";
-import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
+import type { GoroutineRecord, RecordKind } from "../../src/core/index.js";
 
 function run(runId: number, kinds: readonly RecordKind[]): RunRecords {
   const records: GoroutineRecord[] = kinds.map((kind, seq) => ({

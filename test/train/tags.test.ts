@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Prefix } from "../../src/dataset/types.js";
 import { tagTargetOfPrefix } from "../../src/train/tags.js";
-import type { GoroutineRecord, RecordKind } from "../../src/trace/types.js";
+import type { GoroutineRecord, RecordKind } from "../../src/core/index.js";
 
 let seq = 0;
 function rec(

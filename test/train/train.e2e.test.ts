@@ -10,7 +10,7 @@ import { AdapterError, createPredictor, featurizePrefixes, loadStudentPredictor 
 import { resolveHoldout, statesFromRuns } from "../../src/dataset/index.js";
 import { openDatabase } from "../../src/store/index.js";
 import { cardMetrics, saveAdapter, type TrainedStudent, type TrainFromDatabaseOptions } from "../../src/train/index.js";
-import { EVENT_TYPES } from "../../src/trace/types.js";
+import { EVENT_TYPES } from "../../src/core/index.js";
 import { runCli } from "../helpers/cli.js";
 import { FIXTURE_PROGRAMS, mixedDatabase, traceFixtures, trainOnDatabase, type TracedCorpus } from "./traced-runs.js";
 

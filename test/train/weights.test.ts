@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Sample } from "../../src/dataset/types.js";
 import { capSamplesPerProgram, classWeights, trainingProgramFactors } from "../../src/train/weighting.js";
-import type { EventType } from "../../src/trace/types.js";
+import type { EventType } from "../../src/core/index.js";
 import { ensembleMembers } from "../../src/train/types.js";
 
 const sample = (program: string, end: number, next: EventType = "GoStart"): Sample => ({

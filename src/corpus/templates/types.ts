@@ -2,7 +2,7 @@
 
 import type { ExpectedBlockReason } from "../manifest.js";
 import type { Prng } from "../prng.js";
-import type { ProgramKind } from "../types.js";
+import type { ProgramKind } from "../../core/index.js";
 
 /**
  * A goroutine an injected bug leaves blocked. Either a goroutine started by a `go`

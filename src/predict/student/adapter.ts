@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SchedlabError } from "../../errors.js";
-import { EVENT_TYPES } from "../../trace/types.js";
+import { EVENT_TYPES } from "../../core/index.js";
 import type { NgramModel } from "../baselines.js";
 import { FEASIBILITY_RULES } from "./calibration.js";
 import { FEATURE_SPEC, FEATURE_VERSION } from "./features.js";

@@ -13,7 +13,7 @@ import {
   type ContextNgramCounts,
 } from "../baselines.js";
 import type { GoroutineStatus } from "../../dataset/index.js";
-import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../../trace/types.js";
+import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../../core/index.js";
 
 /** Order of the in-context n-gram: contexts of 0 … CONTEXT_ORDER − 1 previous tokens. */
 export const CONTEXT_ORDER = 4;

@@ -6,7 +6,7 @@
 // removed (docs/experiments/training.md, "Events the prefix rules out").
 
 import type { SchedulerTracker } from "../../dataset/index.js";
-import { EVENT_TYPES } from "../../trace/types.js";
+import { EVENT_TYPES } from "../../core/index.js";
 
 const K = EVENT_TYPES.length;
 const START = EVENT_TYPES.indexOf("GoStart");

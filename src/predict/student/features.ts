@@ -17,7 +17,7 @@ import {
   type SchedulerTracker,
 } from "../../dataset/index.js";
 import { contextCountsOf, contextNgramProbabilities, ngramProbabilities, type NgramModel } from "../baselines.js";
-import { EVENT_TYPES, RECORD_KINDS, type GoroutineRecord, type RecordKind } from "../../trace/types.js";
+import { EVENT_TYPES, RECORD_KINDS, type GoroutineRecord, type RecordKind } from "../../core/index.js";
 import {
   CONTEXT_ORDER,
   PREDICTABILITY_WINDOW,

@@ -1,7 +1,7 @@
 // Reason classes of records: a GoBlock's block reason or a GoSched's kind (yield or
 // preemption) folded into a few classes the student's features and tags share.
 
-import type { GoroutineRecord } from "../../trace/types.js";
+import type { GoroutineRecord } from "../../core/index.js";
 
 /** Reason classes of a record: block reasons, the two GoSched kinds, and none. */
 export const REASON_CLASSES = [

@@ -1,6 +1,6 @@
 // The student adapter's saved form as inference reads it: weights.json and features.json.
 
-import type { EventType } from "../../trace/types.js";
+import type { EventType } from "../../core/index.js";
 import type { ContextTemperature, FeasibilityRule } from "./calibration.js";
 import type { FeatureSpec } from "./features.js";
 import type { ModelShape } from "./model.js";

@@ -6,7 +6,7 @@
 // stage store) keeps.
 
 import type { CrossValidationRun } from "../../cv/index.js";
-import { CONFORMAL_COVERAGE } from "../../eval/cv.js";
+import { CONFORMAL_COVERAGE } from "../../eval/index.js";
 import { escapeXml } from "../escape.js";
 import { fixed, MISSING, pct, pctInterval, plural, points } from "../../core/index.js";
 import { htmlTable } from "../html.js";

@@ -2,11 +2,9 @@
 // predictors, the paired comparisons, and one detail section per predictor.
 
 import { DEFAULT_RESAMPLES } from "../../metrics/index.js";
-import type { StoredEvaluation } from "../../eval/store.js";
-import type { PredictorEvaluation } from "../../eval/types.js";
-import { EVENT_TYPES } from "../../trace/types.js";
+import type { StoredEvaluation, PredictorEvaluation } from "../../eval/index.js";
 import { escapeXml } from "../escape.js";
-import { count, fixed, plural } from "../../core/index.js";
+import { count, fixed, plural, EVENT_TYPES } from "../../core/index.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import { barChart } from "../svg/barChart.js";

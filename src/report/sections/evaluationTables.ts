@@ -2,7 +2,7 @@
 // so every output shows the same numbers under the same headings.
 
 import type { BootstrapInterval } from "../../metrics/index.js";
-import type { PredictorComparison, PredictorEvaluation } from "../../eval/types.js";
+import type { PredictorComparison, PredictorEvaluation } from "../../eval/index.js";
 import { count, EVENT_TYPES, fixed, interval, MISSING, pValue, RARE_EVENTS, signed } from "../../core/index.js";
 
 export const HEADLINE_HEADERS = [

@@ -2,8 +2,7 @@
 // runs with each relation's violation rate beside both accuracies and the thresholds,
 // and prediction flips on original programs against their metamorphic variants.
 
-import type { StoredFidelityRun } from "../../fidelity/store.js";
-import type { VariantComparison } from "../../fidelity/variants.js";
+import type { StoredFidelityRun, VariantComparison } from "../../fidelity/index.js";
 import { escapeXml } from "../escape.js";
 import { fixed } from "../../core/index.js";
 import { htmlTable } from "../html.js";

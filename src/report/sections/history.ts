@@ -1,7 +1,7 @@
 // Report section listing recent eval runs, so a report of the latest run still shows
 // what else the database holds (other abstractions, holdouts, predictors).
 
-import type { EvaluationSummary } from "../../eval/store.js";
+import type { EvaluationSummary } from "../../eval/index.js";
 import { escapeXml } from "../escape.js";
 import { fixed } from "../../core/index.js";
 import { htmlTable } from "../html.js";

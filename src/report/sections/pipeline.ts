@@ -4,9 +4,8 @@
 import type { BootstrapInterval } from "../../metrics/index.js";
 import { bugCounts, kindCounts, type LeakAnalysis } from "../../leaks/index.js";
 import type { RolloutReport, StoredRolloutRun } from "../../rollout/index.js";
-import { EVENT_TYPES } from "../../trace/types.js";
 import { escapeXml } from "../escape.js";
-import { fixed, MISSING, pct, plural } from "../../core/index.js";
+import { fixed, MISSING, pct, plural, EVENT_TYPES } from "../../core/index.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import { barChart } from "../svg/index.js";

@@ -2,7 +2,7 @@
 // mean survival per predictor, unconstrained beside constrained, so a trajectory-trained
 // student can be compared with the single-step one at the same k.
 
-import type { StoredRolloutRun } from "../../rollout/store.js";
+import type { StoredRolloutRun } from "../../rollout/index.js";
 import { escapeXml } from "../escape.js";
 import { fixed } from "../../core/index.js";
 import { htmlTable } from "../html.js";

@@ -5,7 +5,7 @@
 
 import type { Abstraction } from "../../dataset/index.js";
 import { runCrossValidation } from "../../cv/index.js";
-import { crossValidationBoard, type CrossValidationBoard } from "../../report/sections/crossValidation.js";
+import { crossValidationBoard, type CrossValidationBoard } from "../../report/index.js";
 import type { StageDescriptor } from "../stage.js";
 
 export interface CvInput {

@@ -4,8 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SplitData } from "../../dataset/index.js";
-import { runEvaluation } from "../../eval/from-database.js";
-import { evaluationExists } from "../../eval/store.js";
+import { runEvaluation, evaluationExists } from "../../eval/index.js";
 import { contentHash } from "../store.js";
 import type { StageDescriptor } from "../stage.js";
 

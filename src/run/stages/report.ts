@@ -4,10 +4,19 @@
 
 import { existsSync } from "node:fs";
 import { analyseLeaks } from "../../leaks/index.js";
-import { listEvaluations, loadEvaluation, type StoredEvaluation } from "../../eval/store.js";
-import { evaluationHistorySection, evaluationSections, writeReport, type SectionScope } from "../../report/index.js";
-import { crossValidationSection, type CrossValidationBoard } from "../../report/sections/crossValidation.js";
-import { leakSection, overviewSection, rolloutSection, type OverviewInput } from "../../report/sections/pipeline.js";
+import { listEvaluations, loadEvaluation, type StoredEvaluation } from "../../eval/index.js";
+import {
+  evaluationHistorySection,
+  evaluationSections,
+  writeReport,
+  crossValidationSection,
+  leakSection,
+  overviewSection,
+  rolloutSection,
+  type SectionScope,
+  type CrossValidationBoard,
+  type OverviewInput,
+} from "../../report/index.js";
 import { listRolloutRuns, loadRolloutReport } from "../../rollout/index.js";
 import type { StageDescriptor } from "../stage.js";
 import type { LeakSummary, RolloutSummary } from "../types.js";

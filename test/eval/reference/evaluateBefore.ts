@@ -6,7 +6,7 @@
 
 import { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare } from "../../../src/dataset/ceiling.js";
 import type { State } from "../../../src/dataset/types.js";
-import { EVENT_TYPES, type EventType } from "../../../src/trace/types.js";
+import { EVENT_TYPES, type EventType } from "../../../src/core/index.js";
 import { compare } from "../../../src/eval/compare.js";
 import { EvaluationInputError } from "../../../src/eval/errors.js";
 import { accuracy } from "../../../src/metrics/accuracy.js";

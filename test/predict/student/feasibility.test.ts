@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { applyRecord, newSchedulerTracker } from "../../../src/dataset/scheduler-state.js";
 import { capInfeasible, topFeasible, writeFeasibleEvents } from "../../../src/predict/student/feasibility.js";
-import type { GoroutineRecord, RecordKind } from "../../../src/trace/types.js";
+import type { GoroutineRecord, RecordKind } from "../../../src/core/index.js";
 
 const rec = (seq: number, kind: RecordKind, goroutine: number, reason = ""): GoroutineRecord => ({
   seq,

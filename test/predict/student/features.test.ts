@@ -12,7 +12,7 @@ import {
   type FeatureInputs,
 } from "../../../src/predict/student/features.js";
 import { normaliseStaticFeatures } from "../../../src/predict/student/static-features.js";
-import type { GoroutineRecord, RecordKind } from "../../../src/trace/types.js";
+import type { GoroutineRecord, RecordKind } from "../../../src/core/index.js";
 
 let seq = 0;
 function rec(
