@@ -11,7 +11,7 @@
 //    bookkeeping per run outside the process (tracedRun's temp dir, checks, hash, renames).
 
 import { execa } from "execa";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -455,7 +455,7 @@ async function runOne(which) {
   // The fields issue 25 added (brierInterval, nllInterval) are left out, so both sides hash the same fields.
   const comparable = {
     ...result,
-    predictors: result.predictors.map(({ brierInterval, nllInterval, ...rest }) => rest),
+    predictors: result.predictors.map(({ brierInterval: _brierInterval, nllInterval: _nllInterval, ...rest }) => rest),
   };
   const digest = createHash("sha256").update(JSON.stringify(comparable)).digest("hex").slice(0, 16);
   const summary = {

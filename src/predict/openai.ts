@@ -65,7 +65,7 @@ interface ResolvedOptions {
 
 /** Checks the base URL once, here, so a typo fails at once instead of being retried. */
 function checkedBaseUrl(raw: string): string {
-  let url: URL | null = null;
+  let url: URL | null;
   try {
     url = new URL(raw);
   } catch {
@@ -125,7 +125,7 @@ export function jsonSystemPrompt(): string {
  * one ("GoBl" → GoBlock; "Go" is shared by all labels and maps to none).
  */
 export function labelOfToken(token: string): EventType | null {
-  const t = token.trim().replace(/^[\s"'`(\[*:.]+|[\s"'`)\].,:;*]+$/g, "");
+  const t = token.trim().replace(/^[\s"'`([*:.]+|[\s"'`)\].,:;*]+$/g, "");
   const letter = LABEL_LETTERS.indexOf(t as (typeof LABEL_LETTERS)[number]);
   if (letter >= 0) return EVENT_TYPES[letter];
   if (t.length < 3) return null;
@@ -251,8 +251,8 @@ async function postChat(options: ResolvedOptions, body: object): Promise<ChatRes
   const url = `${options.baseUrl}/chat/completions`;
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.apiKey !== undefined && options.apiKey !== "") headers.authorization = `Bearer ${options.apiKey}`;
-  let lastProblem = "";
-  let lastStatus: number | null = null;
+  let lastProblem: string;
+  let lastStatus: number | null;
   for (let attempt = 0; ; attempt++) {
     let wait: number | null = null;
     const controller = new AbortController();
