@@ -306,7 +306,8 @@ async function postChat(options: ResolvedOptions, body: object): Promise<ChatRes
       throw new EndpointError(
         `${url} failed after ${attempt + 1} attempts: ${lastProblem}`,
         lastStatus === null
-          ? "The server is too slow or dropped the connection: raise the per-request timeout (--timeout, in ms; default 60000), lower --concurrency, or check the server."
+          ? "The server is too slow or dropped the connection: raise the per-request timeout (--timeout, " +
+              "in ms; default 60000), lower --concurrency, or check the server."
           : hintForStatus(lastStatus),
         lastStatus,
       );
@@ -389,7 +390,8 @@ export function openAiPredictor(model: string, options: OpenAiOptions = {}): Pre
     const probabilities = probabilitiesFromJsonAnswer(content, o.floor);
     if (probabilities === null) {
       throw new ModelResponseError(
-        `model ${model} gave neither label log-probabilities nor a JSON object of probabilities for state ${state.id}: ${JSON.stringify(content.slice(0, 200))}`,
+        `model ${model} gave neither label log-probabilities nor a JSON object of probabilities for ` +
+          `state ${state.id}: ${JSON.stringify(content.slice(0, 200))}`,
         "Use a server that supports logprobs (vLLM, llama.cpp server) or a model that follows JSON instructions.",
       );
     }
