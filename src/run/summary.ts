@@ -94,12 +94,12 @@ function externalLine(section: PipelineSummary["external"][number]): string {
     .filter((p) => p !== best)
     .map((p) => `${p.name} ${pct(p.accuracy)}`)
     .join(", ");
-  const student =
+  const bestText =
     best === undefined
       ? "no student"
       : `${best.name} ${pct(best.accuracy)} (ECE ${estimateWithInterval(best.ece, best.eceInterval)})`;
   return (
-    `test corpus ${section.corpus.label} (${section.testPrograms.length} programs): ${student}; ${others}; ` +
+    `test corpus ${section.corpus.label} (${section.testPrograms.length} programs): ${bestText}; ${others}; ` +
     `ceiling ${pct(section.predictors[0]?.ceiling)}, leave-one-run-out ${pct(section.predictors[0]?.ceilingLoo)}`
   );
 }
