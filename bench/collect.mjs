@@ -11,7 +11,7 @@
 //    bookkeeping per run outside the process (tracedRun's temp dir, checks, hash, renames).
 
 import { execa } from "execa";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -112,7 +112,9 @@ async function naive(programs, go, work, timed) {
 
 async function speedup(root, programs, go, work) {
   console.log(
-    `corpus: ${root} — ${programs.length} programs (${programs.filter((p) => p.kind === "main").length} main, ${programs.filter((p) => p.kind === "test").length} test), --runs ${runs}, --timeout ${timeoutMs} ms, ${availableParallelism()} cores`,
+    `corpus: ${root} — ${programs.length} programs (${programs.filter((p) => p.kind === "main").length} ` +
+      `main, ${programs.filter((p) => p.kind === "test").length} test), --runs ${runs}, ` +
+      `--timeout ${timeoutMs} ms, ${availableParallelism()} cores`,
   );
   process.stdout.write("warming the Go build cache … ");
   await naive(programs, go, join(work, "warm"), false);
@@ -271,7 +273,10 @@ async function overhead(programs, go, work, result) {
     handRatios.push(ms.hand / ms.bare - 1);
     const per = (v) => (v / overheadRuns).toFixed(1);
     console.log(
-      `  ${program.name}: bare ${per(ms.bare)} ms, hand-traced ${per(ms.hand)} ms, harness untraced ${per(ms.harness)} ms, harness traced ${per(ms.traced)} ms per run (${((ms.traced / ms.bare - 1) * 100).toFixed(1)} %; hand-traced ${((ms.hand / ms.bare - 1) * 100).toFixed(1)} %)`,
+      `  ${program.name}: bare ${per(ms.bare)} ms, hand-traced ${per(ms.hand)} ms, ` +
+        `harness untraced ${per(ms.harness)} ms, harness traced ${per(ms.traced)} ms per run ` +
+        `(${((ms.traced / ms.bare - 1) * 100).toFixed(1)} %; ` +
+        `hand-traced ${((ms.hand / ms.bare - 1) * 100).toFixed(1)} %)`,
     );
   }
   if (chosen.length === 0) {
@@ -283,16 +288,26 @@ async function overhead(programs, go, work, result) {
   const pct = (a, b) => `${((a / b - 1) * 100).toFixed(1)} %`;
   const perRun = (a, b) => `${a >= b ? "+" : ""}${((a - b) / runsMeasured).toFixed(1)} ms`;
   console.log(
-    `harness overhead per run (traced, over the bare binary): ${pct(totals.traced, totals.bare)} of wall time, ${perRun(totals.traced, totals.bare)} per run, median ${(median(ratios) * 100).toFixed(1)} % per program (target <= 15 %)`,
+    `harness overhead per run (traced, over the bare binary): ${pct(totals.traced, totals.bare)} of wall ` +
+      `time, ${perRun(totals.traced, totals.bare)} per run, ` +
+      `median ${(median(ratios) * 100).toFixed(1)} % per program (target <= 15 %)`,
   );
   console.log(
-    `  tracing itself (hand-traced reference: trace.Start/Stop only, over bare): ${pct(totals.hand, totals.bare)}, ${perRun(totals.hand, totals.bare)} per run, median ${(median(handRatios) * 100).toFixed(1)} % per program`,
+    "  tracing itself (hand-traced reference: trace.Start/Stop only, " +
+      `over bare): ${pct(totals.hand, totals.bare)}, ${perRun(totals.hand, totals.bare)} per run, ` +
+      `median ${(median(handRatios) * 100).toFixed(1)} % per program`,
   );
   console.log(
-    `  the harness's own cost (harness traced, over hand-traced): ${pct(totals.traced, totals.hand)}, ${perRun(totals.traced, totals.hand)} per run; harness untraced over bare: ${pct(totals.harness, totals.bare)} (${chosen.length} programs x ${overheadRuns} runs)`,
+    `  the harness's own cost (harness traced, over hand-traced): ${pct(totals.traced, totals.hand)}, ` +
+      `${perRun(totals.traced, totals.hand)} per run; ` +
+      `harness untraced over bare: ${pct(totals.harness, totals.bare)} ` +
+      `(${chosen.length} programs x ${overheadRuns} runs)`,
   );
   console.log(
-    `on the fastest run of each variant (robust to background load): traced over bare ${pct(fastest.traced, fastest.bare)}, hand-traced over bare ${pct(fastest.hand, fastest.bare)}, harness over hand-traced ${pct(fastest.traced, fastest.hand)}`,
+    "on the fastest run of each variant (robust to background load): " +
+      `traced over bare ${pct(fastest.traced, fastest.bare)}, ` +
+      `hand-traced over bare ${pct(fastest.hand, fastest.bare)}, ` +
+      `harness over hand-traced ${pct(fastest.traced, fastest.hand)}`,
   );
   console.log(
     `schedlab bookkeeping per run outside the process (tracedRun wall minus process wall): ${(bookkeepingMs / bookkept).toFixed(2)} ms (${bookkept} runs)`,

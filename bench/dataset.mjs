@@ -63,17 +63,22 @@ try {
   }
   const reference = Math.min(...scans.map((s) => s.ms));
   console.log(
-    `corpus: ${PROGRAMS} programs × ${RUNS} runs, ${scans[0].result} records; reference (fastest raw scan of events of ${scans.length}): ${reference.toFixed(0)} ms`,
+    `corpus: ${PROGRAMS} programs × ${RUNS} runs, ${scans[0].result} records; ` +
+      `reference (fastest raw scan of events of ${scans.length}): ${reference.toFixed(0)} ms`,
   );
   for (const { abstraction, streamed, first, again } of rows) {
     console.log(
-      `${abstraction.padEnd(9)} streamed build and store ${(streamed.ms / reference).toFixed(1)}× reference; in-memory build ${(first.ms / reference).toFixed(1)}× (${first.result.states.length} states, ${first.result.samples.length} samples); ` +
+      `${abstraction.padEnd(9)} streamed build and store ${(streamed.ms / reference).toFixed(1)}× reference; ` +
+        `in-memory build ${(first.ms / reference).toFixed(1)}× (${first.result.states.length} ` +
+        `states, ${first.result.samples.length} samples); ` +
         `cached load ${(again.ms / reference).toFixed(1)}× reference`,
     );
   }
   const sum = (pick) => rows.reduce((n, r) => n + pick(r).ms, 0) / reference;
   console.log(
-    `all four: streamed builds ${sum((r) => r.streamed).toFixed(1)}×, in-memory builds ${sum((r) => r.first).toFixed(1)}×, cached loads ${sum((r) => r.again).toFixed(1)}× reference`,
+    `all four: streamed builds ${sum((r) => r.streamed).toFixed(1)}×, ` +
+      `in-memory builds ${sum((r) => r.first).toFixed(1)}×, ` +
+      `cached loads ${sum((r) => r.again).toFixed(1)}× reference`,
   );
   db.close();
 } finally {

@@ -58,11 +58,13 @@ try {
     `go tool trace -d=parsed > /dev/null: ${go.seconds.toFixed(2)} s, ${(events / go.seconds).toFixed(0)} events/s, peak ${go.mib.toFixed(0)} MiB`,
   );
   console.log(
-    `schedlab decode+ingest (SQLite):    ${seconds.toFixed(2)} s, ${(events / seconds).toFixed(0)} events/s, peak ${nodeMiB.toFixed(0)} MiB node + ${helperAlone.mib.toFixed(0)} MiB helper`,
+    `schedlab decode+ingest (SQLite):    ${seconds.toFixed(2)} s, ${(events / seconds).toFixed(0)} events/s, ` +
+      `peak ${nodeMiB.toFixed(0)} MiB node + ${helperAlone.mib.toFixed(0)} MiB helper`,
   );
   console.log(`  (helper decode alone: ${helperAlone.seconds.toFixed(2)} s)`);
   console.log(
-    `ratio (Go dump time / schedlab time): ${(go.seconds / seconds).toFixed(2)}x ${go.seconds >= seconds ? "— not slower than Go's dump" : "— SLOWER than Go's dump"}`,
+    `ratio (Go dump time / schedlab time): ${(go.seconds / seconds).toFixed(2)}x ` +
+      `${go.seconds >= seconds ? "— not slower than Go's dump" : "— SLOWER than Go's dump"}`,
   );
   if (events < 1_000_000) console.log(`warning: only ${events} events; pass more ROUNDS for the ≥1M-event benchmark`);
 } finally {

@@ -455,7 +455,7 @@ async function runOne(which) {
   // The fields issue 25 added (brierInterval, nllInterval) are left out, so both sides hash the same fields.
   const comparable = {
     ...result,
-    predictors: result.predictors.map(({ brierInterval, nllInterval, ...rest }) => rest),
+    predictors: result.predictors.map(({ brierInterval: _brierInterval, nllInterval: _nllInterval, ...rest }) => rest),
   };
   const digest = createHash("sha256").update(JSON.stringify(comparable)).digest("hex").slice(0, 16);
   const summary = {
@@ -497,7 +497,8 @@ if (only >= 0) {
   const current = child("current");
   const reference = child("reference");
   console.log(
-    `${current.states} states, ${current.samples} samples, ${PROGRAMS} programs (clusters), 1 predictor, ${current.entropyStates} states in the entropy correlation, ${RESAMPLES} resamples`,
+    `${current.states} states, ${current.samples} samples, ${PROGRAMS} programs (clusters), ` +
+      `1 predictor, ${current.entropyStates} states in the entropy correlation, ${RESAMPLES} resamples`,
   );
   for (const r of [reference, current]) {
     console.log(
@@ -511,6 +512,9 @@ if (only >= 0) {
     `results identical (sha256 of the whole result JSON but the new Brier/NLL intervals): ${current.digest === reference.digest} (${current.digest})`,
   );
   console.log(
-    `accuracy ${current.summary.accuracy}, ECE ${current.summary.ece.toFixed(4)}, ρ ${current.summary.rho.toFixed(4)} [${current.summary.rhoInterval.map((v) => v.toFixed(4)).join(", ")}], p ${current.summary.rhoP.toFixed(4)}`,
+    `accuracy ${current.summary.accuracy}, ECE ${current.summary.ece.toFixed(4)}, ` +
+      `ρ ${current.summary.rho.toFixed(4)} ` +
+      `[${current.summary.rhoInterval.map((v) => v.toFixed(4)).join(", ")}], ` +
+      `p ${current.summary.rhoP.toFixed(4)}`,
   );
 }

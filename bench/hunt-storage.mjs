@@ -203,13 +203,16 @@ function writeSuite(root) {
   writeFileSync(join(root, "go.mod"), "module bench.local/suite\n\ngo 1.22\n");
   writeFileSync(
     join(root, "suite.go"),
-    `// Package suite is written by bench/hunt-storage.mjs: a test suite of ${tests} tests.\npackage suite\n\n// work is what each test moves through its goroutines.\nconst work = ${work}\n`,
+    `// Package suite is written by bench/hunt-storage.mjs: a test suite of ${tests} tests.\npackage suite\n\n` +
+      `// work is what each test moves through its goroutines.\nconst work = ${work}\n`,
   );
   for (let file = 0; file * 10 < tests; file++) {
     const bodies = [];
     for (let i = file * 10; i < Math.min(tests, file * 10 + 10); i++)
       bodies.push(i % 40 === 39 ? LEAK(i) : TEMPLATES[i % TEMPLATES.length](i));
-    const source = `package suite\n\nimport (\n\t"context"\n\t"runtime"\n\t"sync"\n\t"testing"\n\t"time"\n)\n\nvar (\n\t_ = context.Background\n\t_ = runtime.Gosched\n\t_ = time.Now\n)\n\n${bodies.join("\n\n")}\n`;
+    const source =
+      `package suite\n\nimport (\n\t"context"\n\t"runtime"\n\t"sync"\n\t"testing"\n\t"time"\n)\n\n` +
+      `var (\n\t_ = context.Background\n\t_ = runtime.Gosched\n\t_ = time.Now\n)\n\n${bodies.join("\n\n")}\n`;
     writeFileSync(join(root, `suite${String(file).padStart(3, "0")}_test.go`), source);
   }
 }
@@ -298,13 +301,15 @@ try {
   }
   const { events, summary } = stores;
   console.log(
-    `suite: ${tests} tests (work ${work}); hunt --budget ${budget} --exhaust-budget: ${runs.n} runs (${strategies.map((s) => `${s.strategy} ${s.n}`).join(", ")}), ` +
+    `suite: ${tests} tests (work ${work}); hunt --budget ${budget} --exhaust-budget: ${runs.n} runs ` +
+      `(${strategies.map((s) => `${s.strategy} ${s.n}`).join(", ")}), ` +
       `${events.events} records, traces ${fmt(runs.bytes / 2 ** 20)} MiB, run wall time ${fmt(runs.wallMs / 1000)} s`,
   );
   console.log(`reference (no storage): hunt ${fmt(hunt.wall)} s, peak ${fmt(hunt.rssMiB, 0)} MiB`);
   for (const [store, m] of Object.entries(stores)) {
     console.log(
-      `--store ${store.padEnd(8)} ingest ${fmt(m.ingest.wall)} s (${fmt(m.events / m.ingest.wall / 1e6, 2)} M records/s, peak ${fmt(m.ingest.rssMiB, 0)} MiB), database ${fmt(m.mib)} MiB; ` +
+      `--store ${store.padEnd(8)} ingest ${fmt(m.ingest.wall)} s (${fmt(m.events / m.ingest.wall / 1e6, 2)} ` +
+        `M records/s, peak ${fmt(m.ingest.rssMiB, 0)} MiB), database ${fmt(m.mib)} MiB; ` +
         `leaks ${fmt(m.leaks.wall)} s (peak ${fmt(m.leaks.rssMiB, 0)} MiB): ${m.found.bugs.length} bugs, ${m.found.findings.length} findings`,
     );
   }

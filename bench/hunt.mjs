@@ -84,7 +84,8 @@ try {
   ]) {
     console.log(
       `${label}: hunt ${fmt(h.collect.wall)} s (${h.runs} runs, ${fmt(h.runs / h.collect.wall, 2)} runs/s), ingest ${fmt(h.ingest.wall)} s, ` +
-        `leaks ${fmt(h.leaks.wall)} s peak ${fmt(h.leaks.rssMiB, 0)} MiB; ${h.bugs} bugs blocking forever in ${h.withBug} of ${h.programs} programs, ${h.potential} potential deadlocks`,
+        `leaks ${fmt(h.leaks.wall)} s peak ${fmt(h.leaks.rssMiB, 0)} MiB; ${h.bugs} bugs blocking forever ` +
+        `in ${h.withBug} of ${h.programs} programs, ${h.potential} potential deadlocks`,
     );
   }
   console.log(

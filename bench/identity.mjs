@@ -150,8 +150,11 @@ try {
   const flat = await measureProgram("flat", FLAT);
   for (const m of [chain, flat]) {
     console.log(
-      `${m.name.padEnd(5)}: ${m.events} events, ${m.goroutines} goroutines; database ${(m.bytes / 2 ** 20).toFixed(1)} MiB, ${(m.bytes / m.events).toFixed(1)} bytes/event; ` +
-        `canonical id longest ${m.longest} chars, mean ${m.meanId.toFixed(0)}; ingest ${m.ingestSeconds.toFixed(1)} s; leaks ${m.leaks.seconds.toFixed(1)} s, peak ${m.leaks.mib.toFixed(0)} MiB`,
+      `${m.name.padEnd(5)}: ${m.events} events, ${m.goroutines} goroutines; ` +
+        `database ${(m.bytes / 2 ** 20).toFixed(1)} MiB, ${(m.bytes / m.events).toFixed(1)} bytes/event; ` +
+        `canonical id longest ${m.longest} chars, mean ${m.meanId.toFixed(0)}; ` +
+        `ingest ${m.ingestSeconds.toFixed(1)} s; leaks ${m.leaks.seconds.toFixed(1)} s, ` +
+        `peak ${m.leaks.mib.toFixed(0)} MiB`,
     );
   }
   console.log(`last worker of the chain: ${chain.deepest}`);

@@ -122,7 +122,9 @@ try {
     findings[0].goroutine.startsWith("main.main/main.stuck@") &&
     findings[0].runsBlocked === runs;
   console.log(
-    `collection: ${runs} runs of a ${hops}-hop ping-pong flood, ${ingest.events} events (${scanned} rows scanned); database ${(statSync(dbFile).size / 2 ** 20).toFixed(0)} MiB, ${(statSync(dbFile).size / ingest.events).toFixed(1)} bytes/event`,
+    `collection: ${runs} runs of a ${hops}-hop ping-pong flood, ${ingest.events} events (${scanned} rows scanned); ` +
+      `database ${(statSync(dbFile).size / 2 ** 20).toFixed(0)} MiB, ` +
+      `${(statSync(dbFile).size / ingest.events).toFixed(1)} bytes/event`,
   );
   console.log(
     `  collect ${collectSeconds.toFixed(1)} s, ingest ${ingestSeconds.toFixed(1)} s (${(ingest.events / ingestSeconds / 1e6).toFixed(2)} M events/s)`,
@@ -130,10 +132,12 @@ try {
   console.log(`plain scan of event_records: ${scan.seconds.toFixed(1)} s, peak ${scan.mib.toFixed(0)} MiB`);
   console.log(`schedlab leaks --json:       ${leaks.seconds.toFixed(1)} s, peak ${leaks.mib.toFixed(0)} MiB`);
   console.log(
-    `ratio leaks / plain scan: time ${(leaks.seconds / scan.seconds).toFixed(2)}x (target ≤ 2), peak RSS ${(leaks.mib / scan.mib).toFixed(2)}x; peak ${leaks.mib <= 1024 ? "within" : "OVER"} 1 GiB`,
+    `ratio leaks / plain scan: time ${(leaks.seconds / scan.seconds).toFixed(2)}x (target ≤ 2), ` +
+      `peak RSS ${(leaks.mib / scan.mib).toFixed(2)}x; peak ${leaks.mib <= 1024 ? "within" : "OVER"} 1 GiB`,
   );
   console.log(
-    `finding: ${found ? "the goroutine left in select, blocked in every run" : "MISSING"} — ${JSON.stringify(findings.map((f) => [f.goroutine, f.reason, `${f.runsBlocked}/${f.runsSeen}`]))}`,
+    `finding: ${found ? "the goroutine left in select, blocked in every run" : "MISSING"} ` +
+      `— ${JSON.stringify(findings.map((f) => [f.goroutine, f.reason, `${f.runsBlocked}/${f.runsSeen}`]))}`,
   );
   if (!found || leaks.mib > 1024) process.exitCode = 1;
 } finally {

@@ -96,7 +96,8 @@ try {
     createPredictor("openai:bench", { baseUrl, concurrency: 8 }).then((p) => p.predict(few)),
   );
   console.log(
-    `openai: ${few.length} states at 10 ms/reply: concurrency 1 ${serial.toFixed(3)} s, concurrency 8 ${parallel.toFixed(3)} s; ratio ${(serial / parallel).toFixed(2)}`,
+    `openai: ${few.length} states at 10 ms/reply: concurrency 1 ${serial.toFixed(3)} s, ` +
+      `concurrency 8 ${parallel.toFixed(3)} s; ratio ${(serial / parallel).toFixed(2)}`,
   );
   server.closeAllConnections();
   server.close();

@@ -70,7 +70,9 @@ try {
   });
   const events = db.prepare("SELECT COUNT(*) AS n FROM events").get().n;
   console.log(
-    `collection: ${PROGRAMS} programs × 5 runs, ${events} records; ${ABSTRACTION} states; split ${data.fit.programs.length} fit / ${data.validation.programs.length} validation / ${data.test.programs.length} test programs`,
+    `collection: ${PROGRAMS} programs × 5 runs, ${events} records; ${ABSTRACTION} states; ` +
+      `split ${data.fit.programs.length} fit / ${data.validation.programs.length} validation ` +
+      `/ ${data.test.programs.length} test programs`,
   );
   console.log(`eval + rollout + fidelity, each loading the split: ${separate.toFixed(2)} s`);
   console.log(

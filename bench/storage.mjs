@@ -126,12 +126,16 @@ try {
   const perEvent = (bytes) => bytes / full.records;
   const trace = perEvent(run.traceBytes);
   console.log(
-    `collection: 1 run of ${chains} chains × ${workersPerChain} workers × ${rounds} rounds: ${full.records} records, ${goroutines.n} goroutines (longest id ${goroutines.longest} chars); collect ${collectSeconds.toFixed(1)} s`,
+    `collection: 1 run of ${chains} chains × ${workersPerChain} workers × ${rounds} rounds: ${full.records} ` +
+      `records, ${goroutines.n} goroutines (longest id ${goroutines.longest} chars); ` +
+      `collect ${collectSeconds.toFixed(1)} s`,
   );
   console.log(`trace file (reference):  ${(run.traceBytes / MiB).toFixed(1)} MiB, ${trace.toFixed(1)} bytes/event`);
   for (const m of [full, summary]) {
     console.log(
-      `--store ${m.store.padEnd(8)} ${(m.bytes / MiB).toFixed(1).padStart(7)} MiB, ${perEvent(m.bytes).toFixed(1)} bytes/event (${(perEvent(m.bytes) / trace).toFixed(2)}x the trace); ingest ${m.seconds.toFixed(1)} s (${(m.records / m.seconds / 1e6).toFixed(2)} M events/s)`,
+      `--store ${m.store.padEnd(8)} ${(m.bytes / MiB).toFixed(1).padStart(7)} MiB, ` +
+        `${perEvent(m.bytes).toFixed(1)} bytes/event (${(perEvent(m.bytes) / trace).toFixed(2)}x the trace); ` +
+        `ingest ${m.seconds.toFixed(1)} s (${(m.records / m.seconds / 1e6).toFixed(2)} M events/s)`,
     );
   }
   console.log("where the bytes of --store events go (after VACUUM):");
@@ -141,7 +145,9 @@ try {
     );
   const within = perEvent(full.bytes) <= 60;
   console.log(
-    `ratio events database / trace: ${(perEvent(full.bytes) / trace).toFixed(2)}x; summary / events: ${(summary.bytes / full.bytes).toFixed(4)}x; events ${within ? "within" : "OVER"} 60 bytes/event`,
+    `ratio events database / trace: ${(perEvent(full.bytes) / trace).toFixed(2)}x; ` +
+      `summary / events: ${(summary.bytes / full.bytes).toFixed(4)}x; ` +
+      `events ${within ? "within" : "OVER"} 60 bytes/event`,
   );
   if (!within) process.exitCode = 1;
 } finally {

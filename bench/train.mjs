@@ -157,7 +157,8 @@ console.log(
 for (const row of rows) {
   const per100k = (row.ms / 1000) * (100_000 / row.samples);
   console.log(
-    `train ${row.what}, ${row.epochs} epochs, ${row.samples} samples (${row.trainRows} rows): ${row.ms.toFixed(0)} ms = ${(row.ms / reference.ms).toFixed(1)}× feature extraction; ` +
+    `train ${row.what}, ${row.epochs} epochs, ${row.samples} samples (${row.trainRows} ` +
+      `rows): ${row.ms.toFixed(0)} ms = ${(row.ms / reference.ms).toFixed(1)}× feature extraction; ` +
       `${per100k.toFixed(1)} s per 100k samples${row.target ? ` (target ≤ 10 s: ${per100k <= 10 ? "met" : "NOT met"})` : ""}`,
   );
 }

@@ -235,7 +235,8 @@ async function crossValidateAbstraction(
     `${JSON.stringify({ abstraction, runs, k: assignment.k, seed: assignment.seed, folds: assignment.folds, samples: assignment.samples }, null, 2)}\n`,
   );
   progress(
-    `${weights.length} families, ${candidates.length} programs, ${everything.samples.length} samples in ${assignment.k} folds of ${assignment.samples.join(" / ")} samples; students under ${cacheDir}`,
+    `${weights.length} families, ${candidates.length} programs, ${everything.samples.length} samples ` +
+      `in ${assignment.k} folds of ${assignment.samples.join(" / ")} samples; students under ${cacheDir}`,
   );
 
   const recipes = studentRecipesOf(options.predictors);
@@ -249,7 +250,9 @@ async function crossValidateAbstraction(
     const test = candidates.filter((p) => inFold.has(p.family)).map((p) => p.name);
     const data = loadSplitData(db, { abstraction, holdout: foldSplit(candidates, test, fold, assignment.k), runs });
     progress(
-      `fold ${fold}/${assignment.k}: ${families.length} test families (${data.test.programs.length} programs, ${data.test.samples.length} samples); ${data.fit.programs.length} fit, ${data.validation.programs.length} validation programs`,
+      `fold ${fold}/${assignment.k}: ${families.length} test families (${data.test.programs.length} ` +
+        `programs, ${data.test.samples.length} samples); ${data.fit.programs.length} ` +
+        `fit, ${data.validation.programs.length} validation programs`,
     );
     const students = await trainFoldStudents(db, data, recipes, join(cacheDir, `fold-${fold}`), options, (m, t) =>
       progress(`fold ${fold}: ${m}`, t),

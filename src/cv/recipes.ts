@@ -45,7 +45,9 @@ export function parseStudentRecipe(name: string): StudentRecipe {
   if (!valid) {
     throw new UsageError(
       `--cv trains student:${name} in every fold, but "${name}" is not a student recipe`,
-      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; saved adapters cannot be cross-validated (they were trained on some of the test families).",
+      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, " +
+        "and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; " +
+        "saved adapters cannot be cross-validated (they were trained on some of the test families).",
     );
   }
   return {

@@ -174,8 +174,11 @@ export function formatDistributionTable(
     "",
     `samples ${samples}; class frequencies: ${EVENT_TYPES.map((e) => `${e} ${pct(sm.classFrequencies[e])}`).join(", ")}`,
     `mean entropy ${fixed(sm.meanEntropy)} bits; states with more than one observed next event: ${pct(sm.multiOutcomeShare)}`,
-    `ceiling (mode of p̂): ${pct(sm.ceiling)} in-sample, ${pct(sm.ceilingLoo)} leave-one-run-out; states seen once: ${pct(sm.seenOnce.states)} (${pct(sm.seenOnce.samples)} of samples)`,
-    `majority baseline (${report.majorityClass ?? "none"}, learned on ${report.trainPrograms.length} training programs, holdout ${report.holdout}): ${pct(sm.majority)}`,
+    `ceiling (mode of p̂): ${pct(sm.ceiling)} in-sample, ${pct(sm.ceilingLoo)} leave-one-run-out; ` +
+      `states seen once: ${pct(sm.seenOnce.states)} (${pct(sm.seenOnce.samples)} of samples)`,
+    `majority baseline (${report.majorityClass ?? "none"}, ` +
+      `learned on ${report.trainPrograms.length} training programs, ` +
+      `holdout ${report.holdout}): ${pct(sm.majority)}`,
   );
   return lines.join("\n");
 }

@@ -50,7 +50,9 @@ export function renderPrefix(prefix: Prefix, options: RenderOptions = {}): strin
   const waits = Object.entries(counts.waitingByReason).map(([r, n]) => `${r === "" ? "unspecified" : r}=${n}`);
   const header = [
     `program ${prefix.program}, GOMAXPROCS=${prefix.procs}, ${eventCount} events so far`,
-    `goroutines: running=${counts.running} runnable=${counts.runnable} waiting=${counts.waiting}${waits.length > 0 ? ` (${waits.join(", ")})` : ""} syscall=${counts.syscall} created=${counts.created} ended=${counts.ended}`,
+    `goroutines: running=${counts.running} runnable=${counts.runnable} ` +
+      `waiting=${counts.waiting}${waits.length > 0 ? ` (${waits.join(", ")})` : ""} syscall=${counts.syscall} ` +
+      `created=${counts.created} ended=${counts.ended}`,
   ];
   const goroutineLines: string[] = [];
   for (const gid of knownGoroutines(tracker)) {

@@ -46,7 +46,10 @@ export function contextKey(counts: SchedulerCounts, lastEvents: readonly string[
   const waits = Object.entries(counts.waitingByReason).map(
     ([reason, n]) => `${reason === "" ? "unspecified" : reason}:${bucket(n)}`,
   );
-  return `running=${bucket(counts.running)} runnable=${bucket(counts.runnable)} syscall=${bucket(counts.syscall)} waiting={${waits.join(",")}} last=${lastEvents.join(",")}`;
+  return (
+    `running=${bucket(counts.running)} runnable=${bucket(counts.runnable)} ` +
+    `syscall=${bucket(counts.syscall)} waiting={${waits.join(",")}} last=${lastEvents.join(",")}`
+  );
 }
 
 /**

@@ -149,7 +149,7 @@ export function initialState(name: string, previous?: GoroutineState): { status:
   const text = name.trim();
   const lower = text.toLowerCase();
   if (lower.startsWith("waiting")) {
-    const reason = text.slice("waiting".length).replace(/^[\s:(\-]+|[\s)]+$/g, "");
+    const reason = text.slice("waiting".length).replace(/^[\s:(-]+|[\s)]+$/g, "");
     return { status: "waiting", reason };
   }
   if (lower.startsWith("running")) return { status: "running", reason: "" };

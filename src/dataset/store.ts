@@ -123,7 +123,8 @@ interface RunRow {
 function usableRuns(db: SchedlabDatabase, programId: number, runs: RunSelection): RunRow[] {
   return db
     .prepare(
-      `SELECT r.id, r.procs, r.ingest_status, r.trace_sha256 FROM runs r WHERE r.program_id = ? AND r.ingest_status IN ${USABLE} AND ${strategyCondition(runs)} ORDER BY r.id`,
+      "SELECT r.id, r.procs, r.ingest_status, r.trace_sha256 FROM runs r " +
+        `WHERE r.program_id = ? AND r.ingest_status IN ${USABLE} AND ${strategyCondition(runs)} ORDER BY r.id`,
     )
     .all(programId) as RunRow[];
 }
@@ -206,7 +207,8 @@ export function storeProgramStates(
     };
     const insertStates = multiRowInsert(
       db,
-      "INSERT INTO states (abstraction, program_id, key, state_id, n_gocreate, n_gostart, n_goblock, n_gounblock, n_gosched, n_goend, runs, rep_run_id, rep_end, prefix_hash)",
+      "INSERT INTO states (abstraction, program_id, key, state_id, n_gocreate, n_gostart, n_goblock, " +
+        "n_gounblock, n_gosched, n_goend, runs, rep_run_id, rep_end, prefix_hash)",
       14,
     );
     const insertSamples = multiRowInsert(db, "INSERT INTO samples (abstraction, run_id, position, state_id, next)", 5);

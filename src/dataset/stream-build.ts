@@ -42,8 +42,11 @@ export function streamProgramStates(
     db.prepare(
       "DELETE FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)",
     ).run(abstraction, program.id);
-    db.exec(`CREATE TEMP TABLE IF NOT EXISTS stream_states (state_id TEXT PRIMARY KEY, key TEXT NOT NULL, rep_run_id INTEGER NOT NULL, rep_end INTEGER NOT NULL, prefix_hash TEXT NOT NULL) WITHOUT ROWID;
-      DELETE FROM temp.stream_states;`);
+    db.exec(
+      "CREATE TEMP TABLE IF NOT EXISTS stream_states (state_id TEXT PRIMARY KEY, key TEXT NOT NULL, " +
+        `rep_run_id INTEGER NOT NULL, rep_end INTEGER NOT NULL, prefix_hash TEXT NOT NULL) WITHOUT ROWID;
+      DELETE FROM temp.stream_states;`,
+    );
     // The first sample of a state (in run-id, then position order) is its representative.
     const insertStates = multiRowInsert(
       db,
@@ -85,7 +88,8 @@ export function streamProgramStates(
     }
     // One pass over the program's samples counts every state; the representative comes from stream_states.
     db.prepare(
-      `INSERT INTO states (abstraction, program_id, key, state_id, n_gocreate, n_gostart, n_goblock, n_gounblock, n_gosched, n_goend, runs, rep_run_id, rep_end, prefix_hash)
+      "INSERT INTO states (abstraction, program_id, key, state_id, n_gocreate, n_gostart, n_goblock, n_gounblock, " +
+        `n_gosched, n_goend, runs, rep_run_id, rep_end, prefix_hash)
        SELECT ?, ?, t.key, c.state_id, c.n0, c.n1, c.n2, c.n3, c.n4, c.n5, c.runs, t.rep_run_id, t.rep_end, t.prefix_hash
        FROM (SELECT s.state_id, ${COUNT_COLUMNS}, COUNT(DISTINCT s.run_id) AS runs FROM samples s
              WHERE s.abstraction = ? AND s.run_id IN (SELECT id FROM runs WHERE program_id = ?) GROUP BY s.state_id) c

@@ -122,7 +122,8 @@ export interface FoldPredictions {
  * The calibration scores of one predictor on held-out states: for every event a state saw,
  * the LAC score 1 − q(event), weighted by how many samples saw it (conformalThreshold's input).
  *
- * @example conformalCalibrationScores([state with counts GoStart 3, GoEnd 1], [{ probabilities: [0, 0.75, 0, 0, 0, 0.25] }]) // => { scores: [0.25, 0.75], weights: [3, 1] }
+ * @example conformalCalibrationScores([state with counts GoStart 3, GoEnd 1],
+ *   [{ probabilities: [0, 0.75, 0, 0, 0, 0.25] }]) // => { scores: [0.25, 0.75], weights: [3, 1] }
  */
 export function conformalCalibrationScores(
   states: readonly State[],

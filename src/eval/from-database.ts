@@ -102,7 +102,8 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
     );
   }
   progress(
-    `${data.abstraction}: ${data.fit.states.length} training states, ${data.validation.states.length} validation states, ${test.states.length} test states, ${test.samples.length} test samples`,
+    `${data.abstraction}: ${data.fit.states.length} training states, ${data.validation.states.length} ` +
+      `validation states, ${test.states.length} test states, ${test.samples.length} test samples`,
   );
 
   const trainingSamples = samplesWithPrefixes(data.fit);

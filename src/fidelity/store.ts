@@ -47,7 +47,8 @@ export function saveFidelityRun(
     Number(
       db
         .prepare(
-          `INSERT INTO fidelity_runs (mode, teacher, student, abstraction, holdout, thresholds, mr1, mr2, mr3, mr4, teacher_accuracy, student_accuracy, details, created_at)
+          "INSERT INTO fidelity_runs (mode, teacher, student, abstraction, holdout, thresholds, mr1, mr2, mr3, mr4, " +
+            `teacher_accuracy, student_accuracy, details, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(

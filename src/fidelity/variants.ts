@@ -100,9 +100,11 @@ export function findVariantPairs(programs: readonly DatasetProgram[]): { pairs: 
           (o.name === parsed.base || o.name.endsWith(`/${parsed.base}`)) && originalOfVariant(o.name) === undefined,
       );
     if (candidates.length !== 1) {
-      warnings.push(
-        `${p.name}: ${candidates.length === 0 ? "its original has no ingested runs" : `several programs could be its original (${candidates.map((c) => c.name).join(", ")})`}; skipped`,
-      );
+      const why =
+        candidates.length === 0
+          ? "its original has no ingested runs"
+          : `several programs could be its original (${candidates.map((c) => c.name).join(", ")})`;
+      warnings.push(`${p.name}: ${why}; skipped`);
       continue;
     }
     pairs.push({ original: candidates[0]!.name, variant: p.name, kind: parsed.kind, seed: parsed.seed });

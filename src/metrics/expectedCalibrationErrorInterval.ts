@@ -76,7 +76,10 @@ export interface CalibrationCells {
  *
  * @param sizes samples per cluster
  * @param cells per-cluster bin sums, sizes.length × bins cells
- * @example expectedCalibrationErrorIntervalOfCells([1, 1], { count: Float64Array.of(0, 1, 0, 1), confidenceSum: Float64Array.of(0, 0.9, 0, 0.6), hits: Float64Array.of(0, 1, 0, 0) }, { bins: 2 }).estimate // => 0.25
+ * @example expectedCalibrationErrorIntervalOfCells([1, 1], {
+ *   count: Float64Array.of(0, 1, 0, 1),
+ *   confidenceSum: Float64Array.of(0, 0.9, 0, 0.6),
+ *   hits: Float64Array.of(0, 1, 0, 0) }, { bins: 2 }).estimate // => 0.25
  */
 export function expectedCalibrationErrorIntervalOfCells(
   sizes: readonly number[],

@@ -66,7 +66,9 @@ export async function predictDataset(db: SchedlabDatabase, options: PredictDatas
     );
   }
   progress(
-    `${options.abstraction}: ${states.length} states of ${programs.length} ${split} programs; fitted predictors train on ${data.fit.programs.length} programs, cal: calibrates on ${data.validation.programs.length}`,
+    `${options.abstraction}: ${states.length} states of ${programs.length} ${split} programs; ` +
+      `fitted predictors train on ${data.fit.programs.length} programs, cal: ` +
+      `calibrates on ${data.validation.programs.length}`,
   );
   const predictor = await createPredictor(options.predictor, {
     ...options.context,

@@ -47,7 +47,8 @@ export function resolveModelSource(modelOrPath: string, allowDownload: boolean):
   if (!allowDownload) {
     throw new ModelNotFoundError(
       `no local model at ${dir}`,
-      `Pass hf:PATH with a local model directory (config.json, tokenizer.json, onnx/model.onnx), or add --allow-download to fetch "${modelOrPath}" from the hub.`,
+      "Pass hf:PATH with a local model directory (config.json, tokenizer.json, onnx/model.onnx), " +
+        `or add --allow-download to fetch "${modelOrPath}" from the hub.`,
     );
   }
   return { kind: "hub", id: modelOrPath };

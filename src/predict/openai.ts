@@ -65,7 +65,7 @@ interface ResolvedOptions {
 
 /** Checks the base URL once, here, so a typo fails at once instead of being retried. */
 function checkedBaseUrl(raw: string): string {
-  let url: URL | null = null;
+  let url: URL | null;
   try {
     url = new URL(raw);
   } catch {
@@ -125,7 +125,7 @@ export function jsonSystemPrompt(): string {
  * one ("GoBl" → GoBlock; "Go" is shared by all labels and maps to none).
  */
 export function labelOfToken(token: string): EventType | null {
-  const t = token.trim().replace(/^[\s"'`(\[*:.]+|[\s"'`)\].,:;*]+$/g, "");
+  const t = token.trim().replace(/^[\s"'`([*:.]+|[\s"'`)\].,:;*]+$/g, "");
   const letter = LABEL_LETTERS.indexOf(t as (typeof LABEL_LETTERS)[number]);
   if (letter >= 0) return EVENT_TYPES[letter];
   if (t.length < 3) return null;
@@ -251,8 +251,8 @@ async function postChat(options: ResolvedOptions, body: object): Promise<ChatRes
   const url = `${options.baseUrl}/chat/completions`;
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.apiKey !== undefined && options.apiKey !== "") headers.authorization = `Bearer ${options.apiKey}`;
-  let lastProblem = "";
-  let lastStatus: number | null = null;
+  let lastProblem: string;
+  let lastStatus: number | null;
   for (let attempt = 0; ; attempt++) {
     let wait: number | null = null;
     const controller = new AbortController();
@@ -306,7 +306,8 @@ async function postChat(options: ResolvedOptions, body: object): Promise<ChatRes
       throw new EndpointError(
         `${url} failed after ${attempt + 1} attempts: ${lastProblem}`,
         lastStatus === null
-          ? "The server is too slow or dropped the connection: raise the per-request timeout (--timeout, in ms; default 60000), lower --concurrency, or check the server."
+          ? "The server is too slow or dropped the connection: raise the per-request timeout (--timeout, " +
+              "in ms; default 60000), lower --concurrency, or check the server."
           : hintForStatus(lastStatus),
         lastStatus,
       );
@@ -389,7 +390,8 @@ export function openAiPredictor(model: string, options: OpenAiOptions = {}): Pre
     const probabilities = probabilitiesFromJsonAnswer(content, o.floor);
     if (probabilities === null) {
       throw new ModelResponseError(
-        `model ${model} gave neither label log-probabilities nor a JSON object of probabilities for state ${state.id}: ${JSON.stringify(content.slice(0, 200))}`,
+        `model ${model} gave neither label log-probabilities nor a JSON object of probabilities for ` +
+          `state ${state.id}: ${JSON.stringify(content.slice(0, 200))}`,
         "Use a server that supports logprobs (vLLM, llama.cpp server) or a model that follows JSON instructions.",
       );
     }

@@ -69,7 +69,9 @@ export function parseReplayText(text: string, file: string): Map<string, ReplayE
     const line = raw.trim();
     if (line === "") continue;
     const where = `${file}:${index + 1}`;
-    const hint = `Each line must be {"stateId": "...", "probabilities": {"GoCreate": p, ...}} (or an array in the order ${EVENT_TYPES.join(", ")}); see docs/predictors.md.`;
+    const hint =
+      `Each line must be {"stateId": "...", "probabilities": {"GoCreate": p, ` +
+      `...}} (or an array in the order ${EVENT_TYPES.join(", ")}); see docs/predictors.md.`;
     let parsed: unknown;
     try {
       parsed = JSON.parse(line);
@@ -135,7 +137,8 @@ export function replayPredictor(file: string): Predictor {
       if (missing.length > 0) {
         const stale = missing.filter((s) => byState.has(s.id)).length;
         throw new ReplayMissingStatesError(
-          `replay file ${path} has no prediction for ${missing.length} of ${states.length} states (e.g. state ${missing[0].id}, ${missing[0].program} ${missing[0].key})` +
+          `replay file ${path} has no prediction for ${missing.length} of ${states.length} states (e.g. ` +
+            `state ${missing[0].id}, ${missing[0].program} ${missing[0].key})` +
             (stale > 0
               ? `; ${stale} of them have a line made for another prefix (another collection or other runs)`
               : ""),

@@ -15,8 +15,12 @@ const conformalTarget = (a: CrossValidatedAbstraction): number =>
 function abstractionText(a: CrossValidatedAbstraction, reference: string): string {
   const s = a.scores;
   const families = a.assignment.folds.reduce((n, f) => n + f.length, 0);
+  const byFamily = s.clusterUnit.unit === "family";
+  const clusters = plural(s.clusterUnit.clusters, byFamily ? "family" : "program", byFamily ? "families" : "programs");
   const lines = [
-    `leave-family-out CV · ${a.abstraction} · ${a.assignment.k} folds (seed ${a.assignment.seed}) · ${plural(families, "family", "families")}, ${plural(s.programs, "program")}, ${plural(s.states, "state")}, ${plural(s.samples, "sample")} · intervals resample ${plural(s.clusterUnit.clusters, s.clusterUnit.unit === "family" ? "family" : "program", s.clusterUnit.unit === "family" ? "families" : "programs")} · ${a.seconds.toFixed(0)} s`,
+    `leave-family-out CV · ${a.abstraction} · ${a.assignment.k} folds (seed ${a.assignment.seed}) · ` +
+      `${plural(families, "family", "families")}, ${plural(s.programs, "program")}, ${plural(s.states, "state")}, ` +
+      `${plural(s.samples, "sample")} · intervals resample ${clusters} · ${a.seconds.toFixed(0)} s`,
     `ceiling ${pct(s.ceiling)} · leave-one-run-out ceiling ${pct(s.ceilingLoo)} · majority (${s.majorityClass}, from the training folds) ${pct(s.majority)}`,
     "",
     textTable(
@@ -58,7 +62,8 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
           : `[${p.conformal.setSize.lower.toFixed(2)}, ${p.conformal.setSize.upper.toFixed(2)}]`,
       ]),
     ),
-    "coverage: share of test samples whose next event is in the split-conformal set (LAC score, calibrated per fold on its validation families); set size: mean events in the set.",
+    "coverage: share of test samples whose next event is in the split-conformal set (LAC score, " +
+      "calibrated per fold on its validation families); set size: mean events in the set.",
   ];
   if (s.againstReference.length > 0) {
     lines.push(

@@ -45,7 +45,9 @@ export function saveRolloutReport(
         ).lastInsertRowid,
     );
     const insert = db.prepare(
-      "INSERT OR REPLACE INTO rollout_prefixes (rollout_run_id, state_id, program, key, continuations, mean_survival, reached_k, k_step_accuracy) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT OR REPLACE INTO rollout_prefixes " +
+        "(rollout_run_id, state_id, program, key, continuations, mean_survival, reached_k, k_step_accuracy) " +
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     );
     for (const p of report.prefixes)
       insert.run(

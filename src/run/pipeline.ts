@@ -243,7 +243,10 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
       leaks,
       out: settings.out,
       title: "schedlab run",
-      source: `${settings.db}, eval run ${main.summary.evalRunId}, corpus ${settings.corpus}${settings.quick ? " (--quick subset)" : ""}${settings.testCorpora.length > 0 ? `, test corpora ${settings.testCorpora.join(", ")}` : ""}`,
+      source:
+        `${settings.db}, eval run ${main.summary.evalRunId}, corpus ${settings.corpus}` +
+        `${settings.quick ? " (--quick subset)" : ""}` +
+        `${settings.testCorpora.length > 0 ? `, test corpora ${settings.testCorpora.join(", ")}` : ""}`,
     }))!;
     return {
       ...main.summary,

@@ -28,7 +28,8 @@ export function readStage(db: SchedlabDatabase, stage: string): StageRecord | nu
 export function writeStage(db: SchedlabDatabase, stage: string, record: StageRecord): void {
   db.prepare(
     "INSERT INTO pipeline_stages (stage, input_hash, output, elapsed_ms, completed_at) VALUES (?, ?, ?, ?, ?) " +
-      "ON CONFLICT(stage) DO UPDATE SET input_hash = excluded.input_hash, output = excluded.output, elapsed_ms = excluded.elapsed_ms, completed_at = excluded.completed_at",
+      "ON CONFLICT(stage) DO UPDATE SET input_hash = excluded.input_hash, output = excluded.output, " +
+      "elapsed_ms = excluded.elapsed_ms, completed_at = excluded.completed_at",
   ).run(stage, record.inputHash, JSON.stringify(record.output), Math.round(record.elapsedMs), new Date().toISOString());
 }
 

@@ -81,7 +81,9 @@ function headlineLine(section: SectionSummary, where: string, abstraction: strin
   const families = `${section.families.test} ${section.families.test === 1 ? "family" : "families"}`;
   return best === undefined
     ? `best student: none trained; ${section.testPrograms.length} ${where} programs (${families}, ${abstraction} states)`
-    : `best student ${best.name} (chosen on validation): accuracy ${pct(best.accuracy)} vs majority ${pct(best.majority)} vs ceiling ${pct(best.ceiling)} (leave-one-run-out ${pct(best.ceilingLoo)}) on ${section.testPrograms.length} ${where} programs (${families}, ${abstraction} states)`;
+    : `best student ${best.name} (chosen on validation): accuracy ${pct(best.accuracy)} ` +
+        `vs majority ${pct(best.majority)} vs ceiling ${pct(best.ceiling)} (leave-one-run-out ${pct(best.ceilingLoo)}) ` +
+        `on ${section.testPrograms.length} ${where} programs (${families}, ${abstraction} states)`;
 }
 
 /** One line per test corpus: its best student and the baselines beside it. */
@@ -91,7 +93,14 @@ function externalLine(section: PipelineSummary["external"][number]): string {
     .filter((p) => p !== best)
     .map((p) => `${p.name} ${pct(p.accuracy)}`)
     .join(", ");
-  return `test corpus ${section.corpus.label} (${section.testPrograms.length} programs): ${best === undefined ? "no student" : `${best.name} ${pct(best.accuracy)} (ECE ${estimateWithInterval(best.ece, best.eceInterval)})`}; ${others}; ceiling ${pct(section.predictors[0]?.ceiling)}, leave-one-run-out ${pct(section.predictors[0]?.ceilingLoo)}`;
+  const bestText =
+    best === undefined
+      ? "no student"
+      : `${best.name} ${pct(best.accuracy)} (ECE ${estimateWithInterval(best.ece, best.eceInterval)})`;
+  return (
+    `test corpus ${section.corpus.label} (${section.testPrograms.length} programs): ${bestText}; ${others}; ` +
+    `ceiling ${pct(section.predictors[0]?.ceiling)}, leave-one-run-out ${pct(section.predictors[0]?.ceilingLoo)}`
+  );
 }
 
 /** The summary lines printed at the end of `schedlab run` (five, one for the CV stage when it ran, one per test corpus), before where the report is. */
@@ -101,24 +110,34 @@ export function summaryLines(summary: PipelineSummary): string[] {
   const baselines = summary.predictors.filter((p) => !p.spec.startsWith("student:"));
   const students = summary.predictors.filter((p) => p.spec.startsWith("student:"));
   const leaks = summary.leaks;
+  const eceList = summary.predictors.map((p) => `${p.name} ${estimateWithInterval(p.ece, p.eceInterval)}`).join(", ");
+  const macroF1 = reference === undefined ? "" : `; macro-F1 of ${reference.name} ${fixed(reference.macroF1)}`;
   const lines = [
     headlineLine(summary, "held-out", summary.abstraction),
-    `students: ${students.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ") || MISSING}; baselines: ${baselines.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ")}`,
-    `calibration (ECE, lower is better): ${summary.predictors.map((p) => `${p.name} ${estimateWithInterval(p.ece, p.eceInterval)}`).join(", ")}${reference === undefined ? "" : `; macro-F1 of ${reference.name} ${fixed(reference.macroF1)}`}`,
+    `students: ${students.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ") || MISSING}; ` +
+      `baselines: ${baselines.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ")}`,
+    `calibration (ECE, lower is better): ${eceList}${macroF1}`,
     ...(summary.crossValidation === null
       ? []
       : [crossValidationLine(summary.crossValidation, summary.best?.name ?? null)]),
     ...summary.external.map(externalLine),
     leaks === null
       ? "leaks: not analysed (see the warnings above)"
-      : `leaks found: ${leaks.bugs} bugs (${leaks.provenBugs} proven) leaving ${leaks.findings} goroutines blocked forever in ${leaks.programsWithFindings} of ${leaks.programsAnalysed} programs${leaks.otherKinds === "" ? "" : `; also ${leaks.otherKinds}`}${leaks.potentialDeadlocks === 0 ? "" : `; ${leaks.potentialDeadlocks} potential deadlocks`}; ${
+      : `leaks found: ${leaks.bugs} bugs (${leaks.provenBugs} proven) leaving ${leaks.findings} goroutines ` +
+        `blocked forever in ${leaks.programsWithFindings} of ${leaks.programsAnalysed} programs` +
+        `${leaks.otherKinds === "" ? "" : `; also ${leaks.otherKinds}`}` +
+        `${leaks.potentialDeadlocks === 0 ? "" : `; ${leaks.potentialDeadlocks} potential deadlocks`}; ${
           leaks.labelledPrograms === 0
             ? "no program has a schedlab.json manifest, so nothing is scored against labels"
             : `vs labels precision ${pct(leaks.precision)}, recall ${pct(leaks.recall)}, ${leaks.falsePositivesOnClean} false positives on clean programs`
         }`,
     summary.rollout === null
       ? "rollout: not run (see the warnings above)"
-      : `rollout of ${summary.rollout.predictor} (${summary.rollout.steps} steps, unconstrained): greedy mean survival ${summary.rollout.greedy.meanSurvival.toFixed(2)}, ${pct(summary.rollout.greedy.reachedK)} reach k; sampled ${summary.rollout.meanSurvival.toFixed(2)}, ${pct(summary.rollout.reachedK)} reach k, k-step accuracy ${pct(summary.rollout.kStepAccuracy)}`,
+      : `rollout of ${summary.rollout.predictor} (${summary.rollout.steps} steps, unconstrained): ` +
+        `greedy mean survival ${summary.rollout.greedy.meanSurvival.toFixed(2)}, ` +
+        `${pct(summary.rollout.greedy.reachedK)} reach k; ` +
+        `sampled ${summary.rollout.meanSurvival.toFixed(2)}, ${pct(summary.rollout.reachedK)} reach k, ` +
+        `k-step accuracy ${pct(summary.rollout.kStepAccuracy)}`,
   ];
   return lines;
 }

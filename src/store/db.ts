@@ -87,7 +87,8 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
       throw new SchemaVersionError(
         `${file} has schema version ${row?.value ?? "unknown"}; this schedlab uses version ${SCHEMA_VERSION}`,
         older
-          ? "The database was made by an older schedlab: re-run `schedlab collect --force` into a new --db file (traces on disk are reused by `schedlab ingest`)."
+          ? "The database was made by an older schedlab: re-run `schedlab collect --force` into a new --db file " +
+              "(traces on disk are reused by `schedlab ingest`)."
           : "The database was made by a newer schedlab: upgrade schedlab, or pass --db with another file.",
       );
     }

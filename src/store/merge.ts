@@ -244,7 +244,8 @@ function mergeRuns(db: SchedlabDatabase, conflicts: string[]): { added: number; 
     "SELECT id, trace_sha256 AS sha, created_at AS createdAt FROM main.runs WHERE program_id = ? AND config = ? AND run_index = ?",
   );
   const insert = db.prepare(
-    `INSERT INTO main.runs (${columns.map(quote).join(", ")}) SELECT ${selected.join(", ")} FROM merge_input.runs r JOIN temp.program_map m ON m.old = r.program_id WHERE r.id = ?`,
+    `INSERT INTO main.runs (${columns.map(quote).join(", ")}) SELECT ${selected.join(", ")} ` +
+      "FROM merge_input.runs r JOIN temp.program_map m ON m.old = r.program_id WHERE r.id = ?",
   );
   const map = db.prepare("INSERT INTO temp.run_map (old, new, fresh) VALUES (?, ?, ?)");
   let added = 0;

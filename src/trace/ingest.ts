@@ -188,7 +188,8 @@ function toIngest(force: boolean, store: StoreMode): { readonly where: string; r
 
 /** The columns of RunToIngest (runs r, programs p). */
 const RUN_TO_INGEST =
-  "SELECT r.id, r.trace_path, r.run_index, r.config, r.outcome, r.stderr_tail, r.wall_ms, p.kind, p.test_name, p.dir, p.root FROM runs r JOIN programs p ON p.id = r.program_id";
+  "SELECT r.id, r.trace_path, r.run_index, r.config, r.outcome, r.stderr_tail, r.wall_ms, p.kind, p.test_name, p.dir, p.root " +
+  "FROM runs r JOIN programs p ON p.id = r.program_id";
 
 function selectRuns(db: SchedlabDatabase, options: IngestOptions): RunToIngest[] {
   const { where, params } = toIngest(options.force ?? false, options.store ?? "events");

@@ -46,12 +46,14 @@ function traceStrings(db: SchedlabDatabase): (id: number) => string {
 function requireEvents(db: SchedlabDatabase, runId: number): void {
   const run = db
     .prepare(
-      "SELECT r.store, r.config, r.run_index AS runIndex, p.name FROM runs r JOIN programs p ON p.id = r.program_id WHERE r.id = ? AND r.ingest_status IS NOT NULL",
+      "SELECT r.store, r.config, r.run_index AS runIndex, p.name FROM runs r JOIN programs p ON p.id = r.program_id " +
+        "WHERE r.id = ? AND r.ingest_status IS NOT NULL",
     )
     .get(runId) as { store: "events" | "summary"; config: string; runIndex: number; name: string } | undefined;
   if (run?.store !== "summary") return;
   throw new SummaryOnlyRunError(
-    `run ${runId} (${run.name}, ${run.config} #${run.runIndex}) was ingested with --store summary: only its goroutines and end state are stored, not its events`,
+    `run ${runId} (${run.name}, ${run.config} #${run.runIndex}) was ingested with --store summary: ` +
+      "only its goroutines and end state are stored, not its events",
     `Store its events with \`schedlab ingest --store events --db ${db.name}\` (it decodes the traces on disk again, of summary runs only), then retry.`,
   );
 }

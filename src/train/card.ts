@@ -200,7 +200,8 @@ function metricsTable(title: string, m: CardMetrics | null): string {
       m.majorityEvent +
       ") | ceiling | macro-F1 | ECE (15 bins) | NLL | recall GoEnd | recall GoSched | recall GoUnblock |",
     "|---|---|---|---|---|---|---|---|---|",
-    `| ${pct(m.accuracy)} | ${pct(m.majority)} | ${pct(m.ceiling)} | ${fixed(m.macroF1)} | ${fixed(m.ece)} | ${fixed(m.nll)} | ${pct(m.recall.GoEnd)} | ${pct(m.recall.GoSched)} | ${pct(m.recall.GoUnblock)} |`,
+    `| ${pct(m.accuracy)} | ${pct(m.majority)} | ${pct(m.ceiling)} | ${fixed(m.macroF1)} | ${fixed(m.ece)} | ${fixed(m.nll)} ` +
+      `| ${pct(m.recall.GoEnd)} | ${pct(m.recall.GoSched)} | ${pct(m.recall.GoUnblock)} |`,
     "",
   ].join("\n");
 }
@@ -219,10 +220,13 @@ export function cardMarkdown(card: StudentCard): string {
     "",
     "## Training",
     "",
-    `- objective: **${t.objective}**${t.tags ? " + reasoning tags" : ""}${t.balance ? " + class rebalancing" : ""}${t.staticFeatures ? " + static source features" : ""}; model: **${t.model}**; seed ${t.seed}`,
+    `- objective: **${t.objective}**${t.tags ? " + reasoning tags" : ""}${t.balance ? " + class rebalancing" : ""}` +
+      `${t.staticFeatures ? " + static source features" : ""}; model: **${t.model}**; seed ${t.seed}`,
     `- hyper-parameters: ${hyper}`,
     `- ${t.features} features (spec version ${t.featureVersion}), ${t.parameters} parameters; ${t.epochsRun} epochs run, best epoch ${t.bestEpoch}`,
-    `- calibration fitted on the validation programs: temperature ${fixed(t.temperature)}, weight ${fixed(t.priorWeight, 2)} of the training class marginal (q = F((1 − α)·softmax(z/T) + α·marginal), F the feasibility rule ${String(t.hyperParameters.feasibility ?? "none")}; validation NLL ${fixed(t.validationNll)})`,
+    `- calibration fitted on the validation programs: temperature ${fixed(t.temperature)}, ` +
+      `weight ${fixed(t.priorWeight, 2)} of the training class marginal (q = F((1 − α)·softmax(z/T) + α·marginal), ` +
+      `F the feasibility rule ${String(t.hyperParameters.feasibility ?? "none")}; validation NLL ${fixed(t.validationNll)})`,
     "",
     "## Data",
     "",

@@ -112,7 +112,7 @@ export function fitModel(
   let bestLoss = nllOfLogits(sparseLogits(shape, params, validationRows), validation, shape.events, 1);
   let bestEpoch = 0;
   const history: number[] = [];
-  let epoch = 0;
+  let epoch: number;
   for (epoch = 1; epoch <= options.epochs; epoch++) {
     shuffleInPlace(order, random);
     for (let start = 0; start < train.rows; start += options.batchSize) {

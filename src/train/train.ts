@@ -81,7 +81,9 @@ export async function trainOnSplit(
   }
   if (data.validation.programs.length === 0) {
     throw new UsageError(
-      `only ${data.fit.programs.length} training program(s) left after the holdout and none for validation: a validation split for early stopping and calibration needs at least 2 (whole families where there are several)`,
+      `only ${data.fit.programs.length} training program(s) left after the holdout and none for validation: ` +
+        "a validation split for early stopping and calibration needs at least 2 (whole families where there " +
+        "are several)",
       "Collect traces of more programs, or hold out fewer (--holdout).",
     );
   }
@@ -114,7 +116,8 @@ export async function trainOnSplit(
     : classWeights(totals, 0, 1);
   const rows = studentRows(fitSide, validationSide, holdoutStates, inputs, weights, options);
   options.onProgress?.(
-    `${rows.train.rows} training rows (${options.objective}), ${rows.validation.rows} validation and ${rows.holdout.rows} holdout states, ${FEATURE_COUNT} features`,
+    `${rows.train.rows} training rows (${options.objective}), ${rows.validation.rows} validation ` +
+      `and ${rows.holdout.rows} holdout states, ${FEATURE_COUNT} features`,
   );
   const standardiser = fitStandardiser(rows.train);
   const shape: ModelShape = {

@@ -37,7 +37,8 @@ export function insertRun(
 ): number {
   const info = db
     .prepare(
-      "INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_sha256, ingest_status, created_at) VALUES (?, 'procs-2', 2, ?, 'ok', ?, ?, '2026-01-01')",
+      "INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_sha256, ingest_status, created_at) " +
+        "VALUES (?, 'procs-2', 2, ?, 'ok', ?, ?, '2026-01-01')",
     )
     .run(programId, runIndex, `sha-${programId}-${runIndex}`, status);
   const runId = Number(info.lastInsertRowid);

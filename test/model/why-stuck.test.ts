@@ -152,7 +152,9 @@ describe("why it is stuck", () => {
     ]);
     expect(first?.cycle?.map((s) => s.goroutine)).toEqual([a.canonicalId, b.canonicalId]);
     expect(first?.text).toBe(
-      "bank.TestTransfer.func1 waits at bank_test.go:15 (Mutex.Lock, called at bank_test.go:40) for bank.TestTransfer.func2, which waits at bank_test.go:25 (Mutex.Lock, called at bank_test.go:40) for bank.TestTransfer.func1: " +
+      "bank.TestTransfer.func1 waits at bank_test.go:15 (Mutex.Lock, " +
+        "called at bank_test.go:40) for bank.TestTransfer.func2, which waits at bank_test.go:25 (Mutex.Lock, " +
+        "called at bank_test.go:40) for bank.TestTransfer.func1: " +
         "a cycle of blocked goroutines, so none of them can ever be woken. bank.TestTransfer.func2 took that lock at bank_test.go:23.",
     );
     const bugs = groupBugs(program, judgements, explanations);
@@ -219,7 +221,9 @@ describe("why it is stuck", () => {
     expect(e?.wait).toBe("WaitGroup.Wait");
     expect(e?.partnerGone).toBe(true);
     expect(e?.text).toBe(
-      "bank.TestDrain.func1 waits at bank_test.go:36 in WaitGroup.Wait. No run shows who could wake it, and every other goroutine of its owner had ended or waits in the same operation: nothing is left to wake it.",
+      "bank.TestDrain.func1 waits at bank_test.go:36 in WaitGroup.Wait. No run shows who could wake it, " +
+        "and every other goroutine of its owner had ended or waits in the same operation: " +
+        "nothing is left to wake it.",
     );
     const bugs = groupBugs(
       program,
@@ -260,7 +264,8 @@ describe("why it is stuck", () => {
     ]);
     expect(e?.partnerGone).toBe(true);
     expect(e?.text).toBe(
-      "bank.TestFetch.func1 waits at bank_test.go:52 in chan receive. In other runs it was woken there by TestFetch, which had ended. Nothing is left to wake it.",
+      "bank.TestFetch.func1 waits at bank_test.go:52 in chan receive. In other runs it was woken there by " +
+        "TestFetch, which had ended. Nothing is left to wake it.",
     );
   });
 });

@@ -120,7 +120,8 @@ beforeAll(async () => {
     runId = Number(
       db
         .prepare(
-          "INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_path, created_at) VALUES (?, 'procs-2', 2, 0, 'ok', ?, '2026-01-01T00:00:00Z')",
+          "INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_path, created_at) " +
+            "VALUES (?, 'procs-2', 2, 0, 'ok', ?, '2026-01-01T00:00:00Z')",
         )
         .run(program, trace).lastInsertRowid,
     );

@@ -12,7 +12,9 @@ describe("testFunctionsInOrder", () => {
     const dir = mkdtempSync(join(tmpdir(), "schedlab-test-order-"));
     writeFileSync(
       join(dir, "b_test.go"),
-      'package p\n\nimport "testing"\n\nfunc TestZed(t *testing.T) {}\nfunc TestAlpha(t *testing.T) {}\nfunc Testlower(t *testing.T) {}\nfunc helper(t *testing.T) {}\n',
+      'package p\n\nimport "testing"\n\n' +
+        "func TestZed(t *testing.T) {}\nfunc TestAlpha(t *testing.T) {}\n" +
+        "func Testlower(t *testing.T) {}\nfunc helper(t *testing.T) {}\n",
     );
     writeFileSync(
       join(dir, "a_test.go"),

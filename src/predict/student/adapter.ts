@@ -176,7 +176,9 @@ export function loadAdapter(path: string): LoadedAdapter {
     typeof weights.usesStaticFeatures !== "boolean"
   ) {
     throw new AdapterError(
-      `adapter ${dir} has malformed weights (expected ${size} finite parameters for its shape, a temperature > 0, a prior weight in [0, 1) and a prior distribution over the ${EVENT_TYPES.length} events)`,
+      `adapter ${dir} has malformed weights (expected ${size} finite parameters for its shape, ` +
+        "a temperature > 0, a prior weight in [0, 1) and a prior distribution over " +
+        `the ${EVENT_TYPES.length} events)`,
       retrain,
     );
   }

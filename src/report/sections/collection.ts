@@ -13,7 +13,10 @@ import type { ReportSection } from "../types.js";
 
 /** Why the page has no prediction sections, and how to get them. */
 export const NO_EVALUATION_NOTE =
-  "This database holds a collection and no evaluation, so this report shows what was collected and what its runs show: bugs that leave goroutines blocked, potential deadlocks, data races and flaky tests. The prediction sections (next-event accuracy, calibration, rollouts, fidelity) need a trained and evaluated model: run `schedlab run`, or `schedlab train` then `schedlab eval`, on this database, then `schedlab report` again.";
+  "This database holds a collection and no evaluation, so this report shows what was collected and what its runs show: " +
+  "bugs that leave goroutines blocked, potential deadlocks, data races and flaky tests. " +
+  "The prediction sections (next-event accuracy, calibration, rollouts, fidelity) need a trained and evaluated model: " +
+  "run `schedlab run`, or `schedlab train` then `schedlab eval`, on this database, then `schedlab report` again.";
 
 const HEADERS = [
   "program",
@@ -78,11 +81,12 @@ export function collectionLines(collection: CollectionSummary, analysis: LeakAna
   const hunted = programs.filter((p) => p.hunt !== null);
   const failed = programs.filter((p) => p.buildFailed);
   const tests = programs.filter((p) => p.kind === "test").length;
+  const runs = sum((p) => p.runs);
   const lines = [
-    `${plural(programs.length, "program")} (${tests} test, ${programs.length - tests} main), ${plural(
-      sum((p) => p.runs),
-      "run",
-    )} (${sum((p) => p.byStrategy.plain)} plain, ${sum((p) => p.byStrategy.race)} -race, ${sum((p) => p.byStrategy.perturb)} perturbed; outcomes ${outcomesText(outcomes)}), ${sum((p) => p.ingested)} ingested` +
+    `${plural(programs.length, "program")} (${tests} test, ${programs.length - tests} main), ` +
+      `${plural(runs, "run")} (${sum((p) => p.byStrategy.plain)} plain, ` +
+      `${sum((p) => p.byStrategy.race)} -race, ${sum((p) => p.byStrategy.perturb)} perturbed; ` +
+      `outcomes ${outcomesText(outcomes)}), ${sum((p) => p.ingested)} ingested` +
       `${failed.length === 0 ? "" : `; ${plural(failed.length, "program")} did not build (${failed.map((p) => p.name).join(", ")})`}` +
       `${collection.goVersions.length === 0 ? "" : `; Go ${collection.goVersions.join(", ")}`}` +
       `${collection.firstRunAt === null ? "" : `; runs recorded ${collection.firstRunAt} to ${collection.lastRunAt}`}.`,
@@ -91,11 +95,14 @@ export function collectionLines(collection: CollectionSummary, analysis: LeakAna
     const confirmed = hunted.filter((p) => p.hunt!.status === "confirmed").length;
     const exhausted = hunted.filter((p) => p.hunt!.status === "exhausted").length;
     lines.push(
-      `${plural(hunted.length, "program")} hunted with a budget (collect --budget or hunt): ${confirmed} stopped at a confirmed finding, ${exhausted} spent the budget.`,
+      `${plural(hunted.length, "program")} hunted with a budget (collect --budget or hunt): ${confirmed} ` +
+        `stopped at a confirmed finding, ${exhausted} spent the budget.`,
     );
   }
   lines.push(
-    `The runs show ${bugCounts(analysis)}; ${plural(analysis.races.length, "data race")} in ${plural(analysis.raceRunsChecked, "-race run")} searched; ${plural(analysis.flaky.length, "flaky test")}. The sections below give each.`,
+    `The runs show ${bugCounts(analysis)}; ` +
+      `${plural(analysis.races.length, "data race")} in ${plural(analysis.raceRunsChecked, "-race run")} searched; ` +
+      `${plural(analysis.flaky.length, "flaky test")}. The sections below give each.`,
   );
   return lines;
 }

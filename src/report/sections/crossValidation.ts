@@ -169,17 +169,29 @@ function contextLine(board: CrossValidationBoard, a: BoardAbstraction): string {
   const unit = a.clusterUnit === "family" ? plural(a.clusters, "family", "families") : plural(a.clusters, "program");
   const students = a.studentsTrained + a.studentsReused;
   return (
-    `${a.abstraction}: ${plural(board.folds, "fold")} of ${plural(a.families, "family", "families")} (seed ${board.seed}), ${plural(a.programs, "program")}, ${plural(a.states, "state")}, ${plural(a.samples, "sample")}; ` +
-    `ceiling ${pct(a.ceiling)}, leave-one-run-out ceiling ${pct(a.ceilingLoo)}, majority (${a.majorityClass}) ${pct(a.majority)}; intervals resample ${unit}; ` +
+    `${a.abstraction}: ${plural(board.folds, "fold")} of ${plural(a.families, "family", "families")} ` +
+    `(seed ${board.seed}), ${plural(a.programs, "program")}, ${plural(a.states, "state")}, ${plural(a.samples, "sample")}; ` +
+    `ceiling ${pct(a.ceiling)}, leave-one-run-out ceiling ${pct(a.ceilingLoo)}, ` +
+    `majority (${a.majorityClass}) ${pct(a.majority)}; intervals resample ${unit}; ` +
     `${students === 0 ? "no students" : `${plural(students, "fold student")} (${a.studentsReused} reused)`}, ${a.seconds.toFixed(0)} s.`
   );
 }
 
 function notes(board: CrossValidationBoard): string[] {
   return [
-    `Every program is tested once, in the fold its family was dealt to; students and fitted baselines are trained on the other folds (early stopping and calibration on validation families drawn from them), so no number here was fitted on the families it scores. Beside the holdout above, this is the scoreboard that ranks predictors (docs/training.md, "Leave-family-out cross-validation").`,
-    `Gap to ceiling: the ceiling (each state's mode, in-sample; leave-one-run-out: the mode of the state's other runs) minus accuracy, in points. − ${board.reference}: the paired accuracy difference against the in-context n-gram on the same samples, family-bootstrapped.`,
-    `ECE: top-label, 15 bins. NLL in nats. Brier summed over the six events. Coverage: the share of test samples whose observed next event is in the split-conformal prediction set (LAC score 1 − q(event), threshold calibrated per fold on its validation families for a ${percentTarget(board.conformalTarget)} target); set size: the mean number of events in the set (1 is a point prediction, 6 no information).`,
+    "Every program is tested once, in the fold its family was dealt to; " +
+      "students and fitted baselines are trained on the other folds (early stopping and calibration on " +
+      "validation families drawn from them), so no number here was fitted on the families it scores. Beside " +
+      "the holdout above, this is the scoreboard that ranks predictors (docs/training.md, " +
+      `"Leave-family-out cross-validation").`,
+    "Gap to ceiling: the ceiling (each state's mode, in-sample; leave-one-run-out: " +
+      `the mode of the state's other runs) minus accuracy, in points. − ${board.reference}: ` +
+      "the paired accuracy difference against the in-context n-gram on the same samples, family-bootstrapped.",
+    "ECE: top-label, 15 bins. NLL in nats. Brier summed over the six events. Coverage: " +
+      "the share of test samples whose observed next event is in the split-conformal prediction set (LAC score " +
+      "1 − q(event), threshold calibrated per fold on its validation families for " +
+      `a ${percentTarget(board.conformalTarget)} target); set size: ` +
+      "the mean number of events in the set (1 is a point prediction, 6 no information).",
   ];
 }
 
@@ -235,7 +247,11 @@ export function crossValidationLine(board: CrossValidationBoard, headline: strin
       shown.coverage === null
         ? ""
         : `, ${percentTarget(board.conformalTarget)} sets cover ${pct(shown.coverage.estimate)}`;
-    return `${a.abstraction} ${shown.name} ${pct(shown.accuracy.estimate)} ${pctInterval(shown.accuracy)}${versus}; LOO ceiling ${pct(a.ceilingLoo)} (gap ${points(shown.gapToCeilingLoo)} points); ECE ${fixed(shown.ece.estimate)}${sets}`;
+    return (
+      `${a.abstraction} ${shown.name} ${pct(shown.accuracy.estimate)} ${pctInterval(shown.accuracy)}${versus}; ` +
+      `LOO ceiling ${pct(a.ceilingLoo)} (gap ${points(shown.gapToCeilingLoo)} points); ` +
+      `ECE ${fixed(shown.ece.estimate)}${sets}`
+    );
   });
   return `cross-validation (${plural(board.folds, "fold")} of families): ${parts.join("; ") || "nothing cross-validated"}`;
 }

@@ -43,15 +43,26 @@ function contextLine(e: StoredEvaluation): string {
     first === undefined
       ? ""
       : ` Majority class ${first.majorityClass} (from the ${first.majoritySource === "train" ? "training" : "test"} split).`;
-  return `Eval run ${e.id} (${e.createdAt}): abstraction ${e.abstraction}, holdout ${e.holdout}; ${plural(e.states, "test state")}, ${plural(e.samples, "sample")}, ${plural(e.programs, "program")}.${majority}`;
+  return (
+    `Eval run ${e.id} (${e.createdAt}): abstraction ${e.abstraction}, holdout ${e.holdout}; ` +
+    `${plural(e.states, "test state")}, ${plural(e.samples, "sample")}, ${plural(e.programs, "program")}.${majority}`
+  );
 }
 
 /** How the metrics of the headline table are defined; `resamples` is the bootstrap size the intervals were computed with. */
 const metricNotes = (resamples: number, clusters: string): string[] => [
-  `accuracy: top label against each run's observed next event (per sample); a tie of m top labels earns 1/m, so uniform scores 1/6. 95% CI by resampling ${clusters} (${resamples} resamples, seeded).`,
-  "mode acc: top label against argmax p̂ (per state, tied modes count, ties credited as above). ceiling: always predicting the mode of p̂, in-sample (a state seen once scores 1); LOO ceiling: each sample against the mode of its state in the other runs (the training majority where no other run reached it). majority: always predicting the training split's most frequent event.",
-  "ECE: top-label, 15 equal-width bins, sample-weighted, with tie credit; its 95% CI resamples the same clusters as the accuracy's, recomputing the bins of each resample. Brier: Σ over the six events, in [0, 2]. NLL and KL(p̂‖q) in nats, q floored at 1e-12. L1: Σ|q − p̂| / 6.",
-  "H ρ / H r: Spearman and Pearson correlation between the predictor's entropy and p̂'s entropy over states with ≥ 2 samples (– when a side is constant); the entropy table gives ρ's cluster interval and a within-cluster permutation p-value. R X: recall of event X.",
+  "accuracy: top label against each run's observed next event (per sample); a tie of m top labels earns 1/m, " +
+    `so uniform scores 1/6. 95% CI by resampling ${clusters} (${resamples} resamples, seeded).`,
+  "mode acc: top label against argmax p̂ (per state, tied modes count, ties credited as above). ceiling: " +
+    "always predicting the mode of p̂, in-sample (a state seen once scores 1); LOO ceiling: " +
+    "each sample against the mode of its state in the other runs (the training majority where no other run " +
+    "reached it). majority: always predicting the training split's most frequent event.",
+  "ECE: top-label, 15 equal-width bins, sample-weighted, with tie credit; " +
+    "its 95% CI resamples the same clusters as the accuracy's, recomputing the bins of each resample. Brier: " +
+    "Σ over the six events, in [0, 2]. NLL and KL(p̂‖q) in nats, q floored at 1e-12. L1: Σ|q − p̂| / 6.",
+  "H ρ / H r: Spearman and Pearson correlation between the predictor's entropy and p̂'s entropy over states " +
+    "with ≥ 2 samples (– when a side is constant); the entropy table gives ρ's cluster interval and a " +
+    "within-cluster permutation p-value. R X: recall of event X.",
 ];
 
 /** "6 families" / "12 programs": what an evaluation's intervals resample. */
@@ -100,9 +111,11 @@ export function evaluationSummarySection(e: StoredEvaluation, scope: SectionScop
         `<p>${escapeXml(contextLine(e))}</p>`,
         `<div class="scroll">${htmlTable({ headers: HEADLINE_HEADERS, rows, numeric: HEADLINE_NUMERIC })}</div>`,
         `<ul class="note">${notes.map((n) => `<li>${escapeXml(n)}</li>`).join("")}</ul>`,
-        `<div class="charts"><figure>${accuracyBars}<figcaption>Ceiling and majority are properties of the test states; they are the same for every predictor.</figcaption></figure>`,
+        `<div class="charts"><figure>${accuracyBars}<figcaption>Ceiling and majority are properties of the ` +
+          "test states; they are the same for every predictor.</figcaption></figure>",
         `<figure>${f1Bars("f1")}<figcaption>Missing bars: the event neither occurred nor was predicted.</figcaption></figure>`,
-        `<figure>${f1Bars("recall")}<figcaption>Recall per event; rare events (GoUnblock, GoSched, GoEnd) are where predictors fail first.</figcaption></figure></div>`,
+        `<figure>${f1Bars("recall")}<figcaption>Recall per event; rare events (GoUnblock, GoSched, ` +
+          "GoEnd) are where predictors fail first.</figcaption></figure></div>",
         `<h3>Entropy against real nondeterminism</h3>`,
         htmlTable({
           headers: ENTROPY_HEADERS,
@@ -138,7 +151,9 @@ export function comparisonsSection(e: StoredEvaluation, scope: SectionScope = MA
   const note =
     `The interval and the sign-flip test resample ${clusterWords(e)}: samples of one program, and programs of one family, are correlated. ` +
     "The sign-flip test flips the sign of each cluster's summed accuracy difference (exact up to 16 clusters, else 2000 seeded patterns). " +
-    "McNemar's p (exact binomial below 25 discordant samples, χ² with continuity correction otherwise) treats every sample as independent and is shown for comparison with tools that report it, not as evidence.";
+    "McNemar's p (exact binomial below 25 discordant samples, " +
+    "χ² with continuity correction otherwise) treats every sample as independent and is shown for comparison " +
+    "with tools that report it, not as evidence.";
   const numeric = [2, 3, 4, 6, 8];
   return {
     id: scoped(scope, "comparisons"),
@@ -179,7 +194,12 @@ export function predictorDetailSection(
     xMax: Math.log2(6),
     yMax: Math.log2(6),
   });
-  const summary = `accuracy ${p.accuracy.toFixed(3)} (ceiling ${p.ceiling.toFixed(3)}, leave-one-run-out ${fixed(p.ceilingLoo)}), ECE ${estimateWithInterval(p.ece, p.eceInterval)}, config ${p.configHash}`;
+  const summary =
+    `accuracy ${p.accuracy.toFixed(3)} (ceiling ${p.ceiling.toFixed(3)}, ` +
+    `leave-one-run-out ${fixed(p.ceilingLoo)}), ECE ${estimateWithInterval(p.ece, p.eceInterval)}, ` +
+    `config ${p.configHash}`;
+  const rho = Number.isFinite(p.entropySpearman) ? p.entropySpearman.toFixed(3) : "–";
+  const scatterCaption = `${p.entropyStates} states with ≥ 2 samples; dashed: y = x. Spearman ρ ${rho}.`;
   return {
     id: scoped(scope, `predictor-${index + 1}-${slug(p.name)}`),
     title: `Predictor ${p.name}${scope.title}`,
@@ -189,8 +209,9 @@ export function predictorDetailSection(
         htmlTable({ headers: PER_EVENT_HEADERS, rows: perEventRows(p), numeric: [1, 2, 3, 4, 5] }),
         `<div class="charts">`,
         `<figure>${confusion}<figcaption>Shade: share of the row (recall-like); numbers: samples.</figcaption></figure>`,
-        `<figure>${reliability}<figcaption>Bars: accuracy per confidence bin; orange outline: gap to the bin's mean confidence; dashed: perfect calibration.</figcaption></figure>`,
-        `<figure>${scatter}<figcaption>${escapeXml(`${p.entropyStates} states with ≥ 2 samples; dashed: y = x. Spearman ρ ${Number.isFinite(p.entropySpearman) ? p.entropySpearman.toFixed(3) : "–"}.`)}</figcaption></figure>`,
+        `<figure>${reliability}<figcaption>Bars: accuracy per confidence bin; orange outline: ` +
+          "gap to the bin's mean confidence; dashed: perfect calibration.</figcaption></figure>",
+        `<figure>${scatter}<figcaption>${escapeXml(scatterCaption)}</figcaption></figure>`,
         `</div>`,
       ].join("\n"),
     markdown: () =>

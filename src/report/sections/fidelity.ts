@@ -75,7 +75,10 @@ export function fidelitySection(runs: readonly StoredFidelityRun[]): ReportSecti
   const latestVariants = runs.find((r) => r.mode === "variants");
   const flips = latestVariants === undefined ? [] : flipRows(latestVariants.details as VariantComparison);
   const note =
-    "Violation rates: MR1 top-1 disagreement (states with a unique teacher top label), MR2 KL(teacher||student) > tau, MR3 student not within delta of a confident teacher, MR4 sample-weighted share of calibration bins whose accuracies differ by more than the threshold. In variants mode the rates are on the variants' states.";
+    "Violation rates: MR1 top-1 disagreement (states with a unique teacher top label), " +
+    "MR2 KL(teacher||student) > tau, MR3 student not within delta of a confident teacher, " +
+    "MR4 sample-weighted share of calibration bins whose accuracies differ by more than the threshold. In " +
+    "variants mode the rates are on the variants' states.";
   const flipNote =
     latestVariants === undefined
       ? ""

@@ -90,18 +90,29 @@ function headline(input: OverviewInput): string[] {
     lines.push(
       best === undefined
         ? `No student could be trained; the baselines on ${where} are below.`
-        : `On ${where}, the student chosen on validation, ${best.name}, predicts the next scheduling event with accuracy ${pct(best.accuracy)}, against ${pct(best.majority)} for always guessing the majority event and a ceiling of ${pct(best.ceiling)} (${pct(best.ceilingLoo)} leave-one-run-out: the most frequent next event of each state, which no predictor can beat).`,
+        : `On ${where}, the student chosen on validation, ${best.name}, ` +
+            `predicts the next scheduling event with accuracy ${pct(best.accuracy)}, ` +
+            `against ${pct(best.majority)} for always guessing the majority event and a ceiling ` +
+            `of ${pct(best.ceiling)} (${pct(best.ceilingLoo)} leave-one-run-out: ` +
+            "the most frequent next event of each state, which no predictor can beat).",
     );
   }
   lines.push(`${input.programs} programs in all; ${input.abstraction} states; training and test never share a family.`);
   if (input.leaks !== null) {
     lines.push(
-      `Leak detection found ${plural(input.leaks.findings, "goroutine")} blocked forever in ${input.leaks.programsWithFindings} of ${plural(input.leaks.programsAnalysed, "program")}; against the manifests' labels precision ${pct(input.leaks.precision)}, recall ${pct(input.leaks.recall)}, ${plural(input.leaks.falsePositivesOnClean, "false positive")} on clean programs.`,
+      `Leak detection found ${plural(input.leaks.findings, "goroutine")} blocked forever ` +
+        `in ${input.leaks.programsWithFindings} of ${plural(input.leaks.programsAnalysed, "program")}; ` +
+        `against the manifests' labels precision ${pct(input.leaks.precision)}, ` +
+        `recall ${pct(input.leaks.recall)}, ${plural(input.leaks.falsePositivesOnClean, "false positive")} on ` +
+        "clean programs.",
     );
   }
   if (input.rollout !== null) {
     lines.push(
-      `Rolled out ${input.rollout.steps} steps without constraints, ${input.rollout.predictor} stays valid for ${input.rollout.greedy.meanSurvival.toFixed(2)} steps on average greedily (${pct(input.rollout.greedy.reachedK)} reach step ${input.rollout.steps}) and ${input.rollout.meanSurvival.toFixed(2)} when sampled (${pct(input.rollout.reachedK)}).`,
+      `Rolled out ${input.rollout.steps} steps without constraints, ${input.rollout.predictor} stays valid ` +
+        `for ${input.rollout.greedy.meanSurvival.toFixed(2)} steps on average greedily ` +
+        `(${pct(input.rollout.greedy.reachedK)} reach step ${input.rollout.steps}) ` +
+        `and ${input.rollout.meanSurvival.toFixed(2)} when sampled (${pct(input.rollout.reachedK)}).`,
     );
   }
   return lines;
@@ -165,7 +176,18 @@ export function overviewSection(input: OverviewInput): ReportSection {
     input.settings.testCorpora.length === 0
       ? ""
       : `; test corpora ${input.settings.testCorpora.join(", ")} (never trained on)`;
-  const settings = `Corpus ${input.settings.corpus}${input.settings.quick ? " (--quick: one program per family)" : ""}${testCorpora}; ${input.settings.runs} runs per program, deadline ${seconds(input.settings.timeoutMs)}; ${input.collected.programs} programs collected (${input.collected.executed} runs executed now, ${input.collected.skipped} resumed${input.collected.buildErrors > 0 ? `, ${input.collected.buildErrors} build errors` : ""}); students: ${input.settings.studentModel}. Families (train / validation / test): ${input.evaluations.map((e) => `${e.title} ${e.families.train - e.families.validation} / ${e.families.validation} / ${e.families.test}`).join("; ")}.`;
+  const familySplits = input.evaluations
+    .map(
+      (e) => `${e.title} ${e.families.train - e.families.validation} / ${e.families.validation} / ${e.families.test}`,
+    )
+    .join("; ");
+  const settings =
+    `Corpus ${input.settings.corpus}${input.settings.quick ? " (--quick: one program per family)" : ""}${testCorpora}; ` +
+    `${input.settings.runs} runs per program, deadline ${seconds(input.settings.timeoutMs)}; ` +
+    `${input.collected.programs} programs collected (${input.collected.executed} runs executed now, ` +
+    `${input.collected.skipped} resumed` +
+    `${input.collected.buildErrors > 0 ? `, ${input.collected.buildErrors} build errors` : ""}); ` +
+    `students: ${input.settings.studentModel}. Families (train / validation / test): ${familySplits}.`;
   const warnings =
     input.warnings.length === 0
       ? ""
@@ -180,7 +202,8 @@ export function overviewSection(input: OverviewInput): ReportSection {
         `<div class="scroll">${htmlTable({ headers: PREDICTOR_HEADERS, rows, numeric })}</div>`,
         chart === ""
           ? ""
-          : `<div class="charts"><figure>${chart}<figcaption>Accuracy against each run's observed next event on the held-out programs.</figcaption></figure></div>`,
+          : `<div class="charts"><figure>${chart}<figcaption>Accuracy against each run's observed next event ` +
+            "on the held-out programs.</figcaption></figure></div>",
         `<h3>How this run went</h3><p class="note">${escapeXml(settings)}</p>`,
         htmlTable({ headers: STAGE_HEADERS, rows: stageRows, numeric: [2] }),
         warnings,
@@ -367,18 +390,33 @@ export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput[
   const intro =
     analysis === null
       ? "The leak stage did not run; see the warnings in the overview."
-      : `${plural(blockedForever.length, "goroutine")} blocked forever (${kindCounts(findings)}) in ${analysis.programs.filter((p) => p.findings.some((f) => f.gating)).length} of ${plural(analysis.programs.length, "program")}. Kinds: leak and deadlock are blocked forever; outlived goroutines are alive (a timer, ticker or context can wake them) after their test ended; inconclusive ones were left waiting while a goroutine that woke the same wait elsewhere was still live, or only in runs the deadline cut; background ones predate the test or belong to init or TestMain. The verdict comes first (proven: a hang, or every waker gone; likely: never woken there); siblings started by the same go statement share a row (count), goroutines of tests are listed under their test and subtest, and the P(GoUnblock) column is a one-sided 95 % Clopper–Pearson upper bound from the wake-ups counted within runs; \`schedlab leaks\` lists every goroutine with its canonical id.` +
+      : `${plural(blockedForever.length, "goroutine")} blocked forever (${kindCounts(findings)}) ` +
+        `in ${analysis.programs.filter((p) => p.findings.some((f) => f.gating)).length} ` +
+        `of ${plural(analysis.programs.length, "program")}. Kinds: leak and deadlock are blocked forever; ` +
+        "outlived goroutines are alive (a timer, ticker or context can wake them) after their test ended; " +
+        "inconclusive ones were left waiting while a goroutine that woke the same wait elsewhere was still " +
+        "live, or only in runs the deadline cut; background ones predate the test or belong to init or " +
+        "TestMain. The verdict comes first (proven: a hang, or every waker gone; likely: never woken there); " +
+        "siblings started by the same go statement share a row (count), " +
+        "goroutines of tests are listed under their test and subtest, " +
+        "and the P(GoUnblock) column is a one-sided 95 % Clopper–Pearson upper bound from the wake-ups counted " +
+        `within runs; \`schedlab leaks\` lists every goroutine with its canonical id.` +
         (score === null
           ? ""
-          : ` Against the manifests' labels: precision ${pct(score.precision)}, recall ${pct(score.recall)}, ${plural(score.falsePositivesOnClean, "false positive")} on clean programs.`);
+          : ` Against the manifests' labels: precision ${pct(score.precision)}, ` +
+            `recall ${pct(score.recall)}, ${plural(score.falsePositivesOnClean, "false positive")} on clean ` +
+            "programs.");
   const raceIntro =
     analysis === null || analysis.raceRunsChecked === 0
       ? ""
-      : `Data races: ${plural(analysis.races.length, "race")} reported by ${plural(analysis.raceRunsChecked, "-race run")} searched, each by the top user frames of its two accesses.`;
+      : `Data races: ${plural(analysis.races.length, "race")} reported ` +
+        `by ${plural(analysis.raceRunsChecked, "-race run")} searched, ` +
+        "each by the top user frames of its two accesses.";
   const crashIntro =
     crashed.length === 0
       ? ""
-      : `Blocked when a run crashed (a panic or fatal error ended the wait; not leaks, and crashed runs are left out of the table above): ${plural(crashed.length, "goroutine")}.`;
+      : "Blocked when a run crashed (a panic or fatal error ended the wait; not leaks, " +
+        `and crashed runs are left out of the table above): ${plural(crashed.length, "goroutine")}.`;
   const htmlPart = (text: string, headers: readonly string[], body: string[][], numeric: number[]): string =>
     text === ""
       ? ""
@@ -386,14 +424,17 @@ export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput[
   const markdownPart = (text: string, headers: readonly string[], body: string[][], numeric: number[]): string =>
     text === "" ? "" : `\n\n${text}${body.length === 0 ? "" : `\n\n${markdownTable(headers, body, numeric)}`}`;
   const views = analysis === null ? [] : bugViews(analysis);
+  const bugHtml = (v: (typeof views)[number]): string =>
+    `<div class="bug"><p><strong>${escapeXml(v.head)}</strong></p><p>${escapeXml(v.why)}</p>` +
+    `<pre>${escapeXml([...v.stacks, ...v.next].join("\n"))}</pre></div>`;
   const bugIntro =
     analysis === null
       ? ""
-      : `Bugs: ${bugCounts(analysis)}. Each bug is the goroutines of one test (repetitions folded) that end blocked together or wait for one another; its verdict comes first (proven: a hang or a wait-for cycle; likely: blocked forever in a finished run), then why, the stacks at the block, and the commands to replay the run and open its trace.`;
-  const bugsHtml =
-    views.length === 0
-      ? ""
-      : `<p>${escapeXml(bugIntro)}</p>\n${views.map((v) => `<div class="bug"><p><strong>${escapeXml(v.head)}</strong></p><p>${escapeXml(v.why)}</p><pre>${escapeXml([...v.stacks, ...v.next].join("\n"))}</pre></div>`).join("\n")}\n`;
+      : `Bugs: ${bugCounts(analysis)}. Each bug is the goroutines of one test (repetitions folded) that end ` +
+        "blocked together or wait for one another; its verdict comes first (proven: " +
+        "a hang or a wait-for cycle; likely: blocked forever in a finished run), then why, " +
+        "the stacks at the block, and the commands to replay the run and open its trace.";
+  const bugsHtml = views.length === 0 ? "" : `<p>${escapeXml(bugIntro)}</p>\n${views.map(bugHtml).join("\n")}\n`;
   const bugsMarkdown =
     views.length === 0
       ? ""
@@ -471,11 +512,16 @@ export function flakySection(analysis: LeakAnalysis | null): ReportSection {
       ? "The leak stage did not run; see the warnings in the overview."
       : rows.length === 0
         ? `No test failed on some schedules and passed on others in the ${plural(runs, "run")} read.`
-        : `${plural(rows.length, "test")} failed on some schedules and passed on others (flaky under schedule; \`schedlab leaks --fail-on-flaky\` or \`schedlab hunt --fail-on flaky\` gate them). "failed plain" counts the failing runs that were neither perturbed nor -race: 0 means it fails only under perturbation, -race or another GOMAXPROCS. Replay the first failing run with its seed to see it again.`;
+        : `${plural(rows.length, "test")} failed on some schedules and passed on others (flaky under ` +
+          `schedule; \`schedlab leaks --fail-on-flaky\` or \`schedlab hunt --fail-on flaky\` gate them). ` +
+          `"failed plain" counts the failing runs that were neither perturbed nor -race: ` +
+          "0 means it fails only under perturbation, -race or another GOMAXPROCS. Replay the first failing run " +
+          "with its seed to see it again.";
   const tracerIntro =
     tracer.length === 0
       ? ""
-      : `Failures the execution tracer caused (a leak check saw the tracer's own goroutine): not flaky and not counted by a gate; the fix is in the last column. ${plural(tracer.length, "test")}.`;
+      : "Failures the execution tracer caused (a leak check saw the tracer's own goroutine): " +
+        `not flaky and not counted by a gate; the fix is in the last column. ${plural(tracer.length, "test")}.`;
   return {
     id: "flaky",
     title: "Flaky tests",
@@ -559,7 +605,12 @@ export function rolloutSection(
     yLabel: "share",
     width: 520,
   });
-  const intro = `${predictor} rolled out ${run.steps} steps from each of ${run.prefixes} held-out prefixes, ${run.samples} times sampled${runs.length > 1 ? " and once greedily (its most probable event every step)" : ""}; each step is checked by the goroutine state machine (no start of a goroutine that is not runnable, no unblock of one that is not waiting, …).`;
+  const intro =
+    `${predictor} rolled out ${run.steps} steps from each of ${run.prefixes} held-out ` +
+    `prefixes, ${run.samples} times ` +
+    `sampled${runs.length > 1 ? " and once greedily (its most probable event every step)" : ""}; ` +
+    "each step is checked by the goroutine state machine (no start of a goroutine that is not runnable, " +
+    "no unblock of one that is not waiting, …).";
   return {
     id,
     title,
@@ -567,7 +618,9 @@ export function rolloutSection(
       [
         `<p>${escapeXml(intro)}</p>`,
         htmlTable({ headers: ROLLOUT_HEADERS, rows, numeric: [2, 3, 4, 5, 6, 7, 8, 9, 10] }),
-        `<div class="charts"><figure>${survival}<figcaption>Sampled rollouts: a prefix counts in the bin of its rollouts' mean survival; the last bin survived all ${run.steps} steps.</figcaption></figure>`,
+        `<div class="charts"><figure>${survival}<figcaption>Sampled rollouts: ` +
+          "a prefix counts in the bin of its rollouts' mean survival; " +
+          `the last bin survived all ${run.steps} steps.</figcaption></figure>`,
         `<figure>${events}<figcaption>L1 ${fixed(run.l1)} between the two distributions.</figcaption></figure></div>`,
       ].join("\n"),
     markdown: () => `${intro}\n\n${markdownTable(ROLLOUT_HEADERS, rows, [2, 3, 4, 5, 6, 7, 8, 9, 10])}`,

@@ -29,9 +29,12 @@ const HEADERS = [
 const NUMERIC = [0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 
 const NOTES = [
-  "survival: valid steps before the first event the goroutine state machine rejects (unconstrained); constrained rollouts mask rejected event types, so they end only when no event type is valid.",
-  "k-step acc: share of rollouts whose k event types equal some real run's next k from the prefix's state; per-step acc: step j counts when it matches step j of some real continuation.",
-  "L1 = Σ|rolled − empirical|/6 and KL(empirical‖rolled) over the event types of the rollouts against those of the real continuations. Definitions: docs/rollout.md.",
+  "survival: valid steps before the first event the goroutine state machine rejects (unconstrained); " +
+    "constrained rollouts mask rejected event types, so they end only when no event type is valid.",
+  "k-step acc: share of rollouts whose k event types equal some real run's next k from the prefix's state; " +
+    "per-step acc: step j counts when it matches step j of some real continuation.",
+  "L1 = Σ|rolled − empirical|/6 and KL(empirical‖rolled) over the event types of the rollouts against those " +
+    "of the real continuations. Definitions: docs/rollout.md.",
 ];
 
 function row(r: StoredRolloutRun): string[] {
@@ -101,7 +104,8 @@ export function rolloutSurvivalSection(runs: readonly StoredRolloutRun[]): Repor
     id: "rollout-survival",
     title: "Multi-step rollouts: survival under the goroutine state machine",
     html: () =>
-      `${chart()}\n<div class="scroll">${htmlTable({ headers: HEADERS, rows, numeric: NUMERIC })}</div>\n<ul class="note">${NOTES.map((n) => `<li>${escapeXml(n)}</li>`).join("")}</ul>`,
+      `${chart()}\n<div class="scroll">${htmlTable({ headers: HEADERS, rows, numeric: NUMERIC })}</div>\n` +
+      `<ul class="note">${NOTES.map((n) => `<li>${escapeXml(n)}</li>`).join("")}</ul>`,
     markdown: () => `${markdownTable(HEADERS, rows, NUMERIC)}\n\n${NOTES.map((n) => `- ${n}`).join("\n")}`,
     json: () => ({ runs, survivalByPredictor: bars }),
   };

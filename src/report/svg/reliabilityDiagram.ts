@@ -39,7 +39,9 @@ export function reliabilityDiagram(input: ReliabilityInput): string {
     if (bin.count === 0 || !Number.isFinite(bin.accuracy)) continue;
     const x = sx(bin.lower);
     const w = sx(bin.upper) - x - 1;
-    const tip = `confidence ${bin.lower.toFixed(2)}–${bin.upper.toFixed(2)}: n = ${bin.count}, mean confidence ${bin.confidence.toFixed(3)}, accuracy ${bin.accuracy.toFixed(3)}`;
+    const tip =
+      `confidence ${bin.lower.toFixed(2)}–${bin.upper.toFixed(2)}: n = ${bin.count}, ` +
+      `mean confidence ${bin.confidence.toFixed(3)}, accuracy ${bin.accuracy.toFixed(3)}`;
     parts.push(rect(x, sy(bin.accuracy), w, sy(0) - sy(bin.accuracy), "#0072B2", tip, ' fill-opacity="0.8"'));
     const gapTop = Math.max(bin.accuracy, bin.confidence);
     const gapBottom = Math.min(bin.accuracy, bin.confidence);

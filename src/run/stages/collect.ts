@@ -55,7 +55,8 @@ export function collectStage(options: {
             if (p.runsDone === last) return;
             last = p.runsDone;
             say(
-              `${batch.testCorpus ? "test corpora: " : ""}${p.programsDone}/${p.programsTotal} programs, ${p.runsDone}/${p.runsTotal} runs, ${p.failures} failed`,
+              `${batch.testCorpus ? "test corpora: " : ""}${p.programsDone}/${p.programsTotal} ` +
+                `programs, ${p.runsDone}/${p.runsTotal} runs, ${p.failures} failed`,
               true,
             );
           },
@@ -72,7 +73,9 @@ export function collectStage(options: {
         );
       return {
         output: totals,
-        note: `${totals.programs} programs, ${totals.executed} runs executed, ${totals.skipped} resumed${totals.buildErrors > 0 ? `, ${totals.buildErrors} build errors` : ""}`,
+        note:
+          `${totals.programs} programs, ${totals.executed} runs executed, ${totals.skipped} ` +
+          `resumed${totals.buildErrors > 0 ? `, ${totals.buildErrors} build errors` : ""}`,
       };
     },
   };

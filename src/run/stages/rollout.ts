@@ -60,7 +60,10 @@ export function rolloutStage(name: string): StageDescriptor<RolloutInput, Rollou
       };
       return {
         output: { rolloutRunIds: [sampled.id, greedy.id], summary },
-        note: `${input.shownAs}: mean survival ${greedy.o.meanSurvival.toFixed(2)} greedy, ${sampled.o.meanSurvival.toFixed(2)} sampled, of ${input.steps} steps over ${sampled.report.prefixes.length} prefixes`,
+        note:
+          `${input.shownAs}: mean survival ${greedy.o.meanSurvival.toFixed(2)} ` +
+          `greedy, ${sampled.o.meanSurvival.toFixed(2)} sampled, ` +
+          `of ${input.steps} steps over ${sampled.report.prefixes.length} prefixes`,
       };
     },
     stillValid: (output, context) =>

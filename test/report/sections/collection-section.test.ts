@@ -129,7 +129,9 @@ describe("collectionOverviewSection", () => {
   test("counts the collection and the findings in sentences", () => {
     const [collected, hunted, found] = collectionLines(COLLECTION, ANALYSIS);
     expect(collected).toBe(
-      "3 programs (2 test, 1 main), 13 runs (6 plain, 2 -race, 4 perturbed; outcomes build-error 1, exit-error 2, ok 10), 12 ingested; 1 program did not build (broken); Go go1.26.8; runs recorded 2026-12-01T10:00:00.000Z to 2026-12-01T10:01:00.000Z.",
+      "3 programs (2 test, 1 main), 13 runs (6 plain, 2 -race, 4 perturbed; outcomes build-error 1, " +
+        "exit-error 2, ok 10), 12 ingested; 1 program did not build (broken); Go go1.26.8; " +
+        "runs recorded 2026-12-01T10:00:00.000Z to 2026-12-01T10:01:00.000Z.",
     );
     expect(hunted).toBe(
       "2 programs hunted with a budget (collect --budget or hunt): 0 stopped at a confirmed finding, 1 spent the budget.",

@@ -174,7 +174,8 @@ describe("crossValidationSection", () => {
 describe("crossValidationLine", () => {
   it("headlines the student run chose, beside the reference and the LOO ceiling", () => {
     expect(crossValidationLine(board, "student:kl")).toBe(
-      "cross-validation (2 folds of families): depth student:kl 100.0% [100.0, 100.0], ngram-ctx:4 50.0%; LOO ceiling 100.0% (gap 0.0 points); ECE 0.200, 90% sets cover 50.0%",
+      "cross-validation (2 folds of families): depth student:kl 100.0% [100.0, 100.0], ngram-ctx:4 50.0%; " +
+        "LOO ceiling 100.0% (gap 0.0 points); ECE 0.200, 90% sets cover 50.0%",
     );
     // No headline student: the first student listed.
     expect(crossValidationLine(board, null)).toContain("depth student:kl 100.0%");
