@@ -123,8 +123,11 @@ export async function goEnv<K extends string>(keys: readonly K[], dir?: string):
         ? ""
         : ` (GOTOOLCHAIN=${process.env.GOTOOLCHAIN})`;
     throw new ToolchainMissingError(
-      `the go command cannot select its toolchain${selected}${dir === undefined ? "" : ` in ${dir}`}: ${(result.all ?? "").trim().split("\n").slice(-3).join(" ")}`,
-      "Run `go version` there to see the error; a toolchain named by GOTOOLCHAIN or a go.mod `toolchain` line is downloaded from the module proxy (check GOPROXY and the network), or set GOTOOLCHAIN=local to use the Go on PATH.",
+      `the go command cannot select its toolchain${selected}${dir === undefined ? "" : ` in ${dir}`}: ` +
+        `${(result.all ?? "").trim().split("\n").slice(-3).join(" ")}`,
+      "Run `go version` there to see the error; a toolchain named by GOTOOLCHAIN or a go.mod `toolchain` " +
+        "line is downloaded from the module proxy (check GOPROXY and the network), or set GOTOOLCHAIN=local " +
+        "to use the Go on PATH.",
     );
   }
   const values = JSON.parse(result.stdout) as Partial<Record<K, string>>;

@@ -269,10 +269,16 @@ function missingOutput(detector: DetectorName, programs: number, skipped: readon
     case "schedlab":
       return `schedlab has no ingested run ${of}: run \`schedlab ingest\` (collect does it unless --no-ingest).`;
     case "dump":
-      return `no goroutine dump was kept ${of}: a dump is kept only for a main program's runs and for test runs that crashed or timed out, so passing tests have none.`;
+      return (
+        `no goroutine dump was kept ${of}: a dump is kept only for a main program's runs and for test runs ` +
+        `that crashed or timed out, so passing tests have none.`
+      );
     case "goleak":
     case "leakprofile":
-      return `${detector} produced no output ${of}: it was not collected. Collect with \`--peers ${detector}\` (add --force to redo runs already recorded) and compare again.${why}`;
+      return (
+        `${detector} produced no output ${of}: it was not collected. Collect with \`--peers ${detector}\` ` +
+        `(add --force to redo runs already recorded) and compare again.${why}`
+      );
   }
 }
 

@@ -121,11 +121,15 @@ export function junitXml(results: readonly CiResult[], analysis: LeakAnalysis, c
         c.name === PACKAGE_CASE
           ? null
           : context.sources.declaration(program, c.name === MAIN_CASE ? "main" : c.name.split("/")[0]);
-      const head = `    <testcase${attributes({ name: c.name, classname: program, file: declared?.inRepository === true ? declared.path : undefined, line: declared?.inRepository === true ? declared.line : undefined })}`;
+      const head =
+        `    <testcase` +
+        `${attributes({ name: c.name, classname: program, file: declared?.inRepository === true ? declared.path : undefined, line: declared?.inRepository === true ? declared.line : undefined })}`;
       const inner: string[] = [];
       for (const r of c.failures)
         inner.push(
-          `      <failure${attributes({ type: ruleId(r.rule), message: `${r.verdict} ${r.rule}: ${firstSentence(r.message)}` })}>${xmlText(failureText(r))}</failure>`,
+          `      <failure` +
+            `${attributes({ type: ruleId(r.rule), message: `${r.verdict} ${r.rule}: ${firstSentence(r.message)}` })}` +
+            `>${xmlText(failureText(r))}</failure>`,
         );
       if (c.error !== null)
         inner.push(
@@ -146,7 +150,8 @@ export function junitXml(results: readonly CiResult[], analysis: LeakAnalysis, c
     if (runs.has(program))
       properties.push(`      <property${attributes({ name: "schedlab.runs", value: runs.get(program) })}/>`);
     suites.push(
-      `  <testsuite${attributes({ name: program, ...counts })}>\n    <properties>\n${properties.join("\n")}\n    </properties>\n${body.join("\n")}\n  </testsuite>`,
+      `  <testsuite${attributes({ name: program, ...counts })}>\n    <properties>\n` +
+        `${properties.join("\n")}\n    </properties>\n${body.join("\n")}\n  </testsuite>`,
     );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: "schedlab leaks", ...totals })}>\n${suites.join("\n")}\n</testsuites>\n`;

@@ -240,7 +240,8 @@ describe("progress with a budget", () => {
         },
       }),
     ).toBe(
-      "abba-tight: finding after 0.9s, 3 runs (procs-1-perturb seed 77): 2 goroutine(s) blocked in sync at abba_test.go:19, abba_test.go:28 — replay: schedlab collect --replay 12 --db s.db",
+      "abba-tight: finding after 0.9s, 3 runs (procs-1-perturb seed 77): 2 goroutine(s) blocked in sync at " +
+        "abba_test.go:19, abba_test.go:28 — replay: schedlab collect --replay 12 --db s.db",
     );
     expect(
       explorationLine({
