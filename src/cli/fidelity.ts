@@ -129,10 +129,20 @@ export function registerFidelity(program: Command): void {
           : null;
         if (flags.json === true) {
           const { relations, teacher, student, thresholds: t, states, samples, programs } = run.result;
-          process.stdout.write(
-            `${JSON.stringify({ fidelityRunId: id, abstraction: run.abstraction, holdout: run.holdout, testPrograms: run.testPrograms, thresholds: t, states, samples, programs, relations, teacher, student })}` +
-              `\n`,
-          );
+          const json = {
+            fidelityRunId: id,
+            abstraction: run.abstraction,
+            holdout: run.holdout,
+            testPrograms: run.testPrograms,
+            thresholds: t,
+            states,
+            samples,
+            programs,
+            relations,
+            teacher,
+            student,
+          };
+          process.stdout.write(`${JSON.stringify(json)}\n`);
         } else {
           process.stdout.write(`${fidelityText(run.result, run)}${stored(id, flags.db)}`);
         }

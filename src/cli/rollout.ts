@@ -115,10 +115,17 @@ export function registerRollout(program: Command): void {
         const runId = saveRolloutReport(db, report);
         if (flags.json === true) {
           const o = report.overall;
-          process.stdout.write(
-            `${JSON.stringify({ rolloutRunId: runId, ...report, meanSurvival: o.meanSurvival, reachedK: o.reachedK, kStepAccuracy: o.kStepAccuracy, perStepAccuracy: o.perStepAccuracy, l1: o.l1, kl: o.kl })}` +
-              `\n`,
-          );
+          const json = {
+            rolloutRunId: runId,
+            ...report,
+            meanSurvival: o.meanSurvival,
+            reachedK: o.reachedK,
+            kStepAccuracy: o.kStepAccuracy,
+            perStepAccuracy: o.perStepAccuracy,
+            l1: o.l1,
+            kl: o.kl,
+          };
+          process.stdout.write(`${JSON.stringify(json)}\n`);
           return;
         }
         process.stdout.write(rolloutText(report, runId));

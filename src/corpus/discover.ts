@@ -214,7 +214,7 @@ export async function discoverPrograms(paths: readonly string[], options: Discov
       if (selecting) {
         throw new UsageError(
           `no test or example under ${path} matches${options.run === undefined ? "" : ` --run ${options.run}`}` +
-            `${options.skip === undefined ? "" : ` --skip ${options.skip}`}`,
+            (options.skip === undefined ? "" : ` --skip ${options.skip}`),
           "--run and --skip select top-level TestXxx and ExampleXxx functions as go test -run/-skip do " +
             "(unanchored Go regexps); `go test -list REGEX ./...` shows what a regexp selects.",
         );

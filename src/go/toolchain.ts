@@ -42,7 +42,10 @@ const GO_ENV_KEYS = [
 /** Minor version below which the execution tracer format is not supported. */
 export const MIN_GO_MINOR = 22;
 
-/** Whether a Go version reads and writes the execution trace format schedlab decodes (Go 1.22 or newer); an unnumbered (devel) version is taken as new enough. */
+/**
+ * Whether a Go version reads and writes the execution trace format schedlab decodes (Go 1.22 or newer); an unnumbered
+ * (devel) version is taken as new enough.
+ */
 export function supportsTraces(version: string): boolean {
   const minor = goMinorVersion(version);
   return minor === null || minor >= MIN_GO_MINOR;

@@ -247,7 +247,9 @@ function paragraph(
   if (partnerGone)
     return (
       `${first} No run shows who could wake it, and ` +
-      `${others === 0 ? "it was the only goroutine of its owner" : "every other goroutine of its owner had ended or waits in the same operation"}` +
+      (others === 0
+        ? "it was the only goroutine of its owner"
+        : "every other goroutine of its owner had ended or waits in the same operation") +
       `: nothing is left to wake it.`
     );
   return `${first} No run shows who could wake it.`;

@@ -133,7 +133,9 @@ ${publishAll("\t\t")}		close(published)
         description:
           `Publish holds the hub mutex while sending a batch of ${batchSize} values into a channel with buffer ` +
           `${buffer}; the subscriber, acknowledging its first value, blocks in Lock and the publisher` +
-          `${inTest ? " (the test goroutine) blocks in chan send and the test hangs" : ` goroutine blocks in chan send; the test gives up after ${patience}ms`}` +
+          (inTest
+            ? " (the test goroutine) blocks in chan send and the test hangs"
+            : ` goroutine blocks in chan send; the test gives up after ${patience}ms`) +
           `.`,
         blocked: [
           { marker: "subscriber", creator: "TestPublishBatches", reason: "sync" },
@@ -283,7 +285,9 @@ ${
           `Refresh holds the store mutex while it waits for the loader's reply; the loader needs the mutex to ` +
           `read the old value, so it blocks in Lock, the refresher in chan receive` +
           `${refreshers > 1 ? ", the other refreshers in Lock" : ""}, and ` +
-          `${hang ? "the test in WaitGroup.Wait: it hangs" : `the goroutine waiting for them in WaitGroup.Wait; the test gives up after ${patience}ms`}` +
+          (hang
+            ? "the test in WaitGroup.Wait: it hangs"
+            : `the goroutine waiting for them in WaitGroup.Wait; the test gives up after ${patience}ms`) +
           `.`,
         blocked,
       }

@@ -179,7 +179,9 @@ ${wait}}
         description:
           `Close wakes one parked consumer with Signal instead of Broadcast, so the other ${consumers - 1} ` +
           `consumer(s) stay in Cond.Wait` +
-          `${hang ? " and the test blocks in WaitGroup.Wait and hangs" : `, the goroutine waiting for them blocks in WaitGroup.Wait, and the test gives up after ${patience}ms`}` +
+          (hang
+            ? " and the test blocks in WaitGroup.Wait and hangs"
+            : `, the goroutine waiting for them blocks in WaitGroup.Wait, and the test gives up after ${patience}ms`) +
           `.`,
         blocked: [
           { marker: "consumer", creator: "TestDrainThenClose", reason: "sync.(*Cond).Wait" },
@@ -317,7 +319,9 @@ ${collect}}
         description:
           `Gate.Wait calls Cond.Wait without checking whether the gate is already open, so the ${late} ` +
           `worker(s) arriving after Open sleep in Cond.Wait forever` +
-          `${hang ? " and the test blocks receiving their arrivals and hangs" : `; the test gives up after ${patience}ms`}` +
+          (hang
+            ? " and the test blocks receiving their arrivals and hangs"
+            : `; the test gives up after ${patience}ms`) +
           `.`,
         blocked: [
           { marker: "late", creator: "TestGateLetsEveryoneThrough", reason: "sync.(*Cond).Wait" },

@@ -121,7 +121,11 @@ ${ctxLine}${body}	// Give the replicas that lost each race time to reach their s
       `Replicated lookup with context cancellation: ${queries} ${parallel ? "parallel" : "sequential"} ` +
       `lookups, each asking ${replicas} replicas (${work} work iterations) and keeping the first answer; ` +
       `late replicas ` +
-      `${injectBug ? "send on an unbuffered channel" : buffered ? "send into a buffer sized for all" : "select on ctx.Done"}` +
+      (injectBug
+        ? "send on an unbuffered channel"
+        : buffered
+          ? "send into a buffer sized for all"
+          : "select on ctx.Done") +
       `.`,
     tags: [
       "generated",

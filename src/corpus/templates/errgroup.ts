@@ -172,7 +172,9 @@ ${
         description:
           `item ${failAt} fails and cancels the group; the workers return, but the feeder sends jobs without ` +
           `selecting on ctx.Done and blocks in chan send, so Wait never returns, the closer blocks in sync and ` +
-          `${hang ? "the test, ranging over the results inside Process, blocks in chan receive: it hangs" : `the goroutine running Process blocks in chan receive; the test gives up after ${patience}ms`}` +
+          (hang
+            ? "the test, ranging over the results inside Process, blocks in chan receive: it hangs"
+            : `the goroutine running Process blocks in chan receive; the test gives up after ${patience}ms`) +
           `.`,
         blocked,
       }
@@ -187,7 +189,7 @@ ${
     description:
       `Hand-rolled errgroup worker pool: a feeder queues ${items} items (buffer ${buffer}) for ${workers} ` +
       `workers (${work} work iterations per item) that send results on an unbuffered channel; ` +
-      `${failing ? `item ${failAt} fails and cancels the group` : "no item fails"}` +
+      (failing ? `item ${failAt} fails and cancels the group` : "no item fails") +
       `${injectBug ? "; the feeder does not watch ctx.Done" : "; every send also selects on ctx.Done"}.`,
     tags: [
       "generated",

@@ -116,7 +116,9 @@ ${collect}	fmt.Println("all", len(jobs), "jobs replied, checksum", sum)
         `${collection === "slice" ? "values" : "pointers"} (${work}+ work iterations` +
         `${yieldEvery > 0 ? `, ${yieldEvery} runtime.Gosched per job` : ""}), reply buffer ${replyBuffer}; ` +
         `the goroutines wait for a start signal, ` +
-        `${injectBug ? "then read the loop variable shared by all iterations" : "having received their job as an argument"}` +
+        (injectBug
+          ? "then read the loop variable shared by all iterations"
+          : "having received their job as an argument") +
         `.`,
       tags: [
         "generated",

@@ -116,7 +116,9 @@ ${receive}	sent := <-done
         description:
           `main calls Start before Init, so the ${workers} worker(s) are handed nil channels and block ` +
           `receiving forever; ` +
-          `${hang ? `the submitter blocks sending job ${buffer + 1} and main waits for results: the program hangs` : `the submitter and main give up after ${patience}ms`}` +
+          (hang
+            ? `the submitter blocks sending job ${buffer + 1} and main waits for results: the program hangs`
+            : `the submitter and main give up after ${patience}ms`) +
           `.`,
         blocked: [
           { marker: "worker", creator: "(*Service).Start", reason: "forever" },
@@ -234,7 +236,7 @@ ${lateWait}	fmt.Println("every subscriber got the config, sum", sum)
         description:
           `Subscribe does not check whether the value was already loaded, so the ${late} subscriber(s) ` +
           `registering after Load wait in chan receive forever` +
-          `${hang ? "; main waits for their answers and the program hangs" : `; main gives up after ${patience}ms`}` +
+          (hang ? "; main waits for their answers and the program hangs" : `; main gives up after ${patience}ms`) +
           `.`,
         blocked: [
           { marker: "late", creator: "main", reason: "chan receive" },

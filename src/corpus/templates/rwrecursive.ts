@@ -175,10 +175,14 @@ ${wait}}
           outcome: hang ? "deadlock" : "leak",
           bugClass: "rwmutex-recursive-read",
           description:
-            `${nested === "method" ? "Resolve read-locks the table and calls Lookup" : "Each read-locks the table and its callback calls Lookup"}` +
+            (nested === "method"
+              ? "Resolve read-locks the table and calls Lookup"
+              : "Each read-locks the table and its callback calls Lookup") +
             `, which read-locks again after the writer has queued for the write lock; the reader and the writer ` +
             `block in sync${readers > 1 ? ", so do readers that arrive later" : ""}, and ` +
-            `${hang ? "the test blocks in WaitGroup.Wait and hangs" : `the goroutine waiting for them blocks in Wait; the test gives up after ${patience}ms`}` +
+            (hang
+              ? "the test blocks in WaitGroup.Wait and hangs"
+              : `the goroutine waiting for them blocks in Wait; the test gives up after ${patience}ms`) +
             `.`,
           blocked: [
             { marker: "reader", creator: "TestReadWhileUpdating", reason: "sync" },

@@ -148,7 +148,9 @@ ${monitor}${wait}${stats ? "\t<-monitorDone\n" : ""}	fmt.Println("merged ${expec
             `producer ${failing} returns at reading ${failAt} without closing its channel (close is not ` +
             `deferred), so the merge loop, waiting for all ${inputs} inputs to close, blocks in its select ` +
             `forever` +
-            `${hang ? " and main, waiting for the result, blocks too: the program hangs" : `; main gives up after ${patience}ms`}` +
+            (hang
+              ? " and main, waiting for the result, blocks too: the program hangs"
+              : `; main gives up after ${patience}ms`) +
             `.`,
           blocked: [
             { marker: "loop", creator: "main", reason: "select" },
@@ -164,8 +166,10 @@ ${monitor}${wait}${stats ? "\t<-monitorDone\n" : ""}	fmt.Println("merged ${expec
         `Select over ${cases} cases: ${inputs} producers send up to ${perInput} readings (${work} work ` +
         `iterations each, buffer ${buffer}; producer ${failing} stops at ${failAt}); the merge loop nils ` +
         `closed inputs${stats ? `, answers ${queries} stats requests of a monitor` : ""}` +
-        `${deadline ? `, notes a ${deadlineMicros}µs deadline` : ""}` +
-        `${idle === "none" ? "" : `, and ${idle === "sleep" ? "sleeps 20µs" : `yields (sleeping after ${YIELD_BUDGET} yields)`} in its default case`}` +
+        (deadline ? `, notes a ${deadlineMicros}µs deadline` : "") +
+        (idle === "none"
+          ? ""
+          : `, and ${idle === "sleep" ? "sleeps 20µs" : `yields (sleeping after ${YIELD_BUDGET} yields)`} in its default case`) +
         `.`,
       tags: [
         "generated",

@@ -123,7 +123,9 @@ ${stop}}
         description:
           `after an expiry already received from t.C, the next kick finds Stop false and drains t.C again, so ` +
           `the watchdog goroutine blocks in chan receive forever` +
-          `${hang ? " and the test, waiting for it to stop, blocks too: it hangs" : `; the test gives up on stopping it after ${patience}ms`}` +
+          (hang
+            ? " and the test, waiting for it to stop, blocks too: it hangs"
+            : `; the test gives up on stopping it after ${patience}ms`) +
           `.`,
         blocked: [
           { marker: "watchdog", creator: "Start", reason: "chan receive" },

@@ -90,7 +90,9 @@ ${itemsLit}	done := make(chan []int)
         description:
           `Gather waits on the WaitGroup before draining the results channel (buffer ${buffer}), so ` +
           `${items - buffer} of the ${items} workers block sending and never call Done; ` +
-          `${inTest ? "the test blocks in Wait and hangs" : `the gathering goroutine blocks in Wait and the test gives up after ${patience}ms`}` +
+          (inTest
+            ? "the test blocks in Wait and hangs"
+            : `the gathering goroutine blocks in Wait and the test gives up after ${patience}ms`) +
           `.`,
         blocked: [
           { marker: "worker", creator: "Gather", reason: "chan send" },
@@ -110,9 +112,9 @@ ${itemsLit}	done := make(chan []int)
     description:
       `WaitGroup-tracked fan-out: ${items} workers (${work} work iterations each) send checksums on a ` +
       `channel with buffer ${buffer}; ` +
-      `${injectBug ? "Gather waits for them, then drains" : "a closer goroutine closes the channel after Wait"}` +
+      (injectBug ? "Gather waits for them, then drains" : "a closer goroutine closes the channel after Wait") +
       `; Gather runs ` +
-      `${inTest ? "on the test goroutine" : `in a goroutine the test waits for with a ${patience}ms timeout`}` +
+      (inTest ? "on the test goroutine" : `in a goroutine the test waits for with a ${patience}ms timeout`) +
       `.`,
     tags: [
       "generated",
@@ -214,7 +216,9 @@ ${setup}	fetched := make(chan int, 1)
         description:
           `FetchAll adds ${keys} to the WaitGroup but starts fetchers only for the ${uncached} uncached keys, ` +
           `so the closer blocks in Wait forever and ` +
-          `${inTest ? "the test, ranging over the output, blocks in chan receive and hangs" : `the consumer ranging over the output blocks in chan receive; the test gives up ${patience}ms after the last value`}` +
+          (inTest
+            ? "the test, ranging over the output, blocks in chan receive and hangs"
+            : `the consumer ranging over the output blocks in chan receive; the test gives up ${patience}ms after the last value`) +
           `.`,
         blocked: [
           { marker: "closer", creator: "FetchAll", reason: "sync" },
@@ -235,7 +239,7 @@ ${setup}	fetched := make(chan int, 1)
       `WaitGroup-closed result channel: FetchAll starts fetchers (${work} work iterations) for the ` +
       `${uncached} of ${keys} keys not cached (every ${cacheEvery}th is), sends on a channel with buffer ` +
       `${buffer}, and a closer closes it after Wait; ` +
-      `${inTest ? "the test ranges over it" : "a consumer goroutine ranges over it while the test counts values"}` +
+      (inTest ? "the test ranges over it" : "a consumer goroutine ranges over it while the test counts values") +
       `.`,
     tags: [
       "generated",
