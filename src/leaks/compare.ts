@@ -254,8 +254,10 @@ function pairAgreement(rows: readonly ComparisonRow[], a: DetectorName, b: Detec
     const ra = va?.status === "reported";
     const rb = vb?.status === "reported";
     if (ra && rb) both++;
-    else if (ra) vb?.status === "no-output" ? notComparable++ : onlyA++;
-    else if (rb) va?.status === "no-output" ? notComparable++ : onlyB++;
+    else if (ra && vb?.status === "no-output") notComparable++;
+    else if (ra) onlyA++;
+    else if (rb && va?.status === "no-output") notComparable++;
+    else if (rb) onlyB++;
   }
   const compared = both + onlyA + onlyB;
   return { a, b, both, onlyA, onlyB, notComparable, agreement: compared === 0 ? null : both / compared };

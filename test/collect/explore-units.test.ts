@@ -65,17 +65,6 @@ describe("explorationCycle", () => {
   });
 });
 
-function record(
-  seq: number,
-  kind: GoroutineRecord["kind"],
-  goroutine: number,
-  reason = "",
-  site: string | null = null,
-  actor: number | null = goroutine,
-): GoroutineRecord {
-  return { seq, timeNs: seq, kind, goroutine, actor, reason, site };
-}
-
 describe("the per-run check", () => {
   it("confirms nothing from goroutines blocked when a run crashed, but always confirms a race", () => {
     const blocked = [{ goroutine: "main.main/main.worker@a.go:3#0", reason: "sync", site: "main.worker a.go:9" }];

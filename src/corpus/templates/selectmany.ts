@@ -102,7 +102,13 @@ export const selectMany: ProgramTemplate = {
 `;
     const inNames = Array.from({ length: inputs }, (_, i) => `in${i}`).join(", ");
     const expectedCount = inputs * perInput - (perInput - failAt);
-    const source = `// A merge loop selecting over ${cases} cases: ${inputs} inputs${stats ? ", stats requests" : ""}${deadline ? ", a one-shot deadline" : ""}${idle === "none" ? "" : `, a default that ${idle === "sleep" ? "sleeps" : "yields"}`}.
+    const shape =
+      `${inputs} inputs${stats ? ", stats requests" : ""}${deadline ? ", a one-shot deadline" : ""}` +
+      (idle === "none" ? "" : `, a default that ${idle === "sleep" ? "sleeps" : "yields"}`);
+    const mergeLocals =
+      (deadline ? `\tlate := time.After(${deadlineMicros} * time.Microsecond)\n\tlateCount := -1\n` : "") +
+      (idle === "none" ? "" : "\tidleRounds := 0\n");
+    const source = `// A merge loop selecting over ${cases} cases: ${shape}.
 package main
 
 ${importBlock(["fmt", ...(deadline || idle !== "none" || !hang ? ["time"] : []), ...(idle === "gosched" ? ["runtime"] : [])])}
@@ -118,7 +124,7 @@ ${produce}
 func merge(${inNames} <-chan int, ${stats ? "stats <-chan chan int, " : ""}result chan<- int, merged chan<- struct{}) {
 	defer close(merged)
 	open, count, sum := ${inputs}, 0, 0
-${deadline ? `\tlate := time.After(${deadlineMicros} * time.Microsecond)\n\tlateCount := -1\n` : ""}${idle === "none" ? "" : "\tidleRounds := 0\n"}	for open > 0 {
+${mergeLocals}	for open > 0 {
 		select {
 ${inputCases}${statsCase}${deadlineCase}${idleCase}		}
 	}
