@@ -16,7 +16,6 @@ import {
   selectShard,
   shardOf,
 } from "../../src/collect/index.js";
-import type { GoroutineRecord } from "../../src/trace/index.js";
 import { UsageError } from "../../src/errors.js";
 
 describe("configKey", () => {

@@ -9,7 +9,6 @@ import {
   detectBlockedAtCrash,
   detectLeaks,
   runGoroutineStates,
-  runStateFold,
   type AnalysedRun,
   type LeakRun,
   type RunEnd,
