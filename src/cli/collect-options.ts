@@ -66,7 +66,10 @@ const OPTIONS = {
   },
   timeout: {
     flags: "--timeout <duration>",
-    description: `deadline per run and -test.timeout of test binaries (e.g. 500ms, 10s, 2m); not given: ${DEFAULT_TIMEOUT_MS / 1000}s for a program's first run, then ${DERIVED_TIMEOUT.factor}× its first ok plain run, between ${DERIVED_TIMEOUT.floorMs / 1000}s and ${DERIVED_TIMEOUT.ceilingMs / 1000}s`,
+    description:
+      `deadline per run and -test.timeout of test binaries (e.g. 500ms, 10s, 2m); not given: ` +
+      `${DEFAULT_TIMEOUT_MS / 1000}s for a program's first run, then ${DERIVED_TIMEOUT.factor}× its first ` +
+      `ok plain run, between ${DERIVED_TIMEOUT.floorMs / 1000}s and ${DERIVED_TIMEOUT.ceilingMs / 1000}s`,
     defaultValue: "10s",
   },
   procs: {
@@ -106,7 +109,8 @@ const OPTIONS = {
   budget: {
     flags: "--budget <duration>",
     description:
-      "hunt leaks: per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded perturbation); stops at the first confirmed finding (not with --runs or --race)",
+      "hunt leaks: per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded " +
+      "perturbation); stops at the first confirmed finding (not with --runs or --race)",
   },
   exhaustBudget: {
     flags: "--exhaust-budget",
@@ -120,7 +124,8 @@ const OPTIONS = {
   stopOn: {
     flags: "--stop-on <classes>",
     description:
-      "with --budget: the findings that end a program's hunt: leak, race, failure or any; repeatable or comma-separated (default: leak); the others are still recorded",
+      "with --budget: the findings that end a program's hunt: leak, race, failure or any; repeatable or " +
+      "comma-separated (default: leak); the others are still recorded",
     repeatable: true,
   },
   quiet: { flags: "--quiet", description: "no progress on stderr (warnings and errors still show)" },

@@ -160,7 +160,8 @@ export function reportCollectProblems(
         .map((p) => p.name)
         .join(", ") + (failed.length > 5 ? `, … (${failed.length - 5} more)` : "");
     process.stderr.write(
-      `schedlab: ${failed.length} of ${result.programs.length} program(s) failed to build: ${names}; their runs are recorded as build-error${compilerOutputShown ? " (compiler output above)" : ""}.\n`,
+      `schedlab: ${failed.length} of ${result.programs.length} program(s) failed to build: ${names}; their ` +
+        `runs are recorded as build-error${compilerOutputShown ? " (compiler output above)" : ""}.\n`,
     );
   }
   if (failed.length > 0 && failed.length === result.programs.length) {

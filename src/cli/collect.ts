@@ -52,13 +52,14 @@ function explorationLines(e: ExplorationSummary): string {
     if (f.class === "failure") {
       for (const failure of f.check.failures.filter((x) => !x.tracerInduced)) {
         lines.push(
-          `  failure: ${failure.test ?? "(main)"} ${failure.kind === "panic" ? "panicked" : "failed"}: ${failure.message.split("\n")[0]} (${where}) — replay: ${f.replay}`,
+          `  failure: ${failure.test ?? "(main)"} ${failure.kind === "panic" ? "panicked" : "failed"}: ` +
+            `${failure.message.split("\n")[0]} (${where}) — replay: ${f.replay}`,
         );
       }
     } else if (f !== stopper && !(stopper !== null && f.runId === stopper.runId)) {
-      lines.push(
-        `  ${f.class}: ${f.class === "race" ? `${f.check.races} data race report(s)` : `${f.check.blocked.length} goroutine(s) blocked`} (${where}) — replay: ${f.replay}`,
-      );
+      const what =
+        f.class === "race" ? `${f.check.races} data race report(s)` : `${f.check.blocked.length} goroutine(s) blocked`;
+      lines.push(`  ${f.class}: ${what} (${where}) — replay: ${f.replay}`);
     }
   }
   const tracer = e.findings.flatMap((f) => f.check.failures).find((x) => x.tracerInduced);
@@ -102,12 +103,21 @@ function replaySummary(r: ReplayResult): string {
       counts.set(`${b.reason} at ${b.site ?? "?"}`, (counts.get(`${b.reason} at ${b.site ?? "?"}`) ?? 0) + 1);
     return [...counts].map(([signature, n]) => `${n} blocked in ${signature}`).join("; ");
   };
+  const verdict = r.reproduced
+    ? "the finding was reproduced"
+    : r.original.check.finding === null
+      ? "the original run had no finding"
+      : `the finding did not show in ${r.attempts === 1 ? "the replay" : `${r.attempts} replays`} ` +
+        "(the scheduler is not deterministic: replay again, or give more --attempts)";
   return (
     [
-      `replayed run ${r.original.runId} of ${r.program} (${r.config}${r.seed === null ? "" : `, seed ${r.seed}`}) ${r.attempts === 1 ? "as run" : `${r.attempts} times, last as run`} ${r.replay.runId}: ${r.replay.outcome}`,
+      `replayed run ${r.original.runId} of ${r.program} (${r.config}` +
+        `${r.seed === null ? "" : `, seed ${r.seed}`}) ` +
+        `${r.attempts === 1 ? "as run" : `${r.attempts} times, last as run`} ${r.replay.runId}: ` +
+        `${r.replay.outcome}`,
       `  original: ${r.original.outcome}, ${what(r.original.check)}`,
       `  replay:   ${r.replay.outcome}, ${what(r.replay.check)}`,
-      `  ${r.reproduced ? "the finding was reproduced" : r.original.check.finding === null ? "the original run had no finding" : `the finding did not show in ${r.attempts === 1 ? "the replay" : `${r.attempts} replays`} (the scheduler is not deterministic: replay again, or give more --attempts)`}`,
+      `  ${verdict}`,
     ].join("\n") + "\n"
   );
 }
@@ -197,7 +207,10 @@ export function registerCollect(program: Command): void {
     .addOption(collectOption("stopOn"))
     .option(
       "--shard <I/N|auto>",
-      "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`; auto (or auto/N): I and N from the engine that launched the process: JOB_COMPLETION_INDEX (Kubernetes Indexed Job) with SCHEDLAB_SHARD_COUNT, SLURM_ARRAY_TASK_ID/_COUNT (Slurm array), or SCHEDLAB_SHARD_INDEX/_COUNT (docs/scale-out.md)",
+      "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`; " +
+        "auto (or auto/N): I and N from the engine that launched the process: JOB_COMPLETION_INDEX " +
+        "(Kubernetes Indexed Job) with SCHEDLAB_SHARD_COUNT, SLURM_ARRAY_TASK_ID/_COUNT (Slurm array), or " +
+        "SCHEDLAB_SHARD_INDEX/_COUNT (docs/scale-out.md)",
     )
     .option(
       "--replay <run-id>",
@@ -210,7 +223,9 @@ export function registerCollect(program: Command): void {
     .option("--no-ingest", "do not decode the traces into the database afterwards (run `schedlab ingest` later)")
     .option(
       "--store <mode>",
-      "what the ingest afterwards keeps of each run: events (every record, what dist, train, eval, events and export read) or summary (goroutines and end states: what leaks and --replay need, a few rows per run)",
+      "what the ingest afterwards keeps of each run: events (every record, what dist, train, eval, events " +
+        "and export read) or summary (goroutines and end states: what leaks and --replay need, a few rows " +
+        "per run)",
       "events",
     )
     .option("--json", "print the result as JSON on stdout, no progress")

@@ -66,11 +66,14 @@ export function registerCorpusGenerate(corpus: Command): void {
       }
       if (result.stale.length > 0) {
         process.stderr.write(
-          `note: ${result.stale.length} older generated program(s) in ${result.outDir} are not in the new SEEDS.json (${result.stale.slice(0, 5).join(", ")}${result.stale.length > 5 ? ", …" : ""}); delete them if they should not stay in the corpus\n`,
+          `note: ${result.stale.length} older generated program(s) in ${result.outDir} are not in the new ` +
+            `SEEDS.json (${result.stale.slice(0, 5).join(", ")}${result.stale.length > 5 ? ", …" : ""}); delete ` +
+            `them if they should not stay in the corpus\n`,
         );
       }
       process.stdout.write(
-        `wrote ${result.programs.length} programs to ${result.outDir} (${leaks} with an injected leak, ${deadlocks} with an injected deadlock, ${result.programs.length - leaks - deadlocks} clean)\n` +
+        `wrote ${result.programs.length} programs to ${result.outDir} (${leaks} with an injected leak, ` +
+          `${deadlocks} with an injected deadlock, ${result.programs.length - leaks - deadlocks} clean)\n` +
           `regenerate with: schedlab corpus generate --seed ${result.seeds.seed} --count ${result.seeds.count} --out ${result.outDir}` +
           `${templates ? ` --template ${result.seeds.templates.join(",")}` : ""}\n`,
       );

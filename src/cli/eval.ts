@@ -49,7 +49,9 @@ export function registerEval(program: Command): void {
   program
     .command("eval")
     .description(
-      "Score predictors on the held-out programs: accuracy with the ceiling and majority beside it, per-event P/R/F1, calibration (ECE, Brier, NLL, KL, L1), entropy correlation, and paired comparisons; with --cv K, leave-family-out cross-validation over the whole corpus.",
+      "Score predictors on the held-out programs: accuracy with the ceiling and majority beside it, " +
+        "per-event P/R/F1, calibration (ECE, Brier, NLL, KL, L1), entropy correlation, and paired " +
+        "comparisons; with --cv K, leave-family-out cross-validation over the whole corpus.",
     )
     .option("--predictor <spec>", `${PREDICTOR_SPECS_HELP} (repeat for several)`, collect, [])
     .option(
@@ -60,7 +62,9 @@ export function registerEval(program: Command): void {
     .option("--holdout <spec>", HOLDOUT_HELP)
     .option(
       "--cv [k]",
-      `leave-family-out cross-validation instead of a holdout: the families in k folds (default ${DEFAULT_CV_FOLDS}), students (student:kl, student:kl-tags, …: recipes, not paths) trained per fold; not stored`,
+      `leave-family-out cross-validation instead of a holdout: the families in k folds (default ` +
+        `${DEFAULT_CV_FOLDS}), students (student:kl, student:kl-tags, …: recipes, not paths) trained per ` +
+        `fold; not stored`,
     )
     .option("--cv-seed <n>", "--cv: seed of the fold assignment", "1")
     .option("--cv-test-corpora", "--cv: put the test corpora's families into the folds too (default: left out)")

@@ -86,7 +86,8 @@ export function registerExport(program: Command): void {
         closeSync(fd);
         renameSync(partial, target);
         process.stderr.write(
-          `exported ${summary.records} ${options.objective} records (${summary.states} states, ${summary.programs} programs, abstraction ${options.abstraction}) to ${target}\n`,
+          `exported ${summary.records} ${options.objective} records (${summary.states} states, ` +
+            `${summary.programs} programs, abstraction ${options.abstraction}) to ${target}\n`,
         );
         if (summary.missingSources.length > 0)
           process.stderr.write(

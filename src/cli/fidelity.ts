@@ -45,7 +45,9 @@ export function registerFidelity(program: Command): void {
   program
     .command("fidelity")
     .description(
-      "Check a student predictor against a teacher on the same held-out states: MR1 top-1 agreement, MR2 KL(teacher||student) <= tau, MR3 agreement where the teacher is confident, MR4 per-bin calibration alignment; violation rates with program-bootstrap CIs beside plain accuracy.",
+      "Check a student predictor against a teacher on the same held-out states: MR1 top-1 agreement, MR2 " +
+        "KL(teacher||student) <= tau, MR3 agreement where the teacher is confident, MR4 per-bin calibration " +
+        "alignment; violation rates with program-bootstrap CIs beside plain accuracy.",
     )
     .requiredOption("--teacher <spec>", `teacher predictor spec (${PREDICTOR_SPECS_HELP})`)
     .requiredOption("--student <spec>", "student predictor spec")
@@ -127,9 +129,20 @@ export function registerFidelity(program: Command): void {
           : null;
         if (flags.json === true) {
           const { relations, teacher, student, thresholds: t, states, samples, programs } = run.result;
-          process.stdout.write(
-            `${JSON.stringify({ fidelityRunId: id, abstraction: run.abstraction, holdout: run.holdout, testPrograms: run.testPrograms, thresholds: t, states, samples, programs, relations, teacher, student })}\n`,
-          );
+          const json = {
+            fidelityRunId: id,
+            abstraction: run.abstraction,
+            holdout: run.holdout,
+            testPrograms: run.testPrograms,
+            thresholds: t,
+            states,
+            samples,
+            programs,
+            relations,
+            teacher,
+            student,
+          };
+          process.stdout.write(`${JSON.stringify(json)}\n`);
         } else {
           process.stdout.write(`${fidelityText(run.result, run)}${stored(id, flags.db)}`);
         }

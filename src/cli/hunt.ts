@@ -126,7 +126,9 @@ export function registerHunt(program: Command): void {
   program
     .command("hunt")
     .description(
-      "Gate a Go project the way go test runs it: hunt the schedules of the packages it selects for a budget (leaks, deadlocks, data races, flaky tests), print the findings in a CI format, hold them against a baseline and fail on the gates asked for (docs/ci.md).",
+      "Gate a Go project the way go test runs it: hunt the schedules of the packages it selects for a " +
+        "budget (leaks, deadlocks, data races, flaky tests), print the findings in a CI format, hold them " +
+        "against a baseline and fail on the gates asked for (docs/ci.md).",
     )
     .argument(
       "<patterns...>",
@@ -138,7 +140,8 @@ export function registerHunt(program: Command): void {
     .addOption(
       collectOption("race", {
         description:
-          "as go test -race: every program runs under the race detector (the hunt explores -race runs; a program whose hunt ended before one gets one), and a program whose -race build fails is an error",
+          "as go test -race: every program runs under the race detector (the hunt explores -race runs; a " +
+          "program whose hunt ended before one gets one), and a program whose -race build fails is an error",
       }),
     )
     .addOption(
@@ -159,7 +162,8 @@ export function registerHunt(program: Command): void {
     .addOption(
       collectOption("budget", {
         description:
-          "per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded perturbation); a program's hunt stops at its first confirmed finding of a --stop-on class",
+          "per-program time to spend exploring schedules (GOMAXPROCS, -test.count, -race, seeded " +
+          "perturbation); a program's hunt stops at its first confirmed finding of a --stop-on class",
         defaultValue: DEFAULT_HUNT_BUDGET,
       }),
     )
@@ -180,7 +184,8 @@ export function registerHunt(program: Command): void {
     )
     .option(
       "--baseline <file>",
-      "accept the bugs, potential deadlocks, races and flaky tests this baseline lists: shown, but not counted by the gates; entries that match nothing are listed as stale",
+      "accept the bugs, potential deadlocks, races and flaky tests this baseline lists: shown, but not " +
+        "counted by the gates; entries that match nothing are listed as stale",
     )
     .option(
       "--save-baseline <file>",
@@ -188,7 +193,8 @@ export function registerHunt(program: Command): void {
     )
     .option(
       "--fail-on <gates>",
-      `the gates that fail the command: ${GATES.join(", ")} or all; repeatable or comma-separated (exit 3 leak, outlived, background, potential; 4 race; 5 flaky)`,
+      `the gates that fail the command: ${GATES.join(", ")} or all; repeatable or comma-separated (exit 3 ` +
+        `leak, outlived, background, potential; 4 race; 5 flaky)`,
       collectNames,
     )
     .addOption(collectOption("quiet"))
@@ -234,13 +240,17 @@ export function registerHunt(program: Command): void {
         if (flags.saveBaseline !== undefined) {
           const saved = saveBaseline(flags.saveBaseline, analysis, baseline);
           process.stderr.write(
-            `schedlab: wrote ${saved.entries.length} baseline entr${saved.entries.length === 1 ? "y" : "ies"} to ${flags.saveBaseline}; give each a reason, then commit it and pass --baseline ${flags.saveBaseline}\n`,
+            `schedlab: wrote ${saved.entries.length} baseline entr${saved.entries.length === 1 ? "y" : "ies"} to ` +
+              `${flags.saveBaseline}; give each a reason, then commit it and pass --baseline ` +
+              `${flags.saveBaseline}\n`,
           );
         }
         const others = otherPrograms(analysis, hunt.result);
         if (others.length > 0) {
           process.stderr.write(
-            `schedlab: note: ${flags.db} also holds ${others.length} program(s) this hunt did not select (${others.slice(0, 5).join(", ")}${others.length > 5 ? ", …" : ""}); they are analysed and gated too. Give each selection a database of its own (--db).\n`,
+            `schedlab: note: ${flags.db} also holds ${others.length} program(s) this hunt did not select ` +
+              `(${others.slice(0, 5).join(", ")}${others.length > 5 ? ", …" : ""}); they are analysed and gated ` +
+              `too. Give each selection a database of its own (--db).\n`,
           );
         }
         // What the baseline accepted is shown but never counted. Nothing built: no gate can speak.

@@ -23,7 +23,9 @@ export function registerIngest(program: Command): void {
     .option("--jobs <n>", "traces decoded at once (default: min(2, CPUs))")
     .option(
       "--store <mode>",
-      "what to keep of each run: events (every record, what dist, train, eval, events and export read; also re-ingests runs stored as summaries) or summary (goroutines and end states: what leaks and collect --replay need)",
+      "what to keep of each run: events (every record, what dist, train, eval, events and export read; " +
+        "also re-ingests runs stored as summaries) or summary (goroutines and end states: what leaks and " +
+        "collect --replay need)",
       "events",
     )
     .option("--json", "print the per-run results as JSON")
@@ -55,7 +57,9 @@ function humanSummary(summary: IngestSummary, store: StoreMode): string {
       (r) => `run ${r.runId}: ${r.status}${r.status === "truncated" ? ` (${r.events} events kept)` : ""}: ${r.message}`,
     );
   lines.push(
-    `${summary.runs.length} run(s) ingested: ${summary.ok} ok, ${summary.truncated} truncated, ${summary.errors} error(s); ${summary.events} events${store === "summary" ? " folded into end states (--store summary: not stored)" : ""}.`,
+    `${summary.runs.length} run(s) ingested: ${summary.ok} ok, ${summary.truncated} truncated, ` +
+      `${summary.errors} error(s); ${summary.events} events` +
+      `${store === "summary" ? " folded into end states (--store summary: not stored)" : ""}.`,
   );
   if (summary.runs.length === 0)
     lines.push("Nothing to ingest: every run with a trace is already ingested (use --force to redo).");

@@ -81,7 +81,9 @@ export function registerLeaks(program: Command): void {
   program
     .command("leaks")
     .description(
-      "Find the bugs that leave goroutines blocked forever across runs, say why each is stuck, predict lock-order deadlocks from recorded lock operations, and list the data races -race runs reported; store and print them.",
+      "Find the bugs that leave goroutines blocked forever across runs, say why each is stuck, predict " +
+        "lock-order deadlocks from recorded lock operations, and list the data races -race runs reported; " +
+        "store and print them.",
     )
     .option("--program <name>", "only this program")
     .option("--db <file>", "SQLite database", "schedlab.db")
@@ -109,7 +111,9 @@ export function registerLeaks(program: Command): void {
     .option("--score", "score findings and peer detectors (dump, goleak, leakprofile) against manifest labels")
     .option(
       "--compare <detectors>",
-      "show, per goroutine left blocked, which detectors report it, from the same runs and without manifests: schedlab and any of dump, goleak, leakprofile (comma-separated; peers are collected with collect --peers)",
+      "show, per goroutine left blocked, which detectors report it, from the same runs and without " +
+        "manifests: schedlab and any of dump, goleak, leakprofile (comma-separated; peers are collected with " +
+        "collect --peers)",
     )
     .option(
       "--cut-fraction <x>",
@@ -127,11 +131,13 @@ export function registerLeaks(program: Command): void {
     )
     .option(
       "--baseline <file>",
-      "accept the bugs, potential deadlocks, races and flaky tests this baseline lists: shown, but not counted by the --fail-on gates; entries that match nothing are listed as stale",
+      "accept the bugs, potential deadlocks, races and flaky tests this baseline lists: shown, but not " +
+        "counted by the --fail-on gates; entries that match nothing are listed as stale",
     )
     .option(
       "--save-baseline <file>",
-      "write the current bugs, potential deadlocks, races and flaky tests as a baseline (each with a reason to edit; reasons already in the file, or in --baseline, are kept)",
+      "write the current bugs, potential deadlocks, races and flaky tests as a baseline (each with a " +
+        "reason to edit; reasons already in the file, or in --baseline, are kept)",
     )
     .action(async (flags: LeaksFlags) => {
       const cutFraction = parseNumberOption("--cut-fraction", flags.cutFraction, 0, 1);
@@ -172,7 +178,9 @@ export function registerLeaks(program: Command): void {
         if (flags.saveBaseline !== undefined) {
           const saved = saveBaseline(flags.saveBaseline, analysis, baseline, scope);
           process.stderr.write(
-            `schedlab: wrote ${saved.entries.length} baseline entr${saved.entries.length === 1 ? "y" : "ies"} to ${flags.saveBaseline}; give each a reason, then commit it and pass --baseline ${flags.saveBaseline}\n`,
+            `schedlab: wrote ${saved.entries.length} baseline entr${saved.entries.length === 1 ? "y" : "ies"} to ` +
+              `${flags.saveBaseline}; give each a reason, then commit it and pass --baseline ` +
+              `${flags.saveBaseline}\n`,
           );
         }
         const gates: Gate[] = [];

@@ -9,7 +9,10 @@ function humanSummary(summary: MergeSummary): string {
       .filter(([, n]) => n > 0)
       .map(([table, n]) => `${table} ${n}`)
       .join(", ");
-    return `${input.path}: ${input.programsAdded} program(s) and ${input.runsAdded} run(s) added, ${input.programsKnown} and ${input.runsKnown} already there${rows === "" ? "" : `; rows: ${rows}`}`;
+    return (
+      `${input.path}: ${input.programsAdded} program(s) and ${input.runsAdded} run(s) added, ` +
+      `${input.programsKnown} and ${input.runsKnown} already there${rows === "" ? "" : `; rows: ${rows}`}`
+    );
   });
   if (summary.notCopied.length > 0) lines.push(`not copied: ${summary.notCopied.join(", ")}`);
   lines.push(

@@ -31,7 +31,10 @@ export function registerMutate(program: Command): void {
   program
     .command("mutate <program>")
     .description(
-      "Write semantics-preserving variants of a Go program: consistent identifier renaming (go/types scoping), reordering of independent top-level declarations, dead code, and an unchanged copy as the control. Each variant is built before it is kept and its schedlab.json sites are moved to the new lines. Collect the --out directory like any corpus.",
+      "Write semantics-preserving variants of a Go program: consistent identifier renaming (go/types " +
+        "scoping), reordering of independent top-level declarations, dead code, and an unchanged copy as the " +
+        "control. Each variant is built before it is kept and its schedlab.json sites are moved to the new " +
+        "lines. Collect the --out directory like any corpus.",
     )
     .option(
       "--kind <kinds>",

@@ -101,7 +101,9 @@ export function parseRunSelection(text: string): RunSelection {
 
 /** The --holdout help every dataset-reading command shows. */
 export const HOLDOUT_HELP =
-  "test programs: default (whole families by hash) | family:NAME | corpus:DIR | dir:PREFIX | tag:TAG | list:a,b | outcome:OUTCOME | saved name, or several joined by +; siblings of a test program never train";
+  "test programs: default (whole families by hash) | family:NAME | corpus:DIR | dir:PREFIX | tag:TAG | " +
+  "list:a,b | outcome:OUTCOME | saved name, or several joined by +; siblings of a test program never " +
+  "train";
 
 /** The --predictor help: every backend a spec can name. */
 export const PREDICTOR_SPECS_HELP = PREDICTOR_SPECS.join(" | ");

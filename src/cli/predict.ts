@@ -124,7 +124,9 @@ export function registerPredict(program: Command): void {
         }
         const maxRows = parseRowLimit("--limit", flags.limit);
         process.stdout.write(
-          `${result.predictor.id} (config ${result.predictor.configHash}) on ${result.states.length} ${result.abstraction} states of ${result.programs.length} ${result.split} programs (holdout ${result.holdout}): ${result.hits} cached, ${result.computed} computed\n`,
+          `${result.predictor.id} (config ${result.predictor.configHash}) on ${result.states.length} ` +
+            `${result.abstraction} states of ${result.programs.length} ${result.split} programs (holdout ` +
+            `${result.holdout}): ${result.hits} cached, ${result.computed} computed\n`,
         );
         process.stdout.write(`${predictionTable(result, maxRows)}\n`);
         if (flags.out !== undefined)

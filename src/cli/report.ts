@@ -26,7 +26,9 @@ export function registerReport(program: Command): void {
   program
     .command("report")
     .description(
-      "Write a self-contained HTML report (inline SVG charts), a Markdown report and metrics.json from the latest stored evaluation; without one, from the collection: what was collected, its leaks, races and flaky tests.",
+      "Write a self-contained HTML report (inline SVG charts), a Markdown report and metrics.json from the " +
+        "latest stored evaluation; without one, from the collection: what was collected, its leaks, races " +
+        "and flaky tests.",
     )
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--out <dir>", "output directory", "report")

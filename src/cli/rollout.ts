@@ -46,8 +46,14 @@ function parseTemperature(value: string): number {
 export function rolloutText(report: RolloutReport, runId: number): string {
   const o = report.overall;
   const lines = [
-    `${report.predictor.id} (config ${report.predictor.configHash}), ${report.constrained ? "constrained" : "unconstrained"}, k=${report.steps}, n=${report.samples}, T=${report.temperature}, seed ${report.seed}: ${report.prefixes.length} ${report.abstraction} prefixes of ${report.programs.length} test programs (holdout ${report.holdout}); stored as rollout run ${runId}`,
-    `mean survival ${o.meanSurvival.toFixed(2)} / ${report.steps} steps, reached k ${fixed(o.reachedK)}, k-step accuracy ${fixed(o.kStepAccuracy)}, per-step accuracy ${fixed(o.perStepAccuracy)}, L1 ${fixed(o.l1)}, KL ${fixed(o.kl)}`,
+    `${report.predictor.id} (config ${report.predictor.configHash}), ` +
+      `${report.constrained ? "constrained" : "unconstrained"}, k=${report.steps}, n=${report.samples}, ` +
+      `T=${report.temperature}, seed ${report.seed}: ${report.prefixes.length} ${report.abstraction} ` +
+      `prefixes of ${report.programs.length} test programs (holdout ${report.holdout}); stored as rollout ` +
+      `run ${runId}`,
+    `mean survival ${o.meanSurvival.toFixed(2)} / ${report.steps} steps, reached k ${fixed(o.reachedK)}, ` +
+      `k-step accuracy ${fixed(o.kStepAccuracy)}, per-step accuracy ${fixed(o.perStepAccuracy)}, L1 ` +
+      `${fixed(o.l1)}, KL ${fixed(o.kl)}`,
     `event types   ${EVENT_TYPES.join("  ")}`,
     `  rolled out  ${o.rolledDistribution.map((v, i) => v.toFixed(3).padStart(EVENT_TYPES[i].length)).join("  ")}`,
     `  empirical   ${o.empiricalDistribution.map((v, i) => v.toFixed(3).padStart(EVENT_TYPES[i].length)).join("  ")}`,
@@ -109,9 +115,17 @@ export function registerRollout(program: Command): void {
         const runId = saveRolloutReport(db, report);
         if (flags.json === true) {
           const o = report.overall;
-          process.stdout.write(
-            `${JSON.stringify({ rolloutRunId: runId, ...report, meanSurvival: o.meanSurvival, reachedK: o.reachedK, kStepAccuracy: o.kStepAccuracy, perStepAccuracy: o.perStepAccuracy, l1: o.l1, kl: o.kl })}\n`,
-          );
+          const json = {
+            rolloutRunId: runId,
+            ...report,
+            meanSurvival: o.meanSurvival,
+            reachedK: o.reachedK,
+            kStepAccuracy: o.kStepAccuracy,
+            perStepAccuracy: o.perStepAccuracy,
+            l1: o.l1,
+            kl: o.kl,
+          };
+          process.stdout.write(`${JSON.stringify(json)}\n`);
           return;
         }
         process.stdout.write(rolloutText(report, runId));

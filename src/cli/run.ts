@@ -65,7 +65,8 @@ export function registerRun(program: Command): void {
   program
     .command("run")
     .description(
-      "Run the whole pipeline on a corpus: collect, ingest, distributions, train students, evaluate on held-out programs, leaks, rollouts, and write report/index.html.",
+      "Run the whole pipeline on a corpus: collect, ingest, distributions, train students, evaluate on " +
+        "held-out programs, leaks, rollouts, and write report/index.html.",
     )
     .option("--corpus <dir>", "directory of Go programs", "go-programs")
     .option(

@@ -104,7 +104,8 @@ export function registerTrain(program: Command): void {
     )
     .option(
       "--calibration-mode <mode>",
-      "pooled (the ensemble's mean as one model), per-member (each member's temperature before the mean) or in-context (a temperature scaled by the run's in-context predictability)",
+      "pooled (the ensemble's mean as one model), per-member (each member's temperature before the mean) " +
+        "or in-context (a temperature scaled by the run's in-context predictability)",
       d.calibrationMode,
     )
     .option(
@@ -173,7 +174,8 @@ export function registerTrain(program: Command): void {
             `on ${card.data.trainSamples} samples of ${card.data.trainPrograms.length} programs; T=${card.training.temperature.toFixed(3)}\n` +
             (h === null
               ? "no holdout programs: nothing scored\n"
-              : `holdout (${h.samples} samples): accuracy ${pct(h.accuracy)}, majority ${pct(h.majority)}, ceiling ${pct(h.ceiling)}, macro-F1 ${h.macroF1.toFixed(3)}, ECE ${h.ece.toFixed(3)}, ` +
+              : `holdout (${h.samples} samples): accuracy ${pct(h.accuracy)}, majority ${pct(h.majority)}, ceiling ` +
+                `${pct(h.ceiling)}, macro-F1 ${h.macroF1.toFixed(3)}, ECE ${h.ece.toFixed(3)}, ` +
                 `recall GoEnd ${pct(h.recall.GoEnd)} GoSched ${pct(h.recall.GoSched)} GoUnblock ${pct(h.recall.GoUnblock)}\n`) +
             `card: ${opts.out}/card.md\n`,
         );

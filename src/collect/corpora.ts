@@ -79,7 +79,8 @@ export function resolveCorpora(
           `${root} was collected as a ${existing.role === "test" ? "test corpus" : "training corpus"} into this database`,
           existing.role === "test"
             ? "Pass --test-corpus again to add runs to it, or collect it into another --db file to train on it."
-            : "Collect it without --test-corpus to add runs, or into another --db file to use it as a test corpus (`--holdout corpus:DIR` also holds out a training corpus).",
+            : "Collect it without --test-corpus to add runs, or into another --db file to use it as a test corpus " +
+                "(`--holdout corpus:DIR` also holds out a training corpus).",
         );
       }
       result.set(root, existing);

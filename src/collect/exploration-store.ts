@@ -86,7 +86,8 @@ export interface CheckedRunRow {
 export function checkedRuns(db: SchedlabDatabase, programId: number): CheckedRunRow[] {
   return db
     .prepare(
-      "SELECT r.id, r.config, r.strategy, r.seed, c.detail FROM runs r JOIN run_checks c ON c.run_id = r.id WHERE r.program_id = ? AND c.replay_of IS NULL ORDER BY r.id",
+      "SELECT r.id, r.config, r.strategy, r.seed, c.detail FROM runs r JOIN run_checks c ON c.run_id = " +
+        "r.id WHERE r.program_id = ? AND c.replay_of IS NULL ORDER BY r.id",
     )
     .all(programId) as CheckedRunRow[];
 }

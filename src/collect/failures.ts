@@ -19,7 +19,8 @@ export const TRACER_GOROUTINE_FUNCTION = "runtime/trace.(*traceMultiplexer).star
 /** How to silence a leak check that sees the tracer's goroutine; added to such a failure's message. */
 export const TRACER_INDUCED_FIX =
   `the leak check saw the execution tracer's own goroutine (${TRACER_GOROUTINE_FUNCTION}), not a leak of the code under test: ` +
-  `ignore it, e.g. goleak.IgnoreAnyFunction("${TRACER_GOROUTINE_FUNCTION}") (goleak.IgnoreTopFunction does not match it: the top of its stack is runtime.ReadTrace), ` +
+  (`ignore it, e.g. goleak.IgnoreAnyFunction("${TRACER_GOROUTINE_FUNCTION}") (goleak.IgnoreTopFunction ` +
+    `does not match it: the top of its stack is runtime.ReadTrace), `) +
   "or skip stacks that contain it in a hand-written runtime.Stack scan";
 
 const HEADER = /^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)/;

@@ -59,7 +59,9 @@ interface ModeField {
 const RUNS_FIELDS: Record<keyof RunsModeOptions, ModeField> = {
   runs: {
     flag: "--runs",
-    hint: "A budgeted collect runs each program until its budget is spent or a finding ends its hunt: drop --runs, or drop --budget to collect a fixed number of runs per configuration.",
+    hint:
+      "A budgeted collect runs each program until its budget is spent or a finding ends its hunt: drop " +
+      "--runs, or drop --budget to collect a fixed number of runs per configuration.",
   },
   race: {
     flag: "--race",

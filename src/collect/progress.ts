@@ -36,7 +36,10 @@ export function progressLine(p: CollectProgress, width = 20): string {
       b.current === null
         ? ""
         : ` | ${b.current.program} ${seconds(b.current.spentMs)}/${seconds(b.current.budgetMs)} ${b.current.config}`;
-    return `${bar} programs ${p.programsDone}/${p.programsTotal}  budget ${clock(b.spentMs)}/${clock(b.totalMs)}  findings ${b.findings}  runs ${p.runsDone}${current}`;
+    return (
+      `${bar} programs ${p.programsDone}/${p.programsTotal}  budget ` +
+      `${clock(b.spentMs)}/${clock(b.totalMs)}  findings ${b.findings}  runs ${p.runsDone}${current}`
+    );
   }
   const fraction = p.runsTotal === 0 ? 1 : p.runsDone / p.runsTotal;
   const filled = Math.round(fraction * width);
@@ -79,7 +82,11 @@ function findingText(f: ExplorationFinding): string {
   const c = f.check;
   switch (f.class) {
     case "leak":
-      return `${c.blocked.length} goroutine(s) blocked in ${[...new Set(c.blocked.map((b) => b.reason))].join(", ")} at ${[...new Set(c.blocked.map((b) => shortSite(b.site)))].slice(0, 3).join(", ")}`;
+      return (
+        `${c.blocked.length} goroutine(s) blocked in ` +
+        `${[...new Set(c.blocked.map((b) => b.reason))].join(", ")} at ` +
+        `${[...new Set(c.blocked.map((b) => shortSite(b.site)))].slice(0, 3).join(", ")}`
+      );
     case "race":
       return `${c.races} data race report(s)`;
     case "failure": {

@@ -48,7 +48,8 @@ export function upsertProgram(db: SchedlabDatabase, program: ProgramSpec): { id:
     if (existing !== undefined && existing.root !== program.root && existing.sourceHash !== program.sourceHash) {
       throw new ProgramNameClashError(
         `program name ${program.name} is already taken by ${existing.dir} (collected from ${existing.root}), so ${program.dir} cannot use it`,
-        'Collect the other tree as a test corpus (`schedlab collect DIR --test-corpus` names its programs "<label>/<path>"; `schedlab run --test-corpus DIR` does this), or into another --db file.',
+        "Collect the other tree as a test corpus (`schedlab collect DIR --test-corpus` names its programs " +
+          '"<label>/<path>"; `schedlab run --test-corpus DIR` does this), or into another --db file.',
       );
     }
     const manifest = program.manifest === null ? null : JSON.stringify(program.manifest);

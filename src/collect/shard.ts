@@ -101,7 +101,8 @@ export function shardFromEnvironment(env: Environment, count?: number): Resolved
   }
   if (kubernetesIndex !== undefined && slurmId !== undefined) {
     throw new ShardEnvironmentError(
-      `--shard auto: both ${KUBERNETES_INDEX_ENV}=${kubernetesIndex} (Kubernetes) and ${SLURM_ARRAY_ENV.id}=${slurmId} (Slurm) are set, so the engine is ambiguous`,
+      `--shard auto: both ${KUBERNETES_INDEX_ENV}=${kubernetesIndex} (Kubernetes) and ` +
+        `${SLURM_ARRAY_ENV.id}=${slurmId} (Slurm) are set, so the engine is ambiguous`,
       `Set ${SHARD_INDEX_ENV} and ${SHARD_COUNT_ENV} to choose, or unset the other engine's variable. --shard auto reads:\n  ${WHAT_TO_SET}`,
     );
   }
@@ -135,7 +136,8 @@ function explicitCount(value: Lookup, count: number | undefined, what: string): 
   if (resolved === undefined) {
     throw new ShardEnvironmentError(
       `--shard auto: the shard count of ${what} is missing`,
-      `Set ${SHARD_COUNT_ENV}=N (for an Indexed Job: env: [{name: ${SHARD_COUNT_ENV}, value: "<spec.completions>"}]), or give --shard auto/N. --shard auto reads:\n  ${WHAT_TO_SET}`,
+      `Set ${SHARD_COUNT_ENV}=N (for an Indexed Job: env: [{name: ${SHARD_COUNT_ENV}, value: ` +
+        `"<spec.completions>"}]), or give --shard auto/N. --shard auto reads:\n  ${WHAT_TO_SET}`,
     );
   }
   return { count: resolved, from: text === undefined ? `--shard auto/${resolved}` : `${SHARD_COUNT_ENV}=${text}` };
@@ -167,7 +169,8 @@ function slurmShard(value: Lookup, idText: string, count: number | undefined): R
   const notARange = (why: string) =>
     new ShardEnvironmentError(
       `--shard auto: the Slurm array ${range} with ${total} task(s) does not number shards 0…${total - 1}: ${why}`,
-      `Submit the array as a range, e.g. sbatch --array=0-${total - 1} (ids may start elsewhere, with a step: 1-${total}, 0-${2 * (total - 1)}:2), not a list of ids.`,
+      `Submit the array as a range, e.g. sbatch --array=0-${total - 1} (ids may start elsewhere, with a ` +
+        `step: 1-${total}, 0-${2 * (total - 1)}:2), not a list of ids.`,
     );
   if (id < min || (id - min) % step !== 0) throw notARange(`task ${id} is not MIN + k·STEP`);
   if (maxText !== undefined && (numberOf(e.max, maxText) - min) / step + 1 !== total)

@@ -184,7 +184,8 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
     const signalNote =
       result.exitSignal === null
         ? ""
-        : `\nschedlab: the process was ended by ${result.exitSignal}${result.enforcement === "none" ? "" : ` (sent by schedlab after the deadline, ${result.enforcement})`}`;
+        : `\nschedlab: the process was ended by ${result.exitSignal}` +
+          `${result.enforcement === "none" ? "" : ` (sent by schedlab after the deadline, ${result.enforcement})`}`;
     return {
       outcome,
       exitCode: result.exitCode,

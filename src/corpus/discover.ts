@@ -140,7 +140,9 @@ export async function resolvePackagePattern(
       .join("; ");
     throw new UsageError(
       `the package pattern ${pattern} matches no Go package${tags.length > 0 ? ` with tags ${tags.join(",")}` : ""} in ${cwd}${why === "" ? "" : `: ${why}`}`,
-      "Write patterns as go test takes them, relative to the current directory inside a module (./..., ./pkg/..., an import path of the module), or give a directory; `go list PATTERN` shows what a pattern matches (add --tags for build-tagged packages).",
+      "Write patterns as go test takes them, relative to the current directory inside a module (./..., " +
+        "./pkg/..., an import path of the module), or give a directory; `go list PATTERN` shows what a " +
+        "pattern matches (add --tags for build-tagged packages).",
     );
   }
   const prefix = pattern.endsWith("/...") ? pattern.slice(0, -4) : pattern === "..." ? null : undefined;
@@ -185,7 +187,8 @@ export async function discoverPrograms(paths: readonly string[], options: Discov
     if (!existsSync(path) || !statSync(path).isDirectory()) {
       throw new NoGoCodeError(
         `${path} is not a directory`,
-        "Give collect a program directory, a tree of programs, a Go module root, or a package pattern as go test takes them (./..., ./pkg/..., an import path).",
+        "Give collect a program directory, a tree of programs, a Go module root, or a package pattern as go " +
+          "test takes them (./..., ./pkg/..., an import path).",
       );
     }
   }
@@ -210,8 +213,10 @@ export async function discoverPrograms(paths: readonly string[], options: Discov
     if (found.length === 0) {
       if (selecting) {
         throw new UsageError(
-          `no test or example under ${path} matches${options.run === undefined ? "" : ` --run ${options.run}`}${options.skip === undefined ? "" : ` --skip ${options.skip}`}`,
-          "--run and --skip select top-level TestXxx and ExampleXxx functions as go test -run/-skip do (unanchored Go regexps); `go test -list REGEX ./...` shows what a regexp selects.",
+          `no test or example under ${path} matches${options.run === undefined ? "" : ` --run ${options.run}`}` +
+            (options.skip === undefined ? "" : ` --skip ${options.skip}`),
+          "--run and --skip select top-level TestXxx and ExampleXxx functions as go test -run/-skip do " +
+            "(unanchored Go regexps); `go test -list REGEX ./...` shows what a regexp selects.",
         );
       }
       throw new NoGoCodeError(
@@ -226,7 +231,8 @@ export async function discoverPrograms(paths: readonly string[], options: Discov
       if (other !== undefined && other !== program.dir) {
         throw new ProgramNameClashError(
           `two programs are both named ${program.name}: ${other} and ${program.dir}`,
-          "Program names are paths relative to the root given; collect the two roots separately with different --db files, or pass their parent directory instead.",
+          "Program names are paths relative to the root given; collect the two roots separately with different " +
+            "--db files, or pass their parent directory instead.",
         );
       }
       if (other !== undefined) continue; // the same package given twice (a directory and a pattern)

@@ -38,7 +38,10 @@ export type ExpectedBlockReason = (typeof BLOCK_REASONS)[number];
  * for a potential deadlock, to take a lock at `lockSite` that could block on another schedule.
  */
 export interface ExpectedBlockedGoroutine {
-  /** Function containing the `go` statement, e.g. "main.main" or "corpus/kernels/abba.TestABBA". For the root goroutine itself (main or the test), the root function and site null. */
+  /**
+   * Function containing the `go` statement, e.g. "main.main" or "corpus/kernels/abba.TestABBA". For the root goroutine
+   * itself (main or the test), the root function and site null.
+   */
   readonly creator: string;
   /** The `go` statement, "file.go:LINE" relative to the program directory; null for the root goroutine. */
   readonly site: string | null;

@@ -42,7 +42,10 @@ const GO_ENV_KEYS = [
 /** Minor version below which the execution tracer format is not supported. */
 export const MIN_GO_MINOR = 22;
 
-/** Whether a Go version reads and writes the execution trace format schedlab decodes (Go 1.22 or newer); an unnumbered (devel) version is taken as new enough. */
+/**
+ * Whether a Go version reads and writes the execution trace format schedlab decodes (Go 1.22 or newer); an unnumbered
+ * (devel) version is taken as new enough.
+ */
 export function supportsTraces(version: string): boolean {
   const minor = goMinorVersion(version);
   return minor === null || minor >= MIN_GO_MINOR;
@@ -123,8 +126,11 @@ export async function goEnv<K extends string>(keys: readonly K[], dir?: string):
         ? ""
         : ` (GOTOOLCHAIN=${process.env.GOTOOLCHAIN})`;
     throw new ToolchainMissingError(
-      `the go command cannot select its toolchain${selected}${dir === undefined ? "" : ` in ${dir}`}: ${(result.all ?? "").trim().split("\n").slice(-3).join(" ")}`,
-      "Run `go version` there to see the error; a toolchain named by GOTOOLCHAIN or a go.mod `toolchain` line is downloaded from the module proxy (check GOPROXY and the network), or set GOTOOLCHAIN=local to use the Go on PATH.",
+      `the go command cannot select its toolchain${selected}${dir === undefined ? "" : ` in ${dir}`}: ` +
+        `${(result.all ?? "").trim().split("\n").slice(-3).join(" ")}`,
+      "Run `go version` there to see the error; a toolchain named by GOTOOLCHAIN or a go.mod `toolchain` " +
+        "line is downloaded from the module proxy (check GOPROXY and the network), or set GOTOOLCHAIN=local " +
+        "to use the Go on PATH.",
     );
   }
   const values = JSON.parse(result.stdout) as Partial<Record<K, string>>;

@@ -20,7 +20,8 @@ function staleLine(entry: BaselineEntry): string {
 /** The text section: counts first, then the new items, the accepted ones with their reasons, and the stale entries. */
 export function formatBaselineStatus(match: BaselineMatch): string {
   const lines = [
-    `Baseline ${match.file}: ${match.fresh.length} new, ${match.baselined.length} accepted (shown above, not counted by the gates), ${match.stale.length} stale.`,
+    `Baseline ${match.file}: ${match.fresh.length} new, ${match.baselined.length} accepted (shown above, ` +
+      `not counted by the gates), ${match.stale.length} stale.`,
   ];
   if (match.fresh.length > 0)
     lines.push("New since the baseline (counted by the gates):", ...match.fresh.map(itemLine));

@@ -30,7 +30,8 @@ export class BaselineFormatError extends SchedlabError {
   constructor(file: string, problem: string) {
     super(
       `${file} is not a schedlab baseline: ${problem}`,
-      `Fix it by hand (docs/ci.md, "Baselines"), or move it aside and write a fresh one with \`schedlab leaks --save-baseline ${file}\`, then copy your reasons back.`,
+      `Fix it by hand (docs/ci.md, "Baselines"), or move it aside and write a fresh one with \`schedlab ` +
+        `leaks --save-baseline ${file}\`, then copy your reasons back.`,
     );
   }
 }

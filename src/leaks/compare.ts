@@ -254,8 +254,10 @@ function pairAgreement(rows: readonly ComparisonRow[], a: DetectorName, b: Detec
     const ra = va?.status === "reported";
     const rb = vb?.status === "reported";
     if (ra && rb) both++;
-    else if (ra) vb?.status === "no-output" ? notComparable++ : onlyA++;
-    else if (rb) va?.status === "no-output" ? notComparable++ : onlyB++;
+    else if (ra && vb?.status === "no-output") notComparable++;
+    else if (ra) onlyA++;
+    else if (rb && va?.status === "no-output") notComparable++;
+    else if (rb) onlyB++;
   }
   const compared = both + onlyA + onlyB;
   return { a, b, both, onlyA, onlyB, notComparable, agreement: compared === 0 ? null : both / compared };
@@ -269,10 +271,16 @@ function missingOutput(detector: DetectorName, programs: number, skipped: readon
     case "schedlab":
       return `schedlab has no ingested run ${of}: run \`schedlab ingest\` (collect does it unless --no-ingest).`;
     case "dump":
-      return `no goroutine dump was kept ${of}: a dump is kept only for a main program's runs and for test runs that crashed or timed out, so passing tests have none.`;
+      return (
+        `no goroutine dump was kept ${of}: a dump is kept only for a main program's runs and for test runs ` +
+        `that crashed or timed out, so passing tests have none.`
+      );
     case "goleak":
     case "leakprofile":
-      return `${detector} produced no output ${of}: it was not collected. Collect with \`--peers ${detector}\` (add --force to redo runs already recorded) and compare again.${why}`;
+      return (
+        `${detector} produced no output ${of}: it was not collected. Collect with \`--peers ${detector}\` ` +
+        `(add --force to redo runs already recorded) and compare again.${why}`
+      );
   }
 }
 

@@ -5,7 +5,10 @@
 import { basename } from "node:path";
 import type { BlockedSignature } from "./signature.js";
 
-/** Maps a dump's wait status ("chan receive", "sync.WaitGroup.Wait, 2 minutes", …) to the trace's block reason; null for statuses that are not blocks a leak can sit in. */
+/**
+ * Maps a dump's wait status ("chan receive", "sync.WaitGroup.Wait, 2 minutes", …) to the trace's block reason; null for
+ * statuses that are not blocks a leak can sit in.
+ */
 export function traceReasonOfDumpStatus(status: string): string | null {
   const s = status.split(",")[0].trim();
   if (s === "chan send (nil chan)" || s === "chan receive (nil chan)" || s === "select (no cases)") return "forever";

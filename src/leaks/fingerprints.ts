@@ -79,7 +79,11 @@ export function raceSummary(race: RaceFinding): string {
 }
 
 export function flakySummary(flaky: FlakyFinding): string {
-  return `flaky ${flaky.kind}: ${flaky.test ?? "the program"} ${flaky.kind === "panic" ? "panicked" : "failed"} on some schedules: ${flaky.message.split("\n")[0] ?? ""}`;
+  return (
+    `flaky ${flaky.kind}: ${flaky.test ?? "the program"} ` +
+    `${flaky.kind === "panic" ? "panicked" : "failed"} on some schedules: ` +
+    `${flaky.message.split("\n")[0] ?? ""}`
+  );
 }
 
 /** The verdict a counted thing is shown with; races and flaky failures were observed, so proven. */

@@ -9,7 +9,9 @@ import type { LeakFinding } from "./types.js";
 
 /** The formula behind pUnblockUpper, printed with every result. */
 export const BOUND_FORMULA =
-  "pUnblockUpper: one-sided 95% Clopper-Pearson upper bound on P(GoUnblock | blocked there), x = wakesAtSite (wake-ups from that wait, counted within runs) of n = runsBlocked + wakesAtSite; with x = 0 it is 1 - 0.05^(1/n) (about 3/n).";
+  "pUnblockUpper: one-sided 95% Clopper-Pearson upper bound on P(GoUnblock | blocked there), x = " +
+  "wakesAtSite (wake-ups from that wait, counted within runs) of n = runsBlocked + wakesAtSite; with x " +
+  "= 0 it is 1 - 0.05^(1/n) (about 3/n).";
 
 function pad(text: string, width: number): string {
   return text.length >= width ? text : text + " ".repeat(width - text.length);
@@ -170,7 +172,11 @@ function crashSection(analysis: LeakAnalysis): string {
     shortSite(b.blockingSite),
     String(b.runsCrashed),
   ]);
-  return `Blocked when a run crashed (a panic or fatal error ended the wait; not leaks, runs that crashed are left out above):\n${table(["program", "test", "goroutine", "reason", "blocked at", "crashed runs"], rows)}`;
+  return (
+    `Blocked when a run crashed (a panic or fatal error ended the wait; not leaks, runs that crashed are ` +
+    `left out above):\n` +
+    `${table(["program", "test", "goroutine", "reason", "blocked at", "crashed runs"], rows)}`
+  );
 }
 
 function raceSection(analysis: LeakAnalysis): string {
@@ -183,7 +189,11 @@ function raceSection(analysis: LeakAnalysis): string {
     r.createdAt.map((c) => (c === null ? "?" : shortSite(c))).join(", "),
     `${r.runs}/${r.runsChecked}`,
   ]);
-  return `${plural(analysis.races.length, "data race")} reported by -race runs (both accesses' top user frames; runs: reporting / searched):\n${table(["program", "access", "racing with", "goroutines created at", "runs"], rows)}`;
+  return (
+    `${plural(analysis.races.length, "data race")} reported by -race runs (both accesses' top user ` +
+    `frames; runs: reporting / searched):\n` +
+    `${table(["program", "access", "racing with", "goroutines created at", "runs"], rows)}`
+  );
 }
 
 function flakySection(analysis: LeakAnalysis): string {
@@ -201,10 +211,13 @@ function flakySection(analysis: LeakAnalysis): string {
     ]);
     const replays = analysis.flaky.map(
       (f) =>
-        `  ${f.program} ${f.test ?? ""}: ${f.replay}  (run ${f.run.runId}, ${f.run.strategy} ${f.run.config}${f.run.seed === null ? "" : `, seed ${f.run.seed}`})`,
+        `  ${f.program} ${f.test ?? ""}: ${f.replay}  (run ${f.run.runId}, ${f.run.strategy} ${f.run.config}` +
+        `${f.run.seed === null ? "" : `, seed ${f.run.seed}`})`,
     );
     parts.push(
-      `Flaky under schedule (failed on some schedules, passed on others; --fail-on-flaky):\n${table(["program", "test", "kind", "runs", "when", "failure"], rows)}\nReplay:\n${replays.join("\n")}`,
+      `Flaky under schedule (failed on some schedules, passed on others; --fail-on-flaky):\n` +
+        `${table(["program", "test", "kind", "runs", "when", "failure"], rows)}\nReplay:\n` +
+        `${replays.join("\n")}`,
     );
   }
   if (analysis.tracerInduced.length > 0) {
@@ -280,7 +293,9 @@ function bugBlock(bug: BugReport, findings: ReadonlyMap<string, LeakFinding>): s
   for (const { finding: f, count } of repeats.values()) {
     const created = f.isRoot ? "root" : `created at ${f.creationSiteKey ?? shortSite(f.creationSite)}`;
     lines.push(
-      `  ${goroutineLabel(f.goroutine)}${count > 1 ? ` ×${count}` : ""}: ${f.wait} at ${siteLine(f.blockingSite)} (${created}; blocked in ${f.runsBlocked}/${f.runsSeen} runs, P(unblock) ≤ ${f.pUnblockUpper.toFixed(3)})`,
+      `  ${goroutineLabel(f.goroutine)}${count > 1 ? ` ×${count}` : ""}: ${f.wait} at ` +
+        `${siteLine(f.blockingSite)} (${created}; blocked in ${f.runsBlocked}/${f.runsSeen} runs, P(unblock) ` +
+        `≤ ${f.pUnblockUpper.toFixed(3)})`,
     );
     lines.push(...stackLines(f.explanation?.stack ?? [], "      "));
   }
@@ -325,7 +340,11 @@ function potentialBlock(p: PotentialDeadlock): string {
 
 function potentialSection(analysis: LeakAnalysis): string {
   if (analysis.potentialDeadlocks.length === 0) return "";
-  return `Potential deadlocks (from the lock orders the runs recorded, though none hung on them; --fail-on-potential): ${plural(analysis.potentialDeadlocks.length, "finding")}\n\n${analysis.potentialDeadlocks.map(potentialBlock).join("\n\n")}`;
+  return (
+    `Potential deadlocks (from the lock orders the runs recorded, though none hung on them; --fail-on-potential): ` +
+    `${plural(analysis.potentialDeadlocks.length, "finding")}\n\n` +
+    `${analysis.potentialDeadlocks.map(potentialBlock).join("\n\n")}`
+  );
 }
 
 /** The headline: bugs per kind with their verdicts, then potential deadlocks. */
@@ -396,9 +415,12 @@ export function formatFindings(analysis: LeakAnalysis): string {
     return `${section.title}:\n${groupedTable(header, groups)}`;
   }).filter((s) => s !== "");
   const notes = [
-    `${bugCounts(analysis)} — in ${new Set(analysis.findings.map((f) => f.program)).size} of ${analysis.programs.length} program(s). Goroutines: ${kindCounts(analysis.findings)}; --json gives each goroutine's full canonical id and stack.`,
+    `${bugCounts(analysis)} — in ${new Set(analysis.findings.map((f) => f.program)).size} of ` +
+      `${analysis.programs.length} program(s). Goroutines: ${kindCounts(analysis.findings)}; --json gives ` +
+      `each goroutine's full canonical id and stack.`,
     "bug verdict: proven (a run hung, or its goroutines wait for one another in a cycle), likely (blocked forever in a run that finished), inconclusive.",
-    "goroutine verdict: proven (a hang, or every goroutine that woke that wait elsewhere had ended or was blocked), likely (never woken there in any run), inconclusive.",
+    "goroutine verdict: proven (a hang, or every goroutine that woke that wait elsewhere had ended or " +
+      "was blocked), likely (never woken there in any run), inconclusive.",
     "* select: the formal signature. blocked: runs where it ends blocked / runs it appears in (below 1: schedule-dependent).",
     "depth: first event index from which the signature holds in every run (†: only in the runs where it ends blocked).",
     BOUND_FORMULA,
@@ -537,7 +559,9 @@ export function formatScore(report: LeakScoreReport): string {
           ...p.falsePositives.map((f) => `FP ${f.siteKey ?? f.root} ${f.reason ?? "?"}`),
           ...p.kindDiffers.map(
             (e) =>
-              `found ${e.site ?? e.creator} ${e.reason} as ${(e.finding ?? "blocked-forever") === "outlived" ? "blocked forever" : "outlived"}, labelled ${e.finding ?? "blocked-forever"}`,
+              `found ${e.site ?? e.creator} ${e.reason} as ` +
+              `${(e.finding ?? "blocked-forever") === "outlived" ? "blocked forever" : "outlived"}, labelled ` +
+              `${e.finding ?? "blocked-forever"}`,
           ),
         ].join("; ")}`,
     );

@@ -18,6 +18,7 @@ export const PACKAGE_CASE = "(package)";
 export const MAIN_CASE = "main";
 
 /** Characters XML 1.0 cannot hold at all (C0 controls other than tab, newline, carriage return). */
+// eslint-disable-next-line no-control-regex -- matching these control characters is the point: they are replaced
 const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g;
 
 function xmlText(text: string): string {
@@ -122,12 +123,13 @@ export function junitXml(results: readonly CiResult[], analysis: LeakAnalysis, c
         c.name === PACKAGE_CASE
           ? null
           : context.sources.declaration(program, c.name === MAIN_CASE ? "main" : c.name.split("/")[0]);
-      const head = `    <testcase${attributes({ name: c.name, classname: program, file: declared?.inRepository === true ? declared.path : undefined, line: declared?.inRepository === true ? declared.line : undefined })}`;
+      const where = declared?.inRepository === true ? declared : null;
+      const head = `    <testcase${attributes({ name: c.name, classname: program, file: where?.path, line: where?.line })}`;
       const inner: string[] = [];
-      for (const r of c.failures)
-        inner.push(
-          `      <failure${attributes({ type: ruleId(r.rule), message: `${r.verdict} ${r.rule}: ${firstSentence(r.message)}` })}>${xmlText(failureText(r))}</failure>`,
-        );
+      for (const r of c.failures) {
+        const failure = { type: ruleId(r.rule), message: `${r.verdict} ${r.rule}: ${firstSentence(r.message)}` };
+        inner.push(`      <failure${attributes(failure)}>${xmlText(failureText(r))}</failure>`);
+      }
       if (c.error !== null)
         inner.push(
           `      <error${attributes({ type: "build", message: c.error.message })}>${xmlText(c.error.text)}</error>`,
@@ -147,7 +149,8 @@ export function junitXml(results: readonly CiResult[], analysis: LeakAnalysis, c
     if (runs.has(program))
       properties.push(`      <property${attributes({ name: "schedlab.runs", value: runs.get(program) })}/>`);
     suites.push(
-      `  <testsuite${attributes({ name: program, ...counts })}>\n    <properties>\n${properties.join("\n")}\n    </properties>\n${body.join("\n")}\n  </testsuite>`,
+      `  <testsuite${attributes({ name: program, ...counts })}>\n    <properties>\n` +
+        `${properties.join("\n")}\n    </properties>\n${body.join("\n")}\n  </testsuite>`,
     );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${attributes({ name: "schedlab leaks", ...totals })}>\n${suites.join("\n")}\n</testsuites>\n`;

@@ -18,7 +18,7 @@ export function subtestLookup(dir: string): (siteKey: string) => string | null {
   const names = new Map<string, string | null>();
   const linesOf = (file: string): readonly string[] | null => {
     if (!files.has(file)) {
-      let lines: readonly string[] | null = null;
+      let lines: readonly string[] | null;
       try {
         lines = readFileSync(join(dir, file), "utf8").split("\n");
       } catch {

@@ -245,7 +245,13 @@ function paragraph(
     return `${first} ${BASIS_TEXT[waitsFor[0].basis]} ${list}${more}.${end}`;
   }
   if (partnerGone)
-    return `${first} No run shows who could wake it, and ${others === 0 ? "it was the only goroutine of its owner" : "every other goroutine of its owner had ended or waits in the same operation"}: nothing is left to wake it.`;
+    return (
+      `${first} No run shows who could wake it, and ` +
+      (others === 0
+        ? "it was the only goroutine of its owner"
+        : "every other goroutine of its owner had ended or waits in the same operation") +
+      `: nothing is left to wake it.`
+    );
   return `${first} No run shows who could wake it.`;
 }
 

@@ -272,7 +272,8 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
       "inconclusive",
       "inconclusive",
       false,
-      `${sibling}, of the same ${c.owner.kind === "main" ? "program" : "test"}, was still ${states.ends.get(sibling)} when the trace stopped and may have been about to wake it`,
+      `${sibling}, of the same ${c.owner.kind === "main" ? "program" : "test"}, was still ` +
+        `${states.ends.get(sibling)} when the trace stopped and may have been about to wake it`,
     );
   }
   const partners = c.wakes.wakers.filter((w) => w !== TIMER_WAKER && states.seen.has(w));

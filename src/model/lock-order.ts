@@ -187,5 +187,9 @@ function orderWhy(steps: readonly OrderStep[]): string {
 }
 
 function readWhy(step: OrderStep, writerAt: string | null): string {
-  return `${goroutineLabel(step.goroutine)} holds a read lock taken at ${siteLine(step.heldAt)} and takes it again at ${siteLine(step.takenAt)}; a writer (at ${siteLine(writerAt)}) that queues between the two blocks both, since RWMutex readers wait for a waiting writer.`;
+  return (
+    `${goroutineLabel(step.goroutine)} holds a read lock taken at ${siteLine(step.heldAt)} and takes it ` +
+    `again at ${siteLine(step.takenAt)}; a writer (at ${siteLine(writerAt)}) that queues between the two ` +
+    `blocks both, since RWMutex readers wait for a waiting writer.`
+  );
 }

@@ -139,7 +139,8 @@ describe("schedlab collect (CLI)", () => {
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `schedlab: no program named hello under ${PROGRAMS}\n  Name programs by their path relative to the root given, e.g. modtree/cmd/hello, modtree/tools/hello.\n`,
+      `schedlab: no program named hello under ${PROGRAMS}\n  Name programs by their path relative to the ` +
+        `root given, e.g. modtree/cmd/hello, modtree/tools/hello.\n`,
     );
     expect(existsSync(join(dir, "s.db"))).toBe(false);
   });

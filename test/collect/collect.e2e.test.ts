@@ -40,7 +40,8 @@ beforeAll(async () => {
   ]);
   // The fixtures that do not build are named in one summary line; the others ran, so exit 0.
   expect(result.stderr).toBe(
-    "schedlab: 4 of 15 program(s) failed to build: compile-error, modtree/cmd/broken, syntax-error, syntax-error-test; their runs are recorded as build-error.\n",
+    "schedlab: 4 of 15 program(s) failed to build: compile-error, modtree/cmd/broken, syntax-error, " +
+      "syntax-error-test; their runs are recorded as build-error.\n",
   );
   expect(result.code).toBe(0);
   const parsed = JSON.parse(result.stdout) as { programs: ProgramSummary[] };
@@ -231,7 +232,8 @@ describe("schedlab collect over the fixture tree", () => {
     expect(builds.n).toBe(programs.size);
     const row = db
       .prepare(
-        "SELECT env, go_version AS goVersion, trace_sha256 AS sha, trace_bytes AS bytes, trace_path AS path FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'clean'",
+        "SELECT env, go_version AS goVersion, trace_sha256 AS sha, trace_bytes AS bytes, trace_path AS path " +
+          "FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'clean'",
       )
       .get() as { env: string; goVersion: string; sha: string; bytes: number; path: string };
     const env = JSON.parse(row.env) as Record<string, string>;

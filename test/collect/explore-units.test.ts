@@ -16,7 +16,6 @@ import {
   selectShard,
   shardOf,
 } from "../../src/collect/index.js";
-import type { GoroutineRecord } from "../../src/core/index.js";
 import { UsageError } from "../../src/errors.js";
 
 describe("configKey", () => {
@@ -64,17 +63,6 @@ describe("explorationCycle", () => {
     ).toEqual(["procs-1-count-5"]);
   });
 });
-
-function record(
-  seq: number,
-  kind: GoroutineRecord["kind"],
-  goroutine: number,
-  reason = "",
-  site: string | null = null,
-  actor: number | null = goroutine,
-): GoroutineRecord {
-  return { seq, timeNs: seq, kind, goroutine, actor, reason, site };
-}
 
 describe("the per-run check", () => {
   it("confirms nothing from goroutines blocked when a run crashed, but always confirms a race", () => {
@@ -240,7 +228,8 @@ describe("progress with a budget", () => {
         },
       }),
     ).toBe(
-      "abba-tight: finding after 0.9s, 3 runs (procs-1-perturb seed 77): 2 goroutine(s) blocked in sync at abba_test.go:19, abba_test.go:28 — replay: schedlab collect --replay 12 --db s.db",
+      "abba-tight: finding after 0.9s, 3 runs (procs-1-perturb seed 77): 2 goroutine(s) blocked in sync at " +
+        "abba_test.go:19, abba_test.go:28 — replay: schedlab collect --replay 12 --db s.db",
     );
     expect(
       explorationLine({

@@ -138,7 +138,8 @@ describe("parseFailures", () => {
 
   it("reads a main program's panic without a test, and ignores the testing package's own timeout", () => {
     const main =
-      "panic: close of closed channel\n\ngoroutine 1 [running]:\nmain.shutdown(...)\n\t/src/app/main.go:21\nmain.main()\n\t/src/app/main.go:30 +0x1d\nexit status 2\n";
+      "panic: close of closed channel\n\ngoroutine 1 [running]:\nmain.shutdown(...)\n" +
+      "\t/src/app/main.go:21\nmain.main()\n\t/src/app/main.go:30 +0x1d\nexit status 2\n";
     expect(parseFailures(main)).toEqual([
       {
         test: null,

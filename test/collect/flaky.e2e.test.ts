@@ -71,7 +71,8 @@ describe("collect --budget --stop-on failure", () => {
       expect(out.stdout).toContain(`raceonly: failure after`);
       expect(out.stdout).toContain("  confirmed: failure (stops on: failure)");
       expect(out.stdout).toContain(
-        `  failure: TestFlushDeadline failed: deadline_test.go:10: flush took too long: missed the 5ms deadline (procs-1-race, run ${race.id}) — replay: schedlab collect --replay ${race.id} --db ${db}`,
+        `  failure: TestFlushDeadline failed: deadline_test.go:10: flush took too long: missed the 5ms ` +
+          `deadline (procs-1-race, run ${race.id}) — replay: schedlab collect --replay ${race.id} --db ${db}`,
       );
     } finally {
       sqlite.close();

@@ -355,7 +355,8 @@ describe("a program lock recording cannot compile", () => {
       "k/k.go":
         "package k\n\n// T locks nothing.\ntype T int\n\n// Lock does nothing.\nfunc (T) Lock() {}\n\n// C is a T.\nconst C T = 1\n",
       "main.go":
-        'package main\n\nimport (\n\t"sync"\n\n\t"example.com/locked/k"\n)\n\nfunc main() {\n\tk.C.Lock()\n\tvar mu sync.Mutex\n\tmu.Lock()\n\tmu.Unlock()\n}\n',
+        'package main\n\nimport (\n\t"sync"\n\n\t"example.com/locked/k"\n)\n\nfunc main() {\n\tk.C.Lock()\n' +
+        "\tvar mu sync.Mutex\n\tmu.Lock()\n\tmu.Unlock()\n}\n",
     });
     const built = await buildProgram(
       { dir, kind: "main", goFiles: [join(dir, "main.go")], recordLocks: true },

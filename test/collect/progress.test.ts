@@ -137,7 +137,8 @@ describe("explorationLine for every finding class", () => {
       ],
     });
     expect(explorationLine({ ...explored("raceonly", [failed], failed), stopOn: ["failure"] })).toBe(
-      "raceonly: failure after 1.4s, 3 runs (procs-1-race); 11s, 20 runs in all: TestFlush failed, (main) panicked — replay: schedlab collect --replay 12 --db s.db",
+      "raceonly: failure after 1.4s, 3 runs (procs-1-race); 11s, 20 runs in all: TestFlush failed, (main) " +
+        "panicked — replay: schedlab collect --replay 12 --db s.db",
     );
   });
 

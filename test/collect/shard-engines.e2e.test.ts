@@ -157,6 +157,7 @@ function snapshot(path: string, events = false): { programs: string[]; builds: s
   try {
     const rows = (sql: string) =>
       (db.prepare(sql).all() as Record<string, unknown>[]).map((r) => Object.values(r).map(String).join(" "));
+    const eventCount = events ? ", (SELECT count(*) FROM event_records e WHERE e.run_id = r.id) AS events" : "";
     return {
       programs: rows("SELECT name, kind, test_name, source_hash, root, dir FROM programs ORDER BY name"),
       builds: rows(
@@ -164,7 +165,7 @@ function snapshot(path: string, events = false): { programs: string[]; builds: s
       ),
       runs: rows(
         `SELECT p.name, r.config, r.run_index, r.procs, r.outcome, r.exit_code, r.strategy, r.seed, r.truncated, r.ingest_status,
-                (SELECT count(*) FROM goroutines g WHERE g.run_id = r.id) AS goroutines${events ? ", (SELECT count(*) FROM event_records e WHERE e.run_id = r.id) AS events" : ""}
+                (SELECT count(*) FROM goroutines g WHERE g.run_id = r.id) AS goroutines${eventCount}
          FROM runs r JOIN programs p ON p.id = r.program_id ORDER BY 1, 2, 3`,
       ),
     };

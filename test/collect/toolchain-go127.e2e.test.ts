@@ -94,47 +94,52 @@ describe.skipIf(reason !== null)(`GOTOOLCHAIN=${VERSION}`, () => {
     }
   });
 
-  it("hunts the build-tagged module of the hunt test (`hunt ./... --run 'Test(A|B)' --tags integration`) and finds its leak, every run on that toolchain", async () => {
-    const dir = scratch("go127-hunt");
-    const db = join(dir, "h.db");
-    const cwd = process.cwd();
-    process.chdir(HUNTMOD);
-    let result: Awaited<ReturnType<typeof runCli>>;
-    try {
-      result = await runCli([
-        "hunt",
-        "./...",
-        "--run",
-        "Test(A|B)",
-        "--tags",
-        "integration",
-        "--budget",
-        "2s",
-        "--format",
-        "json",
-        "--fail-on",
-        "leak",
-        "--db",
-        db,
-        "--traces",
-        join(dir, "t"),
-      ]);
-    } finally {
-      process.chdir(cwd);
-    }
-    expect(result.stderr).not.toContain("does not match go tool version");
-    expect(result.code).toBe(3);
-    const analysis = JSON.parse(result.stdout) as { bugs: { program: string; gating: boolean }[] };
-    expect(analysis.bugs.filter((b) => b.gating).map((b) => b.program)).toContain("fetch");
-    const store = openDatabase(db);
-    try {
-      const versions = store
-        .prepare("SELECT DISTINCT go_version FROM runs WHERE outcome <> 'build-error'")
-        .pluck()
-        .all();
-      expect(versions).toEqual([VERSION]);
-    } finally {
-      store.close();
-    }
-  }, 900_000);
+  it(
+    "hunts the build-tagged module of the hunt test (`hunt ./... --run 'Test(A|B)' --tags integration`) " +
+      "and finds its leak, every run on that toolchain",
+    async () => {
+      const dir = scratch("go127-hunt");
+      const db = join(dir, "h.db");
+      const cwd = process.cwd();
+      process.chdir(HUNTMOD);
+      let result: Awaited<ReturnType<typeof runCli>>;
+      try {
+        result = await runCli([
+          "hunt",
+          "./...",
+          "--run",
+          "Test(A|B)",
+          "--tags",
+          "integration",
+          "--budget",
+          "2s",
+          "--format",
+          "json",
+          "--fail-on",
+          "leak",
+          "--db",
+          db,
+          "--traces",
+          join(dir, "t"),
+        ]);
+      } finally {
+        process.chdir(cwd);
+      }
+      expect(result.stderr).not.toContain("does not match go tool version");
+      expect(result.code).toBe(3);
+      const analysis = JSON.parse(result.stdout) as { bugs: { program: string; gating: boolean }[] };
+      expect(analysis.bugs.filter((b) => b.gating).map((b) => b.program)).toContain("fetch");
+      const store = openDatabase(db);
+      try {
+        const versions = store
+          .prepare("SELECT DISTINCT go_version FROM runs WHERE outcome <> 'build-error'")
+          .pluck()
+          .all();
+        expect(versions).toEqual([VERSION]);
+      } finally {
+        store.close();
+      }
+    },
+    900_000,
+  );
 });

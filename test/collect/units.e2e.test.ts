@@ -152,7 +152,9 @@ describe("checkTraceFile", () => {
     await execa("mkdir", ["-p", prog]);
     writeFileSync(
       join(prog, "main.go"),
-      'package main\n\nimport (\n\t"os"\n\t"runtime/trace"\n)\n\nfunc main() {\n\tf, _ := os.Create(os.Args[1])\n\ttrace.Start(f)\n\tdone := make(chan bool)\n\tgo func() { done <- true }()\n\t<-done\n\ttrace.Stop()\n\tf.Close()\n}\n',
+      'package main\n\nimport (\n\t"os"\n\t"runtime/trace"\n)\n\nfunc main() {\n' +
+        "\tf, _ := os.Create(os.Args[1])\n\ttrace.Start(f)\n\tdone := make(chan bool)\n" +
+        "\tgo func() { done <- true }()\n\t<-done\n\ttrace.Stop()\n\tf.Close()\n}\n",
     );
     await execa("go", ["build", "-o", join(dir, "bin"), "main.go"], { cwd: prog, env: { GO111MODULE: "off" } });
     const full = join(dir, "full.trace");
@@ -186,7 +188,10 @@ describe("trimIncompleteBatch", () => {
     // Runs 1.3 s under the tracer, so the runtime completes at least one generation (about one a second).
     writeFileSync(
       join(prog, "main.go"),
-      'package main\n\nimport (\n\t"os"\n\t"runtime/trace"\n\t"time"\n)\n\nfunc main() {\n\tf, _ := os.Create(os.Args[1])\n\ttrace.Start(f)\n\tfor i := 0; i < 13; i++ {\n\t\tdone := make(chan bool)\n\t\tgo func() { time.Sleep(100 * time.Millisecond); done <- true }()\n\t\t<-done\n\t}\n\ttrace.Stop()\n\tf.Close()\n}\n',
+      'package main\n\nimport (\n\t"os"\n\t"runtime/trace"\n\t"time"\n)\n\nfunc main() {\n' +
+        "\tf, _ := os.Create(os.Args[1])\n\ttrace.Start(f)\n\tfor i := 0; i < 13; i++ {\n" +
+        "\t\tdone := make(chan bool)\n\t\tgo func() { time.Sleep(100 * time.Millisecond); done <- true }()\n" +
+        "\t\t<-done\n\t}\n\ttrace.Stop()\n\tf.Close()\n}\n",
     );
     await execa("go", ["build", "-o", join(dir, "bin"), "main.go"], { cwd: prog, env: { GO111MODULE: "off" } });
     const full = join(dir, "full.trace");

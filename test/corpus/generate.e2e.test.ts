@@ -199,20 +199,24 @@ describe("importRootOf", () => {
 describe("the committed generated set", () => {
   const dirs = programDirs(committed);
 
-  it("has 6-11 programs of every template, about half of them buggy, and test-form templates for at least half of the bug classes added to the six main-only ones", () => {
-    expect(testTemplates.length * 2).toBeGreaterThanOrEqual(TEMPLATE_NAMES.length - 6);
-    for (const template of TEMPLATE_NAMES) {
-      const family = dirs.filter((d) => d.startsWith(`${template}-`)).map((d) => manifestIn(join(committed, d)));
-      expect(family.length, template).toBeGreaterThanOrEqual(6);
-      expect(family.length, template).toBeLessThanOrEqual(11);
-      const buggy = family.filter((m) => m.outcome !== "clean").length;
-      expect(Math.abs(2 * buggy - family.length), template).toBeLessThanOrEqual(1);
-      for (const m of family) expect(m.kind, template).toBe(formOf(template));
-    }
-    // Deadlocks (the costly hanging runs) come from several templates and both forms.
-    const deadlocked = dirs.map((d) => manifestIn(join(committed, d))).filter((m) => m.outcome === "deadlock");
-    expect(new Set(deadlocked.map((m) => m.kind))).toEqual(new Set(["main", "test"]));
-  });
+  it(
+    "has 6-11 programs of every template, about half of them buggy, and test-form templates for at least " +
+      "half of the bug classes added to the six main-only ones",
+    () => {
+      expect(testTemplates.length * 2).toBeGreaterThanOrEqual(TEMPLATE_NAMES.length - 6);
+      for (const template of TEMPLATE_NAMES) {
+        const family = dirs.filter((d) => d.startsWith(`${template}-`)).map((d) => manifestIn(join(committed, d)));
+        expect(family.length, template).toBeGreaterThanOrEqual(6);
+        expect(family.length, template).toBeLessThanOrEqual(11);
+        const buggy = family.filter((m) => m.outcome !== "clean").length;
+        expect(Math.abs(2 * buggy - family.length), template).toBeLessThanOrEqual(1);
+        for (const m of family) expect(m.kind, template).toBe(formOf(template));
+      }
+      // Deadlocks (the costly hanging runs) come from several templates and both forms.
+      const deadlocked = dirs.map((d) => manifestIn(join(committed, d))).filter((m) => m.outcome === "deadlock");
+      expect(new Set(deadlocked.map((m) => m.kind))).toEqual(new Set(["main", "test"]));
+    },
+  );
 
   it("regenerates byte for byte from SEEDS.json into a temporary directory", () => {
     const seeds = readSeedsIndex(committed);

@@ -29,7 +29,7 @@ export function traceReasonOfStatus(status: string): ExpectedBlockReason | null 
 export function blockedUserGoroutines(dump: string, pkg: string): BlockedGoroutine[] {
   const found = new Map<string, BlockedGoroutine>();
   for (const block of dump.split(/\n\s*\n/)) {
-    const header = /^goroutine \d+(?: [^\[]*)? \[([^\]]+)\]:/m.exec(block);
+    const header = /^goroutine \d+(?: [^[]*)? \[([^\]]+)\]:/m.exec(block);
     if (!header) continue;
     const reason = traceReasonOfStatus(header[1]);
     if (reason === null) continue;

@@ -261,40 +261,44 @@ afterAll(() => {
 const at = (line: number): { path: string; line: number } => ({ path: "bank/bank_test.go", line });
 
 describe("results of lock bugs", () => {
-  test("an AB-BA hang: one proven deadlock at the explained goroutine's block, related to its creation, its partner's block, and where the partner took the lock", () => {
-    const [deadlock] = results.filter((r) => r.rule === "deadlock");
-    expect(deadlock).toMatchObject({
-      verdict: "proven",
-      severity: "error",
-      program: "bank",
-      test: "TestTransfer",
-      fingerprint: analysis.bugs[0].fingerprint,
-      baselined: null,
-    });
-    expect(deadlock.message).toContain("a cycle of blocked goroutines, so none of them can ever be woken");
-    const explained = analysis.bugs[0].explained;
-    const [mine, theirs] =
-      explained?.goroutine.includes("func1") === true
-        ? [
-            [15, 13, 12],
-            [25, 23, 22],
-          ]
-        : [
-            [25, 23, 22],
-            [15, 13, 12],
-          ];
-    expect(deadlock.primary.location).toMatchObject(at(mine[0]));
-    const related = deadlock.related.map((p) => [p.location?.line, p.message]);
-    expect(related).toContainEqual([mine[2], expect.stringMatching(/was created here$/)]);
-    expect(related).toContainEqual([
-      theirs[0],
-      expect.stringMatching(/holds the lock it wants: itself blocked here in Mutex\.Lock$/),
-    ]);
-    expect(related).toContainEqual([theirs[1], expect.stringMatching(/took the lock here and still holds it$/)]);
-    expect(deadlock.related.every((p) => p.location?.path === "bank/bank_test.go" && p.location.inRepository)).toBe(
-      true,
-    );
-  });
+  test(
+    "an AB-BA hang: one proven deadlock at the explained goroutine's block, related to its creation, its " +
+      "partner's block, and where the partner took the lock",
+    () => {
+      const [deadlock] = results.filter((r) => r.rule === "deadlock");
+      expect(deadlock).toMatchObject({
+        verdict: "proven",
+        severity: "error",
+        program: "bank",
+        test: "TestTransfer",
+        fingerprint: analysis.bugs[0].fingerprint,
+        baselined: null,
+      });
+      expect(deadlock.message).toContain("a cycle of blocked goroutines, so none of them can ever be woken");
+      const explained = analysis.bugs[0].explained;
+      const [mine, theirs] =
+        explained?.goroutine.includes("func1") === true
+          ? [
+              [15, 13, 12],
+              [25, 23, 22],
+            ]
+          : [
+              [25, 23, 22],
+              [15, 13, 12],
+            ];
+      expect(deadlock.primary.location).toMatchObject(at(mine[0]));
+      const related = deadlock.related.map((p) => [p.location?.line, p.message]);
+      expect(related).toContainEqual([mine[2], expect.stringMatching(/was created here$/)]);
+      expect(related).toContainEqual([
+        theirs[0],
+        expect.stringMatching(/holds the lock it wants: itself blocked here in Mutex\.Lock$/),
+      ]);
+      expect(related).toContainEqual([theirs[1], expect.stringMatching(/took the lock here and still holds it$/)]);
+      expect(deadlock.related.every((p) => p.location?.path === "bank/bank_test.go" && p.location.inRepository)).toBe(
+        true,
+      );
+    },
+  );
 
   test("an inversion that never hung: a potential deadlock, a warning, at the second acquisition, related to each order's locks", () => {
     const [potential] = results.filter((r) => r.rule === "potential-deadlock");

@@ -130,7 +130,8 @@ describe("compareDetectors", () => {
     ]);
     expect(c.detectors[1].missing).toBeNull();
     expect(c.detectors[2].missing).toBe(
-      "leakprofile produced no output in any run of the 4 program(s) compared: it was not collected. Collect with `--peers leakprofile` (add --force to redo runs already recorded) and compare again.",
+      "leakprofile produced no output in any run of the 4 program(s) compared: it was not collected. " +
+        "Collect with `--peers leakprofile` (add --force to redo runs already recorded) and compare again.",
     );
     const skipped = compareDetectors(["p"], { findings: [], programsWithOutput: new Set(["p"]) }, [
       { ...leakprofile, skipped: ["p: the package defines its own TestMain"] },

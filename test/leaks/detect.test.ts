@@ -9,7 +9,6 @@ import {
   detectBlockedAtCrash,
   detectLeaks,
   runGoroutineStates,
-  runStateFold,
   type AnalysedRun,
   type LeakRun,
   type RunEnd,
@@ -167,74 +166,82 @@ describe("runGoroutineStates and detectLeaks", () => {
     ).toEqual([["leak", "likely", false]]);
   });
 
-  test("a timer-driven loop is alive: outlived when its owner ended, nothing when the deadline cut the run; a loop woken by goroutines is judged by its wakers", () => {
-    // A timer wakes the worker every 10 ms from the same select; main sleeps in between.
-    const loop = (wakeActor: number): Step[] => {
-      const steps: Step[] = [...start];
-      for (let t = 3; t < 100; t += 10)
-        steps.push(
-          ["GoBlock", 7, t, "select", "main.worker /src/main.go:14"],
-          ["GoUnblock", 7, t + 10, "", undefined, wakeActor],
-          ["GoStart", 7, t + 10],
-        );
-      steps.push(["GoBlock", 7, 103, "select", "main.worker /src/main.go:14"]);
-      return steps;
-    };
-    const midWait = states([...loop(-1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout");
-    expect(midWait.finalBlocks.get(WORKER.canonicalId)).toMatchObject({
-      reason: "select",
-      earlierWakes: 10,
-      longestEarlierBlockNs: 10 * MS,
-      blockedNs: 5 * MS,
-    });
-    expect(midWait.wakes.get(WORKER.canonicalId)?.get("select|main.worker /src/main.go:14")).toEqual({
-      count: 10,
-      timer: 10,
-      longestNs: 10 * MS,
-      wakers: ["(timer)"],
-    });
-    // Cut by the deadline mid-wait, or a second after the loop stopped waking: alive either way, no finding.
-    expect(
-      detectLeaks({
+  test(
+    "a timer-driven loop is alive: outlived when its owner ended, nothing when the deadline cut the run; " +
+      "a loop woken by goroutines is judged by its wakers",
+    () => {
+      // A timer wakes the worker every 10 ms from the same select; main sleeps in between.
+      const loop = (wakeActor: number): Step[] => {
+        const steps: Step[] = [...start];
+        for (let t = 3; t < 100; t += 10)
+          steps.push(
+            ["GoBlock", 7, t, "select", "main.worker /src/main.go:14"],
+            ["GoUnblock", 7, t + 10, "", undefined, wakeActor],
+            ["GoStart", 7, t + 10],
+          );
+        steps.push(["GoBlock", 7, 103, "select", "main.worker /src/main.go:14"]);
+        return steps;
+      };
+      const midWait = states([...loop(-1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout");
+      expect(midWait.finalBlocks.get(WORKER.canonicalId)).toMatchObject({
+        reason: "select",
+        earlierWakes: 10,
+        longestEarlierBlockNs: 10 * MS,
+        blockedNs: 5 * MS,
+      });
+      expect(midWait.wakes.get(WORKER.canonicalId)?.get("select|main.worker /src/main.go:14")).toEqual({
+        count: 10,
+        timer: 10,
+        longestNs: 10 * MS,
+        wakers: ["(timer)"],
+      });
+      // Cut by the deadline mid-wait, or a second after the loop stopped waking: alive either way, no finding.
+      expect(
+        detectLeaks({
+          program: "p",
+          runs: [run([...loop(-1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout")],
+        }),
+      ).toEqual([]);
+      expect(
+        detectLeaks({
+          program: "p",
+          runs: [run([...loop(-1), ["GoBlock", 1, 1103, "sleep", "main.main /src/main.go:20"]], "timeout")],
+        }),
+      ).toEqual([]);
+      // The program returned while the timer loop waited: it outlived main, never "blocked forever".
+      const [outlived] = detectLeaks({ program: "p", runs: [run([...loop(-1), ["GoEnd", 1, 104]], "ok")] });
+      expect(outlived).toMatchObject({ kind: "outlived", gating: false, wakesAtSite: 10 });
+      // Woken by main each time (a channel), main still sleeping at the cut: inconclusive.
+      const [byLiveMain] = detectLeaks({
         program: "p",
-        runs: [run([...loop(-1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout")],
-      }),
-    ).toEqual([]);
-    expect(
-      detectLeaks({
-        program: "p",
-        runs: [run([...loop(-1), ["GoBlock", 1, 1103, "sleep", "main.main /src/main.go:20"]], "timeout")],
-      }),
-    ).toEqual([]);
-    // The program returned while the timer loop waited: it outlived main, never "blocked forever".
-    const [outlived] = detectLeaks({ program: "p", runs: [run([...loop(-1), ["GoEnd", 1, 104]], "ok")] });
-    expect(outlived).toMatchObject({ kind: "outlived", gating: false, wakesAtSite: 10 });
-    // Woken by main each time (a channel), main still sleeping at the cut: inconclusive.
-    const [byLiveMain] = detectLeaks({
-      program: "p",
-      runs: [run([...loop(1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout")],
-    });
-    expect(byLiveMain).toMatchObject({ kind: "inconclusive", gating: false });
-    expect(byLiveMain.why).toContain("main.main woke it there before and was still sleeping");
-    // Woken by main each time, and main returned: its partner is gone, a proven leak.
-    const [byEndedMain] = detectLeaks({ program: "p", runs: [run([...loop(1), ["GoEnd", 1, 104]], "ok")] });
-    expect(byEndedMain).toMatchObject({ kind: "leak", verdict: "proven", gating: true });
-  });
+        runs: [run([...loop(1), ["GoBlock", 1, 108, "sleep", "main.main /src/main.go:20"]], "timeout")],
+      });
+      expect(byLiveMain).toMatchObject({ kind: "inconclusive", gating: false });
+      expect(byLiveMain.why).toContain("main.main woke it there before and was still sleeping");
+      // Woken by main each time, and main returned: its partner is gone, a proven leak.
+      const [byEndedMain] = detectLeaks({ program: "p", runs: [run([...loop(1), ["GoEnd", 1, 104]], "ok")] });
+      expect(byEndedMain).toMatchObject({ kind: "leak", verdict: "proven", gating: true });
+    },
+  );
 
-  test("the source decides a wait with a timer or context case: a one-shot timer wait is inconclusive, never counted; a context wait outlives its owner", () => {
-    const leaked = run([...start, selectBlock, mainEnds], "ok");
-    const timer = { timer: true, context: false };
-    const context = { timer: false, context: true };
-    expect(
-      detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => timer }).map((f) => [f.kind, f.gating]),
-    ).toEqual([["inconclusive", false]]);
-    expect(detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => context }).map((f) => f.kind)).toEqual([
-      "outlived",
-    ]);
-    expect(detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => null }).map((f) => f.kind)).toEqual([
-      "leak",
-    ]);
-  });
+  test(
+    "the source decides a wait with a timer or context case: a one-shot timer wait is inconclusive, " +
+      "never counted; a context wait outlives its owner",
+    () => {
+      const leaked = run([...start, selectBlock, mainEnds], "ok");
+      const timer = { timer: true, context: false };
+      const context = { timer: false, context: true };
+      expect(
+        detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => timer }).map((f) => [f.kind, f.gating]),
+      ).toEqual([["inconclusive", false]]);
+      expect(detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => context }).map((f) => f.kind)).toEqual(
+        ["outlived"],
+      );
+      expect(detectLeaks({ program: "p", runs: [leaked] }, { waitSourceAt: () => null }).map((f) => f.kind)).toEqual([
+        "leak",
+      ]);
+    },
+  );
 
   test("in a hang, a timer case no timer ever fired that has waited most of the run is not alive: a drain of a spent timer deadlocks", () => {
     const timer = {

@@ -187,7 +187,8 @@ describe("wait sites at the blocking sites of a real trace", () => {
     collected = await collectFixtures([FIXTURE], { runs: 1, timeoutMs: 20_000 });
     blocks = collected.db
       .prepare(
-        "SELECT reason, site FROM events WHERE kind = 'GoBlock' AND reason IN ('select', 'chan receive', 'chan send') AND site IS NOT NULL ORDER BY run_id, seq",
+        "SELECT reason, site FROM events WHERE kind = 'GoBlock' AND reason IN ('select', 'chan receive', " +
+          "'chan send') AND site IS NOT NULL ORDER BY run_id, seq",
       )
       .all() as { reason: string; site: string }[];
   }, 300_000);

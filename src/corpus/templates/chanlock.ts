@@ -130,7 +130,13 @@ ${publishAll("\t\t")}		close(published)
     ? {
         outcome: inTest ? "deadlock" : "leak",
         bugClass: "channel-lock",
-        description: `Publish holds the hub mutex while sending a batch of ${batchSize} values into a channel with buffer ${buffer}; the subscriber, acknowledging its first value, blocks in Lock and the publisher${inTest ? " (the test goroutine) blocks in chan send and the test hangs" : ` goroutine blocks in chan send; the test gives up after ${patience}ms`}.`,
+        description:
+          `Publish holds the hub mutex while sending a batch of ${batchSize} values into a channel with buffer ` +
+          `${buffer}; the subscriber, acknowledging its first value, blocks in Lock and the publisher` +
+          (inTest
+            ? " (the test goroutine) blocks in chan send and the test hangs"
+            : ` goroutine blocks in chan send; the test gives up after ${patience}ms`) +
+          `.`,
         blocked: [
           { marker: "subscriber", creator: "TestPublishBatches", reason: "sync" },
           inTest
@@ -146,7 +152,11 @@ ${publishAll("\t\t")}		close(published)
       { name: "hub_test.go", source: test },
     ],
     pattern: "publish-subscribe",
-    description: `Lock and channel hub: ${batches} batch(es) of ${batchSize} values published ${inTest ? "by the test" : "by a goroutine"} to a subscriber over a channel with buffer ${buffer}; the subscriber (${work} work iterations per value) acknowledges each value under the hub mutex${injectBug ? "" : ", which Publish takes only between sends"}.`,
+    description:
+      `Lock and channel hub: ${batches} batch(es) of ${batchSize} values published ` +
+      `${inTest ? "by the test" : "by a goroutine"} to a subscriber over a channel with buffer ${buffer}; ` +
+      `the subscriber (${work} work iterations per value) acknowledges each value under the hub mutex` +
+      `${injectBug ? "" : ", which Publish takes only between sends"}.`,
     tags: [
       "generated",
       "mutex",
@@ -271,7 +281,14 @@ ${
     ? {
         outcome: hang ? "deadlock" : "leak",
         bugClass: "channel-lock",
-        description: `Refresh holds the store mutex while it waits for the loader's reply; the loader needs the mutex to read the old value, so it blocks in Lock, the refresher in chan receive${refreshers > 1 ? ", the other refreshers in Lock" : ""}, and ${hang ? "the test in WaitGroup.Wait: it hangs" : `the goroutine waiting for them in WaitGroup.Wait; the test gives up after ${patience}ms`}.`,
+        description:
+          `Refresh holds the store mutex while it waits for the loader's reply; the loader needs the mutex to ` +
+          `read the old value, so it blocks in Lock, the refresher in chan receive` +
+          `${refreshers > 1 ? ", the other refreshers in Lock" : ""}, and ` +
+          (hang
+            ? "the test in WaitGroup.Wait: it hangs"
+            : `the goroutine waiting for them in WaitGroup.Wait; the test gives up after ${patience}ms`) +
+          `.`,
         blocked,
       }
     : null;
@@ -282,7 +299,11 @@ ${
       { name: "store_test.go", source: test },
     ],
     pattern: "request-reply",
-    description: `Lock and request/reply: ${refreshers} refresher(s) × ${refreshes} refreshes over ${keys} keys ask a loader goroutine (${work} work iterations per value, ${buffered ? "buffered" : "unbuffered"} requests) for new values; the loader reads old values under the store mutex${injectBug ? "" : ", which Refresh takes only to store the reply"}.`,
+    description:
+      `Lock and request/reply: ${refreshers} refresher(s) × ${refreshes} refreshes over ${keys} keys ask a ` +
+      `loader goroutine (${work} work iterations per value, ${buffered ? "buffered" : "unbuffered"} ` +
+      `requests) for new values; the loader reads old values under the store mutex` +
+      `${injectBug ? "" : ", which Refresh takes only to store the reply"}.`,
     tags: [
       "generated",
       "mutex",

@@ -176,7 +176,13 @@ ${wait}}
     ? {
         outcome: hang ? "deadlock" : "leak",
         bugClass: "cond-missed-signal",
-        description: `Close wakes one parked consumer with Signal instead of Broadcast, so the other ${consumers - 1} consumer(s) stay in Cond.Wait${hang ? " and the test blocks in WaitGroup.Wait and hangs" : `, the goroutine waiting for them blocks in WaitGroup.Wait, and the test gives up after ${patience}ms`}.`,
+        description:
+          `Close wakes one parked consumer with Signal instead of Broadcast, so the other ${consumers - 1} ` +
+          `consumer(s) stay in Cond.Wait` +
+          (hang
+            ? " and the test blocks in WaitGroup.Wait and hangs"
+            : `, the goroutine waiting for them blocks in WaitGroup.Wait, and the test gives up after ${patience}ms`) +
+          `.`,
         blocked: [
           { marker: "consumer", creator: "TestDrainThenClose", reason: "sync.(*Cond).Wait" },
           hang
@@ -192,7 +198,11 @@ ${wait}}
       { name: "queue_test.go", source: test },
     ],
     pattern: "cond-queue",
-    description: `Condition-variable queue fed from a channel: ${producers} producer(s) × ${perProducer} items into a channel (buffer ${buffer}) that a pump moves into the queue; ${consumers} consumers (${work} work iterations per item) wait on the Cond; the test polls (${poll}) until all are parked, then closes the queue.`,
+    description:
+      `Condition-variable queue fed from a channel: ${producers} producer(s) × ${perProducer} items into a ` +
+      `channel (buffer ${buffer}) that a pump moves into the queue; ${consumers} consumers (${work} work ` +
+      `iterations per item) wait on the Cond; the test polls (${poll}) until all are parked, then closes ` +
+      `the queue.`,
     tags: ["generated", "cond", "mutex", "waitgroup", "channels", poll === "sleep" ? "sleep" : "gosched"],
     bug,
   };
@@ -306,7 +316,13 @@ ${collect}}
     ? {
         outcome: hang ? "deadlock" : "leak",
         bugClass: "cond-missed-signal",
-        description: `Gate.Wait calls Cond.Wait without checking whether the gate is already open, so the ${late} worker(s) arriving after Open sleep in Cond.Wait forever${hang ? " and the test blocks receiving their arrivals and hangs" : `; the test gives up after ${patience}ms`}.`,
+        description:
+          `Gate.Wait calls Cond.Wait without checking whether the gate is already open, so the ${late} ` +
+          `worker(s) arriving after Open sleep in Cond.Wait forever` +
+          (hang
+            ? " and the test blocks receiving their arrivals and hangs"
+            : `; the test gives up after ${patience}ms`) +
+          `.`,
         blocked: [
           { marker: "late", creator: "TestGateLetsEveryoneThrough", reason: "sync.(*Cond).Wait" },
           ...(hang ? [{ marker: null, creator: "TestGateLetsEveryoneThrough", reason: "chan receive" as const }] : []),
@@ -320,7 +336,10 @@ ${collect}}
       { name: "gate_test.go", source: test },
     ],
     pattern: "cond-gate",
-    description: `Condition-variable gate: ${early} early workers park at the gate (the test polls with ${poll} until they have), the gate opens, ${late} late worker(s) pass it; every worker (${work} work iterations) reports on a${buffered ? " buffered" : "n unbuffered"} channel.`,
+    description:
+      `Condition-variable gate: ${early} early workers park at the gate (the test polls with ${poll} until ` +
+      `they have), the gate opens, ${late} late worker(s) pass it; every worker (${work} work iterations) ` +
+      `reports on a${buffered ? " buffered" : "n unbuffered"} channel.`,
     tags: [
       "generated",
       "cond",

@@ -103,7 +103,10 @@ ${ctxLine}${body}	// Give the replicas that lost each race time to reach their s
     ? {
         outcome: "leak",
         bugClass: "channel-context",
-        description: `replicas send their answer on an unbuffered channel without selecting on ctx.Done, so after First returns with the first answer the other ${replicas - 1} replica(s) of each of the ${queries} lookups block in chan send.`,
+        description:
+          `replicas send their answer on an unbuffered channel without selecting on ctx.Done, so after First ` +
+          `returns with the first answer the other ${replicas - 1} replica(s) of each of the ${queries} ` +
+          `lookups block in chan send.`,
         blocked: [{ marker: "replica", creator: "First", reason: "chan send" }],
       }
     : null;
@@ -114,7 +117,16 @@ ${ctxLine}${body}	// Give the replicas that lost each race time to reach their s
       { name: "replica_test.go", source: test },
     ],
     pattern: "first-response",
-    description: `Replicated lookup with context cancellation: ${queries} ${parallel ? "parallel" : "sequential"} lookups, each asking ${replicas} replicas (${work} work iterations) and keeping the first answer; late replicas ${injectBug ? "send on an unbuffered channel" : buffered ? "send into a buffer sized for all" : "select on ctx.Done"}.`,
+    description:
+      `Replicated lookup with context cancellation: ${queries} ${parallel ? "parallel" : "sequential"} ` +
+      `lookups, each asking ${replicas} replicas (${work} work iterations) and keeping the first answer; ` +
+      `late replicas ` +
+      (injectBug
+        ? "send on an unbuffered channel"
+        : buffered
+          ? "send into a buffer sized for all"
+          : "select on ctx.Done") +
+      `.`,
     tags: [
       "generated",
       "context",
@@ -205,13 +217,17 @@ ${consume(true).replace(/^\t/gm, "\t\t")}		done <- count
       ? {
           outcome: "deadlock",
           bugClass: "channel-context",
-          description: `the producer returns on cancellation without closing its channel, so the test, ranging over the stream after taking ${take} readings, blocks in chan receive and hangs.`,
+          description:
+            `the producer returns on cancellation without closing its channel, so the test, ranging over the ` +
+            `stream after taking ${take} readings, blocks in chan receive and hangs.`,
           blocked: [{ marker: null, creator: "TestWatchUntilCancelled", reason: "chan receive" }],
         }
       : {
           outcome: "leak",
           bugClass: "channel-context",
-          description: `the producer returns on cancellation without closing its channel, so the consumer goroutine ranging over the stream blocks in chan receive; the test gives up ${patience}ms after the cancellation.`,
+          description:
+            `the producer returns on cancellation without closing its channel, so the consumer goroutine ranging ` +
+            `over the stream blocks in chan receive; the test gives up ${patience}ms after the cancellation.`,
           blocked: [{ marker: "consumer", creator: "TestWatchUntilCancelled", reason: "chan receive" }],
         }
     : null;
@@ -222,7 +238,11 @@ ${consume(true).replace(/^\t/gm, "\t\t")}		done <- count
       { name: "watch_test.go", source: test },
     ],
     pattern: "context-stream",
-    description: `Context-cancelled stream: a producer sends readings (buffer ${buffer}, ${work} work iterations each${pauseEvery > 0 ? `, a 30µs pause every ${pauseEvery}` : ""}) selecting on ctx.Done; the ${consumerInTest ? "test" : "consumer goroutine"} cancels after ${take} readings and ranges until the stream ends.`,
+    description:
+      `Context-cancelled stream: a producer sends readings (buffer ${buffer}, ${work} work iterations each` +
+      `${pauseEvery > 0 ? `, a 30µs pause every ${pauseEvery}` : ""}) selecting on ctx.Done; the ` +
+      `${consumerInTest ? "test" : "consumer goroutine"} cancels after ${take} readings and ranges until ` +
+      `the stream ends.`,
     tags: [
       "generated",
       "context",

@@ -169,7 +169,13 @@ ${
     ? {
         outcome: hang ? "deadlock" : "leak",
         bugClass: "errgroup-feeder-without-cancel",
-        description: `item ${failAt} fails and cancels the group; the workers return, but the feeder sends jobs without selecting on ctx.Done and blocks in chan send, so Wait never returns, the closer blocks in sync and ${hang ? "the test, ranging over the results inside Process, blocks in chan receive: it hangs" : `the goroutine running Process blocks in chan receive; the test gives up after ${patience}ms`}.`,
+        description:
+          `item ${failAt} fails and cancels the group; the workers return, but the feeder sends jobs without ` +
+          `selecting on ctx.Done and blocks in chan send, so Wait never returns, the closer blocks in sync and ` +
+          (hang
+            ? "the test, ranging over the results inside Process, blocks in chan receive: it hangs"
+            : `the goroutine running Process blocks in chan receive; the test gives up after ${patience}ms`) +
+          `.`,
         blocked,
       }
     : null;
@@ -180,7 +186,11 @@ ${
       { name: "group_test.go", source: test },
     ],
     pattern: "errgroup-pool",
-    description: `Hand-rolled errgroup worker pool: a feeder queues ${items} items (buffer ${buffer}) for ${workers} workers (${work} work iterations per item) that send results on an unbuffered channel; ${failing ? `item ${failAt} fails and cancels the group` : "no item fails"}${injectBug ? "; the feeder does not watch ctx.Done" : "; every send also selects on ctx.Done"}.`,
+    description:
+      `Hand-rolled errgroup worker pool: a feeder queues ${items} items (buffer ${buffer}) for ${workers} ` +
+      `workers (${work} work iterations per item) that send results on an unbuffered channel; ` +
+      (failing ? `item ${failAt} fails and cancels the group` : "no item fails") +
+      `${injectBug ? "; the feeder does not watch ctx.Done" : "; every send also selects on ctx.Done"}.`,
     tags: [
       "generated",
       "errgroup",
@@ -254,7 +264,10 @@ func TestScanReportsCorruption(t *testing.T) {
     ? {
         outcome: "leak",
         bugClass: "early-return-leaves-senders",
-        description: `Scan returns at the first shard error while the error channel is unbuffered, so the other ${badShards - 1} failing shard(s)${shards > badShards ? " and the shards still scanning" : ""} block in chan send.`,
+        description:
+          `Scan returns at the first shard error while the error channel is unbuffered, so the other ` +
+          `${badShards - 1} failing shard(s)${shards > badShards ? " and the shards still scanning" : ""} ` +
+          `block in chan send.`,
         blocked: [{ marker: "shard", creator: "Scan", reason: "chan send" }],
       }
     : null;
@@ -265,7 +278,10 @@ func TestScanReportsCorruption(t *testing.T) {
       { name: "scan_test.go", source: test },
     ],
     pattern: "first-error",
-    description: `Sharded scan with first-error return: ${shards} shard goroutines × ${perShard} records (${work} work iterations each); a clean run, then a run with ${badShards} corrupt shards; each shard reports on a${injectBug ? "n unbuffered" : " buffered"} error channel.`,
+    description:
+      `Sharded scan with first-error return: ${shards} shard goroutines × ${perShard} records (${work} ` +
+      `work iterations each); a clean run, then a run with ${badShards} corrupt shards; each shard reports ` +
+      `on a${injectBug ? "n unbuffered" : " buffered"} error channel.`,
     tags: ["generated", "first-error", "fan-out", "channels", injectBug ? "unbuffered" : "buffered", "sleep"],
     bug,
   };

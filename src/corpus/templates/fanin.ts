@@ -78,7 +78,10 @@ ${injectBug ? "\ttime.Sleep(5 * time.Millisecond)\n" : "\tclose(quit)\n\twg.Wait
       form: "main",
       files: mainFile(source),
       pattern: "fan-in",
-      description: `Fan-in with select and timeout: ${producers} producers × ${perProducer} values, merged buffer ${buffer}, ${work} work iterations per value${pauseEvery > 0 ? `, a ${pauseMicros}µs sleep every ${pauseEvery} values` : ""}.`,
+      description:
+        `Fan-in with select and timeout: ${producers} producers × ${perProducer} values, merged buffer ` +
+        `${buffer}, ${work} work iterations per value` +
+        `${pauseEvery > 0 ? `, a ${pauseMicros}µs sleep every ${pauseEvery} values` : ""}.`,
       tags: ["generated", "fan-in", "select", "timeout", "quit-channel", ...(pauseEvery > 0 ? ["sleep"] : [])],
       bug: injectBug
         ? {

@@ -95,7 +95,12 @@ ${collect}	fmt.Println("all", len(jobs), "jobs replied, checksum", sum)
       ? {
           outcome: hang ? "deadlock" : "leak",
           bugClass: "captured-loop-variable",
-          description: `the goroutines capture the shared loop variable j and read it after the loop, so all ${jobs} run the last job and send on its reply channel${replyBuffer > 0 ? ` (buffer ${replyBuffer})` : ""}; main waits on the first job's reply${hang ? " forever: the program hangs" : ` and gives up after ${patience}ms`}, and every worker ${replyBuffer > 0 ? "but the one that fills the buffer " : ""}blocks in chan send.`,
+          description:
+            `the goroutines capture the shared loop variable j and read it after the loop, so all ${jobs} run ` +
+            `the last job and send on its reply channel${replyBuffer > 0 ? ` (buffer ${replyBuffer})` : ""}; ` +
+            `main waits on the first job's reply` +
+            `${hang ? " forever: the program hangs" : ` and gives up after ${patience}ms`}, and every worker ` +
+            `${replyBuffer > 0 ? "but the one that fills the buffer " : ""}blocks in chan send.`,
           blocked: [
             { marker: "worker", creator: "main", reason: "chan send" },
             ...(hang ? [{ marker: null, creator: "main", reason: "chan receive" as const }] : []),
@@ -106,7 +111,15 @@ ${collect}	fmt.Println("all", len(jobs), "jobs replied, checksum", sum)
       form: "main",
       files: mainFile(source),
       pattern: "per-job-reply",
-      description: `Loop-started goroutines with per-job reply channels: ${jobs} jobs held as ${collection === "slice" ? "values" : "pointers"} (${work}+ work iterations${yieldEvery > 0 ? `, ${yieldEvery} runtime.Gosched per job` : ""}), reply buffer ${replyBuffer}; the goroutines wait for a start signal, ${injectBug ? "then read the loop variable shared by all iterations" : "having received their job as an argument"}.`,
+      description:
+        `Loop-started goroutines with per-job reply channels: ${jobs} jobs held as ` +
+        `${collection === "slice" ? "values" : "pointers"} (${work}+ work iterations` +
+        `${yieldEvery > 0 ? `, ${yieldEvery} runtime.Gosched per job` : ""}), reply buffer ${replyBuffer}; ` +
+        `the goroutines wait for a start signal, ` +
+        (injectBug
+          ? "then read the loop variable shared by all iterations"
+          : "having received their job as an argument") +
+        `.`,
       tags: [
         "generated",
         "loop-variable",

@@ -94,7 +94,12 @@ func (s *Service) work(jobs <-chan int, results chan<- int) {
 
 func main() {
 	s := &Service{}
-${injectBug ? `\ts.Start(${workers})\n\ts.Init()\n` : `\ts.Init()\n\ts.Start(${workers})\n`}${hang ? "" : `\tctx, cancel := context.WithTimeout(context.Background(), ${patience}*time.Millisecond)\n\tdefer cancel()\n`}	done := make(chan int, 1)
+${injectBug ? `\ts.Start(${workers})\n\ts.Init()\n` : `\ts.Init()\n\ts.Start(${workers})\n`}${
+    hang
+      ? ""
+      : `\tctx, cancel := context.WithTimeout(context.Background(), ${patience}*time.Millisecond)\n\tdefer ` +
+        `cancel()\n`
+  }	done := make(chan int, 1)
 @@submitter@@\tgo func() {
 ${submit}		close(s.jobs)
 		done <- sent
@@ -108,7 +113,13 @@ ${receive}	sent := <-done
     ? {
         outcome: hang ? "deadlock" : "leak",
         bugClass: "order-violation",
-        description: `main calls Start before Init, so the ${workers} worker(s) are handed nil channels and block receiving forever; ${hang ? `the submitter blocks sending job ${buffer + 1} and main waits for results: the program hangs` : `the submitter and main give up after ${patience}ms`}.`,
+        description:
+          `main calls Start before Init, so the ${workers} worker(s) are handed nil channels and block ` +
+          `receiving forever; ` +
+          (hang
+            ? `the submitter blocks sending job ${buffer + 1} and main waits for results: the program hangs`
+            : `the submitter and main give up after ${patience}ms`) +
+          `.`,
         blocked: [
           { marker: "worker", creator: "(*Service).Start", reason: "forever" },
           ...(hang
@@ -124,7 +135,10 @@ ${receive}	sent := <-done
     form: "main",
     files: mainFile(source),
     pattern: "service-startup",
-    description: `Service start-up order: Init creates the job and result channels (buffer ${buffer}), Start launches ${workers} worker(s) (${work} work iterations per job) on them, a submitter sends ${jobs} jobs${hang ? "" : ` with a ${patience}ms deadline`} and main collects the results.`,
+    description:
+      `Service start-up order: Init creates the job and result channels (buffer ${buffer}), Start launches ` +
+      `${workers} worker(s) (${work} work iterations per job) on them, a submitter sends ${jobs} jobs` +
+      `${hang ? "" : ` with a ${patience}ms deadline`} and main collects the results.`,
     tags: ["generated", "order-violation", "channels", "waitgroup", ...(hang ? [] : ["context", "timeout"])],
     bug,
   };
@@ -219,7 +233,11 @@ ${lateWait}	fmt.Println("every subscriber got the config, sum", sum)
     ? {
         outcome: hang ? "deadlock" : "leak",
         bugClass: "order-violation",
-        description: `Subscribe does not check whether the value was already loaded, so the ${late} subscriber(s) registering after Load wait in chan receive forever${hang ? "; main waits for their answers and the program hangs" : `; main gives up after ${patience}ms`}.`,
+        description:
+          `Subscribe does not check whether the value was already loaded, so the ${late} subscriber(s) ` +
+          `registering after Load wait in chan receive forever` +
+          (hang ? "; main waits for their answers and the program hangs" : `; main gives up after ${patience}ms`) +
+          `.`,
         blocked: [
           { marker: "late", creator: "main", reason: "chan receive" },
           ...(hang ? [{ marker: null, creator: "main", reason: "chan receive" as const }] : []),
@@ -230,7 +248,10 @@ ${lateWait}	fmt.Println("every subscriber got the config, sum", sum)
     form: "main",
     files: mainFile(source),
     pattern: "one-shot-notification",
-    description: `One-shot notification: ${early} early subscriber(s), a loader (${work} work iterations) that notifies those registered, then ${late} late subscriber(s)${injectBug ? "" : " that get the remembered value"}.`,
+    description:
+      `One-shot notification: ${early} early subscriber(s), a loader (${work} work iterations) that ` +
+      `notifies those registered, then ${late} late subscriber(s)` +
+      `${injectBug ? "" : " that get the remembered value"}.`,
     tags: ["generated", "order-violation", "mutex", "channels", "buffered", ...(hang ? [] : ["timeout"])],
     bug,
   };

@@ -123,7 +123,9 @@ ${stages.map((s, i) => stageCode(s, i, `s${i}`, work)).join("")}${sink}}
       form: "main",
       files: mainFile(source),
       pattern: "pipeline",
-      description: `Pipeline: ${items} values, source buffer ${sourceBuffer}, stages ${shape}, ${work} work iterations per value${yieldEvery > 0 ? `, runtime.Gosched every ${yieldEvery} values` : ""}.`,
+      description:
+        `Pipeline: ${items} values, source buffer ${sourceBuffer}, stages ${shape}, ${work} work iterations ` +
+        `per value${yieldEvery > 0 ? `, runtime.Gosched every ${yieldEvery} values` : ""}.`,
       tags: [
         "generated",
         "pipeline",
@@ -135,7 +137,10 @@ ${stages.map((s, i) => stageCode(s, i, `s${i}`, work)).join("")}${sink}}
         ? {
             outcome: "leak",
             bugClass: "orphaned-send",
-            description: `main takes the first ${keep} values and returns without cancelling the pipeline: the source and every stage goroutine block sending${usesSync ? ", and the stage closers block in WaitGroup.Wait" : ""}.`,
+            description:
+              `main takes the first ${keep} values and returns without cancelling the pipeline: the source and ` +
+              `every stage goroutine block sending` +
+              `${usesSync ? ", and the stage closers block in WaitGroup.Wait" : ""}.`,
             blocked,
           }
         : null,

@@ -72,7 +72,10 @@ ${injectBug ? "" : "\tclose(items)\n"}	total := 0
       form: "main",
       files: mainFile(source),
       pattern: "producer-consumer",
-      description: `Producer/consumer: ${producers} producer(s) × ${perProducer} items, ${consumers} consumer(s), channel capacity ${buffer}, ${work} work iterations per item${yieldEvery > 0 ? `, runtime.Gosched every ${yieldEvery} items` : ""}.`,
+      description:
+        `Producer/consumer: ${producers} producer(s) × ${perProducer} items, ${consumers} consumer(s), ` +
+        `channel capacity ${buffer}, ${work} work iterations per item` +
+        `${yieldEvery > 0 ? `, runtime.Gosched every ${yieldEvery} items` : ""}.`,
       tags: [
         "generated",
         "producer-consumer",
@@ -87,7 +90,8 @@ ${injectBug ? "" : "\tclose(items)\n"}	total := 0
             outcome: "leak",
             bugClass: "missing-close",
             description:
-              "main waits for the producers but never closes the item channel, so every consumer blocks receiving in its range loop; main times out waiting for their sums.",
+              "main waits for the producers but never closes the item channel, so every consumer blocks receiving " +
+              "in its range loop; main times out waiting for their sums.",
             blocked: [{ marker: "consumer", creator: "main", reason: "chan receive" }],
           }
         : null,

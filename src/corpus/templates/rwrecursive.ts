@@ -174,7 +174,16 @@ ${wait}}
       ? {
           outcome: hang ? "deadlock" : "leak",
           bugClass: "rwmutex-recursive-read",
-          description: `${nested === "method" ? "Resolve read-locks the table and calls Lookup" : "Each read-locks the table and its callback calls Lookup"}, which read-locks again after the writer has queued for the write lock; the reader and the writer block in sync${readers > 1 ? ", so do readers that arrive later" : ""}, and ${hang ? "the test blocks in WaitGroup.Wait and hangs" : `the goroutine waiting for them blocks in Wait; the test gives up after ${patience}ms`}.`,
+          description:
+            (nested === "method"
+              ? "Resolve read-locks the table and calls Lookup"
+              : "Each read-locks the table and its callback calls Lookup") +
+            `, which read-locks again after the writer has queued for the write lock; the reader and the writer ` +
+            `block in sync${readers > 1 ? ", so do readers that arrive later" : ""}, and ` +
+            (hang
+              ? "the test blocks in WaitGroup.Wait and hangs"
+              : `the goroutine waiting for them blocks in Wait; the test gives up after ${patience}ms`) +
+            `.`,
           blocked: [
             { marker: "reader", creator: "TestReadWhileUpdating", reason: "sync" },
             { marker: "writer", creator: "TestReadWhileUpdating", reason: "sync" },
@@ -191,7 +200,11 @@ ${wait}}
         { name: "table_test.go", source: test },
       ],
       pattern: "rwmutex-table",
-      description: `RWMutex-guarded name table (${names} names, ${aliases} alias(es)): ${readers} reader(s) × ${rounds} rounds ${nested === "method" ? "resolve names and aliases" : "walk the table with Each"} while a writer makes ${updates} updates; a read-path hook releases the writer once and waits (${poll}) until it is queued.`,
+      description:
+        `RWMutex-guarded name table (${names} names, ${aliases} alias(es)): ${readers} reader(s) × ${rounds} ` +
+        `rounds ${nested === "method" ? "resolve names and aliases" : "walk the table with Each"} while a ` +
+        `writer makes ${updates} updates; a read-path hook releases the writer once and waits (${poll}) ` +
+        `until it is queued.`,
       tags: [
         "generated",
         "rwmutex",

@@ -49,7 +49,8 @@ export const selectMany: ProgramTemplate = {
       idle === "sleep"
         ? "\t\tdefault:\n\t\t\tidleRounds++\n\t\t\ttime.Sleep(20 * time.Microsecond)\n"
         : idle === "gosched"
-          ? `\t\tdefault:\n\t\t\tidleRounds++\n\t\t\tif idleRounds < ${YIELD_BUDGET} {\n\t\t\t\truntime.Gosched()\n\t\t\t} else {\n\t\t\t\ttime.Sleep(20 * time.Microsecond)\n\t\t\t}\n`
+          ? `\t\tdefault:\n\t\t\tidleRounds++\n\t\t\tif idleRounds < ${YIELD_BUDGET} {\n` +
+            `\t\t\t\truntime.Gosched()\n\t\t\t} else {\n\t\t\t\ttime.Sleep(20 * time.Microsecond)\n\t\t\t}\n`
           : "";
     const produce = injectBug
       ? `func produce(id, n int, out chan<- int) {
@@ -101,7 +102,13 @@ export const selectMany: ProgramTemplate = {
 `;
     const inNames = Array.from({ length: inputs }, (_, i) => `in${i}`).join(", ");
     const expectedCount = inputs * perInput - (perInput - failAt);
-    const source = `// A merge loop selecting over ${cases} cases: ${inputs} inputs${stats ? ", stats requests" : ""}${deadline ? ", a one-shot deadline" : ""}${idle === "none" ? "" : `, a default that ${idle === "sleep" ? "sleeps" : "yields"}`}.
+    const shape =
+      `${inputs} inputs${stats ? ", stats requests" : ""}${deadline ? ", a one-shot deadline" : ""}` +
+      (idle === "none" ? "" : `, a default that ${idle === "sleep" ? "sleeps" : "yields"}`);
+    const mergeLocals =
+      (deadline ? `\tlate := time.After(${deadlineMicros} * time.Microsecond)\n\tlateCount := -1\n` : "") +
+      (idle === "none" ? "" : "\tidleRounds := 0\n");
+    const source = `// A merge loop selecting over ${cases} cases: ${shape}.
 package main
 
 ${importBlock(["fmt", ...(deadline || idle !== "none" || !hang ? ["time"] : []), ...(idle === "gosched" ? ["runtime"] : [])])}
@@ -117,7 +124,7 @@ ${produce}
 func merge(${inNames} <-chan int, ${stats ? "stats <-chan chan int, " : ""}result chan<- int, merged chan<- struct{}) {
 	defer close(merged)
 	open, count, sum := ${inputs}, 0, 0
-${deadline ? `\tlate := time.After(${deadlineMicros} * time.Microsecond)\n\tlateCount := -1\n` : ""}${idle === "none" ? "" : "\tidleRounds := 0\n"}	for open > 0 {
+${mergeLocals}	for open > 0 {
 		select {
 ${inputCases}${statsCase}${deadlineCase}${idleCase}		}
 	}
@@ -143,7 +150,14 @@ ${monitor}${wait}${stats ? "\t<-monitorDone\n" : ""}	fmt.Println("merged ${expec
       ? {
           outcome: hang ? "deadlock" : "leak",
           bugClass: "select-without-ready-case",
-          description: `producer ${failing} returns at reading ${failAt} without closing its channel (close is not deferred), so the merge loop, waiting for all ${inputs} inputs to close, blocks in its select forever${hang ? " and main, waiting for the result, blocks too: the program hangs" : `; main gives up after ${patience}ms`}.`,
+          description:
+            `producer ${failing} returns at reading ${failAt} without closing its channel (close is not ` +
+            `deferred), so the merge loop, waiting for all ${inputs} inputs to close, blocks in its select ` +
+            `forever` +
+            (hang
+              ? " and main, waiting for the result, blocks too: the program hangs"
+              : `; main gives up after ${patience}ms`) +
+            `.`,
           blocked: [
             { marker: "loop", creator: "main", reason: "select" },
             ...(hang ? [{ marker: null, creator: "main", reason: "chan receive" as const }] : []),
@@ -154,7 +168,15 @@ ${monitor}${wait}${stats ? "\t<-monitorDone\n" : ""}	fmt.Println("merged ${expec
       form: "main",
       files: mainFile(source),
       pattern: "select-many-cases",
-      description: `Select over ${cases} cases: ${inputs} producers send up to ${perInput} readings (${work} work iterations each, buffer ${buffer}; producer ${failing} stops at ${failAt}); the merge loop nils closed inputs${stats ? `, answers ${queries} stats requests of a monitor` : ""}${deadline ? `, notes a ${deadlineMicros}µs deadline` : ""}${idle === "none" ? "" : `, and ${idle === "sleep" ? "sleeps 20µs" : `yields (sleeping after ${YIELD_BUDGET} yields)`} in its default case`}.`,
+      description:
+        `Select over ${cases} cases: ${inputs} producers send up to ${perInput} readings (${work} work ` +
+        `iterations each, buffer ${buffer}; producer ${failing} stops at ${failAt}); the merge loop nils ` +
+        `closed inputs${stats ? `, answers ${queries} stats requests of a monitor` : ""}` +
+        (deadline ? `, notes a ${deadlineMicros}µs deadline` : "") +
+        (idle === "none"
+          ? ""
+          : `, and ${idle === "sleep" ? "sleeps 20µs" : `yields (sleeping after ${YIELD_BUDGET} yields)`} in its default case`) +
+        `.`,
       tags: [
         "generated",
         "select",

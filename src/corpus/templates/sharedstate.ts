@@ -83,13 +83,18 @@ ${outside.replace(/^\t\t\t/gm, "\t\t\t\t")}			}
       form: "main",
       files: mainFile(source),
       pattern: "shared-state",
-      description: `Mutex-protected shared state: ${workers} workers × ${iterations} updates over ${keys} keys, runtime.Gosched every ${yieldEvery} update(s), ${held} work iterations inside and ${work} outside the lock.`,
+      description:
+        `Mutex-protected shared state: ${workers} workers × ${iterations} updates over ${keys} keys, ` +
+        `runtime.Gosched every ${yieldEvery} update(s), ${held} work iterations inside and ${work} outside ` +
+        `the lock.`,
       tags: ["generated", "shared-state", "mutex", "gosched", "waitgroup", "select", "timeout"],
       bug: injectBug
         ? {
             outcome: "leak",
             bugClass: "double-lock",
-            description: `the worker that brings the total to ${checkpoint} returns without unlocking, so every other worker blocks in Lock and the WaitGroup closer blocks in Wait; main gives up after ${timeoutMs}ms.`,
+            description:
+              `the worker that brings the total to ${checkpoint} returns without unlocking, so every other worker ` +
+              `blocks in Lock and the WaitGroup closer blocks in Wait; main gives up after ${timeoutMs}ms.`,
             blocked: [
               { marker: "worker", creator: "main", reason: "sync" },
               { marker: "closer", creator: "main", reason: "sync" },

@@ -82,7 +82,9 @@ ${injectBug ? "\ttime.Sleep(5 * time.Millisecond)\n" : ""}	fmt.Println(n, "batch
       form: "main",
       files: mainFile(source),
       pattern: "ticker-batcher",
-      description: `Ticker-driven batcher: ${items} items, batch size ${batchSize}, input buffer ${buffer}, ${tickMicros}µs ticker, a ${pauseMicros}µs producer pause every ${pauseEvery} items.`,
+      description:
+        `Ticker-driven batcher: ${items} items, batch size ${batchSize}, input buffer ${buffer}, ` +
+        `${tickMicros}µs ticker, a ${pauseMicros}µs producer pause every ${pauseEvery} items.`,
       tags: ["generated", "ticker-batcher", "ticker", "select", "sleep"],
       bug: injectBug
         ? {

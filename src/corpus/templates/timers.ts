@@ -120,7 +120,13 @@ ${stop}}
     ? {
         outcome: hang ? "deadlock" : "leak",
         bugClass: "timer-stop-drain",
-        description: `after an expiry already received from t.C, the next kick finds Stop false and drains t.C again, so the watchdog goroutine blocks in chan receive forever${hang ? " and the test, waiting for it to stop, blocks too: it hangs" : `; the test gives up on stopping it after ${patience}ms`}.`,
+        description:
+          `after an expiry already received from t.C, the next kick finds Stop false and drains t.C again, so ` +
+          `the watchdog goroutine blocks in chan receive forever` +
+          (hang
+            ? " and the test, waiting for it to stop, blocks too: it hangs"
+            : `; the test gives up on stopping it after ${patience}ms`) +
+          `.`,
         blocked: [
           { marker: "watchdog", creator: "Start", reason: "chan receive" },
           ...(hang
@@ -136,7 +142,10 @@ ${stop}}
       { name: "watchdog_test.go", source: test },
     ],
     pattern: "watchdog-timer",
-    description: `Timer watchdog: ${earlyKicks} early kicks (${work} work iterations apart) push the deadline out, then ${expiries} kick(s) shorten it to ${shortMicros}µs and the test waits for each expiry; every kick stops, drains${injectBug ? "" : " without blocking"} and resets the timer.`,
+    description:
+      `Timer watchdog: ${earlyKicks} early kicks (${work} work iterations apart) push the deadline out, ` +
+      `then ${expiries} kick(s) shorten it to ${shortMicros}µs and the test waits for each expiry; every ` +
+      `kick stops, drains${injectBug ? "" : " without blocking"} and resets the timer.`,
     tags: ["generated", "timer", "select", "timer-reset", "unbuffered", ...(hang ? [] : ["timeout"])],
     bug,
   };
@@ -265,7 +274,11 @@ func TestFlushEverything(t *testing.T) {
       { name: "flusher_test.go", source: test },
     ],
     pattern: "ticker-flush",
-    description: `Ticker-driven flusher: ${producers} producer(s) add ${items} items each, waiting on time.After(${throttleMicros}µs) every ${throttleEvery} items, while a loop flushes on a ${tickMicros}µs ticker; Close stops the ticker${injectBug ? "" : ", signals the loop to return and waits for it"} and flushes the rest.`,
+    description:
+      `Ticker-driven flusher: ${producers} producer(s) add ${items} items each, waiting on ` +
+      `time.After(${throttleMicros}µs) every ${throttleEvery} items, while a loop flushes on a ` +
+      `${tickMicros}µs ticker; Close stops the ticker` +
+      `${injectBug ? "" : ", signals the loop to return and waits for it"} and flushes the rest.`,
     tags: ["generated", "ticker", "time.After", "mutex", "waitgroup", "sleep"],
     bug,
   };

@@ -87,7 +87,13 @@ ${itemsLit}	done := make(chan []int)
     ? {
         outcome: inTest ? "deadlock" : "leak",
         bugClass: "channel-waitgroup",
-        description: `Gather waits on the WaitGroup before draining the results channel (buffer ${buffer}), so ${items - buffer} of the ${items} workers block sending and never call Done; ${inTest ? "the test blocks in Wait and hangs" : `the gathering goroutine blocks in Wait and the test gives up after ${patience}ms`}.`,
+        description:
+          `Gather waits on the WaitGroup before draining the results channel (buffer ${buffer}), so ` +
+          `${items - buffer} of the ${items} workers block sending and never call Done; ` +
+          (inTest
+            ? "the test blocks in Wait and hangs"
+            : `the gathering goroutine blocks in Wait and the test gives up after ${patience}ms`) +
+          `.`,
         blocked: [
           { marker: "worker", creator: "Gather", reason: "chan send" },
           inTest
@@ -103,7 +109,13 @@ ${itemsLit}	done := make(chan []int)
       { name: "gather_test.go", source: test },
     ],
     pattern: "fan-out-collect",
-    description: `WaitGroup-tracked fan-out: ${items} workers (${work} work iterations each) send checksums on a channel with buffer ${buffer}; ${injectBug ? "Gather waits for them, then drains" : "a closer goroutine closes the channel after Wait"}; Gather runs ${inTest ? "on the test goroutine" : `in a goroutine the test waits for with a ${patience}ms timeout`}.`,
+    description:
+      `WaitGroup-tracked fan-out: ${items} workers (${work} work iterations each) send checksums on a ` +
+      `channel with buffer ${buffer}; ` +
+      (injectBug ? "Gather waits for them, then drains" : "a closer goroutine closes the channel after Wait") +
+      `; Gather runs ` +
+      (inTest ? "on the test goroutine" : `in a goroutine the test waits for with a ${patience}ms timeout`) +
+      `.`,
     tags: [
       "generated",
       "waitgroup",
@@ -201,7 +213,13 @@ ${setup}	fetched := make(chan int, 1)
     ? {
         outcome: inTest ? "deadlock" : "leak",
         bugClass: "waitgroup-misuse",
-        description: `FetchAll adds ${keys} to the WaitGroup but starts fetchers only for the ${uncached} uncached keys, so the closer blocks in Wait forever and ${inTest ? "the test, ranging over the output, blocks in chan receive and hangs" : `the consumer ranging over the output blocks in chan receive; the test gives up ${patience}ms after the last value`}.`,
+        description:
+          `FetchAll adds ${keys} to the WaitGroup but starts fetchers only for the ${uncached} uncached keys, ` +
+          `so the closer blocks in Wait forever and ` +
+          (inTest
+            ? "the test, ranging over the output, blocks in chan receive and hangs"
+            : `the consumer ranging over the output blocks in chan receive; the test gives up ${patience}ms after the last value`) +
+          `.`,
         blocked: [
           { marker: "closer", creator: "FetchAll", reason: "sync" },
           inTest
@@ -217,7 +235,12 @@ ${setup}	fetched := make(chan int, 1)
       { name: "fetch_test.go", source: test },
     ],
     pattern: "waitgroup-closer",
-    description: `WaitGroup-closed result channel: FetchAll starts fetchers (${work} work iterations) for the ${uncached} of ${keys} keys not cached (every ${cacheEvery}th is), sends on a channel with buffer ${buffer}, and a closer closes it after Wait; ${inTest ? "the test ranges over it" : "a consumer goroutine ranges over it while the test counts values"}.`,
+    description:
+      `WaitGroup-closed result channel: FetchAll starts fetchers (${work} work iterations) for the ` +
+      `${uncached} of ${keys} keys not cached (every ${cacheEvery}th is), sends on a channel with buffer ` +
+      `${buffer}, and a closer closes it after Wait; ` +
+      (inTest ? "the test ranges over it" : "a consumer goroutine ranges over it while the test counts values") +
+      `.`,
     tags: [
       "generated",
       "waitgroup",

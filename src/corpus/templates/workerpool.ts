@@ -84,13 +84,18 @@ ${collect}}
       form: "main",
       files: mainFile(source),
       pattern: "worker-pool",
-      description: `Worker pool: ${workers} workers, ${jobs} jobs, queue buffer ${queue}, ${work} work iterations per job${yieldEvery > 0 ? `, runtime.Gosched every ${yieldEvery} jobs` : ""}.`,
+      description:
+        `Worker pool: ${workers} workers, ${jobs} jobs, queue buffer ${queue}, ${work} work iterations per ` +
+        `job${yieldEvery > 0 ? `, runtime.Gosched every ${yieldEvery} jobs` : ""}.`,
       tags: ["generated", "worker-pool", "waitgroup", "unbuffered", ...(yieldEvery > 0 ? ["gosched"] : [])],
       bug: injectBug
         ? {
             outcome: "leak",
             bugClass: "orphaned-send",
-            description: `main reads only the first ${keep} results and returns without stopping the pool: every worker blocks sending a result, the closer blocks in WaitGroup.Wait${dispatcherBlocks ? ", and the dispatcher blocks on the full queue" : ""}.`,
+            description:
+              `main reads only the first ${keep} results and returns without stopping the pool: every worker ` +
+              `blocks sending a result, the closer blocks in WaitGroup.Wait` +
+              `${dispatcherBlocks ? ", and the dispatcher blocks on the full queue" : ""}.`,
             blocked: [
               { marker: "worker", creator: "main", reason: "chan send" },
               { marker: "closer", creator: "main", reason: "sync" },
