@@ -131,7 +131,7 @@ describe("deadlines without --timeout", () => {
       "collect",
       join(DEADLINE, "cmd/tick"),
       "--budget",
-      "2s",
+      "4s",
       "--procs",
       "1,2",
       "--db",
