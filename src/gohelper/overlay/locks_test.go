@@ -332,33 +332,7 @@ func TestLockRecordingTracesAGo112Program(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a program")
 	}
-	dir := t.TempDir()
-	for name, text := range map[string]string{"go.mod": "module example.com/locks\n\ngo 1.12\n", "main.go": lockProgram} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	main := filepath.Join(dir, "main.go")
-	result, err := LockFiles(filepath.Join(dir, "locks"), "", []string{main}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := json.Marshal(map[string]interface{}{"Replace": result.Replace})
-	overlay := filepath.Join(dir, "overlay.json")
-	if err := os.WriteFile(overlay, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	build := exec.Command("go", "build", "-overlay", overlay, "-o", "prog", ".")
-	build.Dir = dir
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	tracePath := filepath.Join(dir, "run.trace")
-	run := exec.Command(filepath.Join(dir, "prog"), tracePath)
-	out, err := run.Output()
-	if err != nil {
-		t.Fatalf("run: %v", err)
-	}
+	tracePath, out := tracedLockProgram(t, "locks", lockProgram, 0)
 	name := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
@@ -425,13 +399,29 @@ func TestLockBudgetBoundsEachStatementsWantsAndGots(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a program")
 	}
+	tracePath, _ := tracedLockProgram(t, "budget", budgetProgram, 3)
+	count := map[string]int{}
+	for _, log := range readLockLogs(t, tracePath) {
+		count[fmt.Sprintf("%d %s", log.line, strings.Join(strings.Fields(log.message)[:2], " "))]++
+	}
+	want := map[string]int{"14 want w": 3, "14 got w": 3, "15 drop w": 10, "17 want w": 1, "17 got w": 1, "18 drop w": 1}
+	if fmt.Sprint(count) != fmt.Sprint(want) {
+		t.Fatalf("lock logs per line and op: %v, want %v", count, want)
+	}
+}
+
+// tracedLockProgram writes program as the main package of a go 1.12 module named after
+// module, builds it with lock recording (budget as collect-locks -budget), runs it with the
+// trace path as its argument and returns the trace and the program's stdout.
+func tracedLockProgram(t *testing.T, module, program string, budget int) (string, []byte) {
+	t.Helper()
 	dir := t.TempDir()
-	for name, text := range map[string]string{"go.mod": "module example.com/budget\n\ngo 1.12\n", "main.go": budgetProgram} {
+	for name, text := range map[string]string{"go.mod": "module example.com/" + module + "\n\ngo 1.12\n", "main.go": program} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	result, err := LockFiles(filepath.Join(dir, "locks"), "", []string{filepath.Join(dir, "main.go")}, 3)
+	result, err := LockFiles(filepath.Join(dir, "locks"), "", []string{filepath.Join(dir, "main.go")}, budget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,15 +436,9 @@ func TestLockBudgetBoundsEachStatementsWantsAndGots(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	tracePath := filepath.Join(dir, "run.trace")
-	if err := exec.Command(filepath.Join(dir, "prog"), tracePath).Run(); err != nil {
+	out, err := exec.Command(filepath.Join(dir, "prog"), tracePath).Output()
+	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	count := map[string]int{}
-	for _, log := range readLockLogs(t, tracePath) {
-		count[fmt.Sprintf("%d %s", log.line, strings.Join(strings.Fields(log.message)[:2], " "))]++
-	}
-	want := map[string]int{"14 want w": 3, "14 got w": 3, "15 drop w": 10, "17 want w": 1, "17 got w": 1, "18 drop w": 1}
-	if fmt.Sprint(count) != fmt.Sprint(want) {
-		t.Fatalf("lock logs per line and op: %v, want %v", count, want)
-	}
+	return tracePath, out
 }
