@@ -295,15 +295,16 @@ var schedlabLockSpent [%d]int32
 // and only then does the statement log its got. Counting stops at the budget, so the
 // counter never wraps.
 func schedlabLockWant(op string, p interface{}, site int) bool {
+	// A spent statement returns before the mutex search: the loop that spent it pays one load.
+	if schedlabLockBudget > 0 && schedlabLockAtomic.LoadInt32(&schedlabLockSpent[site]) >= schedlabLockBudget {
+		return false
+	}
 	addr := schedlabLockFind(op, p)
 	if addr == 0 {
 		return false
 	}
-	if schedlabLockBudget > 0 {
-		spent := &schedlabLockSpent[site]
-		if schedlabLockAtomic.LoadInt32(spent) >= schedlabLockBudget || schedlabLockAtomic.AddInt32(spent, 1) > schedlabLockBudget {
-			return false
-		}
+	if schedlabLockBudget > 0 && schedlabLockAtomic.AddInt32(&schedlabLockSpent[site], 1) > schedlabLockBudget {
+		return false
 	}
 	schedlabLockLog(op, addr)
 	return true
