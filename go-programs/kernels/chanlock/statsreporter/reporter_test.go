@@ -1,13 +1,13 @@
 // Bug class: channel and lock. Reporter.Stop holds the reporter mutex while it
-// sends the stop request to the collector loop; the loop, busy encoding the last
-// sample, then needs the mutex to record it. The test goroutine blocks sending
-// (chan send) and the collector blocks in sync: the test hangs on every schedule.
+// hands the last partial sample to the collector loop and then asks the loop to
+// stop; the loop needs the mutex to record that sample. The hand-off completes
+// only after Stop holds the mutex, so the test goroutine blocks sending the stop
+// request (chan send) and the collector blocks in sync on every schedule.
 package statsreporter
 
 import (
 	"sync"
 	"testing"
-	"time"
 )
 
 // Reporter aggregates samples on a background collector goroutine.
@@ -15,13 +15,14 @@ type Reporter struct {
 	mu      sync.Mutex
 	total   int
 	count   int
+	pending int
 	stopped bool
 	samples chan int
 	stop    chan struct{}
 }
 
 func Start() *Reporter {
-	r := &Reporter{samples: make(chan int, 8), stop: make(chan struct{})}
+	r := &Reporter{samples: make(chan int), stop: make(chan struct{})}
 	go r.collect()
 	return r
 }
@@ -30,7 +31,6 @@ func (r *Reporter) collect() {
 	for {
 		select {
 		case s := <-r.samples:
-			time.Sleep(2 * time.Millisecond) // encode the sample for the backend
 			r.mu.Lock()
 			r.total += s
 			r.count++
@@ -41,15 +41,16 @@ func (r *Reporter) collect() {
 	}
 }
 
-// Add queues one sample.
+// Add hands one sample to the collector.
 func (r *Reporter) Add(v int) { r.samples <- v }
 
-// Stop marks the reporter stopped and waits for the collector to take the request.
+// Stop flushes the partial sample and waits for the collector to take the stop request.
 func (r *Reporter) Stop() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stopped = true
-	r.stop <- struct{}{} // Bug: unbuffered send while holding r.mu
+	r.samples <- r.pending // Bug: the collector needs r.mu to record it
+	r.stop <- struct{}{}
 }
 
 func TestStopWhileCollecting(t *testing.T) {
@@ -57,9 +58,9 @@ func TestStopWhileCollecting(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		r.Add(i * 10)
 	}
-	time.Sleep(time.Millisecond)
+	r.pending = 5
 	r.Stop()
-	if r.count != 3 {
+	if r.count != 4 {
 		t.Fatalf("collected %d samples", r.count)
 	}
 }
