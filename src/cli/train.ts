@@ -25,6 +25,7 @@ interface TrainCliOptions {
   tags?: boolean;
   balance?: boolean;
   staticFeatures?: boolean;
+  expertSkip?: boolean;
   abstraction: string;
   holdout?: string;
   seed: string;
@@ -70,6 +71,10 @@ export function registerTrain(program: Command): void {
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--hidden <n>", "hidden units of the MLP", String(d.hidden))
     .option("--activation <name>", "tanh or relu", d.activation)
+    .option(
+      "--expert-skip",
+      "wire the in-context and training n-grams' log-probabilities straight into the event logits (a learned product of experts the network corrects)",
+    )
     .option("--epochs <n>", "maximum epochs (early stopping on the validation programs)", String(d.epochs))
     .option("--batch-size <n>", "mini-batch size", String(d.batchSize))
     .option("--learning-rate <x>", "Adam learning rate", String(d.learningRate))
@@ -149,6 +154,7 @@ export function registerTrain(program: Command): void {
           tags: opts.tags === true,
           balance: opts.balance === true,
           staticFeatures: opts.staticFeatures === true,
+          expertSkip: opts.expertSkip === true,
           splitGrid: opts.splitGrid,
           feasibility: parseChoice("--feasibility", opts.feasibility, FEASIBILITY_RULES),
           calibrationWeighting: parseChoice("--calibration-weighting", opts.calibrationWeighting, [

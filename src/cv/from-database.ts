@@ -177,6 +177,7 @@ async function trainFoldStudents(
           objective: recipe.objective,
           tags: recipe.tags,
           balance: recipe.balance,
+          expertSkip: recipe.expertSkip,
           ...(recipe.calibrationFolds === undefined ? {} : { calibrationFolds: recipe.calibrationFolds }),
           ...(recipe.calibrationMode === undefined ? {} : { calibrationMode: recipe.calibrationMode }),
           abstraction: data.abstraction,

@@ -20,6 +20,7 @@ export interface StudentRecipe {
   readonly objective: "ce" | "kl" | "trajectory";
   readonly tags: boolean;
   readonly balance: boolean;
+  readonly expertSkip: boolean;
   /** ≥ 2: calibration also on out-of-fold predictions; undefined: the training default. */
   readonly calibrationFolds?: number;
   /** A calibration variant; undefined: the training default. */
@@ -37,7 +38,9 @@ export function parseStudentRecipe(name: string): StudentRecipe {
   const modes = flags.filter((f) => f in MODE_FLAGS).map((f) => MODE_FLAGS[f]!);
   const valid =
     (known as readonly string[]).includes(objective ?? "") &&
-    flags.every((f) => f === "tags" || f === "balance" || f in MODE_FLAGS || CALIBRATION_FOLDS.test(f)) &&
+    flags.every(
+      (f) => f === "tags" || f === "balance" || f === "skip" || f in MODE_FLAGS || CALIBRATION_FOLDS.test(f),
+    ) &&
     new Set(flags.map((f) => f.replace(/\d+$/, ""))).size === flags.length &&
     (folds === undefined || folds >= 2) &&
     modes.length <= 1 &&
@@ -45,7 +48,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
   if (!valid) {
     throw new UsageError(
       `--cv trains student:${name} in every fold, but "${name}" is not a student recipe`,
-      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, " +
+      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, " +
         "and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; " +
         "saved adapters cannot be cross-validated (they were trained on some of the test families).",
     );
@@ -55,6 +58,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
     objective: objective as StudentRecipe["objective"],
     tags: flags.includes("tags"),
     balance: flags.includes("balance"),
+    expertSkip: flags.includes("skip"),
     ...(folds === undefined ? {} : { calibrationFolds: folds }),
     ...(modes[0] === undefined ? {} : { calibrationMode: modes[0] }),
   };

@@ -228,6 +228,12 @@ export interface CrossValidatedPredictor {
   readonly shareOfCeilingLoo: number;
   /** Accuracy in each fold (same order as the folds). */
   readonly foldAccuracy: readonly number[];
+  /** Accuracy on each cluster (family) with its sample count, in cluster-name order: where a predictor wins or loses. */
+  readonly clusterAccuracy: readonly {
+    readonly cluster: string;
+    readonly samples: number;
+    readonly accuracy: number;
+  }[];
   /** Split-conformal prediction sets, calibrated per fold on held-out families; null without thresholds. */
   readonly conformal: ConformalScores | null;
 }
@@ -316,6 +322,13 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
   const foldRows = Array.from({ length: options.folds }, (_, f) =>
     options.foldOfSample.flatMap((g, i) => (g === f ? [i] : [])),
   );
+  const clusterRows = new Map<string, number[]>();
+  clusters.forEach((c, i) => {
+    const rows = clusterRows.get(c);
+    if (rows === undefined) clusterRows.set(c, [i]);
+    else rows.push(i);
+  });
+  const clusterNames = [...clusterRows.keys()].sort();
   const ceilingLoo = leaveOneRunOutCeiling(
     stateOf.map((state, i) => ({ state, run: sampleRun(pooled.samples[i]!), observed: observed[i]! })),
     EVENT_TYPES.length,
@@ -348,6 +361,10 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
           rows.map((i) => observed[i]!),
         ),
       ),
+      clusterAccuracy: clusterNames.map((cluster) => {
+        const rows = clusterRows.get(cluster)!;
+        return { cluster, samples: rows.length, accuracy: rows.reduce((sum, i) => sum + credit[i]!, 0) / rows.length };
+      }),
       conformal: conformalScores(
         pooled.thresholds.get(output.name),
         q,

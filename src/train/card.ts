@@ -148,6 +148,7 @@ export function studentCard(facts: CardFacts): StudentCard {
       hyperParameters: {
         hidden: shape.hidden,
         activation: options.activation,
+        expertSkip: options.expertSkip ? 1 : 0,
         epochs: options.epochs,
         batchSize: options.batchSize,
         learningRate: options.learningRate,

@@ -1,7 +1,7 @@
 // Fitting the student networks of src/predict/student/model.ts: initial parameters, the
 // backward pass of its forward pass, and the Adam optimiser over the flat parameter vector.
 
-import { modelLayout, type ModelShape, type Workspace } from "../predict/index.js";
+import { modelLayout, skipColumns, type ModelShape, type Workspace } from "../predict/index.js";
 import type { RandomSource } from "../random.js";
 
 /** Whether parameter i is a weight (L2-penalised) rather than a bias. */
@@ -14,6 +14,7 @@ export function weightMask(shape: ModelShape): Uint8Array {
   mark(l.hiddenW, shape.hidden * shape.inputs);
   mark(l.eventW, shape.events * l.repr);
   mark(l.tagW, shape.tags * l.repr);
+  mark(l.skipW, shape.events * skipColumns(shape).length);
   return mask;
 }
 
@@ -29,6 +30,7 @@ export function initialParameters(shape: ModelShape, random: RandomSource): Floa
   if (shape.kind === "mlp") fill(l.hiddenW, shape.inputs, shape.hidden);
   fill(l.eventW, l.repr, shape.events);
   fill(l.tagW, l.repr, shape.tags);
+  // Skip weights start at zero: the network starts as it would without the skip.
   return params;
 }
 
@@ -53,6 +55,7 @@ export function backward(
   headBackward(params, l.eventW, l.eventB, shape.events, ws.repr, width, dEvent, grad, dRepr);
   if (shape.tags > 0 && dTag !== null)
     headBackward(params, l.tagW, l.tagB, shape.tags, ws.repr, width, dTag, grad, dRepr);
+  skipBackward(shape, ws.skipValues, dEvent, grad);
   if (shape.kind !== "mlp") return;
   const d = shape.inputs;
   const hidden = shape.hidden;
@@ -66,6 +69,18 @@ export function backward(
     if (v === 0) continue;
     const w = l.hiddenW + j * hidden;
     for (let h = 0; h < hidden; h++) grad[w + h] += dRepr[h] * v;
+  }
+}
+
+/** Accumulates the skip weights' gradient dEvent ⊗ v (v: the row's skip values, as forward left them). */
+export function skipBackward(shape: ModelShape, values: Float64Array, dEvent: Float64Array, grad: Float64Array): void {
+  const skips = skipColumns(shape).length;
+  if (skips === 0) return;
+  const w = modelLayout(shape).skipW;
+  for (let c = 0; c < shape.events; c++) {
+    const g = dEvent[c];
+    if (g === 0) continue;
+    for (let k = 0; k < skips; k++) grad[w + c * skips + k] += g * values[k];
   }
 }
 

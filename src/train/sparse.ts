@@ -8,7 +8,8 @@
 // dense row r (tested), up to floating-point rounding.
 
 import type { Standardiser } from "./standardiser.js";
-import { modelLayout, type ModelShape, type Workspace } from "../predict/index.js";
+import { addSkip, modelLayout, skipColumns, type ModelShape, type Workspace } from "../predict/index.js";
+import { skipBackward } from "./model.js";
 
 export interface SparseRows {
   readonly rows: number;
@@ -91,6 +92,21 @@ function sparseDot(params: Float64Array, w: number, m: SparseRows, from: number,
   return s;
 }
 
+/**
+ * The standardised values of the skip columns of sparse row r into ws.skipValues: (x_j − μ_j)/σ_j,
+ * which is −μ_j/σ_j for a column the row does not store. The skip reads few columns, so it is
+ * computed exactly per row rather than through the centre correction.
+ */
+function gatherSkip(shape: ModelShape, m: SparseRows, r: number, ws: Workspace): void {
+  const skip = skipColumns(shape);
+  if (skip.length === 0) return;
+  for (let k = 0; k < skip.length; k++) ws.skipValues[k] = -m.centre[skip[k]!]!;
+  for (let at = m.start[r]!; at < m.start[r + 1]!; at++) {
+    const k = skip.indexOf(m.index[at]!);
+    if (k >= 0) ws.skipValues[k]! += m.value[at]!;
+  }
+}
+
 /** Forward pass of sparse row r (fills ws like model.forward); `c` from firstLayerCentre. */
 export function sparseForward(
   shape: ModelShape,
@@ -119,12 +135,14 @@ export function sparseForward(
     }
     denseHead(params, l.eventW, l.eventB, shape.events, ws.repr, shape.hidden, ws.eventLogits);
     if (shape.tags > 0) denseHead(params, l.tagW, l.tagB, shape.tags, ws.repr, shape.hidden, ws.tagLogits);
-    return;
+  } else {
+    for (let k = 0; k < shape.events; k++)
+      ws.eventLogits[k] = params[l.eventB + k] - c[k] + sparseDot(params, l.eventW + k * d, m, from, to);
+    for (let k = 0; k < shape.tags; k++)
+      ws.tagLogits[k] = params[l.tagB + k] - c[shape.events + k] + sparseDot(params, l.tagW + k * d, m, from, to);
   }
-  for (let k = 0; k < shape.events; k++)
-    ws.eventLogits[k] = params[l.eventB + k] - c[k] + sparseDot(params, l.eventW + k * d, m, from, to);
-  for (let k = 0; k < shape.tags; k++)
-    ws.tagLogits[k] = params[l.tagB + k] - c[shape.events + k] + sparseDot(params, l.tagW + k * d, m, from, to);
+  gatherSkip(shape, m, r, ws);
+  addSkip(shape, params, ws.skipValues, ws.eventLogits);
 }
 
 function denseHead(
@@ -167,6 +185,7 @@ export function sparseBackward(
   const scatter = (w: number, g: number): void => {
     for (let k = from; k < to; k++) grad[w + m.index[k]] += g * m.value[k];
   };
+  skipBackward(shape, ws.skipValues, dEvent, grad);
   if (shape.kind !== "mlp") {
     for (let k = 0; k < shape.events; k++) {
       const g = dEvent[k];

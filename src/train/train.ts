@@ -7,6 +7,7 @@ import { EVENT_TYPES } from "../core/index.js";
 import type { State } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import {
+  EXPERT_SKIP_COLUMNS,
   FEATURE_COUNT,
   FEATURE_SPEC,
   FEATURE_VERSION,
@@ -127,6 +128,7 @@ export async function trainOnSplit(
     activation: options.activation,
     events: K,
     tags: options.tags ? T : 0,
+    ...(options.expertSkip ? { skip: EXPERT_SKIP_COLUMNS } : {}),
   };
   const fits = fitEnsemble(shape, rows, standardiser, options);
   const student = calibrateEnsemble(

@@ -35,6 +35,12 @@ export interface TrainStudentOptions {
   readonly seed: number;
   readonly hidden: number;
   readonly activation: Activation;
+  /**
+   * Wire the n-gram experts' log-probabilities (EXPERT_SKIP_COLUMNS: in-context and training
+   * n-gram) straight into the event logits beside the hidden layer, so the network learns a
+   * correction on top of a weighted product of the experts.
+   */
+  readonly expertSkip: boolean;
   readonly epochs: number;
   readonly batchSize: number;
   readonly learningRate: number;
@@ -96,6 +102,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   seed: 1,
   hidden: 32,
   activation: "tanh",
+  expertSkip: false,
   epochs: 60,
   batchSize: 64,
   learningRate: 0.003,

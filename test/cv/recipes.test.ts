@@ -7,12 +7,20 @@ import { UsageError } from "../../src/errors.js";
 
 describe("student recipes", () => {
   it("reads the objective and flags, also inside cal:", () => {
-    expect(parseStudentRecipe("kl-tags")).toEqual({ name: "kl-tags", objective: "kl", tags: true, balance: false });
+    expect(parseStudentRecipe("kl-tags")).toEqual({
+      name: "kl-tags",
+      objective: "kl",
+      tags: true,
+      balance: false,
+      expertSkip: false,
+    });
+    expect(parseStudentRecipe("kl-skip").expertSkip).toBe(true);
     expect(parseStudentRecipe("kl-calfolds4")).toEqual({
       name: "kl-calfolds4",
       objective: "kl",
       tags: false,
       balance: false,
+      expertSkip: false,
       calibrationFolds: 4,
     });
     expect(
@@ -26,6 +34,7 @@ describe("student recipes", () => {
       objective: "kl",
       tags: false,
       balance: false,
+      expertSkip: false,
       calibrationMode: "per-member",
     });
     expect(parseStudentRecipe("kl-tags-ctxcal")).toEqual({
@@ -33,6 +42,7 @@ describe("student recipes", () => {
       objective: "kl",
       tags: true,
       balance: false,
+      expertSkip: false,
       calibrationMode: "in-context",
     });
     expect(() => parseStudentRecipe("kl-memcal-ctxcal")).toThrow(UsageError);

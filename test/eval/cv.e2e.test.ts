@@ -145,6 +145,14 @@ describe("pooling folds and the CV scoreboard", () => {
     // The reference is right in fold 1 only.
     expect(reference!.accuracy.estimate).toBe(0.5);
     expect(reference!.foldAccuracy).toEqual([1, 0]);
+    // Per family: right on the first fold's three, wrong on the second's, two samples each.
+    expect(reference!.clusterAccuracy).toEqual(
+      ["p1", "p2", "p3", "p4", "p5", "p6"].map((p, i) => ({
+        cluster: `family-${p}`,
+        samples: 2,
+        accuracy: i < 3 ? 1 : 0,
+      })),
+    );
     expect(reference!.gapToCeilingLoo).toBe(0.5);
     expect(reference!.shareOfCeilingLoo).toBe(0.5);
     expect(reference!.accuracy.lower).toBeGreaterThanOrEqual(0);

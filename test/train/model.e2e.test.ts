@@ -79,13 +79,32 @@ function rowLoss(
   return loss;
 }
 
+/** Skip weights start at zero; give them values so the tests see their contribution. */
+function withRandomSkip(shape: ModelShape, params: Float64Array, random: () => number): Float64Array {
+  const l = modelLayout(shape);
+  if (l.skipW >= 0) for (let i = l.skipW; i < l.size; i++) params[i] = random() * 2 - 1;
+  return params;
+}
+
 describe("student networks", () => {
   for (const kind of ["logreg", "mlp"] as const) {
-    for (const activation of ["tanh", "relu"] as const) {
-      it(`${kind}/${activation}: backward matches finite differences`, () => {
-        const shape: ModelShape = { kind, inputs: 5, hidden: kind === "mlp" ? 4 : 0, activation, events: 6, tags: 3 };
+    for (const [activation, skip] of [
+      ["tanh", undefined],
+      ["relu", undefined],
+      ["tanh", [1, 3]],
+    ] as const) {
+      it(`${kind}/${activation}${skip ? " with a skip" : ""}: backward matches finite differences`, () => {
+        const shape: ModelShape = {
+          kind,
+          inputs: 5,
+          hidden: kind === "mlp" ? 4 : 0,
+          activation,
+          events: 6,
+          tags: 3,
+          ...(skip ? { skip } : {}),
+        };
         const random = seededRandom(7);
-        const params = initialParameters(shape, random);
+        const params = withRandomSkip(shape, initialParameters(shape, random), random);
         const x = Float64Array.from({ length: 5 }, () => random() * 2 - 1);
         const target = Float64Array.from([0.1, 0.5, 0, 0.2, 0.2, 0]);
         const tagTarget = Float64Array.from([0, 1, 0]);
@@ -197,8 +216,12 @@ describe("student networks", () => {
 });
 
 describe("sparse standardised rows", () => {
-  for (const kind of ["logreg", "mlp"] as const) {
-    it(`${kind}: forward and backward equal the dense pass on the z-scored row`, () => {
+  for (const [kind, skip] of [
+    ["logreg", undefined],
+    ["mlp", undefined],
+    ["mlp", [0, 1, 4]],
+  ] as const) {
+    it(`${kind}${skip ? " with a skip over stored and unstored columns" : ""}: forward and backward equal the dense pass on the z-scored row`, () => {
       const shape: ModelShape = {
         kind,
         inputs: 7,
@@ -206,9 +229,10 @@ describe("sparse standardised rows", () => {
         activation: "tanh",
         events: 6,
         tags: 2,
+        ...(skip ? { skip } : {}),
       };
       const random = seededRandom(3);
-      const params = initialParameters(shape, random);
+      const params = withRandomSkip(shape, initialParameters(shape, random), random);
       // Two raw rows with zeros (the sparse part) and a standardiser with non-trivial μ, σ.
       const x = Float32Array.from([0, 1, 0, 0, 2.5, 0, 1, 3, 0, 0, 1, 0, 0, -2]);
       const standardiser = {

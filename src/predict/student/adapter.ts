@@ -162,6 +162,13 @@ export function loadAdapter(path: string): LoadedAdapter {
       retrain,
     );
   }
+  const skip: unknown = weights.shape.skip;
+  if (
+    skip !== undefined &&
+    (!Array.isArray(skip) || skip.some((j) => !Number.isInteger(j) || j < 0 || j >= names.length))
+  ) {
+    throw new AdapterError(`adapter ${dir} has malformed skip columns (indices of its features)`, retrain);
+  }
   if (
     weights.shape.inputs !== names.length ||
     weights.shape.events !== EVENT_TYPES.length ||

@@ -383,6 +383,14 @@ export const FEATURE_SPEC: FeatureSpec = {
 export const FEATURE_COUNT = FEATURE_SPEC.names.length;
 
 /**
+ * The n-gram experts' log-probabilities (in-context `ngram-ctx:4` and the stacked training
+ * n-gram): the columns `train --expert-skip` wires straight into the event logits.
+ */
+export const EXPERT_SKIP_COLUMNS: readonly number[] = FEATURE_SPEC.names.flatMap((name, j) =>
+  name.startsWith("ctx.mix.log.") || name.startsWith("ngram.train.log.") ? [j] : [],
+);
+
+/**
  * Walks one run's records forward and writes the features of growing prefixes.
  * Calls to `featuresAt` must use non-decreasing `end`; each record is applied once,
  * so featurising every prefix of a run costs O(records × features).

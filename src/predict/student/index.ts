@@ -5,6 +5,7 @@ export { loadStudentPredictor, type StudentPredictorOptions } from "./predictor.
 export { loadAdapter, loadedNgram, AdapterError, ADAPTER_FILES, type LoadedAdapter } from "./adapter.js";
 export {
   FEATURE_SPEC,
+  EXPERT_SKIP_COLUMNS,
   FEATURE_COUNT,
   FEATURE_VERSION,
   NO_FEATURE_INPUTS,
@@ -20,9 +21,11 @@ export { TAG_CLASSES, tagOfReason, type TagClass } from "./tags.js";
 export {
   ACTIVATIONS,
   MODEL_KINDS,
+  addSkip,
   forward,
   modelLayout,
   newWorkspace,
+  skipColumns,
   type Activation,
   type ModelKind,
   type ModelLayout,

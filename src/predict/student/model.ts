@@ -1,7 +1,8 @@
 // The student networks' forward pass (pure Float64Array math): multinomial logistic
 // regression and a one-hidden-layer MLP, each with an event head (6 classes) and an optional
-// tag head. Invariant: all parameters live in one flat Float64Array; `layout` gives each
-// block's offset, so Adam, L2 and serialisation treat the model as one vector.
+// tag head, and an optional linear skip from chosen input columns straight into the event logits.
+// Invariant: all parameters live in one flat Float64Array; `layout` gives each block's offset, so
+// Adam, L2 and serialisation treat the model as one vector.
 
 export const MODEL_KINDS = ["logreg", "mlp"] as const;
 export type ModelKind = (typeof MODEL_KINDS)[number];
@@ -17,6 +18,12 @@ export interface ModelShape {
   readonly events: number;
   /** Tag classes of the auxiliary head; 0 without one. */
   readonly tags: number;
+  /**
+   * Input columns wired linearly into the event logits beside the hidden layer (a "wide" part);
+   * absent or empty: none. The student uses it for the n-gram experts' log-probabilities
+   * (EXPERT_SKIP_COLUMNS), so the network learns a correction on top of a product of experts.
+   */
+  readonly skip?: readonly number[];
 }
 
 /**
@@ -31,6 +38,8 @@ export interface ModelLayout {
   readonly eventB: number;
   readonly tagW: number;
   readonly tagB: number;
+  /** Skip weights, class-major (events × skip columns). */
+  readonly skipW: number;
   readonly size: number;
   /** Width of the representation the heads read: hidden units or inputs. */
   readonly repr: number;
@@ -51,7 +60,23 @@ export function modelLayout(shape: ModelShape): ModelLayout {
   const eventB = take(shape.events);
   const tagW = shape.tags > 0 ? take(shape.tags * repr) : -1;
   const tagB = shape.tags > 0 ? take(shape.tags) : -1;
-  return { hiddenW, hiddenB, eventW, eventB, tagW, tagB, size: at, repr };
+  const skips = skipColumns(shape).length;
+  const skipW = skips > 0 ? take(shape.events * skips) : -1;
+  return { hiddenW, hiddenB, eventW, eventB, tagW, tagB, skipW, size: at, repr };
+}
+
+export const skipColumns = (shape: ModelShape): readonly number[] => shape.skip ?? [];
+
+/** Adds the skip's contribution W_skip·v to the event logits, v the skip columns' (standardised) values. */
+export function addSkip(shape: ModelShape, params: Float64Array, values: Float64Array, logits: Float64Array): void {
+  const skips = skipColumns(shape).length;
+  if (skips === 0) return;
+  const w = modelLayout(shape).skipW;
+  for (let c = 0; c < shape.events; c++) {
+    let s = 0;
+    for (let k = 0; k < skips; k++) s += params[w + c * skips + k] * values[k];
+    logits[c] += s;
+  }
 }
 
 /** Scratch buffers for one forward/backward pass; reuse across rows. */
@@ -61,6 +86,8 @@ export interface Workspace {
   readonly eventLogits: Float64Array;
   readonly tagLogits: Float64Array;
   readonly dRepr: Float64Array;
+  /** The skip columns' values of the current row. */
+  readonly skipValues: Float64Array;
 }
 
 export function newWorkspace(shape: ModelShape): Workspace {
@@ -71,6 +98,7 @@ export function newWorkspace(shape: ModelShape): Workspace {
     eventLogits: new Float64Array(shape.events),
     tagLogits: new Float64Array(Math.max(1, shape.tags)),
     dRepr: new Float64Array(l.repr),
+    skipValues: new Float64Array(skipColumns(shape).length),
   };
 }
 
@@ -101,6 +129,11 @@ export function forward(
     for (let j = 0; j < d; j++) ws.repr[j] = x[offset + j];
   }
   head(params, l.eventW, l.eventB, shape.events, ws.repr, l.repr, ws.eventLogits);
+  const skip = skipColumns(shape);
+  if (skip.length > 0) {
+    for (let k = 0; k < skip.length; k++) ws.skipValues[k] = x[offset + skip[k]!];
+    addSkip(shape, params, ws.skipValues, ws.eventLogits);
+  }
   if (shape.tags > 0) head(params, l.tagW, l.tagB, shape.tags, ws.repr, l.repr, ws.tagLogits);
 }
 
