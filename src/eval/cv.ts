@@ -18,6 +18,7 @@ import {
   brierScore,
   classScores,
   clusterBootstrapMeanDifference,
+  clusterBootstrapMeanDifferenceOfSums,
   conformalThreshold,
   confusionMatrix,
   expectedCalibrationError,
@@ -215,6 +216,12 @@ export interface CrossValidatedPredictor {
   readonly name: string;
   /** Tie-credit accuracy with its family-bootstrap 95 % interval (as evaluate() computes it). */
   readonly accuracy: BootstrapInterval;
+  /**
+   * The mean over clusters (families) of each cluster's accuracy, with its cluster-bootstrap
+   * interval: every family counts once, whatever its sample count — the estimate for a new
+   * family of code, where the pooled accuracy is led by the families with the longest runs.
+   */
+  readonly clusterMeanAccuracy: BootstrapInterval;
   readonly ece: BootstrapInterval;
   /** Mean NLL (nats) with its interval, on the same resamples as the accuracy interval. */
   readonly nll: BootstrapInterval;
@@ -257,6 +264,8 @@ export interface ReferenceDifference {
   readonly difference: BootstrapInterval;
   /** Two-sided p-value of the cluster sign-flip test. */
   readonly p: number;
+  /** The paired difference of the cluster-mean accuracies (every family once), cluster-bootstrapped. */
+  readonly clusterMeanDifference: BootstrapInterval;
 }
 
 /** The CV scoreboard of one abstraction. */
@@ -335,6 +344,9 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     majority,
   );
   const credits = new Map<string, number[]>();
+  const clusterMeans = new Map<string, Float64Array>();
+  const ones = new Float64Array(clusterNames.length).fill(1);
+  const noClusterMean = new Float64Array(clusterNames.length);
   const predictors = pooled.outputs.map((output): CrossValidatedPredictor => {
     const q = stateOf.map((i) => output.predictions[i]!.probabilities);
     const credit = q.map((p, i) => tieCredit(p, observed[i]!));
@@ -342,9 +354,16 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     const nll = observed.map((y, i) => negativeLogLikelihood([q[i]!], [y]));
     const scores = classScores(confusionMatrix(q, observed, EVENT_TYPES.length));
     const estimate = accuracy(q, observed);
+    const byCluster = clusterNames.map((cluster) => {
+      const rows = clusterRows.get(cluster)!;
+      return { cluster, samples: rows.length, accuracy: rows.reduce((sum, i) => sum + credit[i]!, 0) / rows.length };
+    });
+    const clusterMean = Float64Array.from(byCluster, (c) => c.accuracy);
+    clusterMeans.set(output.name, clusterMean);
     return {
       name: output.name,
       accuracy: clusterBootstrapMeanDifference(clusters, credit, zeros, bootstrap),
+      clusterMeanAccuracy: clusterBootstrapMeanDifferenceOfSums(ones, clusterMean, noClusterMean, bootstrap),
       ece: {
         ...expectedCalibrationErrorInterval(clusters, q, observed, bootstrap),
         estimate: expectedCalibrationError(q, observed),
@@ -361,10 +380,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
           rows.map((i) => observed[i]!),
         ),
       ),
-      clusterAccuracy: clusterNames.map((cluster) => {
-        const rows = clusterRows.get(cluster)!;
-        return { cluster, samples: rows.length, accuracy: rows.reduce((sum, i) => sum + credit[i]!, 0) / rows.length };
-      }),
+      clusterAccuracy: byCluster,
       conformal: conformalScores(
         pooled.thresholds.get(output.name),
         q,
@@ -389,7 +405,18 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
         .filter((o) => o.name !== reference)
         .map((o) => {
           const c = compare(sampleScores(o.name), sampleScores(reference), bootstrap);
-          return { predictor: o.name, reference, difference: c.difference, p: c.clusterTest.pValue };
+          return {
+            predictor: o.name,
+            reference,
+            difference: c.difference,
+            p: c.clusterTest.pValue,
+            clusterMeanDifference: clusterBootstrapMeanDifferenceOfSums(
+              ones,
+              clusterMeans.get(o.name)!,
+              clusterMeans.get(reference)!,
+              bootstrap,
+            ),
+          };
         })
     : [];
   return {

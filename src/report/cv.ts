@@ -8,6 +8,9 @@ import { CONFORMAL_COVERAGE } from "../eval/index.js";
 import { fixed, interval, MISSING, pct, pctInterval, plural, points, pValue, signed } from "../core/index.js";
 import { textTable } from "./terminal.js";
 
+const pointsInterval = (d: { readonly lower: number; readonly upper: number }): string =>
+  `[${signed(100 * d.lower, 1)}, ${signed(100 * d.upper, 1)}]`;
+
 /** The conformal target of an abstraction's scoreboard (the same for every predictor). */
 const conformalTarget = (a: CrossValidatedAbstraction): number =>
   a.scores.predictors.find((p) => p.conformal !== null)?.conformal?.target ?? CONFORMAL_COVERAGE;
@@ -24,15 +27,19 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
     `ceiling ${pct(s.ceiling)} · leave-one-run-out ceiling ${pct(s.ceilingLoo)} · majority (${s.majorityClass}, from the training folds) ${pct(s.majority)}`,
     "",
     textTable(
-      ["predictor", "accuracy", "95% CI", "LOO gap", "of LOO"],
+      ["predictor", "accuracy", "95% CI", "LOO gap", "of LOO", `${byFamily ? "family" : "program"} mean`, "95% CI"],
       s.predictors.map((p) => [
         p.name,
         pct(p.accuracy.estimate),
         pctInterval(p.accuracy),
         points(p.gapToCeilingLoo),
         pct(p.shareOfCeilingLoo),
+        pct(p.clusterMeanAccuracy.estimate),
+        pctInterval(p.clusterMeanAccuracy),
       ]),
     ),
+    `accuracy: over all test samples (families with long runs weigh most); ${byFamily ? "family" : "program"} mean: ` +
+      `each ${byFamily ? "family" : "program"}'s accuracy averaged, every one counted once.`,
     "",
     textTable(
       [
@@ -69,12 +76,14 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
     lines.push(
       "",
       textTable(
-        [`vs ${reference}`, "accuracy difference (points)", "95% CI", "sign-flip p"],
+        [`vs ${reference}`, "accuracy difference (points)", "95% CI", "sign-flip p", "of the means", "95% CI"],
         s.againstReference.map((d) => [
           d.predictor,
           signed(100 * d.difference.estimate, 1),
-          `[${signed(100 * d.difference.lower, 1)}, ${signed(100 * d.difference.upper, 1)}]`,
+          pointsInterval(d.difference),
           pValue(d.p),
+          signed(100 * d.clusterMeanDifference.estimate, 1),
+          pointsInterval(d.clusterMeanDifference),
         ]),
       ),
     );

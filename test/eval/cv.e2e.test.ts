@@ -145,6 +145,9 @@ describe("pooling folds and the CV scoreboard", () => {
     // The reference is right in fold 1 only.
     expect(reference!.accuracy.estimate).toBe(0.5);
     expect(reference!.foldAccuracy).toEqual([1, 0]);
+    // Every family counts once: the reference's family mean is that of 1, 1, 1, 0, 0, 0.
+    expect(reference!.clusterMeanAccuracy.estimate).toBe(0.5);
+    expect(student!.clusterMeanAccuracy.estimate).toBe(1);
     // Per family: right on the first fold's three, wrong on the second's, two samples each.
     expect(reference!.clusterAccuracy).toEqual(
       ["p1", "p2", "p3", "p4", "p5", "p6"].map((p, i) => ({
@@ -166,6 +169,8 @@ describe("pooling folds and the CV scoreboard", () => {
     const d = scores.againstReference[0]!;
     expect(d.predictor).toBe("student:kl");
     expect(d.difference.estimate).toBeCloseTo(0.5, 12);
+    expect(d.clusterMeanDifference.estimate).toBeCloseTo(0.5, 12);
+    expect(d.clusterMeanDifference.lower).toBeGreaterThan(0);
     expect(d.difference.lower).toBeGreaterThanOrEqual(0);
     expect(d.difference.upper).toBeLessThanOrEqual(1);
     expect(d.difference.lower).toBeLessThanOrEqual(d.difference.upper);

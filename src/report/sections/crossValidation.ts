@@ -24,6 +24,8 @@ export interface BoardInterval {
 export interface BoardPredictor {
   readonly name: string;
   readonly accuracy: BoardInterval;
+  /** The mean of the families' accuracies (each family once); absent on boards stored before it. */
+  readonly familyMean?: BoardInterval;
   /** In-sample ceiling − accuracy and leave-one-run-out ceiling − accuracy (fractions). */
   readonly gapToCeiling: number;
   readonly gapToCeilingLoo: number;
@@ -34,7 +36,12 @@ export interface BoardPredictor {
   readonly coverage: BoardInterval | null;
   readonly setSize: BoardInterval | null;
   /** accuracy − the reference's, paired, with the sign-flip p-value; null for the reference itself. */
-  readonly againstReference: { readonly difference: BoardInterval; readonly p: number } | null;
+  readonly againstReference: {
+    readonly difference: BoardInterval;
+    readonly p: number;
+    /** The paired difference of the family means; absent on boards stored before it. */
+    readonly familyMeanDifference?: BoardInterval;
+  } | null;
   readonly foldAccuracy: readonly number[];
 }
 
@@ -100,6 +107,7 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
           return {
             name: p.name,
             accuracy: interval(p.accuracy),
+            familyMean: interval(p.clusterMeanAccuracy),
             gapToCeiling: s.ceiling - p.accuracy.estimate,
             gapToCeilingLoo: p.gapToCeilingLoo,
             ece: interval(p.ece),
@@ -107,7 +115,14 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
             brier: p.brier,
             coverage: p.conformal === null ? null : interval(p.conformal.coverage),
             setSize: p.conformal === null ? null : interval(p.conformal.setSize),
-            againstReference: d === undefined ? null : { difference: interval(d.difference), p: d.p },
+            againstReference:
+              d === undefined
+                ? null
+                : {
+                    difference: interval(d.difference),
+                    p: d.p,
+                    familyMeanDifference: interval(d.clusterMeanDifference),
+                  },
             foldAccuracy: p.foldAccuracy,
           };
         }),
@@ -130,6 +145,10 @@ const HEADERS = (reference: string, target: number): string[] => [
   "95% CI",
   `− ${reference} (points)`,
   "95% CI",
+  "family mean",
+  "95% CI",
+  `− ${reference} (points)`,
+  "95% CI",
   "gap to ceiling",
   "gap to LOO ceiling",
   "ECE",
@@ -141,7 +160,9 @@ const HEADERS = (reference: string, target: number): string[] => [
   "95% CI",
   "set size",
 ];
-const NUMERIC = [1, 3, 5, 6, 7, 9, 11, 12, 14];
+const NUMERIC = [1, 3, 5, 7, 9, 10, 11, 13, 15, 16, 18];
+const signedInterval = (i: BoardInterval | undefined): string =>
+  i === undefined ? MISSING : `[${signedPoints(i.lower)}, ${signedPoints(i.upper)}]`;
 
 function rows(a: BoardAbstraction): string[][] {
   return a.predictors.map((p) => [
@@ -149,9 +170,11 @@ function rows(a: BoardAbstraction): string[][] {
     pct(p.accuracy.estimate),
     pctInterval(p.accuracy),
     p.againstReference === null ? MISSING : signedPoints(p.againstReference.difference.estimate),
-    p.againstReference === null
-      ? MISSING
-      : `[${signedPoints(p.againstReference.difference.lower)}, ${signedPoints(p.againstReference.difference.upper)}]`,
+    signedInterval(p.againstReference?.difference),
+    p.familyMean === undefined ? MISSING : pct(p.familyMean.estimate),
+    p.familyMean === undefined ? MISSING : pctInterval(p.familyMean),
+    signedPoints(p.againstReference?.familyMeanDifference?.estimate),
+    signedInterval(p.againstReference?.familyMeanDifference),
     points(p.gapToCeiling),
     points(p.gapToCeilingLoo),
     fixed(p.ece.estimate),
@@ -186,7 +209,9 @@ function notes(board: CrossValidationBoard): string[] {
       `"Leave-family-out cross-validation").`,
     "Gap to ceiling: the ceiling (each state's mode, in-sample; leave-one-run-out: " +
       `the mode of the state's other runs) minus accuracy, in points. − ${board.reference}: ` +
-      "the paired accuracy difference against the in-context n-gram on the same samples, family-bootstrapped.",
+      "the paired accuracy difference against the in-context n-gram on the same samples, family-bootstrapped. " +
+      "Accuracy pools every test sample, so the families with the longest runs weigh most; the family mean " +
+      "averages each family's accuracy, every family once — the estimate for a new family of code.",
     "ECE: top-label, 15 bins. NLL in nats. Brier summed over the six events. Coverage: " +
       "the share of test samples whose observed next event is in the split-conformal prediction set (LAC score " +
       "1 − q(event), threshold calibrated per fold on its validation families for " +
@@ -247,8 +272,16 @@ export function crossValidationLine(board: CrossValidationBoard, headline: strin
       shown.coverage === null
         ? ""
         : `, ${percentTarget(board.conformalTarget)} sets cover ${pct(shown.coverage.estimate)}`;
+    const familyMeans =
+      shown.familyMean === undefined
+        ? ""
+        : ` (family mean ${pct(shown.familyMean.estimate)}` +
+          (reference?.familyMean === undefined || shown === reference
+            ? ""
+            : ` vs ${pct(reference.familyMean.estimate)}`) +
+          ")";
     return (
-      `${a.abstraction} ${shown.name} ${pct(shown.accuracy.estimate)} ${pctInterval(shown.accuracy)}${versus}; ` +
+      `${a.abstraction} ${shown.name} ${pct(shown.accuracy.estimate)} ${pctInterval(shown.accuracy)}${versus}${familyMeans}; ` +
       `LOO ceiling ${pct(a.ceilingLoo)} (gap ${points(shown.gapToCeilingLoo)} points); ` +
       `ECE ${fixed(shown.ece.estimate)}${sets}`
     );

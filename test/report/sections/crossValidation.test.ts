@@ -156,7 +156,13 @@ describe("crossValidationSection", () => {
     expect(md).toContain("### depth");
     expect(md).toMatch(/\| predictor \| accuracy \| 95% CI \| − ngram-ctx:4 \(points\) \|/);
     expect(md).toMatch(/\| student:kl \| 100\.0% \| \[100\.0, 100\.0\] \| \+50\.0 \|/);
-    expect(md).toMatch(/\| ngram-ctx:4 \| 50\.0% \| \[\d+\.\d, \d+\.\d\] \| – \| – \| 50\.0 \| 50\.0 \|/);
+    expect(md).toMatch(
+      /\| ngram-ctx:4 \| 50\.0% \| \[\d+\.\d, \d+\.\d\] \| – \| – \| 50\.0% \| \[\d+\.\d, \d+\.\d\] \| – \| – \| 50\.0 \| 50\.0 \|/,
+    );
+    // The family means: the student right in every family, +50 points over the reference's mean.
+    expect(md).toMatch(
+      /\| student:kl \| 100\.0% \| \[100\.0, 100\.0\] \| \+50\.0 \| \[[^\]]+\] \| 100\.0% \| \[100\.0, 100\.0\] \| \+50\.0 \|/,
+    );
     expect(md).not.toMatch(/NaN|undefined|Infinity/);
   });
 
@@ -174,7 +180,8 @@ describe("crossValidationSection", () => {
 describe("crossValidationLine", () => {
   it("headlines the student run chose, beside the reference and the LOO ceiling", () => {
     expect(crossValidationLine(board, "student:kl")).toBe(
-      "cross-validation (2 folds of families): depth student:kl 100.0% [100.0, 100.0], ngram-ctx:4 50.0%; " +
+      "cross-validation (2 folds of families): depth student:kl 100.0% [100.0, 100.0], ngram-ctx:4 50.0% " +
+        "(family mean 100.0% vs 50.0%); " +
         "LOO ceiling 100.0% (gap 0.0 points); ECE 0.200, 90% sets cover 50.0%",
     );
     // No headline student: the first student listed.
