@@ -15,7 +15,7 @@ import {
 import { openExistingDatabase } from "../store/index.js";
 import { DEFAULT_RESAMPLES } from "../metrics/index.js";
 import { progressWriter } from "./progress.js";
-import { evaluationText, crossValidationText } from "../report/index.js";
+import { crossValidationBoard, crossValidationSection, crossValidationText, evaluationText } from "../report/index.js";
 import { DEFAULT_CV_FOLDS, runEvaluation } from "../eval/index.js";
 import { runCrossValidation } from "../cv/index.js";
 import { UsageError } from "../errors.js";
@@ -39,6 +39,7 @@ interface EvalFlags {
   readonly seed: string;
   readonly store: boolean;
   readonly json?: boolean;
+  readonly markdown?: boolean;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -83,7 +84,10 @@ export function registerEval(program: Command): void {
     .option("--seed <n>", "bootstrap seed", "1")
     .option("--no-store", "do not store the results in the database")
     .option("--json", "machine-readable output")
+    .option("--markdown", "--cv: the scoreboard as Markdown tables (what scripts/cv-table.mjs puts in the docs)")
     .action(async (flags: EvalFlags) => {
+      if (flags.markdown === true && (flags.cv === undefined || flags.json === true))
+        throw new UsageError("--markdown goes with --cv and without --json", "Pass --cv K --markdown.");
       if (flags.cv !== undefined) {
         await crossValidate(flags);
         return;
@@ -195,6 +199,8 @@ async function crossValidate(flags: EvalFlags): Promise<void> {
         })),
       };
       process.stdout.write(`${JSON.stringify(json)}\n`);
+    } else if (flags.markdown === true) {
+      process.stdout.write(`${crossValidationSection(crossValidationBoard(run)).markdown()}\n`);
     } else {
       process.stdout.write(crossValidationText(run));
     }

@@ -130,6 +130,28 @@ describe("eval --cv on real traces", () => {
     expect(text.stdout).toContain("leave-family-out CV · split · 2 folds (seed 1) · 5 families, 5 programs");
     expect(text.stdout).toMatch(/vs ngram-ctx:4 +accuracy difference/);
     expect(text.stdout).toMatch(/\nngram:3 +[+-]\d+\.\d/);
+
+    // --markdown: the report section's tables, what scripts/cv-table.mjs puts into README.md.
+    const markdown = await runCli([
+      "eval",
+      "--db",
+      corpus.dbPath,
+      "--cv",
+      "2",
+      "--abstraction",
+      "split",
+      "--predictor",
+      "ngram:3",
+      "--resamples",
+      "100",
+      "--adapters",
+      adapters,
+      "--markdown",
+    ]);
+    expect(markdown.code).toBe(0);
+    expect(markdown.stdout).toContain("### split");
+    expect(markdown.stdout).toMatch(/\| predictor \| accuracy \| 95% CI \|.*\| family mean \|/);
+    expect(markdown.stdout).toMatch(/\n\| ngram:3 \| \d+\.\d% \|/);
   }, 60_000);
 
   it("refuses --cv with --holdout and a student given as a path", async () => {
@@ -148,5 +170,8 @@ describe("eval --cv on real traces", () => {
     const withPath = await runCli(["eval", "--db", corpus.dbPath, "--cv", "2", "--predictor", "student:adapters/kl"]);
     expect(withPath.code).not.toBe(0);
     expect(withPath.stderr).toContain("not a student recipe");
+    const markdownWithoutCv = await runCli(["eval", "--db", corpus.dbPath, "--abstraction", "split", "--markdown"]);
+    expect(markdownWithoutCv.code).not.toBe(0);
+    expect(markdownWithoutCv.stderr).toContain("--markdown goes with --cv");
   });
 });
