@@ -80,7 +80,8 @@ console.log(
 console.log("|---|---|---|---|---|---|---|");
 for (const row of rows) {
   const pct = (x) => `${((100 * x) / row.n).toFixed(1)} %`;
+  const gap = ((100 * (row.inSample - row.loo)) / row.n).toFixed(1);
   console.log(
-    `| ${row.group} | ${row.runs} | ${row.programs} | ${row.n} | ${pct(row.inSample)} | ${pct(row.loo)} | ${((100 * (row.inSample - row.loo)) / row.n).toFixed(1)} |`,
+    `| ${row.group} | ${row.runs} | ${row.programs} | ${row.n} | ${pct(row.inSample)} | ${pct(row.loo)} | ${gap} |`,
   );
 }
