@@ -26,6 +26,7 @@ interface TrainCliOptions {
   balance?: boolean;
   staticFeatures?: boolean;
   expertSkip?: boolean;
+  contextExpert?: boolean;
   abstraction: string;
   holdout?: string;
   seed: string;
@@ -118,6 +119,10 @@ export function registerTrain(program: Command): void {
       "models averaged (seeds seed, seed+1, …), or auto: as many as fit 15 000 training rows, 1 to 5",
       String(d.members),
     )
+    .option(
+      "--context-expert",
+      "also fit β, the share of the run's in-context n-gram (ngram-ctx:4's answer) mixed into the calibrated distribution",
+    )
     .option("--json", "print the card as JSON")
     .action(async (opts: TrainCliOptions) => {
       const objective = parseChoice("--objective", opts.objective, OBJECTIVES);
@@ -155,6 +160,7 @@ export function registerTrain(program: Command): void {
           balance: opts.balance === true,
           staticFeatures: opts.staticFeatures === true,
           expertSkip: opts.expertSkip === true,
+          contextExpert: opts.contextExpert === true,
           splitGrid: opts.splitGrid,
           feasibility: parseChoice("--feasibility", opts.feasibility, FEASIBILITY_RULES),
           calibrationWeighting: parseChoice("--calibration-weighting", opts.calibrationWeighting, [

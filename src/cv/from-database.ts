@@ -178,6 +178,7 @@ async function trainFoldStudents(
           tags: recipe.tags,
           balance: recipe.balance,
           expertSkip: recipe.expertSkip,
+          contextExpert: recipe.contextExpert,
           ...(recipe.calibrationFolds === undefined ? {} : { calibrationFolds: recipe.calibrationFolds }),
           ...(recipe.calibrationMode === undefined ? {} : { calibrationMode: recipe.calibrationMode }),
           abstraction: data.abstraction,

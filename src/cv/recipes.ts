@@ -11,7 +11,10 @@ import type { CalibrationMode } from "../train/index.js";
  * (also calibrate on out-of-fold predictions of N training-family folds: `train
  * --calibration-folds N`), "-memcal" (each ensemble member calibrated before averaging:
  * `--calibration-mode per-member`) and "-ctxcal" (a temperature that depends on the run's
- * in-context predictability: `--calibration-mode in-context`), e.g. "kl", "kl-tags",
+ * in-context predictability: `--calibration-mode in-context`), "-skip" (the n-gram experts'
+ * log-probabilities wired into the event logits: `--expert-skip`) and "-ctxmix" (the run's
+ * in-context n-gram mixed into the calibrated distribution with a fitted share:
+ * `--context-expert`), e.g. "kl", "kl-tags",
  * "kl-calfolds4" — `schedlab run` names its students so. A path is refused: a saved adapter
  * was trained on some split, so it may have seen the test fold.
  */
@@ -21,6 +24,7 @@ export interface StudentRecipe {
   readonly tags: boolean;
   readonly balance: boolean;
   readonly expertSkip: boolean;
+  readonly contextExpert: boolean;
   /** ≥ 2: calibration also on out-of-fold predictions; undefined: the training default. */
   readonly calibrationFolds?: number;
   /** A calibration variant; undefined: the training default. */
@@ -39,7 +43,13 @@ export function parseStudentRecipe(name: string): StudentRecipe {
   const valid =
     (known as readonly string[]).includes(objective ?? "") &&
     flags.every(
-      (f) => f === "tags" || f === "balance" || f === "skip" || f in MODE_FLAGS || CALIBRATION_FOLDS.test(f),
+      (f) =>
+        f === "tags" ||
+        f === "balance" ||
+        f === "skip" ||
+        f === "ctxmix" ||
+        f in MODE_FLAGS ||
+        CALIBRATION_FOLDS.test(f),
     ) &&
     new Set(flags.map((f) => f.replace(/\d+$/, ""))).size === flags.length &&
     (folds === undefined || folds >= 2) &&
@@ -48,7 +58,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
   if (!valid) {
     throw new UsageError(
       `--cv trains student:${name} in every fold, but "${name}" is not a student recipe`,
-      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, " +
+      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -ctxmix, " +
         "and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; " +
         "saved adapters cannot be cross-validated (they were trained on some of the test families).",
     );
@@ -59,6 +69,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
     tags: flags.includes("tags"),
     balance: flags.includes("balance"),
     expertSkip: flags.includes("skip"),
+    contextExpert: flags.includes("ctxmix"),
     ...(folds === undefined ? {} : { calibrationFolds: folds }),
     ...(modes[0] === undefined ? {} : { calibrationMode: modes[0] }),
   };

@@ -16,7 +16,7 @@ const K = EVENT_TYPES.length;
 /** Logits with their calibration targets (p̂, counts, feasible flags) and each row's program. */
 export interface CalibrationSet {
   readonly logits: Float64Array;
-  readonly rows: Pick<TrainingMatrix, "rows" | "events" | "counts" | "feasible">;
+  readonly rows: Pick<TrainingMatrix, "rows" | "inputs" | "x" | "events" | "counts" | "feasible">;
   readonly programs: readonly string[];
 }
 
@@ -93,7 +93,7 @@ export function outOfFoldRows(
 
 /** Two calibration sets as one (a's rows first). */
 export function withOutOfFold(a: CalibrationSet, b: CalibrationSet): CalibrationSet {
-  const join = <T extends Float64Array | Uint8Array>(x: T, y: T, make: (n: number) => T): T => {
+  const join = <T extends Float64Array | Float32Array | Uint8Array>(x: T, y: T, make: (n: number) => T): T => {
     const out = make(x.length + y.length);
     out.set(x, 0);
     out.set(y, x.length);
@@ -103,6 +103,8 @@ export function withOutOfFold(a: CalibrationSet, b: CalibrationSet): Calibration
     logits: join(a.logits, b.logits, (n) => new Float64Array(n)),
     rows: {
       rows: a.rows.rows + b.rows.rows,
+      inputs: a.rows.inputs,
+      x: join(a.rows.x, b.rows.x, (n) => new Float32Array(n)),
       events: join(a.rows.events, b.rows.events, (n) => new Float64Array(n)),
       counts: join(a.rows.counts, b.rows.counts, (n) => new Float64Array(n)),
       feasible: join(a.rows.feasible, b.rows.feasible, (n) => new Uint8Array(n)),

@@ -38,20 +38,28 @@ export const PRIOR_WEIGHT_GRID: readonly number[] = [
   0, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8,
 ];
 
-/** Count-weighted NLL per sample of calibrated logits (rows × classes). */
+/** Weights β of the in-context expert tried by fitStudentCalibration (0 included: never worse than without it). */
+export const EXPERT_WEIGHT_GRID: readonly number[] = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5];
+
+/** Count-weighted NLL per sample of calibrated logits (rows × classes); `features`: the rows' raw features, for β. */
 export function calibratedNll(
   logits: Float64Array,
   m: CalibrationTargets,
   classes: number,
   c: Calibration | StudentCalibration,
   feasible: Uint8Array | null,
+  features: ArrayLike<number> | null = null,
 ): number {
-  return nllOf(logits, m, classes, (q, offset) => calibrateRow(q, classes, c, feasible, offset));
+  return nllOf(logits, m, classes, (q, offset) => calibrateRow(q, classes, c, feasible, offset, features));
 }
 
 /**
  * The (T, α) with the lowest validation NLL over PRIOR_WEIGHT_GRID (α = 0 is temperature
  * scaling alone, so the fit is never worse than it). Nothing to fit on gives T = 1, α = 0.
+ * With `features` (the rows' raw features) the in-context expert's weight β is fitted too, by
+ * coordinate descent on the same NLL: (T, α) at β = 0; then for each β of EXPERT_WEIGHT_GRID the
+ * temperature by golden-section search with α kept; then (T, α) again at the best β. β = 0 is
+ * the fit without the expert, so validation NLL never rises.
  */
 export function fitStudentCalibration(
   logits: Float64Array,
@@ -60,17 +68,35 @@ export function fitStudentCalibration(
   prior: ArrayLike<number>,
   feasible: Uint8Array | null,
   rule: Pick<StudentCalibration, "feasibility" | "infeasibleCap">,
+  features: ArrayLike<number> | null = null,
 ): StudentCalibration {
   const { feasibility, infeasibleCap } = rule;
-  const at = (temperature: number, priorWeight: number): StudentCalibration => ({
-    temperature,
-    priorWeight,
-    prior,
-    feasibility,
-    infeasibleCap,
-  });
-  if (m.rows === 0) return at(1, 0);
-  return fitOverPriorWeights(PRIOR_WEIGHT_GRID, at, (c) => calibratedNll(logits, m, classes, c, feasible), 40);
+  const at =
+    (expertWeight: number) =>
+    (temperature: number, priorWeight: number): StudentCalibration => ({
+      temperature,
+      priorWeight,
+      prior,
+      feasibility,
+      infeasibleCap,
+      ...(expertWeight > 0 ? { expertWeight } : {}),
+    });
+  if (m.rows === 0) return at(0)(1, 0);
+  const nll = (c: StudentCalibration): number => calibratedNll(logits, m, classes, c, feasible, features);
+  const plain = fitOverPriorWeights(PRIOR_WEIGHT_GRID, at(0), nll, 40);
+  if (features === null) return plain;
+  let best = { beta: 0, loss: nll(plain), calibration: plain };
+  for (const beta of EXPERT_WEIGHT_GRID) {
+    if (beta === 0) continue;
+    const withBeta = at(beta);
+    const temperature = goldenTemperature((t) => nll(withBeta(t, plain.priorWeight)), 40);
+    const calibration = withBeta(temperature, plain.priorWeight);
+    const loss = nll(calibration);
+    if (loss < best.loss - 1e-9) best = { beta, loss, calibration };
+  }
+  if (best.beta === 0) return plain;
+  const refit = fitOverPriorWeights(PRIOR_WEIGHT_GRID, at(best.beta), nll, 40);
+  return nll(refit) <= best.loss ? refit : best.calibration;
 }
 
 /**
@@ -87,6 +113,7 @@ export function fitContextTemperature(
   feasible: Uint8Array | null,
   h: Float64Array,
   feature: string,
+  features: ArrayLike<number> | null = null,
 ): { calibration: StudentCalibration; context: ContextTemperature } {
   let weight = 0;
   let sum = 0;
@@ -97,7 +124,7 @@ export function fitContextTemperature(
   const centre = weight > 0 ? sum / weight : 0;
   const nll = (c: StudentCalibration, context: ContextTemperature): number =>
     nllOf(logits, m, classes, (q, offset) =>
-      calibrateRow(q, classes, atContext(c, context, h[offset / classes]), feasible, offset),
+      calibrateRow(q, classes, atContext(c, context, h[offset / classes]), feasible, offset, features),
     );
   let best = { calibration: base, context: { feature, centre, slope: 0 } };
   let bestLoss = nll(base, best.context);

@@ -66,6 +66,7 @@ export function scoreStates(
       evidence === null ? calibration : atContext(calibration, context, evidence[i]),
       m.feasible,
       i * K,
+      m.x,
     );
     return { counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: Array.from(q) };
   });
@@ -79,10 +80,10 @@ export function contextualNll(
   calibration: StudentCalibration,
   context: ContextTemperature | undefined,
 ): number {
-  if (context === undefined) return calibratedNll(logits, m, K, calibration, m.feasible);
+  if (context === undefined) return calibratedNll(logits, m, K, calibration, m.feasible, m.x);
   const h = featureColumn(m, context.feature);
   return nllOf(logits, m, K, (q, offset) =>
-    calibrateRow(q, K, atContext(calibration, context, h[offset / K]), m.feasible, offset),
+    calibrateRow(q, K, atContext(calibration, context, h[offset / K]), m.feasible, offset, m.x),
   );
 }
 

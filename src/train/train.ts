@@ -272,6 +272,7 @@ function calibrateEnsemble(
     marginal,
     calibrationRows.feasible,
     options,
+    options.contextExpert ? calibrationRows.x : null,
   );
   // Calibration mode "in-context": the temperature scaled by how predictable the run has been to itself.
   const { calibration, context } =
@@ -284,6 +285,7 @@ function calibrateEnsemble(
           calibrationRows.feasible,
           featureColumn(validation, CONTEXT_CALIBRATION_FEATURE),
           CONTEXT_CALIBRATION_FEATURE,
+          calibrationRows.x,
         )
       : { calibration: pooled, context: undefined };
   return { shape, members, standardiser, memberTemperatures: perMember, calibration, context, validationLogits };
@@ -304,6 +306,7 @@ function studentWeights(student: CalibratedEnsemble, usesStaticFeatures: boolean
     temperature: calibration.temperature,
     priorWeight: calibration.priorWeight,
     prior: Array.from(calibration.prior),
+    ...(calibration.expertWeight === undefined ? {} : { expertWeight: calibration.expertWeight }),
     ...(memberTemperatures === undefined ? {} : { memberTemperatures }),
     ...(context === undefined ? {} : { contextTemperature: context }),
     feasibility: calibration.feasibility,

@@ -84,6 +84,12 @@ export interface TrainStudentOptions {
    */
   readonly calibrationMode: CalibrationMode;
   /**
+   * Also fit β, the share of the row's in-context expert (ctx.mix.p.*: its run's in-context n-gram,
+   * `ngram-ctx:4`'s answer) mixed into the calibrated distribution (EXPERT_WEIGHT_GRID, on the
+   * validation NLL with T and α; β = 0 is the fit without it).
+   */
+  readonly contextExpert: boolean;
+  /**
    * Models averaged (seeds seed, seed + 1, …; each stopped early on its own; the mean
    * distribution is calibrated as one model). "auto": as many as fit ENSEMBLE_ROW_BUDGET
    * training rows, from 1 to MAX_ENSEMBLE_MEMBERS — small training sets (split: ≈ 2 900
@@ -120,6 +126,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   calibrationFolds: 0,
   calibrationWeighting: "samples",
   calibrationMode: "pooled",
+  contextExpert: false,
   members: "auto",
 };
 

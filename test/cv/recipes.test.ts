@@ -13,14 +13,17 @@ describe("student recipes", () => {
       tags: true,
       balance: false,
       expertSkip: false,
+      contextExpert: false,
     });
     expect(parseStudentRecipe("kl-skip").expertSkip).toBe(true);
+    expect(parseStudentRecipe("kl-tags-ctxmix")).toMatchObject({ tags: true, contextExpert: true });
     expect(parseStudentRecipe("kl-calfolds4")).toEqual({
       name: "kl-calfolds4",
       objective: "kl",
       tags: false,
       balance: false,
       expertSkip: false,
+      contextExpert: false,
       calibrationFolds: 4,
     });
     expect(
@@ -35,6 +38,7 @@ describe("student recipes", () => {
       tags: false,
       balance: false,
       expertSkip: false,
+      contextExpert: false,
       calibrationMode: "per-member",
     });
     expect(parseStudentRecipe("kl-tags-ctxcal")).toEqual({
@@ -43,6 +47,7 @@ describe("student recipes", () => {
       tags: true,
       balance: false,
       expertSkip: false,
+      contextExpert: false,
       calibrationMode: "in-context",
     });
     expect(() => parseStudentRecipe("kl-memcal-ctxcal")).toThrow(UsageError);

@@ -3,7 +3,13 @@
 
 import { describe, expect, it } from "vitest";
 import { nllOfLogits, type CalibrationTargets } from "../../src/predict/calibration.js";
-import { atContext, type StudentCalibration } from "../../src/predict/student/calibration.js";
+import {
+  atContext,
+  calibrateRow,
+  EXPERT_COLUMN,
+  type StudentCalibration,
+} from "../../src/predict/student/calibration.js";
+import { FEATURE_COUNT, FEATURE_SPEC } from "../../src/predict/student/features.js";
 import { fitContextTemperature, fitStudentCalibration, memberTemperatures } from "../../src/train/calibration.js";
 
 const K = 6;
@@ -88,5 +94,61 @@ describe("memberTemperatures", () => {
     const [t1, t2] = memberTemperatures([calibrated.logits, doubled.logits], calibrated.m, K);
     expect(t1).toBeCloseTo(1, 4);
     expect(t2).toBeCloseTo(2, 4);
+  });
+});
+
+describe("the in-context expert's share β", () => {
+  /** Raw feature rows (rows × FEATURE_COUNT) whose ctx.mix.p block is each row's expert distribution. */
+  function featuresWith(experts: readonly (readonly number[])[]): Float32Array {
+    const x = new Float32Array(experts.length * FEATURE_COUNT);
+    experts.forEach((e, r) => x.set(e, r * FEATURE_COUNT + EXPERT_COLUMN));
+    return x;
+  }
+  const one = (k: number): number[] => Array.from({ length: K }, (_, i) => (i === k ? 1 : 0));
+
+  it("reads the expert from the ctx.mix.p columns and mixes it in after the temperature and prior", () => {
+    expect(FEATURE_SPEC.names[EXPERT_COLUMN]).toBe("ctx.mix.p.GoCreate");
+    expect(FEATURE_SPEC.names[EXPERT_COLUMN + K - 1]).toBe("ctx.mix.p.GoEnd");
+    const features = featuresWith([one(0), one(3)]);
+    const q = new Float64Array(K); // uniform logits
+    calibrateRow(q, K, { ...base, temperature: 1, expertWeight: 0.4 }, null, K, features);
+    // Row 1: 0.6 · 1/6 everywhere, plus 0.4 on event 3.
+    expect(q[3]).toBeCloseTo(0.6 / 6 + 0.4, 12);
+    expect(q[0]).toBeCloseTo(0.6 / 6, 12);
+    expect(q.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    // Without features, or at β = 0, the row is as before.
+    const plain = new Float64Array(K);
+    calibrateRow(plain, K, { ...base, temperature: 1, expertWeight: 0.4 }, null, K);
+    expect(plain[3]).toBeCloseTo(1 / 6, 12);
+  });
+
+  it("fits a share where the expert knows what the logits do not, and none where it is noise", () => {
+    // The logits always favour event 0; the observed event is the expert's in 3 rows of 4.
+    const targets = [one(2), one(4), one(1), one(0)];
+    const { logits, m } = rowsOf(targets, 1);
+    const informed = fitStudentCalibration(
+      logits,
+      m,
+      K,
+      base.prior,
+      null,
+      base,
+      featuresWith([one(2), one(4), one(1), one(5)]),
+    );
+    expect(informed.expertWeight).toBeGreaterThan(0);
+    const withoutExpert = fitStudentCalibration(logits, m, K, base.prior, null, base);
+    expect(withoutExpert.expertWeight).toBeUndefined();
+    // The expert is always wrong: β stays 0 (the fit without it).
+    const noise = fitStudentCalibration(
+      logits,
+      m,
+      K,
+      base.prior,
+      null,
+      base,
+      featuresWith([one(5), one(5), one(5), one(5)]),
+    );
+    expect(noise.expertWeight).toBeUndefined();
+    expect(noise).toEqual(withoutExpert);
   });
 });

@@ -70,8 +70,10 @@ function upgradeWeights(value: unknown): StudentWeights | null {
 
 /** The prior is a distribution over the events and its weight is in [0, 1). */
 function validPrior(weights: StudentWeights): boolean {
-  const { prior, priorWeight } = weights;
+  const { prior, priorWeight, expertWeight } = weights;
   if (typeof priorWeight !== "number" || !(priorWeight >= 0 && priorWeight < 1)) return false;
+  if (expertWeight !== undefined && !(typeof expertWeight === "number" && expertWeight >= 0 && expertWeight < 1))
+    return false;
   if (
     !Array.isArray(prior) ||
     prior.length !== EVENT_TYPES.length ||

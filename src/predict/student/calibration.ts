@@ -1,10 +1,17 @@
-// The student's calibration as applied to a row (pure): q = F((1 − α)·softmax(z / T) + α·prior),
-// the temperature-and-prior family of src/predict/calibration.ts followed by the adapter's rule
-// F for events the prefix rules out (feasibility.ts), with a temperature that may depend on the
-// row's in-context predictability. src/train/calibration.ts fits (T, α) and the variants.
+// The student's calibration as applied to a row (pure):
+//   q = F((1 − β)·((1 − α)·softmax(z / T) + α·prior) + β·c),
+// the temperature-and-prior family of src/predict/calibration.ts, then a share β of the in-context
+// expert's distribution c (the row's own ctx.mix.p.* features: its run's in-context n-gram), then
+// the adapter's rule F for events the prefix rules out (feasibility.ts); the temperature may
+// depend on the row's in-context predictability. src/train/calibration.ts fits (T, α, β) and the variants.
 
 import { calibrateInPlace, type Calibration } from "../calibration.js";
+import { EVENT_TYPES } from "../../core/index.js";
+import { FEATURE_COUNT, FEATURE_SPEC } from "./features.js";
 import { capInfeasible, topFeasible } from "./feasibility.js";
+
+/** The first of the in-context expert's six probability columns (ctx.mix.p.<event>, in EVENT_TYPES order). */
+export const EXPERT_COLUMN = FEATURE_SPEC.names.indexOf(`ctx.mix.p.${EVENT_TYPES[0]}`);
 
 /**
  * A temperature that depends on in-context evidence h (a raw feature value of the row):
@@ -36,11 +43,18 @@ export type FeasibilityRule = (typeof FEASIBILITY_RULES)[number];
 export interface StudentCalibration extends Calibration {
   readonly feasibility: FeasibilityRule;
   readonly infeasibleCap: number;
+  /**
+   * β, the share of the in-context expert's distribution (the row's ctx.mix.p.* features) mixed
+   * into the calibrated distribution; absent: 0 (adapters trained before it).
+   */
+  readonly expertWeight?: number;
 }
 
 /**
- * Replaces the logits q[0 .. classes) with the calibrated distribution; with a cap and the
- * row's feasible flags (feasible[maskAt ..]), infeasible events share at most the cap.
+ * Replaces the logits q[0 .. classes) with the calibrated distribution; with an expert weight
+ * and the rows' raw features (`features`, rows × FEATURE_COUNT; this row is maskAt / classes),
+ * mixes in the row's in-context expert; with a cap and the row's feasible flags
+ * (feasible[maskAt ..]), infeasible events share at most the cap.
  */
 export function calibrateRow(
   q: Float64Array,
@@ -48,8 +62,17 @@ export function calibrateRow(
   c: Calibration | StudentCalibration,
   feasible: Uint8Array | null,
   maskAt: number,
+  features: ArrayLike<number> | null = null,
 ): void {
   calibrateInPlace(q, classes, c);
+  const beta = "expertWeight" in c ? (c.expertWeight ?? 0) : 0;
+  if (beta > 0 && features !== null) {
+    const at = (maskAt / classes) * FEATURE_COUNT + EXPERT_COLUMN;
+    let sum = 0;
+    for (let k = 0; k < classes; k++) sum += features[at + k]!;
+    // ctx.mix sums to 1 (it falls back to the training n-gram); the guard keeps q a distribution regardless.
+    if (sum > 0) for (let k = 0; k < classes; k++) q[k] = (1 - beta) * q[k]! + (beta * features[at + k]!) / sum;
+  }
   if (feasible === null || !("feasibility" in c)) return;
   if (c.feasibility === "cap") capInfeasible(q, 0, feasible, maskAt, c.infeasibleCap);
   else if (c.feasibility === "top") topFeasible(q, 0, feasible, maskAt);

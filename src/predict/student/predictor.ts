@@ -33,6 +33,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
     prior: weights.prior,
     feasibility: weights.feasibility ?? "none",
     infeasibleCap: weights.infeasibleCap ?? 0,
+    ...(weights.expertWeight === undefined ? {} : { expertWeight: weights.expertWeight }),
   };
   const known = new Map<string, StaticFeatures | null>(Object.entries(features.staticFeatures));
   const ngram = loadedNgram(features.ngram);
@@ -95,7 +96,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
         }
         const rowCalibration =
           context === undefined ? calibration : atContext(calibration, context, x[i * FEATURE_COUNT + contextColumn]);
-        calibrateRow(q, shape.events, rowCalibration, feasible, i * shape.events);
+        calibrateRow(q, shape.events, rowCalibration, feasible, i * shape.events, x);
         const probabilities = Array.from(q);
         if (shape.tags === 0) return { probabilities };
         return { probabilities, tags: reasoningTags(tagMean, shape.tags, q) };

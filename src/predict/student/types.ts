@@ -28,6 +28,8 @@ export interface StudentWeights {
   readonly priorWeight: number;
   /** The training samples' event frequencies, EVENT_TYPES order. */
   readonly prior: readonly number[];
+  /** β, the share of the row's in-context expert (ctx.mix.p.*) mixed in after calibration (absent: 0). */
+  readonly expertWeight?: number;
   /** Calibration mode "per-member": each member's temperature before the mean (absent: 1 each). */
   readonly memberTemperatures?: readonly number[];
   /** Calibration mode "in-context": the temperature scaled by a feature of the row (absent: none). */
