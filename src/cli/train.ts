@@ -26,7 +26,7 @@ interface TrainCliOptions {
   balance?: boolean;
   staticFeatures?: boolean;
   expertSkip?: boolean;
-  contextExpert?: boolean;
+  contextExpert: boolean;
   abstraction: string;
   holdout?: string;
   seed: string;
@@ -120,8 +120,8 @@ export function registerTrain(program: Command): void {
       String(d.members),
     )
     .option(
-      "--context-expert",
-      "also fit β, the share of the run's in-context n-gram (ngram-ctx:4's answer) mixed into the calibrated distribution",
+      "--no-context-expert",
+      "do not mix the run's in-context n-gram (ngram-ctx:4's answer) into the calibrated distribution (β = 0)",
     )
     .option("--json", "print the card as JSON")
     .action(async (opts: TrainCliOptions) => {
@@ -160,7 +160,7 @@ export function registerTrain(program: Command): void {
           balance: opts.balance === true,
           staticFeatures: opts.staticFeatures === true,
           expertSkip: opts.expertSkip === true,
-          contextExpert: opts.contextExpert === true,
+          contextExpert: opts.contextExpert,
           splitGrid: opts.splitGrid,
           feasibility: parseChoice("--feasibility", opts.feasibility, FEASIBILITY_RULES),
           calibrationWeighting: parseChoice("--calibration-weighting", opts.calibrationWeighting, [

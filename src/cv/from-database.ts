@@ -45,7 +45,7 @@ import {
 import { SchedlabError, UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
-import { trainFromDatabase, type TrainStudentOptions } from "../train/index.js";
+import { DEFAULT_TRAIN_OPTIONS, trainFromDatabase, type TrainStudentOptions } from "../train/index.js";
 import type { Progress } from "../progress.js";
 import { studentRecipesOf, type StudentRecipe } from "./recipes.js";
 import { majorityLabel } from "../metrics/index.js";
@@ -148,7 +148,8 @@ function cacheKey(
         abstraction,
         runs: options.runs ?? "plain",
         folds: assignment.folds,
-        student: options.student ?? {},
+        // The defaults too: a student recipe means the defaults of the schedlab that trained it.
+        student: { ...DEFAULT_TRAIN_OPTIONS, ...options.student },
         data: dataFingerprint,
       }),
     )

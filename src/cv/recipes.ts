@@ -12,9 +12,8 @@ import type { CalibrationMode } from "../train/index.js";
  * --calibration-folds N`), "-memcal" (each ensemble member calibrated before averaging:
  * `--calibration-mode per-member`) and "-ctxcal" (a temperature that depends on the run's
  * in-context predictability: `--calibration-mode in-context`), "-skip" (the n-gram experts'
- * log-probabilities wired into the event logits: `--expert-skip`) and "-ctxmix" (the run's
- * in-context n-gram mixed into the calibrated distribution with a fitted share:
- * `--context-expert`), e.g. "kl", "kl-tags",
+ * log-probabilities wired into the event logits: `--expert-skip`) and "-noctxmix" (without the run's
+ * in-context n-gram mixed into the calibrated distribution: `--no-context-expert`), e.g. "kl", "kl-tags",
  * "kl-calfolds4" — `schedlab run` names its students so. A path is refused: a saved adapter
  * was trained on some split, so it may have seen the test fold.
  */
@@ -47,7 +46,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
         f === "tags" ||
         f === "balance" ||
         f === "skip" ||
-        f === "ctxmix" ||
+        f === "noctxmix" ||
         f in MODE_FLAGS ||
         CALIBRATION_FOLDS.test(f),
     ) &&
@@ -58,7 +57,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
   if (!valid) {
     throw new UsageError(
       `--cv trains student:${name} in every fold, but "${name}" is not a student recipe`,
-      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -ctxmix, " +
+      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -noctxmix, " +
         "and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; " +
         "saved adapters cannot be cross-validated (they were trained on some of the test families).",
     );
@@ -69,7 +68,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
     tags: flags.includes("tags"),
     balance: flags.includes("balance"),
     expertSkip: flags.includes("skip"),
-    contextExpert: flags.includes("ctxmix"),
+    contextExpert: !flags.includes("noctxmix"),
     ...(folds === undefined ? {} : { calibrationFolds: folds }),
     ...(modes[0] === undefined ? {} : { calibrationMode: modes[0] }),
   };

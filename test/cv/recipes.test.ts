@@ -13,17 +13,17 @@ describe("student recipes", () => {
       tags: true,
       balance: false,
       expertSkip: false,
-      contextExpert: false,
+      contextExpert: true,
     });
     expect(parseStudentRecipe("kl-skip").expertSkip).toBe(true);
-    expect(parseStudentRecipe("kl-tags-ctxmix")).toMatchObject({ tags: true, contextExpert: true });
+    expect(parseStudentRecipe("kl-tags-noctxmix")).toMatchObject({ tags: true, contextExpert: false });
     expect(parseStudentRecipe("kl-calfolds4")).toEqual({
       name: "kl-calfolds4",
       objective: "kl",
       tags: false,
       balance: false,
       expertSkip: false,
-      contextExpert: false,
+      contextExpert: true,
       calibrationFolds: 4,
     });
     expect(
@@ -38,7 +38,7 @@ describe("student recipes", () => {
       tags: false,
       balance: false,
       expertSkip: false,
-      contextExpert: false,
+      contextExpert: true,
       calibrationMode: "per-member",
     });
     expect(parseStudentRecipe("kl-tags-ctxcal")).toEqual({
@@ -47,7 +47,7 @@ describe("student recipes", () => {
       tags: true,
       balance: false,
       expertSkip: false,
-      contextExpert: false,
+      contextExpert: true,
       calibrationMode: "in-context",
     });
     expect(() => parseStudentRecipe("kl-memcal-ctxcal")).toThrow(UsageError);

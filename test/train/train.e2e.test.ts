@@ -156,10 +156,18 @@ describe("training a student on real traces", () => {
     const scaled = await (await loadStudentPredictor(dir)).predict(states);
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...v1, formatVersion: 1 }));
     expect(await (await loadStudentPredictor(dir)).predict(states)).toEqual(scaled);
-    // With a prior weight α and no feasibility rule, every probability is at least α times the prior's.
-    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 0.5, feasibility: "none" }));
+    // With a prior weight α, no in-context expert and no feasibility rule, every probability is at least α times the prior's.
+    writeFileSync(
+      join(dir, "weights.json"),
+      JSON.stringify({ ...w, priorWeight: 0.5, feasibility: "none", expertWeight: undefined }),
+    );
     for (const p of await (await loadStudentPredictor(dir)).predict(states))
       p.probabilities.forEach((q, c) => expect(q).toBeGreaterThanOrEqual(0.5 * w.prior[c] - 1e-12));
+    // The in-context expert's share is fitted by default (β of EXPERT_WEIGHT_GRID, 0 when it does not help).
+    expect(w.expertWeight ?? 0).toBeGreaterThanOrEqual(0);
+    expect(w.expertWeight ?? 0).toBeLessThan(1);
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, expertWeight: 1 }));
+    await expect(loadStudentPredictor(dir)).rejects.toThrow(/malformed weights/);
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, priorWeight: 1 }));
     await expect(loadStudentPredictor(dir)).rejects.toThrow(/malformed weights/);
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, prior: [1, 0, 0, 0, 0] }));
