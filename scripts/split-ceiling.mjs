@@ -3,8 +3,9 @@
 // in-sample ceiling (each state's mode share) is at least ⌈R/6⌉/R even where the next event is
 // a fair die, and the leave-one-run-out ceiling (each run predicted by the mode of the other
 // R − 1) is the honest one. For every R in RUNS (the first R plain runs of each program that has
-// as many), prints both ceilings and the mode share, per directory prefix and overall, from the
-// events of a collection. Ties earn 1/m of m tied labels, as everywhere in eval.
+// as many), prints both ceilings over all programs and over those whose name starts with each
+// PREFIX (only those programs when prefixes are given), from the events of a collection. Ties
+// earn 1/m of m tied labels, as everywhere in eval.
 // Usage: node scripts/split-ceiling.mjs DB [PREFIX…]   (e.g. DB from `collect … --runs 20`)
 
 import Database from "better-sqlite3";
@@ -46,14 +47,15 @@ function modeCredit(counts, y) {
   return counts[y] === best ? 1 / tied : 0;
 }
 
-const groupOf = (name) => name.split("/")[0];
+/** The groups a program counts in: "all", and each PREFIX argument it starts with. */
+const groupsOf = (name) => ["all", ...prefixes.filter((x) => name.startsWith(x))];
 const rows = [];
 for (const r of RUNS) {
   const acc = new Map();
   for (const [name, perRun] of samples) {
     if (perRun.length < r) continue;
     const runs = perRun.slice(0, r);
-    for (const group of [groupOf(name), "all"]) {
+    for (const group of groupsOf(name)) {
       const a = acc.get(group) ?? { programs: 0, n: 0, inSample: 0, loo: 0 };
       a.programs++;
       for (let point = 0; point < POINTS.length; point++) {
