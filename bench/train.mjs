@@ -17,6 +17,7 @@ const distRoot = process.env.SCHEDLAB_DIST
   : new URL("../dist/", import.meta.url);
 const train = await import(new URL("train/index.js", distRoot).href);
 const predict = await import(new URL("predict/index.js", distRoot).href);
+const dataset = await import(new URL("dataset/index.js", distRoot).href);
 const { seededRandom } = await import(new URL("random.js", distRoot).href);
 
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100_000);
@@ -94,6 +95,25 @@ for (let p = 0; p < programs; p++) {
     });
 }
 const holdout = ["synthetic/p000"]; // one program held out, so about SAMPLES remain for training
+// A fifth of the other programs validate (early stopping, calibration), the rest are fitted on.
+const names = [...new Set(runs.map((r) => r.program))];
+const validation = names.filter((p, i) => !holdout.includes(p) && i % 5 === 1);
+const runsById = new Map(runs.map((r) => [r.runId, r]));
+/** States and samples (with their prefixes) of some runs, as the dataset stage builds them. */
+const statesAndSamples = (some) => {
+  const { states, samples } = dataset.statesFromRuns(some, "depth");
+  return { states, samples: dataset.samplesWithPrefixes({ samples, runs: runsById }) };
+};
+const side = (members) => ({
+  programs: members,
+  ...statesAndSamples(runs.filter((r) => members.includes(r.program))),
+});
+const studentData = {
+  fit: side(names.filter((p) => !holdout.includes(p) && !validation.includes(p))),
+  validation: side(validation),
+  holdout: side(holdout),
+  programDirs: new Map(),
+};
 
 function time(work) {
   const start = process.hrtime.bigint();
@@ -106,7 +126,7 @@ async function timeAsync(work) {
   return { ms: Number(process.hrtime.bigint() - start) / 1e6, result };
 }
 
-const { states, samples } = train.statesAndSamples(runs, "depth");
+const { states, samples } = statesAndSamples(runs);
 const prefixes = samples.slice(0, SAMPLES).map((s) => s.prefix);
 // Reference: features of every sample's prefix (one forward walk per run).
 const reference = time(() => predict.featurizePrefixes(prefixes));
@@ -121,6 +141,13 @@ let adapterDir;
 const DEFAULT_EPOCHS = Number(process.env.BENCH_DEFAULT_EPOCHS ?? 10);
 const recipes = [
   { what: "default student kl/mlp", objective: "kl", model: "mlp", epochs: DEFAULT_EPOCHS, target: true },
+  {
+    what: "kl/mlp --no-context-expert",
+    objective: "kl",
+    model: "mlp",
+    epochs: DEFAULT_EPOCHS,
+    contextExpert: false,
+  },
   { what: "ce/logreg", objective: "ce", model: "logreg", epochs: EPOCHS },
   { what: "ce/mlp", objective: "ce", model: "mlp", epochs: EPOCHS },
 ];
@@ -130,12 +157,12 @@ for (const recipe of recipes) {
     objective: recipe.objective,
     model: recipe.model,
     abstraction: "depth",
-    holdoutPrograms: holdout,
     holdoutSpec: "synthetic",
     epochs: recipe.epochs,
     patience: recipe.epochs,
+    ...(recipe.contextExpert === undefined ? {} : { contextExpert: recipe.contextExpert }),
   };
-  const fit = await timeAsync(() => train.trainStudent("bench", { runs, programDirs: new Map() }, options));
+  const fit = await timeAsync(() => train.trainOnSplit("bench", studentData, options));
   const card = fit.result.card;
   rows.push({ ...recipe, ms: fit.ms, samples: card.data.trainSamples, trainRows: card.data.trainRows });
   if (recipe.target) {
