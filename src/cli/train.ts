@@ -27,6 +27,7 @@ interface TrainCliOptions {
   staticFeatures?: boolean;
   expertSkip?: boolean;
   contextExpert: boolean;
+  familyBalance?: boolean;
   abstraction: string;
   holdout?: string;
   seed: string;
@@ -123,6 +124,7 @@ export function registerTrain(program: Command): void {
       "--no-context-expert",
       "do not mix the run's in-context n-gram (ngram-ctx:4's answer) into the calibrated distribution (β = 0)",
     )
+    .option("--family-balance", "weigh every training family the same in the fit (after the per-program cap)")
     .option("--json", "print the card as JSON")
     .action(async (opts: TrainCliOptions) => {
       const objective = parseChoice("--objective", opts.objective, OBJECTIVES);
@@ -161,6 +163,7 @@ export function registerTrain(program: Command): void {
           staticFeatures: opts.staticFeatures === true,
           expertSkip: opts.expertSkip === true,
           contextExpert: opts.contextExpert,
+          familyBalance: opts.familyBalance === true,
           splitGrid: opts.splitGrid,
           feasibility: parseChoice("--feasibility", opts.feasibility, FEASIBILITY_RULES),
           calibrationWeighting: parseChoice("--calibration-weighting", opts.calibrationWeighting, [

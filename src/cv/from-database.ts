@@ -180,6 +180,7 @@ async function trainFoldStudents(
           balance: recipe.balance,
           expertSkip: recipe.expertSkip,
           contextExpert: recipe.contextExpert,
+          familyBalance: recipe.familyBalance,
           ...(recipe.calibrationFolds === undefined ? {} : { calibrationFolds: recipe.calibrationFolds }),
           ...(recipe.calibrationMode === undefined ? {} : { calibrationMode: recipe.calibrationMode }),
           abstraction: data.abstraction,

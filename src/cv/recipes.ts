@@ -13,7 +13,8 @@ import type { CalibrationMode } from "../train/index.js";
  * `--calibration-mode per-member`) and "-ctxcal" (a temperature that depends on the run's
  * in-context predictability: `--calibration-mode in-context`), "-skip" (the n-gram experts'
  * log-probabilities wired into the event logits: `--expert-skip`) and "-noctxmix" (without the run's
- * in-context n-gram mixed into the calibrated distribution: `--no-context-expert`), e.g. "kl", "kl-tags",
+ * in-context n-gram mixed into the calibrated distribution: `--no-context-expert`) and "-fambal"
+ * (every training family weighs the same: `--family-balance`), e.g. "kl", "kl-tags",
  * "kl-calfolds4" — `schedlab run` names its students so. A path is refused: a saved adapter
  * was trained on some split, so it may have seen the test fold.
  */
@@ -24,6 +25,7 @@ export interface StudentRecipe {
   readonly balance: boolean;
   readonly expertSkip: boolean;
   readonly contextExpert: boolean;
+  readonly familyBalance: boolean;
   /** ≥ 2: calibration also on out-of-fold predictions; undefined: the training default. */
   readonly calibrationFolds?: number;
   /** A calibration variant; undefined: the training default. */
@@ -47,6 +49,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
         f === "balance" ||
         f === "skip" ||
         f === "noctxmix" ||
+        f === "fambal" ||
         f in MODE_FLAGS ||
         CALIBRATION_FOLDS.test(f),
     ) &&
@@ -57,7 +60,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
   if (!valid) {
     throw new UsageError(
       `--cv trains student:${name} in every fold, but "${name}" is not a student recipe`,
-      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -noctxmix, " +
+      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -noctxmix, -fambal, " +
         "and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; " +
         "saved adapters cannot be cross-validated (they were trained on some of the test families).",
     );
@@ -69,6 +72,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
     balance: flags.includes("balance"),
     expertSkip: flags.includes("skip"),
     contextExpert: !flags.includes("noctxmix"),
+    familyBalance: flags.includes("fambal"),
     ...(folds === undefined ? {} : { calibrationFolds: folds }),
     ...(modes[0] === undefined ? {} : { calibrationMode: modes[0] }),
   };

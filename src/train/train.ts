@@ -39,7 +39,7 @@ import {
   type TrainedStudent,
   type TrainStudentOptions,
 } from "./types.js";
-import { classMarginal, classTotals, classWeights } from "./weighting.js";
+import { balanceFamilies, classMarginal, classTotals, classWeights } from "./weighting.js";
 
 const K = EVENT_TYPES.length;
 const T = TAG_CLASSES.length;
@@ -116,6 +116,7 @@ export async function trainOnSplit(
     ? classWeights(totals, options.balanceTemper, options.balanceCap)
     : classWeights(totals, 0, 1);
   const rows = studentRows(fitSide, validationSide, holdoutStates, inputs, weights, options);
+  if (options.familyBalance) balanceFamilies(rows.train, rows.trainPrograms, data.familyOf);
   options.onProgress?.(
     `${rows.train.rows} training rows (${options.objective}), ${rows.validation.rows} validation ` +
       `and ${rows.holdout.rows} holdout states, ${FEATURE_COUNT} features`,

@@ -90,6 +90,8 @@ export interface TrainStudentOptions {
    * CV it raised accuracy and lowered NLL at depth and split (docs/experiments/training.md).
    */
   readonly contextExpert: boolean;
+  /** Scale the training rows so that every family weighs the same in the fit (after the per-program cap). */
+  readonly familyBalance: boolean;
   /**
    * Models averaged (seeds seed, seed + 1, …; each stopped early on its own; the mean
    * distribution is calibrated as one model). "auto": as many as fit ENSEMBLE_ROW_BUDGET
@@ -128,6 +130,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   calibrationWeighting: "samples",
   calibrationMode: "pooled",
   contextExpert: true,
+  familyBalance: false,
   members: "auto",
 };
 

@@ -101,6 +101,26 @@ export function scaleByProgram(
 }
 
 /**
+ * `familyBalance`: scales the rows so that every family's total weight is the mean family total
+ * (`programs[r]` is row r's program; a program without a family is its own).
+ */
+export function balanceFamilies(
+  m: TrainingMatrix,
+  programs: readonly string[],
+  familyOf: Readonly<Record<string, string>> | undefined,
+): void {
+  const family = (r: number): string => familyOf?.[programs[r]] ?? programs[r];
+  const totals = new Map<string, number>();
+  for (let r = 0; r < m.rows; r++) totals.set(family(r), (totals.get(family(r)) ?? 0) + m.weights[r]);
+  if (totals.size === 0) return;
+  const mean = [...totals.values()].reduce((a, b) => a + b, 0) / totals.size;
+  for (let r = 0; r < m.rows; r++) {
+    const total = totals.get(family(r))!;
+    if (total > 0) m.weights[r] *= mean / total;
+  }
+}
+
+/**
  * Caps each program's total count at 4 × the median program total (the rule training weights
  * use), so one program with a huge, easy event stream cannot decide early stopping and the
  * temperature alone, while small programs do not weigh more than their samples.

@@ -14,6 +14,7 @@ describe("student recipes", () => {
       balance: false,
       expertSkip: false,
       contextExpert: true,
+      familyBalance: false,
     });
     expect(parseStudentRecipe("kl-skip").expertSkip).toBe(true);
     expect(parseStudentRecipe("kl-tags-noctxmix")).toMatchObject({ tags: true, contextExpert: false });
@@ -24,6 +25,7 @@ describe("student recipes", () => {
       balance: false,
       expertSkip: false,
       contextExpert: true,
+      familyBalance: false,
       calibrationFolds: 4,
     });
     expect(
@@ -39,6 +41,7 @@ describe("student recipes", () => {
       balance: false,
       expertSkip: false,
       contextExpert: true,
+      familyBalance: false,
       calibrationMode: "per-member",
     });
     expect(parseStudentRecipe("kl-tags-ctxcal")).toEqual({
@@ -48,6 +51,7 @@ describe("student recipes", () => {
       balance: false,
       expertSkip: false,
       contextExpert: true,
+      familyBalance: false,
       calibrationMode: "in-context",
     });
     expect(() => parseStudentRecipe("kl-memcal-ctxcal")).toThrow(UsageError);
