@@ -84,7 +84,7 @@ describe("eval --cv on real traces", () => {
   }, 120_000);
 
   it("runs from the CLI as eval --cv K --json", async () => {
-    const result = await runCli([
+    const cvArgs = (...more: string[]): string[] => [
       "eval",
       "--db",
       corpus.dbPath,
@@ -98,8 +98,9 @@ describe("eval --cv on real traces", () => {
       "100",
       "--adapters",
       adapters,
-      "--json",
-    ]);
+      ...more,
+    ];
+    const result = await runCli(cvArgs("--json"));
     expect(result.stderr).not.toContain("failed");
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout) as {
@@ -111,43 +112,14 @@ describe("eval --cv on real traces", () => {
     expect(json.abstractions[0]!.predictors.map((p) => p.name)).toEqual(["ngram:3", "ngram-ctx:4"]);
     expect(json.abstractions[0]!.folds).toHaveLength(2);
 
-    const text = await runCli([
-      "eval",
-      "--db",
-      corpus.dbPath,
-      "--cv",
-      "2",
-      "--abstraction",
-      "split",
-      "--predictor",
-      "ngram:3",
-      "--resamples",
-      "100",
-      "--adapters",
-      adapters,
-    ]);
+    const text = await runCli(cvArgs());
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("leave-family-out CV · split · 2 folds (seed 1) · 5 families, 5 programs");
     expect(text.stdout).toMatch(/vs ngram-ctx:4 +accuracy difference/);
     expect(text.stdout).toMatch(/\nngram:3 +[+-]\d+\.\d/);
 
     // --markdown: the report section's tables, what scripts/cv-table.mjs puts into README.md.
-    const markdown = await runCli([
-      "eval",
-      "--db",
-      corpus.dbPath,
-      "--cv",
-      "2",
-      "--abstraction",
-      "split",
-      "--predictor",
-      "ngram:3",
-      "--resamples",
-      "100",
-      "--adapters",
-      adapters,
-      "--markdown",
-    ]);
+    const markdown = await runCli(cvArgs("--markdown"));
     expect(markdown.code).toBe(0);
     expect(markdown.stdout).toContain("### split");
     expect(markdown.stdout).toMatch(/\| predictor \| accuracy \| 95% CI \|.*\| family mean \|/);
