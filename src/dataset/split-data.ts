@@ -5,7 +5,7 @@
 
 import { createHash } from "node:crypto";
 import type { SchedlabDatabase } from "../store/index.js";
-import { sampleOf, statesFromRuns } from "./abstractions.js";
+import { forEachSample, sampleOf, statesFromRuns } from "./abstractions.js";
 import { resolveHoldout, type HoldoutSplit } from "./split.js";
 import {
   loadProgramRuns,
@@ -105,6 +105,46 @@ export function loadSide(
     samples,
     runs: new Map(allRuns.map((r) => [r.runId, r])),
   };
+}
+
+/** What sideSampleCounts returns: loadSide's fingerprint and programs, and each program's sample count. */
+export interface SideSampleCounts {
+  readonly fingerprint: string;
+  /** In name order, as loadSide lists them. */
+  readonly programs: readonly { readonly name: string; readonly samples: number }[];
+}
+
+/**
+ * The fingerprint loadSide(db, abstraction, names, runs) would give and the samples of each
+ * program under it, one program's runs in memory at a time (loadSide holds every run of the
+ * side): what CV needs to weigh families before it loads any fold. A program's samples do not
+ * depend on the other programs (pooling merges states, never samples). Stored states are
+ * refreshed as loadSide refreshes them.
+ */
+export function sideSampleCounts(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  names: readonly string[],
+  runs: RunSelection = "plain",
+): SideSampleCounts {
+  const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
+  const fingerprint = createHash("sha256").update(`${abstraction}\0${runSelectionName(runs)}\0`);
+  const counts: { name: string; samples: number }[] = [];
+  for (const program of programs) {
+    const programRuns = loadProgramRuns(db, program, runs);
+    const hash = programInputHash(db, program.id, abstraction, runs);
+    fingerprint.update(`${program.name}=${hash};`);
+    let samples = 0;
+    if (storedInputHash(db, abstraction, program.id) !== hash) {
+      const built = statesFromRuns(programRuns, abstraction);
+      storeProgramStates(db, abstraction, program, built.states, built.samples, hash);
+      samples = built.samples.length;
+    } else {
+      for (const run of programRuns) forEachSample(run, abstraction, () => samples++);
+    }
+    counts.push({ name: program.name, samples });
+  }
+  return { fingerprint: fingerprint.digest("hex"), programs: counts };
 }
 
 /** Resolves the holdout (unless given resolved) and loads fit, validation and test. */
