@@ -5,7 +5,7 @@
 
 import { createHash } from "node:crypto";
 import type { SchedlabDatabase } from "../store/index.js";
-import { forEachSample, sampleOf, statesFromRuns } from "./abstractions.js";
+import { sampleOf, statesFromRuns } from "./abstractions.js";
 import { resolveHoldout, type HoldoutSplit } from "./split.js";
 import {
   loadProgramRuns,
@@ -14,6 +14,7 @@ import {
   selectPrograms,
   storeProgramStates,
   storedInputHash,
+  storedSampleCount,
 } from "./store.js";
 import type { Abstraction, RunRecords, RunSelection, Sample, SampleRow, State } from "./types.js";
 
@@ -116,10 +117,11 @@ export interface SideSampleCounts {
 
 /**
  * The fingerprint loadSide(db, abstraction, names, runs) would give and the samples of each
- * program under it, one program's runs in memory at a time (loadSide holds every run of the
- * side): what CV needs to weigh families before it loads any fold. A program's samples do not
- * depend on the other programs (pooling merges states, never samples). Stored states are
- * refreshed as loadSide refreshes them.
+ * program under it, without holding the side's runs (loadSide holds every one): what CV needs
+ * to weigh families before it loads any fold. A program whose stored states are up to date is
+ * counted in SQLite; one whose are not is rebuilt and stored as loadSide would, its runs in
+ * memory only meanwhile. A program's samples do not depend on the other programs (pooling
+ * merges states, never samples).
  */
 export function sideSampleCounts(
   db: SchedlabDatabase,
@@ -131,16 +133,16 @@ export function sideSampleCounts(
   const fingerprint = createHash("sha256").update(`${abstraction}\0${runSelectionName(runs)}\0`);
   const counts: { name: string; samples: number }[] = [];
   for (const program of programs) {
-    const programRuns = loadProgramRuns(db, program, runs);
     const hash = programInputHash(db, program.id, abstraction, runs);
     fingerprint.update(`${program.name}=${hash};`);
-    let samples = 0;
-    if (storedInputHash(db, abstraction, program.id) !== hash) {
-      const built = statesFromRuns(programRuns, abstraction);
+    let samples: number;
+    if (storedInputHash(db, abstraction, program.id) === hash) {
+      // Stored from these very inputs: one row per sample, counted without loading a record.
+      samples = storedSampleCount(db, abstraction, program.id);
+    } else {
+      const built = statesFromRuns(loadProgramRuns(db, program, runs), abstraction);
       storeProgramStates(db, abstraction, program, built.states, built.samples, hash);
       samples = built.samples.length;
-    } else {
-      for (const run of programRuns) forEachSample(run, abstraction, () => samples++);
     }
     counts.push({ name: program.name, samples });
   }
