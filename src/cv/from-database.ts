@@ -231,7 +231,11 @@ async function crossValidateFold(
       `programs, ${data.test.samples.length} samples); ${data.fit.programs.length} ` +
       `fit, ${data.validation.programs.length} validation programs`,
   );
-  const students = await trainFoldStudents(db, data, recipes, dir, options, (m, t) =>
+  // The students see the test fold's programs (their static features go into the adapter) but
+  // not its states: CV scores the test fold itself, so a fold student's card has no holdout
+  // metrics, and its training spares the test states' feature rows (a third of the corpus).
+  const trainingData = { ...data, test: { ...data.test, states: [], samples: [], runs: new Map() } };
+  const students = await trainFoldStudents(db, trainingData, recipes, dir, options, (m, t) =>
     progress(`fold ${fold}: ${m}`, t),
   );
   const trainingSamples = samplesWithPrefixes(data.fit);
