@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import {
-  loadSide,
   loadSplitData,
   samplesWithPrefixes,
+  sideSampleCounts,
   splitCandidates,
   splitPrograms,
   type Abstraction,
@@ -25,14 +25,16 @@ import {
   conformalThresholdOfStates,
   crossValidationScores,
   CV_REFERENCE,
-  familyWeights,
+  familyWeightsOfCounts,
+  foldColumnsOf,
   poolFolds,
   pooledMajorityClass,
+  probabilityColumn,
   type CrossValidationScores,
   type FoldAssignment,
-  type FoldPredictions,
+  type FoldColumns,
   type PredictorFailure,
-  type PredictorOutput,
+  type ProbabilityColumn,
 } from "../eval/index.js";
 import {
   cachedStatePredictions,
@@ -199,6 +201,120 @@ async function trainFoldStudents(
   return { paths, summary, failures };
 }
 
+/** What one fold leaves for the pooled scoring and the report. */
+interface FoldResult {
+  readonly columns: FoldColumns;
+  readonly summary: FoldSummary;
+  readonly failures: readonly PredictorFailure[];
+  readonly majority: { readonly majority: EventType; readonly trainingSamples: number };
+}
+
+/** One fold: its split loaded, its students trained, every predictor fitted and queried, the answers reduced to columns. */
+async function crossValidateFold(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  options: CrossValidationOptions,
+  job: {
+    readonly candidates: readonly SplitProgram[];
+    readonly families: readonly string[];
+    readonly fold: number;
+    readonly k: number;
+    readonly recipes: readonly StudentRecipe[];
+    readonly dir: string;
+    readonly progress: (message: string, transient?: boolean) => void;
+  },
+): Promise<FoldResult> {
+  const { candidates, families, fold, k, recipes, dir, progress } = job;
+  const runs = options.runs ?? "plain";
+  const inFold = new Set(families);
+  const test = candidates.filter((p) => inFold.has(p.family)).map((p) => p.name);
+  const data = loadSplitData(db, { abstraction, holdout: foldSplit(candidates, test, fold, k), runs });
+  progress(
+    `fold ${fold}/${k}: ${families.length} test families (${data.test.programs.length} ` +
+      `programs, ${data.test.samples.length} samples); ${data.fit.programs.length} ` +
+      `fit, ${data.validation.programs.length} validation programs`,
+  );
+  // The students see the test fold's programs (their static features go into the adapter) but
+  // not its states: CV scores the test fold itself, so a fold student's card has no holdout
+  // metrics, and its training spares the test states' feature rows (a third of the corpus).
+  const trainingData = { ...data, test: { ...data.test, states: [], samples: [], runs: new Map() } };
+  const students = await trainFoldStudents(db, trainingData, recipes, dir, options, (m, t) =>
+    progress(`fold ${fold}: ${m}`, t),
+  );
+  const trainingSamples = samplesWithPrefixes(data.fit);
+  const majority =
+    EVENT_TYPES[
+      majorityLabel(
+        trainingSamples.map((s) => EVENT_TYPES.indexOf(s.next)),
+        EVENT_TYPES.length,
+      )
+    ]!;
+  const majorityOfFold = { majority, trainingSamples: trainingSamples.length };
+  const context: PredictorContext = {
+    ...options.predictorContext,
+    // student:RECIPE means this fold's student of that recipe, whatever directory the caller mapped it to.
+    studentDir: (recipe) => {
+      const path = students.paths.get(recipe);
+      if (path === undefined)
+        throw (
+          students.failures.get(recipe) ??
+          new UsageError(`no fold student for recipe ${recipe}`, "Name a recipe such as student:kl.")
+        );
+      return path;
+    },
+    training: { samples: trainingSamples, states: data.fit.states },
+    validation: data.validation.states,
+    predictStates: cachedStatePredictions(db),
+  };
+  const outputs: ProbabilityColumn[] = [];
+  const failures: PredictorFailure[] = [];
+  const thresholds: Record<string, number> = {};
+  for (const spec of options.predictors) {
+    try {
+      const predictor = await createPredictor(spec, context);
+      const answered = await predictWithCache(db, predictor, data.test.states, {
+        onProgress: (m, t) => progress(`fold ${fold}: ${spec}: ${m}`, t),
+      });
+      // Kept as a column: a fold's answers cost 48 bytes a state until the folds are pooled.
+      outputs.push(
+        probabilityColumn(
+          { name: spec, configHash: predictor.configHash, predictions: answered.predictions },
+          data.test.states.length,
+          fold,
+        ),
+      );
+      try {
+        // Split conformal: the sets of this fold are calibrated on its validation families, which
+        // the fold's model was not fitted on (they only stopped it early and set its calibration).
+        const calibration = await predictWithCache(db, predictor, data.validation.states, {
+          onProgress: (m, t) => progress(`fold ${fold}: ${spec} (conformal calibration): ${m}`, t),
+        });
+        thresholds[spec] = conformalThresholdOfStates(data.validation.states, calibration.predictions);
+      } catch (error) {
+        // Without a threshold in every fold the predictor is scored without conformal sets.
+        progress(
+          `fold ${fold}: ${spec}: no conformal calibration: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    } catch (error) {
+      failures.push(failureOf(spec, fold, error));
+      progress(`fold ${fold}: ${spec} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const columns = foldColumnsOf({ fold, states: data.test.states, samples: data.test.samples, outputs, thresholds });
+  const summary: FoldSummary = {
+    fold,
+    families,
+    testPrograms: data.test.programs.length,
+    testSamples: data.test.samples.length,
+    trainPrograms: data.fit.programs.length,
+    validationPrograms: data.validation.programs.length,
+    majorityClass: majority,
+    students: students.summary,
+  };
+  return { columns, summary, failures, majority: majorityOfFold };
+}
+
 async function crossValidateAbstraction(
   db: SchedlabDatabase,
   abstraction: Abstraction,
@@ -217,16 +333,15 @@ async function crossValidateAbstraction(
       "Run `schedlab collect` on a corpus (e.g. go-programs/) first, or pass --db with the right file.",
     );
   const familyOf = new Map(candidates.map((p) => [p.name, p.family]));
-  const everything = loadSide(
+  // Sample counts program by program: the corpus's runs are never all in memory at once.
+  const everything = sideSampleCounts(
     db,
     abstraction,
     candidates.map((p) => p.name),
     runs,
   );
-  const weights = familyWeights(
-    everything.samples.map((s) => s.program),
-    (p) => familyOf.get(p)!,
-  );
+  const weights = familyWeightsOfCounts(everything.programs, (p) => familyOf.get(p)!);
+  const totalSamples = everything.programs.reduce((sum, p) => sum + p.samples, 0);
   const assignment = assignFolds(weights, options.folds, options.foldSeed ?? 1);
   const cacheDir = resolve(
     options.adapters ?? "adapters",
@@ -239,94 +354,36 @@ async function crossValidateAbstraction(
     `${JSON.stringify({ abstraction, runs, k: assignment.k, seed: assignment.seed, folds: assignment.folds, samples: assignment.samples }, null, 2)}\n`,
   );
   progress(
-    `${weights.length} families, ${candidates.length} programs, ${everything.samples.length} samples ` +
+    `${weights.length} families, ${candidates.length} programs, ${totalSamples} samples ` +
       `in ${assignment.k} folds of ${assignment.samples.join(" / ")} samples; students under ${cacheDir}`,
   );
 
   const recipes = studentRecipesOf(options.predictors);
-  const foldPredictions: FoldPredictions[] = [];
+  // Each fold is reduced to typed columns once predicted; its split, states and prefixes go before the next loads.
+  const foldData: FoldColumns[] = [];
   const foldSummaries: FoldSummary[] = [];
   const failures: PredictorFailure[] = [];
   const majorities: { majority: EventType; trainingSamples: number }[] = [];
   for (const [i, families] of assignment.folds.entries()) {
-    const fold = i + 1;
-    const inFold = new Set(families);
-    const test = candidates.filter((p) => inFold.has(p.family)).map((p) => p.name);
-    const data = loadSplitData(db, { abstraction, holdout: foldSplit(candidates, test, fold, assignment.k), runs });
-    progress(
-      `fold ${fold}/${assignment.k}: ${families.length} test families (${data.test.programs.length} ` +
-        `programs, ${data.test.samples.length} samples); ${data.fit.programs.length} ` +
-        `fit, ${data.validation.programs.length} validation programs`,
-    );
-    const students = await trainFoldStudents(db, data, recipes, join(cacheDir, `fold-${fold}`), options, (m, t) =>
-      progress(`fold ${fold}: ${m}`, t),
-    );
-    const trainingSamples = samplesWithPrefixes(data.fit);
-    const majority =
-      EVENT_TYPES[
-        majorityLabel(
-          trainingSamples.map((s) => EVENT_TYPES.indexOf(s.next)),
-          EVENT_TYPES.length,
-        )
-      ]!;
-    majorities.push({ majority, trainingSamples: trainingSamples.length });
-    const context: PredictorContext = {
-      ...options.predictorContext,
-      // student:RECIPE means this fold's student of that recipe, whatever directory the caller mapped it to.
-      studentDir: (recipe) => {
-        const path = students.paths.get(recipe);
-        if (path === undefined)
-          throw (
-            students.failures.get(recipe) ??
-            new UsageError(`no fold student for recipe ${recipe}`, "Name a recipe such as student:kl.")
-          );
-        return path;
-      },
-      training: { samples: trainingSamples, states: data.fit.states },
-      validation: data.validation.states,
-      predictStates: cachedStatePredictions(db),
-    };
-    const outputs: PredictorOutput[] = [];
-    const thresholds: Record<string, number> = {};
-    for (const spec of options.predictors) {
-      try {
-        const predictor = await createPredictor(spec, context);
-        const answered = await predictWithCache(db, predictor, data.test.states, {
-          onProgress: (m, t) => progress(`fold ${fold}: ${spec}: ${m}`, t),
-        });
-        outputs.push({ name: spec, configHash: predictor.configHash, predictions: answered.predictions });
-        try {
-          // Split conformal: the sets of this fold are calibrated on its validation families, which
-          // the fold's model was not fitted on (they only stopped it early and set its calibration).
-          const calibration = await predictWithCache(db, predictor, data.validation.states, {
-            onProgress: (m, t) => progress(`fold ${fold}: ${spec} (conformal calibration): ${m}`, t),
-          });
-          thresholds[spec] = conformalThresholdOfStates(data.validation.states, calibration.predictions);
-        } catch (error) {
-          // Without a threshold in every fold the predictor is scored without conformal sets.
-          progress(
-            `fold ${fold}: ${spec}: no conformal calibration: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        }
-      } catch (error) {
-        failures.push(failureOf(spec, fold, error));
-        progress(`fold ${fold}: ${spec} failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    foldPredictions.push({ fold, states: data.test.states, samples: data.test.samples, outputs, thresholds });
-    foldSummaries.push({
-      fold,
+    // A function per fold: its split, samples, predictors and answers are unreachable once it
+    // returns its columns, before the next fold loads.
+    const result = await crossValidateFold(db, abstraction, options, {
+      candidates,
       families,
-      testPrograms: data.test.programs.length,
-      testSamples: data.test.samples.length,
-      trainPrograms: data.fit.programs.length,
-      validationPrograms: data.validation.programs.length,
-      majorityClass: majority,
-      students: students.summary,
+      fold: i + 1,
+      k: assignment.k,
+      recipes,
+      dir: join(cacheDir, `fold-${i + 1}`),
+      progress,
     });
+    foldData.push(result.columns);
+    foldSummaries.push(result.summary);
+    failures.push(...result.failures);
+    majorities.push(result.majority);
   }
 
-  const pooled = poolFolds(foldPredictions);
+  const pooled = poolFolds(foldData);
+  foldData.length = 0;
   if (pooled.outputs.length === 0) {
     const first = failures[0];
     throw new SchedlabError(
@@ -336,12 +393,11 @@ async function crossValidateAbstraction(
   }
   const bootstrap = { resamples: options.bootstrapResamples, seed: options.bootstrapSeed };
   const majorityClass = pooledMajorityClass(majorities) ?? "GoStart";
-  progress(`scoring ${pooled.outputs.length} predictors on ${pooled.samples.length} pooled samples`);
+  progress(`scoring ${pooled.outputs.length} predictors on ${pooled.stateOf.length} pooled samples`);
   const scores = crossValidationScores(pooled, {
     abstraction,
     familyOf: (program) => familyOf.get(program) ?? program,
     majorityClass,
-    foldOfSample: foldPredictions.flatMap((f, i) => f.samples.map(() => i)),
     folds: assignment.k,
     bootstrap,
     reference: CV_REFERENCE,

@@ -75,8 +75,16 @@ export {
   runSelectionName,
   selectPrograms,
 } from "./store.js";
-export { loadSide, loadSplitData, samplesWithPrefixes, splitData, splitDataOf, trainingSide } from "./split-data.js";
-export type { LoadSplitOptions, SplitData, SplitSide, SplitSource } from "./split-data.js";
+export {
+  loadSide,
+  loadSplitData,
+  samplesWithPrefixes,
+  sideSampleCounts,
+  splitData,
+  splitDataOf,
+  trainingSide,
+} from "./split-data.js";
+export type { LoadSplitOptions, SideSampleCounts, SplitData, SplitSide, SplitSource } from "./split-data.js";
 export type { Dataset, DatasetOptions, DatasetProgram, LoadDatasetOptions, RefreshReport } from "./store.js";
 export {
   DEFAULT_HOLDOUT_FRACTION,

@@ -14,6 +14,7 @@ import {
   selectPrograms,
   storeProgramStates,
   storedInputHash,
+  storedSampleCount,
 } from "./store.js";
 import type { Abstraction, RunRecords, RunSelection, Sample, SampleRow, State } from "./types.js";
 
@@ -105,6 +106,47 @@ export function loadSide(
     samples,
     runs: new Map(allRuns.map((r) => [r.runId, r])),
   };
+}
+
+/** What sideSampleCounts returns: loadSide's fingerprint and programs, and each program's sample count. */
+export interface SideSampleCounts {
+  readonly fingerprint: string;
+  /** In name order, as loadSide lists them. */
+  readonly programs: readonly { readonly name: string; readonly samples: number }[];
+}
+
+/**
+ * The fingerprint loadSide(db, abstraction, names, runs) would give and the samples of each
+ * program under it, without holding the side's runs (loadSide holds every one): what CV needs
+ * to weigh families before it loads any fold. A program whose stored states are up to date is
+ * counted in SQLite; one whose are not is rebuilt and stored as loadSide would, its runs in
+ * memory only meanwhile. A program's samples do not depend on the other programs (pooling
+ * merges states, never samples).
+ */
+export function sideSampleCounts(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  names: readonly string[],
+  runs: RunSelection = "plain",
+): SideSampleCounts {
+  const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
+  const fingerprint = createHash("sha256").update(`${abstraction}\0${runSelectionName(runs)}\0`);
+  const counts: { name: string; samples: number }[] = [];
+  for (const program of programs) {
+    const hash = programInputHash(db, program.id, abstraction, runs);
+    fingerprint.update(`${program.name}=${hash};`);
+    let samples: number;
+    if (storedInputHash(db, abstraction, program.id) === hash) {
+      // Stored from these very inputs: one row per sample, counted without loading a record.
+      samples = storedSampleCount(db, abstraction, program.id);
+    } else {
+      const built = statesFromRuns(loadProgramRuns(db, program, runs), abstraction);
+      storeProgramStates(db, abstraction, program, built.states, built.samples, hash);
+      samples = built.samples.length;
+    }
+    counts.push({ name: program.name, samples });
+  }
+  return { fingerprint: fingerprint.digest("hex"), programs: counts };
 }
 
 /** Resolves the holdout (unless given resolved) and loads fit, validation and test. */

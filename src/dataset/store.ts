@@ -221,6 +221,16 @@ export function storeProgramStates(
   });
 }
 
+/** How many samples of `abstraction` are stored for the program's runs (one row per sample; index seeks only). */
+export function storedSampleCount(db: SchedlabDatabase, abstraction: Abstraction, programId: number): number {
+  const row = db
+    .prepare(
+      "SELECT count(*) AS n FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)",
+    )
+    .get(abstraction, programId) as { n: number };
+  return row.n;
+}
+
 /** The input hash the program's stored states of `abstraction` were built from, if any. */
 export function storedInputHash(db: SchedlabDatabase, abstraction: Abstraction, programId: number): string | undefined {
   const row = db

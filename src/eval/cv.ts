@@ -98,9 +98,28 @@ export function assignFolds(families: readonly FamilyWeight[], k: number, seed: 
 /** Sample counts per family, from the family of each sample's program. */
 export function familyWeights(programs: readonly string[], familyOf: (program: string) => string): FamilyWeight[] {
   const counts = new Map<string, number>();
+  for (const p of programs) counts.set(p, (counts.get(p) ?? 0) + 1);
+  return familyWeightsOfCounts(
+    [...counts].map(([name, samples]) => ({ name, samples })),
+    familyOf,
+  );
+}
+
+/**
+ * Sample counts per family, from each program's sample count (familyWeights without a list of
+ * every sample). Programs without samples put no family in.
+ *
+ * @example familyWeightsOfCounts([{ name: "k/a/x", samples: 2 }, { name: "k/b/y", samples: 0 }], (p) => p.slice(0, 3)) // => [{ family: "k/a", samples: 2 }]
+ */
+export function familyWeightsOfCounts(
+  programs: readonly { readonly name: string; readonly samples: number }[],
+  familyOf: (program: string) => string,
+): FamilyWeight[] {
+  const counts = new Map<string, number>();
   for (const p of programs) {
-    const f = familyOf(p);
-    counts.set(f, (counts.get(f) ?? 0) + 1);
+    if (p.samples === 0) continue;
+    const f = familyOf(p.name);
+    counts.set(f, (counts.get(f) ?? 0) + p.samples);
   }
   return [...counts].map(([family, samples]) => ({ family, samples })).sort((a, b) => (a.family < b.family ? -1 : 1));
 }
@@ -156,12 +175,135 @@ export function conformalThresholdOfStates(
   return conformalThreshold(scores, coverage, weights);
 }
 
-/** The folds as one evaluation input: states and samples concatenated, predictions likewise. */
+/** One predictor's answers on a fold's states as a column: states × EVENT_TYPES.length probabilities, row-major. */
+export interface ProbabilityColumn {
+  readonly name: string;
+  readonly configHash: string;
+  readonly probabilities: Float64Array;
+}
+
+/**
+ * One fold reduced to what the pooled scoring reads, in typed columns: no states, prefixes (which
+ * hold their runs' records) or prediction objects, so a CV run holds every fold's answers at a
+ * few dozen bytes per state and sample while it loads and trains the next fold.
+ */
+export interface FoldColumns {
+  readonly fold: number;
+  /** Test states of the fold. */
+  readonly states: number;
+  /** Event counts of each state, states × EVENT_TYPES.length, row-major. */
+  readonly counts: Float64Array;
+  /** Per sample: index of its state in this fold. */
+  readonly stateOf: Int32Array;
+  /** Per sample: index in EVENT_TYPES of its observed next event. */
+  readonly observed: Uint8Array;
+  /** Per sample: its run id. */
+  readonly runOf: Float64Array;
+  /** Per sample: index of its program in `programNames`. */
+  readonly programOf: Int32Array;
+  readonly programNames: readonly string[];
+  readonly outputs: readonly ProbabilityColumn[];
+  /** As FoldPredictions.thresholds. */
+  readonly thresholds?: Readonly<Record<string, number>>;
+}
+
+const K = EVENT_TYPES.length;
+
+const sampleProgram = (s: EvaluationSample): string => ("program" in s ? s.program : s.prefix.program);
+const sampleRun = (s: EvaluationSample): number => ("runId" in s ? s.runId : s.prefix.runId);
+
+/**
+ * One predictor's answers on `states` states as a column (the probabilities copied exactly, as
+ * float64); a RangeError when the counts differ.
+ */
+export function probabilityColumn(output: PredictorOutput, states: number, fold: number): ProbabilityColumn {
+  if (output.predictions.length !== states)
+    throw new RangeError(
+      `poolFolds: ${output.name} gave ${output.predictions.length} predictions for ${states} states in fold ${fold}`,
+    );
+  const probabilities = new Float64Array(states * K);
+  output.predictions.forEach((p, i) => {
+    for (let k = 0; k < K; k++) probabilities[i * K + k] = p.probabilities[k] ?? 0;
+  });
+  return { name: output.name, configHash: output.configHash, probabilities };
+}
+
+/** A fold's test side with its answers already in columns (what CV keeps of a fold while it predicts). */
+export interface FoldAnswers extends Omit<FoldPredictions, "outputs"> {
+  readonly outputs: readonly ProbabilityColumn[];
+}
+
+/** A fold's states, samples and answers as columns. */
+export function foldColumns(fold: FoldPredictions): FoldColumns {
+  return foldColumnsOf({
+    ...fold,
+    outputs: fold.outputs.map((o) => probabilityColumn(o, fold.states.length, fold.fold)),
+  });
+}
+
+/** foldColumns of a fold whose answers are columns already. */
+export function foldColumnsOf(fold: FoldAnswers): FoldColumns {
+  const n = fold.states.length;
+  const index = new Map<string, number>();
+  const counts = new Float64Array(n * K);
+  fold.states.forEach((s, i) => {
+    index.set(s.id, i);
+    EVENT_TYPES.forEach((e, k) => (counts[i * K + k] = s.counts[e]));
+  });
+  const m = fold.samples.length;
+  const stateOf = new Int32Array(m);
+  const observed = new Uint8Array(m);
+  const runOf = new Float64Array(m);
+  const programOf = new Int32Array(m);
+  const programIndex = new Map<string, number>();
+  fold.samples.forEach((s, j) => {
+    const i = index.get(s.stateId);
+    if (i === undefined)
+      throw new EvaluationInputError(
+        `sample of state ${fold.fold}:${s.stateId} has no matching state`,
+        "Pool the states and samples of the same folds.",
+      );
+    stateOf[j] = i;
+    observed[j] = EVENT_TYPES.indexOf(s.next);
+    runOf[j] = sampleRun(s);
+    const program = sampleProgram(s);
+    let p = programIndex.get(program);
+    if (p === undefined) programIndex.set(program, (p = programIndex.size));
+    programOf[j] = p;
+  });
+  for (const output of fold.outputs)
+    if (output.probabilities.length !== n * K)
+      throw new RangeError(
+        `poolFolds: ${output.name} gave ${output.probabilities.length / K} predictions for ${n} states in fold ${fold.fold}`,
+      );
+  return {
+    fold: fold.fold,
+    states: n,
+    counts,
+    stateOf,
+    observed,
+    runOf,
+    programOf,
+    programNames: [...programIndex.keys()],
+    outputs: fold.outputs,
+    ...(fold.thresholds === undefined ? {} : { thresholds: fold.thresholds }),
+  };
+}
+
+/** The folds as one evaluation input: the columns concatenated, state indices offset past the earlier folds' states. */
 export interface PooledFolds {
-  readonly states: State[];
-  readonly samples: EvaluationSample[];
-  /** One output per predictor that answered in every fold, in the order of the first fold. */
-  readonly outputs: PredictorOutput[];
+  readonly states: number;
+  /** Event counts of each pooled state, states × EVENT_TYPES.length. */
+  readonly counts: Float64Array;
+  /** Per pooled sample: its pooled state, observed event, run, program (index into programNames) and fold (position in the folds given). */
+  readonly stateOf: Int32Array;
+  readonly observed: Uint8Array;
+  readonly runOf: Float64Array;
+  readonly programOf: Int32Array;
+  readonly programNames: readonly string[];
+  readonly foldOf: Int32Array;
+  /** One column per predictor that answered in every fold, in the order of the first fold. */
+  readonly outputs: ProbabilityColumn[];
   /** Predictors missing from some fold (failed there): left out of the pooled evaluation. */
   readonly incomplete: string[];
   /** Per predictor with a conformal threshold in every fold: t̂ of each fold, in fold order. */
@@ -169,46 +311,75 @@ export interface PooledFolds {
 }
 
 /**
- * Concatenates the folds. State ids get a "fold:" prefix: under a pooled abstraction
- * (context) one state id can be tested in two folds with different counts and different
- * predictions, and evaluate() matches samples to states by id. A predictor's configHash in
- * the pooled output is the hash of its per-fold hashes.
+ * Concatenates the folds. A state of one fold never matches a state of another: under a pooled
+ * abstraction one state id can be tested in two folds with different counts and predictions,
+ * so each fold's states get indices of their own. A predictor's configHash in the pooled output
+ * is the hash of its per-fold hashes.
  */
-export function poolFolds(folds: readonly FoldPredictions[]): PooledFolds {
+export function poolFolds(folds: readonly FoldColumns[]): PooledFolds {
   const names = folds.length === 0 ? [] : folds[0]!.outputs.map((o) => o.name);
   const complete = names.filter((n) => folds.every((f) => f.outputs.some((o) => o.name === n)));
   const incomplete = [...new Set(folds.flatMap((f) => f.outputs.map((o) => o.name)))].filter(
     (n) => !complete.includes(n),
   );
-  const states: State[] = [];
-  const samples: EvaluationSample[] = [];
-  const predictions = new Map(complete.map((n) => [n, [] as PredictorOutput["predictions"][number][]]));
+  const states = folds.reduce((sum, f) => sum + f.states, 0);
+  const samples = folds.reduce((sum, f) => sum + f.stateOf.length, 0);
+  const counts = new Float64Array(states * K);
+  const stateOf = new Int32Array(samples);
+  const observed = new Uint8Array(samples);
+  const runOf = new Float64Array(samples);
+  const programOf = new Int32Array(samples);
+  const foldOf = new Int32Array(samples);
+  const programIndex = new Map<string, number>();
+  const probabilities = new Map(complete.map((n) => [n, new Float64Array(states * K)]));
   const hashes = new Map(complete.map((n) => [n, createHash("sha256")]));
-  for (const fold of folds) {
-    const prefix = `${fold.fold}:`;
-    for (const s of fold.states) states.push({ ...s, id: prefix + s.id });
-    for (const s of fold.samples) samples.push({ ...s, stateId: prefix + s.stateId });
+  let stateOffset = 0;
+  let sampleOffset = 0;
+  folds.forEach((fold, f) => {
+    counts.set(fold.counts, stateOffset * K);
+    const programs = fold.programNames.map((p) => {
+      let i = programIndex.get(p);
+      if (i === undefined) programIndex.set(p, (i = programIndex.size));
+      return i;
+    });
+    for (let j = 0; j < fold.stateOf.length; j++) {
+      stateOf[sampleOffset + j] = stateOffset + fold.stateOf[j]!;
+      programOf[sampleOffset + j] = programs[fold.programOf[j]!]!;
+      foldOf[sampleOffset + j] = f;
+    }
+    observed.set(fold.observed, sampleOffset);
+    runOf.set(fold.runOf, sampleOffset);
     for (const name of complete) {
       const output = fold.outputs.find((o) => o.name === name)!;
-      if (output.predictions.length !== fold.states.length)
-        throw new RangeError(
-          `poolFolds: ${name} gave ${output.predictions.length} predictions for ${fold.states.length} states in fold ${fold.fold}`,
-        );
-      predictions.get(name)!.push(...output.predictions);
+      probabilities.get(name)!.set(output.probabilities, stateOffset * K);
       hashes.get(name)!.update(`${fold.fold}=${output.configHash};`);
     }
-  }
+    stateOffset += fold.states;
+    sampleOffset += fold.stateOf.length;
+  });
   const outputs = complete.map((name) => ({
     name,
     configHash: hashes.get(name)!.digest("hex").slice(0, 16),
-    predictions: predictions.get(name)!,
+    probabilities: probabilities.get(name)!,
   }));
   const thresholds = new Map<string, number[]>();
   for (const name of complete) {
     const t = folds.map((f) => f.thresholds?.[name]);
     if (t.every((x): x is number => x !== undefined)) thresholds.set(name, t);
   }
-  return { states, samples, outputs, incomplete, thresholds };
+  return {
+    states,
+    counts,
+    stateOf,
+    observed,
+    runOf,
+    programOf,
+    programNames: [...programIndex.keys()],
+    foldOf,
+    outputs,
+    incomplete,
+    thresholds,
+  };
 }
 
 /** One predictor's CV scores, pooled over the folds. */
@@ -289,15 +460,15 @@ export interface ScoreOptions {
   readonly familyOf: (program: string) => string;
   /** The training folds' majority class: the majority baseline and the LOO ceiling's fallback. */
   readonly majorityClass: EventType;
-  /** Fold index (0-based) of each pooled sample. */
-  readonly foldOfSample: readonly number[];
   readonly folds: number;
   readonly bootstrap?: BootstrapOptions;
   readonly reference?: string;
 }
 
-const sampleProgram = (s: EvaluationSample): string => ("program" in s ? s.program : s.prefix.program);
-const sampleRun = (s: EvaluationSample): number => ("runId" in s ? s.runId : s.prefix.runId);
+/** Rows of a states × EVENT_TYPES.length column, one array per state (what the metric functions take). */
+function rowsOf(column: Float64Array, states: number): number[][] {
+  return Array.from({ length: states }, (_, i) => Array.from(column.subarray(i * K, (i + 1) * K)));
+}
 
 /**
  * The scoreboard of the pooled folds, from the same metric functions evaluate() uses (tie
@@ -306,31 +477,21 @@ const sampleRun = (s: EvaluationSample): number => ("runId" in s ? s.runId : s.p
  * evaluate()'s entropy correlation: its bootstrap re-sorts every state per resample, which on the
  * pooled depth corpus (≈ 57 000 states) took minutes per predictor. Intervals of accuracy, ECE
  * and NLL share one seed and clusters, hence their resamples; each difference is predictor −
- * reference.
+ * reference. Per-sample probability rows exist for one predictor at a time.
  */
 export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions): CrossValidationScores {
   const reference = options.reference ?? CV_REFERENCE;
   const bootstrap = options.bootstrap ?? {};
-  const index = new Map<string, number>();
-  pooled.states.forEach((s, i) => index.set(s.id, i));
-  const stateOf = pooled.samples.map((s) => {
-    const i = index.get(s.stateId);
-    if (i === undefined)
-      throw new EvaluationInputError(
-        `sample of state ${s.stateId} has no matching state`,
-        "Pool the states and samples of the same folds.",
-      );
-    return i;
-  });
-  const observed = pooled.samples.map((s) => EVENT_TYPES.indexOf(s.next));
-  const programs = pooled.samples.map(sampleProgram);
+  const stateOf = pooled.stateOf;
+  const observed = Array.from(pooled.observed);
+  const foldOfSample = pooled.foldOf;
+  const programs = Array.from(pooled.programOf, (p) => pooled.programNames[p]!);
   const { of: clusterOf, unit: clusterUnit } = chooseClusters(programs, options.familyOf);
   const clusters = programs.map(clusterOf);
   const majority = EVENT_TYPES.indexOf(options.majorityClass);
   const zeros = observed.map(() => 0);
-  const foldRows = Array.from({ length: options.folds }, (_, f) =>
-    options.foldOfSample.flatMap((g, i) => (g === f ? [i] : [])),
-  );
+  const foldRows: number[][] = Array.from({ length: options.folds }, () => []);
+  foldOfSample.forEach((f, i) => foldRows[f]?.push(i));
   const clusterRows = new Map<string, number[]>();
   clusters.forEach((c, i) => {
     const rows = clusterRows.get(c);
@@ -339,7 +500,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
   });
   const clusterNames = [...clusterRows.keys()].sort();
   const ceilingLoo = leaveOneRunOutCeiling(
-    stateOf.map((state, i) => ({ state, run: sampleRun(pooled.samples[i]!), observed: observed[i]! })),
+    Array.from(stateOf, (state, i) => ({ state, run: pooled.runOf[i]!, observed: observed[i]! })),
     EVENT_TYPES.length,
     majority,
   );
@@ -348,7 +509,8 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
   const ones = new Float64Array(clusterNames.length).fill(1);
   const noClusterMean = new Float64Array(clusterNames.length);
   const predictors = pooled.outputs.map((output): CrossValidatedPredictor => {
-    const q = stateOf.map((i) => output.predictions[i]!.probabilities);
+    const rows = rowsOf(output.probabilities, pooled.states);
+    const q = Array.from(stateOf, (i) => rows[i]!);
     const credit = q.map((p, i) => tieCredit(p, observed[i]!));
     credits.set(output.name, credit);
     const nll = observed.map((y, i) => negativeLogLikelihood([q[i]!], [y]));
@@ -385,7 +547,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
         pooled.thresholds.get(output.name),
         q,
         observed,
-        options.foldOfSample,
+        foldOfSample,
         clusters,
         zeros,
         bootstrap,
@@ -422,9 +584,9 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
   return {
     clusterUnit,
     samples: observed.length,
-    states: pooled.states.length,
+    states: pooled.states,
     programs: new Set(programs).size,
-    ceiling: ceilingAccuracy(pooled.states.map((s) => EVENT_TYPES.map((e) => s.counts[e]))),
+    ceiling: ceilingAccuracy(rowsOf(pooled.counts, pooled.states)),
     ceilingLoo,
     majority: majorityAccuracy(observed, majority),
     majorityClass: options.majorityClass,
@@ -438,7 +600,7 @@ function conformalScores(
   thresholds: readonly number[] | undefined,
   q: readonly (readonly number[])[],
   observed: readonly number[],
-  foldOfSample: readonly number[],
+  foldOfSample: Int32Array,
   clusters: readonly string[],
   zeros: readonly number[],
   bootstrap: BootstrapOptions,

@@ -179,22 +179,10 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
     }
     await runStage(context, distributionsStage, { data, abstraction: settings.abstraction });
 
-    const inDistribution = loadSplitData(db, { abstraction: settings.abstraction, holdout: pipelineHoldout(db) });
-    const main = await evaluatedSection(context, "", inDistribution, adapterDirs(settings, ""));
-    const externals: { summary: ExternalSummary; reported: ReportedEvaluation }[] = [];
-    const externalData = externalSplits(db, settings);
-    if (externalData.length > 0) {
-      const trained = await trainedStudents(
-        context,
-        "train:external",
-        externalData[0]!.data,
-        adapterDirs(settings, "external-"),
-      );
-      for (const { label, root, data: split } of externalData) {
-        const section = await evaluatedSection(context, label, split, null, trained);
-        externals.push({ summary: { ...section.summary, corpus: { label, root } }, reported: section.reported });
-      }
-    }
+    // Each section loads its split in a function of its own, so no split outlives its section
+    // (the CV stage after them loads its folds one at a time).
+    const main = await inDistributionSection(context);
+    const externals = await externalSections(context);
 
     const crossValidation =
       settings.cvFolds === 0
@@ -263,6 +251,35 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
   } finally {
     db.close();
   }
+}
+
+/** The in-distribution holdout's section, its split loaded here and dropped on return. */
+async function inDistributionSection(
+  context: StageContext,
+): Promise<{ summary: SectionSummary; reported: ReportedEvaluation }> {
+  const { db, settings } = context;
+  const data = loadSplitData(db, { abstraction: settings.abstraction, holdout: pipelineHoldout(db) });
+  return evaluatedSection(context, "", data, adapterDirs(settings, ""));
+}
+
+/** One section per test corpus, their splits loaded here and dropped on return. */
+async function externalSections(
+  context: StageContext,
+): Promise<{ summary: ExternalSummary; reported: ReportedEvaluation }[]> {
+  const externals: { summary: ExternalSummary; reported: ReportedEvaluation }[] = [];
+  const externalData = externalSplits(context.db, context.settings);
+  if (externalData.length === 0) return externals;
+  const trained = await trainedStudents(
+    context,
+    "train:external",
+    externalData[0]!.data,
+    adapterDirs(context.settings, "external-"),
+  );
+  for (const { label, root, data: split } of externalData) {
+    const section = await evaluatedSection(context, label, split, null, trained);
+    externals.push({ summary: { ...section.summary, corpus: { label, root } }, reported: section.reported });
+  }
+  return externals;
 }
 
 /** Adapter directories of the pipeline's students, `prefix` telling apart the external students. */

@@ -1,7 +1,7 @@
 // `eval --cv` end to end on five real traced Go programs: every program tested once, students
 // trained per fold and reused from the cache on a rerun, and the CLI's JSON and text.
 
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -70,6 +70,12 @@ describe("eval --cv on real traces", () => {
       const students = depth!.folds.flatMap((f) => f.students);
       expect(students.map((s) => s.reused)).toEqual([false, false]);
       for (const s of students) expect(existsSync(join(s.path, "card.json"))).toBe(true);
+      // A fold student knows its test fold's programs (their static features) but never scored its states: CV does.
+      depth!.folds.forEach((f, i) => {
+        const card = JSON.parse(readFileSync(join(students[i]!.path, "card.json"), "utf8"));
+        expect(card.data.holdoutPrograms).toHaveLength(f.testPrograms);
+        expect([card.data.holdoutStates, card.data.holdoutSamples, card.holdout]).toEqual([0, 0, null]);
+      });
       expect(students[0]!.path).toContain(join(adapters, "cv"));
       expect(depth!.failures).toEqual([]);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { statesFromRuns } from "../../src/dataset/abstractions.js";
 import { ingestedPrograms, loadDataset, refreshDataset } from "../../src/dataset/store.js";
-import { loadSide } from "../../src/dataset/split-data.js";
+import { loadSide, sideSampleCounts } from "../../src/dataset/split-data.js";
 import { UsageError } from "../../src/errors.js";
 import { insertProgram, insertRun, scratchDatabase } from "./db-fixture.js";
 import { records } from "./records.js";
@@ -86,6 +86,25 @@ describe("dataset store", () => {
     expect(first.runs).toBe(3);
     expect(first.representative.runId).toBe(r1);
     expect(first.representative.records[1].kind).toBe("GoCreate");
+  });
+
+  it("counts each program's samples and fingerprints the side as loadSide does, one program at a time", () => {
+    for (const abstraction of ["split", "depth", "goroutine", "context"] as const) {
+      const { db } = fixture();
+      const names = ingestedPrograms(db).map((p) => p.name);
+      // First with nothing stored (the counts come from the states it stores), then from the stored states.
+      const fresh = sideSampleCounts(db, abstraction, names);
+      expect(refreshDataset(db, { abstraction }).rebuilt).toEqual([]);
+      const stored = sideSampleCounts(db, abstraction, names);
+      const side = loadSide(db, abstraction, names);
+      const perProgram = names.map((name) => ({
+        name,
+        samples: side.samples.filter((s) => s.program === name).length,
+      }));
+      expect(fresh).toEqual({ fingerprint: side.fingerprint, programs: perProgram });
+      expect(stored).toEqual(fresh);
+      expect(perProgram.every((p) => p.samples > 0)).toBe(true);
+    }
   });
 
   it("filters programs and rejects unknown ones with a hint", () => {

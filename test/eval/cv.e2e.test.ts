@@ -9,6 +9,8 @@ import {
   conformalThresholdOfStates,
   crossValidationScores,
   familyWeights,
+  familyWeightsOfCounts,
+  foldColumns,
   poolFolds,
   pooledMajorityClass,
   type FoldPredictions,
@@ -66,10 +68,19 @@ describe("assignFolds", () => {
   });
 
   it("weights each family by its samples", () => {
-    expect(familyWeights(["k/a/x", "k/a/x", "k/b/y", "k/a/z"], (p) => p.slice(0, p.lastIndexOf("/")))).toEqual([
+    const family = (p: string): string => p.slice(0, p.lastIndexOf("/"));
+    expect(familyWeights(["k/a/x", "k/a/x", "k/b/y", "k/a/z"], family)).toEqual([
       { family: "k/a", samples: 3 },
       { family: "k/b", samples: 1 },
     ]);
+    // From per-program counts: the same weights; a program without samples puts no family in.
+    const counts = [
+      { name: "k/b/y", samples: 1 },
+      { name: "k/a/x", samples: 2 },
+      { name: "k/c/w", samples: 0 },
+      { name: "k/a/z", samples: 1 },
+    ];
+    expect(familyWeightsOfCounts(counts, family)).toEqual(familyWeights(["k/a/x", "k/a/x", "k/b/y", "k/a/z"], family));
   });
 });
 
@@ -104,27 +115,55 @@ describe("pooling folds and the CV scoreboard", () => {
       ],
     },
   ];
-  const pooled = poolFolds(folds);
+  const pool = (f: readonly FoldPredictions[]) => poolFolds(f.map(foldColumns));
+  const pooled = pool(folds);
   const familyOf = (p: string): string => `family-${p}`;
-  const foldOfSample = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1];
   const score = (p: typeof pooled) =>
     crossValidationScores(p, {
       abstraction: "depth",
       familyOf,
       majorityClass: "GoStart",
-      foldOfSample,
       folds: 2,
       bootstrap: { resamples: 500, seed: 3 },
     });
   const scores = score(pooled);
 
-  it("concatenates the folds with fold-prefixed state ids and drops predictors missing from a fold", () => {
-    expect(pooled.states.map((s) => s.id)).toEqual(["1:s1", "1:s2", "1:s3", "2:s1", "2:s2", "2:s3"]);
-    expect(pooled.samples).toHaveLength(12);
-    expect(pooled.samples[6]!.stateId).toBe("2:s1");
+  it("concatenates the folds' columns, each fold's states apart, and drops predictors missing from a fold", () => {
+    // Both folds test states named s1..s3: the second fold's are pooled states 3..5, not 0..2 again.
+    expect(pooled.states).toBe(6);
+    expect([...pooled.stateOf]).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+    expect([...pooled.foldOf]).toEqual([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]);
+    expect([...pooled.observed]).toEqual(new Array(12).fill(1));
+    expect(Array.from(pooled.programOf, (p) => pooled.programNames[p])).toEqual([
+      "p1",
+      "p1",
+      "p2",
+      "p2",
+      "p3",
+      "p3",
+      "p4",
+      "p4",
+      "p5",
+      "p5",
+      "p6",
+      "p6",
+    ]);
+    expect([...pooled.counts.subarray(18, 24)]).toEqual([0, 2, 0, 0, 0, 0]);
     expect(pooled.outputs.map((o) => o.name)).toEqual(["ngram-ctx:4", "student:kl"]);
     expect(pooled.incomplete).toEqual(["flaky"]);
-    expect(pooled.outputs[0]!.predictions).toEqual([right, right, right, wrong, wrong, wrong]);
+    expect([...pooled.outputs[0]!.probabilities]).toEqual(
+      [right, right, right, wrong, wrong, wrong].flatMap((p) => p.probabilities),
+    );
+  });
+
+  it("refuses a fold whose answers or samples do not match its states", () => {
+    const short = { ...folds[0]!, outputs: [{ name: "x", configHash: "x", predictions: [right] }] };
+    expect(() => foldColumns(short)).toThrow(/x gave 1 predictions for 3 states in fold 1/);
+    const stray = {
+      ...folds[0]!,
+      samples: [{ stateId: "nope", program: "p1", runId: 1, end: 0, next: "GoStart" as const }],
+    };
+    expect(() => foldColumns(stray)).toThrow(/state 1:nope has no matching state/);
   });
 
   it("reports accuracy, ECE and NLL pooled over the folds, with family intervals", () => {
@@ -175,7 +214,7 @@ describe("pooling folds and the CV scoreboard", () => {
     expect(d.difference.upper).toBeLessThanOrEqual(1);
     expect(d.difference.lower).toBeLessThanOrEqual(d.difference.upper);
     // Reference listed last: the same difference and interval.
-    const swapped = poolFolds(folds.map((f) => ({ ...f, outputs: [...f.outputs].reverse() })));
+    const swapped = pool(folds.map((f) => ({ ...f, outputs: [...f.outputs].reverse() })));
     const d2 = score(swapped).againstReference[0]!;
     expect(d2.difference.estimate).toBeCloseTo(0.5, 12);
     expect(d2.difference.lower).toBeCloseTo(d.difference.lower, 12);
@@ -183,7 +222,15 @@ describe("pooling folds and the CV scoreboard", () => {
   });
 
   it("agrees with evaluate() on every number both compute", () => {
-    const result = evaluate(pooled.states, pooled.samples, pooled.outputs, {
+    // evaluate() on the folds concatenated by hand, each fold's state ids prefixed to keep them apart.
+    const states = folds.flatMap((f) => f.states.map((s) => ({ ...s, id: `${f.fold}:${s.id}` })));
+    const samples = folds.flatMap((f) => f.samples.map((s) => ({ ...s, stateId: `${f.fold}:${s.stateId}` })));
+    const outputs = ["ngram-ctx:4", "student:kl"].map((name) => ({
+      name,
+      configHash: name,
+      predictions: folds.flatMap((f) => f.outputs.find((o) => o.name === name)!.predictions),
+    }));
+    const result = evaluate(states, samples, outputs, {
       abstraction: "depth",
       holdout: "cv",
       majorityClass: "GoStart",
@@ -216,7 +263,7 @@ describe("pooling folds and the CV scoreboard", () => {
     // Fold 1, t̂ = 0.1: empty sets, nothing covered. Fold 2, t̂ = 0.85: {GoStart, GoBlock}, all covered.
     // The reference: fold 1 right with t̂ = +∞ (all six events, covered); fold 2 puts 1 on GoBlock with
     // t̂ = 0: the set {GoBlock} misses GoStart.
-    const withThresholds = poolFolds([
+    const withThresholds = pool([
       { ...folds[0]!, thresholds: { "ngram-ctx:4": Infinity, "student:kl": 0.1 } },
       { ...folds[1]!, thresholds: { "ngram-ctx:4": 0, "student:kl": 0.85 } },
     ]);
@@ -233,7 +280,7 @@ describe("pooling folds and the CV scoreboard", () => {
     expect(student!.conformal!.coverage.upper).toBeGreaterThan(0.5);
     // Without thresholds in every fold, no conformal scores.
     expect(scores.predictors.every((p) => p.conformal === null)).toBe(true);
-    const partial = poolFolds([{ ...folds[0]!, thresholds: { "student:kl": 0.1 } }, folds[1]!]);
+    const partial = pool([{ ...folds[0]!, thresholds: { "student:kl": 0.1 } }, folds[1]!]);
     expect(partial.thresholds.size).toBe(0);
   });
 

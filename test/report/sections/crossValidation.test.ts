@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { CrossValidationRun } from "../../../src/cv/index.js";
-import { crossValidationScores, poolFolds, type FoldPredictions } from "../../../src/eval/cv.js";
+import { crossValidationScores, foldColumns, poolFolds, type FoldPredictions } from "../../../src/eval/cv.js";
 import {
   crossValidationBoard,
   crossValidationLine,
@@ -42,11 +42,10 @@ const folds: FoldPredictions[] = [
     thresholds: { "student:kl": 0.85, "ngram-ctx:4": 0 },
   },
 ];
-const scores = crossValidationScores(poolFolds(folds), {
+const scores = crossValidationScores(poolFolds(folds.map(foldColumns)), {
   abstraction: "depth",
   familyOf: (p) => `family-${p}`,
   majorityClass: "GoStart",
-  foldOfSample: [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1],
   folds: 2,
   bootstrap: { resamples: 200, seed: 5 },
 });
