@@ -182,18 +182,13 @@ export interface ProbabilityColumn {
   readonly probabilities: Float64Array;
 }
 
-/**
- * One fold reduced to what the pooled scoring reads, in typed columns: no states, prefixes (which
- * hold their runs' records) or prediction objects, so a CV run holds every fold's answers at a
- * few dozen bytes per state and sample while it loads and trains the next fold.
- */
-export interface FoldColumns {
-  readonly fold: number;
-  /** Test states of the fold. */
+/** States and their samples in typed columns (one fold's, or the pooled folds'). */
+export interface StateSampleColumns {
+  /** How many states. */
   readonly states: number;
   /** Event counts of each state, states × EVENT_TYPES.length, row-major. */
   readonly counts: Float64Array;
-  /** Per sample: index of its state in this fold. */
+  /** Per sample: index of its state. */
   readonly stateOf: Int32Array;
   /** Per sample: index in EVENT_TYPES of its observed next event. */
   readonly observed: Uint8Array;
@@ -202,6 +197,15 @@ export interface FoldColumns {
   /** Per sample: index of its program in `programNames`. */
   readonly programOf: Int32Array;
   readonly programNames: readonly string[];
+}
+
+/**
+ * One fold reduced to what the pooled scoring reads, in typed columns: no states, prefixes (which
+ * hold their runs' records) or prediction objects, so a CV run holds every fold's answers at a
+ * few dozen bytes per state and sample while it loads and trains the next fold.
+ */
+export interface FoldColumns extends StateSampleColumns {
+  readonly fold: number;
   readonly outputs: readonly ProbabilityColumn[];
   /** As FoldPredictions.thresholds. */
   readonly thresholds?: Readonly<Record<string, number>>;
@@ -291,16 +295,8 @@ export function foldColumnsOf(fold: FoldAnswers): FoldColumns {
 }
 
 /** The folds as one evaluation input: the columns concatenated, state indices offset past the earlier folds' states. */
-export interface PooledFolds {
-  readonly states: number;
-  /** Event counts of each pooled state, states × EVENT_TYPES.length. */
-  readonly counts: Float64Array;
-  /** Per pooled sample: its pooled state, observed event, run, program (index into programNames) and fold (position in the folds given). */
-  readonly stateOf: Int32Array;
-  readonly observed: Uint8Array;
-  readonly runOf: Float64Array;
-  readonly programOf: Int32Array;
-  readonly programNames: readonly string[];
+export interface PooledFolds extends StateSampleColumns {
+  /** Per pooled sample: its fold (position in the folds given); state indices are offset past the earlier folds' states. */
   readonly foldOf: Int32Array;
   /** One column per predictor that answered in every fold, in the order of the first fold. */
   readonly outputs: ProbabilityColumn[];
