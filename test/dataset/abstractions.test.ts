@@ -2,28 +2,10 @@ import { describe, expect, it } from "vitest";
 import { contextKey, eventSequence, poolStates, splitIndex, statesFromRuns } from "../../src/dataset/abstractions.js";
 import { stateId } from "../../src/dataset/state-id.js";
 import type { RunRecords, State } from "../../src/dataset/types.js";
-import { records } from "./records.js";
+import { records, run1, run2 } from "./records.js";
 import type { RecordSpec } from "./records.js";
 
-// Two runs of one program with the same first events and a different order later:
-// run 1: g1 creates g2, g1 blocks, g2 starts, g2 ends
-// run 2: g1 creates g2, g2 starts, g1 blocks, g2 ends
-const run1: RecordSpec[] = [
-  ["Initial", 1, "Running"],
-  ["GoCreate", 2],
-  ["GoBlock", 1, "chan receive"],
-  ["GoStart", 2],
-  ["GoEnd", 2],
-];
-const run2: RecordSpec[] = [
-  ["Initial", 1, "Running"],
-  ["GoCreate", 2],
-  ["GoStart", 2],
-  ["SyscallEnter", 2],
-  ["SyscallExit", 2],
-  ["GoBlock", 1, "chan receive"],
-  ["GoEnd", 2],
-];
+// run1 and run2 (records.ts): two runs of one program, the same first events, a different order later.
 const run = (program: string, runId: number, specs: RecordSpec[]): RunRecords => ({
   program,
   runId,

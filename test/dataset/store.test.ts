@@ -4,25 +4,7 @@ import { ingestedPrograms, loadDataset, refreshDataset } from "../../src/dataset
 import { loadSide, sideSampleCounts } from "../../src/dataset/split-data.js";
 import { UsageError } from "../../src/errors.js";
 import { insertProgram, insertRun, scratchDatabase } from "./db-fixture.js";
-import { records } from "./records.js";
-import type { RecordSpec } from "./records.js";
-
-const run1: RecordSpec[] = [
-  ["Initial", 1, "Running"],
-  ["GoCreate", 2],
-  ["GoBlock", 1, "chan receive"],
-  ["GoStart", 2],
-  ["GoEnd", 2],
-];
-const run2: RecordSpec[] = [
-  ["Initial", 1, "Running"],
-  ["GoCreate", 2],
-  ["GoStart", 2],
-  ["SyscallEnter", 2],
-  ["SyscallExit", 2],
-  ["GoBlock", 1, "chan receive"],
-  ["GoEnd", 2],
-];
+import { records, run1, run2 } from "./records.js";
 
 function fixture() {
   const { db } = scratchDatabase();
