@@ -179,26 +179,28 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("schedlab eval and report on collected traces", () => {
   let first: EvalJson;
+  /** The baselines on the held-out program, as JSON: run twice, the second time from the cache. */
+  const baselineEval = (): string[] => [
+    "eval",
+    "--predictor",
+    "uniform",
+    "--predictor",
+    "majority",
+    "--predictor",
+    "ngram:3",
+    "--abstraction",
+    "depth",
+    "--holdout",
+    "list:fanout",
+    "--db",
+    dbPath,
+    "--json",
+    "--resamples",
+    "200",
+  ];
 
   it("scores baselines on the held-out program with the ceiling and majority beside them", async () => {
-    const result = await runCli([
-      "eval",
-      "--predictor",
-      "uniform",
-      "--predictor",
-      "majority",
-      "--predictor",
-      "ngram:3",
-      "--abstraction",
-      "depth",
-      "--holdout",
-      "list:fanout",
-      "--db",
-      dbPath,
-      "--json",
-      "--resamples",
-      "200",
-    ]);
+    const result = await runCli(baselineEval());
     expect(result.stderr).not.toContain("failed");
     expect(result.code).toBe(0);
     first = JSON.parse(result.stdout) as EvalJson;
@@ -245,24 +247,7 @@ describe("schedlab eval and report on collected traces", () => {
   }, 300_000);
 
   it("stores the run and answers again from the prediction cache with the same numbers", async () => {
-    const again = await runCli([
-      "eval",
-      "--predictor",
-      "uniform",
-      "--predictor",
-      "majority",
-      "--predictor",
-      "ngram:3",
-      "--abstraction",
-      "depth",
-      "--holdout",
-      "list:fanout",
-      "--db",
-      dbPath,
-      "--json",
-      "--resamples",
-      "200",
-    ]);
+    const again = await runCli(baselineEval());
     expect(again.code).toBe(0);
     const second = JSON.parse(again.stdout) as EvalJson;
     expect(second.evalRunId).toBe(first.evalRunId + 1);
