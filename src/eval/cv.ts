@@ -12,7 +12,6 @@ import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
 import { chooseClusters } from "./evaluate.js";
 import {
-  accuracy,
   type BootstrapInterval,
   type BootstrapOptions,
   brierScore,
@@ -461,6 +460,17 @@ export interface ScoreOptions {
   readonly reference?: string;
 }
 
+/** The indices of the samples with each key, in sample order. */
+function samplesBy<T>(keys: ArrayLike<T>): Map<T, number[]> {
+  const groups = new Map<T, number[]>();
+  for (let i = 0; i < keys.length; i++) {
+    const members = groups.get(keys[i]!);
+    if (members === undefined) groups.set(keys[i]!, [i]);
+    else members.push(i);
+  }
+  return groups;
+}
+
 /** Rows of a states × EVENT_TYPES.length column, one array per state (what the metric functions take). */
 function rowsOf(column: Float64Array, states: number): number[][] {
   return Array.from({ length: states }, (_, i) => Array.from(column.subarray(i * K, (i + 1) * K)));
@@ -486,14 +496,9 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
   const clusters = programs.map(clusterOf);
   const majority = EVENT_TYPES.indexOf(options.majorityClass);
   const zeros = observed.map(() => 0);
-  const foldRows: number[][] = Array.from({ length: options.folds }, () => []);
-  foldOfSample.forEach((f, i) => foldRows[f]?.push(i));
-  const clusterRows = new Map<string, number[]>();
-  clusters.forEach((c, i) => {
-    const rows = clusterRows.get(c);
-    if (rows === undefined) clusterRows.set(c, [i]);
-    else rows.push(i);
-  });
+  const byFold = samplesBy(foldOfSample);
+  const foldRows = Array.from({ length: options.folds }, (_, f) => byFold.get(f) ?? []);
+  const clusterRows = samplesBy(clusters);
   const clusterNames = [...clusterRows.keys()].sort();
   const ceilingLoo = leaveOneRunOutCeiling(
     Array.from(stateOf, (state, i) => ({ state, run: pooled.runOf[i]!, observed: observed[i]! })),
@@ -511,10 +516,13 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     credits.set(output.name, credit);
     const nll = observed.map((y, i) => negativeLogLikelihood([q[i]!], [y]));
     const scores = classScores(confusionMatrix(q, observed, EVENT_TYPES.length));
-    const estimate = accuracy(q, observed);
+    // Accuracy is the mean tie credit (metrics' accuracy()), over all samples or a group of them.
+    const meanCredit = (members: readonly number[]): number =>
+      members.reduce((sum, i) => sum + credit[i]!, 0) / members.length;
+    const estimate = credit.reduce((sum, c) => sum + c, 0) / credit.length;
     const byCluster = clusterNames.map((cluster) => {
-      const rows = clusterRows.get(cluster)!;
-      return { cluster, samples: rows.length, accuracy: rows.reduce((sum, i) => sum + credit[i]!, 0) / rows.length };
+      const members = clusterRows.get(cluster)!;
+      return { cluster, samples: members.length, accuracy: meanCredit(members) };
     });
     const clusterMean = Float64Array.from(byCluster, (c) => c.accuracy);
     clusterMeans.set(output.name, clusterMean);
@@ -532,12 +540,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
       recall: Object.fromEntries(EVENT_TYPES.map((e, k) => [e, scores[k]!.recall])) as Record<EventType, number>,
       gapToCeilingLoo: ceilingLoo - estimate,
       shareOfCeilingLoo: estimate / ceilingLoo,
-      foldAccuracy: foldRows.map((rows) =>
-        accuracy(
-          rows.map((i) => q[i]!),
-          rows.map((i) => observed[i]!),
-        ),
-      ),
+      foldAccuracy: foldRows.map(meanCredit),
       clusterAccuracy: byCluster,
       conformal: conformalScores(
         pooled.thresholds.get(output.name),
