@@ -10,6 +10,7 @@ import { eventLogits, fitModel, type TrainingMatrix } from "./fit.js";
 import type { Standardiser } from "./standardiser.js";
 import type { ModelShape } from "../predict/index.js";
 import type { TrainStudentOptions } from "./types.js";
+import { familyOfProgram } from "./weighting.js";
 
 const K = EVENT_TYPES.length;
 
@@ -19,9 +20,6 @@ export interface CalibrationSet {
   readonly rows: Pick<TrainingMatrix, "rows" | "inputs" | "x" | "events" | "counts" | "feasible">;
   readonly programs: readonly string[];
 }
-
-const familyOfProgram = (familyOf: Readonly<Record<string, string>> | undefined, program: string): string =>
-  familyOf?.[program] ?? program;
 
 /** Rows `indices` of `m` (copied). */
 function subsetRows(m: TrainingMatrix, indices: readonly number[]): TrainingMatrix {
@@ -111,22 +109,4 @@ export function withOutOfFold(a: CalibrationSet, b: CalibrationSet): Calibration
     },
     programs: [...a.programs, ...b.programs],
   };
-}
-
-/** The set's row counts scaled so that every family's total is the mean family total. */
-export function familyWeightedCounts(
-  set: CalibrationSet,
-  familyOf: Readonly<Record<string, string>> | undefined,
-): Float64Array {
-  const { counts } = set.rows;
-  const totals = new Map<string, number>();
-  set.programs.forEach((p, r) => {
-    const f = familyOfProgram(familyOf, p);
-    totals.set(f, (totals.get(f) ?? 0) + counts[r]);
-  });
-  const mean = [...totals.values()].reduce((a, b) => a + b, 0) / Math.max(1, totals.size);
-  return Float64Array.from(
-    counts,
-    (n, r) => n * (mean / (totals.get(familyOfProgram(familyOf, set.programs[r])) ?? mean)),
-  );
 }

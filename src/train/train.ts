@@ -19,7 +19,7 @@ import {
   type StaticFeatures,
   type StudentWeights,
 } from "../predict/index.js";
-import { familyWeightedCounts, outOfFoldRows, withOutOfFold } from "./calibration-set.js";
+import { outOfFoldRows, withOutOfFold } from "./calibration-set.js";
 import {
   CONTEXT_CALIBRATION_FEATURE,
   fitContextTemperature,
@@ -39,7 +39,7 @@ import {
   type TrainedStudent,
   type TrainStudentOptions,
 } from "./types.js";
-import { balanceFamilies, classMarginal, classTotals, classWeights } from "./weighting.js";
+import { classMarginal, classTotals, classWeights, familyEqualised } from "./weighting.js";
 
 const K = EVENT_TYPES.length;
 const T = TAG_CLASSES.length;
@@ -116,7 +116,8 @@ export async function trainOnSplit(
     ? classWeights(totals, options.balanceTemper, options.balanceCap)
     : classWeights(totals, 0, 1);
   const rows = studentRows(fitSide, validationSide, holdoutStates, inputs, weights, options);
-  if (options.familyBalance) balanceFamilies(rows.train, rows.trainPrograms, data.familyOf);
+  if (options.familyBalance)
+    rows.train.weights.set(familyEqualised(rows.train.weights, rows.trainPrograms, data.familyOf));
   options.onProgress?.(
     `${rows.train.rows} training rows (${options.objective}), ${rows.validation.rows} validation ` +
       `and ${rows.holdout.rows} holdout states, ${FEATURE_COUNT} features`,
@@ -264,7 +265,10 @@ function calibrateEnsemble(
       : validationSet;
   const calibrationRows =
     options.calibrationWeighting === "families"
-      ? { ...calibrationSet.rows, counts: familyWeightedCounts(calibrationSet, familyOf) }
+      ? {
+          ...calibrationSet.rows,
+          counts: familyEqualised(calibrationSet.rows.counts, calibrationSet.programs, familyOf),
+        }
       : calibrationSet.rows;
   const pooled = fitStudentCalibration(
     calibrationSet.logits,

@@ -100,24 +100,27 @@ export function scaleByProgram(
   for (let r = 0; r < m.rows; r++) m.weights[r] *= factors.get(programs[r]) ?? 1;
 }
 
+/** A program's family under the split's `familyOf`; a program without one is its own. */
+export const familyOfProgram = (familyOf: Readonly<Record<string, string>> | undefined, program: string): string =>
+  familyOf?.[program] ?? program;
+
 /**
- * `familyBalance`: scales the rows so that every family's total weight is the mean family total
- * (`programs[r]` is row r's program; a program without a family is its own).
+ * `values` (one per row; `programs[r]` is row r's program) scaled so that every family's total
+ * is the mean family total. A family whose total is 0 keeps its values.
  */
-export function balanceFamilies(
-  m: TrainingMatrix,
+export function familyEqualised(
+  values: Float64Array,
   programs: readonly string[],
   familyOf: Readonly<Record<string, string>> | undefined,
-): void {
-  const family = (r: number): string => familyOf?.[programs[r]] ?? programs[r];
+): Float64Array {
+  const families = programs.map((p) => familyOfProgram(familyOf, p));
   const totals = new Map<string, number>();
-  for (let r = 0; r < m.rows; r++) totals.set(family(r), (totals.get(family(r)) ?? 0) + m.weights[r]);
-  if (totals.size === 0) return;
-  const mean = [...totals.values()].reduce((a, b) => a + b, 0) / totals.size;
-  for (let r = 0; r < m.rows; r++) {
-    const total = totals.get(family(r))!;
-    if (total > 0) m.weights[r] *= mean / total;
-  }
+  families.forEach((f, r) => totals.set(f, (totals.get(f) ?? 0) + values[r]));
+  const mean = [...totals.values()].reduce((a, b) => a + b, 0) / Math.max(1, totals.size);
+  return Float64Array.from(values, (v, r) => {
+    const total = totals.get(families[r])!;
+    return total > 0 ? v * (mean / total) : v;
+  });
 }
 
 /**

@@ -3,12 +3,11 @@
 import { describe, expect, it } from "vitest";
 import type { Sample } from "../../src/dataset/types.js";
 import {
-  balanceFamilies,
   capSamplesPerProgram,
   classWeights,
+  familyEqualised,
   trainingProgramFactors,
 } from "../../src/train/weighting.js";
-import type { TrainingMatrix } from "../../src/train/fit.js";
 import type { EventType } from "../../src/core/index.js";
 import { ensembleMembers } from "../../src/train/types.js";
 
@@ -51,14 +50,19 @@ describe("training weights", () => {
 
 describe("family balance", () => {
   it("gives every family the mean family total, keeping the weights within a family in proportion", () => {
-    // Family f has rows of weight 3 and 1 (total 4), family g one row of 12, program h no family (its own, 2).
-    const m = { rows: 4, weights: Float64Array.of(3, 1, 12, 2) } as unknown as TrainingMatrix;
-    balanceFamilies(m, ["a", "b", "c", "h"], { a: "f", b: "f", c: "g" });
-    const mean = (4 + 12 + 2) / 3;
-    expect(m.weights[0]! + m.weights[1]!).toBeCloseTo(mean, 12);
-    expect(m.weights[0]! / m.weights[1]!).toBeCloseTo(3, 12);
-    expect(m.weights[2]).toBeCloseTo(mean, 12);
-    expect(m.weights[3]).toBeCloseTo(mean, 12);
+    // Family f has rows of weight 3 and 1 (total 4), family g one row of 12, program h no family (its own, 2);
+    // program z's family has total 0 and keeps its value.
+    const weights = familyEqualised(Float64Array.of(3, 1, 12, 2, 0), ["a", "b", "c", "h", "z"], {
+      a: "f",
+      b: "f",
+      c: "g",
+    });
+    const mean = (4 + 12 + 2 + 0) / 4;
+    expect(weights[0]! + weights[1]!).toBeCloseTo(mean, 12);
+    expect(weights[0]! / weights[1]!).toBeCloseTo(3, 12);
+    expect(weights[2]).toBeCloseTo(mean, 12);
+    expect(weights[3]).toBeCloseTo(mean, 12);
+    expect(weights[4]).toBe(0);
   });
 });
 
