@@ -15,6 +15,7 @@ import {
   storeProgramStates,
   storedInputHash,
   storedSampleCount,
+  type DatasetProgram,
 } from "./store.js";
 import type { Abstraction, RunRecords, RunSelection, Sample, SampleRow, State } from "./types.js";
 
@@ -85,27 +86,55 @@ export function loadSide(
   names: readonly string[],
   runs: RunSelection = "plain",
 ): SplitSide {
-  const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
   const allRuns: RunRecords[] = [];
-  const fingerprint = createHash("sha256").update(`${abstraction}\0${runSelectionName(runs)}\0`);
-  for (const program of programs) {
+  const { fingerprint, programs } = visitSide(db, abstraction, names, runs, (program, hash, current) => {
     const programRuns = loadProgramRuns(db, program, runs);
-    const hash = programInputHash(db, program.id, abstraction, runs);
-    fingerprint.update(`${program.name}=${hash};`);
-    if (storedInputHash(db, abstraction, program.id) !== hash) {
-      const { states, samples } = statesFromRuns(programRuns, abstraction);
-      storeProgramStates(db, abstraction, program, states, samples, hash);
-    }
+    if (!current) storeRebuilt(db, abstraction, program, programRuns, hash);
     for (const run of programRuns) allRuns.push(run);
-  }
+  });
   const { states, samples } = statesFromRuns(allRuns, abstraction);
   return {
-    fingerprint: fingerprint.digest("hex"),
+    fingerprint,
     programs: programs.map((p) => p.name),
     states,
     samples,
     runs: new Map(allRuns.map((r) => [r.runId, r])),
   };
+}
+
+/**
+ * The side's programs in name order, each visited with its input hash and whether its stored
+ * states were built from those inputs, and the side's fingerprint (abstraction, run selection,
+ * every program's input hash): what loadSide and sideSampleCounts share.
+ */
+function visitSide(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  names: readonly string[],
+  runs: RunSelection,
+  visit: (program: DatasetProgram, hash: string, current: boolean) => void,
+): { readonly fingerprint: string; readonly programs: readonly DatasetProgram[] } {
+  const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
+  const fingerprint = createHash("sha256").update(`${abstraction}\0${runSelectionName(runs)}\0`);
+  for (const program of programs) {
+    const hash = programInputHash(db, program.id, abstraction, runs);
+    fingerprint.update(`${program.name}=${hash};`);
+    visit(program, hash, storedInputHash(db, abstraction, program.id) === hash);
+  }
+  return { fingerprint: fingerprint.digest("hex"), programs };
+}
+
+/** Rebuilds one program's states and samples from its runs and stores them under `hash`; returns its sample count. */
+function storeRebuilt(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  program: DatasetProgram,
+  programRuns: readonly RunRecords[],
+  hash: string,
+): number {
+  const { states, samples } = statesFromRuns(programRuns, abstraction);
+  storeProgramStates(db, abstraction, program, states, samples, hash);
+  return samples.length;
 }
 
 /** What sideSampleCounts returns: loadSide's fingerprint and programs, and each program's sample count. */
@@ -129,24 +158,15 @@ export function sideSampleCounts(
   names: readonly string[],
   runs: RunSelection = "plain",
 ): SideSampleCounts {
-  const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
-  const fingerprint = createHash("sha256").update(`${abstraction}\0${runSelectionName(runs)}\0`);
   const counts: { name: string; samples: number }[] = [];
-  for (const program of programs) {
-    const hash = programInputHash(db, program.id, abstraction, runs);
-    fingerprint.update(`${program.name}=${hash};`);
-    let samples: number;
-    if (storedInputHash(db, abstraction, program.id) === hash) {
-      // Stored from these very inputs: one row per sample, counted without loading a record.
-      samples = storedSampleCount(db, abstraction, program.id);
-    } else {
-      const built = statesFromRuns(loadProgramRuns(db, program, runs), abstraction);
-      storeProgramStates(db, abstraction, program, built.states, built.samples, hash);
-      samples = built.samples.length;
-    }
+  const { fingerprint } = visitSide(db, abstraction, names, runs, (program, hash, current) => {
+    // Stored from these very inputs: one row per sample, counted without loading a record.
+    const samples = current
+      ? storedSampleCount(db, abstraction, program.id)
+      : storeRebuilt(db, abstraction, program, loadProgramRuns(db, program, runs), hash);
     counts.push({ name: program.name, samples });
-  }
-  return { fingerprint: fingerprint.digest("hex"), programs: counts };
+  });
+  return { fingerprint, programs: counts };
 }
 
 /** Resolves the holdout (unless given resolved) and loads fit, validation and test. */
