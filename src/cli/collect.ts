@@ -235,6 +235,11 @@ export function registerCollect(program: Command): void {
       const started = performance.now();
       flags.timeoutGiven = command.getOptionValueSource("timeout") === "cli";
       const store = storeOf(flags);
+      if (!flags.ingest && command.getOptionValueSource("store") === "cli")
+        throw new UsageError(
+          "--store says what the ingest keeps, and --no-ingest skips the ingest",
+          `Drop --no-ingest, or drop --store and give it to \`schedlab ingest --store ${store}\` later.`,
+        );
       if (flags.replay !== undefined) return replay(flags, paths, command);
       if (flags.attempts !== undefined)
         throw new UsageError("--attempts goes with --replay", "Run `schedlab collect --replay RUN_ID --attempts N`.");

@@ -147,6 +147,14 @@ describe("schedlab collect and hunt refuse a flag their mode does not read (real
     );
   });
 
+  it("refuses --store with --no-ingest, which skips the ingest --store is for", async () => {
+    await refused(
+      ["collect", "nowhere", "--no-ingest", "--store", "summary"],
+      "--store says what the ingest keeps, and --no-ingest skips the ingest",
+      /schedlab ingest --store summary/,
+    );
+  });
+
   it("lets hunt's budget flags through (its default budget makes it a hunt)", async () => {
     // The refusal would come before discovery; a hunt of a path without Go code fails on the path.
     const result = await cli("hunt", "nowhere", "--exhaust-budget", "--stop-on", "race");
