@@ -164,6 +164,31 @@ export function loadAdapter(path: string): LoadedAdapter {
       retrain,
     );
   }
+  const evidence: unknown = weights.expertEvidence;
+  if (
+    evidence !== undefined &&
+    !(
+      typeof evidence === "object" &&
+      evidence !== null &&
+      "prior" in evidence &&
+      "switchRate" in evidence &&
+      "maxShare" in evidence &&
+      typeof evidence.maxShare === "number" &&
+      evidence.maxShare > 0 &&
+      evidence.maxShare <= 1 &&
+      typeof evidence.prior === "number" &&
+      typeof evidence.switchRate === "number" &&
+      evidence.prior > 0 &&
+      evidence.prior < 1 &&
+      evidence.switchRate > 0 &&
+      evidence.switchRate <= 1
+    )
+  ) {
+    throw new AdapterError(
+      `adapter ${dir} has a malformed expert evidence (a prior in (0, 1), a switch rate and a largest share in (0, 1])`,
+      retrain,
+    );
+  }
   const skip: unknown = weights.shape.skip;
   if (
     skip !== undefined &&

@@ -40,4 +40,17 @@ export {
   type FeasibilityRule,
   type StudentCalibration,
 } from "./calibration.js";
+export {
+  DEFAULT_EXPERT_EVIDENCE,
+  expertShares,
+  prefixEvidence,
+  shareTrajectory,
+  studentExpertShares,
+  LIKELIHOOD_FLOOR,
+  type ExpertEvidence,
+  type PrefixEvidence,
+  type RunLikelihoods,
+  type StudentDistribution,
+} from "./evidence.js";
+export { networkReader, type NetworkReader, type StudentNetwork } from "./inference.js";
 export type { SavedNgram, StudentFeatureFile, StudentWeights } from "./types.js";

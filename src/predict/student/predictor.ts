@@ -1,15 +1,16 @@
 // The `student:` predictor backend: a saved adapter as a Predictor. Predictions are made
 // from each state's representative prefix, with the adapter's standardiser and calibration
-// (per-member temperatures and the in-context temperature when the adapter has them).
+// (per-member temperatures and the in-context temperature when the adapter has them); the
+// in-context expert's share is fixed, or earned by the run's earlier events (evidence.ts).
 
 import { createHash } from "node:crypto";
 import type { State } from "../../dataset/index.js";
-import { softmaxInPlace } from "../calibration.js";
 import type { Prediction, Predictor, ReasoningTags } from "../types.js";
 import { loadAdapter, loadedNgram } from "./adapter.js";
 import { atContext, calibrateRow, type StudentCalibration } from "./calibration.js";
 import { FEATURE_COUNT, FEATURE_SPEC, featurizePrefixes } from "./features.js";
-import { forward, newWorkspace } from "./model.js";
+import { studentExpertShares } from "./evidence.js";
+import { networkReader } from "./inference.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES } from "./tags.js";
 
@@ -57,49 +58,42 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
     }
   }
 
+  const network = networkReader({ shape, members, mean: weights.mean, std: weights.std, memberTemperatures });
+  const rowCalibration = (x: ArrayLike<number>, offset: number): StudentCalibration =>
+    context === undefined ? calibration : atContext(calibration, context, x[offset + contextColumn]);
+  const evidence = weights.expertEvidence;
+
   return {
     id: `student:${path}`,
     configHash,
     async predict(states: readonly State[]): Promise<Prediction[]> {
       for (const program of new Set(states.map((s) => s.representative.program))) await staticFor(program);
-      const { x, feasible } = featurizePrefixes(
-        states.map((s) => s.representative),
-        {
-          staticOf: (program) => (weights.usesStaticFeatures ? (known.get(program) ?? null) : null),
-          ngram,
-        },
-      );
-      const ws = newWorkspace(shape);
-      const row = new Float64Array(FEATURE_COUNT);
+      const inputs = {
+        staticOf: (program: string) => (weights.usesStaticFeatures ? (known.get(program) ?? null) : null),
+        ngram,
+      };
+      const prefixes = states.map((s) => s.representative);
+      const { x, feasible } = featurizePrefixes(prefixes, inputs);
+      // With evidence, the expert's share of each row is what the run's earlier events earned it.
+      const shares =
+        evidence === undefined
+          ? null
+          : studentExpertShares(prefixes, inputs, network, (row) => rowCalibration(row, 0), evidence);
       const q = new Float64Array(shape.events);
-      const tagMean = new Float64Array(Math.max(1, shape.tags));
       return states.map((_, i) => {
-        for (let j = 0; j < FEATURE_COUNT; j++) row[j] = (x[i * FEATURE_COUNT + j] - weights.mean[j]) / weights.std[j];
-        if (members.length === 1) {
-          forward(shape, members[0], row, 0, ws);
-          q.set(ws.eventLogits.subarray(0, shape.events));
-          tagMean.set(ws.tagLogits.subarray(0, tagMean.length));
-        } else {
-          // The members' mean distribution, as logits (ensembleLogits in fit.ts does the same).
-          q.fill(0);
-          tagMean.fill(0);
-          for (const [m, member] of members.entries()) {
-            forward(shape, member, row, 0, ws);
-            softmaxInPlace(ws.eventLogits, shape.events, memberTemperatures[m]);
-            for (let c = 0; c < shape.events; c++) q[c] += ws.eventLogits[c] / members.length;
-            if (shape.tags > 0) {
-              softmaxInPlace(ws.tagLogits, shape.tags);
-              for (let c = 0; c < shape.tags; c++) tagMean[c] += ws.tagLogits[c] / members.length;
-            }
-          }
-          for (let c = 0; c < shape.events; c++) q[c] = Math.log(Math.max(q[c], 1e-300));
-        }
-        const rowCalibration =
-          context === undefined ? calibration : atContext(calibration, context, x[i * FEATURE_COUNT + contextColumn]);
-        calibrateRow(q, shape.events, rowCalibration, feasible, i * shape.events, x);
+        network.read(x, i * FEATURE_COUNT, q);
+        const at = rowCalibration(x, i * FEATURE_COUNT);
+        calibrateRow(
+          q,
+          shape.events,
+          shares === null ? at : { ...at, expertWeight: shares[i] },
+          feasible,
+          i * shape.events,
+          x,
+        );
         const probabilities = Array.from(q);
         if (shape.tags === 0) return { probabilities };
-        return { probabilities, tags: reasoningTags(tagMean, shape.tags, q) };
+        return { probabilities, tags: reasoningTags(network.tags, shape.tags, q) };
       });
     },
   };

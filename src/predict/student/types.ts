@@ -2,6 +2,7 @@
 
 import type { EventType } from "../../core/index.js";
 import type { ContextTemperature, FeasibilityRule } from "./calibration.js";
+import type { ExpertEvidence } from "./evidence.js";
 import type { FeatureSpec } from "./features.js";
 import type { ModelShape } from "./model.js";
 import type { StaticFeatures } from "./static-features.js";
@@ -30,6 +31,11 @@ export interface StudentWeights {
   readonly prior: readonly number[];
   /** β, the share of the row's in-context expert (ctx.mix.p.*) mixed in after calibration (absent: 0). */
   readonly expertWeight?: number;
+  /**
+   * The expert's share per row from the run's own earlier events (evidence.ts), in place of the
+   * fixed expertWeight (absent: the fixed share).
+   */
+  readonly expertEvidence?: ExpertEvidence;
   /** Calibration mode "per-member": each member's temperature before the mean (absent: 1 each). */
   readonly memberTemperatures?: readonly number[];
   /** Calibration mode "in-context": the temperature scaled by a feature of the row (absent: none). */

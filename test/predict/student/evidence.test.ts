@@ -1,0 +1,99 @@
+// The in-context expert's evidence-earned share: the fixed-share update, its limits, and that a
+// prefix's share never reads the run's future.
+
+import { describe, expect, it } from "vitest";
+import type { Prefix } from "../../../src/dataset/types.js";
+import {
+  expertShares,
+  LIKELIHOOD_FLOOR,
+  prefixEvidence,
+  shareTrajectory,
+  type RunLikelihoods,
+} from "../../../src/predict/student/evidence.js";
+import { NO_FEATURE_INPUTS } from "../../../src/predict/student/features.js";
+import type { GoroutineRecord, RecordKind } from "../../../src/core/index.js";
+
+let seq = 0;
+const rec = (kind: RecordKind, goroutine: number, actor: number | null, reason = ""): GoroutineRecord => ({
+  seq: seq++,
+  timeNs: seq * 1000,
+  kind,
+  goroutine,
+  actor,
+  reason,
+  site: null,
+});
+
+const likelihoods = (student: number[], expert: number[]): RunLikelihoods => ({
+  positions: Int32Array.from(student.map((_, i) => i)),
+  student: Float64Array.from(student),
+  expert: Float64Array.from(expert),
+});
+
+describe("the expert's evidence-earned share", () => {
+  it("starts at the prior and follows Bayes' rule, then returns a share ρ of the weight to the prior", () => {
+    const w = shareTrajectory(likelihoods([0.2, 0.5], [0.8, 0.5]), { prior: 0.25, switchRate: 0.1 });
+    expect(w).toHaveLength(3);
+    expect(w[0]).toBe(0.25);
+    const posterior = (0.25 * 0.8) / (0.25 * 0.8 + 0.75 * 0.2); // 4/7
+    expect(w[1]).toBeCloseTo(0.9 * posterior + 0.1 * 0.25, 12);
+    // Equal likelihoods leave the posterior where it was; only the drift back to π moves it.
+    expect(w[2]).toBeCloseTo(0.9 * w[1] + 0.1 * 0.25, 12);
+  });
+
+  it("hands a run to the expert that keeps predicting it better, and back when it stops", () => {
+    const better = Array.from({ length: 40 }, () => 0.9);
+    const worse = Array.from({ length: 40 }, () => 0.3);
+    const w = shareTrajectory(likelihoods([...worse, ...better], [...better, ...worse]), {
+      prior: 0.1,
+      switchRate: 0.01,
+    });
+    expect(w[40]).toBeGreaterThan(0.98);
+    expect(w[80]).toBeLessThan(0.05);
+  });
+
+  it("is the fixed share π at every prefix when ρ = 1", () => {
+    const w = shareTrajectory(likelihoods([0.1, 0.9, 0.5], [0.9, 0.1, 0.5]), { prior: 0.3, switchRate: 1 });
+    expect(Array.from(w)).toEqual([0.3, 0.3, 0.3, 0.3]);
+  });
+
+  it("floors a likelihood of zero, so one surprise cannot end an expert for good", () => {
+    const w = shareTrajectory(likelihoods([0.5, 0.5], [0, 0.5]), { prior: 0.5, switchRate: 0.001 });
+    expect(w[1]).toBeCloseTo(0.999 * (LIKELIHOOD_FLOOR / (LIKELIHOOD_FLOOR + 0.5)) + 0.0005, 12);
+    expect(w[1]).toBeGreaterThan(0);
+  });
+
+  it("reads each run once and gives every prefix the share after the events before it, never after", () => {
+    const records = [
+      rec("Initial", 1, null, "Running"),
+      rec("GoCreate", 2, 1),
+      rec("GoBlock", 1, 1, "chan receive"),
+      rec("GoStart", 2, null),
+      rec("GoUnblock", 1, 2),
+      rec("GoEnd", 2, 2),
+      rec("GoStart", 1, null),
+    ];
+    const prefix = (end: number, recs = records): Prefix => ({ program: "p", runId: 1, procs: 1, records: recs, end });
+    let calls = 0;
+    const uniform = (_row: Float32Array, q: Float64Array): void => {
+      calls++;
+      q.fill(1 / 6);
+    };
+    const evidence = prefixEvidence([prefix(5), prefix(2), prefix(4)], NO_FEATURE_INPUTS, uniform);
+    expect(evidence.runs).toHaveLength(1);
+    expect(Array.from(evidence.runs[0].positions)).toEqual([1, 2, 3, 4]); // events before the longest prefix
+    expect(calls).toBe(4);
+    expect(Array.from(evidence.eventsBefore)).toEqual([4, 1, 3]);
+    const shares = expertShares(evidence, { prior: 0.2, switchRate: 0.05, maxShare: 0.5 });
+    const w = shareTrajectory(evidence.runs[0], { prior: 0.2, switchRate: 0.05 });
+    expect(Array.from(shares)).toEqual([0.5 * w[4], 0.5 * w[1], 0.5 * w[3]]);
+    // What follows the prefix's end does not change its share.
+    const altered = [...records.slice(0, 4), rec("GoSched", 2, 2, "runtime.Gosched"), rec("GoEnd", 2, 2)];
+    const again = expertShares(prefixEvidence([prefix(4, altered)], NO_FEATURE_INPUTS, uniform), {
+      prior: 0.2,
+      switchRate: 0.05,
+      maxShare: 0.5,
+    });
+    expect(again[0]).toBe(shares[2]);
+  });
+});
