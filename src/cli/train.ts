@@ -15,7 +15,7 @@ import { pct } from "../core/index.js";
 import { UsageError } from "../errors.js";
 import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
-import { ACTIVATIONS, FEASIBILITY_RULES, MODEL_KINDS } from "../predict/index.js";
+import { ACTIVATIONS, FEASIBILITY_RULES, MODEL_KINDS, type ExpertEvidence } from "../predict/index.js";
 import { CALIBRATION_MODES, DEFAULT_TRAIN_OPTIONS, OBJECTIVES, trainFromDatabase } from "../train/index.js";
 
 interface TrainCliOptions {
@@ -27,6 +27,7 @@ interface TrainCliOptions {
   staticFeatures?: boolean;
   expertSkip?: boolean;
   contextExpert: boolean;
+  expertEvidence: string | false;
   familyBalance?: boolean;
   abstraction: string;
   holdout?: string;
@@ -124,6 +125,13 @@ export function registerTrain(program: Command): void {
       "--no-context-expert",
       "do not mix the run's in-context n-gram (ngram-ctx:4's answer) into the calibrated distribution (β = 0)",
     )
+    .option(
+      "--expert-evidence <prior,switch,max>",
+      "the in-context n-gram's share as the run's own earlier events earn it: a fixed-share mixture's prior π, " +
+        "switch rate ρ and largest share κ",
+      evidenceText(d.expertEvidence),
+    )
+    .option("--no-expert-evidence", "give the in-context n-gram one fixed share β fitted on validation instead")
     .option("--family-balance", "weigh every training family the same in the fit (after the per-program cap)")
     .option("--json", "print the card as JSON")
     .action(async (opts: TrainCliOptions) => {
@@ -163,6 +171,7 @@ export function registerTrain(program: Command): void {
           staticFeatures: opts.staticFeatures === true,
           expertSkip: opts.expertSkip === true,
           contextExpert: opts.contextExpert,
+          expertEvidence: opts.expertEvidence === false ? null : parseExpertEvidence(opts.expertEvidence),
           familyBalance: opts.familyBalance === true,
           splitGrid: opts.splitGrid,
           feasibility: parseChoice("--feasibility", opts.feasibility, FEASIBILITY_RULES),
@@ -198,4 +207,26 @@ export function registerTrain(program: Command): void {
         db.close();
       }
     });
+}
+
+function evidenceText(e: ExpertEvidence | null): string {
+  return e === null ? "" : `${e.prior},${e.switchRate},${e.maxShare}`;
+}
+
+/** "π,ρ,κ" with π in (0, 1), ρ and κ in (0, 1]. */
+export function parseExpertEvidence(text: string): ExpertEvidence {
+  const parts = text.split(",").map((p) => Number(p.trim()));
+  const [prior, switchRate, maxShare] = parts;
+  if (
+    parts.length !== 3 ||
+    !(prior > 0 && prior < 1) ||
+    !(switchRate > 0 && switchRate <= 1) ||
+    !(maxShare > 0 && maxShare <= 1)
+  ) {
+    throw new UsageError(
+      `--expert-evidence takes three numbers "prior,switch,max" (prior in (0, 1), the others in (0, 1]), got "${text}"`,
+      `Pass e.g. --expert-evidence ${evidenceText(DEFAULT_TRAIN_OPTIONS.expertEvidence)}, or --no-expert-evidence for the fixed share.`,
+    );
+  }
+  return { prior, switchRate, maxShare };
 }

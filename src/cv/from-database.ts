@@ -182,6 +182,7 @@ async function trainFoldStudents(
           balance: recipe.balance,
           expertSkip: recipe.expertSkip,
           contextExpert: recipe.contextExpert,
+          expertEvidence: recipe.expertEvidence,
           familyBalance: recipe.familyBalance,
           ...(recipe.calibrationFolds === undefined ? {} : { calibrationFolds: recipe.calibrationFolds }),
           ...(recipe.calibrationMode === undefined ? {} : { calibrationMode: recipe.calibrationMode }),

@@ -2,8 +2,8 @@
 // never a saved adapter (one trained on some split may have seen the test fold).
 
 import { UsageError } from "../errors.js";
-import { parsePredictorSpec } from "../predict/index.js";
-import type { CalibrationMode } from "../train/index.js";
+import { parsePredictorSpec, type ExpertEvidence } from "../predict/index.js";
+import { DEFAULT_TRAIN_OPTIONS, type CalibrationMode } from "../train/index.js";
 
 /**
  * What CV trains for `student:RECIPE`: RECIPE is an objective (ce, kl, trajectory) followed by
@@ -13,7 +13,8 @@ import type { CalibrationMode } from "../train/index.js";
  * `--calibration-mode per-member`) and "-ctxcal" (a temperature that depends on the run's
  * in-context predictability: `--calibration-mode in-context`), "-skip" (the n-gram experts'
  * log-probabilities wired into the event logits: `--expert-skip`) and "-noctxmix" (without the run's
- * in-context n-gram mixed into the calibrated distribution: `--no-context-expert`) and "-fambal"
+ * in-context n-gram mixed into the calibrated distribution: `--no-context-expert`), "-noevid" (its
+ * share fixed rather than earned by the run's earlier events: `--no-expert-evidence`) and "-fambal"
  * (every training family weighs the same: `--family-balance`), e.g. "kl", "kl-tags",
  * "kl-calfolds4" — `schedlab run` names its students so. A path is refused: a saved adapter
  * was trained on some split, so it may have seen the test fold.
@@ -25,6 +26,8 @@ export interface StudentRecipe {
   readonly balance: boolean;
   readonly expertSkip: boolean;
   readonly contextExpert: boolean;
+  /** The evidence-earned share of the in-context expert; null: the fixed share (recipe flag -noevid). */
+  readonly expertEvidence: ExpertEvidence | null;
   readonly familyBalance: boolean;
   /** ≥ 2: calibration also on out-of-fold predictions; undefined: the training default. */
   readonly calibrationFolds?: number;
@@ -49,6 +52,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
         f === "balance" ||
         f === "skip" ||
         f === "noctxmix" ||
+        f === "noevid" ||
         f === "fambal" ||
         f in MODE_FLAGS ||
         CALIBRATION_FOLDS.test(f),
@@ -60,7 +64,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
   if (!valid) {
     throw new UsageError(
       `--cv trains student:${name} in every fold, but "${name}" is not a student recipe`,
-      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -noctxmix, -fambal, " +
+      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -noctxmix, -noevid, -fambal, " +
         "and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; " +
         "saved adapters cannot be cross-validated (they were trained on some of the test families).",
     );
@@ -72,6 +76,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
     balance: flags.includes("balance"),
     expertSkip: flags.includes("skip"),
     contextExpert: !flags.includes("noctxmix"),
+    expertEvidence: flags.includes("noevid") ? null : DEFAULT_TRAIN_OPTIONS.expertEvidence,
     familyBalance: flags.includes("fambal"),
     ...(folds === undefined ? {} : { calibrationFolds: folds }),
     ...(modes[0] === undefined ? {} : { calibrationMode: modes[0] }),

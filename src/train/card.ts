@@ -8,14 +8,18 @@ import {
   atContext,
   calibrateRow,
   FEATURE_COUNT,
+  FEATURE_SPEC,
   FEATURE_VERSION,
   modelLayout,
+  networkReader,
   nllOf,
+  studentExpertShares,
   type ContextTemperature,
+  type ExpertEvidence,
+  type FeatureInputs,
   type ModelShape,
   type StudentCalibration,
 } from "../predict/index.js";
-import { calibratedNll } from "./calibration.js";
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
 import { ensembleLogits, type FitResult, type TrainingMatrix } from "./fit.js";
 import type { Standardiser } from "./standardiser.js";
@@ -36,6 +40,8 @@ export interface CalibratedEnsemble {
   readonly calibration: StudentCalibration;
   /** Calibration mode "in-context": the temperature's dependence on a feature of the row. */
   readonly context: ContextTemperature | undefined;
+  /** The in-context expert's share earned by each run's earlier events, in place of calibration.expertWeight. */
+  readonly evidence: ExpertEvidence | undefined;
 }
 
 /** The majority baseline's event: the most frequent next event of every non-held-out program, as the eval stage fits it. */
@@ -51,40 +57,74 @@ export function scoreStates(
   m: TrainingMatrix,
   student: CalibratedEnsemble,
   majorityEvent: EventType,
+  inputs: FeatureInputs,
 ): CardMetrics | null {
   if (states.length === 0) return null;
-  const { shape, members, standardiser, memberTemperatures, calibration, context } = student;
+  const { shape, members, standardiser, memberTemperatures } = student;
   const logits = ensembleLogits(shape, members, m, standardiser, memberTemperatures);
-  const evidence = context === undefined ? null : featureColumn(m, context.feature);
   const kept = states.filter((s) => totalCount(s.counts) > 0);
+  const shares = student.evidence === undefined ? null : studentEvidence(student, student.evidence, kept, inputs);
+  const calibrationOf = rowCalibrations(student, m, shares);
   const q = new Float64Array(K);
   const scored = kept.map((s, i) => {
     for (let c = 0; c < K; c++) q[c] = logits[i * K + c];
-    calibrateRow(
-      q,
-      K,
-      evidence === null ? calibration : atContext(calibration, context, evidence[i]),
-      m.feasible,
-      i * K,
-      m.x,
-    );
+    calibrateRow(q, K, calibrationOf(i), m.feasible, i * K, m.x);
     return { counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: Array.from(q) };
   });
   return cardMetrics(scored, majorityEvent);
 }
 
-/** Validation NLL of calibrated logits, with the in-context temperature when there is one. */
+/** Row r's calibration: the in-context temperature when there is one, the evidence-earned expert share when given. */
+function rowCalibrations(
+  student: Pick<CalibratedEnsemble, "calibration" | "context">,
+  m: TrainingMatrix,
+  shares: Float64Array | null,
+): (r: number) => StudentCalibration {
+  const { calibration, context } = student;
+  const h = context === undefined ? null : featureColumn(m, context.feature);
+  return (r) => {
+    const at = h === null ? calibration : atContext(calibration, context, h[r]);
+    return shares === null ? at : { ...at, expertWeight: shares[r] };
+  };
+}
+
+/**
+ * The in-context expert's share at each state (`kept`: states with samples, in row order) under
+ * `evidence`, as the adapter's predictor will compute it.
+ */
+export function studentEvidence(
+  student: CalibratedEnsemble,
+  evidence: ExpertEvidence,
+  kept: readonly State[],
+  inputs: FeatureInputs,
+): Float64Array {
+  const { shape, members, standardiser, calibration, context } = student;
+  const network = networkReader({
+    shape,
+    members,
+    mean: standardiser.mean,
+    std: standardiser.std,
+    memberTemperatures: student.memberTemperatures ?? members.map(() => 1),
+  });
+  const column = context === undefined ? -1 : FEATURE_SPEC.names.indexOf(context.feature);
+  return studentExpertShares(
+    kept.map((s) => s.representative),
+    inputs,
+    network,
+    (row) => (column < 0 ? calibration : atContext(calibration, context, row[column])),
+    evidence,
+  );
+}
+
+/** Validation NLL of calibrated logits, with the in-context temperature and the expert's shares (`shares`) when there are. */
 export function contextualNll(
   logits: Float64Array,
   m: TrainingMatrix,
-  calibration: StudentCalibration,
-  context: ContextTemperature | undefined,
+  student: Pick<CalibratedEnsemble, "calibration" | "context">,
+  shares: Float64Array | null,
 ): number {
-  if (context === undefined) return calibratedNll(logits, m, K, calibration, m.feasible, m.x);
-  const h = featureColumn(m, context.feature);
-  return nllOf(logits, m, K, (q, offset) =>
-    calibrateRow(q, K, atContext(calibration, context, h[offset / K]), m.feasible, offset, m.x),
-  );
+  const calibrationOf = rowCalibrations(student, m, shares);
+  return nllOf(logits, m, K, (q, offset) => calibrateRow(q, K, calibrationOf(offset / K), m.feasible, offset, m.x));
 }
 
 /** What a training run knows when it writes the card. */
@@ -175,6 +215,11 @@ export function studentCard(facts: CardFacts): StudentCard {
         ...(context === undefined
           ? {}
           : { contextTemperature: `${context.feature} slope ${context.slope} centre ${context.centre.toFixed(3)}` }),
+        inContextExpert:
+          facts.student.evidence !== undefined
+            ? `share earned by evidence: prior ${facts.student.evidence.prior}, switch rate ` +
+              `${facts.student.evidence.switchRate}, largest share ${facts.student.evidence.maxShare}`
+            : `fixed share ${calibration.expertWeight ?? 0}`,
         programWeighting: "min(1, 4·median/n_p) on training rows and validation counts",
       },
       featureVersion: FEATURE_VERSION,

@@ -26,7 +26,14 @@ import {
   fitStudentCalibration,
   memberTemperatures,
 } from "./calibration.js";
-import { contextualNll, majorityEventOf, scoreStates, studentCard, type CalibratedEnsemble } from "./card.js";
+import {
+  contextualNll,
+  majorityEventOf,
+  scoreStates,
+  studentCard,
+  studentEvidence,
+  type CalibratedEnsemble,
+} from "./card.js";
 import { ensembleLogits, eventLogits, fitModel, type FitResult } from "./fit.js";
 import { fitStandardiser, type Standardiser } from "./standardiser.js";
 import { cappedStateRows, featureColumn, keptStates, studentRows, type StudentRows } from "./rows.js";
@@ -160,9 +167,16 @@ export async function trainOnSplit(
     programsWithoutStaticFeatures: missing,
     student,
     fits,
-    validationNll: contextualNll(student.validationLogits, rows.validation, student.calibration, student.context),
-    holdout: scoreStates(holdoutStates, rows.holdout, student, majorityEvent),
-    validation: scoreStates(validationSide.states, rows.validation, student, majorityEvent),
+    validationNll: contextualNll(
+      student.validationLogits,
+      rows.validation,
+      student,
+      student.evidence === undefined
+        ? null
+        : studentEvidence(student, student.evidence, keptStates(validationSide.states), inputs),
+    ),
+    holdout: scoreStates(holdoutStates, rows.holdout, student, majorityEvent, inputs),
+    validation: scoreStates(validationSide.states, rows.validation, student, majorityEvent, inputs),
   });
   const staticTable: Record<string, StaticFeatures> = {};
   for (const [program, f] of [...staticFeatures].sort(([a], [b]) => a.localeCompare(b))) staticTable[program] = f;
@@ -280,6 +294,15 @@ function calibrateEnsemble(
     options.contextExpert ? calibrationRows.x : null,
   );
   // Calibration mode "in-context": the temperature scaled by how predictable the run has been to itself.
+  // The expert's share earned by each run's own earlier events (the default) in place of the fixed
+  // share β; the pooled (T, α) are kept. Not with calibration folds or another calibration mode.
+  const evidence =
+    options.expertEvidence !== null &&
+    options.contextExpert &&
+    calibrationSet === validationSet &&
+    options.calibrationMode === "pooled"
+      ? options.expertEvidence
+      : undefined;
   const { calibration, context } =
     options.calibrationMode === "in-context"
       ? fitContextTemperature(
@@ -293,7 +316,16 @@ function calibrateEnsemble(
           calibrationRows.x,
         )
       : { calibration: pooled, context: undefined };
-  return { shape, members, standardiser, memberTemperatures: perMember, calibration, context, validationLogits };
+  return {
+    shape,
+    members,
+    standardiser,
+    memberTemperatures: perMember,
+    calibration,
+    context,
+    evidence,
+    validationLogits,
+  };
 }
 
 /** weights.json of the calibrated ensemble (format version 2). */
@@ -314,6 +346,7 @@ function studentWeights(student: CalibratedEnsemble, usesStaticFeatures: boolean
     ...(calibration.expertWeight === undefined ? {} : { expertWeight: calibration.expertWeight }),
     ...(memberTemperatures === undefined ? {} : { memberTemperatures }),
     ...(context === undefined ? {} : { contextTemperature: context }),
+    ...(student.evidence === undefined ? {} : { expertEvidence: student.evidence }),
     feasibility: calibration.feasibility,
     infeasibleCap: calibration.infeasibleCap,
     eventTypes: [...EVENT_TYPES],

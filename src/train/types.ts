@@ -3,7 +3,15 @@
 
 import type { Abstraction, Sample, State } from "../dataset/index.js";
 import type { EventType } from "../core/index.js";
-import type { Activation, FeasibilityRule, ModelKind, StudentFeatureFile, StudentWeights } from "../predict/index.js";
+import {
+  DEFAULT_EXPERT_EVIDENCE,
+  type Activation,
+  type ExpertEvidence,
+  type FeasibilityRule,
+  type ModelKind,
+  type StudentFeatureFile,
+  type StudentWeights,
+} from "../predict/index.js";
 import type { CardMetrics } from "./card-metrics.js";
 import type { CalibrationMode } from "./calibration.js";
 import type { Progress } from "../progress.js";
@@ -90,6 +98,13 @@ export interface TrainStudentOptions {
    * CV it raised accuracy and lowered NLL at depth and split (docs/experiments/training.md).
    */
   readonly contextExpert: boolean;
+  /**
+   * With the in-context expert: its share per row earned by the run's own earlier events (a
+   * fixed-share Bayesian mixture of student and expert, src/predict/student/evidence.ts) in
+   * place of the fixed share β; null: the fixed share. Pooled calibration without calibration
+   * folds only (otherwise the fixed share).
+   */
+  readonly expertEvidence: ExpertEvidence | null;
   /** Scale the training rows so that every family weighs the same in the fit (after the per-program cap). */
   readonly familyBalance: boolean;
   /**
@@ -130,6 +145,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   calibrationWeighting: "samples",
   calibrationMode: "pooled",
   contextExpert: true,
+  expertEvidence: DEFAULT_EXPERT_EVIDENCE,
   familyBalance: false,
   members: "auto",
 };

@@ -13,6 +13,7 @@ const klRecipe = (name: string, flags: object = {}): object => ({
   balance: false,
   expertSkip: false,
   contextExpert: true,
+  expertEvidence: { prior: 0.2, switchRate: 0.1, maxShare: 0.3 },
   familyBalance: false,
   ...flags,
 });
@@ -24,6 +25,7 @@ describe("student recipes", () => {
       klRecipe("kl-skip-fambal", { expertSkip: true, familyBalance: true }),
     );
     expect(parseStudentRecipe("kl-tags-noctxmix")).toMatchObject({ tags: true, contextExpert: false });
+    expect(parseStudentRecipe("kl-noevid")).toEqual(klRecipe("kl-noevid", { expertEvidence: null }));
     expect(parseStudentRecipe("kl-calfolds4")).toEqual(klRecipe("kl-calfolds4", { calibrationFolds: 4 }));
     expect(
       studentRecipesOf(["ngram:3", "student:kl", "cal:student:ce-balance", "student:kl"]).map((r) => r.name),

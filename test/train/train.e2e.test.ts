@@ -9,7 +9,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { AdapterError, createPredictor, featurizePrefixes, loadStudentPredictor } from "../../src/predict/index.js";
 import { resolveHoldout, statesFromRuns } from "../../src/dataset/index.js";
 import { openDatabase } from "../../src/store/index.js";
-import { cardMetrics, saveAdapter, type TrainedStudent, type TrainFromDatabaseOptions } from "../../src/train/index.js";
+import {
+  cardMetrics,
+  DEFAULT_TRAIN_OPTIONS,
+  saveAdapter,
+  type TrainedStudent,
+  type TrainFromDatabaseOptions,
+} from "../../src/train/index.js";
 import { EVENT_TYPES } from "../../src/core/index.js";
 import { runCli } from "../helpers/cli.js";
 import { FIXTURE_PROGRAMS, mixedDatabase, traceFixtures, trainOnDatabase, type TracedCorpus } from "./traced-runs.js";
@@ -135,6 +141,47 @@ describe("training a student on real traces", () => {
     await expect(loadStudentPredictor(join(corpus.scratch, "nowhere"))).rejects.toThrow(/weights.json is missing/);
   });
 
+  it("gives the in-context expert the share each run's earlier events earn it, or one fixed share, and round-trips both", async () => {
+    const base = { objective: "kl", model: "mlp", abstraction: "depth", epochs: 8 } as const;
+    const earned = await train(base);
+    const fixed = await train({ ...base, expertEvidence: null });
+    expect(earned.weights.expertEvidence).toEqual(DEFAULT_TRAIN_OPTIONS.expertEvidence);
+    expect(earned.card.training.hyperParameters.inContextExpert).toMatch(/^share earned by evidence: prior 0.2/);
+    expect(fixed.weights.expertEvidence).toBeUndefined();
+    expect(fixed.card.training.hyperParameters.inContextExpert).toMatch(/^fixed share/);
+    expect(fixed.weights.params).toEqual(earned.weights.params); // the same network, another mixture
+    const states = holdoutStates("depth");
+    const scores = await Promise.all(
+      [earned, fixed].map(async (student, k) => {
+        const dir = join(corpus.scratch, "adapters", `evidence-${k}`);
+        saveAdapter(dir, student);
+        const predictions = await (await loadStudentPredictor(dir)).predict(states);
+        const metrics = cardMetrics(
+          states.map((s, i) => ({
+            counts: EVENT_TYPES.map((e) => s.counts[e]),
+            probabilities: predictions[i].probabilities,
+          })),
+          student.card.holdout!.majorityEvent,
+        );
+        // The predictor computes the shares the card was scored with.
+        expect(metrics.accuracy).toBeCloseTo(student.card.holdout!.accuracy, 6);
+        expect(metrics.nll).toBeCloseTo(student.card.holdout!.nll, 6);
+        return { dir, predictions };
+      }),
+    );
+    expect(scores[0].predictions.map((p) => p.probabilities)).not.toEqual(
+      scores[1].predictions.map((p) => p.probabilities),
+    );
+    const weights = JSON.parse(readFileSync(join(scores[0].dir, "weights.json"), "utf8"));
+    for (const expertEvidence of [
+      { prior: 0, switchRate: 0.1, maxShare: 0.3 },
+      { prior: 0.2, switchRate: 0.1 },
+    ]) {
+      writeFileSync(join(scores[0].dir, "weights.json"), JSON.stringify({ ...weights, expertEvidence }));
+      await expect(loadStudentPredictor(scores[0].dir)).rejects.toThrow(/malformed expert evidence/);
+    }
+  });
+
   it("calibrates toward the training class marginal, and reads version-1 adapters as temperature scaling", async () => {
     const student = await train({ objective: "kl", model: "mlp", tags: true });
     const w = student.weights;
@@ -159,11 +206,18 @@ describe("training a student on real traces", () => {
     // With a prior weight α, no in-context expert and no feasibility rule, every probability is at least α times the prior's.
     writeFileSync(
       join(dir, "weights.json"),
-      JSON.stringify({ ...w, priorWeight: 0.5, feasibility: "none", expertWeight: undefined }),
+      JSON.stringify({
+        ...w,
+        priorWeight: 0.5,
+        feasibility: "none",
+        expertWeight: undefined,
+        expertEvidence: undefined,
+      }),
     );
     for (const p of await (await loadStudentPredictor(dir)).predict(states))
       p.probabilities.forEach((q, c) => expect(q).toBeGreaterThanOrEqual(0.5 * w.prior[c] - 1e-12));
-    // The in-context expert's share is fitted by default (β of EXPERT_WEIGHT_GRID, 0 when it does not help).
+    // The fixed share β of the in-context expert (EXPERT_WEIGHT_GRID, 0 when it does not help) is fitted even where the
+    // share earned by evidence replaces it.
     expect(w.expertWeight ?? 0).toBeGreaterThanOrEqual(0);
     expect(w.expertWeight ?? 0).toBeLessThan(1);
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...w, expertWeight: 1 }));
