@@ -1,7 +1,7 @@
 // The four teacher/student output relations (docs/fidelity.md) on one set of states: pure,
 // predictions in, violation rates with program-bootstrap intervals out.
 
-import type { State } from "../dataset/index.js";
+import type { Sample, SampleRow, State } from "../dataset/index.js";
 import {
   type BootstrapInterval,
   clusterBootstrapMeanDifference,
@@ -14,7 +14,7 @@ import {
   topLabel,
   topLabels,
 } from "../metrics/index.js";
-import type { EvaluationSample, PredictorOutput } from "../eval/index.js";
+import type { PredictorOutput } from "../predict/index.js";
 import { EVENT_TYPES } from "../core/index.js";
 import { calibrationTallies, mr4FromTallies } from "./calibration-alignment.js";
 import { FidelityInputError } from "./errors.js";
@@ -167,7 +167,7 @@ function summary(
  */
 export function checkFidelity(
   states: readonly State[],
-  samples: readonly EvaluationSample[],
+  samples: readonly (Sample | SampleRow)[],
   teacher: PredictorOutput,
   student: PredictorOutput,
   options: FidelityOptions = {},
