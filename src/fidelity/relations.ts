@@ -14,7 +14,7 @@ import {
   topLabel,
   topLabels,
 } from "../metrics/index.js";
-import type { PredictorOutput } from "../predict/index.js";
+import { probabilityVectorProblem, type PredictorOutput } from "../predict/index.js";
 import { EVENT_TYPES } from "../core/index.js";
 import { calibrationTallies, mr4FromTallies } from "./calibration-alignment.js";
 import { FidelityInputError } from "./errors.js";
@@ -103,8 +103,7 @@ function checkAligned(states: readonly State[], output: PredictorOutput): void {
   }
   output.predictions.forEach((p, i) => {
     const q = p.probabilities;
-    const sum = q.reduce((s, x) => s + x, 0);
-    if (q.length !== EVENT_TYPES.length || !q.every((x) => Number.isFinite(x) && x >= 0) || Math.abs(sum - 1) > 1e-6) {
+    if (probabilityVectorProblem(q) !== null) {
       throw new FidelityInputError(
         `predictor ${output.name} gave an invalid distribution for state ${states[i]!.id}: [${q.join(", ")}]`,
         "Each prediction must be six finite non-negative probabilities in EVENT_TYPES order summing to 1.",
