@@ -3,46 +3,31 @@
 // README is a file of the repository. Placeholders (`src/predict/NAME.ts`) are not paths, and
 // docs/experiments/ is a record of what was (its paths are as they were at the commit it cites).
 
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { extname, join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
+import { lineHits, ROOT, textFiles } from "../helpers/repository-files.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const TEXT_EXTENSIONS = new Set([".ts", ".go", ".md", ".mjs", ".js", ".cjs"]);
 /** A repository path of a TypeScript file, not preceded by a path character (so not the tail of a longer path). */
 const TS_PATH = /(?<![\w./-])(?:src|test)\/[\w./-]+\.ts\b/g;
 const PLACEHOLDER = /\bNAME\b/;
 
-function textFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    // Hidden folders (test/.tmp holds what running tests write) and fixtures are not prose.
-    if (entry.isDirectory()) return entry.name.startsWith(".") || entry.name === "fixtures" ? [] : textFiles(path);
-    return entry.isFile() && TEXT_EXTENSIONS.has(extname(entry.name)) ? [path] : [];
-  });
-}
-
 /** "file:line: path" for every TypeScript path named in `files` that is not a file. */
 function missingReferences(files: readonly string[]): string[] {
-  const missing: string[] = [];
-  for (const file of files) {
-    readFileSync(file, "utf8")
-      .split("\n")
-      .forEach((line, i) => {
-        for (const [path] of line.matchAll(TS_PATH)) {
-          if (!PLACEHOLDER.test(path) && !existsSync(join(ROOT, path)))
-            missing.push(`${relative(ROOT, file)}:${i + 1}: ${path}`);
-        }
-      });
-  }
-  return missing;
+  return lineHits(files, (line) =>
+    [...line.matchAll(TS_PATH)]
+      .map(([path]) => path)
+      .filter((path) => !PLACEHOLDER.test(path) && !existsSync(join(ROOT, path))),
+  );
 }
 
 describe("file references in docs and comments", () => {
   const files = [
-    ...["src", "test", "bench", "scripts"].flatMap((dir) => textFiles(join(ROOT, dir))),
-    ...textFiles(join(ROOT, "docs")).filter((f) => !relative(ROOT, f).startsWith(`docs${sep}experiments${sep}`)),
+    ...["src", "test", "bench", "scripts"].flatMap((dir) => textFiles(join(ROOT, dir), TEXT_EXTENSIONS)),
+    ...textFiles(join(ROOT, "docs"), TEXT_EXTENSIONS).filter(
+      (f) => !relative(ROOT, f).startsWith(`docs${sep}experiments${sep}`),
+    ),
     join(ROOT, "README.md"),
   ];
 
