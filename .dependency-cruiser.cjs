@@ -35,6 +35,11 @@ const FORBIDDEN_PAIRS = [
     ["train"],
     "students are loaded through predict's predictor registry; eval, rollout and fidelity do not depend on train",
   ],
+  [
+    ["rollout", "fidelity"],
+    ["eval"],
+    "rollout and fidelity need predictors (predict) and pure metrics (metrics), not the evaluation stage",
+  ],
 ];
 
 const folders = Object.keys(FLOORS);

@@ -17,8 +17,9 @@ export default defineConfig({
         test: {
           name: "unit",
           // One module graph per worker instead of one per file: importing the stages once
-          // instead of 94 times is what keeps this project under a minute (115 s isolated).
-          // A unit test therefore restores any global it changes (timers, env, stdout).
+          // instead of once per test file is what keeps this project under a minute
+          // (docs/experiments/tests.md). A unit test therefore restores any global it changes
+          // (timers, env, stdout).
           isolate: false,
           include: ["test/**/*.test.ts"],
           exclude: ["test/**/*.e2e.test.ts"],

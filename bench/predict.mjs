@@ -8,12 +8,12 @@ import { createServer } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { EVENT_TYPES as KINDS } from "../dist/core/index.js";
 import { openDatabase } from "../dist/store/index.js";
 import { createPredictor, predictWithCache } from "../dist/predict/index.js";
 
 const n = Number(process.argv[2] ?? 20_000);
 const dir = mkdtempSync(join(tmpdir(), "schedlab-bench-predict-"));
-const KINDS = ["GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd"];
 const REASONS = ["chan receive", "chan send", "select", "sync", "sleep"];
 
 /** A deterministic pseudo-random run of `length` records. */
@@ -34,6 +34,8 @@ const states = Array.from({ length: n }, (_, i) => ({
   abstraction: "depth",
   program: "bench",
   key: `depth=${i}`,
+  // The cache keys predictions by the prefix's content hash; each state's prefix is distinct.
+  prefixHash: `bench-prefix-${i}`,
   counts,
   runs: 1,
   representative: { program: "bench", runId: 1, procs: 2, records, end: 32 + i },

@@ -53,6 +53,13 @@ export function gateExitCode(failed: readonly Gate[]): number | undefined {
   return failed.length === 0 ? undefined : EXIT_CODE_OF_GATE[failed[0]!];
 }
 
+/** The --repo-root flag and its help, as `leaks` and `hunt` declare it: `.option(...REPO_ROOT_FLAG)`. */
+export const REPO_ROOT_FLAG = [
+  "--repo-root <dir>",
+  "make SARIF, JUnit and annotation paths relative to this directory (default: the git toplevel of the " +
+    "working directory, else the working directory)",
+] as const;
+
 /** --repo-root as an absolute directory; default: the git toplevel of the working directory, else the working directory. */
 export function repoRootOption(given: string | undefined): string {
   if (given === undefined) return defaultRepoRoot();

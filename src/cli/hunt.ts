@@ -14,7 +14,7 @@ import {
   type CollectSelectionFlags,
 } from "./collect-options.js";
 import { collectAndIngest, ingestPending, reportCollectProblems, type LogProgress } from "./collect-run.js";
-import { gateExitCode, parseFailOn, repoRootOption } from "./ci-options.js";
+import { gateExitCode, parseFailOn, REPO_ROOT_FLAG, repoRootOption } from "./ci-options.js";
 import { parseChoice } from "./options.js";
 import { progressWriter } from "./progress.js";
 import {
@@ -178,10 +178,7 @@ export function registerHunt(program: Command): void {
       `findings on stdout: ${LEAKS_FORMATS.join(", ")} (as schedlab leaks prints them; docs/ci.md)`,
       "text",
     )
-    .option(
-      "--repo-root <dir>",
-      "make SARIF, JUnit and annotation paths relative to this directory (default: the git toplevel of the working directory, else the working directory)",
-    )
+    .option(...REPO_ROOT_FLAG)
     .option(
       "--baseline <file>",
       "accept the bugs, potential deadlocks, races and flaky tests this baseline lists: shown, but not " +

@@ -30,6 +30,7 @@ import {
   gateExitCode,
   LEAK_FOUND_EXIT_CODE,
   RACE_FOUND_EXIT_CODE,
+  REPO_ROOT_FLAG,
   repoRootOption,
 } from "./ci-options.js";
 
@@ -125,10 +126,7 @@ export function registerLeaks(program: Command): void {
       `output: ${LEAKS_FORMATS.join(", ")} (SARIF 2.1.0 for code scanning, JUnit XML for test dashboards, GitHub workflow annotations; docs/ci.md)`,
     )
     .option("--json", "machine-readable output (the same as --format json)")
-    .option(
-      "--repo-root <dir>",
-      "make SARIF, JUnit and annotation paths relative to this directory (default: the git toplevel of the working directory, else the working directory)",
-    )
+    .option(...REPO_ROOT_FLAG)
     .option(
       "--baseline <file>",
       "accept the bugs, potential deadlocks, races and flaky tests this baseline lists: shown, but not " +

@@ -1,7 +1,7 @@
 // The event vocabulary: the six scheduler event types every predictor is scored on, the
 // non-event record kinds decoded beside them, and their one numbering (RECORD_KINDS), from
 // which event_records.kind codes, the legacy SQL of src/store/schema.ts and the Go helper's
-// recordKind constants follow (test/gohelper/record-kinds.test.ts checks the Go side).
+// recordKind constants follow (test/gohelper/record-kinds.e2e.test.ts checks the Go side).
 
 /** The six event types every predictor is scored on, in a fixed order used for probability vectors. */
 export const EVENT_TYPES = ["GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd"] as const;

@@ -16,6 +16,14 @@ export function pct(x: number | null | undefined): string {
   return present(x) ? `${(100 * x).toFixed(1)}%` : MISSING;
 }
 
+/**
+ * A nominal level (a coverage target, a confidence) as a percentage with at most one decimal
+ * and no trailing zero, e.g. pctLevel(0.9) = "90%", pctLevel(0.925) = "92.5%".
+ */
+export function pctLevel(x: number): string {
+  return `${Number((100 * x).toFixed(1))}%`;
+}
+
 /** A share in percentage points with one decimal and no sign, e.g. points(0.1234) = "12.3"; missing → "–". */
 export function points(x: number | null | undefined): string {
   return present(x) ? (100 * x).toFixed(1) : MISSING;

@@ -14,4 +14,16 @@ export {
 } from "./events.js";
 export type { GoroutineInfo, GoroutineRecord, LockOp } from "./records.js";
 export type { ProgramKind } from "./programs.js";
-export { MISSING, count, fixed, interval, pct, pctInterval, plural, points, pValue, signed } from "./format.js";
+export {
+  MISSING,
+  count,
+  fixed,
+  interval,
+  pct,
+  pctInterval,
+  pctLevel,
+  plural,
+  points,
+  pValue,
+  signed,
+} from "./format.js";

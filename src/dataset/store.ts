@@ -10,6 +10,7 @@ import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { lastRunRecord, loadRunGoroutines, loadRunRecords } from "../trace/index.js";
 import { poolStates } from "./abstractions.js";
+import { clearProgramStates, recordDatasetInput, sampleInserter } from "./program-rows.js";
 import { streamProgramStates } from "./stream-build.js";
 import { countsFromVector } from "./distribution.js";
 import {
@@ -182,10 +183,7 @@ export function storeProgramStates(
   inputHash: string,
 ): void {
   inTransaction(db, () => {
-    db.prepare("DELETE FROM states WHERE abstraction = ? AND program_id = ?").run(abstraction, program.id);
-    db.prepare(
-      "DELETE FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)",
-    ).run(abstraction, program.id);
+    clearProgramStates(db, abstraction, program.id);
     const stateRow = (st: State): unknown[] => {
       const c = st.counts;
       return [
@@ -211,13 +209,10 @@ export function storeProgramStates(
         "n_gounblock, n_gosched, n_goend, runs, rep_run_id, rep_end, prefix_hash)",
       14,
     );
-    const insertSamples = multiRowInsert(db, "INSERT INTO samples (abstraction, run_id, position, state_id, next)", 5);
+    const insertSamples = sampleInserter(db);
     insertStates(states.flatMap(stateRow));
     insertSamples(samples.flatMap((sm) => [abstraction, sm.runId, sm.end, sm.stateId, sm.next]));
-    db.prepare(
-      `INSERT INTO dataset_inputs (abstraction, program_id, input_hash, built_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (abstraction, program_id) DO UPDATE SET input_hash = excluded.input_hash, built_at = excluded.built_at`,
-    ).run(abstraction, program.id, inputHash, new Date().toISOString());
+    recordDatasetInput(db, abstraction, program.id, inputHash);
   });
 }
 

@@ -8,6 +8,7 @@ import { inTransaction, multiRowInsert, type SchedlabDatabase } from "../store/i
 import { countRunEvents, forEachRunRecordInChunks, loadRunGoroutines } from "../trace/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { growingPrefixHash } from "./prefix-hash.js";
+import { clearProgramStates, recordDatasetInput, sampleInserter } from "./program-rows.js";
 import { sampleStepper } from "./sample-stepper.js";
 import { stateId } from "./state-id.js";
 import type { Abstraction } from "./types.js";
@@ -38,10 +39,7 @@ export function streamProgramStates(
   chunk = STREAM_CHUNK,
 ): void {
   inTransaction(db, () => {
-    db.prepare("DELETE FROM states WHERE abstraction = ? AND program_id = ?").run(abstraction, program.id);
-    db.prepare(
-      "DELETE FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)",
-    ).run(abstraction, program.id);
+    clearProgramStates(db, abstraction, program.id);
     db.exec(
       "CREATE TEMP TABLE IF NOT EXISTS stream_states (state_id TEXT PRIMARY KEY, key TEXT NOT NULL, " +
         `rep_run_id INTEGER NOT NULL, rep_end INTEGER NOT NULL, prefix_hash TEXT NOT NULL) WITHOUT ROWID;
@@ -53,7 +51,7 @@ export function streamProgramStates(
       "INSERT OR IGNORE INTO temp.stream_states (state_id, key, rep_run_id, rep_end, prefix_hash)",
       5,
     );
-    const insertSamples = multiRowInsert(db, "INSERT INTO samples (abstraction, run_id, position, state_id, next)", 5);
+    const insertSamples = sampleInserter(db);
     for (const run of [...runs].sort((a, b) => a.id - b.id)) {
       const goroutines = loadRunGoroutines(db, run.id);
       const hash = growingPrefixHash({ program: program.name, procs: run.procs, goroutines });
@@ -96,9 +94,6 @@ export function streamProgramStates(
        JOIN temp.stream_states t ON t.state_id = c.state_id`,
     ).run(abstraction, program.id, abstraction, program.id);
     db.exec("DELETE FROM temp.stream_states;");
-    db.prepare(
-      `INSERT INTO dataset_inputs (abstraction, program_id, input_hash, built_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (abstraction, program_id) DO UPDATE SET input_hash = excluded.input_hash, built_at = excluded.built_at`,
-    ).run(abstraction, program.id, inputHash, new Date().toISOString());
+    recordDatasetInput(db, abstraction, program.id, inputHash);
   });
 }

@@ -480,8 +480,8 @@ function rowsOf(column: Float64Array, states: number): number[][] {
  * The scoreboard of the pooled folds, from the same metric functions evaluate() uses (tie
  * credit, binned ECE and its cluster interval, NLL, Brier, the ceilings of ceiling.ts, compare()
  * for the paired differences), over the same clusters (chooseClusters: families). It skips
- * evaluate()'s entropy correlation: its bootstrap re-sorts every state per resample, which on the
- * pooled depth corpus (≈ 57 000 states) took minutes per predictor. Intervals of accuracy, ECE
+ * evaluate()'s entropy correlation, whose bootstrap re-sorts every state per resample: too slow
+ * for a pooled corpus (docs/metrics.md, "Leave-family-out cross-validation"). Intervals of accuracy, ECE
  * and NLL share one seed and clusters, hence their resamples; each difference is predictor −
  * reference. Per-sample probability rows exist for one predictor at a time.
  */

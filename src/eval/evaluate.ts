@@ -13,6 +13,7 @@ import {
   type State,
 } from "../dataset/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
+import { probabilityVectorProblem } from "../predict/index.js";
 import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
 import {
@@ -53,8 +54,6 @@ export const MIN_SAMPLES_FOR_ENTROPY = 2;
 
 /** Intervals and tests resample families when the test samples span at least this many, else programs. */
 export const MIN_FAMILY_CLUSTERS = 5;
-
-const PROBABILITY_SUM_TOLERANCE = 1e-6;
 
 /**
  * Samples resolved against the states, as typed columns (one entry per sample, no object per
@@ -211,11 +210,7 @@ function checkOutput(states: readonly State[], output: PredictorOutput): void {
   }
   output.predictions.forEach((p, i) => {
     const q = p.probabilities;
-    const valid =
-      q.length === CLASSES &&
-      q.every((x) => Number.isFinite(x) && x >= 0) &&
-      Math.abs(total(q) - 1) <= PROBABILITY_SUM_TOLERANCE;
-    if (!valid) {
+    if (probabilityVectorProblem(q) !== null) {
       throw new EvaluationInputError(
         `predictor ${output.name} gave an invalid distribution for state ${states[i]!.id}: [${q.join(", ")}]`,
         "Each prediction must be six finite non-negative probabilities in EVENT_TYPES order summing to 1.",

@@ -3,20 +3,14 @@
 // (e.g. a correlation over constant predictions) are NaN here and null in JSON.
 
 import type { Abstraction, Sample, SampleRow, SeenOnce } from "../dataset/index.js";
-import type { Prediction } from "../predict/index.js";
 import type { EventType } from "../core/index.js";
 import type { BootstrapInterval, McNemarResult, ReliabilityBin, SignFlipResult } from "../metrics/index.js";
 
 /** A sample as evaluation needs it: full Samples and compact SampleRows both fit. */
 export type EvaluationSample = Sample | SampleRow;
 
-/** One predictor's answers, aligned with the states given to `evaluate` (same order, same length). */
-export interface PredictorOutput {
-  /** The predictor spec, e.g. "ngram:3". */
-  readonly name: string;
-  readonly configHash: string;
-  readonly predictions: readonly Prediction[];
-}
+/** One predictor's answers, aligned with the states given to `evaluate` (defined with the predictors). */
+export type { PredictorOutput } from "../predict/index.js";
 
 /** Where the evaluated states come from; every result carries it. */
 export interface EvaluationContext {

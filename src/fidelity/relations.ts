@@ -1,7 +1,7 @@
 // The four teacher/student output relations (docs/fidelity.md) on one set of states: pure,
 // predictions in, violation rates with program-bootstrap intervals out.
 
-import type { State } from "../dataset/index.js";
+import type { Sample, SampleRow, State } from "../dataset/index.js";
 import {
   type BootstrapInterval,
   clusterBootstrapMeanDifference,
@@ -14,7 +14,7 @@ import {
   topLabel,
   topLabels,
 } from "../metrics/index.js";
-import type { EvaluationSample, PredictorOutput } from "../eval/index.js";
+import { probabilityVectorProblem, type PredictorOutput } from "../predict/index.js";
 import { EVENT_TYPES } from "../core/index.js";
 import { calibrationTallies, mr4FromTallies } from "./calibration-alignment.js";
 import { FidelityInputError } from "./errors.js";
@@ -103,8 +103,7 @@ function checkAligned(states: readonly State[], output: PredictorOutput): void {
   }
   output.predictions.forEach((p, i) => {
     const q = p.probabilities;
-    const sum = q.reduce((s, x) => s + x, 0);
-    if (q.length !== EVENT_TYPES.length || !q.every((x) => Number.isFinite(x) && x >= 0) || Math.abs(sum - 1) > 1e-6) {
+    if (probabilityVectorProblem(q) !== null) {
       throw new FidelityInputError(
         `predictor ${output.name} gave an invalid distribution for state ${states[i]!.id}: [${q.join(", ")}]`,
         "Each prediction must be six finite non-negative probabilities in EVENT_TYPES order summing to 1.",
@@ -167,7 +166,7 @@ function summary(
  */
 export function checkFidelity(
   states: readonly State[],
-  samples: readonly EvaluationSample[],
+  samples: readonly (Sample | SampleRow)[],
   teacher: PredictorOutput,
   student: PredictorOutput,
   options: FidelityOptions = {},

@@ -15,8 +15,7 @@ import {
 } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import { clusterBootstrapMeanDifference, topLabel } from "../metrics/index.js";
-import type { PredictorOutput } from "../eval/index.js";
-import { createPredictor, predictWithCache, type PredictorSettings } from "../predict/index.js";
+import { createPredictor, predictWithCache, type PredictorOutput, type PredictorSettings } from "../predict/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES } from "../core/index.js";
 import { FidelityInputError } from "./errors.js";

@@ -379,7 +379,10 @@ function flakyResult(f: FlakyFinding, context: CiContext): Omit<CiResult, "basel
     verdict: "proven",
     severity: "error",
     title: `flaky ${f.test ?? "program"} in ${f.program}`,
-    message: `${f.test ?? "The program"} ${f.kind === "panic" ? "panicked" : "failed"} in ${f.runsFailed} run(s) and passed in ${f.runsPassed} (${when}): ${firstLine}${/[.!?]$/.test(firstLine) ? "" : "."} Replay the first failure: ${f.replay}`,
+    message:
+      `${f.test ?? "The program"} ${f.kind === "panic" ? "panicked" : "failed"} in ${f.runsFailed} run(s) ` +
+      `and passed in ${f.runsPassed} (${when}): ${firstLine}${/[.!?]$/.test(firstLine) ? "" : "."} ` +
+      `Replay the first failure: ${f.replay}`,
     primary,
     related: [],
     stack: [],

@@ -29,7 +29,7 @@ export interface AnalyseOptions extends DetectOptions {
   readonly save?: boolean;
   /**
    * The Go helper that reads each program's source for waits a timer or context can end
-   * (src/leaks/wait-sites.ts); default: built on first use. null: do not read sources.
+   * (src/model/wait-sites.ts); default: built on first use. null: do not read sources.
    */
   readonly goHelper?: string | null;
 }

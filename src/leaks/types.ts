@@ -113,7 +113,7 @@ export interface DetectOptions {
   readonly confidence?: number;
   /** In a run cut by the deadline, the share of its traced time a block must have lasted to be judged (default 0.5). */
   readonly cutFraction?: number;
-  /** The source's view of a blocking site: can a timer or a context end it (src/leaks/wait-sites.ts)? */
+  /** The source's view of a blocking site: can a timer or a context end it (src/model/wait-sites.ts)? */
   readonly waitSourceAt?: RuleOptions["waitSourceAt"];
   /** The source's view of who can complete a channel wait (src/model/wait-sites.ts); default: none. */
   readonly sourceWakers?: SourceWakers;

@@ -1,6 +1,6 @@
 // The predict stage: predictor backends behind one interface (student inference included),
 // the registry that builds them from a spec, and the SQLite prediction cache.
-export type { EventProbabilities, Prediction, Predictor, ReasoningTags } from "./types.js";
+export type { EventProbabilities, Prediction, Predictor, PredictorOutput, ReasoningTags } from "./types.js";
 export { createPredictor, parsePredictorSpec, PREDICTOR_SPECS } from "./registry.js";
 export type { PredictorContext, PredictorSettings } from "./registry.js";
 export { fitNgram, type NgramModel, type TrainingData } from "./baselines.js";

@@ -27,3 +27,14 @@ export interface Predictor {
   readonly configHash: string;
   predict(states: readonly State[]): Promise<Prediction[]>;
 }
+
+/**
+ * One predictor's answers to a list of states, aligned with it (same order, same length):
+ * what eval scores and fidelity compares.
+ */
+export interface PredictorOutput {
+  /** The predictor spec, e.g. "ngram:3". */
+  readonly name: string;
+  readonly configHash: string;
+  readonly predictions: readonly Prediction[];
+}

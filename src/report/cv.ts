@@ -5,7 +5,7 @@
 
 import type { CrossValidatedAbstraction, CrossValidationRun } from "../cv/index.js";
 import { CONFORMAL_COVERAGE } from "../eval/index.js";
-import { fixed, interval, MISSING, pct, pctInterval, plural, points, pValue, signed } from "../core/index.js";
+import { fixed, interval, MISSING, pct, pctInterval, pctLevel, plural, points, pValue, signed } from "../core/index.js";
 import { textTable } from "./terminal.js";
 
 const pointsInterval = (d: { readonly lower: number; readonly upper: number }): string =>
@@ -49,7 +49,7 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
         "NLL",
         "95% CI",
         "Brier",
-        `coverage@${Number((100 * conformalTarget(a)).toFixed(1))}%`,
+        `coverage@${pctLevel(conformalTarget(a))}`,
         "95% CI",
         "set size",
         "95% CI",

@@ -2,7 +2,7 @@
 // dash) for every missing value, whichever way it is missing.
 
 import { describe, expect, it } from "vitest";
-import { fixed, MISSING, pct, pctInterval, points } from "../../src/core/index.js";
+import { fixed, MISSING, pct, pctInterval, pctLevel, points } from "../../src/core/index.js";
 
 describe("number formatting", () => {
   it("prints shares as percentages or points with one decimal", () => {
@@ -12,6 +12,12 @@ describe("number formatting", () => {
     expect(pctInterval({ lower: 0.102, upper: 0.148 })).toBe("[10.2, 14.8]");
     expect(fixed(0.12345)).toBe("0.123");
     expect(fixed(2, 2)).toBe("2.00");
+  });
+
+  it("prints a nominal level with at most one decimal and no trailing zero", () => {
+    expect(pctLevel(0.9)).toBe("90%");
+    expect(pctLevel(0.925)).toBe("92.5%");
+    expect(pctLevel(0.95)).toBe("95%");
   });
 
   it("prints every missing value (NaN, ±Infinity, null, undefined, no interval) as an en dash", () => {

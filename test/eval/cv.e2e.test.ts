@@ -1,6 +1,6 @@
 // Leave-family-out cross-validation, the pure core: the fold assignment, the pooling of fold
 // predictions and the scoreboard on hand-made inputs with values known by hand (`eval --cv` end
-// to end is test/cv/from-database.test.ts).
+// to end is test/cv/from-database.e2e.test.ts).
 
 import { describe, expect, it } from "vitest";
 import {

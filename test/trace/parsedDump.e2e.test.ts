@@ -66,7 +66,7 @@ describe("parsed-dump line parsers", () => {
     ]);
   });
 
-  it("maps transitions to record kinds per DESIGN §4", () => {
+  it("maps transitions to record kinds as docs/events.md (Mapping) does", () => {
     expect(recordKindOfTransition("NotExist", "Waiting")).toBe("GoCreate");
     expect(recordKindOfTransition("NotExist", "Syscall")).toBe("GoCreate");
     expect(recordKindOfTransition("Syscall", "NotExist")).toBe("GoEnd");

@@ -38,7 +38,9 @@ func insertDeadCode(fset *token.FileSet, files []*sourceFile, random *rand.Rand,
 		}
 		helper := fresh.next("dead")
 		acc := fresh.next("dead")
-		inserts = append(inserts, srcedit.Insert(len(f.src), fmt.Sprintf("\n// %s is never called: dead code inserted by schedlab mutate.\nfunc %s(n int) int {\n%s := 0\nfor i := 0; i < n; i++ {\n%s += i * %d\n}\nreturn %s\n}\n", helper, helper, acc, acc, 1+random.IntN(9), acc)))
+		deadFunc := "\n// %s is never called: dead code inserted by schedlab mutate.\n" +
+			"func %s(n int) int {\n%s := 0\nfor i := 0; i < n; i++ {\n%s += i * %d\n}\nreturn %s\n}\n"
+		inserts = append(inserts, srcedit.Insert(len(f.src), fmt.Sprintf(deadFunc, helper, helper, acc, acc, 1+random.IntN(9), acc)))
 		result.Dead++
 		formatted, err := format.Source(srcedit.Apply(f.src, inserts))
 		if err != nil {

@@ -8,7 +8,7 @@
 import type { CrossValidationRun } from "../../cv/index.js";
 import { CONFORMAL_COVERAGE } from "../../eval/index.js";
 import { escapeXml } from "../escape.js";
-import { fixed, MISSING, pct, pctInterval, plural, points } from "../../core/index.js";
+import { fixed, MISSING, pct, pctInterval, pctLevel, plural, points } from "../../core/index.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import type { ReportSection } from "../types.js";
@@ -135,7 +135,6 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
 const finite = (x: number | null | undefined): x is number => typeof x === "number" && Number.isFinite(x);
 const signedPoints = (x: number | null | undefined): string =>
   finite(x) ? `${x >= 0 ? "+" : "−"}${Math.abs(100 * x).toFixed(1)}` : MISSING;
-const percentTarget = (x: number): string => `${Number((100 * x).toFixed(1))}%`;
 const fixedInterval = (i: BoardInterval | null, digits = 3): string =>
   i === null ? MISSING : `[${fixed(i.lower, digits)}, ${fixed(i.upper, digits)}]`;
 
@@ -156,7 +155,7 @@ const HEADERS = (reference: string, target: number): string[] => [
   "NLL",
   "95% CI",
   "Brier",
-  `coverage of ${percentTarget(target)} sets`,
+  `coverage of ${pctLevel(target)} sets`,
   "95% CI",
   "set size",
 ];
@@ -215,7 +214,7 @@ function notes(board: CrossValidationBoard): string[] {
     "ECE: top-label, 15 bins. NLL in nats. Brier summed over the six events. Coverage: " +
       "the share of test samples whose observed next event is in the split-conformal prediction set (LAC score " +
       "1 − q(event), threshold calibrated per fold on its validation families for " +
-      `a ${percentTarget(board.conformalTarget)} target); set size: ` +
+      `a ${pctLevel(board.conformalTarget)} target); set size: ` +
       "the mean number of events in the set (1 is a point prediction, 6 no information).",
   ];
 }
@@ -269,9 +268,7 @@ export function crossValidationLine(board: CrossValidationBoard, headline: strin
     const versus =
       shown === reference || reference === undefined ? "" : `, ${reference.name} ${pct(reference.accuracy.estimate)}`;
     const sets =
-      shown.coverage === null
-        ? ""
-        : `, ${percentTarget(board.conformalTarget)} sets cover ${pct(shown.coverage.estimate)}`;
+      shown.coverage === null ? "" : `, ${pctLevel(board.conformalTarget)} sets cover ${pct(shown.coverage.estimate)}`;
     const familyMeans =
       shown.familyMean === undefined
         ? ""

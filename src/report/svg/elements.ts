@@ -19,7 +19,11 @@ export function svgRoot(
   const attributes = Object.entries(data)
     .map(([k, v]) => ` data-${escapeXml(k)}="${v}"`)
     .join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(title)}"${attributes}><title>${escapeXml(title)}</title>${content}</svg>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" ` +
+    `height="${height}" role="img" aria-label="${escapeXml(title)}"${attributes}>` +
+    `<title>${escapeXml(title)}</title>${content}</svg>`
+  );
 }
 
 export interface TextOptions {
