@@ -135,12 +135,21 @@ const perPrefixUs = (reference.ms * 1000) / prefixes.length;
 const rows = [];
 const scratch = mkdtempSync(join(tmpdir(), "schedlab-bench-train-"));
 let adapterDir;
+let fixedShareDir;
 // The default student (what `schedlab run` selects: KL/MLP with the default options) runs
 // DEFAULT_EPOCHS epochs: on the corpus at depth, early stopping ran 10 (best epoch 4). The
 // target is ≤ 10 s per 100k training samples, everything included (features, fit, calibration).
 const DEFAULT_EPOCHS = Number(process.env.BENCH_DEFAULT_EPOCHS ?? 10);
 const recipes = [
   { what: "default student kl/mlp", objective: "kl", model: "mlp", epochs: DEFAULT_EPOCHS, target: true },
+  {
+    what: "kl/mlp --no-expert-evidence",
+    objective: "kl",
+    model: "mlp",
+    epochs: DEFAULT_EPOCHS,
+    expertEvidence: null,
+    fixedShare: true,
+  },
   {
     what: "kl/mlp --no-context-expert",
     objective: "kl",
@@ -161,6 +170,7 @@ for (const recipe of recipes) {
     epochs: recipe.epochs,
     patience: recipe.epochs,
     ...(recipe.contextExpert === undefined ? {} : { contextExpert: recipe.contextExpert }),
+    ...(recipe.expertEvidence === undefined ? {} : { expertEvidence: recipe.expertEvidence }),
   };
   const fit = await timeAsync(() => train.trainOnSplit("bench", studentData, options));
   const card = fit.result.card;
@@ -169,10 +179,15 @@ for (const recipe of recipes) {
     adapterDir = join(scratch, "default");
     train.saveAdapter(adapterDir, fit.result);
   }
+  if (recipe.fixedShare) {
+    fixedShareDir = join(scratch, "fixed-share");
+    train.saveAdapter(fixedShareDir, fit.result);
+  }
 }
-const predictor = await predict.loadStudentPredictor(adapterDir);
 const batch = states.slice(0, 20_000);
-const predicted = await timeAsync(() => predictor.predict(batch));
+const predicted = await timeAsync(async () => (await predict.loadStudentPredictor(adapterDir)).predict(batch));
+// The same network with the expert's fixed share: what the evidence walk costs the predictor.
+const predictedFixed = await timeAsync(async () => (await predict.loadStudentPredictor(fixedShareDir)).predict(batch));
 rmSync(scratch, { recursive: true, force: true });
 
 console.log(
@@ -192,5 +207,6 @@ for (const row of rows) {
 const statesPerSecond = (batch.length / predicted.ms) * 1000;
 console.log(
   `predict (default student, features included): ${batch.length} states in ${predicted.ms.toFixed(0)} ms = ${statesPerSecond.toFixed(0)} states/s; ` +
-    `${((predicted.ms * 1000) / batch.length / perPrefixUs).toFixed(2)}× the per-prefix feature time`,
+    `${((predicted.ms * 1000) / batch.length / perPrefixUs).toFixed(2)}× the per-prefix feature time; ` +
+    `${(predicted.ms / predictedFixed.ms).toFixed(2)}× the same network with the fixed share (${predictedFixed.ms.toFixed(0)} ms)`,
 );

@@ -19,8 +19,11 @@ describe("bench/train.mjs", () => {
     expect(out).toMatch(
       /^train default student kl\/mlp, 1 epochs, .* per 100k samples \(target ≤ 10 s: (met|NOT met)\)$/m,
     );
+    expect(out).toMatch(/^train kl\/mlp --no-expert-evidence, /m);
     expect(out).toMatch(/^train kl\/mlp --no-context-expert, /m);
     expect(out).toMatch(/^train ce\/logreg, /m);
-    expect(out).toMatch(/^predict \(default student, features included\): \d+ states in /m);
+    expect(out).toMatch(
+      /^predict \(default student, features included\): \d+ states in .*× the same network with the fixed share/m,
+    );
   }, 60_000);
 });
