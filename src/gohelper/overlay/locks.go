@@ -23,10 +23,16 @@
 // The budget: K numbers the package's Lock/RLock statements, and with -budget N a statement
 // logs its want and got in its first N executions of a run only (a lock taken in a loop
 // would otherwise log three trace events per iteration: megabytes of trace, as many rows,
-// and decoding dominating a hunt). Drops are always logged: a drop of a hold that was not
-// logged is one the fold ignores, or, for a read lock another goroutine holds, ends that
-// hold early, so holders are only ever under-reported, never invented. The else branch
-// repeats the call on the statement's last line (lockOperand prints X on one line).
+// and decoding dominating a hunt). With a budget a drop is logged only while the mutex has
+// a logged hold not yet dropped (a count per mutex address, taken by each drop logged): a
+// loop that spent its budget then logs nothing at all, where each logged operation costs a
+// stack capture while tracing. A drop of a hold that was not logged, logged while another
+// logged hold of the same (read) lock is outstanding, ends that hold early, as the fold
+// does with any drop its goroutine holds nothing for; so the fold's holds are the logged
+// ones not yet dropped, only ever under-reported, never invented. Without a budget (a race
+// build, where a shared count would be synchronisation the race detector sees) every drop
+// is logged. The else branch repeats the call on the statement's last line (lockOperand
+// prints X on one line).
 //
 // Any other operand is skipped: `&X` must compile whatever X's type, which rules out calls,
 // index expressions (a map element has no address), type assertions and literals, and an
@@ -290,6 +296,15 @@ const schedlabLockBudget = %d
 
 var schedlabLockSpent [%d]int32
 
+// With a budget, schedlabLockHolds counts per mutex address (uintptr → *int32) the holds
+// whose got was logged and whose drop was not yet, and schedlabLockOutstanding sums them:
+// only a drop that takes one from its mutex's count is logged, and with none outstanding a
+// drop returns before the mutex search.
+var (
+	schedlabLockHolds       schedlabLockSync.Map
+	schedlabLockOutstanding int32
+)
+
 // schedlabLockWant logs op, a want, for the mutex p points to, as schedlabLockOp does,
 // unless the statement numbered site has spent its budget; it reports whether it logged,
 // and only then does the statement log its got. Counting stops at the budget, so the
@@ -306,13 +321,16 @@ func schedlabLockWant(op string, p interface{}, site int) bool {
 	if schedlabLockBudget > 0 && schedlabLockAtomic.AddInt32(&schedlabLockSpent[site], 1) > schedlabLockBudget {
 		return false
 	}
-	schedlabLockLog(op, addr)
+	schedlabLockWrite(op, addr)
 	return true
 }
 
-// schedlabLockOp logs op ("want w", "got r", "drop w", …) for the mutex p points to, when a
-// trace is being written and p leads to a sync.Mutex or sync.RWMutex.
+// schedlabLockOp logs op, a got or a drop ("got w", "drop r", …), for the mutex p points
+// to, when a trace is being written and p leads to a sync.Mutex or sync.RWMutex.
 func schedlabLockOp(op string, p interface{}) {
+	if schedlabLockBudget > 0 && op[0] == 'd' && schedlabLockAtomic.LoadInt32(&schedlabLockOutstanding) == 0 {
+		return
+	}
 	schedlabLockLog(op, schedlabLockFind(op, p))
 }
 
@@ -326,17 +344,68 @@ func schedlabLockFind(op string, p interface{}) uintptr {
 	return schedlabLockAddr(op, p)
 }
 
-// schedlabLockLog writes the user log "<op> <hex address>" when addr is a mutex and the
-// trace is still on. The message is built in a stack buffer: no fmt, one allocation.
+// schedlabLockLog logs op, a got or a drop, for the mutex at addr (0: none). With a budget
+// a got logged counts a hold of the mutex (after its log, so a drop that takes the hold is
+// logged after it), and a drop is logged only when it takes one (before its log).
 func schedlabLockLog(op string, addr uintptr) {
-	if addr == 0 || !schedlabLockTrace.IsEnabled() {
+	if addr == 0 {
 		return
+	}
+	if schedlabLockBudget == 0 {
+		schedlabLockWrite(op, addr)
+		return
+	}
+	if op[0] == 'd' {
+		if schedlabLockTake(addr) {
+			schedlabLockWrite(op, addr)
+		}
+		return
+	}
+	if !schedlabLockWrite(op, addr) {
+		return
+	}
+	count, ok := schedlabLockHolds.Load(addr)
+	if !ok {
+		count, _ = schedlabLockHolds.LoadOrStore(addr, new(int32))
+	}
+	schedlabLockAtomic.AddInt32(count.(*int32), 1)
+	schedlabLockAtomic.AddInt32(&schedlabLockOutstanding, 1)
+}
+
+// schedlabLockTake takes one logged hold from the mutex at addr; false when it has none.
+func schedlabLockTake(addr uintptr) bool {
+	if schedlabLockAtomic.LoadInt32(&schedlabLockOutstanding) == 0 {
+		return false
+	}
+	found, ok := schedlabLockHolds.Load(addr)
+	if !ok {
+		return false
+	}
+	count := found.(*int32)
+	for {
+		n := schedlabLockAtomic.LoadInt32(count)
+		if n <= 0 {
+			return false
+		}
+		if schedlabLockAtomic.CompareAndSwapInt32(count, n, n-1) {
+			schedlabLockAtomic.AddInt32(&schedlabLockOutstanding, -1)
+			return true
+		}
+	}
+}
+
+// schedlabLockWrite writes the user log "<op> <hex address>" when the trace is still on,
+// and reports whether it did. The message is built in a stack buffer: no fmt, one allocation.
+func schedlabLockWrite(op string, addr uintptr) bool {
+	if !schedlabLockTrace.IsEnabled() {
+		return false
 	}
 	var buf [32]byte
 	message := append(buf[:0], op...)
 	message = append(message, ' ')
 	message = schedlabLockStrconv.AppendUint(message, uint64(addr), 16)
 	schedlabLockTrace.Log(schedlabLockContext.Background(), %q, string(message))
+	return true
 }
 
 var (

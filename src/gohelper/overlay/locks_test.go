@@ -369,7 +369,8 @@ func TestLockRecordingTracesAGo112Program(t *testing.T) {
 	}
 }
 
-// budgetProgram takes one mutex ten times in a loop and another once after it, tracing.
+// budgetProgram takes one mutex ten times in a loop, a read lock five times before
+// dropping it five times, another mutex once after them, and a last one it never drops.
 const budgetProgram = `package main
 
 import (
@@ -381,20 +382,30 @@ import (
 func main() {
 	f, _ := os.Create(os.Args[1])
 	trace.Start(f)
-	var loop, once sync.Mutex
+	var loop, once, held sync.Mutex
+	var rw sync.RWMutex
 	for i := 0; i < 10; i++ {
 		loop.Lock()
 		loop.Unlock()
 	}
+	for i := 0; i < 5; i++ {
+		rw.RLock()
+	}
+	for i := 0; i < 5; i++ {
+		rw.RUnlock()
+	}
 	once.Lock()
 	once.Unlock()
+	held.Lock()
 	trace.Stop()
 	f.Close()
 }
 `
 
-// With a budget, a statement logs its want and got in its first executions only; every
-// drop is still logged, and a statement with budget left logs as without one.
+// With a budget, a statement logs its want and got in its first executions only, a drop
+// is logged only while its mutex has a logged hold (the read lock's first three drops take
+// its three), a hold never dropped stays logged, and a statement with budget left logs as
+// without one.
 func TestLockBudgetBoundsEachStatementsWantsAndGots(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a program")
@@ -404,7 +415,12 @@ func TestLockBudgetBoundsEachStatementsWantsAndGots(t *testing.T) {
 	for _, log := range readLockLogs(t, tracePath) {
 		count[fmt.Sprintf("%d %s", log.line, strings.Join(strings.Fields(log.message)[:2], " "))]++
 	}
-	want := map[string]int{"14 want w": 3, "14 got w": 3, "15 drop w": 10, "17 want w": 1, "17 got w": 1, "18 drop w": 1}
+	want := map[string]int{
+		"15 want w": 3, "15 got w": 3, "16 drop w": 3,
+		"19 want r": 3, "19 got r": 3, "22 drop r": 3,
+		"24 want w": 1, "24 got w": 1, "25 drop w": 1,
+		"26 want w": 1, "26 got w": 1,
+	}
 	if fmt.Sprint(count) != fmt.Sprint(want) {
 		t.Fatalf("lock logs per line and op: %v, want %v", count, want)
 	}
