@@ -59,6 +59,12 @@ import (
 // reads the operations back from the logs of this category.
 const LockLogCategory = "schedlab.lock"
 
+// LockLogBudget is how many executions of one Lock/RLock statement log their want and got
+// in a run (collect-locks' default -budget; docs/leaks.md, "The budget"): enough for every
+// lock order a loop takes, which shows in its first iterations. The decoder keeps no more
+// of a trace logged without a budget (decode/lockops.go).
+const LockLogBudget = 64
+
 type LockResult struct {
 	// Replace is the overlay given, extended with the rewritten copies and runtime files.
 	Replace map[string]string `json:"replace"`
@@ -68,7 +74,7 @@ type LockResult struct {
 
 // RunLocks rewrites the files given for lock recording.
 //
-// Usage: collect-locks -out DIR [-overlay FILE] [-budget N] file.go...
+// Usage: collect-locks -out DIR [-overlay FILE] [-budget N] file.go...   (-budget: LockLogBudget)
 //
 // With -overlay (e.g. the harness's, or the harness's and perturbation's), a file that the
 // overlay already replaces is read from its replacement and the result keeps every entry.
@@ -78,7 +84,7 @@ func RunLocks(args []string) int {
 	flags := flag.NewFlagSet("collect-locks", flag.ContinueOnError)
 	out := flags.String("out", "", "directory for the rewritten copies")
 	overlayFile := flags.String("overlay", "", "existing overlay JSON whose replacements are the sources to rewrite")
-	budget := flags.Int("budget", 0, "wants and gots logged per Lock/RLock statement and run; 0: all (a race build: the budget's shared counters would be synchronisation the race detector sees)")
+	budget := flags.Int("budget", LockLogBudget, "wants and gots logged per Lock/RLock statement and run; 0: all (a race build: the budget's shared counters would be synchronisation the race detector sees)")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
