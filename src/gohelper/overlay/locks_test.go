@@ -146,8 +146,9 @@ func TestLockRecordingComposesAfterPerturbation(t *testing.T) {
 	if locked.Statements != 2 {
 		t.Fatalf("%d lock statements", locked.Statements)
 	}
-	// Both runtimes are in the overlay, and the final copy is the locks pass's.
-	for _, base := range []string{"zz_schedlab_perturb.go", "zz_schedlab_locks.go"} {
+	// Both runtimes are in the overlay (the locks', with its budget for ordinary and -race
+	// builds), and the final copy is the locks pass's.
+	for _, base := range []string{"zz_schedlab_perturb.go", "zz_schedlab_locks.go", "zz_schedlab_locks_budget.go", "zz_schedlab_locks_budget_race.go"} {
 		if _, ok := locked.Replace[filepath.Join(dir, base)]; !ok {
 			t.Fatalf("no %s in %v", base, locked.Replace)
 		}
@@ -184,7 +185,14 @@ func TestLockCodeTypeChecksAtGo112(t *testing.T) {
 	valid := string(out[:strings.Index(string(out), "func (s *store) skipped")])
 	fset := token.NewFileSet()
 	var files []*ast.File
-	for name, src := range map[string]string{"sample.go": valid, "rt.go": lockRuntime("sample", 6, 100)} {
+	// The runtime with one of its budget files (a type check applies no build constraint).
+	sources := map[string]string{"sample.go": valid, "rt.go": lockRuntime("sample", 6)}
+	for _, added := range lockRuntimeFiles("sample", 6, 100) {
+		if added.suffix == "_budget" {
+			sources["budget.go"] = added.source
+		}
+	}
+	for name, src := range sources {
 		f, err := parser.ParseFile(fset, name, src, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -426,10 +434,71 @@ func TestLockBudgetBoundsEachStatementsWantsAndGots(t *testing.T) {
 	}
 }
 
+// A -race build of the same rewrite logs every operation: its budget file is the race one.
+func TestLockBudgetIsOffInRaceBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a program")
+	}
+	tracePath, _ := tracedLockProgram(t, "budgetrace", budgetProgram, 3, "-race")
+	count := map[string]int{}
+	for _, log := range readLockLogs(t, tracePath) {
+		count[fmt.Sprintf("%d %s", log.line, strings.Join(strings.Fields(log.message)[:2], " "))]++
+	}
+	want := map[string]int{
+		"15 want w": 10, "15 got w": 10, "16 drop w": 10,
+		"19 want r": 5, "19 got r": 5, "22 drop r": 5,
+		"24 want w": 1, "24 got w": 1, "25 drop w": 1,
+		"26 want w": 1, "26 got w": 1,
+	}
+	if fmt.Sprint(count) != fmt.Sprint(want) {
+		t.Fatalf("lock logs per line and op: %v, want %v", count, want)
+	}
+}
+
+// collect-perturb -locks makes in one call the overlay the two calls make one after the other.
+func TestPerturbWithLocksIsBothPasses(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "sample.go")
+	if err := os.WriteFile(file, []byte(perturbSample), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	perturbed, err := perturbFiles(filepath.Join(dir, "one"), "", []string{file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onlyPerturbed := fmt.Sprint(perturbed.Replace)
+	together, err := lockPerturbed(filepath.Join(dir, "one"), perturbed, []string{file}, LockLogBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(perturbed.Replace) != onlyPerturbed {
+		t.Fatalf("the perturbed overlay changed: %v", perturbed.Replace)
+	}
+	overlay := filepath.Join(dir, "overlay.json")
+	data, _ := json.Marshal(map[string]interface{}{"Replace": perturbed.Replace})
+	if err := os.WriteFile(overlay, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	apart, err := LockFiles(filepath.Join(dir, "two"), overlay, []string{file}, LockLogBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if together.Statements != apart.Statements || len(together.Replace) != len(apart.Replace) {
+		t.Fatalf("together %d statements %v, apart %d %v", together.Statements, together.Replace, apart.Statements, apart.Replace)
+	}
+	for original, copy := range apart.Replace {
+		a, errA := os.ReadFile(copy)
+		b, errB := os.ReadFile(together.Replace[original])
+		if errA != nil || errB != nil || string(a) != string(b) {
+			t.Fatalf("%s differs (%v, %v)", original, errA, errB)
+		}
+	}
+}
+
 // tracedLockProgram writes program as the main package of a go 1.12 module named after
-// module, builds it with lock recording (budget as collect-locks -budget), runs it with the
-// trace path as its argument and returns the trace and the program's stdout.
-func tracedLockProgram(t *testing.T, module, program string, budget int) (string, []byte) {
+// module, builds it with lock recording (budget as collect-locks -budget) and buildFlags,
+// runs it with the trace path as its argument and returns the trace and the program's stdout.
+func tracedLockProgram(t *testing.T, module, program string, budget int, buildFlags ...string) (string, []byte) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range map[string]string{"go.mod": "module example.com/" + module + "\n\ngo 1.12\n", "main.go": program} {
@@ -446,7 +515,7 @@ func tracedLockProgram(t *testing.T, module, program string, budget int) (string
 	if err := os.WriteFile(overlay, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	build := exec.Command("go", "build", "-overlay", overlay, "-o", "prog", ".")
+	build := exec.Command("go", append(append([]string{"build"}, buildFlags...), "-overlay", overlay, "-o", "prog", ".")...)
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
