@@ -51,7 +51,7 @@ interface Unprepared {
 
 /**
  * Overlays one build made that another of the same collect reuses: a package's plain and
- * race builds compile the same copies (harness, lock recording, whose budget follows the
+ * race builds compile the same copies (harness, lock recording, which tells the two by the
  * `race` build constraint), so whichever comes second takes the first's, files and all
  * (they stay in the first build's scratch directory until the collect ends). Builds with
  * peers make their own.

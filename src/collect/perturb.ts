@@ -66,10 +66,9 @@ export async function writePerturbOverlay(
  * perturbation points are the same with or without lock recording and a lock's "got" is
  * logged before the perturbation point that follows the Lock. Each Lock/RLock statement
  * logs its want and got in its first executions of a run only (the helper's budget,
- * docs/leaks.md "The budget"), except in a -race build, where the budget's shared counters
- * would be synchronisation the race detector sees: the copies carry both, chosen by the
- * `race` build constraint, so one rewrite serves a package's plain and race builds. Throws
- * when a file does not parse.
+ * docs/leaks.md "The budget"); a -race build counts them without synchronisation the race
+ * detector would see and logs every drop, chosen by the `race` build constraint, so one
+ * rewrite serves a package's plain and race builds. Throws when a file does not parse.
  */
 export async function writeLockRecordingOverlay(
   files: readonly string[],

@@ -29,12 +29,13 @@
 // stack capture while tracing. A drop of a hold that was not logged, logged while another
 // logged hold of the same (read) lock is outstanding, ends that hold early, as the fold
 // does with any drop its goroutine holds nothing for; so the fold's holds are the logged
-// ones not yet dropped, only ever under-reported, never invented. The budget is a constant
-// of two build-constrained files: N, and 0 (no budget) in a -race build, where a shared
-// count would be synchronisation the race detector sees, so there every operation is
-// logged (the decoder then keeps as much as a budget would, decode/lockops.go) and one
-// rewrite serves both builds. The else branch repeats the call on the statement's last
-// line (lockOperand prints X on one line).
+// ones not yet dropped, only ever under-reported, never invented. In a -race build an
+// atomic count would be synchronisation the race detector sees, hiding races between the
+// goroutines counting: there the statements' counters are plain memory in go:norace
+// functions (a count lost to a race only logs more) and every drop is logged (the decoder
+// then keeps no more than the budget would, decode/lockops.go). Two files the race build
+// constraint chooses between say which build it is, so one rewrite serves both. The else
+// branch repeats the call on the statement's last line (lockOperand prints X on one line).
 //
 // Any other operand is skipped: `&X` must compile whatever X's type, which rules out calls,
 // index expressions (a map element has no address), type assertions and literals, and an
@@ -64,7 +65,7 @@ const LockLogCategory = "schedlab.lock"
 // LockLogBudget is how many executions of one Lock/RLock statement log their want and got
 // in a run (collect-locks' default -budget; docs/leaks.md, "The budget"): enough for every
 // lock order a loop takes, which shows in its first iterations. The decoder keeps no more
-// of a trace logged without a budget (decode/lockops.go).
+// of any trace (a -race build logs every drop; decode/lockops.go).
 const LockLogBudget = 64
 
 type LockResult struct {
@@ -87,7 +88,7 @@ func RunLocks(args []string) int {
 	flags := flag.NewFlagSet("collect-locks", flag.ContinueOnError)
 	out := flags.String("out", "", "directory for the rewritten copies")
 	overlayFile := flags.String("overlay", "", "existing overlay JSON whose replacements are the sources to rewrite")
-	budget := flags.Int("budget", LockLogBudget, "wants and gots logged per Lock/RLock statement and run outside -race builds (those log all); 0: all")
+	budget := flags.Int("budget", LockLogBudget, "wants and gots logged per Lock/RLock statement and run; 0: all")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
@@ -307,13 +308,13 @@ import (
 
 // schedlabLockBudget, in zz_schedlab_locks_budget*.go, is how many executions of one
 // Lock/RLock statement log their want and got in a run (0: all); schedlabLockSpent counts
-// them per statement.
+// them per statement. schedlabLockRace, there too, is true in a -race build.
 var schedlabLockSpent [%d]int32
 
-// With a budget, schedlabLockHolds counts per mutex address (uintptr → *int32) the holds
-// whose got was logged and whose drop was not yet, and schedlabLockOutstanding sums them:
-// only a drop that takes one from its mutex's count is logged, and with none outstanding a
-// drop returns before the mutex search.
+// With a budget, outside -race builds, schedlabLockHolds counts per mutex address (uintptr →
+// *int32) the holds whose got was logged and whose drop was not yet, and
+// schedlabLockOutstanding sums them: only a drop that takes one from its mutex's count is
+// logged, and with none outstanding a drop returns before the mutex search.
 var (
 	schedlabLockHolds       schedlabLockSync.Map
 	schedlabLockOutstanding int32
@@ -325,24 +326,59 @@ var (
 // counter never wraps.
 func schedlabLockWant(op string, p interface{}, site int) bool {
 	// A spent statement returns before the mutex search: the loop that spent it pays one load.
-	if schedlabLockBudget > 0 && schedlabLockAtomic.LoadInt32(&schedlabLockSpent[site]) >= schedlabLockBudget {
+	if schedlabLockBudget > 0 && schedlabLockSpentUp(site) {
 		return false
 	}
 	addr := schedlabLockFind(op, p)
 	if addr == 0 {
 		return false
 	}
-	if schedlabLockBudget > 0 && schedlabLockAtomic.AddInt32(&schedlabLockSpent[site], 1) > schedlabLockBudget {
+	if schedlabLockBudget > 0 && !schedlabLockSpend(site) {
 		return false
 	}
 	schedlabLockWrite(op, addr)
 	return true
 }
 
+// schedlabLockSpentUp reports whether statement site has spent its budget.
+func schedlabLockSpentUp(site int) bool {
+	if schedlabLockRace {
+		return schedlabLockSpentUpRace(site)
+	}
+	return schedlabLockAtomic.LoadInt32(&schedlabLockSpent[site]) >= schedlabLockBudget
+}
+
+// schedlabLockSpend counts one execution of statement site; false once its budget is spent.
+func schedlabLockSpend(site int) bool {
+	if schedlabLockRace {
+		return schedlabLockSpendRace(site)
+	}
+	return schedlabLockAtomic.AddInt32(&schedlabLockSpent[site], 1) <= schedlabLockBudget
+}
+
+// In a -race build the counters are plain memory in go:norace functions, which the race
+// detector does not see: an atomic counter would be synchronisation between the goroutines
+// executing the statement, hiding their races. A count lost to a race only logs more
+// (the decoder keeps no more than the budget), and counting stops near the budget.
+
+//go:norace
+func schedlabLockSpentUpRace(site int) bool {
+	return schedlabLockSpent[site] >= schedlabLockBudget
+}
+
+//go:norace
+func schedlabLockSpendRace(site int) bool {
+	if schedlabLockSpent[site] >= schedlabLockBudget {
+		return false
+	}
+	schedlabLockSpent[site]++
+	return true
+}
+
 // schedlabLockOp logs op, a got or a drop ("got w", "drop r", …), for the mutex p points
 // to, when a trace is being written and p leads to a sync.Mutex or sync.RWMutex.
 func schedlabLockOp(op string, p interface{}) {
-	if schedlabLockBudget > 0 && op[0] == 'd' && schedlabLockAtomic.LoadInt32(&schedlabLockOutstanding) == 0 {
+	if schedlabLockBudget > 0 && !schedlabLockRace && op[0] == 'd' && schedlabLockAtomic.LoadInt32(&schedlabLockOutstanding) == 0 {
 		return
 	}
 	schedlabLockLog(op, schedlabLockFind(op, p))
@@ -358,14 +394,15 @@ func schedlabLockFind(op string, p interface{}) uintptr {
 	return schedlabLockAddr(op, p)
 }
 
-// schedlabLockLog logs op, a got or a drop, for the mutex at addr (0: none). With a budget
-// a got logged counts a hold of the mutex (after its log, so a drop that takes the hold is
-// logged after it), and a drop is logged only when it takes one (before its log).
+// schedlabLockLog logs op, a got or a drop, for the mutex at addr (0: none). With a budget,
+// outside -race builds, a got logged counts a hold of the mutex (after its log, so a drop
+// that takes the hold is logged after it), and a drop is logged only when it takes one
+// (before its log); a -race build logs every drop (the count would be synchronisation).
 func schedlabLockLog(op string, addr uintptr) {
 	if addr == 0 {
 		return
 	}
-	if schedlabLockBudget == 0 {
+	if schedlabLockBudget == 0 || schedlabLockRace {
 		schedlabLockWrite(op, addr)
 		return
 	}
@@ -620,20 +657,23 @@ func schedlabLockMethodByName(t schedlabLockReflect.Type, method string) (schedl
 }
 
 // lockRuntimeFiles are the files added to package pkg with sites Lock/RLock statements:
-// the runtime (lockRuntime) and the budget, budget in an ordinary build and 0 (every
-// operation logged) in a -race build, where the budget's shared counters would be
-// synchronisation the race detector sees, hiding races between the goroutines counting.
-// So one rewrite serves a package's plain and race builds.
+// the runtime (lockRuntime) and its constants, for an ordinary and for a -race build (the
+// race build constraint chooses), so one rewrite serves a package's plain and race builds.
 func lockRuntimeFiles(pkg string, sites, budget int) []addedFile {
 	return []addedFile{
 		{source: lockRuntime(pkg, sites)},
-		{suffix: "_budget", source: lockBudgetFile(pkg, "!race", budget)},
-		{suffix: "_budget_race", source: lockBudgetFile(pkg, "race", 0)},
+		{suffix: "_budget", source: lockBudgetFile(pkg, false, budget)},
+		{suffix: "_budget_race", source: lockBudgetFile(pkg, true, budget)},
 	}
 }
 
-// lockBudgetFile declares schedlabLockBudget in the builds that satisfy constraint.
-func lockBudgetFile(pkg, constraint string, budget int) string {
+// lockBudgetFile declares schedlabLockBudget and schedlabLockRace in the builds with
+// (race) or without the race detector.
+func lockBudgetFile(pkg string, race bool, budget int) string {
+	constraint := "!race"
+	if race {
+		constraint = "race"
+	}
 	return fmt.Sprintf(`// Code generated by schedlab collect (lock recording). DO NOT EDIT.
 
 //go:build %s
@@ -641,6 +681,9 @@ func lockBudgetFile(pkg, constraint string, budget int) string {
 
 package %s
 
-const schedlabLockBudget = %d
-`, constraint, constraint, pkg, budget)
+const (
+	schedlabLockBudget = %d
+	schedlabLockRace   = %t
+)
+`, constraint, constraint, pkg, budget, race)
 }
