@@ -597,7 +597,7 @@ func schedlabLockPathOf(t schedlabLockReflect.Type, method string) ([]int, bool)
 						found = path
 					}
 				case ft.Kind() == schedlabLockReflect.Interface:
-					if _, ok := ft.MethodByName(method); ok {
+					if _, ok := schedlabLockMethodByName(ft, method); ok {
 						sources++
 						found = path
 					}
@@ -641,7 +641,8 @@ func schedlabLockDeclares(t schedlabLockReflect.Type, method string) bool {
 }
 
 // schedlabLockMethodByName looks the method up by a constant name, so the linker keeps
-// only methods of those four names for reflection.
+// only methods of those four names for reflection: one MethodByName with a name it cannot
+// see keeps every exported method of every type in the binary (half again its size).
 func schedlabLockMethodByName(t schedlabLockReflect.Type, method string) (schedlabLockReflect.Method, bool) {
 	switch method {
 	case "Lock":

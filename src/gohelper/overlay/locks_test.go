@@ -594,3 +594,29 @@ func tracedLockProgram(t *testing.T, module, program string, budget int, buildFl
 	}
 	return tracePath, out
 }
+
+// A reflect MethodByName whose name the linker cannot see keeps every exported method of
+// every type in the binary: each one in the runtime takes a constant.
+func TestLockRuntimeLooksMethodsUpByConstantNames(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "rt.go", lockRuntime("sample", 1), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "MethodByName" || sel.Sel.Name == "Method") {
+			calls++
+			if lit, ok := call.Args[0].(*ast.BasicLit); !ok || lit.Kind != token.STRING {
+				t.Errorf("%s called with a name that is not a constant", sel.Sel.Name)
+			}
+		}
+		return true
+	})
+	if calls != 4 {
+		t.Errorf("%d MethodByName calls, want the 4 of schedlabLockMethodByName", calls)
+	}
+}
