@@ -5,7 +5,9 @@
 // step in a process of its own under /usr/bin/time. Prints wall time, peak RSS, runs
 // executed and programs with a finding for both, and the ratios recording / reference:
 // hunt wall time (target ≤ 1.0 within noise: "no slower than before"), runs per second of
-// hunting, and `leaks` time and memory. A hunt stops a program at its first confirmed leak,
+// hunting, and `leaks` time and memory; and where each hunt's time went (builds, runs, the
+// runs' checks, from `collect --json`) and its CPU seconds per run (the process tree's,
+// less sensitive to a shared machine's load than wall time). A hunt stops a program at its first confirmed leak,
 // so programs with a leak measure the time to find it, clean ones spend their whole budget.
 // Usage: npm run build && [BENCH_PARALLEL=1] node bench/hunt.mjs [DIR] [BUDGET]   (defaults go-programs 20s)
 
@@ -21,19 +23,19 @@ const bin = fileURLToPath(new URL("../bin/schedlab.js", import.meta.url));
 const dir = process.env.BENCH_DIR ?? mkdtempSync(join(tmpdir(), "schedlab-bench-hunt-"));
 const keep = process.env.BENCH_DIR !== undefined;
 
-/** Runs `schedlab ARGS` under /usr/bin/time: wall seconds, peak RSS in MiB, stdout. */
+/** Runs `schedlab ARGS` under /usr/bin/time: wall seconds, CPU seconds (its process tree's user + system), peak RSS in MiB, stdout. */
 async function timed(args) {
-  const result = await execa("/usr/bin/time", ["-f", "%e %M", process.execPath, bin, ...args], {
+  const result = await execa("/usr/bin/time", ["-f", "%e %M %U %S", process.execPath, bin, ...args], {
     reject: false,
     all: false,
   });
   const last = result.stderr.trim().split("\n").pop() ?? "";
-  const [wall, kb] = last.split(" ").map(Number);
+  const [wall, kb, user, system] = last.split(" ").map(Number);
   if (!Number.isFinite(wall))
     throw new Error(`no timing for schedlab ${args.join(" ")}:\n${result.stderr.slice(-2000)}`);
   if (result.exitCode !== 0 && result.exitCode !== 3)
     throw new Error(`schedlab ${args.join(" ")} exited ${result.exitCode}:\n${result.stderr.slice(-2000)}`);
-  return { wall, rssMiB: kb / 1024, stdout: result.stdout };
+  return { wall, cpu: user + system, rssMiB: kb / 1024, stdout: result.stdout };
 }
 
 async function hunt(label, extra) {
@@ -47,9 +49,10 @@ async function hunt(label, extra) {
     db,
     "--traces",
     join(dir, `${label}-traces`),
-    "--quiet",
+    "--json",
     ...extra,
   ]);
+  const parts = huntParts(JSON.parse(collect.stdout).programs);
   const ingest = await timed(["ingest", "--db", db]);
   const leaks = await timed(["leaks", "--db", db, "--json"]);
   const analysis = JSON.parse(leaks.stdout);
@@ -64,7 +67,28 @@ async function hunt(label, extra) {
     bugs: analysis.counts.leak,
     potential: analysis.counts.potential,
     programs: analysis.programs.length,
+    parts,
   };
+}
+
+/**
+ * Where a hunt's time went, from `collect --json`: builds (not part of a budget), the runs'
+ * own wall time, and the rest of the budget spent (each run's check: decoding and judging its
+ * trace, and the bookkeeping), all summed over programs; and each strategy's runs and run time.
+ */
+function huntParts(programs) {
+  const parts = { buildS: 0, runS: 0, spentS: 0, byStrategy: {} };
+  for (const p of programs) {
+    parts.buildS += (p.exploration?.buildMs ?? 0) / 1000;
+    parts.spentS += (p.exploration?.spentMs ?? 0) / 1000;
+    for (const r of p.runs) {
+      parts.runS += r.wallMs / 1000;
+      const s = (parts.byStrategy[r.strategy ?? "plain"] ??= { runs: 0, runS: 0 });
+      s.runs++;
+      s.runS += r.wallMs / 1000;
+    }
+  }
+  return parts;
 }
 
 const fmt = (x, digits = 1) => x.toFixed(digits);
@@ -82,6 +106,14 @@ try {
     ["reference (no lock recording)", reference],
     ["lock recording", recording],
   ]) {
+    const { buildS, runS, spentS, byStrategy } = h.parts;
+    const strategies = Object.entries(byStrategy)
+      .map(([name, s]) => `${name} ${s.runs} runs ${fmt((1000 * s.runS) / s.runs, 0)} ms/run`)
+      .join(", ");
+    console.log(
+      `${label}: builds ${fmt(buildS)} s summed, runs ${fmt(runS)} s, checks ${fmt(spentS - runS)} s (${strategies}); ` +
+        `hunt CPU ${fmt(h.collect.cpu)} s, ${fmt((1000 * h.collect.cpu) / h.runs, 0)} ms per run`,
+    );
     console.log(
       `${label}: hunt ${fmt(h.collect.wall)} s (${h.runs} runs, ${fmt(h.runs / h.collect.wall, 2)} runs/s), ingest ${fmt(h.ingest.wall)} s, ` +
         `leaks ${fmt(h.leaks.wall)} s peak ${fmt(h.leaks.rssMiB, 0)} MiB; ${h.bugs} bugs blocking forever ` +
@@ -91,7 +123,10 @@ try {
   console.log(
     `ratio recording / reference: hunt wall ${fmt(recording.collect.wall / reference.collect.wall, 2)}x (target ≤ 1.0 within noise), ` +
       `runs per second ${fmt(recording.runs / recording.collect.wall / (reference.runs / reference.collect.wall), 2)}x, ` +
-      `leaks time ${fmt(recording.leaks.wall / reference.leaks.wall, 2)}x, leaks peak RSS ${fmt(recording.leaks.rssMiB / reference.leaks.rssMiB, 2)}x`,
+      `leaks time ${fmt(recording.leaks.wall / reference.leaks.wall, 2)}x, leaks peak RSS ${fmt(recording.leaks.rssMiB / reference.leaks.rssMiB, 2)}x, ` +
+      `build seconds ${fmt(recording.parts.buildS / reference.parts.buildS, 2)}x, ` +
+      `seconds per run ${fmt(recording.parts.runS / recording.runs / (reference.parts.runS / reference.runs), 2)}x, ` +
+      `hunt CPU per run ${fmt(recording.collect.cpu / recording.runs / (reference.collect.cpu / reference.runs), 2)}x`,
   );
   if (recording.withBug < reference.withBug)
     console.log(`WARNING: fewer programs with a bug under recording (${recording.withBug} < ${reference.withBug})`);

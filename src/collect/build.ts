@@ -8,7 +8,7 @@ import type { BuildTarget as ProgramTarget } from "../corpus/index.js";
 import { buildEnvironment, goCommandOf, insideModule, moduleRoot, type GoToolchain } from "../go/index.js";
 import { writeHarnessOverlay, type Overlay } from "./harness.js";
 import { preparePeerBuild, type Peer } from "./peers.js";
-import { LOCK_LOG_BUDGET, writeLockRecordingOverlay, writePerturbOverlay } from "./perturb.js";
+import { writeLockRecordingOverlay, writePerturbOverlay } from "./perturb.js";
 import type { Strategy } from "./strategy.js";
 import type { BuildResult } from "./types.js";
 
@@ -38,72 +38,65 @@ export interface BuildTarget extends ProgramTarget {
   readonly recordLocks?: boolean;
 }
 
+/** The overlays of a build: the one it compiles with, and the same without lock recording (its fallback). */
+export interface PreparedOverlays {
+  readonly overlay: Overlay;
+  readonly withoutLocks: Overlay;
+}
+
+/** Why a build's overlay copies could not be made (a file that does not parse). */
+interface Unprepared {
+  readonly problem: string;
+}
+
+/**
+ * Overlays one build made that another of the same collect reuses: a package's plain and
+ * race builds compile the same copies (harness, lock recording, which tells the two by the
+ * `race` build constraint), so whichever comes second takes the first's, files and all
+ * (they stay in the first build's scratch directory until the collect ends). Builds with
+ * peers make their own.
+ */
+export type OverlayCache = Map<string, Promise<PreparedOverlays | Unprepared>>;
+
+/** The key of `target`'s overlays in an OverlayCache: race shares plain's. */
+function overlayKey(target: BuildTarget, strategy: Strategy): string {
+  const copies = strategy === "perturb" ? "perturb" : "plain";
+  return `${target.kind}\0${target.dir}\0${copies}\0${target.recordLocks === true ? "locks" : ""}`;
+}
+
 /**
  * Builds `target` into `scratch`/bin. `scratch` must be a fresh directory owned by the
- * caller; it also holds the overlay files. Aborting `signal` kills the build.
+ * caller; it also holds the overlay files, unless `overlays` already has them. Aborting
+ * `signal` kills the build.
  */
 export async function buildProgram(
   target: BuildTarget,
   go: GoToolchain,
   scratch: string,
   signal?: AbortSignal,
+  overlays?: OverlayCache,
 ): Promise<BuildResult> {
   mkdirSync(scratch, { recursive: true });
   const binary = join(scratch, "bin");
   const strategy = target.strategy ?? "plain";
   const args = target.kind === "main" ? ["build"] : ["test", "-c"];
-  let overlay: Overlay = { Replace: {} };
-  if (target.kind === "main") {
-    try {
-      overlay = (await writeHarnessOverlay(target.dir, target.goFiles, scratch)).overlay;
-    } catch (error) {
-      return await unpreparedBuild(
-        target,
-        go,
-        scratch,
-        signal,
-        `cannot prepare the tracing harness: ${(error as Error).message}`,
-      );
-    }
-  }
   // -s -w drop the symbol table and DWARF, which makes linking faster; stack traces and
   // the trace's stacks come from the runtime's own tables and keep names and lines.
   const peers =
     (target.peers ?? []).length === 0 ? null : await preparePeerBuild(target, target.peers ?? [], go, scratch);
-  if (peers !== null) {
-    Object.assign(overlay.Replace, peers.overlay);
-    args.push(...peers.args);
-  }
+  if (peers !== null) args.push(...peers.args);
   const files = target.kind === "main" ? target.goFiles : [...target.goFiles, ...(target.testFiles ?? [])];
-  if (strategy === "perturb") {
-    try {
-      overlay = (await writePerturbOverlay(files, overlay, scratch)).overlay;
-    } catch (error) {
-      return await unpreparedBuild(
-        target,
-        go,
-        scratch,
-        signal,
-        `cannot prepare the perturbed copies: ${(error as Error).message}`,
-      );
-    }
+  let pending: Promise<PreparedOverlays | Unprepared>;
+  const key = overlayKey(target, strategy);
+  const shared = peers === null ? overlays?.get(key) : undefined;
+  if (shared !== undefined) pending = shared;
+  else {
+    pending = prepareOverlays(target, strategy, files, scratch, peers?.overlay ?? {});
+    if (peers === null) overlays?.set(key, pending);
   }
-  // Lock recording goes last: perturbation points stay those of the sources it always sees.
-  const withoutLocks = overlay;
-  if (target.recordLocks === true) {
-    try {
-      overlay = (await writeLockRecordingOverlay(files, overlay, scratch, strategy === "race" ? 0 : LOCK_LOG_BUDGET))
-        .overlay;
-    } catch (error) {
-      return await unpreparedBuild(
-        target,
-        go,
-        scratch,
-        signal,
-        `cannot prepare the lock-recording copies: ${(error as Error).message}`,
-      );
-    }
-  }
+  const prepared = await pending;
+  if ("problem" in prepared) return await unpreparedBuild(target, go, scratch, signal, prepared.problem);
+  const { overlay, withoutLocks } = prepared;
   if (strategy === "race") args.push("-race");
   const env = {
     ...buildEnvironment(go, { inModule: peers?.inModule ?? insideModule(target.dir), tmpdir: scratch }),
@@ -145,6 +138,45 @@ export async function buildProgram(
     ...without,
     output: `schedlab: built without lock recording, which did not compile:\n${broke}\n${without.output}`,
   };
+}
+
+/**
+ * The overlays of `target` built with `strategy`: the tracing harness (main packages), the
+ * peers' files, then perturbation, then lock recording, which goes last so perturbation
+ * points stay those of the sources it always sees (a perturbed build makes both in one
+ * helper call). A race build's are a plain build's.
+ */
+async function prepareOverlays(
+  target: BuildTarget,
+  strategy: Strategy,
+  files: readonly string[],
+  scratch: string,
+  peerOverlay: Record<string, string>,
+): Promise<PreparedOverlays | Unprepared> {
+  let overlay: Overlay = { Replace: {} };
+  if (target.kind === "main") {
+    try {
+      overlay = (await writeHarnessOverlay(target.dir, target.goFiles, scratch)).overlay;
+    } catch (error) {
+      return { problem: `cannot prepare the tracing harness: ${(error as Error).message}` };
+    }
+  }
+  Object.assign(overlay.Replace, peerOverlay);
+  const recordLocks = target.recordLocks === true;
+  if (strategy === "perturb") {
+    try {
+      const perturbed = await writePerturbOverlay(files, overlay, scratch, recordLocks);
+      return { overlay: perturbed.locked ?? perturbed.overlay, withoutLocks: perturbed.overlay };
+    } catch (error) {
+      return { problem: `cannot prepare the perturbed copies: ${(error as Error).message}` };
+    }
+  }
+  if (!recordLocks) return { overlay, withoutLocks: overlay };
+  try {
+    return { overlay: (await writeLockRecordingOverlay(files, overlay, scratch)).overlay, withoutLocks: overlay };
+  } catch (error) {
+    return { problem: `cannot prepare the lock-recording copies: ${(error as Error).message}` };
+  }
 }
 
 /**

@@ -1,10 +1,11 @@
 // The builds and runs of one collect, shared by plain (collect.ts) and budgeted (budget.ts)
 // collection: each package directory is built once per kind and strategy (split tests share
-// the binary), and a run is traced and recorded in one step.
+// the binary; its plain and race builds share their overlay copies), and a run is traced and
+// recorded in one step.
 
 import { join } from "node:path";
 import type { SchedlabDatabase } from "../store/index.js";
-import { buildBatch, buildProgram, type BuildTarget } from "./build.js";
+import { buildBatch, buildProgram, type BuildTarget, type OverlayCache } from "./build.js";
 import { runFiles } from "./paths.js";
 import { recordBuild, recordRun } from "./record.js";
 import type { Strategy } from "./strategy.js";
@@ -65,6 +66,7 @@ export function collectExecutor(
   signal: AbortSignal,
 ): Executor {
   const builds = new Map<string, Promise<{ readonly build: BuildResult; readonly wallMs: number }>>();
+  const overlays: OverlayCache = new Map();
   const timed = async <T>(start: () => Promise<T>): Promise<{ readonly value: T; readonly wallMs: number }> => {
     const t0 = performance.now();
     const value = await start();
@@ -87,9 +89,9 @@ export function collectExecutor(
       const key = buildKey(target);
       const cached = builds.get(key);
       if (cached !== undefined) return { ...(await cached), paid: false };
-      const pending = timed(() => buildProgram(target, go, join(scratch, `build-${builds.size}`), signal)).then(
-        ({ value, wallMs }) => ({ build: value, wallMs }),
-      );
+      const pending = timed(() =>
+        buildProgram(target, go, join(scratch, `build-${builds.size}`), signal, overlays),
+      ).then(({ value, wallMs }) => ({ build: value, wallMs }));
       builds.set(key, pending);
       return { ...(await pending), paid: true };
     },

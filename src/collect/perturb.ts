@@ -5,7 +5,8 @@
 //   files and adds the decision function (src/gohelper/overlay/perturb.go states its invariants).
 //   The seed is read at run time, so one perturbed binary serves every seed;
 // - lock recording: collect-locks logs each Lock/RLock/Unlock/RUnlock statement and deferred
-//   unlock as a runtime/trace user log "schedlab.lock" (src/gohelper/overlay/locks.go).
+//   unlock as a runtime/trace user log "schedlab.lock" (src/gohelper/overlay/locks.go), on top
+//   of perturbation in the same helper call (collect-perturb -locks) for a perturbed build.
 
 import { execa } from "execa";
 import { createHash } from "node:crypto";
@@ -29,45 +30,52 @@ export interface PerturbPoint {
 /**
  * Writes perturbed copies of `files` into `scratch` and returns `overlay` extended with
  * them (a file `overlay` already replaces, e.g. by the tracing harness, is perturbed from
- * its replacement) and the points inserted. Throws when a file does not parse.
+ * its replacement) and the points inserted. With `recordLocks`, the same helper call also
+ * rewrites the perturbed copies for lock recording (as writeLockRecordingOverlay does after
+ * perturbation): `locked` is that overlay, else null. Throws when a file does not parse.
  */
 export async function writePerturbOverlay(
   files: readonly string[],
   overlay: Overlay,
   scratch: string,
-): Promise<{ overlay: Overlay; points: PerturbPoint[] }> {
-  const result = (await runRewrite("collect-perturb", "perturb", files, overlay, scratch)) as {
+  recordLocks = false,
+): Promise<{ overlay: Overlay; points: PerturbPoint[]; locked: Overlay | null }> {
+  const result = (await runRewrite(
+    "collect-perturb",
+    "perturb",
+    files,
+    overlay,
+    scratch,
+    recordLocks ? ["-locks"] : [],
+  )) as {
     replace: Record<string, string>;
     points: PerturbPoint[];
+    locks?: { replace: Record<string, string> };
   };
-  return { overlay: { Replace: result.replace }, points: result.points };
+  return {
+    overlay: { Replace: result.replace },
+    points: result.points,
+    locked: result.locks === undefined ? null : { Replace: result.locks.replace },
+  };
 }
-
-/**
- * How many executions of one Lock/RLock statement log their want and got in a run
- * (docs/leaks.md, "Lock recording"): a lock taken in a loop logs its first ones, enough for
- * every lock order it takes, and its drops; without a bound it logs three trace events per
- * iteration, and decoding and storing them dominates a hunt.
- */
-export const LOCK_LOG_BUDGET = 64;
 
 /**
  * Writes lock-recording copies of `files` into `scratch` and returns `overlay` extended
  * with them and the number of statements rewritten. Like writePerturbOverlay, a file
  * `overlay` replaces is rewritten from its replacement; it runs after perturbation, so
  * perturbation points are the same with or without lock recording and a lock's "got" is
- * logged before the perturbation point that follows the Lock. `budget` bounds each
- * statement's logged wants and gots per run (0: none; a -race build takes 0, because the
- * budget's shared counters would be synchronisation the race detector sees and races
- * between the goroutines counting would go unreported). Throws when a file does not parse.
+ * logged before the perturbation point that follows the Lock. Each Lock/RLock statement
+ * logs its want and got in its first executions of a run only (the helper's budget,
+ * docs/leaks.md "The budget"); a -race build counts them without synchronisation the race
+ * detector would see and logs every drop, chosen by the `race` build constraint, so one
+ * rewrite serves a package's plain and race builds. Throws when a file does not parse.
  */
 export async function writeLockRecordingOverlay(
   files: readonly string[],
   overlay: Overlay,
   scratch: string,
-  budget: number,
 ): Promise<{ overlay: Overlay; statements: number }> {
-  const result = (await runRewrite("collect-locks", "locks", files, overlay, scratch, ["-budget", String(budget)])) as {
+  const result = (await runRewrite("collect-locks", "locks", files, overlay, scratch)) as {
     replace: Record<string, string>;
     statements: number;
   };

@@ -444,6 +444,64 @@ describe("lock recording in a test binary", () => {
   });
 });
 
+describe("a hunt's builds of one package", () => {
+  it("share one lock rewrite between plain and race, and make a perturbed build's two rewrites in one helper call", async () => {
+    const dir = writeModule({ "lib/lib.go": LIB_GO, "lib/lib_test.go": LIB_TEST_GO, "lib/ext_test.go": EXT_TEST_GO });
+    const [program] = (await discoverPrograms([join(dir, "lib")])).programs;
+    const overlays = new Map();
+    const scratchOf = (strategy: Strategy) => join(work, `shared-${strategy}`);
+    const overlayOf = (strategy: Strategy) =>
+      (JSON.parse(readFileSync(join(scratchOf(strategy), "overlay.json"), "utf8")) as { Replace: object }).Replace;
+    for (const strategy of ["plain", "race", "perturb"] as const) {
+      const target = {
+        dir: program!.dir,
+        kind: "test" as const,
+        goFiles: program!.goFiles,
+        testFiles: program!.testFiles,
+      };
+      const build = await buildProgram(
+        { ...target, strategy, recordLocks: true },
+        go,
+        scratchOf(strategy),
+        undefined,
+        overlays,
+      );
+      expect(build.status, build.output).toBe("ok");
+      expect(build.output).not.toContain("without lock recording");
+    }
+    // The race build compiles the plain build's copies: it made none of its own.
+    expect(readdirSync(scratchOf("race")).sort()).toEqual(["bin", "overlay.json"]);
+    expect(overlayOf("race")).toEqual(overlayOf("plain"));
+    expect(Object.values(overlayOf("plain")).every((copy) => String(copy).startsWith(scratchOf("plain")))).toBe(true);
+    // The perturbed build: one helper call wrote the perturbed copies and the lock-recording copies on top.
+    expect(
+      readdirSync(scratchOf("perturb"))
+        .filter((f) => f !== "bin")
+        .sort(),
+    ).toEqual(["overlay.json", "perturb", "perturb-input.json"]);
+    const perturbed = Object.entries(overlayOf("perturb"));
+    expect(
+      perturbed.some(([original, copy]) => original.endsWith("lib.go") && /\/l\d+_lib\.go$/.test(String(copy))),
+    ).toBe(true);
+    expect(perturbed.map(([original]) => original.split("/").pop()).sort()).toEqual(
+      [
+        "ext_test.go",
+        "lib.go",
+        "lib_test.go",
+        // The runtime files of each package: lib, and the external test package lib_test.
+        "zz_schedlab_locks.go",
+        "zz_schedlab_locks_budget.go",
+        "zz_schedlab_locks_budget_race.go",
+        "zz_schedlab_perturb.go",
+        "zz_schedlab_locks_lib_test_test.go",
+        "zz_schedlab_locks_budget_lib_test_test.go",
+        "zz_schedlab_locks_budget_race_lib_test_test.go",
+        "zz_schedlab_perturb_lib_test_test.go",
+      ].sort(),
+    );
+  });
+});
+
 describe("collect", () => {
   it("records locks in every strategy's runs of a --budget hunt, and in no run of a plain collect", async () => {
     const dir = writeModule({ "main.go": MAIN_GO });

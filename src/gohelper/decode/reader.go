@@ -38,6 +38,8 @@ type decoder struct {
 	seq        int
 	frameCache map[trace.Stack]stackSummary
 	lineBuf    []byte // the line being written, reused
+	locks      lockBudget
+	lastTime   int64 // time of the last event read, from startTime
 }
 
 // Run is the subcommand decode.
@@ -87,8 +89,10 @@ func decodeStream(r io.Reader, w io.Writer, opts options) error {
 		strings:    map[string]int{"": 0},
 		frameCache: map[trace.Stack]stackSummary{},
 		waiting:    map[trace.GoID][]*goroutineInfo{},
+		locks:      newLockBudget(),
 	}
 	status, message, generations := d.decode(r)
+	d.emitBlockedWants()
 	d.flushPending(true)
 	d.writeGoroutines()
 	fmt.Fprintf(d.out, "Z\t%s\t%d\t%d\t%s\n", status, generations, d.seq, oneLine(message))
@@ -117,6 +121,7 @@ func (d *decoder) decode(r io.Reader) (status, message string, generations int) 
 			d.started = true
 			d.startTime = ev.Time()
 		}
+		d.lastTime = int64(ev.Time() - d.startTime)
 		switch ev.Kind() {
 		case trace.EventSync:
 			if ev.Sync().N > 1 {

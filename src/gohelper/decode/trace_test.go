@@ -35,6 +35,7 @@ var tracedPrograms = []tracedProgram{
 	{dir: "handoff", mode: "auto", check: checkHandoff},
 	{dir: "locked", locks: true, mode: "main", check: checkLocked},
 	{dir: "testbinary", test: true, mode: "auto", check: checkTestBinary},
+	{dir: "lockloop", locks: true, mode: "main", check: checkLockLoop},
 }
 
 func TestDecodeCommittedTraces(t *testing.T) {
@@ -429,6 +430,50 @@ func checkLocked(t *testing.T, s *decodedStream) {
 	}
 	if len(addresses) != 1 {
 		t.Errorf("lock ops name the mutexes %v, want one", addresses)
+	}
+}
+
+// checkLockLoop: a trace logged without a budget is decoded within it (lockBudget): the
+// loop's Lock statement keeps its first overlay.LockLogBudget wants and gots and their
+// drops, main's own Lock keeps its want and got, and the goroutine blocked at the loop's
+// statement, past the budget, keeps its want (at the end: no got followed it).
+func checkLockLoop(t *testing.T, s *decodedStream) {
+	count := map[string]int{}
+	var locks []string
+	for _, r := range s.records {
+		if r.kind == "L" {
+			count[r.phase+" "+r.site]++
+			if len(locks) == 0 || locks[0] != r.lock {
+				locks = append(locks, r.lock)
+			}
+		}
+	}
+	budget := overlay.LockLogBudget
+	want := map[string]int{
+		"want main.take main.go:15": budget + 1, "got main.take main.go:15": budget, "drop main.take main.go:16": budget,
+		"want main.main main.go:31": 1, "got main.main main.go:31": 1,
+	}
+	if len(count) != len(want) {
+		t.Errorf("lock ops per phase and site %v, want %v", count, want)
+	}
+	for key, n := range want {
+		if count[key] != n {
+			t.Errorf("%d × %s, want %d (all: %v)", count[key], key, n, count)
+		}
+	}
+	if len(locks) != 1 {
+		t.Errorf("lock ops name the mutexes %v, want one", locks)
+	}
+	blocked, _ := s.byEntry(t, "main.take")
+	records := s.of(blocked)
+	var last decodedRecord
+	for _, r := range records {
+		if r.kind == "L" {
+			last = r
+		}
+	}
+	if last.phase != "want" || last.site != "main.take main.go:15" {
+		t.Errorf("the blocked goroutine's last lock op is %+v, want its want at main.go:15", last)
 	}
 }
 

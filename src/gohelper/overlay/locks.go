@@ -23,10 +23,19 @@
 // The budget: K numbers the package's Lock/RLock statements, and with -budget N a statement
 // logs its want and got in its first N executions of a run only (a lock taken in a loop
 // would otherwise log three trace events per iteration: megabytes of trace, as many rows,
-// and decoding dominating a hunt). Drops are always logged: a drop of a hold that was not
-// logged is one the fold ignores, or, for a read lock another goroutine holds, ends that
-// hold early, so holders are only ever under-reported, never invented. The else branch
-// repeats the call on the statement's last line (lockOperand prints X on one line).
+// and decoding dominating a hunt). With a budget a drop is logged only while the mutex has
+// a logged hold not yet dropped (a count per mutex address, taken by each drop logged): a
+// loop that spent its budget then logs nothing at all, where each logged operation costs a
+// stack capture while tracing. A drop of a hold that was not logged, logged while another
+// logged hold of the same (read) lock is outstanding, ends that hold early, as the fold
+// does with any drop its goroutine holds nothing for; so the fold's holds are the logged
+// ones not yet dropped, only ever under-reported, never invented. In a -race build an
+// atomic count would be synchronisation the race detector sees, hiding races between the
+// goroutines counting: there the statements' counters are plain memory in go:norace
+// functions (a count lost to a race only logs more) and every drop is logged (the decoder
+// then keeps no more than the budget would, decode/lockops.go). Two files the race build
+// constraint chooses between say which build it is, so one rewrite serves both. The else
+// branch repeats the call on the statement's last line (lockOperand prints X on one line).
 //
 // Any other operand is skipped: `&X` must compile whatever X's type, which rules out calls,
 // index expressions (a map element has no address), type assertions and literals, and an
@@ -53,6 +62,12 @@ import (
 // reads the operations back from the logs of this category.
 const LockLogCategory = "schedlab.lock"
 
+// LockLogBudget is how many executions of one Lock/RLock statement log their want and got
+// in a run (collect-locks' default -budget; docs/leaks.md, "The budget"): enough for every
+// lock order a loop takes, which shows in its first iterations. The decoder keeps no more
+// of any trace (a -race build logs every drop; decode/lockops.go).
+const LockLogBudget = 64
+
 type LockResult struct {
 	// Replace is the overlay given, extended with the rewritten copies and runtime files.
 	Replace map[string]string `json:"replace"`
@@ -62,17 +77,18 @@ type LockResult struct {
 
 // RunLocks rewrites the files given for lock recording.
 //
-// Usage: collect-locks -out DIR [-overlay FILE] [-budget N] file.go...
+// Usage: collect-locks -out DIR [-overlay FILE] [-budget N] file.go...   (-budget: LockLogBudget)
 //
 // With -overlay (e.g. the harness's, or the harness's and perturbation's), a file that the
 // overlay already replaces is read from its replacement and the result keeps every entry.
-// Perturbation goes first: its points are then counted on the sources it always sees, and a
-// lock's "got" is logged before the perturbation point after the Lock, not after its sleep.
+// Perturbation goes first (collect-perturb -locks runs both in one call): its points are
+// then counted on the sources it always sees, and a lock's "got" is logged before the
+// perturbation point after the Lock, not after its sleep.
 func RunLocks(args []string) int {
 	flags := flag.NewFlagSet("collect-locks", flag.ContinueOnError)
 	out := flags.String("out", "", "directory for the rewritten copies")
 	overlayFile := flags.String("overlay", "", "existing overlay JSON whose replacements are the sources to rewrite")
-	budget := flags.Int("budget", 0, "wants and gots logged per Lock/RLock statement and run; 0: all (a race build: the budget's shared counters would be synchronisation the race detector sees)")
+	budget := flags.Int("budget", LockLogBudget, "wants and gots logged per Lock/RLock statement and run; 0: all")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
@@ -91,11 +107,17 @@ func RunLocks(args []string) int {
 	return 0
 }
 
+// LockFiles rewrites files for lock recording over the overlay in overlayFile ("": none).
 func LockFiles(out, overlayFile string, files []string, budget int) (*LockResult, error) {
 	replace, sources, err := overlaySources(overlayFile, files)
 	if err != nil {
 		return nil, err
 	}
+	return lockSources(out, replace, files, sources, budget)
+}
+
+// lockSources rewrites files, whose sources are given, into out and extends replace.
+func lockSources(out string, replace map[string]string, files []string, sources [][]byte, budget int) (*LockResult, error) {
 	consts, err := constantNames(files, sources)
 	if err != nil {
 		return nil, err
@@ -112,7 +134,7 @@ func LockFiles(out, overlayFile string, files []string, budget int) (*LockResult
 			result.Statements += n
 			return rewritten, name, n > 0, err
 		},
-		runtime: func(pkg string) string { return lockRuntime(pkg, sites[pkg], budget) },
+		runtime: func(pkg string) []addedFile { return lockRuntimeFiles(pkg, sites[pkg], budget) },
 	}
 	if err := writeOverlayCopies(out, replace, files, sources, pass); err != nil {
 		return nil, err
@@ -266,7 +288,7 @@ func lockMode(method string) string {
 // declares the method itself (its method is no <autogenerated> wrapper) is a user lock:
 // nothing is logged, and the sync calls inside its method log their own operations. The
 // path through a struct type is computed once per type and method.
-func lockRuntime(pkg string, sites, budget int) string {
+func lockRuntime(pkg string, sites int) string {
 	if sites < 1 {
 		sites = 1 // an array of one: the index is never used
 	}
@@ -284,11 +306,19 @@ import (
 	schedlabLockAtomic "sync/atomic"
 )
 
-// schedlabLockBudget is how many executions of one Lock/RLock statement log their want
-// and got in a run (0: all); schedlabLockSpent counts them per statement.
-const schedlabLockBudget = %d
-
+// schedlabLockBudget, in zz_schedlab_locks_budget*.go, is how many executions of one
+// Lock/RLock statement log their want and got in a run (0: all); schedlabLockSpent counts
+// them per statement. schedlabLockRace, there too, is true in a -race build.
 var schedlabLockSpent [%d]int32
+
+// With a budget, outside -race builds, schedlabLockHolds counts per mutex address (uintptr →
+// *int32) the holds whose got was logged and whose drop was not yet, and
+// schedlabLockOutstanding sums them: only a drop that takes one from its mutex's count is
+// logged, and with none outstanding a drop returns before the mutex search.
+var (
+	schedlabLockHolds       schedlabLockSync.Map
+	schedlabLockOutstanding int32
+)
 
 // schedlabLockWant logs op, a want, for the mutex p points to, as schedlabLockOp does,
 // unless the statement numbered site has spent its budget; it reports whether it logged,
@@ -296,23 +326,61 @@ var schedlabLockSpent [%d]int32
 // counter never wraps.
 func schedlabLockWant(op string, p interface{}, site int) bool {
 	// A spent statement returns before the mutex search: the loop that spent it pays one load.
-	if schedlabLockBudget > 0 && schedlabLockAtomic.LoadInt32(&schedlabLockSpent[site]) >= schedlabLockBudget {
+	if schedlabLockBudget > 0 && schedlabLockSpentUp(site) {
 		return false
 	}
 	addr := schedlabLockFind(op, p)
 	if addr == 0 {
 		return false
 	}
-	if schedlabLockBudget > 0 && schedlabLockAtomic.AddInt32(&schedlabLockSpent[site], 1) > schedlabLockBudget {
+	if schedlabLockBudget > 0 && !schedlabLockSpend(site) {
 		return false
 	}
-	schedlabLockLog(op, addr)
+	schedlabLockWrite(op, addr)
 	return true
 }
 
-// schedlabLockOp logs op ("want w", "got r", "drop w", …) for the mutex p points to, when a
-// trace is being written and p leads to a sync.Mutex or sync.RWMutex.
+// schedlabLockSpentUp reports whether statement site has spent its budget.
+func schedlabLockSpentUp(site int) bool {
+	if schedlabLockRace {
+		return schedlabLockSpentUpRace(site)
+	}
+	return schedlabLockAtomic.LoadInt32(&schedlabLockSpent[site]) >= schedlabLockBudget
+}
+
+// schedlabLockSpend counts one execution of statement site; false once its budget is spent.
+func schedlabLockSpend(site int) bool {
+	if schedlabLockRace {
+		return schedlabLockSpendRace(site)
+	}
+	return schedlabLockAtomic.AddInt32(&schedlabLockSpent[site], 1) <= schedlabLockBudget
+}
+
+// In a -race build the counters are plain memory in go:norace functions, which the race
+// detector does not see: an atomic counter would be synchronisation between the goroutines
+// executing the statement, hiding their races. A count lost to a race only logs more
+// (the decoder keeps no more than the budget), and counting stops near the budget.
+
+//go:norace
+func schedlabLockSpentUpRace(site int) bool {
+	return schedlabLockSpent[site] >= schedlabLockBudget
+}
+
+//go:norace
+func schedlabLockSpendRace(site int) bool {
+	if schedlabLockSpent[site] >= schedlabLockBudget {
+		return false
+	}
+	schedlabLockSpent[site]++
+	return true
+}
+
+// schedlabLockOp logs op, a got or a drop ("got w", "drop r", …), for the mutex p points
+// to, when a trace is being written and p leads to a sync.Mutex or sync.RWMutex.
 func schedlabLockOp(op string, p interface{}) {
+	if schedlabLockBudget > 0 && !schedlabLockRace && op[0] == 'd' && schedlabLockAtomic.LoadInt32(&schedlabLockOutstanding) == 0 {
+		return
+	}
 	schedlabLockLog(op, schedlabLockFind(op, p))
 }
 
@@ -326,17 +394,69 @@ func schedlabLockFind(op string, p interface{}) uintptr {
 	return schedlabLockAddr(op, p)
 }
 
-// schedlabLockLog writes the user log "<op> <hex address>" when addr is a mutex and the
-// trace is still on. The message is built in a stack buffer: no fmt, one allocation.
+// schedlabLockLog logs op, a got or a drop, for the mutex at addr (0: none). With a budget,
+// outside -race builds, a got logged counts a hold of the mutex (after its log, so a drop
+// that takes the hold is logged after it), and a drop is logged only when it takes one
+// (before its log); a -race build logs every drop (the count would be synchronisation).
 func schedlabLockLog(op string, addr uintptr) {
-	if addr == 0 || !schedlabLockTrace.IsEnabled() {
+	if addr == 0 {
 		return
+	}
+	if schedlabLockBudget == 0 || schedlabLockRace {
+		schedlabLockWrite(op, addr)
+		return
+	}
+	if op[0] == 'd' {
+		if schedlabLockTake(addr) {
+			schedlabLockWrite(op, addr)
+		}
+		return
+	}
+	if !schedlabLockWrite(op, addr) {
+		return
+	}
+	count, ok := schedlabLockHolds.Load(addr)
+	if !ok {
+		count, _ = schedlabLockHolds.LoadOrStore(addr, new(int32))
+	}
+	schedlabLockAtomic.AddInt32(count.(*int32), 1)
+	schedlabLockAtomic.AddInt32(&schedlabLockOutstanding, 1)
+}
+
+// schedlabLockTake takes one logged hold from the mutex at addr; false when it has none.
+func schedlabLockTake(addr uintptr) bool {
+	if schedlabLockAtomic.LoadInt32(&schedlabLockOutstanding) == 0 {
+		return false
+	}
+	found, ok := schedlabLockHolds.Load(addr)
+	if !ok {
+		return false
+	}
+	count := found.(*int32)
+	for {
+		n := schedlabLockAtomic.LoadInt32(count)
+		if n <= 0 {
+			return false
+		}
+		if schedlabLockAtomic.CompareAndSwapInt32(count, n, n-1) {
+			schedlabLockAtomic.AddInt32(&schedlabLockOutstanding, -1)
+			return true
+		}
+	}
+}
+
+// schedlabLockWrite writes the user log "<op> <hex address>" when the trace is still on,
+// and reports whether it did. The message is built in a stack buffer: no fmt, one allocation.
+func schedlabLockWrite(op string, addr uintptr) bool {
+	if !schedlabLockTrace.IsEnabled() {
+		return false
 	}
 	var buf [32]byte
 	message := append(buf[:0], op...)
 	message = append(message, ' ')
 	message = schedlabLockStrconv.AppendUint(message, uint64(addr), 16)
 	schedlabLockTrace.Log(schedlabLockContext.Background(), %q, string(message))
+	return true
 }
 
 var (
@@ -477,7 +597,7 @@ func schedlabLockPathOf(t schedlabLockReflect.Type, method string) ([]int, bool)
 						found = path
 					}
 				case ft.Kind() == schedlabLockReflect.Interface:
-					if _, ok := ft.MethodByName(method); ok {
+					if _, ok := schedlabLockMethodByName(ft, method); ok {
 						sources++
 						found = path
 					}
@@ -521,7 +641,8 @@ func schedlabLockDeclares(t schedlabLockReflect.Type, method string) bool {
 }
 
 // schedlabLockMethodByName looks the method up by a constant name, so the linker keeps
-// only methods of those four names for reflection.
+// only methods of those four names for reflection: one MethodByName with a name it cannot
+// see keeps every exported method of every type in the binary (half again its size).
 func schedlabLockMethodByName(t schedlabLockReflect.Type, method string) (schedlabLockReflect.Method, bool) {
 	switch method {
 	case "Lock":
@@ -533,5 +654,37 @@ func schedlabLockMethodByName(t schedlabLockReflect.Type, method string) (schedl
 	}
 	return t.MethodByName("RUnlock")
 }
-`, pkg, budget, sites, LockLogCategory)
+`, pkg, sites, LockLogCategory)
+}
+
+// lockRuntimeFiles are the files added to package pkg with sites Lock/RLock statements:
+// the runtime (lockRuntime) and its constants, for an ordinary and for a -race build (the
+// race build constraint chooses), so one rewrite serves a package's plain and race builds.
+func lockRuntimeFiles(pkg string, sites, budget int) []addedFile {
+	return []addedFile{
+		{source: lockRuntime(pkg, sites)},
+		{suffix: "_budget", source: lockBudgetFile(pkg, false, budget)},
+		{suffix: "_budget_race", source: lockBudgetFile(pkg, true, budget)},
+	}
+}
+
+// lockBudgetFile declares schedlabLockBudget and schedlabLockRace in the builds with
+// (race) or without the race detector.
+func lockBudgetFile(pkg string, race bool, budget int) string {
+	constraint := "!race"
+	if race {
+		constraint = "race"
+	}
+	return fmt.Sprintf(`// Code generated by schedlab collect (lock recording). DO NOT EDIT.
+
+//go:build %s
+// +build %s
+
+package %s
+
+const (
+	schedlabLockBudget = %d
+	schedlabLockRace   = %t
+)
+`, constraint, constraint, pkg, budget, race)
 }

@@ -146,8 +146,9 @@ func TestLockRecordingComposesAfterPerturbation(t *testing.T) {
 	if locked.Statements != 2 {
 		t.Fatalf("%d lock statements", locked.Statements)
 	}
-	// Both runtimes are in the overlay, and the final copy is the locks pass's.
-	for _, base := range []string{"zz_schedlab_perturb.go", "zz_schedlab_locks.go"} {
+	// Both runtimes are in the overlay (the locks', with its budget for ordinary and -race
+	// builds), and the final copy is the locks pass's.
+	for _, base := range []string{"zz_schedlab_perturb.go", "zz_schedlab_locks.go", "zz_schedlab_locks_budget.go", "zz_schedlab_locks_budget_race.go"} {
 		if _, ok := locked.Replace[filepath.Join(dir, base)]; !ok {
 			t.Fatalf("no %s in %v", base, locked.Replace)
 		}
@@ -184,7 +185,14 @@ func TestLockCodeTypeChecksAtGo112(t *testing.T) {
 	valid := string(out[:strings.Index(string(out), "func (s *store) skipped")])
 	fset := token.NewFileSet()
 	var files []*ast.File
-	for name, src := range map[string]string{"sample.go": valid, "rt.go": lockRuntime("sample", 6, 100)} {
+	// The runtime with one of its budget files (a type check applies no build constraint).
+	sources := map[string]string{"sample.go": valid, "rt.go": lockRuntime("sample", 6)}
+	for _, added := range lockRuntimeFiles("sample", 6, 100) {
+		if added.suffix == "_budget" {
+			sources["budget.go"] = added.source
+		}
+	}
+	for name, src := range sources {
 		f, err := parser.ParseFile(fset, name, src, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -369,7 +377,8 @@ func TestLockRecordingTracesAGo112Program(t *testing.T) {
 	}
 }
 
-// budgetProgram takes one mutex ten times in a loop and another once after it, tracing.
+// budgetProgram takes one mutex ten times in a loop, a read lock five times before
+// dropping it five times, another mutex once after them, and a last one it never drops.
 const budgetProgram = `package main
 
 import (
@@ -381,20 +390,30 @@ import (
 func main() {
 	f, _ := os.Create(os.Args[1])
 	trace.Start(f)
-	var loop, once sync.Mutex
+	var loop, once, held sync.Mutex
+	var rw sync.RWMutex
 	for i := 0; i < 10; i++ {
 		loop.Lock()
 		loop.Unlock()
 	}
+	for i := 0; i < 5; i++ {
+		rw.RLock()
+	}
+	for i := 0; i < 5; i++ {
+		rw.RUnlock()
+	}
 	once.Lock()
 	once.Unlock()
+	held.Lock()
 	trace.Stop()
 	f.Close()
 }
 `
 
-// With a budget, a statement logs its want and got in its first executions only; every
-// drop is still logged, and a statement with budget left logs as without one.
+// With a budget, a statement logs its want and got in its first executions only, a drop
+// is logged only while its mutex has a logged hold (the read lock's first three drops take
+// its three), a hold never dropped stays logged, and a statement with budget left logs as
+// without one.
 func TestLockBudgetBoundsEachStatementsWantsAndGots(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a program")
@@ -404,16 +423,149 @@ func TestLockBudgetBoundsEachStatementsWantsAndGots(t *testing.T) {
 	for _, log := range readLockLogs(t, tracePath) {
 		count[fmt.Sprintf("%d %s", log.line, strings.Join(strings.Fields(log.message)[:2], " "))]++
 	}
-	want := map[string]int{"14 want w": 3, "14 got w": 3, "15 drop w": 10, "17 want w": 1, "17 got w": 1, "18 drop w": 1}
+	want := map[string]int{
+		"15 want w": 3, "15 got w": 3, "16 drop w": 3,
+		"19 want r": 3, "19 got r": 3, "22 drop r": 3,
+		"24 want w": 1, "24 got w": 1, "25 drop w": 1,
+		"26 want w": 1, "26 got w": 1,
+	}
 	if fmt.Sprint(count) != fmt.Sprint(want) {
 		t.Fatalf("lock logs per line and op: %v, want %v", count, want)
 	}
 }
 
+// A -race build of the same rewrite keeps the statements' budget and logs every drop (no
+// count per mutex: it would be synchronisation the race detector sees).
+func TestLockBudgetInRaceBuildsLogsEveryDrop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a program")
+	}
+	tracePath, _ := tracedLockProgram(t, "budgetrace", budgetProgram, 3, "-race")
+	count := map[string]int{}
+	for _, log := range readLockLogs(t, tracePath) {
+		count[fmt.Sprintf("%d %s", log.line, strings.Join(strings.Fields(log.message)[:2], " "))]++
+	}
+	want := map[string]int{
+		"15 want w": 3, "15 got w": 3, "16 drop w": 10,
+		"19 want r": 3, "19 got r": 3, "22 drop r": 5,
+		"24 want w": 1, "24 got w": 1, "25 drop w": 1,
+		"26 want w": 1, "26 got w": 1,
+	}
+	if fmt.Sprint(count) != fmt.Sprint(want) {
+		t.Fatalf("lock logs per line and op: %v, want %v", count, want)
+	}
+}
+
+// racyProgram: two goroutines write x with nothing between them but one Lock statement
+// (take) they both execute, each on a mutex of its own.
+const racyProgram = `package main
+
+import (
+	"os"
+	"runtime/trace"
+	"sync"
+)
+
+var x int
+
+func take(mu *sync.Mutex) {
+	mu.Lock()
+	mu.Unlock()
+}
+
+func main() {
+	f, _ := os.Create(os.Args[1])
+	trace.Start(f)
+	var a, b sync.Mutex
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { x = 1; take(&a); wg.Done() }()
+	go func() { take(&b); x = 2; wg.Done() }()
+	wg.Wait()
+	trace.Stop()
+	f.Close()
+}
+`
+
+// The budget's counter of take's Lock statement is shared by both goroutines: an atomic
+// one would order them for the race detector and hide their race on x.
+func TestLockBudgetHidesNoRace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a program")
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{"go.mod": "module example.com/racy\n\ngo 1.12\n", "main.go": racyProgram} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	result, err := LockFiles(filepath.Join(dir, "locks"), "", []string{filepath.Join(dir, "main.go")}, LockLogBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(map[string]interface{}{"Replace": result.Replace})
+	overlay := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(overlay, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("go", "build", "-race", "-overlay", overlay, "-o", "prog", ".")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, _ := exec.Command(filepath.Join(dir, "prog"), filepath.Join(dir, "run.trace")).CombinedOutput()
+	if !strings.Contains(string(out), "WARNING: DATA RACE") || !strings.Contains(string(out), "main.main.func") {
+		t.Fatalf("the race on x is not reported:\n%s", out)
+	}
+	if strings.Contains(string(out), "schedlabLock") {
+		t.Fatalf("a race is reported in the lock recording's own code:\n%s", out)
+	}
+}
+
+// collect-perturb -locks makes in one call the overlay the two calls make one after the other.
+func TestPerturbWithLocksIsBothPasses(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "sample.go")
+	if err := os.WriteFile(file, []byte(perturbSample), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	perturbed, err := perturbFiles(filepath.Join(dir, "one"), "", []string{file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onlyPerturbed := fmt.Sprint(perturbed.Replace)
+	together, err := lockPerturbed(filepath.Join(dir, "one"), perturbed, []string{file}, LockLogBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(perturbed.Replace) != onlyPerturbed {
+		t.Fatalf("the perturbed overlay changed: %v", perturbed.Replace)
+	}
+	overlay := filepath.Join(dir, "overlay.json")
+	data, _ := json.Marshal(map[string]interface{}{"Replace": perturbed.Replace})
+	if err := os.WriteFile(overlay, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	apart, err := LockFiles(filepath.Join(dir, "two"), overlay, []string{file}, LockLogBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if together.Statements != apart.Statements || len(together.Replace) != len(apart.Replace) {
+		t.Fatalf("together %d statements %v, apart %d %v", together.Statements, together.Replace, apart.Statements, apart.Replace)
+	}
+	for original, copy := range apart.Replace {
+		a, errA := os.ReadFile(copy)
+		b, errB := os.ReadFile(together.Replace[original])
+		if errA != nil || errB != nil || string(a) != string(b) {
+			t.Fatalf("%s differs (%v, %v)", original, errA, errB)
+		}
+	}
+}
+
 // tracedLockProgram writes program as the main package of a go 1.12 module named after
-// module, builds it with lock recording (budget as collect-locks -budget), runs it with the
-// trace path as its argument and returns the trace and the program's stdout.
-func tracedLockProgram(t *testing.T, module, program string, budget int) (string, []byte) {
+// module, builds it with lock recording (budget as collect-locks -budget) and buildFlags,
+// runs it with the trace path as its argument and returns the trace and the program's stdout.
+func tracedLockProgram(t *testing.T, module, program string, budget int, buildFlags ...string) (string, []byte) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range map[string]string{"go.mod": "module example.com/" + module + "\n\ngo 1.12\n", "main.go": program} {
@@ -430,7 +582,7 @@ func tracedLockProgram(t *testing.T, module, program string, budget int) (string
 	if err := os.WriteFile(overlay, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	build := exec.Command("go", "build", "-overlay", overlay, "-o", "prog", ".")
+	build := exec.Command("go", append(append([]string{"build"}, buildFlags...), "-overlay", overlay, "-o", "prog", ".")...)
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -441,4 +593,30 @@ func tracedLockProgram(t *testing.T, module, program string, budget int) (string
 		t.Fatalf("run: %v", err)
 	}
 	return tracePath, out
+}
+
+// A reflect MethodByName whose name the linker cannot see keeps every exported method of
+// every type in the binary: each one in the runtime takes a constant.
+func TestLockRuntimeLooksMethodsUpByConstantNames(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "rt.go", lockRuntime("sample", 1), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "MethodByName" || sel.Sel.Name == "Method") {
+			calls++
+			if lit, ok := call.Args[0].(*ast.BasicLit); !ok || lit.Kind != token.STRING {
+				t.Errorf("%s called with a name that is not a constant", sel.Sel.Name)
+			}
+		}
+		return true
+	})
+	if calls != 4 {
+		t.Errorf("%d MethodByName calls, want the 4 of schedlabLockMethodByName", calls)
+	}
 }

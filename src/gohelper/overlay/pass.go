@@ -1,6 +1,6 @@
 // The machinery the overlay passes share (perturbation, lock recording): reading the
-// sources an existing overlay already replaces, writing rewritten copies and one runtime
-// file per package, parsing a file for a rewrite and finding the statement lists in it.
+// sources an existing overlay already replaces, writing rewritten copies and the runtime
+// files of each package, parsing a file for a rewrite and finding the statement lists in it.
 
 // Package overlay writes the go build -overlay copies collect builds instead of the user's
 // files: the harness's (harness.go), schedule perturbation's (perturb.go) and lock
@@ -36,6 +36,15 @@ func overlaySources(overlayFile string, files []string) (map[string]string, [][]
 			replace[k] = v
 		}
 	}
+	sources, err := replacedSources(replace, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	return replace, sources, nil
+}
+
+// replacedSources reads the source of each file: its replacement in replace, if any.
+func replacedSources(replace map[string]string, files []string) ([][]byte, error) {
 	sources := make([][]byte, len(files))
 	for i, file := range files {
 		source := file
@@ -44,28 +53,34 @@ func overlaySources(overlayFile string, files []string) (map[string]string, [][]
 		}
 		src, err := os.ReadFile(source)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		sources[i] = src
 	}
-	return replace, sources, nil
+	return sources, nil
 }
 
 // overlayPass is one overlay rewrite of a package's files (perturbation, lock recording).
 type overlayPass struct {
 	// copyPrefix starts the name of each rewritten copy in the output directory ("p" → p003_main.go).
 	copyPrefix string
-	// runtimeFile names the file added to each package, without ".go" (zz_schedlab_perturb).
+	// runtimeFile starts the names of the files added to each package (zz_schedlab_perturb).
 	runtimeFile string
 	// rewrite returns a file's rewritten source, its package name and whether anything was
 	// inserted; a nil source leaves the file out (cgo), so its package gets no runtime from it.
 	rewrite func(file string, src []byte) ([]byte, string, bool, error)
-	// runtime is the source of the added file of package pkg, asked once every file is rewritten.
-	runtime func(pkg string) string
+	// runtime is the files added to package pkg, asked once every file is rewritten.
+	runtime func(pkg string) []addedFile
+}
+
+// addedFile is a file an overlay pass adds to a package.
+type addedFile struct {
+	suffix string // after the pass's runtimeFile in the file name ("": none)
+	source string
 }
 
 // writeOverlayCopies applies pass to each file (sources[i] is the source of files[i]),
-// writes the copies that changed and one runtime file per package into out, and adds
+// writes the copies that changed and each package's runtime files into out, and adds
 // them to replace.
 func writeOverlayCopies(out string, replace map[string]string, files []string, sources [][]byte, pass overlayPass) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -107,17 +122,19 @@ func writeOverlayCopies(out string, replace map[string]string, files []string, s
 	}
 	for _, name := range order {
 		p := packages[name]
-		// A package of test files only gets the runtime in a _test.go file, so a plain
-		// build of the package never sees it; an external test package (x_test) likewise.
-		base := pass.runtimeFile + ".go"
-		if !p.hasMain {
-			base = pass.runtimeFile + "_" + name + "_test.go"
+		for _, file := range pass.runtime(name) {
+			// A package of test files only gets the runtime in a _test.go file, so a plain
+			// build of the package never sees it; an external test package (x_test) likewise.
+			base := pass.runtimeFile + file.suffix + ".go"
+			if !p.hasMain {
+				base = pass.runtimeFile + file.suffix + "_" + name + "_test.go"
+			}
+			target := filepath.Join(out, "rt_"+name+"_"+base)
+			if err := os.WriteFile(target, []byte(file.source), 0o644); err != nil {
+				return err
+			}
+			replace[filepath.Join(p.dir, base)] = target
 		}
-		target := filepath.Join(out, "rt_"+name+"_"+base)
-		if err := os.WriteFile(target, []byte(pass.runtime(name)), 0o644); err != nil {
-			return err
-		}
-		replace[filepath.Join(p.dir, base)] = target
 	}
 	return nil
 }

@@ -48,27 +48,37 @@ type perturbResult struct {
 	// directory) to the file to build instead, in go build -overlay form.
 	Replace map[string]string `json:"replace"`
 	Points  []perturbPoint    `json:"points"`
+	// Locks is the overlay with lock recording on top (-locks), else absent.
+	Locks *LockResult `json:"locks,omitempty"`
 }
 
 // RunPerturb rewrites the files given for schedule perturbation.
 //
-// Usage: collect-perturb -out DIR [-overlay FILE] file.go...
+// Usage: collect-perturb -out DIR [-overlay FILE] [-locks] [-budget N] file.go...
 //
 // With -overlay (a go build -overlay JSON file, e.g. the tracing harness's), a file that
 // the overlay already replaces is read from its replacement, and the result keeps every
 // entry of that overlay, so the two rewrites compose. Files importing "C" are left alone.
+// With -locks the lock-recording rewrite (collect-locks, -budget as there) runs on the
+// perturbed copies in the same call, and the result has both overlays: without lock
+// recording (replace) and with it (locks).
 func RunPerturb(args []string) int {
 	flags := flag.NewFlagSet("collect-perturb", flag.ContinueOnError)
 	out := flags.String("out", "", "directory for the rewritten copies")
 	overlayFile := flags.String("overlay", "", "existing overlay JSON whose replacements are the sources to rewrite")
+	locks := flags.Bool("locks", false, "also rewrite the perturbed copies for lock recording (collect-locks)")
+	budget := flags.Int("budget", LockLogBudget, "with -locks: as collect-locks -budget")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
 	if *out == "" || flags.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: gohelper collect-perturb -out DIR [-overlay FILE] file.go...")
+		fmt.Fprintln(os.Stderr, "usage: gohelper collect-perturb -out DIR [-overlay FILE] [-locks] [-budget N] file.go...")
 		return 2
 	}
 	result, err := perturbFiles(*out, *overlayFile, flags.Args())
+	if err == nil && *locks {
+		result.Locks, err = lockPerturbed(*out, result, flags.Args(), *budget)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "collect-perturb: %v\n", err)
 		return 1
@@ -95,12 +105,29 @@ func perturbFiles(out, overlayFile string, files []string) (*perturbResult, erro
 			result.Points = append(result.Points, points...)
 			return rewritten, name, len(points) > 0, err
 		},
-		runtime: func(pkg string) string { return perturbRuntime(pkg, len(result.Points)) },
+		runtime: func(pkg string) []addedFile {
+			return []addedFile{{source: perturbRuntime(pkg, len(result.Points))}}
+		},
 	}
 	if err := writeOverlayCopies(out, replace, files, sources, pass); err != nil {
 		return nil, err
 	}
 	return result, nil
+}
+
+// lockPerturbed rewrites the perturbed copies of files for lock recording, into out beside
+// them (the passes' copies and runtime files have names of their own), over a copy of
+// perturbed's overlay.
+func lockPerturbed(out string, perturbed *perturbResult, files []string, budget int) (*LockResult, error) {
+	replace := make(map[string]string, len(perturbed.Replace))
+	for k, v := range perturbed.Replace {
+		replace[k] = v
+	}
+	sources, err := replacedSources(replace, files)
+	if err != nil {
+		return nil, err
+	}
+	return lockSources(out, replace, files, sources, budget)
 }
 
 // perturbSource returns the rewritten source, the package name and the points, numbered
