@@ -1,6 +1,6 @@
 // The shared vocabulary below every stage (floor 0): event types and record kinds with their
 // one numbering, the decoded records, the kind of program a run comes from, and the number
-// formatting every rendering uses.
+// formatting every rendering uses, and a binary search.
 export {
   EVENT_TYPES,
   NON_EVENT_KINDS,
@@ -14,6 +14,7 @@ export {
 } from "./events.js";
 export type { GoroutineInfo, GoroutineRecord, LockOp } from "./records.js";
 export type { ProgramKind } from "./programs.js";
+export { lowerBound } from "./search.js";
 export {
   MISSING,
   count,

@@ -16,7 +16,7 @@ import { seededRandom } from "../random.js";
 import { UsageError } from "../errors.js";
 import { cachedStatePredictions, createPredictor, type PredictorSettings } from "../predict/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import type { EventType } from "../core/index.js";
+import { lowerBound, type EventType } from "../core/index.js";
 import {
   brokenRuleCounts,
   distributionGap,
@@ -134,17 +134,6 @@ export function realContinuations(
     seen.set(continuation.join(","), continuation);
   }
   return [...seen.values()];
-}
-
-function lowerBound(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** `count` states spread evenly over `states` (all when count ≥ length), in order. */

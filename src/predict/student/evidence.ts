@@ -9,11 +9,11 @@
 // Invariant: the share at a prefix depends only on records before its end (the features of
 // every earlier event prefix and the events that followed them), never on the run's future.
 
-import { EVENT_TYPES, isEventType, type EventType } from "../../core/index.js";
+import { EVENT_TYPES, isEventType, lowerBound, type EventType } from "../../core/index.js";
 import type { Prefix } from "../../dataset/index.js";
 import { calibrateInPlace, type Calibration } from "../calibration.js";
 import { EXPERT_COLUMN } from "./calibration.js";
-import { FEATURE_COUNT, newPrefixFeaturizer, rootGoroutine, type FeatureInputs } from "./features.js";
+import { FEATURE_COUNT, forEachRun, type FeatureInputs } from "./features.js";
 import type { NetworkReader } from "./inference.js";
 
 const K = EVENT_TYPES.length;
@@ -77,30 +77,17 @@ export function prefixEvidence(
 ): PrefixEvidence {
   const runOf = new Int32Array(prefixes.length);
   const eventsBefore = new Int32Array(prefixes.length);
-  const byRun = new Map<readonly unknown[], number[]>();
-  prefixes.forEach((p, i) => {
-    const list = byRun.get(p.records);
-    if (list === undefined) byRun.set(p.records, [i]);
-    else list.push(i);
-  });
   const runs: RunLikelihoods[] = [];
   const row = new Float32Array(FEATURE_COUNT);
   const q = new Float64Array(K);
-  for (const indices of byRun.values()) {
-    const first = prefixes[indices[0]];
-    const until = Math.min(first.records.length, Math.max(...indices.map((i) => prefixes[i].end)));
-    const featurizer = newPrefixFeaturizer(
-      first.records,
-      first.procs,
-      inputs.staticOf(first.program),
-      rootGoroutine(first.records, first.goroutines),
-      inputs.ngram,
-    );
+  forEachRun(prefixes, inputs, (indices, featurizer) => {
+    const records = prefixes[indices[0]].records;
+    const until = Math.min(records.length, prefixes[indices[indices.length - 1]].end);
     const positions: number[] = [];
     const student: number[] = [];
     const expert: number[] = [];
     for (let s = 0; s < until; s++) {
-      const kind = first.records[s].kind;
+      const kind = records[s].kind;
       if (!isEventType(kind)) continue;
       featurizer.featuresAt(s, row, 0);
       studentAt(row, q);
@@ -118,20 +105,8 @@ export function prefixEvidence(
       runOf[i] = run;
       eventsBefore[i] = lowerBound(at, prefixes[i].end);
     }
-  }
+  });
   return { runs, runOf, eventsBefore };
-}
-
-/** The number of entries of the increasing array `a` below `value`. */
-function lowerBound(a: Int32Array, value: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (a[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

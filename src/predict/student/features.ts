@@ -483,6 +483,25 @@ export interface FeatureRows {
 export function featurizePrefixes(prefixes: readonly Prefix[], inputs: FeatureInputs = NO_FEATURE_INPUTS): FeatureRows {
   const x = new Float32Array(prefixes.length * FEATURE_COUNT);
   const feasible = new Uint8Array(prefixes.length * K);
+  forEachRun(prefixes, inputs, (indices, featurizer) => {
+    for (const i of indices) {
+      featurizer.featuresAt(prefixes[i].end, x, i * FEATURE_COUNT);
+      featurizer.feasibleAt(feasible, i * K);
+    }
+  });
+  return { x, feasible };
+}
+
+/**
+ * Calls `visit` once per run the prefixes belong to (the records array they share), with the
+ * indices of its prefixes sorted by end and a fresh featurizer of the run; one run's featurizer
+ * is alive at a time.
+ */
+export function forEachRun(
+  prefixes: readonly Prefix[],
+  inputs: FeatureInputs,
+  visit: (indices: readonly number[], featurizer: PrefixFeaturizer) => void,
+): void {
   const byRun = new Map<readonly GoroutineRecord[], number[]>();
   prefixes.forEach((prefix, i) => {
     const list = byRun.get(prefix.records);
@@ -492,19 +511,17 @@ export function featurizePrefixes(prefixes: readonly Prefix[], inputs: FeatureIn
   for (const indices of byRun.values()) {
     indices.sort((a, b) => prefixes[a].end - prefixes[b].end || a - b);
     const first = prefixes[indices[0]];
-    const featurizer = newPrefixFeaturizer(
-      first.records,
-      first.procs,
-      inputs.staticOf(first.program),
-      rootGoroutine(first.records, first.goroutines),
-      inputs.ngram,
+    visit(
+      indices,
+      newPrefixFeaturizer(
+        first.records,
+        first.procs,
+        inputs.staticOf(first.program),
+        rootGoroutine(first.records, first.goroutines),
+        inputs.ngram,
+      ),
     );
-    for (const i of indices) {
-      featurizer.featuresAt(prefixes[i].end, x, i * FEATURE_COUNT);
-      featurizer.feasibleAt(feasible, i * K);
-    }
   }
-  return { x, feasible };
 }
 
 function staticVector(features: StaticFeatures | null): Float64Array {
