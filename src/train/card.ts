@@ -19,6 +19,7 @@ import { calibratedNll } from "./calibration.js";
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
 import { ensembleLogits, type FitResult, type TrainingMatrix } from "./fit.js";
 import type { Standardiser } from "./standardiser.js";
+import { denseFeatures } from "./feature-matrix.js";
 import { featureColumn } from "./rows.js";
 import { SPLIT_GRID_POINTS } from "./split-grid.js";
 import type { StudentCard, TrainStudentOptions } from "./types.js";
@@ -56,6 +57,7 @@ export function scoreStates(
   const { shape, members, standardiser, memberTemperatures, calibration, context } = student;
   const logits = ensembleLogits(shape, members, m, standardiser, memberTemperatures);
   const evidence = context === undefined ? null : featureColumn(m, context.feature);
+  const features = expertFeatures(m, calibration);
   const kept = states.filter((s) => totalCount(s.counts) > 0);
   const q = new Float64Array(K);
   const scored = kept.map((s, i) => {
@@ -66,7 +68,7 @@ export function scoreStates(
       evidence === null ? calibration : atContext(calibration, context, evidence[i]),
       m.feasible,
       i * K,
-      m.x,
+      features,
     );
     return { counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: Array.from(q) };
   });
@@ -80,11 +82,20 @@ export function contextualNll(
   calibration: StudentCalibration,
   context: ContextTemperature | undefined,
 ): number {
-  if (context === undefined) return calibratedNll(logits, m, K, calibration, m.feasible, m.x);
+  const features = expertFeatures(m, calibration);
+  if (context === undefined) return calibratedNll(logits, m, K, calibration, m.feasible, features);
   const h = featureColumn(m, context.feature);
   return nllOf(logits, m, K, (q, offset) =>
-    calibrateRow(q, K, atContext(calibration, context, h[offset / K]), m.feasible, offset, m.x),
+    calibrateRow(q, K, atContext(calibration, context, h[offset / K]), m.feasible, offset, features),
   );
+}
+
+/**
+ * The raw features calibrateRow reads the in-context expert from (by row and column): the
+ * dense rows of `m` when the calibration mixes the expert in, else null (it reads none).
+ */
+function expertFeatures(m: TrainingMatrix, calibration: StudentCalibration): Float32Array | null {
+  return (calibration.expertWeight ?? 0) > 0 ? denseFeatures(m.x) : null;
 }
 
 /** What a training run knows when it writes the card. */
