@@ -6,6 +6,7 @@
 
 import { seededRandom, shuffleInPlace } from "../random.js";
 import { EVENT_TYPES } from "../core/index.js";
+import { featureRowsAt, joinedFeatureRows } from "./feature-matrix.js";
 import { eventLogits, fitModel, type TrainingMatrix } from "./fit.js";
 import type { Standardiser } from "./standardiser.js";
 import type { ModelShape } from "../predict/index.js";
@@ -24,19 +25,17 @@ export interface CalibrationSet {
 /** Rows `indices` of `m` (copied). */
 function subsetRows(m: TrainingMatrix, indices: readonly number[]): TrainingMatrix {
   const n = indices.length;
-  const x = new Float32Array(n * m.inputs);
   const feasible = new Uint8Array(n * K);
   const events = new Float64Array(n * K);
   const weights = new Float64Array(n);
   const counts = new Float64Array(n);
   indices.forEach((r, i) => {
-    x.set(m.x.subarray(r * m.inputs, (r + 1) * m.inputs), i * m.inputs);
     feasible.set(m.feasible.subarray(r * K, (r + 1) * K), i * K);
     events.set(m.events.subarray(r * K, (r + 1) * K), i * K);
     weights[i] = m.weights[r];
     counts[i] = m.counts[r];
   });
-  return { rows: n, inputs: m.inputs, x, feasible, events, weights, counts, tags: null };
+  return { rows: n, inputs: m.inputs, x: featureRowsAt(m.x, indices), feasible, events, weights, counts, tags: null };
 }
 
 /**
@@ -91,7 +90,7 @@ export function outOfFoldRows(
 
 /** Two calibration sets as one (a's rows first). */
 export function withOutOfFold(a: CalibrationSet, b: CalibrationSet): CalibrationSet {
-  const join = <T extends Float64Array | Float32Array | Uint8Array>(x: T, y: T, make: (n: number) => T): T => {
+  const join = <T extends Float64Array | Uint8Array>(x: T, y: T, make: (n: number) => T): T => {
     const out = make(x.length + y.length);
     out.set(x, 0);
     out.set(y, x.length);
@@ -102,7 +101,7 @@ export function withOutOfFold(a: CalibrationSet, b: CalibrationSet): Calibration
     rows: {
       rows: a.rows.rows + b.rows.rows,
       inputs: a.rows.inputs,
-      x: join(a.rows.x, b.rows.x, (n) => new Float32Array(n)),
+      x: joinedFeatureRows(a.rows.x, b.rows.x),
       events: join(a.rows.events, b.rows.events, (n) => new Float64Array(n)),
       counts: join(a.rows.counts, b.rows.counts, (n) => new Float64Array(n)),
       feasible: join(a.rows.feasible, b.rows.feasible, (n) => new Uint8Array(n)),

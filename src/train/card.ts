@@ -23,6 +23,7 @@ import {
 import { cardMetrics, type CardMetrics } from "./card-metrics.js";
 import { ensembleLogits, type FitResult, type TrainingMatrix } from "./fit.js";
 import type { Standardiser } from "./standardiser.js";
+import { denseFeatures } from "./feature-matrix.js";
 import { featureColumn } from "./rows.js";
 import { SPLIT_GRID_POINTS } from "./split-grid.js";
 import type { StudentCard, TrainStudentOptions } from "./types.js";
@@ -65,10 +66,11 @@ export function scoreStates(
   const kept = states.filter((s) => totalCount(s.counts) > 0);
   const shares = student.evidence === undefined ? null : studentEvidence(student, student.evidence, kept, inputs);
   const calibrationOf = rowCalibrations(student, m, shares);
+  const features = expertFeatures(m, student.calibration, shares);
   const q = new Float64Array(K);
   const scored = kept.map((s, i) => {
     for (let c = 0; c < K; c++) q[c] = logits[i * K + c];
-    calibrateRow(q, K, calibrationOf(i), m.feasible, i * K, m.x);
+    calibrateRow(q, K, calibrationOf(i), m.feasible, i * K, features);
     return { counts: EVENT_TYPES.map((e) => s.counts[e]), probabilities: Array.from(q) };
   });
   return cardMetrics(scored, majorityEvent);
@@ -124,7 +126,23 @@ export function contextualNll(
   shares: Float64Array | null,
 ): number {
   const calibrationOf = rowCalibrations(student, m, shares);
-  return nllOf(logits, m, K, (q, offset) => calibrateRow(q, K, calibrationOf(offset / K), m.feasible, offset, m.x));
+  const features = expertFeatures(m, student.calibration, shares);
+  return nllOf(logits, m, K, (q, offset) =>
+    calibrateRow(q, K, calibrationOf(offset / K), m.feasible, offset, features),
+  );
+}
+
+/**
+ * The raw features calibrateRow reads the in-context expert from (by row and column): the
+ * dense rows of `m` when the calibration mixes the expert in (a fixed share, or shares earned by
+ * evidence), else null (it reads none).
+ */
+function expertFeatures(
+  m: TrainingMatrix,
+  calibration: StudentCalibration,
+  shares: Float64Array | null,
+): Float32Array | null {
+  return shares !== null || (calibration.expertWeight ?? 0) > 0 ? denseFeatures(m.x) : null;
 }
 
 /** What a training run knows when it writes the card. */

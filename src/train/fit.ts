@@ -26,6 +26,7 @@ import {
   sparseRows,
   type SparseRows,
 } from "./sparse.js";
+import type { FeatureMatrix } from "./feature-matrix.js";
 import { identityStandardiser } from "./standardiser.js";
 
 export { calibrateInPlace, fitCalibration, fitTemperature, nllOfLogits, temperatureOnly, type Calibration };
@@ -34,8 +35,8 @@ export { calibrateInPlace, fitCalibration, fitTemperature, nllOfLogits, temperat
 export interface TrainingMatrix {
   readonly rows: number;
   readonly inputs: number;
-  /** rows × inputs feature values. */
-  readonly x: Float32Array;
+  /** rows × inputs raw feature values, in sparse form. */
+  readonly x: FeatureMatrix;
   /** rows × 6 feasible-event flags of each row's prefix (src/predict/student/feasibility.ts). */
   readonly feasible: Uint8Array;
   /** rows × 6 target distributions over EVENT_TYPES (each row sums to 1). */
@@ -101,8 +102,8 @@ export function fitModel(
   const ws = newWorkspace(shape);
   const dEvent = new Float64Array(shape.events);
   const dTag = new Float64Array(Math.max(1, shape.tags));
-  const rows = sparseRows(train.x, train.rows, train.inputs, standardiser);
-  const validationRows = sparseRows(validation.x, validation.rows, validation.inputs, standardiser);
+  const rows = sparseRows(train.x, standardiser);
+  const validationRows = sparseRows(validation.x, standardiser);
   const centre = new Float64Array(centreWidth(shape));
   const unitGrad = new Float64Array(centreWidth(shape));
   const order = Array.from({ length: train.rows }, (_, i) => i);
@@ -175,7 +176,7 @@ export function eventLogits(
   m: TrainingMatrix,
   standardiser = identityStandardiser(m.inputs),
 ): Float64Array {
-  return sparseLogits(shape, params, sparseRows(m.x, m.rows, m.inputs, standardiser));
+  return sparseLogits(shape, params, sparseRows(m.x, standardiser));
 }
 
 /**
@@ -192,7 +193,7 @@ export function ensembleLogits(
   temperatures?: readonly number[],
 ): Float64Array {
   if (members.length === 1) return eventLogits(shape, members[0], m, standardiser);
-  const rows = sparseRows(m.x, m.rows, m.inputs, standardiser);
+  const rows = sparseRows(m.x, standardiser);
   const mean = new Float64Array(m.rows * shape.events);
   for (const [member, params] of members.entries()) {
     const z = sparseLogits(shape, params, rows);

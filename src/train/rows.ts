@@ -5,7 +5,8 @@
 import { applyRecord, newSchedulerTracker, totalCount, type Sample, type State } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../core/index.js";
-import { FEATURE_COUNT, FEATURE_SPEC, featurizePrefixes, TAG_CLASSES, type FeatureInputs } from "../predict/index.js";
+import { FEATURE_COUNT, FEATURE_SPEC, TAG_CLASSES, type FeatureInputs } from "../predict/index.js";
+import { featureColumnOf, featurizeSparse } from "./feature-matrix.js";
 import type { TrainingMatrix } from "./fit.js";
 import { nextEventRecord, tagTarget } from "./tags.js";
 import type { TrainStudentOptions } from "./types.js";
@@ -30,8 +31,6 @@ export interface StudentRows {
   readonly validation: TrainingMatrix;
   /** What early stopping scores: rows of the kind the objective trains on. */
   readonly stopping: TrainingMatrix;
-  /** The holdout states, scored for the card. */
-  readonly holdout: TrainingMatrix;
 }
 
 /** The states and samples of one side of a training run. */
@@ -40,11 +39,14 @@ interface RowSource {
   readonly samples: readonly Sample[];
 }
 
-/** Builds a training run's rows; `weights` are the class weights of the training rows. */
+/**
+ * Builds a training run's rows; `weights` are the class weights of the training rows. The
+ * holdout's rows are not among them: they are only scored, once the student is trained
+ * (holdoutRows), so they never share memory with the training rows.
+ */
 export function studentRows(
   fit: RowSource,
   validationSide: RowSource,
-  holdoutStates: readonly State[],
   inputs: FeatureInputs,
   weights: Readonly<Record<EventType, number>>,
   options: Pick<
@@ -71,8 +73,12 @@ export function studentRows(
   // not determine its pooled p̂: scored on states, every trained epoch looked worse than the
   // random initialisation, and epoch 0 was kept (docs/experiments/training.md).
   const stopping = ceSamples !== null ? validationSampleRows(validationSide.samples, inputs, options) : validation;
-  const holdout = stateRows(holdoutStates, inputs, null, null);
-  return { train, trainPrograms, validation, stopping, holdout };
+  return { train, trainPrograms, validation, stopping };
+}
+
+/** The holdout states' rows (no class weights, counts as they are), scored for the card. */
+export function holdoutRows(states: readonly State[], inputs: FeatureInputs): TrainingMatrix {
+  return stateRows(states, inputs, null, null);
 }
 
 /** CE rows: one per sample, one-hot target, weight = class weight of its label. */
@@ -83,7 +89,7 @@ function sampleRows(
   tags: Int32Array | null,
 ): TrainingMatrix {
   const n = samples.length;
-  const { x, feasible } = featurizePrefixes(
+  const { x, feasible } = featurizeSparse(
     samples.map((s) => s.prefix),
     inputs,
   );
@@ -112,7 +118,7 @@ function stateRows(
 ): TrainingMatrix {
   const kept = keptStates(states);
   const n = kept.length;
-  const { x, feasible } = featurizePrefixes(
+  const { x, feasible } = featurizeSparse(
     kept.map((s) => s.representative),
     inputs,
   );
@@ -275,5 +281,5 @@ export function setTrajectoryTargets(
 export function featureColumn(m: TrainingMatrix, feature: string): Float64Array {
   const column = FEATURE_SPEC.names.indexOf(feature);
   if (column < 0) throw new Error(`featureColumn: no feature ${feature}`);
-  return Float64Array.from({ length: m.rows }, (_, r) => m.x[r * m.inputs + column]);
+  return featureColumnOf(m.x, column);
 }

@@ -1,12 +1,16 @@
 // Sparse, standardised input rows for training (pure). Most feature columns are zero in any
 // one row (one-hots, unused blocks), but z-scoring makes them
-// dense. Instead of standardising, a row keeps its raw non-zeros divided by σ, and the first
-// layer subtracts the centre W·(μ/σ) once per batch, so the arithmetic is exactly that of the
-// dense standardised row: W·((x − μ)/σ) = W·(x/σ) − W·(μ/σ), and the weight gradient
+// dense. Instead of standardising, a row keeps its raw non-zeros (src/train/feature-matrix.ts)
+// and divides each by σ where it is read, and the first layer subtracts the centre W·(μ/σ)
+// once per batch, so the arithmetic is exactly that of the dense standardised row:
+// W·((x − μ)/σ) = W·(x/σ) − W·(μ/σ), and the weight gradient
 // Σ_r d_r·(x_r − μ)/σ = Σ_r d_r·x_r/σ − (μ/σ)·Σ_r d_r.
+// The division is done where a value is read rather than stored, so no standardised copy of
+// the rows exists; x_j/σ_j is the same double either way.
 // Invariant: sparseForward(row r) gives the same logits as model.forward on the standardised
 // dense row r (tested), up to floating-point rounding.
 
+import type { FeatureMatrix } from "./feature-matrix.js";
 import type { Standardiser } from "./standardiser.js";
 import { addSkip, modelLayout, skipColumns, type ModelShape, type Workspace } from "../predict/index.js";
 import { skipBackward } from "./model.js";
@@ -16,36 +20,25 @@ export interface SparseRows {
   readonly inputs: number;
   /** Row r's non-zeros are index/value[start[r] .. start[r+1]). */
   readonly start: Int32Array;
-  readonly index: Int32Array;
-  /** x_j / σ_j of each stored non-zero. */
-  readonly value: Float64Array;
+  readonly index: Uint16Array;
+  /** x_j of each stored non-zero (raw); x_j / std[j] is the standardised value. */
+  readonly value: Float32Array;
+  /** σ_j per column. */
+  readonly std: Float64Array;
   /** μ_j / σ_j per column. */
   readonly centre: Float64Array;
 }
 
-/** The rows of `x` (rows × inputs, raw features) in sparse standardised form. */
-export function sparseRows(x: Float32Array, rows: number, inputs: number, s: Standardiser): SparseRows {
-  let nonZero = 0;
-  for (let i = 0; i < rows * inputs; i++) if (x[i] !== 0) nonZero++;
-  const start = new Int32Array(rows + 1);
-  const index = new Int32Array(nonZero);
-  const value = new Float64Array(nonZero);
-  let at = 0;
-  for (let r = 0; r < rows; r++) {
-    start[r] = at;
-    const base = r * inputs;
-    for (let j = 0; j < inputs; j++) {
-      const v = x[base + j];
-      if (v !== 0) {
-        index[at] = j;
-        value[at++] = v / s.std[j];
-      }
-    }
-  }
-  start[rows] = at;
-  const centre = new Float64Array(inputs);
-  for (let j = 0; j < inputs; j++) centre[j] = s.mean[j] / s.std[j];
-  return { rows, inputs, start, index, value, centre };
+/** The raw rows `x` standardised by `s`, in sparse form (shares x's arrays). */
+export function sparseRows(x: FeatureMatrix, s: Standardiser): SparseRows {
+  const centre = new Float64Array(x.inputs);
+  for (let j = 0; j < x.inputs; j++) centre[j] = s.mean[j] / s.std[j];
+  return { rows: x.rows, inputs: x.inputs, start: x.start, index: x.index, value: x.value, std: s.std, centre };
+}
+
+/** The standardised value x_j / σ_j of stored non-zero k of `m`. */
+function standardised(m: SparseRows, k: number): number {
+  return m.value[k] / m.std[m.index[k]];
 }
 
 /**
@@ -86,10 +79,27 @@ export function centreWidth(shape: ModelShape): number {
   return shape.kind === "mlp" ? shape.hidden : shape.events + shape.tags;
 }
 
-function sparseDot(params: Float64Array, w: number, m: SparseRows, from: number, to: number): number {
-  let s = 0;
-  for (let k = from; k < to; k++) s += params[w + m.index[k]] * m.value[k];
-  return s;
+/**
+ * out[c] = Σ_k W[c]_index[k] · x_k/σ for each of `classes` heads (weights of head c at w + c·d),
+ * the non-zeros of one row visited once with every head's sum kept apart: each sum adds its
+ * terms in the order of the row's non-zeros, as a head-by-head dot product would.
+ */
+function sparseDots(
+  params: Float64Array,
+  w: number,
+  d: number,
+  classes: number,
+  m: SparseRows,
+  from: number,
+  to: number,
+  out: Float64Array,
+): void {
+  out.fill(0, 0, classes);
+  for (let k = from; k < to; k++) {
+    const v = standardised(m, k);
+    const at = w + m.index[k];
+    for (let c = 0; c < classes; c++) out[c] += params[at + c * d] * v;
+  }
 }
 
 /**
@@ -103,7 +113,7 @@ function gatherSkip(shape: ModelShape, m: SparseRows, r: number, ws: Workspace):
   for (let k = 0; k < skip.length; k++) ws.skipValues[k] = -m.centre[skip[k]!]!;
   for (let at = m.start[r]!; at < m.start[r + 1]!; at++) {
     const k = skip.indexOf(m.index[at]!);
-    if (k >= 0) ws.skipValues[k]! += m.value[at]!;
+    if (k >= 0) ws.skipValues[k]! += standardised(m, at);
   }
 }
 
@@ -125,7 +135,7 @@ export function sparseForward(
     const pre = ws.pre;
     for (let h = 0; h < hidden; h++) pre[h] = params[l.hiddenB + h] - c[h];
     for (let k = from; k < to; k++) {
-      const v = m.value[k];
+      const v = standardised(m, k);
       const w = l.hiddenW + m.index[k] * hidden;
       for (let h = 0; h < hidden; h++) pre[h] += params[w + h] * v;
     }
@@ -136,10 +146,13 @@ export function sparseForward(
     denseHead(params, l.eventW, l.eventB, shape.events, ws.repr, shape.hidden, ws.eventLogits);
     if (shape.tags > 0) denseHead(params, l.tagW, l.tagB, shape.tags, ws.repr, shape.hidden, ws.tagLogits);
   } else {
-    for (let k = 0; k < shape.events; k++)
-      ws.eventLogits[k] = params[l.eventB + k] - c[k] + sparseDot(params, l.eventW + k * d, m, from, to);
-    for (let k = 0; k < shape.tags; k++)
-      ws.tagLogits[k] = params[l.tagB + k] - c[shape.events + k] + sparseDot(params, l.tagW + k * d, m, from, to);
+    // The dot products land in the logit buffers, then each logit is bias − centre + dot.
+    sparseDots(params, l.eventW, d, shape.events, m, from, to, ws.eventLogits);
+    for (let k = 0; k < shape.events; k++) ws.eventLogits[k] = params[l.eventB + k] - c[k] + ws.eventLogits[k];
+    if (shape.tags > 0) {
+      sparseDots(params, l.tagW, d, shape.tags, m, from, to, ws.tagLogits);
+      for (let k = 0; k < shape.tags; k++) ws.tagLogits[k] = params[l.tagB + k] - c[shape.events + k] + ws.tagLogits[k];
+    }
   }
   gatherSkip(shape, m, r, ws);
   addSkip(shape, params, ws.skipValues, ws.eventLogits);
@@ -182,25 +195,33 @@ export function sparseBackward(
   const d = shape.inputs;
   const from = m.start[r];
   const to = m.start[r + 1];
-  const scatter = (w: number, g: number): void => {
-    for (let k = from; k < to; k++) grad[w + m.index[k]] += g * m.value[k];
-  };
   skipBackward(shape, ws.skipValues, dEvent, grad);
   if (shape.kind !== "mlp") {
+    const tags = dTag === null ? 0 : shape.tags;
     for (let k = 0; k < shape.events; k++) {
       const g = dEvent[k];
       if (g === 0) continue;
       grad[l.eventB + k] += g;
-      scatter(l.eventW + k * d, g);
       unitGrad[k] += g;
     }
-    if (dTag !== null) {
-      for (let k = 0; k < shape.tags; k++) {
-        const g = dTag[k];
-        if (g === 0) continue;
-        grad[l.tagB + k] += g;
-        scatter(l.tagW + k * d, g);
-        unitGrad[shape.events + k] += g;
+    for (let k = 0; k < tags; k++) {
+      const g = dTag![k];
+      if (g === 0) continue;
+      grad[l.tagB + k] += g;
+      unitGrad[shape.events + k] += g;
+    }
+    // Each head's weight of a stored column gets g·x/σ once; the row's non-zeros are visited
+    // once for all heads (every weight is written at most once per row, so the order is free).
+    for (let k = from; k < to; k++) {
+      const v = standardised(m, k);
+      const j = m.index[k];
+      for (let c = 0; c < shape.events; c++) {
+        const g = dEvent[c];
+        if (g !== 0) grad[l.eventW + c * d + j] += g * v;
+      }
+      for (let c = 0; c < tags; c++) {
+        const g = dTag![c];
+        if (g !== 0) grad[l.tagW + c * d + j] += g * v;
       }
     }
     return;
@@ -230,7 +251,7 @@ export function sparseBackward(
     unitGrad[h] += dPre;
   }
   for (let k = from; k < to; k++) {
-    const v = m.value[k];
+    const v = standardised(m, k);
     const w = l.hiddenW + m.index[k] * width;
     for (let h = 0; h < width; h++) grad[w + h] += dRepr[h] * v;
   }

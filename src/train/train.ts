@@ -3,7 +3,7 @@
 // (temperature and prior weight) and score for the card. Pure apart from reading program
 // sources for static features.
 
-import { EVENT_TYPES } from "../core/index.js";
+import { EVENT_TYPES, type EventType } from "../core/index.js";
 import type { State } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import {
@@ -34,9 +34,10 @@ import {
   studentEvidence,
   type CalibratedEnsemble,
 } from "./card.js";
-import { ensembleLogits, eventLogits, fitModel, type FitResult } from "./fit.js";
 import { fitStandardiser, type Standardiser } from "./standardiser.js";
-import { cappedStateRows, featureColumn, keptStates, studentRows, type StudentRows } from "./rows.js";
+import { denseFeatures } from "./feature-matrix.js";
+import { ensembleLogits, eventLogits, fitModel, type FitResult, type TrainingMatrix } from "./fit.js";
+import { cappedStateRows, featureColumn, holdoutRows, keptStates, studentRows, type StudentRows } from "./rows.js";
 import { savedNgram } from "./save-adapter.js";
 import { runsOfSamples, splitGridStates } from "./split-grid.js";
 import {
@@ -122,12 +123,78 @@ export async function trainOnSplit(
   const weights = options.balance
     ? classWeights(totals, options.balanceTemper, options.balanceCap)
     : classWeights(totals, 0, 1);
-  const rows = studentRows(fitSide, validationSide, holdoutStates, inputs, weights, options);
-  if (options.familyBalance)
-    rows.train.weights.set(familyEqualised(rows.train.weights, rows.trainPrograms, data.familyOf));
+  const { fits, student, trainRows, validation } = fittedStudent(
+    fitSide,
+    validationSide,
+    keptStates(holdoutStates).length,
+    inputs,
+    totals,
+    weights,
+    data.familyOf,
+    options,
+  );
+  const majorityEvent = majorityEventOf(fitSide.samples, validationSide.states);
+  const card = studentCard({
+    name,
+    options,
+    programs: split,
+    splitGrid: grid,
+    trainSamples: fitSide.samples.length,
+    trainStates: fitSide.states.length,
+    trainRows,
+    validationStates: validationSide.states.length,
+    holdoutStates,
+    classTotals: totals,
+    classWeights: weights,
+    programsWithoutStaticFeatures: missing,
+    student,
+    fits,
+    validationNll: contextualNll(
+      student.validationLogits,
+      validation,
+      student,
+      student.evidence === undefined
+        ? null
+        : studentEvidence(student, student.evidence, keptStates(validationSide.states), inputs),
+    ),
+    // The holdout's rows are built only now, when the training rows are gone.
+    holdout: scoreStates(holdoutStates, holdoutRows(holdoutStates, inputs), student, majorityEvent, inputs),
+    validation: scoreStates(validationSide.states, validation, student, majorityEvent, inputs),
+  });
+  const staticTable: Record<string, StaticFeatures> = {};
+  for (const [program, f] of [...staticFeatures].sort(([a], [b]) => a.localeCompare(b))) staticTable[program] = f;
+  return {
+    weights: studentWeights(student, options.staticFeatures),
+    features: { spec: FEATURE_SPEC, staticFeatures: staticTable, ngram: savedNgram(ngram) },
+    card,
+  };
+}
+
+/**
+ * The student fitted and calibrated: its rows built, its models fitted on the training rows
+ * (stopped early on the validation side) and calibrated on the validation families. Returns
+ * what the card needs of the rows, so the training rows die with this call.
+ */
+function fittedStudent(
+  fitSide: StudentSide,
+  validationSide: StudentSide,
+  holdoutRowCount: number,
+  inputs: FeatureInputs,
+  totals: Readonly<Record<EventType, number>>,
+  weights: Readonly<Record<EventType, number>>,
+  familyOf: StudentData["familyOf"],
+  options: TrainStudentOptions,
+): {
+  fits: FitResult[];
+  student: CalibratedEnsemble & { readonly validationLogits: Float64Array };
+  trainRows: number;
+  validation: TrainingMatrix;
+} {
+  const rows = studentRows(fitSide, validationSide, inputs, weights, options);
+  if (options.familyBalance) rows.train.weights.set(familyEqualised(rows.train.weights, rows.trainPrograms, familyOf));
   options.onProgress?.(
     `${rows.train.rows} training rows (${options.objective}), ${rows.validation.rows} validation ` +
-      `and ${rows.holdout.rows} holdout states, ${FEATURE_COUNT} features`,
+      `and ${holdoutRowCount} holdout states, ${FEATURE_COUNT} features`,
   );
   const standardiser = fitStandardiser(rows.train);
   const shape: ModelShape = {
@@ -148,43 +215,10 @@ export async function trainOnSplit(
     { fit: fitSide.states, validation: validationSide.states },
     inputs,
     classMarginal(totals),
-    data.familyOf,
+    familyOf,
     options,
   );
-  const majorityEvent = majorityEventOf(fitSide.samples, validationSide.states);
-  const card = studentCard({
-    name,
-    options,
-    programs: split,
-    splitGrid: grid,
-    trainSamples: fitSide.samples.length,
-    trainStates: fitSide.states.length,
-    trainRows: rows.train.rows,
-    validationStates: validationSide.states.length,
-    holdoutStates,
-    classTotals: totals,
-    classWeights: weights,
-    programsWithoutStaticFeatures: missing,
-    student,
-    fits,
-    validationNll: contextualNll(
-      student.validationLogits,
-      rows.validation,
-      student,
-      student.evidence === undefined
-        ? null
-        : studentEvidence(student, student.evidence, keptStates(validationSide.states), inputs),
-    ),
-    holdout: scoreStates(holdoutStates, rows.holdout, student, majorityEvent, inputs),
-    validation: scoreStates(validationSide.states, rows.validation, student, majorityEvent, inputs),
-  });
-  const staticTable: Record<string, StaticFeatures> = {};
-  for (const [program, f] of [...staticFeatures].sort(([a], [b]) => a.localeCompare(b))) staticTable[program] = f;
-  return {
-    weights: studentWeights(student, options.staticFeatures),
-    features: { spec: FEATURE_SPEC, staticFeatures: staticTable, ngram: savedNgram(ngram) },
-    card,
-  };
+  return { fits, student, trainRows: rows.train.rows, validation: rows.validation };
 }
 
 /**
@@ -284,6 +318,8 @@ function calibrateEnsemble(
           counts: familyEqualised(calibrationSet.rows.counts, calibrationSet.programs, familyOf),
         }
       : calibrationSet.rows;
+  // The in-context expert's columns, read by row and column: the dense rows, for this fit only.
+  const expertFeatures = options.contextExpert ? denseFeatures(calibrationRows.x) : null;
   const pooled = fitStudentCalibration(
     calibrationSet.logits,
     calibrationRows,
@@ -291,7 +327,7 @@ function calibrateEnsemble(
     marginal,
     calibrationRows.feasible,
     options,
-    options.contextExpert ? calibrationRows.x : null,
+    expertFeatures,
   );
   // Calibration mode "in-context": the temperature scaled by how predictable the run has been to itself.
   // The expert's share earned by each run's own earlier events (the default) in place of the fixed
@@ -313,7 +349,7 @@ function calibrateEnsemble(
           calibrationRows.feasible,
           featureColumn(validation, CONTEXT_CALIBRATION_FEATURE),
           CONTEXT_CALIBRATION_FEATURE,
-          calibrationRows.x,
+          expertFeatures,
         )
       : { calibration: pooled, context: undefined };
   return {

@@ -13,6 +13,7 @@ import { seededRandom } from "../../src/random.js";
 import { loadStudentPredictor } from "../../src/predict/index.js";
 import { saveAdapter } from "../../src/train/index.js";
 import { setTrajectoryTargets } from "../../src/train/rows.js";
+import { featureMatrixOf } from "../../src/train/feature-matrix.js";
 import type { TrainingMatrix } from "../../src/train/fit.js";
 import type { GoroutineRecord, RecordKind } from "../../src/core/index.js";
 import { FIXTURE_PROGRAMS, traceFixtures, trainOnDatabase, type TracedCorpus } from "../train/traced-runs.js";
@@ -25,7 +26,7 @@ function matrix(rows: number): TrainingMatrix {
   return {
     rows,
     inputs: 1,
-    x: new Float32Array(rows),
+    x: featureMatrixOf(new Float32Array(rows), rows, 1),
     events: new Float64Array(rows * 6),
     weights: new Float64Array(rows).fill(1),
     counts: new Float64Array(rows).fill(1),

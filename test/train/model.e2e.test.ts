@@ -12,6 +12,7 @@ import {
   type TrainingMatrix,
 } from "../../src/train/fit.js";
 import { forward, modelLayout, newWorkspace, softmaxInPlace, type ModelShape } from "../../src/predict/index.js";
+import { featureMatrixOf } from "../../src/train/feature-matrix.js";
 import { backward, initialParameters } from "../../src/train/model.js";
 import { seededRandom } from "../../src/random.js";
 import {
@@ -36,7 +37,7 @@ function drawLabelled(
   const m: TrainingMatrix = {
     rows,
     inputs: 0,
-    x: new Float32Array(0),
+    x: featureMatrixOf(new Float32Array(0), rows, 0),
     feasible: new Uint8Array(rows * 6).fill(1),
     events: new Float64Array(rows * 6),
     weights: new Float64Array(rows).fill(1),
@@ -154,7 +155,7 @@ describe("student networks", () => {
       return {
         rows,
         inputs: 2,
-        x,
+        x: featureMatrixOf(x, rows, 2),
         feasible: new Uint8Array(rows * 6).fill(1),
         events,
         weights: new Float64Array(rows).fill(1),
@@ -239,7 +240,7 @@ describe("sparse standardised rows", () => {
         mean: Float64Array.from([0.5, 0.2, 0, 1, 1, 0, 0.3]),
         std: Float64Array.from([2, 0.5, 1, 1, 3, 1, 0.7]),
       };
-      const rows = sparseRows(x, 2, 7, standardiser);
+      const rows = sparseRows(featureMatrixOf(x, 2, 7), standardiser);
       expect(rows.start[2]).toBe(6); // six stored non-zeros
       const centre = new Float64Array(centreWidth(shape));
       firstLayerCentre(shape, params, rows.centre, centre);
