@@ -6,6 +6,7 @@
 import { SchedlabError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { SCHEDLAB_VERSION } from "../version.js";
+import { collectGarbage } from "./garbage.js";
 import { contentHash, readStage, writeStage } from "./store.js";
 import type { Progress } from "../progress.js";
 import type { PipelineSettings, StageTiming } from "./types.js";
@@ -50,7 +51,8 @@ export function stageInputHash(name: string, input: unknown): string {
 /**
  * Runs `stage` on `input` unless it last completed with the same input hash (and its stored
  * output is still valid); records the hash and output on success. An optional stage that
- * fails returns null after adding a warning; an essential one rethrows.
+ * fails returns null after adding a warning; an essential one rethrows. Either way the stage's
+ * garbage is collected before the next one starts.
  */
 export async function runStage<I, O>(context: StageContext, stage: StageDescriptor<I, O>, input: I): Promise<O | null> {
   const inputHash = stageInputHash(stage.name, input);
@@ -89,5 +91,8 @@ export async function runStage<I, O>(context: StageContext, stage: StageDescript
     context.warnings.push(`${stage.name}: ${message}${hint}`);
     context.progress(`[${stage.name}] failed, going on without it: ${message}`);
     return null;
+  } finally {
+    // What the stage's work allocated is dead now unless its output holds it.
+    collectGarbage();
   }
 }
