@@ -3,6 +3,7 @@
 // reported (schedlab's findings, each named peer's signatures as scoreLeaks reads them),
 // matched by the scoring's rule (signature.ts, sameGoroutine), and agreement per pair.
 
+import { fixed } from "../core/index.js";
 import { UsageError } from "../errors.js";
 import type { FindingKind } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
@@ -406,7 +407,7 @@ export function formatComparison(c: DetectorComparison): string {
               String(p.onlyA),
               String(p.onlyB),
               String(p.notComparable),
-              p.agreement === null ? "-" : p.agreement.toFixed(2),
+              fixed(p.agreement, 2),
             ]),
           ]).map((line) => `  ${line}`),
         ].join("\n");

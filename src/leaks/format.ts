@@ -1,5 +1,6 @@
 // Rendering findings and scores for a terminal (fixed-width tables) and as JSON.
 
+import { fixed } from "../core/index.js";
 import { goroutineLabel, siteLine, type PotentialDeadlock } from "../model/index.js";
 import type { BugReport, DetectorScore, LeakAnalysis, LeakScoreReport } from "./from-database.js";
 import type { Counts, LeakScore } from "./score.js";
@@ -510,19 +511,15 @@ export function analysisJson(analysis: LeakAnalysis): Record<string, unknown> {
   };
 }
 
-function ratio(value: number | null): string {
-  return value === null ? "-" : value.toFixed(3);
-}
-
 function countsRow(label: string, c: Counts): string[] {
   return [
     label,
     String(c.truePositives),
     String(c.falsePositives),
     String(c.missed),
-    ratio(c.precision),
-    ratio(c.recall),
-    ratio(c.f1),
+    fixed(c.precision),
+    fixed(c.recall),
+    fixed(c.f1),
   ];
 }
 
