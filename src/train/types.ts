@@ -110,8 +110,8 @@ export interface TrainStudentOptions {
   /**
    * Models averaged (seeds seed, seed + 1, …; each stopped early on its own; the mean
    * distribution is calibrated as one model). "auto": as many as fit ENSEMBLE_ROW_BUDGET
-   * training rows, from 1 to MAX_ENSEMBLE_MEMBERS — small training sets (split: ≈ 2 900
-   * rows) get five, large ones (depth: ≈ 40 000) one.
+   * training rows, from 1 to MAX_ENSEMBLE_MEMBERS — a small training set (split states) gets
+   * several, a large one (depth states) one.
    */
   readonly members: number | "auto";
   /** One line per stage (kept) and per epoch (transient), for progress on a terminal. */
