@@ -44,6 +44,7 @@ import {
   type PredictorContext,
   type PredictorSettings,
 } from "../predict/index.js";
+import { collectGarbage } from "../memory.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
@@ -381,6 +382,8 @@ async function crossValidateAbstraction(
     foldSummaries.push(result.summary);
     failures.push(...result.failures);
     majorities.push(result.majority);
+    // The fold's split and answers are garbage now: collected before the next fold loads its own.
+    collectGarbage();
   }
 
   const pooled = poolFolds(foldData);

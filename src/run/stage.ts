@@ -6,7 +6,7 @@
 import { SchedlabError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { SCHEDLAB_VERSION } from "../version.js";
-import { collectGarbage } from "./garbage.js";
+import { collectGarbage } from "../memory.js";
 import { contentHash, readStage, writeStage } from "./store.js";
 import type { Progress } from "../progress.js";
 import type { PipelineSettings, StageTiming } from "./types.js";

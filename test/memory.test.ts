@@ -1,7 +1,7 @@
 // collectGarbage: a full collection without starting Node with --expose-gc.
 
 import { describe, expect, it } from "vitest";
-import { collectGarbage } from "../../src/run/garbage.js";
+import { collectGarbage } from "../src/memory.js";
 
 describe("collectGarbage", () => {
   it("frees what nothing references any more, in a process started without --expose-gc", () => {
