@@ -6,8 +6,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AdapterError, createPredictor, featurizePrefixes, loadStudentPredictor } from "../../src/predict/index.js";
-import { resolveHoldout, statesFromRuns } from "../../src/dataset/index.js";
+import {
+  AdapterError,
+  createPredictor,
+  featurizePrefixes,
+  loadStudentPredictor,
+  type Prediction,
+} from "../../src/predict/index.js";
+import { resolveHoldout, statesFromRuns, type State } from "../../src/dataset/index.js";
 import { openDatabase } from "../../src/store/index.js";
 import {
   cardMetrics,
@@ -33,6 +39,16 @@ const holdoutStates = (abstraction: "context" | "depth") =>
     corpus.runs.filter((r) => HOLDOUT.includes(r.program)),
     abstraction,
   ).states;
+
+/** The card metrics of a student's predictions of the held-out states, scored as its card scores its holdout. */
+const holdoutMetrics = (states: readonly State[], predictions: readonly Prediction[], student: TrainedStudent) =>
+  cardMetrics(
+    states.map((s, i) => ({
+      counts: EVENT_TYPES.map((e) => s.counts[e]),
+      probabilities: predictions[i].probabilities,
+    })),
+    student.card.holdout!.majorityEvent,
+  );
 
 beforeAll(async () => {
   corpus = await traceFixtures(FIXTURE_PROGRAMS, 3);
@@ -110,11 +126,7 @@ describe("training a student on real traces", () => {
     const states = holdoutStates("context");
     const predictions = await predictor.predict(states);
     for (const p of predictions) expect(p.probabilities.reduce((x, y) => x + y, 0)).toBeCloseTo(1, 6);
-    const scored = states.map((s, i) => ({
-      counts: EVENT_TYPES.map((e) => s.counts[e]),
-      probabilities: predictions[i].probabilities,
-    }));
-    const metrics = cardMetrics(scored, student.card.holdout!.majorityEvent);
+    const metrics = holdoutMetrics(states, predictions, student);
     expect(metrics.accuracy).toBeCloseTo(student.card.holdout!.accuracy, 6);
     expect(metrics.ece).toBeCloseTo(student.card.holdout!.ece, 6);
     expect(predictions.some((p) => p.tags?.blockReason !== undefined || p.tags?.wakeCause !== undefined)).toBe(true);
@@ -156,13 +168,7 @@ describe("training a student on real traces", () => {
         const dir = join(corpus.scratch, "adapters", `evidence-${k}`);
         saveAdapter(dir, student);
         const predictions = await (await loadStudentPredictor(dir)).predict(states);
-        const metrics = cardMetrics(
-          states.map((s, i) => ({
-            counts: EVENT_TYPES.map((e) => s.counts[e]),
-            probabilities: predictions[i].probabilities,
-          })),
-          student.card.holdout!.majorityEvent,
-        );
+        const metrics = holdoutMetrics(states, predictions, student);
         // The predictor computes the shares the card was scored with.
         expect(metrics.accuracy).toBeCloseTo(student.card.holdout!.accuracy, 6);
         expect(metrics.nll).toBeCloseTo(student.card.holdout!.nll, 6);
@@ -269,13 +275,7 @@ describe("training a student on real traces", () => {
     saveAdapter(dir, ensemble);
     const states = holdoutStates("depth");
     const predictions = await (await loadStudentPredictor(dir)).predict(states);
-    const metrics = cardMetrics(
-      states.map((s, i) => ({
-        counts: EVENT_TYPES.map((e) => s.counts[e]),
-        probabilities: predictions[i].probabilities,
-      })),
-      ensemble.card.holdout!.majorityEvent,
-    );
+    const metrics = holdoutMetrics(states, predictions, ensemble);
     expect(metrics.accuracy).toBeCloseTo(ensemble.card.holdout!.accuracy, 6);
     expect(metrics.nll).toBeCloseTo(ensemble.card.holdout!.nll, 6);
     const w = JSON.parse(readFileSync(join(dir, "weights.json"), "utf8")) as { moreMembers: number[][] };
@@ -304,13 +304,7 @@ describe("training a student on real traces", () => {
       const dir = join(corpus.scratch, "adapters", name);
       saveAdapter(dir, student);
       const predictions = await (await loadStudentPredictor(dir)).predict(states);
-      const metrics = cardMetrics(
-        states.map((s, i) => ({
-          counts: EVENT_TYPES.map((e) => s.counts[e]),
-          probabilities: predictions[i].probabilities,
-        })),
-        student.card.holdout!.majorityEvent,
-      );
+      const metrics = holdoutMetrics(states, predictions, student);
       expect(metrics.nll).toBeCloseTo(student.card.holdout!.nll, 6);
       expect(metrics.ece).toBeCloseTo(student.card.holdout!.ece, 6);
     }
