@@ -27,4 +27,7 @@ export {
   points,
   pValue,
   signed,
+  signedPoints,
+  signedPointsInterval,
+  MINUS,
 } from "./format.js";

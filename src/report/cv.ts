@@ -5,11 +5,20 @@
 
 import type { CrossValidatedAbstraction, CrossValidationRun } from "../cv/index.js";
 import { CONFORMAL_COVERAGE } from "../eval/index.js";
-import { fixed, interval, MISSING, pct, pctInterval, pctLevel, plural, points, pValue, signed } from "../core/index.js";
+import {
+  fixed,
+  interval,
+  MISSING,
+  pct,
+  pctInterval,
+  pctLevel,
+  plural,
+  points,
+  pValue,
+  signedPoints,
+  signedPointsInterval,
+} from "../core/index.js";
 import { textTable } from "./terminal.js";
-
-const pointsInterval = (d: { readonly lower: number; readonly upper: number }): string =>
-  `[${signed(100 * d.lower, 1)}, ${signed(100 * d.upper, 1)}]`;
 
 /** The conformal target of an abstraction's scoreboard (the same for every predictor). */
 const conformalTarget = (a: CrossValidatedAbstraction): number =>
@@ -79,11 +88,11 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
         [`vs ${reference}`, "accuracy difference (points)", "95% CI", "sign-flip p", "of the means", "95% CI"],
         s.againstReference.map((d) => [
           d.predictor,
-          signed(100 * d.difference.estimate, 1),
-          pointsInterval(d.difference),
+          signedPoints(d.difference.estimate),
+          signedPointsInterval(d.difference),
           pValue(d.p),
-          signed(100 * d.clusterMeanDifference.estimate, 1),
-          pointsInterval(d.clusterMeanDifference),
+          signedPoints(d.clusterMeanDifference.estimate),
+          signedPointsInterval(d.clusterMeanDifference),
         ]),
       ),
     );

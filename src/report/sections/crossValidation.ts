@@ -8,7 +8,18 @@
 import type { CrossValidationRun } from "../../cv/index.js";
 import { CONFORMAL_COVERAGE } from "../../eval/index.js";
 import { escapeXml } from "../escape.js";
-import { fixed, MISSING, pct, pctInterval, pctLevel, plural, points } from "../../core/index.js";
+import {
+  fixed,
+  interval as fixedBounds,
+  MISSING,
+  pct,
+  pctInterval,
+  pctLevel,
+  plural,
+  points,
+  signedPoints,
+  signedPointsInterval,
+} from "../../core/index.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import type { ReportSection } from "../types.js";
@@ -132,11 +143,7 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
   };
 }
 
-const finite = (x: number | null | undefined): x is number => typeof x === "number" && Number.isFinite(x);
-const signedPoints = (x: number | null | undefined): string =>
-  finite(x) ? `${x >= 0 ? "+" : "−"}${Math.abs(100 * x).toFixed(1)}` : MISSING;
-const fixedInterval = (i: BoardInterval | null, digits = 3): string =>
-  i === null ? MISSING : `[${fixed(i.lower, digits)}, ${fixed(i.upper, digits)}]`;
+const fixedInterval = (i: BoardInterval | null): string => (i === null ? MISSING : fixedBounds(i.lower, i.upper));
 
 const HEADERS = (reference: string, target: number): string[] => [
   "predictor",
@@ -160,8 +167,6 @@ const HEADERS = (reference: string, target: number): string[] => [
   "set size",
 ];
 const NUMERIC = [1, 3, 5, 7, 9, 10, 11, 13, 15, 16, 18];
-const signedInterval = (i: BoardInterval | undefined): string =>
-  i === undefined ? MISSING : `[${signedPoints(i.lower)}, ${signedPoints(i.upper)}]`;
 
 function rows(a: BoardAbstraction): string[][] {
   return a.predictors.map((p) => [
@@ -169,11 +174,11 @@ function rows(a: BoardAbstraction): string[][] {
     pct(p.accuracy.estimate),
     pctInterval(p.accuracy),
     p.againstReference === null ? MISSING : signedPoints(p.againstReference.difference.estimate),
-    signedInterval(p.againstReference?.difference),
+    signedPointsInterval(p.againstReference?.difference),
     p.familyMean === undefined ? MISSING : pct(p.familyMean.estimate),
     p.familyMean === undefined ? MISSING : pctInterval(p.familyMean),
     signedPoints(p.againstReference?.familyMeanDifference?.estimate),
-    signedInterval(p.againstReference?.familyMeanDifference),
+    signedPointsInterval(p.againstReference?.familyMeanDifference),
     points(p.gapToCeiling),
     points(p.gapToCeilingLoo),
     fixed(p.ece.estimate),

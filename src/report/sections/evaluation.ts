@@ -195,11 +195,10 @@ export function predictorDetailSection(
     yMax: Math.log2(6),
   });
   const summary =
-    `accuracy ${p.accuracy.toFixed(3)} (ceiling ${p.ceiling.toFixed(3)}, ` +
+    `accuracy ${fixed(p.accuracy)} (ceiling ${fixed(p.ceiling)}, ` +
     `leave-one-run-out ${fixed(p.ceilingLoo)}), ECE ${estimateWithInterval(p.ece, p.eceInterval)}, ` +
     `config ${p.configHash}`;
-  const rho = Number.isFinite(p.entropySpearman) ? p.entropySpearman.toFixed(3) : "–";
-  const scatterCaption = `${p.entropyStates} states with ≥ 2 samples; dashed: y = x. Spearman ρ ${rho}.`;
+  const scatterCaption = `${p.entropyStates} states with ≥ 2 samples; dashed: y = x. Spearman ρ ${fixed(p.entropySpearman)}.`;
   return {
     id: scoped(scope, `predictor-${index + 1}-${slug(p.name)}`),
     title: `Predictor ${p.name}${scope.title}`,
