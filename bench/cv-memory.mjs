@@ -23,9 +23,9 @@ const PROGRAMS = 242;
 const FAMILIES = 41;
 const PREDICTORS = ["uniform", "majority", "ngram:3", "cal:ngram:3", "student:kl", "student:kl-tags", "ngram-ctx:4"];
 const RESAMPLES = 1000;
-const EVENTS = ["GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd"];
 
 const load = (path) => import(new URL(`../dist/${path}`, import.meta.url).href);
+const { EVENT_TYPES } = await load("core/index.js");
 
 /** Deterministic PRNG (mulberry32). */
 function prng(seed) {
@@ -70,20 +70,20 @@ function makeFold(f) {
   const answers = PREDICTORS.map(() => []);
   for (let i = 0; i < nStates; i++) {
     const program = programs[Math.floor((i * programs.length) / nStates)];
-    const w = EVENTS.map(() => random() ** 3);
+    const w = EVENT_TYPES.map(() => random() ** 3);
     const tw = w.reduce((a, b) => a + b, 0);
-    const counts = Object.fromEntries(EVENTS.map((e) => [e, 0]));
+    const counts = Object.fromEntries(EVENT_TYPES.map((e) => [e, 0]));
     for (let r = 0; r < perState[i]; r++) {
       let u = random() * tw;
       let k = 0;
       while (k < 5 && u >= w[k]) u -= w[k++];
-      counts[EVENTS[k]]++;
+      counts[EVENT_TYPES[k]]++;
       const run = r % 5;
       const records = runRecords(program, run);
       records.push({
         seq: records.length,
         timeNs: records.length * 1000,
-        kind: EVENTS[k],
+        kind: EVENT_TYPES[k],
         goroutine: 1 + (i % 17),
         actor: null,
         reason: "",
@@ -95,7 +95,7 @@ function makeFold(f) {
         program,
         runId: 5 * (f + FOLDS * i) + run,
         end: records.length - 1,
-        next: EVENTS[k],
+        next: EVENT_TYPES[k],
       });
     }
     const records = runRecords(program, 0);
@@ -147,7 +147,6 @@ async function current() {
 async function reference() {
   const { CONFORMAL_COVERAGE, CV_REFERENCE } = await load("eval/cv.js");
   const { ceilingAccuracy, leaveOneRunOutCeiling } = await load("dataset/ceiling.js");
-  const { EVENT_TYPES } = await load("core/index.js");
   const { compare } = await load("eval/compare.js");
   const { EvaluationInputError } = await load("eval/errors.js");
   const { chooseClusters } = await load("eval/evaluate.js");

@@ -19,12 +19,12 @@ const distRoot = process.env.SCHEDLAB_DIST
   ? pathToFileURL(`${process.env.SCHEDLAB_DIST}/`)
   : new URL("../dist/", import.meta.url);
 const load = (path) => import(new URL(path, distRoot).href);
+const { EVENT_TYPES } = await load("core/index.js");
 
 const STATES = Number(process.env.BENCH_STATES ?? 70000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200000);
 const PROGRAMS = Number(process.env.BENCH_PROGRAMS ?? 103);
 const RESAMPLES = Number(process.env.BENCH_RESAMPLES ?? 1000);
-const EVENTS = ["GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd"];
 
 /** Deterministic PRNG (mulberry32). */
 function prng(seed) {
@@ -57,20 +57,20 @@ function generate() {
   const predictions = [];
   for (let i = 0; i < STATES; i++) {
     const program = `kernels/p${Math.floor((i * PROGRAMS) / STATES)}`;
-    const w = EVENTS.map(() => random() ** 3);
+    const w = EVENT_TYPES.map(() => random() ** 3);
     const tw = w.reduce((a, b) => a + b, 0);
-    const counts = Object.fromEntries(EVENTS.map((e) => [e, 0]));
+    const counts = Object.fromEntries(EVENT_TYPES.map((e) => [e, 0]));
     for (let r = 0; r < runsOf[i]; r++) {
       let u = random() * tw;
       let k = 0;
       while (k < 5 && u >= w[k]) u -= w[k++];
-      counts[EVENTS[k]]++;
+      counts[EVENT_TYPES[k]]++;
       samples.push({
         stateId: `s${i}`,
         program,
         runId: 5 * Math.floor((i * PROGRAMS) / STATES) + r,
         end: 0,
-        next: EVENTS[k],
+        next: EVENT_TYPES[k],
       });
     }
     const representative = { program, runId: 0, procs: 1, records: [], end: 0 };
@@ -99,7 +99,6 @@ function generate() {
 // ---------------------------------------------------------------------------------------------
 const { sampleCorrelation } = await import("simple-statistics");
 const { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare } = await load("dataset/ceiling.js");
-const { EVENT_TYPES } = await load("core/index.js");
 const { compare } = await load("eval/compare.js");
 const { EvaluationInputError } = await load("eval/errors.js");
 const {

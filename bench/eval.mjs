@@ -13,7 +13,7 @@ const distRoot = process.env.SCHEDLAB_DIST
   : new URL("../dist/", import.meta.url);
 const { evaluate } = await import(new URL("eval/index.js", distRoot).href);
 
-const EVENTS = ["GoCreate", "GoStart", "GoBlock", "GoUnblock", "GoSched", "GoEnd"];
+const { EVENT_TYPES } = await import(new URL("core/index.js", distRoot).href);
 const STATES = Number(process.env.BENCH_STATES ?? 20000);
 const SAMPLES_PER_STATE = 5;
 const PROGRAMS = 200;
@@ -34,9 +34,9 @@ const states = [];
 const samples = [];
 for (let i = 0; i < STATES; i++) {
   const program = `p${i % PROGRAMS}`;
-  const counts = Object.fromEntries(EVENTS.map((e) => [e, 0]));
+  const counts = Object.fromEntries(EVENT_TYPES.map((e) => [e, 0]));
   for (let k = 0; k < SAMPLES_PER_STATE; k++) {
-    const next = EVENTS[Math.floor(random() * random() * EVENTS.length)];
+    const next = EVENT_TYPES[Math.floor(random() * random() * EVENT_TYPES.length)];
     counts[next] += 1;
     samples.push({ stateId: `s${i}`, program, runId: k, end: 0, next });
   }
@@ -54,7 +54,7 @@ const outputs = Array.from({ length: PREDICTORS }, (_, j) => ({
   name: `synthetic-${j}`,
   configHash: String(j),
   predictions: states.map(() => {
-    const w = EVENTS.map(() => random() + 0.01);
+    const w = EVENT_TYPES.map(() => random() + 0.01);
     const total = w.reduce((a, b) => a + b, 0);
     return { probabilities: w.map((x) => x / total) };
   }),
@@ -69,7 +69,7 @@ function reference() {
       const q = o.predictions[index.get(s.stateId)].probabilities;
       let best = 0;
       for (let k = 1; k < 6; k++) if (q[k] > q[best]) best = k;
-      if (EVENTS[best] === s.next) hits++;
+      if (EVENT_TYPES[best] === s.next) hits++;
     }
     accuracies.push(hits / samples.length);
   }

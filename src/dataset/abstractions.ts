@@ -23,6 +23,23 @@ export function forEachSample(run: RunRecords, abstraction: Abstraction, visit: 
   run.records.forEach(step);
 }
 
+/** Runs in (program, runId) order: the order in which states take their representatives. */
+export function inRunOrder<R extends Pick<RunRecords, "program" | "runId">>(runs: readonly R[]): R[] {
+  return [...runs].sort((a, b) => (a.program < b.program ? -1 : a.program > b.program ? 1 : a.runId - b.runId));
+}
+
+/** The prefix of `run` before record `end`, sharing the run's records (no copy). */
+export function prefixAt(run: RunRecords, end: number): Prefix {
+  return {
+    program: run.program,
+    runId: run.runId,
+    procs: run.procs,
+    records: run.records,
+    end,
+    goroutines: run.goroutines,
+  };
+}
+
 /** The record indices of a run's six-type events: its event sequence. */
 export function eventSequence(records: readonly GoroutineRecord[]): number[] {
   const indices: number[] = [];
@@ -52,9 +69,7 @@ interface Accumulator {
  * first-seen order, samples in visit order.
  */
 export function statesFromRuns(runs: readonly RunRecords[], abstraction: Abstraction): StatesAndSamples {
-  const ordered = [...runs].sort((a, b) =>
-    a.program < b.program ? -1 : a.program > b.program ? 1 : a.runId - b.runId,
-  );
+  const ordered = inRunOrder(runs);
   const accumulators = new Map<string, Accumulator>();
   const samples: SampleRow[] = [];
   const pooled = isPooled(abstraction);
@@ -65,14 +80,7 @@ export function statesFromRuns(runs: readonly RunRecords[], abstraction: Abstrac
       const groupKey = pooled ? key : `${run.program}\0${key}`;
       let acc = accumulators.get(groupKey);
       if (acc === undefined) {
-        const representative: Prefix = {
-          program: run.program,
-          runId: run.runId,
-          procs: run.procs,
-          records: run.records,
-          end,
-          goroutines: run.goroutines,
-        };
+        const representative = prefixAt(run, end);
         acc = {
           id: stateId(abstraction, run.program, key),
           key,
@@ -145,16 +153,5 @@ export function poolStates(perProgram: readonly (readonly State[])[]): State[] {
 
 /** The full Sample of a SampleRow, its prefix sharing the run's records (no copy). */
 export function sampleOf(row: SampleRow, run: RunRecords): Sample {
-  return {
-    stateId: row.stateId,
-    next: row.next,
-    prefix: {
-      program: run.program,
-      runId: run.runId,
-      procs: run.procs,
-      records: run.records,
-      end: row.end,
-      goroutines: run.goroutines,
-    },
-  };
+  return { stateId: row.stateId, next: row.next, prefix: prefixAt(run, row.end) };
 }

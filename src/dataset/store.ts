@@ -9,7 +9,7 @@ import { inTransaction, multiRowInsert } from "../store/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { lastRunRecord, loadRunGoroutines, loadRunRecords } from "../trace/index.js";
-import { poolStates } from "./abstractions.js";
+import { poolStates, prefixAt } from "./abstractions.js";
 import { clearProgramStates, recordDatasetInput, sampleInserter } from "./program-rows.js";
 import { streamProgramStates } from "./stream-build.js";
 import { countsFromVector } from "./distribution.js";
@@ -326,14 +326,7 @@ export function loadDataset(db: SchedlabDatabase, options: LoadDatasetOptions): 
       runCache.set(row.rep_run_id, run);
       if (runCache.size > RUNS_CACHED) runCache.delete(runCache.keys().next().value as number);
     }
-    return {
-      program: row.program,
-      runId: run.runId,
-      procs: run.procs,
-      records: run.records,
-      end: row.rep_end,
-      goroutines: run.goroutines,
-    };
+    return prefixAt(run, row.rep_end);
   };
   const perProgram: State[][] = [];
   for (const program of programs) {

@@ -12,7 +12,7 @@
 
 import type { FeatureMatrix } from "./feature-matrix.js";
 import type { Standardiser } from "./standardiser.js";
-import { addSkip, modelLayout, skipColumns, type ModelShape, type Workspace } from "../predict/index.js";
+import { addSkip, denseHead, modelLayout, skipColumns, type ModelShape, type Workspace } from "../predict/index.js";
 import { skipBackward } from "./model.js";
 
 export interface SparseRows {
@@ -156,23 +156,6 @@ export function sparseForward(
   }
   gatherSkip(shape, m, r, ws);
   addSkip(shape, params, ws.skipValues, ws.eventLogits);
-}
-
-function denseHead(
-  params: Float64Array,
-  wAt: number,
-  bAt: number,
-  classes: number,
-  repr: Float64Array,
-  width: number,
-  out: Float64Array,
-): void {
-  for (let k = 0; k < classes; k++) {
-    let s = params[bAt + k];
-    const w = wAt + k * width;
-    for (let j = 0; j < width; j++) s += params[w + j] * repr[j];
-    out[k] = s;
-  }
 }
 
 /**

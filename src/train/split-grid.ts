@@ -8,6 +8,8 @@
 import {
   emptyCounts,
   eventSequence,
+  inRunOrder,
+  prefixAt,
   splitIndex,
   type Prefix,
   type RunRecords,
@@ -33,9 +35,7 @@ export function runsOfSamples(samples: readonly Sample[]): RunRecords[] {
         goroutines: p.goroutines,
       });
   }
-  return [...byRecords.values()].sort((a, b) =>
-    a.program < b.program ? -1 : a.program > b.program ? 1 : a.runId - b.runId,
-  );
+  return inRunOrder([...byRecords.values()]);
 }
 
 /**
@@ -47,9 +47,7 @@ export function splitGridStates(
   runs: readonly RunRecords[],
   points: readonly number[] = SPLIT_GRID_POINTS,
 ): { states: State[]; samples: Sample[] } {
-  const ordered = [...runs].sort((a, b) =>
-    a.program < b.program ? -1 : a.program > b.program ? 1 : a.runId - b.runId,
-  );
+  const ordered = inRunOrder(runs);
   const states = new Map<
     string,
     { counts: Record<EventType, number>; runs: number; representative: Prefix; key: string; program: string }
@@ -62,14 +60,7 @@ export function splitGridStates(
       const end = events[splitIndex(events.length, percent)];
       const next = run.records[end].kind as EventType;
       const id = `grid:${run.program}\0${percent}`;
-      const prefix: Prefix = {
-        program: run.program,
-        runId: run.runId,
-        procs: run.procs,
-        records: run.records,
-        end,
-        goroutines: run.goroutines,
-      };
+      const prefix = prefixAt(run, end);
       let state = states.get(id);
       if (state === undefined)
         states.set(

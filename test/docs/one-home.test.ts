@@ -30,6 +30,13 @@ const HOMES: readonly { readonly what: string; readonly pattern: RegExp; readonl
   { what: "the event types", pattern: /\bEVENT_TYPES\s*(:[^=\n]+)?=/, home: "core/events.ts" },
   { what: "the record-kind order", pattern: /\bRECORD_KINDS\s*(:[^=\n]+)?=/, home: "core/events.ts" },
   { what: "the rare events", pattern: /\bRARE_EVENTS\s*(:[^=\n]+)?=/, home: "core/events.ts" },
+  { what: "the sign of negative numbers", pattern: /"(−|\\u2212)"|\? "\+" : "-"/, home: "core/format.ts" },
+  {
+    what: "the (program, run) order of runs",
+    pattern: /a\.program < b\.program \? -1/,
+    home: "dataset/abstractions.ts",
+  },
+  { what: "a dense output head", pattern: /function\s+\w*[hH]ead\(\s*params/, home: "predict/student/model.ts" },
   { what: "percent formatting", pattern: /\b(function\s+pct|const\s+pct\s*=)/, home: "core/format.ts" },
   {
     what: "the split of programs into train, validation and holdout",
@@ -46,6 +53,14 @@ describe("one home per shared rule", () => {
       expect(filesMatching(pattern)).toEqual([home]);
     });
   }
+
+  it("no benchmark spells out the event types instead of importing them", () => {
+    const BENCH = join(SRC, "..", "bench");
+    const copies = readdirSync(BENCH).filter((name) =>
+      /\[\s*"GoCreate",\s*"GoStart"/.test(readFileSync(join(BENCH, name), "utf8")),
+    );
+    expect(copies).toEqual([]);
+  });
 
   it("no file asks the go command for its version other than through go env", () => {
     expect(filesMatching(/\[\s*"version"\s*\]/)).toEqual([]);

@@ -6,7 +6,6 @@ package overlay
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"go/ast"
@@ -45,24 +44,24 @@ var exitRewrites = map[string]map[string]string{
 func RunHarness(args []string) int {
 	flags := flag.NewFlagSet("collect-overlay", flag.ContinueOnError)
 	out := flags.String("out", "", "directory for the rewritten copies")
-	if err := flags.Parse(args); err != nil {
+	if !parseCommand(flags, args, "-out DIR file.go...") {
 		return 2
 	}
-	if *out == "" || flags.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: gohelper collect-overlay -out DIR file.go...")
-		return 2
-	}
-	result := overlayResult{Replace: map[string]string{}}
-	for i, file := range flags.Args() {
+	result, err := harnessFiles(*out, flags.Args())
+	return reply(flags, result, err)
+}
+
+// harnessFiles rewrites files for the harness into out.
+func harnessFiles(out string, files []string) (*overlayResult, error) {
+	result := &overlayResult{Replace: map[string]string{}}
+	for i, file := range files {
 		src, err := os.ReadFile(file)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "collect-overlay: %v\n", err)
-			return 1
+			return nil, err
 		}
 		rewritten, isMain, err := rewriteFile(file, src)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "collect-overlay: %v\n", err)
-			return 1
+			return nil, err
 		}
 		if isMain {
 			result.MainFile = file
@@ -70,21 +69,16 @@ func RunHarness(args []string) int {
 		if rewritten == nil {
 			continue
 		}
-		target := filepath.Join(*out, fmt.Sprintf("%03d_%s", i, filepath.Base(file)))
+		target := filepath.Join(out, fmt.Sprintf("%03d_%s", i, filepath.Base(file)))
 		if err := os.WriteFile(target, rewritten, 0o644); err != nil {
-			fmt.Fprintf(os.Stderr, "collect-overlay: %v\n", err)
-			return 1
+			return nil, err
 		}
 		result.Replace[file] = target
 	}
 	if result.MainFile == "" {
-		fmt.Fprintln(os.Stderr, "collect-overlay: no file declares func main()")
-		return 1
+		return nil, fmt.Errorf("no file declares func main()")
 	}
-	if err := json.NewEncoder(os.Stdout).Encode(result); err != nil {
-		return 1
-	}
-	return 0
+	return result, nil
 }
 
 // rewriteFile returns the rewritten source (nil when nothing changes) and whether

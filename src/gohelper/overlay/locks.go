@@ -48,12 +48,10 @@
 package overlay
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"go/ast"
 	"go/token"
-	"os"
 
 	"schedlab.dev/gohelper/srcedit"
 )
@@ -89,22 +87,11 @@ func RunLocks(args []string) int {
 	out := flags.String("out", "", "directory for the rewritten copies")
 	overlayFile := flags.String("overlay", "", "existing overlay JSON whose replacements are the sources to rewrite")
 	budget := flags.Int("budget", LockLogBudget, "wants and gots logged per Lock/RLock statement and run; 0: all")
-	if err := flags.Parse(args); err != nil {
-		return 2
-	}
-	if *out == "" || flags.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: gohelper collect-locks -out DIR [-overlay FILE] [-budget N] file.go...")
+	if !parseCommand(flags, args, "-out DIR [-overlay FILE] [-budget N] file.go...") {
 		return 2
 	}
 	result, err := LockFiles(*out, *overlayFile, flags.Args(), *budget)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "collect-locks: %v\n", err)
-		return 1
-	}
-	if err := json.NewEncoder(os.Stdout).Encode(result); err != nil {
-		return 1
-	}
-	return 0
+	return reply(flags, result, err)
 }
 
 // LockFiles rewrites files for lock recording over the overlay in overlayFile ("": none).

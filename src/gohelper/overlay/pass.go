@@ -9,6 +9,7 @@ package overlay
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -17,6 +18,32 @@ import (
 	"path/filepath"
 	"strings"
 )
+
+// parseCommand parses a collect-* subcommand's arguments into flags, which must define
+// -out; false (usage printed, exit code 2) when they are wrong or name no file.
+func parseCommand(flags *flag.FlagSet, args []string, usage string) bool {
+	if err := flags.Parse(args); err != nil {
+		return false
+	}
+	if flags.Lookup("out").Value.String() == "" || flags.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: gohelper "+flags.Name()+" "+usage)
+		return false
+	}
+	return true
+}
+
+// reply ends a collect-* subcommand: err on stderr as "NAME: err" (exit code 1), or result
+// as JSON on stdout (0).
+func reply(flags *flag.FlagSet, result any, err error) int {
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", flags.Name(), err)
+		return 1
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(result); err != nil {
+		return 1
+	}
+	return 0
+}
 
 // overlaySources reads an existing go build -overlay file (none: "") and the source of each
 // file: its replacement in that overlay when it has one, so rewrites compose. The map

@@ -19,12 +19,10 @@
 package overlay
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"go/ast"
 	"go/token"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -68,25 +66,14 @@ func RunPerturb(args []string) int {
 	overlayFile := flags.String("overlay", "", "existing overlay JSON whose replacements are the sources to rewrite")
 	locks := flags.Bool("locks", false, "also rewrite the perturbed copies for lock recording (collect-locks)")
 	budget := flags.Int("budget", LockLogBudget, "with -locks: as collect-locks -budget")
-	if err := flags.Parse(args); err != nil {
-		return 2
-	}
-	if *out == "" || flags.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: gohelper collect-perturb -out DIR [-overlay FILE] [-locks] [-budget N] file.go...")
+	if !parseCommand(flags, args, "-out DIR [-overlay FILE] [-locks] [-budget N] file.go...") {
 		return 2
 	}
 	result, err := perturbFiles(*out, *overlayFile, flags.Args())
 	if err == nil && *locks {
 		result.Locks, err = lockPerturbed(*out, result, flags.Args(), *budget)
 	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "collect-perturb: %v\n", err)
-		return 1
-	}
-	if err := json.NewEncoder(os.Stdout).Encode(result); err != nil {
-		return 1
-	}
-	return 0
+	return reply(flags, result, err)
 }
 
 func perturbFiles(out, overlayFile string, files []string) (*perturbResult, error) {

@@ -22,6 +22,7 @@ export {
   ACTIVATIONS,
   MODEL_KINDS,
   addSkip,
+  denseHead,
   forward,
   modelLayout,
   newWorkspace,

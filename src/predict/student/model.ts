@@ -121,23 +121,33 @@ export function forward(
       const w = l.hiddenW + j * hidden;
       for (let h = 0; h < hidden; h++) ws.pre[h] += params[w + h] * v;
     }
-    for (let h = 0; h < hidden; h++) {
-      const s = ws.pre[h];
-      ws.repr[h] = shape.activation === "tanh" ? Math.tanh(s) : s > 0 ? s : 0;
-    }
+    activate(shape, ws);
   } else {
     for (let j = 0; j < d; j++) ws.repr[j] = x[offset + j];
   }
-  head(params, l.eventW, l.eventB, shape.events, ws.repr, l.repr, ws.eventLogits);
   const skip = skipColumns(shape);
-  if (skip.length > 0) {
-    for (let k = 0; k < skip.length; k++) ws.skipValues[k] = x[offset + skip[k]!];
-    addSkip(shape, params, ws.skipValues, ws.eventLogits);
-  }
-  if (shape.tags > 0) head(params, l.tagW, l.tagB, shape.tags, ws.repr, l.repr, ws.tagLogits);
+  for (let k = 0; k < skip.length; k++) ws.skipValues[k] = x[offset + skip[k]!];
+  outputHeads(shape, params, ws);
 }
 
-function head(
+/** The hidden layer's activation of ws.pre into ws.repr (an MLP's). */
+export function activate(shape: ModelShape, ws: Workspace): void {
+  for (let h = 0; h < shape.hidden; h++) {
+    const s = ws.pre[h];
+    ws.repr[h] = shape.activation === "tanh" ? Math.tanh(s) : s > 0 ? s : 0;
+  }
+}
+
+/** The output heads from ws.repr and ws.skipValues: ws.eventLogits (with the skip) and ws.tagLogits. */
+export function outputHeads(shape: ModelShape, params: Float64Array, ws: Workspace): void {
+  const l = modelLayout(shape);
+  denseHead(params, l.eventW, l.eventB, shape.events, ws.repr, l.repr, ws.eventLogits);
+  if (skipColumns(shape).length > 0) addSkip(shape, params, ws.skipValues, ws.eventLogits);
+  if (shape.tags > 0) denseHead(params, l.tagW, l.tagB, shape.tags, ws.repr, l.repr, ws.tagLogits);
+}
+
+/** One dense output head: out[c] = bias[c] + Σ_j W[c][j] · repr[j], the weights row-major at wAt, the biases at bAt. */
+export function denseHead(
   params: Float64Array,
   wAt: number,
   bAt: number,

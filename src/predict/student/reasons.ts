@@ -20,17 +20,7 @@ export const REASON_CLASSES = [
 export type ReasonClass = (typeof REASON_CLASSES)[number];
 
 /** Block-reason classes a waiting goroutine can be in (REASON_CLASSES without none/yield). */
-export const WAIT_CLASSES: readonly ReasonClass[] = [
-  "chan send",
-  "chan receive",
-  "select",
-  "sync",
-  "cond",
-  "sleep",
-  "forever",
-  "preempted",
-  "other",
-];
+export const WAIT_CLASSES: readonly ReasonClass[] = REASON_CLASSES.filter((c) => c !== "none" && c !== "yield");
 
 /** Maps a Go block reason (GoBlock) or GoSched reason to its class. */
 export function blockReasonClass(reason: string): ReasonClass {
