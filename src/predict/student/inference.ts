@@ -2,10 +2,24 @@
 // adapter's mean and deviation, then one model's event logits, or the members' mean distribution
 // (each at its own temperature) as logits. The predictor and the training's evidence fit both read
 // rows through it, so what calibration is fitted on is what the predictor computes.
+//
+// An MLP's first layer reads the raw row with the standardisation folded into its weights
+// (W·((x − μ)/σ) + b = (W/σ)·x + (b − W·μ/σ)), so it skips the raw row's zeros — about two
+// thirds of the columns — as training's sparse pass does; the result equals the dense pass on
+// the standardised row up to rounding.
 
 import { softmaxInPlace } from "../calibration.js";
 import { FEATURE_COUNT } from "./features.js";
-import { forward, newWorkspace, type ModelShape, type Workspace } from "./model.js";
+import {
+  activate,
+  forward,
+  modelLayout,
+  newWorkspace,
+  outputHeads,
+  skipColumns,
+  type ModelShape,
+  type Workspace,
+} from "./model.js";
 
 /** A trained ensemble as inference needs it. */
 export interface StudentNetwork {
@@ -33,12 +47,36 @@ export function networkReader(network: StudentNetwork): NetworkReader {
   const ws: Workspace = newWorkspace(shape);
   const row = new Float64Array(FEATURE_COUNT);
   const tags = new Float64Array(Math.max(1, shape.tags));
+  const folded = shape.kind === "mlp" ? members.map((params) => foldedFirstLayer(shape, params, mean, std)) : null;
+  const skip = skipColumns(shape);
+  /** One member's logits of raw row x[offset ..) into ws. */
+  const member = (m: number, x: ArrayLike<number>, offset: number): void => {
+    if (folded === null) {
+      for (let j = 0; j < FEATURE_COUNT; j++) row[j] = (x[offset + j] - mean[j]) / std[j];
+      forward(shape, members[m], row, 0, ws);
+      return;
+    }
+    const { weights, bias } = folded[m];
+    const hidden = shape.hidden;
+    ws.pre.set(bias);
+    for (let j = 0; j < shape.inputs; j++) {
+      const v = x[offset + j];
+      if (v === 0) continue;
+      const w = j * hidden;
+      for (let h = 0; h < hidden; h++) ws.pre[h] += weights[w + h] * v;
+    }
+    activate(shape, ws);
+    for (let k = 0; k < skip.length; k++) {
+      const j = skip[k]!;
+      ws.skipValues[k] = (x[offset + j] - mean[j]) / std[j];
+    }
+    outputHeads(shape, members[m], ws);
+  };
   return {
     tags,
     read(x, offset, logits) {
-      for (let j = 0; j < FEATURE_COUNT; j++) row[j] = (x[offset + j] - mean[j]) / std[j];
       if (members.length === 1) {
-        forward(shape, members[0], row, 0, ws);
+        member(0, x, offset);
         logits.set(ws.eventLogits.subarray(0, shape.events));
         tags.set(ws.tagLogits.subarray(0, tags.length));
         return;
@@ -46,8 +84,8 @@ export function networkReader(network: StudentNetwork): NetworkReader {
       // The members' mean distribution, as logits (ensembleLogits in src/train/fit.ts does the same).
       logits.fill(0, 0, shape.events);
       tags.fill(0);
-      for (const [m, member] of members.entries()) {
-        forward(shape, member, row, 0, ws);
+      for (let m = 0; m < members.length; m++) {
+        member(m, x, offset);
         softmaxInPlace(ws.eventLogits, shape.events, memberTemperatures[m]);
         for (let c = 0; c < shape.events; c++) logits[c] += ws.eventLogits[c] / members.length;
         if (shape.tags > 0) {
@@ -58,4 +96,25 @@ export function networkReader(network: StudentNetwork): NetworkReader {
       for (let c = 0; c < shape.events; c++) logits[c] = Math.log(Math.max(logits[c], 1e-300));
     },
   };
+}
+
+/** An MLP's first layer with the standardisation folded in: weights W[j][h]/σ_j (row-major by input), bias b[h] − Σ_j W[j][h]·μ_j/σ_j. */
+function foldedFirstLayer(
+  shape: ModelShape,
+  params: Float64Array,
+  mean: ArrayLike<number>,
+  std: ArrayLike<number>,
+): { readonly weights: Float64Array; readonly bias: Float64Array } {
+  const l = modelLayout(shape);
+  const hidden = shape.hidden;
+  const weights = new Float64Array(shape.inputs * hidden);
+  const bias = Float64Array.from(params.subarray(l.hiddenB, l.hiddenB + hidden));
+  for (let j = 0; j < shape.inputs; j++) {
+    for (let h = 0; h < hidden; h++) {
+      const w = params[l.hiddenW + j * hidden + h];
+      weights[j * hidden + h] = w / std[j];
+      bias[h] -= (w * mean[j]) / std[j];
+    }
+  }
+  return { weights, bias };
 }
