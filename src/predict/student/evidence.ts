@@ -13,7 +13,7 @@ import { EVENT_TYPES, isEventType, lowerBound, type EventType } from "../../core
 import type { Prefix } from "../../dataset/index.js";
 import { calibrateInPlace, type Calibration } from "../calibration.js";
 import { EXPERT_COLUMN } from "./calibration.js";
-import { FEATURE_COUNT, forEachRun, type FeatureInputs } from "./features.js";
+import { FEATURE_COUNT, forEachRun, type FeatureInputs, type PrefixFeaturizer, type RunMemo } from "./features.js";
 import type { NetworkReader } from "./inference.js";
 
 const K = EVENT_TYPES.length;
@@ -65,42 +65,55 @@ export interface PrefixEvidence {
  */
 export type StudentDistribution = (x: Float32Array, q: Float64Array) => void;
 
+/** A run's walk so far: its featurizer, the next record to look at, and what was recorded before it. */
+export interface RunWalk {
+  readonly featurizer: PrefixFeaturizer;
+  next: number;
+  readonly positions: number[];
+  readonly student: number[];
+  readonly expert: number[];
+}
+
 /**
  * Walks every run the prefixes belong to once, from its start to its longest prefix, and
  * records at each event position the student's and the expert's probability of the event
- * that followed. Linear in the run's records (one incremental featurizer per run).
+ * that followed. Linear in the run's records (one incremental featurizer per run); with a
+ * memo, a run walked by an earlier call goes on from where that walk stopped.
  */
 export function prefixEvidence(
   prefixes: readonly Prefix[],
   inputs: FeatureInputs,
   studentAt: StudentDistribution,
+  memo?: RunMemo<RunWalk>,
 ): PrefixEvidence {
   const runOf = new Int32Array(prefixes.length);
   const eventsBefore = new Int32Array(prefixes.length);
   const runs: RunLikelihoods[] = [];
   const row = new Float32Array(FEATURE_COUNT);
   const q = new Float64Array(K);
-  forEachRun(prefixes, inputs, (indices, featurizer) => {
+  // The walks' featurizers are the memo's own: forEachRun gets a fresh one per run and the
+  // walk kept for the run, if any, replaces it.
+  forEachRun(prefixes, inputs, (indices, fresh) => {
     const records = prefixes[indices[0]].records;
+    const walk = memo?.take(records) ?? { featurizer: fresh, next: 0, positions: [], student: [], expert: [] };
     const until = Math.min(records.length, prefixes[indices[indices.length - 1]].end);
-    const positions: number[] = [];
-    const student: number[] = [];
-    const expert: number[] = [];
-    for (let s = 0; s < until; s++) {
+    for (; walk.next < until; walk.next++) {
+      const s = walk.next;
       const kind = records[s].kind;
       if (!isEventType(kind)) continue;
-      featurizer.featuresAt(s, row, 0);
+      walk.featurizer.featuresAt(s, row, 0);
       studentAt(row, q);
       const e = EVENT_INDEX[kind];
       let sum = 0;
       for (let c = 0; c < K; c++) sum += row[EXPERT_COLUMN + c];
-      positions.push(s);
-      student.push(q[e]);
-      expert.push(sum > 0 ? row[EXPERT_COLUMN + e] / sum : 1 / K);
+      walk.positions.push(s);
+      walk.student.push(q[e]);
+      walk.expert.push(sum > 0 ? row[EXPERT_COLUMN + e] / sum : 1 / K);
     }
+    memo?.keep(records, walk);
     const run = runs.length;
-    const at = Int32Array.from(positions);
-    runs.push({ positions: at, student: Float64Array.from(student), expert: Float64Array.from(expert) });
+    const at = Int32Array.from(walk.positions);
+    runs.push({ positions: at, student: Float64Array.from(walk.student), expert: Float64Array.from(walk.expert) });
     for (const i of indices) {
       runOf[i] = run;
       eventsBefore[i] = lowerBound(at, prefixes[i].end);
@@ -146,10 +159,16 @@ export function studentExpertShares(
   network: NetworkReader,
   calibrationOf: (row: Float32Array) => Calibration,
   mixture: ExpertEvidence,
+  memo?: RunMemo<RunWalk>,
 ): Float64Array {
-  const likelihoods = prefixEvidence(prefixes, inputs, (row, q) => {
-    network.read(row, 0, q);
-    calibrateInPlace(q, K, calibrationOf(row));
-  });
+  const likelihoods = prefixEvidence(
+    prefixes,
+    inputs,
+    (row, q) => {
+      network.read(row, 0, q);
+      calibrateInPlace(q, K, calibrationOf(row));
+    },
+    memo,
+  );
   return expertShares(likelihoods, mixture);
 }

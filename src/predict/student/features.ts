@@ -401,6 +401,8 @@ export interface PrefixFeaturizer {
   feasibleAt(out: Uint8Array, offset: number): void;
   /** The scheduler state after the last `featuresAt` prefix (read-only for callers). */
   readonly tracker: SchedulerTracker;
+  /** Records applied so far: the end of the last `featuresAt` prefix; a later call must not ask for less. */
+  readonly applied: number;
 }
 
 /**
@@ -428,6 +430,9 @@ export function newPrefixFeaturizer(
   let applied = 0;
   return {
     tracker,
+    get applied() {
+      return applied;
+    },
     featuresAt(end, out, offset = 0) {
       if (end < applied) throw new RangeError(`prefix featurizer moved backwards: ${end} < ${applied}`);
       const stop = Math.min(end, records.length);
@@ -478,17 +483,27 @@ export interface FeatureRows {
 /**
  * Features of many prefixes, row i for prefixes[i]. Prefixes of the same run (same `records`
  * array) are featurised in one forward walk, so the cost is linear in the records of each run
- * rather than in the sum of prefix lengths.
+ * rather than in the sum of prefix lengths; with a memo, a run's walk also goes on from where
+ * an earlier call left it when this call's prefixes of it start there or later.
  */
-export function featurizePrefixes(prefixes: readonly Prefix[], inputs: FeatureInputs = NO_FEATURE_INPUTS): FeatureRows {
+export function featurizePrefixes(
+  prefixes: readonly Prefix[],
+  inputs: FeatureInputs = NO_FEATURE_INPUTS,
+  memo?: RunMemo<PrefixFeaturizer>,
+): FeatureRows {
   const x = new Float32Array(prefixes.length * FEATURE_COUNT);
   const feasible = new Uint8Array(prefixes.length * K);
-  forEachRun(prefixes, inputs, (indices, featurizer) => {
-    for (const i of indices) {
-      featurizer.featuresAt(prefixes[i].end, x, i * FEATURE_COUNT);
-      featurizer.feasibleAt(feasible, i * K);
-    }
-  });
+  forEachRun(
+    prefixes,
+    inputs,
+    (indices, featurizer) => {
+      for (const i of indices) {
+        featurizer.featuresAt(prefixes[i].end, x, i * FEATURE_COUNT);
+        featurizer.feasibleAt(feasible, i * K);
+      }
+    },
+    memo,
+  );
   return { x, feasible };
 }
 
@@ -501,6 +516,7 @@ export function forEachRun(
   prefixes: readonly Prefix[],
   inputs: FeatureInputs,
   visit: (indices: readonly number[], featurizer: PrefixFeaturizer) => void,
+  memo?: RunMemo<PrefixFeaturizer>,
 ): void {
   const byRun = new Map<readonly GoroutineRecord[], number[]>();
   prefixes.forEach((prefix, i) => {
@@ -508,20 +524,51 @@ export function forEachRun(
     if (list === undefined) byRun.set(prefix.records, [i]);
     else list.push(i);
   });
-  for (const indices of byRun.values()) {
+  for (const [records, indices] of byRun) {
     indices.sort((a, b) => prefixes[a].end - prefixes[b].end || a - b);
     const first = prefixes[indices[0]];
-    visit(
-      indices,
-      newPrefixFeaturizer(
-        first.records,
-        first.procs,
-        inputs.staticOf(first.program),
-        rootGoroutine(first.records, first.goroutines),
-        inputs.ngram,
-      ),
-    );
+    const kept = memo?.take(records);
+    const featurizer =
+      kept !== undefined && kept.applied <= first.end
+        ? kept
+        : newPrefixFeaturizer(
+            records,
+            first.procs,
+            inputs.staticOf(first.program),
+            rootGoroutine(records, first.goroutines),
+            inputs.ngram,
+          );
+    visit(indices, featurizer);
+    memo?.keep(records, featurizer);
   }
+}
+
+/**
+ * What a walk over a run left, kept across calls by the run's records array for the last
+ * `capacity` runs: a predictor asked about a run's prefixes batch after batch (in increasing
+ * order, as states come) or about a rollout's growing prefix step after step walks each
+ * record once instead of from the start every time. A records array may grow (a rollout
+ * appends) but what it holds must not change.
+ */
+export interface RunMemo<T> {
+  /** The value kept for `records`, removed from the memo (keep it again when done). */
+  take(records: readonly GoroutineRecord[]): T | undefined;
+  keep(records: readonly GoroutineRecord[], value: T): void;
+}
+
+export function runMemo<T>(capacity: number): RunMemo<T> {
+  const kept = new Map<readonly GoroutineRecord[], T>();
+  return {
+    take(records) {
+      const value = kept.get(records);
+      kept.delete(records);
+      return value;
+    },
+    keep(records, value) {
+      kept.set(records, value);
+      if (kept.size > capacity) kept.delete(kept.keys().next().value!);
+    },
+  };
 }
 
 function staticVector(features: StaticFeatures | null): Float64Array {

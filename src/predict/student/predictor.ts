@@ -8,8 +8,8 @@ import type { State } from "../../dataset/index.js";
 import type { Prediction, Predictor, ReasoningTags } from "../types.js";
 import { loadAdapter, loadedNgram } from "./adapter.js";
 import { atContext, calibrateRow, type StudentCalibration } from "./calibration.js";
-import { FEATURE_COUNT, FEATURE_SPEC, featurizePrefixes } from "./features.js";
-import { studentExpertShares } from "./evidence.js";
+import { FEATURE_COUNT, FEATURE_SPEC, featurizePrefixes, runMemo, type PrefixFeaturizer } from "./features.js";
+import { studentExpertShares, type RunWalk } from "./evidence.js";
 import { networkReader } from "./inference.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES } from "./tags.js";
@@ -21,6 +21,9 @@ export interface StudentPredictorOptions {
    */
   readonly programDir?: (program: string) => string | undefined;
 }
+
+/** Runs whose walks a predictor keeps between calls: more than a rollout's live samples (10 by default). */
+const RUNS_REMEMBERED = 32;
 
 /** Loads adapters/NAME as a predictor; `path` is the directory (without the `student:` prefix). */
 export async function loadStudentPredictor(path: string, options: StudentPredictorOptions = {}): Promise<Predictor> {
@@ -62,6 +65,10 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
   const rowCalibration = (x: ArrayLike<number>, offset: number): StudentCalibration =>
     context === undefined ? calibration : atContext(calibration, context, x[offset + contextColumn]);
   const evidence = weights.expertEvidence;
+  // The walks of the runs asked about last, so consecutive batches (and a rollout's steps) go on
+  // where the last one stopped instead of walking each run from its start again.
+  const rowWalks = runMemo<PrefixFeaturizer>(RUNS_REMEMBERED);
+  const evidenceWalks = runMemo<RunWalk>(RUNS_REMEMBERED);
 
   return {
     id: `student:${path}`,
@@ -73,12 +80,12 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
         ngram,
       };
       const prefixes = states.map((s) => s.representative);
-      const { x, feasible } = featurizePrefixes(prefixes, inputs);
+      const { x, feasible } = featurizePrefixes(prefixes, inputs, rowWalks);
       // With evidence, the expert's share of each row is what the run's earlier events earned it.
       const shares =
         evidence === undefined
           ? null
-          : studentExpertShares(prefixes, inputs, network, (row) => rowCalibration(row, 0), evidence);
+          : studentExpertShares(prefixes, inputs, network, (row) => rowCalibration(row, 0), evidence, evidenceWalks);
       const q = new Float64Array(shape.events);
       return states.map((_, i) => {
         network.read(x, i * FEATURE_COUNT, q);

@@ -10,7 +10,14 @@ import {
   shareTrajectory,
   type RunLikelihoods,
 } from "../../../src/predict/student/evidence.js";
-import { NO_FEATURE_INPUTS } from "../../../src/predict/student/features.js";
+import {
+  FEATURE_COUNT,
+  featurizePrefixes,
+  NO_FEATURE_INPUTS,
+  runMemo,
+  type PrefixFeaturizer,
+} from "../../../src/predict/student/features.js";
+import type { RunWalk } from "../../../src/predict/student/evidence.js";
 import type { GoroutineRecord, RecordKind } from "../../../src/core/index.js";
 
 let seq = 0;
@@ -95,5 +102,46 @@ describe("the expert's evidence-earned share", () => {
       maxShare: 0.5,
     });
     expect(again[0]).toBe(shares[2]);
+  });
+
+  it("goes on with a memo from where the last call left a run, as if every prefix had been asked at once", () => {
+    const records = [rec("Initial", 1, null, "Running"), rec("GoCreate", 2, 1)];
+    for (let i = 0; i < 30; i++) {
+      records.push(rec("GoBlock", 1, 1, "chan receive"), rec("GoStart", 2, null), rec("GoUnblock", 1, 2));
+      records.push(rec("GoSched", 2, 2, "runtime.Gosched"), rec("GoStart", 1, null));
+    }
+    const prefix = (end: number): Prefix => ({ program: "p", runId: 1, procs: 1, records, end });
+    const ends = [3, 9, 10, 40, 41, 77, 120, 151];
+    let calls = 0;
+    const student = (row: Float32Array, q: Float64Array): void => {
+      calls++;
+      for (let c = 0; c < 6; c++) q[c] = (1 + c + (row[c] % 3)) / 27;
+    };
+    const mixture = { prior: 0.2, switchRate: 0.1, maxShare: 0.3 };
+    const allAtOnce = expertShares(prefixEvidence(ends.map(prefix), NO_FEATURE_INPUTS, student), mixture);
+    const onceCalls = calls;
+    const rows = featurizePrefixes(ends.map(prefix), NO_FEATURE_INPUTS);
+
+    calls = 0;
+    const walks = runMemo<RunWalk>(4);
+    const featurizers = runMemo<PrefixFeaturizer>(4);
+    const batches = [[0, 1], [2], [3, 4, 5], [6, 7]];
+    for (const batch of batches) {
+      const prefixes = batch.map((i) => prefix(ends[i]));
+      const shares = expertShares(prefixEvidence(prefixes, NO_FEATURE_INPUTS, student, walks), mixture);
+      expect(Array.from(shares)).toEqual(batch.map((i) => allAtOnce[i]));
+      const x = featurizePrefixes(prefixes, NO_FEATURE_INPUTS, featurizers).x;
+      batch.forEach((i, k) =>
+        expect(Array.from(x.subarray(k * FEATURE_COUNT, (k + 1) * FEATURE_COUNT))).toEqual(
+          Array.from(rows.x.subarray(i * FEATURE_COUNT, (i + 1) * FEATURE_COUNT)),
+        ),
+      );
+    }
+    // Each event before the last prefix was scored once over all the batches, as in the one call.
+    expect(calls).toBe(onceCalls);
+    // A prefix before where the kept featurizer stands is featurised afresh, not refused.
+    expect(Array.from(featurizePrefixes([prefix(5)], NO_FEATURE_INPUTS, featurizers).x)).toEqual(
+      Array.from(featurizePrefixes([prefix(5)], NO_FEATURE_INPUTS).x),
+    );
   });
 });
