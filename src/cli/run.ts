@@ -90,8 +90,15 @@ export function registerRun(program: Command): void {
     .option("--force", "redo every stage even when its inputs are unchanged (recorded runs are still reused)")
     .option("--json", "print the summary as JSON on stdout")
     .action(async (flags: RunFlags) => {
+      // While collect runs, Ctrl-C or SIGTERM stops its runs cleanly (finished runs stay recorded,
+      // exit 130). The stages after it own no processes and store their output only when done,
+      // so from then on a signal ends the process at once, as it would without a handler.
       const controller = new AbortController();
       const interrupt = (): void => controller.abort();
+      const release = (): void => {
+        process.removeListener("SIGINT", interrupt);
+        process.removeListener("SIGTERM", interrupt);
+      };
       process.once("SIGINT", interrupt);
       process.once("SIGTERM", interrupt);
       const progress = progressWriter(process.stderr);
@@ -111,6 +118,9 @@ export function registerRun(program: Command): void {
           cvFolds: flags.cv === undefined ? undefined : parseIntegerOption("--cv", flags.cv, 0),
           force: flags.force === true,
           signal: controller.signal,
+          onStage: (name) => {
+            if (name !== "collect") release();
+          },
           onProgress: progress.write,
         });
         progress.done();
@@ -121,8 +131,7 @@ export function registerRun(program: Command): void {
         }
         process.stdout.write(`${summaryLines(summary).join("\n")}\nreport: ${summary.reportPath}\n`);
       } finally {
-        process.removeListener("SIGINT", interrupt);
-        process.removeListener("SIGTERM", interrupt);
+        release();
       }
     });
 }

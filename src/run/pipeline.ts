@@ -155,6 +155,8 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
     started: performance.now(),
     timings: [],
     warnings: [],
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onStage === undefined ? {} : { onStage: options.onStage }),
   };
   try {
     const collected = (await runStage(context, collectStage({ jobs: settings.jobs, signal: options.signal }), {

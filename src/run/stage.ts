@@ -24,6 +24,21 @@ export interface StageContext {
   readonly started: number;
   readonly timings: StageTiming[];
   readonly warnings: string[];
+  /** Aborted (Ctrl-C, SIGTERM): no further stage starts. */
+  readonly signal?: AbortSignal;
+  /** Told each stage's name as it is reached. */
+  readonly onStage?: (name: string) => void;
+}
+
+/** The pipeline was interrupted between stages; every finished stage is stored and is skipped by the next run. */
+export class PipelineInterruptedError extends SchedlabError {
+  constructor(before: string) {
+    super(
+      `run interrupted before the ${before} stage; the stages before it are stored`,
+      "Run the same command again to resume: finished stages and recorded runs are skipped.",
+      130,
+    );
+  }
 }
 
 export interface StageDescriptor<I, O> {
@@ -55,6 +70,8 @@ export function stageInputHash(name: string, input: unknown): string {
  * garbage is collected before the next one starts.
  */
 export async function runStage<I, O>(context: StageContext, stage: StageDescriptor<I, O>, input: I): Promise<O | null> {
+  if (context.signal?.aborted === true) throw new PipelineInterruptedError(stage.name);
+  context.onStage?.(stage.name);
   const inputHash = stageInputHash(stage.name, input);
   const previous = readStage(context.db, stage.name);
   if (

@@ -58,7 +58,10 @@ export interface RunPipelineOptions {
   readonly cvFolds?: number;
   /** Redo every stage even when its inputs are unchanged (collect still resumes recorded runs). */
   readonly force?: boolean;
+  /** Aborts collect's runs (finished ones stay recorded); no stage starts after it is aborted. */
   readonly signal?: AbortSignal;
+  /** Called as each stage is reached, before it is run or skipped, with its name ("collect", "train", …). */
+  readonly onStage?: (name: string) => void;
   /** Stage start/finish/skip lines ("[train] done in 41.2s: …") and, transient, in-stage counters. */
   readonly onProgress?: Progress;
 }

@@ -44,6 +44,24 @@ function counting(): StageDescriptor<Input, { sum: number }> & { calls: Input[] 
 }
 
 describe("runStage", () => {
+  it("tells each stage's name as it is reached, and starts none once the signal is aborted", async () => {
+    const controller = new AbortController();
+    const reached: string[] = [];
+    const ctx: StageContext = { ...context(), signal: controller.signal, onStage: (name) => reached.push(name) };
+    const stage = counting();
+    await runStage(ctx, stage, { n: 1, data: { fingerprint: "f1", rows: [] } });
+    await runStage(ctx, stage, { n: 1, data: { fingerprint: "f1", rows: [] } });
+    expect(reached).toEqual(["sum", "sum"]);
+    controller.abort();
+    const interrupted = runStage(ctx, stage, { n: 2, data: { fingerprint: "f1", rows: [] } });
+    await expect(interrupted).rejects.toMatchObject({
+      exitCode: 130,
+      message: expect.stringMatching(/before the sum stage/),
+    });
+    expect(stage.calls).toHaveLength(1);
+    expect(reached).toHaveLength(2);
+  });
+
   it("reruns a stage when any field of its input changes, and skips it otherwise", async () => {
     const ctx = context();
     const stage = counting();
