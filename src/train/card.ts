@@ -52,19 +52,29 @@ export function majorityEventOf(trainSamples: readonly Sample[], validationState
   return EVENT_TYPES.reduce((a, b) => (seen[b] > seen[a] ? b : a));
 }
 
-/** The card metrics of `states` (their rows `m`) under the calibrated ensemble; null when there are none. */
+/**
+ * The card metrics of `states` (their rows `m`) under the calibrated ensemble; null when there
+ * are none. `shares` are the expert's evidence-earned shares of the states with samples when
+ * the caller has them already (studentEvidence of those states); otherwise they are computed.
+ */
 export function scoreStates(
   states: readonly State[],
   m: TrainingMatrix,
   student: CalibratedEnsemble,
   majorityEvent: EventType,
   inputs: FeatureInputs,
+  known?: Float64Array | null,
 ): CardMetrics | null {
   if (states.length === 0) return null;
   const { shape, members, standardiser, memberTemperatures } = student;
   const logits = ensembleLogits(shape, members, m, standardiser, memberTemperatures);
   const kept = states.filter((s) => totalCount(s.counts) > 0);
-  const shares = student.evidence === undefined ? null : studentEvidence(student, student.evidence, kept, inputs);
+  const shares =
+    known !== undefined
+      ? known
+      : student.evidence === undefined
+        ? null
+        : studentEvidence(student, student.evidence, kept, inputs);
   const calibrationOf = rowCalibrations(student, m, shares);
   const features = expertFeatures(m, student.calibration, shares);
   const q = new Float64Array(K);

@@ -133,6 +133,11 @@ export async function trainOnSplit(
     data.familyOf,
     options,
   );
+  // The validation side's evidence-earned expert shares, for its NLL and its card metrics alike.
+  const validationShares =
+    student.evidence === undefined
+      ? null
+      : studentEvidence(student, student.evidence, keptStates(validationSide.states), inputs);
   const majorityEvent = majorityEventOf(fitSide.samples, validationSide.states);
   const card = studentCard({
     name,
@@ -149,17 +154,10 @@ export async function trainOnSplit(
     programsWithoutStaticFeatures: missing,
     student,
     fits,
-    validationNll: contextualNll(
-      student.validationLogits,
-      validation,
-      student,
-      student.evidence === undefined
-        ? null
-        : studentEvidence(student, student.evidence, keptStates(validationSide.states), inputs),
-    ),
+    validationNll: contextualNll(student.validationLogits, validation, student, validationShares),
     // The holdout's rows are built only now, when the training rows are gone.
     holdout: scoreStates(holdoutStates, holdoutRows(holdoutStates, inputs), student, majorityEvent, inputs),
-    validation: scoreStates(validationSide.states, validation, student, majorityEvent, inputs),
+    validation: scoreStates(validationSide.states, validation, student, majorityEvent, inputs, validationShares),
   });
   const staticTable: Record<string, StaticFeatures> = {};
   for (const [program, f] of [...staticFeatures].sort(([a], [b]) => a.localeCompare(b))) staticTable[program] = f;
