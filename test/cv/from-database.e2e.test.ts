@@ -122,7 +122,7 @@ describe("eval --cv on real traces", () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("leave-family-out CV · split · 2 folds (seed 1) · 5 families, 5 programs");
     expect(text.stdout).toMatch(/vs ngram-ctx:4 +accuracy difference/);
-    expect(text.stdout).toMatch(/\nngram:3 +[+-]\d+\.\d/);
+    expect(text.stdout).toMatch(/\nngram:3 +[+−]\d+\.\d/);
 
     // --markdown: the report section's tables, what scripts/cv-table.mjs puts into README.md.
     const markdown = await runCli(cvArgs("--markdown"));
