@@ -22,7 +22,13 @@ export {
   crossValidationSection,
   type CrossValidationBoard,
 } from "./sections/crossValidation.js";
-export { leakSection, overviewSection, rolloutSection, type OverviewInput } from "./sections/pipeline.js";
+export {
+  leakSection,
+  overviewSection,
+  rolloutSection,
+  type OverviewInput,
+  type OverviewPredictor,
+} from "./sections/pipeline.js";
 export { estimateWithInterval } from "./sections/evaluationTables.js";
 export { crossValidationText } from "./cv.js";
 export { collectionReportSections, hasEvaluation, reportSections, type ReportSourceOptions } from "./build.js";

@@ -2,10 +2,9 @@
 // to, per-stage progress, and the summary it returns.
 
 import type { Abstraction, SplitFamilies } from "../dataset/index.js";
-import type { BootstrapInterval } from "../metrics/index.js";
 import type { EventType } from "../core/index.js";
 import type { Progress } from "../progress.js";
-import type { CrossValidationBoard } from "../report/index.js";
+import type { CrossValidationBoard, OverviewPredictor } from "../report/index.js";
 
 /**
  * Pipeline stages in execution order. With test corpora, train, eval and rollout also run as
@@ -89,20 +88,8 @@ export interface PipelineSettings {
 }
 
 /** One predictor's headline numbers, as in `schedlab run --json`. */
-export interface PredictorSummary {
-  readonly name: string;
+export interface PredictorSummary extends OverviewPredictor {
   readonly spec: string;
-  readonly accuracy: number;
-  /** Cluster (family, or program) bootstrap 95 % interval of `accuracy`. */
-  readonly accuracyInterval: BootstrapInterval;
-  readonly ceiling: number;
-  /** Leave-one-run-out ceiling. */
-  readonly ceilingLoo: number;
-  readonly majority: number;
-  readonly ece: number;
-  /** Cluster bootstrap 95 % interval of `ece` (see PredictorEvaluation.eceInterval). */
-  readonly eceInterval: BootstrapInterval;
-  readonly macroF1: number;
   readonly recall: Readonly<Record<EventType, number | null>>;
 }
 

@@ -77,13 +77,7 @@ func (d *decoder) write(p pendingRecord) {
 	b = strconv.AppendInt(b, actor, 10)
 	b = append(b, '\t')
 	b = strconv.AppendInt(b, int64(reason), 10)
-	b = append(b, '\t')
-	b = strconv.AppendInt(b, int64(site), 10)
-	b = append(b, '\t')
-	b = strconv.AppendInt(b, int64(stack), 10)
-	b = append(b, '\n')
-	d.out.Write(b)
-	d.lineBuf = b
+	d.endLine(b, site, stack)
 	d.seq++
 }
 
@@ -102,6 +96,11 @@ func (d *decoder) writeLockOp(p pendingRecord) {
 	b = strconv.AppendInt(b, p.time, 10)
 	b = append(b, '\t')
 	b = strconv.AppendInt(b, int64(p.g), 10)
+	d.endLine(b, site, stack)
+}
+
+// endLine ends the line in b with its site and stack ids and writes it; b is kept for the next line.
+func (d *decoder) endLine(b []byte, site, stack int) {
 	b = append(b, '\t')
 	b = strconv.AppendInt(b, int64(site), 10)
 	b = append(b, '\t')

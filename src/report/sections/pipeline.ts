@@ -22,17 +22,23 @@ export interface OverviewEvaluation {
   readonly evalRunId: number;
   /** The student chosen on validation, by its shown name, or null. */
   readonly best: string | null;
-  readonly predictors: readonly {
-    readonly name: string;
-    readonly accuracy: number;
-    readonly accuracyInterval: BootstrapInterval;
-    readonly ceiling: number;
-    readonly ceilingLoo: number;
-    readonly majority: number;
-    readonly ece: number;
-    readonly eceInterval: BootstrapInterval;
-    readonly macroF1: number;
-  }[];
+  readonly predictors: readonly OverviewPredictor[];
+}
+
+/** One predictor's headline numbers on a test set (`schedlab run`'s summary adds its spec and recall). */
+export interface OverviewPredictor {
+  readonly name: string;
+  readonly accuracy: number;
+  /** Cluster (family, or program) bootstrap 95 % interval of `accuracy`. */
+  readonly accuracyInterval: BootstrapInterval;
+  readonly ceiling: number;
+  /** Leave-one-run-out ceiling. */
+  readonly ceilingLoo: number;
+  readonly majority: number;
+  readonly ece: number;
+  /** Cluster bootstrap 95 % interval of `ece` (see PredictorEvaluation.eceInterval). */
+  readonly eceInterval: BootstrapInterval;
+  readonly macroF1: number;
 }
 
 /** What the overview shows; the pipeline fills it in (the report stage does not depend on it). */
