@@ -13,6 +13,7 @@ import { FEATURE_COUNT } from "./features.js";
 import {
   activate,
   forward,
+  hiddenInputs,
   modelLayout,
   newWorkspace,
   outputHeads,
@@ -57,14 +58,7 @@ export function networkReader(network: StudentNetwork): NetworkReader {
       return;
     }
     const { weights, bias } = folded[m];
-    const hidden = shape.hidden;
-    ws.pre.set(bias);
-    for (let j = 0; j < shape.inputs; j++) {
-      const v = x[offset + j];
-      if (v === 0) continue;
-      const w = j * hidden;
-      for (let h = 0; h < hidden; h++) ws.pre[h] += weights[w + h] * v;
-    }
+    hiddenInputs(weights, 0, bias, 0, shape.inputs, shape.hidden, x, offset, ws.pre);
     activate(shape, ws);
     for (let k = 0; k < skip.length; k++) {
       const j = skip[k]!;

@@ -113,14 +113,7 @@ export function forward(
   const l = modelLayout(shape);
   const d = shape.inputs;
   if (shape.kind === "mlp") {
-    const hidden = shape.hidden;
-    for (let h = 0; h < hidden; h++) ws.pre[h] = params[l.hiddenB + h];
-    for (let j = 0; j < d; j++) {
-      const v = x[offset + j];
-      if (v === 0) continue;
-      const w = l.hiddenW + j * hidden;
-      for (let h = 0; h < hidden; h++) ws.pre[h] += params[w + h] * v;
-    }
+    hiddenInputs(params, l.hiddenW, params, l.hiddenB, d, shape.hidden, x, offset, ws.pre);
     activate(shape, ws);
   } else {
     for (let j = 0; j < d; j++) ws.repr[j] = x[offset + j];
@@ -128,6 +121,30 @@ export function forward(
   const skip = skipColumns(shape);
   for (let k = 0; k < skip.length; k++) ws.skipValues[k] = x[offset + skip[k]!];
   outputHeads(shape, params, ws);
+}
+
+/**
+ * An MLP's hidden pre-activations of row x[offset .. offset + inputs): pre[h] = bias[bAt + h] +
+ * Σ_j weights[wAt + j·hidden + h]·x_j over the row's non-zero inputs (the weights input-major).
+ */
+export function hiddenInputs(
+  weights: Float64Array,
+  wAt: number,
+  bias: Float64Array,
+  bAt: number,
+  inputs: number,
+  hidden: number,
+  x: ArrayLike<number>,
+  offset: number,
+  pre: Float64Array,
+): void {
+  for (let h = 0; h < hidden; h++) pre[h] = bias[bAt + h];
+  for (let j = 0; j < inputs; j++) {
+    const v = x[offset + j];
+    if (v === 0) continue;
+    const w = wAt + j * hidden;
+    for (let h = 0; h < hidden; h++) pre[h] += weights[w + h] * v;
+  }
 }
 
 /** The hidden layer's activation of ws.pre into ws.repr (an MLP's). */
