@@ -15,7 +15,13 @@ import { pct } from "../core/index.js";
 import { UsageError } from "../errors.js";
 import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
-import { ACTIVATIONS, FEASIBILITY_RULES, MODEL_KINDS, type ExpertEvidence } from "../predict/index.js";
+import {
+  ACTIVATIONS,
+  DEFAULT_CONFIDENCE_EVIDENCE,
+  FEASIBILITY_RULES,
+  MODEL_KINDS,
+  type ExpertEvidence,
+} from "../predict/index.js";
 import { CALIBRATION_MODES, DEFAULT_TRAIN_OPTIONS, OBJECTIVES, trainFromDatabase } from "../train/index.js";
 
 interface TrainCliOptions {
@@ -28,6 +34,9 @@ interface TrainCliOptions {
   expertSkip?: boolean;
   contextExpert: boolean;
   expertEvidence: string | false;
+  confidenceEvidence?: boolean;
+  mixtureTemperature?: boolean;
+  clipFeatures?: boolean;
   familyBalance?: boolean;
   abstraction: string;
   holdout?: string;
@@ -131,7 +140,17 @@ export function registerTrain(program: Command): void {
         "switch rate ρ and largest share κ",
       evidenceText(d.expertEvidence),
     )
+    .option(
+      "--confidence-evidence",
+      "also weigh the student at several temperatures by how likely each found the run's earlier events " +
+        "(its confidence earned by the run's own evidence)",
+    )
+    .option(
+      "--mixture-temperature",
+      "with the expert's share earned by evidence, also fit a temperature on the mixed distribution on validation",
+    )
     .option("--no-expert-evidence", "give the in-context n-gram one fixed share β fitted on validation instead")
+    .option("--clip-features", "read every feature clipped into the range its non-zero values had in training")
     .option("--family-balance", "weigh every training family the same in the fit (after the per-program cap)")
     .option("--json", "print the card as JSON")
     .action(async (opts: TrainCliOptions) => {
@@ -172,6 +191,9 @@ export function registerTrain(program: Command): void {
           expertSkip: opts.expertSkip === true,
           contextExpert: opts.contextExpert,
           expertEvidence: opts.expertEvidence === false ? null : parseExpertEvidence(opts.expertEvidence),
+          confidenceEvidence: opts.confidenceEvidence === true ? DEFAULT_CONFIDENCE_EVIDENCE : null,
+          fitMixtureTemperature: opts.mixtureTemperature === true,
+          clipFeatures: opts.clipFeatures === true,
           familyBalance: opts.familyBalance === true,
           splitGrid: opts.splitGrid,
           feasibility: parseChoice("--feasibility", opts.feasibility, FEASIBILITY_RULES),

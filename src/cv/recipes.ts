@@ -2,7 +2,13 @@
 // never a saved adapter (one trained on some split may have seen the test fold).
 
 import { UsageError } from "../errors.js";
-import { parsePredictorSpec, type ExpertEvidence } from "../predict/index.js";
+import {
+  DEFAULT_CONFIDENCE_EVIDENCE,
+  DEFAULT_EXPERT_EVIDENCE,
+  parsePredictorSpec,
+  type ConfidenceEvidence,
+  type ExpertEvidence,
+} from "../predict/index.js";
 import { DEFAULT_TRAIN_OPTIONS, type CalibrationMode } from "../train/index.js";
 
 /**
@@ -13,7 +19,10 @@ import { DEFAULT_TRAIN_OPTIONS, type CalibrationMode } from "../train/index.js";
  * `--calibration-mode per-member`) and "-ctxcal" (a temperature that depends on the run's
  * in-context predictability: `--calibration-mode in-context`), "-skip" (the n-gram experts'
  * log-probabilities wired into the event logits: `--expert-skip`) and "-noctxmix" (without the run's
- * in-context n-gram mixed into the calibrated distribution: `--no-context-expert`), "-noevid" (its
+ * in-context n-gram mixed into the calibrated distribution: `--no-context-expert`), "-shareN" (the largest share κ of the
+ * evidence-earned mixture N/100, e.g. -share100: `--expert-evidence π,ρ,N/100`), "-confevid" (the
+ * student's confidence earned by evidence too: `--confidence-evidence`), "-clip" (features clipped
+ * into their training range: `--clip-features`), "-noevid" (its
  * share fixed rather than earned by the run's earlier events: `--no-expert-evidence`) and "-fambal"
  * (every training family weighs the same: `--family-balance`), e.g. "kl", "kl-tags",
  * "kl-calfolds4" — `schedlab run` names its students so. A path is refused: a saved adapter
@@ -26,9 +35,15 @@ export interface StudentRecipe {
   readonly balance: boolean;
   readonly expertSkip: boolean;
   readonly contextExpert: boolean;
+  /** Fit the temperature of the evidence-earned mixture T_m (recipe flag -mixtemp). */
+  readonly fitMixtureTemperature: boolean;
   /** The evidence-earned share of the in-context expert; null: the fixed share (recipe flag -noevid). */
   readonly expertEvidence: ExpertEvidence | null;
+  /** The student's confidence earned by evidence (recipe flag -confevid); null: the calibrated student. */
+  readonly confidenceEvidence: ConfidenceEvidence | null;
   readonly familyBalance: boolean;
+  /** Features clipped into their training range (recipe flag -clip). */
+  readonly clipFeatures: boolean;
   /** ≥ 2: calibration also on out-of-fold predictions; undefined: the training default. */
   readonly calibrationFolds?: number;
   /** A calibration variant; undefined: the training default. */
@@ -36,6 +51,7 @@ export interface StudentRecipe {
 }
 
 const CALIBRATION_FOLDS = /^calfolds(\d+)$/;
+const LARGEST_SHARE = /^share(\d+)$/;
 const MODE_FLAGS: Readonly<Record<string, CalibrationMode>> = { memcal: "per-member", ctxcal: "in-context" };
 
 export function parseStudentRecipe(name: string): StudentRecipe {
@@ -44,6 +60,8 @@ export function parseStudentRecipe(name: string): StudentRecipe {
   const calibrationFolds = flags.map((f) => CALIBRATION_FOLDS.exec(f)).find((m) => m !== null);
   const folds = calibrationFolds === undefined || calibrationFolds === null ? undefined : Number(calibrationFolds[1]);
   const modes = flags.filter((f) => f in MODE_FLAGS).map((f) => MODE_FLAGS[f]!);
+  const shareFlag = flags.map((f) => LARGEST_SHARE.exec(f)).find((m) => m !== null);
+  const largestShare = shareFlag === undefined || shareFlag === null ? undefined : Number(shareFlag[1]) / 100;
   const valid =
     (known as readonly string[]).includes(objective ?? "") &&
     flags.every(
@@ -53,10 +71,16 @@ export function parseStudentRecipe(name: string): StudentRecipe {
         f === "skip" ||
         f === "noctxmix" ||
         f === "noevid" ||
+        f === "mixtemp" ||
+        f === "confevid" ||
+        f === "clip" ||
         f === "fambal" ||
         f in MODE_FLAGS ||
-        CALIBRATION_FOLDS.test(f),
+        CALIBRATION_FOLDS.test(f) ||
+        LARGEST_SHARE.test(f),
     ) &&
+    (largestShare === undefined || (largestShare > 0 && largestShare <= 1 && !flags.includes("noevid"))) &&
+    !(flags.includes("confevid") && flags.includes("noevid")) &&
     new Set(flags.map((f) => f.replace(/\d+$/, ""))).size === flags.length &&
     (folds === undefined || folds >= 2) &&
     modes.length <= 1 &&
@@ -64,7 +88,8 @@ export function parseStudentRecipe(name: string): StudentRecipe {
   if (!valid) {
     throw new UsageError(
       `--cv trains student:${name} in every fold, but "${name}" is not a student recipe`,
-      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -noctxmix, -noevid, -fambal, " +
+      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -noctxmix, -mixtemp, -confevid, -clip, " +
+        "-noevid or -shareN (1 ≤ N ≤ 100), -fambal, " +
         "and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; " +
         "saved adapters cannot be cross-validated (they were trained on some of the test families).",
     );
@@ -76,8 +101,15 @@ export function parseStudentRecipe(name: string): StudentRecipe {
     balance: flags.includes("balance"),
     expertSkip: flags.includes("skip"),
     contextExpert: !flags.includes("noctxmix"),
-    expertEvidence: flags.includes("noevid") ? null : DEFAULT_TRAIN_OPTIONS.expertEvidence,
+    fitMixtureTemperature: flags.includes("mixtemp"),
+    expertEvidence: flags.includes("noevid")
+      ? null
+      : largestShare === undefined
+        ? DEFAULT_TRAIN_OPTIONS.expertEvidence
+        : { ...DEFAULT_EXPERT_EVIDENCE, maxShare: largestShare },
+    confidenceEvidence: flags.includes("confevid") ? DEFAULT_CONFIDENCE_EVIDENCE : null,
     familyBalance: flags.includes("fambal"),
+    clipFeatures: flags.includes("clip"),
     ...(folds === undefined ? {} : { calibrationFolds: folds }),
     ...(modes[0] === undefined ? {} : { calibrationMode: modes[0] }),
   };

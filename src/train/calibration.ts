@@ -109,6 +109,15 @@ export function fitStudentCalibration(
 }
 
 /**
+ * T_m ∈ [0.05, 20], the temperature on the mixed distribution, minimising `nllAt(T_m)` (the
+ * validation NLL with the evidence-earned shares); 1 unless another temperature lowers it.
+ */
+export function fitMixtureTemperature(nllAt: (t: number) => number): number {
+  const t = goldenTemperature(nllAt, 40);
+  return nllAt(t) < nllAt(1) - 1e-9 ? t : 1;
+}
+
+/**
  * The in-context temperature: α and the feasibility rule kept from `base` (the pooled fit), the
  * slope β from CONTEXT_SLOPE_GRID and, for each, the base temperature by golden-section search
  * on the same validation NLL; the (β, T) with the lowest NLL. `h` holds each row's evidence.

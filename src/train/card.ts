@@ -14,7 +14,10 @@ import {
   networkReader,
   nllOf,
   studentExpertShares,
+  withEarned,
+  type ConfidenceEvidence,
   type ContextTemperature,
+  type EarnedShares,
   type ExpertEvidence,
   type FeatureInputs,
   type ModelShape,
@@ -43,6 +46,8 @@ export interface CalibratedEnsemble {
   readonly context: ContextTemperature | undefined;
   /** The in-context expert's share earned by each run's earlier events, in place of calibration.expertWeight. */
   readonly evidence: ExpertEvidence | undefined;
+  /** With evidence: the student's confidence levels weighed by each run's earlier events. */
+  readonly confidence: ConfidenceEvidence | undefined;
 }
 
 /** The majority baseline's event: the most frequent next event of every non-held-out program, as the eval stage fits it. */
@@ -63,7 +68,7 @@ export function scoreStates(
   student: CalibratedEnsemble,
   majorityEvent: EventType,
   inputs: FeatureInputs,
-  known?: Float64Array | null,
+  known?: EarnedShares | null,
 ): CardMetrics | null {
   if (states.length === 0) return null;
   const { shape, members, standardiser, memberTemperatures } = student;
@@ -90,13 +95,13 @@ export function scoreStates(
 function rowCalibrations(
   student: Pick<CalibratedEnsemble, "calibration" | "context">,
   m: TrainingMatrix,
-  shares: Float64Array | null,
+  shares: EarnedShares | null,
 ): (r: number) => StudentCalibration {
   const { calibration, context } = student;
   const h = context === undefined ? null : featureColumn(m, context.feature);
   return (r) => {
     const at = h === null ? calibration : atContext(calibration, context, h[r]);
-    return shares === null ? at : { ...at, expertWeight: shares[r] };
+    return shares === null ? at : withEarned(at, shares, r);
   };
 }
 
@@ -109,13 +114,16 @@ export function studentEvidence(
   evidence: ExpertEvidence,
   kept: readonly State[],
   inputs: FeatureInputs,
-): Float64Array {
+): EarnedShares {
   const { shape, members, standardiser, calibration, context } = student;
   const network = networkReader({
     shape,
     members,
     mean: standardiser.mean,
     std: standardiser.std,
+    ...(standardiser.low === undefined || standardiser.high === undefined
+      ? {}
+      : { low: standardiser.low, high: standardiser.high }),
     memberTemperatures: student.memberTemperatures ?? members.map(() => 1),
   });
   const column = context === undefined ? -1 : FEATURE_SPEC.names.indexOf(context.feature);
@@ -125,6 +133,8 @@ export function studentEvidence(
     network,
     (row) => (column < 0 ? calibration : atContext(calibration, context, row[column])),
     evidence,
+    undefined,
+    student.confidence,
   );
 }
 
@@ -133,7 +143,7 @@ export function contextualNll(
   logits: Float64Array,
   m: TrainingMatrix,
   student: Pick<CalibratedEnsemble, "calibration" | "context">,
-  shares: Float64Array | null,
+  shares: EarnedShares | null,
 ): number {
   const calibrationOf = rowCalibrations(student, m, shares);
   const features = expertFeatures(m, student.calibration, shares);
@@ -150,7 +160,7 @@ export function contextualNll(
 function expertFeatures(
   m: TrainingMatrix,
   calibration: StudentCalibration,
-  shares: Float64Array | null,
+  shares: EarnedShares | null,
 ): Float32Array | null {
   return shares !== null || (calibration.expertWeight ?? 0) > 0 ? denseFeatures(m.x) : null;
 }
@@ -248,6 +258,12 @@ export function studentCard(facts: CardFacts): StudentCard {
             ? `share earned by evidence: prior ${facts.student.evidence.prior}, switch rate ` +
               `${facts.student.evidence.switchRate}, largest share ${facts.student.evidence.maxShare}`
             : `fixed share ${calibration.expertWeight ?? 0}`,
+        confidenceEvidence:
+          facts.student.confidence === undefined
+            ? "none"
+            : `levels ${facts.student.confidence.levels.join(",")}, prior ${facts.student.confidence.prior}, ` +
+              `switch rate ${facts.student.confidence.switchRate}`,
+        mixtureTemperature: (calibration.mixtureTemperature ?? 1).toFixed(3),
         programWeighting: "min(1, 4·median/n_p) on training rows and validation counts",
       },
       featureVersion: FEATURE_VERSION,

@@ -11,7 +11,7 @@
 // dense row r (tested), up to floating-point rounding.
 
 import type { FeatureMatrix } from "./feature-matrix.js";
-import type { Standardiser } from "./standardiser.js";
+import { clipNonZero, type Standardiser } from "./standardiser.js";
 import { addSkip, denseHead, modelLayout, skipColumns, type ModelShape, type Workspace } from "../predict/index.js";
 import { skipBackward } from "./model.js";
 
@@ -27,18 +27,36 @@ export interface SparseRows {
   readonly std: Float64Array;
   /** μ_j / σ_j per column. */
   readonly centre: Float64Array;
+  /** The training range of each column's non-zero values (standardiser.ts); absent: no clipping. */
+  readonly low?: Float64Array;
+  readonly high?: Float64Array;
 }
 
 /** The raw rows `x` standardised by `s`, in sparse form (shares x's arrays). */
 export function sparseRows(x: FeatureMatrix, s: Standardiser): SparseRows {
   const centre = new Float64Array(x.inputs);
   for (let j = 0; j < x.inputs; j++) centre[j] = s.mean[j] / s.std[j];
-  return { rows: x.rows, inputs: x.inputs, start: x.start, index: x.index, value: x.value, std: s.std, centre };
+  const range = s.low !== undefined && s.high !== undefined ? { low: s.low, high: s.high } : {};
+  return {
+    rows: x.rows,
+    inputs: x.inputs,
+    start: x.start,
+    index: x.index,
+    value: x.value,
+    std: s.std,
+    centre,
+    ...range,
+  };
 }
 
-/** The standardised value x_j / σ_j of stored non-zero k of `m`. */
+/**
+ * The standardised value x_j / σ_j of stored non-zero k of `m`, x_j clipped into its column's
+ * training range first (a no-op on the rows the range was fitted on).
+ */
 function standardised(m: SparseRows, k: number): number {
-  return m.value[k] / m.std[m.index[k]];
+  const j = m.index[k];
+  const x = m.low === undefined || m.high === undefined ? m.value[k] : clipNonZero(m.value[k], m.low[j], m.high[j]);
+  return x / m.std[j];
 }
 
 /**

@@ -4,10 +4,18 @@
 
 import type { FeatureMatrix } from "./feature-matrix.js";
 
-/** Per-column mean and standard deviation (std 1 for constant columns). */
+/**
+ * Per-column mean and standard deviation (std 1 for constant columns) and, when fitted on rows,
+ * the range of each column's non-zero values in those rows: a non-zero value outside it is
+ * clipped into it before the network reads it (clipNonZero), so a row from code unlike the
+ * training rows never drives the network further than the training rows did. A column never
+ * non-zero there has the range [0, 0]: what it would say was never learned.
+ */
 export interface Standardiser {
   readonly mean: Float64Array;
   readonly std: Float64Array;
+  readonly low?: Float64Array;
+  readonly high?: Float64Array;
 }
 
 /**
@@ -19,8 +27,18 @@ export function fitStandardiser(m: { readonly x: FeatureMatrix }): Standardiser 
   const { rows, inputs, start, index, value } = m.x;
   const mean = new Float64Array(inputs);
   const std = new Float64Array(inputs);
+  const low = new Float64Array(inputs).fill(Infinity);
+  const high = new Float64Array(inputs).fill(-Infinity);
   // Adding an unstored zero leaves a sum as it is, so the mean's sums skip them.
-  for (let k = 0; k < start[rows]; k++) mean[index[k]] += value[k];
+  for (let k = 0; k < start[rows]; k++) {
+    const j = index[k];
+    mean[j] += value[k];
+    if (value[k] < low[j]) low[j] = value[k];
+    if (value[k] > high[j]) high[j] = value[k];
+  }
+  for (let j = 0; j < inputs; j++) {
+    if (low[j] > high[j]) low[j] = high[j] = 0;
+  }
   for (let j = 0; j < inputs; j++) mean[j] /= Math.max(1, rows);
   for (let r = 0; r < rows; r++) {
     let k = start[r];
@@ -35,7 +53,12 @@ export function fitStandardiser(m: { readonly x: FeatureMatrix }): Standardiser 
     const s = Math.sqrt(std[j] / Math.max(1, rows));
     std[j] = s > 1e-9 ? s : 1;
   }
-  return { mean, std };
+  return { mean, std, low, high };
+}
+
+/** x clipped into [low, high] unless it is zero (zeros stay zero: an absent feature is not out of range). */
+export function clipNonZero(x: number, low: number, high: number): number {
+  return x === 0 ? 0 : x < low ? low : x > high ? high : x;
 }
 
 /** The identity standardiser of `inputs` columns (mean 0, std 1): rows are used as they are. */

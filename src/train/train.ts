@@ -23,6 +23,7 @@ import { outOfFoldRows, withOutOfFold } from "./calibration-set.js";
 import {
   CONTEXT_CALIBRATION_FEATURE,
   fitContextTemperature,
+  fitMixtureTemperature,
   fitStudentCalibration,
   memberTemperatures,
 } from "./calibration.js";
@@ -123,7 +124,12 @@ export async function trainOnSplit(
   const weights = options.balance
     ? classWeights(totals, options.balanceTemper, options.balanceCap)
     : classWeights(totals, 0, 1);
-  const { fits, student, trainRows, validation } = fittedStudent(
+  const {
+    fits,
+    student: fitted,
+    trainRows,
+    validation,
+  } = fittedStudent(
     fitSide,
     validationSide,
     keptStates(holdoutStates).length,
@@ -135,9 +141,28 @@ export async function trainOnSplit(
   );
   // The validation side's evidence-earned expert shares, for its NLL and its card metrics alike.
   const validationShares =
-    student.evidence === undefined
+    fitted.evidence === undefined
       ? null
-      : studentEvidence(student, student.evidence, keptStates(validationSide.states), inputs);
+      : studentEvidence(fitted, fitted.evidence, keptStates(validationSide.states), inputs);
+  // With shares earned by evidence, the temperature of the mixture they make (T_m), on the same
+  // validation families; the shares themselves read the unmixed student, so T_m leaves them as they are.
+  const student =
+    validationShares === null || !options.fitMixtureTemperature
+      ? fitted
+      : {
+          ...fitted,
+          calibration: {
+            ...fitted.calibration,
+            mixtureTemperature: fitMixtureTemperature((t) =>
+              contextualNll(
+                fitted.validationLogits,
+                validation,
+                { ...fitted, calibration: { ...fitted.calibration, mixtureTemperature: t } },
+                validationShares,
+              ),
+            ),
+          },
+        };
   const majorityEvent = majorityEventOf(fitSide.samples, validationSide.states);
   const card = studentCard({
     name,
@@ -194,7 +219,9 @@ function fittedStudent(
     `${rows.train.rows} training rows (${options.objective}), ${rows.validation.rows} validation ` +
       `and ${holdoutRowCount} holdout states, ${FEATURE_COUNT} features`,
   );
-  const standardiser = fitStandardiser(rows.train);
+  // The training range of every column goes with the standardiser only when asked (--clip-features).
+  const { mean, std, low, high } = fitStandardiser(rows.train);
+  const standardiser: Standardiser = options.clipFeatures ? { mean, std, low, high } : { mean, std };
   const shape: ModelShape = {
     kind: options.model,
     inputs: FEATURE_COUNT,
@@ -358,6 +385,7 @@ function calibrateEnsemble(
     calibration,
     context,
     evidence,
+    confidence: evidence === undefined ? undefined : (options.confidenceEvidence ?? undefined),
     validationLogits,
   };
 }
@@ -373,14 +401,19 @@ function studentWeights(student: CalibratedEnsemble, usesStaticFeatures: boolean
     params: Array.from(members[0]),
     ...(members.length > 1 ? { moreMembers: members.slice(1).map((p) => Array.from(p)) } : {}),
     mean: Array.from(standardiser.mean),
+    ...(standardiser.low === undefined || standardiser.high === undefined
+      ? {}
+      : { low: Array.from(standardiser.low), high: Array.from(standardiser.high) }),
     std: Array.from(standardiser.std),
     temperature: calibration.temperature,
     priorWeight: calibration.priorWeight,
     prior: Array.from(calibration.prior),
     ...(calibration.expertWeight === undefined ? {} : { expertWeight: calibration.expertWeight }),
+    ...(calibration.mixtureTemperature === undefined ? {} : { mixtureTemperature: calibration.mixtureTemperature }),
     ...(memberTemperatures === undefined ? {} : { memberTemperatures }),
     ...(context === undefined ? {} : { contextTemperature: context }),
     ...(student.evidence === undefined ? {} : { expertEvidence: student.evidence }),
+    ...(student.confidence === undefined ? {} : { confidenceEvidence: student.confidence }),
     feasibility: calibration.feasibility,
     infeasibleCap: calibration.infeasibleCap,
     eventTypes: [...EVENT_TYPES],

@@ -6,6 +6,7 @@ import type { EventType } from "../core/index.js";
 import {
   DEFAULT_EXPERT_EVIDENCE,
   type Activation,
+  type ConfidenceEvidence,
   type ExpertEvidence,
   type FeasibilityRule,
   type ModelKind,
@@ -99,12 +100,30 @@ export interface TrainStudentOptions {
    */
   readonly contextExpert: boolean;
   /**
+   * With the expert's share earned by evidence: also fit T_m, a temperature on the mixed
+   * distribution, on the validation families' NLL with the shares (1 unless it lowers it).
+   */
+  readonly fitMixtureTemperature: boolean;
+  /**
    * With the in-context expert: its share per row earned by the run's own earlier events (a
    * fixed-share Bayesian mixture of student and expert, src/predict/student/evidence.ts) in
    * place of the fixed share β; null: the fixed share. Pooled calibration without calibration
    * folds only (otherwise the fixed share).
    */
   readonly expertEvidence: ExpertEvidence | null;
+  /**
+   * With expertEvidence: the student's confidence as each run's own earlier events earn it — the
+   * student at several temperatures weighed by a fixed-share mixture (src/predict/student/evidence.ts);
+   * null: the calibrated student alone.
+   */
+  readonly confidenceEvidence: ConfidenceEvidence | null;
+  /**
+   * Read every feature clipped into the range its non-zero values had in the training rows (a
+   * no-op on them; saved as weights.json's low and high), so a row from code unlike the training
+   * rows never drives the network further than they did. Off by default: neutral under CV and under
+   * a shift (docs/experiments/training.md).
+   */
+  readonly clipFeatures: boolean;
   /** Scale the training rows so that every family weighs the same in the fit (after the per-program cap). */
   readonly familyBalance: boolean;
   /**
@@ -145,7 +164,10 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   calibrationWeighting: "samples",
   calibrationMode: "pooled",
   contextExpert: true,
+  fitMixtureTemperature: false,
   expertEvidence: DEFAULT_EXPERT_EVIDENCE,
+  confidenceEvidence: null,
+  clipFeatures: false,
   familyBalance: false,
   members: "auto",
 };

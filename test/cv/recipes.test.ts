@@ -13,6 +13,9 @@ const klRecipe = (name: string, flags: object = {}): object => ({
   balance: false,
   expertSkip: false,
   contextExpert: true,
+  fitMixtureTemperature: false,
+  confidenceEvidence: null,
+  clipFeatures: false,
   expertEvidence: { prior: 0.2, switchRate: 0.1, maxShare: 0.3 },
   familyBalance: false,
   ...flags,
@@ -27,6 +30,15 @@ describe("student recipes", () => {
     expect(parseStudentRecipe("kl-tags-noctxmix")).toMatchObject({ tags: true, contextExpert: false });
     expect(parseStudentRecipe("kl-noevid")).toEqual(klRecipe("kl-noevid", { expertEvidence: null }));
     expect(parseStudentRecipe("kl-calfolds4")).toEqual(klRecipe("kl-calfolds4", { calibrationFolds: 4 }));
+    expect(parseStudentRecipe("kl-mixtemp-confevid")).toEqual(
+      klRecipe("kl-mixtemp-confevid", {
+        fitMixtureTemperature: true,
+        confidenceEvidence: { levels: [2, 1, 0.5, 0.25], prior: 0.2, switchRate: 0.05 },
+      }),
+    );
+    expect(parseStudentRecipe("kl-share100")).toEqual(
+      klRecipe("kl-share100", { expertEvidence: { prior: 0.2, switchRate: 0.1, maxShare: 1 } }),
+    );
     expect(
       studentRecipesOf(["ngram:3", "student:kl", "cal:student:ce-balance", "student:kl"]).map((r) => r.name),
     ).toEqual(["kl", "ce-balance"]);
@@ -46,5 +58,10 @@ describe("student recipes", () => {
     expect(() => parseStudentRecipe("kl-tags-tags")).toThrow(UsageError);
     expect(() => parseStudentRecipe("kl-calfolds1")).toThrow(UsageError);
     expect(() => parseStudentRecipe("kl-calfolds2-calfolds3")).toThrow(UsageError);
+    // A largest share is a percentage in 1 … 100, and means nothing without the evidence.
+    expect(() => parseStudentRecipe("kl-share0")).toThrow(UsageError);
+    expect(() => parseStudentRecipe("kl-share101")).toThrow(UsageError);
+    expect(() => parseStudentRecipe("kl-share50-noevid")).toThrow(UsageError);
+    expect(() => parseStudentRecipe("kl-confevid-noevid")).toThrow(UsageError);
   });
 });

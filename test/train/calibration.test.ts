@@ -10,7 +10,12 @@ import {
   type StudentCalibration,
 } from "../../src/predict/student/calibration.js";
 import { FEATURE_COUNT, FEATURE_SPEC } from "../../src/predict/student/features.js";
-import { fitContextTemperature, fitStudentCalibration, memberTemperatures } from "../../src/train/calibration.js";
+import {
+  fitContextTemperature,
+  fitMixtureTemperature,
+  fitStudentCalibration,
+  memberTemperatures,
+} from "../../src/train/calibration.js";
 
 const K = 6;
 const base: StudentCalibration = {
@@ -150,5 +155,21 @@ describe("the in-context expert's share β", () => {
     );
     expect(noise.expertWeight).toBeUndefined();
     expect(noise).toEqual(withoutExpert);
+  });
+});
+
+describe("the temperature of the mixture T_m", () => {
+  it("finds the temperature that minimises the loss, and keeps 1 unless another one lowers it", () => {
+    expect(fitMixtureTemperature((t) => (Math.log(t) - Math.log(2.5)) ** 2)).toBeCloseTo(2.5, 3);
+    expect(fitMixtureTemperature((t) => Math.log(t) ** 2)).toBe(1);
+  });
+
+  it("tempers the distribution after the expert is mixed in, keeping the order of the events", () => {
+    const q = Float64Array.of(Math.log(0.5), Math.log(0.3), Math.log(0.2), -Infinity, -Infinity, -Infinity);
+    calibrateRow(q, K, { ...base, temperature: 1, mixtureTemperature: 0.5 }, null, 0, null);
+    const total = 0.25 + 0.09 + 0.04;
+    expect(q[0]).toBeCloseTo(0.25 / total, 12);
+    expect(q[1]).toBeCloseTo(0.09 / total, 12);
+    expect(q[3]).toBe(0);
   });
 });

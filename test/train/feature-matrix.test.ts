@@ -14,7 +14,10 @@ import {
   featurizeSparse,
   joinedFeatureRows,
 } from "../../src/train/feature-matrix.js";
-import { fitStandardiser } from "../../src/train/standardiser.js";
+import { clipNonZero, fitStandardiser } from "../../src/train/standardiser.js";
+import { eventLogits } from "../../src/train/fit.js";
+import { modelLayout, networkReader, type ModelShape } from "../../src/predict/index.js";
+import { seededRandom } from "../../src/random.js";
 
 function run(kinds: readonly [RecordKind, number, number | null, string][]): GoroutineRecord[] {
   return kinds.map(([kind, goroutine, actor, reason], seq) => ({
@@ -126,5 +129,59 @@ describe("sparse feature rows", () => {
     const fitted = fitStandardiser({ x: featureMatrixOf(x, rows, FEATURE_COUNT) });
     expect(Array.from(fitted.mean)).toEqual(Array.from(mean));
     expect(Array.from(fitted.std)).toEqual(Array.from(std));
+  });
+});
+
+describe("the training range of each column", () => {
+  it("is the range of the column's non-zero values, [0, 0] for a column never non-zero, and clips only non-zeros", () => {
+    const x = new Float32Array(3 * FEATURE_COUNT);
+    x[0] = 2; // column 0: 2, 0, 5
+    x[2 * FEATURE_COUNT] = 5;
+    x[1] = -1; // column 1: -1, -3, 0
+    x[FEATURE_COUNT + 1] = -3;
+    const { low, high } = fitStandardiser({ x: featureMatrixOf(x, 3, FEATURE_COUNT) });
+    expect([low![0], high![0]]).toEqual([2, 5]);
+    expect([low![1], high![1]]).toEqual([-3, -1]);
+    expect([low![2], high![2]]).toEqual([0, 0]);
+    expect(clipNonZero(9, 2, 5)).toBe(5);
+    expect(clipNonZero(1, 2, 5)).toBe(2);
+    expect(clipNonZero(3, 2, 5)).toBe(3);
+    expect(clipNonZero(0, 2, 5)).toBe(0); // absent stays absent
+    expect(clipNonZero(4, 0, 0)).toBe(0); // never seen non-zero: nothing learned to read
+  });
+});
+
+describe("training and the predictor read a row outside the training range alike", () => {
+  it("the sparse training pass clips as the predictor's reader does", () => {
+    const random = seededRandom(3);
+    const shape: ModelShape = { kind: "mlp", inputs: FEATURE_COUNT, hidden: 8, events: 6, tags: 0, activation: "tanh" };
+    const params = Float64Array.from({ length: modelLayout(shape).size }, () => (random() - 0.5) * 0.4);
+    const fit = new Float32Array(4 * FEATURE_COUNT);
+    for (let i = 0; i < fit.length; i++) if (random() < 0.3) fit[i] = Math.floor(1 + 4 * random());
+    const standardiser = fitStandardiser({ x: featureMatrixOf(fit, 4, FEATURE_COUNT) });
+    // Rows unlike the fit rows: values up to 40, in columns the fit rows never used too.
+    const rows = 3;
+    const test = new Float32Array(rows * FEATURE_COUNT);
+    for (let i = 0; i < test.length; i++) if (random() < 0.3) test[i] = Math.floor(1 + 40 * random());
+    const m = {
+      rows,
+      inputs: FEATURE_COUNT,
+      x: featureMatrixOf(test, rows, FEATURE_COUNT),
+      feasible: new Uint8Array(rows * 6),
+      events: new Float64Array(rows * 6),
+      weights: new Float64Array(rows).fill(1),
+      counts: new Float64Array(rows).fill(1),
+      tags: null,
+    };
+    const trained = eventLogits(shape, params, m, standardiser);
+    const reader = networkReader({ shape, members: [params], ...standardiser, memberTemperatures: [1] });
+    const logits = new Float64Array(6);
+    for (let r = 0; r < rows; r++) {
+      reader.read(test, r * FEATURE_COUNT, logits);
+      for (let c = 0; c < 6; c++) expect(trained[r * 6 + c]).toBeCloseTo(logits[c]!, 9);
+    }
+    // Unclipped, the same rows read differently: the range is doing something here.
+    const unclipped = eventLogits(shape, params, m, { mean: standardiser.mean, std: standardiser.std });
+    expect(Array.from(unclipped)).not.toEqual(Array.from(trained));
   });
 });

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   AdapterError,
   createPredictor,
+  DEFAULT_CONFIDENCE_EVIDENCE,
   featurizePrefixes,
   loadStudentPredictor,
   type Prediction,
@@ -186,6 +187,54 @@ describe("training a student on real traces", () => {
       writeFileSync(join(scores[0].dir, "weights.json"), JSON.stringify({ ...weights, expertEvidence }));
       await expect(loadStudentPredictor(scores[0].dir)).rejects.toThrow(/malformed expert evidence/);
     }
+  });
+
+  it("earns the answer's confidence by evidence without changing its top event, and round-trips it with the range and T_m", async () => {
+    const base = { objective: "kl", model: "mlp", abstraction: "depth", epochs: 8 } as const;
+    const plain = await train(base);
+    const confident = await train({
+      ...base,
+      confidenceEvidence: DEFAULT_CONFIDENCE_EVIDENCE,
+      fitMixtureTemperature: true,
+    });
+    expect(confident.weights.params).toEqual(plain.weights.params); // the same network
+    expect(confident.weights.confidenceEvidence).toEqual(DEFAULT_CONFIDENCE_EVIDENCE);
+    expect(confident.weights.mixtureTemperature).toBeGreaterThan(0);
+    expect(confident.card.training.hyperParameters.confidenceEvidence).toMatch(/^levels 2,1,0.5,0.25/);
+    // The feature range the network reads within, when asked for: one bound per column, fitted on the training rows.
+    const clipped = await train({ ...base, clipFeatures: true });
+    expect(clipped.weights.params).toEqual(plain.weights.params); // a no-op on the training rows
+    expect(plain.weights.low).toBeUndefined();
+    expect(clipped.weights.low).toHaveLength(clipped.weights.mean.length);
+    expect(clipped.weights.low!.every((l, j) => l <= clipped.weights.high![j]!)).toBe(true);
+    const states = holdoutStates("depth");
+    const [a, b, c] = await Promise.all(
+      [plain, confident, clipped].map(async (student, k) => {
+        const dir = join(corpus.scratch, "adapters", `confidence-${k}`);
+        saveAdapter(dir, student);
+        const predictions = await (await loadStudentPredictor(dir)).predict(states);
+        const metrics = holdoutMetrics(states, predictions, student);
+        // The predictor computes what the card was scored with.
+        expect(metrics.nll).toBeCloseTo(student.card.holdout!.nll, 6);
+        return { dir, predictions };
+      }),
+    );
+    // Tempering keeps the order of the events: the same top event in every state, other confidences.
+    const top = (p: Prediction): number => p.probabilities.indexOf(Math.max(...p.probabilities));
+    expect(b.predictions.map(top)).toEqual(a.predictions.map(top));
+    expect(b.predictions.map((p) => p.probabilities)).not.toEqual(a.predictions.map((p) => p.probabilities));
+    const weights = JSON.parse(readFileSync(join(b.dir, "weights.json"), "utf8"));
+    writeFileSync(
+      join(b.dir, "weights.json"),
+      JSON.stringify({ ...weights, confidenceEvidence: { levels: [2, 0.5], prior: 0.2, switchRate: 0.05 } }),
+    );
+    await expect(loadStudentPredictor(b.dir)).rejects.toThrow(/malformed confidence evidence/);
+    const clippedWeights = JSON.parse(readFileSync(join(c.dir, "weights.json"), "utf8"));
+    writeFileSync(
+      join(c.dir, "weights.json"),
+      JSON.stringify({ ...clippedWeights, high: clippedWeights.high.slice(1) }),
+    );
+    await expect(loadStudentPredictor(c.dir)).rejects.toThrow(/malformed feature range/);
   });
 
   it("calibrates toward the training class marginal, and reads version-1 adapters as temperature scaling", async () => {

@@ -70,9 +70,14 @@ function upgradeWeights(value: unknown): StudentWeights | null {
 
 /** The prior is a distribution over the events and its weight is in [0, 1). */
 function validPrior(weights: StudentWeights): boolean {
-  const { prior, priorWeight, expertWeight } = weights;
+  const { prior, priorWeight, expertWeight, mixtureTemperature } = weights;
   if (typeof priorWeight !== "number" || !(priorWeight >= 0 && priorWeight < 1)) return false;
   if (expertWeight !== undefined && !(typeof expertWeight === "number" && expertWeight >= 0 && expertWeight < 1))
+    return false;
+  if (
+    mixtureTemperature !== undefined &&
+    !(typeof mixtureTemperature === "number" && mixtureTemperature > 0 && Number.isFinite(mixtureTemperature))
+  )
     return false;
   if (
     !Array.isArray(prior) ||
@@ -186,6 +191,50 @@ export function loadAdapter(path: string): LoadedAdapter {
   ) {
     throw new AdapterError(
       `adapter ${dir} has a malformed expert evidence (a prior in (0, 1), a switch rate and a largest share in (0, 1])`,
+      retrain,
+    );
+  }
+  const confidence: unknown = weights.confidenceEvidence;
+  if (
+    confidence !== undefined &&
+    !(
+      typeof confidence === "object" &&
+      confidence !== null &&
+      "levels" in confidence &&
+      "prior" in confidence &&
+      "switchRate" in confidence &&
+      Array.isArray(confidence.levels) &&
+      confidence.levels.length > 0 &&
+      confidence.levels.every((l: unknown) => typeof l === "number" && l > 0 && Number.isFinite(l)) &&
+      confidence.levels.includes(1) &&
+      typeof confidence.prior === "number" &&
+      confidence.prior > 0 &&
+      confidence.prior < 1 &&
+      typeof confidence.switchRate === "number" &&
+      confidence.switchRate > 0 &&
+      confidence.switchRate <= 1 &&
+      evidence !== undefined
+    )
+  ) {
+    throw new AdapterError(
+      `adapter ${dir} has a malformed confidence evidence (positive levels including 1, a prior in (0, 1), ` +
+        "a switch rate in (0, 1], and an expert evidence beside it)",
+      retrain,
+    );
+  }
+  const { low, high } = weights;
+  if (
+    (low === undefined) !== (high === undefined) ||
+    (low !== undefined &&
+      high !== undefined &&
+      (!finite(low) ||
+        !finite(high) ||
+        low.length !== names.length ||
+        high.length !== names.length ||
+        low.some((l, j) => !(l <= high[j]!))))
+  ) {
+    throw new AdapterError(
+      `adapter ${dir} has a malformed feature range (low and high: one finite bound per feature, low ≤ high)`,
       retrain,
     );
   }

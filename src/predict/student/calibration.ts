@@ -48,7 +48,66 @@ export interface StudentCalibration extends Calibration {
    * into the calibrated distribution; absent: 0 (adapters trained before it).
    */
   readonly expertWeight?: number;
+  /**
+   * T_m, a temperature on the distribution after the expert is mixed in (q ∝ q^(1/T_m)), fitted on
+   * the validation families with the shares the evidence earned; absent: 1.
+   */
+  readonly mixtureTemperature?: number;
+  /**
+   * The confidence levels' weights a row's run earned (evidence.ts, ConfidenceEvidence): after the
+   * expert is mixed in, q becomes Σ_ℓ v_ℓ·q^(1/ℓ) (each renormalised); absent: q as it is.
+   */
+  readonly confidence?: { readonly levels: readonly number[]; readonly weights: ArrayLike<number> };
 }
+
+/**
+ * Writes the in-context expert's distribution of the raw feature row at `features[at ..]` (the
+ * row's first column) into out[0 .. classes): its ctx.mix.p.* columns, normalised. Returns false
+ * (and leaves `out` alone) when the columns are all zero.
+ */
+export function expertInto(features: ArrayLike<number>, at: number, classes: number, out: Float64Array): boolean {
+  const from = at + EXPERT_COLUMN;
+  let sum = 0;
+  for (let k = 0; k < classes; k++) sum += features[from + k]!;
+  // ctx.mix sums to 1 (it falls back to the training n-gram); the guard keeps q a distribution regardless.
+  if (!(sum > 0)) return false;
+  for (let k = 0; k < classes; k++) out[k] = features[from + k]! / sum;
+  return true;
+}
+
+/** Replaces the distribution q[0 .. classes) with Σ_ℓ v_ℓ·q^(1/ℓ) (each renormalised): the order of the events is kept. */
+function mixLevelsInPlace(
+  q: Float64Array,
+  classes: number,
+  levels: readonly number[],
+  weights: ArrayLike<number>,
+): void {
+  const m = logitsScratch.subarray(0, classes);
+  const level = levelScratch.subarray(0, classes);
+  m.set(q.subarray(0, classes));
+  q.fill(0, 0, classes);
+  for (let l = 0; l < levels.length; l++) {
+    if (!(weights[l]! > 0)) continue;
+    level.set(m);
+    if (levels[l] !== 1) temperInPlace(level, classes, levels[l]!);
+    for (let k = 0; k < classes; k++) q[k]! += weights[l]! * level[k]!;
+  }
+}
+
+/** q[0 .. classes) ∝ q^(1/t), renormalised; zeros stay zero. */
+function temperInPlace(q: Float64Array, classes: number, t: number): void {
+  let total = 0;
+  for (let k = 0; k < classes; k++) {
+    q[k] = q[k]! > 0 ? Math.exp(Math.log(q[k]!) / t) : 0;
+    total += q[k]!;
+  }
+  for (let k = 0; k < classes; k++) q[k]! /= total;
+}
+
+/** Scratch for one row (calibrateRow is synchronous): the expert's distribution, the mixture and one level of it. */
+const expert = new Float64Array(EVENT_TYPES.length);
+const logitsScratch = new Float64Array(EVENT_TYPES.length);
+const levelScratch = new Float64Array(EVENT_TYPES.length);
 
 /**
  * Replaces the logits q[0 .. classes) with the calibrated distribution; with an expert weight
@@ -67,12 +126,13 @@ export function calibrateRow(
   calibrateInPlace(q, classes, c);
   const beta = "expertWeight" in c ? (c.expertWeight ?? 0) : 0;
   if (beta > 0 && features !== null) {
-    const at = (maskAt / classes) * FEATURE_COUNT + EXPERT_COLUMN;
-    let sum = 0;
-    for (let k = 0; k < classes; k++) sum += features[at + k]!;
-    // ctx.mix sums to 1 (it falls back to the training n-gram); the guard keeps q a distribution regardless.
-    if (sum > 0) for (let k = 0; k < classes; k++) q[k] = (1 - beta) * q[k]! + (beta * features[at + k]!) / sum;
+    if (expertInto(features, (maskAt / classes) * FEATURE_COUNT, classes, expert))
+      for (let k = 0; k < classes; k++) q[k] = (1 - beta) * q[k]! + beta * expert[k]!;
   }
+  if ("confidence" in c && c.confidence !== undefined && c.confidence.levels.length > 1)
+    mixLevelsInPlace(q, classes, c.confidence.levels, c.confidence.weights);
+  const mixture = "mixtureTemperature" in c ? (c.mixtureTemperature ?? 1) : 1;
+  if (mixture !== 1) temperInPlace(q, classes, mixture);
   if (feasible === null || !("feasibility" in c)) return;
   if (c.feasibility === "cap") capInfeasible(q, 0, feasible, maskAt, c.infeasibleCap);
   else if (c.feasibility === "top") topFeasible(q, 0, feasible, maskAt);

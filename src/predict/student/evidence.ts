@@ -12,7 +12,7 @@
 import { EVENT_TYPES, isEventType, lowerBound, type EventType } from "../../core/index.js";
 import type { Prefix } from "../../dataset/index.js";
 import { calibrateInPlace, type Calibration } from "../calibration.js";
-import { EXPERT_COLUMN } from "./calibration.js";
+import { expertInto, type StudentCalibration } from "./calibration.js";
 import { FEATURE_COUNT, forEachRun, type FeatureInputs, type PrefixFeaturizer, type RunMemo } from "./features.js";
 import type { NetworkReader } from "./inference.js";
 
@@ -42,6 +42,30 @@ export interface ExpertEvidence {
  */
 export const DEFAULT_EXPERT_EVIDENCE: ExpertEvidence = { prior: 0.2, switchRate: 0.1, maxShare: 0.3 };
 
+/**
+ * How the answer's confidence follows the evidence: the student-and-expert mixture at several
+ * temperatures (q^(1/ℓ), renormalised, for each level ℓ) is a mixture of its own, weighed by how
+ * likely each level found the run's earlier events. A run whose events the answer keeps
+ * predicting while unsure hands the sharper levels the weight; one it keeps getting wrong, the
+ * flatter ones. Tempering keeps the order of the events, so the answer's top event is the same
+ * at every level: only its confidence moves.
+ */
+export interface ConfidenceEvidence {
+  /** Temperatures, one of them 1 (the mixture as it is). */
+  readonly levels: readonly number[];
+  /** π_s ∈ (0, 1): the weight the levels other than 1 share before the run has shown anything. */
+  readonly prior: number;
+  /** ρ_s ∈ (0, 1]: the part of the weight returned to the prior after every event. */
+  readonly switchRate: number;
+}
+
+/** The confidence mixture `train --confidence-evidence` gives unless told otherwise. */
+export const DEFAULT_CONFIDENCE_EVIDENCE: ConfidenceEvidence = {
+  levels: [2, 1, 0.5, 0.25],
+  prior: 0.2,
+  switchRate: 0.05,
+};
+
 /** One run's events before the last prefix asked about: where each is, and how likely each expert found it. */
 export interface RunLikelihoods {
   /** Record index of each event, increasing. */
@@ -50,6 +74,12 @@ export interface RunLikelihoods {
   readonly student: Float64Array;
   /** The in-context expert's probability of the event that came, at each position. */
   readonly expert: Float64Array;
+  /**
+   * When asked for (confidence evidence): at each position the event that came (its EVENT_TYPES
+   * index) and the student's and the expert's whole distributions (positions × 2K: student, then expert).
+   */
+  readonly events?: Uint8Array;
+  readonly distributions?: Float64Array;
 }
 
 /** The likelihoods behind a batch of prefixes: per run, and for each prefix its run and how many of its events precede it. */
@@ -72,30 +102,43 @@ export interface RunWalk {
   readonly positions: number[];
   readonly student: number[];
   readonly expert: number[];
+  readonly events: number[];
+  readonly distributions: number[];
 }
 
 /**
  * Walks every run the prefixes belong to once, from its start to its longest prefix, and
  * records at each event position the student's and the expert's probability of the event
- * that followed. Linear in the run's records (one incremental featurizer per run); with a
- * memo, a run walked by an earlier call goes on from where that walk stopped.
+ * that followed (with `distributions`, their whole distributions too). Linear in the run's
+ * records (one incremental featurizer per run); with a memo, a run walked by an earlier call
+ * goes on from where that walk stopped (a memo is used with one value of `distributions`).
  */
 export function prefixEvidence(
   prefixes: readonly Prefix[],
   inputs: FeatureInputs,
   studentAt: StudentDistribution,
   memo?: RunMemo<RunWalk>,
+  distributions = false,
 ): PrefixEvidence {
   const runOf = new Int32Array(prefixes.length);
   const eventsBefore = new Int32Array(prefixes.length);
   const runs: RunLikelihoods[] = [];
   const row = new Float32Array(FEATURE_COUNT);
   const q = new Float64Array(K);
+  const c = new Float64Array(K);
   // The walks' featurizers are the memo's own: forEachRun gets a fresh one per run and the
   // walk kept for the run, if any, replaces it.
   forEachRun(prefixes, inputs, (indices, fresh) => {
     const records = prefixes[indices[0]].records;
-    const walk = memo?.take(records) ?? { featurizer: fresh, next: 0, positions: [], student: [], expert: [] };
+    const walk = memo?.take(records) ?? {
+      featurizer: fresh,
+      next: 0,
+      positions: [],
+      student: [],
+      expert: [],
+      events: [],
+      distributions: [],
+    };
     const until = Math.min(records.length, prefixes[indices[indices.length - 1]].end);
     for (; walk.next < until; walk.next++) {
       const s = walk.next;
@@ -103,17 +146,28 @@ export function prefixEvidence(
       if (!isEventType(kind)) continue;
       walk.featurizer.featuresAt(s, row, 0);
       studentAt(row, q);
+      if (!expertInto(row, 0, K, c)) c.fill(1 / K);
       const e = EVENT_INDEX[kind];
-      let sum = 0;
-      for (let c = 0; c < K; c++) sum += row[EXPERT_COLUMN + c];
       walk.positions.push(s);
       walk.student.push(q[e]);
-      walk.expert.push(sum > 0 ? row[EXPERT_COLUMN + e] / sum : 1 / K);
+      walk.expert.push(c[e]);
+      if (distributions) {
+        walk.events.push(e);
+        for (let k = 0; k < K; k++) walk.distributions.push(q[k]);
+        for (let k = 0; k < K; k++) walk.distributions.push(c[k]);
+      }
     }
     memo?.keep(records, walk);
     const run = runs.length;
     const at = Int32Array.from(walk.positions);
-    runs.push({ positions: at, student: Float64Array.from(walk.student), expert: Float64Array.from(walk.expert) });
+    runs.push({
+      positions: at,
+      student: Float64Array.from(walk.student),
+      expert: Float64Array.from(walk.expert),
+      ...(distributions
+        ? { events: Uint8Array.from(walk.events), distributions: Float64Array.from(walk.distributions) }
+        : {}),
+    });
     for (const i of indices) {
       runOf[i] = run;
       eventsBefore[i] = lowerBound(at, prefixes[i].end);
@@ -142,16 +196,92 @@ export function shareTrajectory(
   return w;
 }
 
-/** The expert's share at each prefix of `evidence`: κ times the mixture's weight after the events before it. */
-export function expertShares(evidence: PrefixEvidence, mixture: ExpertEvidence): Float64Array {
-  const trajectories = evidence.runs.map((run) => shareTrajectory(run, mixture));
-  return Float64Array.from(evidence.runOf, (run, i) => mixture.maxShare * trajectories[run][evidence.eventsBefore[i]]);
+/** The prior weights of the confidence levels: 1 − π_s on level 1, π_s shared by the others. */
+function levelPrior(c: ConfidenceEvidence): Float64Array {
+  const n = c.levels.length;
+  return Float64Array.from(c.levels, (l) => (n === 1 ? 1 : l === 1 ? 1 - c.prior : c.prior / (n - 1)));
 }
 
 /**
- * The expert's share at each prefix for a student that reads rows through `network` and whose
- * unmixed calibration of a raw row is `calibrationOf(row)`: the predictor and the training's card
- * both compute it so.
+ * The confidence levels' weights after each prefix of a run ((positions + 1) × levels): row 0
+ * is the prior; at event j the answer is the mixture m_j = (1 − β_j)·q_j + β_j·c_j with the
+ * expert's share β_j = κ·w[j] (w: the run's shareTrajectory), each level's weight is multiplied
+ * by the probability m_j^(1/ℓ) (renormalised) gives the event that came, the weights are
+ * renormalised, then (1 − ρ_s)·v + ρ_s·prior. Needs the run's distributions.
+ */
+export function confidenceTrajectory(
+  run: RunLikelihoods,
+  w: Float64Array,
+  maxShare: number,
+  c: ConfidenceEvidence,
+): Float64Array {
+  const { events, distributions } = run;
+  if (events === undefined || distributions === undefined)
+    throw new Error("confidenceTrajectory needs a walk made with distributions");
+  const n = c.levels.length;
+  const prior = levelPrior(c);
+  const v = new Float64Array((run.positions.length + 1) * n);
+  v.set(prior, 0);
+  const m = new Float64Array(K);
+  const likelihood = new Float64Array(n);
+  for (let j = 0; j < run.positions.length; j++) {
+    const beta = maxShare * w[j];
+    for (let k = 0; k < K; k++)
+      m[k] = (1 - beta) * distributions[j * 2 * K + k] + beta * distributions[j * 2 * K + K + k];
+    for (let l = 0; l < n; l++) likelihood[l] = Math.max(temperedAt(m, c.levels[l], events[j]), LIKELIHOOD_FLOOR);
+    let total = 0;
+    for (let l = 0; l < n; l++) total += v[j * n + l] * likelihood[l];
+    for (let l = 0; l < n; l++)
+      v[(j + 1) * n + l] = (1 - c.switchRate) * ((v[j * n + l] * likelihood[l]) / total) + c.switchRate * prior[l];
+  }
+  return v;
+}
+
+/** The probability of event e under m^(1/t) renormalised (m a distribution over K events). */
+function temperedAt(m: Float64Array, t: number, e: number): number {
+  if (t === 1) return m[e];
+  let total = 0;
+  for (let k = 0; k < K; k++) if (m[k] > 0) total += Math.exp(Math.log(m[k]) / t);
+  return m[e] > 0 ? Math.exp(Math.log(m[e]) / t) / total : 0;
+}
+
+/** What each prefix earned from its run's earlier events. */
+export interface EarnedShares {
+  /** The expert's share β at each prefix: κ times the mixture's weight after the events before it. */
+  readonly expert: Float64Array;
+  /** With confidence evidence: the weights of its levels at each prefix (prefixes × levels); else null. */
+  readonly confidence: Float64Array | null;
+  readonly levels: readonly number[];
+}
+
+/** The expert's share (and, with `confidence`, the confidence levels' weights) at each prefix of `evidence`. */
+export function expertShares(
+  evidence: PrefixEvidence,
+  mixture: ExpertEvidence,
+  confidence?: ConfidenceEvidence,
+): EarnedShares {
+  const trajectories = evidence.runs.map((run) => shareTrajectory(run, mixture));
+  const expert = Float64Array.from(
+    evidence.runOf,
+    (run, i) => mixture.maxShare * trajectories[run][evidence.eventsBefore[i]],
+  );
+  if (confidence === undefined) return { expert, confidence: null, levels: [1] };
+  const n = confidence.levels.length;
+  const weights = evidence.runs.map((run, r) =>
+    confidenceTrajectory(run, trajectories[r], mixture.maxShare, confidence),
+  );
+  const out = new Float64Array(evidence.runOf.length * n);
+  evidence.runOf.forEach((run, i) => {
+    const at = evidence.eventsBefore[i] * n;
+    out.set(weights[run].subarray(at, at + n), i * n);
+  });
+  return { expert, confidence: out, levels: confidence.levels };
+}
+
+/**
+ * The expert's share (and the confidence levels' weights) at each prefix for a student that
+ * reads rows through `network` and whose unmixed calibration of a raw row is
+ * `calibrationOf(row)`: the predictor and the training's card both compute it so.
  */
 export function studentExpertShares(
   prefixes: readonly Prefix[],
@@ -160,7 +290,8 @@ export function studentExpertShares(
   calibrationOf: (row: Float32Array) => Calibration,
   mixture: ExpertEvidence,
   memo?: RunMemo<RunWalk>,
-): Float64Array {
+  confidence?: ConfidenceEvidence,
+): EarnedShares {
   const likelihoods = prefixEvidence(
     prefixes,
     inputs,
@@ -169,6 +300,19 @@ export function studentExpertShares(
       calibrateInPlace(q, K, calibrationOf(row));
     },
     memo,
+    confidence !== undefined,
   );
-  return expertShares(likelihoods, mixture);
+  return expertShares(likelihoods, mixture, confidence);
+}
+
+/** Prefix i's calibration with what its run earned: the expert's share and, with confidence evidence, the levels' weights. */
+export function withEarned<C extends StudentCalibration>(c: C, earned: EarnedShares, i: number): C {
+  const n = earned.levels.length;
+  return earned.confidence === null
+    ? { ...c, expertWeight: earned.expert[i] }
+    : {
+        ...c,
+        expertWeight: earned.expert[i],
+        confidence: { levels: earned.levels, weights: earned.confidence.subarray(i * n, (i + 1) * n) },
+      };
 }

@@ -28,6 +28,12 @@ export interface StudentNetwork {
   readonly members: readonly Float64Array[];
   readonly mean: ArrayLike<number>;
   readonly std: ArrayLike<number>;
+  /**
+   * The training range of each column's non-zero values: a non-zero raw value outside it is
+   * clipped into it before the network reads it (zeros stay zero); absent: no clipping.
+   */
+  readonly low?: ArrayLike<number>;
+  readonly high?: ArrayLike<number>;
   /** Each member's temperature before the mean (1 each when not fitted). */
   readonly memberTemperatures: readonly number[];
 }
@@ -44,9 +50,19 @@ export interface NetworkReader {
 }
 
 export function networkReader(network: StudentNetwork): NetworkReader {
-  const { shape, members, mean, std, memberTemperatures } = network;
+  const { shape, members, mean, std, memberTemperatures, low, high } = network;
   const ws: Workspace = newWorkspace(shape);
   const row = new Float64Array(FEATURE_COUNT);
+  const clipped = new Float64Array(FEATURE_COUNT);
+  /** The raw row the network reads: x itself, or its copy clipped into the training range. */
+  const input = (x: ArrayLike<number>, offset: number): { x: ArrayLike<number>; offset: number } => {
+    if (low === undefined || high === undefined) return { x, offset };
+    for (let j = 0; j < FEATURE_COUNT; j++) {
+      const v = x[offset + j];
+      clipped[j] = v === 0 ? 0 : v < low[j] ? low[j] : v > high[j] ? high[j] : v;
+    }
+    return { x: clipped, offset: 0 };
+  };
   const tags = new Float64Array(Math.max(1, shape.tags));
   const folded = shape.kind === "mlp" ? members.map((params) => foldedFirstLayer(shape, params, mean, std)) : null;
   const skip = skipColumns(shape);
@@ -68,7 +84,8 @@ export function networkReader(network: StudentNetwork): NetworkReader {
   };
   return {
     tags,
-    read(x, offset, logits) {
+    read(raw, rawOffset, logits) {
+      const { x, offset } = input(raw, rawOffset);
       if (members.length === 1) {
         member(0, x, offset);
         logits.set(ws.eventLogits.subarray(0, shape.events));

@@ -9,7 +9,7 @@ import type { Prediction, Predictor, ReasoningTags } from "../types.js";
 import { loadAdapter, loadedNgram } from "./adapter.js";
 import { atContext, calibrateRow, type StudentCalibration } from "./calibration.js";
 import { FEATURE_COUNT, FEATURE_SPEC, featurizePrefixes, runMemo, type PrefixFeaturizer } from "./features.js";
-import { studentExpertShares, type RunWalk } from "./evidence.js";
+import { studentExpertShares, withEarned, type RunWalk } from "./evidence.js";
 import { networkReader } from "./inference.js";
 import { staticFeaturesOf, type StaticFeatures } from "./static-features.js";
 import { TAG_CLASSES } from "./tags.js";
@@ -38,6 +38,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
     feasibility: weights.feasibility ?? "none",
     infeasibleCap: weights.infeasibleCap ?? 0,
     ...(weights.expertWeight === undefined ? {} : { expertWeight: weights.expertWeight }),
+    ...(weights.mixtureTemperature === undefined ? {} : { mixtureTemperature: weights.mixtureTemperature }),
   };
   const known = new Map<string, StaticFeatures | null>(Object.entries(features.staticFeatures));
   const ngram = loadedNgram(features.ngram);
@@ -61,7 +62,14 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
     }
   }
 
-  const network = networkReader({ shape, members, mean: weights.mean, std: weights.std, memberTemperatures });
+  const network = networkReader({
+    shape,
+    members,
+    mean: weights.mean,
+    std: weights.std,
+    ...(weights.low === undefined || weights.high === undefined ? {} : { low: weights.low, high: weights.high }),
+    memberTemperatures,
+  });
   const rowCalibration = (x: ArrayLike<number>, offset: number): StudentCalibration =>
     context === undefined ? calibration : atContext(calibration, context, x[offset + contextColumn]);
   const evidence = weights.expertEvidence;
@@ -85,19 +93,20 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
       const shares =
         evidence === undefined
           ? null
-          : studentExpertShares(prefixes, inputs, network, (row) => rowCalibration(row, 0), evidence, evidenceWalks);
+          : studentExpertShares(
+              prefixes,
+              inputs,
+              network,
+              (row) => rowCalibration(row, 0),
+              evidence,
+              evidenceWalks,
+              weights.confidenceEvidence,
+            );
       const q = new Float64Array(shape.events);
       return states.map((_, i) => {
         network.read(x, i * FEATURE_COUNT, q);
         const at = rowCalibration(x, i * FEATURE_COUNT);
-        calibrateRow(
-          q,
-          shape.events,
-          shares === null ? at : { ...at, expertWeight: shares[i] },
-          feasible,
-          i * shape.events,
-          x,
-        );
+        calibrateRow(q, shape.events, shares === null ? at : withEarned(at, shares, i), feasible, i * shape.events, x);
         const probabilities = Array.from(q);
         if (shape.tags === 0) return { probabilities };
         return { probabilities, tags: reasoningTags(network.tags, shape.tags, q) };

@@ -2,7 +2,7 @@
 
 import type { EventType } from "../../core/index.js";
 import type { ContextTemperature, FeasibilityRule } from "./calibration.js";
-import type { ExpertEvidence } from "./evidence.js";
+import type { ConfidenceEvidence, ExpertEvidence } from "./evidence.js";
 import type { FeatureSpec } from "./features.js";
 import type { ModelShape } from "./model.js";
 import type { StaticFeatures } from "./static-features.js";
@@ -23,6 +23,12 @@ export interface StudentWeights {
   readonly moreMembers?: readonly (readonly number[])[];
   readonly mean: readonly number[];
   readonly std: readonly number[];
+  /**
+   * The training range of each column's non-zero raw values; the network reads a non-zero value
+   * clipped into it (absent: adapters trained before it, read unclipped).
+   */
+  readonly low?: readonly number[];
+  readonly high?: readonly number[];
   /** Softmax temperature fitted on the validation split. */
   readonly temperature: number;
   /** α in q = (1 − α)·softmax(z / T) + α·prior, fitted with T on the validation split; in [0, 1). */
@@ -31,11 +37,15 @@ export interface StudentWeights {
   readonly prior: readonly number[];
   /** β, the share of the row's in-context expert (ctx.mix.p.*) mixed in after calibration (absent: 0). */
   readonly expertWeight?: number;
+  /** T_m, the temperature on the distribution after the expert is mixed in (absent: 1). */
+  readonly mixtureTemperature?: number;
   /**
    * The expert's share per row from the run's own earlier events (evidence.ts), in place of the
    * fixed expertWeight (absent: the fixed share).
    */
   readonly expertEvidence?: ExpertEvidence;
+  /** With expertEvidence: the student's confidence levels weighed by the run's earlier events (absent: the calibrated student). */
+  readonly confidenceEvidence?: ConfidenceEvidence;
   /** Calibration mode "per-member": each member's temperature before the mean (absent: 1 each). */
   readonly memberTemperatures?: readonly number[];
   /** Calibration mode "in-context": the temperature scaled by a feature of the row (absent: none). */

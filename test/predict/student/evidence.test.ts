@@ -4,12 +4,15 @@
 import { describe, expect, it } from "vitest";
 import type { Prefix } from "../../../src/dataset/types.js";
 import {
+  confidenceTrajectory,
   expertShares,
   LIKELIHOOD_FLOOR,
   prefixEvidence,
   shareTrajectory,
+  withEarned,
   type RunLikelihoods,
 } from "../../../src/predict/student/evidence.js";
+import { calibrateRow, type StudentCalibration } from "../../../src/predict/student/calibration.js";
 import {
   FEATURE_COUNT,
   featurizePrefixes,
@@ -91,7 +94,7 @@ describe("the expert's evidence-earned share", () => {
     expect(Array.from(evidence.runs[0].positions)).toEqual([1, 2, 3, 4]); // events before the longest prefix
     expect(calls).toBe(4);
     expect(Array.from(evidence.eventsBefore)).toEqual([4, 1, 3]);
-    const shares = expertShares(evidence, { prior: 0.2, switchRate: 0.05, maxShare: 0.5 });
+    const shares = expertShares(evidence, { prior: 0.2, switchRate: 0.05, maxShare: 0.5 }).expert;
     const w = shareTrajectory(evidence.runs[0], { prior: 0.2, switchRate: 0.05 });
     expect(Array.from(shares)).toEqual([0.5 * w[4], 0.5 * w[1], 0.5 * w[3]]);
     // What follows the prefix's end does not change its share.
@@ -100,7 +103,7 @@ describe("the expert's evidence-earned share", () => {
       prior: 0.2,
       switchRate: 0.05,
       maxShare: 0.5,
-    });
+    }).expert;
     expect(again[0]).toBe(shares[2]);
   });
 
@@ -118,7 +121,7 @@ describe("the expert's evidence-earned share", () => {
       for (let c = 0; c < 6; c++) q[c] = (1 + c + (row[c] % 3)) / 27;
     };
     const mixture = { prior: 0.2, switchRate: 0.1, maxShare: 0.3 };
-    const allAtOnce = expertShares(prefixEvidence(ends.map(prefix), NO_FEATURE_INPUTS, student), mixture);
+    const allAtOnce = expertShares(prefixEvidence(ends.map(prefix), NO_FEATURE_INPUTS, student), mixture).expert;
     const onceCalls = calls;
     const rows = featurizePrefixes(ends.map(prefix), NO_FEATURE_INPUTS);
 
@@ -128,7 +131,7 @@ describe("the expert's evidence-earned share", () => {
     const batches = [[0, 1], [2], [3, 4, 5], [6, 7]];
     for (const batch of batches) {
       const prefixes = batch.map((i) => prefix(ends[i]));
-      const shares = expertShares(prefixEvidence(prefixes, NO_FEATURE_INPUTS, student, walks), mixture);
+      const shares = expertShares(prefixEvidence(prefixes, NO_FEATURE_INPUTS, student, walks), mixture).expert;
       expect(Array.from(shares)).toEqual(batch.map((i) => allAtOnce[i]));
       const x = featurizePrefixes(prefixes, NO_FEATURE_INPUTS, featurizers).x;
       batch.forEach((i, k) =>
@@ -143,5 +146,63 @@ describe("the expert's evidence-earned share", () => {
     expect(Array.from(featurizePrefixes([prefix(5)], NO_FEATURE_INPUTS, featurizers).x)).toEqual(
       Array.from(featurizePrefixes([prefix(5)], NO_FEATURE_INPUTS).x),
     );
+  });
+});
+
+describe("the answer's confidence earned by evidence", () => {
+  const confidence = { levels: [2, 1, 0.5, 0.25], prior: 0.2, switchRate: 0.05 };
+  /** A run of n events, each the event 0, where the student gives event 0 `p` and the rest evenly; the expert is uniform. */
+  function run(n: number, p: number): RunLikelihoods {
+    const student = [p, ...new Array<number>(5).fill((1 - p) / 5)];
+    const expert = new Array<number>(6).fill(1 / 6);
+    return {
+      positions: Int32Array.from({ length: n }, (_, i) => i),
+      student: new Float64Array(n).fill(p),
+      expert: new Float64Array(n).fill(1 / 6),
+      events: new Uint8Array(n),
+      distributions: Float64Array.from(Array.from({ length: n }, () => [...student, ...expert]).flat()),
+    };
+  }
+
+  it("starts at the prior and moves to the sharper levels in a run the answer keeps getting right while unsure", () => {
+    const r = run(60, 0.6);
+    const v = confidenceTrajectory(r, shareTrajectory(r, { prior: 0.2, switchRate: 0.1 }), 0.3, confidence);
+    expect(Array.from(v.subarray(0, 4))).toEqual([0.2 / 3, 0.8, 0.2 / 3, 0.2 / 3]);
+    const last = v.subarray(60 * 4, 61 * 4);
+    expect(last[3]! + last[2]!).toBeGreaterThan(0.8); // levels 0.25 and 0.5
+    expect(last[0]).toBeLessThan(0.05); // level 2
+  });
+
+  it("moves to the flattest level in a run the answer keeps getting wrong", () => {
+    // The event that comes (0) is the one the student gives 0.05.
+    const r = run(60, 0.05);
+    const v = confidenceTrajectory(r, shareTrajectory(r, { prior: 0.2, switchRate: 0.1 }), 0.3, confidence);
+    const last = v.subarray(60 * 4, 61 * 4);
+    expect(last[0]).toBeGreaterThan(0.8);
+  });
+
+  it("sharpens or flattens the mixed distribution without changing its top event", () => {
+    const r = run(60, 0.6);
+    const evidence = { runs: [r], runOf: Int32Array.of(0, 0), eventsBefore: Int32Array.of(0, 60) };
+    const earned = expertShares(evidence, { prior: 0.2, switchRate: 0.1, maxShare: 0.3 }, confidence);
+    expect(earned.levels).toEqual(confidence.levels);
+    const base: StudentCalibration = {
+      temperature: 1,
+      priorWeight: 0,
+      prior: new Array<number>(6).fill(1 / 6),
+      feasibility: "none",
+      infeasibleCap: 0,
+    };
+    const logits = [Math.log(0.6), ...new Array<number>(5).fill(Math.log(0.08))];
+    const at = (i: number): Float64Array => {
+      const q = Float64Array.from(logits);
+      calibrateRow(q, 6, withEarned(base, earned, i), null, 0, null);
+      return q;
+    };
+    const start = at(0);
+    const later = at(1);
+    expect(later.indexOf(Math.max(...later))).toBe(0);
+    expect(later[0]).toBeGreaterThan(start[0]! + 0.2);
+    expect(later.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
   });
 });

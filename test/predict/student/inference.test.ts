@@ -94,4 +94,26 @@ describe("networkReader", () => {
       }
     });
   }
+
+  it("reads a non-zero value outside the training range as the nearest bound, and zeros as zeros", () => {
+    const shape: ModelShape = { kind: "mlp", inputs: FEATURE_COUNT, hidden: 8, events: 6, tags: 0, activation: "tanh" };
+    const members = [randomParams(shape)];
+    const mean = Float64Array.from({ length: FEATURE_COUNT }, () => random());
+    const std = Float64Array.from({ length: FEATURE_COUNT }, () => 0.5 + random());
+    const low = new Float64Array(FEATURE_COUNT).fill(0.2);
+    const high = new Float64Array(FEATURE_COUNT).fill(3);
+    const clipped = networkReader({ shape, members, mean, std, low, high, memberTemperatures: [1] });
+    const plain = networkReader({ shape, members, mean, std, memberTemperatures: [1] });
+    const a = new Float64Array(6);
+    const b = new Float64Array(6);
+    for (let r = 0; r < 10; r++) {
+      const x = rawRow();
+      x[0] = 50; // far above the range
+      x[1] = 0.01; // below it
+      const inRange = Float64Array.from(x, (v) => (v === 0 ? 0 : Math.min(3, Math.max(0.2, v))));
+      clipped.read(x, 0, a);
+      plain.read(inRange, 0, b);
+      for (let c = 0; c < 6; c++) expect(a[c]).toBeCloseTo(b[c], 12);
+    }
+  });
 });
