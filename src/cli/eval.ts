@@ -8,6 +8,7 @@ import {
   HOLDOUT_HELP,
   PREDICTOR_SPECS_HELP,
   parseAbstraction,
+  parseChoice,
   parseIntegerOption,
   parsePositiveInteger,
   parseRunSelection,
@@ -16,7 +17,7 @@ import { openExistingDatabase } from "../store/index.js";
 import { DEFAULT_RESAMPLES } from "../metrics/index.js";
 import { progressWriter } from "./progress.js";
 import { crossValidationBoard, crossValidationSection, crossValidationText, evaluationText } from "../report/index.js";
-import { DEFAULT_CV_FOLDS, runEvaluation } from "../eval/index.js";
+import { DEFAULT_CV_FOLDS, FOLD_GROUPINGS, runEvaluation } from "../eval/index.js";
 import { runCrossValidation } from "../cv/index.js";
 import { UsageError } from "../errors.js";
 import type { Abstraction } from "../dataset/index.js";
@@ -28,6 +29,7 @@ interface EvalFlags {
   readonly holdout?: string;
   readonly cv?: string | true;
   readonly cvSeed: string;
+  readonly cvBy: string;
   readonly cvTestCorpora?: boolean;
   readonly adapters: string;
   readonly force?: boolean;
@@ -68,6 +70,12 @@ export function registerEval(program: Command): void {
         `fold; not stored`,
     )
     .option("--cv-seed <n>", "--cv: seed of the fold assignment", "1")
+    .option(
+      "--cv-by <grouping>",
+      "--cv: family (families dealt into k balanced folds) or source (one fold per top-level directory of " +
+        "the families, k unused: code from a source no training program shares)",
+      "family",
+    )
     .option("--cv-test-corpora", "--cv: put the test corpora's families into the folds too (default: left out)")
     .option(
       "--adapters <dir>",
@@ -168,6 +176,7 @@ async function crossValidate(flags: EvalFlags): Promise<void> {
       abstractions,
       folds,
       foldSeed: parseIntegerOption("--cv-seed", flags.cvSeed),
+      foldBy: parseChoice("--cv-by", flags.cvBy, FOLD_GROUPINGS),
       runs: parseRunSelection(flags.configs),
       includeTestCorpora: flags.cvTestCorpora === true,
       adapters: flags.adapters,

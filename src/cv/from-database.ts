@@ -22,6 +22,8 @@ import {
 } from "../dataset/index.js";
 import {
   assignFolds,
+  foldsBySource,
+  type FoldGrouping,
   conformalThresholdOfStates,
   crossValidationScores,
   CV_REFERENCE,
@@ -70,6 +72,8 @@ export interface CrossValidationOptions {
   readonly folds: number;
   /** Seed of the fold assignment (default 1). */
   readonly foldSeed?: number;
+  /** "family" (default): families dealt into `folds` balanced by samples; "source": one fold per source, `folds` unused. */
+  readonly foldBy?: FoldGrouping;
   readonly runs?: RunSelection;
   /** Put the test corpora's families into folds too (default: leave them out entirely). */
   readonly includeTestCorpora?: boolean;
@@ -347,7 +351,10 @@ async function crossValidateAbstraction(
   );
   const weights = familyWeightsOfCounts(everything.programs, (p) => familyOf.get(p)!);
   const totalSamples = everything.programs.reduce((sum, p) => sum + p.samples, 0);
-  const assignment = assignFolds(weights, options.folds, options.foldSeed ?? 1);
+  const assignment =
+    options.foldBy === "source"
+      ? foldsBySource(weights, options.foldSeed ?? 1)
+      : assignFolds(weights, options.folds, options.foldSeed ?? 1);
   const cacheDir = resolve(
     options.adapters ?? "adapters",
     "cv",
@@ -360,7 +367,8 @@ async function crossValidateAbstraction(
   );
   progress(
     `${weights.length} families, ${candidates.length} programs, ${totalSamples} samples ` +
-      `in ${assignment.k} folds of ${assignment.samples.join(" / ")} samples; students under ${cacheDir}`,
+      `in ${assignment.k} folds${options.foldBy === "source" ? " (one per source)" : ""} of ` +
+      `${assignment.samples.join(" / ")} samples; students under ${cacheDir}`,
   );
 
   const recipes = studentRecipesOf(options.predictors);

@@ -94,6 +94,43 @@ export function assignFolds(families: readonly FamilyWeight[], k: number, seed: 
   return { k, seed, folds: folds.map((f) => [...f].sort()), samples };
 }
 
+/** How families are dealt into folds: balanced by samples, or one fold per source. */
+export const FOLD_GROUPINGS = ["family", "source"] as const;
+export type FoldGrouping = (typeof FOLD_GROUPINGS)[number];
+
+/** A family's source: the first segment of its name ("kernels/abba" → "kernels"; "realcode" → itself). */
+export function sourceOf(family: string): string {
+  const slash = family.indexOf("/");
+  return slash < 0 ? family : family.slice(0, slash);
+}
+
+/**
+ * One fold per source (sourceOf), sources in name order: each fold tests code whose source no
+ * training program shares — a shift like that from one corpus to another, inside one corpus.
+ *
+ * @example
+ * foldsBySource([{ family: "a/x", samples: 5 }, { family: "b/y", samples: 3 }, { family: "a/z", samples: 2 }], 1).folds
+ * // => [["a/x", "a/z"], ["b/y"]]
+ */
+export function foldsBySource(families: readonly FamilyWeight[], seed: number): FoldAssignment {
+  const sources = [...new Set(families.map((f) => sourceOf(f.family)))].sort();
+  if (sources.length < 2)
+    throw new UsageError(
+      `--cv-by source needs at least 2 sources (first path segments of the families), the corpus has ${sources.length}`,
+      "Collect programs from more than one top-level directory, or use --cv-by family.",
+    );
+  const folds = sources.map((s) =>
+    families
+      .filter((f) => sourceOf(f.family) === s)
+      .map((f) => f.family)
+      .sort(),
+  );
+  const samples = sources.map((s) =>
+    families.filter((f) => sourceOf(f.family) === s).reduce((a, f) => a + f.samples, 0),
+  );
+  return { k: sources.length, seed, folds, samples };
+}
+
 /** Sample counts per family, from the family of each sample's program. */
 export function familyWeights(programs: readonly string[], familyOf: (program: string) => string): FamilyWeight[] {
   const counts = new Map<string, number>();

@@ -33,12 +33,15 @@ export {
   familyWeightsOfCounts,
   foldColumns,
   foldColumnsOf,
+  foldsBySource,
   poolFolds,
+  sourceOf,
   probabilityColumn,
   pooledMajorityClass,
   CONFORMAL_COVERAGE,
   CV_REFERENCE,
   DEFAULT_CV_FOLDS,
+  FOLD_GROUPINGS,
 } from "./cv.js";
 export type {
   CrossValidatedPredictor,
@@ -47,6 +50,7 @@ export type {
   FoldAnswers,
   FoldAssignment,
   FoldColumns,
+  FoldGrouping,
   FoldPredictions,
   PooledFolds,
   ProbabilityColumn,

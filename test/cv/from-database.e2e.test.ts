@@ -132,6 +132,20 @@ describe("eval --cv on real traces", () => {
     expect(markdown.stdout).toMatch(/\n\| ngram:3 \| \d+\.\d% \|/);
   }, 60_000);
 
+  it("holds out one source per fold with --cv-by source, and refuses an unknown grouping", async () => {
+    const args = ["eval", "--db", corpus.dbPath, "--cv", "--abstraction", "split", "--predictor", "ngram:3"];
+    const result = await runCli([...args, "--cv-by", "source", "--json"]);
+    expect(result.code).toBe(0);
+    const [split] = JSON.parse(result.stdout).abstractions;
+    // Each fixture program is a family of its own at the root: a source each, one fold each.
+    expect(split.folds.map((f: { families: string[] }) => f.families)).toEqual(
+      [...FIXTURE_PROGRAMS].sort().map((p) => [p]),
+    );
+    const wrong = await runCli([...args, "--cv-by", "directory"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("--cv-by");
+  }, 60_000);
+
   it("refuses --cv with --holdout and a student given as a path", async () => {
     const withHoldout = await runCli([
       "eval",

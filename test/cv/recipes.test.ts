@@ -30,6 +30,7 @@ describe("student recipes", () => {
     expect(parseStudentRecipe("kl-tags-noctxmix")).toMatchObject({ tags: true, contextExpert: false });
     expect(parseStudentRecipe("kl-noevid")).toEqual(klRecipe("kl-noevid", { expertEvidence: null }));
     expect(parseStudentRecipe("kl-calfolds4")).toEqual(klRecipe("kl-calfolds4", { calibrationFolds: 4 }));
+    expect(parseStudentRecipe("kl-clip")).toEqual(klRecipe("kl-clip", { clipFeatures: true }));
     expect(parseStudentRecipe("kl-mixtemp-confevid")).toEqual(
       klRecipe("kl-mixtemp-confevid", {
         fitMixtureTemperature: true,

@@ -11,7 +11,9 @@ import {
   familyWeights,
   familyWeightsOfCounts,
   foldColumns,
+  foldsBySource,
   poolFolds,
+  sourceOf,
   pooledMajorityClass,
   type FoldPredictions,
 } from "../../src/eval/cv.js";
@@ -81,6 +83,35 @@ describe("assignFolds", () => {
       { name: "k/a/z", samples: 1 },
     ];
     expect(familyWeightsOfCounts(counts, family)).toEqual(familyWeights(["k/a/x", "k/a/x", "k/b/y", "k/a/z"], family));
+  });
+});
+
+describe("foldsBySource", () => {
+  it("puts every family of a source, and nothing else, in that source's fold, sources in name order", () => {
+    const families = [
+      { family: "kernels/abba", samples: 120 },
+      { family: "generated/pipeline", samples: 900 },
+      { family: "realcode", samples: 50 },
+      { family: "kernels/chanwg", samples: 80 },
+    ];
+    expect(sourceOf("kernels/abba")).toBe("kernels");
+    expect(sourceOf("realcode")).toBe("realcode");
+    const a = foldsBySource(families, 1);
+    expect(a.k).toBe(3);
+    expect(a.folds).toEqual([["generated/pipeline"], ["kernels/abba", "kernels/chanwg"], ["realcode"]]);
+    expect(a.samples).toEqual([900, 200, 50]);
+  });
+
+  it("refuses a corpus of one source", () => {
+    expect(() =>
+      foldsBySource(
+        [
+          { family: "kernels/a", samples: 1 },
+          { family: "kernels/b", samples: 1 },
+        ],
+        1,
+      ),
+    ).toThrow(UsageError);
   });
 });
 
