@@ -19,6 +19,7 @@ interface RunFlags {
   readonly jobs?: string;
   readonly timeout?: string;
   readonly abstraction: string;
+  readonly student?: string[];
   readonly cv?: string;
   readonly force?: boolean;
   readonly json?: boolean;
@@ -84,6 +85,12 @@ export function registerRun(program: Command): void {
     .option("--timeout <duration>", "deadline per traced run (default 5s; 2s with --quick)")
     .option("--abstraction <name>", "state abstraction: split, depth, goroutine or context", "depth")
     .option(
+      "--student <recipe>",
+      "a student to train, evaluate and cross-validate, named as eval --cv names recipes (kl, kl-tags, " +
+        "kl-confevid, kl-clip, …); repeatable (default: kl and kl-tags)",
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    )
+    .option(
       "--cv <k>",
       "folds of the leave-family-out cross-validation stage (students and baselines at depth and split, reported beside the holdout); 0 skips it (default 3)",
     )
@@ -115,6 +122,7 @@ export function registerRun(program: Command): void {
           jobs: flags.jobs === undefined ? undefined : parsePositiveInteger("--jobs", flags.jobs),
           timeoutMs: flags.timeout === undefined ? undefined : parseDuration(flags.timeout),
           abstraction: parseAbstraction(flags.abstraction),
+          ...(flags.student === undefined ? {} : { students: flags.student }),
           cvFolds: flags.cv === undefined ? undefined : parseIntegerOption("--cv", flags.cv, 0),
           force: flags.force === true,
           signal: controller.signal,

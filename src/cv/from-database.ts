@@ -52,7 +52,7 @@ import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { DEFAULT_TRAIN_OPTIONS, trainFromDatabase, type TrainStudentOptions } from "../train/index.js";
 import type { Progress } from "../progress.js";
-import { studentRecipesOf, type StudentRecipe } from "./recipes.js";
+import { recipeTrainOptions, studentRecipesOf, type StudentRecipe } from "./recipes.js";
 import { majorityLabel } from "../metrics/index.js";
 
 /** Bumped when what a cached fold student depends on changes outside the hashed inputs. */
@@ -182,18 +182,8 @@ async function trainFoldStudents(
       try {
         await trainFromDatabase(db, {
           ...options.student,
+          ...recipeTrainOptions(recipe),
           objective: recipe.objective,
-          tags: recipe.tags,
-          balance: recipe.balance,
-          expertSkip: recipe.expertSkip,
-          contextExpert: recipe.contextExpert,
-          fitMixtureTemperature: recipe.fitMixtureTemperature,
-          expertEvidence: recipe.expertEvidence,
-          confidenceEvidence: recipe.confidenceEvidence,
-          familyBalance: recipe.familyBalance,
-          clipFeatures: recipe.clipFeatures,
-          ...(recipe.calibrationFolds === undefined ? {} : { calibrationFolds: recipe.calibrationFolds }),
-          ...(recipe.calibrationMode === undefined ? {} : { calibrationMode: recipe.calibrationMode }),
           abstraction: data.abstraction,
           data,
           out,

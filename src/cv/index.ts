@@ -8,4 +8,4 @@ export type {
   CrossValidationStudentSettings,
   FoldSummary,
 } from "./from-database.js";
-export { parseStudentRecipe, studentRecipesOf, type StudentRecipe } from "./recipes.js";
+export { parseStudentRecipe, recipeTrainOptions, studentRecipesOf, type StudentRecipe } from "./recipes.js";

@@ -9,7 +9,7 @@ import {
   type ConfidenceEvidence,
   type ExpertEvidence,
 } from "../predict/index.js";
-import { DEFAULT_TRAIN_OPTIONS, type CalibrationMode } from "../train/index.js";
+import { DEFAULT_TRAIN_OPTIONS, type CalibrationMode, type TrainStudentOptions } from "../train/index.js";
 
 /**
  * What CV trains for `student:RECIPE`: RECIPE is an objective (ce, kl, trajectory) followed by
@@ -87,7 +87,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
     (modes.length === 0 || folds === undefined);
   if (!valid) {
     throw new UsageError(
-      `--cv trains student:${name} in every fold, but "${name}" is not a student recipe`,
+      `"${name}" is not a student recipe (eval --cv trains one in every fold, run --student on the corpus)`,
       "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -noctxmix, -mixtemp, -confevid, -clip, " +
         "-noevid or -shareN (1 ≤ N ≤ 100), -fambal, " +
         "and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; " +
@@ -112,6 +112,24 @@ export function parseStudentRecipe(name: string): StudentRecipe {
     clipFeatures: flags.includes("clip"),
     ...(folds === undefined ? {} : { calibrationFolds: folds }),
     ...(modes[0] === undefined ? {} : { calibrationMode: modes[0] }),
+  };
+}
+
+/** The training options a recipe sets (the rest are the caller's or `schedlab train`'s defaults). */
+export function recipeTrainOptions(recipe: StudentRecipe): Partial<TrainStudentOptions> {
+  return {
+    objective: recipe.objective,
+    tags: recipe.tags,
+    balance: recipe.balance,
+    expertSkip: recipe.expertSkip,
+    contextExpert: recipe.contextExpert,
+    fitMixtureTemperature: recipe.fitMixtureTemperature,
+    expertEvidence: recipe.expertEvidence,
+    confidenceEvidence: recipe.confidenceEvidence,
+    familyBalance: recipe.familyBalance,
+    clipFeatures: recipe.clipFeatures,
+    ...(recipe.calibrationFolds === undefined ? {} : { calibrationFolds: recipe.calibrationFolds }),
+    ...(recipe.calibrationMode === undefined ? {} : { calibrationMode: recipe.calibrationMode }),
   };
 }
 

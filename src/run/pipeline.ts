@@ -31,7 +31,8 @@ import { ingestStage } from "./stages/ingest.js";
 import { leaksStage } from "./stages/leaks.js";
 import { reportStage, type ReportedEvaluation } from "./stages/report.js";
 import { rolloutStage } from "./stages/rollout.js";
-import { trainStage, type StudentRecipe, type TrainOutput } from "./stages/train.js";
+import { trainStage, type TrainOutput } from "./stages/train.js";
+import { parseStudentRecipe } from "../cv/index.js";
 import { contentHash, ingestedDataHash } from "./store.js";
 import { stratifiedSubset } from "./corpus-subset.js";
 import { bestStudentOf, predictorSummaries } from "./summary.js";
@@ -44,15 +45,12 @@ import type {
 } from "./types.js";
 
 /**
- * The students trained by every pipeline run: name, objective and the tag head. Both are KL
- * students (one row per state, p̂ as the target): on the proxy holdouts CE matched their
- * accuracy at several times the training time and with worse calibration
- * (docs/experiments/training.md). `schedlab train --objective ce` still trains one.
+ * The students a pipeline run trains unless told otherwise (`run --student RECIPE`, recipes as
+ * `eval --cv` names them): both KL students (one row per state, p̂ as the target), with and
+ * without the tag head. On the proxy holdouts CE matched their accuracy at several times the
+ * training time and with worse calibration (docs/experiments/training.md).
  */
-export const PIPELINE_STUDENTS: readonly StudentRecipe[] = [
-  { name: "kl", objective: "kl", tags: false },
-  { name: "kl-tags", objective: "kl", tags: true },
-];
+export const PIPELINE_STUDENTS: readonly string[] = ["kl", "kl-tags"];
 
 /**
  * Baselines evaluated beside the students: ngram:3 both as fitted and calibrated on the
@@ -105,6 +103,7 @@ export function pipelineSettings(options: RunPipelineOptions): PipelineSettings 
     timeoutMs: options.timeoutMs ?? (quick ? 2_000 : 5_000),
     jobs: options.jobs,
     abstraction: options.abstraction ?? "depth",
+    students: [...new Set(options.students ?? PIPELINE_STUDENTS)].map(parseStudentRecipe),
     studentModel: quick ? "logreg" : "mlp",
     studentEpochs: quick ? 20 : 40,
     bootstrapResamples: quick ? 200 : 1000,
@@ -193,7 +192,7 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
             data,
             folds: settings.cvFolds,
             abstractions: crossValidatedAbstractions(settings.abstraction),
-            predictors: [...PIPELINE_BASELINES, ...PIPELINE_STUDENTS.map((s) => `student:${s.name}`)],
+            predictors: [...PIPELINE_BASELINES, ...settings.students.map((s) => `student:${s.name}`)],
             model: settings.studentModel,
             epochs: settings.studentEpochs,
             resamples: settings.bootstrapResamples,
@@ -286,7 +285,7 @@ async function externalSections(
 
 /** Adapter directories of the pipeline's students, `prefix` telling apart the external students. */
 function adapterDirs(settings: PipelineSettings, prefix: string): string[] {
-  return PIPELINE_STUDENTS.map((s) => join(settings.adapters, `${settings.quick ? "quick-" : ""}${prefix}${s.name}`));
+  return settings.students.map((s) => join(settings.adapters, `${settings.quick ? "quick-" : ""}${prefix}${s.name}`));
 }
 
 async function trainedStudents(
@@ -297,7 +296,7 @@ async function trainedStudents(
 ): Promise<TrainOutput> {
   const input = {
     data,
-    students: PIPELINE_STUDENTS,
+    students: context.settings.students,
     model: context.settings.studentModel,
     epochs: context.settings.studentEpochs,
     adapterDirs: dirs,

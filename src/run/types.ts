@@ -5,6 +5,7 @@ import type { Abstraction, SplitFamilies } from "../dataset/index.js";
 import type { EventType } from "../core/index.js";
 import type { Progress } from "../progress.js";
 import type { CrossValidationBoard, OverviewPredictor } from "../report/index.js";
+import type { StudentRecipe } from "../cv/index.js";
 
 /**
  * Pipeline stages in execution order. With test corpora, train, eval and rollout also run as
@@ -51,6 +52,11 @@ export interface RunPipelineOptions {
   /** State abstraction for distributions, training, evaluation and rollouts (default "depth"). */
   readonly abstraction?: Abstraction;
   /**
+   * The students to train, evaluate and cross-validate, as `eval --cv` recipes ("kl",
+   * "kl-tags", "kl-confevid", …; default PIPELINE_STUDENTS).
+   */
+  readonly students?: readonly string[];
+  /**
    * Folds of the leave-family-out cross-validation stage (default DEFAULT_RUN_CV_FOLDS; 0: no
    * CV stage): the pipeline's students and baselines at depth, split and the run's abstraction.
    */
@@ -78,6 +84,7 @@ export interface PipelineSettings {
   readonly timeoutMs: number;
   readonly jobs: number | undefined;
   readonly abstraction: Abstraction;
+  readonly students: readonly StudentRecipe[];
   readonly studentModel: "logreg" | "mlp";
   readonly studentEpochs: number;
   readonly bootstrapResamples: number;

@@ -39,6 +39,7 @@ describe("numeric options", () => {
       ["train", "--objective", "kl", "--abstraction", "depth", "--out", "/tmp/never", "--hidden", "0"],
       "--hidden must be a positive integer",
     ],
+    [["run", "--student", "kl-bogus"], "not a student recipe"],
   ])("schedlab %j fails with a usage error and leaves no database behind", async (args, message) => {
     const db = join(mkdtempSync(join(tmpdir(), "schedlab-numbers-")), "none.db");
     const result = await runCli([...args, "--db", db]);

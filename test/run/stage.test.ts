@@ -102,3 +102,14 @@ describe("runStage", () => {
     await expect(runStage(ctx, { ...failing, optional: false }, input)).rejects.toThrow("no luck");
   });
 });
+
+describe("pipelineSettings", () => {
+  it("trains kl and kl-tags unless told otherwise, and takes any recipe eval --cv takes", () => {
+    expect(pipelineSettings({}).students.map((s) => s.name)).toEqual(["kl", "kl-tags"]);
+    const settings = pipelineSettings({ students: ["kl-confevid", "kl-clip", "kl-confevid"] });
+    expect(settings.students.map((s) => s.name)).toEqual(["kl-confevid", "kl-clip"]);
+    expect(settings.students[0]!.confidenceEvidence).not.toBeNull();
+    expect(settings.students[1]!.clipFeatures).toBe(true);
+    expect(() => pipelineSettings({ students: ["kl-bogus"] })).toThrow(/not a student recipe/);
+  });
+});

@@ -1,18 +1,14 @@
-// Stage train: the pipeline's students (CE, KL, KL + tags) trained on one split's fit side,
-// stopped early and calibrated on its validation families, each saved under the adapters dir.
+// Stage train: the pipeline's students (recipes as `eval --cv` names them: kl, kl-tags, …) trained
+// on one split's fit side, stopped early and calibrated on its validation families, each saved
+// under the adapters dir.
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pct } from "../../core/index.js";
 import type { SplitData } from "../../dataset/index.js";
-import { trainFromDatabase, type Objective } from "../../train/index.js";
+import { trainFromDatabase } from "../../train/index.js";
+import { recipeTrainOptions, type StudentRecipe } from "../../cv/index.js";
 import type { StageDescriptor } from "../stage.js";
-
-export interface StudentRecipe {
-  readonly name: string;
-  readonly objective: Objective;
-  readonly tags: boolean;
-}
 
 export interface TrainInput {
   readonly data: SplitData;
@@ -45,9 +41,9 @@ export function trainStage(name: string): StageDescriptor<TrainInput, TrainOutpu
         const out = input.adapterDirs[i]!;
         try {
           const result = await trainFromDatabase(context.db, {
+            ...recipeTrainOptions(recipe),
             objective: recipe.objective,
             abstraction: input.data.abstraction,
-            tags: recipe.tags,
             model: input.model,
             epochs: input.epochs,
             data: input.data,
