@@ -119,9 +119,9 @@ export interface TrainStudentOptions {
   readonly confidenceEvidence: ConfidenceEvidence | null;
   /**
    * Read every feature clipped into the range its non-zero values had in the training rows (a
-   * no-op on them; saved as weights.json's low and high), so a row from code unlike the training
-   * rows never drives the network further than they did. Off by default: neutral under CV and under
-   * a shift (docs/experiments/training.md).
+   * no-op on them, not on the validation rows early stopping reads; saved as weights.json's low and
+   * high), so a row from code unlike the training rows never drives the network further than they
+   * did. Off by default: neutral under CV and under a shift (docs/experiments/training.md).
    */
   readonly clipFeatures: boolean;
   /** Scale the training rows so that every family weighs the same in the fit (after the per-program cap). */

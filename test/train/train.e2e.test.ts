@@ -203,7 +203,7 @@ describe("training a student on real traces", () => {
     expect(confident.card.training.hyperParameters.confidenceEvidence).toMatch(/^levels 2,1,0.5,0.25/);
     // The feature range the network reads within, when asked for: one bound per column, fitted on the training rows.
     const clipped = await train({ ...base, clipFeatures: true });
-    expect(clipped.weights.params).toEqual(plain.weights.params); // a no-op on the training rows
+    // (Its weights may differ: the validation rows are read clipped too, so early stopping may keep another epoch.)
     expect(plain.weights.low).toBeUndefined();
     expect(clipped.weights.low).toHaveLength(clipped.weights.mean.length);
     expect(clipped.weights.low!.every((l, j) => l <= clipped.weights.high![j]!)).toBe(true);

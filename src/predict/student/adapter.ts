@@ -92,6 +92,22 @@ function validPrior(weights: StudentWeights): boolean {
   return Math.abs(prior.reduce((a, b) => a + b, 0) - 1) < 1e-6;
 }
 
+/** A fixed-share mixture's saved parameters (evidence.ts): an object with a prior in (0, 1) and a switch rate in (0, 1]. */
+function fixedShareMixture(value: unknown): value is { prior: number; switchRate: number } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "prior" in value &&
+    "switchRate" in value &&
+    typeof value.prior === "number" &&
+    typeof value.switchRate === "number" &&
+    value.prior > 0 &&
+    value.prior < 1 &&
+    value.switchRate > 0 &&
+    value.switchRate <= 1
+  );
+}
+
 /** Reads and checks an adapter directory. */
 export function loadAdapter(path: string): LoadedAdapter {
   const dir = resolve(path);
@@ -173,20 +189,11 @@ export function loadAdapter(path: string): LoadedAdapter {
   if (
     evidence !== undefined &&
     !(
-      typeof evidence === "object" &&
-      evidence !== null &&
-      "prior" in evidence &&
-      "switchRate" in evidence &&
+      fixedShareMixture(evidence) &&
       "maxShare" in evidence &&
       typeof evidence.maxShare === "number" &&
       evidence.maxShare > 0 &&
-      evidence.maxShare <= 1 &&
-      typeof evidence.prior === "number" &&
-      typeof evidence.switchRate === "number" &&
-      evidence.prior > 0 &&
-      evidence.prior < 1 &&
-      evidence.switchRate > 0 &&
-      evidence.switchRate <= 1
+      evidence.maxShare <= 1
     )
   ) {
     throw new AdapterError(
@@ -198,21 +205,11 @@ export function loadAdapter(path: string): LoadedAdapter {
   if (
     confidence !== undefined &&
     !(
-      typeof confidence === "object" &&
-      confidence !== null &&
+      fixedShareMixture(confidence) &&
       "levels" in confidence &&
-      "prior" in confidence &&
-      "switchRate" in confidence &&
       Array.isArray(confidence.levels) &&
-      confidence.levels.length > 0 &&
       confidence.levels.every((l: unknown) => typeof l === "number" && l > 0 && Number.isFinite(l)) &&
       confidence.levels.includes(1) &&
-      typeof confidence.prior === "number" &&
-      confidence.prior > 0 &&
-      confidence.prior < 1 &&
-      typeof confidence.switchRate === "number" &&
-      confidence.switchRate > 0 &&
-      confidence.switchRate <= 1 &&
       evidence !== undefined
     )
   ) {
