@@ -95,7 +95,7 @@ function mixLevelsInPlace(
 }
 
 /** q[0 .. classes) ∝ q^(1/t), renormalised; zeros stay zero. */
-function temperInPlace(q: Float64Array, classes: number, t: number): void {
+export function temperInPlace(q: Float64Array, classes: number, t: number): void {
   let total = 0;
   for (let k = 0; k < classes; k++) {
     q[k] = q[k]! > 0 ? Math.exp(Math.log(q[k]!) / t) : 0;

@@ -12,7 +12,7 @@
 import { EVENT_TYPES, isEventType, lowerBound, type EventType } from "../../core/index.js";
 import type { Prefix } from "../../dataset/index.js";
 import { calibrateInPlace, type Calibration } from "../calibration.js";
-import { expertInto, type StudentCalibration } from "./calibration.js";
+import { expertInto, temperInPlace, type StudentCalibration } from "./calibration.js";
 import { FEATURE_COUNT, forEachRun, type FeatureInputs, type PrefixFeaturizer, type RunMemo } from "./features.js";
 import type { NetworkReader } from "./inference.js";
 
@@ -223,26 +223,23 @@ export function confidenceTrajectory(
   const v = new Float64Array((run.positions.length + 1) * n);
   v.set(prior, 0);
   const m = new Float64Array(K);
+  const tempered = new Float64Array(K);
   const likelihood = new Float64Array(n);
   for (let j = 0; j < run.positions.length; j++) {
     const beta = maxShare * w[j];
     for (let k = 0; k < K; k++)
       m[k] = (1 - beta) * distributions[j * 2 * K + k] + beta * distributions[j * 2 * K + K + k];
-    for (let l = 0; l < n; l++) likelihood[l] = Math.max(temperedAt(m, c.levels[l], events[j]), LIKELIHOOD_FLOOR);
+    for (let l = 0; l < n; l++) {
+      tempered.set(m);
+      if (c.levels[l] !== 1) temperInPlace(tempered, K, c.levels[l]);
+      likelihood[l] = Math.max(tempered[events[j]], LIKELIHOOD_FLOOR);
+    }
     let total = 0;
     for (let l = 0; l < n; l++) total += v[j * n + l] * likelihood[l];
     for (let l = 0; l < n; l++)
       v[(j + 1) * n + l] = (1 - c.switchRate) * ((v[j * n + l] * likelihood[l]) / total) + c.switchRate * prior[l];
   }
   return v;
-}
-
-/** The probability of event e under m^(1/t) renormalised (m a distribution over K events). */
-function temperedAt(m: Float64Array, t: number, e: number): number {
-  if (t === 1) return m[e];
-  let total = 0;
-  for (let k = 0; k < K; k++) if (m[k] > 0) total += Math.exp(Math.log(m[k]) / t);
-  return m[e] > 0 ? Math.exp(Math.log(m[e]) / t) / total : 0;
 }
 
 /** What each prefix earned from its run's earlier events. */
