@@ -20,7 +20,9 @@ import {
   clusterBootstrapMeanDifferenceOfSums,
   conformalThreshold,
   confusionMatrix,
-  expectedCalibrationError,
+  expectedCalibrationErrorOfBins,
+  overconfidenceOfBins,
+  reliabilityBins,
   expectedCalibrationErrorInterval,
   labelScore,
   macroF1,
@@ -426,6 +428,8 @@ export interface CrossValidatedPredictor {
    */
   readonly clusterMeanAccuracy: BootstrapInterval;
   readonly ece: BootstrapInterval;
+  /** Mean confidence − accuracy (overconfidenceOfBins): > 0 over-confident, < 0 under-confident. */
+  readonly overconfidence: number;
   /** Mean NLL (nats) with its interval, on the same resamples as the accuracy interval. */
   readonly nll: BootstrapInterval;
   readonly brier: number;
@@ -551,6 +555,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     const q = Array.from(stateOf, (i) => rows[i]!);
     const credit = q.map((p, i) => tieCredit(p, observed[i]!));
     credits.set(output.name, credit);
+    const bins = reliabilityBins(q, observed);
     const nll = observed.map((y, i) => negativeLogLikelihood([q[i]!], [y]));
     const scores = classScores(confusionMatrix(q, observed, EVENT_TYPES.length));
     // Accuracy is the mean tie credit (metrics' accuracy()), over all samples or a group of them.
@@ -569,8 +574,9 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
       clusterMeanAccuracy: clusterBootstrapMeanDifferenceOfSums(ones, clusterMean, noClusterMean, bootstrap),
       ece: {
         ...expectedCalibrationErrorInterval(clusters, q, observed, bootstrap),
-        estimate: expectedCalibrationError(q, observed),
+        estimate: expectedCalibrationErrorOfBins(bins, observed.length),
       },
+      overconfidence: overconfidenceOfBins(bins),
       nll: clusterBootstrapMeanDifference(clusters, nll, zeros, bootstrap),
       brier: brierScore(q, observed),
       macroF1: macroF1(scores),

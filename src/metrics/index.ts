@@ -14,6 +14,7 @@ export {
   type ReliabilityBin,
 } from "./reliabilityBins.js";
 export { expectedCalibrationError, expectedCalibrationErrorOfBins } from "./expectedCalibrationError.js";
+export { overconfidenceOfBins } from "./overconfidence.js";
 export { brierScore } from "./brierScore.js";
 export { PROBABILITY_FLOOR } from "./probabilityFloor.js";
 export { negativeLogLikelihood } from "./negativeLogLikelihood.js";

@@ -15,6 +15,7 @@ import {
   plural,
   points,
   pValue,
+  signed,
   signedPoints,
   signedPointsInterval,
 } from "../core/index.js";
@@ -55,6 +56,7 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
         "calibration",
         "ECE",
         "95% CI",
+        "conf − acc",
         "NLL",
         "95% CI",
         "Brier",
@@ -67,6 +69,7 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
         p.name,
         fixed(p.ece.estimate),
         interval(p.ece.lower, p.ece.upper),
+        signed(p.overconfidence),
         fixed(p.nll.estimate),
         interval(p.nll.lower, p.nll.upper),
         fixed(p.brier),

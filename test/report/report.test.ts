@@ -120,7 +120,9 @@ describe("evaluationText", () => {
     expect(text).toMatch(/oracle\s+0\.750\s+\[/);
     expect(text).toMatch(/R GoEnd/);
     expect(text).toMatch(/0\.500\s+2 programs\s+0\.063/);
-    expect(text).toMatch(/ECE\s+ECE 95% CI\s+Brier/);
+    expect(text).toMatch(/ECE\s+ECE 95% CI\s+conf − acc\s+Brier/);
+    // The uniform predictor is as sure as it is right (1/6 each): no gap.
+    expect(text).toMatch(/^uni<form>\s.*\s0\.000\s+\[0\.000, 0\.000\]\s+\+0\.000\s+0\.833/m);
     expect(text).toMatch(/^uni<form>\s.*\s0\.000\s+\[0\.000, 0\.000\]\s/m);
   });
 
@@ -146,7 +148,7 @@ describe("evaluationText", () => {
         eceInterval: { ...p.eceInterval, lower: NaN, upper: NaN, resamples: 0 },
       })),
     };
-    expect(evaluationText(older)).toMatch(/^uni<form>\s.*\s0\.000\s+–\s+0\.833/m);
+    expect(evaluationText(older)).toMatch(/^uni<form>\s.*\s0\.000\s+–\s+\+0\.000\s+0\.833/m);
     const md = evaluationSections(older)
       .map((s) => s.markdown())
       .join("\n");

@@ -17,6 +17,7 @@ import {
   pctLevel,
   plural,
   points,
+  signed,
   signedPoints,
   signedPointsInterval,
 } from "../../core/index.js";
@@ -41,6 +42,8 @@ export interface BoardPredictor {
   readonly gapToCeiling: number;
   readonly gapToCeilingLoo: number;
   readonly ece: BoardInterval;
+  /** Mean confidence − accuracy: > 0 over-confident, < 0 under-confident (absent on boards stored before it). */
+  readonly overconfidence?: number;
   readonly nll: BoardInterval;
   readonly brier: number;
   /** Coverage of the conformal sets and their mean size; null when no set was calibrated. */
@@ -122,6 +125,7 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
             gapToCeiling: s.ceiling - p.accuracy.estimate,
             gapToCeilingLoo: p.gapToCeilingLoo,
             ece: interval(p.ece),
+            overconfidence: p.overconfidence,
             nll: interval(p.nll),
             brier: p.brier,
             coverage: p.conformal === null ? null : interval(p.conformal.coverage),
@@ -159,6 +163,7 @@ const HEADERS = (reference: string, target: number): string[] => [
   "gap to LOO ceiling",
   "ECE",
   "95% CI",
+  "conf − acc",
   "NLL",
   "95% CI",
   "Brier",
@@ -166,7 +171,7 @@ const HEADERS = (reference: string, target: number): string[] => [
   "95% CI",
   "set size",
 ];
-const NUMERIC = [1, 3, 5, 7, 9, 10, 11, 13, 15, 16, 18];
+const NUMERIC = [1, 3, 5, 7, 9, 10, 11, 13, 14, 16, 17, 19];
 
 function rows(a: BoardAbstraction): string[][] {
   return a.predictors.map((p) => [
@@ -183,6 +188,7 @@ function rows(a: BoardAbstraction): string[][] {
     points(p.gapToCeilingLoo),
     fixed(p.ece.estimate),
     fixedInterval(p.ece),
+    signed(p.overconfidence),
     fixed(p.nll.estimate),
     fixedInterval(p.nll),
     fixed(p.brier),
@@ -216,7 +222,8 @@ function notes(board: CrossValidationBoard): string[] {
       "the paired accuracy difference against the in-context n-gram on the same samples, family-bootstrapped. " +
       "Accuracy pools every test sample, so the families with the longest runs weigh most; the family mean " +
       "averages each family's accuracy, every family once — the estimate for a new family of code.",
-    "ECE: top-label, 15 bins. NLL in nats. Brier summed over the six events. Coverage: " +
+    "ECE: top-label, 15 bins; conf − acc: mean top-label confidence minus accuracy (> 0 over-confident, " +
+      "< 0 under-confident). NLL in nats. Brier summed over the six events. Coverage: " +
       "the share of test samples whose observed next event is in the split-conformal prediction set (LAC score " +
       "1 − q(event), threshold calibrated per fold on its validation families for " +
       `a ${pctLevel(board.conformalTarget)} target); set size: ` +

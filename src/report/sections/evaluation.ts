@@ -58,7 +58,8 @@ const metricNotes = (resamples: number, clusters: string): string[] => [
     "each sample against the mode of its state in the other runs (the training majority where no other run " +
     "reached it). majority: always predicting the training split's most frequent event.",
   "ECE: top-label, 15 equal-width bins, sample-weighted, with tie credit; " +
-    "its 95% CI resamples the same clusters as the accuracy's, recomputing the bins of each resample. Brier: " +
+    "its 95% CI resamples the same clusters as the accuracy's, recomputing the bins of each resample. " +
+    "conf − acc: mean top-label confidence minus accuracy (> 0 over-confident, < 0 under-confident). Brier: " +
     "Σ over the six events, in [0, 2]. NLL and KL(p̂‖q) in nats, q floored at 1e-12. L1: Σ|q − p̂| / 6.",
   "H ρ / H r: Spearman and Pearson correlation between the predictor's entropy and p̂'s entropy over states " +
     "with ≥ 2 samples (– when a side is constant); the entropy table gives ρ's cluster interval and a " +

@@ -1,7 +1,7 @@
 // The rows of the evaluation tables, shared by the HTML, Markdown and terminal renderings,
 // so every output shows the same numbers under the same headings.
 
-import type { BootstrapInterval } from "../../metrics/index.js";
+import { overconfidenceOfBins, type BootstrapInterval } from "../../metrics/index.js";
 import type { PredictorComparison, PredictorEvaluation } from "../../eval/index.js";
 import { count, EVENT_TYPES, fixed, interval, MISSING, pValue, RARE_EVENTS, signed } from "../../core/index.js";
 
@@ -16,6 +16,7 @@ export const HEADLINE_HEADERS = [
   "macro-F1",
   "ECE",
   "ECE 95% CI",
+  "conf − acc",
   "Brier",
   "NLL",
   "KL",
@@ -53,6 +54,7 @@ export function headlineRow(p: PredictorEvaluation): string[] {
     fixed(p.macroF1),
     fixed(p.ece),
     bootstrapIntervalCell(p.eceInterval),
+    signed(overconfidenceOfBins(p.reliability)),
     fixed(p.brier),
     fixed(p.nll),
     fixed(p.kl),
