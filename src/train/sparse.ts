@@ -11,8 +11,16 @@
 // dense row r (tested), up to floating-point rounding.
 
 import type { FeatureMatrix } from "./feature-matrix.js";
-import { clipNonZero, type Standardiser } from "./standardiser.js";
-import { addSkip, denseHead, modelLayout, skipColumns, type ModelShape, type Workspace } from "../predict/index.js";
+import type { Standardiser } from "./standardiser.js";
+import {
+  addSkip,
+  clipNonZero,
+  denseHead,
+  modelLayout,
+  skipColumns,
+  type ModelShape,
+  type Workspace,
+} from "../predict/index.js";
 import { skipBackward } from "./model.js";
 
 export interface SparseRows {

@@ -7,7 +7,7 @@ import type { FeatureMatrix } from "./feature-matrix.js";
 /**
  * Per-column mean and standard deviation (std 1 for constant columns) and, when fitted on rows,
  * the range of each column's non-zero values in those rows: a non-zero value outside it is
- * clipped into it before the network reads it (clipNonZero), so a row from code unlike the
+ * clipped into it before the network reads it (clipNonZero, src/predict/student/inference.ts), so a row from code unlike the
  * training rows never drives the network further than the training rows did. A column never
  * non-zero there has the range [0, 0]: what it would say was never learned.
  */
@@ -54,11 +54,6 @@ export function fitStandardiser(m: { readonly x: FeatureMatrix }): Standardiser 
     std[j] = s > 1e-9 ? s : 1;
   }
   return { mean, std, low, high };
-}
-
-/** x clipped into [low, high] unless it is zero (zeros stay zero: an absent feature is not out of range). */
-export function clipNonZero(x: number, low: number, high: number): number {
-  return x === 0 ? 0 : x < low ? low : x > high ? high : x;
 }
 
 /** The identity standardiser of `inputs` columns (mean 0, std 1): rows are used as they are. */

@@ -14,9 +14,9 @@ import {
   featurizeSparse,
   joinedFeatureRows,
 } from "../../src/train/feature-matrix.js";
-import { clipNonZero, fitStandardiser } from "../../src/train/standardiser.js";
+import { fitStandardiser } from "../../src/train/standardiser.js";
 import { eventLogits } from "../../src/train/fit.js";
-import { modelLayout, networkReader, type ModelShape } from "../../src/predict/index.js";
+import { clipNonZero, modelLayout, networkReader, type ModelShape } from "../../src/predict/index.js";
 import { seededRandom } from "../../src/random.js";
 
 function run(kinds: readonly [RecordKind, number, number | null, string][]): GoroutineRecord[] {

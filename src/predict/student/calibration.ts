@@ -82,7 +82,7 @@ function mixLevelsInPlace(
   levels: readonly number[],
   weights: ArrayLike<number>,
 ): void {
-  const m = logitsScratch.subarray(0, classes);
+  const m = mixtureScratch.subarray(0, classes);
   const level = levelScratch.subarray(0, classes);
   m.set(q.subarray(0, classes));
   q.fill(0, 0, classes);
@@ -106,7 +106,7 @@ export function temperInPlace(q: Float64Array, classes: number, t: number): void
 
 /** Scratch for one row (calibrateRow is synchronous): the expert's distribution, the mixture and one level of it. */
 const expert = new Float64Array(EVENT_TYPES.length);
-const logitsScratch = new Float64Array(EVENT_TYPES.length);
+const mixtureScratch = new Float64Array(EVENT_TYPES.length);
 const levelScratch = new Float64Array(EVENT_TYPES.length);
 
 /**

@@ -59,5 +59,5 @@ export {
   type RunLikelihoods,
   type StudentDistribution,
 } from "./evidence.js";
-export { networkReader, type NetworkReader, type StudentNetwork } from "./inference.js";
+export { clipNonZero, networkReader, type NetworkReader, type StudentNetwork } from "./inference.js";
 export type { SavedNgram, StudentFeatureFile, StudentWeights } from "./types.js";

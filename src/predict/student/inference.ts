@@ -49,6 +49,15 @@ export interface NetworkReader {
   readonly tags: Float64Array;
 }
 
+/**
+ * x clipped into [low, high] unless it is zero (zeros stay zero: an absent feature is not out of
+ * range). The one rule by which the predictor and training's sparse rows read a feature outside
+ * its training range.
+ */
+export function clipNonZero(x: number, low: number, high: number): number {
+  return x === 0 ? 0 : x < low ? low : x > high ? high : x;
+}
+
 export function networkReader(network: StudentNetwork): NetworkReader {
   const { shape, members, mean, std, memberTemperatures, low, high } = network;
   const ws: Workspace = newWorkspace(shape);
@@ -57,10 +66,7 @@ export function networkReader(network: StudentNetwork): NetworkReader {
   /** The raw row the network reads: x itself, or its copy clipped into the training range. */
   const input = (x: ArrayLike<number>, offset: number): { x: ArrayLike<number>; offset: number } => {
     if (low === undefined || high === undefined) return { x, offset };
-    for (let j = 0; j < FEATURE_COUNT; j++) {
-      const v = x[offset + j];
-      clipped[j] = v === 0 ? 0 : v < low[j] ? low[j] : v > high[j] ? high[j] : v;
-    }
+    for (let j = 0; j < FEATURE_COUNT; j++) clipped[j] = clipNonZero(x[offset + j], low[j], high[j]);
     return { x: clipped, offset: 0 };
   };
   const tags = new Float64Array(Math.max(1, shape.tags));
