@@ -1,6 +1,7 @@
 // Paired comparison of two predictors scored on the same samples: a cluster bootstrap
 // interval on the accuracy difference and the cluster sign-flip test as its p-value, with
-// McNemar's test kept beside it, labelled as assuming independent samples.
+// McNemar's test kept beside it, labelled as assuming independent samples, and the programs
+// on which either leads the other by more than a margin.
 
 import {
   type BootstrapOptions,
@@ -9,7 +10,12 @@ import {
   mcnemar,
 } from "../metrics/index.js";
 import { EvaluationInputError } from "./errors.js";
-import type { PredictorComparison, SampleScores } from "./types.js";
+import type { PredictorComparison, ProgramLead, ProgramLeads, SampleScores } from "./types.js";
+
+/** A program counts as led by a predictor when its accuracy there is more than this above the other's (2 points). */
+export const PROGRAM_LEAD_MARGIN = 0.02;
+/** How many of each predictor's largest program leads a comparison lists. */
+export const PROGRAM_LEADS_LISTED = 3;
 
 /**
  * Compares A with B on the samples both were scored on (they must be the same samples
@@ -44,5 +50,49 @@ export function compare(a: SampleScores, b: SampleScores, options: BootstrapOpti
     }),
     clusterUnit: a.clusterUnit,
     mcnemarIndependent: mcnemar(a.credit, b.credit),
+    programLeads: programLeads(a.programs, a.credit, b.credit),
+  };
+}
+
+/**
+ * Each program's accuracy (mean tie credit of its samples) under A and under B, and the
+ * programs where one is more than PROGRAM_LEAD_MARGIN ahead. Pooled and per-family accuracy
+ * weigh a long program like many short ones, so a predictor can trail on several programs
+ * and still lead overall; this says where.
+ */
+export function programLeads(
+  programs: readonly string[],
+  creditA: readonly number[],
+  creditB: readonly number[],
+): ProgramLeads {
+  const sums = new Map<string, { samples: number; a: number; b: number }>();
+  programs.forEach((program, i) => {
+    let s = sums.get(program);
+    if (s === undefined) sums.set(program, (s = { samples: 0, a: 0, b: 0 }));
+    s.samples++;
+    s.a += creditA[i]!;
+    s.b += creditB[i]!;
+  });
+  const leads: ProgramLead[] = [...sums].map(([program, s]) => ({
+    program,
+    samples: s.samples,
+    accuracyA: s.a / s.samples,
+    accuracyB: s.b / s.samples,
+  }));
+  const byLead = (sign: number): ProgramLead[] =>
+    leads
+      .filter((l) => sign * (l.accuracyA - l.accuracyB) > PROGRAM_LEAD_MARGIN + 1e-12) // a lead of exactly the margin is none
+      .sort(
+        (x, y) => sign * (y.accuracyA - y.accuracyB - (x.accuracyA - x.accuracyB)) || (x.program < y.program ? -1 : 1),
+      );
+  const aAhead = byLead(1);
+  const bAhead = byLead(-1);
+  return {
+    margin: PROGRAM_LEAD_MARGIN,
+    programs: leads.length,
+    aAhead: aAhead.length,
+    bAhead: bAhead.length,
+    largestA: aAhead.slice(0, PROGRAM_LEADS_LISTED),
+    largestB: bAhead.slice(0, PROGRAM_LEADS_LISTED),
   };
 }

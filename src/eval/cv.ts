@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { UsageError } from "../errors.js";
 import { ceilingAccuracy, leaveOneRunOutCeiling, type Abstraction, type State } from "../dataset/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
-import { compare } from "./compare.js";
+import { compare, programLeads } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
 import { chooseClusters } from "./evaluate.js";
 import {
@@ -31,7 +31,7 @@ import {
   predictionSet,
   tieCredit,
 } from "../metrics/index.js";
-import type { ClusterUnit, EvaluationSample, PredictorOutput, SampleScores } from "./types.js";
+import type { ClusterUnit, EvaluationSample, PredictorOutput, ProgramLeads, SampleScores } from "./types.js";
 
 /** The in-context n-gram every other predictor is compared with, pair by pair (docs/training.md). */
 export const CV_REFERENCE = "ngram-ctx:4";
@@ -473,6 +473,8 @@ export interface ReferenceDifference {
   readonly p: number;
   /** The paired difference of the cluster-mean accuracies (every family once), cluster-bootstrapped. */
   readonly clusterMeanDifference: BootstrapInterval;
+  /** Program by program (A the predictor, B the reference): where either leads by more than the margin. */
+  readonly programLeads: ProgramLeads;
 }
 
 /** The CV scoreboard of one abstraction. */
@@ -602,6 +604,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     holdout: "cv",
     clusters,
     clusterUnit,
+    programs,
     credit: credits.get(name)!,
   });
   const againstReference: ReferenceDifference[] = credits.has(reference)
@@ -614,6 +617,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
             reference,
             difference: c.difference,
             p: c.clusterTest.pValue,
+            programLeads: programLeads(programs, credits.get(o.name)!, credits.get(reference)!),
             clusterMeanDifference: clusterBootstrapMeanDifferenceOfSums(
               ones,
               clusterMeans.get(o.name)!,

@@ -72,6 +72,8 @@ interface SampleColumns {
   readonly clusterUnit: ClusterUnit;
   /** Distinct programs among the samples. */
   readonly programs: number;
+  /** Program of each sample (shared by every predictor's SampleScores). */
+  readonly samplePrograms: readonly string[];
   /** Cluster key of each state (of its representative's program), for the entropy correlation. */
   readonly stateClusters: readonly string[];
 }
@@ -179,6 +181,7 @@ function resolveSamples(
     clusterKeys,
     clusterUnit: clusters.unit,
     programs: distinct.length,
+    samplePrograms: programs,
     stateClusters: states.map((s) => clusters.of(s.program)),
   };
 }
@@ -464,6 +467,7 @@ function scorePredictor(
     holdout: context.holdout,
     clusters: table.clusterKeys,
     clusterUnit: table.clusterUnit,
+    programs: table.samplePrograms,
     credit: labels.credit,
   };
   return { evaluation, scores };

@@ -141,6 +141,30 @@ export interface PredictorComparison {
   readonly clusterUnit: ClusterUnit;
   /** McNemar's test, which assumes independent samples (they are not): shown labelled, never as the headline p-value. */
   readonly mcnemarIndependent: McNemarResult;
+  /**
+   * Program by program: where one leads the other by more than a margin (a family's pooled
+   * accuracy can hide a program lost). Absent in evaluations stored before it existed.
+   */
+  readonly programLeads?: ProgramLeads;
+}
+
+/** One program's accuracy under both predictors of a comparison. */
+export interface ProgramLead {
+  readonly program: string;
+  readonly samples: number;
+  readonly accuracyA: number;
+  readonly accuracyB: number;
+}
+
+/** The programs on which A's accuracy exceeds B's, or B's A's, by more than `margin`. */
+export interface ProgramLeads {
+  readonly margin: number;
+  readonly programs: number;
+  readonly aAhead: number;
+  readonly bAhead: number;
+  /** The largest leads of each, largest first (at most PROGRAM_LEADS_LISTED). */
+  readonly largestA: readonly ProgramLead[];
+  readonly largestB: readonly ProgramLead[];
 }
 
 export interface EvaluationResult {
@@ -159,6 +183,8 @@ export interface SampleScores {
   /** Cluster (family, or program) of each sample. */
   readonly clusters: readonly string[];
   readonly clusterUnit: ClusterUnit;
+  /** Program of each sample. */
+  readonly programs: readonly string[];
   /** Tie credit of the prediction per sample, in [0, 1]. */
   readonly credit: readonly number[];
 }

@@ -2,7 +2,13 @@
 
 import type { EvaluationResult } from "../eval/index.js";
 import { plural } from "../core/index.js";
-import { COMPARISON_HEADERS, comparisonRow, HEADLINE_HEADERS, headlineRow } from "./sections/evaluationTables.js";
+import {
+  COMPARISON_HEADERS,
+  comparisonRow,
+  HEADLINE_HEADERS,
+  headlineRow,
+  programLeadLines,
+} from "./sections/evaluationTables.js";
 
 /** Left-aligns the first column, right-aligns the rest, two spaces between columns. */
 export function textTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -26,7 +32,10 @@ export function evaluationText(result: EvaluationResult): string {
     "",
     textTable(HEADLINE_HEADERS, result.predictors.map(headlineRow)),
   ];
-  if (result.comparisons.length > 0)
+  if (result.comparisons.length > 0) {
     lines.push("", textTable(COMPARISON_HEADERS, result.comparisons.map(comparisonRow)));
+    const leads = result.comparisons.flatMap(programLeadLines);
+    if (leads.length > 0) lines.push("", ...leads);
+  }
   return `${lines.join("\n")}\n`;
 }

@@ -119,7 +119,11 @@ describe("evaluationText", () => {
     expect(text).toContain("abstraction split · holdout list:A,B · 3 states, 8 samples, 2 programs");
     expect(text).toMatch(/oracle\s+0\.750\s+\[/);
     expect(text).toMatch(/R GoEnd/);
-    expect(text).toMatch(/0\.500\s+2 programs\s+0\.063/);
+    expect(text).toMatch(/0\.500\s+2 programs\s+2 \/ 0\s+0\.063/);
+    // Program by program, with the largest leads under the table.
+    expect(text).toContain(
+      "oracle ahead of uni<form> by more than 2 points on 2 of 2 programs: A 83.3 % against 16.7 % (6 samples), B 50.0 % against 16.7 % (2 samples)",
+    );
     expect(text).toMatch(/ECE\s+ECE 95% CI\s+conf − acc\s+Brier/);
     // The uniform predictor is as sure as it is right (1/6 each): no gap.
     expect(text).toMatch(/^uni<form>\s.*\s0\.000\s+\[0\.000, 0\.000\]\s+\+0\.000\s+0\.833/m);

@@ -55,6 +55,8 @@ export interface BoardPredictor {
     readonly p: number;
     /** The paired difference of the family means; absent on boards stored before it. */
     readonly familyMeanDifference?: BoardInterval;
+    /** Programs where the reference's accuracy exceeds this predictor's by more than 2 points, and the reverse, of all; absent on boards stored before it. */
+    readonly programs?: { readonly behind: number; readonly ahead: number; readonly of: number };
   } | null;
   readonly foldAccuracy: readonly number[];
 }
@@ -137,6 +139,11 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
                     difference: interval(d.difference),
                     p: d.p,
                     familyMeanDifference: interval(d.clusterMeanDifference),
+                    programs: {
+                      behind: d.programLeads.bAhead,
+                      ahead: d.programLeads.aAhead,
+                      of: d.programLeads.programs,
+                    },
                   },
             foldAccuracy: p.foldAccuracy,
           };
@@ -159,6 +166,7 @@ const HEADERS = (reference: string, target: number): string[] => [
   "95% CI",
   `− ${reference} (points)`,
   "95% CI",
+  `programs behind / ahead of ${reference}`,
   "gap to ceiling",
   "gap to LOO ceiling",
   "ECE",
@@ -171,7 +179,7 @@ const HEADERS = (reference: string, target: number): string[] => [
   "95% CI",
   "set size",
 ];
-const NUMERIC = [1, 3, 5, 7, 9, 10, 11, 13, 14, 16, 17, 19];
+const NUMERIC = [1, 3, 5, 7, 9, 10, 11, 12, 14, 15, 17, 18, 20];
 
 function rows(a: BoardAbstraction): string[][] {
   return a.predictors.map((p) => [
@@ -184,6 +192,9 @@ function rows(a: BoardAbstraction): string[][] {
     p.familyMean === undefined ? MISSING : pctInterval(p.familyMean),
     signedPoints(p.againstReference?.familyMeanDifference?.estimate),
     signedPointsInterval(p.againstReference?.familyMeanDifference),
+    p.againstReference?.programs === undefined
+      ? MISSING
+      : `${p.againstReference.programs.behind} / ${p.againstReference.programs.ahead}`,
     points(p.gapToCeiling),
     points(p.gapToCeilingLoo),
     fixed(p.ece.estimate),
@@ -221,7 +232,9 @@ function notes(board: CrossValidationBoard): string[] {
       `the mode of the state's other runs) minus accuracy, in points. − ${board.reference}: ` +
       "the paired accuracy difference against the in-context n-gram on the same samples, family-bootstrapped. " +
       "Accuracy pools every test sample, so the families with the longest runs weigh most; the family mean " +
-      "averages each family's accuracy, every family once — the estimate for a new family of code.",
+      "averages each family's accuracy, every family once — the estimate for a new family of code. " +
+      `Programs behind / ahead of ${board.reference}: on how many programs its accuracy is more than 2 points ` +
+      "under the reference's, and over it (a family can hide a program lost).",
     "ECE: top-label, 15 bins; conf − acc: mean top-label confidence minus accuracy (> 0 over-confident, " +
       "< 0 under-confident). NLL in nats. Brier summed over the six events. Coverage: " +
       "the share of test samples whose observed next event is in the split-conformal prediction set (LAC score " +

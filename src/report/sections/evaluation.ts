@@ -15,6 +15,7 @@ import type { ReportSection } from "../types.js";
 import {
   COMPARISON_HEADERS,
   comparisonRow,
+  programLeadLines,
   ENTROPY_HEADERS,
   entropyRow,
   estimateWithInterval,
@@ -149,13 +150,17 @@ export function evaluationSummarySection(e: StoredEvaluation, scope: SectionScop
 /** Paired comparisons: cluster-bootstrap CI and cluster sign-flip p-value of the accuracy difference, McNemar labelled. */
 export function comparisonsSection(e: StoredEvaluation, scope: SectionScope = MAIN_SCOPE): ReportSection {
   const rows = e.comparisons.map(comparisonRow);
+  const leads = e.comparisons.flatMap(programLeadLines);
   const note =
     `The interval and the sign-flip test resample ${clusterWords(e)}: samples of one program, and programs of one family, are correlated. ` +
     "The sign-flip test flips the sign of each cluster's summed accuracy difference (exact up to 16 clusters, else 2000 seeded patterns). " +
+    "Programs ahead: on how many programs each predictor's accuracy exceeds the other's by more than 2 points " +
+    "(pooled and per-family accuracy weigh a long program like many short ones, so a predictor can trail on several programs and still lead). " +
     "McNemar's p (exact binomial below 25 discordant samples, " +
     "χ² with continuity correction otherwise) treats every sample as independent and is shown for comparison " +
-    "with tools that report it, not as evidence.";
-  const numeric = [2, 3, 4, 6, 8];
+    "with tools that report it, not as evidence." +
+    (leads.length === 0 ? "" : ` ${leads.join(". ")}.`);
+  const numeric = [2, 3, 4, 6, 9];
   return {
     id: scoped(scope, "comparisons"),
     title: `Paired comparisons${scope.title}`,

@@ -2,7 +2,7 @@
 // so every output shows the same numbers under the same headings.
 
 import { overconfidenceOfBins, type BootstrapInterval } from "../../metrics/index.js";
-import type { PredictorComparison, PredictorEvaluation } from "../../eval/index.js";
+import type { PredictorComparison, PredictorEvaluation, ProgramLead } from "../../eval/index.js";
 import { count, EVENT_TYPES, fixed, interval, MISSING, pValue, RARE_EVENTS, signed } from "../../core/index.js";
 
 export const HEADLINE_HEADERS = [
@@ -109,6 +109,7 @@ export const COMPARISON_HEADERS = [
   "95% CI (clusters)",
   "p (cluster sign-flip)",
   "clusters",
+  "programs ahead by > 2 points: A / B",
   "p (McNemar, assumes independent samples)",
 ] as const;
 
@@ -122,6 +123,36 @@ export function comparisonRow(c: PredictorComparison): string[] {
     interval(c.difference.lower, c.difference.upper),
     pValue(c.clusterTest.pValue),
     `${c.clusterUnit.clusters} ${c.clusterUnit.unit === "family" ? "families" : "programs"}`,
+    c.programLeads === undefined ? MISSING : `${c.programLeads.aAhead} / ${c.programLeads.bAhead}`,
     pValue(c.mcnemarIndependent.pValue),
   ];
+}
+
+/**
+ * One line per predictor of a comparison that leads the other on some program by more than the
+ * margin: how many programs, and the largest leads with both accuracies (empty when neither does).
+ */
+export function programLeadLines(c: PredictorComparison): string[] {
+  const leads = c.programLeads;
+  if (leads === undefined) return [];
+  const line = (
+    ahead: string,
+    behind: string,
+    n: number,
+    largest: readonly ProgramLead[],
+    first: "A" | "B",
+  ): string[] =>
+    n === 0
+      ? []
+      : [
+          `${ahead} ahead of ${behind} by more than ${(100 * leads.margin).toFixed(0)} points on ${n} of ${leads.programs} programs: ` +
+            largest
+              .map((l) => {
+                const [mine, theirs] = first === "A" ? [l.accuracyA, l.accuracyB] : [l.accuracyB, l.accuracyA];
+                return `${l.program} ${(100 * mine).toFixed(1)} % against ${(100 * theirs).toFixed(1)} % (${count(l.samples)} samples)`;
+              })
+              .join(", ") +
+            (n > largest.length ? ", …" : ""),
+        ];
+  return [...line(c.a, c.b, leads.aAhead, leads.largestA, "A"), ...line(c.b, c.a, leads.bAhead, leads.largestB, "B")];
 }

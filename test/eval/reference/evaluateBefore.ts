@@ -290,6 +290,7 @@ function scorePredictor(
     holdout: context.holdout,
     clusters: table.clusters,
     clusterUnit: table.clusterUnit,
+    programs: table.programs, // (added with compare's program leads, so both sides compare alike)
     credit,
   };
   return { evaluation, scores };
