@@ -88,7 +88,15 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
     lines.push(
       "",
       textTable(
-        [`vs ${reference}`, "accuracy difference (points)", "95% CI", "sign-flip p", "of the means", "95% CI"],
+        [
+          `vs ${reference}`,
+          "accuracy difference (points)",
+          "95% CI",
+          "sign-flip p",
+          "of the means",
+          "95% CI",
+          "programs behind / ahead",
+        ],
         s.againstReference.map((d) => [
           d.predictor,
           signedPoints(d.difference.estimate),
@@ -96,6 +104,7 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
           pValue(d.p),
           signedPoints(d.clusterMeanDifference.estimate),
           signedPointsInterval(d.clusterMeanDifference),
+          `${d.programLeads.bAhead} / ${d.programLeads.aAhead}`,
         ]),
       ),
     );
