@@ -146,8 +146,8 @@ export function registerTrain(program: Command): void {
         "(its confidence earned by the run's own evidence)",
     )
     .option(
-      "--mixture-temperature",
-      "with the expert's share earned by evidence, also fit a temperature on the mixed distribution on validation",
+      "--no-mixture-temperature",
+      "with the expert's share earned by evidence, do not fit a temperature on the mixed distribution on validation",
     )
     .option("--no-expert-evidence", "give the in-context n-gram one fixed share β fitted on validation instead")
     .option("--clip-features", "read every feature clipped into the range its non-zero values had in training")
@@ -192,7 +192,7 @@ export function registerTrain(program: Command): void {
           contextExpert: opts.contextExpert,
           expertEvidence: opts.expertEvidence === false ? null : parseExpertEvidence(opts.expertEvidence),
           confidenceEvidence: opts.confidenceEvidence === true ? DEFAULT_CONFIDENCE_EVIDENCE : null,
-          fitMixtureTemperature: opts.mixtureTemperature === true,
+          fitMixtureTemperature: opts.mixtureTemperature !== false,
           clipFeatures: opts.clipFeatures === true,
           familyBalance: opts.familyBalance === true,
           splitGrid: opts.splitGrid,

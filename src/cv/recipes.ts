@@ -20,7 +20,8 @@ import { DEFAULT_TRAIN_OPTIONS, type CalibrationMode, type TrainStudentOptions }
  * in-context predictability: `--calibration-mode in-context`), "-skip" (the n-gram experts'
  * log-probabilities wired into the event logits: `--expert-skip`) and "-noctxmix" (without the run's
  * in-context n-gram mixed into the calibrated distribution: `--no-context-expert`), "-shareN" (the largest share κ of the
- * evidence-earned mixture N/100, e.g. -share100: `--expert-evidence π,ρ,N/100`), "-confevid" (the
+ * evidence-earned mixture N/100, e.g. -share30: `--expert-evidence π,ρ,N/100`), "-nomixtemp" (no
+ * temperature fitted on the mixture: `--no-mixture-temperature`), "-confevid" (the
  * student's confidence earned by evidence too: `--confidence-evidence`), "-clip" (features clipped
  * into their training range: `--clip-features`), "-noevid" (its
  * share fixed rather than earned by the run's earlier events: `--no-expert-evidence`) and "-fambal"
@@ -35,7 +36,7 @@ export interface StudentRecipe {
   readonly balance: boolean;
   readonly expertSkip: boolean;
   readonly contextExpert: boolean;
-  /** Fit the temperature of the evidence-earned mixture T_m (recipe flag -mixtemp). */
+  /** Fit the temperature of the evidence-earned mixture T_m (the default; recipe flag -nomixtemp: not). */
   readonly fitMixtureTemperature: boolean;
   /** The evidence-earned share of the in-context expert; null: the fixed share (recipe flag -noevid). */
   readonly expertEvidence: ExpertEvidence | null;
@@ -71,7 +72,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
         f === "skip" ||
         f === "noctxmix" ||
         f === "noevid" ||
-        f === "mixtemp" ||
+        f === "nomixtemp" ||
         f === "confevid" ||
         f === "clip" ||
         f === "fambal" ||
@@ -88,7 +89,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
   if (!valid) {
     throw new UsageError(
       `"${name}" is not a student recipe (eval --cv trains one in every fold, run --student on the corpus)`,
-      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -noctxmix, -mixtemp, -confevid, -clip, " +
+      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -noctxmix, -nomixtemp, -confevid, -clip, " +
         "-noevid or -shareN (1 ≤ N ≤ 100), -fambal, " +
         "and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; " +
         "saved adapters cannot be cross-validated (they were trained on some of the test families).",
@@ -101,7 +102,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
     balance: flags.includes("balance"),
     expertSkip: flags.includes("skip"),
     contextExpert: !flags.includes("noctxmix"),
-    fitMixtureTemperature: flags.includes("mixtemp"),
+    fitMixtureTemperature: !flags.includes("nomixtemp"),
     expertEvidence: flags.includes("noevid")
       ? null
       : largestShare === undefined

@@ -101,7 +101,8 @@ export interface TrainStudentOptions {
   readonly contextExpert: boolean;
   /**
    * With the expert's share earned by evidence: also fit T_m, a temperature on the mixed
-   * distribution, on the validation families' NLL with the shares (1 unless it lowers it).
+   * distribution, on the validation families' NLL with the shares (1 unless it lowers it). On
+   * by default: it keeps the larger share κ the default gives the expert from costing ECE.
    */
   readonly fitMixtureTemperature: boolean;
   /**
@@ -164,7 +165,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   calibrationWeighting: "samples",
   calibrationMode: "pooled",
   contextExpert: true,
-  fitMixtureTemperature: false,
+  fitMixtureTemperature: true,
   expertEvidence: DEFAULT_EXPERT_EVIDENCE,
   confidenceEvidence: null,
   clipFeatures: false,

@@ -13,10 +13,10 @@ const klRecipe = (name: string, flags: object = {}): object => ({
   balance: false,
   expertSkip: false,
   contextExpert: true,
-  fitMixtureTemperature: false,
+  fitMixtureTemperature: true,
   confidenceEvidence: null,
   clipFeatures: false,
-  expertEvidence: { prior: 0.2, switchRate: 0.1, maxShare: 0.3 },
+  expertEvidence: { prior: 0.2, switchRate: 0.1, maxShare: 0.6 },
   familyBalance: false,
   ...flags,
 });
@@ -31,14 +31,21 @@ describe("student recipes", () => {
     expect(parseStudentRecipe("kl-noevid")).toEqual(klRecipe("kl-noevid", { expertEvidence: null }));
     expect(parseStudentRecipe("kl-calfolds4")).toEqual(klRecipe("kl-calfolds4", { calibrationFolds: 4 }));
     expect(parseStudentRecipe("kl-clip")).toEqual(klRecipe("kl-clip", { clipFeatures: true }));
-    expect(parseStudentRecipe("kl-mixtemp-confevid")).toEqual(
-      klRecipe("kl-mixtemp-confevid", {
-        fitMixtureTemperature: true,
+    expect(parseStudentRecipe("kl-nomixtemp-confevid")).toEqual(
+      klRecipe("kl-nomixtemp-confevid", {
+        fitMixtureTemperature: false,
         confidenceEvidence: { levels: [2, 1, 0.5, 0.25], prior: 0.2, switchRate: 0.05 },
       }),
     );
     expect(parseStudentRecipe("kl-share100")).toEqual(
       klRecipe("kl-share100", { expertEvidence: { prior: 0.2, switchRate: 0.1, maxShare: 1 } }),
+    );
+    // The former default: κ = 0.3 and no temperature on the mixture.
+    expect(parseStudentRecipe("kl-share30-nomixtemp")).toEqual(
+      klRecipe("kl-share30-nomixtemp", {
+        fitMixtureTemperature: false,
+        expertEvidence: { prior: 0.2, switchRate: 0.1, maxShare: 0.3 },
+      }),
     );
     expect(
       studentRecipesOf(["ngram:3", "student:kl", "cal:student:ce-balance", "student:kl"]).map((r) => r.name),

@@ -258,7 +258,8 @@ describe("training a student on real traces", () => {
     const scaled = await (await loadStudentPredictor(dir)).predict(states);
     writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...v1, formatVersion: 1 }));
     expect(await (await loadStudentPredictor(dir)).predict(states)).toEqual(scaled);
-    // With a prior weight α, no in-context expert and no feasibility rule, every probability is at least α times the prior's.
+    // With a prior weight α, no in-context expert, no temperature on the mixture and no feasibility rule, every
+    // probability is at least α times the prior's.
     writeFileSync(
       join(dir, "weights.json"),
       JSON.stringify({
@@ -267,6 +268,7 @@ describe("training a student on real traces", () => {
         feasibility: "none",
         expertWeight: undefined,
         expertEvidence: undefined,
+        mixtureTemperature: undefined,
       }),
     );
     for (const p of await (await loadStudentPredictor(dir)).predict(states))

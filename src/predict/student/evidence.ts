@@ -36,11 +36,14 @@ export interface ExpertEvidence {
 
 /**
  * The mixture every student uses unless told otherwise: the expert starts at 0.2 of a share
- * capped at 0.3 (0.06), a tenth of the weight drifts back each event (a memory of about ten
- * events). Chosen by leave-family-out CV over four settings, against the fixed share
- * (docs/experiments/training.md, "The expert's share earned by evidence").
+ * capped at 0.6 (0.12), a tenth of the weight drifts back each event (a memory of about ten
+ * events). π and ρ were chosen by leave-family-out CV over four settings, against the fixed
+ * share (docs/experiments/training.md, "The expert's share earned by evidence"); κ was raised
+ * from 0.3 to 0.6, with a temperature on the mixture fitted on validation, so that a run whose
+ * history the in-context n-gram keeps predicting is answered by it even where the student is
+ * sure of something else ("Where the student overrides its run's own evidence").
  */
-export const DEFAULT_EXPERT_EVIDENCE: ExpertEvidence = { prior: 0.2, switchRate: 0.1, maxShare: 0.3 };
+export const DEFAULT_EXPERT_EVIDENCE: ExpertEvidence = { prior: 0.2, switchRate: 0.1, maxShare: 0.6 };
 
 /**
  * How the answer's confidence follows the evidence: the student-and-expert mixture at several
