@@ -302,8 +302,11 @@ export function crossValidationLine(board: CrossValidationBoard, headline: strin
             ? ""
             : ` vs ${pct(reference.familyMean.estimate)}`) +
           ")";
+    const programs = shown.againstReference?.programs;
+    const behind =
+      programs === undefined ? "" : `, behind it on ${programs.behind} of ${programs.of} programs by > 2 points`;
     return (
-      `${a.abstraction} ${shown.name} ${pct(shown.accuracy.estimate)} ${pctInterval(shown.accuracy)}${versus}${familyMeans}; ` +
+      `${a.abstraction} ${shown.name} ${pct(shown.accuracy.estimate)} ${pctInterval(shown.accuracy)}${versus}${familyMeans}${behind}; ` +
       `LOO ceiling ${pct(a.ceilingLoo)} (gap ${points(shown.gapToCeilingLoo)} points); ` +
       `ECE ${fixed(shown.ece.estimate)}${sets}`
     );

@@ -182,7 +182,7 @@ describe("crossValidationLine", () => {
   it("headlines the student run chose, beside the reference and the LOO ceiling", () => {
     expect(crossValidationLine(board, "student:kl")).toBe(
       "cross-validation (2 folds of families): depth student:kl 100.0% [100.0, 100.0], ngram-ctx:4 50.0% " +
-        "(family mean 100.0% vs 50.0%); " +
+        "(family mean 100.0% vs 50.0%), behind it on 0 of 6 programs by > 2 points; " +
         "LOO ceiling 100.0% (gap 0.0 points); ECE 0.200, 90% sets cover 50.0%",
     );
     // No headline student: the first student listed.
