@@ -36,6 +36,7 @@ interface TrainCliOptions {
   expertEvidence: string | false;
   confidenceEvidence?: boolean;
   mixtureTemperature?: boolean;
+  expertTemperature?: boolean;
   clipFeatures?: boolean;
   familyBalance?: boolean;
   abstraction: string;
@@ -146,6 +147,10 @@ export function registerTrain(program: Command): void {
         "(its confidence earned by the run's own evidence)",
     )
     .option(
+      "--expert-temperature",
+      "with the expert's share earned by evidence, also fit a temperature on the expert before it is mixed in, on validation",
+    )
+    .option(
       "--no-mixture-temperature",
       "with the expert's share earned by evidence, do not fit a temperature on the mixed distribution on validation",
     )
@@ -193,6 +198,7 @@ export function registerTrain(program: Command): void {
           expertEvidence: opts.expertEvidence === false ? null : parseExpertEvidence(opts.expertEvidence),
           confidenceEvidence: opts.confidenceEvidence === true ? DEFAULT_CONFIDENCE_EVIDENCE : null,
           fitMixtureTemperature: opts.mixtureTemperature !== false,
+          fitExpertTemperature: opts.expertTemperature === true,
           clipFeatures: opts.clipFeatures === true,
           familyBalance: opts.familyBalance === true,
           splitGrid: opts.splitGrid,

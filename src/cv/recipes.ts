@@ -21,7 +21,8 @@ import { DEFAULT_TRAIN_OPTIONS, type CalibrationMode, type TrainStudentOptions }
  * log-probabilities wired into the event logits: `--expert-skip`) and "-noctxmix" (without the run's
  * in-context n-gram mixed into the calibrated distribution: `--no-context-expert`), "-shareN" (the largest share κ of the
  * evidence-earned mixture N/100, e.g. -share30: `--expert-evidence π,ρ,N/100`), "-nomixtemp" (no
- * temperature fitted on the mixture: `--no-mixture-temperature`), "-confevid" (the
+ * temperature fitted on the mixture: `--no-mixture-temperature`), "-exptemp" (a temperature fitted
+ * on the expert before it is mixed in: `--expert-temperature`), "-confevid" (the
  * student's confidence earned by evidence too: `--confidence-evidence`), "-clip" (features clipped
  * into their training range: `--clip-features`), "-noevid" (its
  * share fixed rather than earned by the run's earlier events: `--no-expert-evidence`) and "-fambal"
@@ -38,6 +39,8 @@ export interface StudentRecipe {
   readonly contextExpert: boolean;
   /** Fit the temperature of the evidence-earned mixture T_m (the default; recipe flag -nomixtemp: not). */
   readonly fitMixtureTemperature: boolean;
+  /** Fit a temperature on the expert before mixing, T_c (recipe flag -exptemp). */
+  readonly fitExpertTemperature: boolean;
   /** The evidence-earned share of the in-context expert; null: the fixed share (recipe flag -noevid). */
   readonly expertEvidence: ExpertEvidence | null;
   /** The student's confidence earned by evidence (recipe flag -confevid); null: the calibrated student. */
@@ -73,6 +76,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
         f === "noctxmix" ||
         f === "noevid" ||
         f === "nomixtemp" ||
+        f === "exptemp" ||
         f === "confevid" ||
         f === "clip" ||
         f === "fambal" ||
@@ -89,7 +93,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
   if (!valid) {
     throw new UsageError(
       `"${name}" is not a student recipe (eval --cv trains one in every fold, run --student on the corpus)`,
-      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -noctxmix, -nomixtemp, -confevid, -clip, " +
+      "Name a recipe: an objective (ce, kl, trajectory) with optional -tags, -balance, -skip, -noctxmix, -nomixtemp, -exptemp, -confevid, -clip, " +
         "-noevid or -shareN (1 ≤ N ≤ 100), -fambal, " +
         "and one of -calfoldsN (N ≥ 2), -memcal, -ctxcal, e.g. student:kl or student:kl-tags; " +
         "saved adapters cannot be cross-validated (they were trained on some of the test families).",
@@ -103,6 +107,7 @@ export function parseStudentRecipe(name: string): StudentRecipe {
     expertSkip: flags.includes("skip"),
     contextExpert: !flags.includes("noctxmix"),
     fitMixtureTemperature: !flags.includes("nomixtemp"),
+    fitExpertTemperature: flags.includes("exptemp"),
     expertEvidence: flags.includes("noevid")
       ? null
       : largestShare === undefined
@@ -125,6 +130,7 @@ export function recipeTrainOptions(recipe: StudentRecipe): Partial<TrainStudentO
     expertSkip: recipe.expertSkip,
     contextExpert: recipe.contextExpert,
     fitMixtureTemperature: recipe.fitMixtureTemperature,
+    fitExpertTemperature: recipe.fitExpertTemperature,
     expertEvidence: recipe.expertEvidence,
     confidenceEvidence: recipe.confidenceEvidence,
     familyBalance: recipe.familyBalance,

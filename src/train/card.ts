@@ -264,6 +264,7 @@ export function studentCard(facts: CardFacts): StudentCard {
             : `levels ${facts.student.confidence.levels.join(",")}, prior ${facts.student.confidence.prior}, ` +
               `switch rate ${facts.student.confidence.switchRate}`,
         mixtureTemperature: (calibration.mixtureTemperature ?? 1).toFixed(3),
+        expertTemperature: (calibration.expertTemperature ?? 1).toFixed(3),
         programWeighting: "min(1, 4·median/n_p) on training rows and validation counts",
       },
       featureVersion: FEATURE_VERSION,

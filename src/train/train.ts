@@ -144,25 +144,35 @@ export async function trainOnSplit(
     fitted.evidence === undefined
       ? null
       : studentEvidence(fitted, fitted.evidence, keptStates(validationSide.states), inputs);
-  // With shares earned by evidence, the temperature of the mixture they make (T_m), on the same
-  // validation families; the shares themselves read the unmixed student, so T_m leaves them as they are.
-  const student =
-    validationShares === null || !options.fitMixtureTemperature
-      ? fitted
+  // With shares earned by evidence, a temperature on the expert before it is mixed in (T_c), then
+  // one on the mixture (T_m), each when asked, on the same validation families; the shares
+  // themselves read the unmixed student and the raw expert, so neither moves them.
+  const withTemperature = (
+    base: typeof fitted,
+    key: "expertTemperature" | "mixtureTemperature",
+    wanted: boolean,
+  ): typeof fitted =>
+    validationShares === null || !wanted
+      ? base
       : {
-          ...fitted,
+          ...base,
           calibration: {
-            ...fitted.calibration,
-            mixtureTemperature: fitMixtureTemperature((t) =>
+            ...base.calibration,
+            [key]: fitMixtureTemperature((t) =>
               contextualNll(
-                fitted.validationLogits,
+                base.validationLogits,
                 validation,
-                { ...fitted, calibration: { ...fitted.calibration, mixtureTemperature: t } },
+                { ...base, calibration: { ...base.calibration, [key]: t } },
                 validationShares,
               ),
             ),
           },
         };
+  const student = withTemperature(
+    withTemperature(fitted, "expertTemperature", options.fitExpertTemperature),
+    "mixtureTemperature",
+    options.fitMixtureTemperature,
+  );
   const majorityEvent = majorityEventOf(fitSide.samples, validationSide.states);
   const card = studentCard({
     name,
@@ -410,6 +420,7 @@ function studentWeights(student: CalibratedEnsemble, usesStaticFeatures: boolean
     prior: Array.from(calibration.prior),
     ...(calibration.expertWeight === undefined ? {} : { expertWeight: calibration.expertWeight }),
     ...(calibration.mixtureTemperature === undefined ? {} : { mixtureTemperature: calibration.mixtureTemperature }),
+    ...(calibration.expertTemperature === undefined ? {} : { expertTemperature: calibration.expertTemperature }),
     ...(memberTemperatures === undefined ? {} : { memberTemperatures }),
     ...(context === undefined ? {} : { contextTemperature: context }),
     ...(student.evidence === undefined ? {} : { expertEvidence: student.evidence }),

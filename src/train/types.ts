@@ -105,6 +105,8 @@ export interface TrainStudentOptions {
    * by default: it keeps the larger share κ the default gives the expert from costing ECE.
    */
   readonly fitMixtureTemperature: boolean;
+  /** With the expert's share earned by evidence: also fit T_c, a temperature on the expert before it is mixed in. */
+  readonly fitExpertTemperature: boolean;
   /**
    * With the in-context expert: its share per row earned by the run's own earlier events (a
    * fixed-share Bayesian mixture of student and expert, src/predict/student/evidence.ts) in
@@ -166,6 +168,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   calibrationMode: "pooled",
   contextExpert: true,
   fitMixtureTemperature: true,
+  fitExpertTemperature: false,
   expertEvidence: DEFAULT_EXPERT_EVIDENCE,
   confidenceEvidence: null,
   clipFeatures: false,

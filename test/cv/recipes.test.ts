@@ -14,6 +14,7 @@ const klRecipe = (name: string, flags: object = {}): object => ({
   expertSkip: false,
   contextExpert: true,
   fitMixtureTemperature: true,
+  fitExpertTemperature: false,
   confidenceEvidence: null,
   clipFeatures: false,
   expertEvidence: { prior: 0.2, switchRate: 0.1, maxShare: 0.6 },
@@ -40,6 +41,7 @@ describe("student recipes", () => {
     expect(parseStudentRecipe("kl-share100")).toEqual(
       klRecipe("kl-share100", { expertEvidence: { prior: 0.2, switchRate: 0.1, maxShare: 1 } }),
     );
+    expect(parseStudentRecipe("kl-exptemp")).toEqual(klRecipe("kl-exptemp", { fitExpertTemperature: true }));
     // The former default: κ = 0.3 and no temperature on the mixture.
     expect(parseStudentRecipe("kl-share30-nomixtemp")).toEqual(
       klRecipe("kl-share30-nomixtemp", {

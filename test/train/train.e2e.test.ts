@@ -237,6 +237,26 @@ describe("training a student on real traces", () => {
     await expect(loadStudentPredictor(c.dir)).rejects.toThrow(/malformed feature range/);
   });
 
+  it("fits a temperature on the expert before it is mixed in when asked, and the predictor reads it back", async () => {
+    const student = await train({
+      objective: "kl",
+      model: "mlp",
+      abstraction: "depth",
+      epochs: 8,
+      fitExpertTemperature: true,
+    });
+    expect(student.weights.expertTemperature).toBeGreaterThan(0);
+    expect(student.card.training.hyperParameters.expertTemperature).toBe(student.weights.expertTemperature!.toFixed(3));
+    const dir = join(corpus.scratch, "adapters", "expert-temperature");
+    saveAdapter(dir, student);
+    const states = holdoutStates("depth");
+    const metrics = holdoutMetrics(states, await (await loadStudentPredictor(dir)).predict(states), student);
+    expect(metrics.nll).toBeCloseTo(student.card.holdout!.nll, 6); // the predictor computes what the card was scored with
+    const weights = JSON.parse(readFileSync(join(dir, "weights.json"), "utf8"));
+    writeFileSync(join(dir, "weights.json"), JSON.stringify({ ...weights, expertTemperature: -1 }));
+    await expect(loadStudentPredictor(dir)).rejects.toThrow(/malformed weights/);
+  });
+
   it("calibrates toward the training class marginal, and reads version-1 adapters as temperature scaling", async () => {
     const student = await train({ objective: "kl", model: "mlp", tags: true });
     const w = student.weights;

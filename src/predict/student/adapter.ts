@@ -70,15 +70,12 @@ function upgradeWeights(value: unknown): StudentWeights | null {
 
 /** The prior is a distribution over the events and its weight is in [0, 1). */
 function validPrior(weights: StudentWeights): boolean {
-  const { prior, priorWeight, expertWeight, mixtureTemperature } = weights;
+  const { prior, priorWeight, expertWeight, mixtureTemperature, expertTemperature } = weights;
   if (typeof priorWeight !== "number" || !(priorWeight >= 0 && priorWeight < 1)) return false;
   if (expertWeight !== undefined && !(typeof expertWeight === "number" && expertWeight >= 0 && expertWeight < 1))
     return false;
-  if (
-    mixtureTemperature !== undefined &&
-    !(typeof mixtureTemperature === "number" && mixtureTemperature > 0 && Number.isFinite(mixtureTemperature))
-  )
-    return false;
+  for (const t of [mixtureTemperature, expertTemperature])
+    if (t !== undefined && !(typeof t === "number" && t > 0 && Number.isFinite(t))) return false;
   if (
     !Array.isArray(prior) ||
     prior.length !== EVENT_TYPES.length ||

@@ -54,6 +54,11 @@ export interface StudentCalibration extends Calibration {
    */
   readonly mixtureTemperature?: number;
   /**
+   * T_c, a temperature on the in-context expert's distribution before it is mixed in (c ∝ c^(1/T_c)),
+   * fitted on the validation families with the shares the evidence earned; absent: 1.
+   */
+  readonly expertTemperature?: number;
+  /**
    * The confidence levels' weights a row's run earned (evidence.ts, ConfidenceEvidence): after the
    * expert is mixed in, q becomes Σ_ℓ v_ℓ·q^(1/ℓ) (each renormalised); absent: q as it is.
    */
@@ -126,8 +131,11 @@ export function calibrateRow(
   calibrateInPlace(q, classes, c);
   const beta = "expertWeight" in c ? (c.expertWeight ?? 0) : 0;
   if (beta > 0 && features !== null) {
-    if (expertInto(features, (maskAt / classes) * FEATURE_COUNT, classes, expert))
+    if (expertInto(features, (maskAt / classes) * FEATURE_COUNT, classes, expert)) {
+      const t = "expertTemperature" in c ? (c.expertTemperature ?? 1) : 1;
+      if (t !== 1) temperInPlace(expert, classes, t);
       for (let k = 0; k < classes; k++) q[k] = (1 - beta) * q[k]! + beta * expert[k]!;
+    }
   }
   if ("confidence" in c && c.confidence !== undefined && c.confidence.levels.length > 1)
     mixLevelsInPlace(q, classes, c.confidence.levels, c.confidence.weights);

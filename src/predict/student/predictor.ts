@@ -39,6 +39,7 @@ export async function loadStudentPredictor(path: string, options: StudentPredict
     infeasibleCap: weights.infeasibleCap ?? 0,
     ...(weights.expertWeight === undefined ? {} : { expertWeight: weights.expertWeight }),
     ...(weights.mixtureTemperature === undefined ? {} : { mixtureTemperature: weights.mixtureTemperature }),
+    ...(weights.expertTemperature === undefined ? {} : { expertTemperature: weights.expertTemperature }),
   };
   const known = new Map<string, StaticFeatures | null>(Object.entries(features.staticFeatures));
   const ngram = loadedNgram(features.ngram);

@@ -39,6 +39,8 @@ export interface StudentWeights {
   readonly expertWeight?: number;
   /** T_m, the temperature on the distribution after the expert is mixed in (absent: 1). */
   readonly mixtureTemperature?: number;
+  /** T_c, the temperature on the in-context expert's distribution before it is mixed in (absent: 1). */
+  readonly expertTemperature?: number;
   /**
    * The expert's share per row from the run's own earlier events (evidence.ts), in place of the
    * fixed expertWeight (absent: the fixed share).
