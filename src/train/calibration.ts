@@ -109,10 +109,10 @@ export function fitStudentCalibration(
 }
 
 /**
- * T_m ∈ [0.05, 20], the temperature on the mixed distribution, minimising `nllAt(T_m)` (the
- * validation NLL with the evidence-earned shares); 1 unless another temperature lowers it.
+ * T ∈ [0.05, 20] minimising `nllAt(T)` (the validation NLL with the evidence-earned shares), 1
+ * unless another temperature lowers it: T_m on the mixed distribution, T_c on the expert.
  */
-export function fitMixtureTemperature(nllAt: (t: number) => number): number {
+export function temperatureOrOne(nllAt: (t: number) => number): number {
   const t = goldenTemperature(nllAt, 40);
   return nllAt(t) < nllAt(1) - 1e-9 ? t : 1;
 }

@@ -23,7 +23,7 @@ import { outOfFoldRows, withOutOfFold } from "./calibration-set.js";
 import {
   CONTEXT_CALIBRATION_FEATURE,
   fitContextTemperature,
-  fitMixtureTemperature,
+  temperatureOrOne,
   fitStudentCalibration,
   memberTemperatures,
 } from "./calibration.js";
@@ -158,7 +158,7 @@ export async function trainOnSplit(
           ...base,
           calibration: {
             ...base.calibration,
-            [key]: fitMixtureTemperature((t) =>
+            [key]: temperatureOrOne((t) =>
               contextualNll(
                 base.validationLogits,
                 validation,

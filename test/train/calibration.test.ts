@@ -12,7 +12,7 @@ import {
 import { FEATURE_COUNT, FEATURE_SPEC } from "../../src/predict/student/features.js";
 import {
   fitContextTemperature,
-  fitMixtureTemperature,
+  temperatureOrOne,
   fitStudentCalibration,
   memberTemperatures,
 } from "../../src/train/calibration.js";
@@ -160,8 +160,8 @@ describe("the in-context expert's share β", () => {
 
 describe("the temperature of the mixture T_m", () => {
   it("finds the temperature that minimises the loss, and keeps 1 unless another one lowers it", () => {
-    expect(fitMixtureTemperature((t) => (Math.log(t) - Math.log(2.5)) ** 2)).toBeCloseTo(2.5, 3);
-    expect(fitMixtureTemperature((t) => Math.log(t) ** 2)).toBe(1);
+    expect(temperatureOrOne((t) => (Math.log(t) - Math.log(2.5)) ** 2)).toBeCloseTo(2.5, 3);
+    expect(temperatureOrOne((t) => Math.log(t) ** 2)).toBe(1);
   });
 
   it("tempers the distribution after the expert is mixed in, keeping the order of the events", () => {
