@@ -10,7 +10,7 @@ import {
   mcnemar,
 } from "../metrics/index.js";
 import { EvaluationInputError } from "./errors.js";
-import type { PredictorComparison, ProgramLead, ProgramLeads, SampleScores } from "./types.js";
+import type { PredictorComparison, ProgramAccuracy, ProgramLead, ProgramLeads, SampleScores } from "./types.js";
 
 /** A program counts as led by a predictor when its accuracy there is more than this above the other's (2 points). */
 export const PROGRAM_LEAD_MARGIN = 0.02;
@@ -54,30 +54,36 @@ export function compare(a: SampleScores, b: SampleScores, options: BootstrapOpti
   };
 }
 
+/** Each program's accuracy (the mean tie credit of its samples), in order of the program's name. */
+export function programAccuracy(programs: readonly string[], credit: readonly number[]): ProgramAccuracy[] {
+  const sums = new Map<string, { samples: number; credit: number }>();
+  programs.forEach((program, i) => {
+    let s = sums.get(program);
+    if (s === undefined) sums.set(program, (s = { samples: 0, credit: 0 }));
+    s.samples++;
+    s.credit += credit[i]!;
+  });
+  return [...sums]
+    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+    .map(([program, s]) => ({ program, samples: s.samples, accuracy: s.credit / s.samples }));
+}
+
 /**
- * Each program's accuracy (mean tie credit of its samples) under A and under B, and the
- * programs where one is more than PROGRAM_LEAD_MARGIN ahead. Pooled and per-family accuracy
- * weigh a long program like many short ones, so a predictor can trail on several programs
- * and still lead overall; this says where.
+ * Each program's accuracy under A and under B, and the programs where one is more than
+ * PROGRAM_LEAD_MARGIN ahead. Pooled and per-family accuracy weigh a long program like many
+ * short ones, so a predictor can trail on several programs and still lead overall; this says where.
  */
 export function programLeads(
   programs: readonly string[],
   creditA: readonly number[],
   creditB: readonly number[],
 ): ProgramLeads {
-  const sums = new Map<string, { samples: number; a: number; b: number }>();
-  programs.forEach((program, i) => {
-    let s = sums.get(program);
-    if (s === undefined) sums.set(program, (s = { samples: 0, a: 0, b: 0 }));
-    s.samples++;
-    s.a += creditA[i]!;
-    s.b += creditB[i]!;
-  });
-  const leads: ProgramLead[] = [...sums].map(([program, s]) => ({
-    program,
-    samples: s.samples,
-    accuracyA: s.a / s.samples,
-    accuracyB: s.b / s.samples,
+  const b = programAccuracy(programs, creditB);
+  const leads: ProgramLead[] = programAccuracy(programs, creditA).map((a, i) => ({
+    program: a.program,
+    samples: a.samples,
+    accuracyA: a.accuracy,
+    accuracyB: b[i]!.accuracy,
   }));
   const byLead = (sign: number): ProgramLead[] =>
     leads

@@ -14,7 +14,7 @@ import {
 } from "../dataset/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { probabilityVectorProblem } from "../predict/index.js";
-import { compare } from "./compare.js";
+import { compare, programAccuracy } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
 import {
   calibrationBin,
@@ -430,6 +430,7 @@ function scorePredictor(
     programs: table.programs,
     clusterUnit: table.clusterUnit,
     accuracy: labels.accuracy,
+    programAccuracy: programAccuracy(table.samplePrograms, labels.credit),
     accuracyInterval: labels.accuracyInterval,
     modeAccuracy: dist.modeAccuracy,
     ceiling: bounds.ceiling,

@@ -2,7 +2,7 @@
 // scoring of leave-family-out cross-validation (src/cv trains and runs it), and storage of
 // results for reports.
 export { evaluate, MIN_SAMPLES_FOR_ENTROPY } from "./evaluate.js";
-export { compare, programLeads, PROGRAM_LEAD_MARGIN } from "./compare.js";
+export { compare, programAccuracy, programLeads, PROGRAM_LEAD_MARGIN } from "./compare.js";
 export {
   saveEvaluation,
   loadEvaluation,
@@ -21,6 +21,7 @@ export type {
   PredictorComparison,
   PredictorEvaluation,
   PredictorOutput,
+  ProgramAccuracy,
   ProgramLead,
   ProgramLeads,
   SampleScores,

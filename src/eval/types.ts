@@ -72,6 +72,8 @@ export interface PredictorEvaluation {
   readonly clusterUnit: ClusterUnit;
   /** Sample level: top label against each run's observed next event; a tie of m top labels earns 1/m. */
   readonly accuracy: number;
+  /** The same accuracy program by program, in order of name (absent in results stored before it). */
+  readonly programAccuracy?: readonly ProgramAccuracy[];
   /** Cluster bootstrap 95 % interval of `accuracy`. */
   readonly accuracyInterval: BootstrapInterval;
   /** State level: share of the tied top labels that are a mode of p̂ (any tied mode counts). */
@@ -146,6 +148,13 @@ export interface PredictorComparison {
    * accuracy can hide a program lost). Absent in evaluations stored before it existed.
    */
   readonly programLeads?: ProgramLeads;
+}
+
+/** One program's accuracy: the mean tie credit of its samples. */
+export interface ProgramAccuracy {
+  readonly program: string;
+  readonly samples: number;
+  readonly accuracy: number;
 }
 
 /** One program's accuracy under both predictors of a comparison. */

@@ -131,6 +131,20 @@ describe("evaluate", () => {
     expect(c.difference.clusters).toBe(2);
     expect(c.difference.lower).toBeGreaterThanOrEqual(0);
     expect(c.difference.upper).toBeLessThanOrEqual(5 / 6 + 1e-12);
+    // Program by program: the oracle leads on both, the uniform predictor scores 1/6 on each.
+    expect(c.programLeads).toMatchObject({ programs: 2, aAhead: 2, bAhead: 0 });
+  });
+
+  it("gives each predictor's accuracy program by program, in order of name", () => {
+    const [oracle, uniform] = result.predictors;
+    expect(oracle!.programAccuracy).toEqual([
+      { program: "A", samples: 6, accuracy: expect.closeTo(5 / 6, 12) },
+      { program: "B", samples: 2, accuracy: expect.closeTo(0.5, 12) },
+    ]);
+    expect(uniform!.programAccuracy!.map((p) => p.accuracy)).toEqual([
+      expect.closeTo(1 / 6, 12),
+      expect.closeTo(1 / 6, 12),
+    ]);
   });
 
   it("resamples families, not programs, when the samples span enough of them", () => {

@@ -8,9 +8,15 @@ import { ORACLE, STATES, UNIFORM, samplesOf } from "./fixtures/states.js";
 import { syntheticSplit } from "./fixtures/synthetic.js";
 import { evaluateBefore } from "./reference/evaluateBefore.js";
 
-/** The result without the fields issue 25 added (the Brier and NLL intervals), to compare with the former evaluate. */
+/**
+ * The result without the fields added since (issue 25's Brier and NLL intervals, the accuracy
+ * program by program), to compare with the former evaluate.
+ */
 function withoutNewIntervals(result: EvaluationResult): EvaluationResult {
-  return { ...result, predictors: result.predictors.map(({ brierInterval: _b, nllInterval: _n, ...rest }) => rest) };
+  return {
+    ...result,
+    predictors: result.predictors.map(({ brierInterval: _b, nllInterval: _n, programAccuracy: _p, ...rest }) => rest),
+  };
 }
 
 // evaluate holds samples in typed columns and accumulates every sample metric in one pass;
