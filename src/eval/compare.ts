@@ -22,7 +22,11 @@ export const PROGRAM_LEADS_LISTED = 3;
  * in the same order, as `evaluate` produces them). The bootstrap and the test resample
  * clusters (families, or programs), not samples: see clusterBootstrapMeanDifference for why.
  */
-export function compare(a: SampleScores, b: SampleScores, options: BootstrapOptions = {}): PredictorComparison {
+export function compare(
+  a: SampleScores,
+  b: SampleScores,
+  options: BootstrapOptions = {},
+): PredictorComparison & { readonly programLeads: ProgramLeads } {
   const sameSamples =
     a.credit.length === b.credit.length &&
     a.abstraction === b.abstraction &&

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { UsageError } from "../errors.js";
 import { ceilingAccuracy, leaveOneRunOutCeiling, type Abstraction, type State } from "../dataset/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
-import { compare, programLeads } from "./compare.js";
+import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
 import { chooseClusters } from "./evaluate.js";
 import {
@@ -617,7 +617,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
             reference,
             difference: c.difference,
             p: c.clusterTest.pValue,
-            programLeads: programLeads(programs, credits.get(o.name)!, credits.get(reference)!),
+            programLeads: c.programLeads,
             clusterMeanDifference: clusterBootstrapMeanDifferenceOfSums(
               ones,
               clusterMeans.get(o.name)!,
