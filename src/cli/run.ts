@@ -26,8 +26,21 @@ interface RunFlags {
 }
 
 const predictorJson = (p: PipelineSummary["predictors"][number]) => {
-  const { name, accuracy, accuracyInterval, ceiling, ceilingLoo, majority, ece, eceInterval, macroF1, recall } = p;
-  return { name, accuracy, accuracyInterval, ceiling, ceilingLoo, majority, ece, eceInterval, macroF1, recall };
+  const { name, accuracy, accuracyInterval, otherRunsAccuracy, ceiling, ceilingLoo, majority, ece, eceInterval } = p;
+  const { macroF1, recall } = p;
+  return {
+    name,
+    accuracy,
+    accuracyInterval,
+    otherRunsAccuracy,
+    ceiling,
+    ceilingLoo,
+    majority,
+    ece,
+    eceInterval,
+    macroF1,
+    recall,
+  };
 };
 
 const sectionJson = (s: SectionSummary) => ({

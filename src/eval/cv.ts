@@ -232,6 +232,8 @@ export interface StateSampleColumns {
   readonly observed: Uint8Array;
   /** Per sample: its run id. */
   readonly runOf: Float64Array;
+  /** Per sample: 1 when its run is not the one its state's representative prefix was read from. */
+  readonly unread: Uint8Array;
   /** Per sample: index of its program in `programNames`. */
   readonly programOf: Int32Array;
   readonly programNames: readonly string[];
@@ -296,6 +298,7 @@ export function foldColumnsOf(fold: FoldAnswers): FoldColumns {
   const stateOf = new Int32Array(m);
   const observed = new Uint8Array(m);
   const runOf = new Float64Array(m);
+  const unread = new Uint8Array(m);
   const programOf = new Int32Array(m);
   const programIndex = new Map<string, number>();
   fold.samples.forEach((s, j) => {
@@ -308,6 +311,7 @@ export function foldColumnsOf(fold: FoldAnswers): FoldColumns {
     stateOf[j] = i;
     observed[j] = EVENT_TYPES.indexOf(s.next);
     runOf[j] = sampleRun(s);
+    unread[j] = runOf[j] === fold.states[i].representative.runId ? 0 : 1;
     const program = sampleProgram(s);
     let p = programIndex.get(program);
     if (p === undefined) programIndex.set(program, (p = programIndex.size));
@@ -325,6 +329,7 @@ export function foldColumnsOf(fold: FoldAnswers): FoldColumns {
     stateOf,
     observed,
     runOf,
+    unread,
     programOf,
     programNames: [...programIndex.keys()],
     outputs: fold.outputs,
@@ -362,6 +367,7 @@ export function poolFolds(folds: readonly FoldColumns[]): PooledFolds {
   const stateOf = new Int32Array(samples);
   const observed = new Uint8Array(samples);
   const runOf = new Float64Array(samples);
+  const unread = new Uint8Array(samples);
   const programOf = new Int32Array(samples);
   const foldOf = new Int32Array(samples);
   const programIndex = new Map<string, number>();
@@ -383,6 +389,7 @@ export function poolFolds(folds: readonly FoldColumns[]): PooledFolds {
     }
     observed.set(fold.observed, sampleOffset);
     runOf.set(fold.runOf, sampleOffset);
+    unread.set(fold.unread, sampleOffset);
     for (const name of complete) {
       const output = fold.outputs.find((o) => o.name === name)!;
       probabilities.get(name)!.set(output.probabilities, stateOffset * K);
@@ -407,6 +414,7 @@ export function poolFolds(folds: readonly FoldColumns[]): PooledFolds {
     stateOf,
     observed,
     runOf,
+    unread,
     programOf,
     programNames: [...programIndex.keys()],
     foldOf,
@@ -422,6 +430,11 @@ export interface CrossValidatedPredictor {
   /** Tie-credit accuracy with its family-bootstrap 95 % interval (as evaluate() computes it). */
   readonly accuracy: BootstrapInterval;
   /**
+   * The same on the samples of the runs the predictor did not read (PredictorEvaluation's
+   * otherRunsAccuracy): independent of the runs per program, bounded by the leave-one-run-out ceiling.
+   */
+  readonly otherRunsAccuracy: BootstrapInterval;
+  /**
    * The mean over clusters (families) of each cluster's accuracy, with its cluster-bootstrap
    * interval: every family counts once, whatever its sample count — the estimate for a new
    * family of code, where the pooled accuracy is led by the families with the longest runs.
@@ -436,9 +449,13 @@ export interface CrossValidatedPredictor {
   readonly macroF1: number;
   /** Recall of each event (NaN when it never occurred), with tie credit. */
   readonly recall: Readonly<Record<EventType, number>>;
-  /** Leave-one-run-out ceiling − accuracy (the room left, as a fraction). */
+  /**
+   * Leave-one-run-out ceiling − accuracy on the other runs (the room left, as a fraction): the
+   * ceiling scores every sample against the runs it is not from, as otherRunsAccuracy does; the
+   * pooled accuracy also scores the run the predictor read, which its own prefix predicts far better.
+   */
   readonly gapToCeilingLoo: number;
-  /** accuracy / leave-one-run-out ceiling. */
+  /** Accuracy on the other runs / leave-one-run-out ceiling. */
   readonly shareOfCeilingLoo: number;
   /** Accuracy in each fold (same order as the folds). */
   readonly foldAccuracy: readonly number[];
@@ -542,6 +559,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
   const byFold = samplesBy(foldOfSample);
   const foldRows = Array.from({ length: options.folds }, (_, f) => byFold.get(f) ?? []);
   const clusterRows = samplesBy(clusters);
+  const unreadRows = observed.flatMap((_, i) => (pooled.unread[i] === 1 ? [i] : []));
   const clusterNames = [...clusterRows.keys()].sort();
   const ceilingLoo = leaveOneRunOutCeiling(
     Array.from(stateOf, (state, i) => ({ state, run: pooled.runOf[i]!, observed: observed[i]! })),
@@ -563,7 +581,12 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     // Accuracy is the mean tie credit (metrics' accuracy()), over all samples or a group of them.
     const meanCredit = (members: readonly number[]): number =>
       members.reduce((sum, i) => sum + credit[i]!, 0) / members.length;
-    const estimate = credit.reduce((sum, c) => sum + c, 0) / credit.length;
+    const otherRunsAccuracy = clusterBootstrapMeanDifference(
+      unreadRows.map((i) => clusters[i]!),
+      unreadRows.map((i) => credit[i]!),
+      unreadRows.map(() => 0),
+      bootstrap,
+    );
     const byCluster = clusterNames.map((cluster) => {
       const members = clusterRows.get(cluster)!;
       return { cluster, samples: members.length, accuracy: meanCredit(members) };
@@ -573,6 +596,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     return {
       name: output.name,
       accuracy: clusterBootstrapMeanDifference(clusters, credit, zeros, bootstrap),
+      otherRunsAccuracy,
       clusterMeanAccuracy: clusterBootstrapMeanDifferenceOfSums(ones, clusterMean, noClusterMean, bootstrap),
       ece: {
         ...expectedCalibrationErrorInterval(clusters, q, observed, bootstrap),
@@ -583,8 +607,8 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
       brier: brierScore(q, observed),
       macroF1: macroF1(scores),
       recall: Object.fromEntries(EVENT_TYPES.map((e, k) => [e, scores[k]!.recall])) as Record<EventType, number>,
-      gapToCeilingLoo: ceilingLoo - estimate,
-      shareOfCeilingLoo: estimate / ceilingLoo,
+      gapToCeilingLoo: ceilingLoo - otherRunsAccuracy.estimate,
+      shareOfCeilingLoo: otherRunsAccuracy.estimate / ceilingLoo,
       foldAccuracy: foldRows.map(meanCredit),
       clusterAccuracy: byCluster,
       conformal: conformalScores(

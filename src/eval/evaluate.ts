@@ -64,6 +64,8 @@ interface SampleColumns {
   readonly stateIndex: Int32Array;
   readonly observed: Uint8Array;
   readonly runs: Float64Array;
+  /** 1 where the sample's run is not the one its state's representative prefix was read from. */
+  readonly unread: Uint8Array;
   readonly cluster: Int32Array;
   /** Samples per cluster. */
   readonly clusterSizes: readonly number[];
@@ -133,6 +135,7 @@ function resolveSamples(
   const stateIndex = new Int32Array(n);
   const observed = new Uint8Array(n);
   const runs = new Float64Array(n);
+  const unread = new Uint8Array(n);
   const programs: string[] = new Array<string>(n);
   for (let j = 0; j < n; j++) {
     const sample = samples[j]!;
@@ -153,6 +156,7 @@ function resolveSamples(
     stateIndex[j] = i;
     observed[j] = k;
     runs[j] = sampleRun(sample);
+    unread[j] = runs[j] === states[i]!.representative.runId ? 0 : 1;
     programs[j] = sampleProgram(sample);
   }
   const distinct = [...new Set(programs)];
@@ -176,6 +180,7 @@ function resolveSamples(
     stateIndex,
     observed,
     runs,
+    unread,
     cluster,
     clusterSizes,
     clusterKeys,
@@ -293,6 +298,8 @@ function sampleMetrics(
   const n = table.stateIndex.length;
   const credit = new Array<number>(n);
   const clusterCredit = new Float64Array(clusters);
+  const unreadSizes = new Float64Array(clusters);
+  const unreadCredit = new Float64Array(clusters);
   const clusterBrier = new Float64Array(clusters);
   const clusterNll = new Float64Array(clusters);
   const confusion = Array.from({ length: CLASSES }, () => new Array<number>(CLASSES).fill(0));
@@ -305,6 +312,8 @@ function sampleMetrics(
     hits: new Float64Array(clusters * bins),
   };
   let creditSum = 0;
+  let unreadSum = 0;
+  let unreadCount = 0;
   let brier = 0;
   let nll = 0;
   for (let j = 0; j < n; j++) {
@@ -317,6 +326,12 @@ function sampleMetrics(
     credit[j] = c;
     creditSum += c;
     clusterCredit[table.cluster[j]!]! += c;
+    if (table.unread[j] === 1) {
+      unreadSum += c;
+      unreadCount++;
+      unreadSizes[table.cluster[j]!]! += 1;
+      unreadCredit[table.cluster[j]!]! += c;
+    }
     for (let k = 0; k < CLASSES; k++) if (((mask >> k) & 1) === 1) confusion[o]![k]! += share;
     const confidence = top.confidence[s]!;
     const bin = calibrationBin(confidence, bins);
@@ -348,6 +363,9 @@ function sampleMetrics(
     reliability,
     accuracy: n === 0 ? NaN : creditSum / n,
     accuracyInterval: clusterBootstrapMeanDifferenceOfSums(table.clusterSizes, clusterCredit, zeros, bootstrap),
+    otherRunsAccuracy: unreadCount === 0 ? NaN : unreadSum / unreadCount,
+    otherRunsAccuracyInterval: clusterBootstrapMeanDifferenceOfSums(unreadSizes, unreadCredit, zeros, bootstrap),
+    otherRunsSamples: unreadCount,
     ece: expectedCalibrationErrorOfBins(reliability, n),
     eceInterval: expectedCalibrationErrorIntervalOfCells(table.clusterSizes, cells, bootstrap),
     brier: n === 0 ? NaN : brier / n,
@@ -432,6 +450,9 @@ function scorePredictor(
     accuracy: labels.accuracy,
     programAccuracy: programAccuracy(table.samplePrograms, labels.credit),
     accuracyInterval: labels.accuracyInterval,
+    otherRunsAccuracy: labels.otherRunsAccuracy,
+    otherRunsAccuracyInterval: labels.otherRunsAccuracyInterval,
+    otherRunsSamples: labels.otherRunsSamples,
     modeAccuracy: dist.modeAccuracy,
     ceiling: bounds.ceiling,
     ceilingLoo: bounds.ceilingLoo,

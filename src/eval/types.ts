@@ -76,6 +76,16 @@ export interface PredictorEvaluation {
   readonly programAccuracy?: readonly ProgramAccuracy[];
   /** Cluster bootstrap 95 % interval of `accuracy`. */
   readonly accuracyInterval: BootstrapInterval;
+  /**
+   * Accuracy on the samples of the runs the predictor did not read: every sample but those of
+   * the run its state's representative prefix comes from (docs/metrics.md, "Accuracy on the other
+   * runs"). It does not depend on the runs per program, and it is what the leave-one-run-out
+   * ceiling bounds. Absent in results stored before it; NaN when every sample is from the read run.
+   */
+  readonly otherRunsAccuracy?: number;
+  readonly otherRunsAccuracyInterval?: BootstrapInterval;
+  /** How many samples `otherRunsAccuracy` is over. */
+  readonly otherRunsSamples?: number;
   /** State level: share of the tied top labels that are a mode of p̂ (any tied mode counts). */
   readonly modeAccuracy: number;
   /** In-sample ceiling: sample-level accuracy of always predicting each state's mode of p̂. */

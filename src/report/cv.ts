@@ -37,19 +37,32 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
     `ceiling ${pct(s.ceiling)} · leave-one-run-out ceiling ${pct(s.ceilingLoo)} · majority (${s.majorityClass}, from the training folds) ${pct(s.majority)}`,
     "",
     textTable(
-      ["predictor", "accuracy", "95% CI", "LOO gap", "of LOO", `${byFamily ? "family" : "program"} mean`, "95% CI"],
+      [
+        "predictor",
+        "accuracy",
+        "95% CI",
+        "other runs",
+        "95% CI",
+        "LOO gap",
+        "of LOO",
+        `${byFamily ? "family" : "program"} mean`,
+        "95% CI",
+      ],
       s.predictors.map((p) => [
         p.name,
         pct(p.accuracy.estimate),
         pctInterval(p.accuracy),
+        pct(p.otherRunsAccuracy.estimate),
+        pctInterval(p.otherRunsAccuracy),
         points(p.gapToCeilingLoo),
         pct(p.shareOfCeilingLoo),
         pct(p.clusterMeanAccuracy.estimate),
         pctInterval(p.clusterMeanAccuracy),
       ]),
     ),
-    `accuracy: over all test samples (families with long runs weigh most); ${byFamily ? "family" : "program"} mean: ` +
-      `each ${byFamily ? "family" : "program"}'s accuracy averaged, every one counted once.`,
+    `accuracy: over all test samples (families with long runs weigh most); other runs: over the samples of every run ` +
+      `but the one the predictor read its prefix from, the number the leave-one-run-out ceiling bounds; ` +
+      `${byFamily ? "family" : "program"} mean: each ${byFamily ? "family" : "program"}'s accuracy averaged, every one counted once.`,
     "",
     textTable(
       [

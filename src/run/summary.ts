@@ -25,6 +25,7 @@ export function predictorSummaries(
       spec: p.name,
       accuracy: p.accuracy,
       accuracyInterval: p.accuracyInterval,
+      ...(p.otherRunsAccuracy === undefined ? {} : { otherRunsAccuracy: p.otherRunsAccuracy }),
       ceiling: p.ceiling,
       ceilingLoo: p.ceilingLoo,
       majority: p.majority,
@@ -82,6 +83,7 @@ function headlineLine(section: SectionSummary, where: string, abstraction: strin
   return best === undefined
     ? `best student: none trained; ${section.testPrograms.length} ${where} programs (${families}, ${abstraction} states)`
     : `best student ${best.name} (chosen on validation): accuracy ${pct(best.accuracy)} ` +
+        (best.otherRunsAccuracy === undefined ? "" : `(${pct(best.otherRunsAccuracy)} on the runs it did not read) `) +
         `vs majority ${pct(best.majority)} vs ceiling ${pct(best.ceiling)} (leave-one-run-out ${pct(best.ceilingLoo)}) ` +
         `on ${section.testPrograms.length} ${where} programs (${families}, ${abstraction} states)`;
 }

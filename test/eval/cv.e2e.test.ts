@@ -187,6 +187,34 @@ describe("pooling folds and the CV scoreboard", () => {
     );
   });
 
+  it("scores the runs each prefix was not read from apart, and takes the gap to the LOO ceiling on them", () => {
+    // One state per program, read from run 1: runs 1 and 2 went GoStart, run 3 GoBlock. Always GoStart
+    // is right on 2 of 3 samples, but on the runs it did not read (2 and 3) on 1 of 2. The LOO ceiling:
+    // runs 1 and 2 see a Start–Block tie (½ each), run 3 sees Start twice (0): 1/3.
+    const mixed = (programs: readonly string[]) =>
+      programs.map((p) => ({ ...makeState(`m-${p}`, p, { GoStart: 2, GoBlock: 1 }), abstraction: "depth" as const }));
+    const two: FoldPredictions[] = [
+      ["q1", "q2", "q3"],
+      ["q4", "q5", "q6"],
+    ].map((programs, f) => {
+      const states = mixed(programs);
+      return {
+        fold: f + 1,
+        states,
+        samples: samplesOf(states),
+        outputs: [{ name: "ngram-ctx:4", configHash: `r${f}`, predictions: states.map(() => right) }],
+      };
+    });
+    const columns = pool(two);
+    expect([...columns.unread]).toEqual(new Array(6).fill([0, 1, 1]).flat());
+    const [start] = score(columns).predictors;
+    expect(start!.accuracy.estimate).toBeCloseTo(2 / 3, 12);
+    expect(start!.otherRunsAccuracy.estimate).toBeCloseTo(1 / 2, 12);
+    expect(score(columns).ceilingLoo).toBeCloseTo(1 / 3, 12);
+    expect(start!.gapToCeilingLoo).toBeCloseTo(1 / 3 - 1 / 2, 12);
+    expect(start!.shareOfCeilingLoo).toBeCloseTo(3 / 2, 12);
+  });
+
   it("refuses a fold whose answers or samples do not match its states", () => {
     const short = { ...folds[0]!, outputs: [{ name: "x", configHash: "x", predictions: [right] }] };
     expect(() => foldColumns(short)).toThrow(/x gave 1 predictions for 3 states in fold 1/);

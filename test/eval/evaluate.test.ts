@@ -48,6 +48,26 @@ describe("evaluate", () => {
     expect(oracle!.clusterUnit).toEqual({ unit: "program", clusters: 2 });
   });
 
+  it("scores the runs it did not read apart: every sample but those of the representative's run", () => {
+    // The prefixes are run 1's. Other runs: s1 runs 2, 3 (Start, right) and 4 (Block, wrong); s2 run 2
+    // (End, right); s3 run 2 (Unblock, half of a tie): (2 + 1 + ½) / 5, where all eight samples give 6 / 8.
+    expect(oracle!.otherRunsAccuracy).toBeCloseTo(3.5 / 5, 12);
+    expect(oracle!.otherRunsSamples).toBe(5);
+    expect(uniform!.otherRunsAccuracy).toBeCloseTo(1 / 6, 12);
+    const i = oracle!.otherRunsAccuracyInterval!;
+    expect(i.lower).toBeLessThanOrEqual(3.5 / 5);
+    expect(i.upper).toBeGreaterThanOrEqual(3.5 / 5);
+    // Only the read run's sample: nothing is left to score on the other runs.
+    const own = evaluate(
+      [STATES[1]!],
+      samplesOf([STATES[1]!]).slice(0, 1),
+      [{ ...ORACLE, predictions: [ORACLE.predictions[1]!] }],
+      context,
+    ).predictors[0]!;
+    expect(own.otherRunsAccuracy).toBeNaN();
+    expect(own.otherRunsSamples).toBe(0);
+  });
+
   it("fills per-event scores and the confusion matrix from sample labels, a tie counting half for each label", () => {
     expect(oracle!.perEvent.GoStart).toEqual({
       precision: 0.75,

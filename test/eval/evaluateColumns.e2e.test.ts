@@ -10,12 +10,22 @@ import { evaluateBefore } from "./reference/evaluateBefore.js";
 
 /**
  * The result without the fields added since (issue 25's Brier and NLL intervals, the accuracy
- * program by program), to compare with the former evaluate.
+ * program by program and on the other runs), to compare with the former evaluate.
  */
 function withoutNewIntervals(result: EvaluationResult): EvaluationResult {
   return {
     ...result,
-    predictors: result.predictors.map(({ brierInterval: _b, nllInterval: _n, programAccuracy: _p, ...rest }) => rest),
+    predictors: result.predictors.map(
+      ({
+        brierInterval: _b,
+        nllInterval: _n,
+        programAccuracy: _p,
+        otherRunsAccuracy: _o,
+        otherRunsAccuracyInterval: _oi,
+        otherRunsSamples: _os,
+        ...rest
+      }) => rest,
+    ),
   };
 }
 

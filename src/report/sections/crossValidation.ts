@@ -38,7 +38,9 @@ export interface BoardPredictor {
   readonly accuracy: BoardInterval;
   /** The mean of the families' accuracies (each family once); absent on boards stored before it. */
   readonly familyMean?: BoardInterval;
-  /** In-sample ceiling − accuracy and leave-one-run-out ceiling − accuracy (fractions). */
+  /** Accuracy on the runs the predictor did not read its prefix from (CrossValidatedPredictor.otherRunsAccuracy); absent on boards stored before it. */
+  readonly otherRuns?: BoardInterval;
+  /** In-sample ceiling − accuracy, and leave-one-run-out ceiling − accuracy on the other runs (fractions). */
   readonly gapToCeiling: number;
   readonly gapToCeilingLoo: number;
   readonly ece: BoardInterval;
@@ -123,6 +125,7 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
           return {
             name: p.name,
             accuracy: interval(p.accuracy),
+            otherRuns: interval(p.otherRunsAccuracy),
             familyMean: interval(p.clusterMeanAccuracy),
             gapToCeiling: s.ceiling - p.accuracy.estimate,
             gapToCeilingLoo: p.gapToCeilingLoo,
@@ -160,6 +163,8 @@ const HEADERS = (reference: string, target: number): string[] => [
   "predictor",
   "accuracy",
   "95% CI",
+  "other runs",
+  "95% CI",
   `− ${reference} (points)`,
   "95% CI",
   "family mean",
@@ -168,7 +173,7 @@ const HEADERS = (reference: string, target: number): string[] => [
   "95% CI",
   `programs behind / ahead of ${reference}`,
   "gap to ceiling",
-  "gap to LOO ceiling",
+  "gap to LOO ceiling (other runs)",
   "ECE",
   "95% CI",
   "conf − acc",
@@ -179,13 +184,15 @@ const HEADERS = (reference: string, target: number): string[] => [
   "95% CI",
   "set size",
 ];
-const NUMERIC = [1, 3, 5, 7, 9, 10, 11, 12, 14, 15, 17, 18, 20];
+const NUMERIC = [1, 3, 5, 7, 9, 11, 12, 13, 14, 16, 17, 19, 20, 22];
 
 function rows(a: BoardAbstraction): string[][] {
   return a.predictors.map((p) => [
     p.name,
     pct(p.accuracy.estimate),
     pctInterval(p.accuracy),
+    p.otherRuns === undefined ? MISSING : pct(p.otherRuns.estimate),
+    p.otherRuns === undefined ? MISSING : pctInterval(p.otherRuns),
     p.againstReference === null ? MISSING : signedPoints(p.againstReference.difference.estimate),
     signedPointsInterval(p.againstReference?.difference),
     p.familyMean === undefined ? MISSING : pct(p.familyMean.estimate),
@@ -228,8 +235,11 @@ function notes(board: CrossValidationBoard): string[] {
       "validation families drawn from them), so no number here was fitted on the families it scores. Beside " +
       "the holdout above, this is the scoreboard that ranks predictors (docs/training.md, " +
       `"Leave-family-out cross-validation").`,
-    "Gap to ceiling: the ceiling (each state's mode, in-sample; leave-one-run-out: " +
-      `the mode of the state's other runs) minus accuracy, in points. − ${board.reference}: ` +
+    "Other runs: the accuracy on the samples of every run but the one the predictor read its prefix from — " +
+      "a prefix predicts its own run's next event far better than the others', so with R runs per program " +
+      "the pooled accuracy carries a 1/R share of that easier sample; this one does not depend on R. " +
+      "Gap to ceiling: the in-sample ceiling (each state's mode) minus accuracy; to the leave-one-run-out ceiling " +
+      `(the mode of the state's other runs): minus the accuracy on the other runs, which it bounds; in points. − ${board.reference}: ` +
       "the paired accuracy difference against the in-context n-gram on the same samples, family-bootstrapped. " +
       "Accuracy pools every test sample, so the families with the longest runs weigh most; the family mean " +
       "averages each family's accuracy, every family once — the estimate for a new family of code. " +
@@ -307,6 +317,7 @@ export function crossValidationLine(board: CrossValidationBoard, headline: strin
       programs === undefined ? "" : `, behind it on ${programs.behind} of ${programs.of} programs by > 2 points`;
     return (
       `${a.abstraction} ${shown.name} ${pct(shown.accuracy.estimate)} ${pctInterval(shown.accuracy)}${versus}${familyMeans}${behind}; ` +
+      (shown.otherRuns === undefined ? "" : `on the runs it did not read ${pct(shown.otherRuns.estimate)}, `) +
       `LOO ceiling ${pct(a.ceilingLoo)} (gap ${points(shown.gapToCeilingLoo)} points); ` +
       `ECE ${fixed(shown.ece.estimate)}${sets}`
     );
