@@ -434,6 +434,10 @@ export interface CrossValidatedPredictor {
    * otherRunsAccuracy): independent of the runs per program, bounded by the leave-one-run-out ceiling.
    */
   readonly otherRunsAccuracy: BootstrapInterval;
+  /** ECE, mean confidence − accuracy and NLL on the same samples. */
+  readonly otherRunsEce: BootstrapInterval;
+  readonly otherRunsOverconfidence: number;
+  readonly otherRunsNll: BootstrapInterval;
   /**
    * The mean over clusters (families) of each cluster's accuracy, with its cluster-bootstrap
    * interval: every family counts once, whatever its sample count — the estimate for a new
@@ -581,12 +585,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     // Accuracy is the mean tie credit (metrics' accuracy()), over all samples or a group of them.
     const meanCredit = (members: readonly number[]): number =>
       members.reduce((sum, i) => sum + credit[i]!, 0) / members.length;
-    const otherRunsAccuracy = clusterBootstrapMeanDifference(
-      unreadRows.map((i) => clusters[i]!),
-      unreadRows.map((i) => credit[i]!),
-      unreadRows.map(() => 0),
-      bootstrap,
-    );
+    const otherRuns = otherRunsScores(unreadRows, clusters, q, observed, credit, nll, bootstrap);
     const byCluster = clusterNames.map((cluster) => {
       const members = clusterRows.get(cluster)!;
       return { cluster, samples: members.length, accuracy: meanCredit(members) };
@@ -596,7 +595,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     return {
       name: output.name,
       accuracy: clusterBootstrapMeanDifference(clusters, credit, zeros, bootstrap),
-      otherRunsAccuracy,
+      ...otherRuns,
       clusterMeanAccuracy: clusterBootstrapMeanDifferenceOfSums(ones, clusterMean, noClusterMean, bootstrap),
       ece: {
         ...expectedCalibrationErrorInterval(clusters, q, observed, bootstrap),
@@ -607,8 +606,8 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
       brier: brierScore(q, observed),
       macroF1: macroF1(scores),
       recall: Object.fromEntries(EVENT_TYPES.map((e, k) => [e, scores[k]!.recall])) as Record<EventType, number>,
-      gapToCeilingLoo: ceilingLoo - otherRunsAccuracy.estimate,
-      shareOfCeilingLoo: otherRunsAccuracy.estimate / ceilingLoo,
+      gapToCeilingLoo: ceilingLoo - otherRuns.otherRunsAccuracy.estimate,
+      shareOfCeilingLoo: otherRuns.otherRunsAccuracy.estimate / ceilingLoo,
       foldAccuracy: foldRows.map(meanCredit),
       clusterAccuracy: byCluster,
       conformal: conformalScores(
@@ -662,6 +661,42 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     majorityClass: options.majorityClass,
     predictors,
     againstReference,
+  };
+}
+
+/** Accuracy, ECE and NLL on the samples `rows` (those of the runs the predictor did not read), with their intervals. */
+function otherRunsScores(
+  rows: readonly number[],
+  clusters: readonly string[],
+  q: readonly (readonly number[])[],
+  observed: readonly number[],
+  credit: readonly number[],
+  nll: readonly number[],
+  bootstrap: BootstrapOptions,
+): Pick<CrossValidatedPredictor, "otherRunsAccuracy" | "otherRunsEce" | "otherRunsOverconfidence" | "otherRunsNll"> {
+  const groups = rows.map((i) => clusters[i]!);
+  const zeros = rows.map(() => 0);
+  const rq = rows.map((i) => q[i]!);
+  const ro = rows.map((i) => observed[i]!);
+  const bins = reliabilityBins(rq, ro);
+  return {
+    otherRunsAccuracy: clusterBootstrapMeanDifference(
+      groups,
+      rows.map((i) => credit[i]!),
+      zeros,
+      bootstrap,
+    ),
+    otherRunsEce: {
+      ...expectedCalibrationErrorInterval(groups, rq, ro, bootstrap),
+      estimate: expectedCalibrationErrorOfBins(bins, rows.length),
+    },
+    otherRunsOverconfidence: overconfidenceOfBins(bins),
+    otherRunsNll: clusterBootstrapMeanDifference(
+      groups,
+      rows.map((i) => nll[i]!),
+      zeros,
+      bootstrap,
+    ),
   };
 }
 

@@ -300,6 +300,12 @@ function sampleMetrics(
   const clusterCredit = new Float64Array(clusters);
   const unreadSizes = new Float64Array(clusters);
   const unreadCredit = new Float64Array(clusters);
+  const unreadBins = {
+    count: new Float64Array(bins),
+    confidence: new Float64Array(bins),
+    hits: new Float64Array(bins),
+  };
+  let unreadNll = 0;
   const clusterBrier = new Float64Array(clusters);
   const clusterNll = new Float64Array(clusters);
   const confusion = Array.from({ length: CLASSES }, () => new Array<number>(CLASSES).fill(0));
@@ -335,6 +341,11 @@ function sampleMetrics(
     for (let k = 0; k < CLASSES; k++) if (((mask >> k) & 1) === 1) confusion[o]![k]! += share;
     const confidence = top.confidence[s]!;
     const bin = calibrationBin(confidence, bins);
+    if (table.unread[j] === 1) {
+      unreadBins.count[bin]! += 1;
+      unreadBins.confidence[bin]! += confidence;
+      unreadBins.hits[bin]! += c;
+    }
     binCount[bin]! += 1;
     binConfidence[bin]! += confidence;
     binHits[bin]! += c;
@@ -352,6 +363,7 @@ function sampleMetrics(
     // a − x and a + (−x) are the same IEEE operation, so this is negativeLogLikelihood's sum.
     const sampleNll = -Math.log(Math.max(q[o] ?? 0, PROBABILITY_FLOOR));
     nll += sampleNll;
+    if (table.unread[j] === 1) unreadNll += sampleNll;
     clusterBrier[table.cluster[j]!]! += sampleBrier;
     clusterNll[table.cluster[j]!]! += sampleNll;
   }
@@ -366,6 +378,11 @@ function sampleMetrics(
     otherRunsAccuracy: unreadCount === 0 ? NaN : unreadSum / unreadCount,
     otherRunsAccuracyInterval: clusterBootstrapMeanDifferenceOfSums(unreadSizes, unreadCredit, zeros, bootstrap),
     otherRunsSamples: unreadCount,
+    otherRunsEce: expectedCalibrationErrorOfBins(
+      reliabilityBinsOfSums(unreadBins.count, unreadBins.confidence, unreadBins.hits),
+      unreadCount,
+    ),
+    otherRunsNll: unreadCount === 0 ? NaN : unreadNll / unreadCount,
     ece: expectedCalibrationErrorOfBins(reliability, n),
     eceInterval: expectedCalibrationErrorIntervalOfCells(table.clusterSizes, cells, bootstrap),
     brier: n === 0 ? NaN : brier / n,
@@ -453,6 +470,8 @@ function scorePredictor(
     otherRunsAccuracy: labels.otherRunsAccuracy,
     otherRunsAccuracyInterval: labels.otherRunsAccuracyInterval,
     otherRunsSamples: labels.otherRunsSamples,
+    otherRunsEce: labels.otherRunsEce,
+    otherRunsNll: labels.otherRunsNll,
     modeAccuracy: dist.modeAccuracy,
     ceiling: bounds.ceiling,
     ceilingLoo: bounds.ceilingLoo,

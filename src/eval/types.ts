@@ -86,6 +86,9 @@ export interface PredictorEvaluation {
   readonly otherRunsAccuracyInterval?: BootstrapInterval;
   /** How many samples `otherRunsAccuracy` is over. */
   readonly otherRunsSamples?: number;
+  /** ECE and NLL on the same samples (absent in results stored before them). */
+  readonly otherRunsEce?: number;
+  readonly otherRunsNll?: number;
   /** State level: share of the tied top labels that are a mode of p̂ (any tied mode counts). */
   readonly modeAccuracy: number;
   /** In-sample ceiling: sample-level accuracy of always predicting each state's mode of p̂. */

@@ -72,6 +72,10 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
         "conf − acc",
         "NLL",
         "95% CI",
+        "other runs: ECE",
+        "95% CI",
+        "conf − acc",
+        "NLL",
         "Brier",
         `coverage@${pctLevel(conformalTarget(a))}`,
         "95% CI",
@@ -85,6 +89,10 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
         signed(p.overconfidence),
         fixed(p.nll.estimate),
         interval(p.nll.lower, p.nll.upper),
+        fixed(p.otherRunsEce.estimate),
+        interval(p.otherRunsEce.lower, p.otherRunsEce.upper),
+        signed(p.otherRunsOverconfidence),
+        fixed(p.otherRunsNll.estimate),
         fixed(p.brier),
         p.conformal === null ? MISSING : pct(p.conformal.coverage.estimate),
         p.conformal === null ? MISSING : pctInterval(p.conformal.coverage),
@@ -94,7 +102,8 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
           : `[${p.conformal.setSize.lower.toFixed(2)}, ${p.conformal.setSize.upper.toFixed(2)}]`,
       ]),
     ),
-    "coverage: share of test samples whose next event is in the split-conformal set (LAC score, " +
+    "other runs: the same on the samples of the runs each prefix was not read from; " +
+      "coverage: share of test samples whose next event is in the split-conformal set (LAC score, " +
       "calibrated per fold on its validation families); set size: mean events in the set.",
   ];
   if (s.againstReference.length > 0) {

@@ -313,10 +313,12 @@ describe("schedlab eval and report on collected traces", () => {
     expect(result.stdout).toMatch(
       /predictor\s+accuracy\s+95% CI\s+other runs\s+mode acc\s+ceiling\s+LOO ceiling\s+majority/,
     );
-    expect(result.stdout).toMatch(/ECE\s+ECE 95% CI\s+conf − acc\s+Brier/);
+    expect(result.stdout).toMatch(/ECE\s+ECE 95% CI\s+ECE other runs\s+conf − acc\s+Brier/);
     // majority, accuracy, its CI (two tokens), other runs, mode acc, ceiling, LOO ceiling, majority, macro-F1,
-    // then ECE and its collapsed CI, then the signed gap (confidence − accuracy), then Brier
-    expect(result.stdout).toMatch(/^majority\s+(?:\S+\s+){9}(\d\.\d{3})\s+\[\1, \1\]\s+[+−]\d\.\d{3}\s+\d\.\d{3}/m);
+    // then ECE and its collapsed CI, ECE on the other runs, then the signed gap (confidence − accuracy), then Brier
+    expect(result.stdout).toMatch(
+      /^majority\s+(?:\S+\s+){9}(\d\.\d{3})\s+\[\1, \1\]\s+\d\.\d{3}\s+[+−]\d\.\d{3}\s+\d\.\d{3}/m,
+    );
     expect(result.stdout).toMatch(/^majority\s+\d\.\d{3}/m);
   }, 300_000);
 

@@ -210,6 +210,10 @@ describe("pooling folds and the CV scoreboard", () => {
     const [start] = score(columns).predictors;
     expect(start!.accuracy.estimate).toBeCloseTo(2 / 3, 12);
     expect(start!.otherRunsAccuracy.estimate).toBeCloseTo(1 / 2, 12);
+    // Sure of GoStart and right on half of the other runs: ECE and over-confidence ½ there, ⅓ over all samples.
+    expect(start!.otherRunsEce.estimate).toBeCloseTo(1 / 2, 12);
+    expect(start!.otherRunsOverconfidence).toBeCloseTo(1 / 2, 12);
+    expect(start!.ece.estimate).toBeCloseTo(1 / 3, 12);
     expect(score(columns).ceilingLoo).toBeCloseTo(1 / 3, 12);
     expect(start!.gapToCeilingLoo).toBeCloseTo(1 / 3 - 1 / 2, 12);
     expect(start!.shareOfCeilingLoo).toBeCloseTo(3 / 2, 12);

@@ -53,6 +53,9 @@ describe("evaluate", () => {
     // (End, right); s3 run 2 (Unblock, half of a tie): (2 + 1 + ½) / 5, where all eight samples give 6 / 8.
     expect(oracle!.otherRunsAccuracy).toBeCloseTo(3.5 / 5, 12);
     expect(oracle!.otherRunsSamples).toBe(5);
+    // Calibration there: s1's three at confidence ¾ with 2 right (|¾ − ⅔|·3), s2's one at 1, right, s3's at ½, half right.
+    expect(oracle!.otherRunsEce).toBeCloseTo(0.25 / 5, 12);
+    expect(oracle!.otherRunsNll).toBeCloseTo((2 * Math.log(4 / 3) + Math.log(4) + Math.LN2) / 5, 12);
     expect(uniform!.otherRunsAccuracy).toBeCloseTo(1 / 6, 12);
     const i = oracle!.otherRunsAccuracyInterval!;
     expect(i.lower).toBeLessThanOrEqual(3.5 / 5);

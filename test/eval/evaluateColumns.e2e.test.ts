@@ -23,6 +23,8 @@ function withoutNewIntervals(result: EvaluationResult): EvaluationResult {
         otherRunsAccuracy: _o,
         otherRunsAccuracyInterval: _oi,
         otherRunsSamples: _os,
+        otherRunsEce: _oe,
+        otherRunsNll: _on,
         ...rest
       }) => rest,
     ),

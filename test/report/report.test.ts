@@ -124,9 +124,9 @@ describe("evaluationText", () => {
     expect(text).toContain(
       "oracle ahead of uni<form> by more than 2 points on 2 of 2 programs: A 83.3 % against 16.7 % (6 samples), B 50.0 % against 16.7 % (2 samples)",
     );
-    expect(text).toMatch(/ECE\s+ECE 95% CI\s+conf − acc\s+Brier/);
+    expect(text).toMatch(/ECE\s+ECE 95% CI\s+ECE other runs\s+conf − acc\s+Brier/);
     // The uniform predictor is as sure as it is right (1/6 each): no gap.
-    expect(text).toMatch(/^uni<form>\s.*\s0\.000\s+\[0\.000, 0\.000\]\s+\+0\.000\s+0\.833/m);
+    expect(text).toMatch(/^uni<form>\s.*\s0\.000\s+\[0\.000, 0\.000\]\s+0\.000\s+\+0\.000\s+0\.833/m);
     expect(text).toMatch(/^uni<form>\s.*\s0\.000\s+\[0\.000, 0\.000\]\s/m);
   });
 
@@ -152,7 +152,7 @@ describe("evaluationText", () => {
         eceInterval: { ...p.eceInterval, lower: NaN, upper: NaN, resamples: 0 },
       })),
     };
-    expect(evaluationText(older)).toMatch(/^uni<form>\s.*\s0\.000\s+–\s+\+0\.000\s+0\.833/m);
+    expect(evaluationText(older)).toMatch(/^uni<form>\s.*\s0\.000\s+–\s+0\.000\s+\+0\.000\s+0\.833/m);
     const md = evaluationSections(older)
       .map((s) => s.markdown())
       .join("\n");

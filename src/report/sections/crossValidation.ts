@@ -40,6 +40,9 @@ export interface BoardPredictor {
   readonly familyMean?: BoardInterval;
   /** Accuracy on the runs the predictor did not read its prefix from (CrossValidatedPredictor.otherRunsAccuracy); absent on boards stored before it. */
   readonly otherRuns?: BoardInterval;
+  /** ECE and NLL on those runs; absent on boards stored before them. */
+  readonly otherRunsEce?: BoardInterval;
+  readonly otherRunsNll?: BoardInterval;
   /** In-sample ceiling − accuracy, and leave-one-run-out ceiling − accuracy on the other runs (fractions). */
   readonly gapToCeiling: number;
   readonly gapToCeilingLoo: number;
@@ -126,6 +129,8 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
             name: p.name,
             accuracy: interval(p.accuracy),
             otherRuns: interval(p.otherRunsAccuracy),
+            otherRunsEce: interval(p.otherRunsEce),
+            otherRunsNll: interval(p.otherRunsNll),
             familyMean: interval(p.clusterMeanAccuracy),
             gapToCeiling: s.ceiling - p.accuracy.estimate,
             gapToCeilingLoo: p.gapToCeilingLoo,
@@ -179,12 +184,14 @@ const HEADERS = (reference: string, target: number): string[] => [
   "conf − acc",
   "NLL",
   "95% CI",
+  "ECE (other runs)",
+  "NLL (other runs)",
   "Brier",
   `coverage of ${pctLevel(target)} sets`,
   "95% CI",
   "set size",
 ];
-const NUMERIC = [1, 3, 5, 7, 9, 11, 12, 13, 14, 16, 17, 19, 20, 22];
+const NUMERIC = [1, 3, 5, 7, 9, 11, 12, 13, 14, 16, 17, 19, 20, 21, 22, 24];
 
 function rows(a: BoardAbstraction): string[][] {
   return a.predictors.map((p) => [
@@ -209,6 +216,8 @@ function rows(a: BoardAbstraction): string[][] {
     signed(p.overconfidence),
     fixed(p.nll.estimate),
     fixedInterval(p.nll),
+    p.otherRunsEce === undefined ? MISSING : fixed(p.otherRunsEce.estimate),
+    p.otherRunsNll === undefined ? MISSING : fixed(p.otherRunsNll.estimate),
     fixed(p.brier),
     p.coverage === null ? MISSING : pct(p.coverage.estimate),
     pctInterval(p.coverage),
@@ -235,7 +244,7 @@ function notes(board: CrossValidationBoard): string[] {
       "validation families drawn from them), so no number here was fitted on the families it scores. Beside " +
       "the holdout above, this is the scoreboard that ranks predictors (docs/training.md, " +
       `"Leave-family-out cross-validation").`,
-    "Other runs: the accuracy on the samples of every run but the one the predictor read its prefix from — " +
+    "Other runs: the accuracy (ECE, NLL) on the samples of every run but the one the predictor read its prefix from — " +
       "a prefix predicts its own run's next event far better than the others', so with R runs per program " +
       "the pooled accuracy carries a 1/R share of that easier sample; this one does not depend on R. " +
       "Gap to ceiling: the in-sample ceiling (each state's mode) minus accuracy; to the leave-one-run-out ceiling " +
