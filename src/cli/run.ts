@@ -25,22 +25,10 @@ interface RunFlags {
   readonly json?: boolean;
 }
 
+/** A predictor's headline numbers without its full spec (the short name stands for it). */
 const predictorJson = (p: PipelineSummary["predictors"][number]) => {
-  const { name, accuracy, accuracyInterval, otherRunsAccuracy, ceiling, ceilingLoo, majority, ece, eceInterval } = p;
-  const { macroF1, recall } = p;
-  return {
-    name,
-    accuracy,
-    accuracyInterval,
-    otherRunsAccuracy,
-    ceiling,
-    ceilingLoo,
-    majority,
-    ece,
-    eceInterval,
-    macroF1,
-    recall,
-  };
+  const { spec: _spec, ...json } = p;
+  return json;
 };
 
 const sectionJson = (s: SectionSummary) => ({

@@ -332,16 +332,14 @@ function sampleMetrics(
     credit[j] = c;
     creditSum += c;
     clusterCredit[table.cluster[j]!]! += c;
+    for (let k = 0; k < CLASSES; k++) if (((mask >> k) & 1) === 1) confusion[o]![k]! += share;
+    const confidence = top.confidence[s]!;
+    const bin = calibrationBin(confidence, bins);
     if (table.unread[j] === 1) {
       unreadSum += c;
       unreadCount++;
       unreadSizes[table.cluster[j]!]! += 1;
       unreadCredit[table.cluster[j]!]! += c;
-    }
-    for (let k = 0; k < CLASSES; k++) if (((mask >> k) & 1) === 1) confusion[o]![k]! += share;
-    const confidence = top.confidence[s]!;
-    const bin = calibrationBin(confidence, bins);
-    if (table.unread[j] === 1) {
       unreadBins.count[bin]! += 1;
       unreadBins.confidence[bin]! += confidence;
       unreadBins.hits[bin]! += c;
