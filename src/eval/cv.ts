@@ -563,7 +563,8 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
   const byFold = samplesBy(foldOfSample);
   const foldRows = Array.from({ length: options.folds }, (_, f) => byFold.get(f) ?? []);
   const clusterRows = samplesBy(clusters);
-  const unreadRows = observed.flatMap((_, i) => (pooled.unread[i] === 1 ? [i] : []));
+  const unreadRows: number[] = [];
+  for (let i = 0; i < observed.length; i++) if (pooled.unread[i] === 1) unreadRows.push(i);
   const clusterNames = [...clusterRows.keys()].sort();
   const ceilingLoo = leaveOneRunOutCeiling(
     Array.from(stateOf, (state, i) => ({ state, run: pooled.runOf[i]!, observed: observed[i]! })),

@@ -79,6 +79,10 @@ describe("writeReport with the evaluation sections", () => {
     expect(html).toContain('<th class="num">ECE 95% CI</th>');
     expect(html).toContain('<td class="num">[0.000, 0.000]</td>');
     expect(html).toContain("ECE 0.000 [0.000, 0.000], config h-uniform");
+    // The oracle on the runs it did not read: 3.5 of 5 samples (test/eval/evaluate.test.ts).
+    expect(html).toContain(
+      "accuracy 0.750 (ceiling 0.750, leave-one-run-out 0.625), on the runs it did not read 0.700, ECE",
+    );
     expect(html).toContain('<th class="num">LOO ceiling</th>');
     expect(md).toMatch(/\| uni<form> \| 0\.167 \| \[0\.167, 0\.167\] \|.*\| 0\.000 \| \[0\.000, 0\.000\] \|/);
     const evaluation = json.sections.evaluation as unknown as {

@@ -201,8 +201,9 @@ export function predictorDetailSection(
     yMax: Math.log2(6),
   });
   const summary =
-    `accuracy ${fixed(p.accuracy)} (ceiling ${fixed(p.ceiling)}, ` +
-    `leave-one-run-out ${fixed(p.ceilingLoo)}), ECE ${estimateWithInterval(p.ece, p.eceInterval)}, ` +
+    `accuracy ${fixed(p.accuracy)} (ceiling ${fixed(p.ceiling)}, leave-one-run-out ${fixed(p.ceilingLoo)})` +
+    (p.otherRunsAccuracy === undefined ? "" : `, on the runs it did not read ${fixed(p.otherRunsAccuracy)}`) +
+    `, ECE ${estimateWithInterval(p.ece, p.eceInterval)}, ` +
     `config ${p.configHash}`;
   const scatterCaption = `${p.entropyStates} states with ≥ 2 samples; dashed: y = x. Spearman ρ ${fixed(p.entropySpearman)}.`;
   return {

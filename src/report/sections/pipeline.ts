@@ -99,7 +99,10 @@ function headline(input: OverviewInput): string[] {
       best === undefined
         ? `No student could be trained; the baselines on ${where} are below.`
         : `On ${where}, the student chosen on validation, ${best.name}, ` +
-            `predicts the next scheduling event with accuracy ${pct(best.accuracy)}, ` +
+            `predicts the next scheduling event with accuracy ${pct(best.accuracy)}` +
+            (best.otherRunsAccuracy === undefined
+              ? ", "
+              : ` (${pct(best.otherRunsAccuracy)} on the runs other than the one whose prefix it read), `) +
             `against ${pct(best.majority)} for always guessing the majority event and a ceiling ` +
             `of ${pct(best.ceiling)} (${pct(best.ceilingLoo)} leave-one-run-out: ` +
             "the most frequent next event of each state, which no predictor can beat).",
