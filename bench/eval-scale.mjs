@@ -451,12 +451,22 @@ async function runOne(which) {
   });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   const p = result.predictors[0];
-  // The fields issue 25 added (brierInterval, nllInterval) are left out, so both sides hash the same fields.
-  const comparable = {
-    ...result,
-    predictors: result.predictors.map(({ brierInterval: _brierInterval, nllInterval: _nllInterval, ...rest }) => rest),
-  };
-  const digest = createHash("sha256").update(JSON.stringify(comparable)).digest("hex").slice(0, 16);
+  // The fields added since (issue 25's brierInterval and nllInterval, the accuracy program by program,
+  // everything on the runs a prefix was not read from, the comparisons' program leads) are left out,
+  // so both sides hash the same fields.
+  const SINCE = new Set([
+    "brierInterval",
+    "nllInterval",
+    "programAccuracy",
+    "programLeads",
+    "otherRunsAccuracy",
+    "otherRunsAccuracyInterval",
+    "otherRunsSamples",
+    "otherRunsEce",
+    "otherRunsNll",
+  ]);
+  const comparable = JSON.stringify(result, (key, value) => (SINCE.has(key) ? undefined : value));
+  const digest = createHash("sha256").update(comparable).digest("hex").slice(0, 16);
   const summary = {
     accuracy: p.accuracy,
     ece: p.ece,
@@ -508,7 +518,7 @@ if (only >= 0) {
     `ratio reference / current: ${(reference.ms / current.ms).toFixed(1)}× faster; peak RSS ${reference.peakRssMB} → ${current.peakRssMB} MB`,
   );
   console.log(
-    `results identical (sha256 of the whole result JSON but the new Brier/NLL intervals): ${current.digest === reference.digest} (${current.digest})`,
+    `results identical (sha256 of the whole result JSON but the fields added since): ${current.digest === reference.digest} (${current.digest})`,
   );
   console.log(
     `accuracy ${current.summary.accuracy}, ECE ${current.summary.ece.toFixed(4)}, ` +
