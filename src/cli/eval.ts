@@ -17,7 +17,7 @@ import { openExistingDatabase } from "../store/index.js";
 import { DEFAULT_RESAMPLES } from "../metrics/index.js";
 import { progressWriter } from "./progress.js";
 import { crossValidationBoard, crossValidationSection, crossValidationText, evaluationText } from "../report/index.js";
-import { DEFAULT_CV_FOLDS, FOLD_GROUPINGS, runEvaluation } from "../eval/index.js";
+import { DEFAULT_CV_FOLDS, EVAL_JSON_VERSION, FOLD_GROUPINGS, runEvaluation } from "../eval/index.js";
 import { runCrossValidation } from "../cv/index.js";
 import { UsageError } from "../errors.js";
 import type { Abstraction } from "../dataset/index.js";
@@ -135,6 +135,7 @@ export function registerEval(program: Command): void {
         if (flags.json === true) {
           const { predictors, comparisons, abstraction: a, holdout } = run.result;
           const json = {
+            schemaVersion: EVAL_JSON_VERSION,
             evalRunId: run.id,
             abstraction: a,
             holdout,
@@ -197,6 +198,7 @@ async function crossValidate(flags: EvalFlags): Promise<void> {
       process.stderr.write(`schedlab: predictor ${f.predictor} failed: ${f.message}\n  ${f.hint}\n`);
     if (flags.json === true) {
       const json = {
+        schemaVersion: EVAL_JSON_VERSION,
         cv: { folds: run.folds, seed: run.foldSeed, reference: run.reference },
         abstractions: run.abstractions.map((a) => ({
           abstraction: a.abstraction,

@@ -42,9 +42,18 @@ const sectionJson = (s: SectionSummary) => ({
   rollout: s.rollout,
 });
 
+/**
+ * The version of `run --json`'s output, its first field `schemaVersion` (docs/run.md). 2: each
+ * predictor's `otherRunsAccuracy` and the CV board's `otherRuns`, `otherRunsEce` and
+ * `otherRunsNll`, its gap to the leave-one-run-out ceiling taken on them (2026-12-06); output
+ * without the field is version 1.
+ */
+export const RUN_JSON_VERSION = 2;
+
 /** The --json shape promised to scripts (docs/run.md): the in-distribution section's fields at the top, each test corpus in external[]. */
 export function summaryJson(summary: PipelineSummary): unknown {
   return {
+    schemaVersion: RUN_JSON_VERSION,
     reportPath: summary.reportPath,
     db: summary.db,
     abstraction: summary.abstraction,

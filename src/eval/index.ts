@@ -26,6 +26,7 @@ export type {
   ProgramLeads,
   SampleScores,
 } from "./types.js";
+export { EVAL_JSON_VERSION } from "./types.js";
 export { runEvaluation } from "./from-database.js";
 export type { EvaluationRun, EvaluationRunOptions, PredictorFailure } from "./from-database.js";
 export {

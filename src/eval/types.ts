@@ -59,6 +59,14 @@ export interface EntropyPoint {
   readonly empirical: number;
 }
 
+/**
+ * The version of `eval --json`'s output (single holdout and `--cv`), its first field
+ * `schemaVersion` (docs/metrics.md, "Output"). 2: the accuracy, ECE and NLL on the runs a prefix
+ * was not read from, and CV's gap to the leave-one-run-out ceiling taken on them (2026-12-06);
+ * output without the field is version 1.
+ */
+export const EVAL_JSON_VERSION = 2;
+
 /** All single-step metrics (docs/metrics.md) of one predictor on one set of states. */
 export interface PredictorEvaluation {
   readonly name: string;

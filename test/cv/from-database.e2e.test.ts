@@ -113,9 +113,18 @@ describe("eval --cv on real traces", () => {
     expect(result.stderr).not.toContain("failed");
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout) as {
+      schemaVersion: number;
       cv: { folds: number; reference: string };
-      abstractions: { abstraction: string; predictors: { name: string }[]; folds: unknown[] }[];
+      abstractions: {
+        abstraction: string;
+        predictors: { name: string; otherRunsAccuracy: { estimate: number }; gapToCeilingLoo: number }[];
+        ceilingLoo: number;
+        folds: unknown[];
+      }[];
     };
+    expect(json.schemaVersion).toBe(2);
+    for (const p of json.abstractions[0]!.predictors)
+      expect(p.gapToCeilingLoo).toBeCloseTo(json.abstractions[0]!.ceilingLoo - p.otherRunsAccuracy.estimate, 12);
     expect(json.cv).toEqual({ folds: 2, seed: 1, reference: "ngram-ctx:4" });
     expect(json.abstractions.map((a) => a.abstraction)).toEqual(["split"]);
     expect(json.abstractions[0]!.predictors.map((p) => p.name)).toEqual(["ngram:3", "ngram-ctx:4"]);

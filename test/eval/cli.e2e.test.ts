@@ -116,6 +116,7 @@ func main() {
 };
 
 interface EvalJson {
+  schemaVersion: number;
   evalRunId: number;
   abstraction: string;
   holdout: string;
@@ -204,6 +205,7 @@ describe("schedlab eval and report on collected traces", () => {
     expect(result.stderr).not.toContain("failed");
     expect(result.code).toBe(0);
     first = JSON.parse(result.stdout) as EvalJson;
+    expect(first.schemaVersion).toBe(2);
     expect(first.abstraction).toBe("depth");
     expect(first.testPrograms).toEqual(["fanout"]);
     expect(first.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3"]);

@@ -34,6 +34,7 @@ const paths = [
 ];
 
 interface JsonSummary {
+  schemaVersion: number;
   reportPath: string;
   evalRunId: number;
   best: { name: string; spec: string; selectedBy: string; validationAccuracy: number | null } | null;
@@ -41,6 +42,7 @@ interface JsonSummary {
   predictors: {
     name: string;
     accuracy: number;
+    otherRunsAccuracy: number;
     ceiling: number;
     majority: number;
     ece: number;
@@ -105,6 +107,7 @@ describe("schedlab run --quick on a four-program corpus", () => {
     const second = await runCli(["run", "--quick", "--json", ...paths]);
     expect(second.code).toBe(0);
     const summary = JSON.parse(second.stdout) as JsonSummary;
+    expect(summary.schemaVersion).toBe(2);
     expect(summary.stages.map((s) => `${s.stage}:${s.status}`)).toEqual(
       ["collect", "ingest", "distributions", "train", "eval", "rollout", "cv", "leaks", "report"].map(
         (s) => `${s}:skipped`,
@@ -126,6 +129,8 @@ describe("schedlab run --quick on a four-program corpus", () => {
       for (const p of a.predictors) {
         expect(p.accuracy.lower).toBeLessThanOrEqual(p.accuracy.estimate + 1e-12);
         expect(p.gapToCeiling).toBeCloseTo(a.ceiling - p.accuracy.estimate, 12);
+        expect(p.gapToCeilingLoo).toBeCloseTo(a.ceilingLoo - p.otherRuns!.estimate, 12);
+        expect(p.otherRunsEce?.estimate).toBeGreaterThanOrEqual(0);
         expect(p.coverage?.estimate).toBeGreaterThanOrEqual(0);
         expect(p.setSize?.estimate).toBeGreaterThanOrEqual(0);
       }
@@ -151,6 +156,7 @@ describe("schedlab run --quick on a four-program corpus", () => {
     // A tie of six labels earns 1/6 of every sample at confidence 1/6: exactly 1/6, perfectly calibrated.
     const uniform = summary.predictors[0]!;
     expect(uniform.accuracy).toBeCloseTo(1 / 6, 12);
+    expect(uniform.otherRunsAccuracy).toBeCloseTo(1 / 6, 12);
     expect(uniform.ece).toBeCloseTo(0, 12);
     expect(uniform.eceInterval.estimate).toBeCloseTo(uniform.ece, 12);
     expect(uniform.eceInterval.lower).toBeLessThanOrEqual(uniform.eceInterval.upper);
