@@ -48,37 +48,68 @@ export interface CeilingSample {
  * @example leaveOneRunOutCeiling([{state: 0, run: 1, observed: 0}, {state: 0, run: 2, observed: 0}, {state: 0, run: 3, observed: 1}], 2, 0) // => 1 / 3
  */
 export function leaveOneRunOutCeiling(samples: readonly CeilingSample[], classes: number, fallback: number): number {
-  if (samples.length === 0) return NaN;
-  const totals = new Map<number, Float64Array>();
-  const perRun = new Map<string, Float64Array>();
-  const tally = (map: Map<number | string, Float64Array>, key: number | string, observed: number): void => {
-    let v = map.get(key);
-    if (v === undefined) map.set(key, (v = new Float64Array(classes)));
-    v[observed]! += 1;
-  };
-  for (const s of samples) {
-    tally(totals as Map<number | string, Float64Array>, s.state, s.observed);
-    tally(perRun as Map<number | string, Float64Array>, `${s.state}:${s.run}`, s.observed);
-  }
-  const others = new Float64Array(classes);
-  let credit = 0;
-  for (const s of samples) {
-    const all = totals.get(s.state)!;
-    const own = perRun.get(`${s.state}:${s.run}`)!;
-    let max = 0;
-    for (let c = 0; c < classes; c++) {
-      others[c] = all[c]! - own[c]!;
-      if (others[c]! > max) max = others[c]!;
+  return leaveOneRunOutCeilingOfColumns(
+    {
+      state: Float64Array.from(samples, (s) => s.state),
+      run: Float64Array.from(samples, (s) => s.run),
+      observed: Uint8Array.from(samples, (s) => s.observed),
+    },
+    classes,
+    fallback,
+  );
+}
+
+/** The samples leaveOneRunOutCeilingOfColumns reads, one entry per sample in each column. */
+export interface CeilingColumns {
+  readonly state: ArrayLike<number>;
+  readonly run: ArrayLike<number>;
+  /** Class index (< 256). */
+  readonly observed: ArrayLike<number>;
+}
+
+/**
+ * leaveOneRunOutCeiling of samples held as columns, in memory linear in the samples and
+ * nothing per (state, run): the samples are visited in order of state and run, so a state's
+ * counts and each of its runs' counts are running sums. The credits are added up in sample
+ * order, so the result is the same to the last bit whatever the order of the samples.
+ */
+export function leaveOneRunOutCeilingOfColumns(columns: CeilingColumns, classes: number, fallback: number): number {
+  const { state, run, observed } = columns;
+  const n = state.length;
+  if (n === 0) return NaN;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => state[a]! - state[b]! || run[a]! - run[b]!);
+  const credit = new Float64Array(n);
+  const all = new Float64Array(classes);
+  const own = new Float64Array(classes);
+  for (let from = 0; from < n;) {
+    const s = state[order[from]!]!;
+    let to = from;
+    all.fill(0);
+    for (; to < n && state[order[to]!] === s; to++) all[observed[order[to]!]!]! += 1;
+    for (let first = from; first < to;) {
+      const r = run[order[first]!]!;
+      let last = first;
+      own.fill(0);
+      for (; last < to && run[order[last]!] === r; last++) own[observed[order[last]!]!]! += 1;
+      // The mode of the other runs' counts is the same for every sample of this run in this state.
+      let max = 0;
+      for (let c = 0; c < classes; c++) max = Math.max(max, all[c]! - own[c]!);
+      let modes = 0;
+      for (let c = 0; c < classes; c++) if (all[c]! - own[c]! === max) modes++;
+      for (let k = first; k < last; k++) {
+        const i = order[k]!;
+        const y = observed[i]!;
+        credit[i] = max === 0 ? (y === fallback ? 1 : 0) : all[y]! - own[y]! === max ? 1 / modes : 0;
+      }
+      first = last;
     }
-    if (max === 0) {
-      credit += s.observed === fallback ? 1 : 0;
-      continue;
-    }
-    let modes = 0;
-    for (let c = 0; c < classes; c++) if (others[c] === max) modes++;
-    if (others[s.observed] === max) credit += 1 / modes;
+    from = to;
   }
-  return credit / samples.length;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += credit[i]!;
+  return sum / n;
 }
 
 /** How sparse the counts are: states with exactly one sample, and the samples they hold. */

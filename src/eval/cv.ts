@@ -6,7 +6,7 @@
 
 import { createHash } from "node:crypto";
 import { UsageError } from "../errors.js";
-import { ceilingAccuracy, leaveOneRunOutCeiling, type Abstraction, type State } from "../dataset/index.js";
+import { ceilingAccuracy, leaveOneRunOutCeilingOfColumns, type Abstraction, type State } from "../dataset/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { compare } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
@@ -566,8 +566,8 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
   const unreadRows: number[] = [];
   for (let i = 0; i < observed.length; i++) if (pooled.unread[i] === 1) unreadRows.push(i);
   const clusterNames = [...clusterRows.keys()].sort();
-  const ceilingLoo = leaveOneRunOutCeiling(
-    Array.from(stateOf, (state, i) => ({ state, run: pooled.runOf[i]!, observed: observed[i]! })),
+  const ceilingLoo = leaveOneRunOutCeilingOfColumns(
+    { state: stateOf, run: pooled.runOf, observed: pooled.observed },
     EVENT_TYPES.length,
     majority,
   );

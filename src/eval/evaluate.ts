@@ -5,13 +5,7 @@
 // Samples are held as typed columns and every sample metric is accumulated in one pass, with
 // its per-cluster sums for the intervals, so memory and time are linear in the samples.
 
-import {
-  ceilingAccuracy,
-  leaveOneRunOutCeiling,
-  seenOnceShare,
-  type CeilingSample,
-  type State,
-} from "../dataset/index.js";
+import { ceilingAccuracy, leaveOneRunOutCeilingOfColumns, seenOnceShare, type State } from "../dataset/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { probabilityVectorProblem } from "../predict/index.js";
 import { compare, programAccuracy } from "./compare.js";
@@ -245,12 +239,13 @@ interface Ceilings {
 
 /** The ceilings of the evaluated states: the same for every predictor. */
 function ceilings(stateData: StateColumns, table: SampleColumns, fallback: number): Ceilings {
-  const samples: CeilingSample[] = new Array<CeilingSample>(table.stateIndex.length);
-  for (let j = 0; j < samples.length; j++)
-    samples[j] = { state: table.stateIndex[j]!, run: table.runs[j]!, observed: table.observed[j]! };
   return {
     ceiling: ceilingAccuracy(stateData.counts),
-    ceilingLoo: leaveOneRunOutCeiling(samples, CLASSES, fallback),
+    ceilingLoo: leaveOneRunOutCeilingOfColumns(
+      { state: table.stateIndex, run: table.runs, observed: table.observed },
+      CLASSES,
+      fallback,
+    ),
     seenOnce: seenOnceShare(stateData.counts),
   };
 }

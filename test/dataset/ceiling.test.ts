@@ -1,5 +1,37 @@
 import { describe, expect, it } from "vitest";
-import { ceilingAccuracy, leaveOneRunOutCeiling, seenOnceShare } from "../../src/dataset/ceiling.js";
+import {
+  ceilingAccuracy,
+  leaveOneRunOutCeiling,
+  leaveOneRunOutCeilingOfColumns,
+  seenOnceShare,
+  type CeilingSample,
+} from "../../src/dataset/ceiling.js";
+import { seededRandom } from "../../src/random.js";
+
+/** The leave-one-run-out ceiling as first written: a map of counts per state and per (state, run), credits summed in sample order. */
+function mapCeiling(samples: readonly CeilingSample[], classes: number, fallback: number): number {
+  const totals = new Map<number, number[]>();
+  const perRun = new Map<string, number[]>();
+  const tally = <K>(map: Map<K, number[]>, key: K, y: number): void => {
+    const v = map.get(key) ?? new Array<number>(classes).fill(0);
+    v[y]! += 1;
+    map.set(key, v);
+  };
+  for (const s of samples) {
+    tally(totals, s.state, s.observed);
+    tally(perRun, `${s.state}:${s.run}`, s.observed);
+  }
+  let credit = 0;
+  for (const s of samples) {
+    const all = totals.get(s.state)!;
+    const own = perRun.get(`${s.state}:${s.run}`)!;
+    const others = all.map((c, k) => c - own[k]!);
+    const max = Math.max(...others);
+    if (max === 0) credit += s.observed === fallback ? 1 : 0;
+    else if (others[s.observed] === max) credit += 1 / others.filter((c) => c === max).length;
+  }
+  return credit / samples.length;
+}
 
 describe("ceilings", () => {
   it("in-sample: Σ max counts / Σ counts", () => {
@@ -52,6 +84,35 @@ describe("ceilings", () => {
       { state: 0, run: 2, observed: 1 },
     ];
     expect(leaveOneRunOutCeiling(samples, 2, 0)).toBe(0);
+  });
+
+  it("leave-one-run-out from columns is the map-based count to the last bit, in any sample order", () => {
+    const random = seededRandom(7);
+    for (let trial = 0; trial < 30; trial++) {
+      // Up to 40 states, 6 runs, 1–4 samples per (state, run) (a pooled state has several), 6 classes, shuffled.
+      const samples: CeilingSample[] = [];
+      const states = 1 + Math.floor(random() * 40);
+      for (let state = 0; state < states; state++)
+        for (let run = 0; run < 6; run++) {
+          if (random() < 0.3) continue;
+          const k = 1 + Math.floor(random() * (trial % 2 === 0 ? 1 : 4));
+          for (let j = 0; j < k; j++)
+            samples.push({ state: state * 7, run: 100 + run, observed: Math.floor(random() * 6) });
+        }
+      for (let i = samples.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [samples[i], samples[j]] = [samples[j]!, samples[i]!];
+      }
+      const expected = mapCeiling(samples, 6, 1);
+      expect(leaveOneRunOutCeiling(samples, 6, 1)).toBe(expected);
+      const columns = {
+        state: Int32Array.from(samples, (s) => s.state),
+        run: Float64Array.from(samples, (s) => s.run),
+        observed: Uint8Array.from(samples, (s) => s.observed),
+      };
+      expect(leaveOneRunOutCeilingOfColumns(columns, 6, 1)).toBe(expected);
+    }
+    expect(leaveOneRunOutCeilingOfColumns({ state: [], run: [], observed: [] }, 6, 1)).toBeNaN();
   });
 
   it("shares of states seen once and of their samples", () => {
