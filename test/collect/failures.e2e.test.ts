@@ -80,7 +80,9 @@ describe("parseFailures", () => {
   });
 
   it("names the test whose goroutine panicked from the traceback alone", () => {
-    expect(parseFailures(outputs.get("gopanic")!)).toEqual([
+    const output = outputs.get("gopanic")!;
+    expect(output, output).toContain("panic: runtime error");
+    expect(parseFailures(output)).toEqual([
       {
         test: "TestWorker",
         kind: "panic",
