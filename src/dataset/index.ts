@@ -66,8 +66,7 @@ export {
 } from "./summary.js";
 export type { DistributionSummary, HasCounts } from "./summary.js";
 export { ceilingAccuracy, leaveOneRunOutCeiling, leaveOneRunOutCeilingOfColumns, seenOnceShare } from "./ceiling.js";
-export type { CeilingColumns } from "./ceiling.js";
-export type { CeilingSample, SeenOnce } from "./ceiling.js";
+export type { CeilingColumns, CeilingSample, SeenOnce } from "./ceiling.js";
 export {
   DATASET_FORMAT_VERSION,
   ingestedPrograms,
