@@ -78,8 +78,10 @@ export {
   selectPrograms,
 } from "./store.js";
 export {
+  eachSampleWithPrefix,
   loadSide,
   loadSplitData,
+  programSides,
   samplesWithPrefixes,
   sideSampleCounts,
   splitData,

@@ -216,14 +216,19 @@ export function storeProgramStates(
   });
 }
 
-/** How many samples of `abstraction` are stored for the program's runs (one row per sample; index seeks only). */
-export function storedSampleCount(db: SchedlabDatabase, abstraction: Abstraction, programId: number): number {
-  const row = db
+/**
+ * How many samples of `abstraction` are stored for the program's runs, per next event in
+ * EVENT_TYPES order (one row per sample; index seeks only).
+ */
+export function storedEventCounts(db: SchedlabDatabase, abstraction: Abstraction, programId: number): number[] {
+  const rows = db
     .prepare(
-      "SELECT count(*) AS n FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)",
+      "SELECT next, count(*) AS n FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?) GROUP BY next",
     )
-    .get(abstraction, programId) as { n: number };
-  return row.n;
+    .all(abstraction, programId) as { next: EventType; n: number }[];
+  const counts = EVENT_TYPES.map(() => 0);
+  for (const row of rows) counts[EVENT_TYPES.indexOf(row.next)] = row.n;
+  return counts;
 }
 
 /** The input hash the program's stored states of `abstraction` were built from, if any. */
