@@ -361,53 +361,92 @@ export function poolFolds(folds: readonly FoldColumns[]): PooledFolds {
   const incomplete = [...new Set(folds.flatMap((f) => f.outputs.map((o) => o.name)))].filter(
     (n) => !complete.includes(n),
   );
-  const states = folds.reduce((sum, f) => sum + f.states, 0);
-  const samples = folds.reduce((sum, f) => sum + f.stateOf.length, 0);
+  const { partOf, probabilities, ...columns } = concatColumns(folds, complete);
+  const outputs = complete.map((name) => {
+    const hash = createHash("sha256");
+    for (const fold of folds) hash.update(`${fold.fold}=${fold.outputs.find((o) => o.name === name)!.configHash};`);
+    return { name, configHash: hash.digest("hex").slice(0, 16), probabilities: probabilities.get(name)! };
+  });
+  const thresholds = new Map<string, number[]>();
+  for (const name of complete) {
+    const t = folds.map((f) => f.thresholds?.[name]);
+    if (t.every((x): x is number => x !== undefined)) thresholds.set(name, t);
+  }
+  return { ...columns, foldOf: partOf, outputs, incomplete, thresholds };
+}
+
+/**
+ * One fold's columns from those of its parts (its test programs, loaded and predicted one at a
+ * time), in order: when no state spans two parts (an abstraction that does not pool programs),
+ * foldColumnsOf of the parts' states and samples concatenated. `answered` are the predictors
+ * whose column every part holds.
+ */
+export function joinFoldColumns(
+  fold: number,
+  parts: readonly FoldColumns[],
+  answered: readonly { readonly name: string; readonly configHash: string }[],
+  thresholds?: Readonly<Record<string, number>>,
+): FoldColumns {
+  const {
+    partOf: _,
+    probabilities,
+    ...columns
+  } = concatColumns(
+    parts,
+    answered.map((a) => a.name),
+  );
+  return {
+    fold,
+    ...columns,
+    outputs: answered.map(({ name, configHash }) => ({ name, configHash, probabilities: probabilities.get(name)! })),
+    ...(thresholds === undefined ? {} : { thresholds }),
+  };
+}
+
+/**
+ * The parts' columns one after the other: each part's state indices offset past the earlier
+ * parts' states, programs numbered in order of first appearance, and the column of each of
+ * `names` (which every part must hold).
+ */
+function concatColumns(
+  parts: readonly FoldColumns[],
+  names: readonly string[],
+): StateSampleColumns & { readonly partOf: Int32Array; readonly probabilities: Map<string, Float64Array> } {
+  const states = parts.reduce((sum, f) => sum + f.states, 0);
+  const samples = parts.reduce((sum, f) => sum + f.stateOf.length, 0);
   const counts = new Float64Array(states * K);
   const stateOf = new Int32Array(samples);
   const observed = new Uint8Array(samples);
   const runOf = new Float64Array(samples);
   const unread = new Uint8Array(samples);
   const programOf = new Int32Array(samples);
-  const foldOf = new Int32Array(samples);
+  const partOf = new Int32Array(samples);
   const programIndex = new Map<string, number>();
-  const probabilities = new Map(complete.map((n) => [n, new Float64Array(states * K)]));
-  const hashes = new Map(complete.map((n) => [n, createHash("sha256")]));
+  const probabilities = new Map(names.map((n) => [n, new Float64Array(states * K)]));
   let stateOffset = 0;
   let sampleOffset = 0;
-  folds.forEach((fold, f) => {
-    counts.set(fold.counts, stateOffset * K);
-    const programs = fold.programNames.map((p) => {
+  parts.forEach((part, f) => {
+    counts.set(part.counts, stateOffset * K);
+    const programs = part.programNames.map((p) => {
       let i = programIndex.get(p);
       if (i === undefined) programIndex.set(p, (i = programIndex.size));
       return i;
     });
-    for (let j = 0; j < fold.stateOf.length; j++) {
-      stateOf[sampleOffset + j] = stateOffset + fold.stateOf[j]!;
-      programOf[sampleOffset + j] = programs[fold.programOf[j]!]!;
-      foldOf[sampleOffset + j] = f;
+    for (let j = 0; j < part.stateOf.length; j++) {
+      stateOf[sampleOffset + j] = stateOffset + part.stateOf[j]!;
+      programOf[sampleOffset + j] = programs[part.programOf[j]!]!;
+      partOf[sampleOffset + j] = f;
     }
-    observed.set(fold.observed, sampleOffset);
-    runOf.set(fold.runOf, sampleOffset);
-    unread.set(fold.unread, sampleOffset);
-    for (const name of complete) {
-      const output = fold.outputs.find((o) => o.name === name)!;
+    observed.set(part.observed, sampleOffset);
+    runOf.set(part.runOf, sampleOffset);
+    unread.set(part.unread, sampleOffset);
+    for (const name of names) {
+      const output = part.outputs.find((o) => o.name === name)!;
       probabilities.get(name)!.set(output.probabilities, stateOffset * K);
-      hashes.get(name)!.update(`${fold.fold}=${output.configHash};`);
     }
-    stateOffset += fold.states;
-    sampleOffset += fold.stateOf.length;
+    stateOffset += part.states;
+    sampleOffset += part.stateOf.length;
   });
-  const outputs = complete.map((name) => ({
-    name,
-    configHash: hashes.get(name)!.digest("hex").slice(0, 16),
-    probabilities: probabilities.get(name)!,
-  }));
-  const thresholds = new Map<string, number[]>();
-  for (const name of complete) {
-    const t = folds.map((f) => f.thresholds?.[name]);
-    if (t.every((x): x is number => x !== undefined)) thresholds.set(name, t);
-  }
   return {
     states,
     counts,
@@ -417,10 +456,8 @@ export function poolFolds(folds: readonly FoldColumns[]): PooledFolds {
     unread,
     programOf,
     programNames: [...programIndex.keys()],
-    foldOf,
-    outputs,
-    incomplete,
-    thresholds,
+    partOf,
+    probabilities,
   };
 }
 
