@@ -78,13 +78,13 @@ export {
   selectPrograms,
 } from "./store.js";
 export {
-  eachSampleWithPrefix,
   loadSide,
   loadSplitData,
   programSides,
   samplesWithPrefixes,
   sideSampleCounts,
   splitData,
+  storedSamplesWithPrefixes,
   splitDataOf,
   trainingSide,
 } from "./split-data.js";

@@ -8,6 +8,7 @@ import type { SchedlabDatabase } from "../store/index.js";
 import { sampleOf, statesFromRuns } from "./abstractions.js";
 import { resolveHoldout, type HoldoutSplit } from "./split.js";
 import {
+  eachProgramRun,
   loadProgramRuns,
   programInputHash,
   runSelectionName,
@@ -15,6 +16,7 @@ import {
   storeProgramStates,
   storedEventCounts,
   storedInputHash,
+  storedRunSamples,
   type DatasetProgram,
 } from "./store.js";
 import { EVENT_TYPES } from "../core/index.js";
@@ -68,18 +70,12 @@ export function splitDataOf(db: SchedlabDatabase, source: SplitSource): SplitDat
 
 /** The side's samples with their prefixes (no copying: a prefix is its run's records and an end). */
 export function samplesWithPrefixes(side: SplitSide): Sample[] {
-  return [...eachSampleWithPrefix(side)];
-}
-
-/**
- * samplesWithPrefixes one sample at a time: a caller that reads each once (fitting a baseline)
- * never holds them all, and each dies young.
- */
-export function* eachSampleWithPrefix(side: SplitSide): Generator<Sample> {
+  const samples: Sample[] = [];
   for (const row of side.samples) {
     const run = side.runs.get(row.runId);
-    if (run !== undefined) yield sampleOf(row, run);
+    if (run !== undefined) samples.push(sampleOf(row, run));
   }
+  return samples;
 }
 
 /**
@@ -125,6 +121,29 @@ export function* programSides(
 ): Generator<SplitSide> {
   const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
   for (const program of programs) yield loadSide(db, abstraction, [program.name], runs);
+}
+
+/**
+ * The samples of a side's programs with their prefixes, run by run from the stored samples
+ * (a program's stored states rebuilt first when its inputs changed, as loadSide does): at most
+ * one run's records are in memory, so a caller that reads each sample once (fitting a baseline)
+ * never holds a program. The samples of samplesWithPrefixes(loadSide(…)), in its order (by
+ * program, run and position).
+ */
+export function* storedSamplesWithPrefixes(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  names: readonly string[],
+  runs: RunSelection = "plain",
+): Generator<Sample> {
+  const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
+  for (const program of programs) {
+    const hash = programInputHash(db, program.id, abstraction, runs);
+    if (storedInputHash(db, abstraction, program.id) !== hash)
+      storeRebuilt(db, abstraction, program, loadProgramRuns(db, program, runs), hash);
+    for (const run of eachProgramRun(db, program, runs))
+      for (const row of storedRunSamples(db, abstraction, program.name, run.runId)) yield sampleOf(row, run);
+  }
 }
 
 /**

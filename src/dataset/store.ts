@@ -163,6 +163,33 @@ export function loadProgramRuns(
   return usableRuns(db, program.id, runs).map((run) => loadRun(db, program.name, run.id, run.procs));
 }
 
+/** loadProgramRuns one run at a time, in run order, each loaded when the caller asks for the next. */
+export function* eachProgramRun(
+  db: SchedlabDatabase,
+  program: Pick<DatasetProgram, "id" | "name">,
+  runs: RunSelection = "plain",
+): Generator<RunRecords> {
+  for (const run of usableRuns(db, program.id, runs)) yield loadRun(db, program.name, run.id, run.procs);
+}
+
+/** The stored samples of `abstraction` of one run of `program`, in position order (the order statesFromRuns visits them). */
+export function storedRunSamples(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  program: string,
+  runId: number,
+): SampleRow[] {
+  const rows = db
+    .prepare("SELECT state_id, position, next FROM samples WHERE abstraction = ? AND run_id = ? ORDER BY position")
+    .raw()
+    .all(abstraction, runId) as [string, number, string][];
+  const samples: SampleRow[] = [];
+  for (const [stateId, end, next] of rows)
+    if ((EVENT_TYPES as readonly string[]).includes(next))
+      samples.push({ stateId, program, runId, end, next: next as EventType });
+  return samples;
+}
+
 function loadRun(db: SchedlabDatabase, programName: string, runId: number, procs: number): RunRecords {
   return {
     program: programName,

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { statesFromRuns } from "../../src/dataset/abstractions.js";
 import { ingestedPrograms, loadDataset, refreshDataset } from "../../src/dataset/store.js";
-import { loadSide, programSides, sideSampleCounts } from "../../src/dataset/split-data.js";
+import {
+  loadSide,
+  programSides,
+  samplesWithPrefixes,
+  sideSampleCounts,
+  storedSamplesWithPrefixes,
+} from "../../src/dataset/split-data.js";
 import { UsageError } from "../../src/errors.js";
 import { EVENT_TYPES } from "../../src/core/index.js";
 import { insertProgram, insertRun, scratchDatabase } from "./db-fixture.js";
@@ -110,6 +116,21 @@ describe("dataset store", () => {
         expect(samples).toEqual(side.samples);
         expect(sides.flatMap((s) => s.states)).toEqual(side.states);
       }
+    }
+  });
+
+  it("reads a side's samples run by run from the stored samples: loadSide's, in its order, rebuilt first when stale", () => {
+    for (const abstraction of ["split", "depth", "goroutine", "context"] as const) {
+      const { db, p } = fixture();
+      const names = ["patterns/b", "patterns/a"];
+      // Nothing stored yet: the read builds and stores both programs' states first.
+      expect([...storedSamplesWithPrefixes(db, abstraction, names)]).toEqual(
+        samplesWithPrefixes(loadSide(db, abstraction, names)),
+      );
+      insertRun(db, p, 2, records(run1));
+      const stale = [...storedSamplesWithPrefixes(db, abstraction, names)];
+      expect(stale).toEqual(samplesWithPrefixes(loadSide(db, abstraction, names)));
+      expect(new Set(stale.map((s) => s.prefix.runId)).size).toBe(4); // a: three runs now; b: one usable
     }
   });
 
