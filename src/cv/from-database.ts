@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import {
-  eachSampleWithPrefix,
   isPooled,
   loadSide,
   programSides,
@@ -17,6 +16,7 @@ import {
   splitCandidates,
   splitData,
   splitPrograms,
+  storedSamplesWithPrefixes,
   type Abstraction,
   type HoldoutSplit,
   type RunSelection,
@@ -314,12 +314,12 @@ async function crossValidateFold(
   const students = await trainFoldStudents(db, trainingData, recipes, dir, options, (m, t) =>
     progress(`fold ${fold}: ${m}`, t),
   );
-  // Re-read from SQLite program by program on every pass: the fit side is half the corpus.
+  // Re-read from SQLite run by run on every pass: the fit side is half the corpus.
   const trainingSamples: Iterable<Sample> = {
     *[Symbol.iterator]() {
-      for (const side of programSides(db, abstraction, fit, runs)) {
-        yield* eachSampleWithPrefix(side);
-        collect(side.samples.length);
+      for (const sample of storedSamplesWithPrefixes(db, abstraction, fit, runs)) {
+        yield sample;
+        collect(1);
       }
     },
   };
@@ -492,7 +492,9 @@ async function crossValidateAbstraction(
   }
 
   const pooled = poolFolds(foldData);
+  // The folds' columns, copied into the pooled ones, are freed before the scoring allocates its own.
   foldData.length = 0;
+  collectGarbage();
   if (pooled.outputs.length === 0) {
     const first = failures[0];
     throw new SchedlabError(
