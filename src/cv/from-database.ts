@@ -244,11 +244,12 @@ function* sideParts(
 
 /**
  * One fold: its students trained (unless cached), every predictor fitted and queried, the answers
- * reduced to columns. The fold's runs are never all in memory: the fit side is read program by
- * program whenever a fitted predictor or the majority class reads its samples, the validation
- * side is kept as its states (what conformal sets and cal: are calibrated on), and the test side
- * is loaded, predicted and reduced to columns program by program. Only training a student loads
- * its fit and validation sides whole, for the time it trains.
+ * reduced to columns. The fold's runs are never all in memory: the sides' sizes and the training
+ * majority class are counted in SQLite, the fit side's samples are read run by run whenever a
+ * fitted predictor reads them, the validation side is kept as its states (what conformal sets
+ * and cal: are calibrated on), and the test side is loaded, predicted and reduced to columns
+ * program by program. Only training a student loads its fit and validation sides whole, for the
+ * time it trains.
  */
 async function crossValidateFold(
   db: SchedlabDatabase,
