@@ -22,3 +22,20 @@ export function collectGarbage(): void {
   }
   collector();
 }
+
+/**
+ * A collector for a loop that loads and drops its data piece by piece (a side of a split,
+ * program by program): told how much each piece held, it collects whenever the pieces since
+ * its last collection add up to `budget`. Each piece lives long enough to reach the old
+ * generation, which V8 collects only under pressure, so without it the dead pieces pile up to
+ * a peak set by V8's heuristics rather than by the largest piece.
+ */
+export function collectorEvery(budget: number): (amount: number) => void {
+  let since = 0;
+  return (amount) => {
+    since += amount;
+    if (since < budget) return;
+    collectGarbage();
+    since = 0;
+  };
+}

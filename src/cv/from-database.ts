@@ -9,16 +9,22 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import {
-  loadSplitData,
-  samplesWithPrefixes,
+  isPooled,
+  loadSide,
+  programSides,
   sideSampleCounts,
   splitCandidates,
+  splitData,
   splitPrograms,
+  storedSamplesWithPrefixes,
   type Abstraction,
   type HoldoutSplit,
   type RunSelection,
+  type Sample,
   type SplitData,
   type SplitProgram,
+  type SplitSide,
+  type State,
 } from "../dataset/index.js";
 import {
   assignFolds,
@@ -29,6 +35,7 @@ import {
   CV_REFERENCE,
   familyWeightsOfCounts,
   foldColumnsOf,
+  joinFoldColumns,
   poolFolds,
   pooledMajorityClass,
   probabilityColumn,
@@ -43,17 +50,24 @@ import {
   createPredictor,
   FEATURE_VERSION,
   predictWithCache,
+  type Predictor,
   type PredictorContext,
   type PredictorSettings,
 } from "../predict/index.js";
-import { collectGarbage } from "../memory.js";
+import { collectGarbage, collectorEvery } from "../memory.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { DEFAULT_TRAIN_OPTIONS, trainFromDatabase, type TrainStudentOptions } from "../train/index.js";
 import type { Progress } from "../progress.js";
 import { recipeTrainOptions, studentRecipesOf, type StudentRecipe } from "./recipes.js";
-import { majorityLabel } from "../metrics/index.js";
+import { topLabel } from "../metrics/index.js";
+
+/**
+ * A fold collects garbage after loading this many samples' programs (docs/experiments/training.md,
+ * "Memory of cross-validation"): the peak then follows the largest program, not V8's heuristics.
+ */
+const COLLECT_EVERY_SAMPLES = 100_000;
 
 /** Bumped when what a cached fold student depends on changes outside the hashed inputs. */
 const CV_CACHE_VERSION = 1;
@@ -164,9 +178,13 @@ function cacheKey(
     .slice(0, 16);
 }
 
+/**
+ * Trains the fold's students that are not cached yet. `load` gives their training data; it is
+ * called only when one of them is trained, so a fold whose students are all cached never loads it.
+ */
 async function trainFoldStudents(
   db: SchedlabDatabase,
-  data: SplitData,
+  load: () => SplitData,
   recipes: readonly StudentRecipe[],
   dir: string,
   options: CrossValidationOptions,
@@ -175,10 +193,12 @@ async function trainFoldStudents(
   const paths = new Map<string, string>();
   const summary: { recipe: string; path: string; reused: boolean }[] = [];
   const failures = new Map<string, unknown>();
+  let data: SplitData | undefined;
   for (const recipe of recipes) {
     const out = join(dir, recipe.name);
     const reused = options.force !== true && existsSync(join(out, "card.json"));
     if (!reused) {
+      data ??= load();
       try {
         await trainFromDatabase(db, {
           ...options.student,
@@ -208,7 +228,29 @@ interface FoldResult {
   readonly majority: { readonly majority: EventType; readonly trainingSamples: number };
 }
 
-/** One fold: its split loaded, its students trained, every predictor fitted and queried, the answers reduced to columns. */
+/**
+ * A side of a split in parts whose states never span two, each loaded when reached: program by
+ * program (at most one program's runs in memory), or whole when the abstraction pools programs.
+ */
+function* sideParts(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  names: readonly string[],
+  runs: RunSelection,
+): Generator<SplitSide> {
+  if (isPooled(abstraction)) yield loadSide(db, abstraction, names, runs);
+  else yield* programSides(db, abstraction, names, runs);
+}
+
+/**
+ * One fold: its students trained (unless cached), every predictor fitted and queried, the answers
+ * reduced to columns. The fold's runs are never all in memory: the sides' sizes and the training
+ * majority class are counted in SQLite, the fit side's samples are read run by run whenever a
+ * fitted predictor reads them, the validation side is kept as its states (what conformal sets
+ * and cal: are calibrated on), and the test side is loaded, predicted and reduced to columns
+ * program by program. Only training a student loads its fit and validation sides whole, for the
+ * time it trains.
+ */
 async function crossValidateFold(
   db: SchedlabDatabase,
   abstraction: Abstraction,
@@ -226,29 +268,66 @@ async function crossValidateFold(
   const { candidates, families, fold, k, recipes, dir, progress } = job;
   const runs = options.runs ?? "plain";
   const inFold = new Set(families);
-  const test = candidates.filter((p) => inFold.has(p.family)).map((p) => p.name);
-  const data = loadSplitData(db, { abstraction, holdout: foldSplit(candidates, test, fold, k), runs });
+  const split = foldSplit(
+    candidates,
+    candidates.filter((p) => inFold.has(p.family)).map((p) => p.name),
+    fold,
+    k,
+  );
+  const inValidation = new Set(split.validation);
+  const fit = split.train.filter((p) => !inValidation.has(p));
+  // The fit and test sides' programs, samples and fingerprints counted in SQLite, without their records.
+  const fitCounts = sideSampleCounts(db, abstraction, fit, runs);
+  const test = sideSampleCounts(db, abstraction, split.test, runs);
+  const testSamples = test.programs.reduce((sum, p) => sum + p.samples, 0);
+  const fitPrograms = fitCounts.programs.length;
+  // The sides' programs are loaded and dropped one by one: their dead runs collected every so many samples.
+  const collect = collectorEvery(COLLECT_EVERY_SAMPLES);
+  const validation: State[] = [];
+  let validationPrograms = 0;
+  for (const side of sideParts(db, abstraction, split.validation, runs)) {
+    validationPrograms += side.programs.length;
+    for (const state of side.states) validation.push(state);
+    collect(side.samples.length);
+  }
   progress(
-    `fold ${fold}/${k}: ${families.length} test families (${data.test.programs.length} ` +
-      `programs, ${data.test.samples.length} samples); ${data.fit.programs.length} ` +
-      `fit, ${data.validation.programs.length} validation programs`,
+    `fold ${fold}/${k}: ${families.length} test families (${test.programs.length} ` +
+      `programs, ${testSamples} samples); ${fitPrograms} ` +
+      `fit, ${validationPrograms} validation programs`,
   );
   // The students see the test fold's programs (their static features go into the adapter) but
   // not its states: CV scores the test fold itself, so a fold student's card has no holdout
   // metrics, and its training spares the test states' feature rows (a third of the corpus).
-  const trainingData = { ...data, test: { ...data.test, states: [], samples: [], runs: new Map() } };
+  const trainingData = (): SplitData =>
+    splitData(
+      abstraction,
+      split,
+      loadSide(db, abstraction, fit, runs),
+      loadSide(db, abstraction, split.validation, runs),
+      {
+        fingerprint: test.fingerprint,
+        programs: test.programs.map((p) => p.name),
+        states: [],
+        samples: [],
+        runs: new Map(),
+      },
+    );
   const students = await trainFoldStudents(db, trainingData, recipes, dir, options, (m, t) =>
     progress(`fold ${fold}: ${m}`, t),
   );
-  const trainingSamples = samplesWithPrefixes(data.fit);
-  const majority =
-    EVENT_TYPES[
-      majorityLabel(
-        trainingSamples.map((s) => EVENT_TYPES.indexOf(s.next)),
-        EVENT_TYPES.length,
-      )
-    ]!;
-  const majorityOfFold = { majority, trainingSamples: trainingSamples.length };
+  // Re-read from SQLite run by run on every pass: the fit side is half the corpus.
+  const trainingSamples: Iterable<Sample> = {
+    *[Symbol.iterator]() {
+      for (const sample of storedSamplesWithPrefixes(db, abstraction, fit, runs)) {
+        yield sample;
+        collect(1);
+      }
+    },
+  };
+  const labels = EVENT_TYPES.map((_, e) => fitCounts.programs.reduce((sum, p) => sum + p.events[e]!, 0));
+  // majorityLabel's rule: the most frequent, the lowest index on ties.
+  const majority = EVENT_TYPES[topLabel(labels)]!;
+  const majorityOfFold = { majority, trainingSamples: labels.reduce((sum, n) => sum + n, 0) };
   const context: PredictorContext = {
     ...options.predictorContext,
     // student:RECIPE means this fold's student of that recipe, whatever directory the caller mapped it to.
@@ -261,56 +340,82 @@ async function crossValidateFold(
         );
       return path;
     },
-    training: { samples: trainingSamples, states: data.fit.states },
-    validation: data.validation.states,
+    training: { samples: trainingSamples },
+    validation,
     predictStates: cachedStatePredictions(db),
   };
-  const outputs: ProbabilityColumn[] = [];
-  const failures: PredictorFailure[] = [];
-  const thresholds: Record<string, number> = {};
+  const failed = new Map<string, PredictorFailure>();
+  const fail = (spec: string, error: unknown): void => {
+    failed.set(spec, failureOf(spec, fold, error));
+    progress(`fold ${fold}: ${spec} failed: ${error instanceof Error ? error.message : String(error)}`);
+  };
+  const predictors: { readonly spec: string; readonly predictor: Predictor }[] = [];
   for (const spec of options.predictors) {
     try {
-      const predictor = await createPredictor(spec, context);
-      const answered = await predictWithCache(db, predictor, data.test.states, {
-        onProgress: (m, t) => progress(`fold ${fold}: ${spec}: ${m}`, t),
-      });
-      // Kept as a column: a fold's answers cost 48 bytes a state until the folds are pooled.
-      outputs.push(
-        probabilityColumn(
-          { name: spec, configHash: predictor.configHash, predictions: answered.predictions },
-          data.test.states.length,
-          fold,
-        ),
-      );
-      try {
-        // Split conformal: the sets of this fold are calibrated on its validation families, which
-        // the fold's model was not fitted on (they only stopped it early and set its calibration).
-        const calibration = await predictWithCache(db, predictor, data.validation.states, {
-          onProgress: (m, t) => progress(`fold ${fold}: ${spec} (conformal calibration): ${m}`, t),
-        });
-        thresholds[spec] = conformalThresholdOfStates(data.validation.states, calibration.predictions);
-      } catch (error) {
-        // Without a threshold in every fold the predictor is scored without conformal sets.
-        progress(
-          `fold ${fold}: ${spec}: no conformal calibration: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
+      predictors.push({ spec, predictor: await createPredictor(spec, context) });
     } catch (error) {
-      failures.push(failureOf(spec, fold, error));
-      progress(`fold ${fold}: ${spec} failed: ${error instanceof Error ? error.message : String(error)}`);
+      fail(spec, error);
     }
   }
-  const columns = foldColumnsOf({ fold, states: data.test.states, samples: data.test.samples, outputs, thresholds });
+  // Kept as columns: a test program's answers cost 48 bytes a state once its runs are gone.
+  const parts: FoldColumns[] = [];
+  for (const side of sideParts(db, abstraction, split.test, runs)) {
+    const outputs: ProbabilityColumn[] = [];
+    for (const { spec, predictor } of predictors) {
+      if (failed.has(spec)) continue;
+      try {
+        const answered = await predictWithCache(db, predictor, side.states, {
+          onProgress: (m, t) =>
+            progress(`fold ${fold}: ${spec}: ${side.programs.length === 1 ? `${side.programs[0]}: ` : ""}${m}`, t),
+        });
+        outputs.push(
+          probabilityColumn(
+            { name: spec, configHash: predictor.configHash, predictions: answered.predictions },
+            side.states.length,
+            fold,
+          ),
+        );
+      } catch (error) {
+        fail(spec, error);
+      }
+    }
+    parts.push(foldColumnsOf({ fold, states: side.states, samples: side.samples, outputs }));
+    collect(side.samples.length);
+  }
+  const answered = predictors.filter((p) => !failed.has(p.spec));
+  const thresholds: Record<string, number> = {};
+  for (const { spec, predictor } of answered) {
+    try {
+      // Split conformal: the sets of this fold are calibrated on its validation families, which
+      // the fold's model was not fitted on (they only stopped it early and set its calibration).
+      const calibration = await predictWithCache(db, predictor, validation, {
+        onProgress: (m, t) => progress(`fold ${fold}: ${spec} (conformal calibration): ${m}`, t),
+      });
+      thresholds[spec] = conformalThresholdOfStates(validation, calibration.predictions);
+    } catch (error) {
+      // Without a threshold in every fold the predictor is scored without conformal sets.
+      progress(
+        `fold ${fold}: ${spec}: no conformal calibration: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+  const columns = joinFoldColumns(
+    fold,
+    parts,
+    answered.map((p) => ({ name: p.spec, configHash: p.predictor.configHash })),
+    thresholds,
+  );
   const summary: FoldSummary = {
     fold,
     families,
-    testPrograms: data.test.programs.length,
-    testSamples: data.test.samples.length,
-    trainPrograms: data.fit.programs.length,
-    validationPrograms: data.validation.programs.length,
+    testPrograms: test.programs.length,
+    testSamples,
+    trainPrograms: fitPrograms,
+    validationPrograms,
     majorityClass: majority,
     students: students.summary,
   };
+  const failures = options.predictors.flatMap((spec) => failed.get(spec) ?? []);
   return { columns, summary, failures, majority: majorityOfFold };
 }
 
@@ -388,7 +493,9 @@ async function crossValidateAbstraction(
   }
 
   const pooled = poolFolds(foldData);
+  // The folds' columns, copied into the pooled ones, are freed before the scoring allocates its own.
   foldData.length = 0;
+  collectGarbage();
   if (pooled.outputs.length === 0) {
     const first = failures[0];
     throw new SchedlabError(

@@ -80,9 +80,11 @@ export {
 export {
   loadSide,
   loadSplitData,
+  programSides,
   samplesWithPrefixes,
   sideSampleCounts,
   splitData,
+  storedSamplesWithPrefixes,
   splitDataOf,
   trainingSide,
 } from "./split-data.js";

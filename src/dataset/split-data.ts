@@ -8,15 +8,18 @@ import type { SchedlabDatabase } from "../store/index.js";
 import { sampleOf, statesFromRuns } from "./abstractions.js";
 import { resolveHoldout, type HoldoutSplit } from "./split.js";
 import {
+  eachProgramRun,
   loadProgramRuns,
   programInputHash,
   runSelectionName,
   selectPrograms,
   storeProgramStates,
+  storedEventCounts,
   storedInputHash,
-  storedSampleCount,
+  storedRunSamples,
   type DatasetProgram,
 } from "./store.js";
+import { EVENT_TYPES } from "../core/index.js";
 import type { Abstraction, RunRecords, RunSelection, Sample, SampleRow, State } from "./types.js";
 
 /** The states and samples of one side of a split, with the runs their prefixes live in. */
@@ -103,6 +106,47 @@ export function loadSide(
 }
 
 /**
+ * loadSide of each of the side's programs on its own, in the order loadSide visits them
+ * (selectPrograms: by name), each loaded only when the caller asks for the next: at most one
+ * program's runs are in memory. A program's samples never depend on the other programs, so
+ * the samples of all these sides are loadSide's; under an abstraction that does not pool
+ * programs (isPooled) so are the states, and the concatenated states and samples are exactly
+ * loadSide's, in its order.
+ */
+export function* programSides(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  names: readonly string[],
+  runs: RunSelection = "plain",
+): Generator<SplitSide> {
+  const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
+  for (const program of programs) yield loadSide(db, abstraction, [program.name], runs);
+}
+
+/**
+ * The samples of a side's programs with their prefixes, run by run from the stored samples
+ * (a program's stored states rebuilt first when its inputs changed, as loadSide does): at most
+ * one run's records are in memory, so a caller that reads each sample once (fitting a baseline)
+ * never holds a program. The samples of samplesWithPrefixes(loadSide(…)), in its order (by
+ * program, run and position).
+ */
+export function* storedSamplesWithPrefixes(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  names: readonly string[],
+  runs: RunSelection = "plain",
+): Generator<Sample> {
+  const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
+  for (const program of programs) {
+    const hash = programInputHash(db, program.id, abstraction, runs);
+    if (storedInputHash(db, abstraction, program.id) !== hash)
+      storeRebuilt(db, abstraction, program, loadProgramRuns(db, program, runs), hash);
+    for (const run of eachProgramRun(db, program, runs))
+      for (const row of storedRunSamples(db, abstraction, program.name, run.runId)) yield sampleOf(row, run);
+  }
+}
+
+/**
  * The side's programs in name order, each visited with its input hash and whether its stored
  * states were built from those inputs, and the side's fingerprint (abstraction, run selection,
  * every program's input hash): what loadSide and sideSampleCounts share.
@@ -124,33 +168,40 @@ function visitSide(
   return { fingerprint: fingerprint.digest("hex"), programs };
 }
 
-/** Rebuilds one program's states and samples from its runs and stores them under `hash`; returns its sample count. */
+/** Rebuilds one program's states and samples from its runs and stores them under `hash`; returns its samples per next event. */
 function storeRebuilt(
   db: SchedlabDatabase,
   abstraction: Abstraction,
   program: DatasetProgram,
   programRuns: readonly RunRecords[],
   hash: string,
-): number {
+): number[] {
   const { states, samples } = statesFromRuns(programRuns, abstraction);
   storeProgramStates(db, abstraction, program, states, samples, hash);
-  return samples.length;
+  const counts = EVENT_TYPES.map(() => 0);
+  for (const sample of samples) counts[EVENT_TYPES.indexOf(sample.next)]! += 1;
+  return counts;
 }
 
-/** What sideSampleCounts returns: loadSide's fingerprint and programs, and each program's sample count. */
+/** What sideSampleCounts returns: loadSide's fingerprint and programs, and each program's sample counts. */
 export interface SideSampleCounts {
   readonly fingerprint: string;
   /** In name order, as loadSide lists them. */
-  readonly programs: readonly { readonly name: string; readonly samples: number }[];
+  readonly programs: readonly {
+    readonly name: string;
+    readonly samples: number;
+    /** Samples per next event, in EVENT_TYPES order. */
+    readonly events: readonly number[];
+  }[];
 }
 
 /**
  * The fingerprint loadSide(db, abstraction, names, runs) would give and the samples of each
  * program under it, without holding the side's runs (loadSide holds every one): what CV needs
- * to weigh families before it loads any fold. A program whose stored states are up to date is
- * counted in SQLite; one whose are not is rebuilt and stored as loadSide would, its runs in
- * memory only meanwhile. A program's samples do not depend on the other programs (pooling
- * merges states, never samples).
+ * to weigh families before it loads any fold, and to know a fold's sides without loading them.
+ * A program whose stored states are up to date is counted in SQLite; one whose are not is
+ * rebuilt and stored as loadSide would, its runs in memory only meanwhile. A program's samples
+ * do not depend on the other programs (pooling merges states, never samples).
  */
 export function sideSampleCounts(
   db: SchedlabDatabase,
@@ -158,13 +209,13 @@ export function sideSampleCounts(
   names: readonly string[],
   runs: RunSelection = "plain",
 ): SideSampleCounts {
-  const counts: { name: string; samples: number }[] = [];
+  const counts: { name: string; samples: number; events: number[] }[] = [];
   const { fingerprint } = visitSide(db, abstraction, names, runs, (program, hash, current) => {
     // Stored from these very inputs: one row per sample, counted without loading a record.
-    const samples = current
-      ? storedSampleCount(db, abstraction, program.id)
+    const events = current
+      ? storedEventCounts(db, abstraction, program.id)
       : storeRebuilt(db, abstraction, program, loadProgramRuns(db, program, runs), hash);
-    counts.push({ name: program.name, samples });
+    counts.push({ name: program.name, samples: events.reduce((sum, n) => sum + n, 0), events });
   });
   return { fingerprint, programs: counts };
 }

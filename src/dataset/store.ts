@@ -163,6 +163,33 @@ export function loadProgramRuns(
   return usableRuns(db, program.id, runs).map((run) => loadRun(db, program.name, run.id, run.procs));
 }
 
+/** loadProgramRuns one run at a time, in run order, each loaded when the caller asks for the next. */
+export function* eachProgramRun(
+  db: SchedlabDatabase,
+  program: Pick<DatasetProgram, "id" | "name">,
+  runs: RunSelection = "plain",
+): Generator<RunRecords> {
+  for (const run of usableRuns(db, program.id, runs)) yield loadRun(db, program.name, run.id, run.procs);
+}
+
+/** The stored samples of `abstraction` of one run of `program`, in position order (the order statesFromRuns visits them). */
+export function storedRunSamples(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  program: string,
+  runId: number,
+): SampleRow[] {
+  const rows = db
+    .prepare("SELECT state_id, position, next FROM samples WHERE abstraction = ? AND run_id = ? ORDER BY position")
+    .raw()
+    .all(abstraction, runId) as [string, number, string][];
+  const samples: SampleRow[] = [];
+  for (const [stateId, end, next] of rows)
+    if ((EVENT_TYPES as readonly string[]).includes(next))
+      samples.push({ stateId, program, runId, end, next: next as EventType });
+  return samples;
+}
+
 function loadRun(db: SchedlabDatabase, programName: string, runId: number, procs: number): RunRecords {
   return {
     program: programName,
@@ -216,14 +243,19 @@ export function storeProgramStates(
   });
 }
 
-/** How many samples of `abstraction` are stored for the program's runs (one row per sample; index seeks only). */
-export function storedSampleCount(db: SchedlabDatabase, abstraction: Abstraction, programId: number): number {
-  const row = db
+/**
+ * How many samples of `abstraction` are stored for the program's runs, per next event in
+ * EVENT_TYPES order (one row per sample; index seeks only).
+ */
+export function storedEventCounts(db: SchedlabDatabase, abstraction: Abstraction, programId: number): number[] {
+  const rows = db
     .prepare(
-      "SELECT count(*) AS n FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?)",
+      "SELECT next, count(*) AS n FROM samples WHERE abstraction = ? AND run_id IN (SELECT id FROM runs WHERE program_id = ?) GROUP BY next",
     )
-    .get(abstraction, programId) as { n: number };
-  return row.n;
+    .all(abstraction, programId) as { next: EventType; n: number }[];
+  const counts = EVENT_TYPES.map(() => 0);
+  for (const row of rows) counts[EVENT_TYPES.indexOf(row.next)] = row.n;
+  return counts;
 }
 
 /** The input hash the program's stored states of `abstraction` were built from, if any. */

@@ -58,18 +58,42 @@ export function compare(
   };
 }
 
-/** Each program's accuracy (the mean tie credit of its samples), in order of the program's name. */
-export function programAccuracy(programs: readonly string[], credit: readonly number[]): ProgramAccuracy[] {
-  const sums = new Map<string, { samples: number; credit: number }>();
+/** A program's summed tie credit over its samples: what its accuracy is read off. */
+export interface ProgramCredit {
+  readonly program: string;
+  readonly samples: number;
+  /** Σ tie credit of the program's samples, in sample order. */
+  readonly credit: number;
+}
+
+/** Each program's samples and summed credit, programs in order of first appearance. */
+function programCredits(programs: readonly string[], credit: readonly number[]): ProgramCredit[] {
+  const sums = new Map<string, { program: string; samples: number; credit: number }>();
   programs.forEach((program, i) => {
     let s = sums.get(program);
-    if (s === undefined) sums.set(program, (s = { samples: 0, credit: 0 }));
+    if (s === undefined) sums.set(program, (s = { program, samples: 0, credit: 0 }));
     s.samples++;
     s.credit += credit[i]!;
   });
+  return [...sums.values()];
+}
+
+/** Each program's accuracy (the mean tie credit of its samples), in order of the program's name. */
+export function programAccuracy(programs: readonly string[], credit: readonly number[]): ProgramAccuracy[] {
+  return programAccuracyOfSums(programCredits(programs, credit));
+}
+
+/**
+ * programAccuracy from each program's summed credit (its sufficient statistics), in order of
+ * the program's name.
+ *
+ * @example programAccuracyOfSums([{ program: "b", samples: 2, credit: 1 }, { program: "a", samples: 1, credit: 1 }])
+ * // => [{ program: "a", samples: 1, accuracy: 1 }, { program: "b", samples: 2, accuracy: 0.5 }]
+ */
+export function programAccuracyOfSums(sums: readonly ProgramCredit[]): ProgramAccuracy[] {
   return [...sums]
-    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
-    .map(([program, s]) => ({ program, samples: s.samples, accuracy: s.credit / s.samples }));
+    .sort((x, y) => (x.program < y.program ? -1 : x.program > y.program ? 1 : 0))
+    .map((s) => ({ program: s.program, samples: s.samples, accuracy: s.credit / s.samples }));
 }
 
 /**
@@ -82,8 +106,16 @@ export function programLeads(
   creditA: readonly number[],
   creditB: readonly number[],
 ): ProgramLeads {
-  const b = programAccuracy(programs, creditB);
-  const leads: ProgramLead[] = programAccuracy(programs, creditA).map((a, i) => ({
+  return programLeadsOfSums(programCredits(programs, creditA), programCredits(programs, creditB));
+}
+
+/**
+ * programLeads from each program's summed credit under A and under B (the same programs in
+ * both lists, in any order): what cross-validation accumulates without a credit per sample.
+ */
+export function programLeadsOfSums(sumsA: readonly ProgramCredit[], sumsB: readonly ProgramCredit[]): ProgramLeads {
+  const b = programAccuracyOfSums(sumsB);
+  const leads: ProgramLead[] = programAccuracyOfSums(sumsA).map((a, i) => ({
     program: a.program,
     samples: a.samples,
     accuracyA: a.accuracy,

@@ -8,30 +8,30 @@ import { createHash } from "node:crypto";
 import { UsageError } from "../errors.js";
 import { ceilingAccuracy, leaveOneRunOutCeilingOfColumns, type Abstraction, type State } from "../dataset/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
-import { compare } from "./compare.js";
+import { programLeadsOfSums, type ProgramCredit } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
-import { chooseClusters } from "./evaluate.js";
+import { chooseClusters, topLabelColumns, type TopLabelColumns } from "./evaluate.js";
 import {
   type BootstrapInterval,
   type BootstrapOptions,
-  brierScore,
+  type CalibrationCells,
+  type ReliabilityBin,
+  calibrationBin,
   classScores,
-  clusterBootstrapMeanDifference,
   clusterBootstrapMeanDifferenceOfSums,
+  clusterSignFlipTestOfSums,
   conformalThreshold,
-  confusionMatrix,
+  DEFAULT_CALIBRATION_BINS,
+  expectedCalibrationErrorIntervalOfCells,
   expectedCalibrationErrorOfBins,
-  overconfidenceOfBins,
-  reliabilityBins,
-  expectedCalibrationErrorInterval,
   labelScore,
   macroF1,
   majorityAccuracy,
-  negativeLogLikelihood,
-  predictionSet,
-  tieCredit,
+  overconfidenceOfBins,
+  PROBABILITY_FLOOR,
+  reliabilityBinsOfSums,
 } from "../metrics/index.js";
-import type { ClusterUnit, EvaluationSample, PredictorOutput, ProgramLeads, SampleScores } from "./types.js";
+import type { ClusterUnit, EvaluationSample, PredictorOutput, ProgramLeads } from "./types.js";
 
 /** The in-context n-gram every other predictor is compared with, pair by pair (docs/training.md). */
 export const CV_REFERENCE = "ngram-ctx:4";
@@ -361,53 +361,92 @@ export function poolFolds(folds: readonly FoldColumns[]): PooledFolds {
   const incomplete = [...new Set(folds.flatMap((f) => f.outputs.map((o) => o.name)))].filter(
     (n) => !complete.includes(n),
   );
-  const states = folds.reduce((sum, f) => sum + f.states, 0);
-  const samples = folds.reduce((sum, f) => sum + f.stateOf.length, 0);
+  const { partOf, probabilities, ...columns } = concatColumns(folds, complete);
+  const outputs = complete.map((name) => {
+    const hash = createHash("sha256");
+    for (const fold of folds) hash.update(`${fold.fold}=${fold.outputs.find((o) => o.name === name)!.configHash};`);
+    return { name, configHash: hash.digest("hex").slice(0, 16), probabilities: probabilities.get(name)! };
+  });
+  const thresholds = new Map<string, number[]>();
+  for (const name of complete) {
+    const t = folds.map((f) => f.thresholds?.[name]);
+    if (t.every((x): x is number => x !== undefined)) thresholds.set(name, t);
+  }
+  return { ...columns, foldOf: partOf, outputs, incomplete, thresholds };
+}
+
+/**
+ * One fold's columns from those of its parts (its test programs, loaded and predicted one at a
+ * time), in order: when no state spans two parts (an abstraction that does not pool programs),
+ * foldColumnsOf of the parts' states and samples concatenated. `answered` are the predictors
+ * whose column every part holds.
+ */
+export function joinFoldColumns(
+  fold: number,
+  parts: readonly FoldColumns[],
+  answered: readonly { readonly name: string; readonly configHash: string }[],
+  thresholds?: Readonly<Record<string, number>>,
+): FoldColumns {
+  const {
+    partOf: _,
+    probabilities,
+    ...columns
+  } = concatColumns(
+    parts,
+    answered.map((a) => a.name),
+  );
+  return {
+    fold,
+    ...columns,
+    outputs: answered.map(({ name, configHash }) => ({ name, configHash, probabilities: probabilities.get(name)! })),
+    ...(thresholds === undefined ? {} : { thresholds }),
+  };
+}
+
+/**
+ * The parts' columns one after the other: each part's state indices offset past the earlier
+ * parts' states, programs numbered in order of first appearance, and the column of each of
+ * `names` (which every part must hold).
+ */
+function concatColumns(
+  parts: readonly FoldColumns[],
+  names: readonly string[],
+): StateSampleColumns & { readonly partOf: Int32Array; readonly probabilities: Map<string, Float64Array> } {
+  const states = parts.reduce((sum, f) => sum + f.states, 0);
+  const samples = parts.reduce((sum, f) => sum + f.stateOf.length, 0);
   const counts = new Float64Array(states * K);
   const stateOf = new Int32Array(samples);
   const observed = new Uint8Array(samples);
   const runOf = new Float64Array(samples);
   const unread = new Uint8Array(samples);
   const programOf = new Int32Array(samples);
-  const foldOf = new Int32Array(samples);
+  const partOf = new Int32Array(samples);
   const programIndex = new Map<string, number>();
-  const probabilities = new Map(complete.map((n) => [n, new Float64Array(states * K)]));
-  const hashes = new Map(complete.map((n) => [n, createHash("sha256")]));
+  const probabilities = new Map(names.map((n) => [n, new Float64Array(states * K)]));
   let stateOffset = 0;
   let sampleOffset = 0;
-  folds.forEach((fold, f) => {
-    counts.set(fold.counts, stateOffset * K);
-    const programs = fold.programNames.map((p) => {
+  parts.forEach((part, f) => {
+    counts.set(part.counts, stateOffset * K);
+    const programs = part.programNames.map((p) => {
       let i = programIndex.get(p);
       if (i === undefined) programIndex.set(p, (i = programIndex.size));
       return i;
     });
-    for (let j = 0; j < fold.stateOf.length; j++) {
-      stateOf[sampleOffset + j] = stateOffset + fold.stateOf[j]!;
-      programOf[sampleOffset + j] = programs[fold.programOf[j]!]!;
-      foldOf[sampleOffset + j] = f;
+    for (let j = 0; j < part.stateOf.length; j++) {
+      stateOf[sampleOffset + j] = stateOffset + part.stateOf[j]!;
+      programOf[sampleOffset + j] = programs[part.programOf[j]!]!;
+      partOf[sampleOffset + j] = f;
     }
-    observed.set(fold.observed, sampleOffset);
-    runOf.set(fold.runOf, sampleOffset);
-    unread.set(fold.unread, sampleOffset);
-    for (const name of complete) {
-      const output = fold.outputs.find((o) => o.name === name)!;
+    observed.set(part.observed, sampleOffset);
+    runOf.set(part.runOf, sampleOffset);
+    unread.set(part.unread, sampleOffset);
+    for (const name of names) {
+      const output = part.outputs.find((o) => o.name === name)!;
       probabilities.get(name)!.set(output.probabilities, stateOffset * K);
-      hashes.get(name)!.update(`${fold.fold}=${output.configHash};`);
     }
-    stateOffset += fold.states;
-    sampleOffset += fold.stateOf.length;
+    stateOffset += part.states;
+    sampleOffset += part.stateOf.length;
   });
-  const outputs = complete.map((name) => ({
-    name,
-    configHash: hashes.get(name)!.digest("hex").slice(0, 16),
-    probabilities: probabilities.get(name)!,
-  }));
-  const thresholds = new Map<string, number[]>();
-  for (const name of complete) {
-    const t = folds.map((f) => f.thresholds?.[name]);
-    if (t.every((x): x is number => x !== undefined)) thresholds.set(name, t);
-  }
   return {
     states,
     counts,
@@ -417,10 +456,8 @@ export function poolFolds(folds: readonly FoldColumns[]): PooledFolds {
     unread,
     programOf,
     programNames: [...programIndex.keys()],
-    foldOf,
-    outputs,
-    incomplete,
-    thresholds,
+    partOf,
+    probabilities,
   };
 }
 
@@ -524,124 +561,294 @@ export interface ScoreOptions {
   readonly reference?: string;
 }
 
-/** The indices of the samples with each key, in sample order. */
-function samplesBy<T>(keys: ArrayLike<T>): Map<T, number[]> {
-  const groups = new Map<T, number[]>();
-  for (let i = 0; i < keys.length; i++) {
-    const members = groups.get(keys[i]!);
-    if (members === undefined) groups.set(keys[i]!, [i]);
-    else members.push(i);
-  }
-  return groups;
+/**
+ * Clusters numbered in order of first appearance among the samples (among those with
+ * only[j] = 1 when given), as clusterIndex numbers them, so intervals from these sums draw
+ * exactly what they drew from one cluster key per sample. A cluster is a function of the
+ * program, so the numbering is kept per program (−1: none of its samples counted).
+ */
+interface ClusterNumbering {
+  readonly ofProgram: Int32Array;
+  /** Samples counted in each cluster. */
+  readonly sizes: number[];
+  /** Key of each cluster. */
+  readonly names: string[];
+  /** Samples counted. */
+  readonly samples: number;
 }
 
-/** Rows of a states × EVENT_TYPES.length column, one array per state (what the metric functions take). */
-function rowsOf(column: Float64Array, states: number): number[][] {
-  return Array.from({ length: states }, (_, i) => Array.from(column.subarray(i * K, (i + 1) * K)));
+function numberClusters(programOf: Int32Array, keyOfProgram: readonly string[], only?: Uint8Array): ClusterNumbering {
+  const ofProgram = new Int32Array(keyOfProgram.length).fill(-1);
+  const number = new Map<string, number>();
+  const sizes: number[] = [];
+  const names: string[] = [];
+  let samples = 0;
+  for (let j = 0; j < programOf.length; j++) {
+    if (only !== undefined && only[j] !== 1) continue;
+    const p = programOf[j]!;
+    let g = ofProgram[p]!;
+    if (g < 0) {
+      const key = keyOfProgram[p]!;
+      let known = number.get(key);
+      if (known === undefined) {
+        number.set(key, (known = sizes.length));
+        sizes.push(0);
+        names.push(key);
+      }
+      ofProgram[p] = g = known;
+    }
+    sizes[g]! += 1;
+    samples++;
+  }
+  return { ofProgram, sizes, names, samples };
+}
+
+/** Per-cluster, per-bin calibration sums (CalibrationCells) and the global bins, accumulated sample by sample. */
+class CalibrationSums {
+  readonly cells: CalibrationCells;
+  readonly count = new Float64Array(DEFAULT_CALIBRATION_BINS);
+  readonly confidence = new Float64Array(DEFAULT_CALIBRATION_BINS);
+  readonly hits = new Float64Array(DEFAULT_CALIBRATION_BINS);
+
+  constructor(clusters: number) {
+    const cells = clusters * DEFAULT_CALIBRATION_BINS;
+    this.cells = {
+      count: new Float64Array(cells),
+      confidenceSum: new Float64Array(cells),
+      hits: new Float64Array(cells),
+    };
+  }
+
+  add(cluster: number, confidence: number, credit: number): void {
+    const bin = calibrationBin(confidence, DEFAULT_CALIBRATION_BINS);
+    this.count[bin]! += 1;
+    this.confidence[bin]! += confidence;
+    this.hits[bin]! += credit;
+    const cell = cluster * DEFAULT_CALIBRATION_BINS + bin;
+    this.cells.count[cell]! += 1;
+    this.cells.confidenceSum[cell]! += confidence;
+    this.cells.hits[cell]! += credit;
+  }
+
+  bins(): ReliabilityBin[] {
+    return reliabilityBinsOfSums(this.count, this.confidence, this.hits);
+  }
 }
 
 /**
- * The scoreboard of the pooled folds, from the same metric functions evaluate() uses (tie
- * credit, binned ECE and its cluster interval, NLL, Brier, the ceilings of ceiling.ts, compare()
- * for the paired differences), over the same clusters (chooseClusters: families). It skips
- * evaluate()'s entropy correlation, whose bootstrap re-sorts every state per resample: too slow
- * for a pooled corpus (docs/metrics.md, "Leave-family-out cross-validation"). Intervals of accuracy, ECE
- * and NLL share one seed and clusters, hence their resamples; each difference is predictor −
- * reference. Per-sample probability rows exist for one predictor at a time.
+ * Everything the scoreboard reads of one predictor, summed over the pooled samples in sample
+ * order (so every sum is bit-identical to the per-metric functions' over per-sample arrays):
+ * per cluster, per fold, per program, per calibration bin, and the same on the samples of the
+ * runs the predictor did not read, in their own cluster numbering.
+ */
+interface PredictorSums {
+  readonly top: TopLabelColumns;
+  readonly clusterCredit: Float64Array;
+  readonly clusterNll: Float64Array;
+  readonly calibration: CalibrationSums;
+  readonly brier: number;
+  readonly confusion: number[][];
+  readonly foldCredit: Float64Array;
+  readonly programCredit: Float64Array;
+  readonly unreadCredit: Float64Array;
+  readonly unreadNll: Float64Array;
+  readonly unreadCalibration: CalibrationSums;
+  /** Per cluster: samples whose observed event is in the conformal set, and Σ set sizes; null without thresholds. */
+  readonly conformal: { readonly covered: Float64Array; readonly size: Float64Array } | null;
+}
+
+/** The samples of the pooled folds and how they are grouped: what every predictor's pass shares. */
+interface PooledLayout {
+  readonly pooled: PooledFolds;
+  readonly clusters: ClusterNumbering;
+  readonly unreadClusters: ClusterNumbering;
+  readonly folds: number;
+}
+
+/** The tie credit of a sample of `state` under a predictor's top labels: 1/m when `observed` is one of the m tied. */
+const creditOf = (top: TopLabelColumns, state: number, observed: number): number =>
+  ((top.mask[state]! >> observed) & 1) === 1 ? 1 / top.tied[state]! : 0;
+
+function predictorSums(
+  layout: PooledLayout,
+  output: ProbabilityColumn,
+  thresholds: readonly number[] | undefined,
+): PredictorSums {
+  const { pooled, clusters, unreadClusters, folds } = layout;
+  const q = output.probabilities;
+  const top = topLabelColumns(pooled.states, (i) => q.subarray(i * K, (i + 1) * K));
+  const g = clusters.sizes.length;
+  const u = unreadClusters.sizes.length;
+  const clusterCredit = new Float64Array(g);
+  const clusterNll = new Float64Array(g);
+  const calibration = new CalibrationSums(g);
+  const confusion = Array.from({ length: K }, () => new Array<number>(K).fill(0));
+  const foldCredit = new Float64Array(folds);
+  const programCredit = new Float64Array(pooled.programNames.length);
+  const unreadCredit = new Float64Array(u);
+  const unreadNll = new Float64Array(u);
+  const unreadCalibration = new CalibrationSums(u);
+  const conformal = thresholds === undefined ? null : { covered: new Float64Array(g), size: new Float64Array(g) };
+  let brier = 0;
+  for (let j = 0; j < pooled.stateOf.length; j++) {
+    const s = pooled.stateOf[j]!;
+    const o = pooled.observed[j]!;
+    const p = pooled.programOf[j]!;
+    const c = clusters.ofProgram[p]!;
+    const row = s * K;
+    const credit = creditOf(top, s, o);
+    const share = 1 / top.tied[s]!;
+    for (let k = 0; k < K; k++) if (((top.mask[s]! >> k) & 1) === 1) confusion[o]![k]! += share;
+    // negativeLogLikelihood of one sample, brierScore's terms in its order.
+    const nll = -Math.log(Math.max(q[row + o]!, PROBABILITY_FLOOR));
+    for (let k = 0; k < K; k++) brier += (q[row + k]! - (k === o ? 1 : 0)) ** 2;
+    clusterCredit[c]! += credit;
+    clusterNll[c]! += nll;
+    calibration.add(c, top.confidence[s]!, credit);
+    const f = pooled.foldOf[j]!;
+    if (f < folds) foldCredit[f]! += credit;
+    programCredit[p]! += credit;
+    if (pooled.unread[j] === 1) {
+      const uc = unreadClusters.ofProgram[p]!;
+      unreadCredit[uc]! += credit;
+      unreadNll[uc]! += nll;
+      unreadCalibration.add(uc, top.confidence[s]!, credit);
+    }
+    if (conformal !== null) {
+      // labelScore and predictionSet of the sample's row under its fold's threshold.
+      const t = thresholds![f]!;
+      if (1 - q[row + o]! <= t) conformal.covered[c]! += 1;
+      let size = 0;
+      for (let k = 0; k < K; k++) if (1 - q[row + k]! <= t) size++;
+      conformal.size[c]! += size;
+    }
+  }
+  return {
+    top,
+    clusterCredit,
+    clusterNll,
+    calibration,
+    brier,
+    confusion,
+    foldCredit,
+    programCredit,
+    unreadCredit,
+    unreadNll,
+    unreadCalibration,
+    conformal,
+  };
+}
+
+/**
+ * The scoreboard of the pooled folds, from the same metric definitions evaluate() uses (tie
+ * credit, binned ECE and its cluster interval, NLL, Brier, the ceilings of ceiling.ts, compare()'s
+ * paired difference, sign-flip test and program leads), over the same clusters (chooseClusters:
+ * families). Each predictor's samples are read in one pass that keeps only sums per cluster,
+ * fold, program and calibration bin — their sufficient statistics — and every interval and test
+ * resamples those (…OfSums), so memory beyond the pooled columns does not grow with the samples
+ * and the results are those of the per-sample functions to the last bit. It skips evaluate()'s
+ * entropy correlation, whose bootstrap re-sorts every state per resample: too slow for a pooled
+ * corpus (docs/metrics.md, "Leave-family-out cross-validation"). Intervals of accuracy, ECE and
+ * NLL share one seed and clusters, hence their resamples; each difference is predictor − reference.
  */
 export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions): CrossValidationScores {
   const reference = options.reference ?? CV_REFERENCE;
   const bootstrap = options.bootstrap ?? {};
-  const stateOf = pooled.stateOf;
-  const observed = Array.from(pooled.observed);
-  const foldOfSample = pooled.foldOf;
-  const programs = Array.from(pooled.programOf, (p) => pooled.programNames[p]!);
-  const { of: clusterOf, unit: clusterUnit } = chooseClusters(programs, options.familyOf);
-  const clusters = programs.map(clusterOf);
+  const n = pooled.stateOf.length;
+  const { of: clusterOf, unit: clusterUnit } = chooseClusters(pooled.programNames, options.familyOf);
+  const keyOfProgram = pooled.programNames.map(clusterOf);
+  const layout: PooledLayout = {
+    pooled,
+    clusters: numberClusters(pooled.programOf, keyOfProgram),
+    unreadClusters: numberClusters(pooled.programOf, keyOfProgram, pooled.unread),
+    folds: options.folds,
+  };
+  const { sizes, names } = layout.clusters;
+  const unreadSizes = layout.unreadClusters.sizes;
+  const foldSamples = new Float64Array(options.folds);
+  const programSamples = new Float64Array(pooled.programNames.length);
+  for (let j = 0; j < n; j++) {
+    if (pooled.foldOf[j]! < options.folds) foldSamples[pooled.foldOf[j]!]! += 1;
+    programSamples[pooled.programOf[j]!]! += 1;
+  }
   const majority = EVENT_TYPES.indexOf(options.majorityClass);
-  const zeros = observed.map(() => 0);
-  const byFold = samplesBy(foldOfSample);
-  const foldRows = Array.from({ length: options.folds }, (_, f) => byFold.get(f) ?? []);
-  const clusterRows = samplesBy(clusters);
-  const unreadRows: number[] = [];
-  for (let i = 0; i < observed.length; i++) if (pooled.unread[i] === 1) unreadRows.push(i);
-  const clusterNames = [...clusterRows.keys()].sort();
   const ceilingLoo = leaveOneRunOutCeilingOfColumns(
-    { state: stateOf, run: pooled.runOf, observed: pooled.observed },
+    { state: pooled.stateOf, run: pooled.runOf, observed: pooled.observed },
     EVENT_TYPES.length,
     majority,
   );
-  const credits = new Map<string, number[]>();
+  // Clusters in name order, as the per-cluster accuracies are listed.
+  const byName = names.map((_, c) => c).sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
+  const ones = new Float64Array(names.length).fill(1);
+  const noClusterMean = new Float64Array(names.length);
+  const zeros = new Float64Array(sizes.length);
+  const unreadZeros = new Float64Array(unreadSizes.length);
+  const sums = new Map<string, PredictorSums>();
   const clusterMeans = new Map<string, Float64Array>();
-  const ones = new Float64Array(clusterNames.length).fill(1);
-  const noClusterMean = new Float64Array(clusterNames.length);
   const predictors = pooled.outputs.map((output): CrossValidatedPredictor => {
-    const rows = rowsOf(output.probabilities, pooled.states);
-    const q = Array.from(stateOf, (i) => rows[i]!);
-    const credit = q.map((p, i) => tieCredit(p, observed[i]!));
-    credits.set(output.name, credit);
-    const bins = reliabilityBins(q, observed);
-    const nll = observed.map((y, i) => negativeLogLikelihood([q[i]!], [y]));
-    const scores = classScores(confusionMatrix(q, observed, EVENT_TYPES.length));
-    // Accuracy is the mean tie credit (metrics' accuracy()), over all samples or a group of them.
-    const meanCredit = (members: readonly number[]): number =>
-      members.reduce((sum, i) => sum + credit[i]!, 0) / members.length;
-    const otherRuns = otherRunsScores(unreadRows, clusters, q, observed, credit, nll, bootstrap);
-    const byCluster = clusterNames.map((cluster) => {
-      const members = clusterRows.get(cluster)!;
-      return { cluster, samples: members.length, accuracy: meanCredit(members) };
-    });
-    const clusterMean = Float64Array.from(byCluster, (c) => c.accuracy);
+    const thresholds = pooled.thresholds.get(output.name);
+    const t = predictorSums(layout, output, thresholds);
+    sums.set(output.name, t);
+    const bins = t.calibration.bins();
+    const unreadBins = t.unreadCalibration.bins();
+    const scores = classScores(t.confusion);
+    const clusterAccuracy = byName.map((c) => ({
+      cluster: names[c]!,
+      samples: sizes[c]!,
+      accuracy: t.clusterCredit[c]! / sizes[c]!,
+    }));
+    const clusterMean = Float64Array.from(clusterAccuracy, (c) => c.accuracy);
     clusterMeans.set(output.name, clusterMean);
+    const otherRunsAccuracy = clusterBootstrapMeanDifferenceOfSums(unreadSizes, t.unreadCredit, unreadZeros, bootstrap);
     return {
       name: output.name,
-      accuracy: clusterBootstrapMeanDifference(clusters, credit, zeros, bootstrap),
-      ...otherRuns,
+      accuracy: clusterBootstrapMeanDifferenceOfSums(sizes, t.clusterCredit, zeros, bootstrap),
+      otherRunsAccuracy,
+      otherRunsEce: {
+        ...expectedCalibrationErrorIntervalOfCells(unreadSizes, t.unreadCalibration.cells, bootstrap),
+        estimate: expectedCalibrationErrorOfBins(unreadBins, layout.unreadClusters.samples),
+      },
+      otherRunsOverconfidence: overconfidenceOfBins(unreadBins),
+      otherRunsNll: clusterBootstrapMeanDifferenceOfSums(unreadSizes, t.unreadNll, unreadZeros, bootstrap),
       clusterMeanAccuracy: clusterBootstrapMeanDifferenceOfSums(ones, clusterMean, noClusterMean, bootstrap),
       ece: {
-        ...expectedCalibrationErrorInterval(clusters, q, observed, bootstrap),
-        estimate: expectedCalibrationErrorOfBins(bins, observed.length),
+        ...expectedCalibrationErrorIntervalOfCells(sizes, t.calibration.cells, bootstrap),
+        estimate: expectedCalibrationErrorOfBins(bins, n),
       },
       overconfidence: overconfidenceOfBins(bins),
-      nll: clusterBootstrapMeanDifference(clusters, nll, zeros, bootstrap),
-      brier: brierScore(q, observed),
+      nll: clusterBootstrapMeanDifferenceOfSums(sizes, t.clusterNll, zeros, bootstrap),
+      brier: n === 0 ? NaN : t.brier / n,
       macroF1: macroF1(scores),
       recall: Object.fromEntries(EVENT_TYPES.map((e, k) => [e, scores[k]!.recall])) as Record<EventType, number>,
-      gapToCeilingLoo: ceilingLoo - otherRuns.otherRunsAccuracy.estimate,
-      shareOfCeilingLoo: otherRuns.otherRunsAccuracy.estimate / ceilingLoo,
-      foldAccuracy: foldRows.map(meanCredit),
-      clusterAccuracy: byCluster,
-      conformal: conformalScores(
-        pooled.thresholds.get(output.name),
-        q,
-        observed,
-        foldOfSample,
-        clusters,
-        zeros,
-        bootstrap,
-      ),
+      gapToCeilingLoo: ceilingLoo - otherRunsAccuracy.estimate,
+      shareOfCeilingLoo: otherRunsAccuracy.estimate / ceilingLoo,
+      foldAccuracy: Array.from(foldSamples, (m, f) => t.foldCredit[f]! / m),
+      clusterAccuracy,
+      conformal:
+        thresholds === undefined
+          ? null
+          : {
+              target: CONFORMAL_COVERAGE,
+              coverage: clusterBootstrapMeanDifferenceOfSums(sizes, t.conformal!.covered, zeros, bootstrap),
+              setSize: clusterBootstrapMeanDifferenceOfSums(sizes, t.conformal!.size, zeros, bootstrap),
+              foldThresholds: thresholds,
+            },
     };
   });
-  const sampleScores = (name: string): SampleScores => ({
-    name,
-    abstraction: options.abstraction,
-    holdout: "cv",
-    clusters,
-    clusterUnit,
-    programs,
-    credit: credits.get(name)!,
-  });
-  const againstReference: ReferenceDifference[] = credits.has(reference)
+  const programCredits = (t: PredictorSums): ProgramCredit[] =>
+    pooled.programNames.map((program, p) => ({ program, samples: programSamples[p]!, credit: t.programCredit[p]! }));
+  const againstReference: ReferenceDifference[] = sums.has(reference)
     ? pooled.outputs
         .filter((o) => o.name !== reference)
         .map((o) => {
-          const c = compare(sampleScores(o.name), sampleScores(reference), bootstrap);
+          const a = sums.get(o.name)!;
+          const b = sums.get(reference)!;
           return {
             predictor: o.name,
             reference,
-            difference: c.difference,
-            p: c.clusterTest.pValue,
-            programLeads: c.programLeads,
+            difference: clusterBootstrapMeanDifferenceOfSums(sizes, a.clusterCredit, b.clusterCredit, bootstrap),
+            p: clusterSignFlipTestOfSums(pairedDifferences(layout, a.top, b.top), n, bootstrap).pValue,
+            programLeads: programLeadsOfSums(programCredits(a), programCredits(b)),
             clusterMeanDifference: clusterBootstrapMeanDifferenceOfSums(
               ones,
               clusterMeans.get(o.name)!,
@@ -653,73 +860,30 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     : [];
   return {
     clusterUnit,
-    samples: observed.length,
+    samples: n,
     states: pooled.states,
-    programs: new Set(programs).size,
-    ceiling: ceilingAccuracy(rowsOf(pooled.counts, pooled.states)),
+    programs: pooled.programNames.length,
+    ceiling: ceilingAccuracy(
+      Array.from({ length: pooled.states }, (_, i) => Array.from(pooled.counts.subarray(i * K, (i + 1) * K))),
+    ),
     ceilingLoo,
-    majority: majorityAccuracy(observed, majority),
+    majority: majorityAccuracy(pooled.observed, majority),
     majorityClass: options.majorityClass,
     predictors,
     againstReference,
   };
 }
 
-/** Accuracy, ECE and NLL on the samples `rows` (those of the runs the predictor did not read), with their intervals. */
-function otherRunsScores(
-  rows: readonly number[],
-  clusters: readonly string[],
-  q: readonly (readonly number[])[],
-  observed: readonly number[],
-  credit: readonly number[],
-  nll: readonly number[],
-  bootstrap: BootstrapOptions,
-): Pick<CrossValidatedPredictor, "otherRunsAccuracy" | "otherRunsEce" | "otherRunsOverconfidence" | "otherRunsNll"> {
-  const groups = rows.map((i) => clusters[i]!);
-  const zeros = rows.map(() => 0);
-  const rq = rows.map((i) => q[i]!);
-  const ro = rows.map((i) => observed[i]!);
-  const bins = reliabilityBins(rq, ro);
-  return {
-    otherRunsAccuracy: clusterBootstrapMeanDifference(
-      groups,
-      rows.map((i) => credit[i]!),
-      zeros,
-      bootstrap,
-    ),
-    otherRunsEce: {
-      ...expectedCalibrationErrorInterval(groups, rq, ro, bootstrap),
-      estimate: expectedCalibrationErrorOfBins(bins, rows.length),
-    },
-    otherRunsOverconfidence: overconfidenceOfBins(bins),
-    otherRunsNll: clusterBootstrapMeanDifference(
-      groups,
-      rows.map((i) => nll[i]!),
-      zeros,
-      bootstrap,
-    ),
-  };
-}
-
-/** Coverage and set size of each pooled sample's set, under its own fold's threshold. */
-function conformalScores(
-  thresholds: readonly number[] | undefined,
-  q: readonly (readonly number[])[],
-  observed: readonly number[],
-  foldOfSample: Int32Array,
-  clusters: readonly string[],
-  zeros: readonly number[],
-  bootstrap: BootstrapOptions,
-): ConformalScores | null {
-  if (thresholds === undefined) return null;
-  const covered = q.map((p, i) => (labelScore(p, observed[i]!) <= thresholds[foldOfSample[i]!]! ? 1 : 0));
-  const size = q.map((p, i) => predictionSet(p, thresholds[foldOfSample[i]!]!).length);
-  return {
-    target: CONFORMAL_COVERAGE,
-    coverage: clusterBootstrapMeanDifference(clusters, covered, zeros, bootstrap),
-    setSize: clusterBootstrapMeanDifference(clusters, size, zeros, bootstrap),
-    foldThresholds: thresholds,
-  };
+/** Per cluster, Σ (credit under A − credit under B) over its samples in sample order: the sign-flip test's statistics. */
+function pairedDifferences(layout: PooledLayout, a: TopLabelColumns, b: TopLabelColumns): Float64Array {
+  const { pooled, clusters } = layout;
+  const d = new Float64Array(clusters.sizes.length);
+  for (let j = 0; j < pooled.stateOf.length; j++) {
+    const s = pooled.stateOf[j]!;
+    const o = pooled.observed[j]!;
+    d[clusters.ofProgram[pooled.programOf[j]!]!]! += creditOf(a, s, o) - creditOf(b, s, o);
+  }
+  return d;
 }
 
 /**

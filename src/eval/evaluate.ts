@@ -250,18 +250,29 @@ function ceilings(stateData: StateColumns, table: SampleColumns, fallback: numbe
   };
 }
 
+/** Each state's tied top labels as a bit mask, their number and the top probability. */
+export interface TopLabelColumns {
+  /** Bit k set when label k ties for the top (topLabels). */
+  readonly mask: Uint8Array;
+  /** How many labels tie for the top. */
+  readonly tied: Uint8Array;
+  /** The top probability (the confidence reliabilityBins bins). */
+  readonly confidence: Float64Array;
+}
+
 /**
- * Each state's tied top labels as a bit mask, their number and the top probability (the
- * labels topLabels returns and the confidence reliabilityBins bins), computed once per state
- * instead of once per sample.
+ * The labels topLabels returns for each of `states` distributions and their top probability,
+ * computed once per state instead of once per sample.
  */
-function topLabelColumns(output: PredictorOutput): { mask: Uint8Array; tied: Uint8Array; confidence: Float64Array } {
-  const n = output.predictions.length;
-  const mask = new Uint8Array(n);
-  const tied = new Uint8Array(n);
-  const confidence = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const q = output.predictions[i]!.probabilities;
+export function topLabelColumns(
+  states: number,
+  probabilitiesOf: (state: number) => ArrayLike<number>,
+): TopLabelColumns {
+  const mask = new Uint8Array(states);
+  const tied = new Uint8Array(states);
+  const confidence = new Float64Array(states);
+  for (let i = 0; i < states; i++) {
+    const q = probabilitiesOf(i);
     let max = q[0]!;
     for (let k = 1; k < q.length; k++) if (q[k]! > max) max = q[k]!;
     for (let k = 0; k < q.length; k++) {
@@ -289,7 +300,7 @@ function sampleMetrics(
 ) {
   const bins = DEFAULT_CALIBRATION_BINS;
   const clusters = table.clusterSizes.length;
-  const top = topLabelColumns(output);
+  const top = topLabelColumns(output.predictions.length, (i) => output.predictions[i]!.probabilities);
   const n = table.stateIndex.length;
   const credit = new Array<number>(n);
   const clusterCredit = new Float64Array(clusters);

@@ -37,6 +37,7 @@ export {
   familyWeightsOfCounts,
   foldColumns,
   foldColumnsOf,
+  joinFoldColumns,
   foldsBySource,
   poolFolds,
   sourceOf,

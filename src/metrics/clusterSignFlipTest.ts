@@ -42,13 +42,38 @@ export function clusterSignFlipTest(
   const { clusterOf, sizes } = clusterIndex(groups);
   const d = new Float64Array(sizes.length);
   for (let i = 0; i < clusterOf.length; i++) d[clusterOf[i]!]! += a[i]! - b[i]!;
-  const n = groups.length;
-  const clusters = sizes.length;
-  const observed = n === 0 ? NaN : d.reduce((s, x) => s + x, 0) / n;
+  return clusterSignFlipTestOfSums(d, groups.length, options);
+}
+
+/**
+ * clusterSignFlipTest from its sufficient statistics: each cluster's summed difference
+ * d_c = Σ (a_i − b_i) (summed in item order) and the number of items. The test never reads
+ * the items, so clusterSignFlipTest is this after one pass over them, and both give the same
+ * p-value for the same seed.
+ *
+ * @param differences d_c per cluster, clusters numbered as clusterIndex numbers them
+ * @param items the number of items N
+ * @example clusterSignFlipTestOfSums([1, 1], 2).pValue // => 0.5
+ */
+export function clusterSignFlipTestOfSums(
+  differences: ArrayLike<number>,
+  items: number,
+  options: { readonly resamples?: number; readonly seed?: number } = {},
+): SignFlipResult {
+  const d = differences;
+  const n = items;
+  const clusters = d.length;
   if (n === 0) return { difference: NaN, pValue: NaN, clusters, method: "exact", resamples: 0 };
+  let sum = 0;
+  let none = true;
+  for (let c = 0; c < clusters; c++) {
+    sum += d[c]!;
+    if (d[c] !== 0) none = false;
+  }
+  const observed = sum / n;
   // A relative tolerance, so patterns equal to the observed statistic up to rounding count as reaching it.
   const threshold = Math.abs(observed) * (1 - 1e-12) - 1e-15;
-  if (d.every((x) => x === 0)) return { difference: observed, pValue: 1, clusters, method: "exact", resamples: 0 };
+  if (none) return { difference: observed, pValue: 1, clusters, method: "exact", resamples: 0 };
   if (clusters <= SIGN_FLIP_EXACT_UP_TO) {
     let hits = 0;
     const patterns = 2 ** clusters;

@@ -48,7 +48,12 @@ export {
 } from "./expectedCalibrationErrorInterval.js";
 export { topLabels, TIE_TOLERANCE } from "./topLabel.js";
 export { tieCredit } from "./tieCredit.js";
-export { clusterSignFlipTest, SIGN_FLIP_EXACT_UP_TO, type SignFlipResult } from "./clusterSignFlipTest.js";
+export {
+  clusterSignFlipTest,
+  clusterSignFlipTestOfSums,
+  SIGN_FLIP_EXACT_UP_TO,
+  type SignFlipResult,
+} from "./clusterSignFlipTest.js";
 export { clusterSpearman, spearmanOfRanks, type ClusterCorrelation } from "./clusterCorrelation.js";
 export { midranks, rankOrder, rankValues, type Ranking } from "./midranks.js";
 export { conformalThreshold } from "./conformalThreshold.js";

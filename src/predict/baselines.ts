@@ -9,9 +9,13 @@ import { EVENT_TYPES, isEventType, type EventType } from "../core/index.js";
 import { normalizeWeights, uniformProbabilities } from "./probabilities.js";
 import type { Prediction, Predictor } from "./types.js";
 
-/** Training data for fitted baselines: samples when available, else states (weighted by their counts). */
+/** Training data for fitted baselines: samples when there are any, else states (weighted by their counts). */
 export interface TrainingData {
-  readonly samples?: readonly Sample[];
+  /**
+   * Read once per fitted predictor, in one pass: an array, or an iterable that loads the
+   * samples as it goes (cross-validation reads its training programs one at a time).
+   */
+  readonly samples?: Iterable<Sample>;
   readonly states?: readonly State[];
 }
 
@@ -36,9 +40,12 @@ export function uniformPredictor(): Predictor {
  */
 export function marginalCounts(training: TrainingData): number[] {
   const counts = EVENT_TYPES.map(() => 0);
-  if (training.samples !== undefined && training.samples.length > 0) {
-    for (const s of training.samples) counts[eventIndex(s.next)] += 1;
-  } else {
+  let samples = 0;
+  for (const s of training.samples ?? []) {
+    counts[eventIndex(s.next)] += 1;
+    samples++;
+  }
+  if (samples === 0) {
     for (const state of training.states ?? []) {
       for (const [i, e] of EVENT_TYPES.entries()) counts[i] += state.counts[e];
     }
@@ -109,12 +116,13 @@ export function fitNgram(order: number, addK: number, training: TrainingData): N
       table.set(key, row);
     }
   };
-  if (training.samples !== undefined && training.samples.length > 0) {
-    for (const s of training.samples) {
-      const oneHot = EVENT_TYPES.map((e) => (e === s.next ? 1 : 0));
-      add(recentTokens(s.prefix, order - 1), oneHot);
-    }
-  } else {
+  let samples = 0;
+  for (const s of training.samples ?? []) {
+    const oneHot = EVENT_TYPES.map((e) => (e === s.next ? 1 : 0));
+    add(recentTokens(s.prefix, order - 1), oneHot);
+    samples++;
+  }
+  if (samples === 0) {
     for (const state of training.states ?? []) {
       add(
         recentTokens(state.representative, order - 1),

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { statesFromRuns } from "../../src/dataset/abstractions.js";
 import { ingestedPrograms, loadDataset, refreshDataset } from "../../src/dataset/store.js";
-import { loadSide, sideSampleCounts } from "../../src/dataset/split-data.js";
+import {
+  loadSide,
+  programSides,
+  samplesWithPrefixes,
+  sideSampleCounts,
+  storedSamplesWithPrefixes,
+} from "../../src/dataset/split-data.js";
 import { UsageError } from "../../src/errors.js";
+import { EVENT_TYPES } from "../../src/core/index.js";
 import { insertProgram, insertRun, scratchDatabase } from "./db-fixture.js";
 import { records, run1, run2 } from "./records.js";
 
@@ -79,13 +86,51 @@ describe("dataset store", () => {
       expect(refreshDataset(db, { abstraction }).rebuilt).toEqual([]);
       const stored = sideSampleCounts(db, abstraction, names);
       const side = loadSide(db, abstraction, names);
-      const perProgram = names.map((name) => ({
-        name,
-        samples: side.samples.filter((s) => s.program === name).length,
-      }));
+      const perProgram = names.map((name) => {
+        const samples = side.samples.filter((s) => s.program === name);
+        return {
+          name,
+          samples: samples.length,
+          events: EVENT_TYPES.map((e) => samples.filter((s) => s.next === e).length),
+        };
+      });
       expect(fresh).toEqual({ fingerprint: side.fingerprint, programs: perProgram });
       expect(stored).toEqual(fresh);
       expect(perProgram.every((p) => p.samples > 0)).toBe(true);
+    }
+  });
+
+  it("loads a side program by program: loadSide's states and samples, in its order, unless the abstraction pools programs", () => {
+    for (const abstraction of ["split", "depth", "goroutine", "context"] as const) {
+      const { db } = fixture();
+      const names = ["patterns/b", "patterns/a"];
+      const side = loadSide(db, abstraction, names);
+      const sides = [...programSides(db, abstraction, names)];
+      expect(sides.map((s) => s.programs)).toEqual([["patterns/a"], ["patterns/b"]]);
+      const samples = sides.flatMap((s) => s.samples);
+      if (abstraction === "context") {
+        // Pooled: the same samples (states merge across programs), state ids aside.
+        const strip = ({ stateId: _, ...rest }: (typeof samples)[number]) => rest;
+        expect(samples.map(strip)).toEqual(side.samples.map(strip));
+      } else {
+        expect(samples).toEqual(side.samples);
+        expect(sides.flatMap((s) => s.states)).toEqual(side.states);
+      }
+    }
+  });
+
+  it("reads a side's samples run by run from the stored samples: loadSide's, in its order, rebuilt first when stale", () => {
+    for (const abstraction of ["split", "depth", "goroutine", "context"] as const) {
+      const { db, p } = fixture();
+      const names = ["patterns/b", "patterns/a"];
+      // Nothing stored yet: the read builds and stores both programs' states first.
+      expect([...storedSamplesWithPrefixes(db, abstraction, names)]).toEqual(
+        samplesWithPrefixes(loadSide(db, abstraction, names)),
+      );
+      insertRun(db, p, 2, records(run1));
+      const stale = [...storedSamplesWithPrefixes(db, abstraction, names)];
+      expect(stale).toEqual(samplesWithPrefixes(loadSide(db, abstraction, names)));
+      expect(new Set(stale.map((s) => s.prefix.runId)).size).toBe(4); // a: three runs now; b: one usable
     }
   });
 

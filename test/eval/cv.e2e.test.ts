@@ -12,6 +12,7 @@ import {
   familyWeightsOfCounts,
   foldColumns,
   foldsBySource,
+  joinFoldColumns,
   poolFolds,
   sourceOf,
   pooledMajorityClass,
@@ -217,6 +218,32 @@ describe("pooling folds and the CV scoreboard", () => {
     expect(score(columns).ceilingLoo).toBeCloseTo(1 / 3, 12);
     expect(start!.gapToCeilingLoo).toBeCloseTo(1 / 3 - 1 / 2, 12);
     expect(start!.shareOfCeilingLoo).toBeCloseTo(3 / 2, 12);
+  });
+
+  it("joins a fold's columns from its programs' columns, as if its states and samples had been one", () => {
+    // Fold 2 as CV builds it: each test program loaded, predicted and reduced to columns on its own.
+    const whole = foldColumns(folds[1]!);
+    const parts = ["p4", "p5", "p6"].map((program) => {
+      const states = folds[1]!.states.filter((s) => s.program === program);
+      const ids = new Set(states.map((s) => s.id));
+      return foldColumns({
+        fold: 2,
+        states,
+        samples: folds[1]!.samples.filter((s) => ids.has(s.stateId)),
+        outputs: folds[1]!.outputs.map((o) => ({
+          ...o,
+          predictions: o.predictions.filter((_, i) => ids.has(folds[1]!.states[i]!.id)),
+        })),
+      });
+    });
+    const answered = folds[1]!.outputs.map((o) => ({ name: o.name, configHash: o.configHash }));
+    expect(joinFoldColumns(2, parts, answered)).toEqual(whole);
+    const thresholds = { "ngram-ctx:4": 0.5 };
+    expect(joinFoldColumns(2, parts, answered.slice(1), thresholds)).toEqual({
+      ...whole,
+      outputs: whole.outputs.slice(1),
+      thresholds,
+    });
   });
 
   it("refuses a fold whose answers or samples do not match its states", () => {

@@ -115,6 +115,20 @@ describe("ngram", () => {
     close(ngramProbabilities(model, ["GoEnd", "GoStart"]), [0.5 / 6, 0.5 / 6, 2.5 / 6, 0.5 / 6, 0.5 / 6, 1.5 / 6]);
   });
 
+  it("fits the same from samples it reads lazily, and from states when an iterable yields no sample", () => {
+    // What cross-validation passes: samples loaded program by program while the fit reads them.
+    const lazily = {
+      *[Symbol.iterator]() {
+        yield* samples;
+      },
+    };
+    expect(fitNgram(3, 0.5, { samples: lazily })).toEqual(fitNgram(3, 0.5, { samples }));
+    const states = [stateOf("a", endsWithStart, { GoBlock: 2, GoEnd: 1 })];
+    const none = { *[Symbol.iterator](): Generator<(typeof samples)[number]> {} };
+    expect(fitNgram(2, 1, { samples: none, states })).toEqual(fitNgram(2, 1, { states }));
+    expect(fitNgram(2, 1, { samples: [], states })).toEqual(fitNgram(2, 1, { states }));
+  });
+
   it("tells block reasons apart", async () => {
     const reasonSamples = [sampleOf(endsWithChanBlock, "GoUnblock"), sampleOf(endsWithSyncBlock, "GoStart")];
     const predictor = await createPredictor("ngram:2", { training: { samples: reasonSamples } });
