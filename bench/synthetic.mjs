@@ -71,8 +71,12 @@ export function simulate(program, run, events = 1000) {
   return { records, goroutines: next - 1 };
 }
 
-/** Writes `programs` synthetic programs × `runs` runs of `events` events each into `db` (the tables the trace stage fills). */
-export function seed(db, inTransaction, { programs, runs, events }) {
+/**
+ * Writes `programs` synthetic programs × `runs` runs of `events` events each into `db` (the tables
+ * the trace stage fills). With `families`, program p is named bench/fN/pP with N = p mod families,
+ * so the programs fall into that many families (cross-validation needs several); else bench/pP.
+ */
+export function seed(db, inTransaction, { programs, runs, events, families }) {
   const insertProgram = db.prepare(
     "INSERT INTO programs (name, root, dir, kind, source_hash) VALUES (?, '/bench', ?, 'main', 'x')",
   );
@@ -86,7 +90,10 @@ export function seed(db, inTransaction, { programs, runs, events }) {
   for (let p = 0; p < programs; p++) {
     inTransaction(db, () => {
       const programId = Number(
-        insertProgram.run(`bench/p${String(p).padStart(3, "0")}`, `/bench/p${p}`).lastInsertRowid,
+        insertProgram.run(
+          `bench/${families === undefined ? "" : `f${p % families}/`}p${String(p).padStart(3, "0")}`,
+          `/bench/p${p}`,
+        ).lastInsertRowid,
       );
       for (let r = 0; r < runs; r++) {
         const runId = Number(insertRun.run(programId, r).lastInsertRowid);
