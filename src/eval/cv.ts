@@ -29,6 +29,7 @@ import {
   majorityAccuracy,
   overconfidenceOfBins,
   PROBABILITY_FLOOR,
+  predictionSetSize,
   reliabilityBinsOfSums,
 } from "../metrics/index.js";
 import type { ClusterUnit, EvaluationSample, PredictorOutput, ProgramLeads } from "./types.js";
@@ -715,12 +716,11 @@ function predictorSums(
       unreadCalibration.add(uc, top.confidence[s]!, credit);
     }
     if (conformal !== null) {
-      // labelScore and predictionSet of the sample's row under its fold's threshold.
+      // The sample's conformal set under its fold's threshold.
       const t = thresholds![f]!;
-      if (1 - q[row + o]! <= t) conformal.covered[c]! += 1;
-      let size = 0;
-      for (let k = 0; k < K; k++) if (1 - q[row + k]! <= t) size++;
-      conformal.size[c]! += size;
+      const answer = q.subarray(row, row + K);
+      if (labelScore(answer, o) <= t) conformal.covered[c]! += 1;
+      conformal.size[c]! += predictionSetSize(answer, t);
     }
   }
   return {

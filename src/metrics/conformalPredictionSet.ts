@@ -10,7 +10,7 @@
  * @returns 1 − q_label, in [0, 1]
  * @example labelScore([0.7, 0.2, 0.1], 1) // => 0.8
  */
-export function labelScore(probabilities: readonly number[], label: number): number {
+export function labelScore(probabilities: ArrayLike<number>, label: number): number {
   return 1 - (probabilities[label] ?? 0);
 }
 
@@ -24,8 +24,19 @@ export function labelScore(probabilities: readonly number[], label: number): num
  * @returns class indices in the set
  * @example predictionSet([0.7, 0.2, 0.1], 0.85) // => [0, 1]
  */
-export function predictionSet(probabilities: readonly number[], threshold: number): number[] {
+export function predictionSet(probabilities: ArrayLike<number>, threshold: number): number[] {
   const set: number[] = [];
   for (let k = 0; k < probabilities.length; k++) if (labelScore(probabilities, k) <= threshold) set.push(k);
   return set;
+}
+
+/**
+ * How many labels predictionSet(probabilities, threshold) holds, without building the set.
+ *
+ * @example predictionSetSize([0.7, 0.2, 0.1], 0.85) // => 2
+ */
+export function predictionSetSize(probabilities: ArrayLike<number>, threshold: number): number {
+  let size = 0;
+  for (let k = 0; k < probabilities.length; k++) if (labelScore(probabilities, k) <= threshold) size++;
+  return size;
 }

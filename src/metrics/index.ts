@@ -57,4 +57,4 @@ export {
 export { clusterSpearman, spearmanOfRanks, type ClusterCorrelation } from "./clusterCorrelation.js";
 export { midranks, rankOrder, rankValues, type Ranking } from "./midranks.js";
 export { conformalThreshold } from "./conformalThreshold.js";
-export { labelScore, predictionSet } from "./conformalPredictionSet.js";
+export { labelScore, predictionSet, predictionSetSize } from "./conformalPredictionSet.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labelScore, predictionSet } from "../../src/metrics/conformalPredictionSet.js";
+import { labelScore, predictionSet, predictionSetSize } from "../../src/metrics/conformalPredictionSet.js";
 import { conformalThreshold } from "../../src/metrics/conformalThreshold.js";
 
 describe("conformal prediction sets (LAC score)", () => {
@@ -15,6 +15,12 @@ describe("conformal prediction sets (LAC score)", () => {
     expect(predictionSet([0.7, 0.2, 0.1], 0.5)).toEqual([0]);
     expect(predictionSet([0.7, 0.2, 0.1], 0.2)).toEqual([]);
     expect(predictionSet([0.7, 0.2, 0.1], Infinity)).toEqual([0, 1, 2]);
+  });
+
+  it("counts the set's labels without building it, from a typed row as well", () => {
+    const q = Float64Array.from([0.7, 0.2, 0.1]);
+    for (const t of [0.85, 0.8, 0.5, 0.2, Infinity]) expect(predictionSetSize(q, t)).toBe(predictionSet(q, t).length);
+    expect(predictionSetSize(q, 0.85)).toBe(2);
   });
 
   it("covers the calibration-calibrated share of new samples: an exact case", () => {
