@@ -10,6 +10,7 @@ import {
   SCHEMA_SQL,
   SCHEMA_VERSION,
   UPGRADE_FROM_3_SQL,
+  UPGRADE_FROM_4_SQL,
 } from "./schema.js";
 
 export type SchedlabDatabase = Database.Database;
@@ -81,7 +82,7 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
     const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
       { value: string } | undefined;
     const found = row === undefined ? NaN : Number(row.value);
-    if (found === 3) upgradeFrom3(db, file, readonly);
+    if (found === 3 || found === 4) upgradeFrom(found, db, file, readonly);
     else if (found !== SCHEMA_VERSION) {
       const older = found < SCHEMA_VERSION;
       throw new SchemaVersionError(
@@ -115,20 +116,22 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
 }
 
 /**
- * Version 4 only added to version 3 (runs.store, whose default 'events' is what every
- * version-3 run holds, and the run_end_states table): a writable open upgrades the file in
- * place, in one transaction; a read-only one is refused with the hint to run a writing
- * command once (it cannot add the column).
+ * Versions 4 and 5 only added to the version before (4: runs.store, whose default 'events'
+ * is what every version-3 run holds, and the run_end_states table; 5: four nullable runs
+ * columns and the runtime_goroutines table): a writable open upgrades the file in place, in
+ * one transaction, step by step; a read-only one is refused with the hint to run a writing
+ * command once (it cannot add the columns). SCHEMA_SQL then creates the new tables.
  */
-function upgradeFrom3(db: SchedlabDatabase, file: string, readonly: boolean): void {
+function upgradeFrom(found: 3 | 4, db: SchedlabDatabase, file: string, readonly: boolean): void {
   if (readonly) {
     throw new SchemaVersionError(
-      `${file} has schema version 3; this schedlab uses version ${SCHEMA_VERSION}, to which a writing command upgrades it in place`,
+      `${file} has schema version ${found}; this schedlab uses version ${SCHEMA_VERSION}, to which a writing command upgrades it in place`,
       "Run any writing command on it once (e.g. `schedlab ingest --db FILE`), which upgrades it keeping everything, then retry.",
     );
   }
   inTransaction(db, () => {
-    db.exec(UPGRADE_FROM_3_SQL);
+    if (found === 3) db.exec(UPGRADE_FROM_3_SQL);
+    db.exec(UPGRADE_FROM_4_SQL);
     db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
   });
 }

@@ -4,7 +4,7 @@
 
 import { RECORD_KINDS, type RecordKind } from "../core/index.js";
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * The SQL CASE that maps a record kind's name in `expr` to its event_records.kind code
@@ -52,6 +52,19 @@ DROP TABLE ${LEGACY_EVENTS_TABLE};
 
 export const UPGRADE_FROM_3_SQL = `
 ALTER TABLE runs ADD COLUMN store TEXT NOT NULL DEFAULT 'events' CHECK (store IN ('events', 'summary'));
+`;
+
+/**
+ * Version 5 added how a run was stopped, what its whole output said of failures and
+ * crashes, how it ended untraced, and the runtime's leak profile (runs.stop_reason,
+ * output_digest, untraced, leak_profile, and the runtime_goroutines table). Runs of an
+ * older database keep NULL there: nothing of the kind was recorded for them.
+ */
+export const UPGRADE_FROM_4_SQL = `
+ALTER TABLE runs ADD COLUMN stop_reason TEXT CHECK (stop_reason IS NULL OR stop_reason IN ('deadline', 'budget', 'hang'));
+ALTER TABLE runs ADD COLUMN output_digest TEXT;
+ALTER TABLE runs ADD COLUMN untraced TEXT CHECK (untraced IS NULL OR untraced IN ('ok', 'failed', 'crashed'));
+ALTER TABLE runs ADD COLUMN leak_profile TEXT;
 `;
 
 export const SCHEMA_SQL = `
@@ -130,8 +143,39 @@ CREATE TABLE IF NOT EXISTS runs (
   -- 'summary' (only its goroutines and its folded end state in run_end_states: enough for
   -- leaks and replay, not for the stages that read events). Meaningful once ingest_status is set.
   store         TEXT NOT NULL DEFAULT 'events' CHECK (store IN ('events', 'summary')),
+  -- Why the run was stopped before it ended by itself (NULL: it ended by itself): 'deadline'
+  -- (its deadline: -test.timeout, the harness's, or schedlab's kill after it), 'budget' (a
+  -- main program given the rest of a hunt's budget, which never exited: a daemon's lifetime),
+  -- 'hang' (the runtime's goroutine leak profile proved that goroutine 1 can never go on, so
+  -- the run agent stopped it; docs/collect.md).
+  stop_reason   TEXT CHECK (stop_reason IS NULL OR stop_reason IN ('deadline', 'budget', 'hang')),
+  -- The lines of the run's whole output (stdout and stderr, streamed) that tell its failures
+  -- and crashes: failed tests with their logs, examples' got/want, panics and fatal errors
+  -- with their headers and the stacks that name a test (src/collect/output-digest.ts).
+  output_digest TEXT,
+  -- How the same binary ended when rerun once without the tracer after a traced run crashed
+  -- (a fatal error or signal): 'ok' (the crash is the tracer's), 'failed', 'crashed'; NULL: not rerun.
+  untraced      TEXT CHECK (untraced IS NULL OR untraced IN ('ok', 'failed', 'crashed')),
+  -- The goroutine leak profile the run agent wrote (debug=2 text), NULL without one.
+  leak_profile  TEXT,
   UNIQUE (program_id, config, run_index)
 );
+
+-- The goroutines of a run's goroutine leak profile (runtime/pprof "goroutineleak", taken by
+-- the run agent at the run's end, at a proven hang, or just before the deadline: taken):
+-- every goroutine the profile shows waiting, by runtime id (the trace's gid), with the
+-- runtime's wait reason and whether the garbage collector proved it leaked (blocked on a
+-- concurrency primitive no runnable goroutine or global can reach). top: the innermost frame
+-- outside the runtime and the standard library, "function file:line" (NULL: none).
+CREATE TABLE IF NOT EXISTS runtime_goroutines (
+  run_id  INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  gid     INTEGER NOT NULL,
+  taken   TEXT NOT NULL CHECK (taken IN ('end', 'hang', 'deadline')),
+  wait    TEXT NOT NULL,
+  leaked  INTEGER NOT NULL CHECK (leaked IN (0, 1)),
+  top     TEXT,
+  PRIMARY KEY (run_id, gid)
+) WITHOUT ROWID;
 
 -- A user goroutine of one run, with its canonical identity across runs.
 CREATE TABLE IF NOT EXISTS goroutines (

@@ -43,10 +43,9 @@ describe("openDatabase", () => {
   it("upgrades a version-3 database in place on a writable open, its runs stored as events; a read-only open says to write once", () => {
     const file = join(scratch(), "v3.db");
     // Version 3 is version 4 without runs.store and run_end_states.
-    const v3 = SCHEMA_SQL.replace(/\n\s*-- What ingest kept[^]*?store\s+TEXT NOT NULL[^\n]*\n/, "\n").replace(
-      /CREATE TABLE IF NOT EXISTS run_end_states \([^;]*\);/,
-      "",
-    );
+    const v3 = version4Sql()
+      .replace(/\n\s*-- What ingest kept[^]*?store\s+TEXT NOT NULL[^\n]*\n/, "\n")
+      .replace(/CREATE TABLE IF NOT EXISTS run_end_states \([^;]*\);/, "");
     expect(v3).not.toMatch(/\bstore\s+TEXT/);
     expect(v3).not.toContain("run_end_states (");
     const raw = new Database(file);
@@ -68,6 +67,27 @@ describe("openDatabase", () => {
       db.close();
     }
     openDatabase(file, { readonly: true }).close();
+  });
+
+  it("upgrades a version-4 database in place: the runs keep their rows, the new columns are NULL", () => {
+    const file = join(scratch(), "v4.db");
+    const raw = new Database(file);
+    raw.exec(version4Sql());
+    raw.exec(`INSERT INTO meta VALUES ('schema_version', '4');
+      INSERT INTO programs (id, name, root, dir, kind, source_hash) VALUES (1, 'p', '/r', '/r/p', 'test', 'h');
+      INSERT INTO runs (id, program_id, config, procs, run_index, outcome, ingest_status, created_at) VALUES (3, 1, 'procs-2', 2, 0, 'timeout', 'ok', 'now');`);
+    raw.close();
+    expect(hintOf(() => openDatabase(file, { readonly: true }))).toMatch(/writing command/);
+    const db = openDatabase(file);
+    try {
+      expect(
+        db.prepare("SELECT id, stop_reason, output_digest, untraced, leak_profile, store FROM runs").all(),
+      ).toEqual([{ id: 3, stop_reason: null, output_digest: null, untraced: null, leak_profile: null, store: "events" }]);
+      expect(db.prepare("SELECT count(*) FROM runtime_goroutines").pluck().get()).toBe(0);
+      expect(() => db.prepare("UPDATE runs SET stop_reason = 'tired'").run()).toThrow(/CHECK/);
+    } finally {
+      db.close();
+    }
   });
 
   it("refuses a newer schema version", () => {
@@ -98,3 +118,13 @@ describe("openDatabase", () => {
     expect(hintOf(() => openDatabase(join(scratch(), "missing.db"), { readonly: true }))).toMatch(/schedlab collect/);
   });
 });
+
+/** Version 4 is version 5 without the four runs columns of how a run ended and runtime_goroutines. */
+function version4Sql(): string {
+  const v4 = SCHEMA_SQL.replace(/\n\s*-- Why the run was stopped[^]*?leak_profile\s+TEXT,\n/, "\n").replace(
+    /\n-- The goroutines of a run's goroutine leak profile[^]*?CREATE TABLE IF NOT EXISTS runtime_goroutines \([^;]*;/,
+    "",
+  );
+  expect(v4).not.toMatch(/stop_reason|output_digest|untraced|leak_profile|runtime_goroutines/);
+  return v4;
+}
