@@ -6,8 +6,9 @@ import { Option } from "commander";
 import { parsePositiveInteger } from "./options.js";
 import {
   collectModeOf,
-  DEFAULT_TIMEOUT_MS,
   DERIVED_TIMEOUT,
+  GO_TEST_DEFAULT_TIMEOUT_MS,
+  MAIN_FIRST_RUN_TIMEOUT_MS,
   parseDuration,
   parseProcsList,
   parseStopOn,
@@ -22,7 +23,7 @@ import { UsageError } from "../errors.js";
 /** The flags of the shared options as commander parses them. */
 export interface CollectSelectionFlags {
   program?: string[];
-  timeout: string;
+  timeout?: string;
   /** Set by the action: whether --timeout was given (if not, later runs derive their deadline from a program's first). */
   timeoutGiven?: boolean;
   procs?: string;
@@ -67,10 +68,10 @@ const OPTIONS = {
   timeout: {
     flags: "--timeout <duration>",
     description:
-      `deadline per run and -test.timeout of test binaries (e.g. 500ms, 10s, 2m); not given: ` +
-      `${DEFAULT_TIMEOUT_MS / 1000}s for a program's first run, then ${DERIVED_TIMEOUT.factor}× its first ` +
-      `ok plain run, between ${DERIVED_TIMEOUT.floorMs / 1000}s and ${DERIVED_TIMEOUT.ceilingMs / 1000}s`,
-    defaultValue: "10s",
+      `deadline per run and -test.timeout of test binaries (e.g. 500ms, 10s, 2m); not given: go test's own ` +
+      `${GO_TEST_DEFAULT_TIMEOUT_MS / 60_000}m for a test binary (a main program: ${MAIN_FIRST_RUN_TIMEOUT_MS / 1000}s, ` +
+      `in a hunt its budget) until one of its plain runs has ended by itself, then ${DERIVED_TIMEOUT.factor}× that run ` +
+      `(at least ${DERIVED_TIMEOUT.floorMs / 1000}s)`,
   },
   procs: {
     flags: "--procs <list>",
@@ -179,7 +180,7 @@ export function collectCommonOptionsOf(paths: readonly string[], flags: CollectS
     paths,
     programs: flags.program,
     // Not given: each program's later runs take their deadline from its first (docs/collect.md, "Deadlines").
-    timeoutMs: flags.timeoutGiven === true ? parseDuration(flags.timeout) : undefined,
+    timeoutMs: flags.timeoutGiven === true && flags.timeout !== undefined ? parseDuration(flags.timeout) : undefined,
     procs: procsOf(flags),
     jobs: integer("--jobs", flags.jobs),
     db: flags.db,

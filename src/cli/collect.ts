@@ -155,7 +155,7 @@ async function replay(flags: CollectFlags, paths: string[], command: Command): P
   const result = await replayRun({
     runId: parsePositiveInteger("--replay", flags.replay!),
     db: flags.db,
-    timeoutMs: flags.timeoutGiven ? parseDuration(flags.timeout) : undefined,
+    timeoutMs: flags.timeoutGiven === true && flags.timeout !== undefined ? parseDuration(flags.timeout) : undefined,
     attempts: flags.attempts === undefined ? undefined : parsePositiveInteger("--attempts", flags.attempts),
     traces: flags.traces,
   });

@@ -20,7 +20,7 @@ import {
   explorationRow,
   explorationSummary,
   finishExploration,
-  learnFromPlainRun,
+  learnFromRun,
   nextConfig,
   resumedExploration,
   wantsMore,
@@ -29,9 +29,9 @@ import {
 import {
   checkedRuns,
   deleteExploration,
+  exploredRuns,
   loadExploration,
   nextRunIndexes,
-  plainRuns,
   recordCheck,
   saveExploration,
 } from "./exploration-store.js";
@@ -41,7 +41,7 @@ import { testSelection } from "./options.js";
 import { perturbSeed } from "./perturb.js";
 import { linkedAbort, workQueue, type WorkQueue } from "./pool.js";
 import { deleteRuns, upsertProgram } from "./record.js";
-import { configuredTimeoutMs, scaledTimeoutMs } from "./timeout.js";
+import { budgetedRun, type BudgetedRun } from "./timeout.js";
 import type { GoToolchain } from "../go/index.js";
 import type { BudgetMode, BuildResult, ExplorationSummary, NormalizedCollectOptions, RunConfig } from "./types.js";
 
@@ -139,7 +139,7 @@ function startExploration(
   const configs = [...new Set(cycle.map((c) => c.key))];
   if (sourceChanged || opts.force) deleteExploration(db, id);
   if (opts.force) for (const key of configs) deleteRuns(db, id, key);
-  const recorded = { checked: checkedRuns(db, id), plain: plainRuns(db, id) };
+  const recorded = { checked: checkedRuns(db, id), runs: exploredRuns(db, id) };
   const state = resumedExploration(
     { program, id, cycle, nextIndex: nextRunIndexes(db, id) },
     loadExploration(db, id),
@@ -150,9 +150,9 @@ function startExploration(
   return { state, configs };
 }
 
-/** Whether `s` wants another run of this collect (none once it is interrupted). */
+/** Whether `s` wants another run of this collect (none once it is interrupted): one that fits what is left of its budget. */
 function more(h: Hunt, s: Exploring): boolean {
-  return !h.signal.aborted && wantsMore(s, h.mode);
+  return !h.signal.aborted && wantsMore(s, h.mode, (config) => runPlan(h, s, config) !== null);
 }
 
 /** Queues as many runs of `s` as it may have in flight; finishes it when it wants no more. */
@@ -182,7 +182,7 @@ function pump(h: Hunt, s: Exploring): void {
 
 /** One run of `s`: its configuration's build (shared), the traced run, its check, and what they confirm, all recorded. */
 async function step(h: Hunt, s: Exploring): Promise<void> {
-  const config = nextConfig(s);
+  const config = nextConfig(s, (c) => runPlan(h, s, c) !== null);
   if (config === null) return;
   s.runs++;
   const { build, wallMs, paid } = await h.executor.build(h.executor.target(s.program, config.strategy));
@@ -199,7 +199,14 @@ async function step(h: Hunt, s: Exploring): Promise<void> {
   const index = s.nextIndex.get(config.key) ?? 0;
   s.nextIndex.set(config.key, index + 1);
   const seed = config.strategy === "perturb" ? perturbSeed(config.key, index) : null;
-  const timeoutMs = runDeadlineMs(h, s, config);
+  // Planned when the run starts: another run of the program may have spent the budget since it was chosen.
+  const plan = runPlan(h, s, config);
+  if (plan === null) {
+    s.runs--;
+    s.nextIndex.set(config.key, index);
+    return;
+  }
+  const timeoutMs = plan.deadlineMs;
   const t0 = performance.now();
   const ran = await h.executor.run({
     program: s.program,
@@ -208,6 +215,7 @@ async function step(h: Hunt, s: Exploring): Promise<void> {
     index,
     binary: build.binary!,
     timeoutMs,
+    deadlineCause: plan.cause,
     seed,
   });
   if (ran === null) return; // aborted: nothing recorded
@@ -219,10 +227,15 @@ async function step(h: Hunt, s: Exploring): Promise<void> {
     config.strategy,
     s.failedInPlain,
   );
-  if (config.strategy === "plain") {
-    learnFromPlainRun(s, result.outcome, result.wallMs, config.testCount, check.failures);
-    s.plainRunEnded = true;
-  }
+  learnFromRun(s, {
+    strategy: config.strategy,
+    outcome: result.outcome,
+    wallMs: result.wallMs,
+    testCount: config.testCount,
+    stopReason: result.stopReason,
+    failures: check.failures,
+  });
+  if (config.strategy === "plain") s.plainRunEnded = true;
   recordCheck(h.db, runId, timeoutMs, check);
   // The run and its check are this program's time (the bookkeeping too).
   s.spentMs += performance.now() - t0;
@@ -247,22 +260,21 @@ function ingestingDecode(h: Hunt, runId: number): TraceDecode | undefined {
   };
 }
 
-/** The deadline of `s`'s next run in `config`: --timeout, else derived from its plain runs, scaled by strategy, within what is left of its budget. */
-function runDeadlineMs(h: Hunt, s: Exploring, config: RunConfig): number {
-  const remainingBudgetMs = s.budgetMs - s.spentMs;
-  const configuredMs = configuredTimeoutMs({
+/**
+ * The deadline of `s`'s next run in `config` and what stopping it there means (--timeout;
+ * else go test's deadline until a plain run ended by itself, then derived from it; a main
+ * program's budget), or null when the run would not fit what is left of the budget.
+ */
+function runPlan(h: Hunt, s: Exploring, config: RunConfig): BudgetedRun | null {
+  return budgetedRun({
+    kind: s.program.kind,
+    strategy: config.strategy,
+    testCount: config.testCount,
     givenMs: h.opts.timeoutGiven ? h.opts.timeoutMs : null,
     manifestMs: s.program.manifest?.timeoutMs,
-    plainOkMsPerIteration: s.plainOkMsPerIteration,
-    testCount: config.testCount,
-    remainingBudgetMs,
-  });
-  return scaledTimeoutMs({
-    strategy: config.strategy,
-    configuredMs,
-    testCount: config.testCount,
-    plainOkMsPerIteration: s.plainOkMsPerIteration,
-    remainingBudgetMs,
+    plainMsPerIteration: s.plainMsPerIteration,
+    strategyMsPerIteration: s.msPerIteration.get(config.strategy) ?? null,
+    remainingBudgetMs: s.budgetMs - s.spentMs,
   });
 }
 

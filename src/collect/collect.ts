@@ -1,7 +1,8 @@
 // The collect entry point: discover programs, plan the runs still missing, build each
 // package once, run every (program, config, index) through the worker pool, record
 // each run as it finishes, and summarise what the database now holds. Without --timeout,
-// a program's first run goes alone and the others take their deadline from it.
+// a program's first run goes alone (with go test's own deadline for a test binary) and the
+// others take their deadline from it.
 
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,8 +17,8 @@ import { goflagsWithTags, normalizeCollectOptions, runConfigs, tagsOfGoflags } f
 import { collectExecutor } from "./executor.js";
 import { linkedAbort, workQueue, type Task } from "./pool.js";
 import { selectShard } from "./shard.js";
-import { configuredTimeoutMs, longestOkMsPerIteration, runTimeoutMs } from "./timeout.js";
-import { completedRunIndexes, deleteRuns, okRuns, recordedBuild, recordedRuns, upsertProgram } from "./record.js";
+import { configuredTimeoutMs, endedByItself, longestCompleteMsPerIteration, runTimeoutMs } from "./timeout.js";
+import { completedRunIndexes, completeRuns, deleteRuns, recordedBuild, recordedRuns, upsertProgram } from "./record.js";
 import { goToolchain, type GoToolchain } from "../go/index.js";
 import type {
   BuildResult,
@@ -44,11 +45,11 @@ interface ProgramPlan {
   build: BuildResult | null;
   runsLeft: number;
   /**
-   * The longest ok run of the program (of this collect's strategy) per -test.count
-   * iteration: recorded by earlier collects, else measured by its first run here; null
-   * until one ended ok. Without --timeout, the deadline of its later runs comes from it.
+   * The longest run of the program (of this collect's strategy) that ended by itself, per
+   * -test.count iteration: recorded by earlier collects, else measured by its first run here;
+   * null until one did. Without --timeout, the deadline of its later runs comes from it.
    */
-  okMsPerIteration: number | null;
+  completeMsPerIteration: number | null;
 }
 
 function planPrograms(
@@ -74,7 +75,7 @@ function planPrograms(
       pending,
       build: null,
       runsLeft: pending.length,
-      okMsPerIteration: longestOkMsPerIteration(okRuns(db, id, strategy)),
+      completeMsPerIteration: longestCompleteMsPerIteration(completeRuns(db, id, strategy)),
     };
   });
 }
@@ -212,7 +213,8 @@ async function execute(
         const timeoutMs = configuredTimeoutMs({
           givenMs: opts.timeoutGiven ? opts.timeoutMs : null,
           manifestMs: plan.program.manifest?.timeoutMs,
-          plainOkMsPerIteration: plan.okMsPerIteration,
+          kind: plan.program.kind,
+          plainMsPerIteration: plan.completeMsPerIteration,
           testCount: run.config.testCount,
         });
         const ran = await executor.run({
@@ -226,15 +228,18 @@ async function execute(
         });
         if (ran === null) return; // aborted: nothing recorded, the next collect redoes it
         const { result } = ran;
-        if (result.outcome === "ok")
-          plan.okMsPerIteration = Math.max(plan.okMsPerIteration ?? 0, result.wallMs / (run.config.testCount ?? 1));
+        if (endedByItself(result.outcome))
+          plan.completeMsPerIteration = Math.max(
+            plan.completeMsPerIteration ?? 0,
+            result.wallMs / (run.config.testCount ?? 1),
+          );
         executed++;
         finishRun(plan, result.outcome !== "ok");
       };
     // Without --timeout and nothing to measure by yet, the first run goes alone: the
     // others start when it has ended, with the deadline derived from it.
     const [first, ...rest] = plan.pending;
-    if (opts.timeoutGiven || plan.okMsPerIteration !== null || first === undefined || rest.length === 0)
+    if (opts.timeoutGiven || plan.completeMsPerIteration !== null || first === undefined || rest.length === 0)
       return plan.pending.map(runTask);
     return [
       async () => {

@@ -9,6 +9,7 @@ import { buildBatch, buildProgram, type BuildTarget, type OverlayCache } from ".
 import { runFiles } from "./paths.js";
 import { recordBuild, recordRun } from "./record.js";
 import type { Strategy } from "./strategy.js";
+import type { DeadlineCause } from "./timeout.js";
 import { tracedRun, type TracedRunResult } from "./traced-run.js";
 import type { BuildResult, NormalizedCollectOptions, RunConfig } from "./types.js";
 import type { ProgramSpec } from "../corpus/index.js";
@@ -31,6 +32,8 @@ export interface RunRequest {
   readonly timeoutMs: number;
   /** The perturbation seed (perturb runs), else null. */
   readonly seed: number | null;
+  /** What stopping the run at its deadline means (default: its deadline; a main program's budget in a hunt). */
+  readonly deadlineCause?: DeadlineCause;
 }
 
 export interface Executor {
@@ -46,6 +49,27 @@ export interface Executor {
   recordBuildError(programId: number, config: RunConfig, index: number, build: BuildResult): void;
   /** Traces one run and records it; null when aborted (nothing recorded, the next collect redoes it). */
   run(request: RunRequest): Promise<{ readonly runId: number; readonly result: TracedRunResult } | null>;
+}
+
+/**
+ * Runs work for one key at a time, in the order asked, while work for other keys goes on:
+ * `turns()(key, work)` starts `work` once every earlier work of `key` has settled.
+ */
+export function turns(): <T>(key: string, work: () => Promise<T>) => Promise<T> {
+  const last = new Map<string, Promise<unknown>>();
+  return (key, work) => {
+    const previous = last.get(key) ?? Promise.resolve();
+    const mine = previous.then(work, work);
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    last.set(key, settled);
+    void settled.then(() => {
+      if (last.get(key) === settled) last.delete(key);
+    });
+    return mine;
+  };
 }
 
 /** The cache key of a build: programs of one package directory and kind share a binary per strategy. */
@@ -67,6 +91,7 @@ export function collectExecutor(
 ): Executor {
   const builds = new Map<string, Promise<{ readonly build: BuildResult; readonly wallMs: number }>>();
   const overlays: OverlayCache = new Map();
+  const oneAtATime = turns();
   const timed = async <T>(start: () => Promise<T>): Promise<{ readonly value: T; readonly wallMs: number }> => {
     const t0 = performance.now();
     const value = await start();
@@ -136,21 +161,26 @@ export function collectExecutor(
         strategy: config.strategy,
       });
     },
-    async run({ program, programId, config, index, binary, timeoutMs, seed }) {
-      const result = await tracedRun({
-        kind: program.kind,
-        dir: program.dir,
-        binary,
-        testName: program.testName,
-        config,
-        files: runFiles(opts.traces, program.name, config.key, index),
-        timeoutMs,
-        graceMs: opts.graceMs,
-        go,
-        peers: opts.peers,
-        seed,
-        signal,
-      });
+    async run({ program, programId, config, index, binary, timeoutMs, seed, deadlineCause }) {
+      // go test never runs one package's tests twice at once, and a suite may rely on it (a
+      // fixed port, a file it writes beside its source): runs of one directory take turns.
+      const result = await oneAtATime(program.dir, () =>
+        tracedRun({
+          kind: program.kind,
+          dir: program.dir,
+          binary,
+          testName: program.testName,
+          config,
+          files: runFiles(opts.traces, program.name, config.key, index),
+          timeoutMs,
+          graceMs: opts.graceMs,
+          go,
+          peers: opts.peers,
+          seed,
+          deadlineCause,
+          signal,
+        }),
+      );
       if (result === null) return null;
       const runId = recordRun(db, {
         ...result,

@@ -5,7 +5,7 @@
 import type { ProgramKind } from "../core/index.js";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
 import type { Strategy } from "./strategy.js";
-import type { ExplorationSummary, RunCheck, RunOutcome } from "./types.js";
+import type { ExplorationSummary, RunCheck, RunOutcome, StopReason } from "./types.js";
 
 export interface ExplorationRow {
   readonly budgetMs: number;
@@ -92,21 +92,27 @@ export function checkedRuns(db: SchedlabDatabase, programId: number): CheckedRun
     .all(programId) as CheckedRunRow[];
 }
 
-/** A plain run of a program that got past its build. */
-export interface PlainRunRow {
+/** A run of a program that got past its build, as a resumed hunt learns from it. */
+export interface ExploredRunRow {
   readonly config: string;
+  readonly strategy: Strategy;
   readonly outcome: RunOutcome;
   readonly wallMs: number | null;
+  readonly stopReason: StopReason | null;
   readonly stderrTail: string | null;
+  readonly outputDigest: string | null;
 }
 
-/** The plain runs of a program (ordinary collects' too), build errors left out. */
-export function plainRuns(db: SchedlabDatabase, programId: number): PlainRunRow[] {
+/** The runs of a program (ordinary collects' too, replays left out), build errors left out. */
+export function exploredRuns(db: SchedlabDatabase, programId: number): ExploredRunRow[] {
   return db
     .prepare(
-      "SELECT config, outcome, wall_ms AS wallMs, stderr_tail AS stderrTail FROM runs WHERE program_id = ? AND strategy = 'plain' AND outcome != 'build-error'",
+      `SELECT r.config, r.strategy, r.outcome, r.wall_ms AS wallMs, r.stop_reason AS stopReason,
+         r.stderr_tail AS stderrTail, r.output_digest AS outputDigest
+       FROM runs r LEFT JOIN run_checks c ON c.run_id = r.id
+       WHERE r.program_id = ? AND r.outcome != 'build-error' AND c.replay_of IS NULL`,
     )
-    .all(programId) as PlainRunRow[];
+    .all(programId) as ExploredRunRow[];
 }
 
 /** The next run index of each configuration of a program (one past the largest recorded). */

@@ -4,7 +4,7 @@
 // run confirms, and how it ends. Pure but for the state it updates; budget.ts schedules.
 
 import { failureKey, stopsHunt, storedCheck } from "./check.js";
-import type { CheckedRunRow, ExplorationRow, PlainRunRow } from "./exploration-store.js";
+import type { CheckedRunRow, ExplorationRow, ExploredRunRow } from "./exploration-store.js";
 import type { ProgramSpec } from "../corpus/index.js";
 import { parseFailures } from "./failures.js";
 import { parseConfigKey, type Strategy } from "./strategy.js";
@@ -16,7 +16,9 @@ import type {
   RunCheck,
   RunConfig,
   RunOutcome,
+  StopReason,
 } from "./types.js";
+import { endedByItself } from "./timeout.js";
 
 export interface Exploring {
   readonly program: ProgramSpec;
@@ -38,18 +40,26 @@ export interface Exploring {
   readonly findings: ExplorationFinding[];
   /** failureKey of every failure (not tracer-induced) of the program's plain runs so far. */
   readonly failedInPlain: Set<string>;
-  /** The longest ok plain run so far, per -test.count iteration, for the derived and scaled deadlines. */
-  plainOkMsPerIteration: number | null;
+  /** The longest plain run so far that ended by itself, per -test.count iteration: the derived deadlines and the expected costs come from it. */
+  plainMsPerIteration: number | null;
+  /** The longest run of each strategy so far that ended by itself, per -test.count iteration: the expected cost of its next run. */
+  readonly msPerIteration: Map<Strategy, number>;
   /** Whether a plain run of the program has ended (here or in an earlier collect): until then, without --timeout, one run at a time. */
   plainRunEnded: boolean;
+  /** Runs stopped at their deadline, this collect's and earlier ones'. */
+  cutRuns: number;
+  /** Runs of a main program that had not exited when its budget ran out (a daemon's lifetime), stopped then. */
+  budgetStops: number;
+  /** Runs the runtime proved hung and the run agent stopped. */
+  hungRuns: number;
   inFlight: number;
   finished: boolean;
 }
 
-/** What the program's recorded runs say (exploration-store: checkedRuns, plainRuns). */
+/** What the program's recorded runs say (exploration-store: checkedRuns, exploredRuns). */
 export interface RecordedRuns {
   readonly checked: readonly CheckedRunRow[];
-  readonly plain: readonly PlainRunRow[];
+  readonly runs: readonly ExploredRunRow[];
 }
 
 /** The command that reruns run `runId` with its configuration and seed. */
@@ -86,20 +96,25 @@ export function resumedExploration(
     findingRunId: null,
     findings: [],
     failedInPlain: new Set(),
-    plainOkMsPerIteration: null,
-    plainRunEnded: recorded.plain.length > 0,
+    plainMsPerIteration: null,
+    msPerIteration: new Map(),
+    plainRunEnded: recorded.runs.some((r) => r.strategy === "plain"),
+    cutRuns: 0,
+    budgetStops: 0,
+    hungRuns: 0,
     inFlight: 0,
     finished: false,
   };
-  // From its plain runs (ordinary collects' too): the tests that fail anyway and the longest ok run.
-  for (const run of recorded.plain)
-    learnFromPlainRun(
-      state,
-      run.outcome,
-      run.wallMs,
-      parseConfigKey(run.config)?.testCount ?? null,
-      parseFailures(run.stderrTail ?? ""),
-    );
+  // From its runs (ordinary collects' too): the tests that fail anyway in plain runs, how long each strategy takes, the cut runs.
+  for (const run of recorded.runs)
+    learnFromRun(state, {
+      strategy: run.strategy,
+      outcome: run.outcome,
+      wallMs: run.wallMs,
+      testCount: parseConfigKey(run.config)?.testCount ?? null,
+      stopReason: run.stopReason,
+      failures: parseFailures(run.outputDigest ?? run.stderrTail ?? ""),
+    });
   // The checked runs (not replays) confirming any class, in run order.
   for (const run of recorded.checked) {
     const check = storedCheck(run.detail);
@@ -125,36 +140,57 @@ export function resumedExploration(
   return state;
 }
 
-/** The next configuration of the cycle whose strategy can be built (the cycle's position is the run count). */
-export function nextConfig(s: Exploring): RunConfig | null {
+/**
+ * The next configuration of the cycle whose strategy can be built and that `fits` (what is
+ * left of the budget; every configuration by default), from the cycle's position (the run count).
+ */
+export function nextConfig(s: Exploring, fits: (config: RunConfig) => boolean = () => true): RunConfig | null {
   for (let tried = 0; tried < s.cycle.length; tried++) {
     const config = s.cycle[(s.runs + tried) % s.cycle.length]!;
-    if (!s.unavailable.has(config.strategy)) return config;
+    if (!s.unavailable.has(config.strategy) && fits(config)) return config;
   }
   return null;
 }
 
-/** Whether the program wants another run: it built, has budget left, no finding that ends it, and a configuration to run. */
-export function wantsMore(s: Exploring, mode: BudgetMode): boolean {
+/** Whether the program wants another run: it built, has budget left, no finding that ends it, and a configuration that fits. */
+export function wantsMore(s: Exploring, mode: BudgetMode, fits?: (config: RunConfig) => boolean): boolean {
   return (
     s.status !== "build-error" &&
     s.spentMs < s.budgetMs &&
     (s.finding === null || mode.exhaustBudget) &&
-    nextConfig(s) !== null
+    nextConfig(s, fits) !== null
   );
 }
 
-/** What a plain run teaches the rest of the hunt: the tests that fail anyway, and how long an ok run takes. */
-export function learnFromPlainRun(
-  s: Pick<Exploring, "failedInPlain" | "plainOkMsPerIteration">,
-  outcome: RunOutcome,
-  wallMs: number | null,
-  testCount: number | null,
-  failures: RunCheck["failures"],
+/** One ended run as the hunt learns from it. */
+export interface EndedRun {
+  readonly strategy: Strategy;
+  readonly outcome: RunOutcome;
+  readonly wallMs: number | null;
+  readonly testCount: number | null;
+  readonly stopReason: StopReason | null;
+  readonly failures: RunCheck["failures"];
+}
+
+/**
+ * What a run teaches the rest of the hunt: the tests that fail anyway (in plain runs), how
+ * long a run of its strategy takes when it ends by itself, and whether it was cut or hung.
+ */
+export function learnFromRun(
+  s: Pick<
+    Exploring,
+    "failedInPlain" | "plainMsPerIteration" | "msPerIteration" | "cutRuns" | "budgetStops" | "hungRuns"
+  >,
+  run: EndedRun,
 ): void {
-  for (const f of failures) if (!f.tracerInduced) s.failedInPlain.add(failureKey(f));
-  if (outcome === "ok" && wallMs !== null)
-    s.plainOkMsPerIteration = Math.max(s.plainOkMsPerIteration ?? 0, wallMs / (testCount ?? 1));
+  if (run.strategy === "plain") for (const f of run.failures) if (!f.tracerInduced) s.failedInPlain.add(failureKey(f));
+  if (run.stopReason === "deadline") s.cutRuns++;
+  if (run.stopReason === "budget") s.budgetStops++;
+  if (run.stopReason === "hang") s.hungRuns++;
+  if (!endedByItself(run.outcome) || run.wallMs === null) return;
+  const perIteration = run.wallMs / (run.testCount ?? 1);
+  s.msPerIteration.set(run.strategy, Math.max(s.msPerIteration.get(run.strategy) ?? 0, perIteration));
+  if (run.strategy === "plain") s.plainMsPerIteration = Math.max(s.plainMsPerIteration ?? 0, perIteration);
 }
 
 /** Takes in what run `runId`'s check confirms: the first run of each class, and the first of a stopOn class, which ends the hunt. */
@@ -214,6 +250,10 @@ export function explorationSummary(s: Exploring, stopOn: readonly FindingClass[]
     spentMs: Math.round(s.spentMs),
     buildMs: Math.round(s.buildMs),
     runs: s.runs,
+    cutRuns: s.cutRuns,
+    budgetStops: s.budgetStops,
+    hungRuns: s.hungRuns,
+    plainRunMs: s.plainMsPerIteration === null ? null : Math.round(s.plainMsPerIteration),
     status: s.status === "exploring" ? "exhausted" : s.status,
     finding: s.finding,
     findings: s.findings,

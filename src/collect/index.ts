@@ -55,15 +55,18 @@ export {
   type ShardEngine,
 } from "./shard.js";
 export {
+  budgetedRun,
   configuredTimeoutMs,
-  DEFAULT_TIMEOUT_MS,
   DERIVED_TIMEOUT,
-  longestOkMsPerIteration,
+  endedByItself,
+  EXPECTED_COST_FACTORS,
+  firstRunTimeoutMs,
+  GO_TEST_DEFAULT_TIMEOUT_MS,
+  longestCompleteMsPerIteration,
+  MAIN_FIRST_RUN_TIMEOUT_MS,
   runTimeoutMs,
-  scaledTimeoutMs,
-  TIMEOUT_FACTORS,
 } from "./timeout.js";
-export type { ConfiguredTimeoutInput, ScaledTimeoutInput } from "./timeout.js";
+export type { BudgetedRun, BudgetedRunInput, ConfiguredTimeoutInput, DeadlineCause } from "./timeout.js";
 export { buildBatch, buildBatches, buildProgram, EVERY_BUILD_FAILED_EXIT_CODE } from "./build.js";
 export type { BuildTarget } from "./build.js";
 export { tracedRun, testArguments, RACE_RUN_ENV } from "./traced-run.js";

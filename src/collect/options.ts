@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { isPackagePattern, type ProgramKind } from "../corpus/index.js";
 import { UsageError } from "../errors.js";
 import { configKey } from "./strategy.js";
-import { DEFAULT_TIMEOUT_MS } from "./timeout.js";
+import { GO_TEST_DEFAULT_TIMEOUT_MS } from "./timeout.js";
 import {
   FINDING_CLASSES,
   type BudgetModeOptions,
@@ -199,7 +199,7 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     );
   }
   const cores = availableParallelism();
-  const timeoutMs = positiveInteger("--timeout (ms)", options.timeoutMs, DEFAULT_TIMEOUT_MS);
+  const timeoutMs = positiveInteger("--timeout (ms)", options.timeoutMs, GO_TEST_DEFAULT_TIMEOUT_MS);
   const procs = options.procs === undefined || options.procs.length === 0 ? [cores] : [...new Set(options.procs)];
   for (const p of procs) positiveInteger("--procs", p, 1);
   return {

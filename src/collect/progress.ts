@@ -63,9 +63,10 @@ export function explorationLine(e: ExplorationSummary): string {
   const unavailable =
     e.unavailable.length === 0 ? "" : ` (not built: ${e.unavailable.map((u) => u.split(":")[0]).join(", ")})`;
   if (e.status === "build-error") return `${e.program}: build error`;
+  const notes = unavailable + explorationNotes(e);
   if (e.finding === null) {
     const which = e.findings.length > 0 ? `no ${e.stopOn.join(" or ")} finding` : "no finding";
-    return `${e.program}: ${which} in ${seconds(e.spentMs)}, ${runs(e.runs)}, of a ${seconds(e.budgetMs)} budget${unavailable}`;
+    return `${e.program}: ${which} in ${seconds(e.spentMs)}, ${runs(e.runs)}, of a ${seconds(e.budgetMs)} budget${notes}`;
   }
   const f = e.finding;
   const word = f.class === "failure" ? "failure" : "finding";
@@ -74,7 +75,26 @@ export function explorationLine(e: ExplorationSummary): string {
       ? `${word} (recorded earlier)`
       : `${word} after ${seconds(f.atMs)}, ${runs(f.atRun)}`;
   const rest = f.atRun !== null && e.runs > f.atRun ? `; ${seconds(e.spentMs)}, ${runs(e.runs)} in all` : "";
-  return `${e.program}: ${when} (${f.config}${f.seed === null ? "" : ` seed ${f.seed}`})${rest}: ${findingText(f)} — replay: ${f.replay}${unavailable}`;
+  return `${e.program}: ${when} (${f.config}${f.seed === null ? "" : ` seed ${f.seed}`})${rest}: ${findingText(f)} — replay: ${f.replay}${notes}`;
+}
+
+/**
+ * What a reader must know of how a program's runs ended: runs the deadline cut (they say
+ * less, and a flag can give them room), runs of a main program stopped when its budget ran
+ * out (a daemon), hangs the runtime proved, and a plain run longer than the budget (the
+ * hunt made that one run). Empty when there is none.
+ */
+export function explorationNotes(e: ExplorationSummary): string {
+  const notes: string[] = [];
+  if (e.cutRuns > 0) notes.push(`${runs(e.cutRuns)} cut at the deadline (raise --timeout)`);
+  if (e.budgetStops > 0) notes.push(`${runs(e.budgetStops)} still going when the budget ran out (a daemon?)`);
+  if (e.hungRuns > 0) notes.push(`${runs(e.hungRuns)} proven hung by the runtime and stopped`);
+  if (e.plainRunMs !== null && e.plainRunMs > e.budgetMs)
+    notes.push(
+      `a plain run takes ${seconds(e.plainRunMs)}, longer than the ${seconds(e.budgetMs)} budget: ` +
+        "it got one complete plain run (raise --budget to explore schedules)",
+    );
+  return notes.length === 0 ? "" : `; ${notes.join("; ")}`;
 }
 
 /** What a finding's run showed, for its class. */

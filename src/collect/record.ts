@@ -8,20 +8,26 @@ import type { TracedRunResult } from "./traced-run.js";
 import { parseConfigKey, type Strategy } from "./strategy.js";
 import type { RunOutcome, RunSummary } from "./types.js";
 
+/** What a traced run may add to its record (absent: NULL, as for a run that has none). */
+type RunEnding = Partial<Pick<TracedRunResult, "stopReason" | "outputDigest" | "untraced" | "leakProfile">>;
+
 /** One run as recorded: what the traced run produced, plus where it belongs. */
-export interface RunRow extends Pick<
-  TracedRunResult,
-  | "outcome"
-  | "exitCode"
-  | "wallMs"
-  | "tracePath"
-  | "traceSha256"
-  | "traceBytes"
-  | "dumpPath"
-  | "stderrTail"
-  | "env"
-  | "truncated"
-> {
+export interface RunRow
+  extends
+    RunEnding,
+    Pick<
+      TracedRunResult,
+      | "outcome"
+      | "exitCode"
+      | "wallMs"
+      | "tracePath"
+      | "traceSha256"
+      | "traceBytes"
+      | "dumpPath"
+      | "stderrTail"
+      | "env"
+      | "truncated"
+    > {
   readonly programId: number;
   readonly config: string;
   readonly procs: number;
@@ -85,16 +91,26 @@ export function completedRunIndexes(db: SchedlabDatabase, programId: number, con
   );
 }
 
-/** The ok runs of `strategy` a program has recorded (any GOMAXPROCS), with their -test.count, for the derived deadline. */
-export function okRuns(
+/**
+ * The runs of `strategy` a program has recorded (any GOMAXPROCS) that ended by themselves (ok
+ * or exit-error), with their -test.count, for the derived deadline.
+ */
+export function completeRuns(
   db: SchedlabDatabase,
   programId: number,
   strategy: Strategy,
-): { readonly outcome: "ok"; readonly wallMs: number | null; readonly testCount: number | null }[] {
+): { readonly outcome: string; readonly wallMs: number | null; readonly testCount: number | null }[] {
   const rows = db
-    .prepare("SELECT config, wall_ms AS wallMs FROM runs WHERE program_id = ? AND strategy = ? AND outcome = 'ok'")
-    .all(programId, strategy) as { config: string; wallMs: number | null }[];
-  return rows.map((r) => ({ outcome: "ok", wallMs: r.wallMs, testCount: parseConfigKey(r.config)?.testCount ?? null }));
+    .prepare(
+      `SELECT outcome, config, wall_ms AS wallMs FROM runs
+       WHERE program_id = ? AND strategy = ? AND outcome IN ('ok', 'exit-error')`,
+    )
+    .all(programId, strategy) as { outcome: string; config: string; wallMs: number | null }[];
+  return rows.map((r) => ({
+    outcome: r.outcome,
+    wallMs: r.wallMs,
+    testCount: parseConfigKey(r.config)?.testCount ?? null,
+  }));
 }
 
 /** Deletes every run of `programId`/`config` (for --force). */
@@ -143,8 +159,9 @@ export function recordRun(db: SchedlabDatabase, run: RunRow): number {
     const info = db
       .prepare(
         `INSERT INTO runs (program_id, config, procs, run_index, outcome, exit_code, wall_ms, trace_path, trace_sha256,
-         trace_bytes, dump_path, stderr_tail, go_version, env, strategy, seed, truncated, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         trace_bytes, dump_path, stderr_tail, go_version, env, strategy, seed, truncated, created_at, stop_reason,
+         output_digest, untraced, leak_profile)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         run.programId,
@@ -165,8 +182,20 @@ export function recordRun(db: SchedlabDatabase, run: RunRow): number {
         run.seed ?? null,
         run.truncated ? 1 : 0,
         new Date().toISOString(),
+        run.stopReason ?? null,
+        run.outputDigest ?? null,
+        run.untraced ?? null,
+        run.leakProfile?.path ?? null,
       );
-    return Number(info.lastInsertRowid);
+    const runId = Number(info.lastInsertRowid);
+    if (run.leakProfile != null) {
+      const insert = db.prepare(
+        "INSERT OR REPLACE INTO runtime_goroutines (run_id, gid, taken, wait, leaked, top) VALUES (?, ?, ?, ?, ?, ?)",
+      );
+      for (const g of run.leakProfile.goroutines)
+        insert.run(runId, g.gid, run.leakProfile.taken, g.wait, g.leaked ? 1 : 0, g.top);
+    }
+    return runId;
   });
 }
 

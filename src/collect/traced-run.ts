@@ -12,7 +12,6 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,7 +26,8 @@ import { raceReports } from "./races.js";
 import { raceLogPath, type RunFiles } from "./paths.js";
 import { spawnWithDeadline } from "./spawn.js";
 import { checkTraceFile, trimIncompleteBatch } from "./trace-file.js";
-import type { RunConfig, RunOutcome } from "./types.js";
+import type { DeadlineCause } from "./timeout.js";
+import type { RecordedLeakProfile, RunConfig, RunOutcome, StopReason, UntracedOutcome } from "./types.js";
 
 const STDOUT_CAP = 64 * 1024;
 /** Enough for the all-goroutine traceback of a large program. */
@@ -53,6 +53,8 @@ export interface TracedRunRequest {
   readonly peers?: readonly Peer[];
   /** The perturbation seed, for a binary built with strategy "perturb" (else null or absent). */
   readonly seed?: number | null;
+  /** What stopping the run at its deadline means: its deadline (the default), or the end of a main program's budget. */
+  readonly deadlineCause?: DeadlineCause;
   readonly signal?: AbortSignal;
 }
 
@@ -73,6 +75,14 @@ export interface TracedRunResult {
   readonly races: number;
   /** `<trace>.races.txt`: the race reports, when there were any. */
   readonly racesPath: string | null;
+  /** Why the run was stopped before it ended by itself (runs.stop_reason), or null. */
+  readonly stopReason: StopReason | null;
+  /** The failure-relevant lines of the whole output (runs.output_digest), or null when not kept. */
+  readonly outputDigest: string | null;
+  /** How the binary ended when rerun untraced after a crash (runs.untraced), or null when not rerun. */
+  readonly untraced: UntracedOutcome | null;
+  /** The goroutine leak profile the run agent wrote, or null. */
+  readonly leakProfile: RecordedLeakProfile | null;
 }
 
 /** The race detector's settings for a run: report every race, and no 1 s sleep at exit. */
@@ -99,11 +109,12 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
   const partialDump = `${files.dump}.partial`;
   const racesFile = raceLogPath(files.trace);
   for (const file of [files.trace, files.dump, partialTrace, partialDump, racesFile]) rmSync(file, { force: true });
+  // HOME and TMPDIR of the run: its own directory, removed afterwards. The working directory
+  // is the package's source directory, as go test runs a test binary (and as a program is
+  // usually run from its own directory): tests open files beside their source and build
+  // paths from os.Getwd(). schedlab writes nothing there (traces, dumps and overlays live elsewhere).
   const workdir = mkdtempSync(join(tmpdir(), "schedlab-run-"));
   try {
-    // Tests read testdata/ relative to their working directory.
-    if (existsSync(join(request.dir, "testdata")))
-      symlinkSync(join(request.dir, "testdata"), join(workdir, "testdata"));
     const peers = request.peers ?? [];
     const extra: Record<string, string> = {
       ...(request.kind === "main"
@@ -123,7 +134,7 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
     const result = await spawnWithDeadline({
       command: request.binary,
       args: request.kind === "main" ? [] : testArguments(request, partialTrace),
-      cwd: workdir,
+      cwd: request.dir,
       env,
       deadlineMs: request.timeoutMs,
       graceMs: request.graceMs,
@@ -206,10 +217,19 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
       env,
       races: races.length,
       racesPath: races.length > 0 ? racesFile : null,
+      stopReason: stopReasonOf(outcome, request.deadlineCause ?? "deadline"),
+      outputDigest: null,
+      untraced: null,
+      leakProfile: null,
     };
   } finally {
     rmSync(workdir, { recursive: true, force: true });
   }
+}
+
+/** Why a run that ended `outcome` was stopped: a timeout or kill is its deadline (or a main program's budget); other outcomes ended by themselves. */
+function stopReasonOf(outcome: RunOutcome, cause: DeadlineCause): StopReason | null {
+  return outcome === "timeout" || outcome === "killed" ? cause : null;
 }
 
 function tailText(text: string, cap: number): string {

@@ -1,10 +1,28 @@
 // Types of the collect stage: the options a caller gives, the normalised options the
 // inner modules use, and the results of builds and runs (programs are corpus's ProgramSpec).
 
+import type { LeakProfileTaken, RuntimeGoroutine } from "../core/index.js";
 import type { ProgramKind } from "../corpus/index.js";
 import type { Peer } from "./peers.js";
 import type { RunIngestResult, StoreMode } from "../trace/index.js";
 import type { Strategy } from "./strategy.js";
+
+/**
+ * Why a run was stopped before it ended by itself (runs.stop_reason): its deadline, the end
+ * of a main program's budget (a daemon's lifetime), or a hang the runtime proved.
+ */
+export const STOP_REASONS = ["deadline", "budget", "hang"] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+/** How a binary ended when rerun once without the tracer after a traced run crashed (runs.untraced). */
+export type UntracedOutcome = "ok" | "failed" | "crashed";
+
+/** The goroutine leak profile of a run, as recorded: the file the run agent wrote, when it was taken, its goroutines. */
+export interface RecordedLeakProfile {
+  readonly path: string;
+  readonly taken: LeakProfileTaken;
+  readonly goroutines: readonly RuntimeGoroutine[];
+}
 
 /** How a run ended. `build-error` runs have no trace; every other outcome has one. */
 export const RUN_OUTCOMES = ["ok", "exit-error", "panic", "timeout", "build-error", "killed"] as const;
@@ -28,8 +46,9 @@ export interface CollectCommonOptions {
    */
   readonly programs?: readonly string[];
   /**
-   * Deadline per run in milliseconds, and -test.timeout of test binaries. Default: 10 000 for
-   * a program's first run, then derived from its first ok plain run (configuredTimeoutMs).
+   * Deadline per run in milliseconds, and -test.timeout of test binaries. Default: go test's
+   * own 10 minutes for a test binary (10 s for a main program; in a hunt, its budget) until
+   * one of its plain runs has ended by itself, then derived from that run (configuredTimeoutMs, budgetedRun).
    */
   readonly timeoutMs?: number;
   /** GOMAXPROCS values, one configuration each (default: the number of CPUs); a hunt explores only these when given. */
@@ -238,6 +257,14 @@ export interface ExplorationSummary {
   /** Wall time of the builds this collect made for it (not part of the budget). */
   readonly buildMs: number;
   readonly runs: number;
+  /** Of its runs, those stopped at their deadline: they say less than runs that ended (raise --timeout). */
+  readonly cutRuns: number;
+  /** Of a main program's runs, those that had not exited when its budget ran out (a daemon's lifetime), stopped then. */
+  readonly budgetStops: number;
+  /** Of its runs, those the runtime proved hung (goroutine 1 can never go on), stopped by the run agent. */
+  readonly hungRuns: number;
+  /** Its longest plain run that ended by itself, per -test.count iteration (ms); null when none did. A budget shorter than this still got that one run. */
+  readonly plainRunMs: number | null;
   /** confirmed: a run confirmed a class of `stopOn`; exhausted: the budget is spent; build-error: nothing could run. */
   readonly status: "confirmed" | "exhausted" | "build-error";
   /** The first run whose check confirmed a class of `stopOn` (the run that ended the hunt), with what it showed. */

@@ -12,7 +12,7 @@ export {
   type NonEventKind,
   type RecordKind,
 } from "./events.js";
-export type { GoroutineInfo, GoroutineRecord, LockOp } from "./records.js";
+export type { GoroutineInfo, GoroutineRecord, LeakProfileTaken, LockOp, RuntimeGoroutine } from "./records.js";
 export type { ProgramKind } from "./programs.js";
 export { lowerBound } from "./search.js";
 export {

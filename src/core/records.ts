@@ -63,3 +63,25 @@ export interface GoroutineInfo {
   readonly creationSite: string | null;
   readonly isRoot: boolean;
 }
+
+/**
+ * When a run's goroutine leak profile was taken (runtime_goroutines.taken): after the run's
+ * tests or main returned and the goroutines settled (end), when the run agent proved a hang
+ * (hang), or just before the run's deadline (deadline).
+ */
+export type LeakProfileTaken = "end" | "hang" | "deadline";
+
+/**
+ * A goroutine as the runtime's goroutine leak profile (runtime/pprof "goroutineleak",
+ * debug=2) shows it: its runtime id (the trace's goroutine id), the runtime's wait reason
+ * ("chan receive", "sync.Mutex.Lock", "IO wait", "select (no cases)", …), and whether the
+ * garbage collector proved it leaked — blocked on a concurrency primitive that no runnable
+ * goroutine and no global can reach, so nothing can ever wake it.
+ */
+export interface RuntimeGoroutine {
+  readonly gid: number;
+  readonly wait: string;
+  readonly leaked: boolean;
+  /** The innermost frame outside the runtime and the standard library, "function file:line"; null when none. */
+  readonly top: string | null;
+}

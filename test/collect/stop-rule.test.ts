@@ -1,6 +1,6 @@
 // The pure parts of the stop rule per class and of the scaled deadlines: which classes a
 // run confirms (failure needs the plain runs' history), whether it ends the hunt under
-// --stop-on, the deadline of a race or perturb run, and the --stop-on option itself.
+// --stop-on, and the --stop-on option itself (deadlines: timeout.test.ts).
 
 import { describe, expect, it } from "vitest";
 import {
@@ -9,10 +9,8 @@ import {
   normalizeCollectOptions,
   parseStopOn,
   runCheckOf,
-  scaledTimeoutMs,
   stopsHunt,
   storedCheck,
-  TIMEOUT_FACTORS,
   withFailureClass,
   type TestFailure,
 } from "../../src/collect/index.js";
@@ -83,31 +81,6 @@ describe("storedCheck", () => {
         JSON.stringify({ finding: null, classes: ["failure"], blocked: [], races: 0, failures: [fail("TestX")] }),
       ).classes,
     ).toEqual(["failure"]);
-  });
-});
-
-describe("scaledTimeoutMs", () => {
-  const base = { configuredMs: 2_000, testCount: null, plainOkMsPerIteration: 500, remainingBudgetMs: 60_000 };
-
-  it("keeps the configured deadline for plain runs and before any ok plain run", () => {
-    expect(scaledTimeoutMs({ ...base, strategy: "plain" })).toBe(2_000);
-    expect(scaledTimeoutMs({ ...base, strategy: "race", plainOkMsPerIteration: null })).toBe(2_000);
-  });
-
-  it("gives race 10× and perturb 4× the longest ok plain run, never less than configured", () => {
-    expect(TIMEOUT_FACTORS).toEqual({ plain: 1, perturb: 4, race: 10 });
-    expect(scaledTimeoutMs({ ...base, strategy: "race" })).toBe(5_000);
-    expect(scaledTimeoutMs({ ...base, strategy: "perturb" })).toBe(2_000);
-    expect(scaledTimeoutMs({ ...base, strategy: "perturb", plainOkMsPerIteration: 800 })).toBe(3_200);
-  });
-
-  it("scales by the run's -test.count", () => {
-    expect(scaledTimeoutMs({ ...base, strategy: "perturb", testCount: 20, plainOkMsPerIteration: 50 })).toBe(4_000);
-  });
-
-  it("grants the part above the configured deadline only as far as the remaining budget goes", () => {
-    expect(scaledTimeoutMs({ ...base, strategy: "race", remainingBudgetMs: 3_000.7 })).toBe(3_000);
-    expect(scaledTimeoutMs({ ...base, strategy: "race", remainingBudgetMs: 500 })).toBe(2_000);
   });
 });
 

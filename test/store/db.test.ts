@@ -82,7 +82,9 @@ describe("openDatabase", () => {
     try {
       expect(
         db.prepare("SELECT id, stop_reason, output_digest, untraced, leak_profile, store FROM runs").all(),
-      ).toEqual([{ id: 3, stop_reason: null, output_digest: null, untraced: null, leak_profile: null, store: "events" }]);
+      ).toEqual([
+        { id: 3, stop_reason: null, output_digest: null, untraced: null, leak_profile: null, store: "events" },
+      ]);
       expect(db.prepare("SELECT count(*) FROM runtime_goroutines").pluck().get()).toBe(0);
       expect(() => db.prepare("UPDATE runs SET stop_reason = 'tired'").run()).toThrow(/CHECK/);
     } finally {
