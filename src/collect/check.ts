@@ -22,13 +22,22 @@ import {
   waitSourceOf,
   type LeakRun,
   type RuleOptions,
+  type RuntimeView,
 } from "../model/index.js";
 import { decodeTrace, type DecodeTap } from "../trace/index.js";
 import type { GoroutineInfo } from "../core/index.js";
 import { parseFailures } from "./failures.js";
 import type { Strategy } from "./strategy.js";
 import type { GoToolchain } from "../go/index.js";
-import type { BlockedAtEnd, FindingClass, RunCheck, RunOutcome, TestFailure } from "./types.js";
+import type {
+  BlockedAtEnd,
+  FindingClass,
+  RecordedLeakProfile,
+  RunCheck,
+  RunOutcome,
+  StopReason,
+  TestFailure,
+} from "./types.js";
 
 /**
  * How a check gets a run's decode: it streams the records and lock ops to `tap` and resolves
@@ -60,6 +69,8 @@ export async function blockedForeverInRun(
     readonly tracePath: string;
     readonly stderrTail?: string;
     readonly wallMs?: number | null;
+    readonly stopReason?: StopReason | null;
+    readonly leakProfile?: RecordedLeakProfile | null;
   },
   kind: ProgramKind,
   go: GoToolchain,
@@ -75,6 +86,8 @@ export async function blockedForeverInRun(
     runtimeDeadlock: RUNTIME_DEADLOCK.test(stderr),
     crashed: runEndedByCrash(run.outcome, stderr),
     wallMs: run.wallMs ?? null,
+    stop: run.stopReason ?? null,
+    runtime: runtimeViewOf(run.leakProfile ?? null),
     goroutines: [],
   };
   const fold = runStateFold(leakRun);
@@ -94,6 +107,16 @@ export async function blockedForeverInRun(
       const block = states.finalBlocks.get(j.goroutine);
       return { goroutine: j.goroutine, reason: block?.reason ?? "", site: block?.blockingSite ?? null };
     });
+}
+
+/** The runtime's view of a run from the leak profile its agent wrote, or null without one. */
+export function runtimeViewOf(profile: RecordedLeakProfile | null): RuntimeView | null {
+  if (profile === null) return null;
+  return {
+    source: "leak-profile",
+    taken: profile.taken,
+    goroutines: new Map(profile.goroutines.map((g) => [g.gid, g])),
+  };
 }
 
 /** The verdict from what a check saw; pure. Failures are listed, never a class here (see withFailureClass). */
@@ -166,6 +189,8 @@ export async function checkRun(
     readonly races: number;
     readonly stderrTail?: string;
     readonly wallMs?: number | null;
+    readonly stopReason?: StopReason | null;
+    readonly leakProfile?: RecordedLeakProfile | null;
   },
   program: { readonly kind: ProgramKind; readonly dir: string },
   go: GoToolchain,
@@ -182,7 +207,14 @@ export async function checkRun(
     );
   try {
     const blocked = await blockedForeverInRun(
-      { outcome: run.outcome, tracePath: run.tracePath, stderrTail: run.stderrTail, wallMs: run.wallMs },
+      {
+        outcome: run.outcome,
+        tracePath: run.tracePath,
+        stderrTail: run.stderrTail,
+        wallMs: run.wallMs,
+        stopReason: run.stopReason,
+        leakProfile: run.leakProfile,
+      },
       program.kind,
       go,
       waitSourceOf(program.dir, await goHelperPath()),

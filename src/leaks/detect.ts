@@ -18,8 +18,9 @@ import type {
   EarlyDetection,
   EarlyStep,
   FinalBlock,
+  FinalReason,
+  FinalWait,
   LeakFinding,
-  LeakReason,
   ProgramRuns,
   RunGoroutineStates,
 } from "./types.js";
@@ -47,7 +48,7 @@ function mode<T>(values: readonly T[]): T {
  * depth d ≥ b_r + 1. The curve counts, for each depth, the runs where it already holds.
  */
 export function earlyDetection(
-  blocks: readonly FinalBlock[],
+  blocks: readonly (FinalBlock | FinalWait)[],
   runsSeen: number,
   runsFalseAlarm: number,
 ): EarlyDetection {
@@ -112,14 +113,17 @@ export function analyseProgram(program: ProgramRuns, options: DetectOptions = {}
   const findings: LeakFinding[] = [];
   for (const judged of judgements) {
     const goroutine = judged.goroutine;
-    const blocked = states.filter((s) => s.finalBlocks.has(goroutine));
-    const blocks = blocked.map((s) => s.finalBlocks.get(goroutine) as FinalBlock);
-    const reason: LeakReason = mode(blocks.map((b) => b.reason));
+    // Where it ended in each run: blocked (a leak reason), or in a network wait or syscall (outlived only).
+    const finalOf = (s: RunGoroutineStates): FinalBlock | FinalWait | undefined =>
+      s.finalBlocks.get(goroutine) ?? s.finalWaits.get(goroutine);
+    const blocked = states.filter((s) => finalOf(s) !== undefined);
+    const blocks = blocked.map((s) => finalOf(s) as FinalBlock | FinalWait);
+    const reason: FinalReason = mode(blocks.map((b) => b.reason));
     const blockingSite = mode(blocks.filter((b) => b.reason === reason).map((b) => b.blockingSite));
     const key = blockKey(reason, blockingSite);
     const wokenThere = (s: RunGoroutineStates): boolean => (s.wakes.get(goroutine)?.get(key)?.count ?? 0) > 0;
     const runsSeen = states.filter((s) => s.seen.has(goroutine)).length;
-    const runsWoken = states.filter((s) => !s.finalBlocks.has(goroutine) && wokenThere(s)).length;
+    const runsWoken = states.filter((s) => finalOf(s) === undefined && wokenThere(s)).length;
     const runsFalseAlarm = states.filter(wokenThere).length;
     const explanation = explanations.get(goroutine) ?? null;
     findings.push({

@@ -6,6 +6,7 @@ import type { BugReport, DetectorScore, LeakAnalysis, LeakScoreReport } from "./
 import type { Counts, LeakScore } from "./score.js";
 import { gateCounts } from "./gates.js";
 import { splitCanonicalId } from "./test-path.js";
+import { runEndsWorthSaying } from "./run-ends.js";
 import type { LeakFinding } from "./types.js";
 
 /** The formula behind pUnblockUpper, printed with every result. */
@@ -230,6 +231,43 @@ function flakySection(analysis: LeakAnalysis): string {
   return parts.join("\n\n");
 }
 
+/**
+ * How runs ended, per program where it needs saying: runs the deadline cut (they say less:
+ * findings of cut runs are not counted on their own; --timeout gives them room), a main
+ * program's runs stopped at the end of its budget (a daemon), hangs the runtime proved, cut
+ * runs that hung in goroutine 1 outside the user's goroutines (where), unreadable traces.
+ */
+function runEndsSection(analysis: LeakAnalysis): string {
+  const lines: string[] = [];
+  for (const p of analysis.programs) {
+    const e = p.runEnds;
+    if (!runEndsWorthSaying(e)) continue;
+    const parts: string[] = [];
+    if (e.cut > 0) parts.push(`${plural(e.cut, "run")} cut at the deadline (raise --timeout to let them end)`);
+    if (e.budget > 0) parts.push(`${plural(e.budget, "run")} still going when the budget ran out`);
+    if (e.hung > 0) parts.push(`${plural(e.hung, "run")} proven hung by the runtime and stopped`);
+    if (e.unreadable.length > 0)
+      parts.push(`${plural(e.unreadable.length, "trace")} unreadable (${e.unreadable[0].why}), not judged`);
+    lines.push(`  ${p.program}${parts.length === 0 ? "" : `: ${parts.join("; ")}`}`);
+    if (e.daemon !== null)
+      lines.push(`    a daemon: main parks at ${siteLine(e.daemon)} for the program's lifetime (not a leak)`);
+    const where = new Map<string, number[]>();
+    for (const o of e.outside) {
+      const key = `${o.wait}${o.top === null ? "" : ` at ${shortSite(o.top)}`}`;
+      where.set(key, [...(where.get(key) ?? []), o.runId]);
+    }
+    for (const [key, runIds] of where)
+      lines.push(
+        `    hung outside the user's goroutines: goroutine 1 (the test driver: an example or TestMain) waited in ` +
+          `${key} (${plural(runIds.length, "run")}: ${runIds.slice(0, 5).join(", ")}) — not a deadlock`,
+      );
+  }
+  return lines.length === 0
+    ? ""
+    : `How runs ended (findings of cut runs are not counted on their own):
+${lines.join("\n")}`;
+}
+
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
@@ -378,6 +416,7 @@ export function formatFindings(analysis: LeakAnalysis): string {
     .filter((s) => s !== "")
     .join("\n\n");
   const extra = [
+    runEndsSection(analysis),
     flakySection(analysis),
     crashSection(analysis),
     raceSection(analysis),
@@ -504,6 +543,7 @@ export function analysisJson(analysis: LeakAnalysis): Record<string, unknown> {
       raceRunsChecked: p.raceRunsChecked,
       races: p.races.length,
       flaky: p.flaky.length,
+      runEnds: p.runEnds,
     })),
     withoutRuns: analysis.withoutRuns,
     buildErrors: analysis.buildErrors ?? [],

@@ -17,6 +17,7 @@ import { PEER_ARTIFACTS, parsePeerArtifact, type PeerName } from "./peers.js";
 import { scoreSignatures, type LabelledProgram, type LeakScore } from "./score.js";
 import { isReportedFinding, signatureOfFinding, signatureOfPotential, type BlockedSignature } from "./signature.js";
 import { detectRaces, type RaceFinding } from "./race.js";
+import { runEndsOf, type RunEnds } from "./run-ends.js";
 import { saveFindings, saveRaceFindings } from "./store.js";
 import { placeInTest, type TestPlacement } from "./test-path.js";
 import { subtestLookup } from "./test-source.js";
@@ -63,6 +64,8 @@ export interface ProgramAnalysis {
   readonly races: readonly RaceFinding[];
   readonly flaky: readonly FlakyFinding[];
   readonly tracerInduced: readonly TracerInducedFailure[];
+  /** How its runs ended: cut at the deadline, stopped at the end of a budget, proven hung, hung outside user goroutines, unreadable. */
+  readonly runEnds: RunEnds;
 }
 
 export interface LeakAnalysis {
@@ -133,10 +136,11 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
       continue;
     }
     const placement = program.kind === "test" ? testPlacement(program.dir) : undefined;
+    const waitSourceAt = waitSourceOf(program.dir, helper);
     const detect = {
       ...options,
       testPathOf: placement === undefined ? undefined : (id: string) => placement(id)?.test ?? null,
-      waitSourceAt: waitSourceOf(program.dir, helper),
+      waitSourceAt,
       sourceWakers: sourceWakersOf(program.dir, helper),
     };
     const { findings, bugs, potential } = analyseProgram(runs, detect);
@@ -155,6 +159,7 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
       races: programRaces,
       flaky: programFlaky,
       tracerInduced: programTracer,
+      runEnds: runEndsOf(db, program, runs, waitSourceAt),
     });
   }
   return {

@@ -26,6 +26,7 @@ export {
   type StoredProgram,
 } from "./load.js";
 export { saveFindings, loadFindings, saveRaceFindings, loadRaceFindings } from "./store.js";
+export { NO_RUN_ENDS, runEndsOf, type RunEnds, type OutsideHangReport } from "./run-ends.js";
 export {
   parseRaceReports,
   detectRaces,

@@ -10,11 +10,11 @@ import { UsageError } from "../errors.js";
 import type { Manifest } from "../corpus/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { forEachRunRecord, loadRunEndStates, loadRunGoroutines } from "../trace/index.js";
-import type { GoroutineInfo, ProgramKind } from "../core/index.js";
+import type { GoroutineInfo, LeakProfileTaken, ProgramKind } from "../core/index.js";
 import { leakRunOf, runStateFold } from "../model/index.js";
 import type { FailureRun } from "./flaky.js";
 import type { RaceRunOutput } from "./race.js";
-import type { AnalysedRun, LeakRun, ProgramRuns, RunEnd } from "./types.js";
+import type { AnalysedRun, LeakRun, ProgramRuns, RunEnd, RunStop, RuntimeView } from "./types.js";
 
 export interface StoredProgram {
   readonly id: number;
@@ -75,7 +75,7 @@ function parseManifest(text: string | null): Manifest | null {
 export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): LeakRun[] {
   const rows = db
     .prepare(
-      `SELECT id, run_index, config, outcome, stderr_tail, wall_ms FROM runs
+      `SELECT id, run_index, config, outcome, stderr_tail, wall_ms, stop_reason FROM runs
        WHERE program_id = ? AND ingest_status IN ('ok', 'truncated') AND outcome != 'build-error'
        ORDER BY config, run_index`,
     )
@@ -86,6 +86,7 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
     outcome: RunEnd;
     stderr_tail: string | null;
     wall_ms: number | null;
+    stop_reason: RunStop | null;
   }[];
   const ids = new Map<string, string>();
   const shared = (g: GoroutineInfo): GoroutineInfo => {
@@ -102,10 +103,32 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
         outcome: row.outcome,
         stderrTail: row.stderr_tail,
         wallMs: row.wall_ms,
+        stop: row.stop_reason,
+        runtime: runtimeView(db, row.id),
       },
       loadRunGoroutines(db, row.id).map(shared),
     ),
   );
+}
+
+/**
+ * The runtime's view of run `runId` from its leak profile (runtime_goroutines), or null
+ * without one. Only what the rule reads is kept: goroutine 1, the goroutines the garbage
+ * collector proved leaked, and those with a user frame (docs/leaks.md, "Evidence").
+ */
+export function runtimeView(db: SchedlabDatabase, runId: number): RuntimeView | null {
+  const rows = db
+    .prepare(
+      `SELECT gid, taken, wait, leaked, top FROM runtime_goroutines
+       WHERE run_id = ? AND (gid = 1 OR leaked = 1 OR top IS NOT NULL)`,
+    )
+    .all(runId) as { gid: number; taken: LeakProfileTaken; wait: string; leaked: number; top: string | null }[];
+  if (rows.length === 0) return null;
+  return {
+    source: "leak-profile",
+    taken: rows[0].taken,
+    goroutines: new Map(rows.map((r) => [r.gid, { gid: r.gid, wait: r.wait, leaked: r.leaked === 1, top: r.top }])),
+  };
 }
 
 /**

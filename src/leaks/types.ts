@@ -6,6 +6,7 @@ import type {
   FindingKind,
   GoroutineJudgement,
   LeakReason,
+  OutlivingReason,
   PreciseWait,
   RuleOptions,
   SourceWakers,
@@ -17,10 +18,14 @@ export {
   FINDING_KINDS,
   type LeakReason,
   type RunEnd,
+  type RunStop,
+  type RuntimeView,
   type LeakRun,
   type AnalysedRun,
   type ProgramRuns,
   type FinalBlock,
+  type FinalWait,
+  type OutlivingReason,
   type RunGoroutineStates,
   type FindingKind,
   type Verdict,
@@ -28,6 +33,9 @@ export {
   type EndState,
   type WakeTally,
 } from "../model/index.js";
+
+/** Where a goroutine ended: a leak-reason block, or a network wait or syscall (for outlived findings only). */
+export type FinalReason = LeakReason | OutlivingReason;
 
 /** Kinds of finding a gate counts by default: goroutines blocked forever. */
 export type LeakKind = Extract<FindingKind, "leak" | "deadlock">;
@@ -63,7 +71,8 @@ export interface BlockedGoroutine {
   readonly test: string | null;
   readonly entry: string | null;
   readonly isRoot: boolean;
-  readonly reason: LeakReason;
+  /** Its wait: a leak reason; network or syscall for a goroutine that outlived its test in such a wait. */
+  readonly reason: FinalReason;
   /** The `go` statement, "function file:line"; null for a root goroutine. */
   readonly creationSite: string | null;
   readonly blockingSite: string | null;

@@ -56,7 +56,7 @@ function signature(
   let site: string | null = null;
   let wait = explanation?.wait ?? "";
   for (const r of runs) {
-    const block = r.states.finalBlocks.get(judgement.goroutine);
+    const block = r.states.finalBlocks.get(judgement.goroutine) ?? r.states.finalWaits.get(judgement.goroutine);
     if (block === undefined) continue;
     site =
       parseStack(block.stack).frames[0]?.function ??
@@ -194,17 +194,29 @@ function distinctFingerprints(bugs: readonly Bug[]): Bug[] {
 }
 
 /**
- * The verdict a reader sees first. Blocked forever: proven by a hung run or a cycle of
- * blocked goroutines, else likely (it stayed blocked in a finished run). Other kinds keep
- * the strongest verdict of their goroutines.
+ * The verdict a reader sees first. Blocked forever: proven by the runtime (its leak profile,
+ * or a hang of the whole process) or by a cycle of blocked goroutines, else likely (it
+ * stayed blocked in a finished run, or every user goroutine hung but the rest of the process
+ * was not seen). Other kinds keep the strongest verdict of their goroutines.
  */
 function verdictOf(
   kind: FindingKind,
   group: readonly GoroutineJudgement[],
   explanation: Explanation | null,
 ): { verdict: Verdict; why: string } {
-  if (kind === "deadlock") return { verdict: "proven", why: "a run hung with every user goroutine blocked" };
+  const strongest = (k: FindingKind): GoroutineJudgement | undefined =>
+    [...group]
+      .filter((j) => j.kind === k)
+      .sort((a, b) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b.verdict))[0];
+  if (kind === "deadlock") {
+    const best = strongest("deadlock");
+    if (best?.verdict !== "proven" && explanation?.cycle != null)
+      return { verdict: "proven", why: "its goroutines wait for one another in a cycle" };
+    return { verdict: best?.verdict ?? "likely", why: best?.why ?? "" };
+  }
   if (kind === "leak") {
+    const proven = strongest("leak");
+    if (proven?.verdict === "proven" && proven.gating) return { verdict: "proven", why: proven.why };
     if (explanation?.cycle != null) return { verdict: "proven", why: "its goroutines wait for one another in a cycle" };
     const gating = group.find((j) => j.kind === "leak" && j.gating) ?? group.find((j) => j.kind === "leak");
     return { verdict: gating?.gating === true ? "likely" : "inconclusive", why: gating?.why ?? "" };

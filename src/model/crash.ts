@@ -3,7 +3,7 @@
 // recorded run as the model reads it, how it ended included. Pure.
 
 import type { GoroutineInfo } from "../core/index.js";
-import type { LeakRun, RunEnd } from "./types.js";
+import type { LeakRun, RunEnd, RunStop, RuntimeView } from "./types.js";
 
 /** The runtime's deadlock report: a fatal error, but the very signature of a deadlock. */
 export const RUNTIME_DEADLOCK = /all goroutines are asleep - deadlock!/;
@@ -38,6 +38,10 @@ export interface RecordedRun {
   readonly outcome: RunEnd;
   readonly stderrTail: string | null;
   readonly wallMs: number | null;
+  /** Why collect stopped it (runs.stop_reason); absent or null: it ended by itself, or it was not recorded. */
+  readonly stop?: RunStop | null;
+  /** The runtime's view of its goroutines (runtime_goroutines, or a goroutine dump), if any. */
+  readonly runtime?: RuntimeView | null;
 }
 
 /**
@@ -53,6 +57,8 @@ export function leakRunOf(run: RecordedRun, goroutines: readonly GoroutineInfo[]
     runtimeDeadlock: RUNTIME_DEADLOCK.test(run.stderrTail ?? ""),
     crashed: runEndedByCrash(run.outcome, run.stderrTail),
     wallMs: run.wallMs,
+    stop: run.stop ?? null,
+    runtime: run.runtime ?? null,
     goroutines,
   };
 }

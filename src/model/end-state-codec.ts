@@ -14,7 +14,9 @@ import {
   TIMER_WAKER,
   type EndState,
   type FinalBlock,
+  type FinalWait,
   type LeakReason,
+  type OutlivingReason,
   type RunGoroutineStates,
   type WakeTally,
 } from "./types.js";
@@ -62,6 +64,8 @@ interface EncodedEndStates {
   readonly ends: number[];
   /** [gid, block] */
   readonly finalBlocks: [number, EncodedBlock][];
+  /** [gid, wait] (its reason network or syscall); absent when the run had none (and in summaries written before they were kept). */
+  readonly finalWaits?: [number, EncodedBlock][];
   /** [gid, wakes] */
   readonly wakes: [number, EncodedWake[]][];
   /** Absent when the run logged no lock operation. */
@@ -109,20 +113,15 @@ export function encodeEndStates(states: RunGoroutineStates, goroutines: readonly
     allBlocked: states.allBlocked,
     tracedNs: states.tracedNs,
     ends,
-    finalBlocks: [...states.finalBlocks].map(([name, b]) => [
-      gidOf(name),
-      [
-        text(b.reason),
-        text(b.wait),
-        text(b.stack),
-        text(b.blockingSite),
-        b.depth,
-        b.runEvents,
-        b.blockedNs,
-        b.earlierWakes,
-        b.longestEarlierBlockNs,
-      ],
-    ]),
+    finalBlocks: [...states.finalBlocks].map(([name, b]) => [gidOf(name), encodeBlock(b, text)]),
+    ...(states.finalWaits.size === 0
+      ? {}
+      : {
+          finalWaits: [...states.finalWaits].map(([name, b]): [number, EncodedBlock] => [
+            gidOf(name),
+            encodeBlock(b, text),
+          ]),
+        }),
     wakes: [...states.wakes].map(([name, byKey]) => [
       gidOf(name),
       [...byKey].map(([key, t]) => [text(key), t.count, t.timer, t.longestNs, t.wakers.map(gidOf)]),
@@ -144,6 +143,21 @@ export function encodeEndStates(states: RunGoroutineStates, goroutines: readonly
           },
         };
   return JSON.stringify(withLocks);
+}
+
+/** A final block or wait as written, its texts in `text`'s table. */
+function encodeBlock(b: FinalBlock | FinalWait, text: (value: string | null) => TextRef): EncodedBlock {
+  return [
+    text(b.reason),
+    text(b.wait),
+    text(b.stack),
+    text(b.blockingSite),
+    b.depth,
+    b.runEvents,
+    b.blockedNs,
+    b.earlierWakes,
+    b.longestEarlierBlockNs,
+  ];
 }
 
 /** The end states `text` (from encodeEndStates) describes, its gids named by the run's `goroutines`. */
@@ -176,25 +190,35 @@ export function decodeEndStates(text: string, goroutines: readonly GoroutineInfo
   });
   const ends = new Map<string, EndState>();
   for (let i = 0; i < encoded.ends.length; i += 2) ends.set(nameOf(encoded.ends[i]), END_STATES[encoded.ends[i + 1]]);
+  const block = ([gid, [reason, wait, stack, site, depth, runEvents, blockedNs, earlierWakes, longestEarlierBlockNs]]: [
+    number,
+    EncodedBlock,
+  ]) => {
+    const canonicalId = nameOf(gid);
+    return {
+      canonicalId,
+      reason: requiredText(reason),
+      wait: requiredText(wait) as PreciseWait,
+      stack: textOf(stack),
+      blockingSite: textOf(site),
+      depth,
+      runEvents,
+      blockedNs,
+      earlierWakes,
+      longestEarlierBlockNs,
+    };
+  };
   const finalBlocks = new Map<string, FinalBlock>(
-    encoded.finalBlocks.map(
-      ([gid, [reason, wait, stack, site, depth, runEvents, blockedNs, earlierWakes, longestEarlierBlockNs]]) => {
-        const canonicalId = nameOf(gid);
-        const block: FinalBlock = {
-          canonicalId,
-          reason: requiredText(reason) as LeakReason,
-          wait: requiredText(wait) as PreciseWait,
-          stack: textOf(stack),
-          blockingSite: textOf(site),
-          depth,
-          runEvents,
-          blockedNs,
-          earlierWakes,
-          longestEarlierBlockNs,
-        };
-        return [canonicalId, block];
-      },
-    ),
+    encoded.finalBlocks.map((entry) => {
+      const b = block(entry);
+      return [b.canonicalId, { ...b, reason: b.reason as LeakReason }];
+    }),
+  );
+  const finalWaits = new Map<string, FinalWait>(
+    (encoded.finalWaits ?? []).map((entry) => {
+      const b = block(entry);
+      return [b.canonicalId, { ...b, reason: b.reason as OutlivingReason }];
+    }),
   );
   const wakes = new Map<string, Map<string, WakeTally>>(
     encoded.wakes.map(([gid, byKey]) => [
@@ -211,6 +235,7 @@ export function decodeEndStates(text: string, goroutines: readonly GoroutineInfo
     seen: new Set(ends.keys()),
     ends,
     finalBlocks,
+    finalWaits,
     wakes,
     cut: encoded.cut,
     allBlocked: encoded.allBlocked,

@@ -8,12 +8,15 @@ import { lockFold } from "./locks.js";
 import { parseStack, preciseWait } from "./waits.js";
 import {
   isLeakReason,
+  isOutlivingReason,
   NON_USER_WAKER,
   runWasCut,
   TIMER_WAKER,
   type EndState,
   type FinalBlock,
+  type FinalWait,
   type LeakReason,
+  type OutlivingReason,
   type LeakRun,
   type RunGoroutineStates,
   type WakeTally,
@@ -22,8 +25,9 @@ import {
 /** Wakers remembered per wait: enough to name the partners, bounded for loops woken by many. */
 const MAX_WAKERS = 8;
 
+/** A wait the fold follows: a leak-reason block, or a network wait or syscall (which the outside world ends). */
 interface LeakWait {
-  readonly reason: LeakReason;
+  readonly reason: LeakReason | OutlivingReason;
   readonly site: string | null;
   readonly key: string;
   readonly depth: number;
@@ -41,7 +45,7 @@ interface MutableTally {
 
 interface Track {
   state: EndState;
-  /** The leak-reason wait it is in, when state is "blocked". */
+  /** The wait it is in: a leak-reason wait when state is "blocked", a network wait ("waiting") or a syscall ("syscall"). */
   wait: LeakWait | null;
   /** Its "waiting" state comes from the Initial record (a wait of unknown reason when tracing began), which counts as hung. */
   initialWait: boolean;
@@ -51,6 +55,18 @@ interface Track {
 /** The key under which blocks at the same place are compared across runs and wakes. */
 export function blockKey(reason: string, site: string | null): string {
   return `${reason}|${site ?? ""}`;
+}
+
+/** A network wait or syscall that starts at `record`. */
+function outsideWait(reason: OutlivingReason, record: GoroutineRecord, depth: number): LeakWait {
+  return {
+    reason,
+    site: record.site,
+    key: blockKey(reason, record.site),
+    depth,
+    timeNs: record.timeNs,
+    stack: record.stack ?? null,
+  };
 }
 
 function applyRecord(track: Track, record: GoroutineRecord, depth: number): void {
@@ -75,11 +91,14 @@ function applyRecord(track: Track, record: GoroutineRecord, depth: number): void
           timeNs: record.timeNs,
           stack: record.stack ?? null,
         };
-      } else track.state = record.reason === "sleep" ? "sleeping" : "waiting";
+      } else {
+        track.state = record.reason === "sleep" ? "sleeping" : "waiting";
+        if (record.reason === "network") track.wait = outsideWait("network", record, depth);
+      }
       return;
     case "GoUnblock": {
       const wait = track.wait;
-      if (wait !== null) {
+      if (wait !== null && isLeakReason(wait.reason)) {
         const tally = track.woken.get(wait.key) ?? { count: 0, timer: 0, longestNs: 0, wakers: [] };
         tally.count++;
         // A channel or lock wake names the goroutine that acted; timers fire from the scheduler, with none.
@@ -104,6 +123,7 @@ function applyRecord(track: Track, record: GoroutineRecord, depth: number): void
       return;
     case "SyscallEnter":
       track.state = "syscall";
+      track.wait = outsideWait("syscall", record, depth);
       return;
     case "GoEnd":
       track.wait = null;
@@ -198,6 +218,7 @@ function endStates(
   const seen = new Set<string>();
   const ends = new Map<string, EndState>();
   const finalBlocks = new Map<string, FinalBlock>();
+  const finalWaits = new Map<string, FinalWait>();
   const wakes = new Map<string, Map<string, WakeTally>>();
   let alive = 0;
   let aliveBlocked = 0;
@@ -225,12 +246,9 @@ function endStates(
     alive++;
     if (track.state === "waiting" && track.initialWait) aliveBlocked++;
     const wait = track.wait;
-    if (track.state !== "blocked" || wait === null) continue;
-    aliveBlocked++;
+    if (wait === null) continue;
     const earlier = track.woken.get(wait.key);
-    finalBlocks.set(canonicalId, {
-      canonicalId,
-      reason: wait.reason,
+    const common = {
       wait: preciseWait(wait.reason, parseStack(wait.stack).api),
       stack: wait.stack,
       blockingSite: wait.site,
@@ -239,7 +257,25 @@ function endStates(
       blockedNs: endNs - wait.timeNs,
       earlierWakes: earlier?.count ?? 0,
       longestEarlierBlockNs: earlier?.longestNs ?? 0,
-    });
+    };
+    // A network wait or syscall is live (the outside world ends it): kept apart, never blocked.
+    if (isOutlivingReason(wait.reason)) {
+      if (track.state === "waiting" || track.state === "syscall")
+        finalWaits.set(canonicalId, { canonicalId, reason: wait.reason, ...common });
+      continue;
+    }
+    if (track.state !== "blocked") continue;
+    aliveBlocked++;
+    finalBlocks.set(canonicalId, { canonicalId, reason: wait.reason, ...common });
   }
-  return { seen, ends, finalBlocks, wakes, cut, allBlocked: hung && alive > 0 && aliveBlocked === alive, tracedNs };
+  return {
+    seen,
+    ends,
+    finalBlocks,
+    finalWaits,
+    wakes,
+    cut,
+    allBlocked: hung && alive > 0 && aliveBlocked === alive,
+    tracedNs,
+  };
 }

@@ -5,11 +5,20 @@ export { blockKey, runStateFold, runGoroutineStates, type RunStateFold } from ".
 export {
   judgeProgram,
   ownerOf,
+  RUNTIME_PROOF,
   type GoroutineJudgement,
   type RunJudgement,
   type RuleOptions,
   type WaitSource,
 } from "./leak-rule.js";
+export {
+  hangOutsideUser,
+  isBlockingWait,
+  processHang,
+  runtimeOf,
+  type OutsideHang,
+  type ProcessHang,
+} from "./runtime-view.js";
 export { runEndedByCrash, RUNTIME_DEADLOCK, leakRunOf, type RecordedRun } from "./crash.js";
 export {
   waitSites,

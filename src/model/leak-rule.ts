@@ -5,12 +5,14 @@
 // run (docs/leaks.md, "One rule"). Pure.
 
 import { blockKey } from "./goroutine-fold.js";
+import { processHang, runtimeOf, type ProcessHang } from "./runtime-view.js";
 import {
   isLive,
   NON_USER_WAKER,
   TIMER_WAKER,
   type AnalysedRun,
   type FinalBlock,
+  type FinalWait,
   type FindingKind,
   type LeakReason,
   type Owner,
@@ -24,6 +26,8 @@ export interface WaitSource {
   readonly timer: boolean;
   /** A context's Done channel is among the operands. */
   readonly context: boolean;
+  /** A channel given to signal.Notify is among the operands: the wait ends when the process gets a signal. */
+  readonly signal?: boolean;
 }
 
 export interface RuleOptions {
@@ -145,16 +149,25 @@ export function judgeProgram(program: ProgramRuns, options: RuleOptions = {}): G
   const timerCapable = (r: AnalysedRun, goroutine: string, b: FinalBlock): boolean => {
     if (wakesOf(goroutine, blockKey(b.reason, b.blockingSite)).timer > 0) return true;
     const source = sourceOf(b);
+    // A signal ends a wait on a channel given to signal.Notify whenever the process gets one.
+    if (source?.signal === true) return true;
     if (source?.timer !== true && source?.context !== true) return false;
     return !(r.states.cut && b.blockedNs >= cutFraction * r.states.tracedNs);
   };
-  // A hang is a deadlock only when nothing alive could still be woken by time.
-  const deadlocked = new Map<AnalysedRun, boolean>(
-    runs.map((r) => [r, r.states.allBlocked && [...r.states.finalBlocks].every(([g, b]) => !timerCapable(r, g, b))]),
+  // A hang is a deadlock only when nothing alive could still be woken by time, and only when
+  // the process hung, not just its user goroutines (the test driver may wait on the network).
+  const hangs = new Map<AnalysedRun, ProcessHang | null>(
+    runs.map((r) => [
+      r,
+      r.states.allBlocked && [...r.states.finalBlocks].every(([g, b]) => !timerCapable(r, g, b))
+        ? processHang(r.run)
+        : null,
+    ]),
   );
 
   const candidates = new Set<string>();
   for (const r of runs) for (const id of r.states.finalBlocks.keys()) candidates.add(id);
+  for (const r of runs) for (const id of r.states.finalWaits.keys()) candidates.add(id);
   const out: GoroutineJudgement[] = [];
   for (const goroutine of [...candidates].sort()) {
     const owner = ownerOf(goroutine);
@@ -162,6 +175,11 @@ export function judgeProgram(program: ProgramRuns, options: RuleOptions = {}): G
     let wakers: readonly string[] = [];
     let wakesAtSite = 0;
     for (const r of runs) {
+      const outside = r.states.finalWaits.get(goroutine);
+      if (outside !== undefined) {
+        judgements.push(judgeOutsideWait(r, goroutine, outside, owner));
+        continue;
+      }
       const block = r.states.finalBlocks.get(goroutine);
       if (block === undefined) continue;
       const wakes = wakesOf(goroutine, blockKey(block.reason, block.blockingSite));
@@ -173,7 +191,7 @@ export function judgeProgram(program: ProgramRuns, options: RuleOptions = {}): G
           wakes,
           source: sourceOf(block),
           aliveByTime: timerCapable(r, goroutine, block),
-          deadlocked: deadlocked.get(r) === true,
+          hang: hangs.get(r) ?? null,
           cutFraction,
         }),
       );
@@ -191,8 +209,41 @@ interface RunContext {
   readonly source: WaitSource | null;
   /** Time (a timer, a ticker, a context) can still end the wait (judgeProgram's timerCapable). */
   readonly aliveByTime: boolean;
-  readonly deadlocked: boolean;
+  /** The run hung with every user goroutine blocked, nothing left for time to wake, and the process hung too (how it is known); null otherwise. */
+  readonly hang: ProcessHang | null;
   readonly cutFraction: number;
+}
+
+/** What proving a wait blocked forever by the runtime reads as. */
+export const RUNTIME_PROOF =
+  "proven by the runtime: its goroutine leak profile found it blocked on something no running goroutine or global can reach";
+
+/**
+ * A goroutine its run left in a network wait or a syscall: alive (the outside world ends
+ * such a wait), so never blocked forever; after its test ended, it outlived the test — a
+ * server or connection never shut down. Main programs' are not findings: the process's exit
+ * ends them, as it does a daemon's.
+ */
+function judgeOutsideWait(r: AnalysedRun, goroutine: string, wait: FinalWait, owner: Owner): RunJudgement {
+  const runId = r.run.runId;
+  const none = { runId, kind: null, verdict: "inconclusive", gating: false, why: "" } as const;
+  if (owner.kind === "background")
+    return { ...none, kind: "background", verdict: "likely", why: BACKGROUND_WHY[owner.why] };
+  if (owner.kind !== "test") return none;
+  // A run that ended by itself ran every test to its end; in a cut run, only a test whose goroutine ended had.
+  const finished = r.run.outcome === "ok" || r.run.outcome === "exit-error";
+  if (!finished && r.states.ends.get(owner.root) !== "ended") return none;
+  const what =
+    wait.reason === "network"
+      ? `it waits on the network at ${wait.blockingSite ?? "a standard-library frame"} (a server or connection never shut down)`
+      : "it is in a system call that has not returned";
+  return {
+    runId,
+    kind: "outlived",
+    verdict: "proven",
+    gating: false,
+    why: `${what}; its test ${owner.root} ended without stopping it`,
+  };
 }
 
 /** The rule for one goroutine left in `block` at the end of run `r` (docs/leaks.md, "One rule"). */
@@ -208,18 +259,40 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
   });
   if (c.owner.kind === "background") return judgement("background", "likely", false, BACKGROUND_WHY[c.owner.why]);
 
+  // A daemon: main parks here for the program's lifetime, by design (select {}, a wait for a signal).
+  if (
+    c.owner.kind === "main" &&
+    goroutine === "main.main" &&
+    !finishedRun(r) &&
+    (block.reason === "forever" || c.source?.signal === true)
+  )
+    return judgement(
+      null,
+      "inconclusive",
+      false,
+      `main parks here for the program's lifetime (${block.reason === "forever" ? "select {}" : "a wait for a signal"}): a daemon, not a leak`,
+    );
+
+  // The runtime's proof: nothing running and no global can reach what it waits on.
+  if (runtimeOf(r.run, goroutine)?.leaked === true) {
+    if (c.hang !== null) return judgement("deadlock", "proven", true, `${RUNTIME_PROOF}; ${c.hang.why}`);
+    return judgement("leak", "proven", true, RUNTIME_PROOF);
+  }
+
   // Alive: a timer, a ticker or a context can still end this wait.
   if (c.aliveByTime) {
     const by =
       c.wakes.timer > 0
         ? `a timer woke it there ${plural(c.wakes.timer, "time")}`
-        : c.source?.context === true
-          ? "the wait has a context case"
-          : "the wait has a timer case";
+        : c.source?.signal === true
+          ? "it waits for a signal (a channel given to signal.Notify)"
+          : c.source?.context === true
+            ? "the wait has a context case"
+            : "the wait has a timer case";
     if (states.cut) return judgement(null, "inconclusive", false, `${by}; the run was cut while it waited`);
     // A one-shot timer wait never seen firing there ends by itself if its timer is live
     // (time.After) and never if it was already spent (a drain of t.C after Stop): listed, never counted.
-    const loops = c.wakes.count > 0 || c.source?.context === true;
+    const loops = c.wakes.count > 0 || c.source?.context === true || c.source?.signal === true;
     if (!loops)
       return judgement(
         "inconclusive",
@@ -236,7 +309,7 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
     );
   }
 
-  if (c.deadlocked) return judgement("deadlock", "proven", true, "the run hung with every user goroutine blocked");
+  if (c.hang !== null) return judgement("deadlock", c.hang.proven ? "proven" : "likely", true, c.hang.why);
   // select {} and nil channels: nothing can ever wake the wait, whoever is still running.
   if (block.reason === "forever")
     return judgement("leak", "proven", true, "select {} or a nil channel: nothing can wake this wait");
@@ -291,6 +364,11 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
     true,
     c.wakes.count > 0 ? "its earlier wakers never ran in this run" : "never woken from this wait in any run",
   );
+}
+
+/** The run ended by itself (its program returned, or its tests ran to the end). */
+function finishedRun(r: AnalysedRun): boolean {
+  return (r.run.outcome === "ok" || r.run.outcome === "exit-error") && !r.run.runtimeDeadlock;
 }
 
 /** The root segment of a canonical id (its owner's name). */

@@ -2,7 +2,7 @@
 // when its trace stops, the waits it was woken from, and the kinds of leak finding.
 // Shared by collect's per-run check and the leaks stage (docs/leaks.md, "One rule").
 
-import type { GoroutineInfo } from "../core/index.js";
+import type { GoroutineInfo, LeakProfileTaken, RuntimeGoroutine } from "../core/index.js";
 import type { RunLocks } from "./locks.js";
 import type { PreciseWait } from "./waits.js";
 
@@ -12,6 +12,36 @@ export type LeakReason = (typeof LEAK_REASONS)[number];
 
 export function isLeakReason(reason: string): reason is LeakReason {
   return (LEAK_REASONS as readonly string[]).includes(reason);
+}
+
+/**
+ * Waits the outside world ends (a connection arriving, a syscall returning): never blocked
+ * forever, but a goroutine its test left in one outlived it — a server never shut down.
+ */
+export const OUTLIVING_REASONS = ["network", "syscall"] as const;
+export type OutlivingReason = (typeof OUTLIVING_REASONS)[number];
+
+export function isOutlivingReason(reason: string): reason is OutlivingReason {
+  return (OUTLIVING_REASONS as readonly string[]).includes(reason);
+}
+
+/** Why a run was stopped before it ended by itself (collect's runs.stop_reason). */
+export type RunStop = "deadline" | "budget" | "hang";
+
+/**
+ * The runtime's view of a run's goroutines: its goroutine leak profile, taken at the run's
+ * end, at a hang the run agent proved, or just before the deadline (runtime_goroutines).
+ * Keyed by runtime goroutine id, the trace's.
+ */
+export interface RuntimeView {
+  /**
+   * leak-profile: the runtime's goroutine leak profile, whose leaked marks are the garbage
+   * collector's proof; dump: a goroutine dump (a deadline's traceback, the harness's dump),
+   * which shows each goroutine's wait but proves nothing leaked (every `leaked` is false).
+   */
+  readonly source: "leak-profile" | "dump";
+  readonly taken: LeakProfileTaken;
+  readonly goroutines: ReadonlyMap<number, RuntimeGoroutine>;
 }
 
 /** How a run ended, as collect recorded it (runs.outcome). */
@@ -38,6 +68,10 @@ export interface LeakRun {
    * (runEndedByCrash): whatever was blocked then was merely waiting, not leaked.
    */
   readonly crashed: boolean;
+  /** Why collect stopped the run before it ended by itself, or null (absent: not recorded). */
+  readonly stop?: RunStop | null;
+  /** The runtime's goroutine leak profile of the run, or null (absent: none was taken). */
+  readonly runtime?: RuntimeView | null;
   /**
    * The process's wall time (runs.wall_ms), when known. A run the deadline cut has no user
    * record at the cut itself (everyone may be blocked long before it), so its blocks are aged
@@ -105,6 +139,15 @@ export interface FinalBlock {
   readonly longestEarlierBlockNs: number;
 }
 
+/**
+ * A goroutine's last wait in one run when it is one the outside world ends (a network wait,
+ * a syscall) and it was still in it when the trace stopped: FinalBlock's fields, with its
+ * reason (a syscall has no site or stack in the trace).
+ */
+export interface FinalWait extends Omit<FinalBlock, "reason"> {
+  readonly reason: OutlivingReason;
+}
+
 /** What one run says about each of its user goroutines. */
 export interface RunGoroutineStates {
   /** Canonical ids of every user goroutine seen in the run. */
@@ -113,6 +156,8 @@ export interface RunGoroutineStates {
   readonly ends: ReadonlyMap<string, EndState>;
   /** Goroutines whose final state is a leak-reason block never followed by GoUnblock. */
   readonly finalBlocks: ReadonlyMap<string, FinalBlock>;
+  /** Goroutines whose final state is a network wait or a syscall (live: the outside world can end it). */
+  readonly finalWaits: ReadonlyMap<string, FinalWait>;
   /** Wake-ups per goroutine and wait ("reason|site" from blockKey). */
   readonly wakes: ReadonlyMap<string, ReadonlyMap<string, WakeTally>>;
   /** The trace was cut by the deadline or a kill (the run did not finish). */

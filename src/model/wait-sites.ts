@@ -23,6 +23,8 @@ export interface WaitCase {
   readonly timed: boolean;
   /** An X.Done() channel (a context, or anything with Done()), or a variable or field assigned from one. */
   readonly context: boolean;
+  /** A channel given to signal.Notify, or a variable or field assigned from one. */
+  readonly signal: boolean;
   /** The class of the channel (see ChannelOp.channel); null when the operand is not a variable or field (time.After(d), ctx.Done()). */
   readonly channel: string | null;
   /** Its merged class (ChannelOp.merged). */
@@ -58,6 +60,8 @@ export interface WaitSite {
   readonly timed: boolean;
   /** A select: any case is a Done() channel; else: the operand is. */
   readonly context: boolean;
+  /** A select: any case is a channel given to signal.Notify; else: the operand is. */
+  readonly signal: boolean;
   /** The communication cases of a select (default not listed); [] for the other kinds. */
   readonly cases: readonly WaitCase[];
   /** The distinct classes of its operand, or of a select's cases in case order (each case's own is `channel`). */
@@ -642,6 +646,7 @@ function isWaitCase(value: unknown): value is WaitCase {
     typeof value.operand === "string" &&
     typeof value.timed === "boolean" &&
     typeof value.context === "boolean" &&
+    typeof value.signal === "boolean" &&
     isNullableString(value.channel) &&
     isNullableString(value.merged) &&
     isNullableParamRef(value.param)
@@ -702,6 +707,7 @@ function isWaitSite(value: unknown): value is WaitSite {
     typeof value.blocking === "boolean" &&
     typeof value.timed === "boolean" &&
     typeof value.context === "boolean" &&
+    typeof value.signal === "boolean" &&
     Array.isArray(value.cases) &&
     value.cases.every(isWaitCase) &&
     isStrings(value.channels) &&
@@ -779,6 +785,6 @@ export function waitSourceOf(dir: string, helper: string | null): RuleOptions["w
   );
   return (reason, site) => {
     const wait = site === null ? null : waitSiteAt(index, site, reason);
-    return wait === null ? null : { timer: wait.timed, context: wait.context };
+    return wait === null ? null : { timer: wait.timed, context: wait.context, signal: wait.signal };
   };
 }

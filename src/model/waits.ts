@@ -65,6 +65,8 @@ export const PRECISE_WAITS = [
   "Once.Do",
   "sleep",
   "sync",
+  "network",
+  "syscall",
 ] as const;
 export type PreciseWait = (typeof PRECISE_WAITS)[number];
 
@@ -98,6 +100,7 @@ export function preciseWait(reason: string, api: string): PreciseWait {
   if (reason === "chan receive") return "chan receive";
   if (reason === "select") return "select";
   if (reason === "sync.(*Cond).Wait") return "Cond.Wait";
+  if (reason === "network" || reason === "syscall") return reason;
   return "sync";
 }
 

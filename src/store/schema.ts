@@ -151,7 +151,7 @@ CREATE TABLE IF NOT EXISTS runs (
   stop_reason   TEXT CHECK (stop_reason IS NULL OR stop_reason IN ('deadline', 'budget', 'hang')),
   -- The lines of the run's whole output (stdout and stderr, streamed) that tell its failures
   -- and crashes: failed tests with their logs, examples' got/want, panics and fatal errors
-  -- with their headers and the stacks that name a test (src/collect/output-digest.ts).
+  -- with their headers and the stacks that name a test (collect's output digest, docs/collect.md).
   output_digest TEXT,
   -- How the same binary ended when rerun once without the tracer after a traced run crashed
   -- (a fatal error or signal): 'ok' (the crash is the tracer's), 'failed', 'crashed'; NULL: not rerun.

@@ -102,7 +102,8 @@ describe("options", () => {
   it("fills defaults and names configurations, adding the test count for tests only", () => {
     const options = normalizeCollectOptions({ paths: ["x"], procs: [1, 4], testCount: 3 });
     expect(options.mode).toEqual({ kind: "runs", runs: 5, race: false });
-    expect(options.timeoutMs).toBe(10_000);
+    // go test's own default until a plain run has ended by itself (configuredTimeoutMs derives the rest).
+    expect(options.timeoutMs).toBe(600_000);
     expect(runConfigs(options, "main").map((c) => c.key)).toEqual(["procs-1", "procs-4"]);
     expect(runConfigs(options, "test").map((c) => c.key)).toEqual(["procs-1-count-3", "procs-4-count-3"]);
     expect(() => normalizeCollectOptions({ paths: [] })).toThrow(UsageError);

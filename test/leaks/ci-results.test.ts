@@ -5,6 +5,7 @@
 // points in a small module written to a scratch directory, that SARIF and `leaks --json`
 // of them validate against their schemas, and how sites are placed in a repository.
 
+import { NO_RUN_ENDS } from "../../src/leaks/index.js";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import {
   END_STATES,
   FINDING_KINDS,
   LEAK_REASONS,
+  OUTLIVING_REASONS,
   PRECISE_WAITS,
   runStateFold,
   type AnalysedRun,
@@ -221,6 +223,7 @@ beforeAll(() => {
       races: [],
       flaky: [],
       tracerInduced: [],
+      runEnds: NO_RUN_ENDS,
     };
   });
   analysis = {
@@ -334,7 +337,7 @@ describe("results of lock bugs", () => {
     const defs = leaksJsonSchema().$defs;
     expect(defs.kind.enum).toEqual([...FINDING_KINDS]);
     expect(defs.preciseWait.enum).toEqual([...PRECISE_WAITS]);
-    expect(defs.leakReason.enum).toEqual([...LEAK_REASONS]);
+    expect(defs.leakReason.enum).toEqual([...LEAK_REASONS, ...OUTLIVING_REASONS]);
     expect(defs.endState.enum).toEqual([...END_STATES]);
     expect(defs.countedKind.enum).toEqual([...COUNTED_KINDS]);
   });

@@ -147,6 +147,7 @@ describe("waitSiteAt disambiguation", () => {
     blocking: true,
     timed: pkg === "pool",
     context: false,
+    signal: false,
     cases: [],
     channels: [],
     merged: [],

@@ -29,6 +29,7 @@ type waitCase struct {
 	Operand string `json:"operand"`
 	Timed   bool   `json:"timed"`
 	Context bool   `json:"context"`
+	Signal  bool   `json:"signal"`
 	// Channel: the class of the operand (chanflow.go, precise), null when it is not an
 	// object; Merged: its class with every parameter merged with its arguments; Param: the
 	// local parameter the operand is, to be resolved through a stack (chanOp says how).
@@ -48,7 +49,9 @@ type waitCase struct {
 //
 // Timed: a time.After/time.Tick call, an X.C timer channel, or a variable or field assigned
 // from one of those (or from time.NewTimer/NewTicker, for X.C). Context: an X.Done() call,
-// or a variable or field assigned from one. A select is timed/context when a case is.
+// or a variable or field assigned from one. Signal: a channel given to signal.Notify (the
+// os/signal import) anywhere in the package, or a copy of one. A select is
+// timed/context/signal when a case is.
 type waitSite struct {
 	File     string     `json:"file"` // base name
 	Path     string     `json:"path"` // as given on the command line
@@ -60,6 +63,7 @@ type waitSite struct {
 	Blocking bool       `json:"blocking"`
 	Timed    bool       `json:"timed"`
 	Context  bool       `json:"context"`
+	Signal   bool       `json:"signal"`
 	Cases    []waitCase `json:"cases"`
 	// Channels: the distinct classes of the operand, or of a select's cases in case order
 	// (each case's own is in its Channel); operands that are not objects have none. Merged:
@@ -214,6 +218,7 @@ const (
 	trackedTimerChan             // time.After / time.Tick / a timer's C
 	trackedTimer                 // *time.Timer or *time.Ticker (its C is a timer channel)
 	trackedDone                  // an X.Done() channel
+	trackedSignal                // a channel given to signal.Notify
 )
 
 type waitPackage struct {
@@ -223,6 +228,8 @@ type waitPackage struct {
 	tracked map[types.Object]trackedKind
 	// timeNames: per file, the local names of the "time" import.
 	timeNames map[*ast.File]map[string]bool
+	// signalNames: per file, the local names of the "os/signal" import.
+	signalNames map[*ast.File]map[string]bool
 	// importNames: per file, every import's local name.
 	importNames map[*ast.File]map[string]bool
 }
@@ -233,12 +240,13 @@ func waitSitesOfPackage(fset *token.FileSet, files []waitSourceFile) ([]*waitFil
 		info:        &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}},
 		tracked:     map[types.Object]trackedKind{},
 		timeNames:   map[*ast.File]map[string]bool{},
+		signalNames: map[*ast.File]map[string]bool{},
 		importNames: map[*ast.File]map[string]bool{},
 	}
 	asts := make([]*ast.File, len(files))
 	for i, f := range files {
 		asts[i] = f.ast
-		p.timeNames[f.ast], p.importNames[f.ast] = waitImportNames(f.ast)
+		p.timeNames[f.ast], p.signalNames[f.ast], p.importNames[f.ast] = waitImportNames(f.ast)
 	}
 	conf := types.Config{Importer: waitNoImports{}, Error: func(error) {}, FakeImportC: true}
 	// Errors (unresolved imports first of all) are expected; the info is filled regardless.
@@ -252,8 +260,8 @@ func waitSitesOfPackage(fset *token.FileSet, files []waitSourceFile) ([]*waitFil
 	return walks, p.flow.callSites()
 }
 
-func waitImportNames(file *ast.File) (timeNames, all map[string]bool) {
-	timeNames, all = map[string]bool{}, map[string]bool{}
+func waitImportNames(file *ast.File) (timeNames, signalNames, all map[string]bool) {
+	timeNames, signalNames, all = map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, spec := range file.Imports {
 		path, err := strconv.Unquote(spec.Path.Value)
 		if err != nil {
@@ -267,8 +275,11 @@ func waitImportNames(file *ast.File) (timeNames, all map[string]bool) {
 		if path == "time" {
 			timeNames[name] = true
 		}
+		if path == "os/signal" {
+			signalNames[name] = true
+		}
 	}
-	return timeNames, all
+	return timeNames, signalNames, all
 }
 
 // track marks the variables and fields assigned from a timer, a timer channel or a Done()
@@ -276,6 +287,25 @@ func waitImportNames(file *ast.File) (timeNames, all map[string]bool) {
 // object for all its uses (a channel left nil on some path is still counted as timed).
 // Repeated until nothing changes, so copies (`c := timeout`) are followed.
 func (p *waitPackage) track(files []*ast.File) {
+	// The channels given to signal.Notify(ch, …): a wait on one ends when the process gets a signal.
+	for _, file := range files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Notify" {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok && p.signalNames[file][id.Name] {
+				if obj := p.objectOf(call.Args[0]); obj != nil && p.tracked[obj] == trackedNone {
+					p.tracked[obj] = trackedSignal
+				}
+			}
+			return true
+		})
+	}
 	for changed := true; changed; {
 		changed = false
 		note := func(file *ast.File, lhs ast.Expr, rhs ast.Expr) {
@@ -413,6 +443,14 @@ func waitValid(t types.Type) bool {
 
 // isContext: X.Done() with no arguments (a context, or anything shaped like one), or a
 // variable or field assigned from such a call.
+// isSignal: a channel given to signal.Notify, or a variable or field assigned from one.
+func (p *waitPackage) isSignal(expr ast.Expr) bool {
+	if obj := p.objectOf(expr); obj != nil {
+		return p.tracked[obj] == trackedSignal
+	}
+	return false
+}
+
 func (p *waitPackage) isContext(expr ast.Expr) bool {
 	switch x := ast.Unparen(expr).(type) {
 	case *ast.CallExpr:
@@ -602,7 +640,7 @@ func (w *waitFileWalk) add(pos token.Pos, kind string, operand ast.Expr) {
 	w.out = append(w.out, waitSite{
 		File: filepath.Base(w.f.path), Path: w.f.path, Package: w.f.ast.Name.Name, Function: w.fn,
 		Line: at.Line, Column: at.Column, Kind: kind, Blocking: true,
-		Timed: w.p.timed(w.f.ast, operand) && !w.spent[operand], Context: w.p.isContext(operand), Cases: []waitCase{},
+		Timed: w.p.timed(w.f.ast, operand) && !w.spent[operand], Context: w.p.isContext(operand), Signal: w.p.isSignal(operand), Cases: []waitCase{},
 		Channels: channelsOf(class.Channel), Merged: channelsOf(class.Merged), Param: class.Param,
 	})
 }
@@ -687,8 +725,10 @@ func (w *waitFileWalk) selectSite(s *ast.SelectStmt) {
 		c.Channel, c.Merged, c.Param = class.Channel, class.Merged, class.Param
 		c.Timed = w.p.timed(w.f.ast, operand)
 		c.Context = w.p.isContext(operand)
+		c.Signal = w.p.isSignal(operand)
 		site.Timed = site.Timed || c.Timed
 		site.Context = site.Context || c.Context
+		site.Signal = site.Signal || c.Signal
 		site.Cases = append(site.Cases, c)
 	}
 	// A blocking select of one case is compiled as that channel operation.

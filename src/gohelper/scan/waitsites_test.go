@@ -22,6 +22,9 @@ func waitSummary(s waitSite) string {
 	if s.Context {
 		b.WriteString(" C")
 	}
+	if s.Signal {
+		b.WriteString(" S")
+	}
 	if len(s.Cases) > 0 {
 		var cases []string
 		for _, c := range s.Cases {
@@ -31,6 +34,9 @@ func waitSummary(s waitSite) string {
 			}
 			if c.Context {
 				text += " C"
+			}
+			if c.Signal {
+				text += " S"
 			}
 			cases = append(cases, text)
 		}
@@ -205,6 +211,40 @@ func F(a, b chan int) {
 				t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(c.want, "\n  "))
 			}
 		})
+	}
+}
+
+// A wait on a channel given to signal.Notify (directly, through a copy, or as a select case)
+// ends when the process gets a signal: a daemon's main parks there for its lifetime.
+func TestWaitSitesSignalChannels(t *testing.T) {
+	got := waitSitesOfSource(t, `package p
+
+import (
+	"os"
+	sig "os/signal"
+	"syscall"
+)
+
+func main() {
+	stop := make(chan os.Signal, 1)
+	sig.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	again := stop
+	<-again
+	other := make(chan int)
+	select {
+	case <-stop:
+	case <-other:
+	}
+	<-other
+}
+`)
+	want := []string{
+		"main recv@13 S",
+		"main select@15 S {16 recv stop S; 17 recv other}",
+		"main recv@19",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

@@ -2,6 +2,7 @@
 // program what its runs show, and that prediction needs `schedlab run` / `eval`) and the
 // flaky tests' section, from a collection summary and a leak analysis.
 
+import { NO_RUN_ENDS } from "../../../src/leaks/index.js";
 import { describe, expect, test } from "vitest";
 import type { FlakyFinding, LeakAnalysis, TracerInducedFailure } from "../../../src/leaks/index.js";
 import type { CollectionSummary } from "../../../src/report/collection.js";
@@ -46,6 +47,7 @@ const program = (
   races: [],
   flaky: [],
   tracerInduced: [],
+  runEnds: NO_RUN_ENDS,
   ...extra,
 });
 

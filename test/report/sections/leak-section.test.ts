@@ -1,6 +1,7 @@
 // The report's leak section from an analysis: findings under their test, data races of
 // -race runs, and goroutines blocked at a crash in tables of their own.
 
+import { NO_RUN_ENDS } from "../../../src/leaks/index.js";
 import { describe, expect, test } from "vitest";
 import type { BugReport, LeakAnalysis, LeakFinding } from "../../../src/leaks/index.js";
 import type { PotentialDeadlock } from "../../../src/model/index.js";
@@ -101,6 +102,7 @@ const ANALYSIS: LeakAnalysis = {
       races: [],
       flaky: [],
       tracerInduced: [],
+      runEnds: NO_RUN_ENDS,
     },
     {
       program: "wgpanic",
@@ -136,6 +138,7 @@ const ANALYSIS: LeakAnalysis = {
       ],
       flaky: [],
       tracerInduced: [],
+      runEnds: NO_RUN_ENDS,
     },
   ],
   findings: [FINDING],

@@ -1,0 +1,120 @@
+// The runtime's view of a run beside its trace: its goroutine leak profile (or, failing
+// that, a goroutine dump), which sees every goroutine of the process — the test driver and
+// the runtime's own included — where the trace sees only the user's. Whether a goroutine was
+// proven leaked, whether the process as a whole hung, and where a run hung outside the user's
+// goroutines. Pure.
+
+import type { RuntimeGoroutine } from "../core/index.js";
+import type { LeakRun, RuntimeView } from "./types.js";
+
+/**
+ * The runtime's wait reasons after which only another goroutine can go on (Go's waitReason
+ * strings, as goroutine dumps print them): channels, select, sync and semaphores. A
+ * goroutine in any other wait (IO wait, sleep, syscall, a timer's select is still
+ * "select") can be ended by the outside world or by time.
+ */
+const BLOCKING_WAITS: ReadonlySet<string> = new Set([
+  "chan receive",
+  "chan send",
+  "chan receive (nil chan)",
+  "chan send (nil chan)",
+  "select",
+  "select (no cases)",
+  "sync.Mutex.Lock",
+  "sync.RWMutex.Lock",
+  "sync.RWMutex.RLock",
+  "sync.WaitGroup.Wait",
+  "sync.Cond.Wait",
+  "semacquire",
+]);
+
+/** Whether the runtime's wait reason `wait` is one only another goroutine can end. */
+export function isBlockingWait(wait: string): boolean {
+  return BLOCKING_WAITS.has(wait);
+}
+
+const gidsByRun = new WeakMap<LeakRun, Map<string, number>>();
+
+/** The runtime id of the goroutine the run names `canonicalId`, or null. */
+function gidOf(run: LeakRun, canonicalId: string): number | null {
+  let gids = gidsByRun.get(run);
+  if (gids === undefined) {
+    gids = new Map(run.goroutines.map((g) => [g.canonicalId, g.goroutine]));
+    gidsByRun.set(run, gids);
+  }
+  return gids.get(canonicalId) ?? null;
+}
+
+/** What the runtime's view of `run` says of its goroutine `canonicalId`; null without a view, or when the view does not show it waiting. */
+export function runtimeOf(run: LeakRun, canonicalId: string): RuntimeGoroutine | null {
+  const view = run.runtime;
+  if (view == null) return null;
+  const gid = gidOf(run, canonicalId);
+  return gid === null ? null : (view.goroutines.get(gid) ?? null);
+}
+
+/** Whether goroutine 1 of the process is one of the run's user goroutines (a main program's main) rather than the test driver. */
+function mainIsUser(run: LeakRun): boolean {
+  return run.goroutines.some((g) => g.goroutine === 1);
+}
+
+/** How a run whose user goroutines all ended blocked is known to have hung as a process. */
+export interface ProcessHang {
+  /** A proof (the runtime's, or every goroutine of the process seen blocked) rather than the user goroutines only. */
+  readonly proven: boolean;
+  readonly why: string;
+}
+
+/**
+ * Whether the process of `run`, whose user goroutines all ended blocked with nothing left for
+ * time to wake, hung as a whole (docs/leaks.md, "One rule"): proven when the run agent stopped
+ * it because the runtime proved goroutine 1 can never go on, when the leak profile marks
+ * goroutine 1 leaked, or when the runtime's view (profile or dump) shows every goroutine with
+ * a user frame, goroutine 1 included, in a wait only another goroutine can end; null when
+ * goroutine 1 — the test driver, running an example, or TestMain — was still running or in a
+ * wait the outside world or time can end (the run hung there, not in the user's goroutines:
+ * hangOutsideUser). Without any view, a main program's user goroutines are all of its own
+ * (proven), a test binary's driver was not seen (likely).
+ */
+export function processHang(run: LeakRun): ProcessHang | null {
+  if (run.stop === "hang")
+    return {
+      proven: true,
+      why: "the runtime proved the process can never go on (goroutine 1 leaked), so schedlab stopped it",
+    };
+  const view = run.runtime;
+  if (view == null) {
+    if (mainIsUser(run)) return { proven: true, why: "the run hung with every goroutine of the program blocked" };
+    return {
+      proven: false,
+      why: "the run hung with every user goroutine blocked (the test driver was not seen: no leak profile or goroutine dump)",
+    };
+  }
+  const main = view.goroutines.get(1);
+  if (main === undefined) return null;
+  if (main.leaked) return { proven: true, why: "the runtime's leak profile proved goroutine 1 can never go on" };
+  if (!isBlockingWait(main.wait)) return null;
+  const others = [...view.goroutines.values()].filter((g) => g.gid !== 1 && g.top !== null);
+  if (others.every((g) => isBlockingWait(g.wait)))
+    return { proven: true, why: "the run hung with every goroutine of the process blocked" };
+  return { proven: false, why: "the run hung with every user goroutine blocked" };
+}
+
+/** Where a run hung outside the user's goroutines: goroutine 1's wait and its innermost user frame. */
+export interface OutsideHang {
+  readonly wait: string;
+  readonly top: string | null;
+}
+
+/**
+ * Where `run`, stopped at its deadline, hung when goroutine 1 is not a user goroutine (the
+ * test driver, which runs examples and TestMain) and the runtime's view shows it in a wait
+ * other goroutines cannot end or not proven leaked — an example waiting on the network, a
+ * TestMain sleeping; null otherwise (the user's goroutines, which the rule judges, hung).
+ */
+export function hangOutsideUser(run: LeakRun, view: RuntimeView | null | undefined = run.runtime): OutsideHang | null {
+  if (run.stop !== "deadline" || view == null || mainIsUser(run)) return null;
+  const main = view.goroutines.get(1);
+  if (main === undefined || main.leaked || isBlockingWait(main.wait)) return null;
+  return { wait: main.wait, top: main.top };
+}

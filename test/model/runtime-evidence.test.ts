@@ -1,0 +1,233 @@
+// The one rule with what the runtime and the run's end add to the trace, on hand-built runs:
+// a goroutine the leak profile proved leaked is blocked forever even when its wait has a
+// context case; a run whose user goroutines all blocked is a deadlock only when the process
+// hung (goroutine 1, the test driver, included), and otherwise says where it hung; a
+// goroutine its test left in a network wait outlived the test (a server never shut down);
+// a daemon's main parked in select {} is the program's lifetime, not a leak.
+
+import { describe, expect, test } from "vitest";
+import { detectLeaks, runGoroutineStates, type AnalysedRun, type LeakRun, type RunEnd } from "../../src/leaks/index.js";
+import { hangOutsideUser, judgeProgram, processHang, type RuntimeView } from "../../src/model/index.js";
+import type { GoroutineInfo, GoroutineRecord, RecordKind, RuntimeGoroutine } from "../../src/core/index.js";
+
+const MS = 1_000_000;
+type Step = [kind: RecordKind, gid: number, timeMs: number, reason?: string, site?: string];
+
+const TEST: GoroutineInfo = {
+  goroutine: 20,
+  canonicalId: "TestServe",
+  parent: null,
+  entry: "example.com/m/srv.TestServe",
+  creationSite: null,
+  isRoot: true,
+};
+const WORKER: GoroutineInfo = {
+  goroutine: 21,
+  canonicalId: "TestServe/srv.worker@srv.go:10#0",
+  parent: 20,
+  entry: "example.com/m/srv.worker",
+  creationSite: "example.com/m/srv.TestServe srv_test.go:10",
+  isRoot: false,
+};
+const MAIN: GoroutineInfo = {
+  goroutine: 1,
+  canonicalId: "main.main",
+  parent: null,
+  entry: "main.main",
+  creationSite: null,
+  isRoot: true,
+};
+const DAEMON_WORKER: GoroutineInfo = {
+  goroutine: 7,
+  canonicalId: "main.main/main.worker@main.go:12#0",
+  parent: 1,
+  entry: "main.worker",
+  creationSite: "main.main main.go:12",
+  isRoot: false,
+};
+
+function records(steps: readonly Step[]): GoroutineRecord[] {
+  return steps.map(([kind, goroutine, timeMs, reason = "", site = null], seq) => ({
+    seq,
+    timeNs: timeMs * MS,
+    kind,
+    goroutine,
+    actor: kind === "GoUnblock" ? 1 : null,
+    reason,
+    site,
+  }));
+}
+
+function view(goroutines: readonly RuntimeGoroutine[], source: RuntimeView["source"] = "leak-profile"): RuntimeView {
+  return { source, taken: "deadline", goroutines: new Map(goroutines.map((g) => [g.gid, g])) };
+}
+
+function run(
+  steps: readonly Step[],
+  outcome: RunEnd,
+  extra: Partial<LeakRun> = {},
+  goroutines: readonly GoroutineInfo[] = [TEST, WORKER],
+): AnalysedRun {
+  const leakRun: LeakRun = {
+    runId: 1,
+    runIndex: 0,
+    config: "procs-2",
+    outcome,
+    runtimeDeadlock: false,
+    crashed: false,
+    wallMs: 100,
+    goroutines,
+    ...extra,
+  };
+  return { run: leakRun, states: runGoroutineStates(leakRun, records(steps)) };
+}
+
+/** The test starts a worker, and both block for good: the worker in a select, the test waiting for it. */
+const bothBlocked: Step[] = [
+  ["GoStart", 20, 0],
+  ["GoCreate", 21, 1, "", "example.com/m/srv.TestServe srv_test.go:10"],
+  ["GoStart", 21, 2],
+  ["GoBlock", 21, 3, "select", "example.com/m/srv.worker srv.go:14"],
+  ["GoBlock", 20, 4, "chan receive", "example.com/m/srv.TestServe srv_test.go:12"],
+];
+
+describe("what the runtime and the run's end add to the rule", () => {
+  test("every user goroutine blocked but goroutine 1 in an IO wait: not a deadlock, and where the run hung", () => {
+    const r = run(bothBlocked, "timeout", {
+      stop: "deadline",
+      runtime: view([
+        { gid: 1, wait: "IO wait", leaked: false, top: "example.com/m/srv.ExampleFetch example_test.go:22" },
+        { gid: 20, wait: "chan receive", leaked: false, top: "example.com/m/srv.TestServe srv_test.go:12" },
+        { gid: 21, wait: "select", leaked: false, top: "example.com/m/srv.worker srv.go:14" },
+      ]),
+    });
+    expect(r.states.allBlocked).toBe(true);
+    expect(processHang(r.run)).toBeNull();
+    expect(hangOutsideUser(r.run)).toEqual({
+      wait: "IO wait",
+      top: "example.com/m/srv.ExampleFetch example_test.go:22",
+    });
+    const judged = judgeProgram({ program: "p", runs: [r] });
+    expect(judged.map((j) => j.kind)).not.toContain("deadlock");
+  });
+
+  test("the same hang with goroutine 1 proven leaked, or stopped by the agent, is a deadlock proven by the runtime", () => {
+    const leaked = run(bothBlocked, "timeout", {
+      stop: "deadline",
+      runtime: view([{ gid: 1, wait: "chan receive", leaked: true, top: null }]),
+    });
+    const stopped = run(bothBlocked, "timeout", { stop: "hang", runtime: null });
+    for (const r of [leaked, stopped]) {
+      expect(processHang(r.run)).toMatchObject({ proven: true });
+      const judged = judgeProgram({ program: "p", runs: [r] });
+      expect(judged.map((j) => [j.goroutine, j.kind, j.verdict, j.gating])).toEqual([
+        ["TestServe", "deadlock", "proven", true],
+        [WORKER.canonicalId, "deadlock", "proven", true],
+      ]);
+    }
+  });
+
+  test("without the runtime's view a test binary's hang is likely, a main program's proven", () => {
+    expect(processHang(run(bothBlocked, "timeout", { stop: "deadline" }).run)).toMatchObject({ proven: false });
+    const mainSteps: Step[] = [
+      ["GoStart", 1, 0],
+      ["GoCreate", 7, 1, "", "main.main main.go:12"],
+      ["GoStart", 7, 2],
+      ["GoBlock", 7, 3, "chan send", "main.worker main.go:14"],
+      ["GoBlock", 1, 4, "sync", "main.main main.go:20"],
+    ];
+    const main = run(mainSteps, "timeout", { stop: "deadline" }, [MAIN, DAEMON_WORKER]);
+    expect(processHang(main.run)).toMatchObject({ proven: true });
+  });
+
+  test("a goroutine the runtime proved leaked is blocked forever, though its wait has a context case", () => {
+    const steps: Step[] = [
+      ["GoStart", 20, 0],
+      ["GoCreate", 21, 1, "", "example.com/m/srv.TestServe srv_test.go:10"],
+      ["GoStart", 21, 2],
+      ["GoBlock", 21, 3, "select", "example.com/m/srv.worker srv.go:14"],
+      ["GoEnd", 20, 5],
+    ];
+    const r = run(steps, "ok", {
+      runtime: view([{ gid: 21, wait: "select", leaked: true, top: "example.com/m/srv.worker srv.go:14" }]),
+    });
+    const context = { timer: false, context: true };
+    const [worker] = judgeProgram({ program: "p", runs: [r] }, { waitSourceAt: () => context });
+    expect(worker).toMatchObject({ kind: "leak", verdict: "proven", gating: true });
+    expect(worker.why).toMatch(/proven by the runtime/);
+    // Without the proof, the context case keeps it alive: outlived.
+    const alone = run(steps, "ok");
+    expect(judgeProgram({ program: "p", runs: [alone] }, { waitSourceAt: () => context })[0]).toMatchObject({
+      kind: "outlived",
+    });
+  });
+
+  test("a goroutine its test left in a network wait outlived the test: a server never shut down", () => {
+    const steps: Step[] = [
+      ["GoStart", 20, 0],
+      ["GoCreate", 21, 1, "", "example.com/m/srv.TestServe srv_test.go:10"],
+      ["GoStart", 21, 2],
+      ["GoBlock", 21, 3, "network", "example.com/m/srv.serve srv.go:30"],
+      ["GoEnd", 20, 5],
+    ];
+    const [finding, ...rest] = detectLeaks({ program: "p", runs: [run(steps, "ok")] });
+    expect(rest).toEqual([]);
+    expect(finding).toMatchObject({
+      goroutine: WORKER.canonicalId,
+      reason: "network",
+      wait: "network",
+      kind: "outlived",
+      verdict: "proven",
+      gating: false,
+      blockingSite: "example.com/m/srv.serve srv.go:30",
+    });
+    expect(finding.why).toMatch(/network .* never shut down.*TestServe ended/);
+    // Never blocked: a run of it can still be a deadlock of nothing.
+    expect(run(steps, "ok").states.allBlocked).toBe(false);
+    // While its test still runs (a cut run), it is no finding.
+    const running: Step[] = steps.slice(0, 4);
+    expect(detectLeaks({ program: "p", runs: [run(running, "timeout", { stop: "deadline" })] })).toEqual([]);
+  });
+
+  test("a daemon's main parked in select {} is its lifetime; its leaked worker is still blocked forever", () => {
+    const steps: Step[] = [
+      ["GoStart", 1, 0],
+      ["GoCreate", 7, 1, "", "main.main main.go:12"],
+      ["GoStart", 7, 2],
+      ["GoBlock", 7, 3, "chan receive", "main.worker main.go:14"],
+      ["GoBlock", 1, 4, "forever", "main.main main.go:20"],
+    ];
+    const r = run(
+      steps,
+      "timeout",
+      {
+        stop: "budget",
+        runtime: view([
+          { gid: 1, wait: "select (no cases)", leaked: true, top: "main.main main.go:20" },
+          { gid: 7, wait: "chan receive", leaked: true, top: "main.worker main.go:14" },
+        ]),
+      },
+      [MAIN, DAEMON_WORKER],
+    );
+    const judged = judgeProgram({ program: "daemon", runs: [r] });
+    // Every goroutine of the process is blocked for good: the daemon is dead, and its worker's wait is the deadlock.
+    expect(judged.map((j) => [j.goroutine, j.kind, j.verdict, j.gating])).toEqual([
+      [DAEMON_WORKER.canonicalId, "deadlock", "proven", true],
+    ]);
+    // With a live ticker loop beside it, the worker is a leak the runtime proved, and main still no finding.
+    const ticking = run(
+      [
+        ...steps,
+        ["GoCreate", 8, 5, "", "main.main main.go:13"],
+        ["GoStart", 8, 6],
+        ["GoBlock", 8, 7, "sleep", "main.tick main.go:30"],
+      ],
+      "timeout",
+      { stop: "budget", runtime: r.run.runtime },
+      [MAIN, DAEMON_WORKER, { ...DAEMON_WORKER, goroutine: 8, canonicalId: "main.main/main.tick@main.go:13#0" }],
+    );
+    expect(judgeProgram({ program: "daemon", runs: [ticking] }).map((j) => [j.goroutine, j.kind, j.verdict])).toEqual([
+      [DAEMON_WORKER.canonicalId, "leak", "proven"],
+    ]);
+  });
+});
