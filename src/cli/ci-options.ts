@@ -28,22 +28,32 @@ export const EXIT_CODE_OF_GATE: Readonly<Record<Gate, number>> = {
 
 /**
  * --fail-on's values (repeatable, each comma-separated) as gates in GATES order; `all` is
- * every gate. Undefined (not given) is no gate.
+ * every gate, `none` no gate (it stands alone). Undefined (not given) is `fallback`: no gate
+ * for `leaks`, whose gates are its --fail-on-* flags; blocked-forever bugs for `hunt`.
  * @example parseFailOn(["race,leak"]) // => ["leak", "race"]
+ * @example parseFailOn(undefined, ["leak"]) // => ["leak"]
  */
-export function parseFailOn(values: readonly string[] | undefined): Gate[] {
-  if (values === undefined) return [];
+export function parseFailOn(values: readonly string[] | undefined, fallback: readonly Gate[] = []): Gate[] {
+  if (values === undefined) return [...fallback];
   const words = values
     .flatMap((v) => v.split(","))
     .map((w) => w.trim())
     .filter((w) => w !== "");
   if (words.length === 0)
-    throw new UsageError("--fail-on needs a gate", `Give ${GATES.join(", ")} or all, e.g. --fail-on leak,race.`);
+    throw new UsageError("--fail-on needs a gate", `Give ${GATES.join(", ")}, all or none, e.g. --fail-on leak,race.`);
+  if (words.includes("none")) {
+    if (words.length > 1)
+      throw new UsageError(
+        "--fail-on none stands alone",
+        "Give --fail-on none to only report, or the gates that should fail the command, e.g. --fail-on leak,race.",
+      );
+    return [];
+  }
   const unknown = words.filter((w) => w !== "all" && !(GATES as readonly string[]).includes(w));
   if (unknown.length > 0)
     throw new UsageError(
       `--fail-on: unknown gate ${unknown.map((w) => JSON.stringify(w)).join(", ")}`,
-      `Give ${GATES.join(", ")} or all, repeated or separated by commas, e.g. --fail-on leak,race,flaky.`,
+      `Give ${GATES.join(", ")}, all or none, repeated or separated by commas, e.g. --fail-on leak,race,flaky.`,
     );
   return GATES.filter((g) => words.includes("all") || words.includes(g));
 }

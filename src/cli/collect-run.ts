@@ -143,10 +143,11 @@ export async function collectAndIngest(
 }
 
 /**
- * Says on stderr which programs failed to build and which runs could not be ingested, and
- * returns the exit code that calls for: EVERY_BUILD_FAILED_EXIT_CODE (6) when nothing built,
- * 1 when a run could not be ingested, else undefined. `compilerOutputShown`: whether the
- * compiler's output was printed already (it is not in JSON).
+ * Says on stderr which programs failed to build and which runs' traces could not be read,
+ * and returns the exit code that calls for: EVERY_BUILD_FAILED_EXIT_CODE (6) when nothing
+ * built, else undefined (an unreadable trace is recorded and reported, never a failure of
+ * the command). `compilerOutputShown`: whether the compiler's output was printed already (it
+ * is not in JSON).
  */
 export function reportCollectProblems(
   { result, ingest }: CollectRun,
@@ -170,10 +171,14 @@ export function reportCollectProblems(
     );
     return EVERY_BUILD_FAILED_EXIT_CODE;
   }
+  // A trace that cannot be read is the run's, not the command's failure (a tracer crash cuts
+  // it, a kill truncates it): the run is recorded as such, leaks lists it, and nothing aborts.
   if (ingest !== null && ingest.errors > 0) {
     for (const run of ingest.runs.filter((r) => r.status === "error"))
-      process.stderr.write(`schedlab: run ${run.runId}: ${run.message}\n`);
-    return 1;
+      process.stderr.write(
+        `schedlab: run ${run.runId}: its trace cannot be read (${run.message}); the run is recorded, its goroutines ` +
+          "are not judged (leaks lists it under how runs ended).\n",
+      );
   }
   return undefined;
 }

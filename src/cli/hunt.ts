@@ -41,6 +41,12 @@ import { ingestSummaryOf } from "../trace/index.js";
 /** The budget of each program when --budget is not given. */
 export const DEFAULT_HUNT_BUDGET = "20s";
 
+/**
+ * The gates of a hunt when --fail-on is not given: bugs that block goroutines forever fail it
+ * (exit 3), as a failing test fails `go test`; `--fail-on none` only reports.
+ */
+export const DEFAULT_HUNT_GATES: readonly Gate[] = ["leak"];
+
 interface HuntFlags extends CollectSelectionFlags {
   format: string;
   repoRoot?: string;
@@ -115,7 +121,7 @@ function verdictLine(
   const hunted = `hunt: ${hunt.programs.length} program(s), ${recorded} run(s) recorded (${hunt.executed + race.executed} executed now)`;
   const gated =
     gates.length === 0
-      ? "no gate asked for (--fail-on)"
+      ? "no gate (--fail-on none)"
       : failed.length === 0
         ? `gates ${gates.join(", ")} passed`
         : `gates ${gates.join(", ")}: ${failed.join(", ")} failed`;
@@ -190,8 +196,9 @@ export function registerHunt(program: Command): void {
     )
     .option(
       "--fail-on <gates>",
-      `the gates that fail the command: ${GATES.join(", ")} or all; repeatable or comma-separated (exit 3 ` +
-        `leak, outlived, background, potential; 4 race; 5 flaky)`,
+      `the gates that fail the command: ${GATES.join(", ")}, all, or none to only report; repeatable or ` +
+        `comma-separated (exit 3 leak, outlived, background, potential; 4 race; 5 flaky; default: ` +
+        `${DEFAULT_HUNT_GATES.join(",")})`,
       collectNames,
     )
     .addOption(collectOption("quiet"))
@@ -201,7 +208,7 @@ export function registerHunt(program: Command): void {
       flags.timeoutGiven = command.getOptionValueSource("timeout") === "cli";
       // What the user can get wrong is checked before the hunt starts: usage (exit 2), the baselines (exit 1).
       const format = parseChoice("--format", flags.format, LEAKS_FORMATS);
-      const gates = parseFailOn(flags.failOn);
+      const gates = parseFailOn(flags.failOn, DEFAULT_HUNT_GATES);
       const repoRoot = format === "text" || format === "json" ? "" : repoRootOption(flags.repoRoot);
       const baseline = flags.baseline === undefined ? null : readBaseline(flags.baseline);
       // A file --save-baseline would replace must be a baseline (saveBaseline refuses anything else): said now, not after the hunt.

@@ -6,8 +6,9 @@ import { basename } from "node:path";
 import type { BlockedSignature } from "./signature.js";
 
 /**
- * Maps a dump's wait status ("chan receive", "sync.WaitGroup.Wait, 2 minutes", …) to the trace's block reason; null for
- * statuses that are not blocks a leak can sit in.
+ * Maps a dump's wait status ("chan receive", "sync.WaitGroup.Wait, 2 minutes", "IO wait", …)
+ * to the trace's block reason; null for statuses that are neither blocks a leak can sit in nor
+ * waits a goroutine can outlive its test in (a network wait: a server never shut down; a syscall).
  */
 export function traceReasonOfDumpStatus(status: string): string | null {
   const s = status.split(",")[0].trim();
@@ -15,35 +16,19 @@ export function traceReasonOfDumpStatus(status: string): string | null {
   if (s === "chan send" || s === "chan receive" || s === "select") return s;
   if (s === "sync.Cond.Wait") return "sync.(*Cond).Wait";
   if (s.startsWith("sync.") || s === "semacquire") return "sync";
+  if (s === "IO wait") return "network";
+  if (s === "syscall") return "syscall";
   return null;
 }
 
-/** Standard-library package roots whose goroutines are never the user's (dumps carry no GOROOT to tell otherwise). */
-const STD_ROOTS = new Set([
-  "runtime",
-  "testing",
-  "os",
-  "internal",
-  "net",
-  "sync",
-  "time",
-  "context",
-  "io",
-  "bufio",
-  "syscall",
-  "crypto",
-  "log",
-  "fmt",
-  "reflect",
-  "encoding",
-  "vendor",
-  "signal",
-]);
-
-function isStdFunction(fn: string): boolean {
-  const firstElement = fn.split("/")[0].split(".")[0];
-  return STD_ROOTS.has(firstElement);
-}
+/**
+ * Creators whose goroutines are the runtime's or the toolchain's own, never the program's:
+ * the runtime, the testing driver, signal.Notify's loop, time.AfterFunc's timers and the
+ * execution tracer. A goroutine another standard-library function starts on the program's
+ * behalf (net/http's connection goroutines, an httptest server) is kept: peers report it,
+ * and a server never shut down is a finding (its site is then the library's `go` statement).
+ */
+const RUNTIME_CREATORS = /^(?:runtime(?:\/trace)?\.|testing\.|os\/signal\.|time\.goFunc|internal\/)/;
 
 /** Functions of the tracing harness (docs/collect.md): never user goroutines. */
 const HARNESS_FRAME = /^main\.schedlabHarness/m;
@@ -85,7 +70,7 @@ export function parseGoroutineDump(
       if (test) found.push({ program, siteKey: null, root: test[1], reason });
       continue;
     }
-    if (isStdFunction(creator)) continue;
+    if (RUNTIME_CREATORS.test(creator)) continue;
     const where = /([^/\s]+\.go):(\d+)/.exec(lines[createdAt + 1] ?? "");
     if (where) found.push({ program, siteKey: `${basename(where[1])}:${where[2]}`, root: null, reason });
   }

@@ -12,6 +12,9 @@ describe("parseFailOn", () => {
     expect(parseFailOn(["race,leak", "leak", " flaky "])).toEqual(["leak", "race", "flaky"]);
     expect(parseFailOn(["potential"])).toEqual(["potential"]);
     expect(parseFailOn(undefined)).toEqual([]);
+    expect(parseFailOn(undefined, ["leak"])).toEqual(["leak"]);
+    expect(parseFailOn(["none"], ["leak"])).toEqual([]);
+    expect(() => parseFailOn(["none,race"])).toThrow(/stands alone/);
   });
 
   test("all is every gate", () => {

@@ -116,7 +116,32 @@ describe("peer outputs as signatures", () => {
     expect(traceReasonOfDumpStatus("sync.Cond.Wait, 3 minutes")).toBe("sync.(*Cond).Wait");
     expect(traceReasonOfDumpStatus("select (no cases)")).toBe("forever");
     expect(traceReasonOfDumpStatus("sleep")).toBeNull();
-    expect(traceReasonOfDumpStatus("IO wait")).toBeNull();
+    // A server left running waits on the network: peers report it, and it outlived its test.
+    expect(traceReasonOfDumpStatus("IO wait")).toBe("network");
+    expect(traceReasonOfDumpStatus("syscall, 2 minutes")).toBe("syscall");
+  });
+
+  test("a goroutine a standard-library function started for the program is kept; the runtime's own are not", () => {
+    const dump = [
+      "goroutine 9 [IO wait]:",
+      "internal/poll.runtime_pollWait(0x7f, 0x72)",
+      "\t/usr/local/go/src/runtime/netpoll.go:351 +0x85",
+      "net/http.(*Server).Serve(0xc000, {0x8, 0xc0})",
+      "\t/usr/local/go/src/net/http/server.go:3454 +0x485",
+      "net/http/httptest.(*Server).goServe.func1()",
+      "\t/usr/local/go/src/net/http/httptest/server.go:310 +0x65",
+      "created by net/http/httptest.(*Server).goServe in goroutine 7",
+      "\t/usr/local/go/src/net/http/httptest/server.go:308 +0x6a",
+      "",
+      "goroutine 5 [select]:",
+      "os/signal.loop()",
+      "\t/usr/local/go/src/os/signal/signal_unix.go:22 +0x1d",
+      "created by os/signal.Notify.func1.1 in goroutine 1",
+      "\t/usr/local/go/src/os/signal/signal.go:152 +0x1f",
+    ].join("\n");
+    expect(parseGoroutineDump(dump, "p")).toEqual([
+      { program: "p", siteKey: "server.go:308", root: null, reason: "network" },
+    ]);
   });
 
   test("a harness dump yields the blocked root and user goroutines, not the harness, runtime or sleepers", () => {
