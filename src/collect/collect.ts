@@ -109,6 +109,8 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
   const discovery = await discoverPrograms(opts.paths, {
     splitTests: opts.splitTests,
     tags,
+    // As go build decides: cgo off (CGO_ENABLED=0, or no C compiler) leaves cgo-only packages out, said so.
+    cgo: go.env.CGO_ENABLED !== "0",
     ...(opts.run === null ? {} : { run: opts.run }),
     ...(opts.skip === null ? {} : { skip: opts.skip }),
     namePrefix: (root) => (opts.testCorpus ? corpora.get(root)?.label : undefined),

@@ -28,6 +28,8 @@ export interface ScannedPackage {
   readonly hasMain: boolean;
   readonly tests: readonly string[];
   readonly error?: string;
+  /** Why it is not a program though it has Go files (its files need cgo, which is off). */
+  readonly skipped?: string;
 }
 
 export interface DiscoverOptions {
@@ -44,6 +46,8 @@ export interface DiscoverOptions {
   readonly skip?: string;
   /** The directory package patterns are resolved from (default: the current directory). */
   readonly cwd?: string;
+  /** cgo is on for the builds (the toolchain's CGO_ENABLED): cgo files belong to their package; off, cgo-only packages are listed as skipped with why. */
+  readonly cgo?: boolean;
   /** A label to put before the names of a root's programs ("label/path"), e.g. for a test corpus. */
   readonly namePrefix?: (root: string) => string | undefined;
 }
@@ -61,6 +65,8 @@ export interface ScanOptions {
   readonly skip?: string;
   /** Each root is one package directory, not a tree to walk. */
   readonly single?: boolean;
+  /** cgo is on for the builds (go env CGO_ENABLED), so files that import "C" are part of their package; default: go/build's default. */
+  readonly cgo?: boolean;
 }
 
 /** Runs the Go helper's scanner over root directories, in one process. */
@@ -72,6 +78,7 @@ export async function scanPackages(roots: readonly string[], options: ScanOption
     ...(options.run !== undefined ? [`-run=${options.run}`] : []),
     ...(options.skip !== undefined ? [`-skip=${options.skip}`] : []),
     ...(options.single === true ? ["-single"] : []),
+    ...(options.cgo === undefined ? [] : [`-cgo=${String(options.cgo)}`]),
   ];
   const result = await execa(helper, ["collect-scan", ...flags, "--", ...roots], {
     maxBuffer: 256 * 1024 * 1024,
@@ -192,7 +199,7 @@ export async function discoverPrograms(paths: readonly string[], options: Discov
       );
     }
   }
-  const filter = { tags, run: options.run, skip: options.skip };
+  const filter = { tags, run: options.run, skip: options.skip, cgo: options.cgo };
   const selecting = options.run !== undefined || options.skip !== undefined;
   const scanned = [
     ...(await scanPackages(roots, filter)),
@@ -219,6 +226,12 @@ export async function discoverPrograms(paths: readonly string[], options: Discov
             "(unanchored Go regexps); `go test -list REGEX ./...` shows what a regexp selects.",
         );
       }
+      const skipped = packages.find((pkg) => pkg.skipped !== undefined);
+      if (skipped !== undefined)
+        throw new NoGoCodeError(
+          `no Go program under ${path} can be built: ${programName(path, skipped.dir)} was skipped`,
+          `${skipped.skipped}.`,
+        );
       throw new NoGoCodeError(
         `no Go program under ${path}: no main package and no package with TestXxx functions`,
         packages.length === 0
@@ -298,6 +311,10 @@ function programsOf(
   const relativeName = programName(root, pkg.dir);
   const base =
     prefix === undefined ? relativeName : relative(root, pkg.dir) === "" ? prefix : `${prefix}/${relativeName}`;
+  if (pkg.skipped !== undefined) {
+    warnings.push(`${base}: skipped: ${pkg.skipped}`);
+    return [];
+  }
   if (
     pkg.error !== undefined &&
     pkg.goFiles.length === 0 &&

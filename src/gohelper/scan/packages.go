@@ -38,6 +38,9 @@ type scannedPackage struct {
 	HasMain      bool     `json:"hasMain"`
 	Tests        []string `json:"tests"`
 	Error        string   `json:"error,omitempty"`
+	// Skipped: why the package is not a program here though it has Go files (its files
+	// need cgo, which is off); collect lists it with the reason instead of dropping it.
+	Skipped string `json:"skipped,omitempty"`
 }
 
 type scanResult struct {
@@ -50,6 +53,9 @@ type scanResult struct {
 type scanOptions struct {
 	tags    []string
 	matcher *topLevelMatcher
+	// cgo: whether cgo is on for the builds (go env CGO_ENABLED): files that import "C" are
+	// then part of their package, as go build and go test take them.
+	cgo bool
 }
 
 // RunPackages walks each root (skipping vendor, testdata, node_modules, hidden and
@@ -64,6 +70,7 @@ func RunPackages(args []string) int {
 	run := flags.String("run", "", "list only the tests and examples matching this regexp (go test -run)")
 	skip := flags.String("skip", "", "leave out the tests and examples matching this regexp (go test -skip)")
 	single := flags.Bool("single", false, "each argument is one package directory, not a tree")
+	cgo := flags.Bool("cgo", build.Default.CgoEnabled, "cgo is on (go env CGO_ENABLED=1): files importing \"C\" belong to their package")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
@@ -72,7 +79,7 @@ func RunPackages(args []string) int {
 		fmt.Fprintf(os.Stderr, "collect-scan: %v\n", err)
 		return 2
 	}
-	opts := scanOptions{matcher: matcher}
+	opts := scanOptions{matcher: matcher, cgo: *cgo}
 	for _, tag := range strings.Split(*tags, ",") {
 		if tag = strings.TrimSpace(tag); tag != "" {
 			opts.tags = append(opts.tags, tag)
@@ -129,10 +136,16 @@ func scanDir(dir string, opts scanOptions) (scannedPackage, bool) {
 	pkg := scannedPackage{Dir: abs, GoFiles: []string{}, TestGoFiles: []string{}, XTestGoFiles: []string{}, Tests: []string{}}
 	ctxt := build.Default
 	ctxt.BuildTags = append(append([]string{}, ctxt.BuildTags...), opts.tags...)
+	ctxt.CgoEnabled = opts.cgo
 	bp, err := ctxt.ImportDir(abs, 0)
 	if err != nil {
 		var noGo *build.NoGoError
 		if errors.As(err, &noGo) {
+			// Files left out only because they need cgo: a program go build could build with cgo on, listed with why.
+			if !opts.cgo && bp != nil && importsC(abs, bp.IgnoredGoFiles) {
+				pkg.Skipped = `its Go files use cgo (import "C") and cgo is off: set CGO_ENABLED=1 and install a C compiler (gcc or clang), as go build and go test need`
+				return pkg, true
+			}
 			return pkg, false
 		}
 		pkg.Error = err.Error()
@@ -142,7 +155,8 @@ func scanDir(dir string, opts scanOptions) (scannedPackage, bool) {
 		}
 	}
 	pkg.Name = bp.Name
-	pkg.GoFiles = joinAll(abs, bp.GoFiles)
+	// cgo files are the package's own when cgo is on (go/build lists them apart).
+	pkg.GoFiles = joinAll(abs, append(append([]string{}, bp.GoFiles...), bp.CgoFiles...))
 	pkg.TestGoFiles = joinAll(abs, bp.TestGoFiles)
 	pkg.XTestGoFiles = joinAll(abs, bp.XTestGoFiles)
 	fset := token.NewFileSet()
@@ -189,7 +203,30 @@ func scanDir(dir string, opts scanOptions) (scannedPackage, bool) {
 		}
 	}
 	sort.Strings(pkg.Tests)
+	if !pkg.HasMain && len(pkg.Tests) == 0 && !opts.cgo && importsC(abs, bp.IgnoredGoFiles) {
+		pkg.Skipped = `its main or tests are in files that use cgo (import "C") and cgo is off: set CGO_ENABLED=1 and install a C compiler (gcc or clang), as go build and go test need`
+	}
 	return pkg, true
+}
+
+// importsC reports whether any of the files (names in dir) imports "C": cgo code.
+func importsC(dir string, names []string) bool {
+	fset := token.NewFileSet()
+	for _, name := range names {
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, spec := range f.Imports {
+			if spec.Path.Value == `"C"` {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // filesByName lists a directory's .go files when go/build could not read them: _test.go
