@@ -76,12 +76,26 @@ function humanSummary(result: CollectResult): string {
     for (const run of program.runs) counts.set(run.outcome, (counts.get(run.outcome) ?? 0) + 1);
     const truncated = program.runs.filter((run) => run.truncated === true).length;
     const outcomes = [...counts].map(([outcome, n]) => `${outcome} ${n}`).join(", ");
-    return `${program.name} (${program.kind}): ${outcomes}${truncated > 0 ? ` (${truncated} truncated trace${truncated > 1 ? "s" : ""})` : ""}`;
+    return (
+      `${program.name} (${program.kind}): ${outcomes}` +
+      `${truncated > 0 ? ` (${truncated} truncated trace${truncated > 1 ? "s" : ""})` : ""}${stopNotes(program.runs)}`
+    );
   });
   lines.push(
     `${result.programs.length} program(s); ${result.executed} run(s) executed, ${result.skipped} already recorded.`,
   );
   return lines.join("\n") + "\n";
+}
+
+/** What the runs stopped before they ended say to the reader: how many, and the flag that gives them room. */
+function stopNotes(runs: CollectResult["programs"][number]["runs"]): string {
+  const count = (reason: string) => runs.filter((r) => r.stopReason === reason).length;
+  const notes = [
+    count("deadline") > 0 ? `${count("deadline")} cut at the deadline (raise --timeout)` : "",
+    count("budget") > 0 ? `${count("budget")} still going when the budget ran out` : "",
+    count("hang") > 0 ? `${count("hang")} proven hung by the runtime and stopped` : "",
+  ].filter((n) => n !== "");
+  return notes.length === 0 ? "" : `; ${notes.join("; ")}`;
 }
 
 /** The compiler's first lines: they hold the first error (a batch's tail holds other packages). */

@@ -6,7 +6,7 @@ import { ProgramNameClashError, type ProgramSpec } from "../corpus/index.js";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
 import type { TracedRunResult } from "./traced-run.js";
 import { parseConfigKey, type Strategy } from "./strategy.js";
-import type { RunOutcome, RunSummary } from "./types.js";
+import type { RunOutcome, RunSummary, StopReason } from "./types.js";
 
 /** What a traced run may add to its record (absent: NULL, as for a run that has none). */
 type RunEnding = Partial<Pick<TracedRunResult, "stopReason" | "outputDigest" | "untraced" | "leakProfile">>;
@@ -232,7 +232,8 @@ export function recordedRuns(db: SchedlabDatabase, programId: number, configs: r
   const rows = db
     .prepare(
       `SELECT id, run_index AS idx, config, outcome, exit_code AS exitCode, wall_ms AS wallMs, trace_path AS tracePath,
-         dump_path AS dumpPath, truncated, strategy, seed FROM runs WHERE program_id = ? ORDER BY config, run_index`,
+         dump_path AS dumpPath, truncated, strategy, seed, stop_reason AS stopReason FROM runs WHERE program_id = ?
+       ORDER BY config, run_index`,
     )
     .all(programId) as {
     id: number;
@@ -246,6 +247,7 @@ export function recordedRuns(db: SchedlabDatabase, programId: number, configs: r
     truncated: number;
     strategy: Strategy;
     seed: number | null;
+    stopReason: StopReason | null;
   }[];
   return rows
     .filter((row) => configs.includes(row.config) && row.outcome !== "build-error")
@@ -261,5 +263,6 @@ export function recordedRuns(db: SchedlabDatabase, programId: number, configs: r
       ...(row.truncated === 1 ? { truncated: true } : {}),
       ...(row.strategy === "plain" ? {} : { strategy: row.strategy }),
       ...(row.seed === null ? {} : { seed: row.seed }),
+      ...(row.stopReason === null ? {} : { stopReason: row.stopReason }),
     }));
 }

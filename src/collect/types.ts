@@ -236,6 +236,8 @@ export interface RunSummary {
   readonly strategy?: Strategy;
   /** The perturbation seed (perturb runs). */
   readonly seed?: number;
+  /** Why the run was stopped before it ended by itself (its deadline, a main program's budget, a proven hang); absent when it ended by itself. */
+  readonly stopReason?: StopReason;
 }
 
 export interface ProgramSummary {
