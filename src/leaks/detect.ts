@@ -134,6 +134,7 @@ export function analyseProgram(program: ProgramRuns, options: DetectOptions = {}
       verdict: judged.verdict,
       gating: judged.gating,
       why: judged.why,
+      evidence: judged.evidence,
       owner: judged.owner,
       wakers: judged.wakers,
       wakesAtSite: judged.wakesAtSite,

@@ -493,6 +493,7 @@ export function findingJson(f: LeakFinding): Record<string, unknown> {
     verdict: f.verdict,
     gating: f.gating,
     why: f.why,
+    evidence: f.evidence,
     owner: f.owner,
     wakers: f.wakers,
     wakesAtSite: f.wakesAtSite,

@@ -5,18 +5,20 @@
 // run (docs/leaks.md, "One rule"). Pure.
 
 import { blockKey } from "./goroutine-fold.js";
-import { processHang, runtimeOf, type ProcessHang } from "./runtime-view.js";
+import { isBlockingWait, processHang, runtimeOf, type ProcessHang } from "./runtime-view.js";
 import {
   isLive,
   NON_USER_WAKER,
   TIMER_WAKER,
   type AnalysedRun,
   type FinalBlock,
+  type Evidence,
   type FinalWait,
   type FindingKind,
   type LeakReason,
   type Owner,
   type ProgramRuns,
+  type TraceEvidence,
   type Verdict,
 } from "./types.js";
 
@@ -51,6 +53,8 @@ export interface RunJudgement {
   readonly gating: boolean;
   /** One sentence: why. */
   readonly why: string;
+  /** What decided it, by kind of evidence. */
+  readonly evidence: Evidence;
 }
 
 /** The rule's conclusion for one goroutine over every run of its program. */
@@ -60,6 +64,8 @@ export interface GoroutineJudgement {
   readonly verdict: Verdict;
   readonly gating: boolean;
   readonly why: string;
+  /** What decided it (the run whose judgement it is), by kind of evidence. */
+  readonly evidence: Evidence;
   readonly owner: Owner;
   /** Goroutines (canonical ids) that woke the same wait in any run; TIMER_WAKER / NON_USER_WAKER for the others. */
   readonly wakers: readonly string[];
@@ -226,9 +232,16 @@ export const RUNTIME_PROOF =
  */
 function judgeOutsideWait(r: AnalysedRun, goroutine: string, wait: FinalWait, owner: Owner): RunJudgement {
   const runId = r.run.runId;
-  const none = { runId, kind: null, verdict: "inconclusive", gating: false, why: "" } as const;
+  const evidence: Evidence = { runtime: null, trace: "outside-wait", source: null };
+  const none = { runId, kind: null, verdict: "inconclusive", gating: false, why: "", evidence } as const;
   if (owner.kind === "background")
-    return { ...none, kind: "background", verdict: "likely", why: BACKGROUND_WHY[owner.why] };
+    return {
+      ...none,
+      kind: "background",
+      verdict: "likely",
+      why: BACKGROUND_WHY[owner.why],
+      evidence: { ...evidence, trace: "owner" },
+    };
   if (owner.kind !== "test") return none;
   // A run that ended by itself ran every test to its end; in a cut run, only a test whose goroutine ended had.
   const finished = r.run.outcome === "ok" || r.run.outcome === "exit-error";
@@ -243,6 +256,7 @@ function judgeOutsideWait(r: AnalysedRun, goroutine: string, wait: FinalWait, ow
     verdict: "proven",
     gating: false,
     why: `${what}; its test ${owner.root} ended without stopping it`,
+    evidence,
   };
 }
 
@@ -250,14 +264,32 @@ function judgeOutsideWait(r: AnalysedRun, goroutine: string, wait: FinalWait, ow
 function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunContext): RunJudgement {
   const runId = r.run.runId;
   const states = r.states;
-  const judgement = (kind: FindingKind | null, verdict: Verdict, gating: boolean, why: string): RunJudgement => ({
-    runId,
-    kind,
-    verdict,
-    gating,
-    why,
-  });
-  if (c.owner.kind === "background") return judgement("background", "likely", false, BACKGROUND_WHY[c.owner.why]);
+  const seenByRuntime = runtimeOf(r.run, goroutine);
+  const runtime: Evidence["runtime"] =
+    r.run.stop === "hang"
+      ? "hang"
+      : seenByRuntime?.leaked === true
+        ? "leaked"
+        : seenByRuntime !== null && r.run.runtime?.source === "leak-profile" && isBlockingWait(seenByRuntime.wait)
+          ? "reachable"
+          : null;
+  const source: Evidence["source"] =
+    c.source?.signal === true
+      ? "signal"
+      : c.source?.context === true
+        ? "context"
+        : c.source?.timer === true
+          ? "timer"
+          : null;
+  const judgement = (
+    kind: FindingKind | null,
+    verdict: Verdict,
+    gating: boolean,
+    why: string,
+    trace: TraceEvidence,
+  ): RunJudgement => ({ runId, kind, verdict, gating, why, evidence: { runtime, trace, source } });
+  if (c.owner.kind === "background")
+    return judgement("background", "likely", false, BACKGROUND_WHY[c.owner.why], "owner");
 
   // A daemon: main parks here for the program's lifetime, by design (select {}, a wait for a signal).
   if (
@@ -271,12 +303,13 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
       "inconclusive",
       false,
       `main parks here for the program's lifetime (${block.reason === "forever" ? "select {}" : "a wait for a signal"}): a daemon, not a leak`,
+      "lifetime",
     );
 
   // The runtime's proof: nothing running and no global can reach what it waits on.
-  if (runtimeOf(r.run, goroutine)?.leaked === true) {
-    if (c.hang !== null) return judgement("deadlock", "proven", true, `${RUNTIME_PROOF}; ${c.hang.why}`);
-    return judgement("leak", "proven", true, RUNTIME_PROOF);
+  if (runtime === "leaked") {
+    if (c.hang !== null) return judgement("deadlock", "proven", true, `${RUNTIME_PROOF}; ${c.hang.why}`, "hung");
+    return judgement("leak", "proven", true, RUNTIME_PROOF, "never-woken");
   }
 
   // Alive: a timer, a ticker or a context can still end this wait.
@@ -289,7 +322,7 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
           : c.source?.context === true
             ? "the wait has a context case"
             : "the wait has a timer case";
-    if (states.cut) return judgement(null, "inconclusive", false, `${by}; the run was cut while it waited`);
+    if (states.cut) return judgement(null, "inconclusive", false, `${by}; the run was cut while it waited`, "cut");
     // A one-shot timer wait never seen firing there ends by itself if its timer is live
     // (time.After) and never if it was already spent (a drain of t.C after Stop): listed, never counted.
     const loops = c.wakes.count > 0 || c.source?.context === true || c.source?.signal === true;
@@ -299,6 +332,7 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
         "inconclusive",
         false,
         `${by} that never fired there: it ends by itself if the timer is live (time.After), never if it was already spent (a drain of t.C after Stop)`,
+        "never-woken",
       );
     const owner = c.owner.kind === "main" ? "the program" : `its test ${c.owner.root}`;
     return judgement(
@@ -306,13 +340,21 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
       "proven",
       false,
       `${by}, so it is alive, not blocked; ${owner} ended without stopping it`,
+      c.wakes.timer > 0 ? "timer-woken" : "never-woken",
     );
   }
 
-  if (c.hang !== null) return judgement("deadlock", c.hang.proven ? "proven" : "likely", true, c.hang.why);
+  if (c.hang !== null)
+    return judgement(
+      "deadlock",
+      c.hang.proven ? "proven" : "likely",
+      true,
+      c.hang.proven ? c.hang.why : `${c.hang.why}; ${NO_RUNTIME_PROOF}`,
+      "hung",
+    );
   // select {} and nil channels: nothing can ever wake the wait, whoever is still running.
   if (block.reason === "forever")
-    return judgement("leak", "proven", true, "select {} or a nil channel: nothing can wake this wait");
+    return judgement("leak", "proven", true, "select {} or a nil channel: nothing can wake this wait", "never-woken");
 
   // Who woke this wait elsewhere, and where they stood when this run's trace stopped.
   const live = c.wakes.wakers.filter(
@@ -324,16 +366,23 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
       w === NON_USER_WAKER
         ? "runtime or library code woke it there before"
         : `${w} woke it there before and was still ${states.ends.get(w)} when the trace stopped`;
-    return judgement("inconclusive", "inconclusive", false, where);
+    return judgement("inconclusive", "inconclusive", false, where, "waker-live");
   }
   if (states.cut) {
     if (block.blockedNs < c.cutFraction * states.tracedNs)
-      return judgement("inconclusive", "inconclusive", false, "blocked only shortly before the deadline cut the run");
+      return judgement(
+        "inconclusive",
+        "inconclusive",
+        false,
+        "blocked only shortly before the deadline cut the run",
+        "cut",
+      );
     return judgement(
       "leak",
       "likely",
       false,
       "blocked for most of a run the deadline cut (not counted by --fail-on-leak on its own)",
+      "cut",
     );
   }
   // The goroutines seen waking it are a sample: if any goroutine of the same owner was
@@ -347,8 +396,30 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
       false,
       `${sibling}, of the same ${c.owner.kind === "main" ? "program" : "test"}, was still ` +
         `${states.ends.get(sibling)} when the trace stopped and may have been about to wake it`,
+      "waker-live",
     );
   }
+  // The runtime found what it waits on still reachable, and something that could reach it is
+  // alive (a goroutine of its owner, or a background one such as a pool's purger): it may yet
+  // be woken, so it is not blocked forever — alive after its test, or undecided.
+  if (runtime === "reachable") {
+    const keeper = liveKeeper(states, goroutine);
+    if (keeper !== null) {
+      const why =
+        `the runtime found what it waits on still reachable (from a global or a live goroutine), and ${keeper} ` +
+        `was still ${states.ends.get(keeper)}: it may yet be woken, so it is not blocked forever`;
+      if (c.owner.kind === "test" && ownerEnded(r, c.owner.root))
+        return judgement(
+          "outlived",
+          "likely",
+          false,
+          `${why}; its test ${c.owner.root} ended without stopping it`,
+          "waker-live",
+        );
+      return judgement("inconclusive", "inconclusive", false, why, "waker-live");
+    }
+  }
+  const missing = runtime === "reachable" ? REACHABLE_NOT_PROVEN : NO_RUNTIME_PROOF;
   const partners = c.wakes.wakers.filter((w) => w !== TIMER_WAKER && states.seen.has(w));
   if (partners.length > 0) {
     const blocked = partners.filter((w) => states.ends.get(w) === "blocked");
@@ -356,14 +427,41 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
       blocked.length > 0
         ? `it waits for ${blocked[0]}, which is itself blocked`
         : `${partners[0]}, which woke it there before, had ended`;
-    return judgement("leak", "proven", true, why);
+    return judgement("leak", "likely", true, `${why}; ${missing}`, "wakers-gone");
   }
   return judgement(
     "leak",
     "likely",
     true,
-    c.wakes.count > 0 ? "its earlier wakers never ran in this run" : "never woken from this wait in any run",
+    `${c.wakes.count > 0 ? "its earlier wakers never ran in this run" : "never woken from this wait in any run"}; ${missing}`,
+    "never-woken",
   );
+}
+
+/** What a likely verdict lacks when no leak profile showed the goroutine. */
+export const NO_RUNTIME_PROOF = "not proven: no goroutine leak profile showed it (Go 1.26 or newer takes one)";
+
+/** What a likely verdict lacks when the leak profile found its wait reachable. */
+export const REACHABLE_NOT_PROVEN =
+  "not proven: the runtime found what it waits on still reachable from a global, though nothing live was seen to wake it";
+
+/**
+ * A goroutine alive when the trace stopped that could still reach what `goroutine` waits on:
+ * one of its owner's (the same root), or a background one (package state, init, TestMain);
+ * null when none is.
+ */
+function liveKeeper(states: AnalysedRun["states"], goroutine: string): string | null {
+  const root = rootOf(goroutine);
+  for (const [id, end] of states.ends) {
+    if (id === goroutine || !isLive(end)) continue;
+    if (rootOf(id) === root || ownerOf(id).kind === "background") return id;
+  }
+  return null;
+}
+
+/** Whether the owner test `root` had ended in run `r`: the run ran its tests to the end, or the test's goroutine ended. */
+function ownerEnded(r: AnalysedRun, root: string): boolean {
+  return finishedRun(r) || r.states.ends.get(root) === "ended";
 }
 
 /** The run ended by itself (its program returned, or its tests ran to the end). */
@@ -400,13 +498,19 @@ function strongest(
     j.kind === "leak" && !j.gating ? "cut-leak" : j.kind;
   if (judgements.some((j) => j.kind === "background")) {
     const j = judgements.find((x) => x.kind === "background") as RunJudgement;
-    return { kind: "background", verdict: j.verdict, gating: false, why: j.why };
+    return { kind: "background", verdict: j.verdict, gating: false, why: j.why, evidence: j.evidence };
   }
   for (const level of STRENGTH) {
     const matching = judgements.filter((j) => bucket(j) === level);
     if (matching.length === 0) continue;
     const best = [...matching].sort((a, b) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b.verdict))[0];
-    return { kind: best.kind as FindingKind, verdict: best.verdict, gating: best.gating, why: best.why };
+    return {
+      kind: best.kind as FindingKind,
+      verdict: best.verdict,
+      gating: best.gating,
+      why: best.why,
+      evidence: best.evidence,
+    };
   }
   return null;
 }

@@ -195,8 +195,54 @@ export interface ProgramRuns {
 export const FINDING_KINDS = ["leak", "deadlock", "outlived", "background", "inconclusive"] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
-/** How sure a finding is: proven (a hang, or every waker gone), likely (never woken anywhere), inconclusive. */
+/**
+ * How sure a finding is: proven (a proof — the runtime's leak profile, a hang of every
+ * goroutine of the process, a cycle of waits, a wait nothing can ever end), likely (the trace
+ * and the source say so; the text says which proof is missing), inconclusive.
+ */
 export type Verdict = "proven" | "likely" | "inconclusive";
+
+/**
+ * What the trace says of a goroutine's wait, as evidence (docs/leaks.md, "Evidence"):
+ * hung (the run hung with every user goroutine blocked), never-woken (never woken from this
+ * wait in any run, or a wait nothing can end), wakers-gone (the goroutines that woke it
+ * elsewhere had ended or were blocked), waker-live (one that could wake it was live),
+ * timer-woken (a timer woke it there), cut (the deadline cut the run while it waited),
+ * outside-wait (a network wait or syscall), lifetime (main parked for the program's
+ * lifetime), owner (its owner decided: background).
+ */
+export const TRACE_EVIDENCE = [
+  "hung",
+  "never-woken",
+  "wakers-gone",
+  "waker-live",
+  "timer-woken",
+  "cut",
+  "outside-wait",
+  "lifetime",
+  "owner",
+] as const;
+export type TraceEvidence = (typeof TRACE_EVIDENCE)[number];
+
+/** What the runtime's leak profile says of a goroutine (null: no profile showed it). */
+export const RUNTIME_EVIDENCE = ["leaked", "reachable", "hang"] as const;
+export type RuntimeEvidence = (typeof RUNTIME_EVIDENCE)[number];
+
+/** What the source says can end a wait besides another goroutine (null: nothing, or sources not read). */
+export const SOURCE_EVIDENCE = ["timer", "context", "signal"] as const;
+export type SourceEvidence = (typeof SOURCE_EVIDENCE)[number];
+
+/**
+ * The evidence behind a verdict, by kind (docs/leaks.md, "Evidence"): the runtime's — leaked
+ * (the garbage collector proved it blocked on something no running goroutine or global can
+ * reach), reachable (blocked, but what it waits on was still reachable), hang (the run agent
+ * stopped the process because goroutine 1 could never go on); the trace's; the source's.
+ */
+export interface Evidence {
+  readonly runtime: RuntimeEvidence | null;
+  readonly trace: TraceEvidence;
+  readonly source: SourceEvidence | null;
+}
 
 /** Who a goroutine belongs to, read from the root of its canonical id. */
 export type Owner =

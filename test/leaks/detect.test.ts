@@ -132,8 +132,14 @@ describe("runGoroutineStates and detectLeaks", () => {
     const neverBlocks = run([...start, ["GoEnd", 7, 4], mainEnds], "ok", 2);
     const [finding] = detectLeaks({ program: "p", runs: [leaking, woken, neverBlocks] });
     expect(finding).toMatchObject({ runsSeen: 3, runsBlocked: 1, runsWoken: 1, wakesAtSite: 1, wakers: ["main.main"] });
-    // main woke it in the other run and had ended in this one: its partner is gone.
-    expect(finding).toMatchObject({ kind: "leak", verdict: "proven", gating: true });
+    // main woke it in the other run and had ended in this one: its partner is gone — likely, not proven without the runtime.
+    expect(finding).toMatchObject({
+      kind: "leak",
+      verdict: "likely",
+      gating: true,
+      evidence: { runtime: null, trace: "wakers-gone", source: null },
+    });
+    expect(finding.why).toMatch(/not proven: no goroutine leak profile/);
     expect(finding.blockedFraction).toBeCloseTo(1 / 3, 12);
     // 1 unblock in 2 trials: P(X ≤ 1) = 1 − p² = 0.05 at p = √0.95.
     expect(finding.pUnblockUpper).toBeCloseTo(Math.sqrt(0.95), 8);
@@ -218,9 +224,9 @@ describe("runGoroutineStates and detectLeaks", () => {
       });
       expect(byLiveMain).toMatchObject({ kind: "inconclusive", gating: false });
       expect(byLiveMain.why).toContain("main.main woke it there before and was still sleeping");
-      // Woken by main each time, and main returned: its partner is gone, a proven leak.
+      // Woken by main each time, and main returned: its partner is gone, a leak (likely without the runtime's proof).
       const [byEndedMain] = detectLeaks({ program: "p", runs: [run([...loop(1), ["GoEnd", 1, 104]], "ok")] });
-      expect(byEndedMain).toMatchObject({ kind: "leak", verdict: "proven", gating: true });
+      expect(byEndedMain).toMatchObject({ kind: "leak", verdict: "likely", gating: true });
     },
   );
 
@@ -330,7 +336,8 @@ describe("runGoroutineStates and detectLeaks", () => {
     );
     expect(detectLeaks({ program: "p", runs: [woken, senderGone] })[0]).toMatchObject({
       kind: "leak",
-      verdict: "proven",
+      verdict: "likely",
+      evidence: { trace: "wakers-gone" },
     });
   });
 

@@ -19,6 +19,7 @@ const FINDING: LeakFinding = {
   verdict: "proven",
   gating: true,
   why: "TestPool/go_without_wait, which woke it there before, had ended",
+  evidence: { runtime: "leaked", trace: "wakers-gone", source: null },
   owner: { kind: "test", root: "TestPool" },
   wakers: ["TestPool/pool.TestPool.func2@pool_test.go:11#0"],
   wakesAtSite: 0,
