@@ -164,7 +164,14 @@ export function labelProblems(program: ProgramSpec, manifest: Manifest): string[
     }
   });
   problems.push(...flakyTestProblems(program, manifest));
+  problems.push(...failureTestProblems(program, manifest));
   return problems;
+}
+
+/** True when one of the program's `_test.go` files declares the top-level function of `test` ("TestX" of "TestX/sub"). */
+function declaresTest(program: ProgramSpec, test: string): boolean {
+  const top = test.split("/")[0];
+  return program.testFiles.some((f) => new RegExp(`^func\\s+${top}\\s*\\(`, "m").test(readFileSync(f, "utf8")));
 }
 
 /** A flaky program is a test program, and each of its `flakyTests` names a test function declared in its `_test.go` files. */
@@ -172,11 +179,22 @@ function flakyTestProblems(program: ProgramSpec, manifest: Manifest): string[] {
   if (manifest.outcome !== "flaky") return [];
   if (manifest.kind !== "test")
     return [`outcome flaky needs a test program (flakyTests name tests), got kind "${manifest.kind}"`];
-  const testSources = program.testFiles.map((f) => readFileSync(f, "utf8"));
-  return (manifest.flakyTests ?? []).flatMap((name, i) => {
-    const top = name.split("/")[0];
-    const declared = testSources.some((text) => new RegExp(`^func\\s+${top}\\s*\\(`, "m").test(text));
-    return declared ? [] : [`flakyTests[${i}]: no func ${top} in the program's _test.go files`];
+  return (manifest.flakyTests ?? []).flatMap((name, i) =>
+    declaresTest(program, name)
+      ? []
+      : [`flakyTests[${i}]: no func ${name.split("/")[0]} in the program's _test.go files`],
+  );
+}
+
+/** An expected failure of a test program names one of its tests; a main program's names none (test null). */
+function failureTestProblems(program: ProgramSpec, manifest: Manifest): string[] {
+  return (manifest.failures ?? []).flatMap(({ test }, i) => {
+    if (manifest.kind === "main")
+      return test === null ? [] : [`failures[${i}]: a main program has no tests, so test must be null, got "${test}"`];
+    if (test === null) return [`failures[${i}]: a test program's failure names its test, got null`];
+    return declaresTest(program, test)
+      ? []
+      : [`failures[${i}]: no func ${test.split("/")[0]} in the program's _test.go files`];
   });
 }
 

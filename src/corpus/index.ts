@@ -16,7 +16,14 @@ export {
   selectProgramsByName,
 } from "./discover.js";
 export type { Discovery, DiscoverOptions, ResolvedPattern, ScannedPackage, ScanOptions } from "./discover.js";
-export { creatorMatches, enclosingFunction, hasGoStatement, siteProblem } from "./sites.js";
+export {
+  callsStandardLibrary,
+  creatorMatches,
+  enclosingFunction,
+  hasGoStatement,
+  siteProblem,
+  standardLibraryImports,
+} from "./sites.js";
 export {
   checkCorpus,
   labelProblems,

@@ -8,8 +8,10 @@ import type { ProgramKind } from "../core/index.js";
  * "potential-deadlock": every run ends cleanly (nothing hangs or leaks on any schedule),
  * yet the runs take locks in a pattern that could deadlock on another interleaving (a
  * lock-order cycle, a recursive read lock); its expected entries are all potential deadlocks.
+ * "fail": tests that fail on every schedule, for reasons the scheduler has no part in; the
+ * manifest lists them in `failures`.
  */
-export const OUTCOMES = ["clean", "leak", "deadlock", "race", "panic", "flaky", "potential-deadlock"] as const;
+export const OUTCOMES = ["clean", "leak", "deadlock", "race", "panic", "flaky", "potential-deadlock", "fail"] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /**
@@ -30,8 +32,39 @@ export const BLOCK_REASONS = [
   "sync.(*Cond).Wait",
   "sleep",
   "forever",
+  "network",
+  "syscall",
 ] as const;
 export type ExpectedBlockReason = (typeof BLOCK_REASONS)[number];
+
+/**
+ * Waits that end by themselves when the outside world acts (a connection arrives, a system
+ * call returns): a goroutine in one is never blocked for ever, so an entry with such a
+ * reason is always `finding: "outlived"` (a server goroutine that outlives its test).
+ */
+export const OUTLIVED_ONLY_REASONS: readonly ExpectedBlockReason[] = ["network", "syscall"];
+
+/**
+ * How an expected failure shows: "fail", the test reports failure (t.Error, t.Fatal, an
+ * Example's output mismatch); "panic", a Go panic; "fatal", a runtime fatal error
+ * ("fatal error: concurrent map writes") or a fatal signal ("SIGSEGV: segmentation violation").
+ */
+export const FAILURE_KINDS = ["fail", "panic", "fatal"] as const;
+export type ExpectedFailureKind = (typeof FAILURE_KINDS)[number];
+
+/**
+ * A failure expected on every schedule, the manifest's counterpart of collect's
+ * `TestFailure` (src/collect/types.ts) with fatal errors told apart from panics.
+ */
+export interface ExpectedFailure {
+  /** The test as `go test -run` names it ("TestX", "TestX/sub", "ExampleX"); null for a main program. */
+  readonly test: string | null;
+  readonly kind: ExpectedFailureKind;
+  /** A substring expected in the failure's message ("want 3 items, got 2", "concurrent map writes"). */
+  readonly message?: string;
+  /** True when it happens only under the execution tracer (untraced, the test passes). */
+  readonly tracerInduced?: boolean;
+}
 
 /**
  * A goroutine the program is expected to leave blocked (leak), hang on (deadlock), or,
@@ -81,6 +114,8 @@ export interface Manifest {
    * schedules, named as `go test -run` names them ("TestX", "TestX/sub").
    */
   readonly flakyTests?: readonly string[];
+  /** Failures expected on every schedule, with any outcome; required and non-empty with outcome "fail". */
+  readonly failures?: readonly ExpectedFailure[];
 }
 
 export const MANIFEST_FILE = "schedlab.json";
@@ -133,6 +168,10 @@ export function manifestProblems(value: unknown): string[] {
         problems.push(`expected[${i}].finding must be one of ${FINDING_KINDS.join(", ")} when present`);
       if (g.finding === "outlived" && g.site === null)
         problems.push(`expected[${i}]: a root goroutine (site null) cannot outlive its own test`);
+      if (OUTLIVED_ONLY_REASONS.includes(g.reason as ExpectedBlockReason) && g.finding !== "outlived")
+        problems.push(
+          `expected[${i}]: reason ${JSON.stringify(g.reason)} needs finding "outlived" (network and syscall waits end by themselves)`,
+        );
       problems.push(...potentialDeadlockProblems(g, i, m.outcome));
     });
     if (
@@ -144,6 +183,7 @@ export function manifestProblems(value: unknown): string[] {
     if (m.outcome === "clean" && m.expected.length > 0) problems.push("a clean program expects no blocked goroutines");
   }
   problems.push(...flakyTestsProblems(m.outcome, m.flakyTests));
+  problems.push(...failuresProblems(m.outcome, m.failures));
   return problems;
 }
 
@@ -187,4 +227,31 @@ function flakyTestsProblems(outcome: unknown, flakyTests: unknown): string[] {
           `flakyTests[${i}] must be a test name as go test -run takes it ("TestX", "TestX/sub"), got ${JSON.stringify(name)}`,
         ],
   );
+}
+
+/** `failures` is allowed with any outcome and required non-empty with outcome "fail"; each entry is checked. */
+function failuresProblems(outcome: unknown, failures: unknown): string[] {
+  if (failures === undefined)
+    return outcome === "fail" ? [`outcome fail needs failures, a non-empty array of expected failures`] : [];
+  if (!Array.isArray(failures)) return ["failures must be an array of expected failures when present"];
+  if (outcome === "fail" && failures.length === 0)
+    return [`outcome fail needs failures, a non-empty array of expected failures`];
+  return failures.flatMap((f: unknown, i: number) => failureProblems(f, i));
+}
+
+function failureProblems(value: unknown, i: number): string[] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [`failures[${i}] is not an object`];
+  const f = value as Record<string, unknown>;
+  const problems: string[] = [];
+  if (f.test !== null && (typeof f.test !== "string" || !TEST_NAME.test(f.test)))
+    problems.push(
+      `failures[${i}].test must be a test name as go test -run takes it ("TestX", "ExampleX") or null (a main program), got ${JSON.stringify(f.test)}`,
+    );
+  if (!FAILURE_KINDS.includes(f.kind as ExpectedFailureKind))
+    problems.push(`failures[${i}].kind must be one of ${FAILURE_KINDS.join(", ")}, got ${JSON.stringify(f.kind)}`);
+  if (f.message !== undefined && (typeof f.message !== "string" || f.message === ""))
+    problems.push(`failures[${i}].message must be a non-empty string when present`);
+  if (f.tracerInduced !== undefined && typeof f.tracerInduced !== "boolean")
+    problems.push(`failures[${i}].tracerInduced must be true or false when present`);
+  return problems;
 }

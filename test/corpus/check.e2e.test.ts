@@ -464,7 +464,7 @@ describe("corpus check on a broken fixture corpus", () => {
 
   it("reports manifest problems", () => {
     expect(problemsOf(report, "bad/manifest")).toEqual([
-      'manifest: outcome must be one of clean, leak, deadlock, race, panic, flaky, potential-deadlock, got "flaky-ish"',
+      'manifest: outcome must be one of clean, leak, deadlock, race, panic, flaky, potential-deadlock, fail, got "flaky-ish"',
       "manifest: description must be a non-empty string",
       "manifest: timeoutMs must be a positive integer (milliseconds) when present",
     ]);
