@@ -167,9 +167,14 @@ export function budgetedRun(input: BudgetedRunInput): BudgetedRun | null {
     testCount: input.testCount,
   });
   if (input.plainMsPerIteration === null) {
-    if (input.kind === "main" && Math.max(remaining, floorMs) < configured)
-      return { deadlineMs: Math.max(remaining, floorMs), cause: "budget" };
-    return { deadlineMs: configured, cause: "deadline" };
+    if (input.kind === "test") return { deadlineMs: configured, cause: "deadline" };
+    // A main program that has never exited runs for what is left of its budget (a daemon
+    // would never exit), unless --timeout or its manifest cut it sooner.
+    const budget = Math.max(remaining, floorMs);
+    const asked = input.givenMs === null ? input.manifestMs : runTimeoutMs(input.givenMs, input.manifestMs);
+    return asked !== undefined && asked <= budget
+      ? { deadlineMs: asked, cause: "deadline" }
+      : { deadlineMs: budget, cause: "budget" };
   }
   const count = input.testCount ?? 1;
   const expected =

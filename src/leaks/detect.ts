@@ -118,7 +118,14 @@ export function analyseProgram(program: ProgramRuns, options: DetectOptions = {}
       s.finalBlocks.get(goroutine) ?? s.finalWaits.get(goroutine);
     const blocked = states.filter((s) => finalOf(s) !== undefined);
     const blocks = blocked.map((s) => finalOf(s) as FinalBlock | FinalWait);
-    const reason: FinalReason = mode(blocks.map((b) => b.reason));
+    // Its reason and site are those of the runs that support its kind (a goroutine an
+    // outlived finding saw in a network wait may have ended other runs in a lock).
+    const byRun = new Map(program.runs.map((r) => [r.states, r.run.runId]));
+    const supporting = new Set(judged.runs.filter((j) => j.kind === judged.kind).map((j) => j.runId));
+    const telling = blocked
+      .filter((s) => supporting.has(byRun.get(s) ?? -1))
+      .map((s) => finalOf(s) as FinalBlock | FinalWait);
+    const reason: FinalReason = mode((telling.length > 0 ? telling : blocks).map((b) => b.reason));
     const blockingSite = mode(blocks.filter((b) => b.reason === reason).map((b) => b.blockingSite));
     const key = blockKey(reason, blockingSite);
     const wokenThere = (s: RunGoroutineStates): boolean => (s.wakes.get(goroutine)?.get(key)?.count ?? 0) > 0;

@@ -183,7 +183,7 @@ export function judgeProgram(program: ProgramRuns, options: RuleOptions = {}): G
     for (const r of runs) {
       const outside = r.states.finalWaits.get(goroutine);
       if (outside !== undefined) {
-        judgements.push(judgeOutsideWait(r, goroutine, outside, owner));
+        judgements.push(judgeOutsideWait(r, goroutine, outside, owner, cutFraction));
         continue;
       }
       const block = r.states.finalBlocks.get(goroutine);
@@ -230,7 +230,13 @@ export const RUNTIME_PROOF =
  * server or connection never shut down. Main programs' are not findings: the process's exit
  * ends them, as it does a daemon's.
  */
-function judgeOutsideWait(r: AnalysedRun, goroutine: string, wait: FinalWait, owner: Owner): RunJudgement {
+function judgeOutsideWait(
+  r: AnalysedRun,
+  goroutine: string,
+  wait: FinalWait,
+  owner: Owner,
+  cutFraction: number,
+): RunJudgement {
   const runId = r.run.runId;
   const evidence: Evidence = { runtime: null, trace: "outside-wait", source: null };
   const none = { runId, kind: null, verdict: "inconclusive", gating: false, why: "", evidence } as const;
@@ -246,6 +252,16 @@ function judgeOutsideWait(r: AnalysedRun, goroutine: string, wait: FinalWait, ow
   // A run that ended by itself ran every test to its end; in a cut run, only a test whose goroutine ended had.
   const finished = r.run.outcome === "ok" || r.run.outcome === "exit-error";
   if (!finished && r.states.ends.get(owner.root) !== "ended") return none;
+  // Still there after the run settled? The leak profile taken at the end sees every goroutine
+  // of the process: one it no longer shows waiting had finished its wait (a connection closing).
+  const view = r.run.runtime;
+  if (view?.source === "leak-profile" && view.taken === "end") {
+    const seen = runtimeOf(r.run, goroutine);
+    if (seen === null || (seen.wait !== "IO wait" && seen.wait !== "syscall")) return none;
+  } else if (wait.reason === "syscall" && wait.blockedNs < cutFraction * r.states.tracedNs) {
+    // A system call is usually a passing moment (a write, a close): only a long one is a wait.
+    return none;
+  }
   const what =
     wait.reason === "network"
       ? `it waits on the network at ${wait.blockingSite ?? "a standard-library frame"} (a server or connection never shut down)`

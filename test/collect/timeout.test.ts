@@ -88,8 +88,9 @@ describe("budgetedRun", () => {
 
   it("runs a main program that has never exited for what is left of its budget (a daemon), at least 2 s", () => {
     const main = { ...hunt, kind: "main" } as const;
-    expect(budgetedRun(main)).toEqual({ deadlineMs: 10_000, cause: "deadline" });
+    expect(budgetedRun(main)).toEqual({ deadlineMs: 20_000, cause: "budget" });
     expect(budgetedRun({ ...main, givenMs: 600_000 })).toEqual({ deadlineMs: 20_000, cause: "budget" });
+    expect(budgetedRun({ ...main, givenMs: 5_000 })).toEqual({ deadlineMs: 5_000, cause: "deadline" });
     expect(budgetedRun({ ...main, givenMs: 600_000, remainingBudgetMs: 500 })).toEqual({
       deadlineMs: 2_000,
       cause: "budget",
