@@ -45,6 +45,8 @@ export { PERTURB_SEED_ENV, perturbSeed, writePerturbOverlay } from "./perturb.js
 export type { PerturbPoint } from "./perturb.js";
 export { raceReports } from "./races.js";
 export { parseFailures, TRACER_GOROUTINE_FUNCTION, TRACER_INDUCED_FIX } from "./failures.js";
+export { digestOutput, outputDigest, OUTPUT_DIGEST_LIMITS } from "./output-digest.js";
+export type { OutputDigest, OutputDigestLimits } from "./output-digest.js";
 export {
   selectShard,
   shardOf,
