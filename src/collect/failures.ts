@@ -3,8 +3,9 @@
 // The budget's per-run check (src/collect/budget.ts) turns a failure that plain runs never
 // show into a finding of class "failure" (docs/collect.md, "Stop rule").
 
-import { GOROUTINE_HEADER, isCrashHeader, isCrashStart, TEST_HEADER, TEST_RESULT } from "./output-digest.js";
-import type { TestFailure } from "./types.js";
+import { isCrashStart } from "../model/index.js";
+import { GOROUTINE_HEADER, isCrashHeader, TEST_HEADER, TEST_RESULT } from "./output-digest.js";
+import type { TestFailure, UntracedOutcome } from "./types.js";
 
 /**
  * The execution tracer's own reader goroutine, started by runtime/trace (and so by
@@ -356,6 +357,34 @@ function shortFunction(fn: string): string {
 function fileLine(line: string | undefined): string {
   const match = line === undefined ? null : /^\t(\S+?):(\d+)/.exec(line);
   return match === null ? "" : `${match[1]!.slice(match[1]!.lastIndexOf("/") + 1)}:${match[2]}`;
+}
+
+/** Added to the first line of a crash its untraced rerun did not repeat. */
+export const TRACER_CRASH_NOTE =
+  "crashed only under the execution tracer (the same binary passed when rerun without it)";
+
+/**
+ * Whether a traced run's failures call for a rerun without the tracer: a fatal runtime
+ * error or fatal signal (not a Go panic, which the code raised, and not the deadlock report,
+ * a hang) that is not already known to be the tracer's.
+ */
+export function needsUntracedRerun(failures: readonly TestFailure[]): boolean {
+  return failures.some((f) => f.kind === "fatal" && !f.tracerInduced);
+}
+
+/**
+ * The failures of a traced run, knowing how the same binary ended when rerun once without
+ * the tracer (null: not rerun). When it passed, each fatal crash was the tracer's, not the
+ * code's: it is marked tracerInduced and its message says so on its first line, above the
+ * crash header and stack. Otherwise the failures are as parsed. Pure.
+ */
+export function withUntracedRerun(failures: readonly TestFailure[], untraced: UntracedOutcome | null): TestFailure[] {
+  if (untraced !== "ok") return [...failures];
+  return failures.map((f) => {
+    if (f.kind !== "fatal" || f.tracerInduced) return f;
+    const [first, ...rest] = f.message.split("\n");
+    return { ...f, tracerInduced: true, message: [`${first} — ${TRACER_CRASH_NOTE}`, ...rest].join("\n") };
+  });
 }
 
 /**

@@ -44,7 +44,14 @@ export type { ReplayOptions, ReplayResult } from "./replay.js";
 export { PERTURB_SEED_ENV, perturbSeed, writePerturbOverlay } from "./perturb.js";
 export type { PerturbPoint } from "./perturb.js";
 export { raceReports } from "./races.js";
-export { parseFailures, TRACER_GOROUTINE_FUNCTION, TRACER_INDUCED_FIX } from "./failures.js";
+export {
+  needsUntracedRerun,
+  parseFailures,
+  TRACER_CRASH_NOTE,
+  TRACER_GOROUTINE_FUNCTION,
+  TRACER_INDUCED_FIX,
+  withUntracedRerun,
+} from "./failures.js";
 export { digestOutput, outputDigest, OUTPUT_DIGEST_LIMITS } from "./output-digest.js";
 export type { OutputDigest, OutputDigestLimits } from "./output-digest.js";
 export {

@@ -6,6 +6,7 @@
 // digest"). Pure: chunks in, text out.
 
 import { StringDecoder } from "node:string_decoder";
+import { isCrashStart } from "../model/index.js";
 
 /** The digest's bounds, in characters and lines. */
 export interface OutputDigestLimits {
@@ -62,16 +63,8 @@ export interface OutputDigest {
 export const TEST_HEADER = /^=== (RUN|CONT|NAME|PAUSE)\s+(\S+)/;
 /** A test's result line, indented under its parent's for a subtest. */
 export const TEST_RESULT = /^(\s*)--- (FAIL|PASS|SKIP): (\S+) \(/;
-/** The runtime's names of the signals that kill a Go program (runtime/sigtab_linux_generic.go). */
-const FATAL_SIGNAL =
-  /^(?:SIG(?:SEGV: segmentation violation|BUS: bus error|ABRT: abort|ILL: illegal instruction|FPE: floating-point exception|QUIT: quit|TRAP: trace trap|SYS: bad system call|STKFLT: stack fault)|Signal \d+)$/;
 /** Lines of a crash report that follow its first line (runtime/signal_unix.go), also read as a header should that line be missing. */
 const CRASH_DETAIL = /^(?:unexpected signal during runtime execution|signal arrived during cgo execution)$/;
-
-/** The first line of a Go crash report: a panic, a fatal runtime error, a fatal signal. */
-export function isCrashStart(line: string): boolean {
-  return line.startsWith("panic: ") || line.startsWith("fatal error: ") || FATAL_SIGNAL.test(line);
-}
 
 /** A line that tells of a crash: its first line, or one of the runtime's lines about the signal. */
 export function isCrashHeader(line: string): boolean {

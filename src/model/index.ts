@@ -10,7 +10,7 @@ export {
   type RuleOptions,
   type WaitSource,
 } from "./leak-rule.js";
-export { runEndedByCrash, RUNTIME_DEADLOCK, leakRunOf, type RecordedRun } from "./crash.js";
+export { isCrashStart, runEndedByCrash, RUNTIME_DEADLOCK, leakRunOf, type RecordedRun } from "./crash.js";
 export {
   waitSites,
   loadWaitSites,
