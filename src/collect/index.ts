@@ -137,7 +137,10 @@ export type {
   RunSummary,
   Shard,
   TestFailure,
+  UntracedOutcome,
 } from "./types.js";
+export { untracedRerun, untracedArguments, untracedEnvironment } from "./untraced-rerun.js";
+export type { UntracedRerun, UntracedRerunRequest } from "./untraced-rerun.js";
 export {
   PEERS,
   PEER_FILES,

@@ -122,12 +122,12 @@ describe("what was collected", () => {
     expect(json.flaky.map((f) => [f.program, f.test])).toEqual([["checkout", "TestReserveTwice"]]);
   });
 
-  test("leaks --json is valid against the repository's schema of layout version 3, which rejects a broken copy", async () => {
+  test("leaks --json is valid against the repository's schema of layout version 4, which rejects a broken copy", async () => {
     const validate = leaksJsonValidator();
     const output = JSON.parse((await leaks("--json")).stdout) as Record<string, unknown>;
     expect(validate(output), validate.problems().join("\n")).toBe(true);
-    expect(output.version).toBe(3);
-    expect(validate({ ...output, version: 2 })).toBe(false);
+    expect(output.version).toBe(4);
+    expect(validate({ ...output, version: 3 })).toBe(false);
     const bugs = output.bugs as Record<string, unknown>[];
     expect(validate({ ...output, bugs: [{ ...bugs[0], verdict: "certain" }] })).toBe(false);
   });
@@ -414,7 +414,7 @@ describe("baselines", () => {
 
     const validate = leaksJsonValidator();
     expect(validate(fresh), validate.problems().join("\n")).toBe(true);
-    expect(fresh.counts).toEqual({ leak: 1, outlived: 0, background: 0, potential: 0, race: 0, flaky: 0 });
+    expect(fresh.counts).toEqual({ leak: 1, outlived: 0, background: 0, potential: 0, race: 0, flaky: 0, failing: 0 });
     expect(fresh.baseline?.new.map((n) => n.fingerprint)).toEqual([deadlock?.fingerprint]);
     expect(fresh.baseline?.stale).toEqual([fixed]);
     expect(fresh.baseline?.accepted.find((a) => a.reason === "tracked in #7")).toBeDefined();

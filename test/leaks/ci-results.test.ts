@@ -219,7 +219,9 @@ beforeAll(() => {
       blockedAtCrash: [],
       raceRunsChecked: 0,
       races: [],
+      failing: [],
       flaky: [],
+      crashed: [],
       tracerInduced: [],
     };
   });
@@ -231,7 +233,9 @@ beforeAll(() => {
     blockedAtCrash: [],
     races: [],
     raceRunsChecked: 0,
+    failing: [],
     flaky: [],
+    crashed: [],
     tracerInduced: [],
     withoutRuns: [],
     buildErrors: [],
