@@ -447,8 +447,8 @@ function failingResult(f: FailingFinding, context: CiContext): Omit<CiResult, "b
     severity: "error",
     title: `failing ${f.test ?? "program"} in ${f.program}`,
     message:
-      `${f.test ?? "The program"} failed in every run that finished (${f.runsFailed} run(s)${plain}):\n` +
-      `${f.message === "" ? "(no message)" : f.message}\nReplay: ${f.replay}`,
+      `${f.test ?? "The program"} failed in every run that finished (${f.runsFailed} run(s)${plain}). ` +
+      `Replay: ${f.replay}\n${f.message === "" ? "(no message)" : f.message}`,
     primary,
     related: [],
     stack: [],

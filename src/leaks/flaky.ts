@@ -167,39 +167,53 @@ export function detectTestFailures(
     );
     const first = entry.runs[0]!;
     const plain = entry.runs.filter((r) => r.strategy === "plain").length;
-    const common = {
-      program,
-      test: entry.test,
-      message: entry.first.message,
-      strategies: strategiesOf(entry.runs),
-      run: runRef(first),
-      replay: replayOf(first.runId),
-    };
-    if (passed.length > 0)
+    const strategies = strategiesOf(entry.runs);
+    const run = runRef(first);
+    const replay = replayOf(first.runId);
+    const test = entry.test;
+    const { message, kind } = entry.first;
+    if (passed.length > 0) {
       out.flaky.push({
-        ...common,
-        kind: entry.first.kind,
+        program,
+        test,
+        kind,
+        message,
         runsFailed: entry.runs.length,
         runsPassed: passed.length,
         plainRunsFailed: plain,
+        strategies,
+        run,
+        replay,
       });
-    else if (entry.first.kind === "fail")
+    } else if (kind === "fail") {
+      const cutRunsFailed = entry.runs.filter((r) => r.cut).length;
       out.failing.push({
-        ...common,
+        program,
+        test,
+        message,
         runsFailed: entry.runs.length,
         plainRunsFailed: plain,
-        cutRunsFailed: entry.runs.filter((r) => r.cut).length,
+        cutRunsFailed,
+        strategies,
+        run,
+        replay,
       });
-    else
+    } else {
       out.crashed.push({
-        ...common,
-        kind: entry.first.kind,
-        header: entry.first.message.split("\n")[0] ?? "",
-        stack: crashFrames(entry.first.message),
+        program,
+        test,
+        kind,
+        header: message.split("\n")[0] ?? "",
+        message,
+        stack: crashFrames(message),
         runsCrashed: entry.runs.length,
         plainRunsCrashed: plain,
+        strategies,
         untraced: first.untraced ?? null,
+        run,
+        replay,
       });
+    }
   }
   return { ...out, tracerInduced: detectTracerInduced(program, runs, replayOf) };
 }

@@ -251,13 +251,16 @@ function crashedSection(analysis: LeakAnalysis): string {
         `${rerun === "" ? "" : `; ${rerun}`}`,
       `    ${c.header}`,
       ...c.stack.map((frame) => `        ${frame}`),
-      ...messageLines(c.message, "    ")
+      // What the message says besides the header and the frames: the running tests, when several were.
+      ...c.message
+        .split("\n")
         .slice(1 + c.stack.length)
-        .filter((l) => l.trim() !== ""),
+        .filter((l) => l.trim() !== "")
+        .map((l) => `    ${l.trim()}`),
       `  ${runLine(c.run, c.replay)}`,
     ].join("\n");
   });
-  return `Crashes (a panic or fatal error killed the binary; --fail-on-failing): ${plural(analysis.crashed.length, "crash")}\n\n${blocks.join("\n\n")}`;
+  return `Crashes (a panic or fatal error killed the binary; --fail-on-failing): ${analysis.crashed.length} crash${analysis.crashed.length === 1 ? "" : "es"}\n\n${blocks.join("\n\n")}`;
 }
 
 function flakySection(analysis: LeakAnalysis): string {
