@@ -260,7 +260,8 @@ function crashedSection(analysis: LeakAnalysis): string {
       `  ${runLine(c.run, c.replay)}`,
     ].join("\n");
   });
-  return `Crashes (a panic or fatal error killed the binary; --fail-on-failing): ${analysis.crashed.length} crash${analysis.crashed.length === 1 ? "" : "es"}\n\n${blocks.join("\n\n")}`;
+  const count = `${analysis.crashed.length} crash${analysis.crashed.length === 1 ? "" : "es"}`;
+  return `Crashes (a panic or fatal error killed the binary; --fail-on-failing): ${count}\n\n${blocks.join("\n\n")}`;
 }
 
 function flakySection(analysis: LeakAnalysis): string {
