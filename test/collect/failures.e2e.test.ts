@@ -180,7 +180,9 @@ describe("collect reads a test binary's whole output: each failure class, for wh
     const dir = scratch("failure-classes");
     const db = join(dir, "s.db");
     await collect({
-      paths: ["earlyfail", "examplefail", "poolpanic", "fatalmany", "tracercrash"].map((p) => join(FAILURES, p)),
+      paths: ["earlyfail", "examplefail", "poolpanic", "fatalmany", "tracercrash", "tracercrashmain"].map((p) =>
+        join(FAILURES, p),
+      ),
       runs: 1,
       procs: [2],
       jobs: 2,
@@ -276,6 +278,15 @@ describe("collect reads a test binary's whole output: each failure class, for wh
         message: `SIGABRT: abort — ${TRACER_CRASH_NOTE}\n    tracercrash.TestCrashUnderTracer crash_test.go:18`,
         tracerInduced: true,
       },
+    ]);
+  });
+
+  it("reruns a main program without SCHEDLAB_TRACE, so its harness starts no trace: it passes too", () => {
+    const { digest, untraced } = run("tracercrashmain");
+    expect(digest).toMatch(/^SIGABRT: abort$/m);
+    expect(untraced).toBe("ok");
+    expect(withUntracedRerun(parseFailures(digest), "ok")).toMatchObject([
+      { test: null, kind: "fatal", tracerInduced: true },
     ]);
   });
 });
