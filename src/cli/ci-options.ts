@@ -13,10 +13,13 @@ export const LEAK_FOUND_EXIT_CODE = 3;
 /** Exit code of `--fail-on-race` when -race runs reported a data race (and no leak failed the run first). */
 export const RACE_FOUND_EXIT_CODE = 4;
 
-/** Exit code of `--fail-on-flaky` when a test failed only under a perturbed schedule. */
+/**
+ * Exit code of `--fail-on-flaky` when a test failed only on some schedules, and of
+ * `--fail-on-failing` when a test failed in every run or crashed: tests that fail.
+ */
 export const FLAKY_FOUND_EXIT_CODE = 5;
 
-/** The exit code of each gate: 3 for the leak family, 4 for races, 5 for flaky tests. */
+/** The exit code of each gate: 3 for the leak family, 4 for races, 5 for tests that fail (flaky, failing, crashed). */
 export const EXIT_CODE_OF_GATE: Readonly<Record<Gate, number>> = {
   leak: LEAK_FOUND_EXIT_CODE,
   outlived: LEAK_FOUND_EXIT_CODE,
@@ -24,6 +27,7 @@ export const EXIT_CODE_OF_GATE: Readonly<Record<Gate, number>> = {
   potential: LEAK_FOUND_EXIT_CODE,
   race: RACE_FOUND_EXIT_CODE,
   flaky: FLAKY_FOUND_EXIT_CODE,
+  failing: FLAKY_FOUND_EXIT_CODE,
 };
 
 /**

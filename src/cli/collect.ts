@@ -52,7 +52,7 @@ function explorationLines(e: ExplorationSummary): string {
     if (f.class === "failure") {
       for (const failure of f.check.failures.filter((x) => !x.tracerInduced)) {
         lines.push(
-          `  failure: ${failure.test ?? "(main)"} ${failure.kind === "panic" ? "panicked" : "failed"}: ` +
+          `  failure: ${failure.test ?? "(main)"} ${failure.kind === "panic" ? "panicked" : failure.kind === "fatal" ? "crashed" : "failed"}: ` +
             `${failure.message.split("\n")[0]} (${where}) — replay: ${f.replay}`,
         );
       }

@@ -1,6 +1,6 @@
 // `schedlab hunt <patterns...>`: the one command that gates a Go project in CI. A budgeted
 // collect of the packages go test would test with the same selection flags, ingest, then the
-// leak analysis — bugs, potential deadlocks, data races, flaky tests — printed in a CI format,
+// leak analysis — bugs, potential deadlocks, data races, flaky and failing tests, crashes — printed in a CI format,
 // held against a baseline, and gated with `leaks`' exit codes (docs/ci.md, "One command for CI").
 
 import type { Command } from "commander";
@@ -133,7 +133,7 @@ export function registerHunt(program: Command): void {
     .command("hunt")
     .description(
       "Gate a Go project the way go test runs it: hunt the schedules of the packages it selects for a " +
-        "budget (leaks, deadlocks, data races, flaky tests), print the findings in a CI format, hold them " +
+        "budget (leaks, deadlocks, data races, flaky and failing tests, crashes), print the findings in a CI format, hold them " +
         "against a baseline and fail on the gates asked for (docs/ci.md).",
     )
     .argument(
@@ -187,8 +187,8 @@ export function registerHunt(program: Command): void {
     .option(...REPO_ROOT_FLAG)
     .option(
       "--baseline <file>",
-      "accept the bugs, potential deadlocks, races and flaky tests this baseline lists: shown, but not " +
-        "counted by the gates; entries that match nothing are listed as stale",
+      "accept the bugs, potential deadlocks, races, flaky and failing tests and crashes this baseline lists: shown, " +
+        "but not counted by the gates; entries that match nothing are listed as stale",
     )
     .option(
       "--save-baseline <file>",
@@ -197,7 +197,7 @@ export function registerHunt(program: Command): void {
     .option(
       "--fail-on <gates>",
       `the gates that fail the command: ${GATES.join(", ")}, all, or none to only report; repeatable or ` +
-        `comma-separated (exit 3 leak, outlived, background, potential; 4 race; 5 flaky; default: ` +
+        `comma-separated (exit 3 leak, outlived, background, potential; 4 race; 5 flaky, failing; default: ` +
         `${DEFAULT_HUNT_GATES.join(",")})`,
       collectNames,
     )

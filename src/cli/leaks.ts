@@ -45,6 +45,7 @@ interface LeaksFlags {
   failOnPotential?: boolean;
   failOnRace?: boolean;
   failOnFlaky?: boolean;
+  failOnFailing?: boolean;
   json?: boolean;
   format?: string;
   repoRoot?: string;
@@ -109,6 +110,11 @@ export function registerLeaks(program: Command): void {
       "--fail-on-flaky",
       `exit with code ${FLAKY_FOUND_EXIT_CODE} when a test failed only under a perturbed schedule (for CI)`,
     )
+    .option(
+      "--fail-on-failing",
+      `exit with code ${FLAKY_FOUND_EXIT_CODE} when a test failed in every run that finished, or a panic or fatal error ` +
+        "crashed the binary (not one the execution tracer caused)",
+    )
     .option("--score", "score findings and peer detectors (dump, goleak, leakprofile) against manifest labels")
     .option(
       "--compare <detectors>",
@@ -129,12 +135,12 @@ export function registerLeaks(program: Command): void {
     .option(...REPO_ROOT_FLAG)
     .option(
       "--baseline <file>",
-      "accept the bugs, potential deadlocks, races and flaky tests this baseline lists: shown, but not " +
+      "accept the bugs, potential deadlocks, races, flaky and failing tests and crashes this baseline lists: shown, but not " +
         "counted by the --fail-on gates; entries that match nothing are listed as stale",
     )
     .option(
       "--save-baseline <file>",
-      "write the current bugs, potential deadlocks, races and flaky tests as a baseline (each with a " +
+      "write the current bugs, potential deadlocks, races, flaky and failing tests and crashes as a baseline (each with a " +
         "reason to edit; reasons already in the file, or in --baseline, are kept)",
     )
     .action(async (flags: LeaksFlags) => {
@@ -188,6 +194,7 @@ export function registerLeaks(program: Command): void {
         if (flags.failOnPotential === true) gates.push("potential");
         if (flags.failOnRace === true) gates.push("race");
         if (flags.failOnFlaky === true) gates.push("flaky");
+        if (flags.failOnFailing === true) gates.push("failing");
         // The first failing gate in this order sets the exit code: leaks before races before flaky tests.
         // What the baseline accepted is shown but never counted.
         const failed = gateFailures(analysis, gates, match?.accepted);

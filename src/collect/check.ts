@@ -26,7 +26,7 @@ import {
 } from "../model/index.js";
 import { decodeTrace, type DecodeTap } from "../trace/index.js";
 import type { GoroutineInfo } from "../core/index.js";
-import { parseFailures } from "./failures.js";
+import { parseFailures, withUntracedRerun } from "./failures.js";
 import type { Strategy } from "./strategy.js";
 import type { GoToolchain } from "../go/index.js";
 import type {
@@ -37,6 +37,7 @@ import type {
   RunOutcome,
   StopReason,
   TestFailure,
+  UntracedOutcome,
 } from "./types.js";
 
 /**
@@ -68,6 +69,7 @@ export async function blockedForeverInRun(
     readonly outcome: Exclude<RunOutcome, "build-error">;
     readonly tracePath: string;
     readonly stderrTail?: string;
+    readonly outputDigest?: string | null;
     readonly wallMs?: number | null;
     readonly stopReason?: StopReason | null;
     readonly leakProfile?: RecordedLeakProfile | null;
@@ -78,13 +80,14 @@ export async function blockedForeverInRun(
   decode: TraceDecode = checkDecode(run.tracePath, kind, go),
 ): Promise<BlockedAtEnd[]> {
   const stderr = run.stderrTail ?? "";
+  const digest = run.outputDigest ?? null;
   const leakRun: LeakRun = {
     runId: 0,
     runIndex: 0,
     config: "",
     outcome: run.outcome,
-    runtimeDeadlock: RUNTIME_DEADLOCK.test(stderr),
-    crashed: runEndedByCrash(run.outcome, stderr),
+    runtimeDeadlock: RUNTIME_DEADLOCK.test(stderr) || RUNTIME_DEADLOCK.test(digest ?? ""),
+    crashed: runEndedByCrash(run.outcome, stderr, digest),
     wallMs: run.wallMs ?? null,
     stop: run.stopReason ?? null,
     runtime: runtimeViewOf(run.leakProfile ?? null),
@@ -188,6 +191,10 @@ export async function checkRun(
     readonly tracePath: string | null;
     readonly races: number;
     readonly stderrTail?: string;
+    /** The run's output digest; failures are read from it when there is one, else from the tail. */
+    readonly outputDigest?: string | null;
+    /** How the binary ended when rerun without the tracer (a crash whose rerun passed was the tracer's). */
+    readonly untraced?: UntracedOutcome | null;
     readonly wallMs?: number | null;
     readonly stopReason?: StopReason | null;
     readonly leakProfile?: RecordedLeakProfile | null;
@@ -196,7 +203,8 @@ export async function checkRun(
   go: GoToolchain,
   decode?: TraceDecode,
 ): Promise<RunCheck> {
-  const failures = run.stderrTail === undefined ? [] : parseFailures(run.stderrTail);
+  const output = run.outputDigest ?? run.stderrTail;
+  const failures = output === undefined ? [] : withUntracedRerun(parseFailures(output), run.untraced ?? null);
   if (run.tracePath === null || run.outcome === "build-error")
     return runCheckOf(
       run.outcome,
@@ -211,6 +219,7 @@ export async function checkRun(
         outcome: run.outcome,
         tracePath: run.tracePath,
         stderrTail: run.stderrTail,
+        outputDigest: run.outputDigest,
         wallMs: run.wallMs,
         stopReason: run.stopReason,
         leakProfile: run.leakProfile,

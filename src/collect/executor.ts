@@ -11,7 +11,9 @@ import { recordBuild, recordRun } from "./record.js";
 import type { Strategy } from "./strategy.js";
 import type { DeadlineCause } from "./timeout.js";
 import { tracedRun, type TracedRunResult } from "./traced-run.js";
-import type { BuildResult, NormalizedCollectOptions, RunConfig } from "./types.js";
+import { untracedRerun, type UntracedRerun } from "./untraced-rerun.js";
+import { needsUntracedRerun, parseFailures } from "./failures.js";
+import type { BuildResult, NormalizedCollectOptions, RunConfig, UntracedOutcome } from "./types.js";
 import type { ProgramSpec } from "../corpus/index.js";
 import type { GoToolchain } from "../go/index.js";
 
@@ -72,6 +74,37 @@ export function turns(): <T>(key: string, work: () => Promise<T>) => Promise<T> 
   };
 }
 
+/**
+ * The untraced reruns of one collect: a traced run whose output shows a fatal crash (a fatal
+ * runtime error or signal; needsUntracedRerun) is rerun once without the tracer, at most once
+ * per program and crashing test; a later run with the same crash gets that rerun's outcome.
+ * `after(program, traced, rerun)` gives the outcome for the traced run, or null when it needs
+ * none (or the rerun was aborted).
+ */
+export function untracedReruns(): {
+  after(
+    program: string,
+    traced: Pick<TracedRunResult, "outputDigest" | "stderrTail">,
+    rerun: () => Promise<UntracedRerun | null>,
+  ): Promise<UntracedOutcome | null>;
+} {
+  const made = new Map<string, Promise<UntracedRerun | null>>();
+  return {
+    async after(program, traced, rerun) {
+      const failures = parseFailures(traced.outputDigest ?? traced.stderrTail);
+      if (!needsUntracedRerun(failures)) return null;
+      const crash = failures.find((f) => f.kind === "fatal" && !f.tracerInduced)!;
+      const key = `${program}\0${crash.test ?? ""}`;
+      let pending = made.get(key);
+      if (pending === undefined) {
+        pending = rerun();
+        made.set(key, pending);
+      }
+      return (await pending)?.untraced ?? null;
+    },
+  };
+}
+
 /** The cache key of a build: programs of one package directory and kind share a binary per strategy. */
 function buildKey(target: BuildTarget): string {
   return `${target.kind}\0${target.dir}\0${target.strategy ?? "plain"}`;
@@ -92,6 +125,7 @@ export function collectExecutor(
   const builds = new Map<string, Promise<{ readonly build: BuildResult; readonly wallMs: number }>>();
   const overlays: OverlayCache = new Map();
   const oneAtATime = turns();
+  const rerunsUntraced = untracedReruns();
   const timed = async <T>(start: () => Promise<T>): Promise<{ readonly value: T; readonly wallMs: number }> => {
     const t0 = performance.now();
     const value = await start();
@@ -164,8 +198,9 @@ export function collectExecutor(
     async run({ program, programId, config, index, binary, timeoutMs, seed, deadlineCause }) {
       // go test never runs one package's tests twice at once, and a suite may rely on it (a
       // fixed port, a file it writes beside its source): runs of one directory take turns.
-      const result = await oneAtATime(program.dir, () =>
-        tracedRun({
+      // A crash's untraced rerun is part of its run's turn.
+      const result = await oneAtATime(program.dir, async () => {
+        const traced = await tracedRun({
           kind: program.kind,
           dir: program.dir,
           binary,
@@ -179,8 +214,23 @@ export function collectExecutor(
           seed,
           deadlineCause,
           signal,
-        }),
-      );
+        });
+        if (traced === null) return null;
+        const untraced = await rerunsUntraced.after(program.name, traced, () =>
+          untracedRerun({
+            kind: program.kind,
+            dir: program.dir,
+            binary,
+            testName: program.testName,
+            config,
+            timeoutMs,
+            graceMs: opts.graceMs,
+            env: traced.env,
+            signal,
+          }),
+        );
+        return untraced === null ? traced : { ...traced, untraced };
+      });
       if (result === null) return null;
       const runId = recordRun(db, {
         ...result,

@@ -5,7 +5,7 @@
 import type { ProgramKind } from "../core/index.js";
 import { inTransaction, type SchedlabDatabase } from "../store/index.js";
 import type { Strategy } from "./strategy.js";
-import type { ExplorationSummary, RunCheck, RunOutcome, StopReason } from "./types.js";
+import type { ExplorationSummary, RunCheck, RunOutcome, StopReason, UntracedOutcome } from "./types.js";
 
 export interface ExplorationRow {
   readonly budgetMs: number;
@@ -101,6 +101,7 @@ export interface ExploredRunRow {
   readonly stopReason: StopReason | null;
   readonly stderrTail: string | null;
   readonly outputDigest: string | null;
+  readonly untraced: UntracedOutcome | null;
 }
 
 /** The runs of a program (ordinary collects' too, replays left out), build errors left out. */
@@ -108,7 +109,7 @@ export function exploredRuns(db: SchedlabDatabase, programId: number): ExploredR
   return db
     .prepare(
       `SELECT r.config, r.strategy, r.outcome, r.wall_ms AS wallMs, r.stop_reason AS stopReason,
-         r.stderr_tail AS stderrTail, r.output_digest AS outputDigest
+         r.stderr_tail AS stderrTail, r.output_digest AS outputDigest, r.untraced
        FROM runs r LEFT JOIN run_checks c ON c.run_id = r.id
        WHERE r.program_id = ? AND r.outcome != 'build-error' AND c.replay_of IS NULL`,
     )
@@ -143,6 +144,9 @@ export interface ReplayableRun {
   readonly tracePath: string | null;
   /** The run's stderr (and, for tests, stdout) tail: the failures it shows. */
   readonly stderrTail: string | null;
+  /** The digest of its whole output, when recorded: read for failures before the tail. */
+  readonly outputDigest: string | null;
+  readonly untraced: UntracedOutcome | null;
 }
 
 export function replayableRun(db: SchedlabDatabase, runId: number): ReplayableRun | null {
@@ -150,7 +154,7 @@ export function replayableRun(db: SchedlabDatabase, runId: number): ReplayableRu
     .prepare(
       `SELECT r.id, r.program_id AS programId, p.name AS program, p.kind, p.dir, p.root, p.test_name AS testName,
          p.source_hash AS sourceHash, p.manifest, r.config, r.procs, r.run_index AS "index", r.strategy, r.seed, r.outcome,
-         r.trace_path AS tracePath, r.stderr_tail AS stderrTail
+         r.trace_path AS tracePath, r.stderr_tail AS stderrTail, r.output_digest AS outputDigest, r.untraced
        FROM runs r JOIN programs p ON p.id = r.program_id WHERE r.id = ?`,
     )
     .get(runId) as ReplayableRun | undefined;

@@ -6,7 +6,7 @@
 import { failureKey, stopsHunt, storedCheck } from "./check.js";
 import type { CheckedRunRow, ExplorationRow, ExploredRunRow } from "./exploration-store.js";
 import type { ProgramSpec } from "../corpus/index.js";
-import { parseFailures } from "./failures.js";
+import { parseFailures, withUntracedRerun } from "./failures.js";
 import { parseConfigKey, type Strategy } from "./strategy.js";
 import type {
   BudgetMode,
@@ -113,7 +113,7 @@ export function resumedExploration(
       wallMs: run.wallMs,
       testCount: parseConfigKey(run.config)?.testCount ?? null,
       stopReason: run.stopReason,
-      failures: parseFailures(run.outputDigest ?? run.stderrTail ?? ""),
+      failures: withUntracedRerun(parseFailures(run.outputDigest ?? run.stderrTail ?? ""), run.untraced),
     });
   // The checked runs (not replays) confirming any class, in run order.
   for (const run of recorded.checked) {

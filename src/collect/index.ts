@@ -44,7 +44,16 @@ export type { ReplayOptions, ReplayResult } from "./replay.js";
 export { PERTURB_SEED_ENV, perturbSeed, writePerturbOverlay } from "./perturb.js";
 export type { PerturbPoint } from "./perturb.js";
 export { raceReports } from "./races.js";
-export { parseFailures, TRACER_GOROUTINE_FUNCTION, TRACER_INDUCED_FIX } from "./failures.js";
+export {
+  needsUntracedRerun,
+  parseFailures,
+  TRACER_CRASH_NOTE,
+  TRACER_GOROUTINE_FUNCTION,
+  TRACER_INDUCED_FIX,
+  withUntracedRerun,
+} from "./failures.js";
+export { digestOutput, outputDigest, OUTPUT_DIGEST_LIMITS } from "./output-digest.js";
+export type { OutputDigest, OutputDigestLimits } from "./output-digest.js";
 export {
   selectShard,
   shardOf,
@@ -128,7 +137,10 @@ export type {
   RunSummary,
   Shard,
   TestFailure,
+  UntracedOutcome,
 } from "./types.js";
+export { untracedRerun, untracedArguments, untracedEnvironment } from "./untraced-rerun.js";
+export type { UntracedRerun, UntracedRerunRequest } from "./untraced-rerun.js";
 export {
   PEERS,
   PEER_FILES,

@@ -112,7 +112,12 @@ function findingText(f: ExplorationFinding): string {
     case "failure": {
       const failures = c.failures.filter((x) => !x.tracerInduced);
       const names = [
-        ...new Set(failures.map((x) => `${x.test ?? "(main)"} ${x.kind === "panic" ? "panicked" : "failed"}`)),
+        ...new Set(
+          failures.map(
+            (x) =>
+              `${x.test ?? "(main)"} ${x.kind === "panic" ? "panicked" : x.kind === "fatal" ? "crashed" : "failed"}`,
+          ),
+        ),
       ];
       return names.length === 0
         ? "a test failed"

@@ -143,7 +143,14 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     const originalCheck =
       recorded?.check ??
       (await checkRun(
-        { outcome: run.outcome, tracePath: run.tracePath, races: 0, stderrTail: run.stderrTail ?? undefined },
+        {
+          outcome: run.outcome,
+          tracePath: run.tracePath,
+          races: 0,
+          stderrTail: run.stderrTail ?? undefined,
+          outputDigest: run.outputDigest,
+          untraced: run.untraced,
+        },
         program,
         go,
       ));

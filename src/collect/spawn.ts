@@ -1,8 +1,10 @@
 // Runs one binary as its own process group with a deadline: SIGTERM to the group at
 // deadline + grace, SIGKILL at deadline + 2 × grace; the group is always SIGKILLed
-// once the leader exits so no child survives. stdout/stderr keep a capped tail.
+// once the leader exits so no child survives. stdout/stderr keep a capped tail, and each
+// is read whole into its output digest (what tells failures and crashes, output-digest.ts).
 
 import { spawn } from "node:child_process";
+import { outputDigest } from "./output-digest.js";
 import { outputTail } from "./tail.js";
 
 export interface SpawnRequest {
@@ -32,6 +34,9 @@ export interface SpawnResult {
   readonly stderr: Buffer;
   readonly stdoutBytes: number;
   readonly stderrBytes: number;
+  /** The digests of the whole streams (src/collect/output-digest.ts). */
+  readonly stdoutDigest: string;
+  readonly stderrDigest: string;
   /** Set when the binary could not be started at all. */
   readonly spawnError: string | null;
 }
@@ -50,6 +55,8 @@ export function spawnWithDeadline(request: SpawnRequest): Promise<SpawnResult> {
   const started = performance.now();
   const stdout = outputTail(request.stdoutCap);
   const stderr = outputTail(request.stderrCap);
+  const stdoutDigest = outputDigest();
+  const stderrDigest = outputDigest();
   return new Promise((resolvePromise) => {
     let enforcement: Enforcement = "none";
     const child = spawn(request.command, [...request.args], {
@@ -59,8 +66,14 @@ export function spawnWithDeadline(request: SpawnRequest): Promise<SpawnResult> {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const pid = child.pid;
-    child.stdout.on("data", (chunk: Buffer) => stdout.write(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.write(chunk));
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout.write(chunk);
+      stdoutDigest.write(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr.write(chunk);
+      stderrDigest.write(chunk);
+    });
     const timers: NodeJS.Timeout[] = [];
     const escalate = (signal: "SIGTERM" | "SIGKILL") => {
       if (pid === undefined) return;
@@ -95,6 +108,8 @@ export function spawnWithDeadline(request: SpawnRequest): Promise<SpawnResult> {
         stderr: stderr.bytes(),
         stdoutBytes: stdout.total,
         stderrBytes: stderr.total,
+        stdoutDigest: stdoutDigest.text(),
+        stderrDigest: stderrDigest.text(),
         spawnError,
       });
     };

@@ -151,6 +151,8 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
     keepPeerReports(files.trace, peers);
     const stderr = result.stderr.toString("utf8");
     const output = request.kind === "test" ? `${stderr}\n${result.stdout.toString("utf8")}` : stderr;
+    // What the whole output said of failures and crashes, in the order the tails are kept (stderr, then a test's stdout).
+    const outputDigest = request.kind === "test" ? `${result.stderrDigest}${result.stdoutDigest}` : result.stderrDigest;
     const harnessDump = existsSync(partialDump) ? readFileSync(partialDump, "utf8") : null;
     const outcome = classifyOutcome({
       kind: request.kind,
@@ -158,7 +160,8 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
       exitSignal: result.exitSignal,
       enforcement: result.enforcement,
       harnessStop: harnessDump === null ? null : harnessStopOf(harnessDump),
-      output,
+      // The tails, and the digest: a crash header a megabyte-long traceback pushed out of the tail.
+      output: `${output}\n${outputDigest}`,
     });
 
     let trace: { path: string; sha256: string; bytes: number; complete: boolean; problem: string | null } | null = null;
@@ -187,7 +190,8 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
       writeFileSync(files.dump, result.stderr);
       dumpPath = files.dump;
     }
-    const races = raceReports(stderr);
+    // The reports the digest kept (the first ones, whole) and those in the tail (the last ones).
+    const races = [...new Set([...raceReports(result.stderrDigest), ...raceReports(stderr)])];
     if (races.length > 0)
       writeFileSync(racesFile, races.map((report) => `==================\n${report}\n==================\n`).join(""));
     const spawnNote =
@@ -218,7 +222,7 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
       races: races.length,
       racesPath: races.length > 0 ? racesFile : null,
       stopReason: stopReasonOf(outcome, request.deadlineCause ?? "deadline"),
-      outputDigest: null,
+      outputDigest,
       untraced: null,
       leakProfile: null,
     };

@@ -320,10 +320,22 @@ export interface RunCheck {
 export interface TestFailure {
   /** The test, subtests included ("TestPool/sub"); null when no test is named (a main program's panic). */
   readonly test: string | null;
-  readonly kind: "fail" | "panic";
-  /** The t.Error/t.Fatal lines of a failed test; for a panic, the `panic: …` line and the first user frames. */
+  /**
+   * fail: the test failed; panic: a Go panic; fatal: a fatal runtime error (`fatal error: …`,
+   * not the deadlock report, which is a hang) or a fatal signal (`SIGSEGV: …`). A panic or a
+   * fatal error kills the binary: both are crashes.
+   */
+  readonly kind: "fail" | "panic" | "fatal";
+  /**
+   * The t.Error/t.Fatal lines of a failed test, an Example's got/want; for a crash, its
+   * header line, the crashing goroutine's first user frames and, when several tests were
+   * running, their names.
+   */
   readonly message: string;
-  /** A goroutine leak check that failed only because it saw the execution tracer's own goroutine. */
+  /**
+   * Caused by the execution tracer, not by the code: a goroutine leak check that failed only
+   * because it saw the tracer's own goroutine, or a crash whose untraced rerun passed.
+   */
   readonly tracerInduced: boolean;
 }
 

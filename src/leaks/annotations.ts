@@ -1,6 +1,7 @@
 // `leaks --format github`: the results (ci-results.ts) as GitHub Actions workflow commands,
 // one `::error` / `::warning` line per result, which the runner turns into annotations on
-// the file and line. Proven results (deadlocks, cycles, races, flaky tests) are errors;
+// the file and line. Proven results (deadlocks, cycles, races, flaky and failing tests,
+// crashes) are errors;
 // likely, inconclusive and potential ones warnings; results a baseline accepted notices.
 // Values are escaped as the runner unescapes them: in the message %, CR and LF; in
 // properties also ":" and "," (docs/ci.md, "GitHub annotations"). Pure.
@@ -54,13 +55,26 @@ function annotation(result: CiResult): string {
 }
 
 /**
- * The annotation lines of `results`, then one per program that did not build, and a closing
- * plain line that counts what the gates count: new results (and accepted ones with a baseline).
+ * The annotation lines of `results`, then one per program that did not build, a notice per
+ * failure the tracer caused (not the code's: no gate counts it), and a closing plain line that
+ * counts what the gates count: new results (and accepted ones with a baseline).
  */
 export function githubAnnotations(results: readonly CiResult[], analysis: LeakAnalysis): string {
   const lines = results.map(annotation);
   for (const b of analysis.buildErrors ?? [])
     lines.push(workflowCommand("error", { title: `schedlab: ${b.program} did not build` }, b.output.trim()));
+  for (const t of analysis.tracerInduced)
+    lines.push(
+      workflowCommand(
+        "notice",
+        {
+          title:
+            `schedlab: (tracer-induced) ${t.kind === "fail" ? "failure" : "crash"} in ${t.program}` +
+            `${t.test === null ? "" : ` ${t.test}`}`,
+        },
+        `${t.message}\n(caused by the execution tracer, not by the code; ${t.runs} run(s); ${t.replay})`,
+      ),
+    );
   const fresh = results.filter((r) => r.baselined === null).length;
   const accepted = results.length - fresh;
   lines.push(

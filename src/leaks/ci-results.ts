@@ -1,14 +1,17 @@
 // The findings of an analysis as CI tools take them: one result per bug, potential
-// deadlock, data race and flaky test, each with a rule, a severity from its verdict, its
+// deadlock, data race, flaky test, failing test and crash, each with a rule, a severity from its verdict, its
 // fingerprint, the test it belongs to, a one-line title, the explanation paragraph, a
 // primary place in the repository (where the explained goroutine blocks) and related places
 // (where it was created, whom it waits for, where a lock holder took the lock). SARIF, JUnit
 // and workflow annotations (sarif.ts, junit.ts, annotations.ts) render these; docs/ci.md
 // says what each field becomes. Pure, given the context.
 
-import { goroutineLabel, siteLine, type PotentialDeadlock, type WaitFor } from "../model/index.js";
+import { goroutineLabel, parseFrame, siteLine, type PotentialDeadlock, type WaitFor } from "../model/index.js";
 import type { CiContext } from "./ci-context.js";
 import {
+  crashFingerprint,
+  failedVerb,
+  failingFingerprint,
   flakyFingerprint,
   isTestName,
   raceFingerprint,
@@ -16,7 +19,7 @@ import {
   type CountedKind,
   type CountedVerdict,
 } from "./fingerprints.js";
-import type { FlakyFinding } from "./flaky.js";
+import type { CrashFinding, FailingFinding, FlakyFinding } from "./flaky.js";
 import type { BugReport, LeakAnalysis } from "./from-database.js";
 import type { RaceFinding } from "./race.js";
 import type { SourceLocation } from "./source-paths.js";
@@ -116,6 +119,21 @@ export const CI_RULES: readonly {
     name: "FlakyTest",
     short: "Test flaky under schedule",
     description: "A test that failed or panicked on some schedules and passed on others.",
+  },
+  {
+    kind: "failing",
+    name: "FailingTest",
+    short: "Test failing in every run",
+    description:
+      "A test that failed (t.Error, t.Fatal, an Example's output) in every run that finished, plain runs included.",
+  },
+  {
+    kind: "crash",
+    name: "Crash",
+    short: "Panic or fatal error",
+    description:
+      "A Go panic or a fatal runtime error (a fatal error, a fatal signal) killed the test binary or program in " +
+      "every run of its test; not one the execution tracer caused.",
   },
 ];
 
@@ -361,12 +379,7 @@ function flakyResult(f: FlakyFinding, context: CiContext): Omit<CiResult, "basel
   const primary =
     where !== null
       ? { location: where, site: `${at?.[1]}:${at?.[2]}`, message: `${f.test ?? "the program"} failed here` }
-      : fallback(
-          context,
-          f.program,
-          f.test,
-          `${f.test ?? "the program"} ${f.kind === "panic" ? "panicked" : "failed"}: ${firstLine}`,
-        );
+      : fallback(context, f.program, f.test, `${f.test ?? "the program"} ${failedVerb(f.kind)}: ${firstLine}`);
   const when =
     f.plainRunsFailed === 0
       ? `only under ${[...new Set(f.strategies.map((s) => s.split(" ")[0]))].join(", ")}`
@@ -380,7 +393,7 @@ function flakyResult(f: FlakyFinding, context: CiContext): Omit<CiResult, "basel
     severity: "error",
     title: `flaky ${f.test ?? "program"} in ${f.program}`,
     message:
-      `${f.test ?? "The program"} ${f.kind === "panic" ? "panicked" : "failed"} in ${f.runsFailed} run(s) ` +
+      `${f.test ?? "The program"} ${failedVerb(f.kind)} in ${f.runsFailed} run(s) ` +
       `and passed in ${f.runsPassed} (${when}): ${firstLine}${/[.!?]$/.test(firstLine) ? "" : "."} ` +
       `Replay the first failure: ${f.replay}`,
     primary,
@@ -400,7 +413,109 @@ function flakyResult(f: FlakyFinding, context: CiContext): Omit<CiResult, "basel
   };
 }
 
-/** Every result of `analysis`: bugs, potential deadlocks, races, flaky tests, in that order, each marked when a baseline accepts it. */
+/** Where a test failure points: the `file.go:LINE` its message names first, else the test's declaration. */
+function failurePlace(
+  context: CiContext,
+  program: string,
+  test: string | null,
+  message: string,
+  fallbackMessage: string,
+): CiPlace {
+  const at = FAILURE_AT.exec(message);
+  const where = at === null ? null : context.sources.fileLine(program, at[1], Number(at[2]));
+  return where !== null
+    ? { location: where, site: `${at?.[1]}:${at?.[2]}`, message: `${test ?? "the program"} failed here` }
+    : fallback(context, program, test, fallbackMessage);
+}
+
+function failingResult(f: FailingFinding, context: CiContext): Omit<CiResult, "baselined"> {
+  const firstLine = f.message.split("\n")[0] ?? "";
+  const primary = failurePlace(
+    context,
+    f.program,
+    f.test,
+    f.message,
+    `${f.test ?? "the program"} failed: ${firstLine}`,
+  );
+  const plain = f.plainRunsFailed > 0 ? `, ${f.plainRunsFailed} of them plain` : "";
+  return {
+    rule: "failing",
+    fingerprint: failingFingerprint(f),
+    program: f.program,
+    test: f.test,
+    verdict: "proven",
+    severity: "error",
+    title: `failing ${f.test ?? "program"} in ${f.program}`,
+    message:
+      `${f.test ?? "The program"} failed in every run that finished (${f.runsFailed} run(s)${plain}). ` +
+      `Replay: ${f.replay}\n${f.message === "" ? "(no message)" : f.message}`,
+    primary,
+    related: [],
+    stack: [],
+    properties: {
+      program: f.program,
+      test: f.test,
+      kind: "failing",
+      runsFailed: f.runsFailed,
+      plainRunsFailed: f.plainRunsFailed,
+      strategies: f.strategies,
+      replay: f.replay,
+      seed: f.run.seed,
+    },
+  };
+}
+
+/** A crash's frame ("function file.go:LINE") placed in the repository: as a site, else by its file in the program's directory. */
+function framePlace(context: CiContext, program: string, frame: string, message: string): CiPlace {
+  const located = place(context, program, frame, message);
+  if (located.location !== null) return located;
+  const parsed = parseFrame(frame);
+  const where = parsed === null ? null : context.sources.fileLine(program, parsed.file, parsed.line);
+  return where === null ? located : { location: where, site: frame, message };
+}
+
+function crashResult(c: CrashFinding, context: CiContext): Omit<CiResult, "baselined"> {
+  const located = c.stack.length === 0 ? null : framePlace(context, c.program, c.stack[0]!, `${c.header}`);
+  const primary =
+    located !== null && located.location !== null
+      ? located
+      : fallback(context, c.program, c.test, `${c.test ?? "the program"} ${failedVerb(c.kind)}: ${c.header}`);
+  const rerun =
+    c.untraced === "crashed"
+      ? " It crashed again when rerun without the execution tracer."
+      : c.untraced === "failed"
+        ? " Rerun without the execution tracer, it failed without crashing."
+        : "";
+  return {
+    rule: "crash",
+    fingerprint: crashFingerprint(c),
+    program: c.program,
+    test: c.test,
+    verdict: "proven",
+    severity: "error",
+    title: `${c.kind === "panic" ? "panic" : "fatal error"} in ${c.program}${c.test === null ? "" : ` ${c.test}`}`,
+    message:
+      `${c.test ?? "The program"} ${failedVerb(c.kind)} in ${c.runsCrashed} run(s): ${c.header}.${rerun} ` +
+      `Replay: ${c.replay}\n${c.message}`,
+    primary,
+    related: [],
+    stack: c.stack.map((frame) => framePlace(context, c.program, frame, frame.slice(0, frame.lastIndexOf(" ")))),
+    properties: {
+      program: c.program,
+      test: c.test,
+      kind: "crash",
+      crash: c.kind,
+      header: c.header,
+      runsCrashed: c.runsCrashed,
+      untraced: c.untraced,
+      strategies: c.strategies,
+      replay: c.replay,
+      seed: c.run.seed,
+    },
+  };
+}
+
+/** Every result of `analysis`: bugs, potential deadlocks, races, flaky tests, failing tests, crashes, in that order, each marked when a baseline accepts it. */
 export function ciResults(analysis: LeakAnalysis, context: CiContext): CiResult[] {
   const findings = new Map(analysis.findings.map((f) => [`${f.program}\u0000${f.goroutine}`, f]));
   const reasons = new Map((context.baseline?.baselined ?? []).map(({ entry }) => [entry.fingerprint, entry.reason]));
@@ -409,6 +524,8 @@ export function ciResults(analysis: LeakAnalysis, context: CiContext): CiResult[
     ...analysis.potentialDeadlocks.map((p) => potentialResult(p, context)),
     ...analysis.races.map((r) => raceResult(r, context)),
     ...analysis.flaky.map((f) => flakyResult(f, context)),
+    ...analysis.failing.map((f) => failingResult(f, context)),
+    ...analysis.crashed.map((c) => crashResult(c, context)),
   ];
   return results.map((r) => ({ ...r, baselined: reasons.get(r.fingerprint) ?? null }));
 }

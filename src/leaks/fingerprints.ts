@@ -1,16 +1,17 @@
 // Everything a gate can count, each under a stable, portable fingerprint: bugs and potential
 // deadlocks carry the model's (src/model/bugs.ts, lock-order.ts); a data race is keyed by its
-// two accesses' functions and kinds, a flaky test by its program, test and failure kind —
+// two accesses' functions and kinds; a flaky test, a failing one and a crash by their
+// program, test and kind —
 // never by lines, run ids or machine paths, so an accepted finding stays accepted when code
 // above it moves (docs/ci.md, "Fingerprints"). Baselines, SARIF and the gates read them. Pure.
 
 import { fingerprintOf, fingerprintProgram, parseFrame, type FindingKind, type Verdict } from "../model/index.js";
-import type { FlakyFinding } from "./flaky.js";
+import type { CrashFinding, FailingFinding, FlakyFinding } from "./flaky.js";
 import type { BugReport, LeakAnalysis } from "./from-database.js";
 import type { RaceFinding } from "./race.js";
 
 /** What a counted thing is: a bug's kind, or one of the other classes a gate counts. */
-export type CountedKind = FindingKind | "potential-deadlock" | "race" | "flaky";
+export type CountedKind = FindingKind | "potential-deadlock" | "race" | "flaky" | "failing" | "crash";
 
 export const COUNTED_KINDS: readonly CountedKind[] = [
   "deadlock",
@@ -21,6 +22,8 @@ export const COUNTED_KINDS: readonly CountedKind[] = [
   "potential-deadlock",
   "race",
   "flaky",
+  "failing",
+  "crash",
 ];
 
 /** One thing a gate can count, as a baseline lists it. */
@@ -51,6 +54,16 @@ export function flakyFingerprint(flaky: FlakyFinding): string {
   return fingerprintOf([`flaky|${fingerprintProgram(flaky.program)}|${flaky.test ?? ""}|${flaky.kind}`]);
 }
 
+/** A failing test's fingerprint: its program and test. */
+export function failingFingerprint(failing: FailingFinding): string {
+  return fingerprintOf([`failing|${fingerprintProgram(failing.program)}|${failing.test ?? ""}|fail`]);
+}
+
+/** A crash's fingerprint: its program, the test charged and whether it panicked or hit a fatal error. */
+export function crashFingerprint(crash: CrashFinding): string {
+  return fingerprintOf([`crash|${fingerprintProgram(crash.program)}|${crash.test ?? ""}|${crash.kind}`]);
+}
+
 /** Whether an owner is a Go test, example, fuzz target or benchmark (not main.main, TestMain or a background root). */
 export function isTestName(owner: string): boolean {
   return /^(Test|Example|Fuzz|Benchmark)/.test(owner) && !/^TestMain(#|$)/.test(owner);
@@ -78,19 +91,32 @@ export function raceSummary(race: RaceFinding): string {
   return `data race: ${side(0)} races with ${side(1)}`;
 }
 
+/** What a failure of `kind` did, as a verb: failed, panicked, crashed (a fatal error). */
+export function failedVerb(kind: "fail" | "panic" | "fatal"): string {
+  return kind === "panic" ? "panicked" : kind === "fatal" ? "crashed" : "failed";
+}
+
 export function flakySummary(flaky: FlakyFinding): string {
   return (
-    `flaky ${flaky.kind}: ${flaky.test ?? "the program"} ` +
-    `${flaky.kind === "panic" ? "panicked" : "failed"} on some schedules: ` +
+    `flaky ${flaky.kind}: ${flaky.test ?? "the program"} ${failedVerb(flaky.kind)} on some schedules: ` +
     `${flaky.message.split("\n")[0] ?? ""}`
   );
+}
+
+export function failingSummary(failing: FailingFinding): string {
+  return `failing: ${failing.test ?? "the program"} failed in every run: ${failing.message.split("\n")[0] ?? ""}`;
+}
+
+export function crashSummary(crash: CrashFinding): string {
+  return `crash (${crash.kind}): ${crash.test ?? "the program"} ${failedVerb(crash.kind)}: ${crash.header}`;
 }
 
 /** The verdict a counted thing is shown with; races and flaky failures were observed, so proven. */
 export type CountedVerdict = Verdict | "potential";
 
 /**
- * Every bug, potential deadlock, data race and flaky test of an analysis, in that order.
+ * Every bug, potential deadlock, data race, flaky test, failing test and crash of an
+ * analysis, in that order (tracer-induced failures are not the code's: never counted).
  * Two bugs may share a fingerprint (the same wait in the same owner, seen in different
  * runs): each is listed, and a baseline entry for it accepts both.
  */
@@ -123,6 +149,20 @@ export function countedItems(analysis: LeakAnalysis): CountedItem[] {
       program: f.program,
       test: f.test,
       summary: flakySummary(f),
+    })),
+    ...analysis.failing.map((f) => ({
+      fingerprint: failingFingerprint(f),
+      kind: "failing" as const,
+      program: f.program,
+      test: f.test,
+      summary: failingSummary(f),
+    })),
+    ...analysis.crashed.map((c) => ({
+      fingerprint: crashFingerprint(c),
+      kind: "crash" as const,
+      program: c.program,
+      test: c.test,
+      summary: crashSummary(c),
     })),
   ];
 }

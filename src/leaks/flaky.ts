@@ -1,13 +1,17 @@
-// Tests that fail on some schedules and pass on others ("flaky under schedule"), and
-// failures the execution tracer itself caused, from the outputs of a program's runs.
-// The failure parser is collect's (src/collect/failures.ts); the rule is here. Pure.
+// Failures as findings, from the outputs of a program's runs (plain, perturbed and -race
+// alike): per program and test, a test that fails in every run that said something of it
+// (failing), one that fails on some schedules and passes on others (flaky), a crash that
+// killed the binary in every such run (crashed), and failures the execution tracer itself
+// caused (tracer-induced: a leak check that saw the trace reader, a crash the untraced rerun
+// did not repeat). The failure parser is collect's (src/collect/failures.ts); the rules are
+// here (docs/leaks.md, "Failing, flaky and crashing tests"). Pure.
 
-import type { TestFailure } from "../collect/index.js";
+import type { TestFailure, UntracedOutcome } from "../collect/index.js";
 
 /** Failures on stderr/stdout that belong to another finding: the race detector marks racing tests failed. */
 const RACE_FAILURE = /race detected during execution of test/;
 
-/** One run of a program as the flaky rule reads it. */
+/** One run of a program as the failure rules read it. */
 export interface FailureRun {
   readonly runId: number;
   readonly config: string;
@@ -15,10 +19,20 @@ export interface FailureRun {
   readonly seed: number | null;
   /** The deadline or a kill cut the run: it says nothing about passing. */
   readonly cut: boolean;
+  /** How the binary ended when rerun without the tracer after a fatal crash (runs.untraced); null or absent when not rerun. */
+  readonly untraced?: UntracedOutcome | null;
   readonly failures: readonly TestFailure[];
 }
 
-/** A test that failed or panicked in some runs of a program and passed in others. */
+/** The run a finding names to replay: same build, GOMAXPROCS and seed. */
+export interface FailureRunRef {
+  readonly runId: number;
+  readonly config: string;
+  readonly strategy: string;
+  readonly seed: number | null;
+}
+
+/** A test that failed or crashed in some runs of a program and passed in others. */
 export interface FlakyFinding {
   readonly program: string;
   /** The test as `go test -run` names it; null for a main program. */
@@ -34,33 +48,105 @@ export interface FlakyFinding {
   /** Strategies and configurations of the failing runs. */
   readonly strategies: readonly string[];
   /** The first failing run, to replay: same build, GOMAXPROCS and seed. */
-  readonly run: {
-    readonly runId: number;
-    readonly config: string;
-    readonly strategy: string;
-    readonly seed: number | null;
-  };
+  readonly run: FailureRunRef;
   readonly replay: string;
 }
 
-/** A failure caused by the tracer (a leak check that saw the trace reader), with the fix. */
+/** A test that failed (t.Error, t.Fatal, an Example's output) in every run that said something of it, plain runs included. */
+export interface FailingFinding {
+  readonly program: string;
+  readonly test: string | null;
+  /** The failure text of the first failing run (an Example's got/want). */
+  readonly message: string;
+  readonly runsFailed: number;
+  /** Of those, how many were plain. */
+  readonly plainRunsFailed: number;
+  /** Failing runs the deadline cut (counted in runsFailed: the failure came before the cut). */
+  readonly cutRunsFailed: number;
+  readonly strategies: readonly string[];
+  readonly run: FailureRunRef;
+  readonly replay: string;
+}
+
+/** A panic or fatal error that killed the binary in every run that said something of its test, not caused by the tracer. */
+export interface CrashFinding {
+  readonly program: string;
+  /** The test the crash is charged to (its goroutine's, else the running test's); null in a main program or when none was running. */
+  readonly test: string | null;
+  /** panic: a Go panic; fatal: a fatal runtime error or signal. */
+  readonly kind: "panic" | "fatal";
+  /** The crash's first line: `panic: …`, `fatal error: …`, `SIGSEGV: segmentation violation`. */
+  readonly header: string;
+  /** Its header, the crashing goroutine's first user frames and, when several tests were running, their names. */
+  readonly message: string;
+  /** Those user frames, "function file.go:LINE", innermost first. */
+  readonly stack: readonly string[];
+  readonly runsCrashed: number;
+  readonly plainRunsCrashed: number;
+  readonly strategies: readonly string[];
+  /** How the binary ended when rerun untraced after the first crash (a fatal one): crashed again, failed, or null when not rerun (a panic). */
+  readonly untraced: UntracedOutcome | null;
+  readonly run: FailureRunRef;
+  readonly replay: string;
+}
+
+/** A failure caused by the tracer: a leak check that saw the trace reader (with the fix), or a crash its untraced rerun did not repeat. */
 export interface TracerInducedFailure {
   readonly program: string;
   readonly test: string | null;
+  readonly kind: TestFailure["kind"];
   readonly message: string;
   readonly runs: number;
+  /** How the binary ended untraced: ok for a crash the tracer caused; null for a leak check's failure (not rerun). */
+  readonly untraced: UntracedOutcome | null;
+  /** The first run it showed in, to replay. */
+  readonly run: FailureRunRef;
+  readonly replay: string;
+}
+
+/** Every failure finding of one program. */
+export interface TestFailureFindings {
+  readonly failing: readonly FailingFinding[];
+  readonly flaky: readonly FlakyFinding[];
+  readonly crashed: readonly CrashFinding[];
+  readonly tracerInduced: readonly TracerInducedFailure[];
+}
+
+function runRef(run: FailureRun): FailureRunRef {
+  return { runId: run.runId, config: run.config, strategy: run.strategy, seed: run.seed };
+}
+
+function strategiesOf(runs: readonly FailureRun[]): string[] {
+  return [...new Set(runs.map((r) => `${r.strategy} ${r.config}`))].sort();
+}
+
+function isCrash(failure: TestFailure): boolean {
+  return failure.kind === "panic" || failure.kind === "fatal";
+}
+
+/** The user frames of a crash's message: its lines after the header that are "function file:line". */
+function crashFrames(message: string): string[] {
+  return message
+    .split("\n")
+    .slice(1)
+    .map((l) => l.trim())
+    .filter((l) => !l.startsWith("running tests:") && l !== "");
 }
 
 /**
- * The flaky tests of one program: each test (or main program) that failed in at least one
- * run and finished without that failure in at least one other, leaving out failures the
- * tracer caused and the race detector's. `replayOf` gives the command that reruns a run.
+ * The failure findings of one program, per test (a main program's: test null): each test
+ * with a failure (not the tracer's, not the race detector's) in some run is
+ *   - flaky when some other run passed it: finished (not cut) without that failure and
+ *     without a crash charged to another test, which would have ended the binary before it;
+ *   - else failing when its first failure is a failure, crashed when it is a crash.
+ * The tracer's failures are listed apart, one per test and kind. `replayOf` gives the
+ * command that reruns a run.
  */
-export function detectFlaky(
+export function detectTestFailures(
   program: string,
   runs: readonly FailureRun[],
   replayOf: (runId: number) => string,
-): FlakyFinding[] {
+): TestFailureFindings {
   const failing = new Map<string, { test: string | null; first: TestFailure; runs: FailureRun[] }>();
   for (const run of runs) {
     for (const failure of run.failures) {
@@ -71,38 +157,105 @@ export function detectFlaky(
       failing.set(key, entry);
     }
   }
-  const findings: FlakyFinding[] = [];
-  for (const [, entry] of [...failing].sort(([a], [b]) => a.localeCompare(b))) {
-    const passed = runs.filter((r) => !r.cut && !entry.runs.includes(r));
-    if (passed.length === 0) continue;
+  const out = { failing: [] as FailingFinding[], flaky: [] as FlakyFinding[], crashed: [] as CrashFinding[] };
+  for (const [key, entry] of [...failing].sort(([a], [b]) => a.localeCompare(b))) {
+    const passed = runs.filter(
+      (r) =>
+        !r.cut &&
+        !entry.runs.includes(r) &&
+        !r.failures.some((f) => isCrash(f) && !f.tracerInduced && (f.test ?? "") !== key),
+    );
     const first = entry.runs[0]!;
-    findings.push({
-      program,
-      test: entry.test,
-      kind: entry.first.kind,
-      message: entry.first.message,
-      runsFailed: entry.runs.length,
-      runsPassed: passed.length,
-      plainRunsFailed: entry.runs.filter((r) => r.strategy === "plain").length,
-      strategies: [...new Set(entry.runs.map((r) => `${r.strategy} ${r.config}`))].sort(),
-      run: { runId: first.runId, config: first.config, strategy: first.strategy, seed: first.seed },
-      replay: replayOf(first.runId),
-    });
+    const plain = entry.runs.filter((r) => r.strategy === "plain").length;
+    const strategies = strategiesOf(entry.runs);
+    const run = runRef(first);
+    const replay = replayOf(first.runId);
+    const test = entry.test;
+    const { message, kind } = entry.first;
+    if (passed.length > 0) {
+      out.flaky.push({
+        program,
+        test,
+        kind,
+        message,
+        runsFailed: entry.runs.length,
+        runsPassed: passed.length,
+        plainRunsFailed: plain,
+        strategies,
+        run,
+        replay,
+      });
+    } else if (kind === "fail") {
+      const cutRunsFailed = entry.runs.filter((r) => r.cut).length;
+      out.failing.push({
+        program,
+        test,
+        message,
+        runsFailed: entry.runs.length,
+        plainRunsFailed: plain,
+        cutRunsFailed,
+        strategies,
+        run,
+        replay,
+      });
+    } else {
+      out.crashed.push({
+        program,
+        test,
+        kind,
+        header: message.split("\n")[0] ?? "",
+        message,
+        stack: crashFrames(message),
+        runsCrashed: entry.runs.length,
+        plainRunsCrashed: plain,
+        strategies,
+        untraced: first.untraced ?? null,
+        run,
+        replay,
+      });
+    }
   }
-  return findings;
+  return { ...out, tracerInduced: detectTracerInduced(program, runs, replayOf) };
 }
 
-/** The tracer-induced failures of one program, one per test. */
-export function detectTracerInduced(program: string, runs: readonly FailureRun[]): TracerInducedFailure[] {
+/**
+ * The flaky tests of one program: each test (or main program) that failed in at least one
+ * run and finished without that failure in at least one other (detectTestFailures).
+ */
+export function detectFlaky(
+  program: string,
+  runs: readonly FailureRun[],
+  replayOf: (runId: number) => string,
+): FlakyFinding[] {
+  return [...detectTestFailures(program, runs, replayOf).flaky];
+}
+
+/** The tracer-induced failures of one program, one per test and kind, with the first run's untraced outcome. */
+export function detectTracerInduced(
+  program: string,
+  runs: readonly FailureRun[],
+  replayOf: (runId: number) => string,
+): TracerInducedFailure[] {
   const byTest = new Map<string, TracerInducedFailure>();
   for (const run of runs) {
     for (const f of run.failures) {
       if (!f.tracerInduced) continue;
-      const key = f.test ?? "";
+      const key = `${f.test ?? ""}\0${f.kind}`;
       const seen = byTest.get(key);
       byTest.set(
         key,
-        seen === undefined ? { program, test: f.test, message: f.message, runs: 1 } : { ...seen, runs: seen.runs + 1 },
+        seen === undefined
+          ? {
+              program,
+              test: f.test,
+              kind: f.kind,
+              message: f.message,
+              runs: 1,
+              untraced: f.kind === "fail" ? null : (run.untraced ?? null),
+              run: runRef(run),
+              replay: replayOf(run.runId),
+            }
+          : { ...seen, runs: seen.runs + 1 },
       );
     }
   }

@@ -2,6 +2,7 @@
 
 import { fixed } from "../core/index.js";
 import { goroutineLabel, siteLine, type PotentialDeadlock } from "../model/index.js";
+import type { CrashFinding, FailureRunRef } from "./flaky.js";
 import type { BugReport, DetectorScore, LeakAnalysis, LeakScoreReport } from "./from-database.js";
 import type { Counts, LeakScore } from "./score.js";
 import { gateCounts } from "./gates.js";
@@ -198,6 +199,72 @@ function raceSection(analysis: LeakAnalysis): string {
   );
 }
 
+/** A failure's message, indented under its finding, up to `max` lines. */
+function messageLines(message: string, indent: string, max = 12): string[] {
+  const lines = message.split("\n");
+  const shown = lines.slice(0, max).map((l) => `${indent}${l}`);
+  return lines.length > max ? [...shown, `${indent}… ${lines.length - max} more line(s) in --json`] : shown;
+}
+
+function runLine(run: FailureRunRef, replay: string): string {
+  return `replay: ${replay}  (run ${run.runId}, ${run.strategy} ${run.config}${run.seed === null ? "" : `, seed ${run.seed}`})`;
+}
+
+/** Tests that fail in every run that said something of them, each with its whole message (an Example's got/want). */
+function failingSection(analysis: LeakAnalysis): string {
+  if (analysis.failing.length === 0) return "";
+  const blocks = analysis.failing.map((f) =>
+    [
+      `FAILING  ${f.program}  ${f.test ?? "(main)"}  failed in ${plural(f.runsFailed, "run")}` +
+        `${f.plainRunsFailed > 0 ? ` (${f.plainRunsFailed} plain)` : ""}` +
+        `${f.cutRunsFailed > 0 ? `, ${f.cutRunsFailed} of them cut by the deadline after the failure` : ""}`,
+      ...messageLines(f.message === "" ? "(no message)" : f.message, "    "),
+      `  ${runLine(f.run, f.replay)}`,
+    ].join("\n"),
+  );
+  return (
+    "Failing tests (failed in every run that finished, plain runs included; --fail-on-failing): " +
+    `${plural(analysis.failing.length, "test")}\n\n${blocks.join("\n\n")}`
+  );
+}
+
+/** What the untraced rerun of a crash says, in words. */
+function untracedText(untraced: CrashFinding["untraced"]): string {
+  switch (untraced) {
+    case "ok":
+      return "passed when rerun without the tracer";
+    case "failed":
+      return "rerun without the tracer, it failed without crashing";
+    case "crashed":
+      return "crashed again when rerun without the tracer: not the tracer's doing";
+    case null:
+      return "";
+  }
+}
+
+/** Panics and fatal errors that killed the binary in every run of their test: the test charged, header, stack, the run to replay. */
+function crashedSection(analysis: LeakAnalysis): string {
+  if (analysis.crashed.length === 0) return "";
+  const blocks = analysis.crashed.map((c) => {
+    const rerun = untracedText(c.untraced);
+    return [
+      `CRASH ${c.kind}  ${c.program}  ${c.test ?? "(no test running)"}  in ${plural(c.runsCrashed, "run")}` +
+        `${rerun === "" ? "" : `; ${rerun}`}`,
+      `    ${c.header}`,
+      ...c.stack.map((frame) => `        ${frame}`),
+      // What the message says besides the header and the frames: the running tests, when several were.
+      ...c.message
+        .split("\n")
+        .slice(1 + c.stack.length)
+        .filter((l) => l.trim() !== "")
+        .map((l) => `    ${l.trim()}`),
+      `  ${runLine(c.run, c.replay)}`,
+    ].join("\n");
+  });
+  const count = `${analysis.crashed.length} crash${analysis.crashed.length === 1 ? "" : "es"}`;
+  return `Crashes (a panic or fatal error killed the binary; --fail-on-failing): ${count}\n\n${blocks.join("\n\n")}`;
+}
+
 function flakySection(analysis: LeakAnalysis): string {
   const parts: string[] = [];
   if (analysis.flaky.length > 0) {
@@ -223,10 +290,22 @@ function flakySection(analysis: LeakAnalysis): string {
     );
   }
   if (analysis.tracerInduced.length > 0) {
-    const lines = analysis.tracerInduced.map(
-      (t) => `  ${t.program} ${t.test ?? ""} (${plural(t.runs, "run")}): ${t.message.split("\n").slice(-1)[0] ?? ""}`,
+    const lines = analysis.tracerInduced.map((t) =>
+      t.kind === "fail"
+        ? `  ${t.program} ${t.test ?? ""} (${plural(t.runs, "run")}): ${t.message.split("\n").slice(-1)[0] ?? ""}`
+        : [
+            `  ${t.program} ${t.test ?? ""} (${plural(t.runs, "run")}): ${t.kind} ${t.message.split("\n")[0] ?? ""}`,
+            ...t.message
+              .split("\n")
+              .slice(1)
+              .map((l) => `      ${l.trim()}`),
+            `      ${runLine(t.run, t.replay)}`,
+          ].join("\n"),
     );
-    parts.push(`Failures caused by the tracer itself, not by the code (never counted as flaky):\n${lines.join("\n")}`);
+    parts.push(
+      `Failures caused by the tracer itself, not by the code (a leak check that saw the tracer's goroutine, a crash ` +
+        `its untraced rerun did not repeat; never counted by a gate):\n${lines.join("\n")}`,
+    );
   }
   return parts.join("\n\n");
 }
@@ -417,6 +496,8 @@ export function formatFindings(analysis: LeakAnalysis): string {
     .join("\n\n");
   const extra = [
     runEndsSection(analysis),
+    failingSection(analysis),
+    crashedSection(analysis),
     flakySection(analysis),
     crashSection(analysis),
     raceSection(analysis),
@@ -511,13 +592,18 @@ export function findingJson(f: LeakFinding): Record<string, unknown> {
 }
 
 /**
- * The version of `leaks --json`'s layout. 3: `bugs` (findings grouped, with fingerprint,
+ * The version of `leaks --json`'s layout. 4: `failing` (tests failing in every run) and
+ * `crashed` (panics and fatal errors), `counts.failing`, `programs[].failing` and `.crashed`;
+ * flaky and tracer-induced failures may be of kind `fatal`, and a tracer-induced failure has
+ * its kind, untraced rerun's outcome, run and replay; each finding's `evidence` (runtime,
+ * trace, source) and reasons network and syscall (outlived); `programs[].runEnds` (cut,
+ * budget, hung, outside, unreadable, daemon). 3: `bugs` (findings grouped, with fingerprint,
  * verdict, explanation, replay and trace), `potentialDeadlocks`, and each finding's `wait`,
  * `bug` and `explanation` (stack, who it waits for, cycle); counts count bugs. 2: findings carry kind (leak, deadlock, outlived,
  * background, inconclusive), verdict, gating, why, owner, wakers and wakesAtSite, and the
  * output has flaky, tracerInduced, counts and notes; 1 (unversioned): leak and deadlock only.
  */
-export const LEAKS_JSON_VERSION = 3;
+export const LEAKS_JSON_VERSION = 4;
 
 export function analysisJson(analysis: LeakAnalysis): Record<string, unknown> {
   return {
@@ -528,7 +614,9 @@ export function analysisJson(analysis: LeakAnalysis): Record<string, unknown> {
     blockedAtCrash: analysis.blockedAtCrash,
     races: analysis.races,
     raceRunsChecked: analysis.raceRunsChecked,
+    failing: analysis.failing,
     flaky: analysis.flaky,
+    crashed: analysis.crashed,
     tracerInduced: analysis.tracerInduced,
     counts: gateCounts(analysis),
     notes: analysis.notes,
@@ -544,6 +632,8 @@ export function analysisJson(analysis: LeakAnalysis): Record<string, unknown> {
       raceRunsChecked: p.raceRunsChecked,
       races: p.races.length,
       flaky: p.flaky.length,
+      failing: p.failing.length,
+      crashed: p.crashed.length,
       runEnds: p.runEnds,
     })),
     withoutRuns: analysis.withoutRuns,

@@ -11,7 +11,13 @@ import { runTimeExpected } from "../corpus/index.js";
 import { analyseProgram, detectBlockedAtCrash } from "./detect.js";
 import { parseGoroutineDump } from "./dump.js";
 import { replayCommand } from "../collect/index.js";
-import { detectFlaky, detectTracerInduced, type FlakyFinding, type TracerInducedFailure } from "./flaky.js";
+import {
+  detectTestFailures,
+  type CrashFinding,
+  type FailingFinding,
+  type FlakyFinding,
+  type TracerInducedFailure,
+} from "./flaky.js";
 import { analyseProgramRuns, failureRuns, raceRunOutputs, storedPrograms, type StoredProgram } from "./load.js";
 import { PEER_ARTIFACTS, parsePeerArtifact, type PeerName } from "./peers.js";
 import { scoreSignatures, type LabelledProgram, type LeakScore } from "./score.js";
@@ -62,7 +68,9 @@ export interface ProgramAnalysis {
   /** Runs searched for race reports (-race runs, or runs that printed one). */
   readonly raceRunsChecked: number;
   readonly races: readonly RaceFinding[];
+  readonly failing: readonly FailingFinding[];
   readonly flaky: readonly FlakyFinding[];
+  readonly crashed: readonly CrashFinding[];
   readonly tracerInduced: readonly TracerInducedFailure[];
   /** How its runs ended: cut at the deadline, stopped at the end of a budget, proven hung, hung outside user goroutines, unreadable. */
   readonly runEnds: RunEnds;
@@ -79,9 +87,13 @@ export interface LeakAnalysis {
   readonly races: readonly RaceFinding[];
   /** Runs searched for race reports, over every program. */
   readonly raceRunsChecked: number;
+  /** Tests that failed in every run that said something of them, plain runs included. */
+  readonly failing: readonly FailingFinding[];
   /** Tests that failed on some schedules and passed on others. */
   readonly flaky: readonly FlakyFinding[];
-  /** Failures the execution tracer itself caused (a leak check that saw its reader goroutine). */
+  /** Panics and fatal errors that killed the binary in every run that said something of their test. */
+  readonly crashed: readonly CrashFinding[];
+  /** Failures the execution tracer itself caused: a leak check that saw its reader goroutine, a crash its untraced rerun did not repeat. */
   readonly tracerInduced: readonly TracerInducedFailure[];
   /** Programs with no ingested run: no leak could be looked for (races still are). */
   readonly withoutRuns: readonly string[];
@@ -114,7 +126,9 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
   const withoutRuns: string[] = [];
   const buildErrors: { program: string; output: string }[] = [];
   const races: RaceFinding[] = [];
+  const failing: FailingFinding[] = [];
   const flaky: FlakyFinding[] = [];
+  const crashed: CrashFinding[] = [];
   const tracerInduced: TracerInducedFailure[] = [];
   let raceRunsChecked = 0;
   for (const program of storedPrograms(db, options.program)) {
@@ -123,11 +137,11 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
     const programRaces = detectRaces(program.name, raceRuns, (fn) => relativePackagePaths(fn, program.root));
     if (options.save !== false) saveRaceFindings(db, program.id, programRaces);
     races.push(...programRaces);
-    const ran = failureRuns(db, program);
-    const programFlaky = detectFlaky(program.name, ran, (runId) => replayCommand(runId, db.name));
-    const programTracer = detectTracerInduced(program.name, ran);
-    flaky.push(...programFlaky);
-    tracerInduced.push(...programTracer);
+    const failed = detectTestFailures(program.name, failureRuns(db, program), (runId) => replayCommand(runId, db.name));
+    failing.push(...failed.failing);
+    flaky.push(...failed.flaky);
+    crashed.push(...failed.crashed);
+    tracerInduced.push(...failed.tracerInduced);
     const runs = analyseProgramRuns(db, program);
     if (runs.runs.length === 0) {
       const failed = failedBuildOutput(db, program.id);
@@ -157,8 +171,10 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
       blockedAtCrash,
       raceRunsChecked: raceRuns.length,
       races: programRaces,
-      flaky: programFlaky,
-      tracerInduced: programTracer,
+      failing: failed.failing,
+      flaky: failed.flaky,
+      crashed: failed.crashed,
+      tracerInduced: failed.tracerInduced,
       runEnds: runEndsOf(db, program, runs, waitSourceAt),
     });
   }
@@ -170,7 +186,9 @@ export async function analyseLeaks(db: SchedlabDatabase, options: AnalyseOptions
     blockedAtCrash: programs.flatMap((p) => p.blockedAtCrash),
     races,
     raceRunsChecked,
+    failing,
     flaky,
+    crashed,
     tracerInduced,
     withoutRuns,
     buildErrors,

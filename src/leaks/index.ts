@@ -111,10 +111,15 @@ export {
 export { GATES, gateCounts, gateFailures, type Gate } from "./gates.js";
 export {
   detectFlaky,
+  detectTestFailures,
   detectTracerInduced,
-  type FlakyFinding,
-  type TracerInducedFailure,
+  type CrashFinding,
+  type FailingFinding,
   type FailureRun,
+  type FailureRunRef,
+  type FlakyFinding,
+  type TestFailureFindings,
+  type TracerInducedFailure,
 } from "./flaky.js";
 export {
   waitSites,

@@ -2,8 +2,9 @@
 // <testsuite> per program; one <testcase> per Go test — the tests the program's runs
 // executed (ci-context.ts) and every test a result names, "main" for a main program,
 // "(package)" for what no test owns (races, background goroutines); a <failure> per result
-// with its verdict, kind and explanation. A baseline's accepted results are not failures:
-// they are listed in the test case's <system-out>. A program that did not build has an
+// with its verdict, kind and explanation (a failing test's message, a crash's header and
+// stack). A baseline's accepted results are not failures: they are listed in the test case's
+// <system-out>, as are failures the tracer caused. A program that did not build has an
 // <error>, one with no ingested run is <skipped> (docs/ci.md, "JUnit"). Pure.
 
 import type { ProgramKind } from "../core/index.js";
@@ -40,6 +41,8 @@ interface TestCase {
   readonly name: string;
   readonly failures: CiResult[];
   readonly accepted: CiResult[];
+  /** Failures the execution tracer caused: said in <system-out>, never a failure. */
+  readonly tracer: string[];
   error: { readonly message: string; readonly text: string } | null;
   skipped: string | null;
 }
@@ -86,7 +89,7 @@ export function junitXml(results: readonly CiResult[], analysis: LeakAnalysis, c
     const caseOf = (name: string): TestCase => {
       let c = cases.get(name);
       if (c === undefined) {
-        c = { name, failures: [], accepted: [], error: null, skipped: null };
+        c = { name, failures: [], accepted: [], tracer: [], error: null, skipped: null };
         cases.set(name, c);
       }
       return c;
@@ -97,6 +100,10 @@ export function junitXml(results: readonly CiResult[], analysis: LeakAnalysis, c
       const c = caseOf(caseName(r, kind));
       (r.baselined === null ? c.failures : c.accepted).push(r);
     }
+    for (const t of analysis.tracerInduced.filter((x) => x.program === program))
+      caseOf(kind === "main" ? MAIN_CASE : (t.test ?? PACKAGE_CASE)).tracer.push(
+        `caused by the execution tracer, not by the code (${t.runs} run(s); ${t.replay}): ${t.message}`,
+      );
     const build = (analysis.buildErrors ?? []).find((b) => b.program === program);
     if (build !== undefined)
       caseOf(kind === "main" ? MAIN_CASE : PACKAGE_CASE).error = {
@@ -136,12 +143,12 @@ export function junitXml(results: readonly CiResult[], analysis: LeakAnalysis, c
         );
       if (c.skipped !== null && c.failures.length === 0)
         inner.push(`      <skipped${attributes({ message: c.skipped })}/>`);
-      if (c.accepted.length > 0) {
+      if (c.accepted.length > 0 || c.tracer.length > 0) {
         const accepted = c.accepted.map(
           (r) =>
             `accepted by the baseline [${r.fingerprint}] ${r.verdict} ${r.rule}: ${firstSentence(r.message)} (reason: ${r.baselined})`,
         );
-        inner.push(`      <system-out>${xmlText(accepted.join("\n"))}</system-out>`);
+        inner.push(`      <system-out>${xmlText([...accepted, ...c.tracer].join("\n"))}</system-out>`);
       }
       return inner.length === 0 ? `${head}/>` : `${head}>\n${inner.join("\n")}\n    </testcase>`;
     });

@@ -5,7 +5,7 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { parseFailures, raceLogPath } from "../collect/index.js";
+import { parseFailures, raceLogPath, withUntracedRerun, type UntracedOutcome } from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import type { Manifest } from "../corpus/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
@@ -75,7 +75,7 @@ function parseManifest(text: string | null): Manifest | null {
 export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): LeakRun[] {
   const rows = db
     .prepare(
-      `SELECT id, run_index, config, outcome, stderr_tail, wall_ms, stop_reason FROM runs
+      `SELECT id, run_index, config, outcome, stderr_tail, output_digest, wall_ms, stop_reason FROM runs
        WHERE program_id = ? AND ingest_status IN ('ok', 'truncated') AND outcome != 'build-error'
        ORDER BY config, run_index`,
     )
@@ -85,6 +85,7 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
     config: string;
     outcome: RunEnd;
     stderr_tail: string | null;
+    output_digest: string | null;
     wall_ms: number | null;
     stop_reason: RunStop | null;
   }[];
@@ -102,6 +103,7 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
         config: row.config,
         outcome: row.outcome,
         stderrTail: row.stderr_tail,
+        outputDigest: row.output_digest,
         wallMs: row.wall_ms,
         stop: row.stop_reason,
         runtime: runtimeView(db, row.id),
@@ -158,17 +160,24 @@ const RACE_WARNING = "WARNING: DATA RACE";
 
 /**
  * The runs of a program whose output may hold race reports: every -race run (strategy
- * 'race'), and any other run whose stderr tail or race log has one. Build errors have none.
+ * 'race'), and any other run whose stderr tail, output digest or race log has one. Build
+ * errors have none.
  */
 export function raceRunOutputs(db: SchedlabDatabase, program: StoredProgram): RaceRunOutput[] {
   const rows = db
     .prepare(
-      "SELECT id, strategy, stderr_tail, trace_path FROM runs WHERE program_id = ? AND outcome != 'build-error' ORDER BY config, run_index",
+      "SELECT id, strategy, stderr_tail, output_digest, trace_path FROM runs WHERE program_id = ? AND outcome != 'build-error' ORDER BY config, run_index",
     )
-    .all(program.id) as { id: number; strategy: string; stderr_tail: string | null; trace_path: string | null }[];
+    .all(program.id) as {
+    id: number;
+    strategy: string;
+    stderr_tail: string | null;
+    output_digest: string | null;
+    trace_path: string | null;
+  }[];
   const outputs: RaceRunOutput[] = [];
   for (const row of rows) {
-    const texts = row.stderr_tail === null ? [] : [row.stderr_tail];
+    const texts = [row.stderr_tail, row.output_digest].filter((t): t is string => t !== null);
     if (row.trace_path !== null) {
       const log = raceLogPath(isAbsolute(row.trace_path) ? row.trace_path : resolve(dirname(db.name), row.trace_path));
       if (existsSync(log)) texts.push(readFileSync(log, "utf8"));
@@ -178,11 +187,16 @@ export function raceRunOutputs(db: SchedlabDatabase, program: StoredProgram): Ra
   return outputs;
 }
 
-/** Every run of a program that ran (build errors did not), with the failures its output shows. */
+/**
+ * Every run of a program that ran (build errors did not), with the failures its output shows:
+ * read from its output digest when it has one (the whole output), else from its stderr tail;
+ * a fatal crash whose untraced rerun passed is the tracer's (withUntracedRerun).
+ */
 export function failureRuns(db: SchedlabDatabase, program: StoredProgram): FailureRun[] {
   const rows = db
     .prepare(
-      "SELECT id, config, strategy, seed, outcome, stderr_tail FROM runs WHERE program_id = ? AND outcome != 'build-error' ORDER BY config, run_index",
+      `SELECT id, config, strategy, seed, outcome, stderr_tail, output_digest, untraced FROM runs
+       WHERE program_id = ? AND outcome != 'build-error' ORDER BY config, run_index`,
     )
     .all(program.id) as {
     id: number;
@@ -191,6 +205,8 @@ export function failureRuns(db: SchedlabDatabase, program: StoredProgram): Failu
     seed: number | null;
     outcome: string;
     stderr_tail: string | null;
+    output_digest: string | null;
+    untraced: UntracedOutcome | null;
   }[];
   return rows.map((row) => ({
     runId: row.id,
@@ -198,6 +214,7 @@ export function failureRuns(db: SchedlabDatabase, program: StoredProgram): Failu
     strategy: row.strategy,
     seed: row.seed,
     cut: row.outcome === "timeout" || row.outcome === "killed",
-    failures: parseFailures(row.stderr_tail ?? ""),
+    untraced: row.untraced,
+    failures: withUntracedRerun(parseFailures(row.output_digest ?? row.stderr_tail ?? ""), row.untraced),
   }));
 }

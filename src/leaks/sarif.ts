@@ -1,5 +1,6 @@
 // `leaks --format sarif`: the results (ci-results.ts) as a SARIF 2.1.0 log for code scanning
-// (GitHub, GitLab, IDE viewers). One result per bug, potential deadlock, race and flaky test;
+// (GitHub, GitLab, IDE viewers). One result per bug, potential deadlock, race, flaky test,
+// failing test and crash (failures the tracer caused are notifications, not results);
 // paths relative to the repository root under the uriBaseId %SRCROOT%; the fingerprint in
 // partialFingerprints so a scanner tracks one alert across runs; a baseline's accepted
 // results suppressed with its reason (docs/ci.md, "SARIF"). Types from @types/sarif. Pure.
@@ -10,6 +11,14 @@ import { SCHEDLAB_VERSION } from "../version.js";
 import { CI_RULES, ruleId, type CiPlace, type CiResult } from "./ci-results.js";
 import type { LeakAnalysis } from "./from-database.js";
 import type { SourceLocation } from "./source-paths.js";
+
+/** The tag each rule gets beside "concurrency" and "go" (the others: "goroutine"). */
+const RULE_TAG: Partial<Record<CiResult["rule"], string>> = {
+  race: "data-race",
+  flaky: "flaky-test",
+  failing: "failing-test",
+  crash: "crash",
+};
 
 /** The key of the fingerprint in partialFingerprints; its version changes when the fingerprint's recipe does. */
 export const SARIF_FINGERPRINT_KEY = "schedlabBug/v1";
@@ -60,7 +69,12 @@ function sarifResult(result: CiResult, ruleIndex: number, withBaseline: boolean)
   if (result.stack.length > 0)
     out.stacks = [
       {
-        message: { text: "user frames where it blocks, innermost first" },
+        message: {
+          text:
+            result.rule === "crash"
+              ? "user frames of the crashing goroutine, innermost first"
+              : "user frames where it blocks, innermost first",
+        },
         frames: result.stack.map((p) => ({ location: sarifLocation(p) })),
       },
     ];
@@ -96,8 +110,11 @@ export function sarifLog(results: readonly CiResult[], analysis: LeakAnalysis, o
             : "error",
     },
     properties: {
-      tags: ["concurrency", "go", r.kind === "race" ? "data-race" : r.kind === "flaky" ? "flaky-test" : "goroutine"],
-      precision: r.kind === "race" || r.kind === "deadlock" || r.kind === "flaky" ? "very-high" : "high",
+      tags: ["concurrency", "go", RULE_TAG[r.kind] ?? "goroutine"],
+      precision:
+        r.kind === "race" || r.kind === "deadlock" || r.kind === "flaky" || r.kind === "failing" || r.kind === "crash"
+          ? "very-high"
+          : "high",
     },
   }));
   const ruleIndex = new Map(CI_RULES.map((r, i) => [r.kind, i]));
@@ -111,6 +128,14 @@ export function sarifLog(results: readonly CiResult[], analysis: LeakAnalysis, o
     ...analysis.withoutRuns.map((p) => ({
       level: "warning" as const,
       message: { text: `${p} has no ingested run, so it was not analysed for leaks (run schedlab ingest)` },
+    })),
+    ...analysis.tracerInduced.map((t) => ({
+      level: "note" as const,
+      message: {
+        text:
+          `${t.program}${t.test === null ? "" : ` ${t.test}`}: a ${t.kind === "fail" ? "failure" : "crash"} the execution ` +
+          `tracer caused, not the code (${t.runs} run(s); not a result): ${t.message.split("\n")[0] ?? ""}`,
+      },
     })),
     ...analysis.notes.map((n) => ({ level: "note" as const, message: { text: n } })),
   ];

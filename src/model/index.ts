@@ -19,7 +19,7 @@ export {
   type OutsideHang,
   type ProcessHang,
 } from "./runtime-view.js";
-export { runEndedByCrash, RUNTIME_DEADLOCK, leakRunOf, type RecordedRun } from "./crash.js";
+export { isCrashStart, runEndedByCrash, RUNTIME_DEADLOCK, leakRunOf, type RecordedRun } from "./crash.js";
 export {
   waitSites,
   loadWaitSites,

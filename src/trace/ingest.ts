@@ -82,6 +82,7 @@ interface RunToIngest {
   readonly config: string;
   readonly outcome: RunEnd;
   readonly stderr_tail: string | null;
+  readonly output_digest: string | null;
   readonly wall_ms: number | null;
   readonly kind: ProgramKind;
   /** Set when the program is one test of a package (collect --split-tests). */
@@ -188,7 +189,7 @@ function toIngest(force: boolean, store: StoreMode): { readonly where: string; r
 
 /** The columns of RunToIngest (runs r, programs p). */
 const RUN_TO_INGEST =
-  "SELECT r.id, r.trace_path, r.run_index, r.config, r.outcome, r.stderr_tail, r.wall_ms, p.kind, p.test_name, p.dir, p.root " +
+  "SELECT r.id, r.trace_path, r.run_index, r.config, r.outcome, r.stderr_tail, r.output_digest, r.wall_ms, p.kind, p.test_name, p.dir, p.root " +
   "FROM runs r JOIN programs p ON p.id = r.program_id";
 
 function selectRuns(db: SchedlabDatabase, options: IngestOptions): RunToIngest[] {
@@ -406,6 +407,7 @@ function summarySink(s: Statements, run: RunToIngest): RunSink {
         config: run.config,
         outcome: run.outcome,
         stderrTail: run.stderr_tail,
+        outputDigest: run.output_digest,
         wallMs: run.wall_ms,
       },
       [],

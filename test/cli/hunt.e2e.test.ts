@@ -234,3 +234,52 @@ describe("schedlab hunt ./... --run 'Test(A|B)' --tags integration --race", () =
     expect(markdown).toContain("4 programs (4 test, 0 main)");
   });
 });
+
+describe("schedlab hunt on failing tests and crashes", () => {
+  const FAILURES = fileURLToPath(new URL("../fixtures/failures/", import.meta.url));
+  const PACKAGES = ["examplefail", "poolpanic", "tracercrash"].map((p) => join(FAILURES, p));
+
+  test("reports each failure class with its message; --fail-on failing exits 5, and the tracer's crash counts for nothing", async () => {
+    const failuresDb = join(dir, "failures.db");
+    const args = [...PACKAGES, "--budget", "1s", "--cpu", "2", "--db", failuresDb, "--traces", join(dir, "failures")];
+    const gated = await runCli(["hunt", ...args, "--format", "json", "--fail-on", "failing"]);
+    expect(gated.code, gated.stderr).toBe(5);
+    expect(gated.stderr).toMatch(/; gates failing: failing failed \(exit 5\)\.$/m);
+    const json = JSON.parse(gated.stdout) as {
+      failing: { program: string; test: string; message: string }[];
+      crashed: { program: string; test: string; kind: string; header: string }[];
+      tracerInduced: { program: string; test: string; kind: string; untraced: string }[];
+      counts: Record<string, number>;
+    };
+    const validate = leaksJsonValidator();
+    expect(validate(json), validate.problems().join("\n")).toBe(true);
+    expect(json.failing.map((f) => [f.program, f.test, f.message])).toEqual([
+      ["examplefail", "Example_greeting", "got:\nhello\nworld\nwant:\nhello\nthere"],
+    ]);
+    expect(json.crashed.map((c) => [c.program, c.test, c.kind, c.header])).toEqual([
+      ["poolpanic", "TestSubmit", "panic", "panic: assignment to entry in nil map"],
+    ]);
+    expect(json.tracerInduced.map((t) => [t.program, t.test, t.kind, t.untraced])).toEqual([
+      ["tracercrash", "TestCrashUnderTracer", "fatal", "ok"],
+    ]);
+    expect(json.counts).toMatchObject({ failing: 2, flaky: 0 });
+
+    // The hunt is done: the text and SARIF of the same database, with nothing run again.
+    const text = await runCli(["hunt", ...args, "--format", "text"]);
+    expect(text.stderr).toMatch(/\(0 executed now\)/);
+    expect(text.stdout).toContain("FAILING  examplefail  Example_greeting");
+    expect(text.stdout).toContain("CRASH panic  poolpanic  TestSubmit");
+    expect(text.stdout).toContain("tracercrash TestCrashUnderTracer");
+    const sarif = JSON.parse(
+      (await runCli(["hunt", ...args, "--format", "sarif", "--repo-root", FAILURES])).stdout,
+    ) as Sarif.Log;
+    const results = sarif.runs[0]!.results!.map((r) => [
+      r.ruleId,
+      r.locations![0]!.physicalLocation?.artifactLocation?.uri,
+    ]);
+    expect(results).toEqual([
+      ["schedlab/failing", "examplefail/greet_test.go"],
+      ["schedlab/crash", "poolpanic/pool_test.go"],
+    ]);
+  }, 180_000);
+});

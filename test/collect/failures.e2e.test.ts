@@ -1,12 +1,20 @@
 // parseFailures on real `go test -v` output of the small failing packages under
 // test/fixtures/failures (generated here by the Go toolchain, never pasted), and in the
-// form collect keeps for a test run (stderr, "--- stdout (tail) ---", stdout).
+// form collect keeps for a test run (stderr, "--- stdout (tail) ---", stdout); then collect's
+// output digest and untraced rerun on the packages whose failures a tail loses or a tracer causes.
 
+import Database from "better-sqlite3";
 import { execa } from "execa";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseFailures, TRACER_GOROUTINE_FUNCTION } from "../../src/collect/index.js";
+import {
+  collect,
+  parseFailures,
+  TRACER_CRASH_NOTE,
+  TRACER_GOROUTINE_FUNCTION,
+  withUntracedRerun,
+} from "../../src/collect/index.js";
 import { scratch } from "./helpers.js";
 
 const FAILURES = fileURLToPath(new URL("../fixtures/failures/", import.meta.url));
@@ -155,5 +163,130 @@ describe("parseFailures", () => {
         "=== RUN   TestHang\npanic: test timed out after 1s\n\trunning tests:\n\t\tTestHang (1s)\n\ngoroutine 5 [running]:\ntesting.(*M).startAlarm.func1()\n",
       ),
     ).toEqual([]);
+  });
+});
+
+/** One run of each failing fixture package, recorded as collect records it. */
+describe("collect reads a test binary's whole output: each failure class, for what it is", () => {
+  interface RecordedRun {
+    readonly outcome: string;
+    readonly untraced: string | null;
+    readonly digest: string;
+    readonly tail: string;
+  }
+  const runs = new Map<string, RecordedRun>();
+
+  beforeAll(async () => {
+    const dir = scratch("failure-classes");
+    const db = join(dir, "s.db");
+    await collect({
+      paths: ["earlyfail", "examplefail", "poolpanic", "fatalmany", "tracercrash", "tracercrashmain"].map((p) =>
+        join(FAILURES, p),
+      ),
+      runs: 1,
+      procs: [2],
+      jobs: 2,
+      timeoutMs: 20_000,
+      db,
+      traces: join(dir, "traces"),
+    });
+    const sqlite = new Database(db, { readonly: true });
+    try {
+      const rows = sqlite
+        .prepare(
+          "SELECT p.name, r.outcome, r.untraced, r.output_digest AS digest, r.stderr_tail AS tail FROM runs r JOIN programs p ON p.id = r.program_id",
+        )
+        .all() as (RecordedRun & { name: string })[];
+      for (const row of rows) runs.set(row.name, row);
+    } finally {
+      sqlite.close();
+    }
+  }, 120_000);
+
+  const run = (name: string): RecordedRun => {
+    const found = runs.get(name);
+    if (found === undefined) throw new Error(`no run of ${name}`);
+    return found;
+  };
+
+  it("keeps a failure the first test printed amid more than 1 MiB of later verbose output", () => {
+    const { digest, tail } = run("earlyfail");
+    expect(digest.length).toBeLessThan(2048);
+    expect(parseFailures(digest)).toEqual([
+      {
+        test: "TestChecksum",
+        kind: "fail",
+        message: "suite_test.go:11: loading fixtures\nsuite_test.go:12: checksum = 0xbeef, want 0xcafe",
+        tracerInduced: false,
+      },
+      { test: "TestSubtests/bad", kind: "fail", message: "suite_test.go:17: bad subtest", tracerInduced: false },
+    ]);
+    // The tail kept in runs.stderr_tail holds only the end of TestVerbose's log.
+    expect(parseFailures(tail)).toEqual([]);
+  });
+
+  it("gives a failing Example's got/want as its message", () => {
+    expect(parseFailures(run("examplefail").digest)).toEqual([
+      {
+        test: "Example_greeting",
+        kind: "fail",
+        message: "got:\nhello\nworld\nwant:\nhello\nthere",
+        tracerInduced: false,
+      },
+    ]);
+  });
+
+  it("charges a panic in a (*Pool).run goroutine to the running test", () => {
+    expect(run("poolpanic").outcome).toBe("panic");
+    expect(parseFailures(run("poolpanic").digest)).toEqual([
+      {
+        test: "TestSubmit",
+        kind: "panic",
+        message: "panic: assignment to entry in nil map\n    poolpanic.(*Pool).run pool_test.go:23",
+        tracerInduced: false,
+      },
+    ]);
+  });
+
+  it("detects a fatal error after 20 000 parked goroutines as fatal, with its header the tail lost; its untraced rerun crashes too", () => {
+    const { digest, tail, untraced } = run("fatalmany");
+    expect(digest.length).toBeLessThan(4096);
+    expect(digest).toMatch(/^fatal error: sync: unlock of unlocked mutex$/m);
+    expect(tail).not.toContain("fatal error:");
+    expect(parseFailures(tail)).toEqual([]);
+    expect(parseFailures(digest)).toEqual([
+      {
+        test: "TestUnlockTwice",
+        kind: "fatal",
+        message: "fatal error: sync: unlock of unlocked mutex\n    fatalmany.TestUnlockTwice unlock_test.go:18",
+        tracerInduced: false,
+      },
+    ]);
+    expect(untraced).toBe("crashed");
+  });
+
+  it("reruns a crash under the tracer without it: the rerun passes, so the crash is the tracer's", () => {
+    const { digest, untraced, outcome } = run("tracercrash");
+    expect(digest).toMatch(/^SIGABRT: abort$/m);
+    expect(outcome).toBe("exit-error");
+    expect(untraced).toBe("ok");
+    const failures = withUntracedRerun(parseFailures(digest), "ok");
+    expect(failures).toEqual([
+      {
+        test: "TestCrashUnderTracer",
+        kind: "fatal",
+        message: `SIGABRT: abort — ${TRACER_CRASH_NOTE}\n    tracercrash.TestCrashUnderTracer crash_test.go:18`,
+        tracerInduced: true,
+      },
+    ]);
+  });
+
+  it("reruns a main program without SCHEDLAB_TRACE, so its harness starts no trace: it passes too", () => {
+    const { digest, untraced } = run("tracercrashmain");
+    expect(digest).toMatch(/^SIGABRT: abort$/m);
+    expect(untraced).toBe("ok");
+    expect(withUntracedRerun(parseFailures(digest), "ok")).toMatchObject([
+      { test: null, kind: "fatal", tracerInduced: true },
+    ]);
   });
 });

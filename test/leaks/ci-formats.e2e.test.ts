@@ -122,12 +122,12 @@ describe("what was collected", () => {
     expect(json.flaky.map((f) => [f.program, f.test])).toEqual([["checkout", "TestReserveTwice"]]);
   });
 
-  test("leaks --json is valid against the repository's schema of layout version 3, which rejects a broken copy", async () => {
+  test("leaks --json is valid against the repository's schema of layout version 4, which rejects a broken copy", async () => {
     const validate = leaksJsonValidator();
     const output = JSON.parse((await leaks("--json")).stdout) as Record<string, unknown>;
     expect(validate(output), validate.problems().join("\n")).toBe(true);
-    expect(output.version).toBe(3);
-    expect(validate({ ...output, version: 2 })).toBe(false);
+    expect(output.version).toBe(4);
+    expect(validate({ ...output, version: 3 })).toBe(false);
     const bugs = output.bugs as Record<string, unknown>[];
     expect(validate({ ...output, bugs: [{ ...bugs[0], verdict: "certain" }] })).toBe(false);
   });
@@ -414,7 +414,7 @@ describe("baselines", () => {
 
     const validate = leaksJsonValidator();
     expect(validate(fresh), validate.problems().join("\n")).toBe(true);
-    expect(fresh.counts).toEqual({ leak: 1, outlived: 0, background: 0, potential: 0, race: 0, flaky: 0 });
+    expect(fresh.counts).toEqual({ leak: 1, outlived: 0, background: 0, potential: 0, race: 0, flaky: 0, failing: 0 });
     expect(fresh.baseline?.new.map((n) => n.fingerprint)).toEqual([deadlock?.fingerprint]);
     expect(fresh.baseline?.stale).toEqual([fixed]);
     expect(fresh.baseline?.accepted.find((a) => a.reason === "tracked in #7")).toBeDefined();
@@ -470,5 +470,99 @@ describe("baselines", () => {
     const missing = await leaks("--baseline", join(dir, "none.json"));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("Write one with `schedlab leaks --save-baseline");
+  });
+});
+
+describe("failing tests, crashes and the tracer's crash in every format", () => {
+  const FAILURES = join(REPO, "test/fixtures/failures");
+  let failuresDb: string;
+  const failuresLeaks = (...args: string[]): Promise<CliResult> => runCli(["leaks", "--db", failuresDb, ...args]);
+
+  beforeAll(async () => {
+    failuresDb = join(dir, "failures.db");
+    await collect({
+      paths: ["examplefail", "poolpanic", "tracercrash"].map((p) => join(FAILURES, p)),
+      runs: 2,
+      timeoutMs: 10_000,
+      procs: [2],
+      jobs: 2,
+      db: failuresDb,
+      traces: join(dir, "failures-traces"),
+    });
+  }, 120_000);
+
+  test("SARIF: schedlab/failing at the Example, schedlab/crash at the panicking frame with its stack; the tracer's crash a note", async () => {
+    const log = JSON.parse((await failuresLeaks("--format", "sarif", "--repo-root", REPO)).stdout) as Sarif.Log;
+    const validate = sarifValidator();
+    expect(validate(log), validate.problems().join("\n")).toBe(true);
+    const rules = log.runs[0].tool.driver.rules?.map((r) => r.id);
+    expect(rules).toEqual(expect.arrayContaining(["schedlab/failing", "schedlab/crash"]));
+    const results = log.runs[0].results ?? [];
+    expect(results.map((r) => r.ruleId)).toEqual(["schedlab/failing", "schedlab/crash"]);
+    const failing = resultOf(log, "schedlab/failing");
+    expect(where(failing.locations?.[0])).toEqual([
+      "test/fixtures/failures/examplefail/greet_test.go",
+      lineOf("test/fixtures/failures/examplefail/greet_test.go", "func Example_greeting"),
+    ]);
+    expect(failing.message.text).toContain("got:\nhello\nworld\nwant:\nhello\nthere");
+    expect(failing.level).toBe("error");
+    const crash = resultOf(log, "schedlab/crash");
+    expect(where(crash.locations?.[0])).toEqual([
+      "test/fixtures/failures/poolpanic/pool_test.go",
+      lineOf("test/fixtures/failures/poolpanic/pool_test.go", "p.counts[key]++"),
+    ]);
+    expect(crash.message.text).toMatch(/^TestSubmit panicked in 2 run\(s\): panic: assignment to entry in nil map\./);
+    expect(crash.stacks?.[0].frames).toHaveLength(1);
+    expect(crash.properties).toMatchObject({ test: "TestSubmit", crash: "panic", runsCrashed: 2 });
+    const notes = log.runs[0].invocations?.[0].toolExecutionNotifications ?? [];
+    expect(notes.map((n) => n.message.text)).toContainEqual(
+      expect.stringMatching(/^tracercrash TestCrashUnderTracer: a crash the execution tracer caused, not the code/),
+    );
+  });
+
+  test("JUnit: a <failure> on the failing Example's and the crashing test's cases; the tracer's crash in <system-out>, not a failure", async () => {
+    const xml = (await failuresLeaks("--format", "junit", "--repo-root", REPO)).stdout;
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const parser = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: "@_",
+      isArray: (name) => ["testsuite", "testcase", "failure"].includes(name),
+    });
+    type Case = { "@_name": string; failure?: { "@_type": string; "#text": string }[]; "system-out"?: string };
+    const suites = (parser.parse(xml) as { testsuites: { testsuite: { "@_name": string; testcase: Case[] }[] } })
+      .testsuites.testsuite;
+    const caseOf = (suite: string, name: string): Case | undefined =>
+      suites.find((s) => s["@_name"] === suite)?.testcase.find((c) => c["@_name"] === name);
+    expect(caseOf("examplefail", "Example_greeting")?.failure?.map((f) => f["@_type"])).toEqual(["schedlab/failing"]);
+    expect(caseOf("examplefail", "Example_greeting")?.failure?.[0]["#text"]).toContain("want:\nhello\nthere");
+    expect(caseOf("poolpanic", "TestSubmit")?.failure?.map((f) => f["@_type"])).toEqual(["schedlab/crash"]);
+    const tracer = caseOf("tracercrash", "TestCrashUnderTracer");
+    expect(tracer?.failure).toBeUndefined();
+    expect(tracer?.["system-out"]).toMatch(/^caused by the execution tracer, not by the code/);
+  });
+
+  test("GitHub: an error per failing test and crash, a notice for the tracer's; baselines; --fail-on-failing exits 5 until accepted", async () => {
+    const github = (await failuresLeaks("--format", "github", "--repo-root", REPO)).stdout.trimEnd().split("\n");
+    expect(github.filter((l) => l.startsWith("::error")).map((l) => /title=([^:]*)::/.exec(l)?.[1])).toEqual([
+      "schedlab%3A failing Example_greeting in examplefail",
+      "schedlab%3A panic in poolpanic TestSubmit",
+    ]);
+    expect(github.filter((l) => l.startsWith("::notice"))).toEqual([
+      expect.stringMatching(
+        /^::notice title=schedlab%3A \(tracer-induced\) crash in tracercrash TestCrashUnderTracer::/,
+      ),
+    ]);
+    expect((await failuresLeaks("--fail-on-failing")).code).toBe(5);
+    expect((await failuresLeaks("--fail-on-flaky")).code).toBe(0);
+    const file = join(dir, "failures-baseline.json");
+    await failuresLeaks("--save-baseline", file);
+    const saved = JSON.parse(readFileSync(file, "utf8")) as {
+      entries: { kind: string; program: string; test: string }[];
+    };
+    expect(saved.entries.map((e) => [e.kind, e.program, e.test])).toEqual([
+      ["failing", "examplefail", "Example_greeting"],
+      ["crash", "poolpanic", "TestSubmit"],
+    ]);
+    expect((await failuresLeaks("--baseline", file, "--fail-on-failing")).code).toBe(0);
   });
 });

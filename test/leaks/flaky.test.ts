@@ -3,8 +3,8 @@
 // only in cut runs' company, the tracer's own failures and the race detector's are not.
 
 import { describe, expect, test } from "vitest";
-import type { TestFailure } from "../../src/collect/index.js";
-import { detectFlaky, detectTracerInduced, type FailureRun } from "../../src/leaks/index.js";
+import { withUntracedRerun, type TestFailure } from "../../src/collect/index.js";
+import { detectFlaky, detectTestFailures, detectTracerInduced, type FailureRun } from "../../src/leaks/index.js";
 
 const WAIT_FAILS: TestFailure = {
   test: "TestWaitDrains",
@@ -78,8 +78,125 @@ describe("detectFlaky", () => {
   test("the tracer's own failures and the race detector's are never flaky; the tracer's are listed apart", () => {
     const runs = [runOf(1, "plain", [TRACER]), runOf(2, "race", [RACE]), runOf(3, "plain", [])];
     expect(detectFlaky("suite", runs, replay)).toEqual([]);
-    expect(detectTracerInduced("suite", runs)).toEqual([
-      { program: "suite", test: "TestMain", message: TRACER.message, runs: 1 },
+    expect(detectTracerInduced("suite", runs, replay)).toEqual([
+      {
+        program: "suite",
+        test: "TestMain",
+        kind: "fail",
+        message: TRACER.message,
+        runs: 1,
+        untraced: null,
+        run: { runId: 1, config: "procs-2", strategy: "plain", seed: null },
+        replay: "schedlab collect --replay 1 --db x.db",
+      },
     ]);
+  });
+});
+
+const CRASH: TestFailure = {
+  test: "TestUnlockTwice",
+  kind: "fatal",
+  message: "fatal error: sync: unlock of unlocked mutex\n    fatalmany.TestUnlockTwice unlock_test.go:18",
+  tracerInduced: false,
+};
+const EXAMPLE: TestFailure = {
+  test: "Example_greeting",
+  kind: "fail",
+  message: "got:\nhello\nworld\nwant:\nhello\nthere",
+  tracerInduced: false,
+};
+
+describe("detectTestFailures", () => {
+  test("a test failing in every run is failing, with its message; a run cut after the failure counts, one cut before says nothing", () => {
+    const runs = [
+      runOf(1, "plain", [EXAMPLE]),
+      runOf(2, "perturb", [EXAMPLE]),
+      runOf(3, "plain", [], true),
+      runOf(4, "plain", [EXAMPLE], true),
+    ];
+    const found = detectTestFailures("greet", runs, replay);
+    expect(found.flaky).toEqual([]);
+    expect(found.crashed).toEqual([]);
+    expect(found.failing).toEqual([
+      {
+        program: "greet",
+        test: "Example_greeting",
+        message: EXAMPLE.message,
+        runsFailed: 3,
+        plainRunsFailed: 2,
+        cutRunsFailed: 1,
+        strategies: ["perturb procs-2-perturb", "plain procs-2"],
+        run: { runId: 1, config: "procs-2", strategy: "plain", seed: null },
+        replay: "schedlab collect --replay 1 --db x.db",
+      },
+    ]);
+  });
+
+  test("a crash in every run is crashed, with its header, stack and untraced rerun; on some schedules only it is flaky", () => {
+    const always = detectTestFailures(
+      "fatalmany",
+      [{ ...runOf(1, "plain", [CRASH]), untraced: "crashed" }, runOf(2, "plain", [CRASH])],
+      replay,
+    );
+    expect(always.failing).toEqual([]);
+    expect(always.crashed).toEqual([
+      {
+        program: "fatalmany",
+        test: "TestUnlockTwice",
+        kind: "fatal",
+        header: "fatal error: sync: unlock of unlocked mutex",
+        message: CRASH.message,
+        stack: ["fatalmany.TestUnlockTwice unlock_test.go:18"],
+        runsCrashed: 2,
+        plainRunsCrashed: 2,
+        strategies: ["plain procs-2"],
+        untraced: "crashed",
+        run: { runId: 1, config: "procs-2", strategy: "plain", seed: null },
+        replay: "schedlab collect --replay 1 --db x.db",
+      },
+    ]);
+    const sometimes = detectTestFailures("fatalmany", [runOf(1, "perturb", [CRASH]), runOf(2, "plain", [])], replay);
+    expect(sometimes.crashed).toEqual([]);
+    expect(sometimes.flaky).toMatchObject([{ test: "TestUnlockTwice", kind: "fatal", runsFailed: 1, runsPassed: 1 }]);
+  });
+
+  test("a run another test's crash ended says nothing of a test that did not fail in it", () => {
+    const other: TestFailure = { ...CRASH, test: "TestOther", kind: "panic", message: "panic: boom" };
+    const found = detectTestFailures(
+      "suite",
+      [runOf(1, "plain", [WAIT_FAILS, other]), runOf(2, "plain", [other])],
+      replay,
+    );
+    expect(found.flaky).toEqual([]);
+    expect(found.failing.map((f) => f.test)).toEqual(["TestWaitDrains"]);
+    expect(found.crashed.map((c) => c.test)).toEqual(["TestOther"]);
+  });
+
+  test("a crash the untraced rerun did not repeat is the tracer's: listed apart with the rerun's outcome, never a crash", () => {
+    const [marked] = withUntracedRerun([CRASH], "ok");
+    expect(marked).toEqual({
+      ...CRASH,
+      tracerInduced: true,
+      message:
+        "fatal error: sync: unlock of unlocked mutex — crashed only under the execution tracer (the same binary passed when rerun without it)\n" +
+        "    fatalmany.TestUnlockTwice unlock_test.go:18",
+    });
+    const found = detectTestFailures("fatalmany", [{ ...runOf(1, "plain", [marked!]), untraced: "ok" }], replay);
+    expect(found.crashed).toEqual([]);
+    expect(found.tracerInduced).toEqual([
+      {
+        program: "fatalmany",
+        test: "TestUnlockTwice",
+        kind: "fatal",
+        message: marked!.message,
+        runs: 1,
+        untraced: "ok",
+        run: { runId: 1, config: "procs-2", strategy: "plain", seed: null },
+        replay: "schedlab collect --replay 1 --db x.db",
+      },
+    ]);
+    // A panic is the code's, and a crash the rerun repeated stays a crash.
+    expect(withUntracedRerun([{ ...CRASH, kind: "panic" }], "ok")[0]!.tracerInduced).toBe(false);
+    expect(withUntracedRerun([CRASH], "crashed")).toEqual([CRASH]);
   });
 });

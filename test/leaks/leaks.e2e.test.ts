@@ -1,9 +1,11 @@
 // End to end on real runs: the leak fixtures (every block reason, a deadlock, schedule-
 // dependent leaks, a ticker loop stopped by the deadline, a clean pool, a leaking test)
-// are collected 3 times each, ingested, analysed, stored, printed and scored.
+// are collected 3 times each, ingested, analysed, stored, printed and scored; and failing
+// tests, a crash and a crash only the tracer causes are reported for what they are.
 
 import { rmSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { blockedForeverInRun } from "../../src/collect/index.js";
 import { goToolchain } from "../../src/go/index.js";
@@ -20,6 +22,7 @@ import {
   type LeakAnalysis,
   type LeakFinding,
 } from "../../src/leaks/index.js";
+import { runEndedByCrash } from "../../src/model/index.js";
 import { runCli } from "../helpers/cli.js";
 import { collectFixtures, type Collected } from "./collected.js";
 
@@ -232,5 +235,94 @@ describe("one rule", () => {
       }
     }
     expect(judged).toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe("failures as findings", () => {
+  const FAILURES = fileURLToPath(new URL("../fixtures/failures/", import.meta.url));
+  let failures: Collected;
+
+  beforeAll(async () => {
+    failures = await collectFixtures(
+      ["tracercrash", "poolpanic", "examplefail"].map((p) => join(FAILURES, p)),
+      { runs: 2, timeoutMs: 10_000 },
+    );
+  }, 120_000);
+
+  afterAll(() => {
+    failures?.db.close();
+    if (failures !== undefined) rmSync(failures.dir, { recursive: true, force: true });
+  });
+
+  test("a crash only the tracer causes is tracer-induced after its untraced rerun passed: listed apart, never a crash or a gate's", async () => {
+    const result = await runCli(["leaks", "--db", failures.dbFile, "--json", "--fail-on-failing"]);
+    // The pool panic and the failing Example fail the gate; the tracer's crash does not.
+    expect(result.code).toBe(5);
+    const json = JSON.parse(result.stdout) as {
+      failing: { program: string; test: string; message: string; runsFailed: number }[];
+      crashed: {
+        program: string;
+        test: string;
+        kind: string;
+        header: string;
+        stack: string[];
+        untraced: string | null;
+      }[];
+      tracerInduced: { program: string; test: string; kind: string; message: string; runs: number; untraced: string }[];
+      counts: Record<string, number>;
+    };
+    expect(json.tracerInduced).toEqual([
+      expect.objectContaining({
+        program: "tracercrash",
+        test: "TestCrashUnderTracer",
+        kind: "fatal",
+        runs: 2,
+        untraced: "ok",
+        message: expect.stringMatching(/^SIGABRT: abort — crashed only under the execution tracer/),
+      }),
+    ]);
+    expect(json.crashed).toEqual([
+      expect.objectContaining({
+        program: "poolpanic",
+        test: "TestSubmit",
+        kind: "panic",
+        header: "panic: assignment to entry in nil map",
+        stack: ["poolpanic.(*Pool).run pool_test.go:23"],
+        untraced: null,
+      }),
+    ]);
+    expect(json.failing).toEqual([
+      expect.objectContaining({
+        program: "examplefail",
+        test: "Example_greeting",
+        message: "got:\nhello\nworld\nwant:\nhello\nthere",
+        runsFailed: 2,
+      }),
+    ]);
+    expect(json.counts.failing).toBe(2);
+    // Every run of tracercrash ended by a crash: its SIGABRT header is in the digest.
+    const rows = failures.db
+      .prepare(
+        "SELECT r.outcome, r.stderr_tail, r.output_digest FROM runs r JOIN programs p ON p.id = r.program_id WHERE p.name = 'tracercrash'",
+      )
+      .all() as { outcome: "exit-error"; stderr_tail: string | null; output_digest: string | null }[];
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(runEndedByCrash(row.outcome, row.stderr_tail, row.output_digest)).toBe(true);
+  });
+
+  test("the text output says so in sections of their own", async () => {
+    const { stdout } = await runCli(["leaks", "--db", failures.dbFile]);
+    expect(stdout).toContain(
+      "Failing tests (failed in every run that finished, plain runs included; --fail-on-failing): 1 test",
+    );
+    expect(stdout).toContain(
+      "FAILING  examplefail  Example_greeting  failed in 2 runs (2 plain)\n    got:\n    hello\n    world\n    want:",
+    );
+    expect(stdout).toContain(
+      "CRASH panic  poolpanic  TestSubmit  in 2 runs\n    panic: assignment to entry in nil map\n        poolpanic.(*Pool).run pool_test.go:23",
+    );
+    expect(stdout).toMatch(
+      /Failures caused by the tracer itself, not by the code .*\n {2}tracercrash TestCrashUnderTracer \(2 runs\): fatal SIGABRT: abort — crashed only under the execution tracer/,
+    );
   });
 });

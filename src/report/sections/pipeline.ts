@@ -503,11 +503,20 @@ export function flakyRows(flaky: LeakAnalysis["flaky"]): string[][] {
   ]);
 }
 
-/** One row per test a leak check failed because it saw the tracer's goroutine: not flaky, with the fix. */
+/**
+ * One row per test the tracer made fail: a leak check that saw the tracer's goroutine (with
+ * the fix), or a crash its untraced rerun did not repeat. Not flaky, not the code's.
+ */
 export function tracerInducedRows(failures: LeakAnalysis["tracerInduced"]): string[][] {
   return failures.map((f) => {
     const lines = f.message.trim().split("\n");
-    return [f.program, f.test ?? MISSING, String(f.runs), lines[0] ?? "", lines.length > 1 ? lines.at(-1)! : MISSING];
+    const fix =
+      f.kind === "fail"
+        ? lines.length > 1
+          ? lines.at(-1)!
+          : MISSING
+        : "none needed in the code: it passed when rerun without the tracer";
+    return [f.program, f.test ?? MISSING, String(f.runs), lines[0] ?? "", fix];
   });
 }
 
@@ -533,7 +542,8 @@ export function flakySection(analysis: LeakAnalysis | null): ReportSection {
   const tracerIntro =
     tracer.length === 0
       ? ""
-      : "Failures the execution tracer caused (a leak check saw the tracer's own goroutine): " +
+      : "Failures the execution tracer caused (a leak check saw the tracer's own goroutine, or a crash did " +
+        "not happen again when the binary was rerun without the tracer): " +
         `not flaky and not counted by a gate; the fix is in the last column. ${plural(tracer.length, "test")}.`;
   return {
     id: "flaky",

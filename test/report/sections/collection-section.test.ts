@@ -26,8 +26,12 @@ const FLAKY: FlakyFinding = {
 const TRACER: TracerInducedFailure = {
   program: "pool",
   test: "TestMain",
+  kind: "fail",
   message: "found unexpected goroutines\nignore it, e.g. goleak.IgnoreAnyFunction(…)",
   runs: 3,
+  untraced: null,
+  run: { runId: 5, config: "procs-2", strategy: "plain", seed: null },
+  replay: "schedlab collect --replay 5 --db s.db",
 };
 
 const program = (
@@ -45,7 +49,9 @@ const program = (
   blockedAtCrash: [],
   raceRunsChecked: 0,
   races: [],
+  failing: [],
   flaky: [],
+  crashed: [],
   tracerInduced: [],
   runEnds: NO_RUN_ENDS,
   ...extra,
@@ -62,7 +68,9 @@ const ANALYSIS: LeakAnalysis = {
   blockedAtCrash: [],
   races: [],
   raceRunsChecked: 2,
+  failing: [],
   flaky: [FLAKY],
+  crashed: [],
   tracerInduced: [TRACER],
   withoutRuns: [],
   buildErrors: [{ program: "broken", output: "x.go:1: syntax error" }],
