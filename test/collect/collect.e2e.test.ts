@@ -78,9 +78,18 @@ describe("schedlab collect over the fixture tree", () => {
       for (const key of Object.keys(program)) expect(["name", "kind", "build", "buildOutput", "runs"]).toContain(key);
       for (const run of program.runs) {
         for (const key of Object.keys(run))
-          expect(["id", "index", "config", "outcome", "exitCode", "wallMs", "trace", "dump", "truncated"]).toContain(
-            key,
-          );
+          expect([
+            "id",
+            "index",
+            "config",
+            "outcome",
+            "exitCode",
+            "wallMs",
+            "trace",
+            "dump",
+            "truncated",
+            "stopReason",
+          ]).toContain(key);
         expect(
           db.prepare("SELECT config, run_index AS idx, strategy, seed FROM runs WHERE id = ?").get(run.id),
         ).toEqual({ config: run.config, idx: run.index, strategy: "plain", seed: null });
