@@ -280,6 +280,9 @@ function bugResult(
       goroutines: bug.goroutines,
       runs: bug.runIds,
       replay: bug.replay,
+      evidenceRuntime: bug.evidence.runtime,
+      evidenceTrace: bug.evidence.trace,
+      evidenceSource: bug.evidence.source,
     },
   };
 }

@@ -1,7 +1,7 @@
 // Rendering findings and scores for a terminal (fixed-width tables) and as JSON.
 
 import { fixed } from "../core/index.js";
-import { goroutineLabel, siteLine, type PotentialDeadlock } from "../model/index.js";
+import { goroutineLabel, siteLine, type Evidence, type PotentialDeadlock } from "../model/index.js";
 import type { CrashFinding, FailureRunRef } from "./flaky.js";
 import type { BugReport, DetectorScore, LeakAnalysis, LeakScoreReport } from "./from-database.js";
 import type { Counts, LeakScore } from "./score.js";
@@ -392,13 +392,29 @@ const BUG_SECTIONS: readonly { readonly title: string; readonly pick: (b: BugRep
   { title: "Background (--fail-on-background)", pick: (b) => b.kind === "background" },
 ];
 
+/** What the runtime proves, in words: "runtime: unreachable (leaked)". */
+const RUNTIME_WORDS: Readonly<Record<NonNullable<Evidence["runtime"]>, string>> = {
+  leaked: "unreachable (the leak profile proved it)",
+  reachable: "what it waits on is still reachable",
+  hang: "goroutine 1 could never go on (the run was stopped)",
+};
+
+/** A bug's evidence by kind, one line: "runtime: unreachable (…); trace: never-woken; source: context case". */
+export function evidenceText(e: Evidence): string {
+  return [
+    `runtime: ${e.runtime === null ? "no leak profile showed it" : RUNTIME_WORDS[e.runtime]}`,
+    `trace: ${e.trace}`,
+    `source: ${e.source === null ? "no timer, context or signal case" : `${e.source} case`}`,
+  ].join("; ");
+}
+
 /** One bug: its verdict first, then why, its goroutines with where they wait and how they got there, and what to run next. */
 function bugBlock(bug: BugReport, findings: ReadonlyMap<string, LeakFinding>): string {
   const head = `${bug.verdict.toUpperCase()} ${bug.kind}  ${bug.program}${bug.test === null ? "" : `  ${bug.test}`}  [${bug.fingerprint}]`;
   const why = bug.explained?.explanation.text ?? bug.why;
   const addsToWhy =
     bug.explained !== null && bug.explained.explanation.cycle === null && bug.why !== "" && !why.includes(bug.why);
-  const lines = [head, `  ${why}${addsToWhy ? ` (${bug.why})` : ""}`];
+  const lines = [head, `  ${why}${addsToWhy ? ` (${bug.why})` : ""}`, `  evidence: ${evidenceText(bug.evidence)}`];
   const repeats = new Map<string, { finding: LeakFinding; count: number }>();
   for (const id of bug.goroutines) {
     const f = findings.get(id);

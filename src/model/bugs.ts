@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { explanationWeight, type Explanation } from "./explain.js";
 import type { GoroutineJudgement } from "./leak-rule.js";
-import type { AnalysedRun, FindingKind, ProgramRuns, Verdict } from "./types.js";
+import type { AnalysedRun, Evidence, FindingKind, ProgramRuns, Verdict } from "./types.js";
 import { parseFrame, parseStack } from "./waits.js";
 
 /** One bug of a program. */
@@ -31,6 +31,8 @@ export interface Bug {
   readonly explained: { readonly goroutine: string; readonly explanation: Explanation } | null;
   /** One sentence: why this verdict. */
   readonly why: string;
+  /** What decided the verdict, by kind of evidence (the deciding goroutine's; a cycle's trace evidence is "cycle"). */
+  readonly evidence: Evidence;
 }
 
 /** A test root without its -test.count repetition suffix: "TestPool#3" → "TestPool". */
@@ -152,7 +154,7 @@ export function groupBugs(
     const runIds = [...new Set(group.flatMap((j) => j.runs.filter((x) => x.kind !== null).map((x) => x.runId)))].sort(
       (a, b) => a - b,
     );
-    const { verdict, why } = verdictOf(kind, group, explained?.explanation ?? null);
+    const { verdict, why, evidence } = verdictOf(kind, group, explained?.explanation ?? null);
     bugs.push({
       fingerprint: fingerprintOf(
         group.map((j) => `${fingerprintProgram(program.program)}|${signature(j, runs, explanations.get(j.goroutine))}`),
@@ -166,6 +168,7 @@ export function groupBugs(
       runIds,
       explained,
       why,
+      evidence,
     });
   }
   return distinctFingerprints(bugs).sort(
@@ -203,24 +206,33 @@ function verdictOf(
   kind: FindingKind,
   group: readonly GoroutineJudgement[],
   explanation: Explanation | null,
-): { verdict: Verdict; why: string } {
+): { verdict: Verdict; why: string; evidence: Evidence } {
   const strongest = (k: FindingKind): GoroutineJudgement | undefined =>
     [...group]
       .filter((j) => j.kind === k)
       .sort((a, b) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b.verdict))[0];
+  const cycle = (j: GoroutineJudgement | undefined) => ({
+    verdict: "proven" as const,
+    why: "its goroutines wait for one another in a cycle",
+    evidence: { ...(j?.evidence ?? group[0].evidence), trace: "cycle" as const },
+  });
   if (kind === "deadlock") {
     const best = strongest("deadlock");
-    if (best?.verdict !== "proven" && explanation?.cycle != null)
-      return { verdict: "proven", why: "its goroutines wait for one another in a cycle" };
-    return { verdict: best?.verdict ?? "likely", why: best?.why ?? "" };
+    if (best?.verdict !== "proven" && explanation?.cycle != null) return cycle(best);
+    return { verdict: best?.verdict ?? "likely", why: best?.why ?? "", evidence: (best ?? group[0]).evidence };
   }
   if (kind === "leak") {
     const proven = strongest("leak");
-    if (proven?.verdict === "proven" && proven.gating) return { verdict: "proven", why: proven.why };
-    if (explanation?.cycle != null) return { verdict: "proven", why: "its goroutines wait for one another in a cycle" };
+    if (proven?.verdict === "proven" && proven.gating)
+      return { verdict: "proven", why: proven.why, evidence: proven.evidence };
+    if (explanation?.cycle != null) return cycle(proven);
     const gating = group.find((j) => j.kind === "leak" && j.gating) ?? group.find((j) => j.kind === "leak");
-    return { verdict: gating?.gating === true ? "likely" : "inconclusive", why: gating?.why ?? "" };
+    return {
+      verdict: gating?.gating === true ? "likely" : "inconclusive",
+      why: gating?.why ?? "",
+      evidence: (gating ?? group[0]).evidence,
+    };
   }
   const best = [...group].sort((a, b) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b.verdict))[0];
-  return { verdict: best.verdict, why: best.why };
+  return { verdict: best.verdict, why: best.why, evidence: best.evidence };
 }

@@ -204,7 +204,8 @@ export type Verdict = "proven" | "likely" | "inconclusive";
 
 /**
  * What the trace says of a goroutine's wait, as evidence (docs/leaks.md, "Evidence"):
- * hung (the run hung with every user goroutine blocked), never-woken (never woken from this
+ * hung (the run hung with every user goroutine blocked), cycle (its goroutines wait for one
+ * another in a cycle), never-woken (never woken from this
  * wait in any run, or a wait nothing can end), wakers-gone (the goroutines that woke it
  * elsewhere had ended or were blocked), waker-live (one that could wake it was live),
  * timer-woken (a timer woke it there), cut (the deadline cut the run while it waited),
@@ -213,6 +214,7 @@ export type Verdict = "proven" | "likely" | "inconclusive";
  */
 export const TRACE_EVIDENCE = [
   "hung",
+  "cycle",
   "never-woken",
   "wakers-gone",
   "waker-live",

@@ -20,6 +20,7 @@ function bug(program: string, fingerprint: string, test: string | null): BugRepo
     runIds: [1],
     explained: null,
     why: "never woken from this wait in any run",
+    evidence: { runtime: null, trace: "never-woken", source: null },
     test,
     replay: null,
     trace: null,

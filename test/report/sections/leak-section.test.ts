@@ -55,6 +55,7 @@ const BUG: BugReport = {
   runIds: [1, 2, 3],
   explained: null,
   why: FINDING.why,
+  evidence: FINDING.evidence,
   test: "TestPool/go_without_wait",
   replay: "schedlab collect --replay 1 --db schedlab.db",
   trace: "/tmp/traces/pool-1.trace",
