@@ -205,6 +205,7 @@ export function registerCollect(program: Command): void {
     .addOption(collectOption("exhaustBudget"))
     .addOption(collectOption("lockRecording"))
     .addOption(collectOption("stopOn"))
+    .addOption(collectOption("leakProfile"))
     .option(
       "--shard <I/N|auto>",
       "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`; " +

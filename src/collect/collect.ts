@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { discoverPrograms, discoveryRoots, selectProgramsByName, type ProgramSpec } from "../corpus/index.js";
 import { inTransaction, openDatabase, type SchedlabDatabase } from "../store/index.js";
+import { leakProfileSupport } from "./agent.js";
 import { buildBatches, type BuildTarget } from "./build.js";
 import { recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
 import { exploreWithBudget } from "./budget.js";
@@ -116,6 +117,7 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
   const selected =
     opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
   const programs = opts.shard === null ? selected : selectShard(selected, opts.shard);
+  const warnings = [...discovery.warnings, ...leakProfileWarnings(opts, go)];
   const db = openDatabase(opts.db);
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-build-"));
   try {
@@ -133,7 +135,7 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
         }),
         executed: budget.executed,
         skipped: 0,
-        warnings: discovery.warnings,
+        warnings,
         ingested: budget.ingested,
       };
     }
@@ -150,13 +152,22 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
       programs: plans.map((plan) => summarise(db, plan)),
       executed,
       skipped: totalWanted - pendingCount,
-      warnings: discovery.warnings,
+      warnings,
       ingested: [],
     };
   } finally {
     db.close();
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** Said once per collect when the run agent is on but the toolchain has no goroutine leak profile. */
+function leakProfileWarnings(opts: NormalizedCollectOptions, go: GoToolchain): string[] {
+  const support = leakProfileSupport(go.version);
+  if (!opts.leakProfile || support.kind !== "none") return [];
+  return [
+    `${support.why}; without it the run agent cannot prove a hang, so a deadlocked run waits for its deadline, and no run records the runtime's leak profile`,
+  ];
 }
 
 /** Runs the plans through the worker pool; returns the number of runs executed. */
