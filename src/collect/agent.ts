@@ -74,6 +74,18 @@ export function leakProfileSupport(version: string): LeakProfileSupport {
   };
 }
 
+/**
+ * What a collect says once when the run agent is on but `version` has no goroutine leak
+ * profile (Go before 1.26), or null when it has one.
+ */
+export function leakProfileUnavailable(version: string): string | null {
+  const support = leakProfileSupport(version);
+  return support.kind !== "none"
+    ? null
+    : `${support.why}; without it the run agent cannot prove a hang, so a deadlocked run waits for its ` +
+        "deadline, and no run records the runtime's leak profile";
+}
+
 /** When the agent's profile was taken: the first line of the profile file says so. */
 export type AgentProfileTaken = "end" | "hang" | "deadline";
 

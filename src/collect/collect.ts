@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { discoverPrograms, discoveryRoots, selectProgramsByName, type ProgramSpec } from "../corpus/index.js";
 import { inTransaction, openDatabase, type SchedlabDatabase } from "../store/index.js";
-import { leakProfileSupport } from "./agent.js";
+import { leakProfileUnavailable } from "./agent.js";
 import { buildBatches, type BuildTarget } from "./build.js";
 import { recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
 import { exploreWithBudget } from "./budget.js";
@@ -163,11 +163,8 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
 
 /** Said once per collect when the run agent is on but the toolchain has no goroutine leak profile. */
 function leakProfileWarnings(opts: NormalizedCollectOptions, go: GoToolchain): string[] {
-  const support = leakProfileSupport(go.version);
-  if (!opts.leakProfile || support.kind !== "none") return [];
-  return [
-    `${support.why}; without it the run agent cannot prove a hang, so a deadlocked run waits for its deadline, and no run records the runtime's leak profile`,
-  ];
+  const unavailable = opts.leakProfile ? leakProfileUnavailable(go.version) : null;
+  return unavailable === null ? [] : [unavailable];
 }
 
 /** Runs the plans through the worker pool; returns the number of runs executed. */

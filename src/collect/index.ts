@@ -155,6 +155,7 @@ export {
   agentStoppedHung,
   LEAK_PROFILE_EXPERIMENT,
   leakProfileSupport,
+  leakProfileUnavailable,
   USER_TEST_MAIN,
   type AgentProfileTaken,
   type LeakProfileSupport,
