@@ -227,7 +227,7 @@ func schedlabAgentBeforeDeadline() {
 	schedlabAgentMu.Lock()
 	defer schedlabAgentMu.Unlock()
 	if !schedlabAgentEnded {
-		schedlabAgentWrite("deadline", schedlabAgentTake())
+		schedlabAgentWrite("deadline", schedlabAgentTake(false))
 	}
 }
 
@@ -244,7 +244,7 @@ func schedlabAgentProbe() {
 	if schedlabAgentBusy() {
 		schedlabAgentInterval = ${AGENT_PROBE_MS.base} * schedlabAgentTime.Millisecond
 	} else {
-		profile := schedlabAgentTake()
+		profile := schedlabAgentTake(false)
 		if profile == nil {
 			schedlabAgentMu.Unlock()
 			return
@@ -281,11 +281,14 @@ func schedlabAgentBusy() bool {
 }
 
 // schedlabAgentTake returns the goroutine leak profile (debug=2: every goroutine, the ones the
-// GC proved leaked marked "(leaked)"), or nil without one. The first GC of a process marks no
-// goroutine leaked (measured on Go 1.26.8: the second profile did), so when the profile came
-// from that GC and some goroutine waits where a leak can be proven, it is taken again: a run
-// whose goroutines have all ended pays one GC.
-func schedlabAgentTake() []byte {
+// GC proved leaked marked "(leaked)"), or nil without one. A GC marks the tiny-allocation
+// blocks the Ps are filling, so a small pointer-free primitive (a bare sync.Mutex, 8 bytes)
+// allocated since the last GC reads as reachable, and the first GC of a process marks no such
+// leak (measured on Go 1.26.8: the next profile did, the blocks being retired by then). So when
+// some goroutine waits where a leak can be proven and is not marked, the profile is taken again:
+// after the first GC of the process, or always (again: the end of the run, whose proof stays).
+// A run whose goroutines have all ended pays one GC.
+func schedlabAgentTake(again bool) []byte {
 	profile := schedlabAgentPprof.Lookup("goroutineleak")
 	if profile == nil {
 		return nil
@@ -298,7 +301,7 @@ func schedlabAgentTake() []byte {
 		}
 	}
 	text := schedlabAgentProfileText(profile)
-	if first && text != nil && schedlabAgentMayLeak(text) {
+	if (first || again) && text != nil && schedlabAgentMayLeak(text) {
 		text = schedlabAgentProfileText(profile)
 	}
 	return text
@@ -508,7 +511,7 @@ func schedlabAgentEnd(taken string) {
 	claimed := schedlabAgentClaimEnd()
 	if claimed && schedlabAgentOS.Getenv("${AGENT_ENV.profile}") != "" && schedlabAgentPprof.Lookup("goroutineleak") != nil {
 		procs := schedlabAgentRuntime.GOMAXPROCS(1)
-		schedlabAgentWrite(taken, schedlabAgentTake())
+		schedlabAgentWrite(taken, schedlabAgentTake(true))
 		schedlabAgentRuntime.GOMAXPROCS(procs)
 	}
 	schedlabAgentMu.Unlock()

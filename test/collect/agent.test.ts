@@ -12,8 +12,10 @@ import {
   HARNESS_SOURCE,
   HARNESS_TIMEOUT_EXIT_CODE,
   leakProfileUnavailable,
+  normalizeCollectOptions,
   type RunEvidence,
 } from "../../src/collect/index.js";
+import { UsageError } from "../../src/errors.js";
 
 /** The Go identifiers a file declares at top level (funcs, vars, types, consts, in groups too). */
 function topLevelNames(source: string): string[] {
@@ -116,5 +118,22 @@ describe("leakProfileUnavailable", () => {
     );
     expect(leakProfileUnavailable("go1.26.8")).toBeNull();
     expect(leakProfileUnavailable("go1.27.3")).toBeNull();
+  });
+});
+
+describe("the leakProfile option (collect and hunt --no-leak-profile)", () => {
+  it("is on by default, off when asked", () => {
+    expect(normalizeCollectOptions({ paths: ["."] }).leakProfile).toBe(true);
+    expect(normalizeCollectOptions({ paths: ["."], leakProfile: false }).leakProfile).toBe(false);
+  });
+
+  it("refuses the leakprofile peer without the agent whose profile it reads", () => {
+    expect(() => normalizeCollectOptions({ paths: ["."], leakProfile: false, peers: ["leakprofile"] })).toThrow(
+      UsageError,
+    );
+    expect(() => normalizeCollectOptions({ paths: ["."], leakProfile: false, peers: ["leakprofile"] })).toThrow(
+      /--peers leakprofile reads the run agent's goroutine leak profile/,
+    );
+    expect(normalizeCollectOptions({ paths: ["."], leakProfile: false, peers: ["goleak"] }).peers).toEqual(["goleak"]);
   });
 });
