@@ -70,7 +70,7 @@ export function leakProfileSupport(version: string): LeakProfileSupport {
     why:
       `${version} has no goroutine leak profile (Go 1.26 has it as ` +
       `GOEXPERIMENT=${LEAK_PROFILE_EXPERIMENT}, Go 1.27 as a standard profile): select Go 1.26 or newer ` +
-      `with GOTOOLCHAIN to run this peer`,
+      `with GOTOOLCHAIN`,
   };
 }
 
@@ -86,10 +86,7 @@ export function leakProfileUnavailable(version: string): string | null {
         "deadline, and no run records the runtime's leak profile";
 }
 
-/** When the agent's profile was taken: the first line of the profile file says so. */
-export type AgentProfileTaken = "end" | "hang" | "deadline";
-
-/** The first line of every profile file the agent writes; the runtime's text follows. */
+/** The first line of every profile file the agent writes (then `end`, `hang` or `deadline`: core's LeakProfileTaken); the runtime's text follows. */
 export const AGENT_PROFILE_HEADER = "# schedlab-agent taken=";
 
 /** The first line of the dump of a run the agent stopped, e.g. `# schedlab-agent stop=hang code=125 wait="chan receive" after=1234ms`. */

@@ -157,7 +157,6 @@ export {
   leakProfileSupport,
   leakProfileUnavailable,
   USER_TEST_MAIN,
-  type AgentProfileTaken,
   type LeakProfileSupport,
 } from "./agent.js";
 export { leakProfileBuildEnv, writeAgentTestOverlay, type AgentTestOverlay } from "./agent-overlay.js";
