@@ -89,9 +89,7 @@ describe("leaks --compare on programs without manifests", () => {
       "Detectors on the same runs of 4 program(s), no manifest needed: schedlab, goleak, leakprofile.",
     );
     expect(result.stdout).toMatch(/select-leak\s+main\.go:23 \(main\.watch\)\s+select\s+leak\s+yes\s+yes/);
-    expect(result.stdout).toMatch(
-      /hang-test\s+root TestDrainWithoutConsumer\s+sync\s+deadlock\s+no output\s+-/,
-    );
+    expect(result.stdout).toMatch(/hang-test\s+root TestDrainWithoutConsumer\s+sync\s+deadlock\s+no output\s+-/);
     expect(result.stdout).toMatch(/goleak \/ leakprofile\s+2\s+0\s+0\s+0\s+1\.00/);
   });
 
