@@ -42,6 +42,8 @@ export interface CollectSelectionFlags {
   budget?: string;
   exhaustBudget?: boolean;
   lockRecording?: boolean;
+  /** false: --no-leak-profile. */
+  leakProfile?: boolean;
   stopOn?: string[];
   quiet?: boolean;
   progressInterval: string;
@@ -122,6 +124,13 @@ const OPTIONS = {
     description:
       "with --budget: build without recording lock operations (no lock holders, no potential deadlocks; for measuring its cost)",
   },
+  leakProfile: {
+    flags: "--no-leak-profile",
+    description:
+      "build and run without the run agent: no goroutine leak profile at the end of each run (no " +
+      "GOEXPERIMENT=goroutineleakprofile build on Go 1.26), and no watchdog that proves a deadlocked run " +
+      "hung and stops it within seconds (such a run then waits for its deadline)",
+  },
   stopOn: {
     flags: "--stop-on <classes>",
     description:
@@ -191,6 +200,7 @@ export function collectCommonOptionsOf(paths: readonly string[], flags: CollectS
     tags: flags.tags,
     run: flags.run,
     skip: flags.skip,
+    ...(flags.leakProfile === false ? { leakProfile: false } : {}),
   };
 }
 

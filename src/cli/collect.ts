@@ -209,7 +209,9 @@ export function registerCollect(program: Command): void {
     .addOption(collectOption("race"))
     .option(
       "--peers <list>",
-      "peer leak detectors run at the end of each run, for `schedlab leaks --score`: goleak, leakprofile (the goroutine dump is always kept)",
+      "peer leak detectors in the same runs, for `schedlab leaks --score`/`--compare`: goleak (checked at the end of " +
+        "each run), leakprofile (the run agent's goroutine leak profile, taken for every run anyway; not with " +
+        "--no-leak-profile); the goroutine dump is always kept",
     )
     .option(
       "--test-corpus",
@@ -219,6 +221,7 @@ export function registerCollect(program: Command): void {
     .addOption(collectOption("exhaustBudget"))
     .addOption(collectOption("lockRecording"))
     .addOption(collectOption("stopOn"))
+    .addOption(collectOption("leakProfile"))
     .option(
       "--shard <I/N|auto>",
       "collect only shard I of N (0 ≤ I < N; a stable partition by program name) for `schedlab merge`; " +

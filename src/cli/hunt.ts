@@ -175,6 +175,7 @@ export function registerHunt(program: Command): void {
     )
     .addOption(collectOption("exhaustBudget"))
     .addOption(collectOption("stopOn"))
+    .addOption(collectOption("leakProfile"))
     .addOption(collectOption("db"))
     .addOption(collectOption("traces"))
     .addOption(collectOption("jobs"))

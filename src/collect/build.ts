@@ -6,8 +6,9 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
 import type { BuildTarget as ProgramTarget } from "../corpus/index.js";
 import { buildEnvironment, goCommandOf, insideModule, moduleRoot, type GoToolchain } from "../go/index.js";
+import { leakProfileBuildEnv, writeAgentTestOverlay } from "./agent-overlay.js";
 import { writeHarnessOverlay, type Overlay } from "./harness.js";
-import { preparePeerBuild, type Peer } from "./peers.js";
+import { preparePeerBuild, writePeerChecks, type Peer, type PeerBuild } from "./peers.js";
 import { writeLockRecordingOverlay, writePerturbOverlay } from "./perturb.js";
 import type { Strategy } from "./strategy.js";
 import type { BuildResult } from "./types.js";
@@ -36,6 +37,18 @@ export interface BuildTarget extends ProgramTarget {
    * that does not compile so is built without it, and its output says why. Such targets are built alone.
    */
   readonly recordLocks?: boolean;
+  /**
+   * Build with the run agent's goroutine leak profile (collect's leakProfile, default on there):
+   * GOEXPERIMENT=goroutineleakprofile on Go 1.26, and the agent's file (with its TestMain) in a
+   * test binary. A main program's harness always has the agent beside it; without the profile
+   * it does nothing. A test binary with peers gets the agent either way (goleak is its hook).
+   */
+  readonly leakProfile?: boolean;
+}
+
+/** Whether a test build gets the run agent's file: for its profile, or for the peers' end-of-run checks. */
+function wantsTestAgent(target: BuildTarget, peers: PeerBuild | null): boolean {
+  return target.kind === "test" && (target.leakProfile === true || (peers?.checks.length ?? 0) > 0);
 }
 
 /** The overlays of a build: the one it compiles with, and the same without lock recording (its fallback). */
@@ -61,7 +74,8 @@ export type OverlayCache = Map<string, Promise<PreparedOverlays | Unprepared>>;
 /** The key of `target`'s overlays in an OverlayCache: race shares plain's. */
 function overlayKey(target: BuildTarget, strategy: Strategy): string {
   const copies = strategy === "perturb" ? "perturb" : "plain";
-  return `${target.kind}\0${target.dir}\0${copies}\0${target.recordLocks === true ? "locks" : ""}`;
+  const agent = target.leakProfile === true ? "agent" : "";
+  return `${target.kind}\0${target.dir}\0${copies}\0${target.recordLocks === true ? "locks" : ""}\0${agent}`;
 }
 
 /**
@@ -91,7 +105,7 @@ export async function buildProgram(
   const shared = peers === null ? overlays?.get(key) : undefined;
   if (shared !== undefined) pending = shared;
   else {
-    pending = prepareOverlays(target, strategy, files, scratch, peers?.overlay ?? {});
+    pending = prepareOverlays(target, strategy, files, scratch, peers);
     if (peers === null) overlays?.set(key, pending);
   }
   const prepared = await pending;
@@ -100,7 +114,7 @@ export async function buildProgram(
   if (strategy === "race") args.push("-race");
   const env = {
     ...buildEnvironment(go, { inModule: peers?.inModule ?? insideModule(target.dir), tmpdir: scratch }),
-    ...peers?.env,
+    ...(target.leakProfile === true ? leakProfileBuildEnv(go) : {}),
   };
   const peerNotes =
     peers === null || peers.skipped.length === 0 ? "" : peers.skipped.map((s) => `schedlab --peers: ${s}\n`).join("");
@@ -141,27 +155,39 @@ export async function buildProgram(
 }
 
 /**
- * The overlays of `target` built with `strategy`: the tracing harness (main packages), the
- * peers' files, then perturbation, then lock recording, which goes last so perturbation
- * points stay those of the sources it always sees (a perturbed build makes both in one
- * helper call). A race build's are a plain build's.
+ * The overlays of `target` built with `strategy`: the tracing harness and its run agent (main
+ * packages) or the run agent (test packages), the peers' files, then perturbation, then lock
+ * recording, which goes last so perturbation points stay those of the sources it always sees
+ * (a perturbed build makes both in one helper call). A race build's are a plain build's.
  */
 async function prepareOverlays(
   target: BuildTarget,
   strategy: Strategy,
   files: readonly string[],
   scratch: string,
-  peerOverlay: Record<string, string>,
+  peers: PeerBuild | null,
 ): Promise<PreparedOverlays | Unprepared> {
   let overlay: Overlay = { Replace: {} };
+  let packageName = "main";
   if (target.kind === "main") {
     try {
       overlay = (await writeHarnessOverlay(target.dir, target.goFiles, scratch)).overlay;
     } catch (error) {
       return { problem: `cannot prepare the tracing harness: ${(error as Error).message}` };
     }
+  } else if (wantsTestAgent(target, peers)) {
+    try {
+      const agent = await writeAgentTestOverlay(target.dir, target.testFiles ?? [], join(scratch, "agent"));
+      overlay = { Replace: { ...agent.replace } };
+      packageName = agent.packageName;
+    } catch (error) {
+      return { problem: `cannot prepare the run agent: ${(error as Error).message}` };
+    }
   }
-  Object.assign(overlay.Replace, peerOverlay);
+  if (peers !== null) {
+    Object.assign(overlay.Replace, peers.overlay);
+    Object.assign(overlay.Replace, writePeerChecks(target.kind, target.dir, packageName, peers.checks, scratch));
+  }
   const recordLocks = target.recordLocks === true;
   if (strategy === "perturb") {
     try {
@@ -289,16 +315,18 @@ export async function buildBatch(
   const out = join(scratch, "out");
   mkdirSync(out, { recursive: true });
   const args = targets[0].kind === "main" ? ["build"] : ["test", "-c"];
+  // One overlay carries every package's harness (main) or run agent (test) files.
   const overlay: Overlay = { Replace: {} };
   const usable: BuildTarget[] = [];
   for (const [i, target] of targets.entries()) {
-    if (target.kind !== "main") {
-      usable.push(target);
-      continue;
-    }
     try {
-      const written = await writeHarnessOverlay(target.dir, target.goFiles, join(scratch, `overlay-${i}`, ""));
-      Object.assign(overlay.Replace, written.overlay.Replace);
+      if (target.kind === "main") {
+        const written = await writeHarnessOverlay(target.dir, target.goFiles, join(scratch, `overlay-${i}`, ""));
+        Object.assign(overlay.Replace, written.overlay.Replace);
+      } else if (wantsTestAgent(target, null)) {
+        const agent = await writeAgentTestOverlay(target.dir, target.testFiles ?? [], join(scratch, `agent-${i}`));
+        Object.assign(overlay.Replace, agent.replace);
+      }
       usable.push(target);
     } catch {
       // Built alone below, where the problem is reported for this target only.
@@ -306,14 +334,17 @@ export async function buildBatch(
   }
   // collect --race builds every target with -race; buildBatches never mixes strategies.
   if (targets[0].strategy === "race") args.push("-race");
-  if (targets[0].kind === "main") {
+  if (Object.keys(overlay.Replace).length > 0) {
     writeFileSync(join(scratch, "overlay.json"), JSON.stringify(overlay));
     args.push("-overlay", join(scratch, "overlay.json"));
   }
   args.push("-ldflags=-s -w", "-o", `${out}/`, ...usable.map((t) => `./${relative(root, t.dir).split(sep).join("/")}`));
   await execa(goCommandOf(go), args, {
     cwd: root,
-    env: buildEnvironment(go, { inModule: true, tmpdir: scratch }),
+    env: {
+      ...buildEnvironment(go, { inModule: true, tmpdir: scratch }),
+      ...(targets[0].leakProfile === true ? leakProfileBuildEnv(go) : {}),
+    },
     extendEnv: false,
     reject: false,
     timeout: BUILD_TIMEOUT_MS,

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { discoverPrograms, discoveryRoots, selectProgramsByName, type ProgramSpec } from "../corpus/index.js";
 import { inTransaction, openDatabase, type SchedlabDatabase } from "../store/index.js";
+import { leakProfileUnavailable } from "./agent.js";
 import { buildBatches, type BuildTarget } from "./build.js";
 import { recordedCorporaAt, resolveCorpora, saveCorpora } from "./corpora.js";
 import { exploreWithBudget } from "./budget.js";
@@ -118,6 +119,7 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
   const selected =
     opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
   const programs = opts.shard === null ? selected : selectShard(selected, opts.shard);
+  const warnings = [...discovery.warnings, ...leakProfileWarnings(opts, go)];
   const db = openDatabase(opts.db);
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-build-"));
   try {
@@ -135,7 +137,7 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
         }),
         executed: budget.executed,
         skipped: 0,
-        warnings: discovery.warnings,
+        warnings,
         ingested: budget.ingested,
       };
     }
@@ -152,13 +154,19 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
       programs: plans.map((plan) => summarise(db, plan)),
       executed,
       skipped: totalWanted - pendingCount,
-      warnings: discovery.warnings,
+      warnings,
       ingested: [],
     };
   } finally {
     db.close();
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** Said once per collect when the run agent is on but the toolchain has no goroutine leak profile. */
+function leakProfileWarnings(opts: NormalizedCollectOptions, go: GoToolchain): string[] {
+  const unavailable = opts.leakProfile ? leakProfileUnavailable(go.version) : null;
+  return unavailable === null ? [] : [unavailable];
 }
 
 /** Runs the plans through the worker pool; returns the number of runs executed. */

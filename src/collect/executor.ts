@@ -116,7 +116,7 @@ function buildKey(target: BuildTarget): string {
  */
 export function collectExecutor(
   db: SchedlabDatabase,
-  opts: Pick<NormalizedCollectOptions, "traces" | "graceMs" | "peers">,
+  opts: Pick<NormalizedCollectOptions, "traces" | "graceMs" | "peers" | "leakProfile">,
   recordLocks: boolean,
   go: GoToolchain,
   scratch: string,
@@ -140,6 +140,7 @@ export function collectExecutor(
         goFiles,
         testFiles,
         peers: opts.peers,
+        ...(opts.leakProfile ? { leakProfile: true } : {}),
         ...(strategy === "plain" ? {} : { strategy }),
         ...(recordLocks ? { recordLocks } : {}),
       };
@@ -211,6 +212,7 @@ export function collectExecutor(
           graceMs: opts.graceMs,
           go,
           peers: opts.peers,
+          leakProfile: opts.leakProfile,
           seed,
           deadlineCause,
           signal,

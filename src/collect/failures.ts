@@ -388,9 +388,16 @@ export function withUntracedRerun(failures: readonly TestFailure[], untraced: Un
 }
 
 /**
- * A failure message that lists goroutines, every one of them the tracer's reader: a leak
- * check (goleak's or a runtime.Stack scan) that saw only the tracer. A message naming the
- * tracer beside other goroutines is a real leak report and stays one.
+ * The run agent's functions (src/collect/agent.ts): its watchdog probe is a timer callback
+ * that a leak check may catch running (taking the leak profile), schedlab's like the tracer's reader.
+ */
+const AGENT_FUNCTION = ".schedlabAgent";
+
+/**
+ * A failure message that lists goroutines, every one of them the tracer's reader (or the run
+ * agent's probe beside it): a leak check (goleak's or a runtime.Stack scan) that saw only
+ * schedlab's goroutines. A message naming the tracer beside other goroutines is a real leak
+ * report and stays one.
  */
 function isTracerInduced(message: string): boolean {
   if (!message.includes(TRACER_GOROUTINE_FUNCTION)) return false;
@@ -399,5 +406,7 @@ function isTracerInduced(message: string): boolean {
     if (STACK_BLOCK.test(line)) blocks.push([line]);
     else blocks.at(-1)?.push(line);
   }
-  return blocks.every((block) => block.some((line) => line.includes(TRACER_GOROUTINE_FUNCTION)));
+  return blocks.every((block) =>
+    block.some((line) => line.includes(TRACER_GOROUTINE_FUNCTION) || line.includes(AGENT_FUNCTION)),
+  );
 }

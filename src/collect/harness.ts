@@ -1,21 +1,23 @@
 // The harness injected into main packages with `go build -overlay` (the user's tree is
 // never touched). It starts runtime/trace before the user's main, stops it when main
 // returns (after letting the other goroutines settle), panics, calls os.Exit/log.Fatal,
-// hits the deadline or gets SIGTERM, and writes the all-goroutine dump. docs/collect.md
-// documents the contract.
+// hits the deadline, gets SIGTERM or the run agent proves it hung, writes the all-goroutine
+// dump, and has the run agent (src/collect/agent.ts, beside it in the overlay) take the
+// goroutine leak profile after the trace stops. docs/collect.md documents the contract.
 
 import { execa } from "execa";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { goHelperPath } from "../gohelper/index.js";
+import { AGENT_ENV, AGENT_MAIN_FILE, agentSource } from "./agent.js";
 
-/** Environment variables the harness reads. */
+/** Environment variables the harness reads (the dump, deadline and settle bound are the run agent's too). */
 export const HARNESS_ENV = {
   trace: "SCHEDLAB_TRACE",
-  deadlineMs: "SCHEDLAB_DEADLINE_MS",
-  dump: "SCHEDLAB_DUMP",
+  deadlineMs: AGENT_ENV.deadlineMs,
+  dump: AGENT_ENV.dump,
   /** Upper bound in ms of the settle after main returns (default DEFAULT_SETTLE_MS; 0: none). */
-  settleMs: "SCHEDLAB_SETTLE_MS",
+  settleMs: AGENT_ENV.settleMs,
 } as const;
 
 /**
@@ -29,7 +31,11 @@ export const DEFAULT_SETTLE_MS = 100;
 /** Exit code of a harness that stopped the program at its deadline or on SIGTERM. */
 export const HARNESS_TIMEOUT_EXIT_CODE = 124;
 
-/** Why the harness stopped the trace; the first line of the dump file says so. */
+/**
+ * Why the harness stopped the trace; the first line of the dump file says so
+ * (`# schedlab-harness stop=…`), except for a hang the run agent proved, whose dump opens
+ * with the agent's own line (AGENT_DUMP_HEADER).
+ */
 export type HarnessStop = "return" | "exit" | "panic" | "deadline" | "sigterm";
 
 /** The file name the harness source gets inside the program directory (overlay only). */
@@ -38,8 +44,10 @@ export const HARNESS_FILE = "zz_schedlab_harness.go";
 /**
  * Invariants the decoder relies on: the user's main is renamed schedlabUserMain on its
  * own line; every harness function is named schedlabHarness…, and its goroutines start
- * either from main (entry main.schedlabHarness…) or from a timer (entry time.goFunc), both
- * of which the decoder drops; imports are aliased so they cannot clash with user identifiers.
+ * either from main or from a timer, with entry main.schedlabHarness…, which the decoder
+ * drops; imports are aliased so they cannot clash with user identifiers. The run agent's
+ * file (AGENT_MAIN_FILE) is always beside it: schedlabAgentBegin after the trace starts,
+ * schedlabAgentEnd after it stops (every stop but a panic), schedlabHarnessHang for a hang.
  * It compiles at the user module's language version, as old as `go 1.12`: no `any`, `0o`
  * literals, generics, min/max or range over int (test/collect/gotest.e2e.test.ts builds it so).
  */
@@ -88,6 +96,7 @@ func main() {
 			}
 		}
 	}
+	schedlabAgentBegin(true, schedlabHarnessHang)
 	returned := false
 	defer func() {
 		if !returned {
@@ -133,12 +142,32 @@ func schedlabHarnessSettle() {
 	}
 }
 
-// schedlabHarnessFinish stops the trace and writes the goroutine dump, once.
+// schedlabHarnessFinish stops the trace, has the run agent take the goroutine leak profile and
+// writes the goroutine dump, once.
 func schedlabHarnessFinish(reason string, code int) {
+	schedlabHarnessFinishWith(reason, schedlabHarnessFmt.Sprintf("# schedlab-harness stop=%s code=%d\\n", reason, code))
+}
+
+// schedlabHarnessHang is how the run agent stops a run the runtime proved hung: its profile
+// is written; the trace stops and the dump opens with the agent's header line.
+func schedlabHarnessHang(header string) {
+	schedlabHarnessFinishWith("hang", header)
+}
+
+func schedlabHarnessFinishWith(reason string, header string) {
 	schedlabHarnessOnce.Do(func() {
 		if schedlabHarnessTraceFile != nil {
 			schedlabHarnessTrace.Stop()
 			schedlabHarnessTraceFile.Close()
+		}
+		// The runtime's view, after the trace stopped so the profile's GC is not in it. A panic
+		// goes on (no profile); a hang's profile is written already.
+		switch reason {
+		case "panic", "hang":
+		case "deadline", "sigterm":
+			schedlabAgentEnd("deadline")
+		default:
+			schedlabAgentEnd("end")
 		}
 		for _, check := range schedlabHarnessAtFinish {
 			check()
@@ -156,7 +185,6 @@ func schedlabHarnessFinish(reason string, code int) {
 			}
 			buf = make([]byte, 2*len(buf))
 		}
-		header := schedlabHarnessFmt.Sprintf("# schedlab-harness stop=%s code=%d\\n", reason, code)
 		schedlabHarnessOS.WriteFile(path, append([]byte(header), buf...), 0644)
 	})
 }
@@ -206,7 +234,7 @@ export interface Overlay {
 }
 
 /**
- * Writes the harness and the rewritten copies of a main package's files into
+ * Writes the harness, the run agent and the rewritten copies of a main package's files into
  * `scratch`, and returns the -overlay JSON file and its content.
  */
 export async function writeHarnessOverlay(
@@ -220,8 +248,11 @@ export async function writeHarnessOverlay(
   const rewritten = JSON.parse(stdout) as { replace: Record<string, string>; mainFile: string };
   const harness = join(scratch, HARNESS_FILE);
   writeFileSync(harness, HARNESS_SOURCE);
+  const agent = join(scratch, AGENT_MAIN_FILE);
+  writeFileSync(agent, agentSource("main", "main"));
+  const dir = dirname(rewritten.mainFile) || packageDir;
   const overlay: Overlay = {
-    Replace: { ...rewritten.replace, [join(dirname(rewritten.mainFile) || packageDir, HARNESS_FILE)]: harness },
+    Replace: { ...rewritten.replace, [join(dir, HARNESS_FILE)]: harness, [join(dir, AGENT_MAIN_FILE)]: agent },
   };
   const overlayFile = join(scratch, "overlay.json");
   writeFileSync(overlayFile, JSON.stringify(overlay));

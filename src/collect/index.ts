@@ -145,13 +145,33 @@ export {
   PEERS,
   PEER_FILES,
   GOLEAK_MODULE,
-  LEAK_PROFILE_EXPERIMENT,
-  leakProfileSupport,
   parsePeers,
+  peerFile,
   peerSource,
   preparePeerBuild,
   peerRunEnv,
   keepPeerReports,
-  type LeakProfileSupport,
+  writePeerChecks,
 } from "./peers.js";
 export type { Peer, PeerBuild } from "./peers.js";
+export {
+  AGENT_DUMP_HEADER,
+  AGENT_ENV,
+  AGENT_HANG_EXIT_CODE,
+  AGENT_MAIN_FILE,
+  AGENT_PROBE_MS,
+  AGENT_PROFILE_HEADER,
+  AGENT_PROFILE_SUFFIX,
+  AGENT_TEST_FILE,
+  agentSource,
+  agentStoppedHung,
+  LEAK_PROFILE_EXPERIMENT,
+  leakProfileSupport,
+  leakProfileUnavailable,
+  USER_TEST_MAIN,
+  type LeakProfileSupport,
+} from "./agent.js";
+export { leakProfileBuildEnv, writeAgentTestOverlay, type AgentTestOverlay } from "./agent-overlay.js";
+export { agentProfilePaths, agentRunEnv, keepAgentProfile } from "./agent-run.js";
+export { LeakProfileFormatError, parseLeakProfile } from "./leak-profile.js";
+export type { LeakProfileContext, ParsedLeakProfile } from "./leak-profile.js";

@@ -220,6 +220,7 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     run: nonEmpty("--run", options.run),
     skip: nonEmpty("--skip", options.skip),
     peers: [...new Set(options.peers ?? [])],
+    leakProfile: leakProfileOption(options),
     testCorpus: options.testCorpus ?? false,
     mode: collectModeOf(options),
     procsGiven: options.procs !== undefined && options.procs.length > 0,
@@ -228,6 +229,17 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     onProgress: options.onProgress,
     onExplored: options.onExplored,
   };
+}
+
+/** Whether the run agent is on (default): the leakprofile peer reads its profile, so it cannot go without it. */
+function leakProfileOption(options: Pick<CollectOptions, "leakProfile" | "peers">): boolean {
+  const on = options.leakProfile ?? true;
+  if (!on && (options.peers ?? []).includes("leakprofile"))
+    throw new UsageError(
+      "--peers leakprofile reads the run agent's goroutine leak profile, which --no-leak-profile turns off",
+      "Drop --no-leak-profile, or drop leakprofile from --peers.",
+    );
+  return on;
 }
 
 /** Build tags from `--tags a,b` values (repeatable), without blanks or repeats, as go accepts them. */

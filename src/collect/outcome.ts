@@ -13,6 +13,8 @@ export interface RunEvidence {
   readonly enforcement: Enforcement;
   /** The stop reason the harness wrote in its dump (main programs only), or null. */
   readonly harnessStop: HarnessStop | null;
+  /** The run agent stopped the run because the runtime proved it hung (its dump says so). */
+  readonly agentHang?: boolean;
   /** Tail of stderr (and, for tests, stdout), as text. */
   readonly output: string;
 }
@@ -23,13 +25,15 @@ const TEST_TIMEOUT = /^panic: test timed out after /m;
 const GO_CRASH = /^(panic: |fatal error: )/m;
 
 /**
- * - timeout: the harness or -test.timeout stopped the program at its deadline (the trace is complete);
+ * - timeout: the harness or -test.timeout stopped the program at its deadline, or the run
+ *   agent stopped it as proven hung (the trace is complete either way);
  * - killed: schedlab had to SIGKILL it, or a signal ended it;
  * - panic: a Go panic or fatal error;
  * - exit-error / ok: the exit code.
  */
 export function classifyOutcome(evidence: RunEvidence): RunOutcome {
   if (evidence.enforcement === "sigkill" || evidence.enforcement === "aborted") return "killed";
+  if (evidence.agentHang === true) return "timeout";
   if (evidence.kind === "main" && (evidence.harnessStop === "deadline" || evidence.harnessStop === "sigterm"))
     return "timeout";
   if (evidence.kind === "test" && TEST_TIMEOUT.test(evidence.output)) return "timeout";

@@ -130,6 +130,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
         testFiles: program.testFiles,
         strategy: parsed.strategy,
         recordLocks,
+        leakProfile: opts.leakProfile,
       },
       go,
       join(scratch, "build"),
@@ -177,6 +178,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
         graceMs: opts.graceMs,
         go,
         seed: run.seed,
+        leakProfile: opts.leakProfile,
         signal: options.signal,
       });
       if (result === null) throw new ReplayError("the replay was interrupted", "Run the replay again.");

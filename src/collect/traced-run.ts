@@ -18,6 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ProgramKind } from "../corpus/index.js";
 import { runEnvironment, type GoToolchain } from "../go/index.js";
+import { agentStoppedHung } from "./agent.js";
+import { agentRunEnv, keepAgentProfile, removeAgentProfile } from "./agent-run.js";
 import { HARNESS_ENV, harnessStopOf } from "./harness.js";
 import { classifyOutcome } from "./outcome.js";
 import { keepPeerReports, peerRunEnv, type Peer } from "./peers.js";
@@ -51,6 +53,8 @@ export interface TracedRunRequest {
   readonly go: GoToolchain;
   /** Peer leak detectors built into the binary; their reports land beside the trace. */
   readonly peers?: readonly Peer[];
+  /** The binary has the run agent's leak profile: run it with the agent's environment (src/collect/agent-run.ts). */
+  readonly leakProfile?: boolean;
   /** The perturbation seed, for a binary built with strategy "perturb" (else null or absent). */
   readonly seed?: number | null;
   /** What stopping the run at its deadline means: its deadline (the default), or the end of a main program's budget. */
@@ -109,6 +113,7 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
   const partialDump = `${files.dump}.partial`;
   const racesFile = raceLogPath(files.trace);
   for (const file of [files.trace, files.dump, partialTrace, partialDump, racesFile]) rmSync(file, { force: true });
+  removeAgentProfile(files.trace);
   // HOME and TMPDIR of the run: its own directory, removed afterwards. The working directory
   // is the package's source directory, as go test runs a test binary (and as a program is
   // usually run from its own directory): tests open files beside their source and build
@@ -125,6 +130,7 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
           }
         : {}),
       ...peerRunEnv(files.trace, peers),
+      ...(request.leakProfile === true ? agentRunEnv(request.kind, files.trace, partialDump, request.timeoutMs) : {}),
       ...(request.config.strategy === "perturb" && request.seed != null
         ? { [PERTURB_SEED_ENV]: String(request.seed) }
         : {}),
@@ -146,20 +152,25 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
       rmSync(partialTrace, { force: true });
       rmSync(partialDump, { force: true });
       keepPeerReports(files.trace, []);
+      removeAgentProfile(files.trace);
       return null;
     }
     keepPeerReports(files.trace, peers);
+    const agent = keepAgentProfile(files.trace, request.go.goroot);
     const stderr = result.stderr.toString("utf8");
     const output = request.kind === "test" ? `${stderr}\n${result.stdout.toString("utf8")}` : stderr;
     // What the whole output said of failures and crashes, in the order the tails are kept (stderr, then a test's stdout).
     const outputDigest = request.kind === "test" ? `${result.stderrDigest}${result.stdoutDigest}` : result.stderrDigest;
+    // The harness's dump (main programs), or the run agent's of a run it stopped as hung.
     const harnessDump = existsSync(partialDump) ? readFileSync(partialDump, "utf8") : null;
+    const hung = harnessDump !== null && agentStoppedHung(harnessDump);
     const outcome = classifyOutcome({
       kind: request.kind,
       exitCode: result.exitCode,
       exitSignal: result.exitSignal,
       enforcement: result.enforcement,
       harnessStop: harnessDump === null ? null : harnessStopOf(harnessDump),
+      agentHang: hung,
       // The tails, and the digest: a crash header a megabyte-long traceback pushed out of the tail.
       output: `${output}\n${outputDigest}`,
     });
@@ -181,7 +192,7 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
       };
     }
 
-    // The dump: the harness's own (main programs), else the crash traceback on stderr.
+    // The dump: the harness's or the agent's own, else the crash traceback on stderr.
     let dumpPath: string | null = null;
     if (harnessDump !== null) {
       renameSync(partialDump, files.dump);
@@ -217,14 +228,15 @@ export async function tracedRun(request: TracedRunRequest): Promise<TracedRunRes
         (request.kind === "test"
           ? `${tailText(stderr, STDERR_TAIL_IN_DB / 2)}\n--- stdout (tail) ---\n${tailText(result.stdout.toString("utf8"), STDERR_TAIL_IN_DB / 2)}`
           : tailText(stderr, STDERR_TAIL_IN_DB)) +
-        signalNote,
+        signalNote +
+        agent.note,
       env,
       races: races.length,
       racesPath: races.length > 0 ? racesFile : null,
-      stopReason: stopReasonOf(outcome, request.deadlineCause ?? "deadline"),
+      stopReason: hung ? "hang" : stopReasonOf(outcome, request.deadlineCause ?? "deadline"),
       outputDigest,
       untraced: null,
-      leakProfile: null,
+      leakProfile: agent.leakProfile,
     };
   } finally {
     rmSync(workdir, { recursive: true, force: true });

@@ -74,6 +74,13 @@ export interface CollectCommonOptions {
   /** Peer leak detectors to run at the end of each run (docs/leaks.md); builds each program alone. */
   readonly peers?: readonly Peer[];
   /**
+   * Build and run with the run agent (default true; docs/collect.md, "The run agent"): the
+   * goroutine leak profile at the end of every run (GOEXPERIMENT=goroutineleakprofile on Go
+   * 1.26), and a watchdog that proves hangs with it and stops the run early. false builds
+   * without the experiment and runs without the agent's environment (collect --no-leak-profile).
+   */
+  readonly leakProfile?: boolean;
+  /**
    * Collect the paths as test corpora: their programs are named "<label>/<path>" (the label is
    * the root's base name unless another root has it) and are never trained on (docs/dataset.md).
    */
@@ -188,6 +195,8 @@ export interface NormalizedCollectOptions {
   readonly run: string | null;
   readonly skip: string | null;
   readonly peers: readonly Peer[];
+  /** Builds and runs have the run agent (CollectCommonOptions.leakProfile). */
+  readonly leakProfile: boolean;
   readonly testCorpus: boolean;
   readonly mode: CollectMode;
   /** Whether `procs` / `testCount` were given (a budget explores its own values otherwise). */

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ProgramKind } from "../corpus/index.js";
 import { parseFailures } from "./failures.js";
+import { AGENT_ENV } from "./agent.js";
 import { HARNESS_ENV } from "./harness.js";
 import { PEERS, peerRunEnv } from "./peers.js";
 import { spawnWithDeadline } from "./spawn.js";
@@ -46,11 +47,19 @@ export function untracedArguments(
 
 /**
  * The traced run's environment without the trace: no SCHEDLAB_TRACE (the harness starts no
- * trace) and no harness dump, no peer reports (the traced run's stay as they are), and HOME
- * and TMPDIR in `workdir`, the rerun's own.
+ * trace), no harness or agent dump, no leak profile or watchdog, no peer reports (the traced
+ * run's stay as they are), and HOME and TMPDIR in `workdir`, the rerun's own.
  */
 export function untracedEnvironment(env: Readonly<Record<string, string>>, workdir: string): Record<string, string> {
-  const dropped = new Set<string>([HARNESS_ENV.trace, HARNESS_ENV.dump, ...Object.keys(peerRunEnv("", PEERS))]);
+  const dropped = new Set<string>([
+    HARNESS_ENV.trace,
+    HARNESS_ENV.dump,
+    // The run agent writes the traced run's profile and dump: the rerun keeps them as they are.
+    AGENT_ENV.profile,
+    AGENT_ENV.watch,
+    AGENT_ENV.dump,
+    ...Object.keys(peerRunEnv("", PEERS)),
+  ]);
   const kept = Object.fromEntries(Object.entries(env).filter(([key]) => !dropped.has(key)));
   return { ...kept, HOME: workdir, TMPDIR: workdir };
 }

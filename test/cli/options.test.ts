@@ -1,10 +1,12 @@
-// Numeric command-line values: strict parsing, and the CLI refusing bad values before
-// touching anything (the database named below does not exist and is never created).
+// Command-line values: strict numeric parsing, and the CLI refusing bad values before touching
+// anything (the database named below does not exist and is never created); the shared collect
+// flag --no-leak-profile.
 
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { collectCommonOptionsOf } from "../../src/cli/collect-options.js";
 import { parseIntegerOption, parseNumberOption, parsePositiveInteger, parseRowLimit } from "../../src/cli/options.js";
 import { UsageError } from "../../src/errors.js";
 import { runCli } from "../helpers/cli.js";
@@ -53,5 +55,14 @@ describe("numeric options", () => {
     const missing = await runCli(["dist"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("required option '--abstraction <name>' not specified");
+  });
+});
+
+describe("collect and hunt's --no-leak-profile", () => {
+  it("turns the run agent off; absent, the library's default (on) stands", () => {
+    const flags = { db: "s.db", traces: "t", progressInterval: "10s" };
+    expect(collectCommonOptionsOf(["."], flags).leakProfile).toBeUndefined();
+    expect(collectCommonOptionsOf(["."], { ...flags, leakProfile: true }).leakProfile).toBeUndefined();
+    expect(collectCommonOptionsOf(["."], { ...flags, leakProfile: false }).leakProfile).toBe(false);
   });
 });

@@ -130,6 +130,20 @@ describe("parseFailures", () => {
     expect(parseFailures(withUserGoroutine)[0]).toMatchObject({ test: "TestNoLeakedGoroutines", tracerInduced: false });
   });
 
+  it("counts a leak check that also caught the run agent's probe running as tracer-induced", () => {
+    // As a hand-written check printed it in a hunt of go-programs/realcode/goleakcheck: the probe
+    // was taking the leak profile (runnable in runtime.GC) when the check looked.
+    const traced = outputs.get("tracerscan-traced")!;
+    const withProbe = traced.replace(
+      /(found unexpected goroutines:\n)/,
+      "$1        goroutine 8 [runnable]:\n        runtime.GC()\n        \t/usr/local/go/src/runtime/mgc.go:580 +0x8b\n" +
+        "        schedlab.test/failures/tracerscan.schedlabAgentProbe()\n        \t/x/zz_schedlab_agent_test.go:118 +0x89\n" +
+        "        created by time.goFunc\n        \t/usr/local/go/src/time/sleep.go:215 +0x2d\n        \n",
+    );
+    expect(withProbe).toContain("schedlabAgentProbe");
+    expect(parseFailures(withProbe)[0]).toMatchObject({ test: "TestNoLeakedGoroutines", tracerInduced: true });
+  });
+
   it("leaves out the failure the testing package adds for a data race: that is the race class", () => {
     expect(outputs.get("racy")).toMatch(/testing\.go:\d+: race detected during execution of test/);
     expect(outputs.get("racy")).toContain("--- FAIL: TestCountVisits");

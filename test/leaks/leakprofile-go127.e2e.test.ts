@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collect, leakProfileSupport, preparePeerBuild } from "../../src/collect/index.js";
+import { collect, leakProfileBuildEnv, leakProfileSupport, preparePeerBuild } from "../../src/collect/index.js";
 import { goToolchain } from "../../src/go/index.js";
 import { compareLeaks } from "../../src/leaks/index.js";
 import { openDatabase } from "../../src/store/index.js";
@@ -63,12 +63,16 @@ describe("leakProfileSupport", () => {
     };
     const scratch = mkdtempSync(join(tmpdir(), "schedlab-leakprofile-"));
     try {
-      const now = await preparePeerBuild(target, ["leakprofile"], go, scratch);
+      // The peer reads the run agent's profile: the build environment is the agent's.
       const expected = leakProfileSupport(go.version);
-      expect(now.env).toEqual(expected.kind === "experiment" ? { GOEXPERIMENT: "goroutineleakprofile" } : {});
-      expect(now.skipped).toEqual([]);
+      expect(leakProfileBuildEnv(go)).toEqual(
+        expected.kind === "experiment" ? { GOEXPERIMENT: "goroutineleakprofile" } : {},
+      );
+      expect(leakProfileBuildEnv({ ...go, version: "go1.27.3" })).toEqual({});
+      expect(leakProfileBuildEnv({ ...go, version: "go1.25.4" })).toEqual({});
+      const now = await preparePeerBuild(target, ["leakprofile"], go, scratch);
+      expect(now).toEqual({ overlay: {}, args: [], checks: [], skipped: [], inModule: true });
       const before = await preparePeerBuild(target, ["leakprofile"], { ...go, version: "go1.25.4" }, scratch);
-      expect(before.env).toEqual({});
       expect(before.overlay).toEqual({});
       expect(before.skipped).toEqual([expect.stringContaining("leakprofile: go1.25.4 has no goroutine leak profile")]);
     } finally {

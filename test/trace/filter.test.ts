@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_GOROUTINE_FILTER, isDroppedEntry } from "../../src/trace/filter.js";
 
 describe("isDroppedEntry", () => {
-  it("drops runtime, tracer, testing, signal, timer and harness goroutines", () => {
+  it("drops runtime, tracer, testing, signal, timer, harness and run agent goroutines", () => {
     for (const entry of [
       "runtime.bgsweep",
       "runtime.gcBgMarkWorker",
@@ -17,6 +17,9 @@ describe("isDroppedEntry", () => {
       "time.goFunc",
       "main.schedlabHarnessWatchdog",
       "main.schedlabHarnessWatchdog.func1",
+      "main.schedlabAgentProbe",
+      "example.com/m/store_test.schedlabAgentProbe",
+      "gopkg.in/yaml%2ev3.schedlabAgentBeforeDeadline",
     ]) {
       expect(isDroppedEntry(entry), entry).toBe(true);
     }
@@ -30,9 +33,22 @@ describe("isDroppedEntry", () => {
       "example.com/m/pkg.Serve",
       "net/http.(*conn).serve",
       "main.schedlabish",
+      "example.com/schedlabAgent/pkg.Serve",
+      "example.com/m/pkg.(*T).schedlabAgentX",
     ]) {
       expect(isDroppedEntry(entry), entry).toBe(false);
     }
+  });
+
+  it("reads a `*.` pattern as a function name in any package", () => {
+    const filter = { drop: ["*.probe*", "*.exact"], keep: [] };
+    expect(isDroppedEntry("main.probeOnce", filter)).toBe(true);
+    expect(isDroppedEntry("example.com/m/p.probe", filter)).toBe(true);
+    expect(isDroppedEntry("example.com/m/p.exact", filter)).toBe(true);
+    expect(isDroppedEntry("example.com/m/p.exacts", filter)).toBe(false);
+    expect(isDroppedEntry("probe.main", filter)).toBe(false);
+    expect(isDroppedEntry("example.com/probe.run", filter)).toBe(false);
+    expect(isDroppedEntry("noPackage", filter)).toBe(false);
   });
 
   it("mirrors the Go helper's default lists", () => {

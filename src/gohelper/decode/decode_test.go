@@ -116,6 +116,8 @@ func TestInjectedFramesAreNeverUserFrames(t *testing.T) {
 		user("example.com/m/pkg.schedlabPerturb", "zz.go", 1),
 		user("example.com/m/pkg.schedlabLockOp.func1", "zz.go", 1),
 		user("pkg.(*T).schedlabRecord", "zz.go", 1),
+		user("example.com/m/pkg_test.TestMain", "zz_schedlab_agent_test.go", 40),
+		user("example.com/m/pkg.schedlabAgentProbe", "zz_schedlab_agent_test.go", 1),
 	} {
 		if d.isUserFrame(f) {
 			t.Errorf("%s (%s) counts as a user frame", f.Func, f.File)
@@ -129,6 +131,29 @@ func TestInjectedFramesAreNeverUserFrames(t *testing.T) {
 		if !d.isUserFrame(f) {
 			t.Errorf("%s (%s) does not count as a user frame", f.Func, f.File)
 		}
+	}
+}
+
+func TestMapFuncNamesRenamedEntriesAsTheUserWroteThem(t *testing.T) {
+	for name, want := range map[string]string{
+		"main.schedlabUserMain":                             "main.main",
+		"main.schedlabUserMain.func1":                       "main.main.func1",
+		"example.com/m/pkg_test.schedlabUserTestMain":       "example.com/m/pkg_test.TestMain",
+		"example.com/m/pkg.schedlabUserTestMain.func2":      "example.com/m/pkg.TestMain.func2",
+		"gopkg.in/yaml%2ev3.schedlabUserTestMain":           "gopkg.in/yaml%2ev3.TestMain",
+		"example.com/schedlabUserTestMain/pkg.F":            "example.com/schedlabUserTestMain/pkg.F",
+		"example.com/m/pkg.(*T).schedlabUserTestMainHelper": "example.com/m/pkg.(*T).schedlabUserTestMainHelper",
+		"example.com/m/pkg.TestMain":                        "example.com/m/pkg.TestMain",
+	} {
+		if got := mapFunc(name); got != want {
+			t.Errorf("mapFunc(%q) = %q, want %q", name, got, want)
+		}
+	}
+	// The renamed TestMain is a user frame again, and a named root.
+	d := &decoder{goroot: testGoroot}
+	f := user(mapFunc("example.com/m/pkg_test.schedlabUserTestMain"), "main_test.go", 12)
+	if !d.isUserFrame(f) || namedRootOf(f) != "TestMain" {
+		t.Errorf("%s: user frame %v, named root %q", f.Func, d.isUserFrame(f), namedRootOf(f))
 	}
 }
 

@@ -20,6 +20,9 @@ func TestDefaultFilterDropsWhatIsNotTheUsers(t *testing.T) {
 		"time.goFunc",
 		"main.schedlabHarnessWatchdog",
 		"main.schedlabHarnessWatchdog.func1",
+		"main.schedlabAgentProbe",                     // the run agent in a main program
+		"example.com/m/store_test.schedlabAgentProbe", // and in any test package
+		"gopkg.in/yaml%2ev3.schedlabAgentBeforeDeadline",
 	} {
 		if !filter.dropped(entry) {
 			t.Errorf("%s is kept, want dropped", entry)
@@ -31,11 +34,30 @@ func TestDefaultFilterDropsWhatIsNotTheUsers(t *testing.T) {
 		"main.worker",
 		"example.com/m/pkg.Serve",
 		"net/http.(*conn).serve",
-		"main.schedlabish",  // not the harness's prefix
-		"time.goFuncOfMine", // time.goFunc is an exact name, not a prefix
+		"main.schedlabish",                      // not the harness's prefix
+		"time.goFuncOfMine",                     // time.goFunc is an exact name, not a prefix
+		"example.com/schedlabAgent/pkg.Serve",   // the agent's prefix in a path, not a function name
+		"example.com/m/pkg.(*T).schedlabAgentX", // a method, not a function of the package
 	} {
 		if filter.dropped(entry) {
 			t.Errorf("%s is dropped, want kept", entry)
+		}
+	}
+}
+
+func TestAnyPackagePatternsMatchTheFunctionName(t *testing.T) {
+	filter := entryFilter{drop: []string{"*.probe*", "*.exact"}}
+	for entry, want := range map[string]bool{
+		"main.probeOnce":         true,
+		"example.com/m/p.probe":  true,
+		"example.com/m/p.exact":  true,
+		"example.com/m/p.exacts": false,
+		"probe.main":             false,
+		"example.com/probe.run":  false,
+		"noPackage":              false,
+	} {
+		if got := filter.dropped(entry); got != want {
+			t.Errorf("dropped(%q) = %v, want %v", entry, got, want)
 		}
 	}
 }

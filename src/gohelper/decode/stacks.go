@@ -108,10 +108,19 @@ func (d *decoder) stackStrings(frames []trace.StackFrame) (block, log string) {
 	return api + users, users
 }
 
-// mapFunc maps the collect harness's renamed user main back to main.main (see docs/identity.md).
+// mapFunc maps the collect harness's renamed user main back to main.main, and the run
+// agent's renamed TestMain of a package that has its own back to TestMain, in any package
+// (see docs/identity.md).
 func mapFunc(name string) string {
 	if rest, ok := strings.CutPrefix(name, "main.schedlabUserMain"); ok {
 		return "main.main" + rest
+	}
+	slash := strings.LastIndexByte(name, '/') + 1
+	if dot := strings.IndexByte(name[slash:], '.'); dot >= 0 {
+		at := slash + dot + 1
+		if rest, ok := strings.CutPrefix(name[at:], "schedlabUserTestMain"); ok {
+			return name[:at] + "TestMain" + rest
+		}
 	}
 	return name
 }
@@ -152,11 +161,19 @@ func frameKey(f trace.StackFrame) string {
 }
 
 // isHarnessFrame reports whether a frame is the collect harness's (docs/collect.md): its
-// functions are main.schedlabHarness…, and its own main.main lives in zz_schedlab_harness.go.
+// functions are main.schedlabHarness…, and its own main.main lives in zz_schedlab_harness.go;
+// or the run agent's (src/collect/agent.ts), whose TestMain lives in zz_schedlab_agent_test.go.
 // Never a user site: a goroutine that blocks inside the harness (e.g. main waiting for the
 // trace to stop while another goroutine crashes) gets no harness site, like one with no user frame.
 func isHarnessFrame(f trace.StackFrame) bool {
-	return strings.HasPrefix(f.Func, "main.schedlabHarness") || path.Base(f.File) == "zz_schedlab_harness.go"
+	if strings.HasPrefix(f.Func, "main.schedlabHarness") {
+		return true
+	}
+	switch path.Base(f.File) {
+	case "zz_schedlab_harness.go", "zz_schedlab_agent.go", "zz_schedlab_agent_test.go":
+		return true
+	}
+	return false
 }
 
 // isInjectedFrame reports whether a frame is code schedlab put into the program: the

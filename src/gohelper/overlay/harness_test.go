@@ -1,5 +1,6 @@
 // Tests of the harness rewrite (harness.go): main renamed and the calls that end the process
-// routed through the harness, on their own lines, with a trailer that keeps the imports used.
+// routed through the harness, on their own lines, with a trailer that keeps the imports used;
+// and of the run agent's -testmain rewrite of a package's own TestMain and its file's exits.
 package overlay
 
 import (
@@ -45,5 +46,47 @@ func TestRewriteFileLeavesAFileWithNothingToRewrite(t *testing.T) {
 	out, isMain, err := rewriteFile("util.go", []byte("package main\n\nfunc helper() int { return 1 }\n"))
 	if err != nil || isMain || out != nil {
 		t.Errorf("rewriteFile = %q, %v, %v; want nil, false, nil", out, isMain, err)
+	}
+}
+
+const testMainSample = `package store_test
+
+import (
+	"log"
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv("SKIP") != "" {
+		log.Fatalln("skipped")
+	}
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}
+
+func cleanup() {}
+`
+
+func TestTestMainRewriteRenamesTestMainAndRoutesItsFileExitsThroughTheAgent(t *testing.T) {
+	out, pkg, err := rewriteEntryFile("main_test.go", []byte(testMainSample), testMainRewrite)
+	if err != nil || pkg != "store_test" {
+		t.Fatalf("rewriteEntryFile: package %q, err %v", pkg, err)
+	}
+	want := strings.Replace(testMainSample, "func TestMain(", "func schedlabUserTestMain(", 1)
+	want = strings.Replace(want, `log.Fatalln("skipped")`, `schedlabAgentLogFatalln("skipped")`, 1)
+	want = strings.Replace(want, "os.Exit(code)", "schedlabAgentExit(code)", 1)
+	want += "\nvar _ = log.Fatalln\n\nvar _ = os.Exit\n"
+	if string(out) != want {
+		t.Errorf("rewritten:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestTestMainRewriteLeavesOtherFilesAlone(t *testing.T) {
+	src := "package store\n\nimport \"os\"\n\nfunc quit() { os.Exit(1) }\n"
+	out, pkg, err := rewriteEntryFile("util_test.go", []byte(src), testMainRewrite)
+	if err != nil || pkg != "" || out != nil {
+		t.Errorf("rewriteEntryFile = %q, %q, %v; want nil, \"\", nil", out, pkg, err)
 	}
 }
