@@ -173,5 +173,5 @@ export {
 } from "./agent.js";
 export { leakProfileBuildEnv, writeAgentTestOverlay, type AgentTestOverlay } from "./agent-overlay.js";
 export { agentProfilePaths, agentRunEnv, keepAgentProfile } from "./agent-run.js";
-export { LeakProfileFormatError, parseLeakProfile } from "./leak-profile.js";
+export { goroutinesOfDump, LeakProfileFormatError, parseLeakProfile } from "./leak-profile.js";
 export type { LeakProfileContext, ParsedLeakProfile } from "./leak-profile.js";

@@ -59,9 +59,28 @@ export function parseLeakProfile(text: string, context: LeakProfileContext = {})
   const taken = first.slice(AGENT_PROFILE_HEADER.length).trim();
   if (!(TAKEN as readonly string[]).includes(taken))
     throw new LeakProfileFormatError(`unknown taken=${JSON.stringify(taken)}`);
+  const { goroutines, shown } = goroutinesOf(text.slice(newline + 1), context);
+  if (shown === 0) throw new LeakProfileFormatError("it shows no goroutine (cut short?)");
+  return { taken: taken as LeakProfileTaken, goroutines };
+}
+
+/**
+ * The goroutines a goroutine dump shows waiting — the traceback a test binary prints when
+ * -test.timeout fires, the harness's dump — read as parseLeakProfile reads a profile's (no
+ * goroutine of a plain dump is marked leaked: a dump proves nothing). Text before the first
+ * goroutine (the panic's header) is skipped; [] when it shows none.
+ */
+export function goroutinesOfDump(text: string, context: LeakProfileContext = {}): RuntimeGoroutine[] {
+  return goroutinesOf(text, context).goroutines;
+}
+
+function goroutinesOf(
+  text: string,
+  context: LeakProfileContext,
+): { readonly goroutines: RuntimeGoroutine[]; readonly shown: number } {
   const goroutines: RuntimeGoroutine[] = [];
   let shown = 0;
-  for (const block of text.slice(newline + 1).split(/\n\s*\n/)) {
+  for (const block of text.split(/\n\s*\n/)) {
     const lines = block.trim().split("\n");
     const header = HEADER.exec(lines[0]);
     if (header === null) continue;
@@ -82,8 +101,7 @@ export function parseLeakProfile(text: string, context: LeakProfileContext = {})
       top: top === undefined ? null : `${top.fn} ${basename(top.file)}:${top.line}`,
     });
   }
-  if (shown === 0) throw new LeakProfileFormatError("it shows no goroutine (cut short?)");
-  return { taken: taken as LeakProfileTaken, goroutines };
+  return { goroutines, shown };
 }
 
 interface Frame {

@@ -5,7 +5,13 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { parseFailures, raceLogPath, withUntracedRerun, type UntracedOutcome } from "../collect/index.js";
+import {
+  goroutinesOfDump,
+  parseFailures,
+  raceLogPath,
+  withUntracedRerun,
+  type UntracedOutcome,
+} from "../collect/index.js";
 import { UsageError } from "../errors.js";
 import type { Manifest } from "../corpus/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
@@ -106,7 +112,7 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
         outputDigest: row.output_digest,
         wallMs: row.wall_ms,
         stop: row.stop_reason,
-        runtime: runtimeView(db, row.id),
+        runtime: runtimeView(db, row.id) ?? dumpView(db, row.id, row.stop_reason),
       },
       loadRunGoroutines(db, row.id).map(shared),
     ),
@@ -131,6 +137,25 @@ export function runtimeView(db: SchedlabDatabase, runId: number): RuntimeView | 
     taken: rows[0].taken,
     goroutines: new Map(rows.map((r) => [r.gid, { gid: r.gid, wait: r.wait, leaked: r.leaked === 1, top: r.top }])),
   };
+}
+
+/**
+ * The runtime's view of run `runId` read from its goroutine dump when it has no leak profile
+ * (Go before 1.26, --no-leak-profile) and was stopped at its deadline: the traceback
+ * -test.timeout prints, or the harness's dump, shows every goroutine's wait — goroutine 1's
+ * above all — though it proves nothing leaked. Null otherwise, or without a readable dump.
+ */
+function dumpView(db: SchedlabDatabase, runId: number, stop: RunStop | null): RuntimeView | null {
+  if (stop !== "deadline") return null;
+  const row = db.prepare("SELECT dump_path FROM runs WHERE id = ?").get(runId) as
+    { dump_path: string | null } | undefined;
+  const path = row?.dump_path;
+  if (path == null) return null;
+  const file = isAbsolute(path) ? path : resolve(dirname(db.name), path);
+  if (!existsSync(file)) return null;
+  const goroutines = goroutinesOfDump(readFileSync(file, "utf8")).filter((g) => g.gid === 1 || g.top !== null);
+  if (goroutines.length === 0) return null;
+  return { source: "dump", taken: "deadline", goroutines: new Map(goroutines.map((g) => [g.gid, g])) };
 }
 
 /**

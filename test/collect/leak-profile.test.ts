@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { LeakProfileFormatError, parseLeakProfile } from "../../src/collect/index.js";
+import { goroutinesOfDump, LeakProfileFormatError, parseLeakProfile } from "../../src/collect/index.js";
 
 const GOROOT = "/usr/local/go";
 
@@ -109,5 +109,54 @@ describe("parseLeakProfile", () => {
     );
     expect(() => parseLeakProfile("# schedlab-agent taken=later\n")).toThrow(/unknown taken="later"/);
     expect(() => parseLeakProfile("# schedlab-agent taken=end\ngoroutine 1 [runn")).toThrow(/shows no goroutine/);
+  });
+});
+
+describe("goroutinesOfDump", () => {
+  it("reads a test binary's timeout traceback: goroutine 1 running an example in an IO wait, nothing leaked", () => {
+    const dump = [
+      "panic: test timed out after 4s",
+      "\trunning tests:",
+      "\t\tExampleFetch (4s)",
+      "",
+      "goroutine 17 [running]:",
+      "testing.(*M).startAlarm.func1()",
+      "\t/usr/local/go/src/testing/testing.go:2484 +0x394",
+      "created by time.goFunc",
+      "\t/usr/local/go/src/time/sleep.go:215 +0x2d",
+      "",
+      "goroutine 1 [IO wait]:",
+      "internal/poll.runtime_pollWait(0x7f, 0x72)",
+      "\t/usr/local/go/src/runtime/netpoll.go:351 +0x85",
+      "net.(*conn).Read(0xc000, {0xc0, 0x200, 0x200})",
+      "\t/usr/local/go/src/net/net.go:196 +0x45",
+      "example.com/realsuites/hangexample.ExampleFetch()",
+      "\t/src/hangexample/fetch_test.go:22 +0x1a5",
+      "testing.runExample({{0x58, 0xc}, 0x59, {0x58, 0x5}, 0x0})",
+      "\t/usr/local/go/src/testing/run_example.go:63 +0x2b4",
+      "main.main()",
+      "\t_testmain.go:51 +0xa5",
+      "",
+      "goroutine 8 [select]:",
+      "example.com/realsuites/hangexample.StartHeartbeat.func1()",
+      "\t/src/hangexample/fetch.go:35 +0x9c",
+      "created by example.com/realsuites/hangexample.StartHeartbeat in goroutine 7",
+      "\t/src/hangexample/fetch.go:32 +0x87",
+    ].join("\n");
+    expect(goroutinesOfDump(dump, { goroot: "/usr/local/go" })).toEqual([
+      {
+        gid: 1,
+        wait: "IO wait",
+        leaked: false,
+        top: "example.com/realsuites/hangexample.ExampleFetch fetch_test.go:22",
+      },
+      {
+        gid: 8,
+        wait: "select",
+        leaked: false,
+        top: "example.com/realsuites/hangexample.StartHeartbeat.func1 fetch.go:35",
+      },
+    ]);
+    expect(goroutinesOfDump("panic: boom\n")).toEqual([]);
   });
 });
