@@ -138,7 +138,8 @@ function crashFrames(message: string): string[] {
  * with a failure (not the tracer's, not the race detector's) in some run is
  *   - flaky when some other run passed it: finished (not cut) without that failure and
  *     without a crash charged to another test, which would have ended the binary before it;
- *   - else failing when its first failure is a failure, crashed when it is a crash.
+ *   - else crashed when any of its failures is a crash (a panic or fatal error: the crash, its
+ *     runs and its replay are reported, even if other runs only failed it), else failing.
  * The tracer's failures are listed apart, one per test and kind. `replayOf` gives the
  * command that reruns a run.
  */
@@ -147,13 +148,23 @@ export function detectTestFailures(
   runs: readonly FailureRun[],
   replayOf: (runId: number) => string,
 ): TestFailureFindings {
-  const failing = new Map<string, { test: string | null; first: TestFailure; runs: FailureRun[] }>();
+  const failing = new Map<
+    string,
+    {
+      test: string | null;
+      first: TestFailure;
+      crash: { failure: TestFailure; run: FailureRun } | null;
+      runs: FailureRun[];
+    }
+  >();
   for (const run of runs) {
     for (const failure of run.failures) {
       if (failure.tracerInduced || RACE_FAILURE.test(failure.message)) continue;
       const key = failure.test ?? "";
-      const entry = failing.get(key) ?? { test: failure.test, first: failure, runs: [] };
+      const entry = failing.get(key) ?? { test: failure.test, first: failure, crash: null, runs: [] };
       if (!entry.runs.includes(run)) entry.runs.push(run);
+      // A crash is what it says most about the test, even if other runs only failed it (another schedule, GOMAXPROCS 1).
+      if (entry.crash === null && isCrash(failure)) entry.crash = { failure, run };
       failing.set(key, entry);
     }
   }
@@ -185,7 +196,7 @@ export function detectTestFailures(
         run,
         replay,
       });
-    } else if (kind === "fail") {
+    } else if (entry.crash === null) {
       const cutRunsFailed = entry.runs.filter((r) => r.cut).length;
       out.failing.push({
         program,
@@ -199,19 +210,21 @@ export function detectTestFailures(
         replay,
       });
     } else {
+      const crash = entry.crash;
+      const crashRuns = entry.runs.filter((r) => r.failures.some((f) => isCrash(f) && (f.test ?? "") === key));
       out.crashed.push({
         program,
         test,
-        kind,
-        header: message.split("\n")[0] ?? "",
-        message,
-        stack: crashFrames(message),
-        runsCrashed: entry.runs.length,
-        plainRunsCrashed: plain,
-        strategies,
-        untraced: first.untraced ?? null,
-        run,
-        replay,
+        kind: crash.failure.kind === "panic" ? "panic" : "fatal",
+        header: crash.failure.message.split("\n")[0] ?? "",
+        message: crash.failure.message,
+        stack: crashFrames(crash.failure.message),
+        runsCrashed: crashRuns.length,
+        plainRunsCrashed: crashRuns.filter((r) => r.strategy === "plain").length,
+        strategies: strategiesOf(crashRuns),
+        untraced: crash.run.untraced ?? null,
+        run: runRef(crash.run),
+        replay: replayOf(crash.run.runId),
       });
     }
   }

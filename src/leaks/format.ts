@@ -402,7 +402,7 @@ const RUNTIME_WORDS: Readonly<Record<NonNullable<Evidence["runtime"]>, string>> 
 /** A bug's evidence by kind, one line: "runtime: unreachable (…); trace: never-woken; source: context case". */
 export function evidenceText(e: Evidence): string {
   return [
-    `runtime: ${e.runtime === null ? "no leak profile showed it" : RUNTIME_WORDS[e.runtime]}`,
+    `runtime: ${e.runtime === null ? "no proof from a leak profile" : RUNTIME_WORDS[e.runtime]}`,
     `trace: ${e.trace}`,
     `source: ${e.source === null ? "no timer, context or signal case" : `${e.source} case`}`,
   ].join("; ");

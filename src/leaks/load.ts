@@ -121,14 +121,13 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
 
 /**
  * The runtime's view of run `runId` from its leak profile (runtime_goroutines), or null
- * without one. Only what the rule reads is kept: goroutine 1, the goroutines the garbage
- * collector proved leaked, and those with a user frame (docs/leaks.md, "Evidence").
+ * without one: every goroutine it shows waiting (docs/leaks.md, "Evidence"), a server's too,
+ * whose frames are all the standard library's.
  */
 export function runtimeView(db: SchedlabDatabase, runId: number): RuntimeView | null {
   const rows = db
     .prepare(
-      `SELECT gid, taken, wait, leaked, top FROM runtime_goroutines
-       WHERE run_id = ? AND (gid = 1 OR leaked = 1 OR top IS NOT NULL)`,
+      "SELECT gid, taken, wait, leaked, top FROM runtime_goroutines WHERE run_id = ?",
     )
     .all(runId) as { gid: number; taken: LeakProfileTaken; wait: string; leaked: number; top: string | null }[];
   if (rows.length === 0) return null;

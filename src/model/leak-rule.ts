@@ -338,7 +338,18 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
           : c.source?.context === true
             ? "the wait has a context case"
             : "the wait has a timer case";
-    if (states.cut) return judgement(null, "inconclusive", false, `${by}; the run was cut while it waited`, "cut");
+    if (states.cut) {
+      // Cut later, but its test had ended before: it outlived the test all the same.
+      if (c.owner.kind === "test" && states.ends.get(c.owner.root) === "ended" && c.wakes.count > 0)
+        return judgement(
+          "outlived",
+          "proven",
+          false,
+          `${by}, so it is alive, not blocked; its test ${c.owner.root} ended without stopping it (the run was cut later)`,
+          c.wakes.timer > 0 ? "timer-woken" : "cut",
+        );
+      return judgement(null, "inconclusive", false, `${by}; the run was cut while it waited`, "cut");
+    }
     // A one-shot timer wait never seen firing there ends by itself if its timer is live
     // (time.After) and never if it was already spent (a drain of t.C after Stop): listed, never counted.
     const loops = c.wakes.count > 0 || c.source?.context === true || c.source?.signal === true;
