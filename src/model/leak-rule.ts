@@ -12,6 +12,7 @@ import {
   TIMER_WAKER,
   type AnalysedRun,
   type FinalBlock,
+  type EndState,
   type Evidence,
   type FinalWait,
   type FindingKind,
@@ -430,11 +431,12 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
   // alive (a goroutine of its owner, or a background one such as a pool's purger): it may yet
   // be woken, so it is not blocked forever — alive after its test, or undecided.
   if (runtime === "reachable") {
-    const keeper = liveKeeper(states, goroutine);
+    const keeper = liveKeeper(r, goroutine);
     if (keeper !== null) {
       const why =
         `the runtime found what it waits on still reachable (from a global or a live goroutine), and ${keeper} ` +
-        `was still ${states.ends.get(keeper)}: it may yet be woken, so it is not blocked forever`;
+        `was still alive (${keeperState(states, keeper)}): ` +
+        "it may yet be woken, so it is not blocked forever";
       if (c.owner.kind === "test" && ownerEnded(r, c.owner.root))
         return judgement(
           "outlived",
@@ -473,17 +475,51 @@ export const REACHABLE_NOT_PROVEN =
   "not proven: the runtime found what it waits on still reachable from a global, though nothing live was seen to wake it";
 
 /**
- * A goroutine alive when the trace stopped that could still reach what `goroutine` waits on:
- * one of its owner's (the same root), or a background one (package state, init, TestMain);
- * null when none is.
+ * A goroutine alive when the trace stopped that could still reach what `goroutine` waits on,
+ * named for the reader; null when none is. From the trace: one of its owner's (the same root)
+ * or a background one (package state, init, TestMain), not waiting for another goroutine or
+ * in a loop a timer wakes. From the runtime's view: a goroutine the trace does not follow as
+ * the user's (one started before tracing, in package init) whose code has a user frame other
+ * than this wait's, and that the leak profile did not mark leaked — a pool's purger, a
+ * session manager. A traced background one blocked where the leak profile does not find it
+ * leaked counts as alive too.
  */
-function liveKeeper(states: AnalysedRun["states"], goroutine: string): string | null {
+function liveKeeper(r: AnalysedRun, goroutine: string): string | null {
+  const states = r.states;
   const root = rootOf(goroutine);
+  const profiled = r.run.runtime?.source === "leak-profile";
+  const alive = (id: string, end: EndState): boolean => {
+    if (isLive(end)) return true;
+    const block = states.finalBlocks.get(id);
+    if (block === undefined) return false;
+    if ((states.wakes.get(id)?.get(blockKey(block.reason, block.blockingSite))?.timer ?? 0) > 0) return true;
+    // A background goroutine (package state) blocked where the leak profile does not find it
+    // leaked: something can still wake it (a purger on a ticker). Never a sibling of the same
+    // owner: two goroutines stuck on the same unprovable wait would vouch for each other.
+    const seen = profiled && ownerOf(id).kind === "background" ? runtimeOf(r.run, id) : null;
+    return seen !== null && !seen.leaked;
+  };
   for (const [id, end] of states.ends) {
-    if (id === goroutine || !isLive(end)) continue;
+    if (id === goroutine || !alive(id, end)) continue;
     if (rootOf(id) === root || ownerOf(id).kind === "background") return id;
   }
+  const view = r.run.runtime;
+  if (view == null || !profiled) return null;
+  const traced = new Set(r.run.goroutines.map((g) => g.goroutine));
+  const own = runtimeOf(r.run, goroutine)?.top ?? null;
+  const ownFunction = own === null ? null : own.slice(0, own.lastIndexOf(" "));
+  for (const g of view.goroutines.values()) {
+    if (g.gid === 1 || g.leaked || g.top === null || traced.has(g.gid)) continue;
+    if (g.top.slice(0, g.top.lastIndexOf(" ")) !== ownFunction) return `goroutine ${g.gid} (${g.top}, ${g.wait})`;
+  }
   return null;
+}
+
+/** How a keeper stood when the trace stopped: its end state, a timer-woken loop, or what the runtime showed. */
+function keeperState(states: AnalysedRun["states"], keeper: string): string {
+  const end = states.ends.get(keeper);
+  if (end === undefined) return "seen by the runtime, not leaked";
+  return end === "blocked" ? "in a loop a timer wakes" : end;
 }
 
 /** Whether the owner test `root` had ended in run `r`: the run ran its tests to the end, or the test's goroutine ended. */

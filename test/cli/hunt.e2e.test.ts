@@ -31,6 +31,7 @@ interface HuntJson {
     readonly fingerprint: string;
     readonly program: string;
     readonly kind: string;
+    readonly verdict: string;
     readonly test: string | null;
     readonly gating: boolean;
   }[];
@@ -225,7 +226,8 @@ describe("schedlab hunt ./... --run 'Test(A|B)' --tags integration --race", () =
     expect(JSON.parse(report.stdout)).toMatchObject({ evalRunId: null, sections: ["overview", "leaks", "flaky"] });
     const html = readFileSync(join(out, "index.html"), "utf8");
     expect(html).toContain('<section id="leaks">');
-    expect(html).toContain(`LIKELY leak — fetch TestB [${firstJson.bugs[0]!.fingerprint}]`);
+    const bug = firstJson.bugs[0]!;
+    expect(html).toContain(`${bug.verdict.toUpperCase()} leak — fetch TestB [${bug.fingerprint}]`);
     expect(html).toContain("racy.(*Counter).Inc counter.go:12");
     expect(html).toContain('<section id="flaky">');
     expect(html).toContain("need a trained and evaluated model: run `schedlab run`");

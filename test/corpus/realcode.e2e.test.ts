@@ -28,10 +28,10 @@ describe("go-programs/realcode", () => {
 
   it("labels one program per class, all valid and building", () => {
     expect(report.failures).toEqual([]);
-    expect(report.programs).toBe(10);
+    expect(report.programs).toBe(15);
     expect(report.unlabelled).toBe(0);
-    expect(report.byKind).toEqual({ main: 1, test: 9 });
-    expect(report.byOutcome).toEqual({ clean: 5, leak: 4, flaky: 1 });
+    expect(report.byKind).toEqual({ main: 1, test: 14 });
+    expect(report.byOutcome).toEqual({ clean: 6, leak: 8, flaky: 1 });
   });
 
   it("goleakcheck passes untraced and fails traced because of the tracer's reader goroutine", async () => {

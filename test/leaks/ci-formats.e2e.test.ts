@@ -42,7 +42,9 @@ interface LeaksJson {
     readonly fingerprint: string;
     readonly program: string;
     readonly kind: string;
+    readonly verdict: string;
     readonly test: string | null;
+    readonly evidence: { readonly runtime: string | null; readonly trace: string; readonly source: string | null };
   }[];
   readonly races: readonly { readonly program: string }[];
   readonly flaky: readonly { readonly program: string; readonly test: string | null }[];
@@ -155,8 +157,13 @@ describe("SARIF", () => {
       expect(result.partialFingerprints).toEqual({ "schedlabBug/v1": bug.fingerprint });
       expect(sarif.runs[0].tool.driver.rules?.[result.ruleIndex as number].id).toBe(result.ruleId);
     }
-    expect(resultOf(sarif, "schedlab/deadlock").level).toBe("error");
-    expect(resultOf(sarif, "schedlab/leak", bugOf("checkout").fingerprint).level).toBe("warning");
+    // The level follows the verdict: proven (the runtime's leak profile, a hang of the whole process, a cycle) is an error.
+    for (const bug of json.bugs)
+      expect(resultOf(sarif, `schedlab/${bug.kind}`, bug.fingerprint).level).toBe(
+        bug.verdict === "proven" ? "error" : bug.verdict === "likely" ? "warning" : "note",
+      );
+    // The checkout test's goroutine left sending: the runtime's leak profile proves it.
+    expect(bugOf("checkout")).toMatchObject({ verdict: "proven", evidence: { runtime: "leaked" } });
     expect(resultOf(sarif, "schedlab/race").level).toBe("error");
   });
 
@@ -207,7 +214,14 @@ describe("SARIF", () => {
       "test/fixtures/ci/checkout/checkout.go",
       lineOf("test/fixtures/ci/checkout/checkout.go", "go func() {"),
     ]);
-    expect(leak.properties).toMatchObject({ program: "checkout", test: "TestQuote", verdict: "likely" });
+    expect(leak.properties).toMatchObject({
+      program: "checkout",
+      test: "TestQuote",
+      verdict: "proven",
+      evidenceRuntime: "leaked",
+      evidenceTrace: "never-woken",
+      evidenceSource: null,
+    });
     const race = resultOf(sarif, "schedlab/race");
     expect(where(race.locations?.[0])).toEqual([
       "test/fixtures/leaks/loose/racy/main.go",
@@ -276,7 +290,7 @@ describe("JUnit", () => {
     const [quote, reserve, total] = checkout.testcase;
     expect(quote.failure?.map((f) => f["@_type"])).toEqual(["schedlab/leak"]);
     expect(quote.failure?.[0]["@_message"]).toMatch(
-      /^likely leak: checkout\.Quote\.func1 waits at checkout\.go:\d+ in chan send\.$/,
+      /^proven leak: checkout\.Quote\.func1 waits at checkout\.go:\d+ in chan send\.$/,
     );
     expect(quote.failure?.[0]["#text"]).toContain(`[${bugOf("checkout").fingerprint}]`);
     expect(quote.failure?.[0]["#text"]).toContain("test/fixtures/ci/checkout/checkout.go");
@@ -328,12 +342,23 @@ describe("GitHub annotations", () => {
       },
     });
     expect(deadlock?.message).toMatch(/^TestDrainWithoutConsumer waits at queue\.go:\d+ in WaitGroup\.Wait\./);
+    // Proven bugs (the runtime's proof, a hang of the whole process) are errors, likely ones warnings.
+    const title = (b: LeaksJson["bugs"][number]) =>
+      `schedlab: ${b.verdict} ${b.kind} in ${b.program}${b.test === null ? "" : ` ${b.test}`}`;
     expect(
       commands
         .filter((c) => c.command === "warning")
         .map((c) => c.properties.title)
         .sort(),
-    ).toEqual(["schedlab: likely leak in checkout TestQuote", "schedlab: likely leak in select-leak"]);
+    ).toEqual(
+      json.bugs
+        .filter((b) => b.verdict === "likely")
+        .map(title)
+        .sort(),
+    );
+    expect(commands.filter((c) => c.command === "error").map((c) => c.properties.title)).toEqual(
+      expect.arrayContaining(json.bugs.filter((b) => b.verdict === "proven").map(title)),
+    );
     // Multi-line messages and titles with ":" travel escaped: no raw newline or unescaped separator.
     expect(github.stdout).toContain("title=schedlab%3A proven deadlock");
     expect(lines.at(-1)).toBe("schedlab leaks: 5 result(s) in 4 program(s).");

@@ -64,8 +64,9 @@ describe("leak detection on collected runs", () => {
       runsBlocked: 3,
       runsWoken: 0,
     });
-    // Woken there before (by main, which has returned), or select {} / a nil channel: proven; never woken: likely.
-    expect(finding.verdict).toBe(finding.wakesAtSite > 0 || reason === "forever" ? "proven" : "likely");
+    // Proven by the runtime's leak profile (the agent's, at the run's end), or by select {} / a nil channel; else likely.
+    expect(finding.verdict).toBe(finding.evidence.runtime === "leaked" || reason === "forever" ? "proven" : "likely");
+    if (finding.evidence.runtime === "leaked") expect(finding.why).toMatch(/^proven by the runtime/);
     // The bound counts the wake-ups from that wait within runs.
     expect(finding.pUnblockUpper).toBeCloseTo(clopperPearsonUpper(finding.wakesAtSite, 3 + finding.wakesAtSite), 12);
     expect(finding.blockingSite).toMatch(/\.go:\d+$/);

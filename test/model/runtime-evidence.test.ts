@@ -230,4 +230,44 @@ describe("what the runtime and the run's end add to the rule", () => {
       [DAEMON_WORKER.canonicalId, "leak", "proven"],
     ]);
   });
+
+  test("a wait the runtime finds reachable, while a background goroutine that could reach it lives, is not blocked forever", () => {
+    const PURGER: GoroutineInfo = {
+      goroutine: 30,
+      canonicalId: "(pre-trace)/srv.(*Pool).purge#0",
+      parent: null,
+      entry: "example.com/m/srv.(*Pool).purge",
+      creationSite: null,
+      isRoot: false,
+    };
+    const steps: Step[] = [
+      ["Initial", 30, 0, "waiting"],
+      ["GoStart", 20, 0],
+      ["GoCreate", 21, 1, "", "example.com/m/srv.TestServe srv_test.go:10"],
+      ["GoStart", 21, 2],
+      ["GoBlock", 21, 3, "chan receive", "example.com/m/srv.(*Pool).work srv.go:55"],
+      ["GoEnd", 20, 5],
+    ];
+    const reachable = view([
+      { gid: 21, wait: "chan receive", leaked: false, top: "example.com/m/srv.(*Pool).work srv.go:55" },
+      { gid: 30, wait: "chan receive", leaked: false, top: "example.com/m/srv.(*Pool).purge srv.go:67" },
+    ]);
+    const withPurger = run(steps, "ok", { runtime: reachable }, [TEST, WORKER, PURGER]);
+    const worker = judgeProgram({ program: "p", runs: [withPurger] }).find((j) => j.goroutine === WORKER.canonicalId)!;
+    expect(worker).toMatchObject({
+      kind: "outlived",
+      gating: false,
+      evidence: { runtime: "reachable", trace: "waker-live" },
+    });
+    expect(worker.why).toMatch(/still reachable.*purge#0 was still alive/);
+    // Nothing alive that could reach it: still a likely leak, which says the proof is missing.
+    const alone = run(
+      steps.filter((x) => x[1] !== 30),
+      "ok",
+      { runtime: view([reachable.goroutines.get(21)!]) },
+    );
+    const [lone] = judgeProgram({ program: "p", runs: [alone] });
+    expect(lone).toMatchObject({ kind: "leak", verdict: "likely", gating: true, evidence: { runtime: "reachable" } });
+    expect(lone.why).toMatch(/not proven: the runtime found what it waits on still reachable/);
+  });
 });
