@@ -82,7 +82,9 @@ describe("leaks on programs that reproduce real code", () => {
     expect(chain.goroutine.length).toBeLessThan(300);
   });
 
-  test("the runtime decides what the trace cannot: a dropped cancel and a holder asleep on a fake clock are proven blocked forever; a global pool, a global channel's sender and a live context owner keep their waiters alive", () => {
+  // A dropped cancel and a holder asleep on a fake clock are proven blocked forever; a global
+  // pool, a global channel's sender and a live context owner keep their waiters alive.
+  test("the runtime decides what the trace cannot", () => {
     const of = (program: string) => analysis.findings.filter((f) => f.program === program);
     // Nothing can ever cancel the context: its wait has a context case, and the runtime proves it leaked all the same.
     expect(
