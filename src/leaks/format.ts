@@ -555,9 +555,9 @@ export function formatFindings(analysis: LeakAnalysis): string {
     `${bugCounts(analysis)} — in ${new Set(analysis.findings.map((f) => f.program)).size} of ` +
       `${analysis.programs.length} program(s). Goroutines: ${kindCounts(analysis.findings)}; --json gives ` +
       `each goroutine's full canonical id and stack.`,
-    "bug verdict: proven (a run hung, or its goroutines wait for one another in a cycle), likely (blocked forever in a run that finished), inconclusive.",
-    "goroutine verdict: proven (a hang, or every goroutine that woke that wait elsewhere had ended or " +
-      "was blocked), likely (never woken there in any run), inconclusive.",
+    "verdict: proven needs a proof — the runtime's goroutine leak profile (unreachable), a hang of every " +
+      "goroutine of the process, a cycle of waits, or a wait nothing can end (select {}, a nil channel); " +
+      "likely: the trace and the source say so, and the text says which proof is missing; inconclusive.",
     "* select: the formal signature. blocked: runs where it ends blocked / runs it appears in (below 1: schedule-dependent).",
     "depth: first event index from which the signature holds in every run (†: only in the runs where it ends blocked).",
     BOUND_FORMULA,
