@@ -326,9 +326,19 @@ function unique(names: readonly string[]): string[] {
   return [...new Set(names)];
 }
 
-/** A crash's message: its header, the crashing goroutine's first user frames, and the running tests when several were. */
+/**
+ * A crash's message: its header, the crashing goroutine's first user frames, and the running
+ * tests when several were. A signal can land on a thread with no goroutine of the user's on
+ * it (the traceback then opens with `goroutine 0 [idle]`): the frames are then those of the
+ * charged test's goroutine.
+ */
 function crashMessage(crash: CrashReport, charged: readonly string[]): string {
-  const frames = (crash.blocks[0]?.frames ?? []).filter((f) => isUserFunction(f.fn)).slice(0, PANIC_FRAMES);
+  const userFrames = (b: GoroutineBlock | undefined) => (b?.frames ?? []).filter((f) => isUserFunction(f.fn));
+  const crashing =
+    userFrames(crash.blocks[0]).length > 0
+      ? crash.blocks[0]
+      : crash.blocks.find((b) => userFrames(b).length > 0 && charged.includes(testOfBlock(b) ?? testRunBy(b) ?? ""));
+  const frames = userFrames(crashing).slice(0, PANIC_FRAMES);
   const shown = frames.map((f) => `    ${shortFunction(f.fn)}${f.at === "" ? "" : ` ${f.at}`}`);
   const tests = charged.length > 1 ? [`    running tests: ${charged.join(", ")}`] : [];
   return [crash.header, ...shown, ...tests].join("\n");

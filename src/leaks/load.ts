@@ -126,9 +126,7 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
  */
 export function runtimeView(db: SchedlabDatabase, runId: number): RuntimeView | null {
   const rows = db
-    .prepare(
-      "SELECT gid, taken, wait, leaked, top FROM runtime_goroutines WHERE run_id = ?",
-    )
+    .prepare("SELECT gid, taken, wait, leaked, top FROM runtime_goroutines WHERE run_id = ?")
     .all(runId) as { gid: number; taken: LeakProfileTaken; wait: string; leaked: number; top: string | null }[];
   if (rows.length === 0) return null;
   return {

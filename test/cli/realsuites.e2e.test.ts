@@ -80,7 +80,6 @@ beforeAll(async () => {
       db,
       "--traces",
       join(dir, "t"),
-      "--quiet",
     ]);
   } finally {
     process.chdir(cwd);

@@ -39,6 +39,36 @@ describe("parseFailures", () => {
     expect(parseFailures(run("poolpanic"))).toMatchObject([{ test: "TestSubmit", kind: "panic" }]);
   });
 
+  it("takes a signal's user frames from the charged test's goroutine when the signal landed on an idle thread", () => {
+    const output = [
+      "=== RUN   TestUnderTracer",
+      "SIGSEGV: segmentation violation",
+      "PC=0x47a1c1 m=3 sigcode=0 addr=0x0",
+      "",
+      "goroutine 0 gp=0xc000102380 m=3 mp=0xc000080808 [idle]:",
+      "runtime.futex(0x6c8d10, 0x80, 0x0, 0x0, 0x0, 0x0)",
+      "\t/usr/local/go/src/runtime/sys_linux_amd64.s:557 +0x21 fp=0xc000073e98 sp=0xc000073e90 pc=0x47a1c1",
+      "",
+      "goroutine 18 gp=0xc000003c00 m=nil [running]:",
+      "syscall.Syscall(0x3e, 0x1a2b, 0xb, 0x0)",
+      "\t/usr/local/go/src/syscall/syscall_linux.go:73 +0x25 fp=0xc0000a7e78 sp=0xc0000a7e18 pc=0x4a6b25",
+      "example.com/realsuites/tracercrash.TestUnderTracer(0xc000003a40)",
+      "\t/src/tracercrash/crash_test.go:22 +0x9c fp=0xc0000a7f70 sp=0xc0000a7e78 pc=0x5191dc",
+      "testing.tRunner(0xc000003a40, 0x556f08)",
+      "\t/usr/local/go/src/testing/testing.go:2036 +0xea fp=0xc0000a7fc0 sp=0xc0000a7f70 pc=0x4ff6aa",
+      "created by testing.(*T).Run in goroutine 1",
+      "\t/usr/local/go/src/testing/testing.go:2101 +0x4c5 fp=0xc0000a7fe0 sp=0xc0000a7fc0 pc=0x4ff4c5",
+    ].join("\n");
+    expect(parseFailures(output)).toEqual([
+      {
+        test: "TestUnderTracer",
+        kind: "fatal",
+        message: "SIGSEGV: segmentation violation\n    tracercrash.TestUnderTracer crash_test.go:22",
+        tracerInduced: false,
+      },
+    ]);
+  });
+
   it("leaves hangs to the leak rule: the test timeout and the runtime's deadlock report", () => {
     expect(parseFailures(run("hang"))).toEqual([]);
     expect(
