@@ -103,6 +103,7 @@ export {
   formatScore,
   analysisJson,
   findingJson,
+  evidenceText,
   kindCounts,
   bugCounts,
   BOUND_FORMULA,

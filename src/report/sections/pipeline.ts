@@ -2,7 +2,7 @@
 // settings, warnings), the leak table with sites, the flaky tests, and rollout survival.
 
 import type { BootstrapInterval } from "../../metrics/index.js";
-import { bugCounts, kindCounts, type LeakAnalysis } from "../../leaks/index.js";
+import { bugCounts, evidenceText, kindCounts, type LeakAnalysis } from "../../leaks/index.js";
 import type { RolloutReport, StoredRolloutRun } from "../../rollout/index.js";
 import { escapeXml } from "../escape.js";
 import { fixed, MISSING, pct, plural, EVENT_TYPES } from "../../core/index.js";
@@ -354,7 +354,7 @@ export function bugViews(analysis: LeakAnalysis): BugView[] {
     .sort((a, b) => rank(a) - rank(b))
     .map((bug) => ({
       head: `${bug.verdict.toUpperCase()} ${bug.kind} — ${bug.program}${bug.test === null ? "" : ` ${bug.test}`} [${bug.fingerprint}]`,
-      why: bug.explained?.explanation.text ?? bug.why,
+      why: `${bug.explained?.explanation.text ?? bug.why} Evidence: ${evidenceText(bug.evidence)}.`,
       stacks: bug.goroutines.slice(0, 4).map((g) => {
         const f = findings.get(`${bug.program}\u0000${g}`);
         return f === undefined
@@ -409,7 +409,9 @@ export function leakSection(analysis: LeakAnalysis | null, score: OverviewInput[
         "outlived goroutines are alive (a timer, ticker or context can wake them) after their test ended; " +
         "inconclusive ones were left waiting while a goroutine that woke the same wait elsewhere was still " +
         "live, or only in runs the deadline cut; background ones predate the test or belong to init or " +
-        "TestMain. The verdict comes first (proven: a hang, or every waker gone; likely: never woken there); " +
+        "TestMain. The verdict comes first (proven needs a proof: the runtime's goroutine leak profile, a hang " +
+        "of every goroutine of the process, a cycle, a wait nothing can end; likely: the trace and the source " +
+        "say so, and the text says which proof is missing), with the evidence that decided it; " +
         "siblings started by the same go statement share a row (count), " +
         "goroutines of tests are listed under their test and subtest, " +
         "and the P(GoUnblock) column is a one-sided 95 % Clopper–Pearson upper bound from the wake-ups counted " +
