@@ -277,10 +277,15 @@ function missingOutput(detector: DetectorName, programs: number, skipped: readon
         `that crashed or timed out, so passing tests have none.`
       );
     case "goleak":
+      return (
+        `goleak produced no output ${of}: it was not collected. Collect with \`--peers goleak\` ` +
+        `(add --force to redo runs already recorded) and compare again.${why}`
+      );
     case "leakprofile":
       return (
-        `${detector} produced no output ${of}: it was not collected. Collect with \`--peers ${detector}\` ` +
-        `(add --force to redo runs already recorded) and compare again.${why}`
+        `the goroutine leak profile produced no output ${of}: the runs were collected with --no-leak-profile, ` +
+        `or by a toolchain without one (Go 1.26 or newer takes it at the end of every run). Collect again ` +
+        `without --no-leak-profile (add --force to redo runs already recorded) and compare again.${why}`
       );
   }
 }

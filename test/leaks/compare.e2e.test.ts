@@ -117,7 +117,7 @@ describe("leaks --compare on programs without manifests", () => {
       const result = await runCli(["leaks", "--db", db, "--compare", "leakprofile"]);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toContain(
-        "leakprofile produced no output in any run of the 1 program(s) compared: it was not collected. Collect with `--peers leakprofile`",
+        "the goroutine leak profile produced no output in any run of the 1 program(s) compared: the runs were collected with --no-leak-profile",
       );
       expect(result.stdout).toContain("No detector reported a goroutine left blocked.");
       const sarif = await runCli(["leaks", "--db", db, "--compare", "goleak", "--format", "sarif"]);
