@@ -130,8 +130,10 @@ describe("compareDetectors", () => {
     ]);
     expect(c.detectors[1].missing).toBeNull();
     expect(c.detectors[2].missing).toBe(
-      "leakprofile produced no output in any run of the 4 program(s) compared: it was not collected. " +
-        "Collect with `--peers leakprofile` (add --force to redo runs already recorded) and compare again.",
+      "the goroutine leak profile produced no output in any run of the 4 program(s) compared: the runs were " +
+        "collected with --no-leak-profile, or by a toolchain without one (Go 1.26 or newer takes it at the end " +
+        "of every run). Collect again without --no-leak-profile (add --force to redo runs already recorded) and " +
+        "compare again.",
     );
     const skipped = compareDetectors(["p"], { findings: [], programsWithOutput: new Set(["p"]) }, [
       { ...leakprofile, skipped: ["p: the package defines its own TestMain"] },
