@@ -6,6 +6,7 @@
 // headers it writes; docs/collect.md ("The run agent") documents the contract.
 
 import { goMinorVersion } from "../go/index.js";
+import { settleLoopGo } from "./settle.js";
 
 /** Environment variables the agent reads; the dump and deadline are the harness's own. */
 export const AGENT_ENV = {
@@ -552,29 +553,7 @@ func schedlabAgentSettle() {
 		schedlabAgentRuntime.NumGoroutine() <= 1 {
 		return
 	}
-	bound := 100 * schedlabAgentTime.Millisecond
-	if ms, err := schedlabAgentStrconv.Atoi(schedlabAgentOS.Getenv("${AGENT_ENV.settleMs}")); err == nil && ms >= 0 {
-		bound = schedlabAgentTime.Duration(ms) * schedlabAgentTime.Millisecond
-	}
-	end := schedlabAgentTime.Now().Add(bound)
-	sleep := 100 * schedlabAgentTime.Microsecond
-	last, same := schedlabAgentRuntime.NumGoroutine(), 0
-	for same < 3 {
-		left := schedlabAgentTime.Until(end)
-		if left <= 0 {
-			return
-		}
-		if sleep > left {
-			sleep = left
-		}
-		schedlabAgentTime.Sleep(sleep)
-		sleep *= 2
-		if n := schedlabAgentRuntime.NumGoroutine(); n == last {
-			same++
-		} else {
-			last, same = n, 0
-		}
-	}
+${settleLoopGo("schedlabAgent", AGENT_ENV.settleMs)}
 }
 
 // schedlabAgentExit replaces os.Exit in the file of the package's own TestMain: the end

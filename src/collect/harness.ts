@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { goHelperPath } from "../gohelper/index.js";
 import { AGENT_ENV, AGENT_MAIN_FILE, agentSource } from "./agent.js";
+import { settleLoopGo } from "./settle.js";
 
 /** Environment variables the harness reads (the dump, deadline and settle bound are the run agent's too). */
 export const HARNESS_ENV = {
@@ -20,13 +21,7 @@ export const HARNESS_ENV = {
   settleMs: AGENT_ENV.settleMs,
 } as const;
 
-/**
- * The default bound of the settle: after the user's main returns normally, the harness
- * lets the other goroutines run until runtime.NumGoroutine() stays the same for 3 polls
- * in a row (sleeps of 100 µs, 200 µs, … doubling), or this long at most. Small, because
- * a run whose goroutine count never stops moving pays all of it.
- */
-export const DEFAULT_SETTLE_MS = 100;
+export { DEFAULT_SETTLE_MS } from "./settle.js";
 
 /** Exit code of a harness that stopped the program at its deadline or on SIGTERM. */
 export const HARNESS_TIMEOUT_EXIT_CODE = 124;
@@ -116,30 +111,7 @@ func main() {
 // goleak's retries: polls runtime.NumGoroutine() with doubling sleeps from 100 µs and
 // returns once the count stayed the same for 3 polls in a row, or at the bound.
 func schedlabHarnessSettle() {
-	bound := ${DEFAULT_SETTLE_MS} * schedlabHarnessTime.Millisecond
-	if ms, err := schedlabHarnessStrconv.Atoi(schedlabHarnessOS.Getenv("${HARNESS_ENV.settleMs}")); err == nil && ms >= 0 {
-		bound = schedlabHarnessTime.Duration(ms) * schedlabHarnessTime.Millisecond
-	}
-	end := schedlabHarnessTime.Now().Add(bound)
-	sleep := 100 * schedlabHarnessTime.Microsecond
-	last, same := schedlabHarnessRuntime.NumGoroutine(), 0
-	for same < 3 {
-		left := schedlabHarnessTime.Until(end)
-		if left <= 0 {
-			return
-		}
-		// No min builtin: the harness compiles at the user module's language version.
-		if sleep > left {
-			sleep = left
-		}
-		schedlabHarnessTime.Sleep(sleep)
-		sleep *= 2
-		if n := schedlabHarnessRuntime.NumGoroutine(); n == last {
-			same++
-		} else {
-			last, same = n, 0
-		}
-	}
+${settleLoopGo("schedlabHarness", HARNESS_ENV.settleMs)}
 }
 
 // schedlabHarnessFinish stops the trace, has the run agent take the goroutine leak profile and

@@ -15,38 +15,22 @@ afterEach(() => {
   else process.env.CGO_ENABLED = saved;
 });
 
+/** `schedlab collect` of the cgo fixture, one run, into a scratch database. */
+function collectCgo(name: string) {
+  const dir = scratch(name);
+  return runCli(["collect", CGO, "--runs", "1", "--db", join(dir, "c.db"), "--traces", join(dir, "t"), "--quiet"]);
+}
+
 describe("cgo", () => {
   it("builds and traces a cgo-only main with cgo, as go build does", async () => {
-    const dir = scratch("cgo");
-    const result = await runCli([
-      "collect",
-      CGO,
-      "--runs",
-      "1",
-      "--db",
-      join(dir, "c.db"),
-      "--traces",
-      join(dir, "t"),
-      "--quiet",
-    ]);
+    const result = await collectCgo("cgo");
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/cgo \(main\): ok 1/);
   });
 
   it("with cgo off, says the package was skipped and why", async () => {
     process.env.CGO_ENABLED = "0";
-    const dir = scratch("nocgo");
-    const result = await runCli([
-      "collect",
-      CGO,
-      "--runs",
-      "1",
-      "--db",
-      join(dir, "c.db"),
-      "--traces",
-      join(dir, "t"),
-      "--quiet",
-    ]);
+    const result = await collectCgo("nocgo");
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/cgo was skipped/);
     expect(result.stderr).toMatch(/cgo \(import "C"\) and cgo is off: set CGO_ENABLED=1/);
