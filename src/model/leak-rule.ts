@@ -250,9 +250,7 @@ function judgeOutsideWait(
       evidence: { ...evidence, trace: "owner" },
     };
   if (owner.kind !== "test") return none;
-  // A run that ended by itself ran every test to its end; in a cut run, only a test whose goroutine ended had.
-  const finished = r.run.outcome === "ok" || r.run.outcome === "exit-error";
-  if (!finished && r.states.ends.get(owner.root) !== "ended") return none;
+  if (!ownerEnded(r, owner.root)) return none;
   // Still there after the run settled? The leak profile taken at the end sees every goroutine
   // of the process: one it no longer shows waiting had finished its wait (a connection closing).
   const view = r.run.runtime;

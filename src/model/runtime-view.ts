@@ -5,7 +5,7 @@
 // goroutines. Pure.
 
 import type { RuntimeGoroutine } from "../core/index.js";
-import type { LeakRun, RuntimeView } from "./types.js";
+import type { LeakRun } from "./types.js";
 
 /**
  * The runtime's wait reasons after which only another goroutine can go on (Go's waitReason
@@ -112,7 +112,8 @@ export interface OutsideHang {
  * other goroutines cannot end or not proven leaked — an example waiting on the network, a
  * TestMain sleeping; null otherwise (the user's goroutines, which the rule judges, hung).
  */
-export function hangOutsideUser(run: LeakRun, view: RuntimeView | null | undefined = run.runtime): OutsideHang | null {
+export function hangOutsideUser(run: LeakRun): OutsideHang | null {
+  const view = run.runtime;
   if (run.stop !== "deadline" || view == null || mainIsUser(run)) return null;
   const main = view.goroutines.get(1);
   if (main === undefined || main.leaked || isBlockingWait(main.wait)) return null;
