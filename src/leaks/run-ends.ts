@@ -4,7 +4,7 @@
 // driver, running an example or TestMain — waited outside the user's goroutines (where, from
 // the runtime's view), and traces that could not be read (docs/leaks.md, "How runs ended").
 
-import { hangOutsideUser, type RuleOptions } from "../model/index.js";
+import { daemonParks, hangOutsideUser, type RuleOptions } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import type { StoredProgram } from "./load.js";
 import type { ProgramRuns } from "./types.js";
@@ -57,14 +57,13 @@ export function runEndsOf(
     r.stop ?? (r.outcome === "timeout" || r.outcome === "killed" ? "deadline" : null);
   const outside: OutsideHangReport[] = [];
   let daemon: string | null = null;
-  for (const { run, states } of runs.runs) {
-    const hang = hangOutsideUser(run);
-    if (hang !== null) outside.push({ runId: run.runId, ...hang });
-    const main = states.finalBlocks.get("main.main");
-    const finished = run.outcome === "ok" || run.outcome === "exit-error";
-    if (daemon === null && program.kind === "main" && main !== undefined && !finished) {
-      const parked = main.reason === "forever" || waitSourceAt?.(main.reason, main.blockingSite)?.signal === true;
-      if (parked) daemon = main.blockingSite ?? "main.main";
+  for (const r of runs.runs) {
+    const hang = hangOutsideUser(r.run);
+    if (hang !== null) outside.push({ runId: r.run.runId, ...hang });
+    const main = r.states.finalBlocks.get("main.main");
+    if (daemon === null && program.kind === "main" && main !== undefined) {
+      const source = waitSourceAt?.(main.reason, main.blockingSite) ?? null;
+      if (daemonParks(r, main, source)) daemon = main.blockingSite ?? "main.main";
     }
   }
   return {

@@ -3,6 +3,7 @@
 export * from "./types.js";
 export { blockKey, runStateFold, runGoroutineStates, type RunStateFold } from "./goroutine-fold.js";
 export {
+  daemonParks,
   judgeProgram,
   ownerOf,
   RUNTIME_PROOF,

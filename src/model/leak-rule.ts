@@ -9,6 +9,7 @@ import { isBlockingWait, processHang, runtimeOf, type ProcessHang } from "./runt
 import {
   isLive,
   NON_USER_WAKER,
+  runWasCut,
   TIMER_WAKER,
   type AnalysedRun,
   type FinalBlock,
@@ -306,13 +307,7 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
   if (c.owner.kind === "background")
     return judgement("background", "likely", false, BACKGROUND_WHY[c.owner.why], "owner");
 
-  // A daemon: main parks here for the program's lifetime, by design (select {}, a wait for a signal).
-  if (
-    c.owner.kind === "main" &&
-    goroutine === "main.main" &&
-    !finishedRun(r) &&
-    (block.reason === "forever" || c.source?.signal === true)
-  )
+  if (c.owner.kind === "main" && goroutine === "main.main" && daemonParks(r, block, c.source))
     return judgement(
       null,
       "inconclusive",
@@ -518,6 +513,16 @@ function keeperState(states: AnalysedRun["states"], keeper: string): string {
   const end = states.ends.get(keeper);
   if (end === undefined) return "seen by the runtime, not leaked";
   return end === "blocked" ? "in a loop a timer wakes" : end;
+}
+
+/**
+ * Whether main, left in `block` at the end of run `r`, parks there for the program's lifetime
+ * by design (select {}, a wait for a signal): a daemon its budget or deadline stopped while it
+ * was still going. A run the runtime proved hung is no daemon's: nothing in it could go on.
+ */
+export function daemonParks(r: AnalysedRun, block: FinalBlock, source: WaitSource | null): boolean {
+  const stillGoing = runWasCut(r.run.outcome) && r.run.stop !== "hang";
+  return stillGoing && (block.reason === "forever" || source?.signal === true);
 }
 
 /** Whether the owner test `root` had ended in run `r`: the run ran its tests to the end, or the test's goroutine ended. */

@@ -7,7 +7,7 @@
 
 import { describe, expect, test } from "vitest";
 import { detectLeaks, runGoroutineStates, type AnalysedRun, type LeakRun, type RunEnd } from "../../src/leaks/index.js";
-import { hangOutsideUser, judgeProgram, processHang, type RuntimeView } from "../../src/model/index.js";
+import { daemonParks, hangOutsideUser, judgeProgram, processHang, type RuntimeView } from "../../src/model/index.js";
 import type { GoroutineInfo, GoroutineRecord, RecordKind, RuntimeGoroutine } from "../../src/core/index.js";
 
 const MS = 1_000_000;
@@ -229,6 +229,29 @@ describe("what the runtime and the run's end add to the rule", () => {
     expect(judgeProgram({ program: "daemon", runs: [ticking] }).map((j) => [j.goroutine, j.kind, j.verdict])).toEqual([
       [DAEMON_WORKER.canonicalId, "leak", "proven"],
     ]);
+  });
+
+  test("a main parked in select {} in a run the runtime proved hung is no daemon: nothing could go on", () => {
+    const alone: Step[] = [
+      ["GoStart", 1, 0],
+      ["GoBlock", 1, 4, "forever", "main.main main.go:9"],
+    ];
+    const stopped = (stop: "hang" | "budget"): AnalysedRun =>
+      run(
+        alone,
+        "timeout",
+        { stop, runtime: view([{ gid: 1, wait: "select (no cases)", leaked: true, top: "main.main main.go:9" }]) },
+        [MAIN],
+      );
+    // The agent stopped it: every other goroutine was leaked too ("all goroutines are asleep" untraced).
+    expect(
+      judgeProgram({ program: "selectmain", runs: [stopped("hang")] }).map((j) => [j.goroutine, j.kind, j.verdict]),
+    ).toEqual([["main.main", "deadlock", "proven"]]);
+    expect(daemonParks(stopped("hang"), stopped("hang").states.finalBlocks.get("main.main")!, null)).toBe(false);
+    // Stopped at its budget instead, it is a daemon's lifetime.
+    const budget = stopped("budget");
+    expect(judgeProgram({ program: "selectmain", runs: [budget] })).toEqual([]);
+    expect(daemonParks(budget, budget.states.finalBlocks.get("main.main")!, null)).toBe(true);
   });
 
   test("a wait the runtime finds reachable, while a background goroutine that could reach it lives, is not blocked forever", () => {
