@@ -10,6 +10,7 @@ import {
   isLeakReason,
   isOutlivingReason,
   NON_USER_WAKER,
+  runFinished,
   runWasCut,
   TIMER_WAKER,
   type EndState,
@@ -224,7 +225,7 @@ function endStates(
   let aliveBlocked = 0;
   // The harness stops a main program's trace inside main, as it returns or exits: in a run
   // that finished, the main goroutine has ended whatever its last record says.
-  const finished = (run.outcome === "ok" || run.outcome === "exit-error") && !run.runtimeDeadlock;
+  const finished = runFinished(run);
   for (const [gid, track] of tracks) {
     const canonicalId = ids.get(gid);
     if (canonicalId === undefined) continue;

@@ -9,6 +9,7 @@ import { isBlockingWait, processHang, runtimeOf, type ProcessHang } from "./runt
 import {
   isLive,
   NON_USER_WAKER,
+  runFinished,
   runWasCut,
   TIMER_WAKER,
   type AnalysedRun,
@@ -527,12 +528,7 @@ export function daemonParks(r: AnalysedRun, block: FinalBlock, source: WaitSourc
 
 /** Whether the owner test `root` had ended in run `r`: the run ran its tests to the end, or the test's goroutine ended. */
 function ownerEnded(r: AnalysedRun, root: string): boolean {
-  return finishedRun(r) || r.states.ends.get(root) === "ended";
-}
-
-/** The run ended by itself (its program returned, or its tests ran to the end). */
-function finishedRun(r: AnalysedRun): boolean {
-  return (r.run.outcome === "ok" || r.run.outcome === "exit-error") && !r.run.runtimeDeadlock;
+  return runFinished(r.run) || r.states.ends.get(root) === "ended";
 }
 
 /** The root segment of a canonical id (its owner's name). */

@@ -52,6 +52,11 @@ export function runWasCut(outcome: RunEnd): boolean {
   return outcome === "timeout" || outcome === "killed";
 }
 
+/** The run ended by itself (its program returned or exited, or its tests ran to the end), not by the runtime's deadlock report. */
+export function runFinished(run: LeakRun): boolean {
+  return (run.outcome === "ok" || run.outcome === "exit-error") && !run.runtimeDeadlock;
+}
+
 /**
  * One run of a program: how it ended and its user goroutines. Its records are not held
  * here: they are streamed through runStateFold, which keeps per-goroutine state.
