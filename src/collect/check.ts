@@ -16,11 +16,9 @@ import type { ProgramKind } from "../corpus/index.js";
 import { goHelperPath } from "../gohelper/index.js";
 import {
   judgeProgram,
-  RUNTIME_DEADLOCK,
-  runEndedByCrash,
+  leakRunOf,
   runStateFold,
   waitSourceOf,
-  type LeakRun,
   type RuleOptions,
   type RuntimeView,
 } from "../model/index.js";
@@ -79,20 +77,21 @@ export async function blockedForeverInRun(
   waitSourceAt: RuleOptions["waitSourceAt"],
   decode: TraceDecode = checkDecode(run.tracePath, kind, go),
 ): Promise<BlockedAtEnd[]> {
-  const stderr = run.stderrTail ?? "";
-  const digest = run.outputDigest ?? null;
-  const leakRun: LeakRun = {
-    runId: 0,
-    runIndex: 0,
-    config: "",
-    outcome: run.outcome,
-    runtimeDeadlock: RUNTIME_DEADLOCK.test(stderr) || RUNTIME_DEADLOCK.test(digest ?? ""),
-    crashed: runEndedByCrash(run.outcome, stderr, digest),
-    wallMs: run.wallMs ?? null,
-    stop: run.stopReason ?? null,
-    runtime: runtimeViewOf(run.leakProfile ?? null),
-    goroutines: [],
-  };
+  // The run as `leaks` reads it back from the database: one view, so the two judge it alike.
+  const leakRun = leakRunOf(
+    {
+      id: 0,
+      runIndex: 0,
+      config: "",
+      outcome: run.outcome,
+      stderrTail: run.stderrTail ?? null,
+      outputDigest: run.outputDigest ?? null,
+      wallMs: run.wallMs ?? null,
+      stop: run.stopReason ?? null,
+      runtime: runtimeViewOf(run.leakProfile ?? null),
+    },
+    [],
+  );
   const fold = runStateFold(leakRun);
   const goroutines = await decode({
     onRecords: (records) => {
