@@ -3,8 +3,9 @@
 // The budget's per-run check (src/collect/budget.ts) turns a failure that plain runs never
 // show into a finding of class "failure" (docs/collect.md, "Stop rule").
 
-import { isCrashStart } from "../model/index.js";
+import { isCrashStart, TEST_TIMEOUT } from "../model/index.js";
 import { GOROUTINE_HEADER, isCrashHeader, TEST_HEADER, TEST_RESULT } from "./output-digest.js";
+import { RACE_SEPARATOR } from "./races.js";
 import type { TestFailure, UntracedOutcome } from "./types.js";
 
 /**
@@ -25,15 +26,12 @@ export const TRACER_INDUCED_FIX =
     `does not match it: the top of its stack is runtime.ReadTrace), `) +
   "or skip stacks that contain it in a hand-written runtime.Stack scan";
 
-/** The testing package's own deadline: a hang, which the leak rule judges, not a failure. */
-const TEST_TIMEOUT = /^panic: test timed out after /;
 /** The runtime's deadlock report: a hang too (src/model/crash.ts), reported by the leak rule as the deadlock it is. */
 const RUNTIME_DEADLOCK_LINE = /^fatal error: all goroutines are asleep - deadlock!/;
 const LOG_AFTER = /^panic: Log in goroutine after (\S+) has completed/;
 /** go test's and the binary's last lines, which end an Example's got/want block. */
 const FINAL_LINE = /^(?:FAIL|PASS|ok)(?:\s|$)|^exit status \d+$/;
 /** The testing package fails a test the race detector reported on: that is the race, counted as such, not a failure. */
-const SEPARATOR = /^={10,}$/;
 const RACE_DETECTED = /^testing\.go:\d+: race detected during execution of test$/;
 /** Goroutine blocks in a leak check's message: runtime.Stack's or goleak's form. */
 const STACK_BLOCK = /^\s*(?:goroutine \d+ \[|\[Goroutine \d+ in state)/;
@@ -128,9 +126,9 @@ export function parseFailures(output: string): TestFailure[] {
     }
     if (line.trim() === "") continue;
     // A race report (race builds print it on stderr, amid the test's log): the race class's.
-    if (SEPARATOR.test(line) && lines[i + 1]?.startsWith("WARNING: DATA RACE") === true) {
+    if (RACE_SEPARATOR.test(line) && lines[i + 1]?.startsWith("WARNING: DATA RACE") === true) {
       i++;
-      while (i + 1 < lines.length && !SEPARATOR.test(lines[i + 1]!)) i++;
+      while (i + 1 < lines.length && !RACE_SEPARATOR.test(lines[i + 1]!)) i++;
       i++;
       continue;
     }

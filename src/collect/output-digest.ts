@@ -6,7 +6,8 @@
 // digest"). Pure: chunks in, text out.
 
 import { StringDecoder } from "node:string_decoder";
-import { isCrashStart } from "../model/index.js";
+import { isCrashStart, TEST_TIMEOUT } from "../model/index.js";
+import { RACE_SEPARATOR } from "./races.js";
 
 /** The digest's bounds, in characters and lines. */
 export interface OutputDigestLimits {
@@ -72,9 +73,6 @@ export function isCrashHeader(line: string): boolean {
 }
 /** `goroutine 18 [running]:`, also the crash form `goroutine 10 gp=0x… m=0 mp=0x… [running]:`. */
 export const GOROUTINE_HEADER = /^goroutine (\d+)\b[^[]*\[/;
-/** `panic: test timed out after 1s`: the testing package's deadline. */
-const TEST_TIMEOUT = /^panic: test timed out after /;
-const SEPARATOR = /^={10,}$/;
 /** go test's and the binary's last lines. */
 const FINAL_LINE = /^(?:FAIL|PASS|ok)(?:\s|$)|^exit status \d+$|^\*\*\* Test killed/;
 /** A frame or `created by` line naming a test function: "pkg.TestX(", "pkg.TestX.func1(", "created by pkg.TestX in". */
@@ -319,7 +317,7 @@ export function outputDigest(limits: Partial<OutputDigestLimits> = {}): OutputDi
       endCrash(mode.crash);
     }
     if (mode.kind === "race") {
-      if (SEPARATOR.test(line)) {
+      if (RACE_SEPARATOR.test(line)) {
         if (mode.keep) emit(line);
         mode = { kind: "normal" };
       } else if (mode.keep) {
@@ -342,7 +340,7 @@ export function outputDigest(limits: Partial<OutputDigestLimits> = {}): OutputDi
         return;
       }
     }
-    if (SEPARATOR.test(line)) {
+    if (RACE_SEPARATOR.test(line)) {
       separatorPending = line;
       return;
     }

@@ -1,7 +1,8 @@
 // Data-race reports in a run's stderr: the race detector prints each between two lines
 // of "=" after a "WARNING: DATA RACE" line. Pure.
 
-const SEPARATOR = /^={10,}$/;
+/** The line of "=" the race detector prints before and after each report. */
+export const RACE_SEPARATOR = /^={10,}$/;
 
 /**
  * The race reports in `stderr`, each from its "WARNING: DATA RACE" line to the line
@@ -16,7 +17,7 @@ export function raceReports(stderr: string): string[] {
       if (current !== null) reports.push(current.join("\n"));
       current = [line];
     } else if (current !== null) {
-      if (SEPARATOR.test(line)) {
+      if (RACE_SEPARATOR.test(line)) {
         reports.push(current.join("\n"));
         current = null;
       } else current.push(line);

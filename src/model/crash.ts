@@ -18,7 +18,7 @@ export function isCrashStart(line: string): boolean {
 }
 
 /** `-test.timeout` fires as a panic: the testing package's deadline, a hang rather than a crash. */
-const TEST_TIMEOUT = /^panic: test timed out after /;
+export const TEST_TIMEOUT = /^panic: test timed out after /;
 const TEST_TIMEOUT_LINE = /^panic: test timed out after /m;
 
 /**

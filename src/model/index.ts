@@ -20,7 +20,7 @@ export {
   type OutsideHang,
   type ProcessHang,
 } from "./runtime-view.js";
-export { isCrashStart, runEndedByCrash, RUNTIME_DEADLOCK, leakRunOf, type RecordedRun } from "./crash.js";
+export { isCrashStart, runEndedByCrash, RUNTIME_DEADLOCK, TEST_TIMEOUT, leakRunOf, type RecordedRun } from "./crash.js";
 export {
   waitSites,
   loadWaitSites,
