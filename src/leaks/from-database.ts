@@ -2,7 +2,6 @@
 // and score them — with the peer detectors of the same runs — against manifest labels.
 
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
 import { goHelperPath } from "../gohelper/index.js";
 import { sourceWakersOf, waitSourceOf, type Bug, type PotentialDeadlock } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
@@ -18,7 +17,14 @@ import {
   type FlakyFinding,
   type TracerInducedFailure,
 } from "./flaky.js";
-import { analyseProgramRuns, failureRuns, raceRunOutputs, storedPrograms, type StoredProgram } from "./load.js";
+import {
+  analyseProgramRuns,
+  failureRuns,
+  raceRunOutputs,
+  resolveArtifact,
+  storedPrograms,
+  type StoredProgram,
+} from "./load.js";
 import { PEER_ARTIFACTS, parsePeerArtifact, type PeerName } from "./peers.js";
 import { scoreSignatures, type LabelledProgram, type LeakScore } from "./score.js";
 import { isReportedFinding, signatureOfFinding, signatureOfPotential, type BlockedSignature } from "./signature.js";
@@ -251,10 +257,6 @@ export interface LeakScoreReport {
     readonly missed: readonly string[];
     readonly unexpected: readonly string[];
   };
-}
-
-function resolveArtifact(db: SchedlabDatabase, path: string): string {
-  return isAbsolute(path) ? path : resolve(dirname(db.name), path);
 }
 
 /** Signatures a peer reported over a program's runs, and whether it produced anything at all (also read by `leaks --compare`). */

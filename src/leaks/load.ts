@@ -81,7 +81,7 @@ function parseManifest(text: string | null): Manifest | null {
 export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): LeakRun[] {
   const rows = db
     .prepare(
-      `SELECT id, run_index, config, outcome, stderr_tail, output_digest, wall_ms, stop_reason FROM runs
+      `SELECT id, run_index, config, outcome, stderr_tail, output_digest, wall_ms, stop_reason, dump_path FROM runs
        WHERE program_id = ? AND ingest_status IN ('ok', 'truncated') AND outcome != 'build-error'
        ORDER BY config, run_index`,
     )
@@ -94,7 +94,9 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
     output_digest: string | null;
     wall_ms: number | null;
     stop_reason: RunStop | null;
+    dump_path: string | null;
   }[];
+  const runtimeView = runtimeViewReader(db);
   const ids = new Map<string, string>();
   const shared = (g: GoroutineInfo): GoroutineInfo => {
     const id = ids.get(g.canonicalId);
@@ -112,7 +114,7 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
         outputDigest: row.output_digest,
         wallMs: row.wall_ms,
         stop: row.stop_reason,
-        runtime: runtimeView(db, row.id) ?? dumpView(db, row.id, row.stop_reason),
+        runtime: runtimeView(row.id) ?? dumpView(db, row.dump_path, row.stop_reason),
       },
       loadRunGoroutines(db, row.id).map(shared),
     ),
@@ -120,19 +122,26 @@ export function programLeakRuns(db: SchedlabDatabase, program: StoredProgram): L
 }
 
 /**
- * The runtime's view of run `runId` from its leak profile (runtime_goroutines), or null
+ * Reads the runtime's view of a run from its leak profile (runtime_goroutines), or null
  * without one: every goroutine it shows waiting (docs/leaks.md, "Evidence"), a server's too,
  * whose frames are all the standard library's.
  */
-export function runtimeView(db: SchedlabDatabase, runId: number): RuntimeView | null {
-  const rows = db
-    .prepare("SELECT gid, taken, wait, leaked, top FROM runtime_goroutines WHERE run_id = ?")
-    .all(runId) as { gid: number; taken: LeakProfileTaken; wait: string; leaked: number; top: string | null }[];
-  if (rows.length === 0) return null;
-  return {
-    source: "leak-profile",
-    taken: rows[0].taken,
-    goroutines: new Map(rows.map((r) => [r.gid, { gid: r.gid, wait: r.wait, leaked: r.leaked === 1, top: r.top }])),
+function runtimeViewReader(db: SchedlabDatabase): (runId: number) => RuntimeView | null {
+  const select = db.prepare("SELECT gid, taken, wait, leaked, top FROM runtime_goroutines WHERE run_id = ?");
+  return (runId) => {
+    const rows = select.all(runId) as {
+      gid: number;
+      taken: LeakProfileTaken;
+      wait: string;
+      leaked: number;
+      top: string | null;
+    }[];
+    if (rows.length === 0) return null;
+    return {
+      source: "leak-profile",
+      taken: rows[0].taken,
+      goroutines: new Map(rows.map((r) => [r.gid, { gid: r.gid, wait: r.wait, leaked: r.leaked === 1, top: r.top }])),
+    };
   };
 }
 
@@ -142,13 +151,9 @@ export function runtimeView(db: SchedlabDatabase, runId: number): RuntimeView | 
  * -test.timeout prints, or the harness's dump, shows every goroutine's wait — goroutine 1's
  * above all — though it proves nothing leaked. Null otherwise, or without a readable dump.
  */
-function dumpView(db: SchedlabDatabase, runId: number, stop: RunStop | null): RuntimeView | null {
-  if (stop !== "deadline") return null;
-  const row = db.prepare("SELECT dump_path FROM runs WHERE id = ?").get(runId) as
-    { dump_path: string | null } | undefined;
-  const path = row?.dump_path;
-  if (path == null) return null;
-  const file = isAbsolute(path) ? path : resolve(dirname(db.name), path);
+function dumpView(db: SchedlabDatabase, dumpPath: string | null, stop: RunStop | null): RuntimeView | null {
+  if (stop !== "deadline" || dumpPath === null) return null;
+  const file = resolveArtifact(db, dumpPath);
   if (!existsSync(file)) return null;
   const goroutines = goroutinesOfDump(readFileSync(file, "utf8")).filter((g) => g.gid === 1 || g.top !== null);
   if (goroutines.length === 0) return null;
@@ -201,7 +206,7 @@ export function raceRunOutputs(db: SchedlabDatabase, program: StoredProgram): Ra
   for (const row of rows) {
     const texts = [row.stderr_tail, row.output_digest].filter((t): t is string => t !== null);
     if (row.trace_path !== null) {
-      const log = raceLogPath(isAbsolute(row.trace_path) ? row.trace_path : resolve(dirname(db.name), row.trace_path));
+      const log = raceLogPath(resolveArtifact(db, row.trace_path));
       if (existsSync(log)) texts.push(readFileSync(log, "utf8"));
     }
     if (row.strategy === "race" || texts.some((t) => t.includes(RACE_WARNING))) outputs.push({ runId: row.id, texts });
@@ -239,4 +244,9 @@ export function failureRuns(db: SchedlabDatabase, program: StoredProgram): Failu
     untraced: row.untraced,
     failures: withUntracedRerun(parseFailures(row.output_digest ?? row.stderr_tail ?? ""), row.untraced),
   }));
+}
+
+/** A path collect recorded (a trace, a dump), resolved against the database file's directory when relative. */
+export function resolveArtifact(db: SchedlabDatabase, path: string): string {
+  return isAbsolute(path) ? path : resolve(dirname(db.name), path);
 }
