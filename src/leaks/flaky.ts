@@ -231,18 +231,6 @@ export function detectTestFailures(
   return { ...out, tracerInduced: detectTracerInduced(program, runs, replayOf) };
 }
 
-/**
- * The flaky tests of one program: each test (or main program) that failed in at least one
- * run and finished without that failure in at least one other (detectTestFailures).
- */
-export function detectFlaky(
-  program: string,
-  runs: readonly FailureRun[],
-  replayOf: (runId: number) => string,
-): FlakyFinding[] {
-  return [...detectTestFailures(program, runs, replayOf).flaky];
-}
-
 /** The tracer-induced failures of one program, one per test and kind, with the first run's untraced outcome. */
 export function detectTracerInduced(
   program: string,

@@ -111,7 +111,6 @@ export {
 } from "./format.js";
 export { GATES, gateCounts, gateFailures, type Gate } from "./gates.js";
 export {
-  detectFlaky,
   detectTestFailures,
   detectTracerInduced,
   type CrashFinding,

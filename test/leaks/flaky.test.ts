@@ -4,7 +4,7 @@
 
 import { describe, expect, test } from "vitest";
 import { withUntracedRerun, type TestFailure } from "../../src/collect/index.js";
-import { detectFlaky, detectTestFailures, detectTracerInduced, type FailureRun } from "../../src/leaks/index.js";
+import { detectTestFailures, detectTracerInduced, type FailureRun } from "../../src/leaks/index.js";
 
 const WAIT_FAILS: TestFailure = {
   test: "TestWaitDrains",
@@ -43,7 +43,12 @@ function runOf(
 
 const replay = (runId: number) => `schedlab collect --replay ${runId} --db x.db`;
 
-describe("detectFlaky", () => {
+/** The flaky tests of `runs`: detectTestFailures' flaky list. */
+function flakyOf(program: string, runs: readonly FailureRun[], replayOf: (runId: number) => string) {
+  return detectTestFailures(program, runs, replayOf).flaky;
+}
+
+describe("flaky tests (detectTestFailures)", () => {
   test("a test that fails only under perturbation is flaky, with the first failing run to replay", () => {
     const runs = [
       runOf(1, "plain", []),
@@ -52,7 +57,7 @@ describe("detectFlaky", () => {
       runOf(4, "perturb", [WAIT_FAILS]),
       runOf(5, "perturb", [WAIT_FAILS]),
     ];
-    expect(detectFlaky("pool", runs, replay)).toEqual([
+    expect(flakyOf("pool", runs, replay)).toEqual([
       {
         program: "pool",
         test: "TestWaitDrains",
@@ -69,15 +74,13 @@ describe("detectFlaky", () => {
   });
 
   test("a test failing in every run is not flaky, and cut runs do not count as passing", () => {
-    expect(detectFlaky("pool", [runOf(1, "plain", [WAIT_FAILS]), runOf(2, "perturb", [WAIT_FAILS])], replay)).toEqual(
-      [],
-    );
-    expect(detectFlaky("pool", [runOf(1, "plain", [WAIT_FAILS]), runOf(2, "perturb", [], true)], replay)).toEqual([]);
+    expect(flakyOf("pool", [runOf(1, "plain", [WAIT_FAILS]), runOf(2, "perturb", [WAIT_FAILS])], replay)).toEqual([]);
+    expect(flakyOf("pool", [runOf(1, "plain", [WAIT_FAILS]), runOf(2, "perturb", [], true)], replay)).toEqual([]);
   });
 
   test("the tracer's own failures and the race detector's are never flaky; the tracer's are listed apart", () => {
     const runs = [runOf(1, "plain", [TRACER]), runOf(2, "race", [RACE]), runOf(3, "plain", [])];
-    expect(detectFlaky("suite", runs, replay)).toEqual([]);
+    expect(flakyOf("suite", runs, replay)).toEqual([]);
     expect(detectTracerInduced("suite", runs, replay)).toEqual([
       {
         program: "suite",
