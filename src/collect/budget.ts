@@ -22,6 +22,7 @@ import {
   finishExploration,
   learnFromRun,
   nextConfig,
+  plainMsPerIteration,
   resumedExploration,
   wantsMore,
   type Exploring,
@@ -272,7 +273,7 @@ function runPlan(h: Hunt, s: Exploring, config: RunConfig): BudgetedRun | null {
     testCount: config.testCount,
     givenMs: h.opts.timeoutGiven ? h.opts.timeoutMs : null,
     manifestMs: s.program.manifest?.timeoutMs,
-    plainMsPerIteration: s.plainMsPerIteration,
+    plainMsPerIteration: plainMsPerIteration(s),
     strategyMsPerIteration: s.msPerIteration.get(config.strategy) ?? null,
     remainingBudgetMs: s.budgetMs - s.spentMs,
   });

@@ -40,9 +40,10 @@ export interface Exploring {
   readonly findings: ExplorationFinding[];
   /** failureKey of every failure (not tracer-induced) of the program's plain runs so far. */
   readonly failedInPlain: Set<string>;
-  /** The longest plain run so far that ended by itself, per -test.count iteration: the derived deadlines and the expected costs come from it. */
-  plainMsPerIteration: number | null;
-  /** The longest run of each strategy so far that ended by itself, per -test.count iteration: the expected cost of its next run. */
+  /**
+   * The longest run of each strategy so far that ended by itself, per -test.count iteration:
+   * the expected cost of its next run; the plain one's gives the derived deadlines (plainMsPerIteration).
+   */
   readonly msPerIteration: Map<Strategy, number>;
   /** Whether a plain run of the program has ended (here or in an earlier collect): until then, without --timeout, one run at a time. */
   plainRunEnded: boolean;
@@ -96,7 +97,6 @@ export function resumedExploration(
     findingRunId: null,
     findings: [],
     failedInPlain: new Set(),
-    plainMsPerIteration: null,
     msPerIteration: new Map(),
     plainRunEnded: recorded.runs.some((r) => r.strategy === "plain"),
     cutRuns: 0,
@@ -177,10 +177,7 @@ export interface EndedRun {
  * long a run of its strategy takes when it ends by itself, and whether it was cut or hung.
  */
 export function learnFromRun(
-  s: Pick<
-    Exploring,
-    "failedInPlain" | "plainMsPerIteration" | "msPerIteration" | "cutRuns" | "budgetStops" | "hungRuns"
-  >,
+  s: Pick<Exploring, "failedInPlain" | "msPerIteration" | "cutRuns" | "budgetStops" | "hungRuns">,
   run: EndedRun,
 ): void {
   if (run.strategy === "plain") for (const f of run.failures) if (!f.tracerInduced) s.failedInPlain.add(failureKey(f));
@@ -190,7 +187,11 @@ export function learnFromRun(
   if (!endedByItself(run.outcome) || run.wallMs === null) return;
   const perIteration = run.wallMs / (run.testCount ?? 1);
   s.msPerIteration.set(run.strategy, Math.max(s.msPerIteration.get(run.strategy) ?? 0, perIteration));
-  if (run.strategy === "plain") s.plainMsPerIteration = Math.max(s.plainMsPerIteration ?? 0, perIteration);
+}
+
+/** The longest plain run of `s` so far that ended by itself, per -test.count iteration, or null before any. */
+export function plainMsPerIteration(s: Pick<Exploring, "msPerIteration">): number | null {
+  return s.msPerIteration.get("plain") ?? null;
 }
 
 /** Takes in what run `runId`'s check confirms: the first run of each class, and the first of a stopOn class, which ends the hunt. */
@@ -244,6 +245,7 @@ export function explorationRow(s: Exploring): ExplorationRow {
 }
 
 export function explorationSummary(s: Exploring, stopOn: readonly FindingClass[]): ExplorationSummary {
+  const plainMs = plainMsPerIteration(s);
   return {
     program: s.program.name,
     budgetMs: s.budgetMs,
@@ -253,7 +255,7 @@ export function explorationSummary(s: Exploring, stopOn: readonly FindingClass[]
     cutRuns: s.cutRuns,
     budgetStops: s.budgetStops,
     hungRuns: s.hungRuns,
-    plainRunMs: s.plainMsPerIteration === null ? null : Math.round(s.plainMsPerIteration),
+    plainRunMs: plainMs === null ? null : Math.round(plainMs),
     status: s.status === "exploring" ? "exhausted" : s.status,
     finding: s.finding,
     findings: s.findings,
