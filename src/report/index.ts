@@ -29,7 +29,7 @@ export {
   type OverviewInput,
   type OverviewPredictor,
 } from "./sections/pipeline.js";
-export { estimateWithInterval } from "./sections/evaluationTables.js";
+export { accuracyMeansText, estimateWithInterval } from "./sections/evaluationTables.js";
 export { crossValidationText } from "./cv.js";
 export { collectionReportSections, hasEvaluation, reportSections, type ReportSourceOptions } from "./build.js";
 export { evaluationText, textTable } from "./terminal.js";
