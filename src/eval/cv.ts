@@ -6,7 +6,7 @@
 
 import { createHash } from "node:crypto";
 import { UsageError } from "../errors.js";
-import { ceilingAccuracy, leaveOneRunOutCeilingOfColumns, type Abstraction, type State } from "../dataset/index.js";
+import { ceilingAccuracy, leaveOneRunOutCredits, type Abstraction, type State } from "../dataset/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { programLeadsOfSums, type ProgramCredit } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
@@ -14,8 +14,10 @@ import { chooseClusters, topLabelColumns, type TopLabelColumns } from "./evaluat
 import {
   addProgramSample,
   emptyProgramSums,
+  familyFigures,
   sampleConcentration,
   weightedFigures,
+  type FamilyFigure,
   type ProgramSums,
   type SampleConcentration,
   type WeightedFigures,
@@ -498,6 +500,11 @@ export interface CrossValidatedPredictor {
   readonly means: WeightedFigures;
   /** The same on the samples of the runs the predictor did not read. */
   readonly otherRunsMeans: WeightedFigures;
+  /**
+   * Each family's accuracy (interval over its programs), ECE and reliability on the runs the
+   * predictor did not read, in family-name order: beside `families`' leave-one-run-out ceilings.
+   */
+  readonly otherRunsFamilies: readonly (FamilyFigure & { readonly name: string })[];
   readonly ece: BootstrapInterval;
   /** Mean confidence − accuracy (overconfidenceOfBins): > 0 over-confident, < 0 under-confident. */
   readonly overconfidence: number;
@@ -566,6 +573,13 @@ export interface CrossValidationScores {
   readonly majorityClass: EventType;
   /** How much of the pooled figures the largest programs hold. */
   readonly concentration: SampleConcentration;
+  /** Each family (cluster) in name order: its programs, samples and leave-one-run-out ceiling. */
+  readonly families: readonly {
+    readonly family: string;
+    readonly programs: number;
+    readonly samples: number;
+    readonly ceilingLoo: number;
+  }[];
   readonly predictors: readonly CrossValidatedPredictor[];
   readonly againstReference: readonly ReferenceDifference[];
 }
@@ -795,11 +809,15 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     programSamples[pooled.programOf[j]!]! += 1;
   }
   const majority = EVENT_TYPES.indexOf(options.majorityClass);
-  const ceilingLoo = leaveOneRunOutCeilingOfColumns(
+  const looCredit = leaveOneRunOutCredits(
     { state: pooled.stateOf, run: pooled.runOf, observed: pooled.observed },
     EVENT_TYPES.length,
     majority,
   );
+  // Summed in sample order, as leaveOneRunOutCeilingOfColumns sums them.
+  let looSum = 0;
+  for (let j = 0; j < n; j++) looSum += looCredit[j]!;
+  const ceilingLoo = n === 0 ? NaN : looSum / n;
   // Clusters in name order, as the per-cluster accuracies are listed.
   const byName = names.map((_, c) => c).sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
   const ones = new Float64Array(names.length).fill(1);
@@ -808,6 +826,17 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
   const rankOfCluster = new Int32Array(names.length);
   byName.forEach((c, rank) => (rankOfCluster[c] = rank));
   const familyRankOfProgram = Int32Array.from(layout.clusters.ofProgram, (c) => (c < 0 ? -1 : rankOfCluster[c]!));
+  const familyLoo = new Float64Array(names.length);
+  const familyPrograms = new Float64Array(names.length);
+  for (let j = 0; j < n; j++)
+    familyLoo[rankOfCluster[layout.clusters.ofProgram[pooled.programOf[j]!]!]!]! += looCredit[j]!;
+  for (const c of layout.clusters.ofProgram) if (c >= 0) familyPrograms[rankOfCluster[c]!]! += 1;
+  const families = byName.map((c, rank) => ({
+    family: names[c]!,
+    programs: familyPrograms[rank]!,
+    samples: sizes[c]!,
+    ceilingLoo: familyLoo[rank]! / sizes[c]!,
+  }));
   const zeros = new Float64Array(sizes.length);
   const unreadZeros = new Float64Array(unreadSizes.length);
   const sums = new Map<string, PredictorSums>();
@@ -841,6 +870,10 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
       clusterMeanAccuracy: clusterBootstrapMeanDifferenceOfSums(ones, clusterMean, zeroPerCluster, bootstrap),
       means,
       otherRunsMeans: weightedFigures(t.perProgramUnread, familyRankOfProgram, clusterUnit.unit, bootstrap),
+      otherRunsFamilies: familyFigures(t.perProgramUnread, familyRankOfProgram, bootstrap).map((f) => ({
+        ...f,
+        name: names[byName[f.family]!]!,
+      })),
       ece: {
         ...expectedCalibrationErrorIntervalOfCells(sizes, t.calibration.cells, bootstrap),
         estimate: expectedCalibrationErrorOfBins(bins, n),
@@ -904,6 +937,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     majority: majorityAccuracy(pooled.observed, majority),
     majorityClass: options.majorityClass,
     concentration: sampleConcentration(pooled.programNames, programSamples),
+    families,
     predictors,
     againstReference,
   };

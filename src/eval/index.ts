@@ -6,8 +6,10 @@ export { compare, programAccuracy, programLeads, PROGRAM_LEAD_MARGIN } from "./c
 export {
   addProgramSample,
   emptyProgramSums,
+  familyFigures,
   sampleConcentration,
   weightedFigures,
+  type FamilyFigure,
   type ProgramSums,
   type SampleConcentration,
   type UnitMeans,

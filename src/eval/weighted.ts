@@ -12,6 +12,7 @@ import {
   reliabilityBinsOfSums,
   type BootstrapInterval,
   type BootstrapOptions,
+  type ReliabilityBin,
 } from "../metrics/index.js";
 import { calibrationBin } from "../metrics/index.js";
 
@@ -151,6 +152,67 @@ export function weightedFigures(
     ece: means("ece"),
     nll: means("nll"),
   };
+}
+
+/** One family's own figures: what the per-family pictures draw. */
+export interface FamilyFigure {
+  /** The family's number (familyOfProgram's). */
+  readonly family: number;
+  readonly programs: number;
+  readonly samples: number;
+  /** Accuracy over its samples, with a bootstrap interval that resamples its programs (one program: no spread). */
+  readonly accuracy: BootstrapInterval;
+  readonly ece: number;
+  readonly reliability: ReliabilityBin[];
+}
+
+/**
+ * Each family's accuracy (with an interval over its programs), ECE and reliability bins, in
+ * order of family number; families without samples are left out.
+ */
+export function familyFigures(
+  sums: ProgramSums,
+  familyOfProgram: ArrayLike<number>,
+  bootstrap: BootstrapOptions = {},
+): FamilyFigure[] {
+  const { bins } = sums;
+  const members = new Map<number, number[]>();
+  for (let p = 0; p < sums.samples.length; p++) {
+    if (sums.samples[p]! === 0) continue;
+    const f = familyOfProgram[p]!;
+    const list = members.get(f);
+    if (list === undefined) members.set(f, [p]);
+    else list.push(p);
+  }
+  return [...members.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([family, ps]) => {
+      const count = new Float64Array(bins);
+      const confidence = new Float64Array(bins);
+      const hits = new Float64Array(bins);
+      for (const p of ps) {
+        for (let b = 0; b < bins; b++) {
+          count[b]! += sums.binCount[p * bins + b]!;
+          confidence[b]! += sums.binConfidence[p * bins + b]!;
+          hits[b]! += sums.binHits[p * bins + b]!;
+        }
+      }
+      const samples = ps.reduce((n, p) => n + sums.samples[p]!, 0);
+      const reliability = reliabilityBinsOfSums(count, confidence, hits);
+      return {
+        family,
+        programs: ps.length,
+        samples,
+        accuracy: clusterBootstrapMeanDifferenceOfSums(
+          Float64Array.from(ps, (p) => sums.samples[p]!),
+          Float64Array.from(ps, (p) => sums.credit[p]!),
+          new Float64Array(ps.length),
+          bootstrap,
+        ),
+        ece: expectedCalibrationErrorOfBins(reliability, samples),
+        reliability,
+      };
+    });
 }
 
 /** How much of a pooled figure its largest programs hold. */

@@ -19,6 +19,7 @@ import {
 import { clusterSignFlipTest, clusterSignFlipTestOfSums } from "../../src/metrics/clusterSignFlipTest.js";
 import { clusterIndex } from "../../src/metrics/clusterBootstrap.js";
 import { expectedCalibrationError, PROBABILITY_FLOOR, tieCredit } from "../../src/metrics/index.js";
+import { leaveOneRunOutCeilingOfColumns } from "../../src/dataset/index.js";
 import { programAccuracy, programAccuracyOfSums, programLeads, programLeadsOfSums } from "../../src/eval/compare.js";
 import { seededRandom } from "../../src/random.js";
 import { crossValidationScoresBefore } from "./reference/crossValidationScoresBefore.js";
@@ -28,12 +29,16 @@ import { crossValidationScoresBefore } from "./reference/crossValidationScoresBe
  * the samples' concentration (checked against a per-sample computation below).
  */
 function former(scores: CrossValidationScores): unknown {
-  const { concentration: _concentration, ...rest } = scores;
+  const { concentration: _concentration, families: _families, ...rest } = scores;
   return {
     ...rest,
-    predictors: scores.predictors.map(({ means: _means, otherRunsMeans: _other, ...p }) => p),
+    predictors: scores.predictors.map(
+      ({ means: _means, otherRunsMeans: _other, otherRunsFamilies: _otherFamilies, ...p }) => p,
+    ),
   };
 }
+
+const K = EVENT_TYPES.length;
 
 /** A fold whose samples are rows (each with its run). */
 type Fold = Omit<FoldPredictions, "samples"> & { readonly samples: readonly SampleRow[] };
@@ -131,7 +136,6 @@ describe("crossValidationScores from sufficient statistics", () => {
 
   it("gives the family and program means of accuracy, ECE and NLL that the samples of each give", () => {
     const scores = crossValidationScores(pooled, options);
-    const K = EVENT_TYPES.length;
     for (const [index, output] of pooled.outputs.entries()) {
       const predictor = scores.predictors[index]!;
       const byProgram = new Map<number, { q: number[][]; o: number[] }>();
@@ -157,6 +161,37 @@ describe("crossValidationScores from sufficient statistics", () => {
       expect(predictor.means.accuracy.familyMean.estimate).toBeCloseTo(predictor.clusterMeanAccuracy.estimate, 12);
       expect(predictor.means.accuracy.familyMean.lower).toBeCloseTo(predictor.clusterMeanAccuracy.lower, 12);
       expect(predictor.means.accuracy.familyMean.upper).toBeCloseTo(predictor.clusterMeanAccuracy.upper, 12);
+    }
+    // Each family's leave-one-run-out ceiling is the ceiling of its own samples, and each family's
+    // accuracy on the other runs the mean credit of its samples from runs the prefix was not read from.
+    const familyOf = (j: number): string => options.familyOf(pooled.programNames[pooled.programOf[j]!]!);
+    for (const family of scores.families) {
+      const rows = Array.from(pooled.stateOf.keys()).filter((j) => familyOf(j) === family.family);
+      expect(family.samples).toBe(rows.length);
+      expect(family.ceilingLoo).toBeCloseTo(
+        leaveOneRunOutCeilingOfColumns(
+          {
+            state: rows.map((j) => pooled.stateOf[j]!),
+            run: rows.map((j) => pooled.runOf[j]!),
+            observed: rows.map((j) => pooled.observed[j]!),
+          },
+          EVENT_TYPES.length,
+          EVENT_TYPES.indexOf(options.majorityClass),
+        ),
+        12,
+      );
+      const output = pooled.outputs[1]!;
+      const unread = rows.filter((j) => pooled.unread[j] === 1);
+      const figure = scores.predictors[1]!.otherRunsFamilies.find((f) => f.name === family.family);
+      if (unread.length === 0) {
+        expect(figure).toBeUndefined();
+        continue;
+      }
+      const credit = unread.map((j) => {
+        const s = pooled.stateOf[j]!;
+        return tieCredit(Array.from(output.probabilities.subarray(s * K, (s + 1) * K)), pooled.observed[j]!);
+      });
+      expect(figure!.accuracy.estimate).toBeCloseTo(credit.reduce((a, b) => a + b, 0) / unread.length, 12);
     }
     const largest = Math.max(
       ...Array.from(new Set(pooled.programOf), (p) => pooled.programOf.filter((x) => x === p).length),
