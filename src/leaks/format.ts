@@ -1,6 +1,6 @@
 // Rendering findings and scores for a terminal (fixed-width tables) and as JSON.
 
-import { fixed } from "../core/index.js";
+import { fixed, shortFunction } from "../core/index.js";
 import { goroutineLabel, siteLine, type Evidence, type PotentialDeadlock } from "../model/index.js";
 import type { CrashFinding, FailureRunRef } from "./flaky.js";
 import type { BugReport, DetectorScore, LeakAnalysis, LeakScoreReport } from "./from-database.js";
@@ -37,7 +37,7 @@ function shortSite(site: string | null): string {
     ? [site.slice(0, site.lastIndexOf(" ")), site.slice(site.lastIndexOf(" ") + 1)]
     : ["", site];
   const file = where.slice(where.lastIndexOf("/") + 1);
-  const name = fn.slice(fn.lastIndexOf("/") + 1);
+  const name = shortFunction(fn);
   return name === "" ? file : `${name} ${file}`;
 }
 

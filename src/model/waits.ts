@@ -39,14 +39,8 @@ export function frameText(frame: Frame): string {
   return `${frame.function} ${frame.file}:${frame.line}`;
 }
 
-/**
- * The function name without its package path, as a reader scans it:
- * "example.com/m/pool.(*Pool).Get" → "pool.(*Pool).Get".
- */
-export function shortFunction(fn: string): string {
-  const slash = fn.lastIndexOf("/", fn.indexOf("(") < 0 ? fn.length : fn.indexOf("("));
-  return slash < 0 ? fn : fn.slice(slash + 1);
-}
+/** The function name without its package path, as a reader scans it (core's, re-exported for the model's users). */
+export { shortFunction } from "../core/index.js";
 
 /** The precise waits a blocked goroutine can be in, named as the Go API the user called. */
 export const PRECISE_WAITS = [
