@@ -41,6 +41,7 @@ export {
   shortFunction,
   preciseWait,
   isLockWait,
+  libraryCall,
   PRECISE_WAITS,
   type PreciseWait,
   type Frame,
