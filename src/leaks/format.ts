@@ -424,13 +424,17 @@ function bugBlock(bug: BugReport, findings: ReadonlyMap<string, LeakFinding>): s
     if (seen === undefined) repeats.set(key, { finding: f, count: 1 });
     else seen.count++;
   }
+  const differing = new Map(bug.differing.map((m) => [m.goroutine, m]));
   for (const { finding: f, count } of repeats.values()) {
     const created = f.isRoot ? "root" : `created at ${f.creationSiteKey ?? shortSite(f.creationSite)}`;
+    // A goroutine the rule judged otherwise than its bug says so, with why: never a silent mismatch.
+    const own = differing.get(f.goroutine);
     lines.push(
       `  ${goroutineLabel(f.goroutine)}${count > 1 ? ` ×${count}` : ""}: ${f.wait} at ` +
         `${siteLine(f.blockingSite)} (${created}; blocked in ${f.runsBlocked}/${f.runsSeen} runs, P(unblock) ` +
         `≤ ${f.pUnblockUpper.toFixed(3)})`,
     );
+    if (own !== undefined) lines.push(`      on its own: ${own.verdict} ${own.kind} — ${own.why}`);
     lines.push(...stackLines(f.explanation?.stack ?? [], "      "));
   }
   if (bug.replay !== null) lines.push(`  replay: ${bug.replay}`);

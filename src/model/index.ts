@@ -69,6 +69,6 @@ export {
   type ExplainOptions,
   type SourceGoroutine,
 } from "./explain.js";
-export { groupBugs, fingerprintOf, fingerprintProgram, ownerRoot, type Bug } from "./bugs.js";
+export { groupBugs, fingerprintOf, fingerprintProgram, ownerRoot, type Bug, type MemberJudgement } from "./bugs.js";
 export { predictDeadlocks, type PotentialDeadlock, type OrderStep } from "./lock-order.js";
 export { encodeEndStates, decodeEndStates, EndStateFormatError, END_STATE_FORMAT } from "./end-state-codec.js";

@@ -4,7 +4,7 @@
 // the call.
 
 import { describe, expect, test } from "vitest";
-import { explainProgram, judgeProgram, libraryCall, type ProgramRuns } from "../../src/model/index.js";
+import { explainProgram, groupBugs, judgeProgram, libraryCall, type ProgramRuns } from "../../src/model/index.js";
 import { foldedRun, testGoroutine, type Step } from "../helpers/folded-run.js";
 
 const PKG = "schedlab.dev/fixtures/words/ticker";
@@ -129,5 +129,58 @@ describe("a wait inside a library call", () => {
     const e = explainProgram(program([run]), [drain.canonicalId]).get(drain.canonicalId);
     expect(e?.inside).toBe("io.(*PipeReader).Read");
     expect(e?.text).toMatch(/^pipewait\.Drain waits at copy\.go:11 in select inside io\.\(\*PipeReader\)\.Read\. /);
+  });
+});
+
+describe("a bug's verdict and its goroutines'", () => {
+  const pkg = "schedlab.dev/fixtures/words/pool";
+  const root = testGoroutine(1, "TestPool", pkg, "TestPool", "");
+  const early = testGoroutine(2, "TestPool", pkg, "fill", "pool_test.go:10");
+  const late = testGoroutine(3, "TestPool", pkg, "drain", "pool_test.go:11");
+  const fillAt = `${pkg}.fill pool.go:20`;
+  const drainAt = `${pkg}.drain pool.go:30`;
+  const busy: Step[] = Array.from({ length: 20 }, (): Step[] => [
+    { kind: "GoSched", g: 1, reason: "preempted" },
+    { kind: "GoStart", g: 1 },
+  ]).flat();
+  // The deadline cut the run: fill had been blocked for most of it, drain only at the very end.
+  const run = foldedRun(
+    1,
+    [root, early, late],
+    [
+      { kind: "GoStart", g: 1 },
+      { kind: "GoCreate", g: 2 },
+      { kind: "GoCreate", g: 3 },
+      { kind: "GoStart", g: 2 },
+      { kind: "GoBlock", g: 2, reason: "chan send", site: fillAt, stack: `runtime.chansend1;${fillAt}` },
+      ...busy,
+      { kind: "GoStart", g: 3 },
+      { kind: "GoBlock", g: 3, reason: "chan receive", site: drainAt, stack: `runtime.chanrecv1;${drainAt}` },
+      { kind: "GoSched", g: 1, reason: "preempted" },
+    ],
+    "timeout",
+  );
+  const runs = program([run]);
+
+  test("the heading verdict is its goroutines' (likely), and a goroutine judged otherwise is listed with why", () => {
+    const judgements = judgeProgram(runs);
+    expect(judgements.map((j) => `${j.goroutine} ${j.kind} ${j.verdict}`)).toEqual([
+      `${late.canonicalId} inconclusive inconclusive`,
+      `${early.canonicalId} leak likely`,
+    ]);
+    const ids = judgements.map((j) => j.goroutine);
+    const [bug] = groupBugs(runs, judgements, explainProgram(runs, ids));
+    expect(bug.goroutines).toEqual([early.canonicalId, late.canonicalId].sort());
+    expect(`${bug.verdict} ${bug.kind}`).toBe("likely leak");
+    expect(bug.gating).toBe(false);
+    expect(bug.why).toBe("blocked for most of a run the deadline cut (not counted by --fail-on-leak on its own)");
+    expect(bug.differing).toEqual([
+      {
+        goroutine: late.canonicalId,
+        kind: "inconclusive",
+        verdict: "inconclusive",
+        why: "blocked only shortly before the deadline cut the run",
+      },
+    ]);
   });
 });
