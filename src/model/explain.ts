@@ -68,8 +68,20 @@ export interface Explanation {
   readonly partnerGone: boolean;
   /** Wake-ups of this wait by a timer, over all runs: above 0, time keeps it alive. */
   readonly timerWakes: number;
+  /**
+   * Where it ended blocked, per place (site and wait) over the runs, the explained run's
+   * place first, then by runs; more than one: the text says so ("in 2 of 5 runs at …").
+   */
+  readonly places: readonly BlockPlace[];
   /** One paragraph for a reader. */
   readonly text: string;
+}
+
+/** One place a goroutine ended blocked at, and in how many runs. */
+export interface BlockPlace {
+  readonly site: string | null;
+  readonly wait: PreciseWait;
+  readonly runs: number;
 }
 
 /** A blocked goroutine as the source is asked about it: its frames (innermost first) and the `go` statement that started it. */
@@ -346,6 +358,7 @@ function explainIn(
     cycle,
     partnerGone,
     timerWakes,
+    places: [{ site: block.blockingSite, wait: block.wait, runs: 1 }],
     text: paragraph({
       goroutine,
       block,
@@ -385,14 +398,41 @@ export function explainProgram(
   };
   const out = new Map<string, Explanation>();
   for (const goroutine of goroutines) {
-    let best: Explanation | null = null;
+    let best: { explanation: Explanation; place: string } | null = null;
+    const places = new Map<string, BlockPlace>();
     for (const r of runs) {
       const block = r.states.finalBlocks.get(goroutine);
       if (block === undefined) continue;
+      const place = `${block.blockingSite ?? ""}\0${block.wait}`;
+      const seen = places.get(place);
+      places.set(place, { site: block.blockingSite, wait: block.wait, runs: (seen?.runs ?? 0) + 1 });
       const e = explainIn(r, goroutine, block, edgesIn(r), { runs: runs.length, wakesOf });
-      if (best === null || explanationWeight(e) > explanationWeight(best)) best = e;
+      if (best === null || explanationWeight(e) > explanationWeight(best.explanation)) best = { explanation: e, place };
     }
-    if (best !== null) out.set(goroutine, best);
+    if (best !== null) out.set(goroutine, withPlaces(best.explanation, best.place, places, runs.length));
   }
   return out;
+}
+
+/**
+ * The explanation with every place the goroutine ended blocked at, the explained one first;
+ * when there are several, the text says where it ended in how many of the runs, so one item
+ * never shows different lines or waits without saying why.
+ */
+function withPlaces(
+  e: Explanation,
+  explained: string,
+  places: ReadonlyMap<string, BlockPlace>,
+  runs: number,
+): Explanation {
+  const own = places.get(explained) as BlockPlace;
+  const others = [...places].filter(([key]) => key !== explained).map(([, p]) => p);
+  others.sort((a, b) => b.runs - a.runs);
+  const all = [own, ...others];
+  if (others.length === 0) return { ...e, places: all };
+  const where = (p: BlockPlace): string => `in ${p.runs} of ${runs} runs at ${siteLine(p.site)} in ${p.wait}`;
+  const text =
+    `${e.text} It did not always end blocked there: ${where(own)} (the run explained), ` +
+    `${others.map(where).join(", ")}.`;
+  return { ...e, places: all, text };
 }

@@ -61,6 +61,7 @@ export {
   explainProgram,
   goroutineLabel,
   siteLine,
+  type BlockPlace,
   type Explanation,
   type WaitFor,
   type WaitForBasis,

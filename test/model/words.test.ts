@@ -5,6 +5,7 @@
 
 import { describe, expect, test } from "vitest";
 import { explainProgram, groupBugs, judgeProgram, libraryCall, type ProgramRuns } from "../../src/model/index.js";
+import { analyseProgram } from "../../src/leaks/index.js";
 import { foldedRun, testGoroutine, type Step } from "../helpers/folded-run.js";
 
 const PKG = "schedlab.dev/fixtures/words/ticker";
@@ -182,5 +183,61 @@ describe("a bug's verdict and its goroutines'", () => {
         why: "blocked only shortly before the deadline cut the run",
       },
     ]);
+  });
+});
+
+describe("one item, one place", () => {
+  const pkg = "schedlab.dev/fixtures/words/jobs";
+  const root = testGoroutine(1, "TestJobs", pkg, "TestJobs", "");
+  const worker = testGoroutine(2, "TestJobs", pkg, "worker", "jobs_test.go:9");
+  const recvAt = `${pkg}.worker jobs.go:12`;
+  const lockAt = `${pkg}.worker jobs.go:18`;
+  const start: Step[] = [
+    { kind: "GoStart", g: 1 },
+    { kind: "GoCreate", g: 2 },
+    { kind: "GoStart", g: 2 },
+  ];
+  const receive: Step = {
+    kind: "GoBlock",
+    g: 2,
+    reason: "chan receive",
+    site: recvAt,
+    stack: `runtime.chanrecv1;${recvAt}`,
+  };
+  const lock: Step = { kind: "GoBlock", g: 2, reason: "sync", site: lockAt, stack: `sync.(*Mutex).Lock;${lockAt}` };
+  // Two runs end in the lock; the third, which says the most (its waker is named), in the receive.
+  const runs = program([
+    foldedRun(1, [root, worker], [...start, lock, { kind: "GoEnd", g: 1 }]),
+    foldedRun(2, [root, worker], [...start, lock, { kind: "GoEnd", g: 1 }]),
+    foldedRun(
+      3,
+      [root, worker],
+      [
+        ...start,
+        receive,
+        { kind: "GoUnblock", g: 2, actor: 1 },
+        { kind: "GoStart", g: 2 },
+        receive,
+        { kind: "GoEnd", g: 1 },
+      ],
+    ),
+  ]);
+
+  test("the finding's wait, line and stack are the explained run's, and the text says where else it ended", () => {
+    const { findings, bugs } = analyseProgram(runs);
+    const [f] = findings;
+    expect(f.explanation?.runId).toBe(3);
+    expect(`${f.reason} ${f.wait} ${f.blockingSite}`).toBe(`chan receive chan receive ${recvAt}`);
+    expect(f.explanation?.stack).toEqual([recvAt]);
+    expect(f.explanation?.places).toEqual([
+      { site: recvAt, wait: "chan receive", runs: 1 },
+      { site: lockAt, wait: "Mutex.Lock", runs: 2 },
+    ]);
+    expect(f.explanation?.text).toMatch(/^jobs\.worker waits at jobs\.go:12 in chan receive\. /);
+    expect(f.explanation?.text).toContain(
+      "It did not always end blocked there: in 1 of 3 runs at jobs.go:12 in chan receive (the run explained), " +
+        "in 2 of 3 runs at jobs.go:18 in Mutex.Lock.",
+    );
+    expect(bugs[0].explained?.explanation.text).toBe(f.explanation?.text);
   });
 });
