@@ -378,7 +378,7 @@ const FAILURE_AT = /^\s*([\w.-]+\.go):(\d+):/;
 
 function flakyResult(f: FlakyFinding, context: CiContext): Omit<CiResult, "baselined"> {
   const at = FAILURE_AT.exec(f.message);
-  const firstLine = f.message.split("\n")[0] ?? "";
+  const firstLine = f.summary;
   const where = at === null ? null : context.sources.fileLine(f.program, at[1], Number(at[2]));
   const primary =
     where !== null
@@ -433,7 +433,7 @@ function failurePlace(
 }
 
 function failingResult(f: FailingFinding, context: CiContext): Omit<CiResult, "baselined"> {
-  const firstLine = f.message.split("\n")[0] ?? "";
+  const firstLine = f.summary;
   const primary = failurePlace(
     context,
     f.program,

@@ -276,7 +276,7 @@ function flakySection(analysis: LeakAnalysis): string {
       f.plainRunsFailed === 0
         ? "only under " + [...new Set(f.strategies.map((x) => x.split(" ")[0]))].join(", ")
         : `also plain (${f.plainRunsFailed})`,
-      f.message.split("\n")[0] ?? "",
+      f.summary,
     ]);
     const replays = analysis.flaky.map(
       (f) =>

@@ -116,6 +116,7 @@ export { GATES, gateCounts, gateFailures, type Gate } from "./gates.js";
 export {
   detectTestFailures,
   detectTracerInduced,
+  failureSummary,
   type CrashFinding,
   type FailingFinding,
   type FailureRun,
