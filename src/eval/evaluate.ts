@@ -29,6 +29,7 @@ import {
   majorityLabel,
   pearson,
   PROBABILITY_FLOOR,
+  spearman,
   reliabilityBinsOfSums,
   TIE_TOLERANCE,
 } from "../metrics/index.js";
@@ -446,11 +447,29 @@ function distributionMetrics(
     }
   });
   const rho = clusterSpearman(pointClusters, predictedH, empiricalH, bootstrap);
+  // Points carry the number of their cluster (family, or program) so a chart can colour them by it.
+  const clusterNames = [...new Set(pointClusters)].sort();
+  const clusterNumber = new Map(clusterNames.map((c, i) => [c, i]));
+  const numbered = points.map((pt, i) => ({ ...pt, cluster: clusterNumber.get(pointClusters[i]!)! }));
+  const byCluster = clusterNames.map((cluster) => {
+    const at = pointClusters.flatMap((c, i) => (c === cluster ? [i] : []));
+    const predicted = at.map((i) => predictedH[i]!);
+    const empirical = at.map((i) => empiricalH[i]!);
+    return {
+      cluster,
+      states: at.length,
+      spearman: spearman(predicted, empirical).r,
+      meanPredicted: mean(predicted),
+      meanEmpirical: mean(empirical),
+    };
+  });
   return {
     modeAccuracy: scored === 0 ? NaN : modeHits / scored,
     kl: mean(kl),
     l1: mean(l1),
-    points,
+    points: numbered,
+    clusterNames,
+    byCluster,
     rho,
     // spearman(predictedH, empiricalH).pValue, without ranking the entropies a second time.
     rhoPIndependent: Number.isFinite(rho.rho) ? correlationPValue(rho.rho, points.length) : NaN,
@@ -523,6 +542,8 @@ function scorePredictor(
     meanPredictedEntropy: dist.meanPredictedEntropy,
     meanEmpiricalEntropy: dist.meanEmpiricalEntropy,
     entropyPoints: dist.points,
+    entropyClusters: dist.clusterNames,
+    entropyByCluster: dist.byCluster,
   };
   const scores: SampleScores = {
     name: output.name,

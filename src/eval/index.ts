@@ -28,6 +28,7 @@ export type {
   EvaluationContext,
   EvaluationResult,
   EvaluationSample,
+  ClusterEntropy,
   EntropyPoint,
   EventScores,
   PredictorComparison,

@@ -58,6 +58,18 @@ export interface EventScores {
 export interface EntropyPoint {
   readonly predicted: number;
   readonly empirical: number;
+  /** Index of its state's cluster (family, or program) in PredictorEvaluation.entropyClusters; absent before it. */
+  readonly cluster?: number;
+}
+
+/** The entropy correlation within one cluster (family, or program): does the predictor track the scheduler there? */
+export interface ClusterEntropy {
+  readonly cluster: string;
+  readonly states: number;
+  /** Spearman ρ of H(q) and H(p̂) over its states (NaN below 3 states or when either is constant). */
+  readonly spearman: number;
+  readonly meanPredicted: number;
+  readonly meanEmpirical: number;
 }
 
 /**
@@ -156,6 +168,10 @@ export interface PredictorEvaluation {
   readonly meanPredictedEntropy: number;
   readonly meanEmpiricalEntropy: number;
   readonly entropyPoints: readonly EntropyPoint[];
+  /** The clusters (clusterUnit) EntropyPoint.cluster numbers, in name order; absent in results stored before them. */
+  readonly entropyClusters?: readonly string[];
+  /** The entropy correlation cluster by cluster (families, or programs), in name order; absent before it. */
+  readonly entropyByCluster?: readonly ClusterEntropy[];
 }
 
 /** Paired comparison of two predictors on the same samples. */

@@ -47,8 +47,9 @@ describe("writeReport with the evaluation sections", () => {
   });
 
   it("renders tables and inline SVG charts in the HTML", () => {
-    // summary: headline + family and program means + entropy; comparisons: 1; each of 2 predictors: per-event table
-    expect(count(html, /<table>/g)).toBe(6);
+    // summary: headline + family and program means + entropy; comparisons: 1; each of 2 predictors: per-event
+    // table and entropy per cluster
+    expect(count(html, /<table>/g)).toBe(8);
     // summary: 3 bar charts; each predictor: confusion heatmap, reliability, entropy scatter
     expect(count(html, /<svg /g)).toBe(9);
     expect(count(html, /<\/svg>/g)).toBe(9);

@@ -27,6 +27,7 @@ import {
   signedPointsInterval,
 } from "../../core/index.js";
 import { htmlTable } from "../html.js";
+import { dotPlot, reliabilityGrid } from "../svg/index.js";
 import { markdownTable } from "../markdown.js";
 import type { ReportSection } from "../types.js";
 import { concentrationLine, estimateWithInterval, MEANS_HEADERS, MEANS_NUMERIC, meansRow } from "./evaluationTables.js";
@@ -51,6 +52,20 @@ export interface BoardMeans {
   readonly nll: BoardUnitMeans;
 }
 
+/** One family's figures of a predictor on the runs it did not read (CrossValidatedPredictor.otherRunsFamilies). */
+export interface BoardFamilyFigure {
+  readonly family: string;
+  readonly accuracy: BoardInterval;
+  readonly ece: number;
+  readonly reliability: readonly {
+    readonly lower: number;
+    readonly upper: number;
+    readonly count: number;
+    readonly confidence: number;
+    readonly accuracy: number;
+  }[];
+}
+
 /** One predictor's row of the board. */
 export interface BoardPredictor {
   readonly name: string;
@@ -60,6 +75,8 @@ export interface BoardPredictor {
   /** Accuracy, ECE and NLL means on every sample and on the other runs; absent on boards stored before them. */
   readonly means?: BoardMeans;
   readonly otherRunsMeans?: BoardMeans;
+  /** Per family, on the runs it did not read; absent on boards stored before it. */
+  readonly families?: readonly BoardFamilyFigure[];
   /** Accuracy on the runs the predictor did not read its prefix from (CrossValidatedPredictor.otherRunsAccuracy); absent on boards stored before it. */
   readonly otherRuns?: BoardInterval;
   /** ECE and NLL on those runs; absent on boards stored before them. */
@@ -104,6 +121,13 @@ export interface BoardAbstraction {
   readonly majorityClass: string;
   /** How much of the pooled figures the largest programs hold; absent on boards stored before it. */
   readonly concentration?: SampleConcentration;
+  /** Each family in name order with its leave-one-run-out ceiling; absent on boards stored before it. */
+  readonly familyCeilings?: readonly {
+    readonly family: string;
+    readonly programs: number;
+    readonly samples: number;
+    readonly ceilingLoo: number;
+  }[];
   readonly seconds: number;
   readonly studentsTrained: number;
   readonly studentsReused: number;
@@ -154,6 +178,7 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
         majority: s.majority,
         majorityClass: s.majorityClass,
         concentration: s.concentration,
+        familyCeilings: s.families,
         seconds: a.seconds,
         studentsTrained: students.filter((st) => !st.reused).length,
         studentsReused: students.filter((st) => st.reused).length,
@@ -168,6 +193,21 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
             familyMean: interval(p.clusterMeanAccuracy),
             means: boardMeans(p.means),
             otherRunsMeans: boardMeans(p.otherRunsMeans),
+            families: p.otherRunsFamilies.map((f) => ({
+              family: f.name,
+              accuracy: interval(f.accuracy),
+              ece: f.ece,
+              // Empty bins have no confidence or accuracy (NaN), and the board must stay JSON-safe.
+              reliability: f.reliability
+                .filter((b) => b.count > 0)
+                .map((b) => ({
+                  lower: b.lower,
+                  upper: b.upper,
+                  count: b.count,
+                  confidence: b.confidence,
+                  accuracy: b.accuracy,
+                })),
+            })),
             gapToCeiling: s.ceiling - p.accuracy.estimate,
             gapToCeilingLoo: p.gapToCeilingLoo,
             ece: interval(p.ece),
@@ -284,6 +324,62 @@ function meansPart(a: BoardAbstraction): { readonly line: string; readonly rows:
   return { line: concentrationLine(a.concentration, a.clusterUnit === "family" ? "family" : "program"), rows: body };
 }
 
+/** The predictors the per-family pictures show: the students, then the in-context reference. */
+function pictured(board: CrossValidationBoard, a: BoardAbstraction): BoardPredictor[] {
+  return [
+    ...a.predictors.filter((p) => p.name.startsWith("student:")),
+    ...a.predictors.filter((p) => p.name === board.reference),
+  ].filter((p) => p.families !== undefined);
+}
+
+/**
+ * Per family: each pictured predictor's accuracy on the runs it did not read, with its interval
+ * over the family's programs, beside the family's leave-one-run-out ceiling (a dot plot); and each
+ * one's reliability in the family (small multiples). Empty on boards stored before them.
+ */
+function familyPictures(
+  board: CrossValidationBoard,
+  a: BoardAbstraction,
+): { dots: string; reliability: string } | null {
+  const shown = pictured(board, a);
+  const ceilings = a.familyCeilings;
+  if (shown.length === 0 || ceilings === undefined || ceilings.length === 0) return null;
+  const figure = (p: BoardPredictor, family: string): BoardFamilyFigure | undefined =>
+    p.families!.find((f) => f.family === family);
+  const dots = dotPlot({
+    title: `${a.abstraction}: accuracy per family on the runs each predictor did not read, beside the family's leave-one-run-out ceiling`,
+    series: shown.map((p) => p.name),
+    referenceLabel: "leave-one-run-out ceiling",
+    xLabel: "accuracy on the runs not read (interval over the family's programs)",
+    rows: ceilings.map((c) => ({
+      label: c.family,
+      reference: c.ceilingLoo,
+      note: `${plural(c.programs, "program")}, ${plural(c.samples, "sample")}`,
+      marks: shown.flatMap((p, series) => {
+        const f = figure(p, c.family);
+        return f === undefined
+          ? []
+          : [{ series, estimate: f.accuracy.estimate, lower: f.accuracy.lower, upper: f.accuracy.upper }];
+      }),
+    })),
+  });
+  const reliability = reliabilityGrid({
+    title: `${a.abstraction}: reliability per family on the runs each predictor did not read`,
+    series: shown.map((p) => p.name),
+    panels: ceilings.map((c) => ({
+      label: c.family,
+      curves: shown.map((p) => figure(p, c.family)?.reliability ?? null),
+      note: shown
+        .map((p) => {
+          const f = figure(p, c.family);
+          return `${p.name}: ECE ${f === undefined ? MISSING : fixed(f.ece)}`;
+        })
+        .join("\n"),
+    })),
+  });
+  return { dots, reliability };
+}
+
 function contextLine(board: CrossValidationBoard, a: BoardAbstraction): string {
   const unit = a.clusterUnit === "family" ? plural(a.clusters, "family", "families") : plural(a.clusters, "program");
   const students = a.studentsTrained + a.studentsReused;
@@ -340,6 +436,17 @@ export function crossValidationSection(board: CrossValidationBoard, id = "cross-
             .flatMap((m) => [
               `<p>${escapeXml(m.line)}</p>`,
               `<div class="scroll">${htmlTable({ headers: MEANS_HEADERS, rows: m.rows, numeric: MEANS_NUMERIC })}</div>`,
+            ]),
+          ...[familyPictures(board, a)]
+            .filter((f) => f !== null)
+            .flatMap((f) => [
+              `<div class="charts"><figure>${f.dots}<figcaption>Dots: accuracy on the runs each predictor did not ` +
+                "read its prefix from, whiskers its 95 % interval over the family's programs (none for a family of one " +
+                "program); black tick: the family's leave-one-run-out ceiling, which bounds it. Hover a row for its " +
+                "numbers.</figcaption></figure></div>",
+              `<div class="charts"><figure>${f.reliability}<figcaption>Each panel one family: a curve through each ` +
+                "predictor's confidence bins (mean confidence, accuracy) on the runs it did not read; below the diagonal " +
+                "it is over-confident there, above it under-confident. Hover a panel for the ECEs.</figcaption></figure></div>",
             ]),
           ...failures(a).map((f) => `<p class="note">${escapeXml(f)}</p>`),
         ]),

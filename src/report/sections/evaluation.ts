@@ -207,18 +207,33 @@ export function predictorDetailSection(
   const reliability = reliabilityDiagram({ title: `Reliability diagram of ${p.name}`, bins: p.reliability });
   const scatter = scatterPlot({
     title: `Entropy of ${p.name} against empirical entropy, per state`,
-    points: p.entropyPoints.map((pt) => ({ x: pt.empirical, y: pt.predicted })),
+    points: p.entropyPoints.map((pt) => ({ x: pt.empirical, y: pt.predicted, group: pt.cluster ?? 0 })),
     xLabel: "H(p̂) bits",
     yLabel: "H(q) bits",
     xMax: Math.log2(6),
     yMax: Math.log2(6),
+    ...(p.entropyClusters === undefined ? {} : { groups: p.entropyClusters }),
   });
+  const entropyRows = (p.entropyByCluster ?? []).map((c) => [
+    c.cluster,
+    count(c.states),
+    fixed(c.spearman),
+    fixed(c.meanPredicted),
+    fixed(c.meanEmpirical),
+  ]);
+  const entropyHeaders = [p.clusterUnit.unit, "states", "H ρ", "mean H(q)", "mean H(p̂)"];
+  const entropyIntro =
+    `Entropy against the scheduler's, ${p.clusterUnit.unit} by ${p.clusterUnit.unit} (states with ≥ 2 samples; bits): ` +
+    "within a family the predicted entropy should rise and fall with the empirical one (ρ near 1), " +
+    "and its mean should be near the empirical mean.";
   const summary =
     `accuracy ${fixed(p.accuracy)} (ceiling ${fixed(p.ceiling)}, leave-one-run-out ${fixed(p.ceilingLoo)})` +
     (p.otherRunsAccuracy === undefined ? "" : `, on the runs it did not read ${fixed(p.otherRunsAccuracy)}`) +
     `, ECE ${estimateWithInterval(p.ece, p.eceInterval)}, ` +
     `config ${p.configHash}`;
-  const scatterCaption = `${p.entropyStates} states with ≥ 2 samples; dashed: y = x. Spearman ρ ${fixed(p.entropySpearman)}.`;
+  const scatterCaption =
+    `${p.entropyStates} states with ≥ 2 samples, coloured by ${p.clusterUnit.unit}; dashed: y = x. ` +
+    `Spearman ρ ${fixed(p.entropySpearman)}.`;
   return {
     id: scoped(scope, `predictor-${index + 1}-${slug(p.name)}`),
     title: `Predictor ${p.name}${scope.title}`,
@@ -232,6 +247,12 @@ export function predictorDetailSection(
           "gap to the bin's mean confidence; dashed: perfect calibration.</figcaption></figure>",
         `<figure>${scatter}<figcaption>${escapeXml(scatterCaption)}</figcaption></figure>`,
         `</div>`,
+        ...(entropyRows.length === 0
+          ? []
+          : [
+              `<p>${escapeXml(entropyIntro)}</p>`,
+              `<div class="scroll">${htmlTable({ headers: entropyHeaders, rows: entropyRows, numeric: [1, 2, 3, 4] })}</div>`,
+            ]),
       ].join("\n"),
     markdown: () =>
       [
@@ -243,6 +264,7 @@ export function predictorDetailSection(
           p.confusion.map((row, i) => [EVENT_TYPES[i]!, ...row.map(count)]),
           numericFrom(7, 1),
         ),
+        ...(entropyRows.length === 0 ? [] : [entropyIntro, markdownTable(entropyHeaders, entropyRows, [1, 2, 3, 4])]),
       ].join("\n\n"),
     json: () => ({ name: p.name, configHash: p.configHash }),
   };
