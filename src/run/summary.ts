@@ -106,7 +106,9 @@ function externalLine(section: PipelineSummary["external"][number]): string {
   const bestText =
     best === undefined
       ? "no student"
-      : `${best.name} ${pct(best.accuracy)} (ECE ${estimateWithInterval(best.ece, best.eceInterval)})`;
+      : `${best.name} ${pct(best.accuracy)} pooled` +
+        (best.means === undefined ? "" : ` (${accuracyMeansText(best.means)})`) +
+        ` (ECE ${estimateWithInterval(best.ece, best.eceInterval)})`;
   return (
     `test corpus ${section.corpus.label} (${section.testPrograms.length} programs): ${bestText}; ${others}; ` +
     `ceiling ${pct(section.predictors[0]?.ceiling)}, leave-one-run-out ${pct(section.predictors[0]?.ceilingLoo)}`
