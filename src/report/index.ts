@@ -39,6 +39,16 @@ export {
   type BugVerdict,
 } from "./sections/bugs.js";
 export { reportPictures } from "./pictures.js";
+export {
+  findBug,
+  bugPageHtml,
+  bugPageJson,
+  bugPictureSvg,
+  parseFingerprintPrefix,
+  BugNotFoundError,
+  NoPictureError,
+  type FoundBug,
+} from "./bug-page.js";
 export { estimateWithInterval } from "./sections/evaluationTables.js";
 export { crossValidationText } from "./cv.js";
 export {
