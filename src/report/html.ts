@@ -53,7 +53,7 @@ svg text { font-family: inherit; }
 .bug-filters legend { color: var(--muted); padding: 0 4px; }
 .bug-filters label { white-space: nowrap; margin-right: 8px; }
 .bug-filters output { color: var(--muted); }
-.bug-table td { white-space: normal; overflow-wrap: anywhere; }
+.bug-table td { white-space: normal; overflow-wrap: break-word; }
 .bug-table td:last-child { white-space: nowrap; }
 .verdict { font-weight: 600; }
 .verdict-proven { color: #cf222e; }
