@@ -101,7 +101,7 @@ function bugStacks(goroutines: readonly string[], findings: ReadonlyMap<string, 
     else seen.count++;
   }
   return [...groups.values()].map(({ finding: f, id, count }) => {
-    const label = `${goroutineLabel(id)}${count > 1 ? ` ×${count}` : ""}`;
+    const label = count > 1 ? `${goroutineLabel(id).replace(/#\d+$/, "")} ×${count}` : goroutineLabel(id);
     if (f === null) return { head: label, frames: [] };
     const created = f.isRoot ? "root" : `created at ${f.creationSiteKey ?? shortName(f.creationSite)}`;
     const stack = f.explanation?.stack ?? [];

@@ -98,6 +98,19 @@ describe("bugEntries", () => {
     );
   });
 
+  test("siblings of one go statement waiting at one site are one stack with a count", () => {
+    const sibling = { ...FINDING, goroutine: FINDING.goroutine.replace(/#0$/, "#1") };
+    const siblings: LeakAnalysis = {
+      ...ANALYSIS,
+      findings: [FINDING, sibling],
+      bugs: [{ ...BUG, goroutines: [FINDING.goroutine, sibling.goroutine] }],
+      potentialDeadlocks: [],
+    };
+    expect(bugEntries(siblings)[0]!.stacks.map((s) => s.head)).toEqual([
+      "pool.(*Pool).Go.func1 ×2: chan receive at pool.go:13 (created at pool.go:12; blocked in 3/3 runs)",
+    ]);
+  });
+
   test("two entries with one fingerprint get distinct anchors", () => {
     const twice: LeakAnalysis = { ...ANALYSIS, bugs: [BUG, { ...BUG, program: "pool2" }], potentialDeadlocks: [] };
     expect(bugEntries(twice).map((e) => e.anchor)).toEqual(["bug-0123456789abcdef", "bug-0123456789abcdef-2"]);
