@@ -302,6 +302,23 @@ describe("schedlab hunt ./... --run 'Test(A|B)' --tags integration --race", () =
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("no bug of");
     expect(unknown.stderr).toContain("`schedlab leaks --db");
+    // Findings never stored (a database only collected): the bug is looked for in an analysis of every program.
+    const unstored = join(dir, "unstored.db");
+    const store = openDatabase(db);
+    try {
+      store.exec(`VACUUM INTO '${unstored}'`);
+    } finally {
+      store.close();
+    }
+    const copy = openDatabase(unstored);
+    try {
+      copy.exec("DELETE FROM leak_findings");
+    } finally {
+      copy.close();
+    }
+    const found = await runCli(["show", leak.fingerprint.slice(0, 8), "--db", unstored, "--json"]);
+    expect(found.code, found.stderr).toBe(0);
+    expect(JSON.parse(found.stdout)).toMatchObject({ fingerprint: leak.fingerprint, program: "fetch" });
     expect((await runCli(["show", "not-hex", "--db", db])).code).toBe(2);
     expect((await runCli(["show", "", "--db", db])).code).toBe(2);
   });
