@@ -45,10 +45,11 @@ const sectionJson = (s: SectionSummary) => ({
 /**
  * The version of `run --json`'s output, its first field `schemaVersion` (docs/run.md). 2: each
  * predictor's `otherRunsAccuracy` and the CV board's `otherRuns`, `otherRunsEce` and
- * `otherRunsNll`, its gap to the leave-one-run-out ceiling taken on them (2026-12-06); output
- * without the field is version 1.
+ * `otherRunsNll`, its gap to the leave-one-run-out ceiling taken on them (2026-12-06); 3: each
+ * predictor's `means` and `concentration`, the CV board's `means`, `otherRunsMeans` and
+ * `concentration` (2026-12-07); output without the field is version 1.
  */
-export const RUN_JSON_VERSION = 2;
+export const RUN_JSON_VERSION = 3;
 
 /** The --json shape promised to scripts (docs/run.md): the in-distribution section's fields at the top, each test corpus in external[]. */
 export function summaryJson(summary: PipelineSummary): unknown {

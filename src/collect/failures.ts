@@ -3,6 +3,7 @@
 // The budget's per-run check (src/collect/budget.ts) turns a failure that plain runs never
 // show into a finding of class "failure" (docs/collect.md, "Stop rule").
 
+import { shortFunction } from "../core/index.js";
 import { isCrashStart, TEST_TIMEOUT } from "../model/index.js";
 import { GOROUTINE_HEADER, isCrashHeader, TEST_HEADER, TEST_RESULT } from "./output-digest.js";
 import { RACE_SEPARATOR } from "./races.js";
@@ -354,11 +355,6 @@ function isUserFunction(fn: string): boolean {
   if (!fn.includes(".")) return false;
   const root = fn.slice(0, fn.search(/[/.]/));
   return !STANDARD_ROOTS.has(root);
-}
-
-/** "pkg/path.lookup" → "path.lookup". */
-function shortFunction(fn: string): string {
-  return fn.slice(fn.lastIndexOf("/") + 1);
 }
 
 /** "\t/dir/file_test.go:15 +0xe6" → "file_test.go:15". */

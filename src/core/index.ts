@@ -1,6 +1,6 @@
 // The shared vocabulary below every stage (floor 0): event types and record kinds with their
 // one numbering, the decoded records, the kind of program a run comes from, and the number
-// formatting every rendering uses, and a binary search.
+// formatting every rendering uses, a binary search, and Go symbol names as a reader scans them.
 export {
   EVENT_TYPES,
   NON_EVENT_KINDS,
@@ -15,6 +15,7 @@ export {
 export type { GoroutineInfo, GoroutineRecord, LeakProfileTaken, LockOp, RuntimeGoroutine } from "./records.js";
 export type { ProgramKind } from "./programs.js";
 export { lowerBound } from "./search.js";
+export { packageName, shortFunction, splitSymbol } from "./go-names.js";
 export {
   MISSING,
   count,

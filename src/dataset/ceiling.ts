@@ -74,9 +74,21 @@ export interface CeilingColumns {
  * order, so the result is the same to the last bit whatever the order of the samples.
  */
 export function leaveOneRunOutCeilingOfColumns(columns: CeilingColumns, classes: number, fallback: number): number {
+  const n = columns.state.length;
+  if (n === 0) return NaN;
+  const credit = leaveOneRunOutCredits(columns, classes, fallback);
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += credit[i]!;
+  return sum / n;
+}
+
+/**
+ * Each sample's credit under the leave-one-run-out ceiling (its mean is the ceiling), in sample
+ * order: a part of the samples (a family's, say) has its own ceiling as the mean of its credits.
+ */
+export function leaveOneRunOutCredits(columns: CeilingColumns, classes: number, fallback: number): Float64Array {
   const { state, run, observed } = columns;
   const n = state.length;
-  if (n === 0) return NaN;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   order.sort((a, b) => state[a]! - state[b]! || run[a]! - run[b]!);
@@ -107,9 +119,7 @@ export function leaveOneRunOutCeilingOfColumns(columns: CeilingColumns, classes:
     }
     from = to;
   }
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += credit[i]!;
-  return sum / n;
+  return credit;
 }
 
 /** How sparse the counts are: states with exactly one sample, and the samples they hold. */

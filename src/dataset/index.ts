@@ -65,7 +65,13 @@ export {
   summarizeStates,
 } from "./summary.js";
 export type { DistributionSummary, HasCounts } from "./summary.js";
-export { ceilingAccuracy, leaveOneRunOutCeiling, leaveOneRunOutCeilingOfColumns, seenOnceShare } from "./ceiling.js";
+export {
+  ceilingAccuracy,
+  leaveOneRunOutCeiling,
+  leaveOneRunOutCeilingOfColumns,
+  leaveOneRunOutCredits,
+  seenOnceShare,
+} from "./ceiling.js";
 export type { CeilingColumns, CeilingSample, SeenOnce } from "./ceiling.js";
 export {
   DATASET_FORMAT_VERSION,

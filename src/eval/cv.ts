@@ -6,11 +6,22 @@
 
 import { createHash } from "node:crypto";
 import { UsageError } from "../errors.js";
-import { ceilingAccuracy, leaveOneRunOutCeilingOfColumns, type Abstraction, type State } from "../dataset/index.js";
+import { ceilingAccuracy, leaveOneRunOutCredits, type Abstraction, type State } from "../dataset/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { programLeadsOfSums, type ProgramCredit } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
 import { chooseClusters, topLabelColumns, type TopLabelColumns } from "./evaluate.js";
+import {
+  addProgramSample,
+  emptyProgramSums,
+  familyFigures,
+  sampleConcentration,
+  weightedFigures,
+  type FamilyFigure,
+  type ProgramSums,
+  type SampleConcentration,
+  type WeightedFigures,
+} from "./weighted.js";
 import {
   type BootstrapInterval,
   type BootstrapOptions,
@@ -482,6 +493,18 @@ export interface CrossValidatedPredictor {
    * family of code, where the pooled accuracy is led by the families with the longest runs.
    */
   readonly clusterMeanAccuracy: BootstrapInterval;
+  /**
+   * Accuracy, ECE and NLL with every family and every program counted once (weighted.ts); its
+   * accuracy's family mean is clusterMeanAccuracy to the last bits.
+   */
+  readonly means: WeightedFigures;
+  /** The same on the samples of the runs the predictor did not read. */
+  readonly otherRunsMeans: WeightedFigures;
+  /**
+   * Each family's accuracy (interval over its programs), ECE and reliability on the runs the
+   * predictor did not read, in family-name order: beside `families`' leave-one-run-out ceilings.
+   */
+  readonly otherRunsFamilies: readonly (FamilyFigure & { readonly name: string })[];
   readonly ece: BootstrapInterval;
   /** Mean confidence − accuracy (overconfidenceOfBins): > 0 over-confident, < 0 under-confident. */
   readonly overconfidence: number;
@@ -548,6 +571,15 @@ export interface CrossValidationScores {
   /** Accuracy of always predicting `majorityClass`. */
   readonly majority: number;
   readonly majorityClass: EventType;
+  /** How much of the pooled figures the largest programs hold. */
+  readonly concentration: SampleConcentration;
+  /** Each family (cluster) in name order: its programs, samples and leave-one-run-out ceiling. */
+  readonly families: readonly {
+    readonly family: string;
+    readonly programs: number;
+    readonly samples: number;
+    readonly ceilingLoo: number;
+  }[];
   readonly predictors: readonly CrossValidatedPredictor[];
   readonly againstReference: readonly ReferenceDifference[];
 }
@@ -650,7 +682,9 @@ interface PredictorSums {
   readonly brier: number;
   readonly confusion: number[][];
   readonly foldCredit: Float64Array;
-  readonly programCredit: Float64Array;
+  /** Per program: samples, credit, NLL and calibration bins (weighted.ts), on every sample and on the unread runs' ones. */
+  readonly perProgram: ProgramSums;
+  readonly perProgramUnread: ProgramSums;
   readonly unreadCredit: Float64Array;
   readonly unreadNll: Float64Array;
   readonly unreadCalibration: CalibrationSums;
@@ -685,7 +719,8 @@ function predictorSums(
   const calibration = new CalibrationSums(g);
   const confusion = Array.from({ length: K }, () => new Array<number>(K).fill(0));
   const foldCredit = new Float64Array(folds);
-  const programCredit = new Float64Array(pooled.programNames.length);
+  const perProgram = emptyProgramSums(pooled.programNames.length);
+  const perProgramUnread = emptyProgramSums(pooled.programNames.length);
   const unreadCredit = new Float64Array(u);
   const unreadNll = new Float64Array(u);
   const unreadCalibration = new CalibrationSums(u);
@@ -708,8 +743,9 @@ function predictorSums(
     calibration.add(c, top.confidence[s]!, credit);
     const f = pooled.foldOf[j]!;
     if (f < folds) foldCredit[f]! += credit;
-    programCredit[p]! += credit;
+    addProgramSample(perProgram, p, credit, nll, top.confidence[s]!);
     if (pooled.unread[j] === 1) {
+      addProgramSample(perProgramUnread, p, credit, nll, top.confidence[s]!);
       const uc = unreadClusters.ofProgram[p]!;
       unreadCredit[uc]! += credit;
       unreadNll[uc]! += nll;
@@ -731,7 +767,8 @@ function predictorSums(
     brier,
     confusion,
     foldCredit,
-    programCredit,
+    perProgram,
+    perProgramUnread,
     unreadCredit,
     unreadNll,
     unreadCalibration,
@@ -772,15 +809,34 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     programSamples[pooled.programOf[j]!]! += 1;
   }
   const majority = EVENT_TYPES.indexOf(options.majorityClass);
-  const ceilingLoo = leaveOneRunOutCeilingOfColumns(
+  const looCredit = leaveOneRunOutCredits(
     { state: pooled.stateOf, run: pooled.runOf, observed: pooled.observed },
     EVENT_TYPES.length,
     majority,
   );
+  // Summed in sample order, as leaveOneRunOutCeilingOfColumns sums them.
+  let looSum = 0;
+  for (let j = 0; j < n; j++) looSum += looCredit[j]!;
+  const ceilingLoo = n === 0 ? NaN : looSum / n;
   // Clusters in name order, as the per-cluster accuracies are listed.
   const byName = names.map((_, c) => c).sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
   const ones = new Float64Array(names.length).fill(1);
-  const noClusterMean = new Float64Array(names.length);
+  const zeroPerCluster = new Float64Array(names.length);
+  // The family of each program numbered in name order, as clusterAccuracy lists them and the family means draw them.
+  const rankOfCluster = new Int32Array(names.length);
+  byName.forEach((c, rank) => (rankOfCluster[c] = rank));
+  const familyRankOfProgram = Int32Array.from(layout.clusters.ofProgram, (c) => (c < 0 ? -1 : rankOfCluster[c]!));
+  const familyLoo = new Float64Array(names.length);
+  const familyPrograms = new Float64Array(names.length);
+  for (let j = 0; j < n; j++)
+    familyLoo[rankOfCluster[layout.clusters.ofProgram[pooled.programOf[j]!]!]!]! += looCredit[j]!;
+  for (const c of layout.clusters.ofProgram) if (c >= 0) familyPrograms[rankOfCluster[c]!]! += 1;
+  const families = byName.map((c, rank) => ({
+    family: names[c]!,
+    programs: familyPrograms[rank]!,
+    samples: sizes[c]!,
+    ceilingLoo: familyLoo[rank]! / sizes[c]!,
+  }));
   const zeros = new Float64Array(sizes.length);
   const unreadZeros = new Float64Array(unreadSizes.length);
   const sums = new Map<string, PredictorSums>();
@@ -799,6 +855,7 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     }));
     const clusterMean = Float64Array.from(clusterAccuracy, (c) => c.accuracy);
     clusterMeans.set(output.name, clusterMean);
+    const means = weightedFigures(t.perProgram, familyRankOfProgram, clusterUnit.unit, bootstrap);
     const otherRunsAccuracy = clusterBootstrapMeanDifferenceOfSums(unreadSizes, t.unreadCredit, unreadZeros, bootstrap);
     return {
       name: output.name,
@@ -810,7 +867,13 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
       },
       otherRunsOverconfidence: overconfidenceOfBins(unreadBins),
       otherRunsNll: clusterBootstrapMeanDifferenceOfSums(unreadSizes, t.unreadNll, unreadZeros, bootstrap),
-      clusterMeanAccuracy: clusterBootstrapMeanDifferenceOfSums(ones, clusterMean, noClusterMean, bootstrap),
+      clusterMeanAccuracy: clusterBootstrapMeanDifferenceOfSums(ones, clusterMean, zeroPerCluster, bootstrap),
+      means,
+      otherRunsMeans: weightedFigures(t.perProgramUnread, familyRankOfProgram, clusterUnit.unit, bootstrap),
+      otherRunsFamilies: familyFigures(t.perProgramUnread, familyRankOfProgram, bootstrap).map((f) => ({
+        ...f,
+        name: names[byName[f.family]!]!,
+      })),
       ece: {
         ...expectedCalibrationErrorIntervalOfCells(sizes, t.calibration.cells, bootstrap),
         estimate: expectedCalibrationErrorOfBins(bins, n),
@@ -836,7 +899,11 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     };
   });
   const programCredits = (t: PredictorSums): ProgramCredit[] =>
-    pooled.programNames.map((program, p) => ({ program, samples: programSamples[p]!, credit: t.programCredit[p]! }));
+    pooled.programNames.map((program, p) => ({
+      program,
+      samples: programSamples[p]!,
+      credit: t.perProgram.credit[p]!,
+    }));
   const againstReference: ReferenceDifference[] = sums.has(reference)
     ? pooled.outputs
         .filter((o) => o.name !== reference)
@@ -869,6 +936,8 @@ export function crossValidationScores(pooled: PooledFolds, options: ScoreOptions
     ceilingLoo,
     majority: majorityAccuracy(pooled.observed, majority),
     majorityClass: options.majorityClass,
+    concentration: sampleConcentration(pooled.programNames, programSamples),
+    families,
     predictors,
     againstReference,
   };

@@ -10,6 +10,7 @@ import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { probabilityVectorProblem } from "../predict/index.js";
 import { compare, programAccuracy } from "./compare.js";
 import { EvaluationInputError } from "./errors.js";
+import { addProgramSample, emptyProgramSums, sampleConcentration, weightedFigures } from "./weighted.js";
 import {
   calibrationBin,
   classScores,
@@ -70,6 +71,11 @@ interface SampleColumns {
   readonly programs: number;
   /** Program of each sample (shared by every predictor's SampleScores). */
   readonly samplePrograms: readonly string[];
+  /** Program number of each sample, into programNames. */
+  readonly program: Int32Array;
+  readonly programNames: readonly string[];
+  /** Cluster number of each program (clusters as `cluster` numbers them). */
+  readonly clusterOfProgram: Int32Array;
   /** Cluster key of each state (of its representative's program), for the entropy correlation. */
   readonly stateClusters: readonly string[];
 }
@@ -170,7 +176,13 @@ function resolveSamples(
     cluster[j] = g;
     clusterSizes[g]! += 1;
   }
+  const programNumber = new Map(distinct.map((p, i) => [p, i]));
+  const program = Int32Array.from(programs, (p) => programNumber.get(p)!);
+  const clusterOfProgram = Int32Array.from(distinct, (p) => number.get(keyOf.get(p)!)!);
   return {
+    program,
+    programNames: distinct,
+    clusterOfProgram,
     stateIndex,
     observed,
     runs,
@@ -318,6 +330,7 @@ function sampleMetrics(
   const binCount = new Float64Array(bins);
   const binConfidence = new Float64Array(bins);
   const binHits = new Float64Array(bins);
+  const perProgram = emptyProgramSums(table.programNames.length, bins);
   const cells = {
     count: new Float64Array(clusters * bins),
     confidenceSum: new Float64Array(clusters * bins),
@@ -370,6 +383,7 @@ function sampleMetrics(
     if (table.unread[j] === 1) unreadNll += sampleNll;
     clusterBrier[table.cluster[j]!]! += sampleBrier;
     clusterNll[table.cluster[j]!]! += sampleNll;
+    addProgramSample(perProgram, table.program[j]!, c, sampleNll, confidence);
   }
   const zeros = new Float64Array(clusters);
   const reliability = reliabilityBinsOfSums(binCount, binConfidence, binHits);
@@ -393,6 +407,8 @@ function sampleMetrics(
     nll: n === 0 ? NaN : nll / n,
     brierInterval: clusterBootstrapMeanDifferenceOfSums(table.clusterSizes, clusterBrier, zeros, bootstrap),
     nllInterval: clusterBootstrapMeanDifferenceOfSums(table.clusterSizes, clusterNll, zeros, bootstrap),
+    means: weightedFigures(perProgram, table.clusterOfProgram, table.clusterUnit.unit, bootstrap),
+    concentration: sampleConcentration(table.programNames, perProgram.samples),
     top,
   };
 }
@@ -471,6 +487,8 @@ function scorePredictor(
     accuracy: labels.accuracy,
     programAccuracy: programAccuracy(table.samplePrograms, labels.credit),
     accuracyInterval: labels.accuracyInterval,
+    means: labels.means,
+    concentration: labels.concentration,
     otherRunsAccuracy: labels.otherRunsAccuracy,
     otherRunsAccuracyInterval: labels.otherRunsAccuracyInterval,
     otherRunsSamples: labels.otherRunsSamples,

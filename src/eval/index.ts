@@ -4,6 +4,18 @@
 export { evaluate, MIN_SAMPLES_FOR_ENTROPY } from "./evaluate.js";
 export { compare, programAccuracy, programLeads, PROGRAM_LEAD_MARGIN } from "./compare.js";
 export {
+  addProgramSample,
+  emptyProgramSums,
+  familyFigures,
+  sampleConcentration,
+  weightedFigures,
+  type FamilyFigure,
+  type ProgramSums,
+  type SampleConcentration,
+  type UnitMeans,
+  type WeightedFigures,
+} from "./weighted.js";
+export {
   saveEvaluation,
   loadEvaluation,
   listEvaluations,

@@ -4,6 +4,7 @@
 
 import type { Abstraction, Sample, SampleRow, SeenOnce } from "../dataset/index.js";
 import type { EventType } from "../core/index.js";
+import type { SampleConcentration, WeightedFigures } from "./weighted.js";
 import type { BootstrapInterval, McNemarResult, ReliabilityBin, SignFlipResult } from "../metrics/index.js";
 
 /** A sample as evaluation needs it: full Samples and compact SampleRows both fit. */
@@ -63,9 +64,10 @@ export interface EntropyPoint {
  * The version of `eval --json`'s output (single holdout and `--cv`), its first field
  * `schemaVersion` (docs/metrics.md, "Output"). 2: the accuracy, ECE and NLL on the runs a prefix
  * was not read from, and CV's gap to the leave-one-run-out ceiling taken on them (2026-12-06);
+ * 3: `means` (family and program means of accuracy, ECE and NLL) and `concentration` (2026-12-07);
  * output without the field is version 1.
  */
-export const EVAL_JSON_VERSION = 2;
+export const EVAL_JSON_VERSION = 3;
 
 /** All single-step metrics (docs/metrics.md) of one predictor on one set of states. */
 export interface PredictorEvaluation {
@@ -84,6 +86,13 @@ export interface PredictorEvaluation {
   readonly programAccuracy?: readonly ProgramAccuracy[];
   /** Cluster bootstrap 95 % interval of `accuracy`. */
   readonly accuracyInterval: BootstrapInterval;
+  /**
+   * Accuracy, ECE and NLL with every family, and every program, counted once (src/eval/weighted.ts):
+   * the pooled figures weigh programs by their samples. Absent in results stored before them.
+   */
+  readonly means?: WeightedFigures;
+  /** How much of the pooled figures the largest programs hold (the same for every predictor of a result). */
+  readonly concentration?: SampleConcentration;
   /**
    * Accuracy on the samples of the runs the predictor did not read: every sample but those of
    * the run its state's representative prefix comes from (docs/metrics.md, "Accuracy on the other

@@ -263,7 +263,8 @@ function bugResult(
     program: bug.program,
     test,
     verdict: bug.verdict,
-    severity: severityOf(bug.verdict),
+    // A leak seen only in runs the deadline cut counts for no gate: a note, whatever its verdict.
+    severity: bug.kind === "leak" && !bug.gating ? "note" : severityOf(bug.verdict),
     title: `${bug.verdict} ${bug.kind} in ${bug.program}${test === null ? "" : ` ${test}`}`,
     message,
     primary,
@@ -377,7 +378,7 @@ const FAILURE_AT = /^\s*([\w.-]+\.go):(\d+):/;
 
 function flakyResult(f: FlakyFinding, context: CiContext): Omit<CiResult, "baselined"> {
   const at = FAILURE_AT.exec(f.message);
-  const firstLine = f.message.split("\n")[0] ?? "";
+  const firstLine = f.summary;
   const where = at === null ? null : context.sources.fileLine(f.program, at[1], Number(at[2]));
   const primary =
     where !== null
@@ -432,7 +433,7 @@ function failurePlace(
 }
 
 function failingResult(f: FailingFinding, context: CiContext): Omit<CiResult, "baselined"> {
-  const firstLine = f.message.split("\n")[0] ?? "";
+  const firstLine = f.summary;
   const primary = failurePlace(
     context,
     f.program,

@@ -80,8 +80,9 @@ function infosByCanonicalId(program: ProgramRuns): Map<string, GoroutineInfo> {
 /**
  * Findings of one program, sorted by goroutine id: every goroutine the rule judges (a
  * kind for each: leak, deadlock, outlived, background, inconclusive). runsBlocked <
- * runsSeen marks a schedule-dependent finding. The reason and blocking site are the most
- * frequent among the runs where it ends blocked; `runsWoken` counts the runs where it
+ * runsSeen marks a schedule-dependent finding. The reason, wait and blocking site are those
+ * of the run its explanation comes from (else the most frequent among the runs where it ends
+ * blocked), the explanation saying where else it ended; `runsWoken` counts the runs where it
  * blocked at that same place but was woken from its last block there, and the bound
  * counts wake-ups within runs (wakesAtSite). Crashed runs count for nothing here (see
  * detectBlockedAtCrash).
@@ -125,18 +126,27 @@ export function analyseProgram(program: ProgramRuns, options: DetectOptions = {}
     const telling = blocked
       .filter((s) => supporting.has(byRun.get(s) ?? -1))
       .map((s) => finalOf(s) as FinalBlock | FinalWait);
-    const reason: FinalReason = mode((telling.length > 0 ? telling : blocks).map((b) => b.reason));
-    const blockingSite = mode(blocks.filter((b) => b.reason === reason).map((b) => b.blockingSite));
+    const explanation = explanations.get(goroutine) ?? null;
+    // One item names one place: the block of the run its explanation comes from (the run that
+    // says the most), so its wait, line, stack and paragraph agree; else the most frequent.
+    const explained = program.runs.find((r) => r.run.runId === explanation?.runId);
+    const told = explained !== undefined && supporting.has(explained.run.runId) ? finalOf(explained.states) : undefined;
+    const reason: FinalReason = told?.reason ?? mode((telling.length > 0 ? telling : blocks).map((b) => b.reason));
+    const blockingSite =
+      told !== undefined
+        ? told.blockingSite
+        : mode(blocks.filter((b) => b.reason === reason).map((b) => b.blockingSite));
     const key = blockKey(reason, blockingSite);
     const wokenThere = (s: RunGoroutineStates): boolean => (s.wakes.get(goroutine)?.get(key)?.count ?? 0) > 0;
     const runsSeen = states.filter((s) => s.seen.has(goroutine)).length;
     const runsWoken = states.filter((s) => finalOf(s) === undefined && wokenThere(s)).length;
     const runsFalseAlarm = states.filter(wokenThere).length;
-    const explanation = explanations.get(goroutine) ?? null;
     findings.push({
       ...identityOf(program, goroutine, infos, options),
       reason,
-      wait: explanation?.wait ?? mode(blocks.filter((b) => b.reason === reason).map((b) => b.wait)),
+      wait:
+        told?.wait ??
+        mode(blocks.filter((b) => b.reason === reason && b.blockingSite === blockingSite).map((b) => b.wait)),
       kind: judged.kind,
       verdict: judged.verdict,
       gating: judged.gating,

@@ -99,12 +99,12 @@ export function failedVerb(kind: "fail" | "panic" | "fatal"): string {
 export function flakySummary(flaky: FlakyFinding): string {
   return (
     `flaky ${flaky.kind}: ${flaky.test ?? "the program"} ${failedVerb(flaky.kind)} on some schedules: ` +
-    `${flaky.message.split("\n")[0] ?? ""}`
+    `${flaky.summary}`
   );
 }
 
 export function failingSummary(failing: FailingFinding): string {
-  return `failing: ${failing.test ?? "the program"} failed in every run: ${failing.message.split("\n")[0] ?? ""}`;
+  return `failing: ${failing.test ?? "the program"} failed in every run: ${failing.summary}`;
 }
 
 export function crashSummary(crash: CrashFinding): string {

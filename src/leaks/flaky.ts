@@ -40,6 +40,8 @@ export interface FlakyFinding {
   readonly kind: TestFailure["kind"];
   /** The failure text of the first failing run. */
   readonly message: string;
+  /** One line of it that says what failed (failureSummary): a table's failure column. */
+  readonly summary: string;
   readonly runsFailed: number;
   /** Runs that finished without this failure. */
   readonly runsPassed: number;
@@ -58,6 +60,8 @@ export interface FailingFinding {
   readonly test: string | null;
   /** The failure text of the first failing run (an Example's got/want). */
   readonly message: string;
+  /** One line of it that says what failed (failureSummary). */
+  readonly summary: string;
   readonly runsFailed: number;
   /** Of those, how many were plain. */
   readonly plainRunsFailed: number;
@@ -124,6 +128,34 @@ function isCrash(failure: TestFailure): boolean {
   return failure.kind === "panic" || failure.kind === "fatal";
 }
 
+/** What one line of an Example's output shows at most, the rest elided. */
+const SUMMARY_OUTPUT = 60;
+
+/**
+ * One line that says what a failure was, for a table's failure column: an Example's got/want
+ * block (its message opens with "got:") as the first line where they differ, "got workers: 2;
+ * want workers: 1" ("line 3: got …" below the first line, "nothing" past an output's end),
+ * else the first line that is not empty; "(no message)" for none. Never empty, whatever the
+ * message's first line is.
+ */
+export function failureSummary(message: string): string {
+  const lines = message.split("\n").map((l) => l.trimEnd());
+  const got = lines.findIndex((l) => l.trim() !== "");
+  const want = lines.findIndex((l, i) => i > got && l.trim() === "want:");
+  if (got >= 0 && lines[got].trim() === "got:" && want > got) {
+    const [output, wanted] = [lines.slice(got + 1, want), lines.slice(want + 1)];
+    while (wanted.length > 0 && wanted.at(-1) === "") wanted.pop();
+    const length = Math.max(output.length, wanted.length);
+    let at = 0;
+    while (at < length && output[at] === wanted[at]) at++;
+    if (at === length) at = 0; // the same lines in another order (// Unordered output): the first
+    const show = (l: string | undefined): string =>
+      l === undefined ? "nothing" : l.length > SUMMARY_OUTPUT ? `${l.slice(0, SUMMARY_OUTPUT)}…` : l;
+    return `${at > 0 ? `line ${at + 1}: ` : ""}got ${show(output[at])}; want ${show(wanted[at])}`;
+  }
+  return got < 0 ? "(no message)" : lines[got].trim();
+}
+
 /** The user frames of a crash's message: its lines after the header that are "function file:line". */
 function crashFrames(message: string): string[] {
   return message
@@ -183,12 +215,14 @@ export function detectTestFailures(
     const replay = replayOf(first.runId);
     const test = entry.test;
     const { message, kind } = entry.first;
+    const summary = failureSummary(message);
     if (passed.length > 0) {
       out.flaky.push({
         program,
         test,
         kind,
         message,
+        summary,
         runsFailed: entry.runs.length,
         runsPassed: passed.length,
         plainRunsFailed: plain,
@@ -202,6 +236,7 @@ export function detectTestFailures(
         program,
         test,
         message,
+        summary,
         runsFailed: entry.runs.length,
         plainRunsFailed: plain,
         cutRunsFailed,

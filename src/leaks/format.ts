@@ -1,6 +1,6 @@
 // Rendering findings and scores for a terminal (fixed-width tables) and as JSON.
 
-import { fixed } from "../core/index.js";
+import { fixed, shortFunction } from "../core/index.js";
 import { goroutineLabel, siteLine, type Evidence, type PotentialDeadlock } from "../model/index.js";
 import type { CrashFinding, FailureRunRef } from "./flaky.js";
 import type { BugReport, DetectorScore, LeakAnalysis, LeakScoreReport } from "./from-database.js";
@@ -37,7 +37,7 @@ function shortSite(site: string | null): string {
     ? [site.slice(0, site.lastIndexOf(" ")), site.slice(site.lastIndexOf(" ") + 1)]
     : ["", site];
   const file = where.slice(where.lastIndexOf("/") + 1);
-  const name = fn.slice(fn.lastIndexOf("/") + 1);
+  const name = shortFunction(fn);
   return name === "" ? file : `${name} ${file}`;
 }
 
@@ -276,7 +276,7 @@ function flakySection(analysis: LeakAnalysis): string {
       f.plainRunsFailed === 0
         ? "only under " + [...new Set(f.strategies.map((x) => x.split(" ")[0]))].join(", ")
         : `also plain (${f.plainRunsFailed})`,
-      f.message.split("\n")[0] ?? "",
+      f.summary,
     ]);
     const replays = analysis.flaky.map(
       (f) =>
@@ -424,13 +424,17 @@ function bugBlock(bug: BugReport, findings: ReadonlyMap<string, LeakFinding>): s
     if (seen === undefined) repeats.set(key, { finding: f, count: 1 });
     else seen.count++;
   }
+  const differing = new Map(bug.differing.map((m) => [m.goroutine, m]));
   for (const { finding: f, count } of repeats.values()) {
     const created = f.isRoot ? "root" : `created at ${f.creationSiteKey ?? shortSite(f.creationSite)}`;
+    // A goroutine the rule judged otherwise than its bug says so, with why: never a silent mismatch.
+    const own = differing.get(f.goroutine);
     lines.push(
       `  ${goroutineLabel(f.goroutine)}${count > 1 ? ` ×${count}` : ""}: ${f.wait} at ` +
         `${siteLine(f.blockingSite)} (${created}; blocked in ${f.runsBlocked}/${f.runsSeen} runs, P(unblock) ` +
         `≤ ${f.pUnblockUpper.toFixed(3)})`,
     );
+    if (own !== undefined) lines.push(`      on its own: ${own.verdict} ${own.kind} — ${own.why}`);
     lines.push(...stackLines(f.explanation?.stack ?? [], "      "));
   }
   if (bug.replay !== null) lines.push(`  replay: ${bug.replay}`);

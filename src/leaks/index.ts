@@ -45,6 +45,9 @@ export {
   subtestNameInSource,
   rewriteSubtestName,
   placeInTest,
+  subtestName,
+  tableSubtestNames,
+  type SubtestNaming,
   type IdSegment,
   type SplitId,
   type TestPlacement,
@@ -113,6 +116,7 @@ export { GATES, gateCounts, gateFailures, type Gate } from "./gates.js";
 export {
   detectTestFailures,
   detectTracerInduced,
+  failureSummary,
   type CrashFinding,
   type FailingFinding,
   type FailureRun,

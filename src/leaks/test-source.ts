@@ -3,19 +3,20 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { subtestNameInSource } from "./test-path.js";
+import { subtestNameInSource, tableSubtestNames, type SubtestNaming } from "./test-path.js";
 
 /** Lines read from a call on: enough for `t.Run(` with its name on the next line. */
 const CALL_LINES = 3;
 
 /**
- * The subtest named at "file_test.go:LINE" of the package in `dir`, or null when that
+ * The subtests named at "file_test.go:LINE" of the package in `dir` (one name, or a table's
+ * row names for `t.Run(tt.name, …)`), or null when that
  * line is not a t.Run call of a _test.go file there (or the file cannot be read, e.g. the
  * tree moved since collection: subtests then go unnamed and stay in the goroutine chain).
  */
-export function subtestLookup(dir: string): (siteKey: string) => string | null {
+export function subtestLookup(dir: string): (siteKey: string) => SubtestNaming | null {
   const files = new Map<string, readonly string[] | null>();
-  const names = new Map<string, string | null>();
+  const names = new Map<string, SubtestNaming | null>();
   const linesOf = (file: string): readonly string[] | null => {
     if (!files.has(file)) {
       let lines: readonly string[] | null;
@@ -38,7 +39,12 @@ export function subtestLookup(dir: string): (siteKey: string) => string | null {
       lines === null || !(lines[line - 1] ?? "").includes(".Run(")
         ? null
         : subtestNameInSource(lines.slice(line - 1, line - 1 + CALL_LINES).join("\n"));
-    names.set(siteKey, name);
-    return name;
+    // An expression (`tt.name`): the names of the table its loop ranges over, when the source has them.
+    const naming =
+      name !== null && lines !== null && name.startsWith("{")
+        ? (tableSubtestNames(lines, line, name.slice(1, -1)) ?? name)
+        : name;
+    names.set(siteKey, naming);
+    return naming;
   };
 }

@@ -33,6 +33,16 @@ export interface Bug {
   readonly why: string;
   /** What decided the verdict, by kind of evidence (the deciding goroutine's; a cycle's trace evidence is "cycle"). */
   readonly evidence: Evidence;
+  /** Its goroutines whose own kind or verdict is not the bug's, each with its own and why (sorted by goroutine); [] when all agree. */
+  readonly differing: readonly MemberJudgement[];
+}
+
+/** A goroutine of a bug as the rule judged it on its own. */
+export interface MemberJudgement {
+  readonly goroutine: string;
+  readonly kind: FindingKind;
+  readonly verdict: Verdict;
+  readonly why: string;
 }
 
 /** A test root without its -test.count repetition suffix: "TestPool#3" → "TestPool". */
@@ -155,6 +165,10 @@ export function groupBugs(
       (a, b) => a - b,
     );
     const { verdict, why, evidence } = verdictOf(kind, group, explained?.explanation ?? null);
+    const differing = group
+      .filter((j) => j.kind !== kind || j.verdict !== verdict)
+      .map((j) => ({ goroutine: j.goroutine, kind: j.kind, verdict: j.verdict, why: j.why }))
+      .sort((a, b) => (a.goroutine < b.goroutine ? -1 : 1));
     bugs.push({
       fingerprint: fingerprintOf(
         group.map((j) => `${fingerprintProgram(program.program)}|${signature(j, runs, explanations.get(j.goroutine))}`),
@@ -169,6 +183,7 @@ export function groupBugs(
       explained,
       why,
       evidence,
+      differing,
     });
   }
   return distinctFingerprints(bugs).sort(
@@ -197,10 +212,13 @@ function distinctFingerprints(bugs: readonly Bug[]): Bug[] {
 }
 
 /**
- * The verdict a reader sees first. Blocked forever: proven by the runtime (its leak profile,
- * or a hang of the whole process) or by a cycle of blocked goroutines, else likely (it
- * stayed blocked in a finished run, or every user goroutine hung but the rest of the process
- * was not seen). Other kinds keep the strongest verdict of their goroutines.
+ * The verdict a reader sees first, the one place a bug's verdict comes from its goroutines'.
+ * Blocked forever: proven by the runtime (its leak profile, or a hang of the whole process)
+ * or by a cycle of blocked goroutines, else the best verdict of its goroutines of that kind
+ * (likely: it stayed blocked in a finished run, or for most of a run the deadline cut — not
+ * gating then —, or every user goroutine hung but the rest of the process was not seen).
+ * Other kinds keep the strongest verdict of their goroutines. Never weaker than the best of
+ * its goroutines of its kind, so a bug never heads rows that claim more than it does.
  */
 function verdictOf(
   kind: FindingKind,
@@ -226,12 +244,9 @@ function verdictOf(
     if (proven?.verdict === "proven" && proven.gating)
       return { verdict: "proven", why: proven.why, evidence: proven.evidence };
     if (explanation?.cycle != null) return cycle(proven);
-    const gating = group.find((j) => j.kind === "leak" && j.gating) ?? group.find((j) => j.kind === "leak");
-    return {
-      verdict: gating?.gating === true ? "likely" : "inconclusive",
-      why: gating?.why ?? "",
-      evidence: (gating ?? group[0]).evidence,
-    };
+    // A gating leak decides; else one seen only in cut runs, with its own (likely) verdict.
+    const decides = group.find((j) => j.kind === "leak" && j.gating) ?? proven ?? group[0];
+    return { verdict: decides.verdict, why: decides.why, evidence: decides.evidence };
   }
   const best = [...group].sort((a, b) => VERDICT_ORDER.indexOf(a.verdict) - VERDICT_ORDER.indexOf(b.verdict))[0];
   return { verdict: best.verdict, why: best.why, evidence: best.evidence };

@@ -5,7 +5,7 @@
 // that says it (docs/leaks.md, "Why it is stuck"). Pure: analysed runs in, explanations out.
 
 import { blockKey } from "./goroutine-fold.js";
-import { wakeIndex } from "./leak-rule.js";
+import { ALIVE, ownerEnded, ownerEndedText, ownerOf, timerWoke, wakeIndex } from "./leak-rule.js";
 import { holdersOf } from "./locks.js";
 import {
   isLive,
@@ -16,7 +16,16 @@ import {
   type FinalBlock,
   type ProgramRuns,
 } from "./types.js";
-import { frameText, isLockWait, parseFrame, parseStack, shortFunction, type Frame, type PreciseWait } from "./waits.js";
+import {
+  frameText,
+  isLockWait,
+  libraryCall,
+  parseFrame,
+  parseStack,
+  shortFunction,
+  type Frame,
+  type PreciseWait,
+} from "./waits.js";
 
 /** How a waited-for goroutine was found. */
 export type WaitForBasis = "holds-lock" | "woke-before" | "source";
@@ -48,15 +57,31 @@ export interface CycleStep {
 export interface Explanation {
   readonly runId: number;
   readonly wait: PreciseWait;
+  /** The standard-library call the user's line made that parks it there ("io.Copy"), when not the wait itself; else null. */
+  readonly inside: string | null;
   /** User frames at the block, innermost first, "function file:line". */
   readonly stack: readonly string[];
   readonly waitsFor: readonly WaitFor[];
   /** A closed set of blocked goroutines, in wait-for order, starting with this one; null when none was found. */
   readonly cycle: readonly CycleStep[] | null;
-  /** Nothing is left to wake it: whoever it waits for (or, knowing no one, every other goroutine of its owner) had ended. */
+  /** Nothing is left to wake it: whoever it waits for (or, knowing no one, every other goroutine of its owner) had ended; never when a timer wakes it. */
   readonly partnerGone: boolean;
+  /** Wake-ups of this wait by a timer, over all runs: above 0, time keeps it alive. */
+  readonly timerWakes: number;
+  /**
+   * Where it ended blocked, per place (site and wait) over the runs, the explained run's
+   * place first, then by runs; more than one: the text says so ("in 2 of 5 runs at …").
+   */
+  readonly places: readonly BlockPlace[];
   /** One paragraph for a reader. */
   readonly text: string;
+}
+
+/** One place a goroutine ended blocked at, and in how many runs. */
+export interface BlockPlace {
+  readonly site: string | null;
+  readonly wait: PreciseWait;
+  readonly runs: number;
 }
 
 /** A blocked goroutine as the source is asked about it: its frames (innermost first) and the `go` statement that started it. */
@@ -207,20 +232,42 @@ function describeWaitFor(w: WaitFor): string {
   return `${name}${lock}, which was still ${w.state} when the trace stopped`;
 }
 
-const BASIS_TEXT: Record<WaitForBasis, string> = {
-  "holds-lock": "The lock is held by",
-  "woke-before": "In other runs it was woken there by",
-  source: "The source shows who can complete it:",
-};
+/** How the list of waited-for goroutines is introduced; "woke-before" says where the wake-ups were seen (runs: the program's). */
+function basisText(basis: WaitForBasis, runs: number): string {
+  switch (basis) {
+    case "holds-lock":
+      return "The lock is held by";
+    case "woke-before":
+      return runs === 1
+        ? "Earlier in the only run, it was woken there by"
+        : `In the ${runs} runs, it was woken there by`;
+    case "source":
+      return "The source shows who can complete it:";
+  }
+}
 
-function paragraph(
-  goroutine: string,
-  block: FinalBlock,
-  waitsFor: readonly WaitFor[],
-  cycle: readonly CycleStep[] | null,
-  partnerGone: boolean,
-  others: number,
-): string {
+/** What one run cannot show, said wherever a claim rests on the runs: it saw one schedule. */
+const ONE_RUN = "One run shows one schedule: more runs (--runs) can show whether another one wakes it.";
+
+/** What the paragraph of one goroutine in one run is made of. */
+interface ParagraphFacts {
+  readonly goroutine: string;
+  readonly block: FinalBlock;
+  readonly inside: string | null;
+  readonly waitsFor: readonly WaitFor[];
+  readonly cycle: readonly CycleStep[] | null;
+  readonly partnerGone: boolean;
+  /** Other goroutines of its owner in the run. */
+  readonly others: number;
+  /** Timer wake-ups of this wait over all runs, and whether its owner had ended in this run. */
+  readonly timerWakes: number;
+  readonly ownerEnded: boolean;
+  /** Runs of the program explained (crashed ones left out). */
+  readonly runs: number;
+}
+
+function paragraph(facts: ParagraphFacts): string {
+  const { goroutine, block, waitsFor, cycle, partnerGone, others, runs } = facts;
   if (cycle !== null) {
     const next = (i: number): string => goroutineLabel(cycle[(i + 1) % cycle.length].goroutine);
     const where = (s: CycleStep): string =>
@@ -233,7 +280,15 @@ function paragraph(
       .map((w) => `${goroutineLabel(w.goroutine)} took that lock at ${siteLine(w.tookLockAt)}`);
     return `${steps}: a cycle of blocked goroutines, so none of them can ever be woken.${holders.length > 0 ? ` ${holders.join("; ")}.` : ""}`;
   }
-  const first = `${goroutineLabel(goroutine)} waits at ${siteLine(block.blockingSite)} in ${block.wait}.`;
+  const at = `${goroutineLabel(goroutine)} waits at ${siteLine(block.blockingSite)} in ${block.wait}${facts.inside === null ? "" : ` inside ${facts.inside}`}`;
+  // Alive, kept going by a timer: say what keeps it alive, never that nothing can wake it.
+  if (facts.timerWakes > 0) {
+    const owner = ownerOf(goroutine);
+    const ended = facts.ownerEnded && owner.kind !== "background" ? `; ${ownerEndedText(owner)}` : "";
+    return `${at}, but ${timerWoke(facts.timerWakes)}${ALIVE}${ended}.`;
+  }
+  const first = `${at}.`;
+  const oneRun = runs === 1 ? ` ${ONE_RUN}` : "";
   if (waitsFor.length > 0) {
     const list = waitsFor.slice(0, 3).map(describeWaitFor).join("; ");
     const more = waitsFor.length > 3 ? ` (and ${waitsFor.length - 3} more)` : "";
@@ -242,25 +297,28 @@ function paragraph(
       : waitsFor.some((w) => isLive(w.state))
         ? " It may still be woken."
         : "";
-    return `${first} ${BASIS_TEXT[waitsFor[0].basis]} ${list}${more}.${end}`;
+    return `${first} ${basisText(waitsFor[0].basis, runs)} ${list}${more}.${end}`;
   }
+  const noOne =
+    runs === 1 ? "The only run does not show who could wake it" : `None of the ${runs} runs shows who could wake it`;
   if (partnerGone)
     return (
-      `${first} No run shows who could wake it, and ` +
+      `${first} ${noOne}, and ` +
       (others === 0
         ? "it was the only goroutine of its owner"
         : "every other goroutine of its owner had ended or waits in the same operation") +
-      `: nothing is left to wake it.`
+      `: nothing is left to wake it.${oneRun}`
     );
-  return `${first} No run shows who could wake it.`;
+  return `${first} ${noOne}.${oneRun}`;
 }
 
-/** The explanation of `goroutine` in run `r`, where it ended in `block`. */
+/** The explanation of `goroutine` in run `r` (one of `runs`), where it ended in `block`. */
 function explainIn(
   r: AnalysedRun,
   goroutine: string,
   block: FinalBlock,
   edges: ReadonlyMap<string, readonly WaitFor[]>,
+  context: { readonly runs: number; readonly wakesOf: ReturnType<typeof wakeIndex> },
 ): Explanation {
   const waitsFor = edges.get(goroutine) ?? [];
   const loop = cycleThrough(goroutine, edges);
@@ -284,18 +342,35 @@ function explainIn(
     const theirs = r.states.finalBlocks.get(id);
     return theirs !== undefined && theirs.reason === block.reason && theirs.blockingSite === block.blockingSite;
   };
+  const timerWakes = context.wakesOf(goroutine, blockKey(block.reason, block.blockingSite)).timer;
   const partnerGone =
-    waitsFor.length > 0
+    timerWakes === 0 &&
+    (waitsFor.length > 0
       ? waitsFor.every((w) => w.state === "ended")
-      : others.every(([id, state]) => state === "ended" || sameWait(id));
+      : others.every(([id, state]) => state === "ended" || sameWait(id)));
+  const inside = libraryCall(parseStack(block.stack).api);
   return {
     runId: r.run.runId,
     wait: block.wait,
+    inside,
     stack: parseStack(block.stack).frames.map(frameText),
     waitsFor,
     cycle,
     partnerGone,
-    text: paragraph(goroutine, block, waitsFor, cycle, partnerGone, others.length),
+    timerWakes,
+    places: [{ site: block.blockingSite, wait: block.wait, runs: 1 }],
+    text: paragraph({
+      goroutine,
+      block,
+      inside,
+      waitsFor,
+      cycle,
+      partnerGone,
+      others: others.length,
+      timerWakes,
+      ownerEnded: ownerEnded(r, root),
+      runs: context.runs,
+    }),
   };
 }
 
@@ -323,14 +398,41 @@ export function explainProgram(
   };
   const out = new Map<string, Explanation>();
   for (const goroutine of goroutines) {
-    let best: Explanation | null = null;
+    let best: { explanation: Explanation; place: string } | null = null;
+    const places = new Map<string, BlockPlace>();
     for (const r of runs) {
       const block = r.states.finalBlocks.get(goroutine);
       if (block === undefined) continue;
-      const e = explainIn(r, goroutine, block, edgesIn(r));
-      if (best === null || explanationWeight(e) > explanationWeight(best)) best = e;
+      const place = `${block.blockingSite ?? ""}\0${block.wait}`;
+      const seen = places.get(place);
+      places.set(place, { site: block.blockingSite, wait: block.wait, runs: (seen?.runs ?? 0) + 1 });
+      const e = explainIn(r, goroutine, block, edgesIn(r), { runs: runs.length, wakesOf });
+      if (best === null || explanationWeight(e) > explanationWeight(best.explanation)) best = { explanation: e, place };
     }
-    if (best !== null) out.set(goroutine, best);
+    if (best !== null) out.set(goroutine, withPlaces(best.explanation, best.place, places, runs.length));
   }
   return out;
+}
+
+/**
+ * The explanation with every place the goroutine ended blocked at, the explained one first;
+ * when there are several, the text says where it ended in how many of the runs, so one item
+ * never shows different lines or waits without saying why.
+ */
+function withPlaces(
+  e: Explanation,
+  explained: string,
+  places: ReadonlyMap<string, BlockPlace>,
+  runs: number,
+): Explanation {
+  const own = places.get(explained) as BlockPlace;
+  const others = [...places].filter(([key]) => key !== explained).map(([, p]) => p);
+  others.sort((a, b) => b.runs - a.runs);
+  const all = [own, ...others];
+  if (others.length === 0) return { ...e, places: all };
+  const where = (p: BlockPlace): string => `in ${p.runs} of ${runs} runs at ${siteLine(p.site)} in ${p.wait}`;
+  const text =
+    `${e.text} It did not always end blocked there: ${where(own)} (the run explained), ` +
+    `${others.map(where).join(", ")}.`;
+  return { ...e, places: all, text };
 }

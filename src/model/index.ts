@@ -41,6 +41,7 @@ export {
   shortFunction,
   preciseWait,
   isLockWait,
+  libraryCall,
   PRECISE_WAITS,
   type PreciseWait,
   type Frame,
@@ -60,6 +61,7 @@ export {
   explainProgram,
   goroutineLabel,
   siteLine,
+  type BlockPlace,
   type Explanation,
   type WaitFor,
   type WaitForBasis,
@@ -68,6 +70,6 @@ export {
   type ExplainOptions,
   type SourceGoroutine,
 } from "./explain.js";
-export { groupBugs, fingerprintOf, fingerprintProgram, ownerRoot, type Bug } from "./bugs.js";
+export { groupBugs, fingerprintOf, fingerprintProgram, ownerRoot, type Bug, type MemberJudgement } from "./bugs.js";
 export { predictDeadlocks, type PotentialDeadlock, type OrderStep } from "./lock-order.js";
 export { encodeEndStates, decodeEndStates, EndStateFormatError, END_STATE_FORMAT } from "./end-state-codec.js";

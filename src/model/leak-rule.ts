@@ -223,6 +223,20 @@ interface RunContext {
   readonly cutFraction: number;
 }
 
+/** What time keeping a wait alive reads as: "a timer woke it there 84 times" (the explanation says it in the same words). */
+export function timerWoke(timerWakes: number): string {
+  return `a timer woke it there ${plural(timerWakes, "time")}`;
+}
+
+/** What follows what keeps a wait alive. */
+export const ALIVE = ", so it is alive, not blocked";
+
+/** An owner that ended and left a goroutine going: "its test TestPoll ended without stopping it". */
+export function ownerEndedText(owner: Owner): string {
+  const who = owner.kind === "test" ? `its test ${owner.root}` : "the program";
+  return `${who} ended without stopping it`;
+}
+
 /** What proving a wait blocked forever by the runtime reads as. */
 export const RUNTIME_PROOF =
   "proven by the runtime: its goroutine leak profile found it blocked on something no running goroutine or global can reach";
@@ -327,7 +341,7 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
   if (c.aliveByTime) {
     const by =
       c.wakes.timer > 0
-        ? `a timer woke it there ${plural(c.wakes.timer, "time")}`
+        ? timerWoke(c.wakes.timer)
         : c.source?.signal === true
           ? "it waits for a signal (a channel given to signal.Notify)"
           : c.source?.context === true
@@ -340,7 +354,7 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
           "outlived",
           "proven",
           false,
-          `${by}, so it is alive, not blocked; its test ${c.owner.root} ended without stopping it (the run was cut later)`,
+          `${by}${ALIVE}; ${ownerEndedText(c.owner)} (the run was cut later)`,
           c.wakes.timer > 0 ? "timer-woken" : "cut",
         );
       return judgement(null, "inconclusive", false, `${by}; the run was cut while it waited`, "cut");
@@ -356,12 +370,11 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
         `${by} that never fired there: it ends by itself if the timer is live (time.After), never if it was already spent (a drain of t.C after Stop)`,
         "never-woken",
       );
-    const owner = c.owner.kind === "main" ? "the program" : `its test ${c.owner.root}`;
     return judgement(
       "outlived",
       "proven",
       false,
-      `${by}, so it is alive, not blocked; ${owner} ended without stopping it`,
+      `${by}${ALIVE}; ${ownerEndedText(c.owner)}`,
       c.wakes.timer > 0 ? "timer-woken" : "never-woken",
     );
   }
@@ -527,7 +540,7 @@ export function daemonParks(r: AnalysedRun, block: FinalBlock, source: WaitSourc
 }
 
 /** Whether the owner test `root` had ended in run `r`: the run ran its tests to the end, or the test's goroutine ended. */
-function ownerEnded(r: AnalysedRun, root: string): boolean {
+export function ownerEnded(r: AnalysedRun, root: string): boolean {
   return runFinished(r.run) || r.states.ends.get(root) === "ended";
 }
 

@@ -3,6 +3,8 @@
 // precise wait: Mutex.Lock, RWMutex.RLock, WaitGroup.Wait, a nil channel, …) and its user
 // frames. Pure.
 
+import { shortFunction } from "../core/index.js";
+
 /** One user frame of a stack: "function file:line" split, file as its base name. */
 export interface Frame {
   readonly function: string;
@@ -39,14 +41,8 @@ export function frameText(frame: Frame): string {
   return `${frame.function} ${frame.file}:${frame.line}`;
 }
 
-/**
- * The function name without its package path, as a reader scans it:
- * "example.com/m/pool.(*Pool).Get" → "pool.(*Pool).Get".
- */
-export function shortFunction(fn: string): string {
-  const slash = fn.lastIndexOf("/", fn.indexOf("(") < 0 ? fn.length : fn.indexOf("("));
-  return slash < 0 ? fn : fn.slice(slash + 1);
-}
+/** The function name without its package path, as a reader scans it (core's, re-exported for the model's users). */
+export { shortFunction };
 
 /** The precise waits a blocked goroutine can be in, named as the Go API the user called. */
 export const PRECISE_WAITS = [
@@ -102,6 +98,17 @@ export function preciseWait(reason: string, api: string): PreciseWait {
   if (reason === "sync.(*Cond).Wait") return "Cond.Wait";
   if (reason === "network" || reason === "syscall") return reason;
   return "sync";
+}
+
+/**
+ * The standard-library call a block's user line made, named for a reader, when it is not the
+ * wait itself: "io.Copy", "io.(*PipeReader).Read", "net/http.(*Client).Do" → "http.(*Client).Do".
+ * Null for no call, the runtime's own channel and select primitives, and the calls
+ * preciseWait already names (Mutex.Lock, WaitGroup.Wait, time.Sleep, …).
+ */
+export function libraryCall(api: string): string | null {
+  if (api === "" || api.startsWith("runtime.") || API_WAITS.has(api)) return null;
+  return shortFunction(api);
 }
 
 /** Whether a wait is for a lock (its holder can be named from the lock-recording logs). */

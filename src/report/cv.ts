@@ -20,6 +20,24 @@ import {
   signedPointsInterval,
 } from "../core/index.js";
 import { textTable } from "./terminal.js";
+import { concentrationLine, MEANS_HEADERS, meansRow } from "./sections/evaluationTables.js";
+
+/**
+ * The CV scoreboard's pooled accuracy, ECE and NLL beside their family and program means, on
+ * every sample and on the runs each prefix was not read from (a row each).
+ */
+export function crossValidationMeansRows(s: CrossValidatedAbstraction["scores"]): string[][] {
+  return s.predictors.flatMap((p) =>
+    [
+      meansRow(p.name, { accuracy: p.accuracy.estimate, ece: p.ece.estimate, nll: p.nll.estimate }, p.means),
+      meansRow(
+        `${p.name} (other runs)`,
+        { accuracy: p.otherRunsAccuracy.estimate, ece: p.otherRunsEce.estimate, nll: p.otherRunsNll.estimate },
+        p.otherRunsMeans,
+      ),
+    ].filter((row): row is string[] => row !== null),
+  );
+}
 
 /** The conformal target of an abstraction's scoreboard (the same for every predictor). */
 const conformalTarget = (a: CrossValidatedAbstraction): number =>
@@ -63,6 +81,13 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
     `accuracy: over all test samples (families with long runs weigh most); other runs: over the samples of every run ` +
       `but the one the predictor read its prefix from, the number the leave-one-run-out ceiling bounds; ` +
       `${byFamily ? "family" : "program"} mean: each ${byFamily ? "family" : "program"}'s accuracy averaged, every one counted once.`,
+    ...(s.concentration === undefined
+      ? []
+      : [
+          "",
+          concentrationLine(s.concentration, s.clusterUnit.unit),
+          textTable(MEANS_HEADERS, crossValidationMeansRows(s)),
+        ]),
     "",
     textTable(
       [

@@ -5,8 +5,11 @@ import { plural } from "../core/index.js";
 import {
   COMPARISON_HEADERS,
   comparisonRow,
+  concentrationLine,
+  evaluationMeansRows,
   HEADLINE_HEADERS,
   headlineRow,
+  MEANS_HEADERS,
   programLeadLines,
 } from "./sections/evaluationTables.js";
 
@@ -32,6 +35,10 @@ export function evaluationText(result: EvaluationResult): string {
     "",
     textTable(HEADLINE_HEADERS, result.predictors.map(headlineRow)),
   ];
+  const means = evaluationMeansRows(result.predictors);
+  if (means.length > 0) {
+    lines.push("", concentrationLine(first?.concentration, first?.means?.unit), textTable(MEANS_HEADERS, means));
+  }
   if (result.comparisons.length > 0) {
     lines.push("", textTable(COMPARISON_HEADERS, result.comparisons.map(comparisonRow)));
     const leads = result.comparisons.flatMap(programLeadLines);

@@ -220,6 +220,7 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
           overviewOf(main.summary, "in-distribution holdout"),
           ...externals.map((e) => overviewOf(e.summary, `test corpus ${e.summary.corpus.label}`)),
         ],
+        crossValidation,
         leaks,
         rollout: main.summary.rollout,
         settings,

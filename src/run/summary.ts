@@ -3,8 +3,8 @@
 
 import type { PredictorEvaluation } from "../eval/index.js";
 import { kindCounts, type LeakAnalysis, type LeakScoreReport } from "../leaks/index.js";
-import { crossValidationLine, estimateWithInterval } from "../report/index.js";
-import { EVENT_TYPES, fixed, MISSING, pct, type EventType } from "../core/index.js";
+import { accuracyMeansText, crossValidationLine, estimateWithInterval } from "../report/index.js";
+import { EVENT_TYPES, fixed, MISSING, pct, pctInterval, plural, type EventType } from "../core/index.js";
 import type { BestStudent, LeakSummary, PipelineSummary, PredictorSummary, SectionSummary } from "./types.js";
 
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
@@ -32,6 +32,8 @@ export function predictorSummaries(
       ece: p.ece,
       eceInterval: p.eceInterval,
       macroF1: p.macroF1,
+      ...(p.means === undefined ? {} : { means: p.means }),
+      ...(p.concentration === undefined ? {} : { concentration: p.concentration }),
       recall,
     };
   });
@@ -82,8 +84,14 @@ function headlineLine(section: SectionSummary, where: string, abstraction: strin
   const families = `${section.families.test} ${section.families.test === 1 ? "family" : "families"}`;
   return best === undefined
     ? `best student: none trained; ${section.testPrograms.length} ${where} programs (${families}, ${abstraction} states)`
-    : `best student ${best.name} (chosen on validation): accuracy ${pct(best.accuracy)} ` +
-        (best.otherRunsAccuracy === undefined ? "" : `(${pct(best.otherRunsAccuracy)} on the runs it did not read) `) +
+    : `best student ${best.name} (chosen on validation): accuracy ${pct(best.accuracy)} ${pctInterval(best.accuracyInterval)} pooled` +
+        (best.concentration === undefined || best.concentration.programs === 0
+          ? ""
+          : ` (half its samples from ${best.concentration.programsForHalf} of ${plural(best.concentration.programs, "program")})`) +
+        (best.means === undefined ? "" : `, ${accuracyMeansText(best.means)}`) +
+        (best.otherRunsAccuracy === undefined
+          ? " "
+          : `, ${pct(best.otherRunsAccuracy)} on the runs it did not read, `) +
         `vs majority ${pct(best.majority)} vs ceiling ${pct(best.ceiling)} (leave-one-run-out ${pct(best.ceilingLoo)}) ` +
         `on ${section.testPrograms.length} ${where} programs (${families}, ${abstraction} states)`;
 }
@@ -105,7 +113,7 @@ function externalLine(section: PipelineSummary["external"][number]): string {
   );
 }
 
-/** The summary lines printed at the end of `schedlab run` (five, one for the CV stage when it ran, one per test corpus), before where the report is. */
+/** The summary lines printed at the end of `schedlab run` (the CV stage's first when it ran, then five, one per test corpus), before where the report is. */
 export function summaryLines(summary: PipelineSummary): string[] {
   const best = summary.best === null ? null : (summary.predictors.find((p) => p.name === summary.best!.name) ?? null);
   const reference = best ?? summary.predictors[0];
@@ -114,14 +122,16 @@ export function summaryLines(summary: PipelineSummary): string[] {
   const leaks = summary.leaks;
   const eceList = summary.predictors.map((p) => `${p.name} ${estimateWithInterval(p.ece, p.eceInterval)}`).join(", ");
   const macroF1 = reference === undefined ? "" : `; macro-F1 of ${reference.name} ${fixed(reference.macroF1)}`;
+  // The cross-validation leads: every program tested once, by predictors that never saw its family;
+  // the single holdout beside it moves with the families it happens to draw.
   const lines = [
-    headlineLine(summary, "held-out", summary.abstraction),
-    `students: ${students.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ") || MISSING}; ` +
-      `baselines: ${baselines.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ")}`,
-    `calibration (ECE, lower is better): ${eceList}${macroF1}`,
     ...(summary.crossValidation === null
       ? []
       : [crossValidationLine(summary.crossValidation, summary.best?.name ?? null)]),
+    `holdout: ${headlineLine(summary, "held-out", summary.abstraction)}`,
+    `students: ${students.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ") || MISSING}; ` +
+      `baselines: ${baselines.map((p) => `${p.name} ${pct(p.accuracy)}`).join(", ")}`,
+    `calibration (ECE, lower is better): ${eceList}${macroF1}`,
     ...summary.external.map(externalLine),
     leaks === null
       ? "leaks: not analysed (see the warnings above)"

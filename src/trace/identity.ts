@@ -3,12 +3,14 @@
 
 import { createHash } from "node:crypto";
 import type { DecodedGoroutine } from "./types.js";
-import type { GoroutineInfo } from "../core/index.js";
+import { shortFunction, type GoroutineInfo } from "../core/index.js";
 
-/** "example.com/m/pkg.Worker.func1" → "pkg.Worker.func1": the package path's directories dropped. */
+/**
+ * "example.com/m/pkg.Worker.func1" → "pkg.Worker.func1": the package path's directories
+ * dropped, a versioned module's package named by its name, not its "/v2" (core's shortFunction).
+ */
 export function shortFunctionName(fn: string): string {
-  const slash = fn.lastIndexOf("/");
-  return slash < 0 ? fn : fn.slice(slash + 1);
+  return shortFunction(fn);
 }
 
 /** "example.com/m/pkg.TestFoo" → "TestFoo": a test root is named by its test function. */

@@ -122,7 +122,7 @@ describe("eval --cv on real traces", () => {
         folds: unknown[];
       }[];
     };
-    expect(json.schemaVersion).toBe(2);
+    expect(json.schemaVersion).toBe(3);
     for (const p of json.abstractions[0]!.predictors)
       expect(p.gapToCeilingLoo).toBeCloseTo(json.abstractions[0]!.ceilingLoo - p.otherRunsAccuracy.estimate, 12);
     expect(json.cv).toEqual({ folds: 2, seed: 1, reference: "ngram-ctx:4" });

@@ -205,7 +205,7 @@ describe("schedlab eval and report on collected traces", () => {
     expect(result.stderr).not.toContain("failed");
     expect(result.code).toBe(0);
     first = JSON.parse(result.stdout) as EvalJson;
-    expect(first.schemaVersion).toBe(2);
+    expect(first.schemaVersion).toBe(3);
     expect(first.abstraction).toBe("depth");
     expect(first.testPrograms).toEqual(["fanout"]);
     expect(first.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3"]);
@@ -383,8 +383,8 @@ describe("schedlab eval and report on collected traces", () => {
     const html = readFileSync(join(out, "index.html"), "utf8");
     // latest run: the mixed run with the uniform predictor only
     expect((html.match(/<svg /g) ?? []).length).toBe(3 + 3);
-    // headline and entropy tables, no comparison table for one predictor, its per-event table, the run history
-    expect((html.match(/<table>/g) ?? []).length).toBe(2 + 0 + 1 + 1);
+    // headline, family and program means, and entropy tables, no comparison table for one predictor, its per-event table, the run history
+    expect((html.match(/<table>/g) ?? []).length).toBe(3 + 0 + 1 + 1);
     expect(written.sections.at(-1)).toBe("eval-history");
     // the history lists every stored run, newest first
     const history = JSON.parse(readFileSync(join(out, "metrics.json"), "utf8")).sections["eval-history"] as {

@@ -170,6 +170,19 @@ describe("evaluate", () => {
     ]);
   });
 
+  it("gives the program means of accuracy and NLL beside the pooled figures, and the largest program's share", () => {
+    // A holds 6 samples (5/6 right), B 2 (1/2 right): pooled 6/8, program mean (5/6 + 1/2) / 2.
+    expect(oracle!.accuracy).toBeCloseTo(6 / 8, 12);
+    expect(oracle!.means!.unit).toBe("program");
+    expect(oracle!.means!.programs).toBe(2);
+    expect(oracle!.means!.accuracy.programMean.estimate).toBeCloseTo((5 / 6 + 1 / 2) / 2, 12);
+    expect(oracle!.means!.accuracy.familyMean.estimate).toBeCloseTo((5 / 6 + 1 / 2) / 2, 12);
+    expect(uniform!.means!.nll.programMean.estimate).toBeCloseTo(Math.log(6), 12);
+    expect(uniform!.means!.ece.programMean.estimate).toBeCloseTo(0, 12);
+    expect(oracle!.concentration).toMatchObject({ programs: 2, samples: 8, largestProgram: "A", programsForHalf: 1 });
+    expect(oracle!.concentration!.largestShare).toBeCloseTo(6 / 8, 12);
+  });
+
   it("resamples families, not programs, when the samples span enough of them", () => {
     const many = Array.from({ length: 10 }, (_, i) => makeState(`t${i}`, `p${i}`, { GoStart: 2, GoEnd: 1 }));
     const output = { name: "u", configHash: "h", predictions: many.map(() => ({ probabilities: [0, 1, 0, 0, 0, 0] })) };

@@ -21,6 +21,7 @@ function bug(program: string, fingerprint: string, test: string | null): BugRepo
     explained: null,
     why: "never woken from this wait in any run",
     evidence: { runtime: null, trace: "never-woken", source: null },
+    differing: [],
     test,
     replay: null,
     trace: null,

@@ -3,8 +3,8 @@
 // only in cut runs' company, the tracer's own failures and the race detector's are not.
 
 import { describe, expect, test } from "vitest";
-import { withUntracedRerun, type TestFailure } from "../../src/collect/index.js";
-import { detectTestFailures, detectTracerInduced, type FailureRun } from "../../src/leaks/index.js";
+import { parseFailures, withUntracedRerun, type TestFailure } from "../../src/collect/index.js";
+import { detectTestFailures, detectTracerInduced, failureSummary, type FailureRun } from "../../src/leaks/index.js";
 
 const WAIT_FAILS: TestFailure = {
   test: "TestWaitDrains",
@@ -63,6 +63,7 @@ describe("flaky tests (detectTestFailures)", () => {
         test: "TestWaitDrains",
         kind: "fail",
         message: WAIT_FAILS.message,
+        summary: WAIT_FAILS.message,
         runsFailed: 2,
         runsPassed: 3,
         plainRunsFailed: 0,
@@ -125,6 +126,7 @@ describe("detectTestFailures", () => {
         program: "greet",
         test: "Example_greeting",
         message: EXAMPLE.message,
+        summary: "line 2: got world; want there",
         runsFailed: 3,
         plainRunsFailed: 2,
         cutRunsFailed: 1,
@@ -201,5 +203,40 @@ describe("detectTestFailures", () => {
     // A panic is the code's, and a crash the rerun repeated stays a crash.
     expect(withUntracedRerun([{ ...CRASH, kind: "panic" }], "ok")[0]!.tracerInduced).toBe(false);
     expect(withUntracedRerun([CRASH], "crashed")).toEqual([CRASH]);
+  });
+});
+
+describe("a failure's one line (failureSummary)", () => {
+  test("an Example's got/want, as go test -v prints it, is summed up as what it got and wanted", () => {
+    const output = [
+      "=== RUN   ExampleSpread",
+      "--- FAIL: ExampleSpread (0.00s)",
+      "got:",
+      "workers: 2",
+      "want:",
+      "workers: 1",
+      "FAIL",
+    ].join("\n");
+    const [failure] = parseFailures(output);
+    expect(failure?.test).toBe("ExampleSpread");
+    expect(failureSummary(failure?.message ?? "")).toBe("got workers: 2; want workers: 1");
+    expect(failureSummary("got:\nhello\nworld\nwant:\nhello\nthere")).toBe("line 2: got world; want there");
+    expect(failureSummary("got:\nhello\nwant:\nhello\nthere\n")).toBe("line 2: got nothing; want there");
+  });
+
+  test("any other message gives its first line that is not empty, never an empty cell", () => {
+    expect(failureSummary("\n    pool_test.go:14: reserved 4 of 3\nmore")).toBe("pool_test.go:14: reserved 4 of 3");
+    expect(failureSummary("")).toBe("(no message)");
+  });
+
+  test("a flaky Example's finding carries it", () => {
+    const failing: TestFailure = {
+      test: "ExampleSpread",
+      kind: "fail",
+      message: "got:\nworkers: 2\nwant:\nworkers: 1",
+      tracerInduced: false,
+    };
+    const flaky = flakyOf("flakyexample", [runOf(1, "plain", []), runOf(2, "plain", [failing])], replay);
+    expect(flaky.map((f) => f.summary)).toEqual(["got workers: 2; want workers: 1"]);
   });
 });

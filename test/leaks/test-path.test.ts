@@ -5,8 +5,11 @@ import {
   placeInTest,
   rewriteSubtestName,
   splitCanonicalId,
+  subtestName,
   subtestNameInSource,
+  tableSubtestNames,
   testOfRoot,
+  type SubtestNaming,
 } from "../../src/leaks/index.js";
 import { shortGoroutine } from "../../src/leaks/format.js";
 
@@ -105,5 +108,77 @@ describe("test placement", () => {
       "main.dispatch > main.worker#3",
     );
     expect(shortGoroutine("main.main", null)).toBe("main.main");
+  });
+});
+
+describe("subtests named from a table", () => {
+  const source = [
+    "func TestRateLimiter(t *testing.T) {",
+    "\ttests := []struct {",
+    "\t\tname  string",
+    "\t\tburst int",
+    "\t}{",
+    '\t\t{name: "single", burst: 1},',
+    '\t\t{name: "burst of 3", burst: 3}, // {not a row}',
+    '\t\t{burst: 1, name: "single"},',
+    "\t}",
+    "\tfor _, tt := range tests {",
+    "\t\tt.Run(tt.name, func(t *testing.T) {",
+  ];
+
+  test("t.Run(tt.name) in a loop over a slice literal names each row as testing does, #01 for a repeated name", () => {
+    const rows = tableSubtestNames(source, 11, "tt.name");
+    expect(rows).toEqual(["single", "burst_of_3", "single"]);
+    expect([0, 1, 2].map((ordinal) => subtestName(rows ?? [], ordinal))).toEqual(["single", "burst_of_3", "single#01"]);
+    const lookup = (siteKey: string): SubtestNaming | null =>
+      siteKey === "limiter_test.go:17" ? (rows ?? null) : null;
+    expect(placeInTest("TestRateLimiter/ratelimit.TestRateLimiter.func1@limiter_test.go:17#1", lookup)?.test).toBe(
+      "TestRateLimiter/burst_of_3",
+    );
+  });
+
+  test("rows without field names follow the struct's field order; a named element type and &T{} rows are read too", () => {
+    const positional = [
+      "\tcases := []struct{ name string; n int }{",
+      '\t\t{"empty", 0},',
+      '\t\t{"full", 8},',
+      "\t}",
+      "\tfor _, c := range cases {",
+      "\t\tt.Run(c.name, func(t *testing.T) {",
+    ];
+    expect(tableSubtestNames(positional, 6, "c.name")).toEqual(["empty", "full"]);
+    const named = [
+      "var cases = []*limitCase{",
+      '\t&limitCase{name: "a b", n: 1},',
+      "\t{name: `raw`, n: 2},",
+      "}",
+      "func TestX(t *testing.T) {",
+      "\tfor _, c := range cases {",
+      "\t\tt.Run(c.name, func(t *testing.T) {",
+    ];
+    expect(tableSubtestNames(named, 7, "c.name")).toEqual(["a_b", "raw"]);
+  });
+
+  test("a table the source does not spell out gives no names, and the call's number stays inside the braces", () => {
+    const built = ["\tfor _, tt := range makeCases() {", "\t\tt.Run(tt.name, func(t *testing.T) {"];
+    expect(tableSubtestNames(built, 2, "tt.name")).toBeNull();
+    const mapped = [
+      "\ttests := map[string]int{",
+      '\t\t"a": 1,',
+      "\t}",
+      "\tfor _, tt := range tests {",
+      "\t\tt.Run(tt.name, nil)",
+    ];
+    expect(tableSubtestNames(mapped, 5, "tt.name")).toBeNull();
+    const computed = [
+      "\ttests := []struct{ name string }{",
+      '\t\t{name: fmt.Sprint("n", 1)},',
+      "\t}",
+      "\tfor _, tt := range tests {",
+      "\t\tt.Run(tt.name, nil)",
+    ];
+    expect(tableSubtestNames(computed, 5, "tt.name")).toBeNull();
+    expect([0, 1].map((ordinal) => subtestName("{tt.name}", ordinal))).toEqual(["{tt.name}", "{tt.name #2}"]);
+    expect([0, 2].map((ordinal) => subtestName("before_wait", ordinal))).toEqual(["before_wait", "before_wait#02"]);
   });
 });

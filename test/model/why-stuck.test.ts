@@ -221,9 +221,10 @@ describe("why it is stuck", () => {
     expect(e?.wait).toBe("WaitGroup.Wait");
     expect(e?.partnerGone).toBe(true);
     expect(e?.text).toBe(
-      "bank.TestDrain.func1 waits at bank_test.go:36 in WaitGroup.Wait. No run shows who could wake it, " +
-        "and every other goroutine of its owner had ended or waits in the same operation: " +
-        "nothing is left to wake it.",
+      "bank.TestDrain.func1 waits at bank_test.go:36 in WaitGroup.Wait. The only run does not show who could " +
+        "wake it, and every other goroutine of its owner had ended or waits in the same operation: " +
+        "nothing is left to wake it. One run shows one schedule: more runs (--runs) can show whether another " +
+        "one wakes it.",
     );
     const bugs = groupBugs(
       program,
@@ -264,7 +265,7 @@ describe("why it is stuck", () => {
     ]);
     expect(e?.partnerGone).toBe(true);
     expect(e?.text).toBe(
-      "bank.TestFetch.func1 waits at bank_test.go:52 in chan receive. In other runs it was woken there by " +
+      "bank.TestFetch.func1 waits at bank_test.go:52 in chan receive. In the 2 runs, it was woken there by " +
         "TestFetch, which had ended. Nothing is left to wake it.",
     );
   });

@@ -47,8 +47,8 @@ describe("writeReport with the evaluation sections", () => {
   });
 
   it("renders tables and inline SVG charts in the HTML", () => {
-    // summary: headline + entropy; comparisons: 1; each of 2 predictors: per-event table
-    expect(count(html, /<table>/g)).toBe(5);
+    // summary: headline + family and program means + entropy; comparisons: 1; each of 2 predictors: per-event table
+    expect(count(html, /<table>/g)).toBe(6);
     // summary: 3 bar charts; each predictor: confusion heatmap, reliability, entropy scatter
     expect(count(html, /<svg /g)).toBe(9);
     expect(count(html, /<\/svg>/g)).toBe(9);

@@ -30,6 +30,7 @@ type goroutineInfo struct {
 	refined string     // the first user frame above a standard-library entry (tRunner, WaitGroup.Go), once seen
 	site    string     // "function file:line" of the go statement (top user frame of the creator's stack)
 	siteKey string     // "file:line" with the file's base name
+	userGo  bool       // site is a user frame (the creator's stack had one), not the library's top frame
 	ordinal int        // among same-site siblings of the same parent
 	isRoot  bool
 	isTest  bool // a top-level TestXxx goroutine (entry testing.tRunner)
@@ -104,7 +105,7 @@ func (d *decoder) created(id, creator trace.GoID, creatorStack, newStack trace.S
 	}
 	d.learnFromStack(creator, creatorStack) // settles auto mode before the creator's class is read
 	cs := d.summary(creatorStack)
-	g.site, g.siteKey = cs.topUser, cs.topUserKey
+	g.site, g.siteKey, g.userGo = cs.topUser, cs.topUserKey, cs.hasUser
 	d.goroutines[id] = g
 	d.undecided++
 	if g.entry == "testing.tRunner" && d.mode == "auto" && creator == 1 {

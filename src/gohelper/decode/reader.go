@@ -193,7 +193,14 @@ func (d *decoder) transition(ev trace.Event, st trace.StateTransition) {
 		if s.inSettle {
 			g.settling = true
 		}
-		d.emit(g, pendingRecord{kind: kindGoBlock, time: t, g: id, actor: actor, reason: st.Reason, site: s.topUser, stack: s.blockStack})
+		// A block with no user frame on its stack (`go io.Copy(…)`: every frame is the standard
+		// library's) is placed at the user's line that led into it, its go statement; the
+		// stack string still names the library call it is parked in.
+		site := s.topUser
+		if !s.hasUser && g.userGo {
+			site = g.site
+		}
+		d.emit(g, pendingRecord{kind: kindGoBlock, time: t, g: id, actor: actor, reason: st.Reason, site: site, stack: s.blockStack})
 	case from == trace.GoWaiting && to == trace.GoRunnable:
 		d.record(kindGoUnblock, t, d.lookup(id), actor, "", "")
 	case from == trace.GoRunning && to == trace.GoRunnable:

@@ -6,7 +6,12 @@
 // stage store) keeps.
 
 import type { CrossValidationRun } from "../../cv/index.js";
-import { CONFORMAL_COVERAGE } from "../../eval/index.js";
+import {
+  CONFORMAL_COVERAGE,
+  type SampleConcentration,
+  type UnitMeans,
+  type WeightedFigures,
+} from "../../eval/index.js";
 import { escapeXml } from "../escape.js";
 import {
   fixed,
@@ -24,6 +29,7 @@ import {
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import type { ReportSection } from "../types.js";
+import { concentrationLine, estimateWithInterval, MEANS_HEADERS, MEANS_NUMERIC, meansRow } from "./evaluationTables.js";
 
 /** An estimate with its 95 % family-bootstrap interval. */
 export interface BoardInterval {
@@ -32,12 +38,28 @@ export interface BoardInterval {
   readonly upper: number;
 }
 
+/** A figure's family and program means (src/eval/weighted.ts). */
+export interface BoardUnitMeans {
+  readonly familyMean: BoardInterval;
+  readonly programMean: BoardInterval;
+}
+
+/** Accuracy, ECE and NLL with every family, and every program, counted once. */
+export interface BoardMeans {
+  readonly accuracy: BoardUnitMeans;
+  readonly ece: BoardUnitMeans;
+  readonly nll: BoardUnitMeans;
+}
+
 /** One predictor's row of the board. */
 export interface BoardPredictor {
   readonly name: string;
   readonly accuracy: BoardInterval;
   /** The mean of the families' accuracies (each family once); absent on boards stored before it. */
   readonly familyMean?: BoardInterval;
+  /** Accuracy, ECE and NLL means on every sample and on the other runs; absent on boards stored before them. */
+  readonly means?: BoardMeans;
+  readonly otherRunsMeans?: BoardMeans;
   /** Accuracy on the runs the predictor did not read its prefix from (CrossValidatedPredictor.otherRunsAccuracy); absent on boards stored before it. */
   readonly otherRuns?: BoardInterval;
   /** ECE and NLL on those runs; absent on boards stored before them. */
@@ -80,6 +102,8 @@ export interface BoardAbstraction {
   readonly ceilingLoo: number;
   readonly majority: number;
   readonly majorityClass: string;
+  /** How much of the pooled figures the largest programs hold; absent on boards stored before it. */
+  readonly concentration?: SampleConcentration;
   readonly seconds: number;
   readonly studentsTrained: number;
   readonly studentsReused: number;
@@ -97,6 +121,15 @@ export interface CrossValidationBoard {
 }
 
 const interval = (i: BoardInterval): BoardInterval => ({ estimate: i.estimate, lower: i.lower, upper: i.upper });
+const unitMeans = (m: UnitMeans): BoardUnitMeans => ({
+  familyMean: interval(m.familyMean),
+  programMean: interval(m.programMean),
+});
+const boardMeans = (w: WeightedFigures): BoardMeans => ({
+  accuracy: unitMeans(w.accuracy),
+  ece: unitMeans(w.ece),
+  nll: unitMeans(w.nll),
+});
 
 /** The board of a CV run: what the section shows, without fold students' paths or thresholds. */
 export function crossValidationBoard(run: CrossValidationRun): CrossValidationBoard {
@@ -120,6 +153,7 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
         ceilingLoo: s.ceilingLoo,
         majority: s.majority,
         majorityClass: s.majorityClass,
+        concentration: s.concentration,
         seconds: a.seconds,
         studentsTrained: students.filter((st) => !st.reused).length,
         studentsReused: students.filter((st) => st.reused).length,
@@ -132,6 +166,8 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
             otherRunsEce: interval(p.otherRunsEce),
             otherRunsNll: interval(p.otherRunsNll),
             familyMean: interval(p.clusterMeanAccuracy),
+            means: boardMeans(p.means),
+            otherRunsMeans: boardMeans(p.otherRunsMeans),
             gapToCeiling: s.ceiling - p.accuracy.estimate,
             gapToCeilingLoo: p.gapToCeilingLoo,
             ece: interval(p.ece),
@@ -225,6 +261,29 @@ function rows(a: BoardAbstraction): string[][] {
   ]);
 }
 
+/** Pooled accuracy, ECE and NLL beside their family and program means, on every sample and on the other runs. */
+function meansRows(a: BoardAbstraction): string[][] {
+  return a.predictors.flatMap((p) =>
+    [
+      meansRow(p.name, { accuracy: p.accuracy.estimate, ece: p.ece.estimate, nll: p.nll.estimate }, p.means),
+      p.otherRuns === undefined || p.otherRunsEce === undefined || p.otherRunsNll === undefined
+        ? null
+        : meansRow(
+            `${p.name} (other runs)`,
+            { accuracy: p.otherRuns.estimate, ece: p.otherRunsEce.estimate, nll: p.otherRunsNll.estimate },
+            p.otherRunsMeans,
+          ),
+    ].filter((row): row is string[] => row !== null),
+  );
+}
+
+/** The means table of an abstraction with the line that says what the pooled figures weigh; none on old boards. */
+function meansPart(a: BoardAbstraction): { readonly line: string; readonly rows: string[][] } | null {
+  const body = meansRows(a);
+  if (body.length === 0) return null;
+  return { line: concentrationLine(a.concentration, a.clusterUnit === "family" ? "family" : "program"), rows: body };
+}
+
 function contextLine(board: CrossValidationBoard, a: BoardAbstraction): string {
   const unit = a.clusterUnit === "family" ? plural(a.clusters, "family", "families") : plural(a.clusters, "program");
   const students = a.studentsTrained + a.studentsReused;
@@ -276,6 +335,12 @@ export function crossValidationSection(board: CrossValidationBoard, id = "cross-
           `<h3>${escapeXml(a.abstraction)}</h3>`,
           `<p>${escapeXml(contextLine(board, a))}</p>`,
           `<div class="scroll">${htmlTable({ headers, rows: rows(a), numeric: NUMERIC })}</div>`,
+          ...[meansPart(a)]
+            .filter((m) => m !== null)
+            .flatMap((m) => [
+              `<p>${escapeXml(m.line)}</p>`,
+              `<div class="scroll">${htmlTable({ headers: MEANS_HEADERS, rows: m.rows, numeric: MEANS_NUMERIC })}</div>`,
+            ]),
           ...failures(a).map((f) => `<p class="note">${escapeXml(f)}</p>`),
         ]),
         board.abstractions.length === 0 ? `<p class="note">No abstraction was cross-validated.</p>` : "",
@@ -289,6 +354,9 @@ export function crossValidationSection(board: CrossValidationBoard, id = "cross-
           `### ${a.abstraction}`,
           contextLine(board, a),
           markdownTable(headers, rows(a), NUMERIC),
+          ...[meansPart(a)]
+            .filter((m) => m !== null)
+            .flatMap((m) => [m.line, markdownTable(MEANS_HEADERS, m.rows, MEANS_NUMERIC)]),
           ...failures(a),
         ]),
         ...(board.abstractions.length === 0 ? ["No abstraction was cross-validated."] : []),
@@ -300,7 +368,23 @@ export function crossValidationSection(board: CrossValidationBoard, id = "cross-
   };
 }
 
-/** One line per abstraction for `run`'s summary: `headline`'s CV accuracy against the reference and the ceiling. */
+/** "70.1 % [64.2, 75.3]": a share with its interval. */
+const pctWithInterval = (i: BoardInterval): string => `${pct(i.estimate)} ${pctInterval(i)}`;
+
+/** What a pooled figure weighs, in a few words: "half its samples from 2 of 247 programs". */
+function weighs(a: BoardAbstraction): string {
+  const c = a.concentration;
+  return c === undefined || c.programs === 0
+    ? ""
+    : ` (half its samples from ${c.programsForHalf} of ${plural(c.programs, "program")})`;
+}
+
+/**
+ * One line per abstraction for `run`'s summary: `headline`'s CV accuracy pooled (with what it
+ * weighs), its family and program means with intervals against the reference's, its accuracy
+ * on the runs it did not read against the leave-one-run-out ceiling, and its ECE and NLL pooled and
+ * as family means.
+ */
 export function crossValidationLine(board: CrossValidationBoard, headline: string | null): string {
   const parts = board.abstractions.map((a) => {
     const shown =
@@ -309,26 +393,42 @@ export function crossValidationLine(board: CrossValidationBoard, headline: strin
       a.predictors[0];
     const reference = a.predictors.find((p) => p.name === board.reference);
     if (shown === undefined) return `${a.abstraction}: no predictor`;
-    const versus =
-      shown === reference || reference === undefined ? "" : `, ${reference.name} ${pct(reference.accuracy.estimate)}`;
+    const versus = (pick: (p: BoardPredictor) => BoardInterval | undefined, format = pct): string => {
+      const theirs = reference === undefined || shown === reference ? undefined : pick(reference);
+      return theirs === undefined ? "" : ` vs ${reference!.name} ${format(theirs.estimate)}`;
+    };
     const sets =
       shown.coverage === null ? "" : `, ${pctLevel(board.conformalTarget)} sets cover ${pct(shown.coverage.estimate)}`;
-    const familyMeans =
-      shown.familyMean === undefined
-        ? ""
-        : ` (family mean ${pct(shown.familyMean.estimate)}` +
-          (reference?.familyMean === undefined || shown === reference
-            ? ""
-            : ` vs ${pct(reference.familyMean.estimate)}`) +
-          ")";
+    // With too few families to resample, the unit is the program and the family mean is the program mean.
+    const byFamily = a.clusterUnit === "family";
+    const m = shown.means;
+    const means =
+      m === undefined
+        ? shown.familyMean === undefined
+          ? ""
+          : `, ${byFamily ? "family" : "program"} mean ${pct(shown.familyMean.estimate)}${versus((p) => p.familyMean)}`
+        : (byFamily
+            ? `, family mean ${pctWithInterval(m.accuracy.familyMean)}${versus((p) => p.means?.accuracy.familyMean)}`
+            : "") +
+          `, program mean ${pctWithInterval(m.accuracy.programMean)}${versus((p) => p.means?.accuracy.programMean)}`;
     const programs = shown.againstReference?.programs;
     const behind =
       programs === undefined ? "" : `, behind it on ${programs.behind} of ${programs.of} programs by > 2 points`;
+    const eceMean = m === undefined ? undefined : byFamily ? m.ece.familyMean : m.ece.programMean;
+    const calibration =
+      eceMean === undefined
+        ? `ECE ${fixed(shown.ece.estimate)}`
+        : `ECE ${fixed(shown.ece.estimate)} pooled, ${estimateWithInterval(eceMean.estimate, eceMean)} ` +
+          `${byFamily ? "family" : "program"} mean` +
+          versus(
+            (p) => (p.means === undefined ? undefined : byFamily ? p.means.ece.familyMean : p.means.ece.programMean),
+            (x) => fixed(x),
+          );
     return (
-      `${a.abstraction} ${shown.name} ${pct(shown.accuracy.estimate)} ${pctInterval(shown.accuracy)}${versus}${familyMeans}${behind}; ` +
+      `${a.abstraction} ${shown.name} ${pctWithInterval(shown.accuracy)} pooled${weighs(a)}${versus((p) => p.accuracy)}${means}${behind}; ` +
       (shown.otherRuns === undefined ? "" : `on the runs it did not read ${pct(shown.otherRuns.estimate)}, `) +
       `LOO ceiling ${pct(a.ceilingLoo)} (gap ${points(shown.gapToCeilingLoo)} points); ` +
-      `ECE ${fixed(shown.ece.estimate)}${sets}`
+      `${calibration}${sets}`
     );
   });
   return `cross-validation (${plural(board.folds, "fold")} of families): ${parts.join("; ") || "nothing cross-validated"}`;

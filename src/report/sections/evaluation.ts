@@ -19,7 +19,11 @@ import {
   ENTROPY_HEADERS,
   entropyRow,
   estimateWithInterval,
+  concentrationLine,
+  evaluationMeansRows,
   HEADLINE_HEADERS,
+  MEANS_HEADERS,
+  MEANS_NUMERIC,
   HEADLINE_NUMERIC,
   headlineRow,
   PER_EVENT_HEADERS,
@@ -87,6 +91,8 @@ const scoped = (scope: SectionScope, id: string): string => (scope.id === "" ? i
 /** The headline section: one row per predictor, per-event F1 bars and the entropy table. */
 export function evaluationSummarySection(e: StoredEvaluation, scope: SectionScope = MAIN_SCOPE): ReportSection {
   const rows = e.predictors.map(headlineRow);
+  const meansRows = evaluationMeansRows(e.predictors);
+  const weighed = concentrationLine(e.predictors[0]?.concentration, e.predictors[0]?.means?.unit);
   const notes = metricNotes(e.predictors[0]?.accuracyInterval.resamples ?? DEFAULT_RESAMPLES, clusterWords(e));
   const f1Bars = (metric: "f1" | "recall"): string =>
     barChart({
@@ -112,6 +118,12 @@ export function evaluationSummarySection(e: StoredEvaluation, scope: SectionScop
       [
         `<p>${escapeXml(contextLine(e))}</p>`,
         `<div class="scroll">${htmlTable({ headers: HEADLINE_HEADERS, rows, numeric: HEADLINE_NUMERIC })}</div>`,
+        ...(meansRows.length === 0
+          ? []
+          : [
+              `<p>${escapeXml(weighed)}</p>`,
+              `<div class="scroll">${htmlTable({ headers: MEANS_HEADERS, rows: meansRows, numeric: MEANS_NUMERIC })}</div>`,
+            ]),
         `<ul class="note">${notes.map((n) => `<li>${escapeXml(n)}</li>`).join("")}</ul>`,
         `<div class="charts"><figure>${accuracyBars}<figcaption>Ceiling and majority are properties of the ` +
           "test states; they are the same for every predictor.</figcaption></figure>",
@@ -129,6 +141,7 @@ export function evaluationSummarySection(e: StoredEvaluation, scope: SectionScop
       [
         contextLine(e),
         markdownTable(HEADLINE_HEADERS, rows, HEADLINE_NUMERIC),
+        ...(meansRows.length === 0 ? [] : [weighed, markdownTable(MEANS_HEADERS, meansRows, MEANS_NUMERIC)]),
         notes.map((n) => `- ${n}`).join("\n"),
         "### Entropy against real nondeterminism",
         markdownTable(ENTROPY_HEADERS, e.predictors.map(entropyRow), numericFrom(ENTROPY_HEADERS.length, 1)),

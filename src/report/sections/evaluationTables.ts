@@ -2,8 +2,25 @@
 // so every output shows the same numbers under the same headings.
 
 import { overconfidenceOfBins, type BootstrapInterval } from "../../metrics/index.js";
-import type { PredictorComparison, PredictorEvaluation, ProgramLead } from "../../eval/index.js";
-import { count, EVENT_TYPES, fixed, interval, MISSING, pValue, RARE_EVENTS, signed } from "../../core/index.js";
+import type {
+  PredictorComparison,
+  PredictorEvaluation,
+  ProgramLead,
+  SampleConcentration,
+  WeightedFigures,
+} from "../../eval/index.js";
+import {
+  count,
+  EVENT_TYPES,
+  fixed,
+  interval,
+  MISSING,
+  pct,
+  pctInterval,
+  pValue,
+  RARE_EVENTS,
+  signed,
+} from "../../core/index.js";
 
 export const HEADLINE_HEADERS = [
   "predictor",
@@ -28,17 +45,103 @@ export const HEADLINE_HEADERS = [
   ...RARE_EVENTS.map((e) => `R ${e}`),
 ] as const;
 
+/** A bootstrap interval as results and stored boards keep it (boards drop the resample count). */
+export type IntervalLike = Pick<BootstrapInterval, "estimate" | "lower" | "upper"> & { readonly resamples?: number };
+
+/** Family and program means as WeightedFigures and the CV board (BoardMeans) both hold them. */
+export interface MeansLike {
+  readonly accuracy: { readonly familyMean: IntervalLike; readonly programMean: IntervalLike };
+  readonly ece: { readonly familyMean: IntervalLike; readonly programMean: IntervalLike };
+  readonly nll: { readonly familyMean: IntervalLike; readonly programMean: IntervalLike };
+}
+
 /** "[lower, upper]" of a bootstrap interval; "–" when none was computed (results stored before it existed). */
-export function bootstrapIntervalCell(i: BootstrapInterval): string {
+export function bootstrapIntervalCell(i: IntervalLike): string {
   return i.resamples === 0 || !(Number.isFinite(i.lower) && Number.isFinite(i.upper))
     ? MISSING
     : interval(i.lower, i.upper);
 }
 
 /** An estimate with its bootstrap interval, e.g. "0.069 [0.031, 0.121]"; the estimate alone when there is no interval. */
-export function estimateWithInterval(x: number, i: BootstrapInterval): string {
+export function estimateWithInterval(x: number, i: IntervalLike): string {
   const bounds = bootstrapIntervalCell(i);
   return bounds === MISSING ? fixed(x) : `${fixed(x)} ${bounds}`;
+}
+
+/**
+ * The pooled figures beside their family and program means: a pooled figure weighs programs by
+ * their samples, the means weigh every family, and every program, once (src/eval/weighted.ts).
+ */
+export const MEANS_HEADERS = [
+  "predictor",
+  "accuracy pooled",
+  "family mean",
+  "program mean",
+  "ECE pooled",
+  "family mean",
+  "program mean",
+  "NLL pooled",
+  "family mean",
+  "program mean",
+] as const;
+
+/** Column indices of MEANS_HEADERS that hold numbers. */
+export const MEANS_NUMERIC = MEANS_HEADERS.map((_, i) => i).filter((i) => i > 0);
+
+/** One predictor's row of MEANS_HEADERS; null when its result predates the means. */
+export function meansRow(
+  name: string,
+  pooled: { readonly accuracy: number; readonly ece: number; readonly nll: number },
+  means: MeansLike | undefined,
+): string[] | null {
+  if (means === undefined) return null;
+  return [
+    name,
+    fixed(pooled.accuracy),
+    estimateWithInterval(means.accuracy.familyMean.estimate, means.accuracy.familyMean),
+    estimateWithInterval(means.accuracy.programMean.estimate, means.accuracy.programMean),
+    fixed(pooled.ece),
+    estimateWithInterval(means.ece.familyMean.estimate, means.ece.familyMean),
+    estimateWithInterval(means.ece.programMean.estimate, means.ece.programMean),
+    fixed(pooled.nll),
+    estimateWithInterval(means.nll.familyMean.estimate, means.nll.familyMean),
+    estimateWithInterval(means.nll.programMean.estimate, means.nll.programMean),
+  ];
+}
+
+/** The rows of MEANS_HEADERS of an evaluation's predictors (those whose results have the means). */
+export function evaluationMeansRows(predictors: readonly PredictorEvaluation[]): string[][] {
+  return predictors.map((p) => meansRow(p.name, p, p.means)).filter((row): row is string[] => row !== null);
+}
+
+/**
+ * An accuracy's family and program means in words, e.g. "family mean 70.1% [64.2, 75.3], program
+ * mean 68.0% [61.9, 73.8]" (the program mean alone when families were too few to resample).
+ */
+export function accuracyMeansText(means: WeightedFigures): string {
+  const { familyMean, programMean } = means.accuracy;
+  return (
+    (means.unit === "family" ? `family mean ${pct(familyMean.estimate)} ${pctInterval(familyMean)}, ` : "") +
+    `program mean ${pct(programMean.estimate)} ${pctInterval(programMean)}`
+  );
+}
+
+/**
+ * What the pooled figures weigh, in words: e.g. "pooled figures weigh programs by their samples:
+ * half of the 325 418 samples come from 2 of 247 programs (the largest, P, holds 31 %; the four
+ * largest 62 %); the family and program means count each once".
+ */
+export function concentrationLine(c: SampleConcentration | undefined, unit: "family" | "program" = "family"): string {
+  if (c === undefined || c.programs === 0) return "";
+  const means =
+    unit === "family"
+      ? "the family and program means count each family and program once"
+      : "the program means count each program once (too few families to resample them)";
+  return (
+    `Pooled figures weigh programs by their samples: half of the ${count(c.samples)} samples come from ` +
+    `${c.programsForHalf} of ${c.programs} programs (the largest, ${c.largestProgram}, holds ${pct(c.largestShare)}` +
+    `${c.programs > 4 ? `; the four largest ${pct(c.largestFourShare)}` : ""}); ${means}.`
+  );
 }
 
 /** Column indices of HEADLINE_HEADERS that hold numbers. */

@@ -4,11 +4,13 @@
 import type { BootstrapInterval } from "../../metrics/index.js";
 import type { RolloutReport, StoredRolloutRun } from "../../rollout/index.js";
 import { escapeXml } from "../escape.js";
-import { fixed, MISSING, pct, plural, EVENT_TYPES } from "../../core/index.js";
+import { fixed, MISSING, pct, pctInterval, plural, EVENT_TYPES } from "../../core/index.js";
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import { barChart } from "../svg/index.js";
-import { bootstrapIntervalCell } from "./evaluationTables.js";
+import { accuracyMeansText, bootstrapIntervalCell, estimateWithInterval } from "./evaluationTables.js";
+import { crossValidationLine, type CrossValidationBoard } from "./crossValidation.js";
+import type { SampleConcentration, WeightedFigures } from "../../eval/index.js";
 import type { ReportSection } from "../types.js";
 
 /** One evaluated test set as the overview shows it: the in-distribution holdout or a test corpus. */
@@ -40,6 +42,10 @@ export interface OverviewPredictor {
   /** Cluster bootstrap 95 % interval of `ece` (see PredictorEvaluation.eceInterval). */
   readonly eceInterval: BootstrapInterval;
   readonly macroF1: number;
+  /** Accuracy, ECE and NLL with every family, and every program, counted once; absent before they existed. */
+  readonly means?: WeightedFigures;
+  /** How much of the pooled figures the largest programs hold. */
+  readonly concentration?: SampleConcentration;
 }
 
 /** What the overview shows; the pipeline fills it in (the report stage does not depend on it). */
@@ -48,6 +54,8 @@ export interface OverviewInput {
   readonly abstraction: string;
   /** The in-distribution holdout first, then each test corpus. */
   readonly evaluations: readonly OverviewEvaluation[];
+  /** The leave-family-out CV scoreboard, the headline when present (null: the stage did not run). */
+  readonly crossValidation?: CrossValidationBoard | null;
   readonly leaks: {
     readonly findings: number;
     readonly programsWithFindings: number;
@@ -89,22 +97,44 @@ export interface OverviewInput {
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
+/** "(half of its samples from 2 of 60 programs)" or "". */
+function pooledWeighs(p: OverviewPredictor): string {
+  const c = p.concentration;
+  return c === undefined || c.programs === 0
+    ? ""
+    : ` (half of its samples from ${c.programsForHalf} of ${plural(c.programs, "program")})`;
+}
+
 function headline(input: OverviewInput): string[] {
   const lines: string[] = [];
+  const main = input.evaluations[0];
+  if (input.crossValidation !== undefined && input.crossValidation !== null) {
+    lines.push(
+      `Headline — ${crossValidationLine(input.crossValidation, main?.best ?? null)}. ` +
+        "Every program is tested once, by predictors trained on folds without its family; the family and program " +
+        "means weigh each family, and each program, once, where the pooled figure follows the longest programs.",
+    );
+  }
   for (const e of input.evaluations) {
     const best = e.predictors.find((p) => p.name === e.best);
     const where = `${plural(e.testPrograms.length, "program")} in ${plural(e.families.test, "family", "families")} (${e.title}, eval run ${e.evalRunId})`;
+    const means = best?.means === undefined ? "" : accuracyMeansText(best.means);
     lines.push(
       best === undefined
         ? `No student could be trained; the baselines on ${where} are below.`
         : `On ${where}, the student chosen on validation, ${best.name}, ` +
-            `predicts the next scheduling event with accuracy ${pct(best.accuracy)}` +
+            `predicts the next scheduling event with accuracy ${pct(best.accuracy)} ${pctInterval(best.accuracyInterval)} pooled${pooledWeighs(best)}` +
+            (means === "" ? "" : `, ${means}`) +
             (best.otherRunsAccuracy === undefined
               ? ", "
               : ` (${pct(best.otherRunsAccuracy)} on the runs other than the one whose prefix it read), `) +
             `against ${pct(best.majority)} for always guessing the majority event and a ceiling ` +
             `of ${pct(best.ceiling)} (${pct(best.ceilingLoo)} leave-one-run-out: ` +
-            "the most frequent next event of each state, which no predictor can beat).",
+            "the most frequent next event of each state, which no predictor can beat)" +
+            (best.means === undefined
+              ? "."
+              : `; ECE ${fixed(best.ece)} pooled, ${estimateWithInterval(best.means.ece.familyMean.estimate, best.means.ece.familyMean)} ` +
+                `family mean, ${estimateWithInterval(best.means.ece.programMean.estimate, best.means.ece.programMean)} program mean.`),
     );
   }
   lines.push(`${input.programs} programs in all; ${input.abstraction} states; training and test never share a family.`);

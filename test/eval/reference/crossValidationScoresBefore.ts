@@ -63,7 +63,13 @@ function rowsOf(column: Float64Array, states: number): number[][] {
  * and NLL share one seed and clusters, hence their resamples; each difference is predictor −
  * reference. Per-sample probability rows exist for one predictor at a time.
  */
-export function crossValidationScoresBefore(pooled: PooledFolds, options: ScoreOptions): CrossValidationScores {
+/** The scores as they were before the family and program means: without the fields added since. */
+export type FormerPredictor = Omit<CrossValidatedPredictor, "means" | "otherRunsMeans" | "otherRunsFamilies">;
+export type FormerScores = Omit<CrossValidationScores, "concentration" | "families" | "predictors"> & {
+  readonly predictors: readonly FormerPredictor[];
+};
+
+export function crossValidationScoresBefore(pooled: PooledFolds, options: ScoreOptions): FormerScores {
   const reference = options.reference ?? CV_REFERENCE;
   const bootstrap = options.bootstrap ?? {};
   const stateOf = pooled.stateOf;
@@ -89,7 +95,7 @@ export function crossValidationScoresBefore(pooled: PooledFolds, options: ScoreO
   const clusterMeans = new Map<string, Float64Array>();
   const ones = new Float64Array(clusterNames.length).fill(1);
   const noClusterMean = new Float64Array(clusterNames.length);
-  const predictors = pooled.outputs.map((output): CrossValidatedPredictor => {
+  const predictors = pooled.outputs.map((output): FormerPredictor => {
     const rows = rowsOf(output.probabilities, pooled.states);
     const q = Array.from(stateOf, (i) => rows[i]!);
     const credit = q.map((p, i) => tieCredit(p, observed[i]!));

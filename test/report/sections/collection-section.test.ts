@@ -20,6 +20,7 @@ const FLAKY: FlakyFinding = {
   test: "TestReserve",
   kind: "fail",
   message: "shop_test.go:14: reserved 4 of 3\nmore detail",
+  summary: "shop_test.go:14: reserved 4 of 3",
   runsFailed: 2,
   runsPassed: 7,
   plainRunsFailed: 0,

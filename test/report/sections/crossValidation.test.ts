@@ -182,9 +182,11 @@ describe("crossValidationSection", () => {
 describe("crossValidationLine", () => {
   it("headlines the student run chose, beside the reference and the LOO ceiling", () => {
     expect(crossValidationLine(board, "student:kl")).toBe(
-      "cross-validation (2 folds of families): depth student:kl 100.0% [100.0, 100.0], ngram-ctx:4 50.0% " +
-        "(family mean 100.0% vs 50.0%), behind it on 0 of 6 programs by > 2 points; " +
-        "on the runs it did not read 100.0%, LOO ceiling 100.0% (gap 0.0 points); ECE 0.200, 90% sets cover 50.0%",
+      "cross-validation (2 folds of families): depth student:kl 100.0% [100.0, 100.0] pooled " +
+        "(half its samples from 3 of 6 programs) vs ngram-ctx:4 50.0%, " +
+        "family mean 100.0% [100.0, 100.0] vs ngram-ctx:4 50.0%, program mean 100.0% [100.0, 100.0] vs ngram-ctx:4 50.0%, " +
+        "behind it on 0 of 6 programs by > 2 points; on the runs it did not read 100.0%, LOO ceiling 100.0% (gap 0.0 points); " +
+        "ECE 0.200 pooled, 0.200 [0.200, 0.200] family mean vs ngram-ctx:4 0.500, 90% sets cover 50.0%",
     );
     // No headline student: the first student listed.
     expect(crossValidationLine(board, null)).toContain("depth student:kl 100.0%");

@@ -54,6 +54,7 @@ export const BUG: BugReport = {
   explained: null,
   why: FINDING.why,
   evidence: FINDING.evidence,
+  differing: [],
   test: "TestPool/go_without_wait",
   replay: "schedlab collect --replay 1 --db schedlab.db",
   trace: "/tmp/traces/pool-1.trace",
