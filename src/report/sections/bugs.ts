@@ -3,7 +3,7 @@
 // view per bug with why, the evidence, its pictures, its stacks folded and the commands to
 // replay it and open its trace. Pure: the analysis and the pictures come in.
 
-import { bugCounts, evidenceText, type LeakAnalysis, type LeakFinding } from "../../leaks/index.js";
+import { bugCounts, evidenceText, type BugReport, type LeakAnalysis, type LeakFinding } from "../../leaks/index.js";
 import {
   fingerprintProgram,
   goroutineLabel,
@@ -51,6 +51,8 @@ const KIND_ORDER: readonly string[] = [
 export interface BugStack {
   /** "label ×count: wait at file:line (created at …; blocked in x/y runs)". */
   readonly head: string;
+  /** How the rule judged it on its own, when that is not the bug's kind or verdict ("likely leak — why"); else null. */
+  readonly own: string | null;
   /** User frames, innermost first, short names. */
   readonly frames: readonly string[];
 }
@@ -91,9 +93,10 @@ export function bugHead(entry: BugEntry): string {
 }
 
 /** A bug's goroutines folded by (label without ordinal, site, wait), so the siblings of a loop are one stack. */
-function bugStacks(goroutines: readonly string[], findings: ReadonlyMap<string, LeakFinding>): BugStack[] {
+function bugStacks(bug: BugReport, findings: ReadonlyMap<string, LeakFinding>): BugStack[] {
+  const differing = new Map(bug.differing.map((m) => [m.goroutine, m]));
   const groups = new Map<string, { finding: LeakFinding | null; id: string; count: number }>();
-  for (const id of goroutines) {
+  for (const id of bug.goroutines) {
     const f = findings.get(id) ?? null;
     const key = `${goroutineLabel(id).replace(/#\d+$/, "")}|${f?.blockingSite ?? ""}|${f?.wait ?? ""}`;
     const seen = groups.get(key);
@@ -102,13 +105,16 @@ function bugStacks(goroutines: readonly string[], findings: ReadonlyMap<string, 
   }
   return [...groups.values()].map(({ finding: f, id, count }) => {
     const label = count > 1 ? `${goroutineLabel(id).replace(/#\d+$/, "")} ×${count}` : goroutineLabel(id);
-    if (f === null) return { head: label, frames: [] };
+    const judged = differing.get(id);
+    const own = judged === undefined ? null : `${judged.verdict} ${judged.kind} — ${judged.why}`;
+    if (f === null) return { head: label, own, frames: [] };
     const created = f.isRoot ? "root" : `created at ${f.creationSiteKey ?? shortName(f.creationSite)}`;
     const stack = f.explanation?.stack ?? [];
     return {
       head:
         `${label}: ${f.wait} at ${siteLine(f.blockingSite)} ` +
         `(${created}; blocked in ${f.runsBlocked}/${f.runsSeen} runs)`,
+      own,
       frames: [
         ...stack.slice(0, FRAMES_SHOWN).map(shortName),
         ...(stack.length > FRAMES_SHOWN ? [`… ${stack.length - FRAMES_SHOWN} more frame(s)`] : []),
@@ -120,6 +126,7 @@ function bugStacks(goroutines: readonly string[], findings: ReadonlyMap<string, 
 function potentialEntry(p: PotentialDeadlock): Omit<BugEntry, "anchor"> {
   const stacks = p.steps.map((step) => ({
     head: `${goroutineLabel(step.goroutine)}: took ${siteLine(step.heldAt)}, then asked at ${siteLine(step.takenAt)}`,
+    own: null,
     frames: (step.takenStack ?? "")
       .split(";")
       .slice(1)
@@ -158,7 +165,7 @@ export function bugEntries(analysis: LeakAnalysis): BugEntry[] {
       const f = findings.get(`${bug.program}\u0000${g}`);
       if (f !== undefined) own.set(g, f);
     }
-    const stacks = bugStacks(bug.goroutines, own);
+    const stacks = bugStacks(bug, own);
     return {
       fingerprint: bug.fingerprint,
       verdict: bug.verdict,
@@ -290,7 +297,11 @@ function picture(kind: "graph" | "timeline", svg: string | null): string {
 }
 
 function stackText(entry: BugEntry): string {
-  const lines = entry.stacks.flatMap((s) => [s.head, ...s.frames.map((f) => `    ${f}`)]);
+  const lines = entry.stacks.flatMap((s) => [
+    s.head,
+    ...(s.own === null ? [] : [`    on its own: ${s.own}`]),
+    ...s.frames.map((f) => `    ${f}`),
+  ]);
   if (entry.moreGoroutines > 0)
     lines.push(`… ${plural(entry.moreGoroutines, "more goroutine")} in schedlab leaks --json`);
   return lines.join("\n");

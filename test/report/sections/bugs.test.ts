@@ -79,6 +79,7 @@ describe("bugEntries", () => {
       stacks: [
         {
           head: "pool.(*Pool).Go.func1: chan receive at pool.go:13 (created at pool.go:12; blocked in 3/3 runs)",
+          own: null,
           frames: [],
         },
       ],
@@ -109,6 +110,24 @@ describe("bugEntries", () => {
     expect(bugEntries(siblings)[0]!.stacks.map((s) => s.head)).toEqual([
       "pool.(*Pool).Go.func1 ×2: chan receive at pool.go:13 (created at pool.go:12; blocked in 3/3 runs)",
     ]);
+  });
+
+  test("a goroutine the rule judged otherwise than its bug says how, under its stack's head", () => {
+    const differs: LeakAnalysis = {
+      ...ANALYSIS,
+      bugs: [
+        {
+          ...BUG,
+          differing: [{ goroutine: FINDING.goroutine, kind: "leak", verdict: "proven", why: "the runtime proved it" }],
+        },
+      ],
+      potentialDeadlocks: [],
+    };
+    const [entry] = bugEntries(differs);
+    expect(entry!.stacks[0]!.own).toBe("proven leak — the runtime proved it");
+    expect(bugSection(differs).markdown()).toContain(
+      "pool.(*Pool).Go.func1: chan receive at pool.go:13 (created at pool.go:12; blocked in 3/3 runs)\n    on its own: proven leak — the runtime proved it",
+    );
   });
 
   test("two entries with one fingerprint get distinct anchors", () => {
