@@ -59,7 +59,8 @@ svg text { font-family: inherit; }
 .verdict-proven { color: #cf222e; }
 .verdict-likely { color: #bc4c00; }
 .verdict-inconclusive, .verdict-potential { color: var(--muted); }
-.bug { border-top: 1px solid var(--rule); padding: 8px 0 4px; scroll-margin-top: 8px; }
+.bug { border-top: 1px solid var(--rule); padding: 8px 0 4px; scroll-margin-top: 8px;
+  content-visibility: auto; contain-intrinsic-size: auto 700px; }
 .bug:target { background: var(--band); }
 .bug h3 { margin: 12px 0 6px; }
 .bug-pictures { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
