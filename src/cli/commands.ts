@@ -18,6 +18,7 @@ import { registerPredict } from "./predict.js";
 import { registerReport } from "./report.js";
 import { registerRollout } from "./rollout.js";
 import { registerRun } from "./run.js";
+import { registerShow } from "./show.js";
 import { registerTrain } from "./train.js";
 
 export function registerCommands(program: Command): void {
@@ -34,6 +35,7 @@ export function registerCommands(program: Command): void {
   registerEval(program);
   registerLeaks(program);
   registerHunt(program);
+  registerShow(program);
   registerRollout(program);
   registerFidelity(program);
   registerMutate(program);

@@ -1,7 +1,8 @@
 // `schedlab hunt <patterns...>`: the one command that gates a Go project in CI. A budgeted
 // collect of the packages go test would test with the same selection flags, ingest, then the
 // leak analysis — bugs, potential deadlocks, data races, flaky and failing tests, crashes — printed in a CI format,
-// held against a baseline, and gated with `leaks`' exit codes (docs/ci.md, "One command for CI").
+// held against a baseline, and gated with `leaks`' exit codes (docs/ci.md, "One command for CI");
+// --report writes them as a report too.
 
 import type { Command } from "commander";
 import { existsSync } from "node:fs";
@@ -37,6 +38,8 @@ import {
 } from "../leaks/index.js";
 import { openExistingDatabase } from "../store/index.js";
 import { ingestSummaryOf } from "../trace/index.js";
+import { collectionReportSections, writeReport } from "../report/index.js";
+import { resolve } from "node:path";
 
 /** The budget of each program when --budget is not given. */
 export const DEFAULT_HUNT_BUDGET = "20s";
@@ -53,6 +56,7 @@ interface HuntFlags extends CollectSelectionFlags {
   baseline?: string;
   saveBaseline?: string;
   failOn?: string[];
+  report?: string;
 }
 
 /** A program whose -race build failed, with the compiler's first line. */
@@ -202,6 +206,11 @@ export function registerHunt(program: Command): void {
         `${DEFAULT_HUNT_GATES.join(",")})`,
       collectNames,
     )
+    .option(
+      "--report <dir>",
+      "also write the findings as a report to DIR (index.html, report.md, metrics.json): the bugs first, proven " +
+        "first, filterable, each with its pictures, stacks and replay; then the leak, race and flaky tables",
+    )
     .addOption(collectOption("quiet"))
     .addOption(collectOption("progressInterval"))
     .action(async (patterns: string[], flags: HuntFlags, command: Command) => {
@@ -249,6 +258,14 @@ export function registerHunt(program: Command): void {
               `${flags.saveBaseline}; give each a reason, then commit it and pass --baseline ` +
               `${flags.saveBaseline}\n`,
           );
+        }
+        if (flags.report !== undefined) {
+          const written = writeReport(await collectionReportSections(db, { analysis }), flags.report, {
+            title: "schedlab hunt",
+            generatedAt: new Date().toISOString(),
+            source: `${resolve(flags.db)}, hunt ${patterns.join(" ")}`,
+          });
+          process.stderr.write(`schedlab: wrote the report to ${written.html}\n`);
         }
         const others = otherPrograms(analysis, hunt.result);
         if (others.length > 0) {

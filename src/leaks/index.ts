@@ -25,7 +25,7 @@ export {
   failureRuns,
   type StoredProgram,
 } from "./load.js";
-export { saveFindings, loadFindings, saveRaceFindings, loadRaceFindings } from "./store.js";
+export { saveFindings, loadFindings, programsWithBug, saveRaceFindings, loadRaceFindings } from "./store.js";
 export { NO_RUN_ENDS, runEndsOf, type RunEnds, type OutsideHangReport } from "./run-ends.js";
 export {
   parseRaceReports,

@@ -44,6 +44,20 @@ export function loadFindings(db: SchedlabDatabase, programId: number): LeakFindi
   return rows.map((r) => JSON.parse(r.details) as LeakFinding);
 }
 
+/**
+ * The programs whose stored findings belong to a bug whose fingerprint starts with
+ * `prefix` (lowercase hex), by name: where `schedlab show` looks first.
+ */
+export function programsWithBug(db: SchedlabDatabase, prefix: string): string[] {
+  const rows = db
+    .prepare(
+      `SELECT DISTINCT p.name FROM leak_findings f JOIN programs p ON p.id = f.program_id
+       WHERE substr(json_extract(f.details, '$.bug'), 1, ?) = ? ORDER BY p.name`,
+    )
+    .all(prefix.length, prefix) as { name: string }[];
+  return rows.map((r) => r.name);
+}
+
 /** Replaces the stored race findings of program `programId` with `races`. */
 export function saveRaceFindings(db: SchedlabDatabase, programId: number, races: readonly RaceFinding[]): void {
   const remove = db.prepare("DELETE FROM race_findings WHERE program_id = ?");

@@ -1,16 +1,18 @@
 // Assembling the report from a database: the sections available there, in page order.
 // Later stages (leaks, rollouts, fidelity) add their section builders to this list. A
-// database with a collection and no evaluation gets a page of its own: the collection, the
-// leaks, races and flaky tests.
+// database with a collection and no evaluation gets a page of its own: the collection, its
+// bugs first, then the leak tables, races and flaky tests.
 
 import { NoEvaluationError, listEvaluations, loadEvaluation } from "../eval/index.js";
-import { analyseLeaks } from "../leaks/index.js";
+import { analyseLeaks, type LeakAnalysis } from "../leaks/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { collectionSummary } from "./collection.js";
-import { collectionOverviewSection } from "./sections/collection.js";
+import { collectionOverviewSection, collectionProgramsSection } from "./sections/collection.js";
 import { evaluationSections } from "./sections/evaluation.js";
 import { evaluationHistorySection } from "./sections/history.js";
-import { flakySection, leakSection } from "./sections/pipeline.js";
+import { bugSection, type BugPictures } from "./sections/bugs.js";
+import { flakySection, leakSection } from "./sections/leakTables.js";
+import { reportPictures } from "./pictures.js";
 import { listRolloutRuns } from "../rollout/index.js";
 import { rolloutSurvivalSection } from "./sections/rollout.js";
 import { listFidelityRuns } from "../fidelity/index.js";
@@ -41,13 +43,23 @@ export function hasEvaluation(db: SchedlabDatabase): boolean {
   return listEvaluations(db, 1).length > 0;
 }
 
+export interface CollectionReportOptions {
+  /** The leak analysis of the database, when the caller has made it (a hunt); else made here, not stored. */
+  readonly analysis?: LeakAnalysis;
+  /** The bugs' pictures (default: reportPictures). */
+  readonly pictures?: BugPictures;
+}
+
 /**
  * The page of a collection without an evaluation (`collect`, `hunt`): the overview of what
- * was collected, with a word on what prediction needs; the bugs, potential deadlocks,
- * goroutines, races and crashes; the flaky tests. The analysis is not stored. A database
- * without programs has nothing to report.
+ * was collected, with a word on what prediction needs; the bugs, proven first, with their
+ * views; the goroutines, races and crashes; the flaky tests; the table per program. A
+ * database without programs has nothing to report.
  */
-export async function collectionReportSections(db: SchedlabDatabase): Promise<ReportSection[]> {
+export async function collectionReportSections(
+  db: SchedlabDatabase,
+  options: CollectionReportOptions = {},
+): Promise<ReportSection[]> {
   const collection = collectionSummary(db);
   if (collection.programs.length === 0) {
     throw new NoEvaluationError(
@@ -55,6 +67,12 @@ export async function collectionReportSections(db: SchedlabDatabase): Promise<Re
       "Collect first with the same --db: `schedlab hunt ./...` or `schedlab collect PATH`; `schedlab run` or `schedlab eval` add the prediction sections.",
     );
   }
-  const analysis = await analyseLeaks(db, { save: false });
-  return [collectionOverviewSection(collection, analysis), leakSection(analysis, null), flakySection(analysis)];
+  const analysis = options.analysis ?? (await analyseLeaks(db, { save: false }));
+  return [
+    collectionOverviewSection(collection, analysis),
+    bugSection(analysis, options.pictures ?? reportPictures(db, analysis)),
+    leakSection(analysis, null),
+    flakySection(analysis),
+    collectionProgramsSection(collection, analysis),
+  ];
 }

@@ -1,4 +1,5 @@
-// The self-contained HTML page (inline CSS, no external assets) and an HTML table helper.
+// The self-contained HTML page (inline CSS, no external assets; the bug section adds a small
+// inline script that only filters) and an HTML table helper.
 
 import { escapeXml } from "./escape.js";
 import type { ReportMeta, ReportSection } from "./types.js";
@@ -46,6 +47,27 @@ figure { margin: 0; }
 figcaption { color: var(--muted); font-size: 0.82rem; max-width: 420px; }
 svg text { font-family: inherit; }
 .note { color: var(--muted); font-size: 0.88rem; }
+[hidden] { display: none !important; }
+.bug-filters { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin: 12px 0; font-size: 0.88rem; }
+.bug-filters fieldset { border: 1px solid var(--rule); border-radius: 6px; padding: 4px 10px; margin: 0; }
+.bug-filters legend { color: var(--muted); padding: 0 4px; }
+.bug-filters label { white-space: nowrap; margin-right: 8px; }
+.bug-filters output { color: var(--muted); }
+.bug-table td { white-space: normal; overflow-wrap: break-word; }
+.bug-table td:last-child { white-space: nowrap; }
+.verdict { font-weight: 600; }
+.verdict-proven { color: #cf222e; }
+.verdict-likely { color: #bc4c00; }
+.verdict-inconclusive, .verdict-potential { color: var(--muted); }
+.bug { border-top: 1px solid var(--rule); padding: 8px 0 4px; scroll-margin-top: 8px;
+  content-visibility: auto; contain-intrinsic-size: auto 700px; }
+.bug:target { background: var(--band); }
+.bug h3 { margin: 12px 0 6px; }
+.bug-pictures { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+.bug-pictures figure { max-width: 100%; overflow-x: auto; }
+.no-picture p { margin: 4px 0; }
+details.stacks summary { cursor: pointer; color: var(--accent); }
+pre { background: var(--band); padding: 8px 10px; overflow-x: auto; font-size: 0.82rem; }
 `;
 
 /** The whole page: title, table of contents, then each section under its heading. */

@@ -22,15 +22,41 @@ export {
   crossValidationSection,
   type CrossValidationBoard,
 } from "./sections/crossValidation.js";
+export { overviewSection, rolloutSection, type OverviewInput, type OverviewPredictor } from "./sections/pipeline.js";
+export { leakSection, flakySection } from "./sections/leakTables.js";
 export {
-  leakSection,
-  overviewSection,
-  rolloutSection,
-  type OverviewInput,
-  type OverviewPredictor,
-} from "./sections/pipeline.js";
+  bugSection,
+  bugEntries,
+  bugEntryJson,
+  bugHead,
+  bugViewHtml,
+  bugViewMarkdown,
+  BUG_VERDICTS,
+  NO_PICTURES,
+  type BugEntry,
+  type BugPictures,
+  type BugStack,
+  type BugVerdict,
+} from "./sections/bugs.js";
+export { reportPictures } from "./pictures.js";
+export {
+  findBug,
+  bugPageHtml,
+  bugPageJson,
+  bugPictureSvg,
+  parseFingerprintPrefix,
+  BugNotFoundError,
+  NoPictureError,
+  type FoundBug,
+} from "./bug-page.js";
 export { accuracyMeansText, estimateWithInterval } from "./sections/evaluationTables.js";
 export { crossValidationText } from "./cv.js";
-export { collectionReportSections, hasEvaluation, reportSections, type ReportSourceOptions } from "./build.js";
+export {
+  collectionReportSections,
+  hasEvaluation,
+  reportSections,
+  type CollectionReportOptions,
+  type ReportSourceOptions,
+} from "./build.js";
 export { evaluationText, textTable } from "./terminal.js";
 export * from "./svg/index.js";

@@ -4,8 +4,9 @@
 // module's directory as a Go engineer runs go test: it hunts exactly the packages and tests
 // `go test -tags integration -run 'Test(A|B)'` selects (the real go command lists them), every
 // package under -race; it reports the race and the leak; `--fail-on` exits with leaks' codes;
-// a saved baseline makes the same command pass and a bug the baseline lacks fails it; and
-// `schedlab report` renders the leak section from the collection without an evaluation.
+// a saved baseline makes the same command pass and a bug the baseline lacks fails it; --report
+// writes the bugs as a page; `schedlab report` renders the bugs and the leak tables from the
+// collection without an evaluation, and `schedlab show` one bug by its fingerprint.
 
 import { execa } from "execa";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -159,8 +160,42 @@ describe("schedlab hunt ./... --run 'Test(A|B)' --tags integration --race", () =
 
   test("--fail-on leak,race exits 3 (the leak comes first) and saves a baseline; the hunt resumes without running anything", async () => {
     const baseline = join(dir, "baseline.json");
-    const gated = await hunt("--format", "json", "--fail-on", "leak,race", "--save-baseline", baseline);
+    const report = join(dir, "hunt-report");
+    const gated = await hunt(
+      "--format",
+      "json",
+      "--fail-on",
+      "leak,race",
+      "--save-baseline",
+      baseline,
+      "--report",
+      report,
+    );
     expect(gated.code, gated.stderr).toBe(3);
+    // --report writes the page whatever the gates say: the bugs right after the overview, no prediction section.
+    expect(gated.stderr).toContain(`schedlab: wrote the report to ${join(report, "index.html")}`);
+    const page = readFileSync(join(report, "index.html"), "utf8");
+    expect([...page.matchAll(/<section id="([\w-]+)">/g)].map((m) => m[1])).toEqual([
+      "overview",
+      "bugs",
+      "leaks",
+      "flaky",
+      "programs",
+    ]);
+    const leak = firstJson.bugs.find((b) => b.gating)!;
+    expect(page).toContain(`<a href="#bug-${leak.fingerprint}">`);
+    expect(page).toContain(
+      `<article class="bug" id="bug-${leak.fingerprint}" data-bug data-verdict="${leak.verdict}" data-kind="leak" data-package="fetch">`,
+    );
+    expect(readFileSync(join(report, "report.md"), "utf8")).toContain(
+      `### ${leak.verdict.toUpperCase()} leak — fetch TestB [${leak.fingerprint}]`,
+    );
+    const metrics = JSON.parse(readFileSync(join(report, "metrics.json"), "utf8")) as {
+      sections: { bugs: { bugs: { fingerprint: string }[] } };
+    };
+    expect(metrics.sections.bugs.bugs.map((b) => b.fingerprint).sort()).toEqual(
+      firstJson.bugs.map((b) => b.fingerprint).sort(),
+    );
     expect(gated.stderr).toMatch(
       /^hunt: 4 program\(s\), [1-9]\d* run\(s\) recorded \(0 executed now\); gates leak, race: leak, race failed \(exit 3\)\.$/m,
     );
@@ -223,17 +258,69 @@ describe("schedlab hunt ./... --run 'Test(A|B)' --tags integration --race", () =
     const out = join(dir, "report");
     const report = await runCli(["report", "--db", db, "--out", out, "--json"]);
     expect(report.code, report.stderr).toBe(0);
-    expect(JSON.parse(report.stdout)).toMatchObject({ evalRunId: null, sections: ["overview", "leaks", "flaky"] });
+    expect(JSON.parse(report.stdout)).toMatchObject({
+      evalRunId: null,
+      sections: ["overview", "bugs", "leaks", "flaky", "programs"],
+    });
     const html = readFileSync(join(out, "index.html"), "utf8");
     expect(html).toContain('<section id="leaks">');
     const bug = firstJson.bugs[0]!;
-    expect(html).toContain(`${bug.verdict.toUpperCase()} leak — fetch TestB [${bug.fingerprint}]`);
+    expect(html).toContain(`<code>${bug.fingerprint}</code></h3>`);
     expect(html).toContain("racy.(*Counter).Inc counter.go:12");
     expect(html).toContain('<section id="flaky">');
     expect(html).toContain("need a trained and evaluated model: run `schedlab run`");
     const markdown = readFileSync(join(out, "report.md"), "utf8");
     expect(markdown).toMatch(/\| fetch \| test \| \d+ \| \d+ \/ [1-9]\d* \/ \d+ \| .* \| confirmed, /);
     expect(markdown).toContain("4 programs (4 test, 0 main)");
+  });
+
+  test("schedlab show finds a bug by a prefix of its fingerprint: its page, its JSON; no picture, an unknown or ambiguous prefix are errors", async () => {
+    const leak = firstJson.bugs.find((b) => b.gating)!;
+    const page = await runCli(["show", leak.fingerprint.slice(0, 6), "--db", db]);
+    expect(page.code, page.stderr).toBe(0);
+    expect(page.stdout).toMatch(/^<!doctype html>/);
+    expect(page.stdout).toContain(
+      `<title>${leak.verdict.toUpperCase()} leak — fetch TestB [${leak.fingerprint}]</title>`,
+    );
+    expect(page.stdout).toContain(`<article class="bug" id="bug-${leak.fingerprint}"`);
+    expect(page.stdout).toMatch(/<pre class="commands">schedlab collect --replay \d+ --db /);
+    // the same bug as the report lists it
+    const json = await runCli(["show", leak.fingerprint.toUpperCase(), "--db", db, "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      fingerprint: leak.fingerprint,
+      verdict: leak.verdict,
+      kind: "leak",
+      program: "fetch",
+      test: "TestB",
+      pictures: { graph: false, timeline: false },
+    });
+    const svg = await runCli(["show", leak.fingerprint, "--db", db, "--svg", "graph"]);
+    expect(svg.code).toBe(1);
+    expect(svg.stderr).toContain(`no wait-for graph is available for bug ${leak.fingerprint}`);
+    const unknown = await runCli(["show", "ffffffffffffffff", "--db", db]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("no bug of");
+    expect(unknown.stderr).toContain("`schedlab leaks --db");
+    // Findings never stored (a database only collected): the bug is looked for in an analysis of every program.
+    const unstored = join(dir, "unstored.db");
+    const store = openDatabase(db);
+    try {
+      store.exec(`VACUUM INTO '${unstored}'`);
+    } finally {
+      store.close();
+    }
+    const copy = openDatabase(unstored);
+    try {
+      copy.exec("DELETE FROM leak_findings");
+    } finally {
+      copy.close();
+    }
+    const found = await runCli(["show", leak.fingerprint.slice(0, 8), "--db", unstored, "--json"]);
+    expect(found.code, found.stderr).toBe(0);
+    expect(JSON.parse(found.stdout)).toMatchObject({ fingerprint: leak.fingerprint, program: "fetch" });
+    expect((await runCli(["show", "not-hex", "--db", db])).code).toBe(2);
+    expect((await runCli(["show", "", "--db", db])).code).toBe(2);
   });
 });
 

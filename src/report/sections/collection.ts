@@ -1,7 +1,7 @@
 // The overview of a report made from a collection alone (no evaluation): what was collected
-// — programs, runs by strategy and outcome, ingest, builds, budgeted hunts — what the runs
-// show per program, and a plain word that the prediction sections need `schedlab run` or
-// `schedlab eval`. Pure: the collection and the leak analysis come in.
+// — programs, runs by strategy and outcome, ingest, builds, budgeted hunts — with a plain word
+// that the prediction sections need `schedlab run` or `schedlab eval`; and, at the end of the
+// page, what the runs show per program. Pure: the collection and the leak analysis come in.
 
 import { bugCounts, type LeakAnalysis } from "../../leaks/index.js";
 import type { CollectedProgram, CollectionSummary } from "../collection.js";
@@ -107,10 +107,9 @@ export function collectionLines(collection: CollectionSummary, analysis: LeakAna
   return lines;
 }
 
-/** First section of a collection's report: the note on prediction, the collection, the table per program. */
+/** First section of a collection's report: the note on prediction and the collection in numbers; the bugs follow it. */
 export function collectionOverviewSection(collection: CollectionSummary, analysis: LeakAnalysis): ReportSection {
   const lines = collectionLines(collection, analysis);
-  const rows = collectionRows(collection, analysis);
   return {
     id: "overview",
     title: "Overview",
@@ -118,9 +117,20 @@ export function collectionOverviewSection(collection: CollectionSummary, analysi
       [
         `<p class="note">${escapeXml(NO_EVALUATION_NOTE)}</p>`,
         ...lines.map((line) => `<p>${escapeXml(line)}</p>`),
-        `<div class="scroll">${htmlTable({ headers: HEADERS, rows, numeric: NUMERIC })}</div>`,
       ].join("\n"),
-    markdown: () => [NO_EVALUATION_NOTE, ...lines, markdownTable(HEADERS, rows, NUMERIC)].join("\n\n"),
+    markdown: () => [NO_EVALUATION_NOTE, ...lines].join("\n\n"),
     json: () => ({ evaluation: null, note: NO_EVALUATION_NOTE, collection }),
+  };
+}
+
+/** Last section of a collection's report: per program, what was collected of it and what its runs show. */
+export function collectionProgramsSection(collection: CollectionSummary, analysis: LeakAnalysis): ReportSection {
+  const rows = collectionRows(collection, analysis);
+  return {
+    id: "programs",
+    title: "Programs",
+    html: () => `<div class="scroll">${htmlTable({ headers: HEADERS, rows, numeric: NUMERIC })}</div>`,
+    markdown: () => markdownTable(HEADERS, rows, NUMERIC),
+    json: () => ({ headers: HEADERS, rows }),
   };
 }

@@ -1,6 +1,6 @@
 // Stage report: the HTML, Markdown and JSON report of the run — the overview with every test
-// set side by side, each evaluation's sections (the CV scoreboard beside the in-distribution
-// holdout's), the leak table and the rollouts.
+// set side by side, the bugs, each evaluation's sections (the CV scoreboard beside the
+// in-distribution holdout's), the rollouts and the leak tables.
 
 import { existsSync } from "node:fs";
 import { analyseLeaks } from "../../leaks/index.js";
@@ -9,9 +9,11 @@ import {
   evaluationHistorySection,
   evaluationSections,
   writeReport,
+  bugSection,
   crossValidationSection,
   leakSection,
   overviewSection,
+  reportPictures,
   rolloutSection,
   type SectionScope,
   type CrossValidationBoard,
@@ -81,6 +83,7 @@ export const reportStage: StageDescriptor<ReportInput, { readonly reportPath: st
     const leakAnalysis = input.leaks === null ? null : await analyseLeaks(context.db, { save: false });
     const all = [
       overviewSection({ ...input.overview, stages: context.timings }),
+      ...(leakAnalysis === null ? [] : [bugSection(leakAnalysis, reportPictures(context.db, leakAnalysis))]),
       ...sections,
       evaluationHistorySection(history, main),
       leakSection(leakAnalysis, input.leaks),

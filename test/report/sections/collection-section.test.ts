@@ -7,8 +7,13 @@ import { describe, expect, test } from "vitest";
 import type { FlakyFinding, LeakAnalysis, TracerInducedFailure } from "../../../src/leaks/index.js";
 import type { CollectionSummary } from "../../../src/report/collection.js";
 import { MISSING } from "../../../src/core/index.js";
-import { collectionLines, collectionOverviewSection, collectionRows } from "../../../src/report/sections/collection.js";
-import { flakyRows, flakySection, tracerInducedRows } from "../../../src/report/sections/pipeline.js";
+import {
+  collectionLines,
+  collectionOverviewSection,
+  collectionProgramsSection,
+  collectionRows,
+} from "../../../src/report/sections/collection.js";
+import { flakyRows, flakySection, tracerInducedRows } from "../../../src/report/sections/leakTables.js";
 
 const FLAKY: FlakyFinding = {
   program: "shop",
@@ -157,8 +162,10 @@ describe("collectionOverviewSection", () => {
     expect(section.markdown()).toContain(
       "run `schedlab run`, or `schedlab train` then `schedlab eval`, on this database",
     );
-    expect(section.html()).toContain("<td>exhausted, 3.1 s of 3.0 s</td>");
     expect(section.json()).toMatchObject({ evaluation: null, collection: COLLECTION });
+    // the table per program ends the page, so the bugs come right after the overview
+    expect(section.html()).not.toContain("<table");
+    expect(collectionProgramsSection(COLLECTION, ANALYSIS).html()).toContain("<td>exhausted, 3.1 s of 3.0 s</td>");
   });
 });
 
