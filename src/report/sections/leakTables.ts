@@ -196,7 +196,7 @@ export function flakyRows(flaky: LeakAnalysis["flaky"]): string[][] {
     `${f.runsFailed} / ${f.runsPassed}`,
     String(f.plainRunsFailed),
     f.strategies.join(", "),
-    f.message.split("\n")[0] ?? "",
+    f.summary,
     f.replay,
   ]);
 }

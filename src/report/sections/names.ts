@@ -1,14 +1,20 @@
 // Short names of functions and sites for the leak tables and bug views: the last path
 // component, so a row stays readable ("pkg/x.(*T).run" → "x.(*T).run").
 
-import { MISSING } from "../../core/index.js";
+import { MISSING, shortFunction } from "../../core/index.js";
 
-/** The last path component of each word of a function or site: "pkg/x.(*T).run /a/b/x.go:3" → "x.(*T).run x.go:3". */
+/**
+ * Each word of a function or site shortened: a function named by its package as Go names it
+ * (shortFunction: "pkg/x.(*T).run" → "x.(*T).run", "github.com/a/ring/v2.(*Ring).send" →
+ * "ring.(*Ring).send"), a file path by its base name ("/a/b/x.go:3" → "x.go:3").
+ */
 export function shortName(text: string | null): string {
   if (text === null) return MISSING;
   return text
     .split(" ")
-    .map((part) => part.slice(part.lastIndexOf("/") + 1))
+    .map((part) =>
+      /\.go:\d+$/.test(part) || !part.includes(".") ? part.slice(part.lastIndexOf("/") + 1) : shortFunction(part),
+    )
     .join(" ");
 }
 
