@@ -3,3 +3,5 @@ export { barChart, type BarChartInput, type BarSeries } from "./barChart.js";
 export { heatmap, heatColor, type HeatmapInput } from "./heatmap.js";
 export { scatterPlot, type ScatterInput, type ScatterPoint } from "./scatterPlot.js";
 export { reliabilityDiagram, type ReliabilityInput, type ReliabilityBinData } from "./reliabilityDiagram.js";
+export { waitForGraphSvg } from "./waitForGraph.js";
+export { timelineSvg, formatNs } from "./timeline.js";
