@@ -8,8 +8,7 @@ import type { GoroutineRecord, LockOp } from "../core/index.js";
 import { goroutineLabel, isLeakReason, runWasCut, type RunEnd } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { forEachGoroutineRecord, lastRunRecord, loadRunGoroutines, SummaryOnlyRunError } from "../trace/index.js";
-import type { BugReport, LeakAnalysis } from "./from-database.js";
-import { waitForGraph } from "./wait-for-graph.js";
+import { waitForGraph, type PicturedBug, type PicturedFinding } from "./wait-for-graph.js";
 
 /** A goroutine's state over a segment: sleeping, network and other non-leak waits are "waiting". */
 export type LaneState = "running" | "runnable" | "blocked" | "waiting" | "syscall";
@@ -138,9 +137,14 @@ export function timelineFold(ids: ReadonlyMap<number, string>, members: Readonly
     }
     return l;
   };
+  // A segment in the same state as the one before it (a GC preemption, a wake-up before the
+  // goroutine ran) extends that one: a lane holds state changes, not records.
   const close = (l: LaneFold, at: number): void => {
-    if (l.state !== null && at > l.since)
-      l.segments.push({ state: l.state, startNs: l.since, endNs: at, reason: l.reason });
+    if (l.state === null || at <= l.since) return;
+    const last = l.segments[l.segments.length - 1];
+    if (last !== undefined && last.state === l.state && last.reason === l.reason && last.endNs === l.since)
+      l.segments[l.segments.length - 1] = { ...last, endNs: at };
+    else l.segments.push({ state: l.state, startNs: l.since, endNs: at, reason: l.reason });
   };
   return {
     add(record: GoroutineRecord): void {
@@ -199,13 +203,13 @@ export function timelineFold(ids: ReadonlyMap<number, string>, members: Readonly
  * its width, at least `padFraction` of the span); what lies between two kept windows is a gap.
  * The ends of the span are always kept, so the lanes' first and last states show.
  *
- * @example compressTime([10, 12, 990], 0, 1000) → kept [0, 20], gap [20, 988], kept [988, 1000]
+ * @example compressTime([10, 12, 990], 0, 1000) → kept [0, 16], gap [16, 986], kept [986, 1000]
  */
 export function compressTime(
   moments: readonly number[],
   startNs: number,
   endNs: number,
-  joinFraction = 0.05,
+  joinFraction = 0.2,
   padFraction = 0.004,
 ): TimeWindow[] {
   const span = endNs - startNs;
@@ -246,8 +250,8 @@ export function compressTime(
  */
 export function bugTimeline(
   db: SchedlabDatabase,
-  bug: BugReport,
-  analysis: Pick<LeakAnalysis, "findings">,
+  bug: PicturedBug,
+  analysis: { readonly findings: readonly PicturedFinding[] },
 ): BugTimeline {
   const title = `${bug.program}${bug.test === null ? "" : ` ${bug.test}`}`;
   const runId = bug.explained?.explanation.runId ?? bug.runIds[0] ?? null;

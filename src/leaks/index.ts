@@ -159,6 +159,8 @@ export {
   type LockNode,
   type GraphEdge,
   type EdgeBasis,
+  type PicturedBug,
+  type PicturedFinding,
 } from "./wait-for-graph.js";
 export {
   bugTimeline,

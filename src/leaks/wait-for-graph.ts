@@ -12,7 +12,7 @@ import {
   type PotentialDeadlock,
   type WaitForBasis,
 } from "../model/index.js";
-import type { BugReport, LeakAnalysis } from "./from-database.js";
+import type { BugReport } from "./from-database.js";
 import { evidenceText } from "./format.js";
 import type { LeakFinding } from "./types.js";
 
@@ -35,7 +35,7 @@ export interface GoroutineNode {
 /** A lock the explanation knows: named by where its holder took it (lock addresses differ between runs). */
 export interface LockNode {
   readonly kind: "lock";
-  /** "lock@<site>" of its acquisition. */
+  /** "lock@<site of its acquisition>@<holder>". */
   readonly id: string;
   readonly label: string;
   readonly site: string | null;
@@ -73,10 +73,19 @@ export interface WaitForGraph {
   readonly note: string | null;
 }
 
+/** What the graph reads of a bug. */
+export type PicturedBug = Pick<
+  BugReport,
+  "program" | "test" | "kind" | "verdict" | "why" | "evidence" | "goroutines" | "explained" | "runIds"
+>;
+
+/** What the graph reads of a finding: where its goroutine blocks, on what, and why. */
+export type PicturedFinding = Pick<LeakFinding, "program" | "goroutine" | "blockingSite" | "wait" | "explanation">;
+
 /** The explanation of each of the bug's goroutines that has one, in the bug's order. */
 export function memberExplanations(
-  bug: BugReport,
-  findings: readonly LeakFinding[],
+  bug: PicturedBug,
+  findings: readonly PicturedFinding[],
 ): { readonly goroutine: string; readonly explanation: Explanation }[] {
   const byGoroutine = new Map(
     findings.filter((f) => f.program === bug.program).map((f) => [f.goroutine, f.explanation] as const),
@@ -88,9 +97,12 @@ export function memberExplanations(
   });
 }
 
-/** The node id of a lock its holder took at `site`. */
-function lockId(site: string | null): string {
-  return `lock@${site ?? "?"}`;
+/**
+ * The node id of the lock `holder` took at `site`: lock addresses differ between runs, and two
+ * goroutines may take two different locks at one line (an AB-BA transfer), so the holder is part of the name.
+ */
+function lockId(holder: string, site: string | null): string {
+  return `lock@${site ?? "?"}@${holder}`;
 }
 
 /**
@@ -99,7 +111,10 @@ function lockId(site: string | null): string {
  * took the lock, a holds edge to that lock), every step of a cycle one to the next; the cycle
  * drawn as such is the bug's explained cycle, else the first member's that has one.
  */
-export function waitForGraph(bug: BugReport, analysis: Pick<LeakAnalysis, "findings">): WaitForGraph {
+export function waitForGraph(
+  bug: PicturedBug,
+  analysis: { readonly findings: readonly PicturedFinding[] },
+): WaitForGraph {
   const findings = new Map(
     analysis.findings.filter((f) => f.program === bug.program).map((f) => [f.goroutine, f] as const),
   );
@@ -142,7 +157,7 @@ export function waitForGraph(bug: BugReport, analysis: Pick<LeakAnalysis, "findi
         });
       addEdge({ kind: "waits-for", from: goroutine, to: w.goroutine, basis: w.basis, label: explanation.wait });
       if (w.basis === "holds-lock" && w.tookLockAt !== null) {
-        const lock = lockId(w.tookLockAt);
+        const lock = lockId(w.goroutine, w.tookLockAt);
         if (!nodes.has(lock))
           nodes.set(lock, {
             kind: "lock",
@@ -189,6 +204,11 @@ export function waitForGraph(bug: BugReport, analysis: Pick<LeakAnalysis, "findi
   };
 }
 
+/** The call that takes a lock in `mode` ("w" or "r", OrderStep.modes). */
+function lockCall(mode: string | undefined): string {
+  return mode === "r" ? "RLock" : "Lock";
+}
+
 /**
  * The graph of a potential deadlock: for a lock-order inversion, goroutine i holds lock i
  * (taken at its heldAt) and waits for lock i+1, the one the next goroutine holds; for a
@@ -202,40 +222,41 @@ export function potentialDeadlockGraph(p: PotentialDeadlock): WaitForGraph {
     if (!nodes.has(id))
       nodes.set(id, { kind: "goroutine", id, label: goroutineLabel(id), site, wait, state: "unknown", member: true });
   };
-  const lock = (site: string | null): string => {
-    const id = lockId(site);
+  const lock = (holder: string, site: string | null): string => {
+    const id = lockId(holder, site);
     if (!nodes.has(id)) nodes.set(id, { kind: "lock", id, label: `lock taken at ${siteLine(site)}`, site });
     return id;
   };
   let cycle: string[];
   if (p.pattern === "lock-order") {
     // Each step holds the lock the previous step asks for: name a lock by its holder's acquisition.
-    const held = p.steps.map((s) => lock(s.heldAt));
+    const held = p.steps.map((s) => lock(s.goroutine, s.heldAt));
     cycle = [];
     p.steps.forEach((s, i) => {
       const asked = held[(i + 1) % held.length];
-      goroutine(s.goroutine, s.takenAt, `Lock at ${siteLine(s.takenAt)}`);
-      edges.push({ kind: "holds", from: s.goroutine, to: held[i], basis: "lock-order", label: s.modes[0] ?? null });
-      edges.push({ kind: "waits-for", from: s.goroutine, to: asked, basis: "lock-order", label: s.modes[1] ?? null });
+      const wants = lockCall(s.modes[1]);
+      goroutine(s.goroutine, s.takenAt, wants);
+      edges.push({ kind: "holds", from: s.goroutine, to: held[i], basis: "lock-order", label: lockCall(s.modes[0]) });
+      edges.push({ kind: "waits-for", from: s.goroutine, to: asked, basis: "lock-order", label: wants });
       cycle.push(s.goroutine, asked);
     });
   } else {
     const [s] = p.steps;
-    const held = lock(s.heldAt);
+    const held = lock(s.goroutine, s.heldAt);
     const writer = `writer@${p.writerAt ?? "?"}`;
-    goroutine(s.goroutine, s.takenAt, `RLock at ${siteLine(s.takenAt)}`);
+    goroutine(s.goroutine, s.takenAt, "RLock");
     nodes.set(writer, {
       kind: "goroutine",
       id: writer,
       label: "a writer",
       site: p.writerAt,
-      wait: `Lock at ${siteLine(p.writerAt)}`,
+      wait: "Lock",
       state: "unknown",
       member: false,
     });
-    edges.push({ kind: "holds", from: s.goroutine, to: held, basis: "lock-order", label: "r" });
-    edges.push({ kind: "waits-for", from: writer, to: held, basis: "lock-order", label: "w" });
-    edges.push({ kind: "waits-for", from: s.goroutine, to: writer, basis: "queued-writer", label: "r" });
+    edges.push({ kind: "holds", from: s.goroutine, to: held, basis: "lock-order", label: "RLock" });
+    edges.push({ kind: "waits-for", from: writer, to: held, basis: "lock-order", label: "Lock" });
+    edges.push({ kind: "waits-for", from: s.goroutine, to: writer, basis: "queued-writer", label: "RLock" });
     cycle = [s.goroutine, writer, held];
   }
   return {

@@ -71,8 +71,8 @@ describe("pictures of the labelled bugs of the kernels and realcode", () => {
           expectedEdges.add(`waits-for ${f.goroutine} ${w.goroutine}`);
           expectedNodes.add(w.goroutine);
           if (w.basis === "holds-lock" && w.tookLockAt !== null) {
-            expectedEdges.add(`holds ${w.goroutine} lock@${w.tookLockAt}`);
-            expectedNodes.add(`lock@${w.tookLockAt}`);
+            expectedEdges.add(`holds ${w.goroutine} lock@${w.tookLockAt}@${w.goroutine}`);
+            expectedNodes.add(`lock@${w.tookLockAt}@${w.goroutine}`);
           }
         }
         (e.cycle ?? []).forEach((step, i, steps) => {

@@ -8,13 +8,15 @@ import { siteLine } from "../../model/index.js";
 import { escapeXml } from "../escape.js";
 import { clip, line, pathData, px, svgRoot, text, wrapText } from "./elements.js";
 
-const NODE_WIDTH = 196;
+const NODE_WIDTH = 206;
 const NODE_HEIGHT = 36;
 const COLUMN_GAP = 70;
 const ROW_GAP = 22;
 const MARGIN = 16;
+/** Between the centres of a two-goroutine cycle's nodes, one above the other. */
+const TWO_CYCLE_GAP = 130;
 /** Characters of 10.5 px text that fit in a node. */
-const NODE_CHARS = 30;
+const NODE_CHARS = 31;
 
 interface Box {
   readonly x: number;
@@ -38,7 +40,7 @@ function nodeStyle(node: GraphNode): { stroke: string; fill: string; dash: boole
 
 /** The second line of a node: where and on what it waits, or its state. */
 function nodeDetail(node: GraphNode): string {
-  if (node.kind === "lock") return "lock";
+  if (node.kind === "lock") return node.site === null ? "" : `taken at ${siteLine(node.site)}`;
   if (node.state === "ended") return "ended";
   if (node.wait !== null && node.site !== null) return `${node.wait} at ${siteLine(node.site)}`;
   if (node.wait !== null) return node.wait;
@@ -46,28 +48,40 @@ function nodeDetail(node: GraphNode): string {
 }
 
 /**
- * Columns of the nodes that are not on the cycle, by the longest path from a node nothing
- * waits for (the cycle counts as one node); the cycle's column is that of its earliest member.
+ * Columns of the nodes: breadth-first layers from the nodes nothing waits for (the cycle
+ * counting as one node, and the first layer when every node is waited for), so a wait-for
+ * loop beside the cycle cannot push a node anywhere odd; what no layer reaches starts a new one.
  */
 function ranks(graph: WaitForGraph): Map<string, number> {
   const onCycle = new Set(graph.cycle ?? []);
   const unit = (id: string): string => (onCycle.has(id) ? "\u0000cycle" : id);
-  const rank = new Map<string, number>(graph.nodes.map((n) => [unit(n.id), 0]));
-  // Longest paths by relaxation, bounded by the node count so a second loop cannot run forever.
-  for (let round = 0; round < graph.nodes.length; round++) {
-    let changed = false;
-    for (const e of graph.edges) {
-      const from = unit(e.from);
-      const to = unit(e.to);
-      if (from === to) continue;
-      const next = (rank.get(from) ?? 0) + 1;
-      if (next > (rank.get(to) ?? 0)) {
-        rank.set(to, next);
-        changed = true;
-      }
-    }
-    if (!changed) break;
+  const units = [...new Set(graph.nodes.map((n) => unit(n.id)))];
+  const next = new Map<string, string[]>(units.map((u) => [u, []]));
+  const waitedFor = new Set<string>();
+  for (const e of graph.edges) {
+    const [from, to] = [unit(e.from), unit(e.to)];
+    if (from === to) continue;
+    next.get(from)?.push(to);
+    waitedFor.add(to);
   }
+  const rank = new Map<string, number>();
+  const layer = (starts: readonly string[], from: number): void => {
+    let frontier = starts.filter((u) => !rank.has(u));
+    for (const u of frontier) rank.set(u, from);
+    for (let depth = from + 1; frontier.length > 0; depth++) {
+      const reached: string[] = [];
+      for (const u of frontier)
+        for (const v of next.get(u) ?? [])
+          if (!rank.has(v)) {
+            rank.set(v, depth);
+            reached.push(v);
+          }
+      frontier = reached;
+    }
+  };
+  const roots = units.filter((u) => !waitedFor.has(u));
+  layer(roots.length > 0 ? roots : onCycle.size > 0 ? ["\u0000cycle"] : units.slice(0, 1), 0);
+  for (const u of units) if (!rank.has(u)) layer([u], 0);
   return new Map(graph.nodes.map((n) => [n.id, rank.get(unit(n.id)) ?? 0]));
 }
 
@@ -87,26 +101,34 @@ function layout(graph: WaitForGraph): { at: Map<string, Box>; width: number; hei
     cycle.length === 0
       ? 0
       : cycle.length <= 2
-        ? (NODE_WIDTH + 90) / 2
+        ? TWO_CYCLE_GAP / 2
         : (NODE_WIDTH + 60) / (2 * Math.sin(Math.PI / cycle.length));
-  const cycleWidth = cycle.length === 0 ? 0 : 2 * radius + NODE_WIDTH;
-  const cycleHeight = cycle.length === 0 ? 0 : (cycle.length <= 2 ? 0 : 2 * radius) + NODE_HEIGHT;
+  const cycleWidth = cycle.length === 0 ? 0 : cycle.length <= 2 ? NODE_WIDTH : 2 * radius + NODE_WIDTH;
+  const cycleHeight = cycle.length === 0 ? 0 : 2 * radius + NODE_HEIGHT;
   const maxRank = Math.max(cycleRank, ...columns.keys(), 0);
   const heightOf = (ids: readonly string[]): number => ids.length * NODE_HEIGHT + (ids.length - 1) * ROW_GAP;
   let height = cycleHeight;
   for (const ids of columns.values()) height = Math.max(height, heightOf(ids));
   const at = new Map<string, Box>();
   let x = MARGIN;
+  // A column's nodes in the order of the mean height of the nodes pointing at them, so edges cross less.
+  const meanSourceY = (id: string): number => {
+    const ys = graph.edges.filter((e) => e.to === id && at.has(e.from)).map((e) => (at.get(e.from) as Box).y);
+    return ys.length === 0 ? Infinity : ys.reduce((a, b) => a + b, 0) / ys.length;
+  };
   for (let r = 0; r <= maxRank; r++) {
-    const ids = columns.get(r) ?? [];
+    const ids = [...(columns.get(r) ?? [])]
+      .map((id, i) => ({ id, i, y: meanSourceY(id) }))
+      .sort((a, b) => (a.y === b.y ? a.i - b.i : a.y - b.y))
+      .map((e) => e.id);
     const hasCycle = r === cycleRank;
     const columnWidth = Math.max(ids.length > 0 ? NODE_WIDTH : 0, hasCycle ? cycleWidth : 0);
     if (columnWidth === 0) continue;
     const centre = x + columnWidth / 2;
     if (hasCycle) {
-      // The cycle clockwise from the top (two nodes: side by side), its own nodes only.
+      // The cycle clockwise from the top (two nodes: one above the other, so both reach the next column).
       cycle.forEach((id, i) => {
-        const angle = cycle.length <= 2 ? Math.PI * (1 - i) : -Math.PI / 2 + (2 * Math.PI * i) / cycle.length;
+        const angle = -Math.PI / 2 + (2 * Math.PI * i) / cycle.length;
         at.set(id, { x: centre + radius * Math.cos(angle), y: MARGIN + height / 2 + radius * Math.sin(angle) });
       });
       // Other nodes of the same rank go below the circle.
@@ -172,9 +194,11 @@ function drawEdge(
     [end.x - 9 * ux - 4 * uy, end.y - 9 * uy + 4 * ux],
     [end.x - 9 * ux + 4 * uy, end.y - 9 * uy - 4 * ux],
   ]);
+  // The caption of one of a pair of opposite edges goes on its own side of it.
   const mid = { x: (start.x + end.x) / 2 + nx, y: (start.y + end.y) / 2 + ny };
+  const anchor = !reverse || Math.abs(nx) < 1 ? "middle" : nx > 0 ? "start" : "end";
   // A caption only where the arrow has room for it; the tooltip always says it.
-  const room = Math.hypot(end.x - start.x, end.y - start.y) > 90;
+  const room = Math.hypot(end.x - start.x, end.y - start.y) > 70;
   const caption = !room ? "" : edge.kind === "holds" ? "holds" : (edge.label ?? "");
   return (
     `<g data-edge-from="${escapeXml(edge.from)}" data-edge-to="${escapeXml(edge.to)}" ` +
@@ -184,7 +208,7 @@ function drawEdge(
     `<path d="${head}" fill="${stroke}"/>` +
     (caption === ""
       ? ""
-      : `<text x="${px(mid.x)}" y="${px(mid.y - 3)}" font-size="9.5" text-anchor="middle" fill="${stroke}" ` +
+      : `<text x="${px(mid.x + nx / 2)}" y="${px(mid.y - 3 + ny / 2)}" font-size="9.5" text-anchor="${anchor}" fill="${stroke}" ` +
         `stroke="#fff" stroke-width="3" paint-order="stroke">${escapeXml(caption)}</text>`) +
     `</g>`
   );
@@ -206,13 +230,17 @@ function drawNode(node: GraphNode, box: Box, cycleIndex: number): string {
     `<rect x="${px(left)}" y="${px(top)}" width="${NODE_WIDTH}" height="${NODE_HEIGHT}" rx="${node.kind === "lock" ? 14 : 4}" ` +
     `fill="${style.fill}" stroke="${style.stroke}"${style.dash ? ' stroke-dasharray="4 3"' : ""}` +
     `${node.kind === "goroutine" && node.member ? ' stroke-width="2"' : ""}/>` +
-    text(box.x, top + 14, clip(node.label, NODE_CHARS, "end"), {
+    text(box.x, top + 14, node.kind === "lock" ? "lock" : clip(node.label, NODE_CHARS, "end"), {
       anchor: "middle",
       size: 11,
       weight: 600,
       fill: style.ink,
     }) +
-    text(box.x, top + 28, clip(nodeDetail(node), NODE_CHARS + 4), { anchor: "middle", size: 9.5, fill: style.ink }) +
+    text(box.x, top + 28, clip(nodeDetail(node), NODE_CHARS + 6, "end"), {
+      anchor: "middle",
+      size: 9.5,
+      fill: style.ink,
+    }) +
     `</g>`
   );
 }
