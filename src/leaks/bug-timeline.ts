@@ -5,7 +5,7 @@
 // and the compression are pure; bugTimeline streams one run's records of those goroutines only.
 
 import type { GoroutineRecord, LockOp } from "../core/index.js";
-import { goroutineLabel, isLeakReason, runWasCut, type RunEnd } from "../model/index.js";
+import { goroutineLabel, initialState, isLeakReason, runWasCut, type RunEnd } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { forEachGoroutineRecord, lastRunRecord, loadRunGoroutines, SummaryOnlyRunError } from "../trace/index.js";
 import { waitForGraph, type PicturedBug, type PicturedFinding } from "./wait-for-graph.js";
@@ -112,13 +112,7 @@ function stateAfter(record: GoroutineRecord): LaneState | null {
     case "GoEnd":
       return null;
     case "Initial":
-      return /wait/i.test(record.reason)
-        ? "waiting"
-        : /syscall/i.test(record.reason)
-          ? "syscall"
-          : /running/i.test(record.reason)
-            ? "running"
-            : "runnable";
+      return initialState(record.reason);
   }
 }
 
