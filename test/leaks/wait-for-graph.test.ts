@@ -135,6 +135,22 @@ describe("waitForGraph", () => {
     expect(waitForGraphSvg(graph)).toBe(svg);
   });
 
+  test("a goroutine that waits for a lock it holds itself is a loop on its own node, and its own cycle", () => {
+    const self = explanation(
+      [waitFor(ROOT, { basis: "holds-lock", tookLockAt: "cache.Get c.go:39" })],
+      [{ goroutine: ROOT, site: "cache.refresh c.go:50", calledFrom: null, wait: "Mutex.Lock" }],
+    );
+    const g = waitForGraph(bug([ROOT], { goroutine: ROOT, explanation: self }), { findings: [finding(ROOT, self)] });
+    expect(g.cycle).toEqual([ROOT]);
+    const svg = waitForGraphSvg(g);
+    expect(svgEdges(svg).map((e) => `${e.kind} ${e.from} ${e.to}`)).toEqual([
+      `waits-for ${ROOT} ${ROOT}`,
+      `holds ${ROOT} lock@cache.Get c.go:39@${ROOT}`,
+    ]);
+    const loop = /<g data-edge-from="TestBank" data-edge-to="TestBank"[\s\S]*?<\/g>/.exec(svg)?.[0] ?? "";
+    expect(loop).toMatch(/<path d="M[\d.]+ [\d.]+C/);
+  });
+
   test("names are escaped in attributes and text", () => {
     const odd = 'Test<"x">/main.f@a.go:1#0';
     const g = waitForGraph(bug([odd], null), { findings: [] });

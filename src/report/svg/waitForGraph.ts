@@ -15,6 +15,8 @@ const ROW_GAP = 22;
 const MARGIN = 16;
 /** Between the centres of a two-goroutine cycle's nodes, one above the other. */
 const TWO_CYCLE_GAP = 130;
+/** How high a goroutine's wait for itself loops above its box. */
+const SELF_LOOP = 30;
 /** Characters of 10.5 px text that fit in a node. */
 const NODE_CHARS = 31;
 
@@ -168,6 +170,22 @@ function edgeText(edge: GraphEdge, label: (id: string) => string): string {
     : `${label(edge.from)} waits for ${label(edge.to)}${edge.label === null ? "" : ` in ${edge.label}`} (${basis})`;
 }
 
+/** A goroutine waiting for itself (a lock it holds): a loop over the right of its box, its arrow coming back down. */
+function selfLoop(box: Box, stroke: string, caption: string | null): string {
+  const top = box.y - NODE_HEIGHT / 2;
+  const [x1, x2] = [box.x + 30, box.x + 80];
+  const loop = `M${px(x1)} ${px(top)}C${px(x1)} ${px(top - SELF_LOOP)} ${px(x2)} ${px(top - SELF_LOOP)} ${px(x2)} ${px(top - 8)}`;
+  const head = pathData([
+    [x2, top],
+    [x2 - 4, top - 9],
+    [x2 + 4, top - 9],
+  ]);
+  return (
+    `<path d="${loop}" fill="none" stroke="${stroke}" stroke-width="2"/><path d="${head}" fill="${stroke}"/>` +
+    (caption === null ? "" : text(x2 + 8, top - SELF_LOOP / 2, caption, { size: 9.5, fill: stroke }))
+  );
+}
+
 function drawEdge(
   edge: GraphEdge,
   at: ReadonlyMap<string, Box>,
@@ -178,6 +196,11 @@ function drawEdge(
   const a = at.get(edge.from);
   const b = at.get(edge.to);
   if (a === undefined || b === undefined) return "";
+  const stroke = edge.kind === "holds" ? "#0969da" : inCycle ? "#cf222e" : "#57606a";
+  const open =
+    `<g data-edge-from="${escapeXml(edge.from)}" data-edge-to="${escapeXml(edge.to)}" ` +
+    `data-edge-kind="${edge.kind}" data-basis="${edge.basis}"><title>${escapeXml(tooltip)}</title>`;
+  if (edge.from === edge.to) return open + selfLoop(a, stroke, edge.label) + "</g>";
   // Two edges between the same pair, one each way: shift both sideways so both show.
   const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
   const nx = reverse ? (-(b.y - a.y) / length) * 7 : 0;
@@ -186,7 +209,6 @@ function drawEdge(
   const end = border({ x: b.x + nx, y: b.y + ny }, a.x + nx, a.y + ny);
   const ux = (end.x - start.x) / (Math.hypot(end.x - start.x, end.y - start.y) || 1);
   const uy = (end.y - start.y) / (Math.hypot(end.x - start.x, end.y - start.y) || 1);
-  const stroke = edge.kind === "holds" ? "#0969da" : inCycle ? "#cf222e" : "#57606a";
   const dash = edge.kind === "holds" ? ' stroke-dasharray="5 3"' : "";
   // An arrowhead drawn as a path, not a <marker>: ids would clash between the pictures of one page.
   const head = pathData([
@@ -201,9 +223,7 @@ function drawEdge(
   const room = Math.hypot(end.x - start.x, end.y - start.y) > 70;
   const caption = !room ? "" : edge.kind === "holds" ? "holds" : (edge.label ?? "");
   return (
-    `<g data-edge-from="${escapeXml(edge.from)}" data-edge-to="${escapeXml(edge.to)}" ` +
-    `data-edge-kind="${edge.kind}" data-basis="${edge.basis}">` +
-    `<title>${escapeXml(tooltip)}</title>` +
+    open +
     line(start.x, start.y, end.x - 8 * ux, end.y - 8 * uy, stroke, ` stroke-width="${inCycle ? 2 : 1.3}"${dash}`) +
     `<path d="${head}" fill="${stroke}"/>` +
     (caption === ""
@@ -269,7 +289,7 @@ export function waitForGraphSvg(graph: WaitForGraph): string {
   };
   const legend = wrapText(LEGEND, Math.floor((width - 2 * MARGIN) / 5.2));
   const parts = legend.map((l, i) => text(MARGIN, 14 + 12 * i, l, { size: 9.5, fill: "#59636e" }));
-  const top = 12 * legend.length + 6;
+  const top = 12 * legend.length + 6 + (graph.edges.some((e) => e.from === e.to) ? SELF_LOOP : 0);
   const shifted = new Map([...at].map(([id, b]) => [id, { x: b.x + offset, y: b.y + top }]));
   for (const e of graph.edges)
     parts.push(drawEdge(e, shifted, pairs.has(`${e.to}\u0000${e.from}`), cycleEdge(e), edgeText(e, label)));
