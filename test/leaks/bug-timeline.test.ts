@@ -196,3 +196,30 @@ describe("bugTimeline over a database", () => {
     expect(timelineSvg(absent)).toContain(`Not in run ${runId}: other.`);
   });
 });
+
+describe("timelineSvg", () => {
+  test("a goroutine that switched ten thousand times draws a few rectangles, in the state it spent most time in", () => {
+    const segments = Array.from({ length: 10_000 }, (_, i) => ({
+      state: i % 2 === 0 ? ("running" as const) : ("runnable" as const),
+      startNs: i * 10,
+      endNs: i * 10 + (i % 2 === 0 ? 7 : 3),
+      reason: "",
+    })).map((s, i, all) => ({ ...s, endNs: i + 1 < all.length ? all[i + 1].startNs : s.endNs }));
+    const svg = timelineSvg({
+      title: "busy",
+      program: "p",
+      runId: 1,
+      startNs: 0,
+      endNs: 100_000,
+      lanes: [{ goroutine: "g", gid: 1, label: "g", member: true, segments, lastBlock: null, endedNs: null }],
+      marks: [],
+      windows: [{ startNs: 0, endNs: 100_000, gap: false }],
+      note: null,
+    });
+    const lane = /<g data-lane="g"[\s\S]*?<\/g>/.exec(svg)?.[0] ?? "";
+    const rects = lane.match(/<rect /g) ?? [];
+    expect(rects.length).toBe(1);
+    expect(lane).toContain("mostly running (10000 segments)");
+    expect(svg.length).toBeLessThan(6_000);
+  });
+});

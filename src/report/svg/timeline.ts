@@ -67,33 +67,69 @@ function timeScale(windows: readonly TimeWindow[], left: number): (t: number) =>
   };
 }
 
+interface LaneRect {
+  state: LaneState;
+  x1: number;
+  x2: number;
+  reason: string;
+  startNs: number;
+  endNs: number;
+  /** Segments drawn as this one rectangle: more than one when they were narrower than a pixel. */
+  segments: number;
+}
+
 /**
- * A lane's segments as rectangles at least a pixel wide: a segment that would start inside the
- * previous rectangle's pixel is left out (or extends it, in the same state), so a lane never
- * draws more rectangles than it has pixels, however often the goroutine switched.
+ * A lane's segments as rectangles at least a pixel wide. Adjacent segments narrower than a
+ * pixel are one rectangle in the state they spent the most time in, so a goroutine that
+ * switched a million times draws a handful of rectangles, never more than its lane has pixels.
  */
 function laneRects(lane: TimelineLane, x: (t: number) => number, y: number): string {
-  const merged: { state: LaneState; x1: number; x2: number; reason: string; startNs: number; endNs: number }[] = [];
+  const rects: LaneRect[] = [];
+  const place = (r: LaneRect): void => {
+    const last = rects[rects.length - 1];
+    if (last !== undefined && last.state === r.state && last.reason === r.reason && r.x1 - last.x2 < 1) {
+      last.x2 = Math.max(last.x2, r.x2);
+      last.endNs = r.endNs;
+      last.segments += r.segments;
+      return;
+    }
+    const x1 = last === undefined ? r.x1 : Math.max(r.x1, last.x2);
+    if (r.x2 - x1 > 0.01 || last === undefined) rects.push({ ...r, x1, x2: Math.max(r.x2, x1 + 1) });
+  };
+  // Sub-pixel segments gathered: where they start and end, and the time spent in each state.
+  let mix: { x1: number; x2: number; startNs: number; endNs: number; time: Map<LaneState, number>; n: number } | null =
+    null;
+  const flush = (): void => {
+    if (mix === null) return;
+    const [state] = [...mix.time].reduce((a, b) => (b[1] > a[1] ? b : a));
+    place({ state, x1: mix.x1, x2: mix.x2, reason: "", startNs: mix.startNs, endNs: mix.endNs, segments: mix.n });
+    mix = null;
+  };
   for (const s of lane.segments) {
-    const x1 = x(s.startNs);
-    const x2 = x(s.endNs);
-    const last = merged[merged.length - 1];
-    if (last !== undefined && last.state === s.state && x1 - last.x2 < 1) {
-      last.x2 = Math.max(last.x2, x2);
-      last.endNs = s.endNs;
-    } else if (last !== undefined && x1 < last.x2) {
-      if (x2 > last.x2) merged.push({ ...s, x1: last.x2, x2: Math.max(x2, last.x2 + 1) });
-    } else merged.push({ ...s, x1, x2: Math.max(x2, x1 + 1) });
+    const [x1, x2] = [x(s.startNs), x(s.endNs)];
+    if (x2 - x1 >= 1) {
+      flush();
+      place({ ...s, x1, x2, segments: 1 });
+      continue;
+    }
+    if (mix !== null && x1 - mix.x2 >= 1) flush();
+    mix ??= { x1, x2, startNs: s.startNs, endNs: s.endNs, time: new Map(), n: 0 };
+    mix.x2 = Math.max(mix.x2, x2);
+    mix.endNs = s.endNs;
+    mix.time.set(s.state, (mix.time.get(s.state) ?? 0) + (s.endNs - s.startNs));
+    mix.n++;
   }
-  return merged
-    .map((m) =>
+  flush();
+  return rects
+    .map((r) =>
       rect(
-        m.x1,
+        r.x1,
         y,
-        m.x2 - m.x1,
+        r.x2 - r.x1,
         LANE_HEIGHT,
-        STATE_COLOURS[m.state],
-        `${m.state}${m.reason === "" ? "" : ` (${m.reason})`} ${formatNs(m.startNs)} – ${formatNs(m.endNs)}`,
+        STATE_COLOURS[r.state],
+        (r.segments > 1 ? `mostly ${r.state} (${r.segments} segments)` : `${r.state}`) +
+          `${r.reason === "" ? "" : ` (${r.reason})`} ${formatNs(r.startNs)} – ${formatNs(r.endNs)}`,
       ),
     )
     .join("");
