@@ -128,14 +128,16 @@ export function waitForGraph(
   const explanationOf = new Map(explained.map((e) => [e.goroutine, e.explanation]));
   for (const goroutine of bug.goroutines) {
     const finding = findings.get(goroutine);
-    const blocked = explanationOf.has(goroutine);
+    const explanation = explanationOf.get(goroutine);
+    // Where its explanation's run left it (the top frame of its stack there), which the finding's
+    // most frequent site may not be when the schedule decides where it blocks.
     nodes.set(goroutine, {
       kind: "goroutine",
       id: goroutine,
       label: goroutineLabel(goroutine),
-      site: finding?.blockingSite ?? null,
-      wait: finding?.wait ?? explanationOf.get(goroutine)?.wait ?? null,
-      state: blocked ? "blocked" : "unknown",
+      site: explanation?.stack[0] ?? finding?.blockingSite ?? null,
+      wait: explanation?.wait ?? finding?.wait ?? null,
+      state: explanation !== undefined ? "blocked" : "unknown",
       member: true,
     });
   }
