@@ -153,3 +153,28 @@ export {
 export { ciResults, ruleId, severityOf, CI_RULES, type CiResult, type CiSeverity } from "./ci-results.js";
 export { countedItems, raceFingerprint, flakyFingerprint, type CountedItem, type CountedKind } from "./fingerprints.js";
 export { defaultRepoRoot } from "./source-paths.js";
+export {
+  waitForGraph,
+  potentialDeadlockGraph,
+  memberExplanations,
+  type WaitForGraph,
+  type GraphNode,
+  type GoroutineNode,
+  type LockNode,
+  type GraphEdge,
+  type EdgeBasis,
+  type PicturedBug,
+  type PicturedFinding,
+} from "./wait-for-graph.js";
+export {
+  bugTimeline,
+  timelineFold,
+  compressTime,
+  type BugTimeline,
+  type TimelineLane,
+  type LaneSegment,
+  type LaneState,
+  type LastBlock,
+  type TimelineMark,
+  type TimeWindow,
+} from "./bug-timeline.js";

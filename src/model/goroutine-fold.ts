@@ -70,6 +70,15 @@ function outsideWait(reason: OutlivingReason, record: GoroutineRecord, depth: nu
   };
 }
 
+/**
+ * The status an Initial record gives (its reason names the state when tracing began): a
+ * wait of unknown reason, or running, runnable or in a syscall.
+ */
+export function initialState(reason: string): "waiting" | "syscall" | "running" | "runnable" {
+  if (/wait/i.test(reason)) return "waiting";
+  return /syscall/i.test(reason) ? "syscall" : /running/i.test(reason) ? "running" : "runnable";
+}
+
 function applyRecord(track: Track, record: GoroutineRecord, depth: number): void {
   // Only an Initial record leaves a wait of unknown reason; any later record says more.
   track.initialWait = false;
@@ -131,17 +140,9 @@ function applyRecord(track: Track, record: GoroutineRecord, depth: number): void
       track.state = "ended";
       return;
     case "Initial":
-      // The status when tracing began: a wait of unknown reason, or running/runnable/syscall.
       track.wait = null;
-      if (/wait/i.test(record.reason)) {
-        track.state = "waiting";
-        track.initialWait = true;
-      } else
-        track.state = /syscall/i.test(record.reason)
-          ? "syscall"
-          : /running/i.test(record.reason)
-            ? "running"
-            : "runnable";
+      track.state = initialState(record.reason);
+      track.initialWait = track.state === "waiting";
       return;
   }
 }

@@ -1,7 +1,7 @@
 // The goroutine model: the state machine over a run's records and the one leak rule that
 // collect's per-run check, `schedlab leaks`, the report and the peers' comparison share.
 export * from "./types.js";
-export { blockKey, runStateFold, runGoroutineStates, type RunStateFold } from "./goroutine-fold.js";
+export { blockKey, initialState, runStateFold, runGoroutineStates, type RunStateFold } from "./goroutine-fold.js";
 export {
   daemonParks,
   judgeProgram,

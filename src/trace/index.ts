@@ -16,6 +16,7 @@ export {
 export {
   countRunEvents,
   forEachRunRecord,
+  forEachGoroutineRecord,
   forEachRunRecordInChunks,
   iterateRunRecords,
   loadRunRecords,

@@ -147,6 +147,30 @@ export function forEachRunRecord(
   return n;
 }
 
+/**
+ * Streams the records and lock operations of some goroutines of a run (runtime ids `gids`),
+ * each in seq order, from one range scan of each table filtered by goroutine: a view of a few
+ * goroutines over a long run holds no more than the record at hand.
+ */
+export function forEachGoroutineRecord(
+  db: SchedlabDatabase,
+  runId: number,
+  gids: readonly number[],
+  visit: (record: GoroutineRecord) => void,
+  onLockOp: (op: LockOp) => void = () => {},
+): void {
+  requireEvents(db, runId);
+  const textOf = traceStrings(db);
+  const wanted = JSON.stringify([...new Set(gids)]);
+  const among = "AND gid IN (SELECT value FROM json_each(?))";
+  const records = `SELECT ${EVENT_COLUMNS} FROM event_records WHERE run_id = ? ${among} ORDER BY seq`;
+  for (const row of db.prepare(records).raw().iterate(runId, wanted) as IterableIterator<EventRow>)
+    visit(rowToRecord(textOf, row));
+  const ops = RUN_LOCK_OPS_SQL.replace("ORDER BY", `${among} ORDER BY`);
+  for (const row of db.prepare(ops).raw().iterate(runId, wanted) as IterableIterator<LockOpRow>)
+    onLockOp(rowToLockOp(textOf, row));
+}
+
 /** A run's lock ops from one range scan, handed to `onLockOp` as far as the records have come. */
 function lockOpFeed(
   db: SchedlabDatabase,

@@ -110,3 +110,35 @@ export function niceTicks(max: number, target = 5): number[] {
   for (let i = 0; i * step <= max + 1e-9; i++) ticks.push(Math.round(i * step * 1e9) / 1e9);
   return ticks;
 }
+
+/**
+ * `content` broken at spaces into lines of at most `chars` characters (a longer word stands on a line of its own).
+ *
+ * @example wrapText("a bb ccc", 4) → ["a bb", "ccc"]
+ */
+export function wrapText(content: string, chars: number): string[] {
+  const lines: string[] = [];
+  let current = "";
+  for (const word of content.split(/\s+/).filter((w) => w !== "")) {
+    if (current !== "" && current.length + 1 + word.length > chars) {
+      lines.push(current);
+      current = word;
+    } else current = current === "" ? word : `${current} ${word}`;
+  }
+  if (current !== "") lines.push(current);
+  return lines;
+}
+
+/**
+ * `content` cut to `chars` characters with an ellipsis, keeping its end (where a goroutine's
+ * name differs from its siblings': "….TestRing.func2") or its start.
+ */
+export function clip(content: string, chars: number, keep: "start" | "end" = "start"): string {
+  if (content.length <= chars) return content;
+  return keep === "end" ? `…${content.slice(content.length - chars + 1)}` : `${content.slice(0, chars - 1)}…`;
+}
+
+/** The `d` of a path through `points` (closed into a polygon unless `closed` is false). */
+export function pathData(points: readonly (readonly [number, number])[], closed = true): string {
+  return points.map(([x, y], i) => `${i === 0 ? "M" : "L"}${px(x)} ${px(y)}`).join("") + (closed ? "Z" : "");
+}

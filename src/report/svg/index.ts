@@ -5,3 +5,5 @@ export { scatterPlot, type ScatterInput, type ScatterPoint } from "./scatterPlot
 export { reliabilityDiagram, type ReliabilityInput, type ReliabilityBinData } from "./reliabilityDiagram.js";
 export { dotPlot, type DotMark, type DotPlotInput, type DotPlotRow } from "./dotPlot.js";
 export { reliabilityGrid, type ReliabilityGridInput, type ReliabilityPanel } from "./reliabilityGrid.js";
+export { waitForGraphSvg } from "./waitForGraph.js";
+export { timelineSvg, formatNs } from "./timeline.js";
