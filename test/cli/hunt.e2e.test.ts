@@ -293,11 +293,14 @@ describe("schedlab hunt ./... --run 'Test(A|B)' --tags integration --race", () =
       kind: "leak",
       program: "fetch",
       test: "TestB",
-      pictures: { graph: false, timeline: false },
+      pictures: { graph: true, timeline: true },
     });
     const svg = await runCli(["show", leak.fingerprint, "--db", db, "--svg", "graph"]);
-    expect(svg.code).toBe(1);
-    expect(svg.stderr).toContain(`no wait-for graph is available for bug ${leak.fingerprint}`);
+    expect(svg.code, svg.stderr).toBe(0);
+    expect(svg.stdout).toMatch(
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/,
+    );
+    expect(svg.stdout).toContain("data-node=");
     const unknown = await runCli(["show", "ffffffffffffffff", "--db", db]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("no bug of");

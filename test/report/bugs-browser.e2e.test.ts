@@ -12,13 +12,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { analyseLeaks } from "../../src/leaks/index.js";
-import {
-  bugEntries,
-  collectionReportSections,
-  writeReport,
-  type BugEntry,
-  type BugPictures,
-} from "../../src/report/index.js";
+import { bugEntries, collectionReportSections, writeReport, type BugEntry } from "../../src/report/index.js";
 import { openExistingDatabase } from "../../src/store/index.js";
 import { runCli } from "../helpers/cli.js";
 
@@ -34,20 +28,6 @@ const ARGS = [
   "--disable-sync",
 ];
 const CORPUS = fileURLToPath(new URL("../../go-programs/", import.meta.url));
-
-/**
- * A test input standing in for the wait-for graph and timeline renderers, which the report
- * takes through this hook: a small SVG per bug that names it, so the test sees the right one
- * rendered in the right view.
- */
-const TEST_PICTURES: BugPictures = {
-  graph: (f) =>
-    `<svg xmlns="http://www.w3.org/2000/svg" width="240" height="90" data-test-picture="graph ${f}">` +
-    `<rect x="1" y="1" width="238" height="88" fill="none" stroke="#59636e"/><text x="12" y="50">graph ${f}</text></svg>`,
-  timeline: (f) =>
-    `<svg xmlns="http://www.w3.org/2000/svg" width="420" height="60" data-test-picture="timeline ${f}">` +
-    `<rect x="10" y="20" width="300" height="16" fill="#0969da"/><text x="12" y="54">timeline ${f}</text></svg>`,
-};
 
 let root: string;
 let html: string;
@@ -75,7 +55,7 @@ beforeAll(async () => {
   try {
     const analysis = await analyseLeaks(store, { save: false });
     entries = bugEntries(analysis);
-    const sections = await collectionReportSections(store, { analysis, pictures: TEST_PICTURES });
+    const sections = await collectionReportSections(store, { analysis });
     html = writeReport(sections, join(root, "report"), {
       title: "schedlab report",
       generatedAt: new Date().toISOString(),
@@ -189,8 +169,8 @@ describe("the report of a collection with over 100 bugs, in a browser", () => {
     expect(box!.y).toBeGreaterThanOrEqual(0);
     expect(box!.y).toBeLessThan(900);
     for (const picture of ["graph", "timeline"]) {
-      const svg = view.locator(`figure.bug-${picture} svg`);
-      expect(await svg.getAttribute("data-test-picture")).toBe(`${picture} ${bug.fingerprint}`);
+      const svg = view.locator(`figure.bug-${picture} > svg`);
+      expect(await svg.locator(picture === "graph" ? "[data-node]" : "[data-last-block]").count()).toBeGreaterThan(0);
       const size = await svg.boundingBox();
       expect(size!.width).toBeGreaterThan(100);
       expect(size!.height).toBeGreaterThan(40);
