@@ -383,8 +383,9 @@ describe("schedlab eval and report on collected traces", () => {
     const html = readFileSync(join(out, "index.html"), "utf8");
     // latest run: the mixed run with the uniform predictor only
     expect((html.match(/<svg /g) ?? []).length).toBe(3 + 3);
-    // headline, family and program means, and entropy tables, no comparison table for one predictor, its per-event table, the run history
-    expect((html.match(/<table>/g) ?? []).length).toBe(3 + 0 + 1 + 1);
+    // headline, family and program means, and entropy tables, no comparison table for one predictor, its per-event
+    // and per-program entropy tables, the run history
+    expect((html.match(/<table>/g) ?? []).length).toBe(3 + 0 + 2 + 1);
     expect(written.sections.at(-1)).toBe("eval-history");
     // the history lists every stored run, newest first
     const history = JSON.parse(readFileSync(join(out, "metrics.json"), "utf8")).sections["eval-history"] as {

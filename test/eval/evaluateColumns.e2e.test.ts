@@ -25,8 +25,13 @@ function withoutNewIntervals(result: EvaluationResult): EvaluationResult {
         otherRunsSamples: _os,
         otherRunsEce: _oe,
         otherRunsNll: _on,
+        means: _m,
+        concentration: _c,
+        entropyClusters: _ec,
+        entropyByCluster: _eb,
+        entropyPoints,
         ...rest
-      }) => rest,
+      }) => ({ ...rest, entropyPoints: entropyPoints.map(({ cluster: _k, ...point }) => point) }),
     ),
   };
 }
