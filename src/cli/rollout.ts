@@ -53,7 +53,7 @@ export function rolloutText(report: RolloutReport, runId: number): string {
       `run ${runId}`,
     `mean survival ${o.meanSurvival.toFixed(2)} / ${report.steps} steps, reached k ${fixed(o.reachedK)}, ` +
       `k-step accuracy ${fixed(o.kStepAccuracy)}, per-step accuracy ${fixed(o.perStepAccuracy)}, L1 ` +
-      `${fixed(o.l1)}, KL ${fixed(o.kl)}`,
+      `${fixed(o.l1)}, KL ${fixed(o.kl)}, infeasible mass ${fixed(o.infeasibleMass)} per step`,
     `event types   ${EVENT_TYPES.join("  ")}`,
     `  rolled out  ${o.rolledDistribution.map((v, i) => v.toFixed(3).padStart(EVENT_TYPES[i].length)).join("  ")}`,
     `  empirical   ${o.empiricalDistribution.map((v, i) => v.toFixed(3).padStart(EVENT_TYPES[i].length)).join("  ")}`,
@@ -82,7 +82,11 @@ export function registerRollout(program: Command): void {
     .option("--steps <k>", "events per rollout", "10")
     .option("--samples <n>", "rollouts per prefix", "10")
     .option("--temperature <t>", "sampling temperature (0 = most probable event)", "1")
-    .option("--constrained", "mask event types the state machine rejects and renormalise the rest")
+    .option(
+      "--no-constrained",
+      "sample from the predictor as it is: a rejected event type ends the rollout " +
+        "(by default the types the state machine rejects are impossible: masked, the rest renormalised)",
+    )
     .option(
       "--abstraction <name>",
       "state abstraction the prefixes come from: split, depth, goroutine or context",
@@ -101,7 +105,7 @@ export function registerRollout(program: Command): void {
         steps: parsePositiveInteger("--steps", flags.steps),
         samples: parsePositiveInteger("--samples", flags.samples),
         temperature: parseTemperature(flags.temperature),
-        constrained: flags.constrained === true,
+        constrained: flags.constrained !== false,
         holdout: flags.holdout,
         runs: parseRunSelection(flags.configs),
         prefixes: parsePositiveInteger("--prefixes", flags.prefixes),

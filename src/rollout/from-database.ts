@@ -23,6 +23,7 @@ import {
   endCounts,
   eventTypeDistribution,
   kStepAccuracy,
+  meanInfeasibleMass,
   meanSurvival,
   perStepAccuracy,
   reachedKShare,
@@ -36,6 +37,7 @@ export interface RolloutRunOptions extends SplitSource {
   readonly samples: number;
   /** Default 1. */
   readonly temperature?: number;
+  /** Sample only among event types the state machine accepts (default true); false: the predictor as it is. */
   readonly constrained?: boolean;
   /** Prefixes (test states) rolled out from, chosen evenly over the states in their stored order; default 20. */
   readonly prefixes?: number;
@@ -59,6 +61,8 @@ export interface RolloutMetrics {
   readonly empiricalDistribution: readonly number[];
   readonly l1: number;
   readonly kl: number;
+  /** Mean probability the predictor put on event types the state machine rejected, per step asked. */
+  readonly infeasibleMass: number;
   readonly ends: Readonly<Record<string, number>>;
   readonly brokenRules: Readonly<Record<string, number>>;
 }
@@ -105,6 +109,7 @@ export function summarizeRollouts(
     empiricalDistribution,
     l1: gap.l1,
     kl: gap.kl,
+    infeasibleMass: meanInfeasibleMass(rollouts),
     ends: endCounts(rollouts),
     brokenRules: brokenRuleCounts(rollouts),
   };
@@ -165,7 +170,7 @@ export async function runRollouts(db: SchedlabDatabase, options: RolloutRunOptio
   const progress = options.onProgress ?? (() => {});
   const temperature = options.temperature ?? 1;
   const seed = options.seed ?? 1;
-  const constrained = options.constrained === true;
+  const constrained = options.constrained ?? true;
   const data = splitDataOf(db, options);
   const holdout = data.split;
   if (holdout.test.length === 0) {

@@ -25,6 +25,7 @@ export {
   endCounts,
   eventTypeDistribution,
   kStepAccuracy,
+  meanInfeasibleMass,
   meanSurvival,
   perStepAccuracy,
   reachedKShare,

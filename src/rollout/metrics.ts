@@ -12,6 +12,20 @@ export function meanSurvival(rollouts: readonly Rollout[]): number {
   return rollouts.reduce((s, r) => s + r.survival, 0) / rollouts.length;
 }
 
+/**
+ * Mean probability the predictor put on event types the state machine rejected, over every
+ * step of every rollout it was asked; NaN when it was never asked. Example: steps [0.1, 0.3] and [0.2] → 0.2.
+ */
+export function meanInfeasibleMass(rollouts: readonly Rollout[]): number {
+  let sum = 0;
+  let steps = 0;
+  for (const r of rollouts) {
+    for (const m of r.infeasibleMass) sum += m;
+    steps += r.infeasibleMass.length;
+  }
+  return steps === 0 ? NaN : sum / steps;
+}
+
 /** Share of rollouts whose k steps were all valid. */
 export function reachedKShare(rollouts: readonly Rollout[]): number {
   if (rollouts.length === 0) return NaN;

@@ -5,7 +5,7 @@
 import { contextKey, eventLabel, prefixHash, stateId, emptyCounts, type Prefix, type State } from "../dataset/index.js";
 import type { Predictor } from "../predict/index.js";
 import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../core/index.js";
-import { judgeEvent } from "./choose.js";
+import { judgeEvent, type JudgedEvent } from "./choose.js";
 import {
   applyTransition,
   machineCounts,
@@ -21,7 +21,10 @@ export interface RolloutOptions {
   readonly samples: number;
   /** Sampling temperature: p ∝ q^(1/T); 0 = always the most probable (first on ties). */
   readonly temperature: number;
-  /** Mask event types the state machine rejects and renormalise the rest. */
+  /**
+   * Sample only among the event types the state machine accepts (the rest are impossible, not
+   * improbable: masked and the rest renormalised); false samples from the predictor as it is.
+   */
   readonly constrained: boolean;
   /** A source of uniform numbers in [0, 1). */
   readonly random: () => number;
@@ -39,6 +42,12 @@ export interface Rollout {
   readonly events: readonly EventType[];
   readonly survival: number;
   readonly end: RolloutEnd;
+  /**
+   * Per step the predictor was asked (and some event type was valid): the probability it put on
+   * event types the state machine rejects. Constrained sampling removes that mass; this keeps
+   * the predictor's own error visible.
+   */
+  readonly infeasibleMass: readonly number[];
   /** The invalid event proposed and the rule it broke (end = "invalid"). */
   readonly invalidEvent?: EventType;
   readonly brokenRule?: TransitionRule;
@@ -49,6 +58,7 @@ interface Walker {
   readonly machine: GoroutineMachine;
   readonly records: GoroutineRecord[];
   readonly events: EventType[];
+  readonly infeasibleMass: number[];
   lastLabels: [string, string];
   depth: number;
   done: Rollout | null;
@@ -143,6 +153,7 @@ function newWalker(prefix: Prefix): Walker {
     machine,
     records: prefix.records.slice(0, prefix.end),
     events: [],
+    infeasibleMass: [],
     lastLabels: lastLabels(prefix.records, prefix.end),
     depth: eventCount(prefix.records, prefix.end),
     done: null,
@@ -154,6 +165,7 @@ function finish(walker: Walker, end: RolloutEnd, invalidEvent?: EventType, broke
     events: walker.events,
     survival: walker.events.length,
     end,
+    infeasibleMass: walker.infeasibleMass,
     ...(invalidEvent === undefined ? {} : { invalidEvent, brokenRule }),
   };
 }
@@ -177,6 +189,17 @@ function advance(walker: Walker, event: EventType, goroutine: number, actor: num
   walker.depth++;
 }
 
+/** The predictor's probability on event types the state machine rejects (q need not sum to 1). */
+function infeasibleMass(q: readonly number[], judged: readonly JudgedEvent[]): number {
+  let total = 0;
+  let outside = 0;
+  q.forEach((p, k) => {
+    total += p;
+    if (!judged[k].verdict.valid) outside += p;
+  });
+  return total > 0 ? outside / total : 0;
+}
+
 /** The reason a synthesised record carries: the predictor's block-reason tag for GoBlock if any, else "". */
 function reasonFor(event: EventType, blockReason: string | undefined): string {
   return event === "GoBlock" && blockReason !== undefined ? blockReason : "";
@@ -197,6 +220,7 @@ export async function rollOut(predictor: Predictor, state: State, options: Rollo
       const prediction = predictions[i];
       const judged = EVENT_TYPES.map((event) => judgeEvent(walker.machine, event));
       if (judged.every((j) => !j.verdict.valid)) return finish(walker, "exhausted");
+      walker.infeasibleMass.push(infeasibleMass(prediction.probabilities, judged));
       const q = options.constrained
         ? prediction.probabilities.map((p, k) => (judged[k].verdict.valid ? p : 0))
         : prediction.probabilities;

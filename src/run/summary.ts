@@ -147,7 +147,7 @@ export function summaryLines(summary: PipelineSummary): string[] {
         }`,
     summary.rollout === null
       ? "rollout: not run (see the warnings above)"
-      : `rollout of ${summary.rollout.predictor} (${summary.rollout.steps} steps, unconstrained): ` +
+      : `rollout of ${summary.rollout.predictor} (${summary.rollout.steps} steps, sampled among the events the state machine allows): ` +
         `greedy mean survival ${summary.rollout.greedy.meanSurvival.toFixed(2)}, ` +
         `${pct(summary.rollout.greedy.reachedK)} reach k; ` +
         `sampled ${summary.rollout.meanSurvival.toFixed(2)}, ${pct(summary.rollout.reachedK)} reach k, ` +

@@ -6,6 +6,7 @@ import {
   drawIndex,
   eventTypeDistribution,
   kStepAccuracy,
+  meanInfeasibleMass,
   meanSurvival,
   perStepAccuracy,
   reachedKShare,
@@ -17,15 +18,26 @@ import type { Rollout } from "../../src/rollout/index.js";
 import type { State } from "../../src/dataset/types.js";
 import type { EventType } from "../../src/core/index.js";
 
-const ok = (events: EventType[]): Rollout => ({ events, survival: events.length, end: "reached-k" });
+const ok = (events: EventType[], infeasibleMass: number[] = []): Rollout => ({
+  events,
+  survival: events.length,
+  end: "reached-k",
+  infeasibleMass,
+});
 const bad = (events: EventType[]): Rollout => ({
   events,
   survival: events.length,
   end: "invalid",
+  infeasibleMass: [],
   invalidEvent: "GoUnblock",
   brokenRule: "unblock-not-waiting",
 });
-const done = (events: EventType[]): Rollout => ({ events, survival: events.length, end: "exhausted" });
+const done = (events: EventType[]): Rollout => ({
+  events,
+  survival: events.length,
+  end: "exhausted",
+  infeasibleMass: [],
+});
 
 describe("survival", () => {
   it("mean survival and the share reaching k", () => {
@@ -33,6 +45,12 @@ describe("survival", () => {
     expect(meanSurvival(rs)).toBeCloseTo(4 / 3, 12);
     expect(reachedKShare(rs)).toBeCloseTo(1 / 3, 12);
     expect(Number.isNaN(meanSurvival([]))).toBe(true);
+  });
+
+  it("infeasible mass: the mean over every step asked, pooled over rollouts", () => {
+    const rs = [ok(["GoStart", "GoBlock"], [0.1, 0.3]), ok(["GoStart"], [0.2]), done([])];
+    expect(meanInfeasibleMass(rs)).toBeCloseTo(0.2, 12);
+    expect(Number.isNaN(meanInfeasibleMass([done([])]))).toBe(true);
   });
 });
 

@@ -33,18 +33,27 @@ describe("rollout survival section", () => {
       saveRolloutReport(
         db,
         report("student:adapters/ce", false, [
-          { events: ["GoStart"], survival: 1, end: "invalid", invalidEvent: "GoEnd", brokenRule: "end-not-running" },
+          {
+            events: ["GoStart"],
+            survival: 1,
+            end: "invalid",
+            invalidEvent: "GoEnd",
+            brokenRule: "end-not-running",
+            infeasibleMass: [],
+          },
         ]),
       );
       saveRolloutReport(
         db,
         report("student:adapters/trajectory", false, [
-          { events: ["GoStart", "GoBlock"], survival: 2, end: "reached-k" },
+          { events: ["GoStart", "GoBlock"], survival: 2, end: "reached-k", infeasibleMass: [] },
         ]),
       );
       saveRolloutReport(
         db,
-        report("student:adapters/ce", true, [{ events: ["GoStart", "GoEnd"], survival: 2, end: "reached-k" }]),
+        report("student:adapters/ce", true, [
+          { events: ["GoStart", "GoEnd"], survival: 2, end: "reached-k", infeasibleMass: [] },
+        ]),
       );
       const runs = listRolloutRuns(db);
       expect(runs.map((r) => [r.id, r.predictor, r.constrained, r.meanSurvival, r.kStepAccuracy])).toEqual([

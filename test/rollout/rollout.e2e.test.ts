@@ -121,6 +121,9 @@ describe("rollOut on real prefixes", () => {
       const u = await roll(uniform, state, 10, false);
       const c = await roll(uniform, state, 10, true);
       expect(c.every((r) => r.end === "reached-k" || r.end === "exhausted")).toBe(true);
+      // The mask hides the predictor's error, infeasibleMass keeps it: uniform puts 1/6 on each rejected type.
+      const rejected = validTypes(state).filter((v) => !v).length;
+      if (rejected < 6) for (const r of [...u, ...c]) expect(r.infeasibleMass[0]).toBeCloseTo(rejected / 6, 12);
       free += u.reduce((s, r) => s + r.survival, 0);
       masked += c.reduce((s, r) => s + r.survival, 0);
       invalid += u.filter((r) => r.end === "invalid").length;
@@ -317,9 +320,14 @@ describe("runRollouts and schedlab rollout on the real database", () => {
         steps: 5,
         samples: 3,
         prefixes: 6,
-        constrained: false,
+        constrained: true,
         meanSurvival: out.meanSurvival,
       });
+      // By default a rollout samples only among the events the state machine allows: none breaks a rule.
+      const overall = out.overall as { ends: Record<string, number>; infeasibleMass: number };
+      expect(overall.ends.invalid).toBeUndefined();
+      expect(overall.infeasibleMass).toBeGreaterThanOrEqual(0);
+      expect(overall.infeasibleMass).toBeLessThan(1);
       const rows = db
         .prepare("SELECT COUNT(*) AS n FROM rollout_prefixes WHERE rollout_run_id = ?")
         .get(out.rolloutRunId) as { n: number };
@@ -344,10 +352,11 @@ describe("runRollouts and schedlab rollout on the real database", () => {
       "3",
       "--holdout",
       holdout,
-      "--constrained",
+      "--no-constrained",
     ]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^uniform \(config [0-9a-f]{16}\), constrained, k=4, n=2/);
+    expect(text.stdout).toMatch(/^uniform \(config [0-9a-f]{16}\), unconstrained, k=4, n=2/);
+    expect(text.stdout).toMatch(/infeasible mass 0\.\d+ per step/);
     expect(text.stdout).toMatch(/mean survival \d+\.\d\d \/ 4 steps/);
     const badT = await runCli(["rollout", "--db", corpus.dbPath, "--predictor", "uniform", "--temperature", "-1"]);
     expect(badT.code).toBe(2);
