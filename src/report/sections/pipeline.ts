@@ -149,7 +149,8 @@ function headline(input: OverviewInput): string[] {
   }
   if (input.rollout !== null) {
     lines.push(
-      `Rolled out ${input.rollout.steps} steps without constraints, ${input.rollout.predictor} stays valid ` +
+      `Rolled out ${input.rollout.steps} steps, choosing only among the events the goroutine state machine allows ` +
+        `(so a rollout ends early only when the program cannot go on), ${input.rollout.predictor} goes on ` +
         `for ${input.rollout.greedy.meanSurvival.toFixed(2)} steps on average greedily ` +
         `(${pct(input.rollout.greedy.reachedK)} reach step ${input.rollout.steps}) ` +
         `and ${input.rollout.meanSurvival.toFixed(2)} when sampled (${pct(input.rollout.reachedK)}).`,
