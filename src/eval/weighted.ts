@@ -74,30 +74,46 @@ interface UnitValues {
   readonly nll: number;
 }
 
-/** Accuracy, ECE and NLL of the samples of `members` (program indices), pooled. */
-function valuesOf(sums: ProgramSums, members: readonly number[]): UnitValues {
+/** The reliability bins of the samples of `members` (program indices), pooled. */
+function pooledReliability(sums: ProgramSums, members: readonly number[]): ReliabilityBin[] {
   const { bins } = sums;
   const count = new Float64Array(bins);
   const confidence = new Float64Array(bins);
   const hits = new Float64Array(bins);
-  let n = 0;
-  let credit = 0;
-  let nll = 0;
   for (const p of members) {
-    n += sums.samples[p]!;
-    credit += sums.credit[p]!;
-    nll += sums.nll[p]!;
     for (let b = 0; b < bins; b++) {
       count[b]! += sums.binCount[p * bins + b]!;
       confidence[b]! += sums.binConfidence[p * bins + b]!;
       hits[b]! += sums.binHits[p * bins + b]!;
     }
   }
+  return reliabilityBinsOfSums(count, confidence, hits);
+}
+
+const total = (values: Float64Array, members: readonly number[]): number => members.reduce((t, p) => t + values[p]!, 0);
+
+/** Accuracy, ECE and NLL of the samples of `members` (program indices), pooled. */
+function valuesOf(sums: ProgramSums, members: readonly number[]): UnitValues {
+  const n = total(sums.samples, members);
   return {
-    accuracy: credit / n,
-    ece: expectedCalibrationErrorOfBins(reliabilityBinsOfSums(count, confidence, hits), n),
-    nll: nll / n,
+    accuracy: total(sums.credit, members) / n,
+    ece: expectedCalibrationErrorOfBins(pooledReliability(sums, members), n),
+    nll: total(sums.nll, members) / n,
   };
+}
+
+/** The programs with samples of each family, in order of family number. */
+function familyMembers(sums: ProgramSums, familyOfProgram: ArrayLike<number>): [number, number[]][] {
+  const members = new Map<number, number[]>();
+  for (let p = 0; p < sums.samples.length; p++) {
+    if (sums.samples[p]! === 0) continue;
+    const f = familyOfProgram[p]!;
+    const list = members.get(f);
+    if (list === undefined) members.set(f, [p]);
+    else list.push(p);
+  }
+  // In the order of their numbers: the bootstrap draws clusters by position.
+  return [...members.entries()].sort((a, b) => a[0] - b[0]);
 }
 
 /**
@@ -115,16 +131,7 @@ export function weightedFigures(
   unit: WeightedFigures["unit"],
   bootstrap: BootstrapOptions = {},
 ): WeightedFigures {
-  const members = new Map<number, number[]>();
-  for (let p = 0; p < sums.samples.length; p++) {
-    if (sums.samples[p]! === 0) continue;
-    const f = familyOfProgram[p]!;
-    const list = members.get(f);
-    if (list === undefined) members.set(f, [p]);
-    else list.push(p);
-  }
-  // Families in the order of their numbers: the bootstrap draws clusters by position.
-  const families = [...members.entries()].sort((a, b) => a[0] - b[0]).map(([, ps]) => ps);
+  const families = familyMembers(sums, familyOfProgram).map(([, ps]) => ps);
   const programValues = families.map((ps) => ps.map((p) => valuesOf(sums, [p])));
   const familyValues = families.map((ps) => valuesOf(sums, ps));
   const ones = new Float64Array(families.length).fill(1);
@@ -175,44 +182,23 @@ export function familyFigures(
   familyOfProgram: ArrayLike<number>,
   bootstrap: BootstrapOptions = {},
 ): FamilyFigure[] {
-  const { bins } = sums;
-  const members = new Map<number, number[]>();
-  for (let p = 0; p < sums.samples.length; p++) {
-    if (sums.samples[p]! === 0) continue;
-    const f = familyOfProgram[p]!;
-    const list = members.get(f);
-    if (list === undefined) members.set(f, [p]);
-    else list.push(p);
-  }
-  return [...members.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([family, ps]) => {
-      const count = new Float64Array(bins);
-      const confidence = new Float64Array(bins);
-      const hits = new Float64Array(bins);
-      for (const p of ps) {
-        for (let b = 0; b < bins; b++) {
-          count[b]! += sums.binCount[p * bins + b]!;
-          confidence[b]! += sums.binConfidence[p * bins + b]!;
-          hits[b]! += sums.binHits[p * bins + b]!;
-        }
-      }
-      const samples = ps.reduce((n, p) => n + sums.samples[p]!, 0);
-      const reliability = reliabilityBinsOfSums(count, confidence, hits);
-      return {
-        family,
-        programs: ps.length,
-        samples,
-        accuracy: clusterBootstrapMeanDifferenceOfSums(
-          Float64Array.from(ps, (p) => sums.samples[p]!),
-          Float64Array.from(ps, (p) => sums.credit[p]!),
-          new Float64Array(ps.length),
-          bootstrap,
-        ),
-        ece: expectedCalibrationErrorOfBins(reliability, samples),
-        reliability,
-      };
-    });
+  return familyMembers(sums, familyOfProgram).map(([family, ps]) => {
+    const samples = total(sums.samples, ps);
+    const reliability = pooledReliability(sums, ps);
+    return {
+      family,
+      programs: ps.length,
+      samples,
+      accuracy: clusterBootstrapMeanDifferenceOfSums(
+        Float64Array.from(ps, (p) => sums.samples[p]!),
+        Float64Array.from(ps, (p) => sums.credit[p]!),
+        new Float64Array(ps.length),
+        bootstrap,
+      ),
+      ece: expectedCalibrationErrorOfBins(reliability, samples),
+      reliability,
+    };
+  });
 }
 
 /** How much of a pooled figure its largest programs hold. */

@@ -4,22 +4,11 @@
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { CHROMIUM, launchChromium } from "../helpers/chromium.js";
 import { smallCorpus } from "../run/corpus.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 const { root, corpus } = smallCorpus(
   ["patterns/channels/orphan-receiver-leak", "patterns/fan/fan-in-merge", "generated/pipeline-1001"],
@@ -54,7 +43,7 @@ describe("report/index.html in a browser", () => {
     expect(run.stderr).not.toMatch(/schedlab: error/);
     expect(run.code).toBe(0);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems: string[] = [];
     page.on("console", (message) => {

@@ -9,24 +9,14 @@ import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { analyseLeaks } from "../../src/leaks/index.js";
 import { bugEntries, collectionReportSections, writeReport, type BugEntry } from "../../src/report/index.js";
 import { openExistingDatabase } from "../../src/store/index.js";
 import { runCli } from "../helpers/cli.js";
+import { launchChromium } from "../helpers/chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const CORPUS = fileURLToPath(new URL("../../go-programs/", import.meta.url));
 
 let root: string;
@@ -64,7 +54,7 @@ beforeAll(async () => {
   } finally {
     store.close();
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await launchChromium();
 }, 600_000);
 
 afterAll(async () => {
