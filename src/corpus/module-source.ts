@@ -95,7 +95,8 @@ const PREPARED_FILE = ".schedlab-module.json";
  * to test a downloaded module as its main module: a module without go.mod gets the go.mod
  * the go command synthesised for it; a `replace` pointing at a folder the module zip lacks
  * is dropped, as the go command ignores a dependency's replaces; then `go mod tidy` fills
- * go.sum. Throws ModuleFetchError with the go command's reason.
+ * go.sum. Throws ModuleFetchError with the go command's reason. Processes preparing the same
+ * module at once (shards on one machine) each build their own and the first one's is kept.
  */
 export async function fetchModule(
   source: ModuleSource,
@@ -153,8 +154,15 @@ async function prepareCopy(source: ModuleSource, copy: string, env: NodeJS.Proce
     join(building, PREPARED_FILE),
     `${JSON.stringify({ module: source.module, version: info.Version, notes })}\n`,
   );
-  rmSync(copy, { recursive: true, force: true });
-  renameSync(building, copy);
+  // Another process (a shard of the same array) may have finished the same copy meanwhile, and
+  // may be building in it: keep its copy, never replace it. A copy without its record was interrupted.
+  if (existsSync(copy) && !existsSync(join(copy, PREPARED_FILE))) rmSync(copy, { recursive: true, force: true });
+  try {
+    renameSync(building, copy);
+  } catch (error) {
+    if (!existsSync(join(copy, PREPARED_FILE))) throw error;
+    rmSync(building, { recursive: true, force: true });
+  }
 }
 
 /** What `go mod download -json` printed, or its error output when it printed no JSON. */

@@ -4,7 +4,7 @@
 
 import Database from "better-sqlite3";
 import { execa } from "execa";
-import { existsSync, statSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -78,6 +78,32 @@ describe("collect MODULE@VERSION", () => {
     expect(result.stderr).toMatch(
       /github\.com\/oklog\/run@v9\.9\.9\/\.\.\.: skipped: github\.com\/oklog\/run@v9\.9\.9 cannot be fetched: .*(not available|unknown revision|invalid version|not found)/,
     );
+  });
+
+  it("lets shards on one machine prepare the same module at once: each collects, one copy is kept", async () => {
+    const cache = join(scratch, "cache-shards");
+    const shard = (index: number) =>
+      execa(
+        "node",
+        [
+          BIN,
+          "collect",
+          RUN,
+          "--runs",
+          "1",
+          "--jobs",
+          "1",
+          "--shard",
+          `${index}/2`,
+          "--db",
+          join(scratch, `s${index}.db`),
+        ],
+        { cwd: scratch, env: { ...env, SCHEDLAB_CACHE: cache }, reject: false, all: true },
+      );
+    const results = await Promise.all([shard(0), shard(1)]);
+    for (const r of results) expect(r.exitCode, r.all).toBe(0);
+    expect(results.map((r) => r.stdout).join("\n")).toContain(`${RUN} (test): ok 1`);
+    expect(readdirSync(join(cache, "modules", "github.com", "oklog"))).toEqual(["run@v1.2.0"]);
   });
 
   it("says why a module that does not exist cannot be collected, with exit code 1 and a hint", async () => {
