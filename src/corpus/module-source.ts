@@ -126,12 +126,30 @@ async function prepareCopy(source: ModuleSource, copy: string, env: NodeJS.Proce
         "and that GOPROXY reaches a module proxy.",
     );
   }
-  const notes: string[] = [];
   // Built beside its final place and renamed, so an interrupted preparation leaves no half copy.
   const building = `${copy}.partial-${process.pid}`;
+  try {
+    const notes = await prepareIn(building, info, env, at);
+    writeFileSync(
+      join(building, PREPARED_FILE),
+      `${JSON.stringify({ module: source.module, version: info.Version, notes })}\n`,
+    );
+    // Another process (a shard of the same array) may have finished the same copy meanwhile, and
+    // may be building in it: keep its copy, never replace it. A copy without its record was interrupted.
+    if (existsSync(copy) && !existsSync(join(copy, PREPARED_FILE))) rmSync(copy, { recursive: true, force: true });
+    renameSync(building, copy);
+  } catch (error) {
+    rmSync(building, { recursive: true, force: true });
+    if (!existsSync(join(copy, PREPARED_FILE))) throw error;
+  }
+}
+
+/** Copies the downloaded module to `building`, writable, and makes it build as a main module; returns what it changed. */
+async function prepareIn(building: string, info: Download, env: NodeJS.ProcessEnv, at: string): Promise<string[]> {
+  const notes: string[] = [];
   rmSync(building, { recursive: true, force: true });
-  mkdirSync(resolve(copy, ".."), { recursive: true });
-  cpSync(info.Dir, building, { recursive: true });
+  mkdirSync(resolve(building, ".."), { recursive: true });
+  cpSync(info.Dir ?? "", building, { recursive: true });
   makeWritable(building);
   const goMod = join(building, "go.mod");
   if (!existsSync(goMod)) {
@@ -150,19 +168,7 @@ async function prepareCopy(source: ModuleSource, copy: string, env: NodeJS.Proce
     );
   }
   await goIn(building, ["mod", "tidy"], env, at);
-  writeFileSync(
-    join(building, PREPARED_FILE),
-    `${JSON.stringify({ module: source.module, version: info.Version, notes })}\n`,
-  );
-  // Another process (a shard of the same array) may have finished the same copy meanwhile, and
-  // may be building in it: keep its copy, never replace it. A copy without its record was interrupted.
-  if (existsSync(copy) && !existsSync(join(copy, PREPARED_FILE))) rmSync(copy, { recursive: true, force: true });
-  try {
-    renameSync(building, copy);
-  } catch (error) {
-    if (!existsSync(join(copy, PREPARED_FILE))) throw error;
-    rmSync(building, { recursive: true, force: true });
-  }
+  return notes;
 }
 
 /** What `go mod download -json` printed, or its error output when it printed no JSON. */
