@@ -7,7 +7,7 @@
 // count is not compared with another execution's). Every daemon is stopped by its pid after.
 
 import { execa } from "execa";
-import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync, chmodSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -246,6 +246,7 @@ describe.skipIf(skipped)(
         const pid = pidOf(file);
         expect(pid === null || !alive(pid), `${name} (pid ${pid}) still running`).toBe(true);
       }
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     }, 120_000);
 
     it("runs every array task and then the merge, each to completion", async () => {
