@@ -22,6 +22,7 @@ import { UsageError } from "../errors.js";
 
 /** The flags of the shared options as commander parses them. */
 export interface CollectSelectionFlags {
+  corpusFile?: string;
   program?: string[];
   timeout?: string;
   /** Set by the action: whether --timeout was given (if not, later runs derive their deadline from a program's first). */
@@ -62,6 +63,12 @@ interface OptionDefinition {
 }
 
 const OPTIONS = {
+  corpusFile: {
+    flags: "--corpus-file <file>",
+    description:
+      "also collect the modules this file lists, pinned by version (TSV: module, version, exclude_packages; or JSON); " +
+      "one the module proxy cannot serve is skipped, said why (docs/collect.md, Modules)",
+  },
   program: {
     flags: "--program <name>",
     description: "collect only this program, named as collect names it (path relative to the path given); repeatable",
@@ -187,6 +194,7 @@ function testCountOf(flags: CollectSelectionFlags): number | undefined {
 export function collectCommonOptionsOf(paths: readonly string[], flags: CollectSelectionFlags): CollectCommonOptions {
   return {
     paths,
+    ...(flags.corpusFile === undefined ? {} : { corpusFile: flags.corpusFile }),
     programs: flags.program,
     // Not given: each program's later runs take their deadline from its first (docs/collect.md, "Deadlines").
     timeoutMs: flags.timeoutGiven === true && flags.timeout !== undefined ? parseDuration(flags.timeout) : undefined,

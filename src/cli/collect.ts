@@ -189,8 +189,10 @@ export function registerCollect(program: Command): void {
     .description("Build Go programs and run each one many times under the execution tracer, recording every run.")
     .argument(
       "[path...]",
-      "program directories, trees of programs, Go module roots, or package patterns as go test takes them (./..., ./pkg/..., import paths)",
+      "program directories, trees of programs, Go module roots, package patterns as go test takes them (./..., ./pkg/..., " +
+        "import paths), or modules of the Go module proxy (github.com/x/y@v1.2.3/..., …@v1.2.3/pkg)",
     )
+    .addOption(collectOption("corpusFile"))
     .addOption(collectOption("program"))
     .option("--runs <n>", "traced runs per program and configuration", "5")
     .addOption(collectOption("timeout"))
@@ -260,11 +262,6 @@ export function registerCollect(program: Command): void {
       if (flags.replay !== undefined) return replay(flags, paths, command);
       if (flags.attempts !== undefined)
         throw new UsageError("--attempts goes with --replay", "Run `schedlab collect --replay RUN_ID --attempts N`.");
-      if (paths.length === 0)
-        throw new UsageError(
-          "collect needs at least one path",
-          "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.",
-        );
       const quiet = flags.json === true || flags.quiet === true;
       const log: LogProgress = { everyMs: parseDuration(flags.progressInterval), started, quiet };
       const shard = flags.shard === undefined ? undefined : parseShardOption(flags.shard, process.env);

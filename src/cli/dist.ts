@@ -1,9 +1,22 @@
 // `schedlab dist`: per-state empirical next-event distributions and their summary.
 
 import type { Command } from "commander";
-import { CONFIGS_HELP, HOLDOUT_HELP, parseAbstraction, parseRowLimit, parseRunSelection } from "./options.js";
+import {
+  CONFIGS_HELP,
+  HOLDOUT_HELP,
+  parseAbstraction,
+  parsePositiveInteger,
+  parseRowLimit,
+  parseRunSelection,
+} from "./options.js";
 import { openExistingDatabase } from "../store/index.js";
-import { distributionJson, distributionReport, formatDistributionTable, saveHoldout } from "../dataset/index.js";
+import {
+  DEFAULT_MAX_SAMPLES_PER_PROGRAM,
+  distributionJson,
+  distributionReport,
+  formatDistributionTable,
+  saveHoldout,
+} from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 
 export function registerDist(program: Command): void {
@@ -18,6 +31,11 @@ export function registerDist(program: Command): void {
       "--save-holdout <name>",
       "save the --holdout's test programs under this name (frozen; reuse with --holdout NAME)",
     )
+    .option(
+      "--max-samples-per-program <n>",
+      "samples one program may put into the dataset; above it every s-th sample of each run is kept (docs/dataset.md)",
+      String(DEFAULT_MAX_SAMPLES_PER_PROGRAM),
+    )
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--limit <n>", "rows shown on a terminal (0 = all)", "40")
     .option("--json", "machine-readable output")
@@ -28,6 +46,7 @@ export function registerDist(program: Command): void {
         holdout?: string;
         configs: string;
         saveHoldout?: string;
+        maxSamplesPerProgram: string;
         db: string;
         limit: string;
         json?: boolean;
@@ -52,6 +71,7 @@ export function registerDist(program: Command): void {
             program: opts.program,
             holdout: opts.holdout,
             runs: parseRunSelection(opts.configs),
+            maxSamplesPerProgram: parsePositiveInteger("--max-samples-per-program", opts.maxSamplesPerProgram),
           });
           if (opts.json) {
             process.stdout.write(`${JSON.stringify(distributionJson(report))}\n`);

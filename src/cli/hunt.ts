@@ -141,9 +141,11 @@ export function registerHunt(program: Command): void {
         "against a baseline and fail on the gates asked for (docs/ci.md).",
     )
     .argument(
-      "<patterns...>",
-      "package patterns as go test takes them (./..., ./pkg/..., import paths), or directories as collect takes them",
+      "[patterns...]",
+      "package patterns as go test takes them (./..., ./pkg/..., import paths), directories as collect takes them, " +
+        "or modules of the Go module proxy (github.com/x/y@v1.2.3/...)",
     )
+    .addOption(collectOption("corpusFile"))
     .addOption(collectOption("run"))
     .addOption(collectOption("skip"))
     .addOption(collectOption("tags"))

@@ -83,7 +83,8 @@ export function registerRun(program: Command): void {
     .option("--corpus <dir>", "directory of Go programs", "go-programs")
     .option(
       "--test-corpus <dir>",
-      "also collect DIR as a test corpus, never trained on, and evaluate, roll out and report on it beside the in-distribution holdout; repeatable",
+      "also collect DIR (or a module of the Go module proxy, github.com/x/y@v1.2.3) as a test corpus, never trained " +
+        "on, and evaluate, roll out and report on it beside the in-distribution holdout; repeatable",
       collectDirs,
     )
     .option("--runs <n>", "traced runs per program (default 5; 3 with --quick)")

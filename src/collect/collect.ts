@@ -7,7 +7,16 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { discoverPrograms, discoveryRoots, selectProgramsByName, type ProgramSpec } from "../corpus/index.js";
+import {
+  discoverPrograms,
+  discoveryRoots,
+  excludedByModule,
+  readCorpusFile,
+  resolveSources,
+  selectProgramsByName,
+  type ProgramSpec,
+  type ResolvedSources,
+} from "../corpus/index.js";
 import { inTransaction, openDatabase, type SchedlabDatabase } from "../store/index.js";
 import { leakProfileUnavailable } from "./agent.js";
 import { buildBatches, type BuildTarget } from "./build.js";
@@ -89,9 +98,12 @@ function planPrograms(
  */
 export async function collect(options: CollectOptions): Promise<CollectResult> {
   const opts = normalizeCollectOptions(options);
+  // Modules of the module proxy are fetched into writable copies first; from here on they are directories.
+  const sources = await resolveSources(opts.paths, opts.corpusFile === null ? [] : readCorpusFile(opts.corpusFile));
+  const paths = sources.paths;
   // The toolchain the go command selects where the collect looks (GOTOOLCHAIN, the go.mod
   // `toolchain` line of the first directory given; the current directory for patterns).
-  const toolchain = await goToolchain(opts.paths.find((p) => isAbsolute(p) && existsSync(p)) ?? process.cwd());
+  const toolchain = await goToolchain(paths.find((p) => isAbsolute(p) && existsSync(p)) ?? process.cwd());
   // --tags reach every go command through GOFLAGS (builds of every strategy, peers' go get),
   // and discovery sees the same tags, GOFLAGS' own included.
   const go: GoToolchain =
@@ -101,25 +113,37 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
   // Labels come from what the database already records; it is only created once the
   // programs are known, so a bad --program or path leaves no database behind.
   const tags = tagsOfGoflags(go.env.GOFLAGS ?? "");
-  // A package pattern's corpus is its root directory (./... → the current directory).
+  // A package pattern's corpus is its root directory (./... → the current directory); a
+  // module's is its copy, labelled module@version.
   const corpora = resolveCorpora(
     recordedCorporaAt(opts.db),
-    await discoveryRoots(opts.paths, { tags }),
+    await discoveryRoots(paths, { tags }),
     opts.testCorpus ? "test" : "train",
+    [],
+    new Map([...sources.modules].map(([root, module]) => [root, module.label])),
   );
-  const discovery = await discoverPrograms(opts.paths, {
+  const discovery = await discoverPrograms(paths, {
     splitTests: opts.splitTests,
     tags,
     // As go build decides: cgo off (CGO_ENABLED=0, or no C compiler) leaves cgo-only packages out, said so.
     cgo: go.env.CGO_ENABLED !== "0",
     ...(opts.run === null ? {} : { run: opts.run }),
     ...(opts.skip === null ? {} : { skip: opts.skip }),
-    namePrefix: (root) => (opts.testCorpus ? corpora.get(root)?.label : undefined),
+    // A module's programs are named under module@version, whatever the role (so its family is the module path).
+    namePrefix: (root) => sources.modules.get(root)?.label ?? (opts.testCorpus ? corpora.get(root)?.label : undefined),
   });
-  const selected =
-    opts.programs === null ? discovery.programs : selectProgramsByName(discovery.programs, opts.programs);
+  const kept = discovery.programs.filter((program) => {
+    const module = sources.modules.get(program.root);
+    return module === undefined || !excludedByModule(module, program.dir);
+  });
+  const selected = opts.programs === null ? kept : selectProgramsByName(kept, opts.programs);
   const programs = opts.shard === null ? selected : selectShard(selected, opts.shard);
-  const warnings = [...discovery.warnings, ...leakProfileWarnings(opts, go)];
+  const warnings = [
+    ...sources.skipped,
+    ...moduleNotes(sources),
+    ...discovery.warnings,
+    ...leakProfileWarnings(opts, go),
+  ];
   const db = openDatabase(opts.db);
   const scratch = mkdtempSync(join(tmpdir(), "schedlab-build-"));
   try {
@@ -161,6 +185,11 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
     db.close();
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** What preparing each module's copy changed, so that a dropped replace or a synthesised go.mod is never silent. */
+function moduleNotes(sources: ResolvedSources): string[] {
+  return [...sources.modules.values()].flatMap((m) => m.notes.map((note) => `${m.module}@${m.version}: ${note}`));
 }
 
 /** Said once per collect when the run agent is on but the toolchain has no goroutine leak profile. */

@@ -58,13 +58,14 @@ export function recordedCorporaAt(path: string): RecordedCorpora {
  * new free label — for a test corpus also not the first component of a recorded program name
  * or of `reserved`, since the label starts its programs' names. A root keeps the role it was
  * first recorded with; asking for the other role is a UsageError, because the role decides
- * the program names.
+ * the program names. A root of `fixed` (a module's copy) takes the label given there.
  */
 export function resolveCorpora(
   recorded: RecordedCorpora,
   roots: readonly string[],
   role: CorpusRole,
   reserved: Iterable<string> = [],
+  fixed: ReadonlyMap<string, string> = new Map(),
 ): Map<string, Corpus> {
   const result = new Map<string, Corpus>();
   const taken = new Set(recorded.corpora.map((c) => c.label));
@@ -86,7 +87,8 @@ export function resolveCorpora(
       result.set(root, existing);
       continue;
     }
-    const label = labelCandidates(root).find((l) => !taken.has(l));
+    // A module's label is module@version, unique by itself and the prefix of its programs' names.
+    const label = fixed.get(root) ?? labelCandidates(root).find((l) => !taken.has(l));
     if (label === undefined)
       throw new UsageError(`no free corpus label for ${root}`, "Collect it into another --db file.");
     taken.add(label);

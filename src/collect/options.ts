@@ -192,10 +192,11 @@ function checkShard(shard: Shard | undefined): Shard | null {
 
 /** Validates `options` and fills in defaults; paths become absolute. */
 export function normalizeCollectOptions(options: CollectOptions): NormalizedCollectOptions {
-  if (options.paths.length === 0) {
+  if (options.paths.length === 0 && options.corpusFile === undefined) {
     throw new UsageError(
       "collect needs at least one path",
-      "Give a program directory, a tree of programs or a Go module root, e.g. `schedlab collect go-programs`.",
+      "Give a program directory, a tree of programs, a Go module root or a module of the module proxy " +
+        "(github.com/x/y@v1.2.3/...), e.g. `schedlab collect go-programs`, or --corpus-file FILE.",
     );
   }
   const cores = availableParallelism();
@@ -203,8 +204,9 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
   const procs = options.procs === undefined || options.procs.length === 0 ? [cores] : [...new Set(options.procs)];
   for (const p of procs) positiveInteger("--procs", p, 1);
   return {
-    // Package patterns (./..., import paths) stay as given: go list resolves them from the current directory.
+    // Package patterns (./..., import paths) and module sources (path@version) stay as given.
     paths: options.paths.map((path) => (isPackagePattern(path, process.cwd()) ? path : resolve(path))),
+    corpusFile: options.corpusFile === undefined ? null : resolve(options.corpusFile),
     programs: programSelection(options.programs),
     timeoutMs,
     timeoutGiven: options.timeoutMs !== undefined,

@@ -38,8 +38,13 @@ export type FindingClass = (typeof FINDING_CLASSES)[number];
 
 /** What every collect takes, whatever its mode. Only `paths` is required. */
 export interface CollectCommonOptions {
-  /** Program directories, trees or Go module roots. */
+  /**
+   * Program directories, trees, Go module roots, package patterns, or modules of the Go module
+   * proxy (`github.com/x/y@v1.2.3`, with "/..." or a package path after the version: docs/collect.md, "Modules").
+   */
   readonly paths: readonly string[];
+  /** A corpus file of modules pinned by version (TSV or JSON, docs/collect.md): collected beside `paths`; one that cannot be fetched is skipped, said why. */
+  readonly corpusFile?: string;
   /**
    * Collect only these programs, named as discovery names them under `paths` (e.g.
    * "kernels/abba/transfer"); every name must exist. Default: every program found.
@@ -176,6 +181,7 @@ export interface Shard {
 /** Options after validation and defaulting; inner modules never re-validate. */
 export interface NormalizedCollectOptions {
   readonly paths: readonly string[];
+  readonly corpusFile: string | null;
   /** The program names selected, or null for every program found. */
   readonly programs: readonly string[] | null;
   readonly timeoutMs: number;

@@ -51,4 +51,17 @@ export {
   type GeneratedDrift,
   type SeedsIndex,
 } from "./generate.js";
+export {
+  excludedByModule,
+  fetchModule,
+  moduleCopiesDir,
+  moduleLabel,
+  ModuleFetchError,
+  parseModuleSource,
+  resolveSources,
+  type FetchedModule,
+  type ModuleSource,
+  type ResolvedSources,
+} from "./module-source.js";
+export { parseCorpusFile, readCorpusFile } from "./corpus-file.js";
 export { mulberry32, type Prng } from "./prng.js";

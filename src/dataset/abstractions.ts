@@ -6,6 +6,7 @@
 import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../core/index.js";
 import { addCounts, emptyCounts } from "./distribution.js";
 import { prefixHasher } from "./prefix-hash.js";
+import { DEFAULT_MAX_SAMPLES_PER_PROGRAM, everyNthSample, samplesOfRun, sampleStride } from "./sample-cap.js";
 import { sampleStepper, type SampleVisitor } from "./sample-stepper.js";
 import { isPooled, stateId } from "./state-id.js";
 import type { Abstraction, EventCounts, Prefix, RunRecords, Sample, SampleRow, State } from "./types.js";
@@ -66,39 +67,49 @@ interface Accumulator {
  * The pure core: groups every sample of `runs` by state and counts next events. Runs are
  * visited in (program, runId) order, so a state's representative prefix is its first sample
  * there — the lowest run id of the (first) program, earliest position. States come back in
- * first-seen order, samples in visit order.
+ * first-seen order, samples in visit order. A program whose runs give more than `cap` samples
+ * keeps every s-th sample of each run (sampleStride, sample-cap.ts).
  */
-export function statesFromRuns(runs: readonly RunRecords[], abstraction: Abstraction): StatesAndSamples {
+export function statesFromRuns(
+  runs: readonly RunRecords[],
+  abstraction: Abstraction,
+  cap = DEFAULT_MAX_SAMPLES_PER_PROGRAM,
+): StatesAndSamples {
   const ordered = inRunOrder(runs);
+  const strides = programStrides(ordered, abstraction, cap);
   const accumulators = new Map<string, Accumulator>();
   const samples: SampleRow[] = [];
   const pooled = isPooled(abstraction);
   for (const run of ordered) {
     // Samples of a run come in record order, so one incremental hasher serves all its new states.
     const hasher = prefixHasher(run);
-    forEachSample(run, abstraction, (key, end, next) => {
-      const groupKey = pooled ? key : `${run.program}\0${key}`;
-      let acc = accumulators.get(groupKey);
-      if (acc === undefined) {
-        const representative = prefixAt(run, end);
-        acc = {
-          id: stateId(abstraction, run.program, key),
-          key,
-          counts: [0, 0, 0, 0, 0, 0],
-          runs: 0,
-          lastRun: -1,
-          representative,
-          prefixHash: hasher.at(end),
-        };
-        accumulators.set(groupKey, acc);
-      }
-      acc.counts[EVENT_INDEX[next]]++;
-      if (acc.lastRun !== run.runId) {
-        acc.runs++;
-        acc.lastRun = run.runId;
-      }
-      samples.push({ stateId: acc.id, program: run.program, runId: run.runId, end, next });
-    });
+    const visit = everyNthSample(
+      (key, end, next) => {
+        const groupKey = pooled ? key : `${run.program}\0${key}`;
+        let acc = accumulators.get(groupKey);
+        if (acc === undefined) {
+          const representative = prefixAt(run, end);
+          acc = {
+            id: stateId(abstraction, run.program, key),
+            key,
+            counts: [0, 0, 0, 0, 0, 0],
+            runs: 0,
+            lastRun: -1,
+            representative,
+            prefixHash: hasher.at(end),
+          };
+          accumulators.set(groupKey, acc);
+        }
+        acc.counts[EVENT_INDEX[next]]++;
+        if (acc.lastRun !== run.runId) {
+          acc.runs++;
+          acc.lastRun = run.runId;
+        }
+        samples.push({ stateId: acc.id, program: run.program, runId: run.runId, end, next });
+      },
+      strides.get(run.program) ?? 1,
+    );
+    forEachSample(run, abstraction, visit);
   }
   const states: State[] = [];
   for (const acc of accumulators.values()) {
@@ -116,6 +127,16 @@ export function statesFromRuns(runs: readonly RunRecords[], abstraction: Abstrac
     });
   }
   return { states, samples };
+}
+
+/** Each program's stride under `cap`, from the samples its runs give. */
+function programStrides(runs: readonly RunRecords[], abstraction: Abstraction, cap: number): Map<string, number> {
+  const samples = new Map<string, number>();
+  for (const run of runs) {
+    const events = run.records.reduce((n, record) => n + (isEventType(record.kind) ? 1 : 0), 0);
+    samples.set(run.program, (samples.get(run.program) ?? 0) + samplesOfRun(abstraction, events));
+  }
+  return new Map([...samples].map(([program, n]) => [program, sampleStride(n, cap)]));
 }
 
 const EVENT_INDEX: Readonly<Record<EventType, number>> = {

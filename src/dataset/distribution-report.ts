@@ -7,7 +7,8 @@ import { summarizeStates } from "./summary.js";
 import type { DistributionSummary } from "./summary.js";
 import { entropyBits, probabilities, totalCount } from "./distribution.js";
 import { resolveHoldout } from "./split.js";
-import { loadDataset } from "./store.js";
+import { DEFAULT_MAX_SAMPLES_PER_PROGRAM } from "./sample-cap.js";
+import { cappedPrograms, loadDataset, type CappedProgram } from "./store.js";
 import type { Abstraction, EventCounts, RunSelection } from "./types.js";
 
 export interface DistributionReportOptions {
@@ -18,6 +19,8 @@ export interface DistributionReportOptions {
   readonly holdout?: string;
   /** Which runs feed the states (default plain). */
   readonly runs?: RunSelection;
+  /** Samples one program may put into the dataset (default DEFAULT_MAX_SAMPLES_PER_PROGRAM, docs/dataset.md). */
+  readonly maxSamplesPerProgram?: number;
 }
 
 export interface StateDistributionRow {
@@ -38,6 +41,9 @@ export interface DistributionReport {
   readonly holdout: string;
   readonly states: readonly StateDistributionRow[];
   readonly summary: DistributionSummary;
+  /** The sample cap, and the shown programs above it (each sampled evenly along its runs). */
+  readonly cap: number;
+  readonly capped: readonly CappedProgram[];
 }
 
 /**
@@ -50,16 +56,10 @@ export function distributionReport(db: SchedlabDatabase, options: DistributionRe
   const split = resolveHoldout(db, options.holdout, options.runs);
   const shownPrograms =
     options.program !== undefined ? [options.program] : options.holdout !== undefined ? [...split.test] : undefined;
-  const shown = loadDataset(db, {
-    abstraction: options.abstraction,
-    programs: shownPrograms,
-    samples: true,
-    runs: options.runs,
-  });
-  const train =
-    split.train.length === 0
-      ? []
-      : loadDataset(db, { abstraction: options.abstraction, programs: split.train, runs: options.runs }).states;
+  const cap = options.maxSamplesPerProgram ?? DEFAULT_MAX_SAMPLES_PER_PROGRAM;
+  const dataset = { abstraction: options.abstraction, runs: options.runs, maxSamplesPerProgram: cap };
+  const shown = loadDataset(db, { ...dataset, programs: shownPrograms, samples: true });
+  const train = split.train.length === 0 ? [] : loadDataset(db, { ...dataset, programs: split.train }).states;
   const summary = summarizeStates(train, shown.states, shown.samples);
   const pooledTrain = train.length === 0 ? undefined : majorityOf(train.map((s) => s.counts));
   return {
@@ -77,6 +77,8 @@ export function distributionReport(db: SchedlabDatabase, options: DistributionRe
       runs: s.runs,
     })),
     summary,
+    cap,
+    capped: cappedPrograms(db, { ...dataset, programs: shown.programs }),
   };
 }
 
@@ -87,6 +89,19 @@ function majorityOf(counts: readonly EventCounts[]): EventType | undefined {
     if (n > 0 && (best < 0 || n > totals[best])) best = i;
   });
   return best < 0 ? undefined : EVENT_TYPES[best];
+}
+
+/** "capped: N programs above K samples …", or that none is. */
+export function cappedLine(report: Pick<DistributionReport, "cap" | "capped">): string {
+  if (report.capped.length === 0) return `sample cap ${report.cap} per program: no program above it`;
+  const shown = report.capped
+    .slice(0, 5)
+    .map((c) => `${c.program} (${c.samples} samples, 1 in ${c.stride} kept)`)
+    .join(", ");
+  return (
+    `capped: ${report.capped.length} program(s) above ${report.cap} samples, each sampled evenly along its runs: ` +
+    `${shown}${report.capped.length > 5 ? ", …" : ""}`
+  );
 }
 
 /** The --json document: exactly these field names (see docs/dataset.md). */
@@ -111,6 +126,7 @@ export function distributionJson(report: DistributionReport): object {
       meanEntropy: finiteOrNull(report.summary.meanEntropy),
       multiOutcomeShare: finiteOrNull(report.summary.multiOutcomeShare),
     },
+    cap: { maxSamplesPerProgram: report.cap, capped: report.capped },
   };
 }
 
@@ -179,6 +195,7 @@ export function formatDistributionTable(
     `majority baseline (${report.majorityClass ?? "none"}, ` +
       `learned on ${report.trainPrograms.length} training programs, ` +
       `holdout ${report.holdout}): ${pct(sm.majority)}`,
+    cappedLine(report),
   );
   return lines.join("\n");
 }

@@ -80,6 +80,7 @@ export {
   loadProgramRuns,
   programInputHash,
   refreshDataset,
+  cappedPrograms,
   runSelectionName,
   selectPrograms,
 } from "./store.js";
@@ -95,7 +96,14 @@ export {
   trainingSide,
 } from "./split-data.js";
 export type { LoadSplitOptions, SideSampleCounts, SplitData, SplitSide, SplitSource } from "./split-data.js";
-export type { Dataset, DatasetOptions, DatasetProgram, LoadDatasetOptions, RefreshReport } from "./store.js";
+export type {
+  CappedProgram,
+  Dataset,
+  DatasetOptions,
+  DatasetProgram,
+  LoadDatasetOptions,
+  RefreshReport,
+} from "./store.js";
 export {
   DEFAULT_HOLDOUT_FRACTION,
   hashedFamilyPick,
@@ -108,7 +116,8 @@ export {
 } from "./split.js";
 export type { HoldoutSplit, SplitFamilies, SplitProgram } from "./split.js";
 export { familyGroup, programFamily } from "./family.js";
+export { DEFAULT_MAX_SAMPLES_PER_PROGRAM, everyNthSample, samplesOfRun, sampleStride } from "./sample-cap.js";
 export { EXPORT_OBJECTIVES, EXPORT_SPLITS, exportDataset } from "./export.js";
 export type { ExportObjective, ExportOptions, ExportSplit, ExportSummary } from "./export.js";
-export { distributionJson, distributionReport, formatDistributionTable } from "./distribution-report.js";
+export { cappedLine, distributionJson, distributionReport, formatDistributionTable } from "./distribution-report.js";
 export type { DistributionReport, DistributionReportOptions, StateDistributionRow } from "./distribution-report.js";

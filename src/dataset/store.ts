@@ -2,13 +2,14 @@
 // stores states and samples per (abstraction, program), and skips a program whose inputs
 // hash is unchanged since its last build. The core it calls (statesFromRuns) is pure.
 
+import { DEFAULT_MAX_SAMPLES_PER_PROGRAM, samplesOfRun, sampleStride } from "./sample-cap.js";
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { UsageError } from "../errors.js";
 import { inTransaction, multiRowInsert } from "../store/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
-import { lastRunRecord, loadRunGoroutines, loadRunRecords } from "../trace/index.js";
+import { countRunEvents, lastRunRecord, loadRunGoroutines, loadRunRecords } from "../trace/index.js";
 import { poolStates, prefixAt } from "./abstractions.js";
 import { clearProgramStates, recordDatasetInput, sampleInserter } from "./program-rows.js";
 import { streamProgramStates } from "./stream-build.js";
@@ -136,9 +137,10 @@ export function programInputHash(
   programId: number,
   abstraction: Abstraction,
   runs: RunSelection = "plain",
+  cap = DEFAULT_MAX_SAMPLES_PER_PROGRAM,
 ): string {
   const hash = createHash("sha256").update(
-    `dataset v${DATASET_FORMAT_VERSION} ${abstraction} ${runSelectionName(runs)}\n`,
+    `dataset v${DATASET_FORMAT_VERSION} ${abstraction} ${runSelectionName(runs)} cap ${cap}\n`,
   );
   // Index seeks only (no scan of a run's events): the last record's seq and time change
   // whenever a run is re-ingested into different records; the trace hash covers the rest.
@@ -272,6 +274,8 @@ export interface DatasetOptions {
   readonly programs?: readonly string[];
   /** Which runs feed the states (default: plain runs only). */
   readonly runs?: RunSelection;
+  /** Samples one program may put into the dataset (default DEFAULT_MAX_SAMPLES_PER_PROGRAM): above it, every s-th sample of each run. */
+  readonly maxSamplesPerProgram?: number;
 }
 
 /** States pooled over the selected programs, and their samples (without prefixes). */
@@ -286,6 +290,8 @@ export interface Dataset {
 export interface RefreshReport {
   readonly rebuilt: readonly string[];
   readonly unchanged: readonly string[];
+  /** Rebuilt programs whose runs gave more samples than the cap: each kept every `stride`-th sample of a run. */
+  readonly capped: readonly CappedProgram[];
 }
 
 /**
@@ -296,17 +302,47 @@ export interface RefreshReport {
 export function refreshDataset(db: SchedlabDatabase, options: DatasetOptions): RefreshReport {
   const rebuilt: string[] = [];
   const unchanged: string[] = [];
+  const capped: CappedProgram[] = [];
   const runs = options.runs ?? "plain";
+  const cap = options.maxSamplesPerProgram ?? DEFAULT_MAX_SAMPLES_PER_PROGRAM;
   for (const program of selectPrograms(db, options.programs, runs)) {
-    const hash = programInputHash(db, program.id, options.abstraction, runs);
+    const hash = programInputHash(db, program.id, options.abstraction, runs, cap);
     if (storedInputHash(db, options.abstraction, program.id) === hash) {
       unchanged.push(program.name);
       continue;
     }
-    streamProgramStates(db, options.abstraction, program, usableRuns(db, program.id, runs), hash);
+    const built = streamProgramStates(db, options.abstraction, program, usableRuns(db, program.id, runs), hash, cap);
+    if (built.stride > 1) capped.push({ program: program.name, ...built });
     rebuilt.push(program.name);
   }
-  return { rebuilt, unchanged };
+  return { rebuilt, unchanged, capped };
+}
+
+/** A program above the sample cap: the samples its runs give, and the stride it is sampled with. */
+export interface CappedProgram {
+  readonly program: string;
+  readonly samples: number;
+  readonly stride: number;
+}
+
+/**
+ * The selected programs whose runs give more samples of `abstraction` than the cap, with the
+ * stride their stored samples were (or will be) taken with. Counts each run's events in SQLite
+ * (an index range per run); builds nothing.
+ */
+export function cappedPrograms(db: SchedlabDatabase, options: DatasetOptions): CappedProgram[] {
+  const runs = options.runs ?? "plain";
+  const cap = options.maxSamplesPerProgram ?? DEFAULT_MAX_SAMPLES_PER_PROGRAM;
+  const capped: CappedProgram[] = [];
+  for (const program of selectPrograms(db, options.programs, runs)) {
+    const samples = usableRuns(db, program.id, runs).reduce(
+      (n, run) => n + samplesOfRun(options.abstraction, countRunEvents(db, run.id)),
+      0,
+    );
+    const stride = sampleStride(samples, cap);
+    if (stride > 1) capped.push({ program: program.name, samples, stride });
+  }
+  return capped;
 }
 
 export interface LoadDatasetOptions extends DatasetOptions {
@@ -340,7 +376,12 @@ interface StoredStateRow {
 export function loadDataset(db: SchedlabDatabase, options: LoadDatasetOptions): Dataset {
   const programs = selectPrograms(db, options.programs, options.runs);
   if (!options.readonly)
-    refreshDataset(db, { abstraction: options.abstraction, programs: programs.map((p) => p.name), runs: options.runs });
+    refreshDataset(db, {
+      abstraction: options.abstraction,
+      programs: programs.map((p) => p.name),
+      runs: options.runs,
+      ...(options.maxSamplesPerProgram === undefined ? {} : { maxSamplesPerProgram: options.maxSamplesPerProgram }),
+    });
   const select = db.prepare(
     `SELECT p.name AS program, r.procs AS procs, s.key, s.state_id, s.n_gocreate, s.n_gostart, s.n_goblock, s.n_gounblock, s.n_gosched, s.n_goend,
             s.runs, s.rep_run_id, s.rep_end, s.prefix_hash

@@ -9,6 +9,7 @@ import { countRunEvents, forEachRunRecordInChunks, loadRunGoroutines } from "../
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { growingPrefixHash } from "./prefix-hash.js";
 import { clearProgramStates, recordDatasetInput, sampleInserter } from "./program-rows.js";
+import { DEFAULT_MAX_SAMPLES_PER_PROGRAM, everyNthSample, samplesOfRun, sampleStride } from "./sample-cap.js";
 import { sampleStepper } from "./sample-stepper.js";
 import { stateId } from "./state-id.js";
 import type { Abstraction } from "./types.js";
@@ -28,7 +29,8 @@ const COUNT_COLUMNS = EVENT_TYPES.map((e, i) => `SUM(s.next = '${e}') AS n${i}`)
  * Replaces the stored states and samples of one (abstraction, program) from its runs, in
  * one transaction, streaming: the same states, counts and samples statesFromRuns gives over
  * the program's runs in memory. A state's representative is its first sample in run-id
- * order (the lowest run id, earliest position), its prefix hash that prefix's.
+ * order (the lowest run id, earliest position), its prefix hash that prefix's. A program whose
+ * runs give more than `cap` samples keeps every s-th sample of each run, as statesFromRuns does.
  */
 export function streamProgramStates(
   db: SchedlabDatabase,
@@ -36,8 +38,12 @@ export function streamProgramStates(
   program: { readonly id: number; readonly name: string },
   runs: readonly StreamedRun[],
   inputHash: string,
+  cap = DEFAULT_MAX_SAMPLES_PER_PROGRAM,
   chunk = STREAM_CHUNK,
-): void {
+): { readonly samples: number; readonly stride: number } {
+  const eventCounts = new Map(runs.map((run) => [run.id, countRunEvents(db, run.id)]));
+  const samples = runs.reduce((n, run) => n + samplesOfRun(abstraction, eventCounts.get(run.id)!), 0);
+  const stride = sampleStride(samples, cap);
   inTransaction(db, () => {
     clearProgramStates(db, abstraction, program.id);
     db.exec(
@@ -55,18 +61,14 @@ export function streamProgramStates(
     for (const run of [...runs].sort((a, b) => a.id - b.id)) {
       const goroutines = loadRunGoroutines(db, run.id);
       const hash = growingPrefixHash({ program: program.name, procs: run.procs, goroutines });
-      let samples: unknown[] = [];
+      let rows: unknown[] = [];
       let states: unknown[] = [];
-      const visit = (key: string, end: number, next: EventType): void => {
+      const visit = everyNthSample((key: string, end: number, next: EventType): void => {
         const id = stateId(abstraction, program.name, key);
-        samples.push(abstraction, run.id, end, id, next);
+        rows.push(abstraction, run.id, end, id, next);
         states.push(id, key, run.id, end, hash.digest());
-      };
-      const step = sampleStepper(
-        abstraction,
-        { eventCount: abstraction === "split" ? countRunEvents(db, run.id) : 0, goroutines },
-        visit,
-      );
+      }, stride);
+      const step = sampleStepper(abstraction, { eventCount: eventCounts.get(run.id)!, goroutines }, visit);
       let index = 0;
       forEachRunRecordInChunks(
         db,
@@ -78,8 +80,8 @@ export function streamProgramStates(
         },
         () => {
           insertStates(states);
-          insertSamples(samples);
-          samples = [];
+          insertSamples(rows);
+          rows = [];
           states = [];
         },
       );
@@ -96,4 +98,5 @@ export function streamProgramStates(
     db.exec("DELETE FROM temp.stream_states;");
     recordDatasetInput(db, abstraction, program.id, inputHash);
   });
+  return { samples, stride };
 }

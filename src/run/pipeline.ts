@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { corpusOf } from "../collect/index.js";
-import { discoverPrograms, type ProgramSpec } from "../corpus/index.js";
+import { discoverPrograms, parseModuleSource, resolveSources, type ProgramSpec } from "../corpus/index.js";
 import {
   loadSide,
   loadSplitData,
@@ -85,7 +85,10 @@ export function pipelineSettings(options: RunPipelineOptions): PipelineSettings 
       "Pass e.g. --cv 3, or --cv 0 to skip the CV stage.",
     );
   const corpus = resolve(options.corpus ?? "go-programs");
-  const testCorpora = [...new Set((options.testCorpora ?? []).map((dir) => resolve(dir)))];
+  // A module of the module proxy (path@version) stays as given: collect fetches it.
+  const testCorpora = [
+    ...new Set((options.testCorpora ?? []).map((dir) => (parseModuleSource(dir) === null ? resolve(dir) : dir))),
+  ];
   if (testCorpora.includes(corpus))
     throw new UsageError(
       `--test-corpus ${corpus} is the --corpus itself`,
@@ -113,6 +116,12 @@ export function pipelineSettings(options: RunPipelineOptions): PipelineSettings 
   };
 }
 
+/** The programs of a test corpus: a directory's, or a fetched module's named under module@version as collect names them. */
+async function sourcePrograms(arg: string): Promise<ProgramSpec[]> {
+  const sources = await resolveSources([arg]);
+  return (await discoverPrograms(sources.paths, { namePrefix: (root) => sources.modules.get(root)?.label })).programs;
+}
+
 /** Program names and source hashes: what collect's input hash covers. */
 const programList = (programs: readonly ProgramSpec[]): (readonly [string, string])[] =>
   programs.map((p) => [p.name, p.sourceHash] as const);
@@ -126,7 +135,7 @@ const programList = (programs: readonly ProgramSpec[]): (readonly [string, strin
 export async function runPipeline(options: RunPipelineOptions = {}): Promise<PipelineSummary> {
   const settings = pipelineSettings(options);
   for (const dir of [settings.corpus, ...settings.testCorpora]) {
-    if (!existsSync(dir)) {
+    if (!existsSync(dir) && parseModuleSource(dir) === null) {
       throw new UsageError(
         `${dir === settings.corpus ? "corpus" : "test corpus"} directory ${dir} does not exist`,
         dir === settings.corpus
@@ -142,7 +151,7 @@ export async function runPipeline(options: RunPipelineOptions = {}): Promise<Pip
   const testDiscoveries = await Promise.all(
     settings.testCorpora.map(async (root) => ({
       root,
-      programs: programList((await discoverPrograms([root])).programs),
+      programs: programList(await sourcePrograms(root)),
     })),
   );
 

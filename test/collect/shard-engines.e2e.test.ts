@@ -14,23 +14,13 @@
 import Database from "better-sqlite3";
 import { Command } from "commander";
 import { execa } from "execa";
-import {
-  chmodSync,
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { registerCommands } from "../../src/cli/commands.js";
 import { shardOf } from "../../src/collect/index.js";
+import { buildSchedlab, snapshot } from "./engines.js";
 import { PROGRAMS, scratch } from "./helpers.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -42,39 +32,6 @@ const COLLECT_FLAGS = "--runs 2 --procs 1 --timeout 5s --jobs 1 --progress-inter
 let dir: string;
 let corpus: string;
 let binDir: string;
-
-/** schedlab compiled from the current sources into a tree shaped like the package (dist/, src/, package.json). */
-async function buildSchedlab(into: string): Promise<void> {
-  mkdirSync(join(into, "bin"), { recursive: true });
-  // tsc emits even when another file has a type error; the entry point must exist.
-  await execa(
-    join(ROOT, "node_modules", ".bin", "tsc"),
-    [
-      "-p",
-      join(ROOT, "tsconfig.json"),
-      "--outDir",
-      join(into, "dist"),
-      "--declaration",
-      "false",
-      "--sourceMap",
-      "false",
-    ],
-    { reject: false },
-  );
-  expect(existsSync(join(into, "dist", "cli", "index.js"))).toBe(true);
-  symlinkSync(join(ROOT, "node_modules"), join(into, "node_modules"));
-  symlinkSync(join(ROOT, "src"), join(into, "src")); // the Go helper's sources
-  copyFileSync(join(ROOT, "package.json"), join(into, "package.json"));
-  copyFileSync(join(ROOT, "bin", "schedlab.js"), join(into, "bin", "schedlab.js"));
-  // `schedlab` on PATH, as the examples call it.
-  binDir = join(into, "path");
-  mkdirSync(binDir);
-  writeFileSync(
-    join(binDir, "schedlab"),
-    `#!/bin/sh\nexec "${process.execPath}" "${join(into, "bin", "schedlab.js")}" "$@"\n`,
-  );
-  chmodSync(join(binDir, "schedlab"), 0o755);
-}
 
 /** The environment of a launched process: this one's, without any engine's shard variables, plus `extra`. */
 function environment(extra: Record<string, string>): Record<string, string> {
@@ -148,32 +105,6 @@ function example(path: string): string {
   return readFileSync(join(EXAMPLES, path), "utf8");
 }
 
-/**
- * What must be equal between a merged database and a single-process collection; with
- * `events`, each run's event count too (equal between a merged database and its shards).
- */
-function snapshot(path: string, events = false): { programs: string[]; builds: string[]; runs: string[] } {
-  const db = new Database(path, { readonly: true });
-  try {
-    const rows = (sql: string) =>
-      (db.prepare(sql).all() as Record<string, unknown>[]).map((r) => Object.values(r).map(String).join(" "));
-    const eventCount = events ? ", (SELECT count(*) FROM event_records e WHERE e.run_id = r.id) AS events" : "";
-    return {
-      programs: rows("SELECT name, kind, test_name, source_hash, root, dir FROM programs ORDER BY name"),
-      builds: rows(
-        "SELECT p.name, b.config, b.status, b.source_hash FROM builds b JOIN programs p ON p.id = b.program_id ORDER BY 1, 2",
-      ),
-      runs: rows(
-        `SELECT p.name, r.config, r.run_index, r.procs, r.outcome, r.exit_code, r.strategy, r.seed, r.truncated, r.ingest_status,
-                (SELECT count(*) FROM goroutines g WHERE g.run_id = r.id) AS goroutines${eventCount}
-         FROM runs r JOIN programs p ON p.id = r.program_id ORDER BY 1, 2, 3`,
-      ),
-    };
-  } finally {
-    db.close();
-  }
-}
-
 /** Rows per table, every table. */
 function tableCounts(path: string): Record<string, number> {
   const db = new Database(path, { readonly: true });
@@ -212,7 +143,7 @@ const engines = new Map<string, EngineRun>();
 beforeAll(async () => {
   // The real path: a shell's "." and $SRC must name the corpus root alike.
   dir = realpathSync(scratch("engines"));
-  await buildSchedlab(join(dir, "schedlab"));
+  binDir = await buildSchedlab(join(dir, "schedlab"));
   corpus = join(dir, "corpus");
   for (const name of NAMES) cpSync(join(PROGRAMS, name), join(corpus, name), { recursive: true });
 

@@ -44,6 +44,7 @@ interface DistJson {
     meanEntropy: number;
     multiOutcomeShare: number;
   };
+  cap: { maxSamplesPerProgram: number; capped: { program: string; samples: number; stride: number }[] };
 }
 
 describe("schedlab dist", () => {
@@ -53,7 +54,8 @@ describe("schedlab dist", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout) as DistJson;
-    expect(Object.keys(json)).toEqual(["states", "summary"]);
+    expect(Object.keys(json)).toEqual(["states", "summary", "cap"]);
+    expect(json.cap).toEqual({ maxSamplesPerProgram: 100_000, capped: [] });
     expect(Object.keys(json.summary).sort()).toEqual([
       "ceiling",
       "ceilingLoo",
@@ -99,6 +101,38 @@ describe("schedlab dist", () => {
     expect(result.stdout).toContain("abstraction depth: 4 states over 1 programs");
     expect(result.stdout).toMatch(/kernels\/b\s+depth=1\s+·\s+2 \(1\.00\)/);
     expect(result.stdout).toContain("ceiling (mode of p̂): 100.0%");
+    expect(result.stdout).toContain("sample cap 100000 per program: no program above it");
+  });
+
+  it("caps a program's samples and says so: every s-th sample of each run, the depths kept from every run", async () => {
+    const db = fixture();
+    // kernels/b: 2 runs × 4 events = 8 depth samples; a cap of 3 keeps depths 0 and 3 of each run.
+    const result = await runCli([
+      "dist",
+      "--abstraction",
+      "depth",
+      "--db",
+      db,
+      "--program",
+      "kernels/b",
+      "--max-samples-per-program",
+      "3",
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("abstraction depth: 2 states over 1 programs");
+    expect(result.stdout).toMatch(/kernels\/b\s+depth=0\s/);
+    expect(result.stdout).toMatch(/kernels\/b\s+depth=3\s/);
+    expect(result.stdout).toContain(
+      "capped: 1 program(s) above 3 samples, each sampled evenly along its runs: kernels/b (8 samples, 1 in 3 kept)",
+    );
+    const json = JSON.parse(
+      (await runCli(["dist", "--abstraction", "depth", "--db", db, "--json", "--max-samples-per-program", "3"])).stdout,
+    ) as DistJson;
+    expect(json.cap.capped).toEqual([
+      { program: "kernels/b", samples: 8, stride: 3 },
+      { program: "patterns/a", samples: 12, stride: 4 },
+    ]);
+    expect(json.states.every((s) => s.runs === (s.program === "kernels/b" ? 2 : 3))).toBe(true);
   });
 
   it("explains bad options and a missing database", async () => {

@@ -30,10 +30,12 @@ describe("dataset store", () => {
     expect(refreshDataset(db, { abstraction: "depth" })).toEqual({
       rebuilt: ["patterns/a", "patterns/b"],
       unchanged: [],
+      capped: [],
     });
     expect(refreshDataset(db, { abstraction: "depth" })).toEqual({
       rebuilt: [],
       unchanged: ["patterns/a", "patterns/b"],
+      capped: [],
     });
     const n = db.prepare("SELECT count(*) AS n FROM samples WHERE abstraction = 'depth'").get() as { n: number };
     expect(n.n).toBe(4 + 4 + 4);
@@ -41,6 +43,7 @@ describe("dataset store", () => {
     expect(refreshDataset(db, { abstraction: "depth" })).toEqual({
       rebuilt: ["patterns/a"],
       unchanged: ["patterns/b"],
+      capped: [],
     });
     const row = db
       .prepare(
@@ -50,6 +53,42 @@ describe("dataset store", () => {
     expect(row).toEqual({ n_gostart: 1, n_goblock: 2, runs: 3 });
     const m = db.prepare("SELECT count(*) AS n FROM samples WHERE abstraction = 'depth'").get() as { n: number };
     expect(m.n).toBe(16);
+  });
+
+  it("caps a program's samples by keeping every s-th sample of each run, and rebuilds when the cap changes", () => {
+    const { db } = fixture();
+    // patterns/a: two runs of 4 events (8 samples), patterns/b: one run of 4; cap 3 → strides 3 and 2.
+    expect(refreshDataset(db, { abstraction: "depth", maxSamplesPerProgram: 3 })).toEqual({
+      rebuilt: ["patterns/a", "patterns/b"],
+      unchanged: [],
+      capped: [
+        { program: "patterns/a", samples: 8, stride: 3 },
+        { program: "patterns/b", samples: 4, stride: 2 },
+      ],
+    });
+    const kept = db
+      .prepare(
+        "SELECT p.name, s.key FROM states s JOIN programs p ON p.id = s.program_id WHERE s.abstraction = 'depth' ORDER BY 1, 2",
+      )
+      .all();
+    // Spread along each run, first sample kept: depths 0 and 3 of a, 0 and 2 of b.
+    expect(kept).toEqual([
+      { name: "patterns/a", key: "depth=0" },
+      { name: "patterns/a", key: "depth=3" },
+      { name: "patterns/b", key: "depth=0" },
+      { name: "patterns/b", key: "depth=2" },
+    ]);
+    const depth0 = db
+      .prepare(
+        "SELECT runs FROM states s JOIN programs p ON p.id = s.program_id WHERE p.name = 'patterns/a' AND key = 'depth=0'",
+      )
+      .get();
+    expect(depth0).toEqual({ runs: 2 }); // one stride for all the program's runs: a depth keeps every run
+    expect(refreshDataset(db, { abstraction: "depth", maxSamplesPerProgram: 3 }).rebuilt).toEqual([]);
+    expect(refreshDataset(db, { abstraction: "depth" })).toMatchObject({
+      rebuilt: ["patterns/a", "patterns/b"],
+      capped: [],
+    });
   });
 
   it("loads exactly what the pure core computes, representatives included", () => {

@@ -39,8 +39,14 @@ const runB: RecordSpec[] = [
 ];
 
 describe("the streaming dataset build", () => {
-  for (const chunk of [1, 3, 50_000]) {
-    it(`matches the in-memory core for every abstraction (chunks of ${chunk} records)`, () => {
+  for (const [chunk, cap] of [
+    [1, undefined],
+    [3, undefined],
+    [50_000, undefined],
+    [3, 7],
+    [50_000, 2],
+  ] as const) {
+    it(`matches the in-memory core for every abstraction (chunks of ${chunk} records, cap ${cap ?? "default"})`, () => {
       const { db } = scratchDatabase();
       const p = insertProgram(db, "kernels/x/one");
       const q = insertProgram(db, "kernels/x/two");
@@ -56,7 +62,8 @@ describe("the streaming dataset build", () => {
             abstraction,
             program,
             runs.map((r) => ({ id: r.runId, procs: r.procs })),
-            programInputHash(db, program.id, abstraction),
+            programInputHash(db, program.id, abstraction, "plain", cap),
+            cap,
             chunk,
           );
         }
@@ -64,6 +71,7 @@ describe("the streaming dataset build", () => {
         const direct = statesFromRuns(
           ingestedPrograms(db).flatMap((program) => loadProgramRuns(db, program)),
           abstraction,
+          cap,
         );
         const view = (states: typeof direct.states) =>
           states
