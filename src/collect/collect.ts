@@ -132,9 +132,11 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
     // A module's programs are named under module@version, whatever the role (so its family is the module path).
     namePrefix: (root) => sources.modules.get(root)?.label ?? (opts.testCorpus ? corpora.get(root)?.label : undefined),
   });
+  // A module from the proxy is tested, as `go test ./...` tests it: its test packages run, its
+  // commands (main packages, which want arguments, services or a terminal) do not.
   const kept = discovery.programs.filter((program) => {
     const module = sources.modules.get(program.root);
-    return module === undefined || !excludedByModule(module, program.dir);
+    return module === undefined || (program.kind === "test" && !excludedByModule(module, program.dir));
   });
   const selected = opts.programs === null ? kept : selectProgramsByName(kept, opts.programs);
   const programs = opts.shard === null ? selected : selectShard(selected, opts.shard);
