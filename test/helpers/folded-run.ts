@@ -1,11 +1,11 @@
-// A run built by hand for the model's tests: goroutines named canonically and the records of
-// each, folded as the leaks stage folds a decoded run (src/model/goroutine-fold.ts).
+// A run built by hand for the model's tests: goroutines named canonically and the records and
+// lock operations of each, folded as the leaks stage folds a decoded run (src/model/goroutine-fold.ts).
 
 import { runStateFold, type AnalysedRun, type LeakRun, type RunEnd } from "../../src/model/index.js";
-import type { GoroutineInfo, GoroutineRecord, RecordKind } from "../../src/core/index.js";
+import type { GoroutineInfo, GoroutineRecord, LockOp, RecordKind } from "../../src/core/index.js";
 
 /** One record: its kind, subject and, as the kind needs, reason, site, stack and actor (null: a timer). */
-export interface Step {
+export interface RecordStep {
   readonly kind: RecordKind;
   readonly g: number;
   readonly reason?: string;
@@ -13,6 +13,17 @@ export interface Step {
   readonly stack?: string;
   readonly actor?: number | null;
 }
+
+/** One recorded lock operation of goroutine g at `site` (mode w unless said). */
+export interface LockStep {
+  readonly op: "want" | "got" | "drop";
+  readonly g: number;
+  readonly mode?: "w" | "r";
+  readonly lock: string;
+  readonly site: string;
+}
+
+export type Step = RecordStep | LockStep;
 
 /** A test goroutine started at `file:line` of the test `root` (a root of its own when func is the test). */
 export function testGoroutine(gid: number, root: string, pkg: string, func: string, siteKey: string): GoroutineInfo {
@@ -35,7 +46,7 @@ export function testGoroutine(gid: number, root: string, pkg: string, func: stri
   };
 }
 
-/** Run `runId` of `goroutines` made of `steps` in order, one millisecond apart, folded. */
+/** Run `runId` of `goroutines` made of `steps` (records and lock operations) in order, one millisecond apart, folded. */
 export function foldedRun(
   runId: number,
   goroutines: readonly GoroutineInfo[],
@@ -53,9 +64,25 @@ export function foldedRun(
     goroutines,
   };
   const fold = runStateFold(header);
+  // A lock operation carries the sequence number of the record that follows it.
+  let seq = 0;
   steps.forEach((step, i) => {
+    if ("op" in step) {
+      const op: LockOp = {
+        seq,
+        timeNs: i * 1_000_000,
+        goroutine: step.g,
+        phase: step.op,
+        mode: step.mode ?? "w",
+        lock: step.lock,
+        site: step.site,
+        stack: `;${step.site}`,
+      };
+      fold.addLockOp(op);
+      return;
+    }
     const record: GoroutineRecord = {
-      seq: i,
+      seq: seq++,
       timeNs: i * 1_000_000,
       kind: step.kind,
       goroutine: step.g,

@@ -16,10 +16,7 @@ import {
   LEAK_REASONS,
   OUTLIVING_REASONS,
   PRECISE_WAITS,
-  runStateFold,
   type AnalysedRun,
-  type LeakRun,
-  type RunEnd,
 } from "../../src/model/index.js";
 import { analyseProgram, analysisJson, type BugReport, type LeakAnalysis } from "../../src/leaks/index.js";
 import type { CiContext } from "../../src/leaks/ci-context.js";
@@ -27,10 +24,10 @@ import { ciResults, type CiResult } from "../../src/leaks/ci-results.js";
 import { COUNTED_KINDS } from "../../src/leaks/fingerprints.js";
 import { sarifLog } from "../../src/leaks/sarif.js";
 import { sourceResolver, type ProgramSource } from "../../src/leaks/source-paths.js";
-import type { GoroutineInfo, GoroutineRecord, LockOp, RecordKind } from "../../src/core/index.js";
+import type { GoroutineInfo } from "../../src/core/index.js";
 import { leaksJsonSchema, leaksJsonValidator, sarifValidator } from "./schemas.js";
+import { foldedRun as run, type Step } from "../helpers/folded-run.js";
 
-const MS = 1_000_000;
 const PKG = "example.com/m/bank";
 const site = (func: string, line: number): string => `${PKG}.${func} bank_test.go:${line}`;
 
@@ -47,59 +44,6 @@ function goroutine(gid: number, root: string, func: string, line: number): Gorou
 
 function testRoot(gid: number, name: string): GoroutineInfo {
   return { goroutine: gid, canonicalId: name, parent: null, entry: `${PKG}.${name}`, creationSite: null, isRoot: true };
-}
-
-type Step =
-  | { kind: RecordKind; g: number; reason?: string; site?: string; stack?: string }
-  | { op: "want" | "got" | "drop"; g: number; lock: string; site: string };
-
-/** A run of `steps`, folded as the leaks stage folds a collected one. */
-function run(
-  runId: number,
-  goroutines: readonly GoroutineInfo[],
-  steps: readonly Step[],
-  outcome: RunEnd = "ok",
-): AnalysedRun {
-  const header: LeakRun = {
-    runId,
-    runIndex: runId,
-    config: "procs-2",
-    outcome,
-    runtimeDeadlock: false,
-    crashed: false,
-    wallMs: null,
-    goroutines,
-  };
-  const fold = runStateFold(header);
-  let seq = 0;
-  steps.forEach((step, i) => {
-    if ("op" in step) {
-      const op: LockOp = {
-        seq,
-        timeNs: i * MS,
-        goroutine: step.g,
-        phase: step.op,
-        mode: "w",
-        lock: step.lock,
-        site: step.site,
-        stack: `;${step.site}`,
-      };
-      fold.addLockOp(op);
-      return;
-    }
-    const record: GoroutineRecord = {
-      seq: seq++,
-      timeNs: i * MS,
-      kind: step.kind,
-      goroutine: step.g,
-      actor: null,
-      reason: step.reason ?? "",
-      site: step.site ?? null,
-      stack: step.stack ?? null,
-    };
-    fold.add(record);
-  });
-  return { run: header, states: fold.finish() };
 }
 
 const lockStack = (func: string, line: number): string =>

@@ -5,20 +5,10 @@
 // deadlocks), and the same inversion under a common guard (none).
 
 import { describe, expect, test } from "vitest";
-import {
-  explainProgram,
-  groupBugs,
-  judgeProgram,
-  predictDeadlocks,
-  preciseWait,
-  runStateFold,
-  type AnalysedRun,
-  type LeakRun,
-  type RunEnd,
-} from "../../src/model/index.js";
-import type { GoroutineInfo, GoroutineRecord, LockOp, RecordKind } from "../../src/core/index.js";
+import { explainProgram, groupBugs, judgeProgram, predictDeadlocks, preciseWait } from "../../src/model/index.js";
+import type { GoroutineInfo } from "../../src/core/index.js";
+import { foldedRun as run, type Step } from "../helpers/folded-run.js";
 
-const MS = 1_000_000;
 const PKG = "example.com/m/bank";
 
 function goroutine(gid: number, root: string, func: string, line: number, ordinal = 0): GoroutineInfo {
@@ -34,59 +24,6 @@ function goroutine(gid: number, root: string, func: string, line: number, ordina
 
 function testRoot(gid: number, name: string): GoroutineInfo {
   return { goroutine: gid, canonicalId: name, parent: null, entry: `${PKG}.${name}`, creationSite: null, isRoot: true };
-}
-
-type Step =
-  | { kind: RecordKind; g: number; reason?: string; site?: string; stack?: string; actor?: number }
-  | { op: "want" | "got" | "drop"; g: number; mode?: "w" | "r"; lock: string; site: string };
-
-/** A run of `steps` (records and lock operations in order), folded as the leaks stage folds it. */
-function run(
-  runId: number,
-  goroutines: readonly GoroutineInfo[],
-  steps: readonly Step[],
-  outcome: RunEnd = "ok",
-): AnalysedRun {
-  const header: LeakRun = {
-    runId,
-    runIndex: runId,
-    config: "procs-2",
-    outcome,
-    runtimeDeadlock: false,
-    crashed: false,
-    wallMs: null,
-    goroutines,
-  };
-  const fold = runStateFold(header);
-  let seq = 0;
-  steps.forEach((step, i) => {
-    if ("op" in step) {
-      const op: LockOp = {
-        seq,
-        timeNs: i * MS,
-        goroutine: step.g,
-        phase: step.op,
-        mode: step.mode ?? "w",
-        lock: step.lock,
-        site: step.site,
-        stack: `;${step.site}`,
-      };
-      fold.addLockOp(op);
-      return;
-    }
-    const record: GoroutineRecord = {
-      seq: seq++,
-      timeNs: i * MS,
-      kind: step.kind,
-      goroutine: step.g,
-      actor: step.kind === "GoUnblock" ? (step.actor ?? null) : null,
-      reason: step.reason ?? "",
-      site: step.site ?? null,
-      stack: step.stack ?? null,
-    };
-    fold.add(record);
-  });
-  return { run: header, states: fold.finish() };
 }
 
 const site = (func: string, line: number): string => `${PKG}.${func} bank_test.go:${line}`;
