@@ -2,7 +2,6 @@
 // program what its runs show, and that prediction needs `schedlab run` / `eval`) and the
 // flaky tests' section, from a collection summary and a leak analysis.
 
-import { NO_RUN_ENDS } from "../../../src/leaks/index.js";
 import { describe, expect, test } from "vitest";
 import type { FlakyFinding, LeakAnalysis, TracerInducedFailure } from "../../../src/leaks/index.js";
 import type { CollectionSummary } from "../../../src/report/collection.js";
@@ -14,6 +13,7 @@ import {
   collectionRows,
 } from "../../../src/report/sections/collection.js";
 import { flakyRows, flakySection, tracerInducedRows } from "../../../src/report/sections/leakTables.js";
+import { programAnalysis } from "./leak-analysis.js";
 
 const FLAKY: FlakyFinding = {
   program: "shop",
@@ -40,33 +40,10 @@ const TRACER: TracerInducedFailure = {
   replay: "schedlab collect --replay 5 --db s.db",
 };
 
-const program = (
-  name: string,
-  runs: number,
-  extra: Partial<LeakAnalysis["programs"][number]> = {},
-): LeakAnalysis["programs"][number] => ({
-  program: name,
-  runs,
-  crashedRuns: 0,
-  recordedLocks: false,
-  findings: [],
-  bugs: [],
-  potential: [],
-  blockedAtCrash: [],
-  raceRunsChecked: 0,
-  races: [],
-  failing: [],
-  flaky: [],
-  crashed: [],
-  tracerInduced: [],
-  runEnds: NO_RUN_ENDS,
-  ...extra,
-});
-
 const ANALYSIS: LeakAnalysis = {
   programs: [
-    program("shop", 9, { flaky: [FLAKY], raceRunsChecked: 2 }),
-    program("pool", 3, { tracerInduced: [TRACER] }),
+    programAnalysis("shop", 9, { flaky: [FLAKY], raceRunsChecked: 2 }),
+    programAnalysis("pool", 3, { tracerInduced: [TRACER] }),
   ],
   findings: [],
   bugs: [],

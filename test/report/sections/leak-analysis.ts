@@ -3,7 +3,7 @@
 // data race and a goroutine blocked at a crash.
 
 import { NO_RUN_ENDS } from "../../../src/leaks/index.js";
-import type { BugReport, LeakAnalysis, LeakFinding } from "../../../src/leaks/index.js";
+import type { BlockedAtCrash, BugReport, LeakAnalysis, LeakFinding, RaceFinding } from "../../../src/leaks/index.js";
 import type { PotentialDeadlock } from "../../../src/model/index.js";
 
 export const FINDING: LeakFinding = {
@@ -88,90 +88,63 @@ export const POTENTIAL: PotentialDeadlock = {
   why: "the locks are taken in opposite orders",
 };
 
+const CRASHED: BlockedAtCrash = {
+  program: "wgpanic",
+  goroutine: "main.main",
+  test: null,
+  entry: "main.main",
+  isRoot: true,
+  reason: "sync",
+  creationSite: null,
+  blockingSite: "main.main main.go:20",
+  runsCrashed: 3,
+};
+
+const RACE: RaceFinding = {
+  program: "racy",
+  frames: ["main.record main.go:14", "main.record main.go:14"],
+  accesses: ["read", "write"],
+  createdAt: ["main.main main.go:20", "main.main main.go:21"],
+  runs: 3,
+  runsChecked: 3,
+};
+
+/** One program's part of an analysis: nothing found unless `extra` says so. */
+export function programAnalysis(
+  name: string,
+  runs: number,
+  extra: Partial<LeakAnalysis["programs"][number]> = {},
+): LeakAnalysis["programs"][number] {
+  return {
+    program: name,
+    runs,
+    crashedRuns: 0,
+    recordedLocks: false,
+    findings: [],
+    bugs: [],
+    potential: [],
+    blockedAtCrash: [],
+    raceRunsChecked: 0,
+    races: [],
+    failing: [],
+    flaky: [],
+    crashed: [],
+    tracerInduced: [],
+    runEnds: NO_RUN_ENDS,
+    ...extra,
+  };
+}
+
 export const ANALYSIS: LeakAnalysis = {
   programs: [
-    {
-      program: "pool",
-      runs: 3,
-      crashedRuns: 0,
-      recordedLocks: false,
-      findings: [FINDING],
-      bugs: [],
-      potential: [],
-      blockedAtCrash: [],
-      raceRunsChecked: 0,
-      races: [],
-      failing: [],
-      flaky: [],
-      crashed: [],
-      tracerInduced: [],
-      runEnds: NO_RUN_ENDS,
-    },
-    {
-      program: "wgpanic",
-      runs: 3,
-      crashedRuns: 3,
-      recordedLocks: false,
-      findings: [],
-      bugs: [],
-      potential: [],
-      blockedAtCrash: [
-        {
-          program: "wgpanic",
-          goroutine: "main.main",
-          test: null,
-          entry: "main.main",
-          isRoot: true,
-          reason: "sync",
-          creationSite: null,
-          blockingSite: "main.main main.go:20",
-          runsCrashed: 3,
-        },
-      ],
-      raceRunsChecked: 3,
-      races: [
-        {
-          program: "racy",
-          frames: ["main.record main.go:14", "main.record main.go:14"],
-          accesses: ["read", "write"],
-          createdAt: ["main.main main.go:20", "main.main main.go:21"],
-          runs: 3,
-          runsChecked: 3,
-        },
-      ],
-      failing: [],
-      flaky: [],
-      crashed: [],
-      tracerInduced: [],
-      runEnds: NO_RUN_ENDS,
-    },
+    programAnalysis("pool", 3, { findings: [FINDING] }),
+    programAnalysis("wgpanic", 3, { crashedRuns: 3, blockedAtCrash: [CRASHED], raceRunsChecked: 3, races: [RACE] }),
   ],
   findings: [FINDING],
   bugs: [BUG],
   potentialDeadlocks: [POTENTIAL],
-  blockedAtCrash: [
-    {
-      program: "wgpanic",
-      goroutine: "main.main",
-      test: null,
-      entry: "main.main",
-      isRoot: true,
-      reason: "sync",
-      creationSite: null,
-      blockingSite: "main.main main.go:20",
-      runsCrashed: 3,
-    },
-  ],
-  races: [
-    {
-      program: "racy",
-      frames: ["main.record main.go:14", "main.record main.go:14"],
-      accesses: ["read", "write"],
-      createdAt: ["main.main main.go:20", "main.main main.go:21"],
-      runs: 3,
-      runsChecked: 3,
-    },
-  ],
+  blockedAtCrash: [CRASHED],
+  races: [RACE],
   raceRunsChecked: 3,
   failing: [],
   flaky: [],
