@@ -20,30 +20,14 @@ import {
   signedPointsInterval,
 } from "../core/index.js";
 import { textTable } from "./terminal.js";
-import { concentrationLine, MEANS_HEADERS, meansRow } from "./sections/evaluationTables.js";
-
-/**
- * The CV scoreboard's pooled accuracy, ECE and NLL beside their family and program means, on
- * every sample and on the runs each prefix was not read from (a row each).
- */
-export function crossValidationMeansRows(s: CrossValidatedAbstraction["scores"]): string[][] {
-  return s.predictors.flatMap((p) =>
-    [
-      meansRow(p.name, { accuracy: p.accuracy.estimate, ece: p.ece.estimate, nll: p.nll.estimate }, p.means),
-      meansRow(
-        `${p.name} (other runs)`,
-        { accuracy: p.otherRunsAccuracy.estimate, ece: p.otherRunsEce.estimate, nll: p.otherRunsNll.estimate },
-        p.otherRunsMeans,
-      ),
-    ].filter((row): row is string[] => row !== null),
-  );
-}
+import { crossValidationBoard, meansPart, type BoardAbstraction } from "./sections/crossValidation.js";
+import { MEANS_HEADERS } from "./sections/evaluationTables.js";
 
 /** The conformal target of an abstraction's scoreboard (the same for every predictor). */
 const conformalTarget = (a: CrossValidatedAbstraction): number =>
   a.scores.predictors.find((p) => p.conformal !== null)?.conformal?.target ?? CONFORMAL_COVERAGE;
 
-function abstractionText(a: CrossValidatedAbstraction, reference: string): string {
+function abstractionText(a: CrossValidatedAbstraction, board: BoardAbstraction, reference: string): string {
   const s = a.scores;
   const families = a.assignment.folds.reduce((n, f) => n + f.length, 0);
   const byFamily = s.clusterUnit.unit === "family";
@@ -81,13 +65,8 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
     `accuracy: over all test samples (families with long runs weigh most); other runs: over the samples of every run ` +
       `but the one the predictor read its prefix from, the number the leave-one-run-out ceiling bounds; ` +
       `${byFamily ? "family" : "program"} mean: each ${byFamily ? "family" : "program"}'s accuracy averaged, every one counted once.`,
-    ...(s.concentration === undefined
-      ? []
-      : [
-          "",
-          concentrationLine(s.concentration, s.clusterUnit.unit),
-          textTable(MEANS_HEADERS, crossValidationMeansRows(s)),
-        ]),
+    // The means table as the report's section shows it, from the same board.
+    ...[meansPart(board)].filter((m) => m !== null).flatMap((m) => ["", m.line, textTable(MEANS_HEADERS, m.rows)]),
     "",
     textTable(
       [
@@ -177,5 +156,6 @@ function abstractionText(a: CrossValidatedAbstraction, reference: string): strin
 
 /** Every abstraction's CV tables, separated by a blank line. */
 export function crossValidationText(run: CrossValidationRun): string {
-  return `${run.abstractions.map((a) => abstractionText(a, run.reference)).join("\n\n")}\n`;
+  const board = crossValidationBoard(run);
+  return `${run.abstractions.map((a, i) => abstractionText(a, board.abstractions[i]!, run.reference)).join("\n\n")}\n`;
 }

@@ -49,7 +49,7 @@ export {
   NoPictureError,
   type FoundBug,
 } from "./bug-page.js";
-export { accuracyMeansText, estimateWithInterval } from "./sections/evaluationTables.js";
+export { accuracyMeansText, estimateWithInterval, halfSamplesText } from "./sections/evaluationTables.js";
 export { crossValidationText } from "./cv.js";
 export {
   collectionReportSections,

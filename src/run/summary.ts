@@ -3,8 +3,8 @@
 
 import type { PredictorEvaluation } from "../eval/index.js";
 import { kindCounts, type LeakAnalysis, type LeakScoreReport } from "../leaks/index.js";
-import { accuracyMeansText, crossValidationLine, estimateWithInterval } from "../report/index.js";
-import { EVENT_TYPES, fixed, MISSING, pct, pctInterval, plural, type EventType } from "../core/index.js";
+import { accuracyMeansText, crossValidationLine, estimateWithInterval, halfSamplesText } from "../report/index.js";
+import { EVENT_TYPES, fixed, MISSING, pct, pctInterval, type EventType } from "../core/index.js";
 import type { BestStudent, LeakSummary, PipelineSummary, PredictorSummary, SectionSummary } from "./types.js";
 
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
@@ -85,9 +85,7 @@ function headlineLine(section: SectionSummary, where: string, abstraction: strin
   return best === undefined
     ? `best student: none trained; ${section.testPrograms.length} ${where} programs (${families}, ${abstraction} states)`
     : `best student ${best.name} (chosen on validation): accuracy ${pct(best.accuracy)} ${pctInterval(best.accuracyInterval)} pooled` +
-        (best.concentration === undefined || best.concentration.programs === 0
-          ? ""
-          : ` (half its samples from ${best.concentration.programsForHalf} of ${plural(best.concentration.programs, "program")})`) +
+        halfSamplesText(best.concentration) +
         (best.means === undefined ? "" : `, ${accuracyMeansText(best.means)}`) +
         (best.otherRunsAccuracy === undefined
           ? " "

@@ -30,7 +30,14 @@ import { htmlTable } from "../html.js";
 import { dotPlot, reliabilityGrid } from "../svg/index.js";
 import { markdownTable } from "../markdown.js";
 import type { ReportSection } from "../types.js";
-import { concentrationLine, estimateWithInterval, MEANS_HEADERS, MEANS_NUMERIC, meansRow } from "./evaluationTables.js";
+import {
+  concentrationLine,
+  estimateWithInterval,
+  halfSamplesText,
+  MEANS_HEADERS,
+  MEANS_NUMERIC,
+  meansRow,
+} from "./evaluationTables.js";
 
 /** An estimate with its 95 % family-bootstrap interval. */
 export interface BoardInterval {
@@ -318,7 +325,7 @@ function meansRows(a: BoardAbstraction): string[][] {
 }
 
 /** The means table of an abstraction with the line that says what the pooled figures weigh; none on old boards. */
-function meansPart(a: BoardAbstraction): { readonly line: string; readonly rows: string[][] } | null {
+export function meansPart(a: BoardAbstraction): { readonly line: string; readonly rows: string[][] } | null {
   const body = meansRows(a);
   if (body.length === 0) return null;
   return { line: concentrationLine(a.concentration, a.clusterUnit === "family" ? "family" : "program"), rows: body };
@@ -478,14 +485,6 @@ export function crossValidationSection(board: CrossValidationBoard, id = "cross-
 /** "70.1 % [64.2, 75.3]": a share with its interval. */
 const pctWithInterval = (i: BoardInterval): string => `${pct(i.estimate)} ${pctInterval(i)}`;
 
-/** What a pooled figure weighs, in a few words: "half its samples from 2 of 247 programs". */
-function weighs(a: BoardAbstraction): string {
-  const c = a.concentration;
-  return c === undefined || c.programs === 0
-    ? ""
-    : ` (half its samples from ${c.programsForHalf} of ${plural(c.programs, "program")})`;
-}
-
 /**
  * One line per abstraction for `run`'s summary: `headline`'s CV accuracy pooled (with what it
  * weighs), its family and program means with intervals against the reference's, its accuracy
@@ -532,7 +531,8 @@ export function crossValidationLine(board: CrossValidationBoard, headline: strin
             (x) => fixed(x),
           );
     return (
-      `${a.abstraction} ${shown.name} ${pctWithInterval(shown.accuracy)} pooled${weighs(a)}${versus((p) => p.accuracy)}${means}${behind}; ` +
+      `${a.abstraction} ${shown.name} ${pctWithInterval(shown.accuracy)} pooled${halfSamplesText(a.concentration)}` +
+      `${versus((p) => p.accuracy)}${means}${behind}; ` +
       (shown.otherRuns === undefined ? "" : `on the runs it did not read ${pct(shown.otherRuns.estimate)}, `) +
       `LOO ceiling ${pct(a.ceilingLoo)} (gap ${points(shown.gapToCeilingLoo)} points); ` +
       `${calibration}${sets}`

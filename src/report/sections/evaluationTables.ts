@@ -17,6 +17,7 @@ import {
   MISSING,
   pct,
   pctInterval,
+  plural,
   pValue,
   RARE_EVENTS,
   signed,
@@ -124,6 +125,13 @@ export function accuracyMeansText(means: WeightedFigures): string {
     (means.unit === "family" ? `family mean ${pct(familyMean.estimate)} ${pctInterval(familyMean)}, ` : "") +
     `program mean ${pct(programMean.estimate)} ${pctInterval(programMean)}`
   );
+}
+
+/** What a pooled figure weighs, in a few words: " (half its samples from 2 of 247 programs)"; "" when unknown. */
+export function halfSamplesText(c: SampleConcentration | undefined): string {
+  return c === undefined || c.programs === 0
+    ? ""
+    : ` (half its samples from ${c.programsForHalf} of ${plural(c.programs, "program")})`;
 }
 
 /**

@@ -8,7 +8,7 @@ import { fixed, MISSING, pct, pctInterval, plural, EVENT_TYPES } from "../../cor
 import { htmlTable } from "../html.js";
 import { markdownTable } from "../markdown.js";
 import { barChart } from "../svg/index.js";
-import { accuracyMeansText, bootstrapIntervalCell, estimateWithInterval } from "./evaluationTables.js";
+import { accuracyMeansText, bootstrapIntervalCell, estimateWithInterval, halfSamplesText } from "./evaluationTables.js";
 import { crossValidationLine, type CrossValidationBoard } from "./crossValidation.js";
 import type { SampleConcentration, WeightedFigures } from "../../eval/index.js";
 import type { ReportSection } from "../types.js";
@@ -97,14 +97,6 @@ export interface OverviewInput {
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
-/** "(half of its samples from 2 of 60 programs)" or "". */
-function pooledWeighs(p: OverviewPredictor): string {
-  const c = p.concentration;
-  return c === undefined || c.programs === 0
-    ? ""
-    : ` (half of its samples from ${c.programsForHalf} of ${plural(c.programs, "program")})`;
-}
-
 function headline(input: OverviewInput): string[] {
   const lines: string[] = [];
   const main = input.evaluations[0];
@@ -123,7 +115,8 @@ function headline(input: OverviewInput): string[] {
       best === undefined
         ? `No student could be trained; the baselines on ${where} are below.`
         : `On ${where}, the student chosen on validation, ${best.name}, ` +
-            `predicts the next scheduling event with accuracy ${pct(best.accuracy)} ${pctInterval(best.accuracyInterval)} pooled${pooledWeighs(best)}` +
+            `predicts the next scheduling event with accuracy ${pct(best.accuracy)} ${pctInterval(best.accuracyInterval)} ` +
+            `pooled${halfSamplesText(best.concentration)}` +
             (means === "" ? "" : `, ${means}`) +
             (best.otherRunsAccuracy === undefined
               ? ", "
