@@ -450,14 +450,19 @@ function distributionMetrics(
   // Points carry the number of their cluster (family, or program) so a chart can colour them by it.
   const clusterNames = [...new Set(pointClusters)].sort();
   const clusterNumber = new Map(clusterNames.map((c, i) => [c, i]));
-  const numbered = points.map((pt, i) => ({ ...pt, cluster: clusterNumber.get(pointClusters[i]!)! }));
-  const byCluster = clusterNames.map((cluster) => {
-    const at = pointClusters.flatMap((c, i) => (c === cluster ? [i] : []));
-    const predicted = at.map((i) => predictedH[i]!);
-    const empirical = at.map((i) => empiricalH[i]!);
+  // One pass: each point numbered by its cluster, and its entropies gathered under it.
+  const entropies = clusterNames.map(() => ({ predicted: [] as number[], empirical: [] as number[] }));
+  const numbered = points.map((pt, i) => {
+    const cluster = clusterNumber.get(pointClusters[i]!)!;
+    entropies[cluster]!.predicted.push(predictedH[i]!);
+    entropies[cluster]!.empirical.push(empiricalH[i]!);
+    return { ...pt, cluster };
+  });
+  const byCluster = clusterNames.map((cluster, k) => {
+    const { predicted, empirical } = entropies[k]!;
     return {
       cluster,
-      states: at.length,
+      states: predicted.length,
       spearman: spearman(predicted, empirical).r,
       meanPredicted: mean(predicted),
       meanEmpirical: mean(empirical),

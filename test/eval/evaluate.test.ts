@@ -183,6 +183,17 @@ describe("evaluate", () => {
     expect(oracle!.concentration!.largestShare).toBeCloseTo(6 / 8, 12);
   });
 
+  it("splits the entropy correlation's states by cluster, each point numbered by its cluster", () => {
+    const clusters = oracle!.entropyByCluster!;
+    expect(clusters.map((c) => c.cluster)).toEqual(oracle!.entropyClusters);
+    expect(clusters.reduce((n, c) => n + c.states, 0)).toBe(oracle!.entropyStates);
+    for (const [k, c] of clusters.entries()) {
+      const mine = oracle!.entropyPoints.filter((p) => p.cluster === k);
+      expect(mine).toHaveLength(c.states);
+      expect(c.meanEmpirical).toBeCloseTo(mine.reduce((t, p) => t + p.empirical, 0) / mine.length, 12);
+    }
+  });
+
   it("resamples families, not programs, when the samples span enough of them", () => {
     const many = Array.from({ length: 10 }, (_, i) => makeState(`t${i}`, `p${i}`, { GoStart: 2, GoEnd: 1 }));
     const output = { name: "u", configHash: "h", predictions: many.map(() => ({ probabilities: [0, 1, 0, 0, 0, 0] })) };
