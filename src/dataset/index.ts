@@ -1,5 +1,5 @@
 // The dataset stage: samples, states and empirical next-event distributions (docs/dataset.md),
-// the scheduler-state tracker, prompt rendering, program splits, ceilings and baselines.
+// the scheduler-state tracker (core's, re-exported), prompt rendering, program splits, ceilings and baselines.
 
 export type {
   Abstraction,
@@ -22,8 +22,8 @@ export {
   newSchedulerTracker,
   snapshotCounts,
   trackerAt,
-} from "./scheduler-state.js";
-export type { GoroutineState, GoroutineStatus, SchedulerCounts, SchedulerTracker } from "./scheduler-state.js";
+} from "../core/index.js";
+export type { GoroutineState, GoroutineStatus, SchedulerCounts, SchedulerTracker } from "../core/index.js";
 export { approximateTokens, DEFAULT_MAX_TOKENS, NEXT_EVENT_QUESTION, renderPrefix, shortSite } from "./render.js";
 export type { RenderOptions } from "./render.js";
 export {

@@ -2,14 +2,16 @@
 // (goroutine states from the scheduler tracker plus the most recent records) for language
 // models. Tokens are approximated as characters / 4.
 
-import { EVENT_TYPES, isEventType, type GoroutineRecord } from "../core/index.js";
 import {
-  newSchedulerTracker,
+  EVENT_TYPES,
   applyRecord,
   goroutineState,
+  isEventType,
   knownGoroutines,
+  newSchedulerTracker,
   snapshotCounts,
-} from "./scheduler-state.js";
+  type GoroutineRecord,
+} from "../core/index.js";
 import type { Prefix } from "./types.js";
 
 export interface RenderOptions {

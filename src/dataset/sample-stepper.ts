@@ -2,8 +2,16 @@
 // an array, or streamed from SQLite) and each six-type event that is a sample's next event is
 // emitted with its state key. statesFromRuns and the streaming dataset build share them.
 
-import { isEventType, type GoroutineInfo, type GoroutineRecord, type EventType } from "../core/index.js";
-import { applyRecord, newSchedulerTracker, snapshotCounts, type SchedulerCounts } from "./scheduler-state.js";
+import {
+  applyRecord,
+  isEventType,
+  newSchedulerTracker,
+  snapshotCounts,
+  type EventType,
+  type GoroutineInfo,
+  type GoroutineRecord,
+  type SchedulerCounts,
+} from "../core/index.js";
 import type { Abstraction } from "./types.js";
 
 /** Percent positions of the `split` abstraction. */

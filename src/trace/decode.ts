@@ -59,17 +59,7 @@ export async function decodeTrace(
     );
   }
   const helper = await goHelperPath();
-  const filter = options.filter ?? DEFAULT_GOROUTINE_FILTER;
-  const goroot = options.goroot ?? (await defaultGoroot());
-  const args = [
-    "decode",
-    `-mode=${options.mode ?? "auto"}`,
-    `-drop=${filter.drop.join(",")}`,
-    `-keep=${filter.keep.join(",")}`,
-    `-goroot=${goroot}`,
-    path,
-  ];
-  const child = execa(helper, args, {
+  const child = execa(helper, await decodeArguments(path, options), {
     reject: false,
     stdout: "pipe",
     stderr: "pipe",
@@ -108,6 +98,45 @@ export async function decodeTrace(
     recordCount: end.recordCount,
     goroutines: canonicalGoroutineIds(foldNamedRoots(parser.goroutines), { testNames: options.testNames }),
   };
+}
+
+/** The Go helper's `decode` arguments for `path` under `options` (before `extra` flags such as -count). */
+async function decodeArguments(path: string, options: DecodeOptions, extra: readonly string[] = []): Promise<string[]> {
+  const filter = options.filter ?? DEFAULT_GOROUTINE_FILTER;
+  const goroot = options.goroot ?? (await defaultGoroot());
+  return [
+    "decode",
+    `-mode=${options.mode ?? "auto"}`,
+    `-drop=${filter.drop.join(",")}`,
+    `-keep=${filter.keep.join(",")}`,
+    `-goroot=${goroot}`,
+    ...extra,
+    path,
+  ];
+}
+
+/** How many records a decode of a trace gives, and how many of them are six-type events. */
+export interface TraceCounts {
+  readonly records: number;
+  readonly events: number;
+}
+
+/**
+ * Counts the records decodeTrace would give for `path` with the same options, and the
+ * six-type events among them, without streaming them (the helper's `decode -count`: one Go
+ * pass, nothing parsed here). Ingest asks before it stores a long run as an excerpt.
+ */
+export async function countTraceRecords(path: string, options: DecodeOptions): Promise<TraceCounts> {
+  const helper = await goHelperPath();
+  const result = await execa(helper, await decodeArguments(path, options, ["-count"]), { reject: false });
+  const line = /^C\t(\d+)\t(\d+)$/m.exec(String(result.stdout));
+  if (result.exitCode !== 0 || line === null) {
+    throw new TraceDecodeError(
+      `the Go helper could not count the records of ${path} (exit ${String(result.exitCode ?? result.signal)}): ${String(result.stderr).trim().slice(-500)}`,
+      "This is a schedlab bug if the trace opens with `go tool trace`; report it with the trace file.",
+    );
+  }
+  return { records: Number(line[1]), events: Number(line[2]) };
 }
 
 /**

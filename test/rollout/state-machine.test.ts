@@ -2,7 +2,7 @@
 // the GOMAXPROCS rule, creation rules, Initial restatements, replay and the choice rule.
 
 import { describe, expect, it } from "vitest";
-import type { GoroutineStatus } from "../../src/dataset/scheduler-state.js";
+import type { GoroutineStatus } from "../../src/core/scheduler-state.js";
 import {
   applyTransition,
   chooseTransition,

@@ -40,6 +40,8 @@ type decoder struct {
 	lineBuf    []byte // the line being written, reused
 	locks      lockBudget
 	lastTime   int64 // time of the last event read, from startTime
+	countOnly  bool  // -count: records are counted, not written
+	events     int   // -count: six-type events among the records counted
 }
 
 // Run is the subcommand decode.
@@ -49,11 +51,12 @@ func Run(args []string) int {
 	drop := fs.String("drop", strings.Join(defaultDrop, ","), "comma-separated entry-function patterns of non-user goroutines (prefix*)")
 	keep := fs.String("keep", strings.Join(defaultKeep, ","), "comma-separated entry-function patterns kept even if they match -drop")
 	goroot := fs.String("goroot", "", "GOROOT of the toolchain that built the traced program (frames under it are standard library)")
+	count := fs.Bool("count", false, "write no records: only a count line \"C records events\" and the status line")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() != 1 || (*mode != "main" && *mode != "test" && *mode != "auto") {
-		fmt.Fprintln(os.Stderr, "usage: gohelper decode [-mode main|test|auto] [-drop P,…] [-keep P,…] [-goroot DIR] TRACE")
+		fmt.Fprintln(os.Stderr, "usage: gohelper decode [-mode main|test|auto] [-drop P,…] [-keep P,…] [-goroot DIR] [-count] TRACE")
 		return 2
 	}
 	file, err := os.Open(fs.Arg(0))
@@ -62,7 +65,7 @@ func Run(args []string) int {
 		return 1
 	}
 	defer file.Close()
-	opts := options{mode: *mode, filter: entryFilter{drop: splitPatterns(*drop), keep: splitPatterns(*keep)}, goroot: *goroot}
+	opts := options{mode: *mode, filter: entryFilter{drop: splitPatterns(*drop), keep: splitPatterns(*keep)}, goroot: *goroot, countOnly: *count}
 	if err := decodeStream(file, os.Stdout, opts); err != nil {
 		return 1
 	}
@@ -74,6 +77,9 @@ type options struct {
 	mode   string // "main", "test" or "auto"
 	filter entryFilter
 	goroot string
+	// countOnly: the stream has no records, lock ops, strings or goroutines, only the
+	// record and event counts of the user goroutines (what ingest needs to plan an excerpt).
+	countOnly bool
 }
 
 // decodeStream decodes the trace r into the line stream of docs/events.md on w. A trace
@@ -90,11 +96,16 @@ func decodeStream(r io.Reader, w io.Writer, opts options) error {
 		frameCache: map[trace.Stack]stackSummary{},
 		waiting:    map[trace.GoID][]*goroutineInfo{},
 		locks:      newLockBudget(),
+		countOnly:  opts.countOnly,
 	}
 	status, message, generations := d.decode(r)
 	d.emitBlockedWants()
 	d.flushPending(true)
-	d.writeGoroutines()
+	if d.countOnly {
+		fmt.Fprintf(d.out, "C\t%d\t%d\n", d.seq, d.events)
+	} else {
+		d.writeGoroutines()
+	}
 	fmt.Fprintf(d.out, "Z\t%s\t%d\t%d\t%s\n", status, generations, d.seq, oneLine(message))
 	return d.out.Flush()
 }

@@ -56,6 +56,15 @@ func RunRecordKinds(args []string) int {
 // write prints one record line: kind, time, gid, actor (user goroutine or -1), reason id,
 // site id, stack id; or a lock op line (writeLockOp).
 func (d *decoder) write(p pendingRecord) {
+	if d.countOnly {
+		if p.lock == nil {
+			d.seq++
+			if p.kind < kindSyscallEnter {
+				d.events++
+			}
+		}
+		return
+	}
 	if p.lock != nil {
 		d.writeLockOp(p)
 		return

@@ -2,7 +2,7 @@
 // rollout valid.
 
 import { describe, expect, it } from "vitest";
-import { applyRecord, newSchedulerTracker } from "../../../src/dataset/scheduler-state.js";
+import { applyRecord, newSchedulerTracker } from "../../../src/core/scheduler-state.js";
 import { capInfeasible, topFeasible, writeFeasibleEvents } from "../../../src/predict/student/feasibility.js";
 import type { GoroutineRecord, RecordKind } from "../../../src/core/index.js";
 

@@ -2,7 +2,8 @@
 // prefix, what each goroutine is doing and how many goroutines are in each state.
 // Pure and incremental: applyRecord is O(1); snapshots copy only the per-reason map.
 
-import { isEventType, type GoroutineRecord } from "../core/index.js";
+import { isEventType } from "./events.js";
+import type { GoroutineRecord } from "./records.js";
 
 /** What a goroutine is doing, from the records seen so far. */
 export type GoroutineStatus = "runnable" | "running" | "waiting" | "syscall" | "ended";

@@ -6,8 +6,8 @@ import {
   newSchedulerTracker,
   snapshotCounts,
   trackerAt,
-} from "../../src/dataset/scheduler-state.js";
-import { records } from "./records.js";
+} from "../../src/core/scheduler-state.js";
+import { records } from "../dataset/records.js";
 
 // main (g1) starts running, creates g2 and g3; g2 blocks on a channel, g3 runs and ends,
 // g1 unblocks g2 and enters a syscall.
