@@ -18,7 +18,7 @@ import {
   type ExplorationSummary,
 } from "../collect/index.js";
 import { openDatabase } from "../store/index.js";
-import { ingestRuns, ingestSummaryOf, type IngestOptions, type IngestSummary } from "../trace/index.js";
+import { ingestRuns, ingestSummaryOf, type IngestKeep, type IngestSummary } from "../trace/index.js";
 
 /** How a log is kept informed: the interval of its status lines, and the clock of the command. */
 export interface LogProgress {
@@ -34,13 +34,13 @@ export function quietLog(): LogProgress {
 
 /**
  * Decodes every recorded run not yet ingested (collect runs this unless --no-ingest), keeping
- * what `store` says (ingest's default when undefined); a log gets its counter every few seconds.
+ * what `keep` says (ingest's defaults where absent); a log gets its counter every few seconds.
  */
 export async function ingestPending(
   dbFile: string,
   progress: ProgressWriter,
   log: LogProgress,
-  store?: IngestOptions["store"],
+  keep: IngestKeep = {},
 ): Promise<IngestSummary> {
   const db = openDatabase(dbFile);
   let last = "starting";
@@ -51,7 +51,7 @@ export async function ingestPending(
   );
   try {
     return await ingestRuns(db, {
-      ...(store === undefined ? {} : { store }),
+      ...keep,
       onProgress: (message, transient) => {
         if (transient === true) last = message;
         progress.write(`ingest ${message}`, transient);
@@ -81,7 +81,7 @@ export async function collectAndIngest(
   ui: {
     readonly log: LogProgress;
     readonly ingest: boolean;
-    readonly store?: IngestOptions["store"];
+    readonly keep?: IngestKeep;
     readonly announce?: readonly string[];
   },
 ): Promise<CollectRun> {
@@ -108,8 +108,7 @@ export async function collectAndIngest(
   const heartbeat = logHeartbeat(process.stderr, () => statusLine(), { quiet: log.quiet, everyMs: log.everyMs });
   try {
     // A hunt's runs are ingested as their checks decode them: one decode each.
-    const ingesting =
-      ui.ingest && options.budgetMs !== undefined ? { ...options, ingest: { store: ui.store } } : options;
+    const ingesting = ui.ingest && options.budgetMs !== undefined ? { ...options, ingest: ui.keep ?? {} } : options;
     const result = await collect({
       ...ingesting,
       signal: controller.signal,
@@ -128,7 +127,7 @@ export async function collectAndIngest(
     const ingest = ui.ingest
       ? ingestSummaryOf([
           ...result.ingested,
-          ...(await ingestPending(options.db ?? "schedlab.db", progress, log, ui.store)).runs,
+          ...(await ingestPending(options.db ?? "schedlab.db", progress, log, ui.keep)).runs,
         ])
       : null;
     return { result, ingest };

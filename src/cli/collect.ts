@@ -3,7 +3,8 @@
 import type { Command } from "commander";
 import { budgetFieldsOf, collectOption, collectOptionsOf, type CollectSelectionFlags } from "./collect-options.js";
 import { collectAndIngest, ingestPending, quietLog, reportCollectProblems, type LogProgress } from "./collect-run.js";
-import { parseChoice, parsePositiveInteger } from "./options.js";
+import { ingestKeepOf, maxStoredRecordsOption } from "./ingest.js";
+import { parsePositiveInteger } from "./options.js";
 import { progressWriter } from "./progress.js";
 import {
   DEFAULT_REPLAY_ATTEMPTS,
@@ -18,7 +19,7 @@ import {
   type ReplayResult,
 } from "../collect/index.js";
 import { UsageError } from "../errors.js";
-import { STORE_MODES, type StoreMode } from "../trace/index.js";
+import type { IngestKeep } from "../trace/index.js";
 
 /** collect's flags: the ones it shares with hunt (collect-options.ts), and its own. */
 interface CollectFlags extends CollectSelectionFlags {
@@ -30,12 +31,13 @@ interface CollectFlags extends CollectSelectionFlags {
   attempts?: string;
   ingest: boolean;
   store: string;
+  maxStoredRecords?: string;
   json?: boolean;
 }
 
-/** --store: what ingest keeps of each run (docs/schema.md, runs.store). */
-function storeOf(flags: CollectFlags): StoreMode {
-  return parseChoice("--store", flags.store, STORE_MODES);
+/** --store and --max-stored-records: what ingest keeps of each run (docs/schema.md, runs.store and "Excerpts"). */
+function keepOf(flags: CollectFlags): IngestKeep {
+  return ingestKeepOf(flags);
 }
 
 /**
@@ -145,6 +147,7 @@ const REPLAY_FLAGS: ReadonlySet<string> = new Set([
   "timeout",
   "ingest",
   "store",
+  "maxStoredRecords",
   "json",
   "quiet",
 ]);
@@ -174,7 +177,7 @@ async function replay(flags: CollectFlags, paths: string[], command: Command): P
     traces: flags.traces,
   });
   if (flags.ingest)
-    await ingestPending(flags.db, progressWriter(process.stderr, { quiet: true }), quietLog(), storeOf(flags));
+    await ingestPending(flags.db, progressWriter(process.stderr, { quiet: true }), quietLog(), keepOf(flags));
   process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : replaySummary(result));
 }
 
@@ -247,18 +250,23 @@ export function registerCollect(program: Command): void {
         "per run)",
       "events",
     )
+    .addOption(maxStoredRecordsOption())
     .option("--json", "print the result as JSON on stdout, no progress")
     .addOption(collectOption("quiet"))
     .addOption(collectOption("progressInterval"))
     .action(async (paths: string[], flags: CollectFlags, command: Command) => {
       const started = performance.now();
       flags.timeoutGiven = command.getOptionValueSource("timeout") === "cli";
-      const store = storeOf(flags);
-      if (!flags.ingest && command.getOptionValueSource("store") === "cli")
-        throw new UsageError(
-          "--store says what the ingest keeps, and --no-ingest skips the ingest",
-          `Drop --no-ingest, or drop --store and give it to \`schedlab ingest --store ${store}\` later.`,
-        );
+      const keep = keepOf(flags);
+      for (const [name, flag] of [
+        ["store", "--store"],
+        ["maxStoredRecords", "--max-stored-records"],
+      ])
+        if (!flags.ingest && command.getOptionValueSource(name) === "cli")
+          throw new UsageError(
+            `${flag} says what the ingest keeps, and --no-ingest skips the ingest`,
+            `Drop --no-ingest, or drop ${flag} and give it to \`schedlab ingest\` later.`,
+          );
       if (flags.replay !== undefined) return replay(flags, paths, command);
       if (flags.attempts !== undefined)
         throw new UsageError("--attempts goes with --replay", "Run `schedlab collect --replay RUN_ID --attempts N`.");
@@ -281,7 +289,7 @@ export function registerCollect(program: Command): void {
         {
           log,
           ingest: flags.ingest,
-          store,
+          keep,
           announce: shard !== undefined && shard.engine !== "flag" ? [shardLine(shard)] : [],
         },
       );

@@ -1,17 +1,49 @@
 // `schedlab ingest`: decodes recorded runs' traces into the database.
 
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { parseChoice, parsePositiveInteger } from "./options.js";
 import { progressWriter } from "./progress.js";
 import { openDatabase } from "../store/index.js";
-import { ingestRuns, STORE_MODES, type IngestSummary, type StoreMode } from "../trace/index.js";
+import {
+  DEFAULT_MAX_STORED_RECORDS,
+  ingestRuns,
+  STORE_MODES,
+  type IngestKeep,
+  type IngestSummary,
+  type StoreMode,
+} from "../trace/index.js";
 
-interface IngestFlags {
+/** The flags that say what ingest keeps of each run (ingest's, and collect's for its ingest). */
+interface KeepFlags {
+  store: string;
+  maxStoredRecords?: string;
+}
+
+interface IngestFlags extends KeepFlags {
   db: string;
   force?: boolean;
   jobs?: string;
-  store: string;
   json?: boolean;
+}
+
+/** --max-stored-records, shared by ingest and collect. */
+export function maxStoredRecordsOption(): Option {
+  return new Option(
+    "--max-stored-records <n>",
+    "with --store events: a run whose trace gives more records is stored as an excerpt of about n " +
+      "(windows along the whole run; its end state, what leaks read, from every record; docs/schema.md, " +
+      `Excerpts) (default: ${DEFAULT_MAX_STORED_RECORDS})`,
+  );
+}
+
+/** What --store and --max-stored-records ask ingest to keep. */
+export function ingestKeepOf(flags: KeepFlags): IngestKeep {
+  return {
+    store: parseChoice("--store", flags.store, STORE_MODES),
+    ...(flags.maxStoredRecords === undefined
+      ? {}
+      : { maxStoredRecords: parsePositiveInteger("--max-stored-records", flags.maxStoredRecords) }),
+  };
 }
 
 export function registerIngest(program: Command): void {
@@ -28,17 +60,19 @@ export function registerIngest(program: Command): void {
         "collect --replay need)",
       "events",
     )
+    .addOption(maxStoredRecordsOption())
     .option("--json", "print the per-run results as JSON")
     .action(async (flags: IngestFlags) => {
       const jobs = flags.jobs === undefined ? undefined : parsePositiveInteger("--jobs", flags.jobs);
-      const store = parseChoice("--store", flags.store, STORE_MODES);
+      const keep = ingestKeepOf(flags);
+      const store = keep.store ?? "events";
       const db = openDatabase(flags.db);
       try {
         const progress = progressWriter(process.stderr, { quiet: flags.json === true });
         const summary = await ingestRuns(db, {
           force: flags.force ?? false,
           concurrency: jobs,
-          store,
+          ...keep,
           onProgress: (message, transient) => progress.write(`ingest ${message}`, transient),
         });
         progress.done();
@@ -61,6 +95,11 @@ function humanSummary(summary: IngestSummary, store: StoreMode): string {
       `${summary.errors} error(s); ${summary.events} events` +
       `${store === "summary" ? " folded into end states (--store summary: not stored)" : ""}.`,
   );
+  if (summary.excerpts > 0)
+    lines.push(
+      `${summary.excerpts} run(s) gave more records than --max-stored-records and are stored as excerpts ` +
+        "(windows along each run; leaks read their end states, folded from every record).",
+    );
   if (summary.runs.length === 0)
     lines.push("Nothing to ingest: every run with a trace is already ingested (use --force to redo).");
   return `${lines.join("\n")}\n`;

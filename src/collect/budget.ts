@@ -103,7 +103,7 @@ export async function exploreWithBudget(
     signal: stop.signal,
     explorations: new Map(),
     // The check's toolchain decodes for the ingest too: the one that built the binaries.
-    ingest: mode.ingest === null ? null : runIngester(db, { store: mode.ingest.store, goroot: go.goroot }),
+    ingest: mode.ingest === null ? null : runIngester(db, { ...mode.ingest, goroot: go.goroot }),
     ingested: [],
     started: performance.now(),
     executed: 0,

@@ -115,7 +115,7 @@ export function collectModeOf(fields: CollectModeFields): CollectMode {
     exhaustBudget: fields.exhaustBudget ?? false,
     recordLocks: fields.recordLocks ?? true,
     stopOn: fields.stopOn === undefined ? DEFAULT_STOP_ON : parseStopOn(fields.stopOn),
-    ingest: fields.ingest === undefined ? null : { store: fields.ingest.store },
+    ingest: fields.ingest ?? null,
   };
 }
 

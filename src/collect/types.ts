@@ -4,7 +4,7 @@
 import type { LeakProfileTaken, RuntimeGoroutine } from "../core/index.js";
 import type { ProgramKind } from "../corpus/index.js";
 import type { Peer } from "./peers.js";
-import type { RunIngestResult, StoreMode } from "../trace/index.js";
+import type { IngestKeep, RunIngestResult } from "../trace/index.js";
 import type { Strategy } from "./strategy.js";
 
 /**
@@ -131,9 +131,9 @@ export interface BudgetModeOptions {
   readonly stopOn?: readonly FindingClass[];
   /**
    * Ingest each run while its check decodes the trace (one decode for both), keeping what
-   * `store` says (ingest's default when absent). Without it the runs are left for ingestRuns.
+   * it says (ingest's defaults when absent). Without it the runs are left for ingestRuns.
    */
-  readonly ingest?: { readonly store?: StoreMode };
+  readonly ingest?: IngestKeep;
 }
 
 /** `T`'s fields, each refused: the fields of the other mode. */
@@ -169,7 +169,7 @@ export interface BudgetMode {
   /** Classes that stop a program's hunt (collect --stop-on); ["leak"] by default, without duplicates. */
   readonly stopOn: readonly FindingClass[];
   /** Ingest each run with its check's decode (BudgetModeOptions.ingest), or null. */
-  readonly ingest: { readonly store: StoreMode | undefined } | null;
+  readonly ingest: IngestKeep | null;
 }
 
 /** One part of a partition of the programs (collect --shard I/N). */

@@ -1,7 +1,9 @@
 // The four state abstractions of docs/dataset.md and the pure core that turns runs into
 // states (with counts) and samples: statesFromRuns(runs, abstraction).
-// Invariant: every six-type event of a run is the `next` of exactly one sample under
-// depth, goroutine and context; split takes three samples per non-empty run.
+// Invariant: every six-type event of a run stored whole is the `next` of exactly one sample
+// under depth, goroutine and context; split takes three samples per non-empty run. A run stored
+// as an excerpt gives depth and split samples for its stored events with the keys the whole run
+// gives them, goroutine samples up to its first gap, no context sample for the two events after one.
 
 import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../core/index.js";
 import { addCounts, emptyCounts } from "./distribution.js";
@@ -18,7 +20,11 @@ export { bucket, contextKey, eventLabel, SPLIT_POINTS, splitIndex } from "./samp
 export function forEachSample(run: RunRecords, abstraction: Abstraction, visit: SampleVisitor): void {
   const step = sampleStepper(
     abstraction,
-    { eventCount: abstraction === "split" ? eventSequence(run.records).length : 0, goroutines: run.goroutines },
+    {
+      eventCount: abstraction === "split" ? eventSequence(run.records).length : 0,
+      goroutines: run.goroutines,
+      excerpt: run.excerpt,
+    },
     visit,
   );
   run.records.forEach(step);

@@ -12,7 +12,7 @@ import {
   type GoroutineRecord,
   type SchedulerCounts,
 } from "../core/index.js";
-import type { Abstraction } from "./types.js";
+import type { Abstraction, ExcerptShape } from "./types.js";
 
 /** Percent positions of the `split` abstraction. */
 export const SPLIT_POINTS = [25, 50, 75] as const;
@@ -20,10 +20,45 @@ export const SPLIT_POINTS = [25, 50, 75] as const;
 /** Receives each sample of a run: its state key, the index of its next event among the run's records, and that event. */
 export type SampleVisitor = (key: string, end: number, next: EventType) => void;
 
-/** What a stepper needs to know of the run before its records: the number of events (split) and the goroutines (goroutine). */
+/**
+ * What a stepper needs to know of the run before its records: the number of events (split),
+ * the goroutines (goroutine), and for a run stored as an excerpt its windows (docs/schema.md,
+ * "Excerpts").
+ */
 export interface RunShape {
   readonly eventCount: number;
   readonly goroutines?: readonly GoroutineInfo[];
+  readonly excerpt?: ExcerptShape | null;
+}
+
+/**
+ * The index in the whole run of each stored event, pushed every stored record in order: the
+ * position in the stored records for a run stored whole; for an excerpt, counted on from each
+ * window's events before it. `gap` is true from a window opened after a gap (one not starting
+ * at the run's first record) onwards.
+ */
+function wholeRunEvents(excerpt: ExcerptShape | null | undefined) {
+  const starts = new Map((excerpt?.windows ?? []).map((w, i) => [w.firstSeq, { ...w, i }]));
+  let events = 0;
+  let sinceGap = Infinity;
+  return {
+    /** Called with every record's stored index before eventIndex. */
+    at(index: number): void {
+      const window = starts.get(index);
+      if (window === undefined) return;
+      if (window.i > 0 || window.eventsBefore > 0) sinceGap = 0;
+      events = window.eventsBefore;
+    },
+    /** The whole-run index of this event; call once per event. */
+    next(): number {
+      sinceGap++;
+      return events++;
+    },
+    /** Events stepped since the last gap (Infinity in a run stored whole, or before any gap). */
+    get sinceGap(): number {
+      return sinceGap;
+    },
+  };
 }
 
 /** Takes one run's records in order; `index` is the record's position in the run. */
@@ -70,33 +105,37 @@ export function contextKey(counts: SchedulerCounts, lastEvents: readonly string[
  * - context: the scheduler state before the event and the last two event labels.
  */
 export function sampleStepper(abstraction: Abstraction, run: RunShape, visit: SampleVisitor): SampleStepper {
+  const whole = wholeRunEvents(run.excerpt);
   switch (abstraction) {
     case "split": {
       const targets = new Map<number, number[]>();
-      if (run.eventCount > 0) {
+      const eventCount = run.excerpt?.events ?? run.eventCount;
+      if (eventCount > 0) {
         for (const percent of SPLIT_POINTS) {
-          const at = splitIndex(run.eventCount, percent);
+          const at = splitIndex(eventCount, percent);
           targets.set(at, [...(targets.get(at) ?? []), percent]);
         }
       }
-      let events = 0;
       return (record, index) => {
+        whole.at(index);
         if (!isEventType(record.kind)) return;
-        for (const percent of targets.get(events) ?? []) visit(`split=${percent}`, index, record.kind);
-        events++;
+        for (const percent of targets.get(whole.next()) ?? []) visit(`split=${percent}`, index, record.kind);
       };
     }
     case "depth": {
-      let depth = 0;
       return (record, index) => {
-        if (isEventType(record.kind)) visit(`depth=${depth++}`, index, record.kind);
+        whole.at(index);
+        if (isEventType(record.kind)) visit(`depth=${whole.next()}`, index, record.kind);
       };
     }
     case "goroutine": {
+      // A goroutine's own step count is lost in a gap: an excerpt gives samples up to its first gap only.
       const canonical = new Map<number, string>();
       for (const info of run.goroutines ?? []) canonical.set(info.goroutine, info.canonicalId);
       const steps = new Map<number, number>();
       return (record, index) => {
+        whole.at(index);
+        if (whole.sinceGap !== Infinity) return;
         if (!canonical.has(record.goroutine)) canonical.set(record.goroutine, `#${canonical.size + 1}`);
         if (!isEventType(record.kind)) return;
         const step = steps.get(record.goroutine) ?? 0;
@@ -105,12 +144,16 @@ export function sampleStepper(abstraction: Abstraction, run: RunShape, visit: Sa
       };
     }
     case "context": {
+      // The scheduler state is restored at a gap (the window's Initial records), the last two
+      // events are not: the first two events after a gap give no sample.
       const tracker = newSchedulerTracker();
       let last1 = "-";
       let last2 = "-";
       return (record, index) => {
+        whole.at(index);
         if (isEventType(record.kind)) {
-          visit(contextKey(snapshotCounts(tracker), [last2, last1]), index, record.kind);
+          whole.next();
+          if (whole.sinceGap > 2) visit(contextKey(snapshotCounts(tracker), [last2, last1]), index, record.kind);
           last2 = last1;
           last1 = eventLabel(record);
         }

@@ -9,7 +9,7 @@ import { UsageError } from "../errors.js";
 import { inTransaction, multiRowInsert } from "../store/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
-import { countRunEvents, lastRunRecord, loadRunGoroutines, loadRunRecords } from "../trace/index.js";
+import { countRunEvents, lastRunRecord, loadRunExcerpt, loadRunGoroutines, loadRunRecords } from "../trace/index.js";
 import { poolStates, prefixAt } from "./abstractions.js";
 import { clearProgramStates, recordDatasetInput, sampleInserter } from "./program-rows.js";
 import { streamProgramStates } from "./stream-build.js";
@@ -199,6 +199,7 @@ function loadRun(db: SchedlabDatabase, programName: string, runId: number, procs
     procs,
     records: loadRunRecords(db, runId),
     goroutines: loadRunGoroutines(db, runId),
+    excerpt: loadRunExcerpt(db, runId),
   };
 }
 

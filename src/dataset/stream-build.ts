@@ -5,7 +5,7 @@
 // `dist`, `export` and the pipeline's distributions stage work on collections of any size.
 
 import { inTransaction, multiRowInsert, type SchedlabDatabase } from "../store/index.js";
-import { countRunEvents, forEachRunRecordInChunks, loadRunGoroutines } from "../trace/index.js";
+import { countRunEvents, forEachRunRecordInChunks, loadRunExcerpt, loadRunGoroutines } from "../trace/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { growingPrefixHash } from "./prefix-hash.js";
 import { clearProgramStates, recordDatasetInput, sampleInserter } from "./program-rows.js";
@@ -68,7 +68,8 @@ export function streamProgramStates(
         rows.push(abstraction, run.id, end, id, next);
         states.push(id, key, run.id, end, hash.digest());
       }, stride);
-      const step = sampleStepper(abstraction, { eventCount: eventCounts.get(run.id)!, goroutines }, visit);
+      const shape = { eventCount: eventCounts.get(run.id)!, goroutines, excerpt: loadRunExcerpt(db, run.id) };
+      const step = sampleStepper(abstraction, shape, visit);
       let index = 0;
       forEachRunRecordInChunks(
         db,

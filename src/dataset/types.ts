@@ -6,6 +6,12 @@ import type { EventType, GoroutineInfo, GoroutineRecord } from "../core/index.js
 export const ABSTRACTIONS = ["split", "depth", "goroutine", "context"] as const;
 export type Abstraction = (typeof ABSTRACTIONS)[number];
 
+/** An excerpt as the steppers read it: the whole run's events, and where each window starts. */
+export interface ExcerptShape {
+  readonly events: number;
+  readonly windows: readonly { readonly firstSeq: number; readonly eventsBefore: number }[];
+}
+
 /** How a run explored schedules (runs.strategy): an unperturbed build, a -race build, seeded perturbation. */
 export const RUN_STRATEGIES = ["plain", "race", "perturb"] as const;
 export type RunStrategy = (typeof RUN_STRATEGIES)[number];
@@ -66,6 +72,8 @@ export interface RunRecords {
   readonly procs: number;
   readonly records: readonly GoroutineRecord[];
   readonly goroutines?: readonly GoroutineInfo[];
+  /** Set for a run stored as an excerpt (docs/schema.md, "Excerpts"): `records` are its windows. */
+  readonly excerpt?: ExcerptShape | null;
 }
 
 /**

@@ -82,7 +82,7 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
     const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
       { value: string } | undefined;
     const found = row === undefined ? NaN : Number(row.value);
-    if (found === 3 || found === 4) upgradeFrom(found, db, file, readonly);
+    if (found === 3 || found === 4 || found === 5) upgradeFrom(found, db, file, readonly);
     else if (found !== SCHEMA_VERSION) {
       const older = found < SCHEMA_VERSION;
       throw new SchemaVersionError(
@@ -116,13 +116,13 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
 }
 
 /**
- * Versions 4 and 5 only added to the version before (4: runs.store, whose default 'events'
+ * Versions 4 to 6 only added to the version before (4: runs.store, whose default 'events'
  * is what every version-3 run holds, and the run_end_states table; 5: four nullable runs
- * columns and the runtime_goroutines table): a writable open upgrades the file in place, in
+ * columns and the runtime_goroutines table; 6: the run_excerpts table): a writable open upgrades the file in place, in
  * one transaction, step by step; a read-only one is refused with the hint to run a writing
  * command once (it cannot add the columns). SCHEMA_SQL then creates the new tables.
  */
-function upgradeFrom(found: 3 | 4, db: SchedlabDatabase, file: string, readonly: boolean): void {
+function upgradeFrom(found: 3 | 4 | 5, db: SchedlabDatabase, file: string, readonly: boolean): void {
   if (readonly) {
     throw new SchemaVersionError(
       `${file} has schema version ${found}; this schedlab uses version ${SCHEMA_VERSION}, to which a writing command upgrades it in place`,
@@ -131,7 +131,7 @@ function upgradeFrom(found: 3 | 4, db: SchedlabDatabase, file: string, readonly:
   }
   inTransaction(db, () => {
     if (found === 3) db.exec(UPGRADE_FROM_3_SQL);
-    db.exec(UPGRADE_FROM_4_SQL);
+    if (found <= 4) db.exec(UPGRADE_FROM_4_SQL);
     db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
   });
 }

@@ -4,7 +4,7 @@
 
 import { RECORD_KINDS, type RecordKind } from "../core/index.js";
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /**
  * The SQL CASE that maps a record kind's name in `expr` to its event_records.kind code
@@ -66,6 +66,11 @@ ALTER TABLE runs ADD COLUMN output_digest TEXT;
 ALTER TABLE runs ADD COLUMN untraced TEXT CHECK (untraced IS NULL OR untraced IN ('ok', 'failed', 'crashed'));
 ALTER TABLE runs ADD COLUMN leak_profile TEXT;
 `;
+
+/**
+ * Version 6 added the run_excerpts table (runs stored as excerpts, ingest
+ * --max-stored-records): SCHEMA_SQL creates it; runs of an older database are stored whole.
+ */
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -248,6 +253,24 @@ CREATE TABLE IF NOT EXISTS run_end_states (
   format  INTEGER NOT NULL,
   states  TEXT NOT NULL
 );
+
+-- The windows of a run stored as an excerpt (ingest --max-stored-records, docs/schema.md
+-- "Excerpts"): its trace gave more records than the cap, so event_records holds only windows
+-- spread along the run, numbered densely from 0, each after a gap opening with Initial records
+-- that bring the goroutines to their state at the window's start; its end state comes from
+-- every record (run_end_states). One row per window: first_seq is the window's first stored
+-- seq, source_seq the seq its first record of the run has in the whole run, events_before the
+-- six-type events of the whole run before that record; records and events are the whole run's
+-- (the same in every row). A run with no row here is stored whole.
+CREATE TABLE IF NOT EXISTS run_excerpts (
+  run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  first_seq     INTEGER NOT NULL,
+  source_seq    INTEGER NOT NULL,
+  events_before INTEGER NOT NULL,
+  records       INTEGER NOT NULL,
+  events        INTEGER NOT NULL,
+  PRIMARY KEY (run_id, first_seq)
+) WITHOUT ROWID;
 
 -- @section collect (budgeted schedule exploration: collect --budget, --replay)
 -- The cheap check collect --budget makes right after each run it executes (and each

@@ -2,6 +2,7 @@
 export * from "./types.js";
 export { decodeTrace, type DecodeOptions } from "./decode.js";
 export {
+  DEFAULT_MAX_STORED_RECORDS,
   ingestRuns,
   ingestSummaryOf,
   pendingIngestCount,
@@ -9,6 +10,7 @@ export {
   runIngester,
   type DecodeTap,
   type IngestedRun,
+  type IngestKeep,
   type IngestOptions,
   type IngestSummary,
   type RunIngestResult,
@@ -23,8 +25,10 @@ export {
   lastRunRecord,
   loadRunGoroutines,
   loadRunEndStates,
+  loadRunExcerpt,
   isGcPreemption,
 } from "./load.js";
+export { EXCERPT_WINDOWS, excerptTargets, type Excerpt, type ExcerptWindow } from "./excerpt.js";
 export { canonicalGoroutineIds, shortFunctionName, testName } from "./identity.js";
 export { relativePackagePaths } from "./package-path.js";
 export { DEFAULT_GOROUTINE_FILTER, isDroppedEntry } from "./filter.js";

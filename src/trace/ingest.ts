@@ -1,6 +1,8 @@
 // Ingest: decodes the traces of recorded runs into the goroutines, event_records and
 // lock_ops tables (--store events), or into the goroutines and each run's folded end state
-// in run_end_states (--store summary: what leaks and replay need, a few rows per run).
+// in run_end_states (--store summary: what leaks and replay need, a few rows per run). With
+// --store events a run whose trace gives more records than the cap on stored records is
+// stored as an excerpt (excerpt.ts): windows of its records, and its end state folded from all.
 // Decoding runs in parallel (a small pool of helper processes); every database write
 // happens on this thread in short transactions, so writes never interleave mid-batch.
 
@@ -9,7 +11,8 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { inTransaction, multiRowInsert, type SchedlabDatabase } from "../store/index.js";
 import { goHelperPath } from "../gohelper/index.js";
 import { encodeEndStates, END_STATE_FORMAT, leakRunOf, runStateFold, type RunEnd } from "../model/index.js";
-import { decodeTrace } from "./decode.js";
+import { countTraceRecords, decodeTrace, type DecodeOptions } from "./decode.js";
+import { excerptWriter, type Excerpt } from "./excerpt.js";
 import { TraceCorruptError, TraceDecodeError } from "./errors.js";
 import { testFunctionsInOrder } from "./testOrder.js";
 import {
@@ -40,7 +43,22 @@ export interface IngestOptions {
   readonly onProgress?: Progress;
   /** GOROOT of the toolchain that built the traced binaries (default: `go env GOROOT`). */
   readonly goroot?: string;
+  /**
+   * With store "events": a run whose trace gives more records stores an excerpt of about
+   * this many (default DEFAULT_MAX_STORED_RECORDS; docs/schema.md, "Excerpts").
+   */
+  readonly maxStoredRecords?: number;
 }
+
+/**
+ * Records stored of one run by default: 16 times the bundled corpus's longest run (6 014
+ * records), so every run of it is stored whole, while a real suite's run of 20 M records
+ * stores 1 in 200 and a corpus of real modules fits a few GB (docs/schema.md, "Excerpts").
+ */
+export const DEFAULT_MAX_STORED_RECORDS = 100_000;
+
+/** What ingest keeps of each run: the store mode and, for events, the cap on stored records. */
+export type IngestKeep = Pick<IngestOptions, "store" | "maxStoredRecords">;
 
 /** Sees one run's records and lock ops as its ingest decodes them (collect --budget's check folds them: one decode for both). */
 export interface DecodeTap {
@@ -59,6 +77,8 @@ export interface RunIngestResult {
   readonly status: "ok" | "truncated" | "error";
   /** Records the trace gave (stored with --store events, folded with summary). */
   readonly events: number;
+  /** Stored as an excerpt: the trace gave more records than the cap (the windows are stored, every record folded). */
+  readonly excerpt: boolean;
   readonly goroutines: number;
   /** Why the run is truncated or failed; "" when ok. */
   readonly message: string;
@@ -67,6 +87,8 @@ export interface RunIngestResult {
 export interface IngestSummary {
   readonly runs: readonly RunIngestResult[];
   readonly events: number;
+  /** Runs stored as excerpts. */
+  readonly excerpts: number;
   readonly ok: number;
   readonly truncated: number;
   readonly errors: number;
@@ -106,7 +128,7 @@ interface RunToIngest {
  */
 export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = {}): Promise<IngestSummary> {
   const runs = selectRuns(db, options);
-  if (runs.length === 0) return { runs: [], events: 0, ok: 0, truncated: 0, errors: 0 };
+  if (runs.length === 0) return { runs: [], events: 0, excerpts: 0, ok: 0, truncated: 0, errors: 0 };
   // A missing toolchain or a helper that does not build is not any trace's fault: fail
   // once, before touching a run, instead of marking every run as an error.
   await goHelperPath();
@@ -145,6 +167,7 @@ export function ingestSummaryOf(results: readonly RunIngestResult[]): IngestSumm
   return {
     runs,
     events: runs.reduce((n, r) => n + r.events, 0),
+    excerpts: runs.filter((r) => r.excerpt).length,
     ok: runs.filter((r) => r.status === "ok").length,
     truncated: runs.filter((r) => r.status === "truncated").length,
     errors: runs.filter((r) => r.status === "error").length,
@@ -158,7 +181,7 @@ export function ingestSummaryOf(results: readonly RunIngestResult[]): IngestSumm
  */
 export function runIngester(
   db: SchedlabDatabase,
-  options: Pick<IngestOptions, "store" | "filter" | "goroot"> = {},
+  options: Pick<IngestOptions, "store" | "filter" | "goroot" | "maxStoredRecords"> = {},
 ): (runId: number, tap: DecodeTap) => Promise<IngestedRun> {
   const statements = prepare(db);
   const base = dirname(db.name);
@@ -304,6 +327,10 @@ function prepare(db: SchedlabDatabase) {
     deleteEvents: db.prepare("DELETE FROM event_records WHERE run_id = ?"),
     deleteLockOps: db.prepare("DELETE FROM lock_ops WHERE run_id = ?"),
     deleteEndStates: db.prepare("DELETE FROM run_end_states WHERE run_id = ?"),
+    deleteExcerpt: db.prepare("DELETE FROM run_excerpts WHERE run_id = ?"),
+    insertExcerptWindow: db.prepare(
+      "INSERT INTO run_excerpts (run_id, first_seq, source_seq, events_before, records, events) VALUES (?, ?, ?, ?, ?, ?)",
+    ),
     insertEndStates: db.prepare("INSERT INTO run_end_states (run_id, records, format, states) VALUES (?, ?, ?, ?)"),
     insertLockOps: multiRowInsert(
       db,
@@ -351,8 +378,14 @@ interface RunSink {
   readonly records: number;
 }
 
-/** --store events: records and lock ops are inserted in batch transactions as they come. */
-function eventSink(s: Statements, runId: number): RunSink {
+/** Thrown by an event sink whose run gives more records than the cap: the run is stored as an excerpt instead. */
+class OverCap extends Error {}
+
+/**
+ * --store events: records and lock ops are inserted in batch transactions as they come; a run
+ * that gives more than `cap` records throws OverCap (what it wrote is deleted by the caller).
+ */
+function eventSink(s: Statements, runId: number, cap: number): RunSink {
   let written = 0;
   // Lock ops cut the decoder's batches short; records and ops are gathered here until a
   // batch's worth, so a run with many ops is still written in large transactions.
@@ -376,6 +409,7 @@ function eventSink(s: Statements, runId: number): RunSink {
   };
   return {
     onRecords(batch) {
+      if (written + records.length + batch.length > cap) throw new OverCap();
       if (records.length === 0) records = batch;
       else for (const r of batch) records.push(r);
       if (records.length >= INGEST_BATCH) write();
@@ -399,20 +433,7 @@ function eventSink(s: Statements, runId: number): RunSink {
  * reads from the summary exactly what it would fold from the stored records.
  */
 function summarySink(s: Statements, run: RunToIngest): RunSink {
-  const fold = runStateFold(
-    leakRunOf(
-      {
-        id: run.id,
-        runIndex: run.run_index,
-        config: run.config,
-        outcome: run.outcome,
-        stderrTail: run.stderr_tail,
-        outputDigest: run.output_digest,
-        wallMs: run.wall_ms,
-      },
-      [],
-    ),
-  );
+  const fold = endStateFold(run);
   let records = 0;
   return {
     onRecords(batch) {
@@ -432,6 +453,102 @@ function summarySink(s: Statements, run: RunToIngest): RunSink {
   };
 }
 
+/** The goroutine model's fold of a run as `leaks` sees it (leakRunOf): what run_end_states keeps. */
+function endStateFold(run: RunToIngest) {
+  return runStateFold(
+    leakRunOf(
+      {
+        id: run.id,
+        runIndex: run.run_index,
+        config: run.config,
+        outcome: run.outcome,
+        stderrTail: run.stderr_tail,
+        outputDigest: run.output_digest,
+        wallMs: run.wall_ms,
+      },
+      [],
+    ),
+  );
+}
+
+/**
+ * A run over the cap, stored as an excerpt: every record goes through the end-state fold (so
+ * `leaks` reads from run_end_states what it would fold from the whole run) and through the
+ * excerpt writer, whose windows are inserted in batch transactions; lock ops are folded, not
+ * stored. `finish` writes the end states and the windows.
+ */
+function excerptSink(s: Statements, run: RunToIngest, totals: { records: number; events: number }, cap: number) {
+  const fold = endStateFold(run);
+  let held: GoroutineRecord[] = [];
+  const write = (): void => {
+    if (held.length === 0) return;
+    try {
+      inTransaction(s.db, () => insertRecords(s, run.id, held));
+    } catch (error) {
+      s.intern.forget();
+      throw error;
+    }
+    held = [];
+  };
+  const writer = excerptWriter(totals, cap, (record) => {
+    held.push(record);
+    if (held.length >= INGEST_BATCH) write();
+  });
+  let records = 0;
+  let excerpt: Excerpt | null = null;
+  return {
+    onRecords(batch: readonly GoroutineRecord[]) {
+      for (const record of batch) {
+        fold.add(record);
+        writer.push(record);
+      }
+      records += batch.length;
+    },
+    onLockOps(batch: readonly LockOp[]) {
+      for (const op of batch) fold.addLockOp(op);
+    },
+    flush() {
+      write();
+      excerpt = writer.finish();
+    },
+    finish(goroutines: readonly GoroutineInfo[]) {
+      s.insertEndStates.run(run.id, records, END_STATE_FORMAT, encodeEndStates(fold.finish(goroutines), goroutines));
+      for (const w of excerpt!.windows)
+        s.insertExcerptWindow.run(run.id, w.firstSeq, w.sourceSeq, w.eventsBefore, excerpt!.records, excerpt!.events);
+    },
+    get records() {
+      return records;
+    },
+  };
+}
+
+/**
+ * A tap that sees a run's first decode only once it is known to be the one kept: while the
+ * run may still go over the cap, its calls are held (at most the cap's records) and handed
+ * over by `release`; `drop` forgets them when the run is decoded again as an excerpt.
+ */
+function heldTap(tap: DecodeTap | undefined) {
+  const calls: (() => void)[] = [];
+  return {
+    onRecords(records: readonly GoroutineRecord[]) {
+      if (tap === undefined) return;
+      const copy = [...records];
+      calls.push(() => tap.onRecords(copy));
+    },
+    onLockOps(ops: readonly LockOp[]) {
+      if (tap === undefined) return;
+      const copy = [...ops];
+      calls.push(() => tap.onLockOps(copy));
+    },
+    release() {
+      for (const call of calls.splice(0)) call();
+    },
+    drop() {
+      calls.length = 0;
+    },
+  };
+}
+
 async function ingestRun(
   s: Statements,
   run: RunToIngest,
@@ -440,61 +557,43 @@ async function ingestRun(
   tap?: DecodeTap,
 ): Promise<IngestedRun> {
   const store = options.store ?? "events";
+  const cap = options.maxStoredRecords ?? DEFAULT_MAX_STORED_RECORDS;
+  if (!Number.isInteger(cap) || cap < 1)
+    throw new RangeError(`the cap on stored records must be a positive integer, got ${cap}`);
   const clear = (): void => {
     s.deleteEvents.run(run.id);
     s.deleteLockOps.run(run.id);
     s.deleteEndStates.run(run.id);
+    s.deleteExcerpt.run(run.id);
     s.deleteGoroutines.run(run.id);
   };
   inTransaction(s.db, () => {
     clear();
     s.clearStatus.run(run.id);
   });
-  const sink = store === "events" ? eventSink(s, run.id) : summarySink(s, run);
-  const mode: RootMode = run.kind === "test" ? "test" : "main";
+  const decodeOptions: DecodeOptions = {
+    mode: (run.kind === "test" ? "test" : "main") satisfies RootMode,
+    filter: options.filter,
+    goroot: options.goroot,
+    batchSize: INGEST_BATCH,
+    testNames: expectedTests(run),
+    packageRoot: run.root,
+  };
   try {
-    // The tap sees each batch before the sink, which may append later batches to it.
-    const onLockOps = (ops: LockOp[]): void => {
-      tap?.onLockOps(ops);
-      sink.onLockOps(ops);
-    };
-    const decodeOptions = {
-      mode,
-      filter: options.filter,
-      goroot: options.goroot,
-      batchSize: INGEST_BATCH,
-      testNames: expectedTests(run),
-      packageRoot: run.root,
-      onLockOps,
-    };
-    const summary = await decodeTrace(path, decodeOptions, (records) => {
-      tap?.onRecords(records);
-      sink.onRecords(records);
-    });
-    sink.flush();
-    inTransaction(s.db, () => {
-      for (const g of summary.goroutines) {
-        s.insertGoroutine.run(run.id, g.goroutine, g.canonicalId, g.parent, g.entry, g.creationSite, g.isRoot ? 1 : 0);
-      }
-      sink.finish(summary.goroutines);
-      s.setStatus.run(
-        summary.status,
-        summary.status === "ok" ? null : summary.message,
-        summary.status === "truncated" ? 1 : 0,
-        store,
-        run.id,
-      );
-    });
-    return {
-      result: {
-        runId: run.id,
-        status: summary.status,
-        events: sink.records,
-        goroutines: summary.goroutines.length,
-        message: summary.message,
-      },
-      goroutines: summary.goroutines,
-    };
+    const whole = store === "events" ? eventSink(s, run.id, cap) : summarySink(s, run);
+    // The tap sees each batch before the sink, which may append later batches to it; with
+    // store "events" it sees them once the run is known to fit the cap.
+    const first = store === "events" ? heldTap(tap) : null;
+    const firstTap = first ?? tap;
+    try {
+      return await decodeInto(s, run, path, decodeOptions, whole, store, false, firstTap, () => first?.release());
+    } catch (error) {
+      if (!(error instanceof OverCap)) throw error;
+      first?.drop();
+    }
+    inTransaction(s.db, clear);
+    const totals = await countTraceRecords(path, decodeOptions);
+    return await decodeInto(s, run, path, decodeOptions, excerptSink(s, run, totals, cap), store, true, tap);
   } catch (error) {
     if (!(error instanceof TraceCorruptError || error instanceof TraceDecodeError)) throw error;
     const message = error.message;
@@ -502,8 +601,69 @@ async function ingestRun(
       clear();
       s.setStatus.run("error", message, 0, store, run.id);
     });
-    return { result: { runId: run.id, status: "error", events: 0, goroutines: 0, message }, goroutines: null };
+    return {
+      result: { runId: run.id, status: "error", events: 0, excerpt: false, goroutines: 0, message },
+      goroutines: null,
+    };
   }
+}
+
+/**
+ * One decode of a run's trace into `sink`, then its goroutines, the sink's last rows and the
+ * run's status in one transaction (the commit mark). `decoded` runs after the decode, before
+ * anything else is written (a held tap is released there).
+ */
+async function decodeInto(
+  s: Statements,
+  run: RunToIngest,
+  path: string,
+  decodeOptions: DecodeOptions,
+  sink: RunSink,
+  store: StoreMode,
+  excerpt: boolean,
+  tap: DecodeTap | undefined,
+  decoded: () => void = () => {},
+): Promise<IngestedRun> {
+  const summary = await decodeTrace(
+    path,
+    {
+      ...decodeOptions,
+      onLockOps: (ops) => {
+        tap?.onLockOps(ops);
+        sink.onLockOps(ops);
+      },
+    },
+    (records) => {
+      tap?.onRecords(records);
+      sink.onRecords(records);
+    },
+  );
+  decoded();
+  sink.flush();
+  inTransaction(s.db, () => {
+    for (const g of summary.goroutines) {
+      s.insertGoroutine.run(run.id, g.goroutine, g.canonicalId, g.parent, g.entry, g.creationSite, g.isRoot ? 1 : 0);
+    }
+    sink.finish(summary.goroutines);
+    s.setStatus.run(
+      summary.status,
+      summary.status === "ok" ? null : summary.message,
+      summary.status === "truncated" ? 1 : 0,
+      store,
+      run.id,
+    );
+  });
+  return {
+    result: {
+      runId: run.id,
+      status: summary.status,
+      events: sink.records,
+      excerpt,
+      goroutines: summary.goroutines.length,
+      message: summary.message,
+    },
+    goroutines: summary.goroutines,
+  };
 }
 
 /**

@@ -7,6 +7,7 @@
 import { decodeEndStates, END_STATE_FORMAT, EndStateFormatError, type RunGoroutineStates } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { SummaryOnlyRunError } from "./errors.js";
+import type { Excerpt } from "./excerpt.js";
 import { RECORD_KINDS, type GoroutineInfo, type GoroutineRecord, type LockOp } from "../core/index.js";
 
 /** Text by trace_strings id, one per connection. */
@@ -297,6 +298,25 @@ export function loadRunEndStates(
       `run ${runId}'s stored end states have format ${row.format}; this schedlab reads format ${END_STATE_FORMAT}`,
     );
   return decodeEndStates(row.states, goroutines);
+}
+
+/**
+ * The windows of a run stored as an excerpt (run_excerpts, docs/schema.md "Excerpts"), in
+ * order, with the whole run's records and events; null for a run stored whole (or not ingested).
+ */
+export function loadRunExcerpt(db: SchedlabDatabase, runId: number): Excerpt | null {
+  const rows = db
+    .prepare(
+      "SELECT first_seq, source_seq, events_before, records, events FROM run_excerpts WHERE run_id = ? ORDER BY first_seq",
+    )
+    .raw()
+    .all(runId) as [number, number, number, number, number][];
+  if (rows.length === 0) return null;
+  return {
+    records: rows[0][3],
+    events: rows[0][4],
+    windows: rows.map(([firstSeq, sourceSeq, eventsBefore]) => ({ firstSeq, sourceSeq, eventsBefore })),
+  };
 }
 
 /** A GoBlock with reason "preempted" is a GC stack-scan suspension, not a real block (docs/events.md). */
