@@ -301,6 +301,7 @@ export function registerCollect(program: Command): void {
           truncated: ingest.truncated,
           errors: ingest.errors,
           events: ingest.events,
+          excerpts: ingest.excerpts,
         };
         process.stdout.write(
           `${JSON.stringify({ programs: result.programs, ...(ingestJson ? { ingest: ingestJson } : {}) })}\n`,
@@ -309,7 +310,10 @@ export function registerCollect(program: Command): void {
         process.stdout.write(humanSummary(result));
         if (ingest !== null && ingest.runs.length > 0) {
           process.stdout.write(
-            `ingested ${ingest.runs.length} run(s): ${ingest.ok} ok, ${ingest.truncated} truncated, ${ingest.errors} error(s); ${ingest.events} events.\n`,
+            `ingested ${ingest.runs.length} run(s): ${ingest.ok} ok, ${ingest.truncated} truncated, ${ingest.errors} error(s); ${ingest.events} events` +
+              (ingest.excerpts === 0
+                ? ".\n"
+                : `; ${ingest.excerpts} run(s) over --max-stored-records stored as excerpts.\n`),
           );
         }
       }
