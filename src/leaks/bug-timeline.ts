@@ -7,7 +7,13 @@
 import type { GoroutineRecord, LockOp } from "../core/index.js";
 import { goroutineLabel, initialState, isLeakReason, runWasCut, type RunEnd } from "../model/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import { forEachGoroutineRecord, lastRunRecord, loadRunGoroutines, SummaryOnlyRunError } from "../trace/index.js";
+import {
+  forEachGoroutineRecord,
+  lastRunRecord,
+  loadRunExcerpt,
+  loadRunGoroutines,
+  SummaryOnlyRunError,
+} from "../trace/index.js";
 import { waitForGraph, type PicturedBug, type PicturedFinding } from "./wait-for-graph.js";
 
 /** A goroutine's state over a segment: sleeping, network and other non-leak waits are "waiting". */
@@ -288,8 +294,26 @@ export function bugTimeline(
     lanes,
     marks,
     windows: compressTime(moments, startNs, endNs),
-    note: absent.length === 0 ? null : `Not in run ${runId}: ${absent.map(goroutineLabel).join(", ")}.`,
+    note:
+      [
+        ...(absent.length === 0 ? [] : [`Not in run ${runId}: ${absent.map(goroutineLabel).join(", ")}.`]),
+        ...excerptNote(db, runId),
+      ].join(" ") || null,
   };
+}
+
+/**
+ * What a timeline of a run stored as an excerpt cannot show (docs/schema.md, "Excerpts"):
+ * only its windows' records are stored; between them a lane keeps the state the next window's
+ * Initial records give it, so a block made in a gap shows without its GoBlock (and its mark).
+ */
+function excerptNote(db: SchedlabDatabase, runId: number): string[] {
+  const excerpt = loadRunExcerpt(db, runId);
+  if (excerpt === null) return [];
+  return [
+    `Run ${runId} is stored as an excerpt (${excerpt.windows.length} windows along its ${excerpt.records} records): ` +
+      "between windows each lane keeps the state the next window starts it in, and a block made there has no mark.",
+  ];
 }
 
 /**

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { collect } from "../../src/collect/index.js";
 import { ingestedPrograms, refreshDataset, type Abstraction } from "../../src/dataset/index.js";
-import { analyseLeaks, type LeakAnalysis } from "../../src/leaks/index.js";
+import { analyseLeaks, bugTimeline, type LeakAnalysis } from "../../src/leaks/index.js";
 import { mergeDatabases, openDatabase, type SchedlabDatabase } from "../../src/store/index.js";
 import { ingestRuns, loadRunExcerpt } from "../../src/trace/index.js";
 import { runCli } from "../helpers/cli.js";
@@ -101,6 +101,11 @@ describe("--max-stored-records", () => {
     const fromCut = await analysis(cut);
     expect(fromWhole.findings.length).toBeGreaterThan(0);
     expect(fromCut).toEqual(fromWhole);
+    // A bug explained from a run stored as an excerpt says so under its timeline.
+    const cutRuns = fromCut.bugs.filter((b) => loadRunExcerpt(cut, b.explained?.explanation.runId ?? 0) !== null);
+    expect(cutRuns.length).toBeGreaterThan(0);
+    for (const bug of cutRuns)
+      expect(bugTimeline(cut, bug, fromCut).note).toMatch(/is stored as an excerpt \(8 windows/);
   });
 
   test("every split sample is the whole run's, and every depth sample has the whole run's key and next event", () => {
