@@ -43,7 +43,7 @@ try {
     "INSERT INTO runs (program_id, config, procs, run_index, outcome, trace_path, created_at) VALUES (?, 'bench', 2, 0, 'ok', ?, ?)",
   ).run(programId, tracePath, new Date().toISOString());
   const start = process.hrtime.bigint();
-  const summary = await ingestRuns(db);
+  const summary = await ingestRuns(db, { maxStoredRecords: Number.MAX_SAFE_INTEGER }); // every record stored: no excerpt
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   db.close();
   const nodeMiB = process.resourceUsage().maxRSS / 1024;
