@@ -237,6 +237,6 @@ export function collectOptionsOf(
 /** `mode` as the fields of CollectOptions. */
 function modeOptionsOf(mode: CollectMode): CollectModeOptions {
   if (mode.kind === "runs") return { runs: mode.runs, race: mode.race };
-  const { budgetMs, exhaustBudget, recordLocks, stopOn, ingest } = mode;
-  return { budgetMs, exhaustBudget, recordLocks, stopOn, ...(ingest === null ? {} : { ingest }) };
+  const { budgetMs, exhaustBudget, recordLocks, stopOn } = mode;
+  return { budgetMs, exhaustBudget, recordLocks, stopOn };
 }

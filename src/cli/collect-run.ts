@@ -72,7 +72,7 @@ export interface CollectRun {
 
 /**
  * Runs collect with the CLI's progress on stderr and, unless `ingest` is false, ingests the
- * new runs (a hunt's as its checks decode them, the others afterwards); warnings are printed.
+ * new runs as they are recorded and any left from before afterwards; warnings are printed.
  * `announce` lines are printed first (e.g. where --shard auto found its shard). The callbacks
  * and signal of `options` are the CLI's own.
  */
@@ -107,8 +107,10 @@ export async function collectAndIngest(
   };
   const heartbeat = logHeartbeat(process.stderr, () => statusLine(), { quiet: log.quiet, everyMs: log.everyMs });
   try {
-    // A hunt's runs are ingested as their checks decode them: one decode each.
-    const ingesting = ui.ingest && options.budgetMs !== undefined ? { ...options, ingest: ui.keep ?? {} } : options;
+    // Runs are ingested as they are recorded (a hunt's as their checks decode them: one decode
+    // each; a plain collect's one at a time beside the runs still executing); what is left
+    // (runs recorded by an earlier, interrupted collect) is ingested afterwards.
+    const ingesting = ui.ingest ? { ...options, ingest: ui.keep ?? {} } : options;
     const result = await collect({
       ...ingesting,
       signal: controller.signal,

@@ -258,14 +258,14 @@ export function registerCollect(program: Command): void {
       const started = performance.now();
       flags.timeoutGiven = command.getOptionValueSource("timeout") === "cli";
       const keep = keepOf(flags);
-      for (const [name, flag] of [
-        ["store", "--store"],
-        ["maxStoredRecords", "--max-stored-records"],
+      for (const [name, flag, value] of [
+        ["store", "--store", flags.store],
+        ["maxStoredRecords", "--max-stored-records", flags.maxStoredRecords],
       ])
-        if (!flags.ingest && command.getOptionValueSource(name) === "cli")
+        if (!flags.ingest && command.getOptionValueSource(name!) === "cli")
           throw new UsageError(
             `${flag} says what the ingest keeps, and --no-ingest skips the ingest`,
-            `Drop --no-ingest, or drop ${flag} and give it to \`schedlab ingest\` later.`,
+            `Drop --no-ingest, or drop ${flag} and give it to \`schedlab ingest ${flag} ${value}\` later.`,
           );
       if (flags.replay !== undefined) return replay(flags, paths, command);
       if (flags.attempts !== undefined)

@@ -8,7 +8,7 @@
 // Programs share the worker pool; a program runs several runs at once only when there are
 // fewer programs left than workers. Every run and check is recorded as it ends, and the
 // exploration row after each, so an interrupted budgeted collect resumes where it stopped.
-// With mode.ingest each run is ingested as its check decodes it: one decode for both.
+// With opts.ingest each run is ingested as its check decodes it: one decode for both.
 
 import { availableParallelism } from "node:os";
 import type { ProgramSpec } from "../corpus/index.js";
@@ -51,7 +51,7 @@ export interface BudgetResult {
   readonly explorations: Map<string, ExplorationSummary>;
   /** Each program's id and the config keys it may have runs in (for the summary). */
   readonly programs: Map<string, { readonly id: number; readonly configs: readonly string[] }>;
-  /** The runs ingested with their checks (mode.ingest), in the order ingested. */
+  /** The runs ingested with their checks (opts.ingest), in the order ingested. */
   readonly ingested: readonly RunIngestResult[];
 }
 
@@ -67,7 +67,7 @@ interface Hunt {
   readonly signal: AbortSignal;
   readonly states: readonly Exploring[];
   readonly explorations: Map<string, ExplorationSummary>;
-  /** Ingests a run with its check's decode (mode.ingest), or null: the check decodes alone. */
+  /** Ingests a run with its check's decode (opts.ingest), or null: the check decodes alone. */
   readonly ingest: ((runId: number, tap: DecodeTap) => Promise<IngestedRun>) | null;
   readonly ingested: RunIngestResult[];
   readonly started: number;
@@ -103,7 +103,7 @@ export async function exploreWithBudget(
     signal: stop.signal,
     explorations: new Map(),
     // The check's toolchain decodes for the ingest too: the one that built the binaries.
-    ingest: mode.ingest === null ? null : runIngester(db, { ...mode.ingest, goroot: go.goroot }),
+    ingest: opts.ingest === null ? null : runIngester(db, { ...opts.ingest, goroot: go.goroot }),
     ingested: [],
     started: performance.now(),
     executed: 0,

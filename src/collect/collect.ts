@@ -30,6 +30,7 @@ import { selectShard } from "./shard.js";
 import { configuredTimeoutMs, endedByItself, longestCompleteMsPerIteration, runTimeoutMs } from "./timeout.js";
 import { completedRunIndexes, completeRuns, deleteRuns, recordedBuild, recordedRuns, upsertProgram } from "./record.js";
 import { goToolchain, type GoToolchain } from "../go/index.js";
+import { runIngester, type IngestKeep, type RunIngestResult } from "../trace/index.js";
 import type {
   BuildResult,
   CollectOptions,
@@ -172,7 +173,7 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
       saveCorpora(db, corpora.values());
       return planPrograms(db, programs, opts, mode);
     });
-    const executed = await execute(db, plans, opts, mode, go, scratch);
+    const { executed, ingested } = await execute(db, plans, opts, mode, go, scratch);
     if (opts.signal?.aborted) throw new CollectInterruptedError(executed);
     const totalWanted = plans.reduce((sum, plan) => sum + plan.configs.length * mode.runs, 0);
     const pendingCount = plans.reduce((sum, plan) => sum + plan.pending.length, 0);
@@ -181,7 +182,7 @@ export async function collect(options: CollectOptions): Promise<CollectResult> {
       executed,
       skipped: totalWanted - pendingCount,
       warnings,
-      ingested: [],
+      ingested,
     };
   } finally {
     db.close();
@@ -200,7 +201,36 @@ function leakProfileWarnings(opts: NormalizedCollectOptions, go: GoToolchain): s
   return unavailable === null ? [] : [unavailable];
 }
 
-/** Runs the plans through the worker pool; returns the number of runs executed. */
+/**
+ * A plain collect's ingest (opts.ingest): each recorded run is ingested once it is recorded,
+ * one at a time, while the next runs execute; `done` waits for the last and gives the results
+ * in the order ingested (a failure of the ingest itself, not of a trace, is thrown there).
+ */
+function ingestAsRecorded(db: SchedlabDatabase, keep: IngestKeep, go: GoToolchain, signal: AbortSignal) {
+  const ingest = runIngester(db, { ...keep, goroot: go.goroot });
+  const ingested: RunIngestResult[] = [];
+  let chain = Promise.resolve();
+  let failure: unknown = null;
+  return {
+    add(runId: number): void {
+      chain = chain
+        .then(async () => {
+          if (signal.aborted || failure !== null) return;
+          ingested.push((await ingest(runId)).result);
+        })
+        .catch((error: unknown) => {
+          failure ??= error;
+        });
+    },
+    async done(): Promise<RunIngestResult[]> {
+      await chain;
+      if (failure !== null) throw failure;
+      return ingested;
+    },
+  };
+}
+
+/** Runs the plans through the worker pool; returns the number of runs executed, and those ingested (opts.ingest). */
 async function execute(
   db: SchedlabDatabase,
   plans: ProgramPlan[],
@@ -208,7 +238,7 @@ async function execute(
   mode: RunsMode,
   go: GoToolchain,
   scratch: string,
-): Promise<number> {
+): Promise<{ readonly executed: number; readonly ingested: readonly RunIngestResult[] }> {
   const started = performance.now();
   const runsTotal = plans.reduce((sum, plan) => sum + plan.pending.length, 0);
   let runsDone = 0;
@@ -269,6 +299,7 @@ async function execute(
         });
         if (ran === null) return; // aborted: nothing recorded, the next collect redoes it
         const { result } = ran;
+        if (result.tracePath !== null) ingesting?.add(ran.runId);
         if (endedByItself(result.outcome))
           plan.completeMsPerIteration = Math.max(
             plan.completeMsPerIteration ?? 0,
@@ -296,6 +327,7 @@ async function execute(
   const signal = stop.signal;
   const queue = workQueue(opts.jobs, signal, stop.abort);
   const executor = collectExecutor(db, opts, false, go, scratch, signal);
+  const ingesting = opts.ingest === null ? null : ingestAsRecorded(db, opts.ingest, go, signal);
   // Programs built from the same package directory and kind share one binary (split tests).
   const strategy = mode.race ? "race" : "plain";
   const groups = new Map<BuildTarget, ProgramPlan[]>();
@@ -323,10 +355,10 @@ async function execute(
   report();
   try {
     await queue.drain();
+    return { executed, ingested: (await ingesting?.done()) ?? [] };
   } finally {
     stop.dispose();
   }
-  return executed;
 }
 
 function summarise(

@@ -83,10 +83,6 @@ const BUDGET_FIELDS: Record<Exclude<keyof BudgetModeOptions, "budgetMs">, ModeFi
     flag: "--stop-on",
     hint: "It says which findings end a program's hunt: run e.g. `schedlab collect DIR --budget 30s --stop-on leak,failure`.",
   },
-  ingest: {
-    flag: "the ingest option",
-    hint: "Only a hunt decodes its runs while collecting (to check them); ingest the runs of a plain collect afterwards (ingestRuns).",
-  },
 };
 
 /** The mode fields as a caller may give them before the mode is known (the CLI's flags). */
@@ -115,7 +111,6 @@ export function collectModeOf(fields: CollectModeFields): CollectMode {
     exhaustBudget: fields.exhaustBudget ?? false,
     recordLocks: fields.recordLocks ?? true,
     stopOn: fields.stopOn === undefined ? DEFAULT_STOP_ON : parseStopOn(fields.stopOn),
-    ingest: fields.ingest ?? null,
   };
 }
 
@@ -225,6 +220,7 @@ export function normalizeCollectOptions(options: CollectOptions): NormalizedColl
     leakProfile: leakProfileOption(options),
     testCorpus: options.testCorpus ?? false,
     mode: collectModeOf(options),
+    ingest: options.ingest ?? null,
     procsGiven: options.procs !== undefined && options.procs.length > 0,
     shard: checkShard(options.shard),
     signal: options.signal,

@@ -43,6 +43,12 @@ export interface CollectCommonOptions {
    * proxy (`github.com/x/y@v1.2.3`, with "/..." or a package path after the version: docs/collect.md, "Modules").
    */
   readonly paths: readonly string[];
+  /**
+   * Ingest each run once it is recorded, keeping what it says (ingest's defaults where absent):
+   * a hunt's from its check's decode (one decode for both), a plain collect's one run at a time
+   * while the next runs execute. Without it the runs are left for ingestRuns.
+   */
+  readonly ingest?: IngestKeep;
   /** A corpus file of modules pinned by version (TSV or JSON, docs/collect.md): collected beside `paths`; one that cannot be fetched is skipped, said why. */
   readonly corpusFile?: string;
   /**
@@ -129,11 +135,6 @@ export interface BudgetModeOptions {
    * classes are still recorded and summarised, and never stop it.
    */
   readonly stopOn?: readonly FindingClass[];
-  /**
-   * Ingest each run while its check decodes the trace (one decode for both), keeping what
-   * it says (ingest's defaults when absent). Without it the runs are left for ingestRuns.
-   */
-  readonly ingest?: IngestKeep;
 }
 
 /** `T`'s fields, each refused: the fields of the other mode. */
@@ -168,8 +169,6 @@ export interface BudgetMode {
   readonly recordLocks: boolean;
   /** Classes that stop a program's hunt (collect --stop-on); ["leak"] by default, without duplicates. */
   readonly stopOn: readonly FindingClass[];
-  /** Ingest each run with its check's decode (BudgetModeOptions.ingest), or null. */
-  readonly ingest: IngestKeep | null;
 }
 
 /** One part of a partition of the programs (collect --shard I/N). */
@@ -181,6 +180,8 @@ export interface Shard {
 /** Options after validation and defaulting; inner modules never re-validate. */
 export interface NormalizedCollectOptions {
   readonly paths: readonly string[];
+  /** Ingest each run once it is recorded (CollectCommonOptions.ingest), or null. */
+  readonly ingest: IngestKeep | null;
   readonly corpusFile: string | null;
   /** The program names selected, or null for every program found. */
   readonly programs: readonly string[] | null;

@@ -182,7 +182,7 @@ export function ingestSummaryOf(results: readonly RunIngestResult[]): IngestSumm
 export function runIngester(
   db: SchedlabDatabase,
   options: Pick<IngestOptions, "store" | "filter" | "goroot" | "maxStoredRecords"> = {},
-): (runId: number, tap: DecodeTap) => Promise<IngestedRun> {
+): (runId: number, tap?: DecodeTap) => Promise<IngestedRun> {
   const statements = prepare(db);
   const base = dirname(db.name);
   return async (runId, tap) => {

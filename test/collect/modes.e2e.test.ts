@@ -31,7 +31,6 @@ describe("collectModeOf", () => {
       exhaustBudget: false,
       recordLocks: true,
       stopOn: ["leak"],
-      ingest: null,
     });
     expect(
       collectModeOf({
@@ -39,7 +38,6 @@ describe("collectModeOf", () => {
         exhaustBudget: true,
         recordLocks: false,
         stopOn: ["race", "race"],
-        ingest: { store: "summary" },
       }),
     ).toEqual({
       kind: "budget",
@@ -47,7 +45,6 @@ describe("collectModeOf", () => {
       exhaustBudget: true,
       recordLocks: false,
       stopOn: ["race"],
-      ingest: { store: "summary" },
     });
     expect(normalizeCollectOptions({ paths: ["."], budgetMs: 2_000 }).mode.kind).toBe("budget");
   });
@@ -78,7 +75,6 @@ describe("collectModeOf", () => {
       message: "--stop-on goes with --budget",
       hint: expect.stringMatching(/--budget 30s --stop-on/),
     });
-    expect(refusal({ runs: 2, ingest: {} })?.message).toBe("the ingest option goes with --budget");
   });
 
   it("still checks the values of its own mode", () => {

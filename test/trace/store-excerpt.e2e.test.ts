@@ -3,8 +3,8 @@
 // ingested twice, whole and with a cap of 200 records. Leaks must say exactly the same from
 // both (their end states are folded from every record); the split samples of every run must
 // be the whole run's (same key, same next event), and every depth sample a key the whole run
-// gives the same next event; the CLI says which runs were cut and refuses the cap without an
-// ingest; a merge keeps the windows.
+// gives the same next event; a collect given the ingest stores its runs so as they are recorded;
+// the CLI says which runs were cut and refuses the cap without an ingest; a merge keeps the windows.
 
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -105,7 +105,9 @@ describe("--max-stored-records", () => {
     const cutRuns = fromCut.bugs.filter((b) => loadRunExcerpt(cut, b.explained?.explanation.runId ?? 0) !== null);
     expect(cutRuns.length).toBeGreaterThan(0);
     for (const bug of cutRuns)
-      expect(bugTimeline(cut, bug, fromCut).note).toMatch(/is stored as an excerpt \(\d+ windows along its \d+ records\)/);
+      expect(bugTimeline(cut, bug, fromCut).note).toMatch(
+        /is stored as an excerpt \(\d+ windows along its \d+ records\)/,
+      );
   });
 
   test("every split sample is the whole run's, and every depth sample has the whole run's key and next event", () => {
@@ -122,6 +124,31 @@ describe("--max-stored-records", () => {
         .map((p) => p.name)
         .sort(),
     ).toEqual([...PROGRAMS].sort());
+  });
+
+  test("a collect given the ingest ingests each run as it is recorded, with the cap", async () => {
+    const db = file("as-recorded.db");
+    const result = await collect({
+      paths: [CORPUS],
+      programs: PROGRAMS.slice(0, 2),
+      runs: 2,
+      jobs: 2,
+      db,
+      traces: file("traces-as-recorded"),
+      ingest: { maxStoredRecords: CAP },
+    });
+    expect(result.ingested).toHaveLength(4);
+    expect(result.ingested.every((r) => r.status === "ok")).toBe(true);
+    expect(result.ingested.filter((r) => r.excerpt).length).toBeGreaterThan(0);
+    const opened = openDatabase(db);
+    try {
+      expect(opened.prepare("SELECT count(*) FROM runs WHERE ingest_status IS NULL").pluck().get()).toBe(0);
+      expect(opened.prepare("SELECT count(DISTINCT run_id) FROM run_excerpts").pluck().get()).toBe(
+        result.ingested.filter((r) => r.excerpt).length,
+      );
+    } finally {
+      opened.close();
+    }
   });
 
   test("ingest says which runs it cut; collect refuses the cap without its ingest; a merge keeps the windows", async () => {
