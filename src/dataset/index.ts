@@ -1,5 +1,5 @@
 // The dataset stage: samples, states and empirical next-event distributions (docs/dataset.md),
-// the scheduler-state tracker (core's, re-exported), prompt rendering, program splits, ceilings and baselines.
+// prompt rendering, program splits, ceilings and baselines.
 
 export type {
   Abstraction,
@@ -13,17 +13,6 @@ export type {
   State,
 } from "./types.js";
 export { ABSTRACTIONS, RUN_STRATEGIES } from "./types.js";
-export {
-  applyRecord,
-  goroutineState,
-  GOROUTINE_STATUSES,
-  initialState,
-  knownGoroutines,
-  newSchedulerTracker,
-  snapshotCounts,
-  trackerAt,
-} from "../core/index.js";
-export type { GoroutineState, GoroutineStatus, SchedulerCounts, SchedulerTracker } from "../core/index.js";
 export { approximateTokens, DEFAULT_MAX_TOKENS, NEXT_EVENT_QUESTION, renderPrefix, shortSite } from "./render.js";
 export type { RenderOptions } from "./render.js";
 export {

@@ -1,4 +1,4 @@
-// The goroutine state machine (docs/rollout.md): replays a prefix on the dataset stage's
+// The goroutine state machine (docs/rollout.md): replays a prefix on core's
 // scheduler-state tracker and judges whether a proposed next record obeys Go's rules.
 // Pure and synchronous; the tracker holds the statuses, this module adds the rules and the
 // per-status arrival order the goroutine-choice rule needs.
@@ -9,10 +9,11 @@ import {
   newSchedulerTracker,
   snapshotCounts,
   initialState,
+  type GoroutineRecord,
   type GoroutineStatus,
+  type RecordKind,
   type SchedulerTracker,
-} from "../dataset/index.js";
-import type { GoroutineRecord, RecordKind } from "../core/index.js";
+} from "../core/index.js";
 
 /** Every rule the machine checks; a violation names exactly one. */
 export const TRANSITION_RULES = [

@@ -2,9 +2,16 @@
 // one row per sample (ce, trajectory) or per state (kl, validation, holdout), with the
 // reasoning-tag targets and the trajectory objective's multi-step targets.
 
-import { applyRecord, newSchedulerTracker, totalCount, type Sample, type State } from "../dataset/index.js";
+import { totalCount, type Sample, type State } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
-import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../core/index.js";
+import {
+  applyRecord,
+  EVENT_TYPES,
+  isEventType,
+  newSchedulerTracker,
+  type EventType,
+  type GoroutineRecord,
+} from "../core/index.js";
 import { FEATURE_COUNT, FEATURE_SPEC, TAG_CLASSES, type FeatureInputs } from "../predict/index.js";
 import { featureColumnOf, featurizeSparse } from "./feature-matrix.js";
 import type { TrainingMatrix } from "./fit.js";

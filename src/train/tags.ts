@@ -3,9 +3,15 @@
 // ends: a goroutine waiting on "chan receive" is woken by a send), and "none" otherwise.
 // The tag classes themselves are the student's (src/predict/student/tags.ts).
 
-import { goroutineState, trackerAt, type Prefix, type SchedulerTracker } from "../dataset/index.js";
+import type { Prefix } from "../dataset/index.js";
 import { tagOfReason, type TagClass } from "../predict/index.js";
-import type { EventType, GoroutineRecord } from "../core/index.js";
+import {
+  goroutineState,
+  trackerAt,
+  type EventType,
+  type GoroutineRecord,
+  type SchedulerTracker,
+} from "../core/index.js";
 
 /**
  * The record of the next event after `prefix`: records[end] when it is that event, else the

@@ -12,8 +12,13 @@ import {
   observeContextEvent,
   type ContextNgramCounts,
 } from "../baselines.js";
-import type { GoroutineStatus } from "../../dataset/index.js";
-import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../../core/index.js";
+import {
+  EVENT_TYPES,
+  isEventType,
+  type EventType,
+  type GoroutineRecord,
+  type GoroutineStatus,
+} from "../../core/index.js";
 
 /** Order of the in-context n-gram: contexts of 0 … CONTEXT_ORDER − 1 previous tokens. */
 export const CONTEXT_ORDER = 4;

@@ -5,8 +5,7 @@
 // put mass there, since its other runs are elsewhere, so infeasible events are capped, not
 // removed (docs/experiments/training.md, "Events the prefix rules out").
 
-import type { SchedulerTracker } from "../../dataset/index.js";
-import { EVENT_TYPES } from "../../core/index.js";
+import { EVENT_TYPES, type SchedulerTracker } from "../../core/index.js";
 
 const K = EVENT_TYPES.length;
 const START = EVENT_TYPES.indexOf("GoStart");

@@ -8,16 +8,19 @@
 // adapter refuses a spec it was not trained with.
 // Invariant: features of records[0 .. end) never look at records[end ..] (no future leak).
 
+import type { Prefix } from "../../dataset/index.js";
+import { contextCountsOf, contextNgramProbabilities, ngramProbabilities, type NgramModel } from "../baselines.js";
 import {
   applyRecord,
+  EVENT_TYPES,
   goroutineState,
   newSchedulerTracker,
+  RECORD_KINDS,
+  type GoroutineRecord,
   type GoroutineStatus,
-  type Prefix,
+  type RecordKind,
   type SchedulerTracker,
-} from "../../dataset/index.js";
-import { contextCountsOf, contextNgramProbabilities, ngramProbabilities, type NgramModel } from "../baselines.js";
-import { EVENT_TYPES, RECORD_KINDS, type GoroutineRecord, type RecordKind } from "../../core/index.js";
+} from "../../core/index.js";
 import {
   CONTEXT_ORDER,
   PREDICTABILITY_WINDOW,
