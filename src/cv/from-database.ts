@@ -473,8 +473,8 @@ function crossValidatedPrograms(
 function holdoutFold(weights: readonly FamilyWeight[], families: readonly string[], seed: number): FoldAssignment {
   const inFold = new Set(families);
   // Families without samples at this abstraction put nothing in the fold (as assignFolds leaves them out).
-  const folds = [weights.filter((w) => inFold.has(w.family)).map((w) => w.family)];
-  if (folds[0]!.length === 0)
+  const held = weights.filter((w) => inFold.has(w.family));
+  if (held.length === 0)
     throw new UsageError(
       "the holdout's test programs have no samples at this abstraction",
       "Collect (and ingest) them first, or choose another --holdout.",
@@ -482,8 +482,8 @@ function holdoutFold(weights: readonly FamilyWeight[], families: readonly string
   return {
     k: 1,
     seed,
-    folds: [[...folds[0]!].sort()],
-    samples: [weights.filter((w) => inFold.has(w.family)).reduce((sum, w) => sum + w.samples, 0)],
+    folds: [held.map((w) => w.family).sort()],
+    samples: [held.reduce((sum, w) => sum + w.samples, 0)],
   };
 }
 
