@@ -60,7 +60,7 @@ import {
 import { collectGarbage, collectorEvery } from "../memory.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import { EVENT_TYPES, type EventType } from "../core/index.js";
+import { EVENT_TYPES, plural, type EventType } from "../core/index.js";
 import { DEFAULT_TRAIN_OPTIONS, trainFromDatabase, type TrainStudentOptions } from "../train/index.js";
 import type { Progress } from "../progress.js";
 import { recipeTrainOptions, studentRecipesOf, type StudentRecipe } from "./recipes.js";
@@ -536,7 +536,7 @@ async function crossValidateAbstraction(
         : "";
   progress(
     `${weights.length} families, ${candidates.length} programs, ${totalSamples} samples` +
-      `${options.trainOn === undefined ? "" : ` of ${options.trainOn}`} in ${assignment.k} folds${grouping} of ` +
+      `${options.trainOn === undefined ? "" : ` of ${options.trainOn}`} in ${plural(assignment.k, "fold")}${grouping} of ` +
       `${assignment.samples.join(" / ")} samples; students under ${cacheDir}`,
   );
 
