@@ -7,6 +7,7 @@ import {
   CONFIGS_HELP,
   HOLDOUT_HELP,
   PREDICTOR_SPECS_HELP,
+  TRAIN_ON_HELP,
   parseAbstraction,
   parseChoice,
   parseIntegerOption,
@@ -27,6 +28,7 @@ interface EvalFlags {
   readonly predictor: string[];
   readonly abstraction?: string[];
   readonly holdout?: string;
+  readonly trainOn?: string;
   readonly cv?: string | true;
   readonly cvSeed: string;
   readonly cvBy: string;
@@ -62,12 +64,16 @@ export function registerEval(program: Command): void {
       "state abstraction: split, depth, goroutine or context (required; with --cv repeatable, default depth and split)",
       collectOptional,
     )
-    .option("--holdout <spec>", HOLDOUT_HELP)
+    .option("--holdout <spec>", `${HOLDOUT_HELP}; with --cv (no k): the one test fold`)
+    .option(
+      "--train-on <spec>",
+      `${TRAIN_ON_HELP}; with --cv the folds are dealt from them alone (CV within that training set)`,
+    )
     .option(
       "--cv [k]",
       `leave-family-out cross-validation instead of a holdout: the families in k folds (default ` +
         `${DEFAULT_CV_FOLDS}), students (student:kl, student:kl-tags, …: recipes, not paths) trained per ` +
-        `fold; not stored`,
+        `fold; with --holdout, one fold (the holdout) scored the same way; not stored`,
     )
     .option("--cv-seed <n>", "--cv: seed of the fold assignment", "1")
     .option(
@@ -118,6 +124,7 @@ export function registerEval(program: Command): void {
           predictors: flags.predictor,
           abstraction,
           holdout: flags.holdout,
+          trainOn: flags.trainOn,
           runs: parseRunSelection(flags.configs),
           predictorContext: {
             baseUrl: flags.baseUrl,
@@ -139,6 +146,7 @@ export function registerEval(program: Command): void {
             evalRunId: run.id,
             abstraction: a,
             holdout,
+            trainOn: flags.trainOn ?? null,
             trainPrograms: run.trainPrograms,
             testPrograms: run.testPrograms,
             predictors,
@@ -161,10 +169,15 @@ export function registerEval(program: Command): void {
 
 /** `eval --cv K`: every program tested once, in the fold its family was dealt to. */
 async function crossValidate(flags: EvalFlags): Promise<void> {
-  if (flags.holdout !== undefined)
+  if (flags.holdout !== undefined && flags.cv !== true)
     throw new UsageError(
-      "--cv and --holdout do not go together: CV holds out every family once",
-      "Drop --holdout, or drop --cv to score one holdout.",
+      `--cv ${flags.cv} and --holdout do not go together: with --holdout the holdout is the one test fold`,
+      "Pass --cv without k to score the holdout with the CV scoreboard, or drop --holdout for k folds.",
+    );
+  if (flags.holdout !== undefined && (flags.cvBy !== "family" || flags.cvTestCorpora === true))
+    throw new UsageError(
+      "--cv-by and --cv-test-corpora deal folds, and with --holdout there is one fold, the holdout",
+      "Drop them, or drop --holdout.",
     );
   const folds = flags.cv === true ? DEFAULT_CV_FOLDS : parseIntegerOption("--cv", flags.cv!, 2);
   const abstractions: Abstraction[] =
@@ -180,6 +193,8 @@ async function crossValidate(flags: EvalFlags): Promise<void> {
       foldBy: parseChoice("--cv-by", flags.cvBy, FOLD_GROUPINGS),
       runs: parseRunSelection(flags.configs),
       includeTestCorpora: flags.cvTestCorpora === true,
+      trainOn: flags.trainOn,
+      holdout: flags.holdout,
       adapters: flags.adapters,
       force: flags.force === true,
       predictorContext: {
@@ -199,7 +214,13 @@ async function crossValidate(flags: EvalFlags): Promise<void> {
     if (flags.json === true) {
       const json = {
         schemaVersion: EVAL_JSON_VERSION,
-        cv: { folds: run.folds, seed: run.foldSeed, reference: run.reference },
+        cv: {
+          folds: run.folds,
+          seed: run.foldSeed,
+          reference: run.reference,
+          trainOn: run.trainOn ?? null,
+          holdout: run.holdout ?? null,
+        },
         abstractions: run.abstractions.map((a) => ({
           abstraction: a.abstraction,
           seconds: a.seconds,

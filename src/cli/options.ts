@@ -101,9 +101,13 @@ export function parseRunSelection(text: string): RunSelection {
 
 /** The --holdout help every dataset-reading command shows. */
 export const HOLDOUT_HELP =
-  "test programs: default (whole families by hash) | family:NAME | corpus:DIR | dir:PREFIX | tag:TAG | " +
+  "test programs: default (whole families by hash) | family:NAME | corpus:DIR | corpus-file:FILE | dir:PREFIX | tag:TAG | " +
   "list:a,b | outcome:OUTCOME | saved name, or several joined by +; siblings of a test program never " +
   "train";
+
+export const TRAIN_ON_HELP =
+  "train only on the programs this spec selects (the forms of --holdout but default, e.g. corpus:go-programs or " +
+  "corpus-file:FILE for the modules a corpus file lists); the holdout's families stay out of it";
 
 /** The --predictor help: every backend a spec can name. */
 export const PREDICTOR_SPECS_HELP = PREDICTOR_SPECS.join(" | ");

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import {
   CONFIGS_HELP,
   HOLDOUT_HELP,
+  TRAIN_ON_HELP,
   parseAbstraction,
   parseChoice,
   parseIntegerOption,
@@ -41,6 +42,7 @@ interface TrainCliOptions {
   familyBalance?: boolean;
   abstraction: string;
   holdout?: string;
+  trainOn?: string;
   seed: string;
   db: string;
   out: string;
@@ -79,6 +81,7 @@ export function registerTrain(program: Command): void {
     .option("--balance", "reweight GoEnd, GoSched and GoUnblock by tempered inverse frequency")
     .option("--static-features", "also feed go/ast counts of each program's source (can overfit with few programs)")
     .option("--holdout <spec>", HOLDOUT_HELP)
+    .option("--train-on <spec>", TRAIN_ON_HELP)
     .option("--configs <list>", CONFIGS_HELP, "plain")
     .option("--seed <n>", "random seed (same seed and data give identical weights)", String(d.seed))
     .option("--db <file>", "SQLite database", "schedlab.db")
@@ -209,6 +212,7 @@ export function registerTrain(program: Command): void {
           ] as const),
           calibrationMode: parseChoice("--calibration-mode", opts.calibrationMode, CALIBRATION_MODES),
           holdout: opts.holdout,
+          trainOn: opts.trainOn,
           runs: parseRunSelection(opts.configs),
           ...numbers,
           out: opts.out,

@@ -12,6 +12,8 @@ import {
   isPooled,
   loadSide,
   programSides,
+  resolveHoldout,
+  resolveTrainOn,
   sideSampleCounts,
   splitCandidates,
   splitData,
@@ -40,6 +42,7 @@ import {
   pooledMajorityClass,
   probabilityColumn,
   type CrossValidationScores,
+  type FamilyWeight,
   type FoldAssignment,
   type FoldColumns,
   type PredictorFailure,
@@ -57,7 +60,7 @@ import {
 import { collectGarbage, collectorEvery } from "../memory.js";
 import { SchedlabError, UsageError } from "../errors.js";
 import type { SchedlabDatabase } from "../store/index.js";
-import { EVENT_TYPES, type EventType } from "../core/index.js";
+import { EVENT_TYPES, plural, type EventType } from "../core/index.js";
 import { DEFAULT_TRAIN_OPTIONS, trainFromDatabase, type TrainStudentOptions } from "../train/index.js";
 import type { Progress } from "../progress.js";
 import { recipeTrainOptions, studentRecipesOf, type StudentRecipe } from "./recipes.js";
@@ -89,8 +92,19 @@ export interface CrossValidationOptions {
   /** "family" (default): families dealt into `folds` balanced by samples; "source": one fold per source, `folds` unused. */
   readonly foldBy?: FoldGrouping;
   readonly runs?: RunSelection;
-  /** Put the test corpora's families into folds too (default: leave them out entirely). */
+  /** Put the test corpora's families into folds too (default: leave them out entirely; not used with `holdout`). */
   readonly includeTestCorpora?: boolean;
+  /**
+   * Train only on the programs this spec selects (--train-on; the forms of a holdout spec but
+   * "default"): without `holdout` the folds are dealt from them alone — CV within that training set.
+   */
+  readonly trainOn?: string;
+  /**
+   * One fold instead of K: the programs this holdout spec selects (and their families) are the
+   * test fold, every other program (of `trainOn`, when given) trains — train on one set, score
+   * another with the CV scoreboard. `folds` and `foldBy` are not used.
+   */
+  readonly holdout?: string;
   /** Root of the fold students: ADAPTERS/cv/<hash>/fold-<i>/<recipe> (default "adapters"). */
   readonly adapters?: string;
   /** Retrain fold students even when a cached one exists. */
@@ -130,6 +144,10 @@ export interface CrossValidationRun {
   readonly folds: number;
   readonly foldSeed: number;
   readonly reference: string;
+  /** The --train-on spec and its words, when training was restricted. */
+  readonly trainOn?: { readonly spec: string; readonly description: string };
+  /** The holdout that was the one test fold, and its words (absent: K-fold CV). */
+  readonly holdout?: { readonly spec: string; readonly description: string };
   readonly abstractions: readonly CrossValidatedAbstraction[];
 }
 
@@ -169,6 +187,8 @@ function cacheKey(
         abstraction,
         runs: options.runs ?? "plain",
         folds: assignment.folds,
+        // The programs trained on: a --train-on restriction changes them without changing the folds.
+        ...(options.trainOn === undefined ? {} : { trainOn: options.trainOn }),
         // The defaults too: a student recipe means the defaults of the schedlab that trained it.
         student: { ...DEFAULT_TRAIN_OPTIONS, ...options.student },
         data: dataFingerprint,
@@ -419,6 +439,54 @@ async function crossValidateFold(
   return { columns, summary, failures, majority: majorityOfFold };
 }
 
+/**
+ * The programs a CV deals into folds, and with a holdout the families of its one test fold.
+ * K-fold: every ingested program (test corpora only when asked), restricted to `trainOn`'s;
+ * with a holdout: the holdout's test programs and the programs its split trains on (restricted
+ * to `trainOn`'s), so the one fold's split trains on exactly those. Every program is marked
+ * trainable here: which side it is on is the fold's business.
+ */
+function crossValidatedPrograms(
+  db: SchedlabDatabase,
+  options: CrossValidationOptions,
+): { candidates: SplitProgram[]; testFamilies?: readonly string[] } {
+  const runs = options.runs ?? "plain";
+  const all = splitCandidates(db, runs);
+  if (options.holdout !== undefined) {
+    const split = resolveHoldout(db, options.holdout, runs, options.trainOn);
+    const kept = new Set([...split.train, ...split.test]);
+    return {
+      candidates: all.filter((p) => kept.has(p.name)).map((p) => ({ ...p, testOnly: false })),
+      testFamilies: [...new Set(split.test.map((name) => split.familyOf[name]!))].sort(),
+    };
+  }
+  const trainOn = options.trainOn === undefined ? undefined : resolveTrainOn(db, options.trainOn, runs).names;
+  return {
+    candidates: all
+      .filter((p) => options.includeTestCorpora === true || !p.testOnly)
+      .filter((p) => trainOn?.has(p.name) ?? true)
+      .map((p) => ({ ...p, testOnly: false })),
+  };
+}
+
+/** The one fold of a holdout: its test families, with their samples. */
+function holdoutFold(weights: readonly FamilyWeight[], families: readonly string[], seed: number): FoldAssignment {
+  const inFold = new Set(families);
+  // Families without samples at this abstraction put nothing in the fold (as assignFolds leaves them out).
+  const held = weights.filter((w) => inFold.has(w.family));
+  if (held.length === 0)
+    throw new UsageError(
+      "the holdout's test programs have no samples at this abstraction",
+      "Collect (and ingest) them first, or choose another --holdout.",
+    );
+  return {
+    k: 1,
+    seed,
+    folds: [held.map((w) => w.family).sort()],
+    samples: [held.reduce((sum, w) => sum + w.samples, 0)],
+  };
+}
+
 async function crossValidateAbstraction(
   db: SchedlabDatabase,
   abstraction: Abstraction,
@@ -428,9 +496,7 @@ async function crossValidateAbstraction(
   const progress = (message: string, transient = false): void =>
     options.onProgress?.(`${abstraction}: ${message}`, transient);
   const runs = options.runs ?? "plain";
-  const candidates = splitCandidates(db, runs)
-    .filter((p) => options.includeTestCorpora === true || !p.testOnly)
-    .map((p) => ({ ...p, testOnly: false }));
+  const { candidates, testFamilies } = crossValidatedPrograms(db, options);
   if (candidates.length === 0)
     throw new UsageError(
       "the database has no ingested programs to cross-validate",
@@ -447,9 +513,11 @@ async function crossValidateAbstraction(
   const weights = familyWeightsOfCounts(everything.programs, (p) => familyOf.get(p)!);
   const totalSamples = everything.programs.reduce((sum, p) => sum + p.samples, 0);
   const assignment =
-    options.foldBy === "source"
-      ? foldsBySource(weights, options.foldSeed ?? 1)
-      : assignFolds(weights, options.folds, options.foldSeed ?? 1);
+    testFamilies !== undefined
+      ? holdoutFold(weights, testFamilies, options.foldSeed ?? 1)
+      : options.foldBy === "source"
+        ? foldsBySource(weights, options.foldSeed ?? 1)
+        : assignFolds(weights, options.folds, options.foldSeed ?? 1);
   const cacheDir = resolve(
     options.adapters ?? "adapters",
     "cv",
@@ -460,9 +528,15 @@ async function crossValidateAbstraction(
     join(cacheDir, "folds.json"),
     `${JSON.stringify({ abstraction, runs, k: assignment.k, seed: assignment.seed, folds: assignment.folds, samples: assignment.samples }, null, 2)}\n`,
   );
+  const grouping =
+    testFamilies !== undefined
+      ? ` (the holdout ${options.holdout})`
+      : options.foldBy === "source"
+        ? " (one per source)"
+        : "";
   progress(
-    `${weights.length} families, ${candidates.length} programs, ${totalSamples} samples ` +
-      `in ${assignment.k} folds${options.foldBy === "source" ? " (one per source)" : ""} of ` +
+    `${weights.length} families, ${candidates.length} programs, ${totalSamples} samples` +
+      `${options.trainOn === undefined ? "" : ` of ${options.trainOn}`} in ${plural(assignment.k, "fold")}${grouping} of ` +
       `${assignment.samples.join(" / ")} samples; students under ${cacheDir}`,
   );
 
@@ -551,5 +625,17 @@ export async function runCrossValidation(
   const abstractions: CrossValidatedAbstraction[] = [];
   for (const abstraction of options.abstractions)
     abstractions.push(await crossValidateAbstraction(db, abstraction, { ...options, predictors }));
-  return { folds: options.folds, foldSeed: options.foldSeed ?? 1, reference: CV_REFERENCE, abstractions };
+  const words = (spec: string, description: string) => ({ spec, description });
+  return {
+    folds: options.holdout === undefined ? options.folds : 1,
+    foldSeed: options.foldSeed ?? 1,
+    reference: CV_REFERENCE,
+    ...(options.trainOn === undefined
+      ? {}
+      : { trainOn: words(options.trainOn, resolveTrainOn(db, options.trainOn, options.runs).description) }),
+    ...(options.holdout === undefined
+      ? {}
+      : { holdout: words(options.holdout, resolveHoldout(db, options.holdout, options.runs).description) }),
+    abstractions,
+  };
 }

@@ -98,12 +98,14 @@ export {
   hashedFamilyPick,
   holdoutPrograms,
   resolveHoldout,
+  resolveTrainOn,
   saveHoldout,
   splitCandidates,
   splitProgram,
   splitPrograms,
+  trainingPrograms,
 } from "./split.js";
-export type { HoldoutSplit, SplitFamilies, SplitProgram } from "./split.js";
+export type { HoldoutSplit, PinnedModule, SpecLookups, SplitFamilies, SplitOptions, SplitProgram } from "./split.js";
 export { familyGroup, programFamily } from "./family.js";
 export { DEFAULT_MAX_SAMPLES_PER_PROGRAM, everyNthSample, samplesOfRun, sampleStride } from "./sample-cap.js";
 export { EXPORT_OBJECTIVES, EXPORT_SPLITS, exportDataset } from "./export.js";

@@ -53,6 +53,8 @@ export interface LoadSplitOptions {
   readonly abstraction: Abstraction;
   /** A --holdout spec (see resolveHoldout) or a split already resolved (so a command resolves it once); the default family holdout when absent. */
   readonly holdout?: string | HoldoutSplit;
+  /** Train only on the programs this spec selects (resolveHoldout; ignored when `holdout` is a resolved split). */
+  readonly trainOn?: string;
   /** Which runs feed the distributions (default: plain runs only). */
   readonly runs?: RunSelection;
 }
@@ -223,7 +225,9 @@ export function sideSampleCounts(
 /** Resolves the holdout (unless given resolved) and loads fit, validation and test. */
 export function loadSplitData(db: SchedlabDatabase, options: LoadSplitOptions): SplitData {
   const split =
-    typeof options.holdout === "object" ? options.holdout : resolveHoldout(db, options.holdout, options.runs);
+    typeof options.holdout === "object"
+      ? options.holdout
+      : resolveHoldout(db, options.holdout, options.runs, options.trainOn);
   const validation = new Set(split.validation);
   return splitData(
     options.abstraction,
@@ -248,7 +252,15 @@ export function splitData(
   test: SplitSide,
 ): SplitData {
   const fingerprint = createHash("sha256")
-    .update(JSON.stringify({ spec: split.spec, train: split.train, validation: split.validation, test: split.test }))
+    .update(
+      JSON.stringify({
+        spec: split.spec,
+        ...(split.trainOn === undefined ? {} : { trainOn: split.trainOn }),
+        train: split.train,
+        validation: split.validation,
+        test: split.test,
+      }),
+    )
     .update(`${fit.fingerprint}${validation.fingerprint}${test.fingerprint}`)
     .digest("hex");
   return { fingerprint, abstraction, split, fit, validation, test };

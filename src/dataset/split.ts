@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.js";
-import { OUTCOMES, type Outcome } from "../corpus/index.js";
+import { OUTCOMES, readCorpusFile, type Outcome } from "../corpus/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { familyGroup, programFamily, type FamilyLabels } from "./family.js";
 import { ingestedPrograms } from "./store.js";
@@ -52,13 +52,45 @@ export interface HoldoutSplit {
   /** Training programs of whole families set aside for early stopping and calibration. */
   readonly validation: readonly string[];
   readonly excluded: readonly string[];
+  /**
+   * The --train-on spec when training was restricted to the programs it selects (absent: every
+   * program not held out trains); the programs outside it and outside test are in `excluded`.
+   */
+  readonly trainOn?: string;
   /** Family of every program of the split (train, test, excluded). */
   readonly familyOf: Readonly<Record<string, string>>;
   readonly families: SplitFamilies;
 }
 
 const SPEC_FORMS =
-  "default, family:NAME, corpus:DIR, dir:PREFIX, tag:TAG, outcome:OUTCOME, list:a,b,c, the name of a saved holdout, or several joined by + (their union)";
+  "default, family:NAME, corpus:DIR, corpus-file:FILE, dir:PREFIX, tag:TAG, outcome:OUTCOME, list:a,b,c, " +
+  "the name of a saved holdout, or several joined by + (their union)";
+
+/** A module pinned by version, as a corpus file lists it. */
+export interface PinnedModule {
+  readonly module: string;
+  readonly version: string;
+}
+
+/** What spec terms look up outside the program list: saved holdouts and corpus files. */
+export interface SpecLookups {
+  /** The option the spec came from, for error messages (default "--holdout"). */
+  readonly flag?: string;
+  /** The program list of a saved holdout, or undefined when there is none of that name. */
+  readonly saved?: (name: string) => readonly string[] | undefined;
+  /** The modules a corpus file lists (default: the file read with readCorpusFile). */
+  readonly corpusFile?: (path: string) => readonly PinnedModule[];
+}
+
+/** Options of splitPrograms beyond the holdout spec. */
+export interface SplitOptions extends SpecLookups {
+  /**
+   * Train only on the programs this spec selects (the same forms as the holdout, not
+   * "default"); the held-out families stay out of it as always, and a default holdout picks
+   * its families among these programs. Absent: every program that is not held out trains.
+   */
+  readonly trainOn?: string;
+}
 
 interface ManifestLabels extends FamilyLabels {
   readonly outcome?: unknown;
@@ -153,15 +185,16 @@ function validationPick(train: readonly SplitProgram[]): { validation: string[];
 function selectTerm(
   programs: readonly SplitProgram[],
   term: string,
-  saved: (name: string) => readonly string[] | undefined,
+  lookups: SpecLookups,
 ): { test: string[]; description: string } {
   const colon = term.indexOf(":");
   const form = colon < 0 ? term : term.slice(0, colon);
   const value = colon < 0 ? "" : term.slice(colon + 1).trim();
   const names = programs.map((p) => p.name);
   const matching = (predicate: (p: SplitProgram) => boolean) => programs.filter(predicate).map((p) => p.name);
+  const flag = lookups.flag ?? "--holdout";
   if (colon >= 0 && value === "")
-    throw new UsageError(`--holdout ${term} has nothing after the colon`, `Use one of: ${SPEC_FORMS}.`);
+    throw new UsageError(`${flag} ${term} has nothing after the colon`, `Use one of: ${SPEC_FORMS}.`);
   switch (colon < 0 ? "saved" : form) {
     case "family": {
       const known = [...new Set(programs.map((p) => p.family))].sort();
@@ -184,6 +217,15 @@ function selectTerm(
       }
       return { test: selected, description: `corpus ${value}` };
     }
+    case "corpus-file": {
+      // A module's corpus label is MODULE@VERSION (src/collect/corpora.ts), whatever its root.
+      const modules = (lookups.corpusFile ?? readCorpusFile)(value);
+      const labels = new Set(modules.map((m) => `${m.module}@${m.version}`));
+      return {
+        test: matching((p) => labels.has(p.corpus)),
+        description: `the ${modules.length} modules of ${value}`,
+      };
+    }
     case "dir": {
       const prefix = value.replace(/\/+$/, "");
       return {
@@ -196,7 +238,7 @@ function selectTerm(
     case "outcome":
       if (!OUTCOMES.includes(value as Outcome))
         throw new UsageError(
-          `unknown outcome ${JSON.stringify(value)} in --holdout`,
+          `unknown outcome ${JSON.stringify(value)} in ${flag}`,
           `Use outcome:${OUTCOMES.join(" | outcome:")}.`,
         );
       return { test: matching((p) => p.outcome === value), description: `programs whose manifest outcome is ${value}` };
@@ -208,14 +250,14 @@ function selectTerm(
       const unknown = wanted.filter((n) => !names.includes(n));
       if (unknown.length > 0) {
         throw new UsageError(
-          `--holdout list names programs without ingested runs: ${unknown.join(", ")}`,
+          `${flag} list names programs without ingested runs: ${unknown.join(", ")}`,
           `Use program names as collected, e.g. ${names.slice(0, 3).join(", ")}.`,
         );
       }
       return { test: [...new Set(wanted)], description: "listed programs" };
     }
     case "saved": {
-      const list = saved(term);
+      const list = lookups.saved?.(term);
       if (list === undefined)
         throw new UsageError(`unknown holdout ${JSON.stringify(term)}`, `Use one of: ${SPEC_FORMS}.`);
       return { test: list.filter((n) => names.includes(n)), description: `saved holdout ${term}` };
@@ -226,16 +268,19 @@ function selectTerm(
 }
 
 /**
- * The test programs a spec names, from `programs` (pure). "default" picks whole families by
- * hash among the programs that are not from a test corpus; the other forms select programs,
- * and the union of "+"-joined terms is taken. `saved` resolves a bare name to the program list
- * of a saved holdout. Throws UsageError for malformed or empty specs.
+ * The test programs a spec names, from `programs` (pure unless it names a corpus file, which
+ * `lookups.corpusFile` reads). "default" picks whole families by hash among the programs that
+ * are not from a test corpus; the other forms select programs, and the union of "+"-joined
+ * terms is taken. `lookups.saved` resolves a bare name to the program list of a saved holdout.
+ * Throws UsageError for malformed or empty specs.
  */
 export function holdoutPrograms(
   programs: readonly SplitProgram[],
   spec: string | undefined,
-  saved: (name: string) => readonly string[] | undefined = () => undefined,
+  lookups: SpecLookups | ((name: string) => readonly string[] | undefined) = {},
 ): { test: string[]; description: string } {
+  const lookup = typeof lookups === "function" ? { saved: lookups } : lookups;
+  const flag = lookup.flag ?? "--holdout";
   const text = (spec ?? "default").trim();
   if (text === "default" || text === "") {
     const test = hashedFamilyPick(
@@ -250,17 +295,17 @@ export function holdoutPrograms(
   const terms = text.split("+").map((t) => t.trim());
   if (terms.some((t) => t === "" || t === "default")) {
     throw new UsageError(
-      `--holdout ${text} is not a valid union`,
+      `${flag} ${text} is not a valid union`,
       `Join non-empty terms with +, e.g. dir:kernels+family:generated/pipeline ("default" stands alone); forms: ${SPEC_FORMS}.`,
     );
   }
   const test = new Set<string>();
   const descriptions: string[] = [];
   for (const term of terms) {
-    const selected = selectTerm(programs, term, saved);
+    const selected = selectTerm(programs, term, lookup);
     if (selected.test.length === 0 && programs.length > 0) {
       throw new UsageError(
-        `--holdout ${term} selects no program`,
+        `${flag} ${term} selects no program`,
         `Check the spec against the program names (e.g. ${programs
           .slice(0, 3)
           .map((p) => p.name)
@@ -274,27 +319,58 @@ export function holdoutPrograms(
 }
 
 /**
- * Splits `programs` by `spec` into train, validation and test (pure). Every family with a
- * program in test is held out whole: its other programs are excluded from training, so no
- * test program has a sibling there. Validation takes whole families of the training programs
- * by hash. Programs of test corpora train nothing: the ones not selected are `excluded`.
+ * The programs a --train-on spec selects, and its words (the forms of a holdout spec but
+ * "default"). Throws UsageError for "default" or a spec that selects nothing.
+ */
+export function trainingPrograms(
+  programs: readonly SplitProgram[],
+  spec: string,
+  lookups: SpecLookups = {},
+): { names: Set<string>; description: string } {
+  if (spec.trim() === "" || spec.trim() === "default")
+    throw new UsageError(
+      `--train-on ${spec === "" ? '""' : spec} names no programs`,
+      `Name the programs to train on with the forms of --holdout but default, e.g. corpus:go-programs or corpus-file:FILE: ${SPEC_FORMS}.`,
+    );
+  const selected = holdoutPrograms(programs, spec, { ...lookups, flag: "--train-on" });
+  return { names: new Set(selected.test), description: selected.description };
+}
+
+/**
+ * Splits `programs` by `spec` into train, validation and test (pure unless a spec names a
+ * corpus file). Every family with a program in test is held out whole: its other programs
+ * are excluded from training, so no test program has a sibling there. Validation takes whole
+ * families of the training programs by hash. Programs of test corpora train nothing: the ones
+ * not selected are `excluded`. With `options.trainOn`, only the programs it selects train (the
+ * others not in test are `excluded` too), and a default holdout picks among them.
  */
 export function splitPrograms(
   programs: readonly SplitProgram[],
   spec: string | undefined,
   saved?: (name: string) => readonly string[] | undefined,
+  options: SplitOptions = {},
 ): HoldoutSplit {
-  const { test, description } = holdoutPrograms(programs, spec, saved);
+  const lookups: SpecLookups = { saved: saved ?? options.saved, corpusFile: options.corpusFile };
+  const trainOn = options.trainOn === undefined ? undefined : trainingPrograms(programs, options.trainOn, lookups);
+  const isDefault = spec === undefined || spec.trim() === "" || spec.trim() === "default";
+  // A default holdout of a restricted training set is drawn from that set's families.
+  const universe = trainOn !== undefined && isDefault ? programs.filter((p) => trainOn.names.has(p.name)) : programs;
+  const { test, description } = holdoutPrograms(universe, spec, lookups);
   const held = new Set(test);
   const testFamilies = new Set(programs.filter((p) => held.has(p.name)).map((p) => p.family));
-  const trainPrograms = programs.filter((p) => !held.has(p.name) && !p.testOnly && !testFamilies.has(p.family));
-  const excluded = programs
-    .filter((p) => !held.has(p.name) && (p.testOnly || testFamilies.has(p.family)))
-    .map((p) => p.name);
+  const trains = (p: SplitProgram): boolean =>
+    !held.has(p.name) && !p.testOnly && !testFamilies.has(p.family) && (trainOn?.names.has(p.name) ?? true);
+  const trainPrograms = programs.filter(trains);
+  const excluded = programs.filter((p) => !held.has(p.name) && !trains(p)).map((p) => p.name);
   if (trainPrograms.length === 0 && programs.length > 0) {
     throw new UsageError(
-      `--holdout ${spec ?? "default"} holds out every program (or every family), leaving nothing to train on`,
-      "Hold out a smaller set, e.g. family:NAME or dir:PREFIX of one category folder.",
+      trainOn === undefined
+        ? `--holdout ${spec ?? "default"} holds out every program (or every family), leaving nothing to train on`
+        : `--train-on ${options.trainOn} leaves nothing to train on once --holdout ${spec ?? "default"} is held out ` +
+            "(its programs are held out, in a held-out family, or from a test corpus)",
+      trainOn === undefined
+        ? "Hold out a smaller set, e.g. family:NAME or dir:PREFIX of one category folder."
+        : "Train on programs outside the holdout's families, e.g. --train-on corpus:go-programs --holdout corpus-file:FILE.",
     );
   }
   const { validation, byProgram } = validationPick(trainPrograms);
@@ -302,15 +378,15 @@ export function splitPrograms(
   for (const p of programs) familyOf[p.name] = p.family;
   const familiesOf = (names: readonly string[]): number => new Set(names.map((n) => familyOf[n])).size;
   const train = trainPrograms.map((p) => p.name).sort();
+  const words = trainOn === undefined ? description : `${description}; trained on ${trainOn.description} only`;
   return {
     spec: spec ?? "default",
-    description: byProgram
-      ? `${description}; validation by program (the training programs form one family)`
-      : description,
+    description: byProgram ? `${words}; validation by program (the training programs form one family)` : words,
     train,
     test,
     validation,
     excluded: excluded.sort(),
+    ...(options.trainOn === undefined ? {} : { trainOn: options.trainOn }),
     familyOf,
     families: { train: familiesOf(train), validation: familiesOf(validation), test: familiesOf(test) },
   };
@@ -328,9 +404,23 @@ export function splitCandidates(db: SchedlabDatabase, runs: RunSelection = "plai
   );
 }
 
-/** Resolves a --holdout spec against the database's ingested programs. */
-export function resolveHoldout(db: SchedlabDatabase, spec?: string, runs: RunSelection = "plain"): HoldoutSplit {
-  return splitPrograms(splitCandidates(db, runs), spec, (name) => savedHoldout(db, name));
+/** Resolves a --holdout spec (and a --train-on spec, when given) against the database's ingested programs. */
+export function resolveHoldout(
+  db: SchedlabDatabase,
+  spec?: string,
+  runs: RunSelection = "plain",
+  trainOn?: string,
+): HoldoutSplit {
+  return splitPrograms(splitCandidates(db, runs), spec, (name) => savedHoldout(db, name), { trainOn });
+}
+
+/** The ingested programs a --train-on spec selects (see trainingPrograms), with its words. */
+export function resolveTrainOn(
+  db: SchedlabDatabase,
+  spec: string,
+  runs: RunSelection = "plain",
+): { names: Set<string>; description: string } {
+  return trainingPrograms(splitCandidates(db, runs), spec, { saved: (name) => savedHoldout(db, name) });
 }
 
 /**

@@ -159,6 +159,7 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
           predictors: options.predictors,
           abstraction: data.abstraction,
           holdout: split.spec,
+          ...(split.trainOn === undefined ? {} : { trainOn: split.trainOn }),
           families: split.families,
           trainPrograms: split.train,
           validationPrograms: split.validation,

@@ -77,9 +77,10 @@ export interface ClusterEntropy {
  * `schemaVersion` (docs/metrics.md, "Output"). 2: the accuracy, ECE and NLL on the runs a prefix
  * was not read from, and CV's gap to the leave-one-run-out ceiling taken on them (2026-12-06);
  * 3: `means` (family and program means of accuracy, ECE and NLL) and `concentration` (2026-12-07);
- * output without the field is version 1.
+ * 4: `trainOn` (the --train-on spec or null), and under --cv `cv.trainOn` and `cv.holdout` (each
+ * `{spec, description}` or null) (2026-12-07); output without the field is version 1.
  */
-export const EVAL_JSON_VERSION = 3;
+export const EVAL_JSON_VERSION = 4;
 
 /** All single-step metrics (docs/metrics.md) of one predictor on one set of states. */
 export interface PredictorEvaluation {

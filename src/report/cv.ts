@@ -20,21 +20,36 @@ import {
   signedPointsInterval,
 } from "../core/index.js";
 import { textTable } from "./terminal.js";
-import { crossValidationBoard, meansPart, type BoardAbstraction } from "./sections/crossValidation.js";
+import {
+  crossValidationBoard,
+  designWords,
+  meansPart,
+  type BoardAbstraction,
+  type CrossValidationBoard,
+} from "./sections/crossValidation.js";
 import { MEANS_HEADERS } from "./sections/evaluationTables.js";
 
 /** The conformal target of an abstraction's scoreboard (the same for every predictor). */
 const conformalTarget = (a: CrossValidatedAbstraction): number =>
   a.scores.predictors.find((p) => p.conformal !== null)?.conformal?.target ?? CONFORMAL_COVERAGE;
 
-function abstractionText(a: CrossValidatedAbstraction, board: BoardAbstraction, reference: string): string {
+function abstractionText(
+  a: CrossValidatedAbstraction,
+  board: CrossValidationBoard,
+  boardAbstraction: BoardAbstraction,
+  reference: string,
+): string {
   const s = a.scores;
   const families = a.assignment.folds.reduce((n, f) => n + f.length, 0);
   const byFamily = s.clusterUnit.unit === "family";
   const clusters = plural(s.clusterUnit.clusters, byFamily ? "family" : "program", byFamily ? "families" : "programs");
+  const design =
+    board.holdout === undefined && board.trainOn === undefined
+      ? `${a.assignment.k} folds (seed ${a.assignment.seed}) · ${plural(families, "family", "families")}`
+      : designWords(board, boardAbstraction);
   const lines = [
-    `leave-family-out CV · ${a.abstraction} · ${a.assignment.k} folds (seed ${a.assignment.seed}) · ` +
-      `${plural(families, "family", "families")}, ${plural(s.programs, "program")}, ${plural(s.states, "state")}, ` +
+    `${board.holdout === undefined ? "leave-family-out CV" : "holdout as one fold"} · ${a.abstraction} · ${design}, ` +
+      `${plural(s.programs, "program")}, ${plural(s.states, "state")}, ` +
       `${plural(s.samples, "sample")} · intervals resample ${clusters} · ${a.seconds.toFixed(0)} s`,
     `ceiling ${pct(s.ceiling)} · leave-one-run-out ceiling ${pct(s.ceilingLoo)} · majority (${s.majorityClass}, from the training folds) ${pct(s.majority)}`,
     "",
@@ -66,7 +81,9 @@ function abstractionText(a: CrossValidatedAbstraction, board: BoardAbstraction, 
       `but the one the predictor read its prefix from, the number the leave-one-run-out ceiling bounds; ` +
       `${byFamily ? "family" : "program"} mean: each ${byFamily ? "family" : "program"}'s accuracy averaged, every one counted once.`,
     // The means table as the report's section shows it, from the same board.
-    ...[meansPart(board)].filter((m) => m !== null).flatMap((m) => ["", m.line, textTable(MEANS_HEADERS, m.rows)]),
+    ...[meansPart(boardAbstraction)]
+      .filter((m) => m !== null)
+      .flatMap((m) => ["", m.line, textTable(MEANS_HEADERS, m.rows)]),
     "",
     textTable(
       [
@@ -157,5 +174,5 @@ function abstractionText(a: CrossValidatedAbstraction, board: BoardAbstraction, 
 /** Every abstraction's CV tables, separated by a blank line. */
 export function crossValidationText(run: CrossValidationRun): string {
   const board = crossValidationBoard(run);
-  return `${run.abstractions.map((a, i) => abstractionText(a, board.abstractions[i]!, run.reference)).join("\n\n")}\n`;
+  return `${run.abstractions.map((a, i) => abstractionText(a, board, board.abstractions[i]!, run.reference)).join("\n\n")}\n`;
 }

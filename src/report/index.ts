@@ -20,8 +20,15 @@ export {
   crossValidationBoard,
   crossValidationLine,
   crossValidationSection,
+  crossValidationTitle,
   type CrossValidationBoard,
 } from "./sections/crossValidation.js";
+export {
+  TRAINING_SETS_HEADERS,
+  trainingSetsMarkdown,
+  trainingSetsRows,
+  type TrainingSetScore,
+} from "./sections/trainingSets.js";
 export { overviewSection, rolloutSection, type OverviewInput, type OverviewPredictor } from "./sections/pipeline.js";
 export { leakSection, flakySection } from "./sections/leakTables.js";
 export {

@@ -47,7 +47,7 @@ export async function trainFromDatabase(
       `${data.fit.programs.length} train, ${data.validation.programs.length} validation programs in ${split.families.validation} families)`,
   );
   const programDirs = new Map(programs.map((p) => [p.name, resolve(p.root, p.dir)] as const));
-  const { holdout: _holdout, data: _data, runs: _runs, out, ...rest } = options;
+  const { holdout: _holdout, trainOn: _trainOn, data: _data, runs: _runs, out, ...rest } = options;
   const trainOptions: TrainStudentOptions = {
     ...DEFAULT_TRAIN_OPTIONS,
     ...rest,

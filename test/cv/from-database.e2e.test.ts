@@ -122,10 +122,10 @@ describe("eval --cv on real traces", () => {
         folds: unknown[];
       }[];
     };
-    expect(json.schemaVersion).toBe(3);
+    expect(json.schemaVersion).toBe(4);
     for (const p of json.abstractions[0]!.predictors)
       expect(p.gapToCeilingLoo).toBeCloseTo(json.abstractions[0]!.ceilingLoo - p.otherRunsAccuracy.estimate, 12);
-    expect(json.cv).toEqual({ folds: 2, seed: 1, reference: "ngram-ctx:4" });
+    expect(json.cv).toEqual({ folds: 2, seed: 1, reference: "ngram-ctx:4", trainOn: null, holdout: null });
     expect(json.abstractions.map((a) => a.abstraction)).toEqual(["split"]);
     expect(json.abstractions[0]!.predictors.map((p) => p.name)).toEqual(["ngram:3", "ngram-ctx:4"]);
     expect(json.abstractions[0]!.folds).toHaveLength(2);
@@ -158,19 +158,97 @@ describe("eval --cv on real traces", () => {
     expect(wrong.stderr).toContain("--cv-by");
   }, 60_000);
 
-  it("refuses --cv with --holdout and a student given as a path", async () => {
-    const withHoldout = await runCli([
+  // Three programs train, one is tested, one is left out: a training set carried to a holdout.
+  const trainOn = "list:condqueue,mutexcounter,workerpool";
+
+  it("--train-on: CV within a training set, and one fold (the holdout) that equals eval --holdout's split", async () => {
+    const db = openDatabase(corpus.dbPath);
+    try {
+      const within = await runCrossValidation(db, { ...options(), abstractions: ["split"], trainOn });
+      const [inside] = within.abstractions;
+      expect(inside!.folds.flatMap((f) => f.families).sort()).toEqual(["condqueue", "mutexcounter", "workerpool"]);
+      for (const f of inside!.folds) expect(f.trainPrograms + f.validationPrograms + f.testPrograms).toBe(3);
+      expect(within.trainOn).toEqual({ spec: trainOn, description: "listed programs" });
+      expect(within.holdout).toBeUndefined();
+
+      const carried = await runCrossValidation(db, {
+        ...options(),
+        predictors: ["majority", "ngram:3"],
+        abstractions: ["split"],
+        trainOn,
+        holdout: "list:pingpong",
+      });
+      const [one] = carried.abstractions;
+      expect(carried.folds).toBe(1);
+      expect(carried.holdout).toEqual({ spec: "list:pingpong", description: "listed programs" });
+      expect(one!.folds).toHaveLength(1);
+      expect(one!.folds[0]).toMatchObject({ families: ["pingpong"], testPrograms: 1 });
+      expect(one!.folds[0]!.trainPrograms + one!.folds[0]!.validationPrograms).toBe(3);
+      // The same split as `eval --holdout list:pingpong --train-on …`: fitted baselines score alike.
+      const cli = await runCli([
+        "eval",
+        "--db",
+        corpus.dbPath,
+        "--abstraction",
+        "split",
+        "--holdout",
+        "list:pingpong",
+        "--train-on",
+        trainOn,
+        "--predictor",
+        "majority",
+        "--predictor",
+        "ngram:3",
+        "--no-store",
+        "--json",
+      ]);
+      expect(cli.code).toBe(0);
+      const json = JSON.parse(cli.stdout) as {
+        schemaVersion: number;
+        trainOn: string | null;
+        trainPrograms: string[];
+        testPrograms: string[];
+        predictors: { name: string; accuracy: number }[];
+      };
+      expect(json.schemaVersion).toBe(4);
+      expect(json.trainOn).toBe(trainOn);
+      expect(json.trainPrograms).toEqual(["condqueue", "mutexcounter", "workerpool"]);
+      expect(json.testPrograms).toEqual(["pingpong"]);
+      for (const p of json.predictors) {
+        const scored = one!.scores.predictors.find((q) => q.name === p.name)!;
+        expect(scored.accuracy.estimate).toBeCloseTo(p.accuracy, 12);
+      }
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+
+  it("prints the holdout fold's board as Markdown, and refuses --cv K with --holdout", async () => {
+    const args = [
       "eval",
       "--db",
       corpus.dbPath,
-      "--cv",
-      "--holdout",
-      "dir:x",
+      "--abstraction",
+      "split",
       "--predictor",
       "ngram:3",
-    ]);
-    expect(withHoldout.code).not.toBe(0);
-    expect(withHoldout.stderr).toContain("--cv and --holdout");
+      "--adapters",
+      adapters,
+    ];
+    const markdown = await runCli([...args, "--cv", "--holdout", "list:pingpong", "--train-on", trainOn, "--markdown"]);
+    expect(markdown.code).toBe(0);
+    expect(markdown.stdout).toContain(
+      "split: tested on listed programs (1 family), trained on listed programs only, 1 program,",
+    );
+    expect(markdown.stdout).toContain("One fold, the holdout");
+    const text = await runCli([...args, "--cv", "--holdout", "list:pingpong", "--train-on", trainOn]);
+    expect(text.stdout).toContain("holdout as one fold · split · tested on listed programs (1 family)");
+    const withK = await runCli([...args, "--cv", "2", "--holdout", "list:pingpong"]);
+    expect(withK.code).not.toBe(0);
+    expect(withK.stderr).toContain("--cv 2 and --holdout do not go together");
+  }, 60_000);
+
+  it("refuses a student given as a path, and --markdown without --cv", async () => {
     const withPath = await runCli(["eval", "--db", corpus.dbPath, "--cv", "2", "--predictor", "student:adapters/kl"]);
     expect(withPath.code).not.toBe(0);
     expect(withPath.stderr).toContain("not a student recipe");

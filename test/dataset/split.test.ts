@@ -101,6 +101,66 @@ describe("program splits", () => {
     expect(() => splitPrograms(corpus.slice(0, 2), "dir:patterns")).toThrow(/nothing to train on/);
   });
 
+  // Two modules of the module proxy collected beside the bundled corpus: each its own corpus, labelled MODULE@VERSION.
+  const modules = [
+    ...corpus,
+    program("github.com/x/a@v1.0.0/p", null, [], { family: "github.com/x/a", corpus: "github.com/x/a@v1.0.0" }),
+    program("github.com/x/a@v1.0.0/q", null, [], { family: "github.com/x/a", corpus: "github.com/x/a@v1.0.0" }),
+    program("github.com/x/b@v2.1.0", null, [], { family: "github.com/x/b", corpus: "github.com/x/b@v2.1.0" }),
+    program("github.com/x/c@v0.1.0", null, [], { family: "github.com/x/c", corpus: "github.com/x/c@v0.1.0" }),
+  ];
+  const corpusFile = (path: string) =>
+    path === "two.tsv"
+      ? [
+          { module: "github.com/x/a", version: "v1.0.0" },
+          { module: "github.com/x/b", version: "v2.1.0" },
+        ]
+      : [];
+
+  it("corpus-file:FILE selects the programs of the modules a corpus file lists, at their versions", () => {
+    const split = splitPrograms(modules, "corpus-file:two.tsv", undefined, { corpusFile });
+    expect(split.test).toEqual(["github.com/x/a@v1.0.0/p", "github.com/x/a@v1.0.0/q", "github.com/x/b@v2.1.0"]);
+    expect(split.description).toBe("the 2 modules of two.tsv");
+    expect(split.train).toContain("github.com/x/c@v0.1.0");
+    expect(() => splitPrograms(modules, "corpus-file:none.tsv", undefined, { corpusFile })).toThrow(
+      /--holdout corpus-file:none.tsv selects no program/,
+    );
+  });
+
+  it("--train-on trains only on the programs it selects, never on the holdout's families", () => {
+    // Train on the bundled programs, test on the modules: nothing of a module trains.
+    const across = splitPrograms(modules, "corpus-file:two.tsv", undefined, { corpusFile, trainOn: "corpus:corpus" });
+    expect(across.train).toHaveLength(corpus.length);
+    expect(across.train.every((n) => !n.startsWith("github.com/"))).toBe(true);
+    expect(across.excluded).toEqual(["github.com/x/c@v0.1.0"]);
+    expect(across.trainOn).toBe("corpus:corpus");
+    expect(across.description).toBe("the 2 modules of two.tsv; trained on corpus corpus only");
+    // Train on the modules, test on one folder of the bundled corpus: the rest of it is excluded.
+    const onKernels = splitPrograms(modules, "dir:kernels", undefined, { corpusFile, trainOn: "corpus-file:two.tsv" });
+    expect(onKernels.test).toHaveLength(6);
+    expect(onKernels.train).toEqual(["github.com/x/a@v1.0.0/p", "github.com/x/a@v1.0.0/q", "github.com/x/b@v2.1.0"]);
+    expect(onKernels.excluded).toHaveLength(modules.length - 6 - 3);
+    expect(onKernels.families).toMatchObject({ train: 2, test: 3 });
+    // A training set that overlaps the holdout loses the holdout's families, as without --train-on.
+    const inside = splitPrograms(corpus, "dir:kernels", undefined, { trainOn: "dir:kernels+dir:patterns" });
+    expect(inside.train.every((n) => n.startsWith("patterns/"))).toBe(true);
+    expect(inside.train).toHaveLength(10);
+    // The default holdout of a restricted training set picks among its families only.
+    const byDefault = splitPrograms(modules, undefined, undefined, { trainOn: "dir:patterns" });
+    expect(byDefault.test.length).toBeGreaterThan(0);
+    expect([...byDefault.test, ...byDefault.train].every((n) => n.startsWith("patterns/"))).toBe(true);
+  });
+
+  it("--train-on refuses default, an empty selection and a training set the holdout swallows", () => {
+    expect(() => splitPrograms(corpus, "dir:kernels", undefined, { trainOn: "default" })).toThrow(/--train-on default/);
+    expect(() => splitPrograms(corpus, "dir:kernels", undefined, { trainOn: "dir:nothing" })).toThrow(
+      /--train-on dir:nothing selects no program/,
+    );
+    expect(() => splitPrograms(corpus, "dir:kernels", undefined, { trainOn: "dir:kernels/k1" })).toThrow(
+      /--train-on dir:kernels\/k1 leaves nothing to train on/,
+    );
+  });
+
   it("hashedFamilyPick skips groups of a single family", () => {
     expect(hashedFamilyPick([program("a/b/c", "clean", [])], "s")).toEqual([]);
   });

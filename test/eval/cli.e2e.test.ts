@@ -117,6 +117,7 @@ func main() {
 
 interface EvalJson {
   schemaVersion: number;
+  trainOn: string | null;
   evalRunId: number;
   abstraction: string;
   holdout: string;
@@ -205,7 +206,9 @@ describe("schedlab eval and report on collected traces", () => {
     expect(result.stderr).not.toContain("failed");
     expect(result.code).toBe(0);
     first = JSON.parse(result.stdout) as EvalJson;
-    expect(first.schemaVersion).toBe(3);
+    expect(first.schemaVersion).toBe(4);
+    // No --train-on: every program outside the holdout trains, and the JSON says so with null.
+    expect(first.trainOn).toBeNull();
     expect(first.abstraction).toBe("depth");
     expect(first.testPrograms).toEqual(["fanout"]);
     expect(first.predictors.map((p) => p.name)).toEqual(["uniform", "majority", "ngram:3"]);

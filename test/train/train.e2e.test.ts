@@ -418,6 +418,34 @@ describe("training a student on real traces", () => {
     }
   });
 
+  it("schedlab train --train-on trains on the programs it selects only, and the card says so", async () => {
+    const result = await runCli([
+      "train",
+      "--objective",
+      "kl",
+      "--model",
+      "logreg",
+      "--abstraction",
+      "split",
+      "--holdout",
+      "list:pingpong",
+      "--train-on",
+      "list:condqueue,mutexcounter,workerpool",
+      "--db",
+      corpus.dbPath,
+      "--out",
+      join(corpus.scratch, "adapters", "cli-train-on"),
+      "--epochs",
+      "3",
+      "--json",
+    ]);
+    expect(result.code).toBe(0);
+    const d = (JSON.parse(result.stdout) as { data: Record<string, string | string[]> }).data;
+    expect([...d.trainPrograms!, ...d.validationPrograms!].sort()).toEqual(["condqueue", "mutexcounter", "workerpool"]);
+    expect(d.holdoutPrograms).toEqual(["pingpong"]);
+    expect(d.holdout).toBe("list:pingpong (listed programs; trained on listed programs only)");
+  });
+
   it("schedlab train writes an adapter and a card from a database", async () => {
     const out = join(corpus.scratch, "adapters", "cli-kl");
     const result = await runCli([

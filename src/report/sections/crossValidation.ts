@@ -142,11 +142,21 @@ export interface BoardAbstraction {
   readonly failures: readonly { readonly predictor: string; readonly message: string }[];
 }
 
+/** A spec as given and what it selected, in words. */
+export interface BoardSpec {
+  readonly spec: string;
+  readonly description: string;
+}
+
 /** The CV scoreboard of a run, every number finite or null (it is stored as JSON). */
 export interface CrossValidationBoard {
   readonly folds: number;
   readonly seed: number;
   readonly reference: string;
+  /** The --train-on restriction, when there was one (absent on boards without it). */
+  readonly trainOn?: BoardSpec;
+  /** The holdout that was the one test fold (absent: K-fold CV). */
+  readonly holdout?: BoardSpec;
   readonly conformalTarget: number;
   readonly abstractions: readonly BoardAbstraction[];
 }
@@ -168,6 +178,8 @@ export function crossValidationBoard(run: CrossValidationRun): CrossValidationBo
     folds: run.folds,
     seed: run.foldSeed,
     reference: run.reference,
+    ...(run.trainOn === undefined ? {} : { trainOn: { ...run.trainOn } }),
+    ...(run.holdout === undefined ? {} : { holdout: { ...run.holdout } }),
     conformalTarget: CONFORMAL_COVERAGE,
     abstractions: run.abstractions.map((a): BoardAbstraction => {
       const s = a.scores;
@@ -387,12 +399,36 @@ function familyPictures(
   return { dots, reliability };
 }
 
+/** What was trained on and tested, in words: "5 folds of 41 families (seed 1)", with the --train-on and holdout said. */
+export function designWords(board: CrossValidationBoard, a: BoardAbstraction): string {
+  const trained = board.trainOn === undefined ? "" : `trained on ${board.trainOn.description} only`;
+  if (board.holdout !== undefined)
+    return (
+      `tested on ${board.holdout.description} (${plural(a.families, "family", "families")}), ` +
+      (trained === "" ? "trained on every other program" : trained)
+    );
+  return (
+    `${plural(board.folds, "fold")} of ${plural(a.families, "family", "families")} (seed ${board.seed})` +
+    (board.trainOn === undefined ? "" : `, all from ${board.trainOn.description}`)
+  );
+}
+
+/** The section's title: the CV, within its training set, or the holdout it scored. */
+export function crossValidationTitle(board: CrossValidationBoard): string {
+  if (board.holdout !== undefined)
+    return `Trained on ${board.trainOn?.spec ?? "every other program"}, tested on ${board.holdout.spec}`;
+  return (
+    `Leave-family-out cross-validation (${plural(board.folds, "fold")})` +
+    (board.trainOn === undefined ? "" : ` within ${board.trainOn.spec}`)
+  );
+}
+
 function contextLine(board: CrossValidationBoard, a: BoardAbstraction): string {
   const unit = a.clusterUnit === "family" ? plural(a.clusters, "family", "families") : plural(a.clusters, "program");
   const students = a.studentsTrained + a.studentsReused;
   return (
-    `${a.abstraction}: ${plural(board.folds, "fold")} of ${plural(a.families, "family", "families")} ` +
-    `(seed ${board.seed}), ${plural(a.programs, "program")}, ${plural(a.states, "state")}, ${plural(a.samples, "sample")}; ` +
+    `${a.abstraction}: ${designWords(board, a)}, ` +
+    `${plural(a.programs, "program")}, ${plural(a.states, "state")}, ${plural(a.samples, "sample")}; ` +
     `ceiling ${pct(a.ceiling)}, leave-one-run-out ceiling ${pct(a.ceilingLoo)}, ` +
     `majority (${a.majorityClass}) ${pct(a.majority)}; intervals resample ${unit}; ` +
     `${students === 0 ? "no students" : `${plural(students, "fold student")} (${a.studentsReused} reused)`}, ${a.seconds.toFixed(0)} s.`
@@ -401,11 +437,15 @@ function contextLine(board: CrossValidationBoard, a: BoardAbstraction): string {
 
 function notes(board: CrossValidationBoard): string[] {
   return [
-    "Every program is tested once, in the fold its family was dealt to; " +
-      "students and fitted baselines are trained on the other folds (early stopping and calibration on " +
-      "validation families drawn from them), so no number here was fitted on the families it scores. Beside " +
-      "the holdout above, this is the scoreboard that ranks predictors (docs/training.md, " +
-      `"Leave-family-out cross-validation").`,
+    board.holdout === undefined
+      ? "Every program is tested once, in the fold its family was dealt to; " +
+        "students and fitted baselines are trained on the other folds (early stopping and calibration on " +
+        "validation families drawn from them), so no number here was fitted on the families it scores. Beside " +
+        "the holdout above, this is the scoreboard that ranks predictors (docs/training.md, " +
+        `"Leave-family-out cross-validation").`
+      : "One fold, the holdout: its programs are tested, students and fitted baselines are trained on the " +
+        "training set (early stopping and calibration on validation families drawn from it), and no family of " +
+        'the holdout is in it (docs/training.md, "Training sets and corpora").',
     "Other runs: the accuracy (ECE, NLL) on the samples of every run but the one the predictor read its prefix from — " +
       "a prefix predicts its own run's next event far better than the others', so with R runs per program " +
       "the pooled accuracy carries a 1/R share of that easier sample; this one does not depend on R. " +
@@ -431,7 +471,7 @@ export function crossValidationSection(board: CrossValidationBoard, id = "cross-
   const failures = (a: BoardAbstraction): string[] => a.failures.map((f) => `${f.predictor} failed: ${f.message}`);
   return {
     id,
-    title: `Leave-family-out cross-validation (${plural(board.folds, "fold")})`,
+    title: crossValidationTitle(board),
     html: () =>
       [
         ...board.abstractions.flatMap((a) => [

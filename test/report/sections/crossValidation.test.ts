@@ -9,7 +9,9 @@ import {
   crossValidationBoard,
   crossValidationLine,
   crossValidationSection,
+  crossValidationTitle,
 } from "../../../src/report/sections/crossValidation.js";
+import { trainingSetsMarkdown, trainingSetsRows } from "../../../src/report/sections/trainingSets.js";
 import { makeState, samplesOf } from "../../eval/fixtures/states.js";
 
 // Two folds of three one-program families; every state is seen twice as GoStart.
@@ -176,6 +178,66 @@ describe("crossValidationSection", () => {
     const empty = crossValidationSection({ ...board, abstractions: [] });
     expect(empty.html()).toContain("No abstraction was cross-validated.");
     expect(empty.markdown()).toContain("No abstraction was cross-validated.");
+  });
+});
+
+describe("a training set: CV within it, or carried to a holdout as one fold", () => {
+  const trainOn = { spec: "corpus:go-programs", description: "corpus go-programs" };
+  const within = crossValidationBoard({ ...run, trainOn });
+  const carried = crossValidationBoard({
+    ...run,
+    folds: 1,
+    trainOn,
+    holdout: { spec: "dir:kernels", description: "programs under kernels/" },
+  });
+
+  it("names the training set and the holdout in the title, the context line and the notes", () => {
+    expect(within.trainOn).toEqual(trainOn);
+    expect(JSON.parse(JSON.stringify(carried))).toEqual(carried);
+    expect(crossValidationTitle(board)).toBe("Leave-family-out cross-validation (2 folds)");
+    expect(crossValidationTitle(within)).toBe("Leave-family-out cross-validation (2 folds) within corpus:go-programs");
+    expect(crossValidationTitle(carried)).toBe("Trained on corpus:go-programs, tested on dir:kernels");
+    expect(crossValidationSection(within).markdown()).toContain(
+      "depth: 2 folds of 6 families (seed 1), all from corpus go-programs, 6 programs, 6 states, 12 samples;",
+    );
+    const md = crossValidationSection(carried).markdown();
+    expect(md).toContain(
+      "depth: tested on programs under kernels/ (6 families), trained on corpus go-programs only, 6 programs,",
+    );
+    expect(md).toContain("- One fold, the holdout:");
+    expect(md).not.toContain("Every program is tested once");
+  });
+
+  it("sets training sets side by side: the student's accuracy and family mean beside the reference's", () => {
+    const scores = [
+      { training: "bundled", tested: "CV (2 folds)", board: within },
+      { training: "bundled", tested: "dir:kernels", board: carried },
+    ];
+    const rows = trainingSetsRows(scores);
+    expect(rows).toHaveLength(2);
+    // student:kl right everywhere, the reference in half the families; the LOO ceiling is 100 %.
+    expect(rows[1]).toEqual([
+      "bundled",
+      "dir:kernels",
+      "depth",
+      "6",
+      "student:kl",
+      "100.0%",
+      "[100.0, 100.0]",
+      "100.0%",
+      "[100.0, 100.0]",
+      "50.0%",
+      "50.0%",
+      "100.0%",
+      "100.0%",
+    ]);
+    // Asked for a predictor by name: the reference's own row.
+    const reference = trainingSetsRows(scores, "ngram-ctx:4")[0]!;
+    expect([reference[4], reference[5], reference[7]]).toEqual(["ngram-ctx:4", "50.0%", "50.0%"]);
+    const md = trainingSetsMarkdown(scores);
+    expect(md).toContain("Reference: ngram-ctx:4.");
+    expect(md).toContain("| bundled | CV (2 folds) | depth | 6 | student:kl | 100.0% |");
+    expect(md).not.toMatch(/NaN|undefined|Infinity/);
   });
 });
 

@@ -1,0 +1,145 @@
+// The training-set tables of docs/training.md ("Training sets and corpora", issue 42 item 4):
+// on one database holding the bundled corpus and the realcode modules, leave-family-out CV within
+// each of three training sets (bundled, realcode, both) and each training set carried to the other
+// corpus and to dir:kernels (`eval --cv --train-on A --holdout B`: one fold, the holdout), every
+// one scored with the CV scoreboard; then one table side by side. Every table is what the same
+// `schedlab eval` command prints with --markdown; this script runs them in one process and writes
+// the block between
+//   <!-- corpus-tables:begin --> … <!-- corpus-tables:end -->
+// in docs/training.md (--write), else prints it. Usage:
+//   npm run build && node scripts/corpus-tables.mjs --db DB --realcode ../shared/realcode-modules.tsv \
+//     [--bundled corpus:go-programs] [--kernels dir:kernels] [--folds 5] [--adapters DIR] \
+//     [--abstraction split --abstraction depth] [--predictor SPEC …] [--json FILE] [--write]
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const lib = (path) => import(new URL(`../dist/${path}`, import.meta.url).href);
+const { openExistingDatabase } = await lib("store/index.js");
+const { runCrossValidation } = await lib("cv/index.js");
+const { crossValidationBoard, crossValidationSection, crossValidationTitle, trainingSetsMarkdown } =
+  await lib("report/index.js");
+
+const BEGIN = "<!-- corpus-tables:begin -->";
+const END = "<!-- corpus-tables:end -->";
+const PREDICTORS = ["majority", "ngram:3", "ngram-ctx:4", "student:kl"];
+
+const { values } = parseArgs({
+  options: {
+    db: { type: "string" },
+    realcode: { type: "string" },
+    bundled: { type: "string", default: "corpus:go-programs" },
+    kernels: { type: "string", default: "dir:kernels" },
+    folds: { type: "string", default: "5" },
+    adapters: { type: "string", default: "adapters" },
+    abstraction: { type: "string", multiple: true },
+    predictor: { type: "string", multiple: true },
+    json: { type: "string" },
+    write: { type: "boolean", default: false },
+  },
+});
+if (values.db === undefined || values.realcode === undefined) {
+  process.stderr.write("usage: node scripts/corpus-tables.mjs --db DB --realcode CORPUS_FILE [options]\n");
+  process.exit(2);
+}
+const bundled = values.bundled;
+const realcode = `corpus-file:${values.realcode}`;
+const both = `${bundled}+${realcode}`;
+const folds = Number(values.folds);
+const abstractions = values.abstraction ?? ["split", "depth"];
+const predictors = values.predictor ?? PREDICTORS;
+
+// What each table is: the training set (--train-on) and, for a carry, the holdout it is tested on.
+const runs = [
+  { training: "bundled", tested: `CV (${folds} folds)`, trainOn: bundled },
+  { training: "realcode", tested: `CV (${folds} folds)`, trainOn: realcode },
+  { training: "both", tested: `CV (${folds} folds)`, trainOn: both },
+  { training: "bundled", tested: "realcode", trainOn: bundled, holdout: realcode },
+  { training: "realcode", tested: "bundled", trainOn: realcode, holdout: bundled },
+  { training: "bundled", tested: values.kernels, trainOn: bundled, holdout: values.kernels },
+  { training: "realcode", tested: values.kernels, trainOn: realcode, holdout: values.kernels },
+  { training: "both", tested: values.kernels, trainOn: both, holdout: values.kernels },
+];
+
+const command = (run) =>
+  [
+    "schedlab eval --db DB",
+    run.holdout === undefined ? `--cv ${folds}` : "--cv",
+    `--train-on ${run.trainOn}`,
+    ...(run.holdout === undefined ? [] : [`--holdout ${run.holdout}`]),
+    ...abstractions.map((a) => `--abstraction ${a}`),
+    ...predictors.map((p) => `--predictor ${p}`),
+    "--markdown",
+  ].join(" ");
+
+const db = openExistingDatabase(values.db);
+const scores = [];
+const sections = [];
+const started = Date.now();
+try {
+  for (const run of runs) {
+    process.stderr.write(`corpus-tables: ${command(run)}\n`);
+    const result = await runCrossValidation(db, {
+      predictors,
+      abstractions,
+      folds,
+      trainOn: run.trainOn,
+      holdout: run.holdout,
+      adapters: values.adapters,
+      onProgress: (line, transient) => {
+        if (transient !== true) process.stderr.write(`  ${line}\n`);
+      },
+    });
+    const board = crossValidationBoard(result);
+    scores.push({ training: run.training, tested: run.tested, board });
+    sections.push(
+      [
+        `##### ${crossValidationTitle(board)}`,
+        `\`${command(run)}\``,
+        crossValidationSection(board).markdown().replace(/^### /gm, "###### "),
+      ].join("\n\n"),
+    );
+  }
+} finally {
+  db.close();
+}
+const minutes = ((Date.now() - started) / 60000).toFixed(1);
+const block = [
+  BEGIN,
+  "",
+  `Generated by \`node scripts/corpus-tables.mjs --db DB --realcode ${values.realcode}\` on ` +
+    `${new Date().toISOString().slice(0, 10)} (${minutes} min on this machine): bundled = \`${bundled}\`, ` +
+    `realcode = \`${realcode}\`, both = \`${both}\`.`,
+  "",
+  "#### Training sets side by side",
+  "",
+  trainingSetsMarkdown(scores),
+  "",
+  "#### Each table",
+  "",
+  sections.join("\n\n"),
+  "",
+  END,
+].join("\n");
+
+if (values.json !== undefined) {
+  writeFileSync(values.json, `${JSON.stringify({ runs: runs.map((r, i) => ({ ...r, board: scores[i].board })) })}\n`);
+  process.stderr.write(`corpus-tables: wrote the boards to ${values.json}\n`);
+}
+if (values.write) {
+  const file = join(root, "docs", "training.md");
+  const text = readFileSync(file, "utf8");
+  const from = text.indexOf(BEGIN);
+  const to = text.indexOf(END);
+  if (from < 0 || to < from) {
+    process.stderr.write(`corpus-tables: ${file} has no ${BEGIN} … ${END} block\n`);
+    process.exit(1);
+  }
+  writeFileSync(file, text.slice(0, from) + block + text.slice(to + END.length));
+  process.stderr.write(`corpus-tables: wrote the tables into ${file}\n`);
+} else {
+  process.stdout.write(`${block}\n`);
+}
