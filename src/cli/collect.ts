@@ -19,7 +19,6 @@ import {
   type ReplayResult,
 } from "../collect/index.js";
 import { UsageError } from "../errors.js";
-import type { IngestKeep } from "../trace/index.js";
 
 /** collect's flags: the ones it shares with hunt (collect-options.ts), and its own. */
 interface CollectFlags extends CollectSelectionFlags {
@@ -33,11 +32,6 @@ interface CollectFlags extends CollectSelectionFlags {
   store: string;
   maxStoredRecords?: string;
   json?: boolean;
-}
-
-/** --store and --max-stored-records: what ingest keeps of each run (docs/schema.md, runs.store and "Excerpts"). */
-function keepOf(flags: CollectFlags): IngestKeep {
-  return ingestKeepOf(flags);
 }
 
 /**
@@ -177,7 +171,7 @@ async function replay(flags: CollectFlags, paths: string[], command: Command): P
     traces: flags.traces,
   });
   if (flags.ingest)
-    await ingestPending(flags.db, progressWriter(process.stderr, { quiet: true }), quietLog(), keepOf(flags));
+    await ingestPending(flags.db, progressWriter(process.stderr, { quiet: true }), quietLog(), ingestKeepOf(flags));
   process.stdout.write(flags.json === true ? `${JSON.stringify(result)}\n` : replaySummary(result));
 }
 
@@ -257,7 +251,7 @@ export function registerCollect(program: Command): void {
     .action(async (paths: string[], flags: CollectFlags, command: Command) => {
       const started = performance.now();
       flags.timeoutGiven = command.getOptionValueSource("timeout") === "cli";
-      const keep = keepOf(flags);
+      const keep = ingestKeepOf(flags);
       for (const [name, flag, value] of [
         ["store", "--store", flags.store],
         ["maxStoredRecords", "--max-stored-records", flags.maxStoredRecords],

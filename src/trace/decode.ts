@@ -80,10 +80,7 @@ export async function decodeTrace(
   const result = await child;
   const end = parser.end;
   if (result.exitCode !== 0 || end === undefined) {
-    throw new TraceDecodeError(
-      `the Go helper failed on ${path} (exit ${String(result.exitCode ?? result.signal)}): ${String(result.stderr).trim().slice(-500)}`,
-      "This is a schedlab bug if the trace opens with `go tool trace`; report it with the trace file.",
-    );
+    throw helperFailure(`the Go helper failed on ${path}`, result);
   }
   if (end.status === "error") {
     throw new TraceCorruptError(
@@ -115,6 +112,17 @@ async function decodeArguments(path: string, options: DecodeOptions, extra: read
   ];
 }
 
+/** The error of a Go helper decode that failed (`what`), with its exit and the tail of its stderr. */
+function helperFailure(
+  what: string,
+  result: { readonly exitCode?: number; readonly signal?: string; readonly stderr?: unknown },
+): TraceDecodeError {
+  return new TraceDecodeError(
+    `${what} (exit ${String(result.exitCode ?? result.signal)}): ${String(result.stderr).trim().slice(-500)}`,
+    "This is a schedlab bug if the trace opens with `go tool trace`; report it with the trace file.",
+  );
+}
+
 /** How many records a decode of a trace gives, and how many of them are six-type events. */
 export interface TraceCounts {
   readonly records: number;
@@ -131,10 +139,7 @@ export async function countTraceRecords(path: string, options: DecodeOptions): P
   const result = await execa(helper, await decodeArguments(path, options, ["-count"]), { reject: false });
   const line = /^C\t(\d+)\t(\d+)$/m.exec(String(result.stdout));
   if (result.exitCode !== 0 || line === null) {
-    throw new TraceDecodeError(
-      `the Go helper could not count the records of ${path} (exit ${String(result.exitCode ?? result.signal)}): ${String(result.stderr).trim().slice(-500)}`,
-      "This is a schedlab bug if the trace opens with `go tool trace`; report it with the trace file.",
-    );
+    throw helperFailure(`the Go helper could not count the records of ${path}`, result);
   }
   return { records: Number(line[1]), events: Number(line[2]) };
 }

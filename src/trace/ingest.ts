@@ -378,6 +378,16 @@ interface RunSink {
   readonly records: number;
 }
 
+/** Runs one batch's inserts in a transaction; after a rollback the interner forgets the ids it may have added. */
+function writeBatch(s: Statements, work: () => void): void {
+  try {
+    inTransaction(s.db, work);
+  } catch (error) {
+    s.intern.forget();
+    throw error;
+  }
+}
+
 /** Thrown by an event sink whose run gives more records than the cap: the run is stored as an excerpt instead. */
 class OverCap extends Error {}
 
@@ -394,15 +404,10 @@ function eventSink(s: Statements, runId: number, cap: number): RunSink {
   const ordOf = lockOpNumbering();
   const write = (): void => {
     if (records.length === 0 && ops.length === 0) return;
-    try {
-      inTransaction(s.db, () => {
-        insertLockOps(s, runId, ops, ordOf);
-        insertRecords(s, runId, records);
-      });
-    } catch (error) {
-      s.intern.forget();
-      throw error;
-    }
+    writeBatch(s, () => {
+      insertLockOps(s, runId, ops, ordOf);
+      insertRecords(s, runId, records);
+    });
     written += records.length;
     records = [];
     ops = [];
@@ -433,7 +438,20 @@ function eventSink(s: Statements, runId: number, cap: number): RunSink {
  * reads from the summary exactly what it would fold from the stored records.
  */
 function summarySink(s: Statements, run: RunToIngest): RunSink {
-  const fold = endStateFold(run);
+  const fold = runStateFold(
+    leakRunOf(
+      {
+        id: run.id,
+        runIndex: run.run_index,
+        config: run.config,
+        outcome: run.outcome,
+        stderrTail: run.stderr_tail,
+        outputDigest: run.output_digest,
+        wallMs: run.wall_ms,
+      },
+      [],
+    ),
+  );
   let records = 0;
   return {
     onRecords(batch) {
@@ -453,71 +471,47 @@ function summarySink(s: Statements, run: RunToIngest): RunSink {
   };
 }
 
-/** The goroutine model's fold of a run as `leaks` sees it (leakRunOf): what run_end_states keeps. */
-function endStateFold(run: RunToIngest) {
-  return runStateFold(
-    leakRunOf(
-      {
-        id: run.id,
-        runIndex: run.run_index,
-        config: run.config,
-        outcome: run.outcome,
-        stderrTail: run.stderr_tail,
-        outputDigest: run.output_digest,
-        wallMs: run.wall_ms,
-      },
-      [],
-    ),
-  );
-}
-
 /**
- * A run over the cap, stored as an excerpt: every record goes through the end-state fold (so
- * `leaks` reads from run_end_states what it would fold from the whole run) and through the
- * excerpt writer, whose windows are inserted in batch transactions; lock ops are folded, not
- * stored. `finish` writes the end states and the windows.
+ * A run over the cap, stored as an excerpt: it is folded as --store summary folds it (so
+ * `leaks` reads from run_end_states what it would fold from the whole run; lock ops are folded,
+ * not stored), and every record also goes through the excerpt writer, whose windows are
+ * inserted in batch transactions. `finish` writes the end states and the windows.
  */
-function excerptSink(s: Statements, run: RunToIngest, totals: { records: number; events: number }, cap: number) {
-  const fold = endStateFold(run);
+function excerptSink(
+  s: Statements,
+  run: RunToIngest,
+  totals: { readonly records: number; readonly events: number },
+  cap: number,
+): RunSink {
+  const summary = summarySink(s, run);
   let held: GoroutineRecord[] = [];
   const write = (): void => {
     if (held.length === 0) return;
-    try {
-      inTransaction(s.db, () => insertRecords(s, run.id, held));
-    } catch (error) {
-      s.intern.forget();
-      throw error;
-    }
+    writeBatch(s, () => insertRecords(s, run.id, held));
     held = [];
   };
   const writer = excerptWriter(totals, cap, (record) => {
     held.push(record);
     if (held.length >= INGEST_BATCH) write();
   });
-  let records = 0;
   let excerpt: Excerpt | null = null;
   return {
-    onRecords(batch: readonly GoroutineRecord[]) {
-      for (const record of batch) {
-        fold.add(record);
-        writer.push(record);
-      }
-      records += batch.length;
+    onRecords(batch) {
+      summary.onRecords(batch);
+      for (const record of batch) writer.push(record);
     },
-    onLockOps(batch: readonly LockOp[]) {
-      for (const op of batch) fold.addLockOp(op);
-    },
+    onLockOps: (batch) => summary.onLockOps(batch),
     flush() {
       write();
       excerpt = writer.finish();
     },
-    finish(goroutines: readonly GoroutineInfo[]) {
-      s.insertEndStates.run(run.id, records, END_STATE_FORMAT, encodeEndStates(fold.finish(goroutines), goroutines));
+    finish(goroutines) {
+      summary.finish(goroutines);
       for (const w of excerpt!.windows)
         s.insertExcerptWindow.run(run.id, w.firstSeq, w.sourceSeq, w.eventsBefore, excerpt!.records, excerpt!.events);
     },
     get records() {
-      return records;
+      return summary.records;
     },
   };
 }
