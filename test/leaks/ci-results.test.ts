@@ -5,7 +5,6 @@
 // points in a small module written to a scratch directory, that SARIF and `leaks --json`
 // of them validate against their schemas, and how sites are placed in a repository.
 
-import { NO_RUN_ENDS } from "../../src/leaks/index.js";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +26,7 @@ import { sourceResolver, type ProgramSource } from "../../src/leaks/source-paths
 import type { GoroutineInfo } from "../../src/core/index.js";
 import { leaksJsonSchema, leaksJsonValidator, sarifValidator } from "./schemas.js";
 import { foldedRun as run, type Step } from "../helpers/folded-run.js";
+import { programAnalysis } from "../report/sections/leak-analysis.js";
 
 const PKG = "example.com/m/bank";
 const site = (func: string, line: number): string => `${PKG}.${func} bank_test.go:${line}`;
@@ -154,23 +154,12 @@ beforeAll(() => {
       replay: `schedlab collect --replay ${b.runIds[0]} --db schedlab.db`,
       trace: null,
     }));
-    return {
-      program: name,
-      runs: runs.length,
-      crashedRuns: 0,
+    return programAnalysis(name, runs.length, {
       recordedLocks: runs.some((r) => r.states.locks.ops > 0),
       findings,
       bugs: reports,
       potential,
-      blockedAtCrash: [],
-      raceRunsChecked: 0,
-      races: [],
-      failing: [],
-      flaky: [],
-      crashed: [],
-      tracerInduced: [],
-      runEnds: NO_RUN_ENDS,
-    };
+    });
   });
   analysis = {
     programs,
