@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { budgetFieldsOf, collectOption, collectOptionsOf, type CollectSelectionFlags } from "./collect-options.js";
 import { collectAndIngest, ingestPending, quietLog, reportCollectProblems, type LogProgress } from "./collect-run.js";
-import { ingestKeepOf, maxStoredRecordsOption } from "./ingest.js";
+import { dropTracesOption, ingestKeepOf, maxStoredRecordsOption } from "./ingest.js";
 import { parsePositiveInteger } from "./options.js";
 import { progressWriter } from "./progress.js";
 import {
@@ -31,6 +31,7 @@ interface CollectFlags extends CollectSelectionFlags {
   ingest: boolean;
   store: string;
   maxStoredRecords?: string;
+  dropTraces?: boolean;
   json?: boolean;
 }
 
@@ -245,6 +246,7 @@ export function registerCollect(program: Command): void {
       "events",
     )
     .addOption(maxStoredRecordsOption())
+    .addOption(dropTracesOption())
     .option("--json", "print the result as JSON on stdout, no progress")
     .addOption(collectOption("quiet"))
     .addOption(collectOption("progressInterval"))
@@ -255,11 +257,12 @@ export function registerCollect(program: Command): void {
       for (const [name, flag, value] of [
         ["store", "--store", flags.store],
         ["maxStoredRecords", "--max-stored-records", flags.maxStoredRecords],
+        ["dropTraces", "--drop-traces", ""],
       ])
         if (!flags.ingest && command.getOptionValueSource(name!) === "cli")
           throw new UsageError(
             `${flag} says what the ingest keeps, and --no-ingest skips the ingest`,
-            `Drop --no-ingest, or drop ${flag} and give it to \`schedlab ingest ${flag} ${value}\` later.`,
+            `Drop --no-ingest, or drop ${flag} and give it to \`schedlab ingest ${[flag, value].join(" ").trim()}\` later.`,
           );
       if (flags.replay !== undefined) return replay(flags, paths, command);
       if (flags.attempts !== undefined)
@@ -306,8 +309,11 @@ export function registerCollect(program: Command): void {
           process.stdout.write(
             `ingested ${ingest.runs.length} run(s): ${ingest.ok} ok, ${ingest.truncated} truncated, ${ingest.errors} error(s); ${ingest.events} events` +
               (ingest.excerpts === 0
-                ? ".\n"
-                : `; ${ingest.excerpts} run(s) over --max-stored-records stored as excerpts.\n`),
+                ? ""
+                : `; ${ingest.excerpts} run(s) over --max-stored-records stored as excerpts`) +
+              (keep.dropTraces === true
+                ? `; the traces of the ${ingest.ok + ingest.truncated} stored were deleted (--drop-traces).\n`
+                : ".\n"),
           );
         }
       }

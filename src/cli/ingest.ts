@@ -17,6 +17,7 @@ import {
 interface KeepFlags {
   store: string;
   maxStoredRecords?: string;
+  dropTraces?: boolean;
 }
 
 interface IngestFlags extends KeepFlags {
@@ -36,10 +37,21 @@ export function maxStoredRecordsOption(): Option {
   );
 }
 
-/** What --store and --max-stored-records ask ingest to keep. */
+/** --drop-traces, shared by ingest and collect. */
+export function dropTracesOption(): Option {
+  return new Option(
+    "--drop-traces",
+    "delete each run's trace file once the run is stored (ok or truncated; a trace that fails to decode " +
+      "stays): a corpus then takes its database's space only. The run counts as collected and is never " +
+      "re-ingested; `go tool trace` and `collect --replay` of a plain collect's run need the trace",
+  );
+}
+
+/** What --store, --max-stored-records and --drop-traces ask ingest to keep. */
 export function ingestKeepOf(flags: KeepFlags): IngestKeep {
   return {
     store: parseChoice("--store", flags.store, STORE_MODES),
+    ...(flags.dropTraces === true ? { dropTraces: true } : {}),
     ...(flags.maxStoredRecords === undefined
       ? {}
       : { maxStoredRecords: parsePositiveInteger("--max-stored-records", flags.maxStoredRecords) }),
@@ -61,6 +73,7 @@ export function registerIngest(program: Command): void {
       "events",
     )
     .addOption(maxStoredRecordsOption())
+    .addOption(dropTracesOption())
     .option("--json", "print the per-run results as JSON")
     .action(async (flags: IngestFlags) => {
       const jobs = flags.jobs === undefined ? undefined : parsePositiveInteger("--jobs", flags.jobs);
@@ -99,6 +112,10 @@ function humanSummary(summary: IngestSummary, store: StoreMode): string {
     lines.push(
       `${summary.excerpts} run(s) gave more records than --max-stored-records and are stored as excerpts ` +
         "(windows along each run; leaks read their end states, folded from every record).",
+    );
+  if (summary.withoutTrace > 0)
+    lines.push(
+      `${summary.withoutTrace} run(s) left as stored: their traces were dropped after their ingest (--drop-traces).`,
     );
   if (summary.runs.length === 0)
     lines.push("Nothing to ingest: every run with a trace is already ingested (use --force to redo).");

@@ -79,14 +79,23 @@ export function upsertProgram(db: SchedlabDatabase, program: ProgramSpec): { id:
   });
 }
 
-/** Run indexes of `programId`/`config` that are finished: recorded, not a build error, trace still on disk. */
+/**
+ * Run indexes of `programId`/`config` that are finished: recorded, not a build error, and its
+ * trace still on disk or the run stored from it (ingest dropped the trace after, --drop-traces).
+ */
 export function completedRunIndexes(db: SchedlabDatabase, programId: number, config: string): Set<number> {
   const rows = db
-    .prepare("SELECT run_index AS idx, outcome, trace_path AS tracePath FROM runs WHERE program_id = ? AND config = ?")
-    .all(programId, config) as { idx: number; outcome: RunOutcome; tracePath: string | null }[];
+    .prepare(
+      `SELECT run_index AS idx, outcome, trace_path AS tracePath, ingest_status IN ('ok', 'truncated') AS stored
+       FROM runs WHERE program_id = ? AND config = ?`,
+    )
+    .all(programId, config) as { idx: number; outcome: RunOutcome; tracePath: string | null; stored: number | null }[];
   return new Set(
     rows
-      .filter((row) => row.outcome !== "build-error" && row.tracePath !== null && existsSync(row.tracePath))
+      .filter(
+        (row) =>
+          row.outcome !== "build-error" && row.tracePath !== null && (row.stored === 1 || existsSync(row.tracePath)),
+      )
       .map((row) => row.idx),
   );
 }

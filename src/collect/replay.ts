@@ -7,7 +7,7 @@
 // finding often, not always (a seed fixes every perturbation decision, src/gohelper/overlay/perturb.go,
 // not the scheduler's): a replay runs up to `attempts` times, stopping at the first that shows it.
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { discoverPrograms } from "../corpus/index.js";
@@ -118,6 +118,12 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
       );
     }
     const recorded = recordedCheck(db, run.id);
+    if (recorded === null && run.tracePath !== null && !existsSync(run.tracePath))
+      throw new ReplayError(
+        `run ${run.id}'s trace ${run.tracePath} is gone (collect --drop-traces deletes a run's trace once it is stored), ` +
+          "and the replay reads what the run showed from it",
+        `Collect ${run.program} again without --drop-traces and replay one of its new runs.`,
+      );
     const timeoutMs = options.timeoutMs ?? recorded?.timeoutMs ?? opts.timeoutMs;
     const config: RunConfig = { key: run.config, ...parsed };
     // A run a budgeted hunt checked was built with lock recording (src/collect/budget.ts): its replay is too.

@@ -53,7 +53,7 @@ export interface BugReport extends Bug {
   readonly test: string | null;
   /** Rerun the run explained (or the first run) with its configuration and seed. */
   readonly replay: string | null;
-  /** That run's trace, to open with `go tool trace`. */
+  /** That run's trace, to open with `go tool trace`; null when it left none or it was dropped once stored. */
   readonly trace: string | null;
 }
 
@@ -215,8 +215,14 @@ function bugReport(db: SchedlabDatabase, bug: Bug, findings: readonly LeakFindin
     ...bug,
     test,
     replay: runId === null ? null : replayCommand(runId, db.name),
-    trace: row?.trace_path == null ? null : resolveArtifact(db, row.trace_path),
+    trace: traceOnDisk(db, row?.trace_path ?? null),
   };
+}
+
+/** A run's trace file, resolved, when it is still on disk (collect --drop-traces deletes it once stored). */
+function traceOnDisk(db: SchedlabDatabase, tracePath: string | null): string | null {
+  const file = tracePath === null ? null : resolveArtifact(db, tracePath);
+  return file !== null && existsSync(file) ? file : null;
 }
 
 /** The compiler output of a program whose latest build failed and that has no run but build-error ones; else null. */

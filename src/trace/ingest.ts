@@ -6,6 +6,7 @@
 // Decoding runs in parallel (a small pool of helper processes); every database write
 // happens on this thread in short transactions, so writes never interleave mid-batch.
 
+import { existsSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { inTransaction, multiRowInsert, type SchedlabDatabase } from "../store/index.js";
@@ -48,6 +49,13 @@ export interface IngestOptions {
    * this many (default DEFAULT_MAX_STORED_RECORDS; docs/schema.md, "Excerpts").
    */
   readonly maxStoredRecords?: number;
+  /**
+   * Delete a run's trace file once its ingest has committed (status ok or truncated; a trace
+   * that failed to decode stays for inspection). The files beside it (dump, race log, peer
+   * reports, leak profile) stay. A run stored without its trace is complete: collect does not
+   * run it again, and ingest (even with force) leaves it as stored.
+   */
+  readonly dropTraces?: boolean;
 }
 
 /**
@@ -58,7 +66,7 @@ export interface IngestOptions {
 export const DEFAULT_MAX_STORED_RECORDS = 100_000;
 
 /** What ingest keeps of each run: the store mode and, for events, the cap on stored records. */
-export type IngestKeep = Pick<IngestOptions, "store" | "maxStoredRecords">;
+export type IngestKeep = Pick<IngestOptions, "store" | "maxStoredRecords" | "dropTraces">;
 
 /** Sees one run's records and lock ops as its ingest decodes them (collect --budget's check folds them: one decode for both). */
 export interface DecodeTap {
@@ -92,6 +100,8 @@ export interface IngestSummary {
   readonly ok: number;
   readonly truncated: number;
   readonly errors: number;
+  /** Runs left as stored because their trace was dropped after an earlier ingest (IngestOptions.dropTraces). */
+  readonly withoutTrace: number;
 }
 
 /** WAL pages (4 KiB) between automatic checkpoints during ingest: at most ~80 MB of WAL. */
@@ -112,6 +122,17 @@ interface RunToIngest {
   readonly dir: string;
   /** The root given to collect: sites of packages outside a module are made relative to it. */
   readonly root: string;
+  readonly ingest_status: string | null;
+}
+
+/** The trace file of `run`: relative paths are resolved against the database file's directory. */
+function tracePathOf(db: SchedlabDatabase, run: Pick<RunToIngest, "trace_path">): string {
+  return isAbsolute(run.trace_path) ? run.trace_path : resolve(dirname(db.name), run.trace_path);
+}
+
+/** Whether `run` is stored and its trace is gone (dropped after its ingest): nothing to decode it from again. */
+function storedWithoutTrace(db: SchedlabDatabase, run: RunToIngest): boolean {
+  return (run.ingest_status === "ok" || run.ingest_status === "truncated") && !existsSync(tracePathOf(db, run));
 }
 
 /**
@@ -123,28 +144,23 @@ interface RunToIngest {
  * summary's end states), and sets runs.store and ingest_status ('ok' | 'truncated' |
  * 'error'). ingest_status
  * is therefore the commit mark: a run whose status is NULL is incomplete and is
- * ingested again next time. A bad trace marks its run 'error' and the batch goes on.
+ * ingested again next time. A bad trace marks its run 'error' and the batch goes on. A run
+ * stored whose trace is gone (dropTraces) is left as it is, even with `force`.
  * Relative trace paths are resolved against the database file's directory.
  */
 export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = {}): Promise<IngestSummary> {
-  const runs = selectRuns(db, options);
-  if (runs.length === 0) return { runs: [], events: 0, excerpts: 0, ok: 0, truncated: 0, errors: 0 };
+  const { runs, withoutTrace } = selectRuns(db, options);
+  if (runs.length === 0) return { ...ingestSummaryOf([]), withoutTrace };
   // A missing toolchain or a helper that does not build is not any trace's fault: fail
   // once, before touching a run, instead of marking every run as an error.
   await goHelperPath();
-  const base = dirname(db.name);
   const statements = prepare(db);
   const results: RunIngestResult[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < runs.length) {
       const run = runs[next++];
-      const { result } = await ingestRun(
-        statements,
-        run,
-        isAbsolute(run.trace_path) ? run.trace_path : resolve(base, run.trace_path),
-        options,
-      );
+      const { result } = await ingestRun(statements, run, tracePathOf(db, run), options);
       results.push(result);
       options.onProgress?.(`${results.length}/${runs.length} traces`, true);
     }
@@ -158,11 +174,11 @@ export async function ingestRuns(db: SchedlabDatabase, options: IngestOptions = 
   } finally {
     db.pragma(`wal_autocheckpoint = ${checkpointPages}`);
   }
-  return ingestSummaryOf(results);
+  return { ...ingestSummaryOf(results), withoutTrace };
 }
 
-/** The summary of ingested runs, in run order. */
-export function ingestSummaryOf(results: readonly RunIngestResult[]): IngestSummary {
+/** The summary of ingested runs, in run order (withoutTrace: the runs left as stored, their traces gone). */
+export function ingestSummaryOf(results: readonly RunIngestResult[], withoutTrace = 0): IngestSummary {
   const runs = [...results].sort((a, b) => a.runId - b.runId);
   return {
     runs,
@@ -171,6 +187,7 @@ export function ingestSummaryOf(results: readonly RunIngestResult[]): IngestSumm
     ok: runs.filter((r) => r.status === "ok").length,
     truncated: runs.filter((r) => r.status === "truncated").length,
     errors: runs.filter((r) => r.status === "error").length,
+    withoutTrace,
   };
 }
 
@@ -181,20 +198,13 @@ export function ingestSummaryOf(results: readonly RunIngestResult[]): IngestSumm
  */
 export function runIngester(
   db: SchedlabDatabase,
-  options: Pick<IngestOptions, "store" | "filter" | "goroot" | "maxStoredRecords"> = {},
+  options: Pick<IngestOptions, "store" | "filter" | "goroot" | "maxStoredRecords" | "dropTraces"> = {},
 ): (runId: number, tap?: DecodeTap) => Promise<IngestedRun> {
   const statements = prepare(db);
-  const base = dirname(db.name);
   return async (runId, tap) => {
     const run = statements.selectRun.get(runId) as RunToIngest | undefined;
     if (run === undefined) throw new Error(`run ${runId} has no trace to ingest`);
-    return ingestRun(
-      statements,
-      run,
-      isAbsolute(run.trace_path) ? run.trace_path : resolve(base, run.trace_path),
-      options,
-      tap,
-    );
+    return ingestRun(statements, run, tracePathOf(db, run), options, tap);
   };
 }
 
@@ -212,15 +222,21 @@ function toIngest(force: boolean, store: StoreMode): { readonly where: string; r
 
 /** The columns of RunToIngest (runs r, programs p). */
 const RUN_TO_INGEST =
-  "SELECT r.id, r.trace_path, r.run_index, r.config, r.outcome, r.stderr_tail, r.output_digest, r.wall_ms, p.kind, p.test_name, p.dir, p.root " +
+  "SELECT r.id, r.trace_path, r.run_index, r.config, r.outcome, r.stderr_tail, r.output_digest, r.wall_ms, r.ingest_status, " +
+  "p.kind, p.test_name, p.dir, p.root " +
   "FROM runs r JOIN programs p ON p.id = r.program_id";
 
-function selectRuns(db: SchedlabDatabase, options: IngestOptions): RunToIngest[] {
+/** The runs an ingest decodes, and how many of the runs it would otherwise decode are stored without their trace. */
+function selectRuns(
+  db: SchedlabDatabase,
+  options: Pick<IngestOptions, "force" | "store" | "runIds">,
+): { readonly runs: RunToIngest[]; readonly withoutTrace: number } {
   const { where, params } = toIngest(options.force ?? false, options.store ?? "events");
   const rows = db.prepare(`${RUN_TO_INGEST} WHERE ${where} ORDER BY r.id`).all(...params) as RunToIngest[];
-  if (options.runIds === undefined) return rows;
-  const wanted = new Set(options.runIds);
-  return rows.filter((r) => wanted.has(r.id));
+  const wanted = options.runIds === undefined ? null : new Set(options.runIds);
+  const asked = wanted === null ? rows : rows.filter((r) => wanted.has(r.id));
+  const runs = asked.filter((r) => !storedWithoutTrace(db, r));
+  return { runs, withoutTrace: asked.length - runs.length };
 }
 
 type Statements = ReturnType<typeof prepare>;
@@ -579,15 +595,19 @@ async function ingestRun(
     // store "events" it sees them once the run is known to fit the cap.
     const first = store === "events" ? heldTap(tap) : null;
     const firstTap = first ?? tap;
+    let ingested: IngestedRun;
     try {
-      return await decodeInto(s, run, path, decodeOptions, whole, store, false, firstTap, () => first?.release());
+      ingested = await decodeInto(s, run, path, decodeOptions, whole, store, false, firstTap, () => first?.release());
     } catch (error) {
       if (!(error instanceof OverCap)) throw error;
       first?.drop();
+      inTransaction(s.db, clear);
+      const totals = await countTraceRecords(path, decodeOptions);
+      ingested = await decodeInto(s, run, path, decodeOptions, excerptSink(s, run, totals, cap), store, true, tap);
     }
-    inTransaction(s.db, clear);
-    const totals = await countTraceRecords(path, decodeOptions);
-    return await decodeInto(s, run, path, decodeOptions, excerptSink(s, run, totals, cap), store, true, tap);
+    // Committed (ok or truncated: decodeInto only returns those): the trace is no longer needed.
+    if (options.dropTraces === true) rmSync(path, { force: true });
+    return ingested;
   } catch (error) {
     if (!(error instanceof TraceCorruptError || error instanceof TraceDecodeError)) throw error;
     const message = error.message;
@@ -662,14 +682,11 @@ async function decodeInto(
 
 /**
  * Runs the next ingestRuns with `store` (default "events") will decode: those with a trace
- * not (completely) ingested yet, and with "events" those stored as summaries.
+ * not (completely) ingested yet, and with "events" those stored as summaries (not those
+ * stored whose trace is gone).
  */
 export function pendingIngestCount(db: SchedlabDatabase, store: StoreMode = "events"): number {
-  const { where, params } = toIngest(false, store);
-  return db
-    .prepare(`SELECT COUNT(*) FROM runs r WHERE ${where}`)
-    .pluck()
-    .get(...params) as number;
+  return selectRuns(db, { store }).runs.length;
 }
 
 /** Every run's id and trace hash, in id order: a new or re-collected run changes it. */
