@@ -238,7 +238,7 @@ export function studentCard(facts: CardFacts): StudentCard {
         balanceCap: options.balance ? options.balanceCap : 1,
         // The dataset split's share of families set aside for validation.
         validationFraction: DEFAULT_HOLDOUT_FRACTION,
-        maxSamplesPerProgram: options.objective !== "kl" ? options.maxSamplesPerProgram : "n/a",
+        ceSamplesPerProgram: options.objective !== "kl" ? options.ceSamplesPerProgram : "n/a",
         ...(options.objective === "trajectory"
           ? { trajectorySteps: options.trajectorySteps, trajectoryDiscount: options.trajectoryDiscount }
           : {}),
