@@ -1,7 +1,7 @@
 // Types of the train stage: options of a training run and the adapter's card (its weights and
 // features as saved are the student predictor's, src/predict/student/types.ts).
 
-import type { Abstraction, Sample, State } from "../dataset/index.js";
+import type { Abstraction, Sample, SampleCapReport, State } from "../dataset/index.js";
 import type { EventType } from "../core/index.js";
 import {
   DEFAULT_EXPERT_EVIDENCE,
@@ -230,6 +230,12 @@ export interface StudentCard {
     readonly classTotals: Readonly<Record<EventType, number>>;
     readonly classWeights: Readonly<Record<EventType, number>>;
     readonly programsWithoutStaticFeatures: readonly string[];
+    /**
+     * The per-program sample cap the split was loaded under and the programs it capped (fit,
+     * validation and holdout; docs/dataset.md, "Bounded per program"); absent on cards of
+     * students trained on data given in memory.
+     */
+    readonly sampleCap?: SampleCapReport;
   };
   readonly training: {
     readonly objective: Objective;

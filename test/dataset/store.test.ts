@@ -133,7 +133,7 @@ describe("dataset store", () => {
           events: EVENT_TYPES.map((e) => samples.filter((s) => s.next === e).length),
         };
       });
-      expect(fresh).toEqual({ fingerprint: side.fingerprint, programs: perProgram });
+      expect(fresh).toEqual({ fingerprint: side.fingerprint, capped: [], programs: perProgram });
       expect(stored).toEqual(fresh);
       expect(perProgram.every((p) => p.samples > 0)).toBe(true);
     }
