@@ -171,8 +171,8 @@ export function sampleCapReport(
   maxSamplesPerProgram: number,
   ...sides: readonly (readonly CappedProgram[])[]
 ): SampleCapReport {
-  const capped = sides.flat().sort((a, b) => (a.program < b.program ? -1 : a.program > b.program ? 1 : 0));
-  return { maxSamplesPerProgram, capped };
+  const byName = new Map(sides.flat().map((c) => [c.program, c]));
+  return { maxSamplesPerProgram, capped: [...byName.keys()].sort().map((name) => byName.get(name)!) };
 }
 
 /** The dropped samples and (for abstractions keyed by position) states of capped programs, summed. */
