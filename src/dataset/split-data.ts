@@ -13,6 +13,7 @@ import {
   eachProgramRun,
   loadProgramRuns,
   programInputHash,
+  refreshDataset,
   runSelectionName,
   selectPrograms,
   storeProgramStates,
@@ -21,7 +22,6 @@ import {
   storedRunSamples,
   type DatasetProgram,
 } from "./store.js";
-import { EVENT_TYPES } from "../core/index.js";
 import type { Abstraction, RunRecords, RunSelection, Sample, SampleRow, State } from "./types.js";
 
 /** The states and samples of one side of a split, with the runs their prefixes live in. */
@@ -158,9 +158,8 @@ export function* storedSamplesWithPrefixes(
 ): Generator<Sample> {
   const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
   for (const program of programs) {
-    const hash = programInputHash(db, program.id, abstraction, runs, cap);
-    if (storedInputHash(db, abstraction, program.id) !== hash)
-      storeRebuilt(db, abstraction, program, loadProgramRuns(db, program, runs), hash, cap);
+    // Rebuilt streaming when stale (refreshDataset: one chunk of records at a time), then read run by run.
+    refreshDataset(db, { abstraction, programs: [program.name], runs, maxSamplesPerProgram: cap });
     for (const run of eachProgramRun(db, program, runs))
       for (const row of storedRunSamples(db, abstraction, program.name, run.runId)) yield sampleOf(row, run);
   }
@@ -189,7 +188,7 @@ function visitSide(
   return { fingerprint: fingerprint.digest("hex"), programs };
 }
 
-/** Rebuilds one program's states and samples from its runs and stores them under `hash`; returns its samples per next event. */
+/** Rebuilds one program's states and samples from its runs (in memory: loadSide holds them anyway) and stores them under `hash`. */
 function storeRebuilt(
   db: SchedlabDatabase,
   abstraction: Abstraction,
@@ -197,12 +196,9 @@ function storeRebuilt(
   programRuns: readonly RunRecords[],
   hash: string,
   cap: number,
-): number[] {
+): void {
   const { states, samples } = statesFromRuns(programRuns, abstraction, cap);
   storeProgramStates(db, abstraction, program, states, samples, hash);
-  const counts = EVENT_TYPES.map(() => 0);
-  for (const sample of samples) counts[EVENT_TYPES.indexOf(sample.next)]! += 1;
-  return counts;
 }
 
 /** What sideSampleCounts returns: loadSide's fingerprint and programs, and each program's sample counts. */
@@ -224,8 +220,9 @@ export interface SideSampleCounts {
  * program under it, without holding the side's runs (loadSide holds every one): what CV needs
  * to weigh families before it loads any fold, and to know a fold's sides without loading them.
  * A program whose stored states are up to date is counted in SQLite; one whose are not is
- * rebuilt and stored as loadSide would, its runs in memory only meanwhile. A program's samples
- * do not depend on the other programs (pooling merges states, never samples).
+ * rebuilt and stored first by the streaming build (refreshDataset: the states loadSide would
+ * store, one chunk of records in memory at a time), so memory stays flat in the number of events.
+ * A program's samples do not depend on the other programs (pooling merges states, never samples).
  */
 export function sideSampleCounts(
   db: SchedlabDatabase,
@@ -235,11 +232,10 @@ export function sideSampleCounts(
   cap = DEFAULT_MAX_SAMPLES_PER_PROGRAM,
 ): SideSampleCounts {
   const counts: { name: string; samples: number; events: number[] }[] = [];
-  const { fingerprint, programs } = visitSide(db, abstraction, names, runs, cap, (program, hash, current) => {
+  const { fingerprint, programs } = visitSide(db, abstraction, names, runs, cap, (program, _hash, current) => {
+    if (!current) refreshDataset(db, { abstraction, programs: [program.name], runs, maxSamplesPerProgram: cap });
     // Stored from these very inputs: one row per sample, counted without loading a record.
-    const events = current
-      ? storedEventCounts(db, abstraction, program.id)
-      : storeRebuilt(db, abstraction, program, loadProgramRuns(db, program, runs), hash, cap);
+    const events = storedEventCounts(db, abstraction, program.id);
     counts.push({ name: program.name, samples: events.reduce((sum, n) => sum + n, 0), events });
   });
   const capped =
