@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import {
   CONFIGS_HELP,
   HOLDOUT_HELP,
+  MAX_SAMPLES_HELP,
   parseAbstraction,
   parsePositiveInteger,
   parseRowLimit,
@@ -31,11 +32,7 @@ export function registerDist(program: Command): void {
       "--save-holdout <name>",
       "save the --holdout's test programs under this name (frozen; reuse with --holdout NAME)",
     )
-    .option(
-      "--max-samples-per-program <n>",
-      "samples one program may put into the dataset; above it every s-th sample of each run is kept (docs/dataset.md)",
-      String(DEFAULT_MAX_SAMPLES_PER_PROGRAM),
-    )
+    .option("--max-samples-per-program <n>", MAX_SAMPLES_HELP, String(DEFAULT_MAX_SAMPLES_PER_PROGRAM))
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--limit <n>", "rows shown on a terminal (0 = all)", "40")
     .option("--json", "machine-readable output")

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import {
   CONFIGS_HELP,
   HOLDOUT_HELP,
+  MAX_SAMPLES_HELP,
   PREDICTOR_SPECS_HELP,
   TRAIN_ON_HELP,
   parseAbstraction,
@@ -21,7 +22,7 @@ import { crossValidationBoard, crossValidationSection, crossValidationText, eval
 import { DEFAULT_CV_FOLDS, EVAL_JSON_VERSION, FOLD_GROUPINGS, runEvaluation } from "../eval/index.js";
 import { runCrossValidation } from "../cv/index.js";
 import { UsageError } from "../errors.js";
-import type { Abstraction } from "../dataset/index.js";
+import { cappedLine, DEFAULT_MAX_SAMPLES_PER_PROGRAM, sampleCapJson, type Abstraction } from "../dataset/index.js";
 
 interface EvalFlags {
   readonly configs: string;
@@ -44,6 +45,7 @@ interface EvalFlags {
   readonly store: boolean;
   readonly json?: boolean;
   readonly markdown?: boolean;
+  readonly maxSamplesPerProgram: string;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -90,6 +92,7 @@ export function registerEval(program: Command): void {
     )
     .option("--force", "--cv: retrain the fold students even when cached")
     .option("--configs <list>", CONFIGS_HELP, "plain")
+    .option("--max-samples-per-program <n>", MAX_SAMPLES_HELP, String(DEFAULT_MAX_SAMPLES_PER_PROGRAM))
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--base-url <url>", "OpenAI-compatible endpoint for openai:MODEL, ending in /v1 (default $OPENAI_BASE_URL)")
     .option("--allow-download", "let hf:MODEL fetch weights from the hub")
@@ -126,6 +129,7 @@ export function registerEval(program: Command): void {
           holdout: flags.holdout,
           trainOn: flags.trainOn,
           runs: parseRunSelection(flags.configs),
+          maxSamplesPerProgram: parsePositiveInteger("--max-samples-per-program", flags.maxSamplesPerProgram),
           predictorContext: {
             baseUrl: flags.baseUrl,
             allowDownload: flags.allowDownload === true,
@@ -153,10 +157,12 @@ export function registerEval(program: Command): void {
             comparisons,
             failures: run.failures,
             cache: run.cache,
+            cap: sampleCapJson(run.sampleCap),
           };
           process.stdout.write(`${JSON.stringify(json)}\n`);
         } else {
           process.stdout.write(evaluationText(run.result));
+          process.stdout.write(`${cappedLine(run.sampleCap)}\n`);
           if (run.id !== null)
             process.stdout.write(`\nstored as eval run ${run.id}; \`schedlab report --db ${flags.db}\` renders it\n`);
         }
@@ -192,6 +198,7 @@ async function crossValidate(flags: EvalFlags): Promise<void> {
       foldSeed: parseIntegerOption("--cv-seed", flags.cvSeed),
       foldBy: parseChoice("--cv-by", flags.cvBy, FOLD_GROUPINGS),
       runs: parseRunSelection(flags.configs),
+      maxSamplesPerProgram: parsePositiveInteger("--max-samples-per-program", flags.maxSamplesPerProgram),
       includeTestCorpora: flags.cvTestCorpora === true,
       trainOn: flags.trainOn,
       holdout: flags.holdout,
@@ -226,6 +233,7 @@ async function crossValidate(flags: EvalFlags): Promise<void> {
           seconds: a.seconds,
           cacheDir: a.cacheDir,
           folds: a.folds,
+          cap: sampleCapJson(a.sampleCap),
           ...a.scores,
           failures: a.failures,
         })),

@@ -100,6 +100,11 @@ export function parseRunSelection(text: string): RunSelection {
 }
 
 /** The --holdout help every dataset-reading command shows. */
+/** --max-samples-per-program of dist, train and eval: one option, one meaning (docs/dataset.md, "Bounded per program"). */
+export const MAX_SAMPLES_HELP =
+  "samples one program may put into the data (each side of a split); above it the samples at the " +
+  "whole-run positions 0, s, 2s … of each of its runs are kept, the same for every predictor (docs/dataset.md)";
+
 export const HOLDOUT_HELP =
   "test programs: default (whole families by hash) | family:NAME | corpus:DIR | corpus-file:FILE | dir:PREFIX | tag:TAG | " +
   "list:a,b | outcome:OUTCOME | saved name, or several joined by +; siblings of a test program never " +

@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import {
   CONFIGS_HELP,
   HOLDOUT_HELP,
+  MAX_SAMPLES_HELP,
   TRAIN_ON_HELP,
   parseAbstraction,
   parseChoice,
@@ -13,6 +14,7 @@ import {
   parseRunSelection,
 } from "./options.js";
 import { pct } from "../core/index.js";
+import { cappedLine, DEFAULT_MAX_SAMPLES_PER_PROGRAM } from "../dataset/index.js";
 import { UsageError } from "../errors.js";
 import { openExistingDatabase } from "../store/index.js";
 import { progressWriter } from "./progress.js";
@@ -62,6 +64,7 @@ interface TrainCliOptions {
   members: string;
   calibrationWeighting: string;
   calibrationMode: string;
+  maxSamplesPerProgram: string;
   json?: boolean;
 }
 
@@ -83,6 +86,7 @@ export function registerTrain(program: Command): void {
     .option("--holdout <spec>", HOLDOUT_HELP)
     .option("--train-on <spec>", TRAIN_ON_HELP)
     .option("--configs <list>", CONFIGS_HELP, "plain")
+    .option("--max-samples-per-program <n>", MAX_SAMPLES_HELP, String(DEFAULT_MAX_SAMPLES_PER_PROGRAM))
     .option("--seed <n>", "random seed (same seed and data give identical weights)", String(d.seed))
     .option("--db <file>", "SQLite database", "schedlab.db")
     .option("--hidden <n>", "hidden units of the MLP", String(d.hidden))
@@ -214,6 +218,7 @@ export function registerTrain(program: Command): void {
           holdout: opts.holdout,
           trainOn: opts.trainOn,
           runs: parseRunSelection(opts.configs),
+          maxSamplesPerProgram: parsePositiveInteger("--max-samples-per-program", opts.maxSamplesPerProgram),
           ...numbers,
           out: opts.out,
           onProgress: progress.write,
@@ -233,6 +238,7 @@ export function registerTrain(program: Command): void {
               : `holdout (${h.samples} samples): accuracy ${pct(h.accuracy)}, majority ${pct(h.majority)}, ceiling ` +
                 `${pct(h.ceiling)}, macro-F1 ${h.macroF1.toFixed(3)}, ECE ${h.ece.toFixed(3)}, ` +
                 `recall GoEnd ${pct(h.recall.GoEnd)} GoSched ${pct(h.recall.GoSched)} GoUnblock ${pct(h.recall.GoUnblock)}\n`) +
+            (card.data.sampleCap === undefined ? "" : `${cappedLine(card.data.sampleCap)}\n`) +
             `card: ${opts.out}/card.md\n`,
         );
       } finally {

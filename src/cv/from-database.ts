@@ -9,6 +9,8 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import {
+  cappedLine,
+  DEFAULT_MAX_SAMPLES_PER_PROGRAM,
   isPooled,
   loadSide,
   programSides,
@@ -23,6 +25,7 @@ import {
   type HoldoutSplit,
   type RunSelection,
   type Sample,
+  type SampleCapReport,
   type SplitData,
   type SplitProgram,
   type SplitSide,
@@ -92,6 +95,12 @@ export interface CrossValidationOptions {
   /** "family" (default): families dealt into `folds` balanced by samples; "source": one fold per source, `folds` unused. */
   readonly foldBy?: FoldGrouping;
   readonly runs?: RunSelection;
+  /**
+   * Samples one program may put into a fold's sides (default DEFAULT_MAX_SAMPLES_PER_PROGRAM):
+   * above it the whole-run positions 0, s, 2s … of each of its runs, the same states for the
+   * training and the scoring of every predictor (docs/dataset.md, "Bounded per program").
+   */
+  readonly maxSamplesPerProgram?: number;
   /** Put the test corpora's families into folds too (default: leave them out entirely; not used with `holdout`). */
   readonly includeTestCorpora?: boolean;
   /**
@@ -135,6 +144,8 @@ export interface CrossValidatedAbstraction {
   /** ADAPTERS/cv/<hash>: the fold students of this abstraction. */
   readonly cacheDir: string;
   readonly folds: readonly FoldSummary[];
+  /** The sample cap and the cross-validated programs it capped (each is in one fold's test side, and trains in the others). */
+  readonly sampleCap: SampleCapReport;
   readonly scores: CrossValidationScores;
   readonly failures: readonly PredictorFailure[];
   readonly seconds: number;
@@ -257,9 +268,10 @@ function* sideParts(
   abstraction: Abstraction,
   names: readonly string[],
   runs: RunSelection,
+  cap: number,
 ): Generator<SplitSide> {
-  if (isPooled(abstraction)) yield loadSide(db, abstraction, names, runs);
-  else yield* programSides(db, abstraction, names, runs);
+  if (isPooled(abstraction)) yield loadSide(db, abstraction, names, runs, cap);
+  else yield* programSides(db, abstraction, names, runs, cap);
 }
 
 /**
@@ -287,6 +299,7 @@ async function crossValidateFold(
 ): Promise<FoldResult> {
   const { candidates, families, fold, k, recipes, dir, progress } = job;
   const runs = options.runs ?? "plain";
+  const cap = options.maxSamplesPerProgram ?? DEFAULT_MAX_SAMPLES_PER_PROGRAM;
   const inFold = new Set(families);
   const split = foldSplit(
     candidates,
@@ -297,15 +310,15 @@ async function crossValidateFold(
   const inValidation = new Set(split.validation);
   const fit = split.train.filter((p) => !inValidation.has(p));
   // The fit and test sides' programs, samples and fingerprints counted in SQLite, without their records.
-  const fitCounts = sideSampleCounts(db, abstraction, fit, runs);
-  const test = sideSampleCounts(db, abstraction, split.test, runs);
+  const fitCounts = sideSampleCounts(db, abstraction, fit, runs, cap);
+  const test = sideSampleCounts(db, abstraction, split.test, runs, cap);
   const testSamples = test.programs.reduce((sum, p) => sum + p.samples, 0);
   const fitPrograms = fitCounts.programs.length;
   // The sides' programs are loaded and dropped one by one: their dead runs collected every so many samples.
   const collect = collectorEvery(COLLECT_EVERY_SAMPLES);
   const validation: State[] = [];
   let validationPrograms = 0;
-  for (const side of sideParts(db, abstraction, split.validation, runs)) {
+  for (const side of sideParts(db, abstraction, split.validation, runs, cap)) {
     validationPrograms += side.programs.length;
     for (const state of side.states) validation.push(state);
     collect(side.samples.length);
@@ -322,14 +335,16 @@ async function crossValidateFold(
     splitData(
       abstraction,
       split,
-      loadSide(db, abstraction, fit, runs),
-      loadSide(db, abstraction, split.validation, runs),
+      loadSide(db, abstraction, fit, runs, cap),
+      loadSide(db, abstraction, split.validation, runs, cap),
       {
         fingerprint: test.fingerprint,
         programs: test.programs.map((p) => p.name),
         states: [],
         samples: [],
         runs: new Map(),
+        cap,
+        capped: test.capped,
       },
     );
   const students = await trainFoldStudents(db, trainingData, recipes, dir, options, (m, t) =>
@@ -338,7 +353,7 @@ async function crossValidateFold(
   // Re-read from SQLite run by run on every pass: the fit side is half the corpus.
   const trainingSamples: Iterable<Sample> = {
     *[Symbol.iterator]() {
-      for (const sample of storedSamplesWithPrefixes(db, abstraction, fit, runs)) {
+      for (const sample of storedSamplesWithPrefixes(db, abstraction, fit, runs, cap)) {
         yield sample;
         collect(1);
       }
@@ -379,7 +394,7 @@ async function crossValidateFold(
   }
   // Kept as columns: a test program's answers cost 48 bytes a state once its runs are gone.
   const parts: FoldColumns[] = [];
-  for (const side of sideParts(db, abstraction, split.test, runs)) {
+  for (const side of sideParts(db, abstraction, split.test, runs, cap)) {
     const outputs: ProbabilityColumn[] = [];
     for (const { spec, predictor } of predictors) {
       if (failed.has(spec)) continue;
@@ -504,12 +519,15 @@ async function crossValidateAbstraction(
     );
   const familyOf = new Map(candidates.map((p) => [p.name, p.family]));
   // Sample counts program by program: the corpus's runs are never all in memory at once.
+  const cap = options.maxSamplesPerProgram ?? DEFAULT_MAX_SAMPLES_PER_PROGRAM;
   const everything = sideSampleCounts(
     db,
     abstraction,
     candidates.map((p) => p.name),
     runs,
+    cap,
   );
+  const sampleCap: SampleCapReport = { maxSamplesPerProgram: cap, capped: everything.capped };
   const weights = familyWeightsOfCounts(everything.programs, (p) => familyOf.get(p)!);
   const totalSamples = everything.programs.reduce((sum, p) => sum + p.samples, 0);
   const assignment =
@@ -539,6 +557,7 @@ async function crossValidateAbstraction(
       `${options.trainOn === undefined ? "" : ` of ${options.trainOn}`} in ${plural(assignment.k, "fold")}${grouping} of ` +
       `${assignment.samples.join(" / ")} samples; students under ${cacheDir}`,
   );
+  progress(cappedLine(sampleCap));
 
   const recipes = studentRecipesOf(options.predictors);
   // Each fold is reduced to typed columns once predicted; its split, states and prefixes go before the next loads.
@@ -593,6 +612,7 @@ async function crossValidateAbstraction(
     assignment,
     cacheDir,
     folds: foldSummaries,
+    sampleCap,
     scores,
     failures,
     seconds: (performance.now() - started) / 1000,

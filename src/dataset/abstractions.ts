@@ -8,7 +8,15 @@
 import { EVENT_TYPES, isEventType, type EventType, type GoroutineRecord } from "../core/index.js";
 import { addCounts, emptyCounts } from "./distribution.js";
 import { prefixHasher } from "./prefix-hash.js";
-import { DEFAULT_MAX_SAMPLES_PER_PROGRAM, everyNthSample, samplesOfRun, sampleStride } from "./sample-cap.js";
+import {
+  cappedProgram,
+  DEFAULT_MAX_SAMPLES_PER_PROGRAM,
+  everyNthSample,
+  samplePositions,
+  sampleStride,
+  type CappedProgram,
+  type PositionRange,
+} from "./sample-cap.js";
 import { sampleStepper, type SampleVisitor } from "./sample-stepper.js";
 import { isPooled, stateId } from "./state-id.js";
 import type { Abstraction, EventCounts, Prefix, RunRecords, Sample, SampleRow, State } from "./types.js";
@@ -57,6 +65,8 @@ export function eventSequence(records: readonly GoroutineRecord[]): number[] {
 export interface StatesAndSamples {
   readonly states: State[];
   readonly samples: SampleRow[];
+  /** The programs above the cap, in name order: each kept the positions 0, s, 2s … of every run. */
+  readonly capped: CappedProgram[];
 }
 
 interface Accumulator {
@@ -74,7 +84,7 @@ interface Accumulator {
  * visited in (program, runId) order, so a state's representative prefix is its first sample
  * there — the lowest run id of the (first) program, earliest position. States come back in
  * first-seen order, samples in visit order. A program whose runs give more than `cap` samples
- * keeps every s-th sample of each run (sampleStride, sample-cap.ts).
+ * keeps the samples at the whole-run positions 0, s, 2s … of each run (sampleStride, sample-cap.ts).
  */
 export function statesFromRuns(
   runs: readonly RunRecords[],
@@ -82,7 +92,8 @@ export function statesFromRuns(
   cap = DEFAULT_MAX_SAMPLES_PER_PROGRAM,
 ): StatesAndSamples {
   const ordered = inRunOrder(runs);
-  const strides = programStrides(ordered, abstraction, cap);
+  const positions = programPositions(ordered, abstraction);
+  const strides = new Map([...positions].map(([program, ranges]) => [program, sampleStride(ranges, cap)]));
   const accumulators = new Map<string, Accumulator>();
   const samples: SampleRow[] = [];
   const pooled = isPooled(abstraction);
@@ -132,17 +143,37 @@ export function statesFromRuns(
       prefixHash: acc.prefixHash,
     });
   }
-  return { states, samples };
+  const capped = [...positions].flatMap(([program, ranges]) => cappedProgram(program, abstraction, ranges, cap) ?? []);
+  return { states, samples, capped };
 }
 
-/** Each program's stride under `cap`, from the samples its runs give. */
-function programStrides(runs: readonly RunRecords[], abstraction: Abstraction, cap: number): Map<string, number> {
-  const samples = new Map<string, number>();
+/** The positions each program's runs' samples may take (runPositions), by program, in run order. */
+function programPositions(runs: readonly RunRecords[], abstraction: Abstraction): Map<string, PositionRange[][]> {
+  const positions = new Map<string, PositionRange[][]>();
   for (const run of runs) {
-    const events = run.records.reduce((n, record) => n + (isEventType(record.kind) ? 1 : 0), 0);
-    samples.set(run.program, (samples.get(run.program) ?? 0) + samplesOfRun(abstraction, events));
+    const list = positions.get(run.program) ?? [];
+    list.push(runPositions(run, abstraction));
+    positions.set(run.program, list);
   }
-  return new Map([...samples].map(([program, n]) => [program, sampleStride(n, cap)]));
+  return positions;
+}
+
+/**
+ * The whole-run positions the samples of `run` may take (samplePositions): for an excerpt, each
+ * window's stored events counted from its first record to the next window's.
+ */
+export function runPositions(run: RunRecords, abstraction: Abstraction): PositionRange[] {
+  const events = (from: number, to: number): number => {
+    let n = 0;
+    for (let i = from; i < to; i++) if (isEventType(run.records[i].kind)) n++;
+    return n;
+  };
+  const windows = run.excerpt?.windows ?? [];
+  const ranges = windows.map((w, i): PositionRange => [
+    w.eventsBefore,
+    events(w.firstSeq, windows[i + 1]?.firstSeq ?? run.records.length),
+  ]);
+  return samplePositions(abstraction, events(0, run.records.length), windows.length === 0 ? null : ranges);
 }
 
 const EVENT_INDEX: Readonly<Record<EventType, number>> = {

@@ -7,8 +7,8 @@ import { summarizeStates } from "./summary.js";
 import type { DistributionSummary } from "./summary.js";
 import { entropyBits, probabilities, totalCount } from "./distribution.js";
 import { resolveHoldout } from "./split.js";
-import { DEFAULT_MAX_SAMPLES_PER_PROGRAM } from "./sample-cap.js";
-import { cappedPrograms, loadDataset, type CappedProgram } from "./store.js";
+import { cappedLine, DEFAULT_MAX_SAMPLES_PER_PROGRAM, sampleCapJson, type CappedProgram } from "./sample-cap.js";
+import { cappedPrograms, loadDataset } from "./store.js";
 import type { Abstraction, EventCounts, RunSelection } from "./types.js";
 
 export interface DistributionReportOptions {
@@ -91,19 +91,6 @@ function majorityOf(counts: readonly EventCounts[]): EventType | undefined {
   return best < 0 ? undefined : EVENT_TYPES[best];
 }
 
-/** "capped: N programs above K samples …", or that none is. */
-export function cappedLine(report: Pick<DistributionReport, "cap" | "capped">): string {
-  if (report.capped.length === 0) return `sample cap ${report.cap} per program: no program above it`;
-  const shown = report.capped
-    .slice(0, 5)
-    .map((c) => `${c.program} (${c.samples} samples, 1 in ${c.stride} kept)`)
-    .join(", ");
-  return (
-    `capped: ${report.capped.length} program(s) above ${report.cap} samples, each sampled evenly along its runs: ` +
-    `${shown}${report.capped.length > 5 ? ", …" : ""}`
-  );
-}
-
 /** The --json document: exactly these field names (see docs/dataset.md). */
 export function distributionJson(report: DistributionReport): object {
   return {
@@ -126,7 +113,7 @@ export function distributionJson(report: DistributionReport): object {
       meanEntropy: finiteOrNull(report.summary.meanEntropy),
       multiOutcomeShare: finiteOrNull(report.summary.multiOutcomeShare),
     },
-    cap: { maxSamplesPerProgram: report.cap, capped: report.capped },
+    cap: sampleCapJson({ maxSamplesPerProgram: report.cap, capped: report.capped }),
   };
 }
 
@@ -195,7 +182,7 @@ export function formatDistributionTable(
     `majority baseline (${report.majorityClass ?? "none"}, ` +
       `learned on ${report.trainPrograms.length} training programs, ` +
       `holdout ${report.holdout}): ${pct(sm.majority)}`,
-    cappedLine(report),
+    cappedLine({ maxSamplesPerProgram: report.cap, capped: report.capped }),
   );
   return lines.join("\n");
 }

@@ -85,14 +85,7 @@ export {
   trainingSide,
 } from "./split-data.js";
 export type { LoadSplitOptions, SideSampleCounts, SplitData, SplitSide, SplitSource } from "./split-data.js";
-export type {
-  CappedProgram,
-  Dataset,
-  DatasetOptions,
-  DatasetProgram,
-  LoadDatasetOptions,
-  RefreshReport,
-} from "./store.js";
+export type { Dataset, DatasetOptions, DatasetProgram, LoadDatasetOptions, RefreshReport } from "./store.js";
 export {
   DEFAULT_HOLDOUT_FRACTION,
   hashedFamilyPick,
@@ -107,8 +100,22 @@ export {
 } from "./split.js";
 export type { HoldoutSplit, PinnedModule, SpecLookups, SplitFamilies, SplitOptions, SplitProgram } from "./split.js";
 export { familyGroup, programFamily } from "./family.js";
-export { DEFAULT_MAX_SAMPLES_PER_PROGRAM, everyNthSample, samplesOfRun, sampleStride } from "./sample-cap.js";
+export {
+  cappedLine,
+  cappedProgram,
+  cappedTotals,
+  sampleCapJson,
+  sampleCapReport,
+  DEFAULT_MAX_SAMPLES_PER_PROGRAM,
+  everyNthSample,
+  keptPositions,
+  keptSamples,
+  samplePositions,
+  samplesOfRun,
+  sampleStride,
+} from "./sample-cap.js";
+export type { CappedProgram, PositionRange, SampleCapReport } from "./sample-cap.js";
 export { EXPORT_OBJECTIVES, EXPORT_SPLITS, exportDataset } from "./export.js";
 export type { ExportObjective, ExportOptions, ExportSplit, ExportSummary } from "./export.js";
-export { cappedLine, distributionJson, distributionReport, formatDistributionTable } from "./distribution-report.js";
+export { distributionJson, distributionReport, formatDistributionTable } from "./distribution-report.js";
 export type { DistributionReport, DistributionReportOptions, StateDistributionRow } from "./distribution-report.js";

@@ -17,8 +17,13 @@ import type { Abstraction, ExcerptShape } from "./types.js";
 /** Percent positions of the `split` abstraction. */
 export const SPLIT_POINTS = [25, 50, 75] as const;
 
-/** Receives each sample of a run: its state key, the index of its next event among the run's records, and that event. */
-export type SampleVisitor = (key: string, end: number, next: EventType) => void;
+/**
+ * Receives each sample of a run: its state key, the index of its next event among the run's
+ * stored records, that event, and the sample's position in the whole run — the event's index
+ * among the whole run's events (an excerpt's too, counted from its windows), or under `split`
+ * the split point's index (0, 1, 2): what the sample cap strides over (sample-cap.ts).
+ */
+export type SampleVisitor = (key: string, end: number, next: EventType, position: number) => void;
 
 /**
  * What a stepper needs to know of the run before its records: the number of events (split),
@@ -108,24 +113,28 @@ export function sampleStepper(abstraction: Abstraction, run: RunShape, visit: Sa
   const whole = wholeRunEvents(run.excerpt);
   switch (abstraction) {
     case "split": {
+      // The event index of each split point → the indices (positions) of the points there.
       const targets = new Map<number, number[]>();
       const eventCount = run.excerpt?.events ?? run.eventCount;
       if (eventCount > 0) {
-        for (const percent of SPLIT_POINTS) {
+        SPLIT_POINTS.forEach((percent, point) => {
           const at = splitIndex(eventCount, percent);
-          targets.set(at, [...(targets.get(at) ?? []), percent]);
-        }
+          targets.set(at, [...(targets.get(at) ?? []), point]);
+        });
       }
       return (record, index) => {
         whole.at(index);
         if (!isEventType(record.kind)) return;
-        for (const percent of targets.get(whole.next()) ?? []) visit(`split=${percent}`, index, record.kind);
+        for (const point of targets.get(whole.next()) ?? [])
+          visit(`split=${SPLIT_POINTS[point]}`, index, record.kind, point);
       };
     }
     case "depth": {
       return (record, index) => {
         whole.at(index);
-        if (isEventType(record.kind)) visit(`depth=${whole.next()}`, index, record.kind);
+        if (!isEventType(record.kind)) return;
+        const position = whole.next();
+        visit(`depth=${position}`, index, record.kind, position);
       };
     }
     case "goroutine": {
@@ -138,9 +147,10 @@ export function sampleStepper(abstraction: Abstraction, run: RunShape, visit: Sa
         if (whole.sinceGap !== Infinity) return;
         if (!canonical.has(record.goroutine)) canonical.set(record.goroutine, `#${canonical.size + 1}`);
         if (!isEventType(record.kind)) return;
+        const position = whole.next();
         const step = steps.get(record.goroutine) ?? 0;
         steps.set(record.goroutine, step + 1);
-        visit(`goroutine=${canonical.get(record.goroutine)} step=${step}`, index, record.kind);
+        visit(`goroutine=${canonical.get(record.goroutine)} step=${step}`, index, record.kind, position);
       };
     }
     case "context": {
@@ -152,8 +162,9 @@ export function sampleStepper(abstraction: Abstraction, run: RunShape, visit: Sa
       return (record, index) => {
         whole.at(index);
         if (isEventType(record.kind)) {
-          whole.next();
-          if (whole.sinceGap > 2) visit(contextKey(snapshotCounts(tracker), [last2, last1]), index, record.kind);
+          const position = whole.next();
+          if (whole.sinceGap > 2)
+            visit(contextKey(snapshotCounts(tracker), [last2, last1]), index, record.kind, position);
           last2 = last1;
           last1 = eventLabel(record);
         }

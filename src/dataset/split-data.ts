@@ -7,10 +7,13 @@ import { createHash } from "node:crypto";
 import type { SchedlabDatabase } from "../store/index.js";
 import { sampleOf, statesFromRuns } from "./abstractions.js";
 import { resolveHoldout, type HoldoutSplit } from "./split.js";
+import { DEFAULT_MAX_SAMPLES_PER_PROGRAM, type CappedProgram } from "./sample-cap.js";
 import {
+  cappedPrograms,
   eachProgramRun,
   loadProgramRuns,
   programInputHash,
+  refreshDataset,
   runSelectionName,
   selectPrograms,
   storeProgramStates,
@@ -19,7 +22,6 @@ import {
   storedRunSamples,
   type DatasetProgram,
 } from "./store.js";
-import { EVENT_TYPES } from "../core/index.js";
 import type { Abstraction, RunRecords, RunSelection, Sample, SampleRow, State } from "./types.js";
 
 /** The states and samples of one side of a split, with the runs their prefixes live in. */
@@ -31,6 +33,10 @@ export interface SplitSide {
   readonly samples: readonly SampleRow[];
   /** Every run of the side's programs, by run id. */
   readonly runs: ReadonlyMap<number, RunRecords>;
+  /** The sample cap the side was built under (docs/dataset.md, "Bounded per program"). */
+  readonly cap: number;
+  /** Its programs above the cap, each sampled evenly along its runs. */
+  readonly capped: readonly CappedProgram[];
 }
 
 /**
@@ -57,6 +63,11 @@ export interface LoadSplitOptions {
   readonly trainOn?: string;
   /** Which runs feed the distributions (default: plain runs only). */
   readonly runs?: RunSelection;
+  /**
+   * Samples one program may put into each side (default DEFAULT_MAX_SAMPLES_PER_PROGRAM): above
+   * it, the whole-run positions 0, s, 2s … of each of its runs (docs/dataset.md, "Bounded per program").
+   */
+  readonly maxSamplesPerProgram?: number;
 }
 
 /** Where a command's split comes from: loaded from the database, or already loaded by the caller. */
@@ -82,28 +93,33 @@ export function samplesWithPrefixes(side: SplitSide): Sample[] {
 
 /**
  * The data of one set of programs: every run loaded once, states and samples computed from
- * them (pooled over the programs for pooled abstractions), and each program's stored states
- * refreshed when its inputs changed, so `dist` and `export` read what this computed.
+ * them (pooled over the programs for pooled abstractions) under the sample cap — a capped
+ * program's states and samples are only those at its kept positions, so what is featurised and
+ * predicted follows the cap — and each program's stored states refreshed when its inputs
+ * changed, so `dist` and `export` read what this computed.
  */
 export function loadSide(
   db: SchedlabDatabase,
   abstraction: Abstraction,
   names: readonly string[],
   runs: RunSelection = "plain",
+  cap = DEFAULT_MAX_SAMPLES_PER_PROGRAM,
 ): SplitSide {
   const allRuns: RunRecords[] = [];
-  const { fingerprint, programs } = visitSide(db, abstraction, names, runs, (program, hash, current) => {
+  const { fingerprint, programs } = visitSide(db, abstraction, names, runs, cap, (program, hash, current) => {
     const programRuns = loadProgramRuns(db, program, runs);
-    if (!current) storeRebuilt(db, abstraction, program, programRuns, hash);
+    if (!current) storeRebuilt(db, abstraction, program, programRuns, hash, cap);
     for (const run of programRuns) allRuns.push(run);
   });
-  const { states, samples } = statesFromRuns(allRuns, abstraction);
+  const { states, samples, capped } = statesFromRuns(allRuns, abstraction, cap);
   return {
     fingerprint,
     programs: programs.map((p) => p.name),
     states,
     samples,
     runs: new Map(allRuns.map((r) => [r.runId, r])),
+    cap,
+    capped,
   };
 }
 
@@ -120,9 +136,10 @@ export function* programSides(
   abstraction: Abstraction,
   names: readonly string[],
   runs: RunSelection = "plain",
+  cap = DEFAULT_MAX_SAMPLES_PER_PROGRAM,
 ): Generator<SplitSide> {
   const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
-  for (const program of programs) yield loadSide(db, abstraction, [program.name], runs);
+  for (const program of programs) yield loadSide(db, abstraction, [program.name], runs, cap);
 }
 
 /**
@@ -137,12 +154,12 @@ export function* storedSamplesWithPrefixes(
   abstraction: Abstraction,
   names: readonly string[],
   runs: RunSelection = "plain",
+  cap = DEFAULT_MAX_SAMPLES_PER_PROGRAM,
 ): Generator<Sample> {
   const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
   for (const program of programs) {
-    const hash = programInputHash(db, program.id, abstraction, runs);
-    if (storedInputHash(db, abstraction, program.id) !== hash)
-      storeRebuilt(db, abstraction, program, loadProgramRuns(db, program, runs), hash);
+    // Rebuilt streaming when stale (refreshDataset: one chunk of records at a time), then read run by run.
+    refreshDataset(db, { abstraction, programs: [program.name], runs, maxSamplesPerProgram: cap });
     for (const run of eachProgramRun(db, program, runs))
       for (const row of storedRunSamples(db, abstraction, program.name, run.runId)) yield sampleOf(row, run);
   }
@@ -151,43 +168,44 @@ export function* storedSamplesWithPrefixes(
 /**
  * The side's programs in name order, each visited with its input hash and whether its stored
  * states were built from those inputs, and the side's fingerprint (abstraction, run selection,
- * every program's input hash): what loadSide and sideSampleCounts share.
+ * every program's input hash, which covers the cap): what loadSide and sideSampleCounts share.
  */
 function visitSide(
   db: SchedlabDatabase,
   abstraction: Abstraction,
   names: readonly string[],
   runs: RunSelection,
+  cap: number,
   visit: (program: DatasetProgram, hash: string, current: boolean) => void,
 ): { readonly fingerprint: string; readonly programs: readonly DatasetProgram[] } {
   const programs = names.length === 0 ? [] : selectPrograms(db, names, runs);
   const fingerprint = createHash("sha256").update(`${abstraction}\0${runSelectionName(runs)}\0`);
   for (const program of programs) {
-    const hash = programInputHash(db, program.id, abstraction, runs);
+    const hash = programInputHash(db, program.id, abstraction, runs, cap);
     fingerprint.update(`${program.name}=${hash};`);
     visit(program, hash, storedInputHash(db, abstraction, program.id) === hash);
   }
   return { fingerprint: fingerprint.digest("hex"), programs };
 }
 
-/** Rebuilds one program's states and samples from its runs and stores them under `hash`; returns its samples per next event. */
+/** Rebuilds one program's states and samples from its runs (in memory: loadSide holds them anyway) and stores them under `hash`. */
 function storeRebuilt(
   db: SchedlabDatabase,
   abstraction: Abstraction,
   program: DatasetProgram,
   programRuns: readonly RunRecords[],
   hash: string,
-): number[] {
-  const { states, samples } = statesFromRuns(programRuns, abstraction);
+  cap: number,
+): void {
+  const { states, samples } = statesFromRuns(programRuns, abstraction, cap);
   storeProgramStates(db, abstraction, program, states, samples, hash);
-  const counts = EVENT_TYPES.map(() => 0);
-  for (const sample of samples) counts[EVENT_TYPES.indexOf(sample.next)]! += 1;
-  return counts;
 }
 
 /** What sideSampleCounts returns: loadSide's fingerprint and programs, and each program's sample counts. */
 export interface SideSampleCounts {
   readonly fingerprint: string;
+  /** The programs above the cap (counted in SQLite), as loadSide reports them. */
+  readonly capped: readonly CappedProgram[];
   /** In name order, as loadSide lists them. */
   readonly programs: readonly {
     readonly name: string;
@@ -202,24 +220,29 @@ export interface SideSampleCounts {
  * program under it, without holding the side's runs (loadSide holds every one): what CV needs
  * to weigh families before it loads any fold, and to know a fold's sides without loading them.
  * A program whose stored states are up to date is counted in SQLite; one whose are not is
- * rebuilt and stored as loadSide would, its runs in memory only meanwhile. A program's samples
- * do not depend on the other programs (pooling merges states, never samples).
+ * rebuilt and stored first by the streaming build (refreshDataset: the states loadSide would
+ * store, one chunk of records in memory at a time), so memory stays flat in the number of events.
+ * A program's samples do not depend on the other programs (pooling merges states, never samples).
  */
 export function sideSampleCounts(
   db: SchedlabDatabase,
   abstraction: Abstraction,
   names: readonly string[],
   runs: RunSelection = "plain",
+  cap = DEFAULT_MAX_SAMPLES_PER_PROGRAM,
 ): SideSampleCounts {
   const counts: { name: string; samples: number; events: number[] }[] = [];
-  const { fingerprint } = visitSide(db, abstraction, names, runs, (program, hash, current) => {
+  const { fingerprint, programs } = visitSide(db, abstraction, names, runs, cap, (program, _hash, current) => {
+    if (!current) refreshDataset(db, { abstraction, programs: [program.name], runs, maxSamplesPerProgram: cap });
     // Stored from these very inputs: one row per sample, counted without loading a record.
-    const events = current
-      ? storedEventCounts(db, abstraction, program.id)
-      : storeRebuilt(db, abstraction, program, loadProgramRuns(db, program, runs), hash);
+    const events = storedEventCounts(db, abstraction, program.id);
     counts.push({ name: program.name, samples: events.reduce((sum, n) => sum + n, 0), events });
   });
-  return { fingerprint, programs: counts };
+  const capped =
+    programs.length === 0
+      ? []
+      : cappedPrograms(db, { abstraction, programs: programs.map((p) => p.name), runs, maxSamplesPerProgram: cap });
+  return { fingerprint, capped, programs: counts };
 }
 
 /** Resolves the holdout (unless given resolved) and loads fit, validation and test. */
@@ -229,6 +252,7 @@ export function loadSplitData(db: SchedlabDatabase, options: LoadSplitOptions): 
       ? options.holdout
       : resolveHoldout(db, options.holdout, options.runs, options.trainOn);
   const validation = new Set(split.validation);
+  const cap = options.maxSamplesPerProgram ?? DEFAULT_MAX_SAMPLES_PER_PROGRAM;
   return splitData(
     options.abstraction,
     split,
@@ -237,9 +261,10 @@ export function loadSplitData(db: SchedlabDatabase, options: LoadSplitOptions): 
       options.abstraction,
       split.train.filter((p) => !validation.has(p)),
       options.runs,
+      cap,
     ),
-    loadSide(db, options.abstraction, split.validation, options.runs),
-    loadSide(db, options.abstraction, split.test, options.runs),
+    loadSide(db, options.abstraction, split.validation, options.runs, cap),
+    loadSide(db, options.abstraction, split.test, options.runs, cap),
   );
 }
 
@@ -266,12 +291,14 @@ export function splitData(
   return { fingerprint, abstraction, split, fit, validation, test };
 }
 
-/** The training side as one: fit and validation together (all of the split's training programs). */
+/** The training side as one: fit and validation together (all of the split's training programs), under the fit side's cap. */
 export function trainingSide(data: SplitData): SplitSide {
   const runs = new Map([...data.fit.runs, ...data.validation.runs]);
-  const { states, samples } = statesFromRuns([...runs.values()], data.abstraction);
+  const cap = data.fit.cap;
+  const { states, samples, capped } = statesFromRuns([...runs.values()], data.abstraction, cap);
   const fingerprint = createHash("sha256")
     .update(`${data.fit.fingerprint}${data.validation.fingerprint}`)
     .digest("hex");
-  return { fingerprint, programs: [...data.fit.programs, ...data.validation.programs].sort(), states, samples, runs };
+  const programs = [...data.fit.programs, ...data.validation.programs].sort();
+  return { fingerprint, programs, states, samples, runs, cap, capped };
 }

@@ -2,17 +2,17 @@
 // stores states and samples per (abstraction, program), and skips a program whose inputs
 // hash is unchanged since its last build. The core it calls (statesFromRuns) is pure.
 
-import { DEFAULT_MAX_SAMPLES_PER_PROGRAM, samplesOfRun, sampleStride } from "./sample-cap.js";
+import { cappedProgram, DEFAULT_MAX_SAMPLES_PER_PROGRAM, type CappedProgram } from "./sample-cap.js";
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { UsageError } from "../errors.js";
 import { inTransaction, multiRowInsert } from "../store/index.js";
 import type { SchedlabDatabase } from "../store/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
-import { countRunEvents, lastRunRecord, loadRunExcerpt, loadRunGoroutines, loadRunRecords } from "../trace/index.js";
+import { lastRunRecord, loadRunExcerpt, loadRunGoroutines, loadRunRecords } from "../trace/index.js";
 import { poolStates, prefixAt } from "./abstractions.js";
 import { clearProgramStates, recordDatasetInput, sampleInserter } from "./program-rows.js";
-import { streamProgramStates } from "./stream-build.js";
+import { storedRunPositions, streamProgramStates } from "./stream-build.js";
 import { countsFromVector } from "./distribution.js";
 import {
   RUN_STRATEGIES,
@@ -25,7 +25,7 @@ import {
 } from "./types.js";
 
 /** Bump when keys, ids or sampling change, so every stored build is redone. */
-export const DATASET_FORMAT_VERSION = 2;
+export const DATASET_FORMAT_VERSION = 3;
 
 /** Ingest statuses whose records are used. A truncated trace keeps what parsed. */
 const USABLE = "('ok', 'truncated')";
@@ -291,7 +291,7 @@ export interface Dataset {
 export interface RefreshReport {
   readonly rebuilt: readonly string[];
   readonly unchanged: readonly string[];
-  /** Rebuilt programs whose runs gave more samples than the cap: each kept every `stride`-th sample of a run. */
+  /** Rebuilt programs whose runs gave more samples than the cap: each kept the positions 0, s, 2s … of every run. */
   readonly capped: readonly CappedProgram[];
 }
 
@@ -313,35 +313,27 @@ export function refreshDataset(db: SchedlabDatabase, options: DatasetOptions): R
       continue;
     }
     const built = streamProgramStates(db, options.abstraction, program, usableRuns(db, program.id, runs), hash, cap);
-    if (built.stride > 1) capped.push({ program: program.name, ...built });
+    if (built !== null) capped.push(built);
     rebuilt.push(program.name);
   }
   return { rebuilt, unchanged, capped };
 }
 
-/** A program above the sample cap: the samples its runs give, and the stride it is sampled with. */
-export interface CappedProgram {
-  readonly program: string;
-  readonly samples: number;
-  readonly stride: number;
-}
-
 /**
  * The selected programs whose runs give more samples of `abstraction` than the cap, with the
- * stride their stored samples were (or will be) taken with. Counts each run's events in SQLite
- * (an index range per run); builds nothing.
+ * stride their stored samples were (or will be) taken with and what it keeps. Counts each run's
+ * events in SQLite (an index range per run or excerpt window); builds nothing.
  */
 export function cappedPrograms(db: SchedlabDatabase, options: DatasetOptions): CappedProgram[] {
   const runs = options.runs ?? "plain";
   const cap = options.maxSamplesPerProgram ?? DEFAULT_MAX_SAMPLES_PER_PROGRAM;
   const capped: CappedProgram[] = [];
   for (const program of selectPrograms(db, options.programs, runs)) {
-    const samples = usableRuns(db, program.id, runs).reduce(
-      (n, run) => n + samplesOfRun(options.abstraction, countRunEvents(db, run.id)),
-      0,
+    const positions = usableRuns(db, program.id, runs).map((run) =>
+      storedRunPositions(db, options.abstraction, run.id),
     );
-    const stride = sampleStride(samples, cap);
-    if (stride > 1) capped.push({ program: program.name, samples, stride });
+    const above = cappedProgram(program.name, options.abstraction, positions, cap);
+    if (above !== null) capped.push(above);
   }
   return capped;
 }

@@ -5,11 +5,25 @@
 // `dist`, `export` and the pipeline's distributions stage work on collections of any size.
 
 import { inTransaction, multiRowInsert, type SchedlabDatabase } from "../store/index.js";
-import { countRunEvents, forEachRunRecordInChunks, loadRunExcerpt, loadRunGoroutines } from "../trace/index.js";
+import {
+  countRunEvents,
+  countRunEventsBetween,
+  forEachRunRecordInChunks,
+  loadRunExcerpt,
+  loadRunGoroutines,
+} from "../trace/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { growingPrefixHash } from "./prefix-hash.js";
 import { clearProgramStates, recordDatasetInput, sampleInserter } from "./program-rows.js";
-import { DEFAULT_MAX_SAMPLES_PER_PROGRAM, everyNthSample, samplesOfRun, sampleStride } from "./sample-cap.js";
+import {
+  cappedProgram,
+  DEFAULT_MAX_SAMPLES_PER_PROGRAM,
+  everyNthSample,
+  samplePositions,
+  sampleStride,
+  type CappedProgram,
+  type PositionRange,
+} from "./sample-cap.js";
 import { sampleStepper } from "./sample-stepper.js";
 import { stateId } from "./state-id.js";
 import type { Abstraction } from "./types.js";
@@ -23,6 +37,20 @@ export interface StreamedRun {
   readonly procs: number;
 }
 
+/**
+ * The whole-run positions the samples of a stored run may take under `abstraction`
+ * (samplePositions): counted in SQLite, an index range per excerpt window, no record built.
+ */
+export function storedRunPositions(db: SchedlabDatabase, abstraction: Abstraction, runId: number): PositionRange[] {
+  const events = countRunEvents(db, runId);
+  const windows = loadRunExcerpt(db, runId)?.windows ?? [];
+  const ranges = windows.map((w, i): PositionRange => [
+    w.eventsBefore,
+    countRunEventsBetween(db, runId, w.firstSeq, windows[i + 1]?.firstSeq),
+  ]);
+  return samplePositions(abstraction, events, windows.length === 0 ? null : ranges);
+}
+
 const COUNT_COLUMNS = EVENT_TYPES.map((e, i) => `SUM(s.next = '${e}') AS n${i}`).join(", ");
 
 /**
@@ -30,7 +58,8 @@ const COUNT_COLUMNS = EVENT_TYPES.map((e, i) => `SUM(s.next = '${e}') AS n${i}`)
  * one transaction, streaming: the same states, counts and samples statesFromRuns gives over
  * the program's runs in memory. A state's representative is its first sample in run-id
  * order (the lowest run id, earliest position), its prefix hash that prefix's. A program whose
- * runs give more than `cap` samples keeps every s-th sample of each run, as statesFromRuns does.
+ * runs give more than `cap` samples keeps the whole-run positions 0, s, 2s … of each run, as
+ * statesFromRuns does; it is returned as capped (null when the cap does not bind).
  */
 export function streamProgramStates(
   db: SchedlabDatabase,
@@ -40,10 +69,10 @@ export function streamProgramStates(
   inputHash: string,
   cap = DEFAULT_MAX_SAMPLES_PER_PROGRAM,
   chunk = STREAM_CHUNK,
-): { readonly samples: number; readonly stride: number } {
+): CappedProgram | null {
   const eventCounts = new Map(runs.map((run) => [run.id, countRunEvents(db, run.id)]));
-  const samples = runs.reduce((n, run) => n + samplesOfRun(abstraction, eventCounts.get(run.id)!), 0);
-  const stride = sampleStride(samples, cap);
+  const positions = runs.map((run) => storedRunPositions(db, abstraction, run.id));
+  const stride = sampleStride(positions, cap);
   inTransaction(db, () => {
     clearProgramStates(db, abstraction, program.id);
     db.exec(
@@ -99,5 +128,5 @@ export function streamProgramStates(
     db.exec("DELETE FROM temp.stream_states;");
     recordDatasetInput(db, abstraction, program.id, inputHash);
   });
-  return { samples, stride };
+  return cappedProgram(program.name, abstraction, positions, cap);
 }

@@ -3,7 +3,14 @@
 // validation side, query them on its test side through the prediction cache, evaluate,
 // store. The CLI is a thin layer over this.
 
-import { samplesWithPrefixes, splitDataOf, type SplitSource } from "../dataset/index.js";
+import {
+  cappedLine,
+  sampleCapReport,
+  samplesWithPrefixes,
+  splitDataOf,
+  type SampleCapReport,
+  type SplitSource,
+} from "../dataset/index.js";
 import {
   cachedStatePredictions,
   createPredictor,
@@ -53,6 +60,8 @@ export interface EvaluationRun {
   readonly testPrograms: readonly string[];
   /** How many predictions came from the cache and how many were computed, per predictor. */
   readonly cache: readonly { readonly predictor: string; readonly hits: number; readonly computed: number }[];
+  /** The per-program sample cap the split was loaded under, and the programs it capped (fit, validation, test). */
+  readonly sampleCap: SampleCapReport;
 }
 
 function failureOf(predictor: string, error: unknown): PredictorFailure {
@@ -101,6 +110,8 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
       "Run `schedlab collect` (and ingest) on them first, or choose another --holdout.",
     );
   }
+  const sampleCap = sampleCapReport(data.fit.cap, data.fit.capped, data.validation.capped, data.test.capped);
+  progress(cappedLine(sampleCap));
   progress(
     `${data.abstraction}: ${data.fit.states.length} training states, ${data.validation.states.length} ` +
       `validation states, ${test.states.length} test states, ${test.samples.length} test samples`,
@@ -168,5 +179,5 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
           bootstrapResamples: options.bootstrapResamples ?? DEFAULT_RESAMPLES,
           bootstrapSeed: options.bootstrapSeed ?? 1,
         });
-  return { id, result, failures, trainPrograms: split.train, testPrograms: split.test, cache };
+  return { id, result, failures, trainPrograms: split.train, testPrograms: split.test, cache, sampleCap };
 }

@@ -78,9 +78,10 @@ export interface ClusterEntropy {
  * was not read from, and CV's gap to the leave-one-run-out ceiling taken on them (2026-12-06);
  * 3: `means` (family and program means of accuracy, ECE and NLL) and `concentration` (2026-12-07);
  * 4: `trainOn` (the --train-on spec or null), and under --cv `cv.trainOn` and `cv.holdout` (each
- * `{spec, description}` or null) (2026-12-07); output without the field is version 1.
+ * `{spec, description}` or null) (2026-12-07); 5: `cap` (the per-program sample cap and the programs it
+ * capped; per abstraction under --cv) (2026-12-08); output without the field is version 1.
  */
-export const EVAL_JSON_VERSION = 4;
+export const EVAL_JSON_VERSION = 5;
 
 /** All single-step metrics (docs/metrics.md) of one predictor on one set of states. */
 export interface PredictorEvaluation {

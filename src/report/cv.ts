@@ -4,6 +4,7 @@
 // each predictor's paired difference against the reference, and accuracy per fold.
 
 import type { CrossValidatedAbstraction, CrossValidationRun } from "../cv/index.js";
+import { cappedLine } from "../dataset/index.js";
 import { CONFORMAL_COVERAGE } from "../eval/index.js";
 import {
   fixed,
@@ -52,6 +53,7 @@ function abstractionText(
       `${plural(s.programs, "program")}, ${plural(s.states, "state")}, ` +
       `${plural(s.samples, "sample")} · intervals resample ${clusters} · ${a.seconds.toFixed(0)} s`,
     `ceiling ${pct(s.ceiling)} · leave-one-run-out ceiling ${pct(s.ceilingLoo)} · majority (${s.majorityClass}, from the training folds) ${pct(s.majority)}`,
+    cappedLine(a.sampleCap),
     "",
     textTable(
       [

@@ -17,6 +17,7 @@ export {
 } from "./ingest.js";
 export {
   countRunEvents,
+  countRunEventsBetween,
   forEachRunRecord,
   forEachGoroutineRecord,
   forEachRunRecordInChunks,

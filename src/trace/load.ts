@@ -231,6 +231,18 @@ export function countRunEvents(db: SchedlabDatabase, runId: number): number {
   return db.prepare("SELECT COUNT(*) FROM event_records WHERE run_id = ? AND kind < 6").pluck().get(runId) as number;
 }
 
+/**
+ * The six-type events among a run's stored records numbered `fromSeq` up to (not including)
+ * `toSeq`, or to the end: one excerpt window's events (an index range scan, no records built).
+ */
+export function countRunEventsBetween(db: SchedlabDatabase, runId: number, fromSeq: number, toSeq?: number): number {
+  requireEvents(db, runId);
+  return db
+    .prepare("SELECT COUNT(*) FROM event_records WHERE run_id = ? AND seq >= ? AND seq < ? AND kind < 6")
+    .pluck()
+    .get(runId, fromSeq, toSeq ?? Number.MAX_SAFE_INTEGER) as number;
+}
+
 /** The same stream as forEachRunRecord, as a generator (stop early by breaking out of the loop). */
 export function* iterateRunRecords(db: SchedlabDatabase, runId: number): Generator<GoroutineRecord> {
   requireEvents(db, runId);

@@ -2,7 +2,7 @@
 // settings, the calibrated ensemble's holdout and validation metrics), as card.json's object
 // and as the human-readable card.md.
 
-import { DEFAULT_HOLDOUT_FRACTION, totalCount, type Sample, type State } from "../dataset/index.js";
+import { cappedLine, DEFAULT_HOLDOUT_FRACTION, totalCount, type Sample, type State } from "../dataset/index.js";
 import { EVENT_TYPES, fixed, pct, type EventType } from "../core/index.js";
 import {
   atContext,
@@ -238,7 +238,7 @@ export function studentCard(facts: CardFacts): StudentCard {
         balanceCap: options.balance ? options.balanceCap : 1,
         // The dataset split's share of families set aside for validation.
         validationFraction: DEFAULT_HOLDOUT_FRACTION,
-        maxSamplesPerProgram: options.objective !== "kl" ? options.maxSamplesPerProgram : "n/a",
+        ceSamplesPerProgram: options.objective !== "kl" ? options.ceSamplesPerProgram : "n/a",
         ...(options.objective === "trajectory"
           ? { trajectorySteps: options.trajectorySteps, trajectoryDiscount: options.trajectoryDiscount }
           : {}),
@@ -328,6 +328,7 @@ export function cardMarkdown(card: StudentCard): string {
     `- holdout: ${d.holdoutPrograms.length} programs, ${d.holdoutStates} states, ${d.holdoutSamples} samples`,
     `- training class totals: ${EVENT_TYPES.map((e) => `${e} ${d.classTotals[e]}`).join(", ")}`,
     `- class weights: ${EVENT_TYPES.map((e) => `${e} ${fixed(d.classWeights[e], 2)}`).join(", ")}`,
+    ...(d.sampleCap === undefined ? [] : [`- ${cappedLine(d.sampleCap)}`]),
     !t.staticFeatures
       ? "- static source features not used (columns zero)"
       : d.programsWithoutStaticFeatures.length > 0

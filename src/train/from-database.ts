@@ -4,7 +4,9 @@
 
 import { basename, resolve } from "node:path";
 import {
+  cappedLine,
   ingestedPrograms,
+  sampleCapReport,
   samplesWithPrefixes,
   splitDataOf,
   type SplitSide,
@@ -47,7 +49,15 @@ export async function trainFromDatabase(
       `${data.fit.programs.length} train, ${data.validation.programs.length} validation programs in ${split.families.validation} families)`,
   );
   const programDirs = new Map(programs.map((p) => [p.name, resolve(p.root, p.dir)] as const));
-  const { holdout: _holdout, trainOn: _trainOn, data: _data, runs: _runs, out, ...rest } = options;
+  const {
+    holdout: _holdout,
+    trainOn: _trainOn,
+    data: _data,
+    runs: _runs,
+    maxSamplesPerProgram: _cap,
+    out,
+    ...rest
+  } = options;
   const trainOptions: TrainStudentOptions = {
     ...DEFAULT_TRAIN_OPTIONS,
     ...rest,
@@ -55,7 +65,9 @@ export async function trainFromDatabase(
     holdoutSpec: `${split.spec} (${split.description})`,
   };
   const name = out === undefined ? "student" : basename(resolve(out));
-  const student = await trainOnSplit(
+  const sampleCap = sampleCapReport(data.fit.cap, data.fit.capped, data.validation.capped, data.test.capped);
+  if (sampleCap.capped.length > 0) progress(cappedLine(sampleCap));
+  const trained = await trainOnSplit(
     name,
     {
       fit: studentSide(data.fit),
@@ -66,6 +78,7 @@ export async function trainFromDatabase(
     },
     trainOptions,
   );
+  const student: TrainedStudent = { ...trained, card: { ...trained.card, data: { ...trained.card.data, sampleCap } } };
   if (out !== undefined) {
     saveAdapter(out, student);
     progress(`saved adapter to ${out}`);

@@ -58,12 +58,12 @@ export function studentRows(
   weights: Readonly<Record<EventType, number>>,
   options: Pick<
     TrainStudentOptions,
-    "objective" | "tags" | "maxSamplesPerProgram" | "seed" | "trajectorySteps" | "trajectoryDiscount"
+    "objective" | "tags" | "ceSamplesPerProgram" | "seed" | "trajectorySteps" | "trajectoryDiscount"
   >,
 ): StudentRows {
   const sampleTags = options.tags ? tagsOfSamples(fit.samples) : null;
   const ceSamples =
-    options.objective !== "kl" ? capSamplesPerProgram(fit.samples, options.maxSamplesPerProgram, options.seed) : null;
+    options.objective !== "kl" ? capSamplesPerProgram(fit.samples, options.ceSamplesPerProgram, options.seed) : null;
   const train =
     ceSamples !== null
       ? sampleRows(ceSamples.samples, inputs, weights, sampleTags === null ? null : pick(sampleTags, ceSamples.indices))
@@ -176,9 +176,9 @@ export function cappedStateRows(states: readonly State[], inputs: FeatureInputs)
 function validationSampleRows(
   samples: readonly Sample[],
   inputs: FeatureInputs,
-  options: Pick<TrainStudentOptions, "maxSamplesPerProgram" | "seed">,
+  options: Pick<TrainStudentOptions, "ceSamplesPerProgram" | "seed">,
 ): TrainingMatrix {
-  const capped = capSamplesPerProgram(samples, options.maxSamplesPerProgram, options.seed).samples;
+  const capped = capSamplesPerProgram(samples, options.ceSamplesPerProgram, options.seed).samples;
   const rows = sampleRows(capped, inputs, UNIT_WEIGHTS, null);
   capProgramCounts(
     rows,

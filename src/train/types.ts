@@ -1,7 +1,7 @@
 // Types of the train stage: options of a training run and the adapter's card (its weights and
 // features as saved are the student predictor's, src/predict/student/types.ts).
 
-import type { Abstraction, Sample, State } from "../dataset/index.js";
+import type { Abstraction, Sample, SampleCapReport, State } from "../dataset/index.js";
 import type { EventType } from "../core/index.js";
 import {
   DEFAULT_EXPERT_EVIDENCE,
@@ -59,8 +59,11 @@ export interface TrainStudentOptions {
   /** Exponent τ of the class weights (n_max / n_c)^τ, capped at `balanceCap`. */
   readonly balanceTemper: number;
   readonly balanceCap: number;
-  /** CE and trajectory objectives: at most this many samples per program (seeded choice). */
-  readonly maxSamplesPerProgram: number;
+  /**
+   * CE and trajectory objectives: at most this many of a program's samples become training rows
+   * (a seeded choice among the samples the dataset's cap kept; docs/training.md).
+   */
+  readonly ceSamplesPerProgram: number;
   /** Trajectory objective: k, the run's next event types each sample is trained on. */
   readonly trajectorySteps: number;
   /** Trajectory objective: γ, the weight of step j is γ^j (normalised over the steps that exist). */
@@ -157,7 +160,7 @@ export const DEFAULT_TRAIN_OPTIONS: Omit<TrainStudentOptions, "objective" | "abs
   tagWeight: 0.3,
   balanceTemper: 0.5,
   balanceCap: 10,
-  maxSamplesPerProgram: 20_000,
+  ceSamplesPerProgram: 20_000,
   trajectorySteps: 4,
   trajectoryDiscount: 0.5,
   splitGrid: true,
@@ -227,6 +230,12 @@ export interface StudentCard {
     readonly classTotals: Readonly<Record<EventType, number>>;
     readonly classWeights: Readonly<Record<EventType, number>>;
     readonly programsWithoutStaticFeatures: readonly string[];
+    /**
+     * The per-program sample cap the split was loaded under and the programs it capped (fit,
+     * validation and holdout; docs/dataset.md, "Bounded per program"); absent on cards of
+     * students trained on data given in memory.
+     */
+    readonly sampleCap?: SampleCapReport;
   };
   readonly training: {
     readonly objective: Objective;

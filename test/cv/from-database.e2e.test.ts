@@ -122,7 +122,7 @@ describe("eval --cv on real traces", () => {
         folds: unknown[];
       }[];
     };
-    expect(json.schemaVersion).toBe(4);
+    expect(json.schemaVersion).toBe(5);
     for (const p of json.abstractions[0]!.predictors)
       expect(p.gapToCeilingLoo).toBeCloseTo(json.abstractions[0]!.ceilingLoo - p.otherRunsAccuracy.estimate, 12);
     expect(json.cv).toEqual({ folds: 2, seed: 1, reference: "ngram-ctx:4", trainOn: null, holdout: null });
@@ -210,7 +210,7 @@ describe("eval --cv on real traces", () => {
         testPrograms: string[];
         predictors: { name: string; accuracy: number }[];
       };
-      expect(json.schemaVersion).toBe(4);
+      expect(json.schemaVersion).toBe(5);
       expect(json.trainOn).toBe(trainOn);
       expect(json.trainPrograms).toEqual(["condqueue", "mutexcounter", "workerpool"]);
       expect(json.testPrograms).toEqual(["pingpong"]);

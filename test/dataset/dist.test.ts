@@ -44,7 +44,7 @@ interface DistJson {
     meanEntropy: number;
     multiOutcomeShare: number;
   };
-  cap: { maxSamplesPerProgram: number; capped: { program: string; samples: number; stride: number }[] };
+  cap: { maxSamplesPerProgram: number; capped: { program: string; samples: number; stride: number }[] } & object;
 }
 
 describe("schedlab dist", () => {
@@ -55,7 +55,13 @@ describe("schedlab dist", () => {
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout) as DistJson;
     expect(Object.keys(json)).toEqual(["states", "summary", "cap"]);
-    expect(json.cap).toEqual({ maxSamplesPerProgram: 100_000, capped: [] });
+    expect(json.cap).toEqual({
+      maxSamplesPerProgram: 100_000,
+      programsCapped: 0,
+      samplesDropped: 0,
+      statesDropped: null,
+      capped: [],
+    });
     expect(Object.keys(json.summary).sort()).toEqual([
       "ceiling",
       "ceilingLoo",
@@ -106,7 +112,8 @@ describe("schedlab dist", () => {
 
   it("caps a program's samples and says so: every s-th sample of each run, the depths kept from every run", async () => {
     const db = fixture();
-    // kernels/b: 2 runs × 4 events = 8 depth samples; a cap of 3 keeps depths 0 and 3 of each run.
+    // kernels/b: 2 runs × 4 events = 8 depth samples; under a cap of 3, stride 3 would keep depths 0
+    // and 3 of each run (4 samples), so stride 4 keeps depth 0 of each run: 2 samples, 1 state.
     const result = await runCli([
       "dist",
       "--abstraction",
@@ -119,18 +126,18 @@ describe("schedlab dist", () => {
       "3",
     ]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain("abstraction depth: 2 states over 1 programs");
+    expect(result.stdout).toContain("abstraction depth: 1 states over 1 programs");
     expect(result.stdout).toMatch(/kernels\/b\s+depth=0\s/);
-    expect(result.stdout).toMatch(/kernels\/b\s+depth=3\s/);
     expect(result.stdout).toContain(
-      "capped: 1 program(s) above 3 samples, each sampled evenly along its runs: kernels/b (8 samples, 1 in 3 kept)",
+      "capped: 1 program(s) above 3 samples, each sampled evenly along its runs (6 of their 8 samples dropped, " +
+        "3 of their 4 states): kernels/b (8 samples, 1 in 4 kept)",
     );
     const json = JSON.parse(
       (await runCli(["dist", "--abstraction", "depth", "--db", db, "--json", "--max-samples-per-program", "3"])).stdout,
     ) as DistJson;
     expect(json.cap.capped).toEqual([
-      { program: "kernels/b", samples: 8, stride: 3 },
-      { program: "patterns/a", samples: 12, stride: 4 },
+      { program: "kernels/b", samples: 8, stride: 4, kept: 2, states: { total: 4, kept: 1 } },
+      { program: "patterns/a", samples: 12, stride: 4, kept: 3, states: { total: 4, kept: 1 } },
     ]);
     expect(json.states.every((s) => s.runs === (s.program === "kernels/b" ? 2 : 3))).toBe(true);
   });

@@ -55,15 +55,16 @@ describe("dataset store", () => {
     expect(m.n).toBe(16);
   });
 
-  it("caps a program's samples by keeping every s-th sample of each run, and rebuilds when the cap changes", () => {
+  it("caps a program's samples by keeping every s-th position of each run, and rebuilds when the cap changes", () => {
     const { db } = fixture();
-    // patterns/a: two runs of 4 events (8 samples), patterns/b: one run of 4; cap 3 → strides 3 and 2.
+    // patterns/a: two runs of 4 events (8 samples), patterns/b: one run of 4; cap 3 → strides 4
+    // (stride 3 would keep depths 0 and 3 of both runs: 4 samples) and 2.
     expect(refreshDataset(db, { abstraction: "depth", maxSamplesPerProgram: 3 })).toEqual({
       rebuilt: ["patterns/a", "patterns/b"],
       unchanged: [],
       capped: [
-        { program: "patterns/a", samples: 8, stride: 3 },
-        { program: "patterns/b", samples: 4, stride: 2 },
+        { program: "patterns/a", samples: 8, stride: 4, kept: 2, states: { total: 4, kept: 1 } },
+        { program: "patterns/b", samples: 4, stride: 2, kept: 2, states: { total: 4, kept: 2 } },
       ],
     });
     const kept = db
@@ -71,10 +72,9 @@ describe("dataset store", () => {
         "SELECT p.name, s.key FROM states s JOIN programs p ON p.id = s.program_id WHERE s.abstraction = 'depth' ORDER BY 1, 2",
       )
       .all();
-    // Spread along each run, first sample kept: depths 0 and 3 of a, 0 and 2 of b.
+    // Spread along each run, first sample kept: depth 0 of a, 0 and 2 of b.
     expect(kept).toEqual([
       { name: "patterns/a", key: "depth=0" },
-      { name: "patterns/a", key: "depth=3" },
       { name: "patterns/b", key: "depth=0" },
       { name: "patterns/b", key: "depth=2" },
     ]);
@@ -133,7 +133,7 @@ describe("dataset store", () => {
           events: EVENT_TYPES.map((e) => samples.filter((s) => s.next === e).length),
         };
       });
-      expect(fresh).toEqual({ fingerprint: side.fingerprint, programs: perProgram });
+      expect(fresh).toEqual({ fingerprint: side.fingerprint, capped: [], programs: perProgram });
       expect(stored).toEqual(fresh);
       expect(perProgram.every((p) => p.samples > 0)).toBe(true);
     }

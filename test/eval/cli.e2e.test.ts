@@ -206,7 +206,7 @@ describe("schedlab eval and report on collected traces", () => {
     expect(result.stderr).not.toContain("failed");
     expect(result.code).toBe(0);
     first = JSON.parse(result.stdout) as EvalJson;
-    expect(first.schemaVersion).toBe(4);
+    expect(first.schemaVersion).toBe(5);
     // No --train-on: every program outside the holdout trains, and the JSON says so with null.
     expect(first.trainOn).toBeNull();
     expect(first.abstraction).toBe("depth");

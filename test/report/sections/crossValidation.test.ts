@@ -68,6 +68,7 @@ const run: CrossValidationRun = {
         samples: [6, 6],
       },
       cacheDir: "/tmp/adapters/cv/abc",
+      sampleCap: { maxSamplesPerProgram: 100_000, capped: [] },
       folds: [1, 2].map((f) => ({
         fold: f,
         families: [],
