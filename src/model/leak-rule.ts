@@ -284,6 +284,15 @@ export function lateWaitOf(r: AnalysedRun, goroutine: string): RuntimeWait | nul
   return runtimeWait(r.run, goroutine);
 }
 
+/**
+ * What the trace said of a goroutine it left live: its end state; for "waiting" (a wait begun
+ * before tracing, a GC wait), that it showed no wait a leak can sit in.
+ */
+function traceLeft(end: EndState | undefined): string {
+  if (end === "waiting") return "the trace showed it in no wait a leak can sit in";
+  return `the trace stopped while it was ${end ?? "live"}`;
+}
+
 /** A background goroutine the trace left live and the runtime saw waiting at the end of run `r` (lateWaitOf). */
 function judgeLateWait(
   r: AnalysedRun,
@@ -303,9 +312,7 @@ function judgeLateWait(
     kind: "background",
     verdict: "likely",
     gating: false,
-    why:
-      `${BACKGROUND_WHY[owner.why]} (the trace stopped while it was ${r.states.ends.get(goroutine) ?? "live"}; ` +
-      `the runtime saw it waiting in ${late.wait} after)`,
+    why: `${BACKGROUND_WHY[owner.why]} (${traceLeft(r.states.ends.get(goroutine))}; the runtime saw it waiting in ${late.wait} at the run's end)`,
     evidence: { runtime, trace: "owner", source },
   };
 }

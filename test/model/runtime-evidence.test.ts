@@ -334,7 +334,7 @@ describe("what the runtime and the run's end add to the rule", () => {
       });
     expect(seenRunning.bug).toBe(seenBlocked.bug);
     expect(seenRunning.why).toMatch(
-      /before tracing began.*the trace stopped while it was running; the runtime saw it waiting in chan receive after/,
+      /before tracing began.*the trace stopped while it was running; the runtime saw it waiting in chan receive at the run's end/,
     );
     // The trace has no depth for a wait only the runtime saw.
     expect(seenRunning.early).toMatchObject({ firstDepthAllBlockedRuns: null, firstDepthFraction: null, curve: [] });
