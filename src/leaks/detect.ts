@@ -4,15 +4,18 @@
 
 import {
   blockKey,
+  endWaitOf,
   explainProgram,
   groupBugs,
   judgeProgram,
   predictDeadlocks,
   type Bug,
   type PotentialDeadlock,
+  type RuntimeWait,
 } from "../model/index.js";
 import { clopperPearsonUpper } from "./bound.js";
 import type {
+  AnalysedRun,
   BlockedAtCrash,
   DetectOptions,
   EarlyDetection,
@@ -22,7 +25,6 @@ import type {
   FinalWait,
   LeakFinding,
   ProgramRuns,
-  RunGoroutineStates,
 } from "./types.js";
 import type { GoroutineInfo } from "../core/index.js";
 
@@ -32,6 +34,9 @@ export function creationSiteKey(canonicalId: string): string | null {
   const match = /@([^@#]+:\d+)#\d+$/.exec(last);
   return match === null ? null : match[1];
 }
+
+/** What a goroutine ended a run waiting in: the trace's final block or wait, or the runtime's view (endWaitOf). */
+type EndWait = FinalBlock | FinalWait | RuntimeWait;
 
 /** The most frequent value, ties broken by first appearance. */
 function mode<T>(values: readonly T[]): T {
@@ -46,6 +51,8 @@ function mode<T>(values: readonly T[]): T {
  * Early detection for one finding. In run r the goroutine's final block is event b_r; the
  * signature (blocked there, no GoUnblock of it in the prefix) holds in every prefix of
  * depth d ≥ b_r + 1. The curve counts, for each depth, the runs where it already holds.
+ * Without any block in the trace (a background goroutine only the runtime saw waiting) it
+ * holds at no depth: the depths are null and the curve empty.
  */
 export function earlyDetection(
   blocks: readonly (FinalBlock | FinalWait)[],
@@ -59,6 +66,8 @@ export function earlyDetection(
       curve[curve.length - 1] = { depth, runsHolding: i + 1 };
     else curve.push({ depth, runsHolding: i + 1 });
   });
+  if (blocks.length === 0)
+    return { firstDepthAllBlockedRuns: null, firstDepthFraction: null, firstDepthAllRuns: null, runsFalseAlarm, curve };
   const first = starts[starts.length - 1];
   return {
     firstDepthAllBlockedRuns: first,
@@ -101,7 +110,7 @@ export interface ProgramFindings {
 /** detectLeaks, with the findings grouped into bugs (src/model/bugs.ts) and the lock-order prediction (src/model/lock-order.ts). */
 export function analyseProgram(program: ProgramRuns, options: DetectOptions = {}): ProgramFindings {
   const confidence = options.confidence ?? 0.95;
-  const states: RunGoroutineStates[] = program.runs.filter((r) => !r.run.crashed).map((r) => r.states);
+  const analysed = program.runs.filter((r) => !r.run.crashed);
   const infos = infosByCanonicalId(program);
   const judgements = judgeProgram(program, { cutFraction: options.cutFraction, waitSourceAt: options.waitSourceAt });
   const explanations = explainProgram(
@@ -114,39 +123,34 @@ export function analyseProgram(program: ProgramRuns, options: DetectOptions = {}
   const findings: LeakFinding[] = [];
   for (const judged of judgements) {
     const goroutine = judged.goroutine;
-    // Where it ended in each run: blocked (a leak reason), or in a network wait or syscall (outlived only).
-    const finalOf = (s: RunGoroutineStates): FinalBlock | FinalWait | undefined =>
-      s.finalBlocks.get(goroutine) ?? s.finalWaits.get(goroutine);
-    const blocked = states.filter((s) => finalOf(s) !== undefined);
-    const blocks = blocked.map((s) => finalOf(s) as FinalBlock | FinalWait);
+    // Where it ended in each run: blocked (a leak reason), or in a network wait or syscall
+    // (outlived only); a background goroutine the trace left live, where the runtime saw it wait.
+    const finalOf = (r: AnalysedRun): EndWait | undefined => endWaitOf(r, goroutine);
+    const blocked = analysed.filter((r) => finalOf(r) !== undefined);
+    const ends = blocked.map((r) => finalOf(r) as EndWait);
     // Its reason and site are those of the runs that support its kind (a goroutine an
     // outlived finding saw in a network wait may have ended other runs in a lock).
-    const byRun = new Map(program.runs.map((r) => [r.states, r.run.runId]));
     const supporting = new Set(judged.runs.filter((j) => j.kind === judged.kind).map((j) => j.runId));
-    const telling = blocked
-      .filter((s) => supporting.has(byRun.get(s) ?? -1))
-      .map((s) => finalOf(s) as FinalBlock | FinalWait);
+    const telling = blocked.filter((r) => supporting.has(r.run.runId)).map((r) => finalOf(r) as EndWait);
     const explanation = explanations.get(goroutine) ?? null;
     // One item names one place: the block of the run its explanation comes from (the run that
     // says the most), so its wait, line, stack and paragraph agree; else the most frequent.
-    const explained = program.runs.find((r) => r.run.runId === explanation?.runId);
-    const told = explained !== undefined && supporting.has(explained.run.runId) ? finalOf(explained.states) : undefined;
-    const reason: FinalReason = told?.reason ?? mode((telling.length > 0 ? telling : blocks).map((b) => b.reason));
+    const explained = analysed.find((r) => r.run.runId === explanation?.runId);
+    const told = explained !== undefined && supporting.has(explained.run.runId) ? finalOf(explained) : undefined;
+    const reason: FinalReason = told?.reason ?? mode((telling.length > 0 ? telling : ends).map((b) => b.reason));
     const blockingSite =
-      told !== undefined
-        ? told.blockingSite
-        : mode(blocks.filter((b) => b.reason === reason).map((b) => b.blockingSite));
+      told !== undefined ? told.blockingSite : mode(ends.filter((b) => b.reason === reason).map((b) => b.blockingSite));
     const key = blockKey(reason, blockingSite);
-    const wokenThere = (s: RunGoroutineStates): boolean => (s.wakes.get(goroutine)?.get(key)?.count ?? 0) > 0;
-    const runsSeen = states.filter((s) => s.seen.has(goroutine)).length;
-    const runsWoken = states.filter((s) => finalOf(s) === undefined && wokenThere(s)).length;
-    const runsFalseAlarm = states.filter(wokenThere).length;
+    const wokenThere = (r: AnalysedRun): boolean => (r.states.wakes.get(goroutine)?.get(key)?.count ?? 0) > 0;
+    const runsSeen = analysed.filter((r) => r.states.seen.has(goroutine)).length;
+    const runsWoken = analysed.filter((r) => finalOf(r) === undefined && wokenThere(r)).length;
+    const runsFalseAlarm = analysed.filter(wokenThere).length;
     findings.push({
       ...identityOf(program, goroutine, infos, options),
       reason,
       wait:
         told?.wait ??
-        mode(blocks.filter((b) => b.reason === reason && b.blockingSite === blockingSite).map((b) => b.wait)),
+        mode(ends.filter((b) => b.reason === reason && b.blockingSite === blockingSite).map((b) => b.wait)),
       kind: judged.kind,
       verdict: judged.verdict,
       gating: judged.gating,
@@ -163,7 +167,12 @@ export function analyseProgram(program: ProgramRuns, options: DetectOptions = {}
       blockedFraction: blocked.length / Math.max(1, runsSeen),
       runsWoken,
       pUnblockUpper: clopperPearsonUpper(judged.wakesAtSite, blocked.length + judged.wakesAtSite, confidence),
-      early: earlyDetection(blocks, runsSeen, runsFalseAlarm),
+      // Early detection reads depths in the trace: a wait only the runtime saw has none.
+      early: earlyDetection(
+        ends.filter((b): b is FinalBlock | FinalWait => "depth" in b),
+        runsSeen,
+        runsFalseAlarm,
+      ),
       explanation,
       bug: bugOf.get(goroutine) ?? "",
     });

@@ -3,23 +3,11 @@
 // Every user goroutine it shows blocked becomes a signature. Pure text parsing.
 
 import { basename } from "node:path";
+import { traceReasonOfDumpStatus } from "../model/index.js";
 import type { BlockedSignature } from "./signature.js";
 
-/**
- * Maps a dump's wait status ("chan receive", "sync.WaitGroup.Wait, 2 minutes", "IO wait", …)
- * to the trace's block reason; null for statuses that are neither blocks a leak can sit in nor
- * waits a goroutine can outlive its test in (a network wait: a server never shut down; a syscall).
- */
-export function traceReasonOfDumpStatus(status: string): string | null {
-  const s = status.split(",")[0].trim();
-  if (s === "chan send (nil chan)" || s === "chan receive (nil chan)" || s === "select (no cases)") return "forever";
-  if (s === "chan send" || s === "chan receive" || s === "select") return s;
-  if (s === "sync.Cond.Wait") return "sync.(*Cond).Wait";
-  if (s.startsWith("sync.") || s === "semacquire") return "sync";
-  if (s === "IO wait") return "network";
-  if (s === "syscall") return "syscall";
-  return null;
-}
+/** Maps a dump's wait status to the trace's block reason (the runtime view's mapping, shared with the leak rule). */
+export { traceReasonOfDumpStatus };
 
 /**
  * Creators whose goroutines are the runtime's or the toolchain's own, never the program's:

@@ -1,6 +1,6 @@
 // Rendering findings and scores for a terminal (fixed-width tables) and as JSON.
 
-import { fixed, shortFunction } from "../core/index.js";
+import { fixed, MISSING, shortFunction } from "../core/index.js";
 import { goroutineLabel, siteLine, type Evidence, type PotentialDeadlock } from "../model/index.js";
 import type { CrashFinding, FailureRunRef } from "./flaky.js";
 import type { BugReport, DetectorScore, LeakAnalysis, LeakScoreReport } from "./from-database.js";
@@ -84,6 +84,12 @@ function groupedTable(
   return groups.map((g) => [g.title, line(header), ...g.rows.map(line)].join("\n")).join("\n\n");
 }
 
+/** The early-detection depth of a row: in every run, in the runs where it ended blocked (†), or none in the trace. */
+function earlyDepth(early: LeakFinding["early"]): string {
+  if (early.firstDepthAllRuns !== null) return String(early.firstDepthAllRuns);
+  return early.firstDepthAllBlockedRuns === null ? MISSING : `${early.firstDepthAllBlockedRuns}†`;
+}
+
 function findingRow(f: LeakFinding): string[] {
   return [
     f.verdict,
@@ -94,7 +100,7 @@ function findingRow(f: LeakFinding): string[] {
     shortSite(f.blockingSite),
     `${f.runsBlocked}/${f.runsSeen}`,
     f.pUnblockUpper.toFixed(3),
-    f.early.firstDepthAllRuns === null ? `${f.early.firstDepthAllBlockedRuns}†` : String(f.early.firstDepthAllRuns),
+    earlyDepth(f.early),
     f.why,
   ];
 }

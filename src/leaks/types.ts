@@ -47,10 +47,10 @@ export interface EarlyStep {
 }
 
 export interface EarlyDetection {
-  /** First depth at which the signature holds in every run where the goroutine ends blocked. */
-  readonly firstDepthAllBlockedRuns: number;
-  /** Same, as a fraction of the shortest such run's event count. */
-  readonly firstDepthFraction: number;
+  /** First depth at which the signature holds in every run where the trace shows the goroutine end blocked; null when it shows it in none. */
+  readonly firstDepthAllBlockedRuns: number | null;
+  /** Same, as a fraction of the shortest such run's event count; null with it. */
+  readonly firstDepthFraction: number | null;
   /** First depth at which it holds in every run the goroutine was seen in; null when some run never shows it. */
   readonly firstDepthAllRuns: number | null;
   /** Runs in which the goroutine, at some depth, showed the same block (reason and site) and was later woken: early false alarms. */

@@ -7,7 +7,7 @@
 
 import { createHash } from "node:crypto";
 import { explanationWeight, type Explanation } from "./explain.js";
-import type { GoroutineJudgement } from "./leak-rule.js";
+import { endWaitOf, type GoroutineJudgement } from "./leak-rule.js";
 import type { AnalysedRun, Evidence, FindingKind, ProgramRuns, Verdict } from "./types.js";
 import { parseFrame, parseStack } from "./waits.js";
 
@@ -68,10 +68,10 @@ function signature(
   let site: string | null = null;
   let wait = explanation?.wait ?? "";
   for (const r of runs) {
-    const block = r.states.finalBlocks.get(judgement.goroutine) ?? r.states.finalWaits.get(judgement.goroutine);
+    const block = endWaitOf(r, judgement.goroutine);
     if (block === undefined) continue;
     site =
-      parseStack(block.stack).frames[0]?.function ??
+      ("stack" in block ? parseStack(block.stack).frames[0]?.function : undefined) ??
       (block.blockingSite === null ? null : (parseFrame(block.blockingSite)?.function ?? null));
     if (wait === "") wait = block.wait;
     break;

@@ -4,7 +4,9 @@ export * from "./types.js";
 export { blockKey, initialState, runStateFold, runGoroutineStates, type RunStateFold } from "./goroutine-fold.js";
 export {
   daemonParks,
+  endWaitOf,
   judgeProgram,
+  lateWaitOf,
   ownerOf,
   RUNTIME_PROOF,
   type GoroutineJudgement,
@@ -17,8 +19,11 @@ export {
   isBlockingWait,
   processHang,
   runtimeOf,
+  runtimeWait,
+  traceReasonOfDumpStatus,
   type OutsideHang,
   type ProcessHang,
+  type RuntimeWait,
 } from "./runtime-view.js";
 export { isCrashStart, runEndedByCrash, RUNTIME_DEADLOCK, TEST_TIMEOUT, leakRunOf, type RecordedRun } from "./crash.js";
 export {

@@ -5,8 +5,16 @@
 // run (docs/leaks.md, "One rule"). Pure.
 
 import { blockKey } from "./goroutine-fold.js";
-import { isBlockingWait, processHang, runtimeOf, type ProcessHang } from "./runtime-view.js";
 import {
+  isBlockingWait,
+  processHang,
+  runtimeOf,
+  runtimeWait,
+  type ProcessHang,
+  type RuntimeWait,
+} from "./runtime-view.js";
+import {
+  isLeakReason,
   isLive,
   NON_USER_WAKER,
   runFinished,
@@ -177,6 +185,7 @@ export function judgeProgram(program: ProgramRuns, options: RuleOptions = {}): G
   const candidates = new Set<string>();
   for (const r of runs) for (const id of r.states.finalBlocks.keys()) candidates.add(id);
   for (const r of runs) for (const id of r.states.finalWaits.keys()) candidates.add(id);
+  for (const r of runs) for (const id of r.states.seen) if (lateWaitOf(r, id) !== null) candidates.add(id);
   const out: GoroutineJudgement[] = [];
   for (const goroutine of [...candidates].sort()) {
     const owner = ownerOf(goroutine);
@@ -190,7 +199,16 @@ export function judgeProgram(program: ProgramRuns, options: RuleOptions = {}): G
         continue;
       }
       const block = r.states.finalBlocks.get(goroutine);
-      if (block === undefined) continue;
+      if (block === undefined) {
+        const late = lateWaitOf(r, goroutine);
+        if (late !== null && owner.kind === "background") {
+          const source = isLeakReason(late.reason)
+            ? (options.waitSourceAt?.(late.reason, late.blockingSite) ?? null)
+            : null;
+          judgements.push(judgeLateWait(r, goroutine, late, owner, sourceEvidence(source)));
+        }
+        continue;
+      }
       const wakes = wakesOf(goroutine, blockKey(block.reason, block.blockingSite));
       wakers = [...new Set([...wakers, ...wakes.wakers])].sort();
       wakesAtSite = Math.max(wakesAtSite, wakes.count);
@@ -242,6 +260,64 @@ export const RUNTIME_PROOF =
   "proven by the runtime: its goroutine leak profile found it blocked on something no running goroutine or global can reach";
 
 /**
+ * What goroutine `goroutine` ended run `r` waiting in: the trace's final block or wait, else
+ * the runtime's view (lateWaitOf); undefined when it ended no wait.
+ */
+export function endWaitOf(r: AnalysedRun, goroutine: string): FinalBlock | FinalWait | RuntimeWait | undefined {
+  return (
+    r.states.finalBlocks.get(goroutine) ?? r.states.finalWaits.get(goroutine) ?? lateWaitOf(r, goroutine) ?? undefined
+  );
+}
+
+/**
+ * The wait a background goroutine (package state, init, TestMain) is in at the end of run
+ * `r` when the trace left it live — runnable or running, as a ticker loop is when its tick
+ * lands just before the trace stops — and the runtime's view, taken after the trace stopped,
+ * shows it waiting; null otherwise. Whether such a goroutine is reported must not hang on
+ * where one tick fell. Only background goroutines: their kind is their owner's whatever the
+ * wait, where a test's goroutine is judged by wake-ups and wakers the trace did not see.
+ */
+export function lateWaitOf(r: AnalysedRun, goroutine: string): RuntimeWait | null {
+  if (r.states.finalBlocks.has(goroutine) || r.states.finalWaits.has(goroutine)) return null;
+  const end = r.states.ends.get(goroutine);
+  if (end === undefined || end === "ended" || ownerOf(goroutine).kind !== "background") return null;
+  return runtimeWait(r.run, goroutine);
+}
+
+/**
+ * What the trace said of a goroutine it left live: its end state; for "waiting" (a wait begun
+ * before tracing, a GC wait), that it showed no wait a leak can sit in.
+ */
+function traceLeft(end: EndState | undefined): string {
+  if (end === "waiting") return "the trace showed it in no wait a leak can sit in";
+  return `the trace stopped while it was ${end ?? "live"}`;
+}
+
+/** A background goroutine the trace left live and the runtime saw waiting at the end of run `r` (lateWaitOf). */
+function judgeLateWait(
+  r: AnalysedRun,
+  goroutine: string,
+  late: RuntimeWait,
+  owner: Extract<Owner, { kind: "background" }>,
+  source: Evidence["source"],
+): RunJudgement {
+  const profiled = r.run.runtime?.source === "leak-profile";
+  const runtime: Evidence["runtime"] = late.leaked
+    ? "leaked"
+    : profiled && isLeakReason(late.reason)
+      ? "reachable"
+      : null;
+  return {
+    runId: r.run.runId,
+    kind: "background",
+    verdict: "likely",
+    gating: false,
+    why: `${BACKGROUND_WHY[owner.why]} (${traceLeft(r.states.ends.get(goroutine))}; the runtime saw it waiting in ${late.wait} at the run's end)`,
+    evidence: { runtime, trace: "owner", source },
+  };
+}
+
+/**
  * A goroutine its run left in a network wait or a syscall: alive (the outside world ends
  * such a wait), so never blocked forever; after its test ended, it outlived the test — a
  * server or connection never shut down. Main programs' are not findings: the process's exit
@@ -291,6 +367,13 @@ function judgeOutsideWait(
   };
 }
 
+/** What the source says can end a wait, as evidence. */
+function sourceEvidence(source: WaitSource | null): Evidence["source"] {
+  if (source?.signal === true) return "signal";
+  if (source?.context === true) return "context";
+  return source?.timer === true ? "timer" : null;
+}
+
 /** The rule for one goroutine left in `block` at the end of run `r` (docs/leaks.md, "One rule"). */
 function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunContext): RunJudgement {
   const runId = r.run.runId;
@@ -304,14 +387,7 @@ function judgeRun(r: AnalysedRun, goroutine: string, block: FinalBlock, c: RunCo
         : seenByRuntime !== null && r.run.runtime?.source === "leak-profile" && isBlockingWait(seenByRuntime.wait)
           ? "reachable"
           : null;
-  const source: Evidence["source"] =
-    c.source?.signal === true
-      ? "signal"
-      : c.source?.context === true
-        ? "context"
-        : c.source?.timer === true
-          ? "timer"
-          : null;
+  const source = sourceEvidence(c.source);
   const judgement = (
     kind: FindingKind | null,
     verdict: Verdict,

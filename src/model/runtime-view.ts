@@ -5,7 +5,8 @@
 // goroutines. Pure.
 
 import type { RuntimeGoroutine } from "../core/index.js";
-import type { LeakRun } from "./types.js";
+import type { LeakReason, LeakRun, OutlivingReason } from "./types.js";
+import { preciseWait, type PreciseWait } from "./waits.js";
 
 /**
  * The runtime's wait reasons after which only another goroutine can go on (Go's waitReason
@@ -31,6 +32,59 @@ const BLOCKING_WAITS: ReadonlySet<string> = new Set([
 /** Whether the runtime's wait reason `wait` is one only another goroutine can end. */
 export function isBlockingWait(wait: string): boolean {
   return BLOCKING_WAITS.has(wait);
+}
+
+/**
+ * Maps a runtime wait reason as a goroutine dump or leak profile prints it ("chan receive",
+ * "sync.WaitGroup.Wait, 2 minutes", "IO wait", …) to the trace's block reason; null for waits
+ * that are neither blocks a leak can sit in nor waits a goroutine can outlive its test in (a
+ * network wait: a server never shut down; a syscall).
+ */
+export function traceReasonOfDumpStatus(status: string): LeakReason | OutlivingReason | null {
+  const s = status.split(",")[0].trim();
+  if (s === "chan send (nil chan)" || s === "chan receive (nil chan)" || s === "select (no cases)") return "forever";
+  if (s === "chan send" || s === "chan receive" || s === "select") return s;
+  if (s === "sync.Cond.Wait") return "sync.(*Cond).Wait";
+  if (s.startsWith("sync.") || s === "semacquire") return "sync";
+  if (s === "IO wait") return "network";
+  if (s === "syscall") return "syscall";
+  return null;
+}
+
+/** The precise waits the runtime names itself; the others are their trace reason's (preciseWait). */
+const RUNTIME_PRECISE_WAITS: ReadonlyMap<string, PreciseWait> = new Map([
+  ["chan send (nil chan)", "nil chan send"],
+  ["chan receive (nil chan)", "nil chan receive"],
+  ["sync.Mutex.Lock", "Mutex.Lock"],
+  ["sync.RWMutex.Lock", "RWMutex.Lock"],
+  ["sync.RWMutex.RLock", "RWMutex.RLock"],
+  ["sync.WaitGroup.Wait", "WaitGroup.Wait"],
+]);
+
+/** A goroutine's wait as the runtime's view of a run shows it, in the trace's terms. */
+export interface RuntimeWait {
+  readonly reason: LeakReason | OutlivingReason;
+  readonly wait: PreciseWait;
+  /** Its innermost user frame, "function file:line" (as the trace's blocking sites are written); null when none. */
+  readonly blockingSite: string | null;
+  readonly leaked: boolean;
+}
+
+/**
+ * The wait the runtime's view of `run` shows goroutine `canonicalId` in — a block a leak can
+ * sit in, a network wait or a syscall; null without a view, or when it shows it in no such
+ * wait (running, asleep, gone). The view is taken after the trace stopped (at the run's end,
+ * its hang or its deadline), so it can show in a wait a goroutine the trace left runnable or
+ * running: a ticker loop woken just before the trace stopped.
+ */
+export function runtimeWait(run: LeakRun, canonicalId: string): RuntimeWait | null {
+  const seen = runtimeOf(run, canonicalId);
+  if (seen === null) return null;
+  const reason = traceReasonOfDumpStatus(seen.wait);
+  if (reason === null) return null;
+  const status = seen.wait.split(",")[0].trim();
+  const wait = RUNTIME_PRECISE_WAITS.get(status) ?? preciseWait(reason, "");
+  return { reason, wait, blockingSite: seen.top, leaked: seen.leaked };
 }
 
 const gidsByRun = new WeakMap<LeakRun, Map<string, number>>();

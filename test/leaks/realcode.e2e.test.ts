@@ -65,7 +65,12 @@ describe("leaks on programs that reproduce real code", () => {
     expect(analysis.findings.filter((f) => f.kind === "background").every((f) => f.test === null && !f.gating)).toBe(
       true,
     );
+    // The janitor's 3 ms ticker may have woken it just before the trace stopped (the hunt stops
+    // after one run): the runtime's view at the run's end still shows it in its receive.
     expect(kindsOf("testmain")).toEqual(["background chan receive (root)", "leak chan receive example_test.go:13"]);
+    // Package state's loops are background whether the trace stopped while they waited or ran.
+    expect(kindsOf("globalpool")).toContain("background chan receive (root)");
+    expect(kindsOf("liveowner")).toContain("background select (root)");
     expect(analysis.findings.find((f) => f.program === "testmain" && f.kind === "leak")?.test).toBe("ExampleCache");
   });
 

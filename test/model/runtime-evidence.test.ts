@@ -3,7 +3,8 @@
 // context case; a run whose user goroutines all blocked is a deadlock only when the process
 // hung (goroutine 1, the test driver, included), and otherwise says where it hung; a
 // goroutine its test left in a network wait outlived the test (a server never shut down);
-// a daemon's main parked in select {} is the program's lifetime, not a leak.
+// a daemon's main parked in select {} is the program's lifetime, not a leak; a background
+// ticker loop the trace stopped while it ran is background all the same, from the runtime's view.
 
 import { describe, expect, test } from "vitest";
 import { detectLeaks, runGoroutineStates, type AnalysedRun, type LeakRun, type RunEnd } from "../../src/leaks/index.js";
@@ -292,5 +293,59 @@ describe("what the runtime and the run's end add to the rule", () => {
     const [lone] = judgeProgram({ program: "p", runs: [alone] });
     expect(lone).toMatchObject({ kind: "leak", verdict: "likely", gating: true, evidence: { runtime: "reachable" } });
     expect(lone.why).toMatch(/not proven: the runtime found what it waits on still reachable/);
+  });
+
+  test("a background ticker loop the trace stopped while it ran is background as when the trace saw it blocked: the runtime saw it wait", () => {
+    const JANITOR: GoroutineInfo = {
+      goroutine: 30,
+      canonicalId: "(pre-trace)/srv.janitor#0",
+      parent: null,
+      entry: "example.com/m/srv.janitor",
+      creationSite: null,
+      isRoot: false,
+    };
+    const AT = "example.com/m/srv.janitor srv_test.go:20";
+    const tick: Step[] = [
+      ["Initial", 30, 0, "waiting"],
+      ["GoStart", 20, 0],
+      ["GoUnblock", 30, 1],
+      ["GoStart", 30, 2],
+      ["GoBlock", 30, 3, "chan receive", AT],
+      ["GoEnd", 20, 4],
+    ];
+    // Its last tick lands just before the trace stops: running when it stopped, back in its receive after.
+    const late: Step[] = [...tick.slice(0, -1), ["GoUnblock", 30, 4], ["GoStart", 30, 5], ["GoEnd", 20, 6]];
+    const waiting = view([{ gid: 30, wait: "chan receive", leaked: false, top: AT }]);
+    const blocked = run(tick, "ok", { runtime: waiting }, [TEST, JANITOR]);
+    const running = run(late, "ok", { runtime: waiting }, [TEST, JANITOR]);
+    expect(running.states.ends.get(JANITOR.canonicalId)).toBe("running");
+    const [seenBlocked] = detectLeaks({ program: "p", runs: [blocked] });
+    const [seenRunning] = detectLeaks({ program: "p", runs: [running] });
+    for (const f of [seenBlocked, seenRunning])
+      expect(f).toMatchObject({
+        goroutine: JANITOR.canonicalId,
+        kind: "background",
+        gating: false,
+        reason: "chan receive",
+        wait: "chan receive",
+        blockingSite: AT,
+        runsBlocked: 1,
+        evidence: { runtime: "reachable", trace: "owner" },
+      });
+    expect(seenRunning.bug).toBe(seenBlocked.bug);
+    expect(seenRunning.why).toMatch(
+      /before tracing began.*the trace stopped while it was running; the runtime saw it waiting in chan receive at the run's end/,
+    );
+    // The trace has no depth for a wait only the runtime saw.
+    expect(seenRunning.early).toMatchObject({ firstDepthAllBlockedRuns: null, firstDepthFraction: null, curve: [] });
+    // Without the runtime's view nothing says it waits: no finding, as before.
+    expect(detectLeaks({ program: "p", runs: [run(late, "ok", {}, [TEST, JANITOR])] })).toEqual([]);
+    // A test's own goroutine is judged by its trace alone (wakers and wake-ups the runtime does not give).
+    const own = run(
+      late.map(([kind, gid, ...rest]): Step => [kind, gid === 30 ? 21 : gid, ...rest]),
+      "ok",
+      { runtime: view([{ gid: 21, wait: "chan receive", leaked: false, top: AT }]) },
+    );
+    expect(judgeProgram({ program: "p", runs: [own] })).toEqual([]);
   });
 });
