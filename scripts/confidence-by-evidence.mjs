@@ -9,7 +9,10 @@
 // test set. With --fit F1,F2,…, also fits T(x) = exp(a + Σ b_i·z_i) over those standardised
 // columns on the validation NLL (coordinate descent) and prints the test ECE and NLL before and
 // after. Reads dist/: `npm run build` first.
+// With --max-samples-per-program N, each side keeps at most N samples per program (evenly along
+// its runs, as eval --max-samples-per-program does): needed on a corpus of real suites.
 // Usage: node scripts/confidence-by-evidence.mjs DB HOLDOUT ABSTRACTION ADAPTER FEATURE [EDGE,EDGE,…] [--fit F1,F2,…]
+//   [--max-samples-per-program N]
 
 import { fileURLToPath } from "node:url";
 
@@ -20,7 +23,10 @@ const student = await import(`${dist}predict/student/index.js`);
 const { expectedCalibrationError } = await import(`${dist}metrics/index.js`);
 const { EVENT_TYPES } = await import(`${dist}core/index.js`);
 
-const args = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const capAt = argv.indexOf("--max-samples-per-program");
+const cap = capAt < 0 ? undefined : Number(argv[capAt + 1]);
+const args = capAt < 0 ? argv : [...argv.slice(0, capAt), ...argv.slice(capAt + 2)];
 const fitAt = args.indexOf("--fit");
 const fitted = fitAt < 0 ? [] : args[fitAt + 1].split(",");
 const [dbPath, holdout, abstraction, adapter, feature, edgeList] = fitAt < 0 ? args : args.slice(0, fitAt);
@@ -42,7 +48,7 @@ const binColumn = column(feature);
 const fitColumns = fitted.map(column);
 
 const db = openExistingDatabase(dbPath);
-const data = splitDataOf(db, { abstraction, holdout });
+const data = splitDataOf(db, { abstraction, holdout, ...(cap === undefined ? {} : { maxSamplesPerProgram: cap }) });
 const predictor = await student.loadStudentPredictor(adapter);
 const saved = student.loadAdapter(adapter);
 const inputs = { staticOf: () => null, ngram: student.loadedNgram(saved.features.ngram) };
