@@ -5,10 +5,12 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { DatabaseUnavailableError, SchemaVersionError } from "../errors.js";
 import {
+  CONVERT_LEGACY_GOROUTINES_SQL,
   COPY_LEGACY_EVENTS_SQL,
   LEGACY_EVENTS_TABLE,
   SCHEMA_SQL,
   SCHEMA_VERSION,
+  TRACE_STRINGS_SQL,
   UPGRADE_FROM_3_SQL,
   UPGRADE_FROM_4_SQL,
 } from "./schema.js";
@@ -82,7 +84,7 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
     const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
       { value: string } | undefined;
     const found = row === undefined ? NaN : Number(row.value);
-    if (found === 3 || found === 4 || found === 5) upgradeFrom(found, db, file, readonly);
+    if (found === 3 || found === 4 || found === 5 || found === 6) upgradeFrom(found, db, file, readonly);
     else if (found !== SCHEMA_VERSION) {
       const older = found < SCHEMA_VERSION;
       throw new SchemaVersionError(
@@ -105,6 +107,8 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
   if (readonly) return;
   if (legacyEvents) {
     inTransaction(db, () => {
+      // Renaming checks every view, and the goroutines view reads trace_strings: create it first.
+      db.exec(TRACE_STRINGS_SQL);
       db.exec(`ALTER TABLE events RENAME TO ${LEGACY_EVENTS_TABLE}`);
       db.exec(SCHEMA_SQL);
       db.exec(COPY_LEGACY_EVENTS_SQL);
@@ -118,11 +122,14 @@ function checkAndMigrate(db: SchedlabDatabase, file: string, readonly: boolean):
 /**
  * Versions 4 to 6 only added to the version before (4: runs.store, whose default 'events'
  * is what every version-3 run holds, and the run_end_states table; 5: four nullable runs
- * columns and the runtime_goroutines table; 6: the run_excerpts table): a writable open upgrades the file in place, in
- * one transaction, step by step; a read-only one is refused with the hint to run a writing
- * command once (it cannot add the columns). SCHEMA_SQL then creates the new tables.
+ * columns and the runtime_goroutines table; 6: the run_excerpts table); 7 interned the
+ * goroutines' texts (user_goroutines and the goroutines view). A writable open upgrades the
+ * file in place, in one transaction, step by step: the goroutines table of an older file is
+ * converted row by row with the same texts (CONVERT_LEGACY_GOROUTINES_SQL). A read-only open
+ * is refused with the hint to run a writing command once (it cannot change the file).
+ * SCHEMA_SQL then creates the new tables.
  */
-function upgradeFrom(found: 3 | 4 | 5, db: SchedlabDatabase, file: string, readonly: boolean): void {
+function upgradeFrom(found: 3 | 4 | 5 | 6, db: SchedlabDatabase, file: string, readonly: boolean): void {
   if (readonly) {
     throw new SchemaVersionError(
       `${file} has schema version ${found}; this schedlab uses version ${SCHEMA_VERSION}, to which a writing command upgrades it in place`,
@@ -132,8 +139,14 @@ function upgradeFrom(found: 3 | 4 | 5, db: SchedlabDatabase, file: string, reado
   inTransaction(db, () => {
     if (found === 3) db.exec(UPGRADE_FROM_3_SQL);
     if (found <= 4) db.exec(UPGRADE_FROM_4_SQL);
+    if (hasGoroutinesTable(db)) db.exec(CONVERT_LEGACY_GOROUTINES_SQL);
     db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
   });
+}
+
+/** Whether the goroutines are still a table of texts (before version 7; since then a view). */
+function hasGoroutinesTable(db: SchedlabDatabase): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'goroutines'").get() !== undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import { RECORD_KINDS, type RecordKind } from "../core/index.js";
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /**
  * The SQL CASE that maps a record kind's name in `expr` to its event_records.kind code
@@ -71,6 +71,95 @@ ALTER TABLE runs ADD COLUMN leak_profile TEXT;
  * Version 6 added the run_excerpts table (runs stored as excerpts, ingest
  * --max-stored-records): SCHEMA_SQL creates it; runs of an older database are stored whole.
  */
+
+/**
+ * The interned strings' table (its DDL, shared by SCHEMA_SQL and the conversions: a
+ * database before event_records has none, and the goroutines view refers to it).
+ */
+export const TRACE_STRINGS_SQL = `
+-- Text of event records (block reasons, sites, stacks) and of goroutines (canonical ids,
+-- entries, creation sites), interned once per database and shared by all runs; id 0 is "".
+-- Rows are only ever added (a re-ingested run may leave unused ones).
+CREATE TABLE IF NOT EXISTS trace_strings (
+  id   INTEGER PRIMARY KEY,
+  text TEXT NOT NULL UNIQUE
+);
+INSERT OR IGNORE INTO trace_strings (id, text) VALUES (0, '');
+`;
+
+/**
+ * The goroutines of runs (their DDL, shared by SCHEMA_SQL and the version-7 conversion):
+ * the table user_goroutines with its texts as trace_strings ids, and the goroutines view
+ * with the texts, the columns of the table before version 7.
+ */
+const GOROUTINES_SQL = `
+-- A user goroutine of one run, with its canonical identity across runs. canonical_id, entry
+-- and creation_site are trace_strings ids (entry, creation_site NULL: none): the same texts
+-- recur in every run of a program. Readers see the texts through the goroutines view.
+CREATE TABLE IF NOT EXISTS user_goroutines (
+  run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  gid           INTEGER NOT NULL,
+  canonical_id  INTEGER NOT NULL REFERENCES trace_strings(id),
+  parent_gid    INTEGER,
+  entry         INTEGER REFERENCES trace_strings(id),
+  creation_site INTEGER REFERENCES trace_strings(id),
+  is_root       INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, gid)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS user_goroutines_canonical ON user_goroutines (canonical_id);
+
+-- The goroutines with their texts: the columns of the goroutines table before version 7.
+-- Inserting into it interns the texts; deleting from it deletes the goroutines.
+CREATE VIEW IF NOT EXISTS goroutines (run_id, gid, canonical_id, parent_gid, entry, creation_site, is_root) AS
+  SELECT g.run_id, g.gid, c.text, g.parent_gid, e.text, s.text, g.is_root
+  FROM user_goroutines g JOIN trace_strings c ON c.id = g.canonical_id
+       LEFT JOIN trace_strings e ON e.id = g.entry LEFT JOIN trace_strings s ON s.id = g.creation_site;
+CREATE TRIGGER IF NOT EXISTS goroutines_insert INSTEAD OF INSERT ON goroutines
+BEGIN
+  INSERT OR IGNORE INTO trace_strings (text) SELECT NEW.canonical_id WHERE NEW.canonical_id IS NOT NULL;
+  INSERT OR IGNORE INTO trace_strings (text) SELECT NEW.entry WHERE NEW.entry IS NOT NULL;
+  INSERT OR IGNORE INTO trace_strings (text) SELECT NEW.creation_site WHERE NEW.creation_site IS NOT NULL;
+  INSERT INTO user_goroutines (run_id, gid, canonical_id, parent_gid, entry, creation_site, is_root)
+  VALUES (NEW.run_id, NEW.gid,
+          (SELECT id FROM trace_strings WHERE text = NEW.canonical_id),
+          NEW.parent_gid,
+          (SELECT id FROM trace_strings WHERE text = NEW.entry),
+          (SELECT id FROM trace_strings WHERE text = NEW.creation_site),
+          coalesce(NEW.is_root, 0));
+END;
+CREATE TRIGGER IF NOT EXISTS goroutines_delete INSTEAD OF DELETE ON goroutines
+BEGIN
+  DELETE FROM user_goroutines WHERE run_id = OLD.run_id AND gid = OLD.gid;
+END;
+`;
+
+/**
+ * Version 7 stores the goroutines' texts interned (user_goroutines and the goroutines view,
+ * above). A database of version 6 or older keeps them as text in a goroutines table, which
+ * openDatabase converts on a writable open, in the transaction of the upgrade, with
+ * CONVERT_LEGACY_GOROUTINES_SQL: the old index is dropped, the table renamed to
+ * LEGACY_GOROUTINES_TABLE, GOROUTINES_SQL creates the new table and view, the texts are
+ * interned, the rows copied with ids, and the old table dropped. Every row is kept, with
+ * the same texts (NULL stays NULL, "" is id 0).
+ */
+export const LEGACY_GOROUTINES_TABLE = "goroutines_before_interning";
+
+export const CONVERT_LEGACY_GOROUTINES_SQL = `
+DROP INDEX IF EXISTS goroutines_canonical;
+ALTER TABLE goroutines RENAME TO ${LEGACY_GOROUTINES_TABLE};
+${TRACE_STRINGS_SQL}
+${GOROUTINES_SQL}
+INSERT OR IGNORE INTO trace_strings (text)
+  SELECT canonical_id FROM ${LEGACY_GOROUTINES_TABLE}
+  UNION SELECT entry FROM ${LEGACY_GOROUTINES_TABLE} WHERE entry IS NOT NULL
+  UNION SELECT creation_site FROM ${LEGACY_GOROUTINES_TABLE} WHERE creation_site IS NOT NULL;
+INSERT INTO user_goroutines (run_id, gid, canonical_id, parent_gid, entry, creation_site, is_root)
+  SELECT o.run_id, o.gid, c.id, o.parent_gid, e.id, s.id, o.is_root
+  FROM ${LEGACY_GOROUTINES_TABLE} o JOIN trace_strings c ON c.text = o.canonical_id
+       LEFT JOIN trace_strings e ON e.text = o.entry LEFT JOIN trace_strings s ON s.text = o.creation_site
+  ORDER BY o.run_id, o.gid;
+DROP TABLE ${LEGACY_GOROUTINES_TABLE};
+`;
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -182,27 +271,8 @@ CREATE TABLE IF NOT EXISTS runtime_goroutines (
   PRIMARY KEY (run_id, gid)
 ) WITHOUT ROWID;
 
--- A user goroutine of one run, with its canonical identity across runs.
-CREATE TABLE IF NOT EXISTS goroutines (
-  run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  gid           INTEGER NOT NULL,
-  canonical_id  TEXT NOT NULL,
-  parent_gid    INTEGER,
-  entry         TEXT,
-  creation_site TEXT,
-  is_root       INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (run_id, gid)
-) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS goroutines_canonical ON goroutines (canonical_id);
-
--- Text of event records (block reasons, sites), interned once per database and shared by
--- all runs; id 0 is "". Rows are only ever added (a re-ingested run may leave unused ones).
-CREATE TABLE IF NOT EXISTS trace_strings (
-  id   INTEGER PRIMARY KEY,
-  text TEXT NOT NULL UNIQUE
-);
-INSERT OR IGNORE INTO trace_strings (id, text) VALUES (0, '');
-
+${TRACE_STRINGS_SQL}
+${GOROUTINES_SQL}
 -- Decoded records of user goroutines, in trace order, stored compactly (docs/schema.md):
 -- kind is a record-kind code (0-5 the six event types GoCreate GoStart GoBlock GoUnblock
 -- GoSched GoEnd, 6-9 the non-event records SyscallEnter SyscallExit SyscallUnblock

@@ -1,5 +1,5 @@
-// Ingest: decodes the traces of recorded runs into the goroutines, event_records and
-// lock_ops tables (--store events), or into the goroutines and each run's folded end state
+// Ingest: decodes the traces of recorded runs into the user_goroutines, event_records and
+// lock_ops tables (--store events), or into user_goroutines and each run's folded end state
 // in run_end_states (--store summary: what leaks and replay need, a few rows per run). With
 // --store events a run whose trace gives more records than the cap on stored records is
 // stored as an excerpt (excerpt.ts): windows of its records, and its end state folded from all.
@@ -309,6 +309,11 @@ function insertLockOps(s: Statements, runId: number, ops: readonly LockOp[], ord
 interface StringInterner {
   /** The trace_strings id of `text`, added if new. */
   id(text: string): number;
+  /**
+   * The same, without caching: for texts that recur only across runs (canonical goroutine
+   * ids, distinct per goroutine of a run), whose cache would grow with the collection.
+   */
+  uncachedId(text: string): number;
   /** Drops the cache: after a rolled-back transaction, ids it added may not exist. */
   forget(): void;
 }
@@ -329,6 +334,10 @@ function stringInterner(db: SchedlabDatabase): StringInterner {
       const id = find.get(text) as number;
       ids.set(text, id);
       return id;
+    },
+    uncachedId(text) {
+      const known = ids.get(text) ?? (find.get(text) as number | undefined);
+      return known ?? Number(add.run(text).lastInsertRowid);
     },
     forget() {
       ids.clear();
@@ -354,7 +363,7 @@ function prepare(db: SchedlabDatabase) {
       LOCK_OP_COLUMNS,
       ROWS_PER_INSERT,
     ),
-    deleteGoroutines: db.prepare("DELETE FROM goroutines WHERE run_id = ?"),
+    deleteGoroutines: db.prepare("DELETE FROM user_goroutines WHERE run_id = ?"),
     selectRun: db.prepare(`${RUN_TO_INGEST} WHERE r.id = ? AND r.trace_path IS NOT NULL`),
     clearStatus: db.prepare("UPDATE runs SET ingest_status = NULL, ingest_error = NULL, store = 'events' WHERE id = ?"),
     insertEvents: multiRowInsert(
@@ -364,7 +373,7 @@ function prepare(db: SchedlabDatabase) {
       ROWS_PER_INSERT,
     ),
     insertGoroutine: db.prepare(
-      `INSERT INTO goroutines (run_id, gid, canonical_id, parent_gid, entry, creation_site, is_root)
+      `INSERT INTO user_goroutines (run_id, gid, canonical_id, parent_gid, entry, creation_site, is_root)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     ),
     setStatus: db.prepare(
@@ -654,9 +663,17 @@ async function decodeInto(
   );
   decoded();
   sink.flush();
-  inTransaction(s.db, () => {
+  writeBatch(s, () => {
     for (const g of summary.goroutines) {
-      s.insertGoroutine.run(run.id, g.goroutine, g.canonicalId, g.parent, g.entry, g.creationSite, g.isRoot ? 1 : 0);
+      s.insertGoroutine.run(
+        run.id,
+        g.goroutine,
+        s.intern.uncachedId(g.canonicalId),
+        g.parent,
+        g.entry === null ? null : s.intern.id(g.entry),
+        g.creationSite === null ? null : s.intern.id(g.creationSite),
+        g.isRoot ? 1 : 0,
+      );
     }
     sink.finish(summary.goroutines);
     s.setStatus.run(

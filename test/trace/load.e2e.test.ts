@@ -51,7 +51,8 @@ describe("event_records and the loaders", () => {
       const first = addRun(db, "tree", 0, "tree.trace");
       const second = addRun(db, "tree", 1, "tree.trace");
       await ingestRuns(db);
-      const expected = (await decodeAll(fixture("tree.trace"), { mode: "main" })).records;
+      const decoded = await decodeAll(fixture("tree.trace"), { mode: "main" });
+      const expected = decoded.records;
       expect(expected.length).toBe(57);
       expect(loadRunRecords(db, first)).toEqual(expected);
       expect(loadRunRecords(db, second)).toEqual(expected);
@@ -68,14 +69,18 @@ describe("event_records and the loaders", () => {
         )
         .all(first);
       expect(view).toEqual(expected.map((r) => ({ ...r, stack: r.stack ?? null })));
-      // Every distinct reason, site and stack once, whatever the number of runs.
-      const distinct = new Set(
-        expected.flatMap((r) => [
+      // Every distinct reason, site and stack once, whatever the number of runs, and so the
+      // goroutines' canonical ids, entries and creation sites (interned since schema version 7).
+      const distinct = new Set([
+        ...expected.flatMap((r) => [
           r.reason,
           ...(r.site === null ? [] : [r.site]),
           ...(typeof r.stack === "string" ? [r.stack] : []),
         ]),
-      );
+        ...decoded.summary.goroutines.flatMap((g) =>
+          [g.canonicalId, g.entry, g.creationSite].filter((t) => t !== null),
+        ),
+      ]);
       expect(db.prepare("SELECT count(*) FROM trace_strings").pluck().get()).toBe(
         distinct.size + (distinct.has("") ? 0 : 1),
       );
