@@ -12,8 +12,8 @@ import {
   cappedProgram,
   DEFAULT_MAX_SAMPLES_PER_PROGRAM,
   everyNthSample,
-  samplePositions,
   sampleStride,
+  storedPositions,
   type CappedProgram,
   type PositionRange,
 } from "./sample-cap.js";
@@ -158,22 +158,14 @@ function programPositions(runs: readonly RunRecords[], abstraction: Abstraction)
   return positions;
 }
 
-/**
- * The whole-run positions the samples of `run` may take (samplePositions): for an excerpt, each
- * window's stored events counted from its first record to the next window's.
- */
-export function runPositions(run: RunRecords, abstraction: Abstraction): PositionRange[] {
-  const events = (from: number, to: number): number => {
+/** The whole-run positions the samples of `run` may take (storedPositions), counted in its records (seq = index). */
+function runPositions(run: RunRecords, abstraction: Abstraction): PositionRange[] {
+  const events = (from: number, to = run.records.length): number => {
     let n = 0;
     for (let i = from; i < to; i++) if (isEventType(run.records[i].kind)) n++;
     return n;
   };
-  const windows = run.excerpt?.windows ?? [];
-  const ranges = windows.map((w, i): PositionRange => [
-    w.eventsBefore,
-    events(w.firstSeq, windows[i + 1]?.firstSeq ?? run.records.length),
-  ]);
-  return samplePositions(abstraction, events(0, run.records.length), windows.length === 0 ? null : ranges);
+  return storedPositions(abstraction, events(0), run.excerpt?.windows, events);
 }
 
 const EVENT_INDEX: Readonly<Record<EventType, number>> = {

@@ -46,6 +46,25 @@ export function samplePositions(
   return windows === undefined || windows === null ? [[0, eventCount]] : windows.filter(([, n]) => n > 0);
 }
 
+/**
+ * The whole-run positions of a run's samples (samplePositions) from what is stored of it: its
+ * `events` in all and, for an excerpt, its windows, each window's stored events counted by
+ * `eventsBetween` from its first record's seq to the next window's (undefined: to the run's end).
+ */
+export function storedPositions(
+  abstraction: Abstraction,
+  events: number,
+  windows: readonly { readonly firstSeq: number; readonly eventsBefore: number }[] | undefined,
+  eventsBetween: (fromSeq: number, toSeq: number | undefined) => number,
+): PositionRange[] {
+  if (windows === undefined || windows.length === 0) return samplePositions(abstraction, events);
+  const ranges = windows.map((w, i): PositionRange => [
+    w.eventsBefore,
+    eventsBetween(w.firstSeq, windows[i + 1]?.firstSeq),
+  ]);
+  return samplePositions(abstraction, events, ranges);
+}
+
 /** The multiples of `stride` in [start, start + count): what a run range keeps under that stride. Pure. */
 function multiplesIn([start, count]: PositionRange, stride: number): number {
   return Math.ceil((start + count) / stride) - Math.ceil(start / stride);

@@ -5,13 +5,7 @@
 // `dist`, `export` and the pipeline's distributions stage work on collections of any size.
 
 import { inTransaction, multiRowInsert, type SchedlabDatabase } from "../store/index.js";
-import {
-  countRunEvents,
-  countRunEventsBetween,
-  forEachRunRecordInChunks,
-  loadRunExcerpt,
-  loadRunGoroutines,
-} from "../trace/index.js";
+import { countRunEvents, forEachRunRecordInChunks, loadRunExcerpt, loadRunGoroutines } from "../trace/index.js";
 import { EVENT_TYPES, type EventType } from "../core/index.js";
 import { growingPrefixHash } from "./prefix-hash.js";
 import { clearProgramStates, recordDatasetInput, sampleInserter } from "./program-rows.js";
@@ -19,8 +13,8 @@ import {
   cappedProgram,
   DEFAULT_MAX_SAMPLES_PER_PROGRAM,
   everyNthSample,
-  samplePositions,
   sampleStride,
+  storedPositions,
   type CappedProgram,
   type PositionRange,
 } from "./sample-cap.js";
@@ -37,18 +31,24 @@ export interface StreamedRun {
   readonly procs: number;
 }
 
+/** What a stepper needs to know of a stored run before its records (but its goroutines), read once. */
+function storedShape(db: SchedlabDatabase, runId: number) {
+  return { eventCount: countRunEvents(db, runId), excerpt: loadRunExcerpt(db, runId) };
+}
+
 /**
  * The whole-run positions the samples of a stored run may take under `abstraction`
- * (samplePositions): counted in SQLite, an index range per excerpt window, no record built.
+ * (storedPositions): counted in SQLite, an index range per excerpt window, no record built.
  */
-export function storedRunPositions(db: SchedlabDatabase, abstraction: Abstraction, runId: number): PositionRange[] {
-  const events = countRunEvents(db, runId);
-  const windows = loadRunExcerpt(db, runId)?.windows ?? [];
-  const ranges = windows.map((w, i): PositionRange => [
-    w.eventsBefore,
-    countRunEventsBetween(db, runId, w.firstSeq, windows[i + 1]?.firstSeq),
-  ]);
-  return samplePositions(abstraction, events, windows.length === 0 ? null : ranges);
+export function storedRunPositions(
+  db: SchedlabDatabase,
+  abstraction: Abstraction,
+  runId: number,
+  shape = storedShape(db, runId),
+): PositionRange[] {
+  return storedPositions(abstraction, shape.eventCount, shape.excerpt?.windows, (from, to) =>
+    countRunEvents(db, runId, from, to),
+  );
 }
 
 const COUNT_COLUMNS = EVENT_TYPES.map((e, i) => `SUM(s.next = '${e}') AS n${i}`).join(", ");
@@ -70,8 +70,8 @@ export function streamProgramStates(
   cap = DEFAULT_MAX_SAMPLES_PER_PROGRAM,
   chunk = STREAM_CHUNK,
 ): CappedProgram | null {
-  const eventCounts = new Map(runs.map((run) => [run.id, countRunEvents(db, run.id)]));
-  const positions = runs.map((run) => storedRunPositions(db, abstraction, run.id));
+  const shapes = new Map(runs.map((run) => [run.id, storedShape(db, run.id)]));
+  const positions = runs.map((run) => storedRunPositions(db, abstraction, run.id, shapes.get(run.id)));
   const stride = sampleStride(positions, cap);
   inTransaction(db, () => {
     clearProgramStates(db, abstraction, program.id);
@@ -97,8 +97,7 @@ export function streamProgramStates(
         rows.push(abstraction, run.id, end, id, next);
         states.push(id, key, run.id, end, hash.digest());
       }, stride);
-      const shape = { eventCount: eventCounts.get(run.id)!, goroutines, excerpt: loadRunExcerpt(db, run.id) };
-      const step = sampleStepper(abstraction, shape, visit);
+      const step = sampleStepper(abstraction, { ...shapes.get(run.id)!, goroutines }, visit);
       let index = 0;
       forEachRunRecordInChunks(
         db,

@@ -17,7 +17,6 @@ export {
 } from "./ingest.js";
 export {
   countRunEvents,
-  countRunEventsBetween,
   forEachRunRecord,
   forEachGoroutineRecord,
   forEachRunRecordInChunks,

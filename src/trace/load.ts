@@ -225,17 +225,12 @@ export function forEachRunRecordInChunks(
   }
 }
 
-/** The number of six-type events of a run (kind codes 0–5; an index range scan, no records built). */
-export function countRunEvents(db: SchedlabDatabase, runId: number): number {
-  requireEvents(db, runId);
-  return db.prepare("SELECT COUNT(*) FROM event_records WHERE run_id = ? AND kind < 6").pluck().get(runId) as number;
-}
-
 /**
- * The six-type events among a run's stored records numbered `fromSeq` up to (not including)
- * `toSeq`, or to the end: one excerpt window's events (an index range scan, no records built).
+ * The number of six-type events (kind codes 0–5) among a run's stored records, all of them or
+ * those numbered `fromSeq` up to (not including) `toSeq` — one excerpt window's events; an
+ * index range scan, no records built.
  */
-export function countRunEventsBetween(db: SchedlabDatabase, runId: number, fromSeq: number, toSeq?: number): number {
+export function countRunEvents(db: SchedlabDatabase, runId: number, fromSeq = 0, toSeq?: number): number {
   requireEvents(db, runId);
   return db
     .prepare("SELECT COUNT(*) FROM event_records WHERE run_id = ? AND seq >= ? AND seq < ? AND kind < 6")
