@@ -326,18 +326,19 @@ function stringInterner(db: SchedlabDatabase): StringInterner {
   const ids = new Map<string, number>();
   const add = db.prepare("INSERT OR IGNORE INTO trace_strings (text) VALUES (?)");
   const find = db.prepare("SELECT id FROM trace_strings WHERE text = ?").pluck();
+  // Only a text not found is added, so the insert is never ignored and its row id is the text's.
+  const lookup = (text: string): number =>
+    (find.get(text) as number | undefined) ?? Number(add.run(text).lastInsertRowid);
   return {
     id(text) {
       const known = ids.get(text);
       if (known !== undefined) return known;
-      add.run(text);
-      const id = find.get(text) as number;
+      const id = lookup(text);
       ids.set(text, id);
       return id;
     },
     uncachedId(text) {
-      const known = ids.get(text) ?? (find.get(text) as number | undefined);
-      return known ?? Number(add.run(text).lastInsertRowid);
+      return ids.get(text) ?? lookup(text);
     },
     forget() {
       ids.clear();
