@@ -99,17 +99,18 @@ export function parseRunSelection(text: string): RunSelection {
   return parts as RunStrategy[];
 }
 
-/** The --holdout help every dataset-reading command shows. */
 /** --max-samples-per-program of dist, train and eval: one option, one meaning (docs/dataset.md, "Bounded per program"). */
 export const MAX_SAMPLES_HELP =
   "samples one program may put into the data (each side of a split); above it the samples at the " +
   "whole-run positions 0, s, 2s … of each of its runs are kept, the same for every predictor (docs/dataset.md)";
 
+/** The --holdout help every dataset-reading command shows. */
 export const HOLDOUT_HELP =
   "test programs: default (whole families by hash) | family:NAME | corpus:DIR | corpus-file:FILE | dir:PREFIX | tag:TAG | " +
   "list:a,b | outcome:OUTCOME | saved name, or several joined by +; siblings of a test program never " +
   "train";
 
+/** The --train-on help of train and eval. */
 export const TRAIN_ON_HELP =
   "train only on the programs this spec selects (the forms of --holdout but default, e.g. corpus:go-programs or " +
   "corpus-file:FILE for the modules a corpus file lists); the holdout's families stay out of it";

@@ -82,6 +82,7 @@ export {
   splitData,
   storedSamplesWithPrefixes,
   splitDataOf,
+  splitSampleCap,
   trainingSide,
 } from "./split-data.js";
 export type { LoadSplitOptions, SideSampleCounts, SplitData, SplitSide, SplitSource } from "./split-data.js";
@@ -105,7 +106,6 @@ export {
   cappedProgram,
   cappedTotals,
   sampleCapJson,
-  sampleCapReport,
   DEFAULT_MAX_SAMPLES_PER_PROGRAM,
   everyNthSample,
   keptPositions,

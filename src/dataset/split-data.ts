@@ -7,7 +7,12 @@ import { createHash } from "node:crypto";
 import type { SchedlabDatabase } from "../store/index.js";
 import { sampleOf, statesFromRuns } from "./abstractions.js";
 import { resolveHoldout, type HoldoutSplit } from "./split.js";
-import { DEFAULT_MAX_SAMPLES_PER_PROGRAM, type CappedProgram } from "./sample-cap.js";
+import {
+  DEFAULT_MAX_SAMPLES_PER_PROGRAM,
+  sampleCapReport,
+  type CappedProgram,
+  type SampleCapReport,
+} from "./sample-cap.js";
 import {
   cappedPrograms,
   eachProgramRun,
@@ -301,4 +306,9 @@ export function trainingSide(data: SplitData): SplitSide {
     .digest("hex");
   const programs = [...data.fit.programs, ...data.validation.programs].sort();
   return { fingerprint, programs, states, samples, runs, cap, capped };
+}
+
+/** The cap a split was loaded under and the programs it capped, over its three sides (a program is on one). */
+export function splitSampleCap(data: SplitData): SampleCapReport {
+  return sampleCapReport(data.fit.cap, data.fit.capped, data.validation.capped, data.test.capped);
 }

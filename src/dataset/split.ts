@@ -277,10 +277,9 @@ function selectTerm(
 export function holdoutPrograms(
   programs: readonly SplitProgram[],
   spec: string | undefined,
-  lookups: SpecLookups | ((name: string) => readonly string[] | undefined) = {},
+  lookups: SpecLookups = {},
 ): { test: string[]; description: string } {
-  const lookup = typeof lookups === "function" ? { saved: lookups } : lookups;
-  const flag = lookup.flag ?? "--holdout";
+  const flag = lookups.flag ?? "--holdout";
   const text = (spec ?? "default").trim();
   if (text === "default" || text === "") {
     const test = hashedFamilyPick(
@@ -302,7 +301,7 @@ export function holdoutPrograms(
   const test = new Set<string>();
   const descriptions: string[] = [];
   for (const term of terms) {
-    const selected = selectTerm(programs, term, lookup);
+    const selected = selectTerm(programs, term, lookups);
     if (selected.test.length === 0 && programs.length > 0) {
       throw new UsageError(
         `${flag} ${term} selects no program`,

@@ -5,9 +5,9 @@
 
 import {
   cappedLine,
-  sampleCapReport,
   samplesWithPrefixes,
   splitDataOf,
+  splitSampleCap,
   type SampleCapReport,
   type SplitSource,
 } from "../dataset/index.js";
@@ -110,7 +110,7 @@ export async function runEvaluation(db: SchedlabDatabase, options: EvaluationRun
       "Run `schedlab collect` (and ingest) on them first, or choose another --holdout.",
     );
   }
-  const sampleCap = sampleCapReport(data.fit.cap, data.fit.capped, data.validation.capped, data.test.capped);
+  const sampleCap = splitSampleCap(data);
   progress(cappedLine(sampleCap));
   progress(
     `${data.abstraction}: ${data.fit.states.length} training states, ${data.validation.states.length} ` +

@@ -6,9 +6,6 @@ import { basename } from "node:path";
 import { traceReasonOfDumpStatus } from "../model/index.js";
 import type { BlockedSignature } from "./signature.js";
 
-/** Maps a dump's wait status to the trace's block reason (the runtime view's mapping, shared with the leak rule). */
-export { traceReasonOfDumpStatus };
-
 /**
  * Creators whose goroutines are the runtime's or the toolchain's own, never the program's:
  * the runtime, the testing driver, signal.Notify's loop, time.AfterFunc's timers and the

@@ -14,7 +14,7 @@ export {
   type RuleOptions,
   type WaitSource,
 } from "../model/index.js";
-export { runEndedByCrash, RUNTIME_DEADLOCK } from "../model/index.js";
+export { runEndedByCrash, RUNTIME_DEADLOCK, traceReasonOfDumpStatus } from "../model/index.js";
 export { detectLeaks, analyseProgram, detectBlockedAtCrash, earlyDetection, creationSiteKey } from "./detect.js";
 export {
   storedPrograms,
@@ -70,7 +70,7 @@ export {
   type ProgramScore,
   type LabelledProgram,
 } from "./score.js";
-export { parseGoroutineDump, traceReasonOfDumpStatus } from "./dump.js";
+export { parseGoroutineDump } from "./dump.js";
 export { PEER_ARTIFACTS, parseGoleakReport, parsePeerArtifact, type PeerName, type PeerArtifact } from "./peers.js";
 export {
   compareLeaks,

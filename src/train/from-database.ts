@@ -6,7 +6,7 @@ import { basename, resolve } from "node:path";
 import {
   cappedLine,
   ingestedPrograms,
-  sampleCapReport,
+  splitSampleCap,
   samplesWithPrefixes,
   splitDataOf,
   type SplitSide,
@@ -65,7 +65,7 @@ export async function trainFromDatabase(
     holdoutSpec: `${split.spec} (${split.description})`,
   };
   const name = out === undefined ? "student" : basename(resolve(out));
-  const sampleCap = sampleCapReport(data.fit.cap, data.fit.capped, data.validation.capped, data.test.capped);
+  const sampleCap = splitSampleCap(data);
   if (sampleCap.capped.length > 0) progress(cappedLine(sampleCap));
   const trained = await trainOnSplit(
     name,
